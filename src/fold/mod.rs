@@ -1,0 +1,666 @@
+//! Stage 2 → stage 3: folds normalized events into final transcript items (design §14, ingest
+//! steps 1–9).
+//!
+//! The fold keeps only what can still change: top-level items that are not final yet (in input
+//! order, so output order is input order), sub-agent threads whose Agent call has not been
+//! written, and a few indexes. Everything final leaves at once.
+//!
+//! When an item becomes final:
+//!
+//! ```text
+//! item                     final when
+//! ───────────────────────  ────────────────────────────────────────────────────────────────────
+//! user turn, notice,       at once (but it waits behind earlier items that are not final)
+//!   session, debug
+//! assistant turn           its message takes no more frames (another message, a user message or
+//!                          a result in its thread), every tool call is in a terminal state, no
+//!                          sub-agent it started is still running, no skill body is awaited
+//! anything                 a `result` arrives (the agent's turn is over) or the input ends
+//! ```
+//!
+//! Sub-agent turns (those with a parent tool call) never reach the top level: they are collected
+//! per Agent call and moved into that call's `subagent.transcript` when its turn is written,
+//! recursively for nested sub-agents.
+
+use std::collections::{HashMap, VecDeque};
+
+use crate::model::event::{Event, EventKind, Thread};
+use crate::model::session::{Level, SessionSnapshot, SystemNotice};
+use crate::model::transcript::{
+    DebugRecord, Part, Role, SkillInfo, SubagentRecord, SubagentStatus, SyntheticReason, ToolCall,
+    ToolState, TranscriptItem, Turn, TurnMeta, TurnOrigin,
+};
+
+mod deltas;
+
+use deltas::DeltaBuffer;
+
+/// A top-level item waiting for its turn to be written.
+#[derive(Debug)]
+enum Pending {
+    Turn(Turn),
+    Ready(TranscriptItem),
+}
+
+/// The turns of one sub-agent run, collected until its Agent call is written.
+#[derive(Debug)]
+struct SubThread {
+    record: SubagentRecord,
+    /// A `task_started` (or later task event) named it: its status is the harness's word.
+    announced: bool,
+    turns: Vec<Turn>,
+}
+
+impl SubThread {
+    fn new() -> SubThread {
+        SubThread {
+            record: SubagentRecord::unnamed(),
+            announced: false,
+            turns: Vec::new(),
+        }
+    }
+}
+
+/// The fold's state. Private: events go in through `push`, final items come out.
+#[derive(Debug)]
+pub(crate) struct Folder {
+    queue: VecDeque<Pending>,
+    subthreads: HashMap<String, SubThread>,
+    /// Which thread holds the turn of each tool call not yet written.
+    call_thread: HashMap<String, Thread>,
+    /// Task id → the Agent call that owns it.
+    task_call: HashMap<String, String>,
+    /// Per thread, the assistant message still taking content-block frames.
+    open_message: HashMap<Thread, String>,
+    /// A Skill call whose result arrived and whose body may follow.
+    skill_awaiting: Option<String>,
+    last_session: Option<SessionSnapshot>,
+    deltas: DeltaBuffer,
+}
+
+impl Folder {
+    pub(crate) fn new(_source: &str) -> Folder {
+        Folder {
+            queue: VecDeque::new(),
+            subthreads: HashMap::new(),
+            call_thread: HashMap::new(),
+            task_call: HashMap::new(),
+            open_message: HashMap::new(),
+            skill_awaiting: None,
+            last_session: None,
+            deltas: DeltaBuffer::default(),
+        }
+    }
+
+    /// Folds one event; appends every item that became final.
+    pub(crate) fn push(&mut self, event: Event, out: &mut Vec<TranscriptItem>) {
+        let line = event.line;
+        match event.kind {
+            EventKind::SessionInit { session } => self.session(*session),
+            EventKind::UserTurn {
+                turn,
+                source_tool_call_id,
+            } => self.user_turn(*turn, source_tool_call_id),
+            EventKind::AssistantBlock {
+                thread,
+                message_id,
+                part,
+                meta,
+                timestamp,
+            } => {
+                self.skill_awaiting = None;
+                self.deltas.settled(&message_id);
+                self.assistant_block(thread, message_id, part, meta, timestamp)
+            }
+            EventKind::AssistantEnd {
+                thread,
+                message_id,
+                meta,
+            } => {
+                if let Some(turn) = self.find_turn(&thread, &message_id) {
+                    merge_meta(&mut turn.metadata, meta);
+                }
+            }
+            EventKind::TextDelta {
+                thread,
+                message_id,
+                index,
+                text,
+            } => self.deltas.text(thread, message_id, index, text, false),
+            EventKind::ReasoningDelta {
+                thread,
+                message_id,
+                index,
+                text,
+            } => self.deltas.text(thread, message_id, index, text, true),
+            EventKind::ToolInputStarted { .. } | EventKind::ToolProgress { .. } => {}
+            EventKind::ToolResult {
+                thread,
+                tool_call_id,
+                is_error,
+                output,
+                error_text,
+                sidecar,
+            } => {
+                self.open_message.remove(&thread);
+                self.tool_result(&tool_call_id, is_error, output, error_text, sidecar, line)
+            }
+            EventKind::ToolUpdate {
+                tool_call_id,
+                state,
+                output,
+            } => {
+                if let Some(call) = self.find_call(&tool_call_id) {
+                    if let Some(s) = state {
+                        call.state = s;
+                    }
+                    if output.is_some() {
+                        call.output = output;
+                    }
+                }
+            }
+            EventKind::ToolDenied {
+                tool_call_id,
+                tool_name,
+                message,
+            } => {
+                if let Some(call) = self.find_call(&tool_call_id) {
+                    call.denied = Some(message.clone());
+                }
+                self.ready(TranscriptItem::Notice(Box::new(
+                    SystemNotice::PermissionDenied {
+                        tool_name,
+                        tool_call_id,
+                        message,
+                    },
+                )));
+            }
+            EventKind::SubtaskStarted {
+                task_id,
+                tool_call_id,
+                description,
+                subagent_type,
+                task_type,
+            } => match tool_call_id {
+                Some(call_id) => {
+                    self.task_call.insert(task_id.clone(), call_id.clone());
+                    let st = self
+                        .subthreads
+                        .entry(call_id)
+                        .or_insert_with(SubThread::new);
+                    st.announced = true;
+                    st.record.task_id = task_id;
+                    st.record.description = description;
+                    st.record.subagent_type = subagent_type;
+                    st.record.status = SubagentStatus::Running;
+                }
+                None => self.ready(task_notice(
+                    task_id,
+                    Some(SubagentStatus::Running),
+                    Some(description),
+                    None,
+                    None,
+                    task_type,
+                )),
+            },
+            EventKind::SubtaskProgress {
+                task_id,
+                tool_call_id,
+                description,
+                usage,
+            } => match self.subthread_for(&task_id, tool_call_id.as_deref()) {
+                Some(st) => {
+                    if st.record.progress.last() != Some(&description) {
+                        st.record.progress.push(description);
+                    }
+                    if usage.is_some() {
+                        st.record.usage = usage;
+                    }
+                }
+                None => self.ready(task_notice(
+                    task_id,
+                    Some(SubagentStatus::Running),
+                    Some(description),
+                    None,
+                    usage,
+                    None,
+                )),
+            },
+            EventKind::SubtaskUpdated {
+                task_id,
+                status,
+                description,
+                error,
+            } => match self.subthread_for(&task_id, None) {
+                Some(st) => {
+                    if let Some(s) = status {
+                        st.record.status = s;
+                    }
+                    if let Some(d) = description {
+                        st.record.description = d;
+                    }
+                    if let Some(e) = error {
+                        st.record.summary.get_or_insert(e);
+                    }
+                }
+                None => self.ready(task_notice(task_id, status, description, error, None, None)),
+            },
+            EventKind::SubtaskFinished {
+                task_id,
+                tool_call_id,
+                status,
+                summary,
+                usage,
+            } => match self.subthread_for(&task_id, tool_call_id.as_deref()) {
+                Some(st) => {
+                    st.record.status = status;
+                    if summary.is_some() {
+                        st.record.summary = summary;
+                    }
+                    if usage.is_some() {
+                        st.record.usage = usage;
+                    }
+                }
+                None => self.ready(task_notice(
+                    task_id,
+                    Some(status),
+                    None,
+                    summary,
+                    usage,
+                    None,
+                )),
+            },
+            EventKind::Notice { notice } => {
+                if matches!(*notice, SystemNotice::Result { .. }) {
+                    // The agent's turn is over: nothing before this can change any more.
+                    self.open_message.clear();
+                    self.skill_awaiting = None;
+                    self.release_all(out);
+                }
+                self.ready(TranscriptItem::Notice(notice));
+            }
+            EventKind::ConversationReset => {
+                self.open_message.clear();
+                self.release_all(out);
+                self.ready(TranscriptItem::Notice(Box::new(SystemNotice::Info {
+                    source: "conversation_reset".into(),
+                    level: Level::Info,
+                    text: "conversation reset".into(),
+                    data: serde_json::Value::Null,
+                })));
+            }
+            EventKind::Absorbed { .. } => {}
+            EventKind::Debug { reason, raw } => {
+                self.ready(TranscriptItem::Debug(Box::new(DebugRecord {
+                    reason,
+                    line,
+                    raw,
+                })))
+            }
+        }
+        self.release(out);
+    }
+
+    /// The input ended: everything still held is written, in order.
+    pub(crate) fn finish(&mut self, out: &mut Vec<TranscriptItem>) {
+        self.open_message.clear();
+        self.skill_awaiting = None;
+        for (thread, message_id, parts) in self.deltas.unsettled() {
+            for part in parts {
+                self.assistant_block(
+                    thread.clone(),
+                    message_id.clone(),
+                    part,
+                    TurnMeta::default(),
+                    None,
+                );
+            }
+        }
+        self.open_message.clear();
+        self.release_all(out);
+        // Sub-agent runs whose Agent call never showed up: kept, never at the top level.
+        let mut orphans: Vec<(String, SubThread)> = self.subthreads.drain().collect();
+        orphans.sort_by(|a, b| a.0.cmp(&b.0));
+        for (call_id, mut st) in orphans {
+            let mut turns = std::mem::take(&mut st.turns);
+            for t in &mut turns {
+                self.attach_subagents(t);
+            }
+            st.record.transcript = turns;
+            out.push(TranscriptItem::Notice(Box::new(SystemNotice::Subagent {
+                tool_call_id: call_id,
+                record: st.record,
+            })));
+        }
+    }
+
+    fn session(&mut self, mut s: SessionSnapshot) {
+        // `init` is re-sent every turn: write it again only when something in it changed.
+        let mut cmp = s.clone();
+        cmp.id.clear();
+        cmp.updated_at = None;
+        if self.last_session.as_ref() == Some(&cmp) {
+            return;
+        }
+        self.last_session = Some(cmp);
+        if s.id.is_empty() {
+            s.id = format!("session-{}", self.queue.len());
+        }
+        self.ready(TranscriptItem::Session(Box::new(s)));
+    }
+
+    fn user_turn(&mut self, mut turn: Turn, source_tool_call_id: Option<String>) {
+        let thread = turn.parent_task_id.clone();
+        self.open_message.remove(&thread);
+        // A skill body follows its Skill call's result (or names it, in a saved session).
+        let target = source_tool_call_id.or_else(|| self.skill_awaiting.take());
+        self.skill_awaiting = None;
+        if let (Some(call_id), TurnOrigin::Synthetic { .. }) = (&target, &turn.origin) {
+            let body = turn_text(&turn);
+            if let Some(call) = self.find_call(call_id) {
+                if let Some(skill) = call.skill.as_mut() {
+                    skill.body = Some(body);
+                    return;
+                }
+                if call.name == "Skill" {
+                    call.skill = Some(SkillInfo {
+                        skill_name: String::new(),
+                        body: Some(body),
+                    });
+                    return;
+                }
+            }
+            if let TurnOrigin::Synthetic { reason } = &mut turn.origin {
+                if *reason == SyntheticReason::Other {
+                    *reason = SyntheticReason::SkillBody;
+                }
+            }
+        }
+        self.push_turn(thread, turn);
+    }
+
+    fn assistant_block(
+        &mut self,
+        thread: Thread,
+        message_id: String,
+        part: Part,
+        meta: TurnMeta,
+        timestamp: Option<String>,
+    ) {
+        if let Part::ToolCall { call } = &part {
+            self.call_thread
+                .insert(call.tool_call_id.clone(), thread.clone());
+        }
+        let open = self.open_message.get(&thread) == Some(&message_id);
+        if open {
+            if let Some(turn) = self.find_turn(&thread, &message_id) {
+                turn.parts.push(part);
+                merge_meta(&mut turn.metadata, meta);
+                return;
+            }
+        }
+        self.open_message.insert(thread.clone(), message_id.clone());
+        let turn = Turn {
+            id: message_id,
+            role: Role::Assistant,
+            origin: TurnOrigin::Model,
+            parent_task_id: thread.clone(),
+            parts: vec![part],
+            metadata: meta,
+            timestamp,
+        };
+        self.push_turn(thread, turn);
+    }
+
+    fn tool_result(
+        &mut self,
+        id: &str,
+        is_error: bool,
+        output: serde_json::Value,
+        error_text: Option<String>,
+        sidecar: Option<serde_json::Value>,
+        line: u64,
+    ) {
+        let Some(call) = self.find_call(id) else {
+            self.ready(TranscriptItem::Notice(Box::new(SystemNotice::Info {
+                source: "tool_result".into(),
+                level: Level::Warning,
+                text: format!(
+                    "result for a tool call that is not in the input ({id}, line {line})"
+                ),
+                data: output,
+            })));
+            return;
+        };
+        call.state = if is_error {
+            ToolState::Error
+        } else {
+            ToolState::Success
+        };
+        if is_error {
+            call.error_text =
+                error_text.or_else(|| Some(crate::input::claude_blocks::output_text(&output)));
+        }
+        call.output = Some(output);
+        if sidecar.is_some() {
+            call.sidecar = sidecar;
+        }
+        if call.skill.is_some() && !is_error {
+            self.skill_awaiting = Some(id.to_owned());
+        }
+    }
+
+    fn push_turn(&mut self, thread: Thread, turn: Turn) {
+        match thread {
+            None => self.queue.push_back(Pending::Turn(turn)),
+            Some(parent) => self
+                .subthreads
+                .entry(parent)
+                .or_insert_with(SubThread::new)
+                .turns
+                .push(turn),
+        }
+    }
+
+    fn ready(&mut self, item: TranscriptItem) {
+        self.queue.push_back(Pending::Ready(item));
+    }
+
+    fn subthread_for(&mut self, task_id: &str, call_id: Option<&str>) -> Option<&mut SubThread> {
+        let call_id = match call_id {
+            Some(c) => {
+                self.task_call.insert(task_id.to_owned(), c.to_owned());
+                c.to_owned()
+            }
+            None => self.task_call.get(task_id)?.clone(),
+        };
+        let st = self
+            .subthreads
+            .entry(call_id)
+            .or_insert_with(SubThread::new);
+        st.announced = true;
+        if st.record.task_id.is_empty() {
+            st.record.task_id = task_id.to_owned();
+        }
+        Some(st)
+    }
+
+    fn thread_turns(
+        &mut self,
+        thread: &Thread,
+    ) -> Option<Box<dyn DoubleEndedIterator<Item = &mut Turn> + '_>> {
+        match thread {
+            None => Some(Box::new(self.queue.iter_mut().filter_map(|p| match p {
+                Pending::Turn(t) => Some(t),
+                Pending::Ready(_) => None,
+            }))),
+            Some(parent) => self.subthreads.get_mut(parent).map(|st| {
+                Box::new(st.turns.iter_mut()) as Box<dyn DoubleEndedIterator<Item = &mut Turn>>
+            }),
+        }
+    }
+
+    fn find_turn(&mut self, thread: &Thread, id: &str) -> Option<&mut Turn> {
+        self.thread_turns(thread)?.rev().find(|t| t.id == id)
+    }
+
+    fn find_call(&mut self, id: &str) -> Option<&mut ToolCall> {
+        let thread = self.call_thread.get(id)?.clone();
+        self.thread_turns(&thread)?.rev().find_map(|t| {
+            t.parts.iter_mut().rev().find_map(|p| match p {
+                Part::ToolCall { call } if call.tool_call_id == id => Some(call.as_mut()),
+                _ => None,
+            })
+        })
+    }
+
+    fn is_final(&self, turn: &Turn) -> bool {
+        if turn.role == Role::User {
+            return true;
+        }
+        if self.open_message.get(&None) == Some(&turn.id) {
+            return false;
+        }
+        turn.parts.iter().all(|p| match p {
+            Part::ToolCall { call } => {
+                call.state.is_terminal()
+                    && self.skill_awaiting.as_deref() != Some(call.tool_call_id.as_str())
+                    && !self.subthreads.get(&call.tool_call_id).is_some_and(|st| {
+                        st.announced && st.record.status == SubagentStatus::Running
+                    })
+            }
+            _ => true,
+        })
+    }
+
+    /// Writes the final items at the front of the queue.
+    fn release(&mut self, out: &mut Vec<TranscriptItem>) {
+        while let Some(front) = self.queue.front() {
+            let done = match front {
+                Pending::Ready(_) => true,
+                Pending::Turn(t) => self.is_final(t),
+            };
+            if !done {
+                break;
+            }
+            let item = self.queue.pop_front().expect("front exists");
+            out.push(self.finalize(item));
+        }
+    }
+
+    /// Writes everything in the queue, final or not.
+    fn release_all(&mut self, out: &mut Vec<TranscriptItem>) {
+        while let Some(item) = self.queue.pop_front() {
+            out.push(self.finalize(item));
+        }
+    }
+
+    fn finalize(&mut self, item: Pending) -> TranscriptItem {
+        match item {
+            Pending::Ready(i) => i,
+            Pending::Turn(mut t) => {
+                self.attach_subagents(&mut t);
+                TranscriptItem::Turn(Box::new(t))
+            }
+        }
+    }
+
+    /// Moves each Agent call's sub-agent thread into the call, recursively.
+    fn attach_subagents(&mut self, turn: &mut Turn) {
+        for part in &mut turn.parts {
+            let Part::ToolCall { call } = part else {
+                continue;
+            };
+            let id = call.tool_call_id.clone();
+            self.call_thread.remove(&id);
+            if let Some(st) = self.subthreads.remove(&id) {
+                let SubThread {
+                    mut record,
+                    announced,
+                    mut turns,
+                } = st;
+                for t in &mut turns {
+                    self.attach_subagents(t);
+                }
+                if !announced {
+                    record.status = match call.state {
+                        ToolState::Success => SubagentStatus::Completed,
+                        ToolState::Error | ToolState::ApprovalDenied => SubagentStatus::Failed,
+                        _ => SubagentStatus::Running,
+                    };
+                }
+                if record.description.is_empty() {
+                    record.description = call
+                        .input
+                        .get("description")
+                        .and_then(serde_json::Value::as_str)
+                        .unwrap_or_default()
+                        .to_owned();
+                }
+                record.transcript = turns;
+                call.subagent = Some(record);
+            }
+        }
+    }
+}
+
+/// Merges a later frame's facts into a turn's: usage is replaced, never added (the CLI repeats
+/// the message's usage on every content-block frame).
+fn merge_meta(into: &mut TurnMeta, from: TurnMeta) {
+    if let Some(u) = from.usage {
+        match into.usage.as_mut() {
+            Some(have) => {
+                have.output_tokens = u.output_tokens.max(have.output_tokens);
+                if u.input_tokens > 0 {
+                    have.input_tokens = u.input_tokens;
+                }
+                if u.cache_read_input_tokens > 0 {
+                    have.cache_read_input_tokens = u.cache_read_input_tokens;
+                }
+                if u.cache_creation_input_tokens > 0 {
+                    have.cache_creation_input_tokens = u.cache_creation_input_tokens;
+                }
+            }
+            None => into.usage = Some(u),
+        }
+    }
+    if from.model.is_some() && into.model.is_none() {
+        into.model = from.model;
+    }
+    if from.stop_reason.is_some() {
+        into.stop_reason = from.stop_reason;
+    }
+    if from.error.is_some() {
+        into.error = from.error;
+    }
+    into.aborted |= from.aborted;
+    into.machinery.extend(from.machinery);
+}
+
+fn turn_text(turn: &Turn) -> String {
+    turn.parts
+        .iter()
+        .filter_map(|p| match p {
+            Part::Text { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn task_notice(
+    task_id: String,
+    status: Option<SubagentStatus>,
+    description: Option<String>,
+    summary: Option<String>,
+    usage: Option<crate::model::transcript::SubagentUsage>,
+    _task_type: Option<String>,
+) -> TranscriptItem {
+    TranscriptItem::Notice(Box::new(SystemNotice::Task {
+        task_id,
+        status,
+        description,
+        summary,
+        usage,
+    }))
+}

@@ -1,0 +1,278 @@
+//! Anthropic Messages-API content blocks → parts and tool calls.
+//!
+//! Shared by every Claude format (stream-json and saved sessions store the same blocks). Unknown
+//! block types are kept whole as `data` parts: nothing inside a message is dropped.
+
+use serde_json::{Value, json};
+
+use crate::model::transcript::{Caller, Part, SkillInfo, ToolCall};
+
+/// What one content block becomes.
+#[derive(Debug)]
+pub(crate) enum Block {
+    /// Content of the message itself.
+    Part(Part),
+    /// The result of an earlier tool call (client `tool_result`, server-tool and MCP result
+    /// blocks).
+    Result {
+        tool_call_id: String,
+        is_error: bool,
+        output: Value,
+        error_text: Option<String>,
+    },
+    /// Plain text, kept apart so a user message's text can be classified as a whole.
+    Text(String),
+}
+
+fn s(v: &Value, key: &str) -> String {
+    v.get(key)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// Decodes one content block (either side of the conversation).
+pub(crate) fn block(b: &Value) -> Block {
+    let ty = b.get("type").and_then(Value::as_str).unwrap_or_default();
+    match ty {
+        "text" => {
+            let citations = b
+                .get("citations")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            if citations.is_empty() {
+                Block::Text(s(b, "text"))
+            } else {
+                Block::Part(Part::Text {
+                    text: s(b, "text"),
+                    citations,
+                })
+            }
+        }
+        "thinking" => Block::Part(Part::Reasoning {
+            text: s(b, "thinking"),
+            redacted: false,
+            signature: b
+                .get("signature")
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned),
+        }),
+        "redacted_thinking" => Block::Part(Part::Reasoning {
+            text: String::new(),
+            redacted: true,
+            signature: None,
+        }),
+        "tool_use" | "server_tool_use" | "mcp_tool_use" => Block::Part(Part::ToolCall {
+            call: Box::new(tool_call(b, ty)),
+        }),
+        "tool_result" => {
+            let is_error = b.get("is_error").and_then(Value::as_bool).unwrap_or(false);
+            let output = tool_output(b.get("content").unwrap_or(&Value::Null));
+            Block::Result {
+                tool_call_id: s(b, "tool_use_id"),
+                is_error,
+                error_text: is_error.then(|| output_text(&output)),
+                output,
+            }
+        }
+        "mcp_tool_result" => {
+            let is_error = b.get("is_error").and_then(Value::as_bool).unwrap_or(false);
+            let output = tool_output(b.get("content").unwrap_or(&Value::Null));
+            Block::Result {
+                tool_call_id: s(b, "tool_use_id"),
+                is_error,
+                error_text: is_error.then(|| output_text(&output)),
+                output,
+            }
+        }
+        t if t.ends_with("_tool_result") => {
+            // Server tools: web_search, web_fetch, code_execution, bash/text-editor code
+            // execution, tool_search, advisor. An error is a content object whose type ends in
+            // `_error`.
+            let content = b.get("content").cloned().unwrap_or(Value::Null);
+            let err_code = content
+                .get("type")
+                .and_then(Value::as_str)
+                .filter(|t| t.ends_with("_error"))
+                .map(|_| {
+                    content
+                        .get("error_message")
+                        .or_else(|| content.get("error_code"))
+                        .and_then(Value::as_str)
+                        .unwrap_or("error")
+                        .to_owned()
+                });
+            Block::Result {
+                tool_call_id: s(b, "tool_use_id"),
+                is_error: err_code.is_some(),
+                error_text: err_code,
+                output: content,
+            }
+        }
+        "image" => Block::Part(media_part(b, "image/png")),
+        "document" => Block::Part(media_part(b, "application/pdf")),
+        "search_result" => Block::Part(Part::SourceDocument {
+            media_type: "text/plain".into(),
+            title: s(b, "title"),
+            source_id: s(b, "source"),
+        }),
+        _ => Block::Part(Part::Data {
+            name: if ty.is_empty() {
+                "block".into()
+            } else {
+                ty.to_owned()
+            },
+            data: b.clone(),
+        }),
+    }
+}
+
+/// A `tool_use`-like block → a running tool call, with caller, MCP server and skill filled in.
+fn tool_call(b: &Value, ty: &str) -> ToolCall {
+    let name = s(b, "name");
+    let input = b.get("input").cloned().unwrap_or_else(|| json!({}));
+    let mut call = ToolCall::new(s(b, "id"), name.clone(), Caller::Model, input);
+    match ty {
+        "server_tool_use" => call.caller = Caller::ServerTool,
+        "mcp_tool_use" => {
+            call.caller = Caller::Mcp;
+            call.mcp_server = Some(s(b, "server_name"));
+        }
+        _ => {
+            if let Some((server, _tool)) = split_mcp_name(&name) {
+                call.caller = Caller::Mcp;
+                call.mcp_server = Some(server.to_owned());
+            } else if name == "Agent" || name == "Task" {
+                call.caller = Caller::Subagent;
+            } else if name == "Skill" {
+                let skill = call
+                    .input
+                    .get("skill")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
+                call.skill = Some(SkillInfo {
+                    skill_name: skill,
+                    body: None,
+                });
+            }
+        }
+    }
+    call
+}
+
+/// `mcp__<server>__<tool>` → (server, tool). Server names cannot contain `__`.
+pub(crate) fn split_mcp_name(name: &str) -> Option<(&str, &str)> {
+    let rest = name.strip_prefix("mcp__")?;
+    let (server, tool) = rest.split_once("__")?;
+    (!server.is_empty() && !tool.is_empty()).then_some((server, tool))
+}
+
+/// An image or document block → a `file` part with a `data:` URL (or the source URL).
+fn media_part(b: &Value, default_type: &str) -> Part {
+    let src = b.get("source").cloned().unwrap_or(Value::Null);
+    let media_type = src
+        .get("media_type")
+        .and_then(Value::as_str)
+        .unwrap_or(default_type)
+        .to_owned();
+    let url = match src.get("type").and_then(Value::as_str) {
+        Some("base64") => format!("data:{media_type};base64,{}", s(&src, "data")),
+        Some("url") => s(&src, "url"),
+        Some("file") => format!("file-id:{}", s(&src, "file_id")),
+        Some("text") => format!("data:{media_type},{}", percent_encode(&s(&src, "data"))),
+        _ => String::new(),
+    };
+    Part::File {
+        media_type,
+        url,
+        filename: b.get("title").and_then(Value::as_str).map(str::to_owned),
+    }
+}
+
+fn percent_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~ ".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// A tool result's content, normalized: a string stays a string; an array of blocks becomes a
+/// string when it is all text, else an array of `text` / `file` parts.
+pub(crate) fn tool_output(content: &Value) -> Value {
+    match content {
+        Value::Array(blocks) => {
+            let all_text = blocks
+                .iter()
+                .all(|b| b.get("type").and_then(Value::as_str) == Some("text"));
+            if all_text {
+                let texts: Vec<&str> = blocks
+                    .iter()
+                    .map(|b| b.get("text").and_then(Value::as_str).unwrap_or_default())
+                    .collect();
+                return Value::String(texts.join("\n"));
+            }
+            Value::Array(
+                blocks
+                    .iter()
+                    .map(|b| match block(b) {
+                        Block::Text(t) => json!({"type": "text", "text": t}),
+                        Block::Part(p) => serde_json::to_value(p).unwrap_or(Value::Null),
+                        Block::Result { output, .. } => output,
+                    })
+                    .collect(),
+            )
+        }
+        other => other.clone(),
+    }
+}
+
+/// The readable text of a normalized output (for `errorText`).
+pub(crate) fn output_text(output: &Value) -> String {
+    match output {
+        Value::String(s) => s.clone(),
+        Value::Array(items) => items
+            .iter()
+            .filter_map(|i| i.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mcp_names() {
+        assert_eq!(split_mcp_name("mcp__echo__echo"), Some(("echo", "echo")));
+        assert_eq!(
+            split_mcp_name("mcp__plugin_x_srv__do_it"),
+            Some(("plugin_x_srv", "do_it"))
+        );
+        assert_eq!(split_mcp_name("Bash"), None);
+    }
+
+    #[test]
+    fn text_only_output_is_a_string() {
+        let v = json!([{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]);
+        assert_eq!(tool_output(&v), json!("a\nb"));
+    }
+
+    #[test]
+    fn image_output_is_a_file_part() {
+        let v = json!([{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AAA"}}]);
+        let out = tool_output(&v);
+        assert_eq!(out[0]["type"], "file");
+        assert_eq!(out[0]["url"], "data:image/png;base64,AAA");
+    }
+}

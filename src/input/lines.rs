@@ -1,0 +1,138 @@
+//! Bytes to numbered lines, tolerant of everything real files contain.
+//!
+//! Reads with `read_until(b'\n')`, so a line may be of any length (a saved session holds lines of
+//! several megabytes). Strips a UTF-8 byte-order mark at the start of the input and a CR before
+//! the LF. Decodes invalid UTF-8 lossily and says so, and marks a last line that has no newline,
+//! so that a cut-off stream can be reported without losing the lines before it.
+
+use std::io::{self, BufRead};
+
+/// One line of input, decoded.
+#[derive(Debug)]
+pub(crate) struct InputLine {
+    /// 1-based line number in its file.
+    pub(crate) number: u64,
+    pub(crate) text: String,
+    /// The bytes were not valid UTF-8; `text` holds U+FFFD where they were.
+    pub(crate) lossy: bool,
+    /// The input ended without a newline after this line.
+    pub(crate) unterminated: bool,
+}
+
+/// Reads numbered lines from any buffered reader.
+pub(crate) struct LineReader<R> {
+    inner: R,
+    number: u64,
+    buf: Vec<u8>,
+}
+
+impl<R: BufRead> LineReader<R> {
+    pub(crate) fn new(inner: R) -> LineReader<R> {
+        LineReader {
+            inner,
+            number: 0,
+            buf: Vec::new(),
+        }
+    }
+
+    /// True when the next read would have to wait for more input: the moment to flush output.
+    pub(crate) fn is_drained(&self) -> bool
+    where
+        R: Buffered,
+    {
+        self.inner.buffered_len() == 0
+    }
+
+    /// The next line, or `None` at the end of the input.
+    pub(crate) fn next_line(&mut self) -> io::Result<Option<InputLine>> {
+        self.buf.clear();
+        let n = loop {
+            match self.inner.read_until(b'\n', &mut self.buf) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        };
+        if n == 0 {
+            return Ok(None);
+        }
+        self.number += 1;
+        let mut bytes = &self.buf[..];
+        let unterminated = bytes.last() != Some(&b'\n');
+        if !unterminated {
+            bytes = &bytes[..bytes.len() - 1];
+            if bytes.last() == Some(&b'\r') {
+                bytes = &bytes[..bytes.len() - 1];
+            }
+        }
+        if self.number == 1 {
+            bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        }
+        let (text, lossy) = match std::str::from_utf8(bytes) {
+            Ok(s) => (s.to_owned(), false),
+            Err(_) => (String::from_utf8_lossy(bytes).into_owned(), true),
+        };
+        Ok(Some(InputLine {
+            number: self.number,
+            text,
+            lossy,
+            unterminated,
+        }))
+    }
+}
+
+/// A reader that can tell how many bytes it holds that have not been read yet.
+pub(crate) trait Buffered {
+    fn buffered_len(&self) -> usize;
+}
+
+impl<R> Buffered for io::BufReader<R> {
+    fn buffered_len(&self) -> usize {
+        self.buffer().len()
+    }
+}
+
+impl Buffered for &[u8] {
+    fn buffered_len(&self) -> usize {
+        self.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(input: &[u8]) -> Vec<InputLine> {
+        let mut r = LineReader::new(input);
+        let mut out = Vec::new();
+        while let Some(l) = r.next_line().unwrap() {
+            out.push(l);
+        }
+        out
+    }
+
+    #[test]
+    fn strips_bom_and_crlf() {
+        let got = lines(b"\xEF\xBB\xBF{\"a\":1}\r\n{\"b\":2}\n");
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].text, "{\"a\":1}");
+        assert_eq!(got[1].text, "{\"b\":2}");
+        assert!(!got[1].unterminated);
+    }
+
+    #[test]
+    fn marks_lossy_and_unterminated() {
+        let got = lines(b"ok\n\xff\xfe bad\nlast");
+        assert!(!got[0].lossy);
+        assert!(got[1].lossy);
+        assert!(got[1].text.contains('\u{FFFD}'));
+        assert!(got[2].unterminated);
+        assert_eq!(got[2].number, 3);
+    }
+
+    #[test]
+    fn bom_only_on_first_line() {
+        let got = lines(b"a\n\xEF\xBB\xBFb\n");
+        assert_eq!(got[1].text, "\u{FEFF}b");
+    }
+}

@@ -1,0 +1,111 @@
+//! Stage 1 → stage 2: input adapters, one per source format.
+//!
+//! An adapter receives numbered lines and emits normalized events. It never builds turns: that is
+//! the fold's job. `sniff` picks a format from the first non-blank line when `--from` is `auto`.
+
+use serde_json::Value;
+
+use crate::cli::SourceFormat;
+use crate::diagnostics::Diagnostics;
+use crate::model::event::{Event, EventKind};
+
+pub(crate) mod classify;
+pub(crate) mod claude_blocks;
+pub(crate) mod claude_stream;
+pub(crate) mod lines;
+
+pub(crate) use lines::InputLine;
+
+/// Where adapters report input errors: the file name plus the run's diagnostics.
+pub(crate) struct Report<'a> {
+    pub(crate) file: &'a str,
+    pub(crate) diag: &'a mut Diagnostics,
+}
+
+impl Report<'_> {
+    /// An input error at a line.
+    pub(crate) fn error(&mut self, line: u64, what: &str) {
+        self.diag.error(self.file, line, what);
+    }
+}
+
+/// A source format's decoder.
+pub(crate) trait Adapter {
+    /// Decodes one line, appending the events it yields.
+    fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>);
+    /// The input ended: emit whatever was held back.
+    fn finish(&mut self, _out: &mut Vec<Event>, _report: &mut Report<'_>) {}
+}
+
+/// The adapter for a (resolved) source format.
+pub(crate) fn adapter_for(format: SourceFormat) -> Box<dyn Adapter> {
+    match format {
+        SourceFormat::ClaudeStream | SourceFormat::Auto => {
+            Box::new(claude_stream::ClaudeStream::default())
+        }
+    }
+}
+
+/// Guesses the format of an input from its first non-blank line.
+pub(crate) fn sniff(first_line: &str) -> Option<SourceFormat> {
+    let v: Value = serde_json::from_str(first_line.trim()).ok()?;
+    let o = v.as_object()?;
+    let ty = o.get("type").and_then(Value::as_str)?;
+    match ty {
+        "system"
+        | "assistant"
+        | "user"
+        | "result"
+        | "stream_event"
+        | "rate_limit_event"
+        | "tool_progress"
+        | "tool_use_summary"
+        | "auth_status"
+        | "prompt_suggestion"
+        | "conversation_reset"
+        | "active_goal"
+        | "keep_alive"
+        | "control_request"
+        | "control_response"
+        | "control_cancel_request" => Some(SourceFormat::ClaudeStream),
+        _ => None,
+    }
+}
+
+/// Parses a line as one JSON object. On failure, reports an input error and emits a `debug`
+/// event that keeps the raw line, so nothing is lost.
+pub(crate) fn parse_json_line(
+    line: &InputLine,
+    out: &mut Vec<Event>,
+    report: &mut Report<'_>,
+) -> Option<Value> {
+    match serde_json::from_str::<Value>(&line.text) {
+        Ok(v) if v.is_object() => Some(v),
+        Ok(_) => {
+            report.error(line.number, "not a JSON object");
+            push_debug(out, line, "not a JSON object");
+            None
+        }
+        Err(e) => {
+            let what = if line.unterminated && e.is_eof() {
+                "truncated last line (no newline, incomplete JSON)".to_owned()
+            } else {
+                format!("invalid JSON: {e}")
+            };
+            report.error(line.number, &what);
+            push_debug(out, line, &what);
+            None
+        }
+    }
+}
+
+/// Emits a `debug` event for a line, keeping it whole.
+pub(crate) fn push_debug(out: &mut Vec<Event>, line: &InputLine, reason: &str) {
+    out.push(Event {
+        line: line.number,
+        kind: EventKind::Debug {
+            reason: reason.to_owned(),
+            raw: line.text.clone(),
+        },
+    });
+}

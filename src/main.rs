@@ -1,0 +1,30 @@
+//! scribe: fold a coding agent's event stream into a transcript.
+//!
+//! `main` stays small: parse, resolve settings, run the pipeline, map the outcome to an exit
+//! status. A closed output pipe is a normal end (exit 0, nothing on stderr).
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+mod cli;
+mod diagnostics;
+mod exit;
+mod fold;
+mod input;
+mod model;
+mod pipeline;
+mod render;
+mod settings;
+
+fn main() -> ExitCode {
+    let cli = cli::Cli::parse();
+    match pipeline::run(&cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(err) if exit::is_broken_pipe(&err) => ExitCode::from(exit::SUCCESS),
+        Err(err) => {
+            eprintln!("scribe: {err:#}");
+            ExitCode::from(exit::TROUBLE)
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! Stage 2 of the pipeline: normalized, agent-agnostic events (design §10).
+//!
+//! An input adapter turns each vendor line into zero or more of these; the fold consumes them in
+//! order. They are flat and stream-grained: deltas, whole content blocks, tool results and
+//! lifecycle signals, each tagged with the input line it came from. `--to events` writes them as
+//! they are.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::session::{SessionSnapshot, SystemNotice};
+use super::transcript::{Part, SubagentStatus, SubagentUsage, Turn, TurnMeta};
+
+/// One normalized event and the input line it came from.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub(crate) struct Event {
+    pub(crate) line: u64,
+    #[serde(flatten)]
+    pub(crate) kind: EventKind,
+}
+
+/// Which conversation an event belongs to: `None` is the main thread, `Some(id)` the sub-agent run
+/// by the Agent call `id`.
+pub(crate) type Thread = Option<String>;
+
+/// The normalized event kinds. Adapters produce them; `fold::Folder` is their only consumer.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(tag = "event", rename_all = "kebab-case")]
+pub(crate) enum EventKind {
+    /// The agent announced its inventory (Claude's `system/init`, Qwen's session metadata).
+    SessionInit { session: Box<SessionSnapshot> },
+    /// A user-role message, already classified (§4): real input, synthetic context, a
+    /// notification, a replay or a sub-agent prompt. Tool results never come this way.
+    #[serde(rename_all = "camelCase")]
+    UserTurn {
+        turn: Box<Turn>,
+        /// The tool call this message says it belongs to (a skill body's `sourceToolUseID`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        source_tool_call_id: Option<String>,
+    },
+    /// One finished content block of an assistant message. Blocks sharing `messageId` merge into
+    /// one turn. A `tool-call` part starts a tool call.
+    #[serde(rename_all = "camelCase")]
+    AssistantBlock {
+        thread: Thread,
+        message_id: String,
+        part: Part,
+        #[serde(skip_serializing_if = "TurnMeta::is_empty")]
+        meta: TurnMeta,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Option<String>,
+    },
+    /// A message ended (`message_delta`): its final stop reason and usage.
+    #[serde(rename_all = "camelCase")]
+    AssistantEnd {
+        thread: Thread,
+        message_id: String,
+        meta: TurnMeta,
+    },
+    /// Partial assistant text, as it streams. Display only: the block event is authoritative.
+    #[serde(rename_all = "camelCase")]
+    TextDelta {
+        thread: Thread,
+        message_id: String,
+        index: u64,
+        text: String,
+    },
+    /// Partial thinking text, as it streams. Display only.
+    #[serde(rename_all = "camelCase")]
+    ReasoningDelta {
+        thread: Thread,
+        message_id: String,
+        index: u64,
+        text: String,
+    },
+    /// A tool call began streaming its input. Display only.
+    #[serde(rename_all = "camelCase")]
+    ToolInputStarted {
+        thread: Thread,
+        message_id: String,
+        tool_call_id: String,
+        name: String,
+    },
+    /// The result of a tool call (a client tool's `tool_result`, a server tool's result block).
+    #[serde(rename_all = "camelCase")]
+    ToolResult {
+        thread: Thread,
+        tool_call_id: String,
+        is_error: bool,
+        output: Value,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error_text: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        sidecar: Option<Value>,
+    },
+    /// A tool call changed state without finishing (approval asked, approved, still running).
+    #[serde(rename_all = "camelCase")]
+    ToolUpdate {
+        tool_call_id: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        state: Option<super::transcript::ToolState>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        output: Option<Value>,
+    },
+    /// The harness refused to run a tool call.
+    #[serde(rename_all = "camelCase")]
+    ToolDenied {
+        tool_call_id: String,
+        tool_name: String,
+        message: String,
+    },
+    /// A tool reported that it is still running. Display only.
+    #[serde(rename_all = "camelCase")]
+    ToolProgress {
+        tool_call_id: String,
+        tool_name: String,
+        elapsed_seconds: f64,
+    },
+    /// A sub-agent (or background task) started.
+    #[serde(rename_all = "camelCase")]
+    SubtaskStarted {
+        task_id: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tool_call_id: Option<String>,
+        description: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_type: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        task_type: Option<String>,
+    },
+    /// A sub-agent reported progress (one line of its live status).
+    #[serde(rename_all = "camelCase")]
+    SubtaskProgress {
+        task_id: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tool_call_id: Option<String>,
+        description: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        usage: Option<SubagentUsage>,
+    },
+    /// A sub-agent's record changed (`task_updated` patch).
+    #[serde(rename_all = "camelCase")]
+    SubtaskUpdated {
+        task_id: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        status: Option<SubagentStatus>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        description: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    },
+    /// A sub-agent finished.
+    #[serde(rename_all = "camelCase")]
+    SubtaskFinished {
+        task_id: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tool_call_id: Option<String>,
+        status: SubagentStatus,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        summary: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        usage: Option<SubagentUsage>,
+    },
+    /// A system notice (hooks, retries, rate limits, results, …), final as it is.
+    Notice { notice: Box<SystemNotice> },
+    /// The agent cleared its conversation: turns before this point belong to an earlier one.
+    ConversationReset,
+    /// A line that was understood and carries nothing for the transcript (keep-alives, control
+    /// protocol, stream markers). Counted, so that no line disappears unaccounted.
+    Absorbed { what: String },
+    /// A line nothing understood: kept whole in a `debug` record.
+    Debug { reason: String, raw: String },
+}

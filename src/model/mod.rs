@@ -1,0 +1,10 @@
+//! The agent-agnostic data model: stage-2 events (`event`) and the stage-3 transcript
+//! (`transcript`, `session`). Input adapters produce events; the fold turns them into transcript
+//! items; renderers read only transcript items.
+
+pub(crate) mod event;
+pub(crate) mod session;
+pub(crate) mod transcript;
+
+/// Version of the normalized JSONL schema (`docs/schema.md`). Bump on any incompatible change.
+pub(crate) const SCHEMA_VERSION: u32 = 1;

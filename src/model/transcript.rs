@@ -1,0 +1,397 @@
+//! Stage 3 of the pipeline: the folded transcript (design §14).
+//!
+//! These types are what every renderer consumes and what `--to jsonl` writes. Field names follow
+//! §14 exactly (camelCase in JSON) so that readers of the design recognise them. Every enum here is
+//! matched exhaustively by the renderers: a new variant is a compile error everywhere it matters.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::session::{SessionSnapshot, SystemNotice};
+
+/// One transcript entry: a user message or one whole assistant message (all its content-block
+/// frames merged).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Turn {
+    /// The assistant `message.id`, or the user row's `uuid` (or a generated `u<N>`).
+    pub(crate) id: String,
+    pub(crate) role: Role,
+    /// Why this turn exists: tells a renderer whether to draw a bubble, hide it or badge it.
+    pub(crate) origin: TurnOrigin,
+    /// The tool-call id of the Agent call this turn belongs to (only inside sub-agent transcripts).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) parent_task_id: Option<String>,
+    pub(crate) parts: Vec<Part>,
+    /// Facts about the message that are not content: model, usage, stop reason, machinery details.
+    #[serde(skip_serializing_if = "TurnMeta::is_empty")]
+    pub(crate) metadata: TurnMeta,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) timestamp: Option<String>,
+}
+
+/// Who speaks in a turn.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Role {
+    User,
+    Assistant,
+}
+
+/// Why a turn exists (§14 `TurnOrigin`, widened with `notification` from §4 row 4).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub(crate) enum TurnOrigin {
+    /// Typed by a person (or sent by the SDK caller as the prompt).
+    UserInput,
+    /// The user envelope that carried a tool result (only kept when it carried more than results).
+    #[serde(rename_all = "camelCase")]
+    ToolReturn { tool_call_id: String },
+    /// Written by the harness for the model's benefit; hidden by default.
+    Synthetic { reason: SyntheticReason },
+    /// The Agent tool's prompt, replayed as the sub-agent's first user turn.
+    #[serde(rename_all = "camelCase")]
+    SubagentPrompt { parent_tool_call_id: String },
+    /// Playback of a message that was already sent (`isReplay`).
+    Replay,
+    /// A background-task notification, rewritten to readable text; shown.
+    Notification,
+    /// Model output (every assistant turn).
+    Model,
+}
+
+impl TurnOrigin {
+    /// True for origins a reader normally does not want to see (`--context` shows them).
+    pub(crate) fn is_hidden_context(&self) -> bool {
+        matches!(self, TurnOrigin::Synthetic { .. })
+    }
+}
+
+/// What kind of harness machinery a synthetic turn is (§4 rows 3 and 4).
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum SyntheticReason {
+    SkillBody,
+    SystemReminder,
+    HookOutput,
+    SlashCommand,
+    LocalCommandOutput,
+    LocalCommandCaveat,
+    Interrupt,
+    BashInput,
+    BashOutput,
+    MemoryInput,
+    CompactSummary,
+    Other,
+}
+
+/// Non-content facts about a turn. Every field is optional; an empty one is not written.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct TurnMeta {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) model: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) stop_reason: Option<String>,
+    /// Counted once per message, however many frames repeated it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) usage: Option<Usage>,
+    /// An API error the CLI turned into a synthetic assistant message (`model: "<synthetic>"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) error: Option<String>,
+    /// The message was cut off by an interrupt.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) aborted: bool,
+    /// Parsed details of CLI machinery (slash command, bash mode, task notification, …).
+    #[serde(skip_serializing_if = "Map::is_empty")]
+    pub(crate) machinery: Map<String, Value>,
+}
+
+impl TurnMeta {
+    pub(crate) fn is_empty(&self) -> bool {
+        self == &TurnMeta::default()
+    }
+}
+
+/// Token counts of one model response.
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Usage {
+    pub(crate) input_tokens: u64,
+    pub(crate) output_tokens: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub(crate) cache_read_input_tokens: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub(crate) cache_creation_input_tokens: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+impl Usage {
+    /// Reads an Anthropic-style usage object; missing or null counts are zero.
+    pub(crate) fn from_json(v: &Value) -> Option<Usage> {
+        let o = v.as_object()?;
+        let n = |k: &str| o.get(k).and_then(Value::as_u64).unwrap_or(0);
+        Some(Usage {
+            input_tokens: n("input_tokens"),
+            output_tokens: n("output_tokens"),
+            cache_read_input_tokens: n("cache_read_input_tokens"),
+            cache_creation_input_tokens: n("cache_creation_input_tokens"),
+        })
+    }
+
+    /// Adds another message's usage to a running total.
+    pub(crate) fn add(&mut self, other: &Usage) {
+        self.input_tokens += other.input_tokens;
+        self.output_tokens += other.output_tokens;
+        self.cache_read_input_tokens += other.cache_read_input_tokens;
+        self.cache_creation_input_tokens += other.cache_creation_input_tokens;
+    }
+}
+
+/// One piece of a turn (§14 `Part`: the AI SDK shape, widened).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub(crate) enum Part {
+    Text {
+        text: String,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        citations: Vec<Value>,
+    },
+    Reasoning {
+        text: String,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        redacted: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        signature: Option<String>,
+    },
+    ToolCall {
+        call: Box<ToolCall>,
+    },
+    #[serde(rename_all = "camelCase")]
+    File {
+        media_type: String,
+        /// A `data:` URL for inline content, or the source URL / file id reference.
+        url: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        filename: Option<String>,
+    },
+    #[serde(rename_all = "camelCase")]
+    SourceUrl {
+        url: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        title: Option<String>,
+        source_id: String,
+    },
+    #[serde(rename_all = "camelCase")]
+    SourceDocument {
+        media_type: String,
+        title: String,
+        source_id: String,
+    },
+    /// Escape hatch for content with no better home (kept whole, never dropped).
+    Data {
+        name: String,
+        data: Value,
+    },
+}
+
+/// One tool call, whose state evolves from the `tool_use` to its result (§14 `ToolCall`).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ToolCall {
+    pub(crate) tool_call_id: String,
+    pub(crate) name: String,
+    pub(crate) caller: Caller,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) mcp_server: Option<String>,
+    pub(crate) state: ToolState,
+    pub(crate) input: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) output: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) error_text: Option<String>,
+    /// The permission system refused the call (the message it gave).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) denied: Option<String>,
+    /// The harness's structured result (Claude's `tool_use_result` envelope).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) sidecar: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) subagent: Option<SubagentRecord>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) skill: Option<SkillInfo>,
+}
+
+impl ToolCall {
+    /// A call whose input is known and whose result is not.
+    pub(crate) fn new(id: String, name: String, caller: Caller, input: Value) -> ToolCall {
+        ToolCall {
+            tool_call_id: id,
+            name,
+            caller,
+            mcp_server: None,
+            state: ToolState::Running,
+            input,
+            output: None,
+            error_text: None,
+            denied: None,
+            sidecar: None,
+            subagent: None,
+            skill: None,
+        }
+    }
+}
+
+/// Who runs a tool (§14): the client on the model's behalf, the API server, an MCP server, or a
+/// sub-agent.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum Caller {
+    Model,
+    ServerTool,
+    Mcp,
+    Subagent,
+}
+
+/// The life of a tool call (§14 `ToolState`).
+///
+/// ```text
+/// pending ──▶ running ──▶ success | error
+///    │           ▲
+///    ▼           │ (approved)
+/// approval-pending ──▶ approval-denied
+/// ```
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum ToolState {
+    Pending,
+    ApprovalPending,
+    ApprovalDenied,
+    Running,
+    Success,
+    Error,
+}
+
+impl ToolState {
+    /// A terminal state: nothing more will happen to the call.
+    pub(crate) fn is_terminal(self) -> bool {
+        match self {
+            ToolState::Success | ToolState::Error | ToolState::ApprovalDenied => true,
+            ToolState::Pending | ToolState::ApprovalPending | ToolState::Running => false,
+        }
+    }
+}
+
+/// The skill a `Skill` call loaded, and the body the harness injected for it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct SkillInfo {
+    pub(crate) skill_name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) body: Option<String>,
+}
+
+/// A sub-agent run owned by an Agent/Task call (§14 `SubagentRecord`).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct SubagentRecord {
+    pub(crate) task_id: String,
+    pub(crate) description: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) subagent_type: Option<String>,
+    pub(crate) progress: Vec<String>,
+    pub(crate) status: SubagentStatus,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) summary: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) usage: Option<SubagentUsage>,
+    pub(crate) transcript: Vec<Turn>,
+}
+
+impl SubagentRecord {
+    /// A record for a sub-agent whose turns arrived before (or without) a `task_started`.
+    pub(crate) fn unnamed() -> SubagentRecord {
+        SubagentRecord {
+            task_id: String::new(),
+            description: String::new(),
+            subagent_type: None,
+            progress: Vec::new(),
+            status: SubagentStatus::Running,
+            summary: None,
+            usage: None,
+            transcript: Vec::new(),
+        }
+    }
+}
+
+/// Where a sub-agent run stands.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum SubagentStatus {
+    Running,
+    Completed,
+    Failed,
+    Stopped,
+}
+
+impl SubagentStatus {
+    /// Maps the CLI's status words (`completed`, `failed`, `stopped`, `killed`, …).
+    pub(crate) fn from_word(s: &str) -> Option<SubagentStatus> {
+        Some(match s {
+            "running" | "pending" | "paused" => SubagentStatus::Running,
+            "completed" | "success" => SubagentStatus::Completed,
+            "failed" | "error" => SubagentStatus::Failed,
+            "stopped" | "killed" | "cancelled" => SubagentStatus::Stopped,
+            _ => return None,
+        })
+    }
+}
+
+/// Totals a sub-agent reported.
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct SubagentUsage {
+    pub(crate) total_tokens: u64,
+    pub(crate) tool_uses: u64,
+    pub(crate) duration_ms: u64,
+}
+
+impl SubagentUsage {
+    pub(crate) fn from_json(v: &Value) -> Option<SubagentUsage> {
+        let o = v.as_object()?;
+        let n = |k: &str| o.get(k).and_then(Value::as_u64).unwrap_or(0);
+        Some(SubagentUsage {
+            total_tokens: n("total_tokens"),
+            tool_uses: n("tool_uses"),
+            duration_ms: n("duration_ms"),
+        })
+    }
+}
+
+/// Where an input line came from, for diagnostics and for `debug` records.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub(crate) struct LineRef {
+    pub(crate) file: String,
+    pub(crate) line: u64,
+}
+
+/// An input line nothing understood: kept whole and counted, never dropped silently.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct DebugRecord {
+    pub(crate) reason: String,
+    pub(crate) line: u64,
+    pub(crate) raw: String,
+}
+
+/// What the fold hands to a renderer: only final things.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum TranscriptItem {
+    Session(Box<SessionSnapshot>),
+    Turn(Box<Turn>),
+    Notice(Box<SystemNotice>),
+    Debug(Box<DebugRecord>),
+}

@@ -1,0 +1,218 @@
+//! Drives each input through read → decode → fold → render, and owns the flush policy.
+//!
+//! Output is buffered and flushed whenever the reader has nothing left in its buffer (just before
+//! a read that may block), never per line: a live pipe shows each record as soon as it is final,
+//! and a file is written in large blocks.
+
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Read, Write};
+
+use anyhow::{Context, Result};
+use clap::CommandFactory;
+
+use crate::cli::{Cli, Generate, SourceFormat};
+use crate::diagnostics::Diagnostics;
+use crate::exit;
+use crate::fold::Folder;
+use crate::input::lines::LineReader;
+use crate::input::{self, Adapter, Report};
+use crate::model::event::EventKind;
+use crate::render::{self, Header, Render, Summary};
+use crate::settings::Settings;
+
+/// Runs scribe; returns the exit status.
+pub(crate) fn run(cli: &Cli) -> Result<u8> {
+    if let Some(what) = cli.generate {
+        return generate(what);
+    }
+    let settings = Settings::resolve(cli);
+    let mut diag = Diagnostics::new(settings.strict);
+    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    let mut renderer = render::renderer_for(settings.to, &settings);
+    let mut trouble = false;
+    for path in &settings.inputs {
+        let name = path.display().to_string();
+        let reader: Box<dyn Read> = if name == "-" {
+            Box::new(io::stdin())
+        } else {
+            match File::open(path) {
+                Ok(f) => Box::new(f),
+                Err(e) => {
+                    diag_io(&name, &e);
+                    trouble = true;
+                    continue;
+                }
+            }
+        };
+        match run_one(
+            &name,
+            reader,
+            &settings,
+            renderer.as_mut(),
+            &mut out,
+            &mut diag,
+        ) {
+            Ok(()) => {}
+            Err(e) if exit::is_broken_pipe(&e) => return Err(e),
+            Err(e) if e.downcast_ref::<StrictStop>().is_some() => {
+                out.flush()?;
+                return Ok(exit::INPUT_ERROR);
+            }
+            Err(e) => {
+                eprintln!("scribe: {name}: {e:#}");
+                trouble = true;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(if trouble {
+        exit::TROUBLE
+    } else {
+        exit::SUCCESS
+    })
+}
+
+/// `--strict` stopped the run at the first input error.
+#[derive(Debug)]
+struct StrictStop;
+
+impl std::fmt::Display for StrictStop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("stopped at the first input error (--strict)")
+    }
+}
+
+impl std::error::Error for StrictStop {}
+
+fn diag_io(name: &str, e: &io::Error) {
+    eprintln!("scribe: {name}: {e}");
+}
+
+fn run_one(
+    name: &str,
+    reader: Box<dyn Read>,
+    settings: &Settings,
+    renderer: &mut dyn Render,
+    out: &mut BufWriter<impl Write>,
+    diag: &mut Diagnostics,
+) -> Result<()> {
+    let mut lines = LineReader::new(BufReader::with_capacity(256 * 1024, reader));
+    let mut adapter: Option<Box<dyn Adapter>> = None;
+    let mut folder: Option<Folder> = None;
+    let mut events = Vec::new();
+    let mut items = Vec::new();
+    let mut summary = Summary::default();
+    let errors_before = diag.errors();
+    let mut source = settings.from;
+
+    loop {
+        if lines.is_drained() {
+            out.flush()?;
+        }
+        let Some(line) = lines.next_line().with_context(|| "read failed")? else {
+            break;
+        };
+        summary.lines += 1;
+        if line.lossy {
+            diag.error(name, line.number, "invalid UTF-8 (replaced with U+FFFD)");
+        }
+        if line.text.trim().is_empty() {
+            continue;
+        }
+        if adapter.is_none() {
+            if source == SourceFormat::Auto {
+                source = input::sniff(&line.text).unwrap_or_else(|| {
+                    diag.warning(
+                        name,
+                        line.number,
+                        "could not detect the input format; reading it as claude-stream (use --from)",
+                    );
+                    SourceFormat::ClaudeStream
+                });
+            }
+            adapter = Some(input::adapter_for(source));
+            folder = Some(Folder::new(source.name()));
+            renderer.begin(
+                out,
+                &Header {
+                    file: name.to_owned(),
+                    source: source.name(),
+                },
+            )?;
+        }
+        let (Some(adapter), Some(folder)) = (adapter.as_mut(), folder.as_mut()) else {
+            unreachable!("created above");
+        };
+        let mut report = Report { file: name, diag };
+        adapter.line(&line, &mut events, &mut report);
+        feed(&mut events, &mut items, folder, renderer, out, &mut summary)?;
+        if diag.must_stop() {
+            return Err(StrictStop.into());
+        }
+    }
+
+    match (adapter.as_mut(), folder.as_mut()) {
+        (Some(adapter), Some(folder)) => {
+            let mut report = Report { file: name, diag };
+            adapter.finish(&mut events, &mut report);
+            feed(&mut events, &mut items, folder, renderer, out, &mut summary)?;
+            folder.finish(&mut items);
+            for item in items.drain(..) {
+                renderer.item(out, &item)?;
+            }
+        }
+        _ => {
+            let src = if source == SourceFormat::Auto {
+                "none"
+            } else {
+                source.name()
+            };
+            renderer.begin(
+                out,
+                &Header {
+                    file: name.to_owned(),
+                    source: src,
+                },
+            )?;
+        }
+    }
+    if diag.must_stop() {
+        return Err(StrictStop.into());
+    }
+    summary.errors = diag.errors() - errors_before;
+    renderer.finish(out, &summary)?;
+    Ok(())
+}
+
+/// Passes decoded events to the renderer (live) and the fold, and the fold's final items on.
+fn feed(
+    events: &mut Vec<crate::model::event::Event>,
+    items: &mut Vec<crate::model::transcript::TranscriptItem>,
+    folder: &mut Folder,
+    renderer: &mut dyn Render,
+    out: &mut dyn Write,
+    summary: &mut Summary,
+) -> Result<()> {
+    for event in events.drain(..) {
+        renderer.live(out, &event)?;
+        if matches!(event.kind, EventKind::Debug { .. }) {
+            summary.debug += 1;
+        }
+        folder.push(event, items);
+        for item in items.drain(..) {
+            renderer.item(out, &item)?;
+        }
+    }
+    Ok(())
+}
+
+fn generate(what: Generate) -> Result<u8> {
+    match what {
+        Generate::Man => {
+            let mut out = io::stdout().lock();
+            clap_mangen::Man::new(Cli::command()).render(&mut out)?;
+            out.flush()?;
+        }
+    }
+    Ok(exit::SUCCESS)
+}

@@ -1,0 +1,52 @@
+//! `--to events`: the stage-2 normalized event stream, one JSON object per line, each carrying
+//! the input line it came from. Useful to see how scribe understood a stream before folding.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::{Header, Render, Summary};
+use crate::model::SCHEMA_VERSION;
+use crate::model::event::Event;
+use crate::model::transcript::TranscriptItem;
+
+/// Writes every event as it is decoded; ignores the folded items.
+pub(crate) struct EventsRenderer;
+
+#[derive(Serialize)]
+struct HeaderEvent<'a> {
+    event: &'static str,
+    schema: &'static str,
+    version: u32,
+    source: &'a str,
+    file: &'a str,
+}
+
+impl Render for EventsRenderer {
+    fn begin(&mut self, out: &mut dyn Write, header: &Header) -> io::Result<()> {
+        serde_json::to_writer(
+            &mut *out,
+            &HeaderEvent {
+                event: "header",
+                schema: "scribe.events",
+                version: SCHEMA_VERSION,
+                source: header.source,
+                file: &header.file,
+            },
+        )?;
+        out.write_all(b"\n")
+    }
+
+    fn live(&mut self, out: &mut dyn Write, event: &Event) -> io::Result<()> {
+        serde_json::to_writer(&mut *out, event)?;
+        out.write_all(b"\n")
+    }
+
+    fn item(&mut self, _out: &mut dyn Write, _item: &TranscriptItem) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn finish(&mut self, _out: &mut dyn Write, _summary: &Summary) -> io::Result<()> {
+        Ok(())
+    }
+}

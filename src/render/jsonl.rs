@@ -1,0 +1,99 @@
+//! `--to jsonl`: the folded transcript as normalized JSON Lines (docs/schema.md).
+//!
+//! Record kinds: `header` (first, with the schema version), `session`, `turn`, `notice`, `debug`.
+//! Turns and sessions are written flat (`{"kind":"turn","id":…,"role":…}`) so that a `jq` filter
+//! reads §14's field names directly; a notice keeps its own `kind` inside `notice`.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::{Header, Render, Summary};
+use crate::model::SCHEMA_VERSION;
+use crate::model::session::{SessionSnapshot, SystemNotice};
+use crate::model::transcript::{DebugRecord, TranscriptItem, Turn};
+
+/// Writes one JSON record per line.
+pub(crate) struct JsonlRenderer;
+
+fn write<T: Serialize>(out: &mut dyn Write, record: &T) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, record)?;
+    out.write_all(b"\n")
+}
+
+/// The first record of every transcript.
+#[derive(Serialize)]
+struct HeaderRecord<'a> {
+    kind: &'static str,
+    schema: &'static str,
+    version: u32,
+    generator: String,
+    source: &'a str,
+    file: &'a str,
+}
+
+#[derive(Serialize)]
+struct Tagged<'a, T: Serialize> {
+    kind: &'static str,
+    #[serde(flatten)]
+    body: &'a T,
+}
+
+#[derive(Serialize)]
+struct NoticeRecord<'a> {
+    kind: &'static str,
+    notice: &'a SystemNotice,
+}
+
+impl Render for JsonlRenderer {
+    fn begin(&mut self, out: &mut dyn Write, header: &Header) -> io::Result<()> {
+        write(
+            out,
+            &HeaderRecord {
+                kind: "header",
+                schema: "scribe.transcript",
+                version: SCHEMA_VERSION,
+                generator: format!("scribe {}", env!("CARGO_PKG_VERSION")),
+                source: header.source,
+                file: &header.file,
+            },
+        )
+    }
+
+    fn item(&mut self, out: &mut dyn Write, item: &TranscriptItem) -> io::Result<()> {
+        match item {
+            TranscriptItem::Session(s) => write(
+                out,
+                &Tagged::<SessionSnapshot> {
+                    kind: "session",
+                    body: s,
+                },
+            ),
+            TranscriptItem::Turn(t) => write(
+                out,
+                &Tagged::<Turn> {
+                    kind: "turn",
+                    body: t,
+                },
+            ),
+            TranscriptItem::Notice(n) => write(
+                out,
+                &NoticeRecord {
+                    kind: "notice",
+                    notice: n,
+                },
+            ),
+            TranscriptItem::Debug(d) => write(
+                out,
+                &Tagged::<DebugRecord> {
+                    kind: "debug",
+                    body: d,
+                },
+            ),
+        }
+    }
+
+    fn finish(&mut self, _out: &mut dyn Write, _summary: &Summary) -> io::Result<()> {
+        Ok(())
+    }
+}

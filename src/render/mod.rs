@@ -1,0 +1,58 @@
+//! Stage 3 → bytes. One renderer per output format, all behind the same small `Render` trait.
+//!
+//! A renderer sees a header, then every normalized event as it arrives (`live`: only the live
+//! terminal view and `--to events` care), then each transcript item once it is final, then the
+//! end of the input. Adding an output format is one new module and one arm in `renderer_for`.
+
+use std::io::{self, Write};
+
+use crate::cli::OutputFormat;
+use crate::model::event::Event;
+use crate::model::transcript::TranscriptItem;
+use crate::settings::Settings;
+
+mod events;
+mod jsonl;
+
+/// What a renderer knows about the input before the first item.
+#[derive(Debug, Clone)]
+pub(crate) struct Header {
+    /// The input's name as the user gave it (`-` for stdin).
+    pub(crate) file: String,
+    /// The input format that was read (`claude-stream`, …).
+    pub(crate) source: &'static str,
+}
+
+/// What a renderer learns at the end of one input.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Summary {
+    /// Lines read.
+    pub(crate) lines: u64,
+    /// `debug` records written (lines nothing understood).
+    pub(crate) debug: u64,
+    /// Input errors reported on stderr (bad JSON, truncated line, invalid UTF-8).
+    pub(crate) errors: u64,
+}
+
+/// An output format.
+pub(crate) trait Render {
+    /// Called once per input, before anything else.
+    fn begin(&mut self, out: &mut dyn Write, header: &Header) -> io::Result<()>;
+    /// Every normalized event, as soon as it is decoded (before it is folded).
+    fn live(&mut self, _out: &mut dyn Write, _event: &Event) -> io::Result<()> {
+        Ok(())
+    }
+    /// A transcript item that will not change any more.
+    fn item(&mut self, out: &mut dyn Write, item: &TranscriptItem) -> io::Result<()>;
+    /// Called once per input, after its last item.
+    fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()>;
+}
+
+/// The renderer for an output format. The writer is passed to each call, so that the pipeline
+/// keeps it and can flush it whenever the input runs dry.
+pub(crate) fn renderer_for(format: OutputFormat, _settings: &Settings) -> Box<dyn Render> {
+    match format {
+        OutputFormat::Jsonl => Box::new(jsonl::JsonlRenderer),
+        OutputFormat::Events => Box::new(events::EventsRenderer),
+    }
+}

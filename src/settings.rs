@@ -1,0 +1,47 @@
+//! Resolves the raw command line into decisions, once. Nothing after this reads the environment
+//! or asks whether a stream is a terminal.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use crate::cli::{Cli, ColorWhen, OutputFormat, SourceFormat};
+
+/// Everything the pipeline and the renderers need to know about this run.
+#[derive(Debug, Clone)]
+pub(crate) struct Settings {
+    /// Inputs in order; `-` is standard input.
+    pub(crate) inputs: Vec<PathBuf>,
+    pub(crate) to: OutputFormat,
+    pub(crate) from: SourceFormat,
+    pub(crate) strict: bool,
+    /// Whether terminal output may contain colour escapes.
+    pub(crate) color: bool,
+}
+
+impl Settings {
+    /// Turns every `auto` into a concrete choice.
+    pub(crate) fn resolve(cli: &Cli) -> Settings {
+        let inputs = if cli.files.is_empty() {
+            vec![PathBuf::from("-")]
+        } else {
+            cli.files.clone()
+        };
+        let color = match cli.color {
+            ColorWhen::Always => true,
+            ColorWhen::Never => false,
+            ColorWhen::Auto => {
+                let forced =
+                    std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| !v.is_empty() && v != "0");
+                let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+                forced || (!no_color && std::io::stdout().is_terminal())
+            }
+        };
+        Settings {
+            inputs,
+            to: cli.to,
+            from: cli.from,
+            strict: cli.strict,
+            color,
+        }
+    }
+}

@@ -1,0 +1,71 @@
+//! Helpers shared by every integration test.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+/// The `scribe` binary with an environment that cannot change its output.
+pub fn scribe() -> Command {
+    let mut cmd = Command::cargo_bin("scribe").expect("binary built");
+    for var in [
+        "NO_COLOR",
+        "CLICOLOR_FORCE",
+        "TERM",
+        "COLORTERM",
+        "COLUMNS",
+        "HOME",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A file under `samples/`.
+pub fn sample(name: &str) -> PathBuf {
+    root().join("samples").join(name)
+}
+
+/// The shared corpus of real CLI output, when this checkout sits beside it.
+pub fn corpus() -> Option<PathBuf> {
+    let dir = root().join("../shared/corpus");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("skipping: ../shared/corpus is not here (a user's clone has no corpus)");
+        None
+    }
+}
+
+/// Parses JSON Lines output; panics with the offending line if any is not JSON.
+pub fn json_lines(out: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect()
+}
+
+/// Every file below `dir` whose name satisfies `keep`, sorted.
+pub fn files_under(dir: &Path, keep: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if keep(&p) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
