@@ -116,10 +116,10 @@ fn run_one(
         if line.lossy {
             diag.error(name, line.number, "invalid UTF-8 (replaced with U+FFFD)");
         }
-        if line.text.trim().is_empty() {
-            continue;
-        }
         if adapter.is_none() {
+            if line.text.trim().is_empty() {
+                continue;
+            }
             if source == SourceFormat::Auto {
                 source = input::sniff(&line.text).unwrap_or_else(|| {
                     diag.warning(

@@ -26,6 +26,9 @@ pub(crate) struct ClaudeStream {
 
 impl Adapter for ClaudeStream {
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        if line.text.trim().is_empty() {
+            return;
+        }
         let Some(v) = parse_json_line(line, out, report) else {
             return;
         };
