@@ -67,6 +67,9 @@ pub(crate) enum SourceFormat {
     Auto,
     /// Claude Code `--output-format stream-json` (the Agent SDK wire format).
     ClaudeStream,
+    /// A Claude Code saved session (`~/.claude/projects/<dir>/<sessionId>.jsonl`), with the
+    /// sub-agent transcripts stored beside it.
+    ClaudeSession,
 }
 
 impl SourceFormat {
@@ -75,6 +78,7 @@ impl SourceFormat {
         match self {
             SourceFormat::Auto => "auto",
             SourceFormat::ClaudeStream => "claude-stream",
+            SourceFormat::ClaudeSession => "claude-session",
         }
     }
 }

@@ -531,6 +531,7 @@ pub(crate) fn session_snapshot(v: &Value, source: &str) -> SessionSnapshot {
         skills: strings(v, "skills"),
         slash_commands: strings(v, "slash_commands"),
         agents: strings(v, "agents"),
+        git_branch: None,
         title: None,
         updated_at: v
             .get("timestamp")

@@ -3,6 +3,8 @@
 //! An adapter receives numbered lines and emits normalized events. It never builds turns: that is
 //! the fold's job. `sniff` picks a format from the first non-blank line when `--from` is `auto`.
 
+use std::path::Path;
+
 use serde_json::Value;
 
 use crate::cli::SourceFormat;
@@ -11,6 +13,7 @@ use crate::model::event::{Event, EventKind};
 
 pub(crate) mod classify;
 pub(crate) mod claude_blocks;
+pub(crate) mod claude_session;
 pub(crate) mod claude_stream;
 pub(crate) mod lines;
 
@@ -35,6 +38,9 @@ pub(crate) trait Adapter {
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>);
     /// The input ended: emit whatever was held back.
     fn finish(&mut self, _out: &mut Vec<Event>, _report: &mut Report<'_>) {}
+    /// Where the input file is, for formats that read files beside it (a saved session's
+    /// sub-agents). Not called for standard input.
+    fn set_path(&mut self, _path: &Path) {}
 }
 
 /// The adapter for a (resolved) source format.
@@ -43,6 +49,7 @@ pub(crate) fn adapter_for(format: SourceFormat) -> Box<dyn Adapter> {
         SourceFormat::ClaudeStream | SourceFormat::Auto => {
             Box::new(claude_stream::ClaudeStream::default())
         }
+        SourceFormat::ClaudeSession => Box::new(claude_session::ClaudeSession::default()),
     }
 }
 
@@ -50,6 +57,14 @@ pub(crate) fn adapter_for(format: SourceFormat) -> Box<dyn Adapter> {
 pub(crate) fn sniff(first_line: &str) -> Option<SourceFormat> {
     let v: Value = serde_json::from_str(first_line.trim()).ok()?;
     let o = v.as_object()?;
+    // Saved-session entries are camelCase and chained (`sessionId`, `parentUuid`, `leafUuid`);
+    // the first line is often book-keeping (`queue-operation`, `file-history-snapshot`, `summary`).
+    if ["sessionId", "parentUuid", "leafUuid"]
+        .iter()
+        .any(|k| o.contains_key(*k))
+    {
+        return Some(SourceFormat::ClaudeSession);
+    }
     let ty = o.get("type").and_then(Value::as_str)?;
     match ty {
         "system"

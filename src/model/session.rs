@@ -30,6 +30,9 @@ pub(crate) struct SessionSnapshot {
     pub(crate) skills: Vec<String>,
     pub(crate) slash_commands: Vec<String>,
     pub(crate) agents: Vec<String>,
+    /// The git branch the session ran on (a saved session's rows say; the stream does not).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) git_branch: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) title: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -1,0 +1,459 @@
+//! Claude Code saved sessions (`~/.claude/projects/<escaped cwd>/<sessionId>.jsonl`) → normalized
+//! events, the same ones the stream-json adapter emits, so the fold and the renderers cannot tell
+//! which Claude format they came from.
+//!
+//! A session file is not a stream: its order is the `parentUuid` chain (`chain.rs`), sub-agents
+//! live in files of their own (`subagents.rs`), and most of its entries are book-keeping
+//! (`entries.rs`). So this adapter reads the whole file first (`log.rs`) and emits at `finish`:
+//!
+//! 1. a session snapshot built from the facts the rows repeat (there is no `init` line);
+//! 2. the main line in chain order, user and assistant rows through the shared
+//!    [`ClaudeMessages`] with the session's field spellings ([`Wire::SESSION`]), each Agent call
+//!    followed by its sub-agent's rows (threaded under the call, as the stream does) and each
+//!    abandoned branch folded into one `branch` notice where it forked off;
+//! 3. the entries outside the chain (cost, queue removals, absorbed book-keeping), in file order;
+//! 4. sub-agent runs no Agent call claimed, which the fold keeps as `subagent` notices.
+//!
+//! Usage is counted once per `message.id` + `requestId`: the CLI repeats the usage object on every
+//! content-block row of a message.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use super::claude_stream::{ClaudeMessages, Wire};
+use super::{Adapter, InputLine, Report};
+use crate::fold::Folder;
+use crate::model::event::{Event, EventKind, Thread};
+use crate::model::session::{SessionSnapshot, SystemNotice};
+use crate::model::transcript::{SubagentStatus, SubagentUsage, TranscriptItem, Turn};
+
+mod chain;
+mod entries;
+mod log;
+mod subagents;
+
+pub(crate) use subagents::is_agent_file;
+
+use chain::Step;
+use log::{Body, SessionLog};
+use subagents::Agent;
+
+/// The saved-session adapter: holds the file until its end, then emits it in chain order.
+#[derive(Debug, Default)]
+pub(crate) struct ClaudeSession {
+    path: Option<PathBuf>,
+    log: SessionLog,
+}
+
+impl Adapter for ClaudeSession {
+    fn set_path(&mut self, path: &Path) {
+        self.path = Some(path.to_path_buf());
+    }
+
+    fn line(&mut self, line: &InputLine, _out: &mut Vec<Event>, report: &mut Report<'_>) {
+        self.log.line(line, report, false);
+    }
+
+    fn finish(&mut self, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        let mut log = std::mem::take(&mut self.log);
+        let mut agents: Vec<Agent> = std::mem::take(&mut log.sidechains)
+            .into_iter()
+            .map(|(agent_id, log)| Agent {
+                agent_id,
+                tool_use_id: None,
+                description: String::new(),
+                agent_type: None,
+                log,
+            })
+            .collect();
+        if let Some(path) = &self.path {
+            for p in subagents::agent_files(path, log.facts.session_id.as_deref()) {
+                if let Some(a) = subagents::load(&p, report) {
+                    agents.push(a);
+                }
+            }
+        }
+        out.push(Event {
+            line: 0,
+            kind: EventKind::SessionInit {
+                session: Box::new(snapshot(&log)),
+            },
+        });
+        let mut emitter = Emitter::new(agents, &log);
+        emitter.missing_agents(&log, self.path.as_deref(), report);
+        let loose = std::mem::take(&mut log.loose);
+        emitter.conversation(log, None, out);
+        out.extend(loose);
+        emitter.orphans(out);
+    }
+}
+
+/// The session header: a saved session has no `init` line, so it is built from the rows.
+fn snapshot(log: &SessionLog) -> SessionSnapshot {
+    let f = &log.facts;
+    SessionSnapshot {
+        id: f.first_uuid.clone().unwrap_or_default(),
+        session_id: f.session_id.clone().unwrap_or_default(),
+        agent: "claude-code".into(),
+        source: "claude-session".into(),
+        version: f.version.clone(),
+        model: f.model.clone().unwrap_or_default(),
+        cwd: f.cwd.clone().unwrap_or_default(),
+        permission_mode: f.permission_mode.clone().unwrap_or_default(),
+        git_branch: f.git_branch.clone(),
+        title: f.title(),
+        updated_at: f.last_timestamp.clone(),
+        ..SessionSnapshot::default()
+    }
+}
+
+/// Emission state shared by the main line, its branches and its sub-agents.
+struct Emitter {
+    messages: ClaudeMessages,
+    usage_seen: HashSet<(String, String)>,
+    agents: Vec<Option<Agent>>,
+    /// Agent call id → index in `agents`.
+    by_call: HashMap<String, usize>,
+    /// Agent calls whose sub-agent was announced and not yet finished.
+    started: HashSet<String>,
+}
+
+impl Emitter {
+    fn new(agents: Vec<Agent>, main: &SessionLog) -> Emitter {
+        let mut by_call = HashMap::new();
+        // The spawning call: from the meta file, else from the call's result (`agentId`), else
+        // from the prompt the call sent.
+        let mut result_agent: HashMap<String, String> = HashMap::new();
+        let mut prompt_call: HashMap<String, String> = HashMap::new();
+        let mut all_logs: Vec<&SessionLog> = vec![main];
+        all_logs.extend(agents.iter().map(|a| &a.log));
+        for log in all_logs {
+            for r in &log.rows {
+                let Body::Entry(v) = &r.body else { continue };
+                if let Some(aid) = v.pointer("/toolUseResult/agentId").and_then(Value::as_str) {
+                    if let Some(call) = first_result_id(v) {
+                        result_agent.insert(aid.to_owned(), call);
+                    }
+                }
+                for b in blocks(v) {
+                    if b.get("type").and_then(Value::as_str) == Some("tool_use") {
+                        if let (Some(p), Some(id)) = (
+                            b.pointer("/input/prompt").and_then(Value::as_str),
+                            b.get("id").and_then(Value::as_str),
+                        ) {
+                            prompt_call.insert(p.to_owned(), id.to_owned());
+                        }
+                    }
+                }
+            }
+        }
+        for (i, a) in agents.iter().enumerate() {
+            let call = a
+                .tool_use_id
+                .clone()
+                .or_else(|| result_agent.get(&a.agent_id).cloned())
+                .or_else(|| {
+                    subagents::first_prompt(&a.log).and_then(|p| prompt_call.get(&p).cloned())
+                });
+            if let Some(c) = call {
+                by_call.entry(c).or_insert(i);
+            }
+        }
+        Emitter {
+            messages: ClaudeMessages::default(),
+            usage_seen: HashSet::new(),
+            agents: agents.into_iter().map(Some).collect(),
+            by_call,
+            started: HashSet::new(),
+        }
+    }
+
+    /// Reports Agent results that name a sub-agent whose transcript is not on disk.
+    fn missing_agents(&self, log: &SessionLog, path: Option<&Path>, report: &mut Report<'_>) {
+        if path.is_none() {
+            return;
+        }
+        let known: HashSet<&str> = self
+            .agents
+            .iter()
+            .flatten()
+            .map(|a| a.agent_id.as_str())
+            .collect();
+        for r in &log.rows {
+            let Body::Entry(v) = &r.body else { continue };
+            if let Some(aid) = v.pointer("/toolUseResult/agentId").and_then(Value::as_str) {
+                if !known.contains(aid) {
+                    report.diag.warning(
+                        report.file,
+                        r.line,
+                        &format!("sub-agent transcript agent-{aid}.jsonl not found"),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Emits one conversation (the session, or a sub-agent under `thread`) in chain order.
+    fn conversation(&mut self, mut log: SessionLog, thread: Thread, out: &mut Vec<Event>) {
+        let steps = chain::order(&log.nodes());
+        for step in steps {
+            match step {
+                Step::Row(i) => self.row(&mut log, i, &thread, out),
+                Step::Branch { rows, leaf } => self.branch(&mut log, &rows, leaf, &thread, out),
+            }
+        }
+    }
+
+    fn row(&mut self, log: &mut SessionLog, i: usize, thread: &Thread, out: &mut Vec<Event>) {
+        let r = &mut log.rows[i];
+        let n = r.line;
+        let body = std::mem::replace(&mut r.body, Body::Absorbed(String::new()));
+        let mut v = match body {
+            Body::Absorbed(what) => {
+                out.push(Event {
+                    line: n,
+                    kind: EventKind::Absorbed { what },
+                });
+                return;
+            }
+            Body::Entry(v) => v,
+        };
+        if let (Some(t), Some(o)) = (thread, v.as_object_mut()) {
+            o.insert("parent_tool_use_id".into(), json!(t));
+        }
+        let ty = v
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        match ty.as_str() {
+            "assistant" => {
+                self.count_usage_once(&mut v);
+                self.messages.assistant(&v, &Wire::SESSION, &mut |kind| {
+                    out.push(Event { line: n, kind })
+                });
+                let calls: Vec<String> = blocks(&v)
+                    .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_use"))
+                    .filter_map(|b| b.get("id").and_then(Value::as_str).map(str::to_owned))
+                    .collect();
+                for call in calls {
+                    self.subagent(&call, n, out);
+                }
+            }
+            "user" => {
+                for call in result_ids(&v) {
+                    if self.started.remove(&call) {
+                        out.push(Event {
+                            line: n,
+                            kind: finished(&call, &v),
+                        });
+                    }
+                }
+                self.messages.user(&v, &Wire::SESSION, &mut |kind| {
+                    out.push(Event { line: n, kind })
+                });
+            }
+            "system" => out.push(Event {
+                line: n,
+                kind: entries::system(&v),
+            }),
+            "attachment" => {
+                if v.pointer("/attachment/type").and_then(Value::as_str) == Some("queued_command") {
+                    // Input typed while the agent worked, delivered as the next user message.
+                    let prompt = v
+                        .pointer("/attachment/prompt")
+                        .cloned()
+                        .unwrap_or(Value::Null);
+                    let mut user = json!({
+                        "type": "user",
+                        "uuid": v.get("uuid"),
+                        "timestamp": v.get("timestamp"),
+                        "message": {"role": "user", "content": prompt},
+                    });
+                    if let Some(t) = thread {
+                        user["parent_tool_use_id"] = json!(t);
+                    }
+                    self.messages.user(&user, &Wire::SESSION, &mut |kind| {
+                        out.push(Event { line: n, kind })
+                    });
+                } else {
+                    out.push(Event {
+                        line: n,
+                        kind: entries::attachment(&v),
+                    });
+                }
+            }
+            other => out.push(Event {
+                line: n,
+                kind: EventKind::Absorbed {
+                    what: other.to_owned(),
+                },
+            }),
+        }
+    }
+
+    /// The CLI repeats a message's usage on each of its rows: keep it on the first only.
+    fn count_usage_once(&mut self, v: &mut Value) {
+        let id = v.pointer("/message/id").and_then(Value::as_str);
+        let request = v.get("requestId").and_then(Value::as_str).unwrap_or("");
+        let Some(id) = id else { return };
+        if !self.usage_seen.insert((id.to_owned(), request.to_owned())) {
+            if let Some(m) = v.get_mut("message").and_then(Value::as_object_mut) {
+                m.shift_remove("usage");
+            }
+        }
+    }
+
+    /// After an Agent call's row: its sub-agent's run, threaded under the call.
+    fn subagent(&mut self, call: &str, line: u64, out: &mut Vec<Event>) {
+        let Some(&i) = self.by_call.get(call) else {
+            return;
+        };
+        let Some(agent) = self.agents[i].take() else {
+            return;
+        };
+        out.push(Event {
+            line,
+            kind: EventKind::SubtaskStarted {
+                task_id: agent.agent_id.clone(),
+                tool_call_id: Some(call.to_owned()),
+                description: agent.description.clone(),
+                subagent_type: agent.agent_type.clone(),
+                task_type: None,
+            },
+        });
+        self.started.insert(call.to_owned());
+        let mut log = agent.log;
+        let loose = std::mem::take(&mut log.loose);
+        self.conversation(log, Some(call.to_owned()), out);
+        out.extend(loose);
+    }
+
+    /// An abandoned branch: folded on its own into one `branch` notice; the notices it held
+    /// follow it, so nothing in it is lost.
+    fn branch(
+        &mut self,
+        log: &mut SessionLog,
+        rows: &[usize],
+        leaf: usize,
+        thread: &Thread,
+        out: &mut Vec<Event>,
+    ) {
+        let first_line = rows.first().map_or(0, |&i| log.rows[i].line);
+        let leaf_id = log.rows[leaf].uuid.clone();
+        let mut events = Vec::new();
+        for &i in rows {
+            self.row(log, i, &None, &mut events);
+        }
+        let mut folder = Folder::new("claude-session");
+        let mut items = Vec::new();
+        for e in events {
+            folder.push(e, &mut items);
+        }
+        folder.finish(&mut items);
+        let mut turns: Vec<Turn> = Vec::new();
+        let mut rest = Vec::new();
+        for item in items {
+            match item {
+                TranscriptItem::Turn(mut t) => {
+                    t.parent_task_id = thread.clone();
+                    turns.push(*t);
+                }
+                TranscriptItem::Notice(n) => rest.push(EventKind::Notice { notice: n }),
+                TranscriptItem::Debug(d) => rest.push(EventKind::Debug {
+                    reason: d.reason,
+                    raw: d.raw,
+                }),
+                TranscriptItem::Session(_) => {}
+            }
+        }
+        out.push(Event {
+            line: first_line,
+            kind: EventKind::Notice {
+                notice: Box::new(SystemNotice::Branch { leaf_id, turns }),
+            },
+        });
+        out.extend(rest.into_iter().map(|kind| Event {
+            line: first_line,
+            kind,
+        }));
+    }
+
+    /// Sub-agent runs no Agent call claimed: threaded under their own id, so the fold keeps each
+    /// as a `subagent` notice.
+    fn orphans(&mut self, out: &mut Vec<Event>) {
+        let left: Vec<Agent> = self.agents.iter_mut().filter_map(Option::take).collect();
+        for agent in left {
+            let mut log = agent.log;
+            let loose = std::mem::take(&mut log.loose);
+            self.conversation(log, Some(format!("agent-{}", agent.agent_id)), out);
+            out.extend(loose);
+        }
+    }
+}
+
+/// The `SubtaskFinished` an Agent call's result implies (the stream's `task_notification`).
+fn finished(call: &str, v: &Value) -> EventKind {
+    let r = v.get("toolUseResult").unwrap_or(&Value::Null);
+    let is_error = blocks(v).any(|b| {
+        b.get("tool_use_id").and_then(Value::as_str) == Some(call)
+            && b.get("is_error").and_then(Value::as_bool) == Some(true)
+    });
+    let status = r
+        .get("status")
+        .and_then(Value::as_str)
+        .and_then(SubagentStatus::from_word)
+        .unwrap_or(if is_error {
+            SubagentStatus::Failed
+        } else {
+            SubagentStatus::Completed
+        });
+    let summary = r
+        .get("content")
+        .and_then(Value::as_array)
+        .and_then(|a| {
+            a.iter()
+                .rev()
+                .find_map(|b| b.get("text").and_then(Value::as_str))
+        })
+        .map(str::to_owned);
+    let n = |k: &str| r.get(k).and_then(Value::as_u64);
+    let usage =
+        (n("totalTokens").is_some() || n("totalToolUseCount").is_some()).then(|| SubagentUsage {
+            total_tokens: n("totalTokens").unwrap_or(0),
+            tool_uses: n("totalToolUseCount").unwrap_or(0),
+            duration_ms: n("totalDurationMs").unwrap_or(0),
+        });
+    EventKind::SubtaskFinished {
+        task_id: r
+            .get("agentId")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned(),
+        tool_call_id: Some(call.to_owned()),
+        status,
+        summary,
+        usage,
+    }
+}
+
+fn blocks(v: &Value) -> impl Iterator<Item = &Value> {
+    v.pointer("/message/content")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+}
+
+fn result_ids(v: &Value) -> Vec<String> {
+    blocks(v)
+        .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
+        .filter_map(|b| b.get("tool_use_id").and_then(Value::as_str))
+        .map(str::to_owned)
+        .collect()
+}
+
+fn first_result_id(v: &Value) -> Option<String> {
+    result_ids(v).into_iter().next()
+}
