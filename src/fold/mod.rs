@@ -27,8 +27,8 @@ use std::collections::{HashMap, VecDeque};
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
 use crate::model::transcript::{
-    DebugRecord, Part, Role, SkillInfo, SubagentRecord, SubagentStatus, SyntheticReason, ToolCall,
-    ToolState, TranscriptItem, Turn, TurnMeta, TurnOrigin,
+    Caller, DebugRecord, Part, Role, SkillInfo, SubagentRecord, SubagentStatus, SyntheticReason,
+    ToolCall, ToolState, TranscriptItem, Turn, TurnMeta, TurnOrigin,
 };
 
 mod deltas;
@@ -142,7 +142,14 @@ impl Folder {
                 error_text,
                 sidecar,
             } => {
-                self.open_message.remove(&thread);
+                // A client tool's result comes back in a user message, which ends the assistant
+                // message; a server-run tool's result is one more block of the same message.
+                let server_run = self
+                    .find_call(&tool_call_id)
+                    .is_some_and(|c| is_server_run(c));
+                if !server_run {
+                    self.open_message.remove(&thread);
+                }
                 self.tool_result(&tool_call_id, is_error, output, error_text, sidecar, line)
             }
             EventKind::ToolUpdate {
@@ -635,6 +642,16 @@ fn merge_meta(into: &mut TurnMeta, from: TurnMeta) {
     }
     into.aborted |= from.aborted;
     into.machinery.extend(from.machinery);
+}
+
+/// Tools the API runs itself (server tools, connector MCP calls) answer inside the assistant
+/// message; client tools (including `mcp__server__tool`) answer in a user message.
+fn is_server_run(call: &ToolCall) -> bool {
+    match call.caller {
+        Caller::ServerTool => true,
+        Caller::Mcp => !call.name.starts_with("mcp__"),
+        Caller::Model | Caller::Subagent => false,
+    }
 }
 
 fn turn_text(turn: &Turn) -> String {
