@@ -38,7 +38,7 @@ use deltas::DeltaBuffer;
 /// A top-level item waiting for its turn to be written.
 #[derive(Debug)]
 enum Pending {
-    Turn(Turn),
+    Turn(Box<Turn>),
     Ready(TranscriptItem),
 }
 
@@ -459,7 +459,7 @@ impl Folder {
 
     fn push_turn(&mut self, thread: Thread, turn: Turn) {
         match thread {
-            None => self.queue.push_back(Pending::Turn(turn)),
+            None => self.queue.push_back(Pending::Turn(Box::new(turn))),
             Some(parent) => self
                 .subthreads
                 .entry(parent)
@@ -498,7 +498,7 @@ impl Folder {
     ) -> Option<Box<dyn DoubleEndedIterator<Item = &mut Turn> + '_>> {
         match thread {
             None => Some(Box::new(self.queue.iter_mut().filter_map(|p| match p {
-                Pending::Turn(t) => Some(t),
+                Pending::Turn(t) => Some(t.as_mut()),
                 Pending::Ready(_) => None,
             }))),
             Some(parent) => self.subthreads.get_mut(parent).map(|st| {
@@ -567,7 +567,7 @@ impl Folder {
             Pending::Ready(i) => i,
             Pending::Turn(mut t) => {
                 self.attach_subagents(&mut t);
-                TranscriptItem::Turn(Box::new(t))
+                TranscriptItem::Turn(t)
             }
         }
     }
