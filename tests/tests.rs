@@ -7,3 +7,5 @@ mod util;
 mod cli;
 // The spine over the real Claude Code corpus (skipped when ../shared is absent).
 mod corpus;
+// One test per §4 classification rule and per §14 fold step, over samples/claude-stream.
+mod spine;

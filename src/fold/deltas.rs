@@ -10,10 +10,13 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use crate::model::event::Thread;
 use crate::model::transcript::Part;
 
+/// Streamed blocks of one message by index: (is reasoning, text so far).
+type Blocks = BTreeMap<u64, (bool, String)>;
+
 /// Delta text per message and block index, for messages with no frame yet.
 #[derive(Debug, Default)]
 pub(super) struct DeltaBuffer {
-    pending: HashMap<String, (Thread, BTreeMap<u64, (bool, String)>)>,
+    pending: HashMap<String, (Thread, Blocks)>,
     settled: HashSet<String>,
 }
 

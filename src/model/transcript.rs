@@ -371,13 +371,6 @@ impl SubagentUsage {
     }
 }
 
-/// Where an input line came from, for diagnostics and for `debug` records.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub(crate) struct LineRef {
-    pub(crate) file: String,
-    pub(crate) line: u64,
-}
-
 /// An input line nothing understood: kept whole and counted, never dropped silently.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
