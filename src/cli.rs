@@ -38,6 +38,11 @@ pub(crate) struct Cli {
     #[arg(long = "from", short = 'f', value_enum, default_value_t = SourceFormat::Auto)]
     pub(crate) from: SourceFormat,
 
+    /// Write one output file per input session into DIR, named after the session id with the
+    /// format's extension (`<sessionId>.jsonl`, …), instead of writing to standard output.
+    #[arg(long = "output-dir", short = 'o', value_name = "DIR")]
+    pub(crate) output_dir: Option<PathBuf>,
+
     /// Make the first input error fatal (exit 1) instead of reporting it and going on.
     #[arg(long)]
     pub(crate) strict: bool,
@@ -58,6 +63,16 @@ pub(crate) enum OutputFormat {
     Jsonl,
     /// The stage-2 normalized event stream, one JSON event per line, each with its input line.
     Events,
+}
+
+impl OutputFormat {
+    /// The file extension for `--output-dir` files in this format.
+    pub(crate) fn extension(self) -> &'static str {
+        match self {
+            OutputFormat::Jsonl => "jsonl",
+            OutputFormat::Events => "events.jsonl",
+        }
+    }
 }
 
 /// The formats scribe reads.

@@ -14,6 +14,8 @@ pub(crate) struct Settings {
     pub(crate) to: OutputFormat,
     pub(crate) from: SourceFormat,
     pub(crate) strict: bool,
+    /// `--output-dir`: one file per input session there, instead of standard output.
+    pub(crate) output_dir: Option<PathBuf>,
     /// Whether terminal output may contain colour escapes.
     pub(crate) color: bool,
 }
@@ -41,6 +43,7 @@ impl Settings {
             to: cli.to,
             from: cli.from,
             strict: cli.strict,
+            output_dir: cli.output_dir.clone(),
             color,
         }
     }

@@ -30,11 +30,12 @@ use crate::model::session::{SessionSnapshot, SystemNotice};
 use crate::model::transcript::{SubagentStatus, SubagentUsage, TranscriptItem, Turn};
 
 mod chain;
+mod discover;
 mod entries;
 mod log;
 mod subagents;
 
-pub(crate) use subagents::is_agent_file;
+pub(crate) use discover::session_files;
 
 use chain::Step;
 use log::{Body, SessionLog};
