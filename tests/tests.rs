@@ -9,3 +9,7 @@ mod cli;
 mod corpus;
 // One test per §4 classification rule and per §14 fold step, over samples/claude-stream.
 mod spine;
+// Saved Claude Code sessions over samples/claude-session: chain order, branches, sub-agents, -o.
+mod session;
+// Saved sessions in the real corpus: clean conversion and equivalence with their stream.jsonl.
+mod session_corpus;

@@ -57,12 +57,7 @@ pub(crate) fn adapter_for(format: SourceFormat) -> Box<dyn Adapter> {
 pub(crate) fn sniff(first_line: &str) -> Option<SourceFormat> {
     let v: Value = serde_json::from_str(first_line.trim()).ok()?;
     let o = v.as_object()?;
-    // Saved-session entries are camelCase and chained (`sessionId`, `parentUuid`, `leafUuid`);
-    // the first line is often book-keeping (`queue-operation`, `file-history-snapshot`, `summary`).
-    if ["sessionId", "parentUuid", "leafUuid"]
-        .iter()
-        .any(|k| o.contains_key(*k))
-    {
+    if claude_session::looks_like_session(o) {
         return Some(SourceFormat::ClaudeSession);
     }
     let ty = o.get("type").and_then(Value::as_str)?;

@@ -84,6 +84,20 @@ const CONTEXT_ATTACHMENTS: &[&str] = &[
     "auto_mode",
 ];
 
+/// Entry types only a saved session has (the stream-json `type`s never collide with these).
+pub(crate) fn is_session_only_type(ty: &str) -> bool {
+    BOOKKEEPING.contains(&ty)
+        || matches!(
+            ty,
+            "attachment"
+                | "summary"
+                | "custom-title"
+                | "ai-title"
+                | "cost-state"
+                | "queue-operation"
+        )
+}
+
 /// An entry outside the chain: its event, after recording any session fact it carries. `None`
 /// when the type is not one the spec lists (the caller decides).
 pub(crate) fn outside_chain(ty: &str, v: &Value, facts: &mut Facts) -> Option<EventKind> {

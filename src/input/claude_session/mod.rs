@@ -91,6 +91,18 @@ impl Adapter for ClaudeSession {
     }
 }
 
+/// Sniffing: is this first line a saved-session entry? Session entries are camelCase and chained
+/// (`sessionId`, `parentUuid`, `leafUuid`), and the first line is often book-keeping that the
+/// stream never sends (`file-history-snapshot` has none of those keys).
+pub(crate) fn looks_like_session(o: &serde_json::Map<String, Value>) -> bool {
+    ["sessionId", "parentUuid", "leafUuid"]
+        .iter()
+        .any(|k| o.contains_key(*k))
+        || o.get("type")
+            .and_then(Value::as_str)
+            .is_some_and(entries::is_session_only_type)
+}
+
 /// The session header: a saved session has no `init` line, so it is built from the rows.
 fn snapshot(log: &SessionLog) -> SessionSnapshot {
     let f = &log.facts;
