@@ -77,7 +77,7 @@ fn shape(turns: &[Value], in_subagent: bool) -> Vec<Value> {
                         let sub = c["subagent"]["transcript"]
                             .as_array()
                             .map(|ts| Value::Array(shape(ts, true)));
-                        Some(json!([c["name"], c["state"], sub]))
+                        Some(json!([c["name"], c["state"], c["denied"].is_string(), sub]))
                     } else if in_subagent && t["role"] == "assistant" {
                         // The stream forwards only a sub-agent's tool calls, not its text.
                         None

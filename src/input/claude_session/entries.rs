@@ -256,9 +256,19 @@ pub(crate) fn attachment(v: &Value) -> EventKind {
     if let Some(outcome) = ty.strip_prefix("hook_").or(ty.strip_prefix("async_hook_")) {
         let output = ["content", "stdout", "stderr"]
             .iter()
-            .filter_map(|k| a.get(*k).and_then(Value::as_str))
-            .find(|s| !s.is_empty())
-            .map(str::to_owned);
+            .filter_map(|k| match a.get(*k) {
+                Some(Value::String(s)) => Some(s.clone()),
+                // `hook_additional_context` carries a list of strings.
+                Some(Value::Array(items)) => Some(
+                    items
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                ),
+                _ => None,
+            })
+            .find(|s| !s.is_empty());
         return EventKind::Notice {
             notice: Box::new(SystemNotice::Hook {
                 hook_name: s("hookName").unwrap_or_default(),
@@ -311,9 +321,12 @@ fn info(source: &str, level: Level, text: String, v: &Value) -> EventKind {
             "userType",
             "entrypoint",
             "slug",
-            "content",
         ] {
             o.shift_remove(k);
+        }
+        // A string `content` is the notice's text already; anything else stays in the payload.
+        if o.get("content").is_some_and(Value::is_string) {
+            o.shift_remove("content");
         }
     }
     EventKind::Notice {

@@ -131,6 +131,8 @@ struct Emitter {
     by_call: HashMap<String, usize>,
     /// Agent calls whose sub-agent was announced and not yet finished.
     started: HashSet<String>,
+    /// Tool name of every call emitted so far (a denial names the tool; the result row does not).
+    tool_names: HashMap<String, String>,
 }
 
 impl Emitter {
@@ -180,6 +182,7 @@ impl Emitter {
             agents: agents.into_iter().map(Some).collect(),
             by_call,
             started: HashSet::new(),
+            tool_names: HashMap::new(),
         }
     }
 
@@ -247,15 +250,24 @@ impl Emitter {
                 self.messages.assistant(&v, &Wire::SESSION, &mut |kind| {
                     out.push(Event { line: n, kind })
                 });
-                let calls: Vec<String> = blocks(&v)
-                    .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_use"))
-                    .filter_map(|b| b.get("id").and_then(Value::as_str).map(str::to_owned))
-                    .collect();
+                let mut calls = Vec::new();
+                for b in blocks(&v) {
+                    if b.get("type").and_then(Value::as_str) != Some("tool_use") {
+                        continue;
+                    }
+                    let s = |k: &str| b.get(k).and_then(Value::as_str).unwrap_or_default();
+                    self.tool_names
+                        .insert(s("id").to_owned(), s("name").to_owned());
+                    calls.push(s("id").to_owned());
+                }
                 for call in calls {
                     self.subagent(&call, n, out);
                 }
             }
             "user" => {
+                if let Some(kind) = self.denial(&v) {
+                    out.push(Event { line: n, kind });
+                }
                 for call in result_ids(&v) {
                     if self.started.remove(&call) {
                         out.push(Event {
@@ -305,6 +317,36 @@ impl Emitter {
                 },
             }),
         }
+    }
+
+    /// A tool result the permission system refused (`permissionDecision.decision: "reject"`):
+    /// the stream's `permission_denied`, so the call gets `denied` as it does there.
+    fn denial(&self, v: &Value) -> Option<EventKind> {
+        let rejected = v
+            .pointer("/permissionDecision/decision")
+            .and_then(Value::as_str)
+            == Some("reject")
+            || v.get("toolDenialKind").is_some_and(|k| !k.is_null());
+        if !rejected {
+            return None;
+        }
+        let block =
+            blocks(v).find(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))?;
+        let id = block.get("tool_use_id").and_then(Value::as_str)?.to_owned();
+        let message = match block.get("content") {
+            Some(Value::String(s)) => s.clone(),
+            Some(Value::Array(items)) => items
+                .iter()
+                .filter_map(|i| i.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            _ => String::new(),
+        };
+        Some(EventKind::ToolDenied {
+            tool_name: self.tool_names.get(&id).cloned().unwrap_or_default(),
+            tool_call_id: id,
+            message,
+        })
     }
 
     /// The CLI repeats a message's usage on each of its rows: keep it on the first only.
