@@ -32,7 +32,9 @@ pub(crate) struct Node {
 pub(crate) enum NodeRole {
     /// One content block of an assistant message, with the tool calls it opened.
     Assistant {
+        /// `message.id`: rows sharing it are one message.
         message_id: String,
+        /// The `tool_use` ids of this row's blocks.
         tool_use_ids: Vec<String>,
     },
     /// A user row made only of tool results, answering these calls.
@@ -55,8 +57,13 @@ impl NodeRole {
 pub(crate) enum Step {
     /// A row of the main line.
     Row(usize),
-    /// An abandoned branch: its rows in their own chain order, and its last leaf.
-    Branch { rows: Vec<usize>, leaf: usize },
+    /// An abandoned branch.
+    Branch {
+        /// Its rows, in their own chain order.
+        rows: Vec<usize>,
+        /// Its last leaf in file order (the notice's `leafId`).
+        leaf: usize,
+    },
 }
 
 /// Orders the rows of one conversation (see the module comment).

@@ -28,30 +28,44 @@ pub(crate) enum Body {
 /// One row of the `parentUuid` chain.
 #[derive(Debug)]
 pub(crate) struct Row {
+    /// The line it was read from (events carry it).
     pub(crate) line: u64,
+    /// Its `uuid` (or `line:<n>` for a row without one).
     pub(crate) uuid: String,
     parent_uuid: Option<String>,
     /// A `compact_boundary`'s `logicalParentUuid`: where the chain really continues from.
     logical_parent: Option<String>,
     is_boundary: bool,
+    /// What the chain ordering needs to know about it.
     pub(crate) role: NodeRole,
+    /// What it will become.
     pub(crate) body: Body,
 }
 
 /// The session facts repeated on every conversation row, gathered for the session header.
 #[derive(Debug, Default)]
 pub(crate) struct Facts {
+    /// The first row's uuid (the snapshot's `id`).
     pub(crate) first_uuid: Option<String>,
+    /// `sessionId`: also how an older-layout sub-agent file names its session.
     pub(crate) session_id: Option<String>,
+    /// `cwd`, the last one seen.
     pub(crate) cwd: Option<String>,
+    /// `version` (the CLI's), the last one seen.
     pub(crate) version: Option<String>,
+    /// `gitBranch`, the last one seen.
     pub(crate) git_branch: Option<String>,
+    /// `permissionMode` of the user rows, the last one seen.
     pub(crate) permission_mode: Option<String>,
+    /// The first real assistant `message.model` (not `<synthetic>`).
     pub(crate) model: Option<String>,
+    /// The last `timestamp` (the snapshot's `updatedAt`).
     pub(crate) last_timestamp: Option<String>,
-    /// Titles by kind, the last of each kind winning: custom, AI-generated, summary.
+    /// `custom-title`: the title the user set (the last one wins).
     pub(crate) custom_title: Option<String>,
+    /// `ai-title`: the title the CLI generated (the last one wins).
     pub(crate) ai_title: Option<String>,
+    /// `summary`: the older CLIs' title (the last one wins).
     pub(crate) summary: Option<String>,
 }
 
@@ -68,8 +82,10 @@ impl Facts {
 /// One parsed session (or sub-agent) file.
 #[derive(Debug, Default)]
 pub(crate) struct SessionLog {
+    /// The chain rows, in file order.
     pub(crate) rows: Vec<Row>,
     index: HashMap<String, usize>,
+    /// The session facts gathered from the rows and the title records.
     pub(crate) facts: Facts,
     /// Events for entries outside the chain (metadata notices, absorbed book-keeping, debug),
     /// in file order; written after the conversation.

@@ -19,11 +19,15 @@ use crate::input::lines::LineReader;
 /// One sub-agent run read from disk (or split out of the session file itself).
 #[derive(Debug)]
 pub(crate) struct Agent {
+    /// The `<id>` of `agent-<id>.jsonl` (the sub-agent's `taskId`).
     pub(crate) agent_id: String,
-    /// The spawning Agent call, when the meta file or the session names it.
+    /// The spawning Agent call, when the meta file names it.
     pub(crate) tool_use_id: Option<String>,
+    /// The meta file's `description` (empty without one).
     pub(crate) description: String,
+    /// The meta file's `agentType`.
     pub(crate) agent_type: Option<String>,
+    /// Its rows.
     pub(crate) log: SessionLog,
 }
 
