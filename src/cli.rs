@@ -9,8 +9,8 @@ use clap::{Parser, ValueEnum};
 
 /// Fold a coding agent's event stream into a transcript you can read, share and diff.
 ///
-/// scribe reads Claude Code stream-json (`claude -p … --output-format stream-json --verbose`),
-/// classifies every message, folds tool calls, sub-agents, skills and MCP calls into turns, and
+/// scribe reads Claude Code stream-json (`claude -p … --output-format stream-json --verbose`)
+/// and the sessions Claude Code saves under `~/.claude/projects/`, classifies every message, folds tool calls, sub-agents, skills and MCP calls into turns, and
 /// writes the transcript as normalized JSONL, HTML, Markdown or terminal text. It is a filter:
 /// with no FILE, or with `-`, it reads standard input, and it prints each record as soon as it is
 /// final, so it can sit at the end of a live pipe.
@@ -20,13 +20,16 @@ use clap::{Parser, ValueEnum};
   claude -p 'fix the bug' --output-format stream-json --verbose | scribe
   scribe session.jsonl --to jsonl > transcript.jsonl
   scribe --to events run.jsonl | jq -c 'select(.event == \"tool-result\")'
+  scribe ~/.claude/projects/-home-me-app/ -o transcripts/
 
 EXIT STATUS:
   0  success (input problems are reported on stderr and the run goes on)
   1  the input had an error and --strict was given
   2  usage error, or a file could not be read or written")]
 pub(crate) struct Cli {
-    /// Input files; `-` or none reads standard input. Each file is its own transcript.
+    /// Input files; `-` or none reads standard input. Each file is its own transcript. A
+    /// directory stands for the saved Claude Code sessions in it (sub-agent files are read with
+    /// their session).
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
 

@@ -81,7 +81,8 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
                 .and_then(|session_id| {
                     let bytes = buf.into_inner().map_err(|e| e.into_error())?;
                     let target = output_path(dir, session_id, path, &settings, &mut written);
-                    std::fs::write(&target, bytes)
+                    std::fs::create_dir_all(dir)
+                        .and_then(|()| std::fs::write(&target, bytes))
                         .with_context(|| format!("cannot write {}", target.display()))
                 })
             }
