@@ -211,6 +211,30 @@ fn old_layout_subagent_is_found_beside_the_session_by_session_id() {
 }
 
 #[test]
+fn oldest_inline_sidechains_nest_under_their_task_calls_by_prompt() {
+    let recs = session("inline-sidechains.jsonl");
+    let turns: Vec<&Value> = recs.iter().filter(|r| r["kind"] == "turn").collect();
+    assert_eq!(turns.len(), 3, "sidechain rows never reach the top level");
+    let calls: Vec<&Value> = turns[1]["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| &p["call"])
+        .collect();
+    assert_eq!(calls.len(), 2);
+    for (call, (prompt, answer)) in calls.iter().zip([
+        ("List src/.", "src/ has main.rs."),
+        ("List docs/.", "docs/ has README.md."),
+    ]) {
+        let t = call["subagent"]["transcript"].as_array().unwrap();
+        assert_eq!(t[0]["parts"][0]["text"], prompt);
+        assert_eq!(t[0]["origin"]["kind"], "subagent-prompt");
+        assert_eq!(t[1]["parts"][0]["text"], answer);
+    }
+    assert!(recs.iter().all(|r| r["notice"]["kind"] != "branch"));
+}
+
+#[test]
 fn a_missing_subagent_file_is_a_warning_not_a_failure() {
     let out = scribe()
         .arg(sample("claude-session/missing-subagent"))
@@ -265,6 +289,7 @@ fn a_directory_of_sessions_is_one_transcript_per_session() {
         files,
         [
             "/compaction.jsonl",
+            "/inline-sidechains.jsonl",
             "/missing-subagent/5e55a0e1-0000-4000-8000-000000000006.jsonl",
             "/rewind.jsonl",
             "/subagents-new/5e55a0e1-0000-4000-8000-000000000003.jsonl",

@@ -92,6 +92,8 @@ pub(crate) struct SessionLog {
     pub(crate) loose: Vec<Event>,
     /// Sidechain rows found inside this file (the oldest CLIs wrote sub-agents inline), by agent.
     pub(crate) sidechains: Vec<(String, SessionLog)>,
+    /// For inline sidechain rows without an `agentId`: row uuid → the group it joined.
+    sidechain_roots: HashMap<String, String>,
 }
 
 impl SessionLog {
@@ -117,11 +119,7 @@ impl SessionLog {
             "user" | "assistant" | "system" | "attachment" => {
                 let sidechain = v.get("isSidechain").and_then(Value::as_bool) == Some(true);
                 if sidechain && !nested {
-                    let agent = v
-                        .get("agentId")
-                        .and_then(Value::as_str)
-                        .unwrap_or("sidechain")
-                        .to_owned();
+                    let agent = self.sidechain_key(&v);
                     let pos = match self.sidechains.iter().position(|(a, _)| *a == agent) {
                         Some(p) => p,
                         None => {
@@ -148,6 +146,25 @@ impl SessionLog {
                 })),
             },
         }
+    }
+
+    /// Which sub-agent an inline sidechain row belongs to: its `agentId`, or (the oldest CLIs
+    /// wrote none) the root of its own chain, so that each Task call's run stays apart.
+    fn sidechain_key(&mut self, v: &Value) -> String {
+        if let Some(a) = v.get("agentId").and_then(Value::as_str) {
+            return a.to_owned();
+        }
+        let parent = v.get("parentUuid").and_then(Value::as_str);
+        let key = parent
+            .and_then(|p| self.sidechain_roots.get(p).cloned())
+            .unwrap_or_else(|| {
+                let uuid = v.get("uuid").and_then(Value::as_str).unwrap_or("sidechain");
+                format!("sidechain-{uuid}")
+            });
+        if let Some(u) = v.get("uuid").and_then(Value::as_str) {
+            self.sidechain_roots.insert(u.to_owned(), key.clone());
+        }
+        key
     }
 
     fn push_row(&mut self, n: u64, ty: &str, v: Value) {
