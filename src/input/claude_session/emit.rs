@@ -52,7 +52,11 @@ impl Emitter {
                     }
                 }
                 for b in blocks(v) {
-                    if b.get("type").and_then(Value::as_str) == Some("tool_use") {
+                    // An Agent/Task call: a prompt plus a description or agent type (WebFetch
+                    // also has a `prompt`, and no sub-agent).
+                    let spawns = b.pointer("/input/description").is_some()
+                        || b.pointer("/input/subagent_type").is_some();
+                    if b.get("type").and_then(Value::as_str) == Some("tool_use") && spawns {
                         if let (Some(p), Some(id)) = (
                             b.pointer("/input/prompt").and_then(Value::as_str),
                             b.get("id").and_then(Value::as_str),
