@@ -204,3 +204,35 @@ fn usage_is_counted_once_per_message() {
         assert_eq!(with_usage, 1, "{id}: usage on {with_usage} rows");
     }
 }
+
+#[test]
+fn every_line_of_a_session_is_accounted_for_in_events() {
+    let Some(dir) = corpus() else { return };
+    let mut files = session_files(&dir.join("claude-code"));
+    files.push(crate::util::sample("claude-session/rewind.jsonl"));
+    files.push(crate::util::sample("claude-session/compaction.jsonl"));
+    for path in files {
+        // Sub-agent events carry their own file's line numbers: check sessions without any.
+        if path.with_extension("").is_dir() {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let expected: Vec<u64> = (1..=text.lines().count() as u64).collect();
+        let out = scribe()
+            .args(["--to", "events"])
+            .arg(&path)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let mut seen: Vec<u64> = json_lines(&out)
+            .iter()
+            .filter_map(|e| e["line"].as_u64())
+            .filter(|&n| n > 0)
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen, expected, "{}", path.display());
+    }
+}

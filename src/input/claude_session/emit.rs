@@ -317,6 +317,10 @@ impl Emitter {
         }
         let mut folder = Folder::new("claude-session");
         let mut items = Vec::new();
+        // Each row's line is still accounted for in `--to events`: its events went into the
+        // branch notice.
+        let mut lines: Vec<u64> = events.iter().map(|e| e.line).collect();
+        lines.dedup();
         for e in events {
             folder.push(e, &mut items);
         }
@@ -346,6 +350,12 @@ impl Emitter {
         out.extend(rest.into_iter().map(|kind| Event {
             line: first_line,
             kind,
+        }));
+        out.extend(lines.into_iter().map(|line| Event {
+            line,
+            kind: EventKind::Absorbed {
+                what: "row of an abandoned branch (in the branch notice)".into(),
+            },
         }));
     }
 
