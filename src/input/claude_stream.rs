@@ -364,6 +364,8 @@ impl ClaudeMessages {
                             }
                         }
                     }
+                    // An Agent call's result ends its sub-agent thread.
+                    self.subagent_threads_seen.remove(&tool_call_id);
                     first_result.get_or_insert_with(|| tool_call_id.clone());
                     emit(EventKind::ToolResult {
                         thread: thread.clone(),
