@@ -15,6 +15,7 @@ pub(crate) struct Settings {
     pub(crate) from: SourceFormat,
     pub(crate) strict: bool,
     /// Whether terminal output may contain colour escapes.
+    #[allow(dead_code, reason = "read by the terminal renderer (issue 4)")]
     pub(crate) color: bool,
 }
 
