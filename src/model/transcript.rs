@@ -180,7 +180,10 @@ pub(crate) enum Part {
         #[serde(skip_serializing_if = "Option::is_none")]
         filename: Option<String>,
     },
-    #[allow(dead_code, reason = "no Claude block maps to it yet; part of the §14 model")]
+    #[allow(
+        dead_code,
+        reason = "no Claude block maps to it yet; part of the §14 model"
+    )]
     #[serde(rename_all = "camelCase")]
     SourceUrl {
         url: String,
@@ -269,7 +272,10 @@ pub(crate) enum Caller {
 /// ```
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
-#[allow(dead_code, reason = "approval states come from sources with permission events (issue 6)")]
+#[allow(
+    dead_code,
+    reason = "approval states come from sources with permission events (issue 6)"
+)]
 pub(crate) enum ToolState {
     Pending,
     ApprovalPending,
