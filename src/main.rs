@@ -28,3 +28,5 @@ fn main() -> ExitCode {
         }
     }
 }
+#[cfg(test)]
+mod robustness_tests;

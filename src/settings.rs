@@ -17,6 +17,7 @@ pub(crate) struct Settings {
     /// `--output-dir`: one file per input session there, instead of standard output.
     pub(crate) output_dir: Option<PathBuf>,
     /// Whether terminal output may contain colour escapes.
+    #[allow(dead_code, reason = "read by the terminal renderer (issue 4)")]
     pub(crate) color: bool,
 }
 

@@ -586,6 +586,7 @@ impl Folder {
                     announced,
                     mut turns,
                 } = st;
+                self.task_call.remove(&record.task_id);
                 for t in &mut turns {
                     self.attach_subagents(t);
                 }

@@ -62,6 +62,7 @@ pub(crate) enum TurnOrigin {
 
 impl TurnOrigin {
     /// True for origins a reader normally does not want to see (`--context` shows them).
+    #[allow(dead_code, reason = "for the human-readable renderers (issues 4, 5)")]
     pub(crate) fn is_hidden_context(&self) -> bool {
         matches!(self, TurnOrigin::Synthetic { .. })
     }
@@ -143,6 +144,7 @@ impl Usage {
     }
 
     /// Adds another message's usage to a running total.
+    #[allow(dead_code, reason = "for the renderers' totals (issues 4, 5)")]
     pub(crate) fn add(&mut self, other: &Usage) {
         self.input_tokens += other.input_tokens;
         self.output_tokens += other.output_tokens;
@@ -178,6 +180,10 @@ pub(crate) enum Part {
         #[serde(skip_serializing_if = "Option::is_none")]
         filename: Option<String>,
     },
+    #[allow(
+        dead_code,
+        reason = "no Claude block maps to it yet; part of the §14 model"
+    )]
     #[serde(rename_all = "camelCase")]
     SourceUrl {
         url: String,
@@ -266,6 +272,10 @@ pub(crate) enum Caller {
 /// ```
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
+#[allow(
+    dead_code,
+    reason = "approval states come from sources with permission events (issue 6)"
+)]
 pub(crate) enum ToolState {
     Pending,
     ApprovalPending,
