@@ -10,8 +10,8 @@ use clap::{Parser, ValueEnum};
 /// Fold a coding agent's event stream into a transcript you can read, share and diff.
 ///
 /// scribe reads Claude Code stream-json (`claude -p … --output-format stream-json --verbose`)
-/// and the sessions Claude Code saves under `~/.claude/projects/`, classifies every message, folds tool calls, sub-agents, skills and MCP calls into turns, and
-/// writes the transcript as normalized JSONL, HTML, Markdown or terminal text. It is a filter:
+/// and the sessions Claude Code saves under `~/.claude/projects/`, classifies every message,
+/// folds tool calls, sub-agents, skills and MCP calls into turns, and writes the transcript as normalized JSONL, HTML, Markdown or terminal text. It is a filter:
 /// with no FILE, or with `-`, it reads standard input, and it prints each record as soon as it is
 /// final, so it can sit at the end of a live pipe.
 #[derive(Debug, Parser)]

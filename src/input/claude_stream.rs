@@ -232,7 +232,6 @@ impl Wire {
         tool_use_result: "tool_use_result",
     };
     /// The saved-session spelling.
-    #[allow(dead_code, reason = "for the saved-session adapter (issue 3)")]
     pub(crate) const SESSION: Wire = Wire {
         synthetic: &["isMeta", "isVisibleInTranscriptOnly"],
         tool_use_result: "toolUseResult",

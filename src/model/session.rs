@@ -78,7 +78,7 @@ pub(crate) enum Level {
 #[serde(tag = "kind", rename_all = "kebab-case")]
 #[allow(
     dead_code,
-    reason = "missed-events and branch come from the Qwen and saved-session adapters (issues 6, 3)"
+    reason = "missed-events comes from the Qwen adapter (issue 6)"
 )]
 pub(crate) enum SystemNotice {
     #[serde(rename_all = "camelCase")]
