@@ -343,3 +343,32 @@ fn output_dir_writes_one_file_per_session_named_after_its_id() {
     names.sort();
     assert_eq!(names.len(), 4, "{names:?}");
 }
+
+#[test]
+fn output_dir_names_streams_by_their_init_and_never_overwrites_within_a_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("new/sub");
+    scribe()
+        .arg("-o")
+        .arg(&target)
+        .arg(sample("claude-stream/fold-session-and-notices.jsonl"))
+        .arg(sample("claude-session/compaction.jsonl"))
+        .arg(sample("claude-session/compaction.jsonl"))
+        .assert()
+        .success();
+    let mut names: Vec<String> = std::fs::read_dir(&target)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "5e55a0e1-0000-4000-8000-000000000002-2.jsonl",
+            "5e55a0e1-0000-4000-8000-000000000002.jsonl",
+            "sess-1.jsonl",
+        ]
+    );
+    let stream = json_lines(&std::fs::read(target.join("sess-1.jsonl")).unwrap());
+    assert_eq!(stream[0]["source"], "claude-stream");
+}
