@@ -106,6 +106,31 @@ fn compaction_continues_the_chain_with_a_notice_and_the_summary() {
 }
 
 #[test]
+fn entries_outside_the_chain_stay_where_they_were_written() {
+    let recs = session("steering.jsonl");
+    assert_eq!(
+        outline(&recs),
+        [
+            "header",
+            "session",
+            "user user-input: Rename the config module.",
+            "assistant model: Renaming config to settings.",
+            "notice info",
+            "user user-input: Also update the docs.",
+            "assistant model: Docs updated; config stays as an alias.",
+            "notice info",
+        ]
+    );
+    assert_eq!(recs[4]["notice"]["source"], "queue-operation");
+    assert_eq!(
+        recs[4]["notice"]["text"],
+        "queued input remove: keep the old name as an alias"
+    );
+    assert_eq!(recs[7]["notice"]["source"], "cost-state");
+    assert_eq!(recs[7]["notice"]["data"]["totalCostUSD"], 0.0123);
+}
+
+#[test]
 fn title_and_facts_come_from_records_after_the_last_row() {
     let recs = session("trailing-title.jsonl");
     let s = &recs[1];
@@ -292,6 +317,7 @@ fn a_directory_of_sessions_is_one_transcript_per_session() {
             "/inline-sidechains.jsonl",
             "/missing-subagent/5e55a0e1-0000-4000-8000-000000000006.jsonl",
             "/rewind.jsonl",
+            "/steering.jsonl",
             "/subagents-new/5e55a0e1-0000-4000-8000-000000000003.jsonl",
             "/subagents-old/5e55a0e1-0000-4000-8000-000000000004.jsonl",
             "/trailing-title.jsonl",

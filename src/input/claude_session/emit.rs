@@ -46,7 +46,12 @@ impl Emitter {
         for log in all_logs {
             for r in &log.rows {
                 let Body::Entry(v) = &r.body else { continue };
-                if let Some(aid) = v.pointer("/toolUseResult/agentId").and_then(Value::as_str) {
+                // CLI 2.0 put the sub-agent's id on the main-line result row itself.
+                let row_agent = v
+                    .get("agentId")
+                    .filter(|_| v.get("isSidechain").and_then(Value::as_bool) != Some(true));
+                let agent_id = v.pointer("/toolUseResult/agentId").or(row_agent);
+                if let Some(aid) = agent_id.and_then(Value::as_str) {
                     if let Some(call) = first_result_id(v) {
                         result_agent.insert(aid.to_owned(), call);
                     }
@@ -127,12 +132,28 @@ impl Emitter {
         out: &mut Vec<Event>,
     ) {
         let steps = chain::order(&log.nodes());
-        for step in steps {
-            match step {
-                Step::Row(i) => self.row(&mut log, i, &thread, out),
-                Step::Branch { rows, leaf } => self.branch(&mut log, &rows, leaf, &thread, out),
+        // Entries outside the chain go right after the row read before them.
+        let mut anchored: HashMap<usize, Vec<Event>> = HashMap::new();
+        for (after, e) in std::mem::take(&mut log.loose) {
+            match after {
+                Some(i) => anchored.entry(i).or_default().push(e),
+                None => out.push(e),
             }
         }
+        for step in steps {
+            match step {
+                Step::Row(i) => {
+                    self.row(&mut log, i, &thread, out);
+                    out.extend(anchored.remove(&i).unwrap_or_default());
+                }
+                Step::Branch { rows, leaf } => {
+                    self.branch(&mut log, &rows, leaf, &thread, &mut anchored, out)
+                }
+            }
+        }
+        let mut rest: Vec<(usize, Vec<Event>)> = anchored.into_iter().collect();
+        rest.sort_by_key(|(i, _)| *i);
+        out.extend(rest.into_iter().flat_map(|(_, e)| e));
     }
 
     fn row(&mut self, log: &mut SessionLog, i: usize, thread: &Thread, out: &mut Vec<Event>) {
@@ -293,10 +314,7 @@ impl Emitter {
             },
         });
         self.started.insert(call.to_owned());
-        let mut log = agent.log;
-        let loose = std::mem::take(&mut log.loose);
-        self.conversation(log, Some(call.to_owned()), out);
-        out.extend(loose);
+        self.conversation(agent.log, Some(call.to_owned()), out);
     }
 
     /// An abandoned branch: folded on its own into one `branch` notice; the notices it held
@@ -307,6 +325,7 @@ impl Emitter {
         rows: &[usize],
         leaf: usize,
         thread: &Thread,
+        anchored: &mut HashMap<usize, Vec<Event>>,
         out: &mut Vec<Event>,
     ) {
         let first_line = rows.first().map_or(0, |&i| log.rows[i].line);
@@ -314,6 +333,7 @@ impl Emitter {
         let mut events = Vec::new();
         for &i in rows {
             self.row(log, i, &None, &mut events);
+            events.extend(anchored.remove(&i).unwrap_or_default());
         }
         let mut folder = Folder::new("claude-session");
         let mut items = Vec::new();
@@ -364,10 +384,7 @@ impl Emitter {
     pub(crate) fn orphans(&mut self, out: &mut Vec<Event>) {
         let left: Vec<Agent> = self.agents.iter_mut().filter_map(Option::take).collect();
         for agent in left {
-            let mut log = agent.log;
-            let loose = std::mem::take(&mut log.loose);
-            self.conversation(log, Some(format!("agent-{}", agent.agent_id)), out);
-            out.extend(loose);
+            self.conversation(agent.log, Some(format!("agent-{}", agent.agent_id)), out);
         }
     }
 }

@@ -88,8 +88,9 @@ pub(crate) struct SessionLog {
     /// The session facts gathered from the rows and the title records.
     pub(crate) facts: Facts,
     /// Events for entries outside the chain (metadata notices, absorbed book-keeping, debug),
-    /// in file order; written after the conversation.
-    pub(crate) loose: Vec<Event>,
+    /// in file order, each with the chain row read just before it: it is written after that row
+    /// (a steering message stays where it was typed), or first when no row came before it.
+    pub(crate) loose: Vec<(Option<usize>, Event)>,
     /// Sidechain rows found inside this file (the oldest CLIs wrote sub-agents inline), by agent.
     pub(crate) sidechains: Vec<(String, SessionLog)>,
     /// For inline sidechain rows without an `agentId`: row uuid → the group it joined.
@@ -102,7 +103,9 @@ impl SessionLog {
         if line.text.trim().is_empty() {
             return;
         }
-        let Some(v) = parse_json_line(line, &mut self.loose, report) else {
+        let mut bad = Vec::new();
+        let Some(v) = parse_json_line(line, &mut bad, report) else {
+            bad.into_iter().for_each(|e| self.push_loose(e));
             return;
         };
         self.entry(line.number, v, nested);
@@ -134,18 +137,22 @@ impl SessionLog {
                 self.push_row(n, &ty, v);
             }
             _ => match entries::outside_chain(&ty, &v, &mut self.facts) {
-                Some(kind) => self.loose.push(loose(kind)),
+                Some(kind) => self.push_loose(loose(kind)),
                 None if v.get("uuid").and_then(Value::as_str).is_some() => {
                     // Book-keeping that older CLIs linked into the chain (`progress`): keep the
                     // link, show nothing.
                     self.push_row(n, &ty, v)
                 }
-                None => self.loose.push(loose(EventKind::Debug {
+                None => self.push_loose(loose(EventKind::Debug {
                     reason: format!("unknown session entry type {ty:?}"),
                     raw: v.to_string(),
                 })),
             },
         }
+    }
+
+    fn push_loose(&mut self, e: Event) {
+        self.loose.push((self.rows.len().checked_sub(1), e));
     }
 
     /// Which sub-agent an inline sidechain row belongs to: its `agentId`, or (the oldest CLIs
@@ -185,7 +192,7 @@ impl SessionLog {
         };
         if self.index.contains_key(&uuid) {
             // The CLI sometimes writes a row twice (a resumed session): the first one stands.
-            self.loose.push(Event {
+            self.push_loose(Event {
                 line: n,
                 kind: EventKind::Absorbed {
                     what: format!("{ty} (repeated uuid)"),

@@ -11,7 +11,8 @@
 //!    `ClaudeMessages` with the session's field spellings (`Wire::SESSION`), each Agent call
 //!    followed by its sub-agent's rows (threaded under the call, as the stream does) and each
 //!    abandoned branch folded into one `branch` notice where it forked off;
-//! 3. the entries outside the chain (cost, queue removals, absorbed book-keeping), in file order;
+//! 3. the entries outside the chain (cost, queue removals, absorbed book-keeping), each after the
+//!    chain row read before it;
 //! 4. sub-agent runs no Agent call claimed, which the fold keeps as `subagent` notices.
 //!
 //! Usage is counted once per `message.id` + `requestId`: the CLI repeats the usage object on every
@@ -81,9 +82,7 @@ impl Adapter for ClaudeSession {
         });
         let mut emitter = Emitter::new(agents, &log);
         emitter.missing_agents(&log, self.path.as_deref(), report);
-        let loose = std::mem::take(&mut log.loose);
         emitter.conversation(log, None, out);
-        out.extend(loose);
         emitter.orphans(out);
     }
 }
