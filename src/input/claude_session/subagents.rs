@@ -1,7 +1,8 @@
 //! Finding a saved session's sub-agent transcripts and the Agent call each belongs to.
 //!
-//! Two layouts (wire spec §7.1): the current one, `<dir>/<sessionId>/subagents/[<sub>/]agent-<id>.jsonl`
-//! with a sidecar `agent-<id>.meta.json` naming the spawning call (`toolUseId`), and the older one,
+//! Two layouts (wire spec §7.1): the current one, `<dir>/<sessionId>/subagents/agent-<id>.jsonl`
+//! (or up to two directories deeper, as `workflows/<run>/` is) with a sidecar
+//! `agent-<id>.meta.json` naming the spawning call (`toolUseId`), and the older one,
 //! `agent-<id>.jsonl` beside the session file, whose rows carry `isSidechain`, `agentId` and the
 //! parent's `sessionId`. `agent-acompact-*` files are the CLI's own compaction agents: skipped.
 //! A file that cannot be read is reported and the session is written without it.
@@ -39,7 +40,7 @@ pub(crate) fn agent_files(path: &Path, session_id: Option<&str>) -> Vec<PathBuf>
     let mut out = Vec::new();
     if let Some(stem) = path.file_stem() {
         let sub = dir.join(stem).join("subagents");
-        collect(&sub, &mut out, 2);
+        collect(&sub, &mut out, 3);
     }
     // The older layout: beside the session file, tied to it by the rows' sessionId.
     if let Some(sid) = session_id {
