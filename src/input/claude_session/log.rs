@@ -190,15 +190,25 @@ impl SessionLog {
             },
             other => Body::Absorbed(other.to_owned()),
         };
-        if self.index.contains_key(&uuid) {
-            // The CLI sometimes writes a row twice (a resumed session): the first one stands.
-            self.push_loose(Event {
-                line: n,
-                kind: EventKind::Absorbed {
-                    what: format!("{ty} (repeated uuid)"),
-                },
-            });
-            return;
+        let mut uuid = uuid;
+        if let Some(&first) = self.index.get(&uuid) {
+            // The CLI sometimes writes a row twice (a resumed session): an exact copy is counted
+            // and dropped; a row that differs is kept beside the first (same parent), never lost.
+            let same = match (&self.rows[first].body, &body) {
+                (Body::Entry(a), Body::Entry(b)) => a == b,
+                (Body::Absorbed(_), Body::Absorbed(_)) => true,
+                _ => false,
+            };
+            if same {
+                self.push_loose(Event {
+                    line: n,
+                    kind: EventKind::Absorbed {
+                        what: format!("{ty} (repeated uuid)"),
+                    },
+                });
+                return;
+            }
+            uuid = format!("{uuid}#{n}");
         }
         self.index.insert(uuid.clone(), self.rows.len());
         self.rows.push(Row {

@@ -31,6 +31,8 @@ mod discover;
 mod emit;
 mod entries;
 mod log;
+#[cfg(test)]
+mod robustness;
 mod subagents;
 
 pub(crate) use discover::session_files;
