@@ -1,0 +1,806 @@
+//! Qwen Code's daemon (`qwen serve`) session events → normalized events.
+//!
+//! Input is the SSE body of `GET /session/:id/events` (framed by `sse`), or the same envelopes
+//! one JSON object per line. Each envelope is `{id?, v, type, data, promptId?, …}`
+//! (`shared/spec/qwen-daemon-events.md` §2). This module owns what is about the stream as a whole:
+//!
+//! * **Ordering by event id.** A file may hold several subscriptions (reconnects), so ids repeat:
+//!   an id already seen is a replayed duplicate and is folded once (first-seen order is kept).
+//!   Synthetic frames have no id and are never de-duplicated.
+//! * **Resync.** `state_resync_required` becomes a "missed events X–Y" notice and, as the design
+//!   says, ordinary deltas (chunks, tool updates, permissions, turn ends) are skipped until the
+//!   following `replay_complete` or `session_snapshot`; `history_truncated` is a notice only.
+//! * **Session state** (available commands, approval mode, title, model) is gathered into one
+//!   `SessionSnapshot`, written when something else follows a change.
+//! * **The open set of types.** Every type in the published lists maps to something; any other
+//!   type becomes a `debug` record that keeps the raw envelope, counted, never an error.
+//!
+//! The conversation itself (chunks, tool calls, permissions, sub-agents, plans) is `qwen_acp`.
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
+
+use super::qwen_acp::{Conversation, Emit, info, str_of};
+use super::sse::{Frame, SseItem, SseReader};
+use super::{Adapter, InputLine, Report};
+use crate::model::event::{Event, EventKind};
+use crate::model::session::{Level, SessionSnapshot, SystemNotice};
+
+/// Every daemon event type in a published list (sdk 0.1.14's 58, the doc's and events.ts's
+/// subsets included). A type outside this list is kept as `debug`.
+pub(crate) const KNOWN_TYPES: &[&str] = &[
+    "session_update",
+    "permission_request",
+    "permission_resolved",
+    "permission_already_resolved",
+    "model_switched",
+    "model_switch_failed",
+    "session_died",
+    "session_closed",
+    "session_metadata_updated",
+    "session_recording_degraded",
+    "artifact_changed",
+    "source_changed",
+    "mid_turn_message_injected",
+    "pending_prompt_added",
+    "pending_prompt_started",
+    "pending_prompt_completed",
+    "client_evicted",
+    "slow_client_warning",
+    "stream_error",
+    "state_resync_required",
+    "history_truncated",
+    "mcp_budget_warning",
+    "mcp_child_refused_batch",
+    "memory_changed",
+    "agent_changed",
+    "auth_device_flow_started",
+    "auth_device_flow_throttled",
+    "auth_device_flow_authorized",
+    "auth_device_flow_failed",
+    "auth_device_flow_cancelled",
+    "approval_mode_changed",
+    "tool_toggled",
+    "settings_changed",
+    "trust_change_requested",
+    "workspace_initialized",
+    "github_setup_completed",
+    "mcp_server_restarted",
+    "mcp_server_restart_refused",
+    "mcp_server_changed",
+    "settings_reloaded",
+    "mcp_server_added",
+    "mcp_server_removed",
+    "extensions_changed",
+    "permission_partial_vote",
+    "permission_forbidden",
+    "prompt_cancelled",
+    "replay_complete",
+    "followup_suggestion",
+    "channel_delivery_result",
+    "user_shell_command",
+    "user_shell_result",
+    "turn_complete",
+    "turn_error",
+    "session_rewound",
+    "session_branched",
+    "session_snapshot",
+    "git_branch_changed",
+    "git_status_changed",
+];
+
+/// Workspace, auth and lifecycle events that become one `info` notice each: type, level, what
+/// to call it, and the payload fields worth a mention in the text (the whole payload is kept).
+const NOTICES: &[(&str, Level, &str, &[&str])] = &[
+    (
+        "model_switch_failed",
+        Level::Error,
+        "model switch failed",
+        &["requestedModelId", "error"],
+    ),
+    (
+        "session_died",
+        Level::Error,
+        "session died",
+        &["reason", "exitCode", "signalCode", "errorKind"],
+    ),
+    (
+        "session_recording_degraded",
+        Level::Error,
+        "session recording degraded",
+        &["reason"],
+    ),
+    ("artifact_changed", Level::Trace, "artifact changed", &[]),
+    (
+        "source_changed",
+        Level::Trace,
+        "source changed",
+        &["revision"],
+    ),
+    (
+        "pending_prompt_added",
+        Level::Trace,
+        "prompt queued",
+        &["promptId", "text"],
+    ),
+    (
+        "pending_prompt_started",
+        Level::Trace,
+        "queued prompt started",
+        &["promptId", "text"],
+    ),
+    (
+        "pending_prompt_completed",
+        Level::Trace,
+        "queued prompt done",
+        &["promptId", "state"],
+    ),
+    (
+        "client_evicted",
+        Level::Error,
+        "client evicted",
+        &["reason", "droppedAfter"],
+    ),
+    (
+        "slow_client_warning",
+        Level::Warning,
+        "slow client",
+        &["queueSize", "maxQueued", "lastEventId"],
+    ),
+    (
+        "stream_error",
+        Level::Error,
+        "stream error",
+        &["error", "errorKind"],
+    ),
+    (
+        "history_truncated",
+        Level::Info,
+        "history truncated",
+        &[
+            "reason",
+            "truncatedEvents",
+            "retainedEvents",
+            "fullTranscriptAvailable",
+        ],
+    ),
+    (
+        "mcp_budget_warning",
+        Level::Warning,
+        "MCP budget warning",
+        &["liveCount", "reservedCount", "budget", "mode"],
+    ),
+    (
+        "mcp_child_refused_batch",
+        Level::Warning,
+        "MCP servers refused",
+        &["refusedServers", "budget", "mode"],
+    ),
+    (
+        "memory_changed",
+        Level::Info,
+        "memory changed",
+        &["scope", "filePath", "source"],
+    ),
+    (
+        "agent_changed",
+        Level::Info,
+        "agent changed",
+        &["change", "name", "level"],
+    ),
+    (
+        "auth_device_flow_started",
+        Level::Info,
+        "sign-in started",
+        &["providerId", "expiresAt"],
+    ),
+    (
+        "auth_device_flow_throttled",
+        Level::Warning,
+        "sign-in throttled",
+        &["intervalMs"],
+    ),
+    (
+        "auth_device_flow_authorized",
+        Level::Info,
+        "signed in",
+        &["providerId", "accountAlias"],
+    ),
+    (
+        "auth_device_flow_failed",
+        Level::Error,
+        "sign-in failed",
+        &["errorKind", "hint"],
+    ),
+    (
+        "auth_device_flow_cancelled",
+        Level::Info,
+        "sign-in cancelled",
+        &[],
+    ),
+    (
+        "tool_toggled",
+        Level::Info,
+        "tool toggled",
+        &["toolName", "enabled"],
+    ),
+    (
+        "settings_changed",
+        Level::Info,
+        "setting changed",
+        &["key", "scope"],
+    ),
+    (
+        "trust_change_requested",
+        Level::Warning,
+        "workspace trust change requested",
+        &["workspaceCwd", "desiredState", "reason"],
+    ),
+    (
+        "workspace_initialized",
+        Level::Info,
+        "workspace initialized",
+        &["path", "action"],
+    ),
+    (
+        "github_setup_completed",
+        Level::Info,
+        "GitHub setup completed",
+        &["releaseTag", "readmeUrl"],
+    ),
+    (
+        "mcp_server_restarted",
+        Level::Info,
+        "MCP server restarted",
+        &["serverName", "durationMs"],
+    ),
+    (
+        "mcp_server_restart_refused",
+        Level::Warning,
+        "MCP server restart refused",
+        &["serverName", "reason"],
+    ),
+    (
+        "mcp_server_changed",
+        Level::Info,
+        "MCP server changed",
+        &["serverName", "action"],
+    ),
+    (
+        "settings_reloaded",
+        Level::Info,
+        "settings reloaded",
+        &["changedKeys"],
+    ),
+    (
+        "mcp_server_added",
+        Level::Info,
+        "MCP server added",
+        &["name", "transport", "toolCount"],
+    ),
+    (
+        "mcp_server_removed",
+        Level::Info,
+        "MCP server removed",
+        &["name"],
+    ),
+    (
+        "extensions_changed",
+        Level::Info,
+        "extensions changed",
+        &["refreshed", "failed", "name", "error"],
+    ),
+    (
+        "permission_partial_vote",
+        Level::Trace,
+        "permission vote",
+        &["requestId", "votesReceived", "votesNeeded"],
+    ),
+    (
+        "permission_forbidden",
+        Level::Warning,
+        "permission vote refused",
+        &["requestId", "clientId", "reason"],
+    ),
+    (
+        "channel_delivery_result",
+        Level::Trace,
+        "channel delivery",
+        &["deliveryId", "status", "error"],
+    ),
+    (
+        "followup_suggestion",
+        Level::Trace,
+        "suggested follow-up",
+        &["suggestion"],
+    ),
+    (
+        "turn_error",
+        Level::Error,
+        "turn error",
+        &["message", "code"],
+    ),
+    (
+        "session_rewound",
+        Level::Warning,
+        "session rewound",
+        &["promptId", "targetTurnIndex", "filesChanged"],
+    ),
+    (
+        "session_branched",
+        Level::Info,
+        "session branched",
+        &["newSessionId", "displayName"],
+    ),
+    (
+        "git_branch_changed",
+        Level::Trace,
+        "git branch changed",
+        &[],
+    ),
+    (
+        "git_status_changed",
+        Level::Trace,
+        "git status changed",
+        &[],
+    ),
+];
+
+/// Fields each of these types must have, else the payload is malformed and kept as `debug`
+/// (upstream's rule, checked by its `malformed-payload-redaction` vector).
+const REQUIRED: &[(&str, &[&str])] = &[
+    ("mcp_budget_warning", &["liveCount", "budget"]),
+    ("permission_request", &["requestId"]),
+    ("permission_resolved", &["requestId", "outcome"]),
+    ("state_resync_required", &["lastDeliveredId"]),
+];
+
+/// Decoder state for one daemon event stream.
+#[derive(Debug, Default)]
+pub(crate) struct QwenDaemon {
+    sse: SseReader,
+    seen: HashSet<u64>,
+    /// `state_resync_required` was seen and no snapshot or replay has completed since.
+    awaiting_resync: bool,
+    session: SessionSnapshot,
+    session_dirty: bool,
+    conversation: Conversation,
+    items: Vec<SseItem>,
+}
+
+impl Adapter for QwenDaemon {
+    fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        let mut items = std::mem::take(&mut self.items);
+        self.sse.line(line.number, &line.text, &mut items);
+        for item in items.drain(..) {
+            match item {
+                SseItem::Frame(f) => self.frame(f, out, report),
+                SseItem::Json { line, text } => self.envelope_text(line, &text, out, report),
+                SseItem::Consumed { line, what } => {
+                    if what == "comment" {
+                        out.push(Event {
+                            line,
+                            kind: EventKind::Absorbed {
+                                what: "SSE comment (keep-alive)".into(),
+                            },
+                        });
+                    }
+                }
+            }
+        }
+        self.items = items;
+    }
+
+    fn finish(&mut self, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        if let Some(f) = self.sse.finish() {
+            report.warning(
+                f.line,
+                "SSE frame cut off at the end of the input (no blank line after it)",
+            );
+            self.frame(f, out, report);
+        }
+        let mut e = Emit {
+            line: 0,
+            event_id: None,
+            out,
+        };
+        self.flush_session(&mut e);
+        self.conversation.close_all(&mut e);
+    }
+}
+
+impl QwenDaemon {
+    fn frame(&mut self, f: Frame, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        if !f.has_data {
+            out.push(Event {
+                line: f.line,
+                kind: EventKind::Absorbed {
+                    what: match f.retry {
+                        Some(_) => "SSE retry".into(),
+                        None => "SSE frame without data".into(),
+                    },
+                },
+            });
+            return;
+        }
+        let line = f.line;
+        match serde_json::from_str::<Value>(&f.data) {
+            Ok(Value::Object(o)) => self.envelope(line, o, &f.data, out),
+            Ok(_) | Err(_) => {
+                let what = if f.cut_off {
+                    "SSE frame cut off at the end of the input: its data is not a whole JSON object"
+                } else {
+                    "SSE frame data is not a JSON object"
+                };
+                report.error(line, what);
+                out.push(Event {
+                    line,
+                    kind: EventKind::Debug {
+                        reason: what.into(),
+                        raw: f.data,
+                    },
+                });
+            }
+        }
+    }
+
+    fn envelope_text(
+        &mut self,
+        line: u64,
+        text: &str,
+        out: &mut Vec<Event>,
+        report: &mut Report<'_>,
+    ) {
+        match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(o)) => self.envelope(line, o, text, out),
+            Ok(_) | Err(_) => {
+                report.error(line, "invalid JSON envelope");
+                out.push(Event {
+                    line,
+                    kind: EventKind::Debug {
+                        reason: "invalid JSON envelope".into(),
+                        raw: text.to_owned(),
+                    },
+                });
+            }
+        }
+    }
+
+    fn envelope(&mut self, line: u64, env: Map<String, Value>, raw: &str, out: &mut Vec<Event>) {
+        let debug = |out: &mut Vec<Event>, reason: String| {
+            out.push(Event {
+                line,
+                kind: EventKind::Debug {
+                    reason,
+                    raw: raw.to_owned(),
+                },
+            })
+        };
+        if let Some(v) = env.get("v").filter(|v| v.as_u64() != Some(1)) {
+            return debug(out, format!("unsupported envelope version {v}"));
+        }
+        let Some(ty) = env.get("type").and_then(Value::as_str) else {
+            return debug(out, "malformed envelope (no type)".into());
+        };
+        let event_id = env.get("id").and_then(Value::as_u64);
+        if let Some(id) = event_id {
+            if !self.seen.insert(id) {
+                out.push(Event {
+                    line,
+                    kind: EventKind::Absorbed {
+                        what: format!("duplicate event {id} (replayed)"),
+                    },
+                });
+                return;
+            }
+        }
+        let data = env.get("data").cloned().unwrap_or(Value::Null);
+        if !KNOWN_TYPES.contains(&ty) {
+            return debug(out, format!("unknown daemon event type {ty:?}"));
+        }
+        if let Some((_, fields)) = REQUIRED.iter().find(|(t, _)| *t == ty) {
+            if fields.iter().any(|f| data.get(*f).is_none()) {
+                return debug(out, format!("malformed {ty} payload"));
+            }
+        }
+        if self.awaiting_resync && is_ordinary_delta(ty, &data) {
+            out.push(Event {
+                line,
+                kind: EventKind::Absorbed {
+                    what: format!("{ty} skipped while awaiting resync"),
+                },
+            });
+            return;
+        }
+        if self.session.session_id.is_empty() {
+            if let Some(s) = data.get("sessionId").and_then(Value::as_str) {
+                self.session.session_id = s.to_owned();
+                self.session_dirty = true;
+            }
+        }
+        let mut e = Emit {
+            line,
+            event_id,
+            out,
+        };
+        if self.session_state(ty, &data) {
+            e.push(EventKind::Absorbed {
+                what: format!("{ty} (session state)"),
+            });
+            return;
+        }
+        self.flush_session(&mut e);
+        self.dispatch(ty, &data, &mut e, raw);
+    }
+
+    fn dispatch(&mut self, ty: &str, data: &Value, e: &mut Emit<'_>, raw: &str) {
+        let c = &mut self.conversation;
+        match ty {
+            "session_update" => {
+                let upd = data.get("update").unwrap_or(&Value::Null);
+                if !c.session_update(upd, e) {
+                    let kind = str_of(upd, "sessionUpdate");
+                    e.push(EventKind::Debug {
+                        reason: if kind.is_empty() {
+                            "malformed session_update (no sessionUpdate)".into()
+                        } else {
+                            format!("unknown session_update kind {kind:?}")
+                        },
+                        raw: raw.to_owned(),
+                    });
+                }
+            }
+            "permission_request" => c.permission_request(data, e),
+            "permission_resolved" | "permission_already_resolved" => c.permission_resolved(data, e),
+            "turn_complete" => c.turn_complete(data, e),
+            "prompt_cancelled" => c.prompt_cancelled(data, e),
+            "mid_turn_message_injected" => c.injected(data, e),
+            "user_shell_command" => c.user_shell_command(data, e),
+            "user_shell_result" => c.user_shell_result(data, e),
+            "state_resync_required" => {
+                let last = data.get("lastDeliveredId").and_then(Value::as_u64);
+                let earliest = data.get("earliestAvailableId").and_then(Value::as_u64);
+                self.awaiting_resync = true;
+                e.push(EventKind::Notice {
+                    notice: Box::new(SystemNotice::MissedEvents {
+                        from: last.map(|n| n + 1),
+                        to: earliest.map(|n| n.saturating_sub(1)),
+                        reason: str_of(data, "reason").to_owned(),
+                    }),
+                });
+            }
+            "replay_complete" => {
+                self.awaiting_resync = false;
+                e.push(EventKind::Absorbed {
+                    what: format!(
+                        "replay_complete ({} events replayed)",
+                        data.get("replayedCount").unwrap_or(&Value::Null)
+                    ),
+                });
+            }
+            "model_switched" => {
+                let model = str_of(data, "modelId").to_owned();
+                self.session.model = model.clone();
+                self.session_dirty = true;
+                e.push(info(
+                    ty,
+                    Level::Info,
+                    format!("Model switched: {model}"),
+                    data.clone(),
+                ));
+            }
+            "session_snapshot" => e.push(info(
+                ty,
+                Level::Error,
+                "session recording degraded".into(),
+                data.clone(),
+            )),
+            "session_closed" => {
+                let level = if data.get("persistenceUnconfirmed") == Some(&Value::Bool(true)) {
+                    Level::Error
+                } else {
+                    Level::Info
+                };
+                e.push(info(
+                    ty,
+                    level,
+                    summary("session closed", data, &["reason", "closedBy", "cause"]),
+                    data.clone(),
+                ));
+            }
+            _ => match NOTICES.iter().find(|(t, ..)| *t == ty) {
+                Some((_, level, label, fields)) => {
+                    e.push(info(ty, *level, summary(label, data, fields), data.clone()))
+                }
+                None => e.push(EventKind::Debug {
+                    reason: format!("daemon event type {ty:?} has no mapping"),
+                    raw: raw.to_owned(),
+                }),
+            },
+        }
+    }
+
+    /// Updates the session snapshot from a state event; false when the event is not one.
+    fn session_state(&mut self, ty: &str, data: &Value) -> bool {
+        let s = &mut self.session;
+        match ty {
+            "approval_mode_changed" => s.permission_mode = str_of(data, "next").to_owned(),
+            "session_metadata_updated" => {
+                if let Some(t) = data.get("displayName").and_then(Value::as_str) {
+                    s.title = Some(t.to_owned());
+                }
+            }
+            "session_snapshot" => {
+                self.awaiting_resync = false;
+                if let Some(m) = data.get("currentModelId").and_then(Value::as_str) {
+                    s.model = m.to_owned();
+                }
+                if let Some(m) = data.get("currentApprovalMode").and_then(Value::as_str) {
+                    s.permission_mode = m.to_owned();
+                }
+                if data.get("recordingDegraded") == Some(&Value::Bool(true)) {
+                    // Worth a notice, so not only state.
+                    return false;
+                }
+            }
+            "session_update" => {
+                let upd = data.get("update").unwrap_or(&Value::Null);
+                match str_of(upd, "sessionUpdate") {
+                    "available_commands_update" => {
+                        s.slash_commands = names(upd.get("availableCommands"));
+                        if let Some(sk) = upd.pointer("/_meta/availableSkills") {
+                            s.skills = names(Some(sk));
+                        }
+                    }
+                    "session_info_update" => {
+                        if let Some(t) = upd.get("title").and_then(Value::as_str) {
+                            s.title = Some(t.to_owned());
+                        }
+                    }
+                    "current_mode_update" => {
+                        if let Some(m) = upd
+                            .get("currentModeId")
+                            .or_else(|| upd.get("modeId"))
+                            .and_then(Value::as_str)
+                        {
+                            s.permission_mode = m.to_owned();
+                        }
+                    }
+                    _ => return false,
+                }
+            }
+            _ => return false,
+        }
+        self.session_dirty = true;
+        true
+    }
+
+    /// Writes the session snapshot if it changed since it was last written.
+    fn flush_session(&mut self, e: &mut Emit<'_>) {
+        if !self.session_dirty {
+            return;
+        }
+        self.session_dirty = false;
+        let mut s = self.session.clone();
+        s.id = e.name("session");
+        s.agent = "qwen-code".into();
+        s.source = "qwen-daemon".into();
+        e.push(EventKind::SessionInit {
+            session: Box::new(s),
+        });
+    }
+}
+
+/// Chat-stream events, skipped while a resync is awaited (their context is gone).
+fn is_ordinary_delta(ty: &str, data: &Value) -> bool {
+    match ty {
+        "session_update" => !matches!(
+            data.pointer("/update/sessionUpdate")
+                .and_then(Value::as_str),
+            Some("available_commands_update" | "session_info_update" | "current_mode_update")
+        ),
+        "permission_request"
+        | "permission_resolved"
+        | "permission_already_resolved"
+        | "turn_complete"
+        | "prompt_cancelled"
+        | "mid_turn_message_injected"
+        | "user_shell_command"
+        | "user_shell_result" => true,
+        _ => false,
+    }
+}
+
+/// `label (field: value, …)` over the fields present.
+fn summary(label: &str, data: &Value, fields: &[&str]) -> String {
+    let parts: Vec<String> = fields
+        .iter()
+        .filter_map(|f| {
+            let v = data.get(*f)?;
+            let shown = match v {
+                Value::Null => return None,
+                Value::String(s) => s.clone(),
+                Value::Array(a) => a
+                    .iter()
+                    .map(|x| {
+                        x.as_str()
+                            .map(str::to_owned)
+                            .or_else(|| x.get("name").and_then(Value::as_str).map(str::to_owned))
+                            .unwrap_or_else(|| x.to_string())
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                other => other.to_string(),
+            };
+            Some(format!("{f}: {shown}"))
+        })
+        .collect();
+    if parts.is_empty() {
+        label.to_owned()
+    } else {
+        format!("{label} ({})", parts.join(", "))
+    }
+}
+
+fn names(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().or_else(|| x.get("name").and_then(Value::as_str)))
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// True when the first non-blank line of an input is an SSE field or comment.
+pub(crate) fn looks_like_sse(first_line: &str) -> bool {
+    let t = first_line.trim_start_matches('\u{feff}');
+    t.starts_with(':')
+        || ["retry:", "id:", "event:", "data:"]
+            .iter()
+            .any(|p| t.starts_with(p))
+}
+
+/// True when a JSON object is a daemon envelope (`{v, type, data}`), as saved one per line.
+pub(crate) fn is_envelope(o: &Map<String, Value>) -> bool {
+    o.get("v").is_some_and(Value::is_u64)
+        && o.get("type").is_some_and(Value::is_string)
+        && o.get("data").is_some_and(Value::is_object)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_lists_present_fields() {
+        let d = serde_json::json!({"serverName": "gh", "durationMs": 12, "x": 1});
+        assert_eq!(
+            summary(
+                "MCP server restarted",
+                &d,
+                &["serverName", "durationMs", "missing"]
+            ),
+            "MCP server restarted (serverName: gh, durationMs: 12)"
+        );
+    }
+
+    #[test]
+    fn every_notice_type_is_known() {
+        for (t, ..) in NOTICES {
+            assert!(KNOWN_TYPES.contains(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn sniffing() {
+        assert!(looks_like_sse("retry: 3000"));
+        assert!(looks_like_sse(": heartbeat"));
+        assert!(!looks_like_sse("{\"type\":\"system\"}"));
+        let o: Map<String, Value> =
+            serde_json::from_str(r#"{"id":1,"v":1,"type":"x","data":{}}"#).unwrap();
+        assert!(is_envelope(&o));
+    }
+}
