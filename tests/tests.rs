@@ -7,3 +7,5 @@ mod util;
 mod cli;
 // The spine over the real Claude Code corpus (skipped when ../shared is absent).
 mod corpus;
+// Qwen Code: daemon SSE events and stream-json, the corpus captures and upstream vectors.
+mod qwen;
