@@ -534,3 +534,60 @@ fn envelopes_one_per_line_and_forced_formats() {
         assert_eq!(recs[1]["agent"], "qwen-code");
     }
 }
+
+#[test]
+fn resync_latch_history_truncated_and_cancellation() {
+    let (recs, stderr) = run(&sample("qwen-daemon-resync.jsonl"), &[]);
+    assert!(stderr.is_empty(), "{stderr}");
+    let kinds: Vec<String> = recs[1..]
+        .iter()
+        .map(|r| match r["kind"].as_str().unwrap() {
+            "notice" => format!(
+                "notice:{}",
+                r["notice"]["source"]
+                    .as_str()
+                    .unwrap_or(r["notice"]["kind"].as_str().unwrap())
+            ),
+            "turn" => format!("turn:{}", r["role"].as_str().unwrap()),
+            other => other.to_owned(),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "session",
+            "turn:user",
+            "turn:assistant",
+            // What came before the gap is written before the notice.
+            "notice:missed-events",
+            // A notice only: it neither starts nor ends the resync.
+            "notice:history_truncated",
+            // Frames 6–8 (orphaned deltas, a turn end) were skipped until replay_complete.
+            "turn:user",
+            "turn:assistant",
+            "notice:prompt_cancelled",
+            "notice:result",
+            // In no published list: kept raw.
+            "debug",
+        ]
+    );
+    let missed = &recs[4]["notice"];
+    assert_eq!(
+        (missed["from"].as_u64(), missed["to"].as_u64()),
+        (Some(3), Some(5))
+    );
+    let t = turns(&recs);
+    assert_eq!(t[1]["parts"][0]["text"], "Working on it");
+    let all = calls(&t);
+    assert!(!all.iter().any(|c| c["toolCallId"] == "call_gone"));
+    let sleep = call(&all, "call_sleep");
+    assert_eq!(sleep["state"], "error");
+    assert!(sleep["errorText"].as_str().unwrap().contains("cancelled"));
+    assert_eq!(recs[9]["notice"]["stopReason"], "cancelled");
+    assert!(
+        recs[10]["raw"]
+            .as_str()
+            .unwrap()
+            .contains("background_notification_turn_complete")
+    );
+}

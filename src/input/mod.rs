@@ -16,6 +16,7 @@ pub(crate) mod lines;
 pub(crate) mod qwen_acp;
 pub(crate) mod qwen_daemon;
 pub(crate) mod qwen_stream;
+mod qwen_tools;
 pub(crate) mod sse;
 
 pub(crate) use lines::InputLine;

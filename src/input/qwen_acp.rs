@@ -12,32 +12,16 @@
 //! ends with `turn_complete`. Message ids are made from the daemon's event id of the message's
 //! first frame (`msg-<eventId>`), so a replay of the same frames gives the same ids.
 //!
-//! Tool call states:
-//!
-//! ```text
-//! daemon status / event                 normalized
-//! ────────────────────────────────────  ─────────────────────────────────────────────────
-//! tool_call pending                     assistant-block with a `pending` tool-call part
-//! in_progress / running (or unknown)    tool-update running (input, title, … in sidecar)
-//! permission_request                    tool-update approval-pending
-//! permission_resolved allow             tool-update running
-//! permission_resolved reject/cancelled  tool-denied + tool-update approval-denied
-//! completed / failed                    tool-result (success / error); a denied call keeps
-//!                                       approval-denied and only takes the output
-//! prompt cancelled, call still open     tool-result error "cancelled: …"
-//! ```
+//! Tool calls, permissions, sub-agents and plans are `qwen_tools`.
 
 use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 
-use super::claude_blocks::split_mcp_name;
+use super::qwen_tools::{CallRecord, Request};
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::session::{Level, SystemNotice};
-use crate::model::transcript::{
-    Caller, Part, Role, SubagentStatus, SyntheticReason, ToolCall, ToolState, Turn, TurnMeta,
-    TurnOrigin, Usage,
-};
+use crate::model::transcript::{Part, Role, SyntheticReason, Turn, TurnMeta, TurnOrigin, Usage};
 
 /// Where the events of one daemon envelope go, and what the envelope said about itself.
 pub(crate) struct Emit<'a> {
@@ -101,105 +85,21 @@ struct Gathered {
 
 /// Per thread: the open assistant message and the chunks not yet emitted.
 #[derive(Debug, Default)]
-struct ThreadState {
-    message: Option<String>,
+pub(super) struct ThreadState {
+    pub(super) message: Option<String>,
     gathered: Option<Gathered>,
-}
-
-/// What the daemon has said about one tool call so far.
-#[derive(Debug)]
-struct CallRecord {
-    thread: Thread,
-    name: String,
-    status: String,
-    title: String,
-    kind: String,
-    locations: Value,
-    content: Value,
-    raw_input: Value,
-    raw_output: Value,
-    meta: Map<String, Value>,
-    permission: Option<Value>,
-    shell_output: String,
-    is_agent: bool,
-    subtask_started: bool,
-    denied: bool,
-    done: bool,
-}
-
-impl CallRecord {
-    /// The harness's view of the call, kept whole beside the normalized fields.
-    fn sidecar(&self) -> Value {
-        let mut o = Map::new();
-        o.insert("title".into(), json!(self.title));
-        if !self.kind.is_empty() {
-            o.insert("kind".into(), json!(self.kind));
-        }
-        o.insert("status".into(), json!(self.status));
-        if self.locations.as_array().is_some_and(|a| !a.is_empty()) {
-            o.insert("locations".into(), self.locations.clone());
-        }
-        if !is_empty_value(&self.raw_output) {
-            o.insert("rawOutput".into(), self.raw_output.clone());
-        }
-        for k in ["provenance", "serverId", "subagentType"] {
-            if let Some(v) = self.meta.get(k) {
-                o.insert(k.into(), v.clone());
-            }
-        }
-        if let Some(p) = &self.permission {
-            o.insert("permission".into(), p.clone());
-        }
-        Value::Object(o)
-    }
-
-    /// The call's output: its `content` (text joined; diffs kept), else `rawOutput`, else the
-    /// shell output streamed so far.
-    fn output(&self) -> Value {
-        let items = self.content.as_array().map(Vec::as_slice).unwrap_or(&[]);
-        if !items.is_empty() {
-            let texts: Vec<Option<&str>> = items.iter().map(content_text).collect();
-            if texts.iter().all(Option::is_some) {
-                return Value::String(texts.into_iter().flatten().collect::<Vec<_>>().join("\n"));
-            }
-            return Value::Array(
-                items
-                    .iter()
-                    .map(|i| match content_text(i) {
-                        Some(t) => json!({"type": "text", "text": t}),
-                        None => i.clone(),
-                    })
-                    .collect(),
-            );
-        }
-        if !is_empty_value(&self.raw_output) {
-            return self.raw_output.clone();
-        }
-        if !self.shell_output.is_empty() {
-            return Value::String(self.shell_output.clone());
-        }
-        Value::Null
-    }
-}
-
-/// A permission request, until it is resolved.
-#[derive(Debug)]
-struct Request {
-    tool_call_id: Option<String>,
-    options: Vec<Value>,
-    label: String,
 }
 
 /// The conversation state of one daemon session.
 #[derive(Debug, Default)]
 pub(crate) struct Conversation {
-    threads: HashMap<Thread, ThreadState>,
-    calls: HashMap<String, CallRecord>,
+    pub(super) threads: HashMap<Thread, ThreadState>,
+    pub(super) calls: HashMap<String, CallRecord>,
     /// Call ids in the order they appeared (cancellation walks them in order).
-    order: Vec<String>,
-    requests: HashMap<String, Request>,
+    pub(super) order: Vec<String>,
+    pub(super) requests: HashMap<String, Request>,
     /// Output of the user's own shell command (`POST /shell`), until its result.
-    user_shell: Option<(String, String)>,
+    pub(super) user_shell: Option<(String, String)>,
 }
 
 impl Conversation {
@@ -366,191 +266,6 @@ impl Conversation {
         );
     }
 
-    /// `permission_request`: the call waits for approval (a request with no call id becomes a
-    /// notice).
-    pub(crate) fn permission_request(&mut self, data: &Value, e: &mut Emit<'_>) {
-        let request_id = string(data, "requestId");
-        let tc = data.get("toolCall").cloned().unwrap_or(Value::Null);
-        let options: Vec<Value> = data
-            .get("options")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let names: Vec<String> = options.iter().map(option_name).collect();
-        let tool_call_id = tc
-            .get("toolCallId")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        let label = [&tc["title"], &tc["name"], &tc["command"]]
-            .iter()
-            .filter_map(|v| v.as_str())
-            .collect::<Vec<_>>()
-            .join(": ");
-        self.requests.insert(
-            request_id.clone(),
-            Request {
-                tool_call_id: tool_call_id.clone(),
-                options: options.clone(),
-                label: label.clone(),
-            },
-        );
-        let Some(id) = tool_call_id else {
-            e.push(info(
-                "permission_request",
-                Level::Warning,
-                format!(
-                    "permission requested for {}; options: {}",
-                    if label.is_empty() {
-                        "a tool call"
-                    } else {
-                        &label
-                    },
-                    names.join(" / ")
-                ),
-                data.clone(),
-            ));
-            return;
-        };
-        if self.calls.contains_key(&id) {
-            // The request repeats the call with its arguments (the daemon may not have sent
-            // them yet): merge everything but its status and its prompt text.
-            let mut fields = tc.clone();
-            if let Some(o) = fields.as_object_mut() {
-                o.shift_remove("status");
-                o.shift_remove("content");
-            }
-            self.merge_input(&id, &fields, e);
-        } else {
-            // The request came first: it carries the call's own fields.
-            self.tool_call(&tc, e);
-        }
-        let prompt = tc
-            .get("content")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(content_text)
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            })
-            .unwrap_or_default();
-        let Some(rec) = self.calls.get_mut(&id) else {
-            return;
-        };
-        let mut p = json!({"requestId": request_id, "options": names});
-        if !prompt.is_empty() {
-            p["prompt"] = json!(prompt);
-        }
-        rec.permission = Some(p);
-        let sidecar = rec.sidecar();
-        e.push(tool_update(&id, Some(ToolState::ApprovalPending), sidecar));
-    }
-
-    /// `permission_resolved` / `permission_already_resolved`: approved → running again;
-    /// rejected or cancelled → denied.
-    pub(crate) fn permission_resolved(&mut self, data: &Value, e: &mut Emit<'_>) {
-        let request_id = string(data, "requestId");
-        let outcome = data.get("outcome").cloned().unwrap_or(Value::Null);
-        let how = outcome
-            .get("outcome")
-            .and_then(Value::as_str)
-            .or_else(|| outcome.as_str())
-            .unwrap_or("unknown")
-            .to_owned();
-        let option_id = outcome
-            .get("optionId")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        let outcome_text = if option_id.is_empty() {
-            how.clone()
-        } else {
-            format!("{how}:{option_id}")
-        };
-        let req = self.requests.remove(&request_id);
-        let option = req.as_ref().and_then(|r| {
-            r.options
-                .iter()
-                .find(|o| str_of(o, "optionId") == option_id)
-                .cloned()
-        });
-        let allowed = how == "selected" && is_allow(&option_id, option.as_ref());
-        let option_label = option
-            .as_ref()
-            .map(option_name)
-            .unwrap_or(option_id.clone());
-        let call_id = req.as_ref().and_then(|r| r.tool_call_id.clone());
-        let Some(rec) = call_id.as_ref().and_then(|id| self.calls.get_mut(id)) else {
-            let label = req.map(|r| r.label).unwrap_or_default();
-            e.push(info(
-                "permission_resolved",
-                if allowed { Level::Info } else { Level::Warning },
-                format!("permission resolved: {outcome_text} {label}")
-                    .trim_end()
-                    .to_owned(),
-                data.clone(),
-            ));
-            return;
-        };
-        let id = call_id.unwrap_or_default();
-        if let Some(p) = rec.permission.as_mut() {
-            p["outcome"] = json!(outcome_text);
-        }
-        if allowed {
-            let sidecar = rec.sidecar();
-            e.push(tool_update(&id, Some(ToolState::Running), sidecar));
-            return;
-        }
-        rec.denied = true;
-        let message = format!("permission rejected ({outcome_text}: {option_label})");
-        e.push(EventKind::ToolDenied {
-            tool_call_id: id.clone(),
-            tool_name: rec.name.clone(),
-            message: message.clone(),
-        });
-        e.push(EventKind::ToolUpdate {
-            tool_call_id: id,
-            state: Some(ToolState::ApprovalDenied),
-            output: None,
-            input: None,
-            error_text: Some(message),
-            sidecar: Some(rec.sidecar()),
-        });
-    }
-
-    /// Every tool call the input left open, in order (for tests and end-of-input checks).
-    pub(crate) fn open_calls(&self) -> Vec<String> {
-        self.order
-            .iter()
-            .filter(|id| self.calls.get(*id).is_some_and(|c| !c.done && !c.denied))
-            .cloned()
-            .collect()
-    }
-
-    /// Merges fields into a known call; emits the input if it changed.
-    fn merge_input(&mut self, id: &str, fields: &Value, e: &mut Emit<'_>) {
-        let Some(rec) = self.calls.get_mut(id) else {
-            return;
-        };
-        let before = rec.raw_input.clone();
-        let meta = fields
-            .get("_meta")
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default();
-        merge_call(rec, fields, &meta);
-        if rec.raw_input != before && !is_empty_value(&rec.raw_input) {
-            e.push(EventKind::ToolUpdate {
-                tool_call_id: id.to_owned(),
-                state: None,
-                output: None,
-                input: Some(rec.raw_input.clone()),
-                error_text: None,
-                sidecar: None,
-            });
-        }
-    }
-
     fn chunk(&mut self, kind: ChunkKind, upd: &Value, e: &mut Emit<'_>) {
         let thread = parent_of(upd);
         let content = upd.get("content").unwrap_or(&Value::Null);
@@ -623,425 +338,14 @@ impl Conversation {
         self.chunk(ChunkKind::Assistant, upd, e);
     }
 
-    fn tool_call(&mut self, upd: &Value, e: &mut Emit<'_>) {
-        let Some(id) = upd
-            .get("toolCallId")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-        else {
-            e.push(EventKind::Debug {
-                reason: "malformed tool call (no toolCallId)".into(),
-                raw: upd.to_string(),
-            });
-            return;
-        };
-        let meta = upd
-            .get("_meta")
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default();
-        let status = upd.get("status").and_then(Value::as_str);
-        if !self.calls.contains_key(&id) {
-            self.open_call(&id, upd, &meta, e);
-            if matches!(status, Some("completed" | "failed")) {
-                self.finish_call(&id, e);
-            }
-            return;
-        }
-        let progress = meta.get("subagentProgress") == Some(&json!(true))
-            || meta.get("shellProgress") == Some(&json!(true));
-        if progress && upd.get("kind").is_none() {
-            self.progress(&id, upd, &meta, e);
-            return;
-        }
-        let Some(rec) = self.calls.get_mut(&id) else {
-            return;
-        };
-        let input_before = rec.raw_input.clone();
-        merge_call(rec, upd, &meta);
-        if rec.done {
-            e.push(EventKind::Absorbed {
-                what: format!("tool_call_update after the end of {id}"),
-            });
-            return;
-        }
-        if matches!(status, Some("completed" | "failed" | "cancelled")) {
-            self.finish_call(&id, e);
-            return;
-        }
-        let input = (rec.raw_input != input_before && !is_empty_value(&rec.raw_input))
-            .then(|| rec.raw_input.clone());
-        let state = match status {
-            None => None,
-            Some("pending") => Some(ToolState::Pending),
-            Some(_) if rec.denied => None,
-            Some(_) => Some(ToolState::Running),
-        };
-        let start = rec.is_agent && !rec.subtask_started && !is_empty_value(&rec.raw_input);
-        e.push(EventKind::ToolUpdate {
-            tool_call_id: id.clone(),
-            state,
-            output: None,
-            input,
-            error_text: None,
-            sidecar: Some(rec.sidecar()),
-        });
-        if start {
-            self.start_subtask(&id, e);
-        }
-    }
-
-    fn open_call(&mut self, id: &str, upd: &Value, meta: &Map<String, Value>, e: &mut Emit<'_>) {
-        let thread = parent_of(upd);
-        self.flush(&thread, e);
-        let name = meta
-            .get("toolName")
-            .and_then(Value::as_str)
-            .or_else(|| upd.get("name").and_then(Value::as_str))
-            .or_else(|| upd.get("title").and_then(Value::as_str))
-            .unwrap_or("tool")
-            .to_owned();
-        let is_agent = matches!(name.as_str(), "agent" | "Agent" | "task" | "Task");
-        let mut rec = CallRecord {
-            thread: thread.clone(),
-            name: name.clone(),
-            status: "pending".into(),
-            title: String::new(),
-            kind: String::new(),
-            locations: Value::Null,
-            content: Value::Null,
-            raw_input: Value::Null,
-            raw_output: Value::Null,
-            meta: Map::new(),
-            permission: None,
-            shell_output: String::new(),
-            is_agent,
-            subtask_started: false,
-            denied: false,
-            done: false,
-        };
-        merge_call(&mut rec, upd, meta);
-        let input = if is_empty_value(&rec.raw_input) {
-            json!({})
-        } else {
-            rec.raw_input.clone()
-        };
-        let mut call = ToolCall::new(id.to_owned(), name.clone(), Caller::Model, input);
-        let provenance = meta.get("provenance").and_then(Value::as_str);
-        if let Some((server, _)) = split_mcp_name(&name) {
-            call.caller = Caller::Mcp;
-            call.mcp_server = Some(server.to_owned());
-        } else if provenance == Some("mcp") {
-            call.caller = Caller::Mcp;
-            call.mcp_server = meta
-                .get("serverId")
-                .and_then(Value::as_str)
-                .map(str::to_owned);
-        } else if is_agent {
-            call.caller = Caller::Subagent;
-        }
-        call.state = match rec.status.as_str() {
-            "pending" => ToolState::Pending,
-            _ => ToolState::Running,
-        };
-        call.sidecar = Some(rec.sidecar());
-        let start = is_agent && !is_empty_value(&rec.raw_input);
-        self.calls.insert(id.to_owned(), rec);
-        self.order.push(id.to_owned());
-        let message_id = self.message_id(&thread, e);
-        e.push(EventKind::AssistantBlock {
-            thread,
-            message_id,
-            part: Part::ToolCall {
-                call: Box::new(call),
-            },
-            meta: TurnMeta::default(),
-            timestamp: None,
-        });
-        if start {
-            self.start_subtask(id, e);
-        }
-    }
-
-    /// A sub-agent began: its task, and its prompt as the first turn of its thread.
-    fn start_subtask(&mut self, id: &str, e: &mut Emit<'_>) {
-        let Some(rec) = self.calls.get_mut(id) else {
-            return;
-        };
-        rec.subtask_started = true;
-        let input = rec.raw_input.clone();
-        let subagent_type = input
-            .get("subagent_type")
-            .and_then(Value::as_str)
-            .or_else(|| rec.meta.get("subagentType").and_then(Value::as_str))
-            .map(str::to_owned);
-        e.push(EventKind::SubtaskStarted {
-            task_id: id.to_owned(),
-            tool_call_id: Some(id.to_owned()),
-            description: str_of(&input, "description").to_owned(),
-            subagent_type,
-            task_type: None,
-        });
-        let prompt = str_of(&input, "prompt");
-        if !prompt.is_empty() {
-            e.push(EventKind::UserTurn {
-                turn: Box::new(Turn {
-                    id: format!("prompt-{id}"),
-                    role: Role::User,
-                    origin: TurnOrigin::SubagentPrompt {
-                        parent_tool_call_id: id.to_owned(),
-                    },
-                    parent_task_id: Some(id.to_owned()),
-                    parts: vec![text_part(prompt.to_owned())],
-                    metadata: TurnMeta::default(),
-                    timestamp: None,
-                }),
-                source_tool_call_id: None,
-            });
-        }
-    }
-
-    /// A progress ping: a sub-agent's current step, or a shell's output so far.
-    fn progress(&mut self, id: &str, upd: &Value, meta: &Map<String, Value>, e: &mut Emit<'_>) {
-        let text = upd
-            .get("content")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(content_text)
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            })
-            .unwrap_or_default();
-        if meta.get("subagentProgress") == Some(&json!(true)) {
-            if self.calls.get(id).is_some_and(|r| !r.subtask_started) {
-                self.start_subtask(id, e);
-            }
-            e.push(EventKind::SubtaskProgress {
-                task_id: id.to_owned(),
-                tool_call_id: Some(id.to_owned()),
-                description: text,
-                usage: None,
-            });
-        } else if let Some(rec) = self.calls.get_mut(id) {
-            rec.shell_output = text.clone();
-            e.push(EventKind::ToolUpdate {
-                tool_call_id: id.to_owned(),
-                state: None,
-                output: Some(Value::String(text)),
-                input: None,
-                error_text: None,
-                sidecar: None,
-            });
-        }
-    }
-
-    /// The call reached `completed` or `failed`.
-    fn finish_call(&mut self, id: &str, e: &mut Emit<'_>) {
-        // A sub-agent's last words come before its parent's result.
-        self.end_message(&Some(id.to_owned()), None, e);
-        let Some(rec) = self.calls.get_mut(id) else {
-            return;
-        };
-        rec.done = true;
-        let is_error = rec.status != "completed";
-        let output = rec.output();
-        let text = super::claude_blocks::output_text(&output);
-        if rec.is_agent && rec.subtask_started {
-            e.push(EventKind::SubtaskFinished {
-                task_id: id.to_owned(),
-                tool_call_id: Some(id.to_owned()),
-                status: if is_error {
-                    SubagentStatus::Failed
-                } else {
-                    SubagentStatus::Completed
-                },
-                summary: (!text.is_empty()).then(|| text.clone()),
-                usage: None,
-            });
-        }
-        // The fold ends a thread's message at a tool result; so does this side.
-        let thread = rec.thread.clone();
-        self.flush(&thread, e);
-        if let Some(t) = self.threads.get_mut(&thread) {
-            t.message = None;
-        }
-        let Some(rec) = self.calls.get(id) else {
-            return;
-        };
-        if rec.denied {
-            // Already final (approval-denied): only the output is new.
-            e.push(EventKind::ToolUpdate {
-                tool_call_id: id.to_owned(),
-                state: None,
-                output: Some(output),
-                input: None,
-                error_text: None,
-                sidecar: Some(rec.sidecar()),
-            });
-            return;
-        }
-        e.push(EventKind::ToolResult {
-            thread: rec.thread.clone(),
-            tool_call_id: id.to_owned(),
-            is_error,
-            output,
-            error_text: is_error.then(|| {
-                if text.is_empty() {
-                    format!("{} {}", rec.name, rec.status)
-                } else {
-                    text
-                }
-            }),
-            sidecar: Some(rec.sidecar()),
-        });
-    }
-
-    fn cancel_open_calls(&mut self, reason: &str, e: &mut Emit<'_>) {
-        for id in self.open_calls() {
-            if let Some(rec) = self.calls.get_mut(&id) {
-                rec.status = "failed".into();
-                if rec.content.as_array().is_none_or(Vec::is_empty) {
-                    rec.content = json!([{"type": "content", "content": {"type": "text", "text": format!("cancelled: {reason}")}}]);
-                }
-            }
-            self.finish_call(&id, e);
-        }
-    }
-
-    fn plan(&mut self, upd: &Value, e: &mut Emit<'_>) {
-        let thread = parent_of(upd);
-        let id = upd
-            .pointer("/_meta/qwenTranscript/planToolCallId")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-            .unwrap_or_else(|| e.name("daemon-plan"));
-        let todos: Vec<Value> = upd
-            .get("entries")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .map(|en| {
-                        let mut t = Map::new();
-                        if let Some(tid) = en.pointer("/_meta/qwenTodo/id") {
-                            t.insert("id".into(), tid.clone());
-                        }
-                        for k in ["content", "status", "priority"] {
-                            if let Some(v) = en.get(k) {
-                                t.insert(k.into(), v.clone());
-                            }
-                        }
-                        Value::Object(t)
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        let input = json!({ "todos": todos });
-        let mut sidecar = json!({"title": "Updated Plan", "kind": "think", "status": "completed"});
-        if let Some(pid) = upd.pointer("/_meta/qwenTodoPlan/id") {
-            sidecar["planId"] = pid.clone();
-        }
-        if self.calls.contains_key(&id) {
-            e.push(EventKind::ToolUpdate {
-                tool_call_id: id,
-                state: Some(ToolState::Success),
-                output: None,
-                input: Some(input),
-                error_text: None,
-                sidecar: Some(sidecar),
-            });
-            return;
-        }
-        self.flush(&thread, e);
-        let mut call = ToolCall::new(id.clone(), "todo_write".into(), Caller::Model, input);
-        call.state = ToolState::Success;
-        call.sidecar = Some(sidecar);
-        self.calls.insert(
-            id.clone(),
-            CallRecord {
-                thread: thread.clone(),
-                name: "todo_write".into(),
-                status: "completed".into(),
-                title: "Updated Plan".into(),
-                kind: "think".into(),
-                locations: Value::Null,
-                content: Value::Null,
-                raw_input: Value::Null,
-                raw_output: Value::Null,
-                meta: Map::new(),
-                permission: None,
-                shell_output: String::new(),
-                is_agent: false,
-                subtask_started: false,
-                denied: false,
-                done: true,
-            },
-        );
-        self.order.push(id);
-        let message_id = self.message_id(&thread, e);
-        e.push(EventKind::AssistantBlock {
-            thread,
-            message_id,
-            part: Part::ToolCall {
-                call: Box::new(call),
-            },
-            meta: TurnMeta::default(),
-            timestamp: None,
-        });
-    }
-
-    fn shell_output(&mut self, upd: &Value, e: &mut Emit<'_>) {
-        let text = str_of(upd, "output");
-        let stderr = str_of(upd, "stream") == "stderr";
-        if upd.pointer("/_meta/source").and_then(Value::as_str) == Some("user-shell") {
-            let buf = self.user_shell.get_or_insert_with(Default::default);
-            if stderr {
-                buf.1.push_str(text);
-            } else {
-                buf.0.push_str(text);
-            }
-            e.push(EventKind::Absorbed {
-                what: "user shell output (kept for its result)".into(),
-            });
-            return;
-        }
-        let running = self.order.iter().rev().find(|id| {
-            self.calls
-                .get(*id)
-                .is_some_and(|c| !c.done && c.kind == "execute")
-        });
-        match running.cloned() {
-            Some(id) => {
-                let Some(rec) = self.calls.get_mut(&id) else {
-                    return;
-                };
-                rec.shell_output.push_str(text);
-                e.push(EventKind::ToolUpdate {
-                    tool_call_id: id,
-                    state: None,
-                    output: Some(Value::String(rec.shell_output.clone())),
-                    input: None,
-                    error_text: None,
-                    sidecar: None,
-                });
-            }
-            None => e.push(info(
-                "shell_output",
-                Level::Info,
-                text.to_owned(),
-                upd.clone(),
-            )),
-        }
-    }
-
     /// The open message of a thread, opened now if there is none.
-    fn message_id(&mut self, thread: &Thread, e: &Emit<'_>) -> String {
+    pub(super) fn message_id(&mut self, thread: &Thread, e: &Emit<'_>) -> String {
         let st = self.threads.entry(thread.clone()).or_default();
         st.message.get_or_insert_with(|| e.name("msg")).clone()
     }
 
     /// Emits the thread's gathered chunks as one part (or one user turn).
-    fn flush(&mut self, thread: &Thread, e: &mut Emit<'_>) {
+    pub(super) fn flush(&mut self, thread: &Thread, e: &mut Emit<'_>) {
         let Some(g) = self.threads.get_mut(thread).and_then(|t| t.gathered.take()) else {
             return;
         };
@@ -1109,7 +413,7 @@ impl Conversation {
     }
 
     /// Ends the thread's open message: gathered chunks out, usage attached.
-    fn end_message(&mut self, thread: &Thread, usage: Option<Usage>, e: &mut Emit<'_>) {
+    pub(super) fn end_message(&mut self, thread: &Thread, usage: Option<Usage>, e: &mut Emit<'_>) {
         self.flush(thread, e);
         let Some(message_id) = self.threads.get_mut(thread).and_then(|t| t.message.take()) else {
             return;
@@ -1153,68 +457,6 @@ impl Conversation {
     }
 }
 
-/// Merges a `tool_call` / `tool_call_update` payload into what is known (ACP: fields present
-/// replace the old ones).
-fn merge_call(rec: &mut CallRecord, upd: &Value, meta: &Map<String, Value>) {
-    if let Some(s) = upd.get("status").and_then(Value::as_str) {
-        rec.status = match s {
-            "running" => "in_progress".into(),
-            "cancelled" => "failed".into(),
-            other => other.to_owned(),
-        };
-    }
-    if let Some(t) = upd.get("title").and_then(Value::as_str) {
-        rec.title = t.to_owned();
-    }
-    if let Some(k) = upd.get("kind").and_then(Value::as_str) {
-        rec.kind = k.to_owned();
-    }
-    if let Some(l) = upd.get("locations").filter(|l| !is_empty_value(l)) {
-        rec.locations = l.clone();
-    }
-    if let Some(c) = upd.get("content").filter(|c| !is_empty_value(c)) {
-        rec.content = c.clone();
-    }
-    if let Some(i) = upd.get("rawInput").filter(|i| !is_empty_value(i)) {
-        rec.raw_input = i.clone();
-    }
-    if let Some(o) = upd.get("rawOutput") {
-        rec.raw_output = o.clone();
-    }
-    for (k, v) in meta {
-        rec.meta.insert(k.clone(), v.clone());
-    }
-}
-
-fn tool_update(id: &str, state: Option<ToolState>, sidecar: Value) -> EventKind {
-    EventKind::ToolUpdate {
-        tool_call_id: id.to_owned(),
-        state,
-        output: None,
-        input: None,
-        error_text: None,
-        sidecar: Some(sidecar),
-    }
-}
-
-/// Whether a selected permission option lets the call run: the option's `kind`
-/// (`allow_once`, `allow_always`, `reject_once`, …), else its id.
-fn is_allow(option_id: &str, option: Option<&Value>) -> bool {
-    if let Some(kind) = option.and_then(|o| o.get("kind")).and_then(Value::as_str) {
-        return kind.starts_with("allow");
-    }
-    let id = option_id.to_ascii_lowercase();
-    !(id.contains("reject") || id.contains("deny") || id.contains("cancel"))
-}
-
-fn option_name(o: &Value) -> String {
-    ["name", "label", "optionId"]
-        .iter()
-        .find_map(|k| o.get(*k).and_then(Value::as_str))
-        .unwrap_or_default()
-        .to_owned()
-}
-
 /// Qwen's usage (`inputTokens`, `outputTokens`, `cachedReadTokens`) in Anthropic's shape.
 fn qwen_usage(u: &Value) -> Usage {
     let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
@@ -1223,18 +465,6 @@ fn qwen_usage(u: &Value) -> Usage {
         output_tokens: n("outputTokens"),
         cache_read_input_tokens: n("cachedReadTokens"),
         cache_creation_input_tokens: 0,
-    }
-}
-
-/// The text of a tool-call `content` item (`{type:"content", content:{type:"text", text}}`).
-fn content_text(item: &Value) -> Option<&str> {
-    match str_of(item, "type") {
-        "content" => {
-            let c = item.get("content")?;
-            (str_of(c, "type") == "text").then(|| str_of(c, "text"))
-        }
-        "text" => item.get("text").and_then(Value::as_str),
-        _ => None,
     }
 }
 
@@ -1275,28 +505,18 @@ fn content_part(c: &Value) -> Part {
     }
 }
 
-fn text_part(text: String) -> Part {
+pub(super) fn text_part(text: String) -> Part {
     Part::Text {
         text,
         citations: Vec::new(),
     }
 }
 
-fn parent_of(upd: &Value) -> Thread {
+pub(super) fn parent_of(upd: &Value) -> Thread {
     upd.pointer("/_meta/parentToolCallId")
         .and_then(Value::as_str)
         .filter(|s| !s.is_empty())
         .map(str::to_owned)
-}
-
-fn is_empty_value(v: &Value) -> bool {
-    match v {
-        Value::Null => true,
-        Value::String(s) => s.is_empty(),
-        Value::Array(a) => a.is_empty(),
-        Value::Object(o) => o.is_empty(),
-        Value::Bool(_) | Value::Number(_) => false,
-    }
 }
 
 /// A string field, or "".
@@ -1304,6 +524,6 @@ pub(crate) fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or_default()
 }
 
-fn string(v: &Value, key: &str) -> String {
+pub(super) fn string(v: &Value, key: &str) -> String {
     str_of(v, key).to_owned()
 }

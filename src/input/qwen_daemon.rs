@@ -562,6 +562,8 @@ impl QwenDaemon {
                 let last = data.get("lastDeliveredId").and_then(Value::as_u64);
                 let earliest = data.get("earliestAvailableId").and_then(Value::as_u64);
                 self.awaiting_resync = true;
+                // What arrived before the gap is written before the notice.
+                c.close_all(e);
                 e.push(EventKind::Notice {
                     notice: Box::new(SystemNotice::MissedEvents {
                         from: last.map(|n| n + 1),
