@@ -29,6 +29,8 @@ pub(crate) struct Emit<'a> {
     pub(crate) line: u64,
     /// The envelope's `id` (absent on synthetic frames).
     pub(crate) event_id: Option<u64>,
+    /// When the daemon stamped it (`_meta.serverTimestamp`), as RFC 3339 UTC.
+    pub(crate) timestamp: Option<String>,
     pub(crate) out: &'a mut Vec<Event>,
 }
 
@@ -79,7 +81,10 @@ struct Gathered {
     extra: Vec<Part>,
     /// The turn id (user chunks) or message id (assistant, thought) it belongs to.
     id: String,
+    /// The part's position in its message (for live deltas).
+    index: u64,
     line: u64,
+    timestamp: Option<String>,
     source: Option<String>,
 }
 
@@ -87,6 +92,8 @@ struct Gathered {
 #[derive(Debug, Default)]
 pub(super) struct ThreadState {
     pub(super) message: Option<String>,
+    /// Parts the open message has so far.
+    parts: u64,
     gathered: Option<Gathered>,
 }
 
@@ -290,19 +297,58 @@ impl Conversation {
             ChunkKind::Assistant | ChunkKind::Thought => self.message_id(&thread, e),
         };
         let line = e.line;
-        let st = self.threads.entry(thread).or_default();
+        let timestamp = e.timestamp.clone();
+        let st = self.threads.entry(thread.clone()).or_default();
+        let index = st.parts;
         let g = st.gathered.get_or_insert_with(|| Gathered {
             kind,
             text: String::new(),
             extra: Vec::new(),
             id,
+            index,
             line,
+            timestamp,
             source,
         });
         match str_of(content, "type") {
-            "text" | "" => g.text.push_str(str_of(content, "text")),
+            "text" | "" => {
+                let text = str_of(content, "text");
+                g.text.push_str(text);
+                // Display only, for a live view: the gathered part is what the fold keeps.
+                let (message_id, index) = (g.id.clone(), g.index);
+                match kind {
+                    ChunkKind::User => {}
+                    ChunkKind::Assistant => e.push(EventKind::TextDelta {
+                        thread,
+                        message_id,
+                        index,
+                        text: text.to_owned(),
+                    }),
+                    ChunkKind::Thought => e.push(EventKind::ReasoningDelta {
+                        thread,
+                        message_id,
+                        index,
+                        text: text.to_owned(),
+                    }),
+                }
+            }
             _ => g.extra.push(content_part(content)),
         }
+    }
+
+    /// Emits one finished part of the thread's open message (opened if need be).
+    pub(super) fn block(&mut self, thread: &Thread, part: Part, e: &mut Emit<'_>) {
+        let message_id = self.message_id(thread, e);
+        if let Some(st) = self.threads.get_mut(thread) {
+            st.parts += 1;
+        }
+        e.push(EventKind::AssistantBlock {
+            thread: thread.clone(),
+            message_id,
+            part,
+            meta: TurnMeta::default(),
+            timestamp: e.timestamp.clone(),
+        });
     }
 
     fn agent_chunk(&mut self, upd: &Value, e: &mut Emit<'_>) {
@@ -341,6 +387,9 @@ impl Conversation {
     /// The open message of a thread, opened now if there is none.
     pub(super) fn message_id(&mut self, thread: &Thread, e: &Emit<'_>) -> String {
         let st = self.threads.entry(thread.clone()).or_default();
+        if st.message.is_none() {
+            st.parts = 0;
+        }
         st.message.get_or_insert_with(|| e.name("msg")).clone()
     }
 
@@ -379,7 +428,7 @@ impl Conversation {
                             machinery: m,
                             ..TurnMeta::default()
                         },
-                        timestamp: None,
+                        timestamp: g.timestamp,
                     }),
                     source_tool_call_id: None,
                 });
@@ -398,13 +447,16 @@ impl Conversation {
                     });
                 }
                 parts.extend(g.extra);
+                if let Some(st) = self.threads.get_mut(thread) {
+                    st.parts += parts.len() as u64;
+                }
                 for part in parts {
                     e.push(EventKind::AssistantBlock {
                         thread: thread.clone(),
                         message_id: g.id.clone(),
                         part,
                         meta: TurnMeta::default(),
-                        timestamp: None,
+                        timestamp: g.timestamp.clone(),
                     });
                 }
             }
@@ -450,7 +502,7 @@ impl Conversation {
                     machinery,
                     ..TurnMeta::default()
                 },
-                timestamp: None,
+                timestamp: e.timestamp.clone(),
             }),
             source_tool_call_id: None,
         });
@@ -526,4 +578,39 @@ pub(crate) fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
 
 pub(super) fn string(v: &Value, key: &str) -> String {
     str_of(v, key).to_owned()
+}
+
+/// Milliseconds since the Unix epoch → RFC 3339 UTC (`2026-11-30T08:15:59.643Z`).
+pub(crate) fn iso_millis(ms: u64) -> String {
+    let secs = ms / 1000;
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Howard Hinnant's civil-from-days, for days since 1970-01-01.
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60,
+        ms % 1000
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iso_millis_known_instants() {
+        assert_eq!(iso_millis(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(iso_millis(951_782_400_000), "2000-02-29T00:00:00.000Z");
+        assert_eq!(iso_millis(1_796_026_559_643), "2026-11-30T08:15:59.643Z");
+    }
 }

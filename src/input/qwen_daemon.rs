@@ -21,7 +21,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use super::qwen_acp::{Conversation, Emit, info, str_of};
+use super::qwen_acp::{Conversation, Emit, info, iso_millis, str_of};
 use super::sse::{Frame, SseItem, SseReader};
 use super::{Adapter, InputLine, Report};
 use crate::model::event::{Event, EventKind};
@@ -364,7 +364,10 @@ pub(crate) struct QwenDaemon {
     /// `state_resync_required` was seen and no snapshot or replay has completed since.
     awaiting_resync: bool,
     session: SessionSnapshot,
+    /// The snapshot changed since it was written (or was never written: renderers learn the
+    /// agent from it).
     session_dirty: bool,
+    session_written: bool,
     conversation: Conversation,
     items: Vec<SseItem>,
 }
@@ -403,6 +406,7 @@ impl Adapter for QwenDaemon {
         let mut e = Emit {
             line: 0,
             event_id: None,
+            timestamp: None,
             out,
         };
         self.flush_session(&mut e);
@@ -519,12 +523,23 @@ impl QwenDaemon {
                 self.session_dirty = true;
             }
         }
+        let timestamp = env
+            .get("_meta")
+            .and_then(|m| m.get("serverTimestamp"))
+            .and_then(Value::as_u64)
+            .map(iso_millis);
         let mut e = Emit {
             line,
             event_id,
+            timestamp,
             out,
         };
-        if self.session_state(ty, &data) {
+        let before = self.session.clone();
+        let is_state = self.session_state(ty, &data);
+        if self.session != before {
+            self.session_dirty = true;
+        }
+        if is_state {
             e.push(EventKind::Absorbed {
                 what: format!("{ty} (session state)"),
             });
@@ -584,7 +599,7 @@ impl QwenDaemon {
             "model_switched" => {
                 let model = str_of(data, "modelId").to_owned();
                 self.session.model = model.clone();
-                self.session_dirty = true;
+                self.session_dirty = true; // written before the next event
                 e.push(info(
                     ty,
                     Level::Info,
@@ -674,18 +689,19 @@ impl QwenDaemon {
             }
             _ => return false,
         }
-        self.session_dirty = true;
         true
     }
 
     /// Writes the session snapshot if it changed since it was last written.
     fn flush_session(&mut self, e: &mut Emit<'_>) {
-        if !self.session_dirty {
+        if self.session_written && !self.session_dirty {
             return;
         }
         self.session_dirty = false;
+        self.session_written = true;
         let mut s = self.session.clone();
         s.id = e.name("session");
+        s.updated_at = e.timestamp.clone();
         s.agent = "qwen-code".into();
         s.source = "qwen-daemon".into();
         e.push(EventKind::SessionInit {

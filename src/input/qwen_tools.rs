@@ -427,16 +427,13 @@ impl Conversation {
         let start = is_agent && !is_empty_value(&rec.raw_input);
         self.calls.insert(id.to_owned(), rec);
         self.order.push(id.to_owned());
-        let message_id = self.message_id(&thread, e);
-        e.push(EventKind::AssistantBlock {
-            thread,
-            message_id,
-            part: Part::ToolCall {
+        self.block(
+            &thread,
+            Part::ToolCall {
                 call: Box::new(call),
             },
-            meta: TurnMeta::default(),
-            timestamp: None,
-        });
+            e,
+        );
         if start {
             self.start_subtask(id, e);
         }
@@ -657,16 +654,13 @@ impl Conversation {
             },
         );
         self.order.push(id);
-        let message_id = self.message_id(&thread, e);
-        e.push(EventKind::AssistantBlock {
-            thread,
-            message_id,
-            part: Part::ToolCall {
+        self.block(
+            &thread,
+            Part::ToolCall {
                 call: Box::new(call),
             },
-            meta: TurnMeta::default(),
-            timestamp: None,
-        });
+            e,
+        );
     }
 
     pub(super) fn shell_output(&mut self, upd: &Value, e: &mut Emit<'_>) {
