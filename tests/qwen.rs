@@ -210,11 +210,7 @@ fn resync_replay_shows_the_missed_range_and_skips_orphan_deltas() {
             .any(|r| r["notice"]["source"] == "followup_suggestion")
     );
     // The snapshot that ended the resync refreshes the session lane.
-    let session = recs
-        .iter()
-        .filter(|r| r["kind"] == "session")
-        .last()
-        .unwrap();
+    let session = recs.iter().rfind(|r| r["kind"] == "session").unwrap();
     assert_eq!(session["model"], "$runtime|openai|mock-model(openai)");
     assert_eq!(session["permissionMode"], "yolo");
 }
