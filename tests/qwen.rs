@@ -590,3 +590,24 @@ fn resync_latch_history_truncated_and_cancellation() {
             .contains("background_notification_turn_complete")
     );
 }
+
+#[test]
+fn sub_agents_nest_recursively() {
+    // An agent call inside a sub-agent, whose own read_file call nests one level deeper.
+    let (recs, _) = run(&sample("qwen-daemon-nested.jsonl"), &[]);
+    let top = turns(&recs);
+    assert_eq!(top.len(), 1);
+    let outer = &top[0]["parts"][0]["call"];
+    assert_eq!(outer["toolCallId"], "outer");
+    let outer_turns = outer["subagent"]["transcript"].as_array().unwrap();
+    assert_eq!(outer_turns[0]["parts"][0]["text"], "do the outer job");
+    let inner = &outer_turns[1]["parts"][0]["call"];
+    assert_eq!(inner["toolCallId"], "inner");
+    assert_eq!(inner["caller"], "subagent");
+    assert_eq!(inner["subagent"]["status"], "completed");
+    let inner_turns = inner["subagent"]["transcript"].as_array().unwrap();
+    assert!(inner_turns.iter().all(|t| t["parentTaskId"] == "inner"));
+    let leaf = &inner_turns[1]["parts"][0]["call"];
+    assert_eq!(leaf["toolCallId"], "leaf");
+    assert_eq!(leaf["output"], "x contents");
+}
