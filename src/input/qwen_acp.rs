@@ -31,6 +31,7 @@ pub(crate) struct Emit<'a> {
     pub(crate) event_id: Option<u64>,
     /// When the daemon stamped it (`_meta.serverTimestamp`), as RFC 3339 UTC.
     pub(crate) timestamp: Option<String>,
+    /// Where the events go.
     pub(crate) out: &'a mut Vec<Event>,
 }
 
@@ -91,19 +92,25 @@ struct Gathered {
 /// Per thread: the open assistant message and the chunks not yet emitted.
 #[derive(Debug, Default)]
 pub(super) struct ThreadState {
+    /// The message taking parts now (`msg-<eventId>`), if any.
     pub(super) message: Option<String>,
     /// Parts the open message has so far.
     parts: u64,
+    /// The message a tool result closed, whose usage may still follow.
+    pub(super) closed_by_result: Option<String>,
     gathered: Option<Gathered>,
 }
 
 /// The conversation state of one daemon session.
 #[derive(Debug, Default)]
 pub(crate) struct Conversation {
+    /// Per thread (main, or a sub-agent's): its open message and gathered chunks.
     pub(super) threads: HashMap<Thread, ThreadState>,
+    /// Every tool call seen, by id.
     pub(super) calls: HashMap<String, CallRecord>,
     /// Call ids in the order they appeared (cancellation walks them in order).
     pub(super) order: Vec<String>,
+    /// Permission requests not resolved yet, by request id.
     pub(super) requests: HashMap<String, Request>,
     /// Output of the user's own shell command (`POST /shell`), until its result.
     pub(super) user_shell: Option<(String, String)>,
@@ -389,6 +396,7 @@ impl Conversation {
         let st = self.threads.entry(thread.clone()).or_default();
         if st.message.is_none() {
             st.parts = 0;
+            st.closed_by_result = None;
         }
         st.message.get_or_insert_with(|| e.name("msg")).clone()
     }
@@ -467,7 +475,16 @@ impl Conversation {
     /// Ends the thread's open message: gathered chunks out, usage attached.
     pub(super) fn end_message(&mut self, thread: &Thread, usage: Option<Usage>, e: &mut Emit<'_>) {
         self.flush(thread, e);
-        let Some(message_id) = self.threads.get_mut(thread).and_then(|t| t.message.take()) else {
+        let Some(st) = self.threads.get_mut(thread) else {
+            return;
+        };
+        // A response whose tool ran before its end marker: the usage still belongs to it.
+        let Some(message_id) = st.message.take().or_else(|| {
+            usage
+                .is_some()
+                .then(|| st.closed_by_result.take())
+                .flatten()
+        }) else {
             return;
         };
         if usage.is_some() {
@@ -557,6 +574,7 @@ fn content_part(c: &Value) -> Part {
     }
 }
 
+/// A text part with no citations.
 pub(super) fn text_part(text: String) -> Part {
     Part::Text {
         text,
@@ -564,6 +582,7 @@ pub(super) fn text_part(text: String) -> Part {
     }
 }
 
+/// The sub-agent thread an ACP payload belongs to (`_meta.parentToolCallId`).
 pub(super) fn parent_of(upd: &Value) -> Thread {
     upd.pointer("/_meta/parentToolCallId")
         .and_then(Value::as_str)
@@ -576,6 +595,7 @@ pub(crate) fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or_default()
 }
 
+/// A string field, owned, or "".
 pub(super) fn string(v: &Value, key: &str) -> String {
     str_of(v, key).to_owned()
 }

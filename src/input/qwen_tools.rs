@@ -302,6 +302,8 @@ impl Conversation {
         }
     }
 
+    /// `tool_call` / `tool_call_update` (upserted by `toolCallId`): opens the call, merges what
+    /// changed, ends it at `completed` / `failed`.
     pub(super) fn tool_call(&mut self, upd: &Value, e: &mut Emit<'_>) {
         let Some(id) = upd
             .get("toolCallId")
@@ -322,7 +324,7 @@ impl Conversation {
         let status = upd.get("status").and_then(Value::as_str);
         if !self.calls.contains_key(&id) {
             self.open_call(&id, upd, &meta, e);
-            if matches!(status, Some("completed" | "failed")) {
+            if matches!(status, Some("completed" | "failed" | "cancelled")) {
                 self.finish_call(&id, e);
             }
             return;
@@ -540,7 +542,7 @@ impl Conversation {
         let thread = rec.thread.clone();
         self.flush(&thread, e);
         if let Some(t) = self.threads.get_mut(&thread) {
-            t.message = None;
+            t.closed_by_result = t.message.take().or(t.closed_by_result.take());
         }
         let Some(rec) = self.calls.get(id) else {
             return;
@@ -573,6 +575,7 @@ impl Conversation {
         });
     }
 
+    /// Ends every call still open as an error: the prompt was cancelled.
     pub(super) fn cancel_open_calls(&mut self, reason: &str, e: &mut Emit<'_>) {
         for id in self.open_calls() {
             if let Some(rec) = self.calls.get_mut(&id) {
@@ -585,6 +588,8 @@ impl Conversation {
         }
     }
 
+    /// `plan`: the todo list, as a finished `todo_write` call (updated in place when the same
+    /// plan call comes again).
     pub(super) fn plan(&mut self, upd: &Value, e: &mut Emit<'_>) {
         let thread = parent_of(upd);
         let id = upd
@@ -663,6 +668,8 @@ impl Conversation {
         );
     }
 
+    /// `shell_output` / `tool_output`: the running shell call's output so far, or the user's own
+    /// command output (`_meta.source: "user-shell"`).
     pub(super) fn shell_output(&mut self, upd: &Value, e: &mut Emit<'_>) {
         let text = str_of(upd, "output");
         let stderr = str_of(upd, "stream") == "stderr";
