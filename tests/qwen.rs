@@ -611,3 +611,24 @@ fn sub_agents_nest_recursively() {
     assert_eq!(leaf["toolCallId"], "leaf");
     assert_eq!(leaf["output"], "x contents");
 }
+
+#[test]
+fn a_capture_cut_anywhere_still_converts() {
+    let Some(dir) = corpus() else { return };
+    for path in captures(&dir) {
+        let bytes = std::fs::read(&path).unwrap();
+        for k in 1..=4 {
+            let cut = &bytes[..bytes.len() * k / 5];
+            let out = scribe()
+                .write_stdin(cut)
+                .assert()
+                .success()
+                .get_output()
+                .clone();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(!stderr.contains("panick"), "{}: {stderr}", path.display());
+            let recs = json_lines(&out.stdout);
+            assert_eq!(recs[0]["kind"], "header", "{}", path.display());
+        }
+    }
+}
