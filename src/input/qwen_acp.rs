@@ -145,6 +145,18 @@ impl Conversation {
         }
     }
 
+    /// The input ended: whatever is still gathered is written (the user's shell output too).
+    pub(crate) fn finish(&mut self, e: &mut Emit<'_>) {
+        self.close_all(e);
+        if self
+            .user_shell
+            .as_ref()
+            .is_some_and(|(o, r)| !o.is_empty() || !r.is_empty())
+        {
+            self.user_shell_result(&Value::Null, e);
+        }
+    }
+
     /// `turn_complete`: the prompt's turn is over.
     pub(crate) fn turn_complete(&mut self, data: &Value, e: &mut Emit<'_>) {
         self.close_all(e);

@@ -410,7 +410,7 @@ impl Adapter for QwenDaemon {
             out,
         };
         self.flush_session(&mut e);
-        self.conversation.close_all(&mut e);
+        self.conversation.finish(&mut e);
     }
 }
 
@@ -430,7 +430,15 @@ impl QwenDaemon {
         }
         let line = f.line;
         match serde_json::from_str::<Value>(&f.data) {
-            Ok(Value::Object(o)) => self.envelope(line, o, &f.data, out),
+            Ok(Value::Object(mut o)) => {
+                // The JSON repeats the frame's id; take the `id:` line when it does not.
+                if let (None, Some(id)) = (o.get("id"), f.id.as_deref()) {
+                    if let Ok(n) = id.parse::<u64>() {
+                        o.insert("id".into(), Value::from(n));
+                    }
+                }
+                self.envelope(line, o, &f.data, out)
+            }
             Ok(_) | Err(_) => {
                 let what = if f.cut_off {
                     "SSE frame cut off at the end of the input: its data is not a whole JSON object"
