@@ -632,3 +632,33 @@ fn a_capture_cut_anywhere_still_converts() {
         }
     }
 }
+
+#[test]
+fn an_input_pieced_together_out_of_order_is_reported_once() {
+    let Some(dir) = corpus() else { return };
+    let replay = std::fs::read(dir.join("qwen-daemon/tools/replay.sse")).unwrap();
+    let live = std::fs::read(dir.join("qwen-daemon/tools/events.sse")).unwrap();
+    let out = scribe()
+        .write_stdin([replay, live].concat())
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("event 1 arrives after event 65"),
+        "{stderr}"
+    );
+    // Nothing is folded twice: each tool call appears once.
+    let recs = json_lines(&out.stdout);
+    let all = calls(&turns(&recs));
+    let mut ids: Vec<&str> = all
+        .iter()
+        .map(|c| c["toolCallId"].as_str().unwrap())
+        .collect();
+    let n = ids.len();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), n);
+}

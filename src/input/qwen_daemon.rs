@@ -361,6 +361,10 @@ const REQUIRED: &[(&str, &[&str])] = &[
 pub(crate) struct QwenDaemon {
     sse: SseReader,
     seen: HashSet<u64>,
+    /// The highest event id seen, and whether an id below it (a pieced-together input) was
+    /// reported.
+    max_id: u64,
+    warned_order: bool,
     /// `state_resync_required` was seen and no snapshot or replay has completed since.
     awaiting_resync: bool,
     session: SessionSnapshot,
@@ -437,7 +441,7 @@ impl QwenDaemon {
                         o.insert("id".into(), Value::from(n));
                     }
                 }
-                self.envelope(line, o, &f.data, out)
+                self.envelope(line, o, &f.data, out, report)
             }
             Ok(_) | Err(_) => {
                 let what = if f.cut_off {
@@ -465,7 +469,7 @@ impl QwenDaemon {
         report: &mut Report<'_>,
     ) {
         match serde_json::from_str::<Value>(text) {
-            Ok(Value::Object(o)) => self.envelope(line, o, text, out),
+            Ok(Value::Object(o)) => self.envelope(line, o, text, out, report),
             Ok(_) | Err(_) => {
                 report.error(line, "invalid JSON envelope");
                 out.push(Event {
@@ -479,7 +483,14 @@ impl QwenDaemon {
         }
     }
 
-    fn envelope(&mut self, line: u64, env: Map<String, Value>, raw: &str, out: &mut Vec<Event>) {
+    fn envelope(
+        &mut self,
+        line: u64,
+        env: Map<String, Value>,
+        raw: &str,
+        out: &mut Vec<Event>,
+        report: &mut Report<'_>,
+    ) {
         let debug = |out: &mut Vec<Event>, reason: String| {
             out.push(Event {
                 line,
@@ -506,6 +517,18 @@ impl QwenDaemon {
                 });
                 return;
             }
+            if id < self.max_id && !self.warned_order {
+                // One subscription delivers ids in order; this input was pieced together.
+                self.warned_order = true;
+                report.warning(
+                    line,
+                    &format!(
+                        "event {id} arrives after event {}: events are folded in arrival order",
+                        self.max_id
+                    ),
+                );
+            }
+            self.max_id = self.max_id.max(id);
         }
         let data = env.get("data").cloned().unwrap_or(Value::Null);
         if !KNOWN_TYPES.contains(&ty) {
