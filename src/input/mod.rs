@@ -13,11 +13,13 @@ pub(crate) mod classify;
 pub(crate) mod claude_blocks;
 pub(crate) mod claude_stream;
 pub(crate) mod lines;
-pub(crate) mod qwen_acp;
-pub(crate) mod qwen_daemon;
-pub(crate) mod qwen_stream;
+mod qwen_acp;
+mod qwen_daemon;
+mod qwen_permissions;
+mod qwen_stream;
 mod qwen_tools;
-pub(crate) mod sse;
+mod qwen_wire;
+mod sse;
 
 pub(crate) use lines::InputLine;
 

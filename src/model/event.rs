@@ -109,7 +109,7 @@ pub(crate) enum EventKind {
         #[serde(skip_serializing_if = "Option::is_none")]
         error_text: Option<String>,
         /// The harness's structured view of the call, replacing the previous one (Qwen's title,
-        /// kind, status, locations and content).
+        /// kind, status, locations, rawOutput).
         #[serde(skip_serializing_if = "Option::is_none")]
         sidecar: Option<Value>,
     },
