@@ -71,7 +71,7 @@ pub(crate) fn sniff(first_line: &str) -> Option<SourceFormat> {
         return Some(SourceFormat::QwenDaemon);
     }
     let ty = o.get("type").and_then(Value::as_str)?;
-    if qwen_stream::is_qwen_init(o) {
+    if qwen_stream::is_qwen_line(o) {
         return Some(SourceFormat::QwenStream);
     }
     match ty {

@@ -279,14 +279,33 @@ fn session_snapshot(v: &Value) -> SessionSnapshot {
     s
 }
 
-/// True for Qwen's `system/init` line (what tells Qwen's stream from Claude's at the first line).
-pub(crate) fn is_qwen_init(o: &Map<String, Value>) -> bool {
-    o.get("type").and_then(Value::as_str) == Some("system")
-        && o.get("subtype").and_then(Value::as_str) == Some("init")
-        && (o.contains_key("qwen_code_version")
-            || o.contains_key("permission_mode")
-                && !o.contains_key("claude_code_version")
-                && !o.contains_key("permissionMode"))
+/// True for a line only Qwen's stream-json writes (what tells it from Claude's at the first
+/// line): the `system/init` with Qwen's fields, the `goal_state` stream event, or an `assistant`
+/// line whose message id is its own `uuid` (Claude's are `msg_…`, repeated across lines).
+pub(crate) fn is_qwen_line(o: &Map<String, Value>) -> bool {
+    match o.get("type").and_then(Value::as_str) {
+        Some("system") => {
+            o.get("subtype").and_then(Value::as_str) == Some("init")
+                && (o.contains_key("qwen_code_version")
+                    || o.contains_key("permission_mode")
+                        && !o.contains_key("claude_code_version")
+                        && !o.contains_key("permissionMode"))
+        }
+        Some("stream_event") => {
+            o.get("event")
+                .and_then(|e| e.get("type"))
+                .and_then(Value::as_str)
+                == Some("goal_state")
+        }
+        Some("assistant") => {
+            let id = o
+                .get("message")
+                .and_then(|m| m.get("id"))
+                .and_then(Value::as_str);
+            id.is_some() && id == o.get("uuid").and_then(Value::as_str)
+        }
+        _ => false,
+    }
 }
 
 fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
@@ -314,8 +333,22 @@ mod tests {
             r#"{"type":"system","subtype":"init","claude_code_version":"2.1.0","permissionMode":"default"}"#,
         )
         .unwrap();
-        assert!(is_qwen_init(&q));
-        assert!(!is_qwen_init(&c));
+        assert!(is_qwen_line(&q));
+        assert!(!is_qwen_line(&c));
+    }
+
+    #[test]
+    fn tells_qwen_assistant_lines_from_claudes() {
+        let q: Map<String, Value> = serde_json::from_str(
+            r#"{"type":"assistant","uuid":"5b77","message":{"id":"5b77","content":[]}}"#,
+        )
+        .unwrap();
+        let c: Map<String, Value> = serde_json::from_str(
+            r#"{"type":"assistant","uuid":"9c1e","message":{"id":"msg_01","content":[]}}"#,
+        )
+        .unwrap();
+        assert!(is_qwen_line(&q));
+        assert!(!is_qwen_line(&c));
     }
 
     #[test]
