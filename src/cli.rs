@@ -67,6 +67,11 @@ pub(crate) enum SourceFormat {
     Auto,
     /// Claude Code `--output-format stream-json` (the Agent SDK wire format).
     ClaudeStream,
+    /// Qwen Code daemon (`qwen serve`) session events: the SSE body of `GET /session/:id/events`,
+    /// or the same envelopes one JSON object per line.
+    QwenDaemon,
+    /// Qwen Code `--output-format stream-json`.
+    QwenStream,
 }
 
 impl SourceFormat {
@@ -75,6 +80,8 @@ impl SourceFormat {
         match self {
             SourceFormat::Auto => "auto",
             SourceFormat::ClaudeStream => "claude-stream",
+            SourceFormat::QwenDaemon => "qwen-daemon",
+            SourceFormat::QwenStream => "qwen-stream",
         }
     }
 }

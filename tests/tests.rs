@@ -9,3 +9,5 @@ mod cli;
 mod corpus;
 // One test per §4 classification rule and per §14 fold step, over samples/claude-stream.
 mod spine;
+// Qwen Code: daemon SSE events and stream-json, the corpus captures and upstream vectors.
+mod qwen;

@@ -13,6 +13,13 @@ pub(crate) mod classify;
 pub(crate) mod claude_blocks;
 pub(crate) mod claude_stream;
 pub(crate) mod lines;
+mod qwen_acp;
+mod qwen_daemon;
+mod qwen_permissions;
+mod qwen_stream;
+mod qwen_tools;
+mod qwen_wire;
+mod sse;
 
 pub(crate) use lines::InputLine;
 
@@ -26,6 +33,11 @@ impl Report<'_> {
     /// An input error at a line.
     pub(crate) fn error(&mut self, line: u64, what: &str) {
         self.diag.error(self.file, line, what);
+    }
+
+    /// Something odd at a line that did not stop it from being used.
+    pub(crate) fn warning(&mut self, line: u64, what: &str) {
+        self.diag.warning(self.file, line, what);
     }
 }
 
@@ -43,14 +55,25 @@ pub(crate) fn adapter_for(format: SourceFormat) -> Box<dyn Adapter> {
         SourceFormat::ClaudeStream | SourceFormat::Auto => {
             Box::new(claude_stream::ClaudeStream::default())
         }
+        SourceFormat::QwenDaemon => Box::new(qwen_daemon::QwenDaemon::default()),
+        SourceFormat::QwenStream => Box::new(qwen_stream::QwenStream::default()),
     }
 }
 
 /// Guesses the format of an input from its first non-blank line.
 pub(crate) fn sniff(first_line: &str) -> Option<SourceFormat> {
+    if qwen_daemon::looks_like_sse(first_line) {
+        return Some(SourceFormat::QwenDaemon);
+    }
     let v: Value = serde_json::from_str(first_line.trim()).ok()?;
     let o = v.as_object()?;
+    if qwen_daemon::is_envelope(o) {
+        return Some(SourceFormat::QwenDaemon);
+    }
     let ty = o.get("type").and_then(Value::as_str)?;
+    if qwen_stream::is_qwen_line(o) {
+        return Some(SourceFormat::QwenStream);
+    }
     match ty {
         "system"
         | "assistant"
