@@ -94,10 +94,6 @@ pub(crate) enum EventKind {
         sidecar: Option<Value>,
     },
     /// A tool call changed state without finishing (approval asked, approved, still running).
-    #[allow(
-        dead_code,
-        reason = "sent by sources with approval states (Qwen, issue 6)"
-    )]
     #[serde(rename_all = "camelCase")]
     ToolUpdate {
         tool_call_id: String,
