@@ -88,6 +88,11 @@ pub(crate) enum SourceFormat {
     /// A Claude Code saved session (`~/.claude/projects/<dir>/<sessionId>.jsonl`), with the
     /// sub-agent transcripts stored beside it.
     ClaudeSession,
+    /// Qwen Code daemon (`qwen serve`) session events: the SSE body of `GET /session/:id/events`,
+    /// or the same envelopes one JSON object per line.
+    QwenDaemon,
+    /// Qwen Code `--output-format stream-json`.
+    QwenStream,
 }
 
 impl SourceFormat {
@@ -97,6 +102,8 @@ impl SourceFormat {
             SourceFormat::Auto => "auto",
             SourceFormat::ClaudeStream => "claude-stream",
             SourceFormat::ClaudeSession => "claude-session",
+            SourceFormat::QwenDaemon => "qwen-daemon",
+            SourceFormat::QwenStream => "qwen-stream",
         }
     }
 }

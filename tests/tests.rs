@@ -13,3 +13,5 @@ mod spine;
 mod session;
 // Saved sessions in the real corpus: clean conversion and equivalence with their stream.jsonl.
 mod session_corpus;
+// Qwen Code: daemon SSE events and stream-json, the corpus captures and upstream vectors.
+mod qwen;

@@ -156,6 +156,9 @@ impl Folder {
                 tool_call_id,
                 state,
                 output,
+                input,
+                error_text,
+                sidecar,
             } => {
                 if let Some(call) = self.find_call(&tool_call_id) {
                     if let Some(s) = state {
@@ -163,6 +166,15 @@ impl Folder {
                     }
                     if output.is_some() {
                         call.output = output;
+                    }
+                    if let Some(i) = input {
+                        call.input = i;
+                    }
+                    if error_text.is_some() {
+                        call.error_text = error_text;
+                    }
+                    if sidecar.is_some() {
+                        call.sidecar = sidecar;
                     }
                 }
             }

@@ -21,7 +21,8 @@ use crate::model::transcript::{Part, Role, SubagentStatus, SubagentUsage, Turn, 
 #[derive(Debug, Default)]
 pub(crate) struct ClaudeStream {
     streaming: HashMap<Thread, String>,
-    core: ClaudeMessages,
+    /// The message decoder, shared with Qwen's stream-json (same messages, same blocks).
+    pub(crate) core: ClaudeMessages,
 }
 
 impl Adapter for ClaudeStream {
@@ -128,7 +129,7 @@ impl Adapter for ClaudeStream {
 
 impl ClaudeStream {
     /// `stream_event`: raw API deltas, for live display only (the final message is authoritative).
-    fn stream_event(&mut self, v: &Value, emit: &mut impl FnMut(EventKind)) {
+    pub(crate) fn stream_event(&mut self, v: &Value, emit: &mut impl FnMut(EventKind)) {
         let thread = thread_of(v);
         let ev = v.get("event").unwrap_or(&Value::Null);
         let ety = str_of(ev, "type");
@@ -544,7 +545,7 @@ pub(crate) fn session_snapshot(v: &Value, source: &str) -> SessionSnapshot {
 }
 
 /// A `system` message; false when the subtype is unknown.
-fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
+pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
     let sub = str_of(v, "subtype");
     let notice = |n: SystemNotice| EventKind::Notice {
         notice: Box::new(n),

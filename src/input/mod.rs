@@ -16,6 +16,13 @@ pub(crate) mod claude_blocks;
 pub(crate) mod claude_session;
 pub(crate) mod claude_stream;
 pub(crate) mod lines;
+mod qwen_acp;
+mod qwen_daemon;
+mod qwen_permissions;
+mod qwen_stream;
+mod qwen_tools;
+mod qwen_wire;
+mod sse;
 
 pub(crate) use lines::InputLine;
 
@@ -29,6 +36,11 @@ impl Report<'_> {
     /// An input error at a line.
     pub(crate) fn error(&mut self, line: u64, what: &str) {
         self.diag.error(self.file, line, what);
+    }
+
+    /// Something odd at a line that did not stop it from being used.
+    pub(crate) fn warning(&mut self, line: u64, what: &str) {
+        self.diag.warning(self.file, line, what);
     }
 }
 
@@ -50,17 +62,28 @@ pub(crate) fn adapter_for(format: SourceFormat) -> Box<dyn Adapter> {
             Box::new(claude_stream::ClaudeStream::default())
         }
         SourceFormat::ClaudeSession => Box::new(claude_session::ClaudeSession::default()),
+        SourceFormat::QwenDaemon => Box::new(qwen_daemon::QwenDaemon::default()),
+        SourceFormat::QwenStream => Box::new(qwen_stream::QwenStream::default()),
     }
 }
 
 /// Guesses the format of an input from its first non-blank line.
 pub(crate) fn sniff(first_line: &str) -> Option<SourceFormat> {
+    if qwen_daemon::looks_like_sse(first_line) {
+        return Some(SourceFormat::QwenDaemon);
+    }
     let v: Value = serde_json::from_str(first_line.trim()).ok()?;
     let o = v.as_object()?;
+    if qwen_daemon::is_envelope(o) {
+        return Some(SourceFormat::QwenDaemon);
+    }
     if claude_session::looks_like_session(o) {
         return Some(SourceFormat::ClaudeSession);
     }
     let ty = o.get("type").and_then(Value::as_str)?;
+    if qwen_stream::is_qwen_line(o) {
+        return Some(SourceFormat::QwenStream);
+    }
     match ty {
         "system"
         | "assistant"

@@ -272,10 +272,6 @@ pub(crate) enum Caller {
 /// ```
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
-#[allow(
-    dead_code,
-    reason = "approval states come from sources with permission events (issue 6)"
-)]
 pub(crate) enum ToolState {
     Pending,
     ApprovalPending,
