@@ -36,7 +36,9 @@ impl Settings {
                 let forced =
                     std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| !v.is_empty() && v != "0");
                 let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-                forced || (!no_color && std::io::stdout().is_terminal())
+                // With `--output-dir` the output goes to files, whatever stdout is.
+                let to_terminal = cli.output_dir.is_none() && std::io::stdout().is_terminal();
+                forced || (!no_color && to_terminal)
             }
         };
         Settings {
