@@ -58,6 +58,8 @@ pub(crate) enum OutputFormat {
     Jsonl,
     /// The stage-2 normalized event stream, one JSON event per line, each with its input line.
     Events,
+    /// One self-contained HTML page per input: safe, searchable, streamed as it is read.
+    Html,
 }
 
 /// The formats scribe reads.
