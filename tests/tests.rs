@@ -7,3 +7,5 @@ mod util;
 mod cli;
 // The spine over the real Claude Code corpus (skipped when ../shared is absent).
 mod corpus;
+// --to html: goldens, hostile markup, flat memory, and the headless-Chromium check.
+mod html;

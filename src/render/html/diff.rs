@@ -36,7 +36,7 @@ pub(crate) fn push_file_change(h: &mut Html, tool: &str, input: &Value, sidecar:
                 let edits = input.get("edits").and_then(Value::as_array);
                 for (i, e) in edits.into_iter().flatten().enumerate() {
                     if i > 0 {
-                        h.raw_trusted("<span class=\"hunk\">…</span>\n");
+                        h.raw_trusted("<span class=\"hunk\">…\n</span>");
                     }
                     let g = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or_default();
                     push_computed(h, g("old_string"), g("new_string"));
@@ -63,7 +63,7 @@ fn push_hunk(h: &mut Html, hunk: &Value) {
         .num(n("newStart"))
         .raw_trusted(",")
         .num(n("newLines"))
-        .raw_trusted(" @@</span>\n");
+        .raw_trusted(" @@\n</span>");
     let lines = hunk.get("lines").and_then(Value::as_array);
     for line in lines.into_iter().flatten().filter_map(Value::as_str) {
         let mut chars = line.chars();
@@ -111,7 +111,7 @@ fn push_line(h: &mut Html, mark: char, line: &str) {
         .raw_trusted("\">")
         .text(mark.encode_utf8(&mut m))
         .text(line)
-        .raw_trusted("</span>\n");
+        .raw_trusted("\n</span>");
 }
 
 #[cfg(test)]
@@ -125,7 +125,13 @@ mod tests {
         let input = json!({"file_path": "a.txt", "old_string": "x\ny\nz", "new_string": "x\nY\nz"});
         push_file_change(&mut h, "Edit", &input, None);
         let out = h.as_str();
-        assert!(out.contains("<span class=\"ctx\"> x</span>\n<span class=\"del\">-y</span>\n<span class=\"add\">+Y</span>\n<span class=\"ctx\"> z</span>"), "{out}");
+        assert!(
+            out.contains(concat!(
+                "<span class=\"ctx\"> x\n</span><span class=\"del\">-y\n</span>",
+                "<span class=\"add\">+Y\n</span><span class=\"ctx\"> z\n</span>"
+            )),
+            "{out}"
+        );
     }
 
     #[test]

@@ -267,7 +267,11 @@ pub(crate) fn push_subagent(h: &mut Html, sub: &SubagentRecord, scope: &str) {
     if let Some(u) = &sub.usage {
         h.raw_trusted(" <span class=\"meta\">")
             .num(u.tool_uses)
-            .raw_trusted(" tool uses · ")
+            .raw_trusted(if u.tool_uses == 1 {
+                " tool use · "
+            } else {
+                " tool uses · "
+            })
             .num(u.total_tokens)
             .raw_trusted(" tokens · ")
             .text(&super::notice::duration(u.duration_ms))
