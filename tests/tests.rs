@@ -7,5 +7,7 @@ mod util;
 mod cli;
 // The spine over the real Claude Code corpus (skipped when ../shared is absent).
 mod corpus;
-// --to html: goldens, hostile markup, flat memory, and the headless-Chromium check.
+// --to html: goldens, hostile markup, CSP hashes, streaming, flat memory.
 mod html;
+// --to html pages in headless Chromium (skipped with a reason when it is not installed).
+mod html_browser;
