@@ -88,6 +88,7 @@ async function checkPage(context, file, shots) {
   const tools = await page.locator("details.tool").count();
   const openTools = await page.locator("details.tool[open]").count();
   if (openTools !== tools) problems.push(`${tools - openTools} of ${tools} tool cards not opened`);
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(shots, basename(file).replace(/\.html$/, ".png")), fullPage: true });
 
   // Search: a word that is nowhere hides every item; the first speaker's name is highlighted.

@@ -191,6 +191,9 @@ fn push_pre(h: &mut Html, class: &'static str, text: &str) {
 fn push_output(h: &mut Html, output: &Value, class: &'static str) {
     match output {
         Value::Null => {}
+        Value::String(s) if s.is_empty() => {
+            h.raw_trusted("<p class=\"meta\">(no output)</p>");
+        }
         Value::String(s) => push_pre(h, class, s),
         Value::Array(items) => {
             for item in items {
