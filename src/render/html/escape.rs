@@ -34,8 +34,9 @@ impl Html {
         self
     }
 
-    /// Appends a number (digits never need escaping).
-    pub(crate) fn num(&mut self, n: impl std::fmt::Display) -> &mut Html {
+    /// Appends an integer (digits never need escaping; only integer types are accepted, so this
+    /// is not a second raw path).
+    pub(crate) fn num(&mut self, n: impl Integer) -> &mut Html {
         use std::fmt::Write;
         let _ = write!(self.buf, "{n}");
         self
@@ -51,6 +52,13 @@ impl Html {
         self.buf.clear();
     }
 }
+
+/// The integer types `Html::num` accepts.
+pub(crate) trait Integer: std::fmt::Display {}
+impl Integer for u64 {}
+impl Integer for i64 {}
+impl Integer for usize {}
+impl<T: Integer> Integer for &T {}
 
 fn escape(s: &str, attr: bool) -> Cow<'_, str> {
     let needs = |c: char| matches!(c, '&' | '<' | '>' | '\0') || (attr && matches!(c, '"' | '\''));
