@@ -66,6 +66,8 @@ pub(crate) enum OutputFormat {
     Jsonl,
     /// The stage-2 normalized event stream, one JSON event per line, each with its input line.
     Events,
+    /// One self-contained HTML page per input: safe, searchable, streamed as it is read.
+    Html,
 }
 
 impl OutputFormat {
@@ -74,6 +76,7 @@ impl OutputFormat {
         match self {
             OutputFormat::Jsonl => "jsonl",
             OutputFormat::Events => "events.jsonl",
+            OutputFormat::Html => "html",
         }
     }
 }

@@ -12,6 +12,7 @@ use crate::model::transcript::TranscriptItem;
 use crate::settings::Settings;
 
 mod events;
+mod html;
 mod jsonl;
 
 /// What a renderer knows about the input before the first item.
@@ -54,5 +55,6 @@ pub(crate) fn renderer_for(format: OutputFormat, _settings: &Settings) -> Box<dy
     match format {
         OutputFormat::Jsonl => Box::new(jsonl::JsonlRenderer),
         OutputFormat::Events => Box::new(events::EventsRenderer),
+        OutputFormat::Html => Box::new(html::HtmlRenderer::new()),
     }
 }

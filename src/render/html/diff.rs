@@ -1,0 +1,145 @@
+//! Edit, MultiEdit and Write calls as a diff.
+//!
+//! The harness's own `structuredPatch` (in the call's sidecar) is used when it has hunks; without
+//! it the diff is built from the input: the lines the old and new strings share at either end are
+//! context, the rest is removed and added. That is not a minimal diff, but it is exact and cheap.
+
+use serde_json::Value;
+
+use super::escape::Html;
+
+/// Lines of shared context kept at either end of a computed hunk.
+const CONTEXT: usize = 3;
+
+/// Writes the file path and the change it received.
+pub(crate) fn push_file_change(h: &mut Html, tool: &str, input: &Value, sidecar: Option<&Value>) {
+    let s = |k: &str| input.get(k).and_then(Value::as_str);
+    h.raw_trusted("<p class=\"path\">")
+        .text(s("file_path").unwrap_or_default())
+        .raw_trusted("</p><pre class=\"diff\">");
+    let patch = sidecar
+        .and_then(|v| v.get("structuredPatch"))
+        .and_then(Value::as_array)
+        .filter(|p| !p.is_empty());
+    if let Some(hunks) = patch {
+        for hunk in hunks {
+            push_hunk(h, hunk);
+        }
+    } else {
+        match tool {
+            "Write" => {
+                for line in s("content").unwrap_or_default().lines() {
+                    push_line(h, '+', line);
+                }
+            }
+            "MultiEdit" => {
+                let edits = input.get("edits").and_then(Value::as_array);
+                for (i, e) in edits.into_iter().flatten().enumerate() {
+                    if i > 0 {
+                        h.raw_trusted("<span class=\"hunk\">…\n</span>");
+                    }
+                    let g = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or_default();
+                    push_computed(h, g("old_string"), g("new_string"));
+                }
+            }
+            _ => push_computed(
+                h,
+                s("old_string").unwrap_or_default(),
+                s("new_string").unwrap_or_default(),
+            ),
+        }
+    }
+    h.raw_trusted("</pre>");
+}
+
+/// One hunk of the harness's structured patch: `@@` header and prefixed lines.
+fn push_hunk(h: &mut Html, hunk: &Value) {
+    let n = |k: &str| hunk.get(k).and_then(Value::as_u64).unwrap_or(0);
+    h.raw_trusted("<span class=\"hunk\">@@ -")
+        .num(n("oldStart"))
+        .raw_trusted(",")
+        .num(n("oldLines"))
+        .raw_trusted(" +")
+        .num(n("newStart"))
+        .raw_trusted(",")
+        .num(n("newLines"))
+        .raw_trusted(" @@\n</span>");
+    let lines = hunk.get("lines").and_then(Value::as_array);
+    for line in lines.into_iter().flatten().filter_map(Value::as_str) {
+        let mut chars = line.chars();
+        match chars.next() {
+            Some(c @ ('+' | '-' | ' ')) => push_line(h, c, chars.as_str()),
+            _ => push_line(h, ' ', line),
+        }
+    }
+}
+
+/// A diff of two strings: shared first and last lines are context, the middle changes.
+fn push_computed(h: &mut Html, old: &str, new: &str) {
+    let a: Vec<&str> = old.lines().collect();
+    let b: Vec<&str> = new.lines().collect();
+    let head = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let tail = a[head..]
+        .iter()
+        .rev()
+        .zip(b[head..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    for line in &a[head.saturating_sub(CONTEXT)..head] {
+        push_line(h, ' ', line);
+    }
+    for line in &a[head..a.len() - tail] {
+        push_line(h, '-', line);
+    }
+    for line in &b[head..b.len() - tail] {
+        push_line(h, '+', line);
+    }
+    for line in a[a.len() - tail..].iter().take(CONTEXT) {
+        push_line(h, ' ', line);
+    }
+}
+
+fn push_line(h: &mut Html, mark: char, line: &str) {
+    let class = match mark {
+        '+' => "add",
+        '-' => "del",
+        _ => "ctx",
+    };
+    let mut m = [0u8; 4];
+    h.raw_trusted("<span class=\"")
+        .raw_trusted(class)
+        .raw_trusted("\">")
+        .text(mark.encode_utf8(&mut m))
+        .text(line)
+        .raw_trusted("\n</span>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn computed_diff_keeps_shared_lines_as_context() {
+        let mut h = Html::default();
+        let input = json!({"file_path": "a.txt", "old_string": "x\ny\nz", "new_string": "x\nY\nz"});
+        push_file_change(&mut h, "Edit", &input, None);
+        let out = h.as_str();
+        assert!(
+            out.contains(concat!(
+                "<span class=\"ctx\"> x\n</span><span class=\"del\">-y\n</span>",
+                "<span class=\"add\">+Y\n</span><span class=\"ctx\"> z\n</span>"
+            )),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn structured_patch_wins() {
+        let mut h = Html::default();
+        let side = json!({"structuredPatch": [{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 1, "lines": ["-a", "+<b>"]}]});
+        push_file_change(&mut h, "Edit", &json!({"file_path": "f"}), Some(&side));
+        assert!(h.as_str().contains("@@ -1,1 +1,1 @@"));
+        assert!(h.as_str().contains("+&lt;b&gt;"));
+    }
+}

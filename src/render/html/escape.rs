@@ -1,0 +1,189 @@
+//! The boundary between untrusted transcript text and HTML (style.md §3, habit 9).
+//!
+//! Every byte of the page goes through [`Html`]: `text` escapes for text nodes, `attr` for
+//! double-quoted attribute values, and the one unescaped path is `raw_trusted`, which takes only
+//! markup written in this crate (literal tags) or the output of the filtered Markdown renderer.
+//! URLs pass [`safe_href`] (a scheme allowlist) or [`safe_image_src`] before they reach an
+//! attribute.
+
+use std::borrow::Cow;
+
+/// An HTML fragment under construction; the only way the renderer writes markup.
+#[derive(Debug, Default)]
+pub(crate) struct Html {
+    buf: String,
+}
+
+impl Html {
+    /// Appends untrusted text for a text node.
+    pub(crate) fn text(&mut self, s: &str) -> &mut Html {
+        self.buf.push_str(&escape_text(s));
+        self
+    }
+
+    /// Appends untrusted text for the inside of a double-quoted attribute value.
+    pub(crate) fn attr(&mut self, s: &str) -> &mut Html {
+        self.buf.push_str(&escape_attr(s));
+        self
+    }
+
+    /// Appends markup as is. Only for literal tags written in this module tree and for the
+    /// output of `markdown::push_markdown` (whose events are filtered). Grep for it.
+    pub(crate) fn raw_trusted(&mut self, s: &str) -> &mut Html {
+        self.buf.push_str(s);
+        self
+    }
+
+    /// Appends an integer (digits never need escaping; only integer types are accepted, so this
+    /// is not a second raw path).
+    pub(crate) fn num(&mut self, n: impl Integer) -> &mut Html {
+        use std::fmt::Write;
+        let _ = write!(self.buf, "{n}");
+        self
+    }
+
+    /// The markup written so far.
+    pub(crate) fn as_str(&self) -> &str {
+        &self.buf
+    }
+
+    /// Forgets what was written, keeping the allocation (one buffer serves every item).
+    pub(crate) fn clear(&mut self) {
+        self.buf.clear();
+    }
+}
+
+/// The integer types `Html::num` accepts.
+pub(crate) trait Integer: std::fmt::Display {}
+impl Integer for u64 {}
+impl Integer for i64 {}
+impl Integer for usize {}
+impl<T: Integer> Integer for &T {}
+
+fn escape(s: &str, attr: bool) -> Cow<'_, str> {
+    let needs = |c: char| matches!(c, '&' | '<' | '>' | '\0') || (attr && matches!(c, '"' | '\''));
+    if !s.contains(needs) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\0' => out.push('\u{FFFD}'),
+            '"' if attr => out.push_str("&quot;"),
+            '\'' if attr => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Escapes text for a text node: `&`, `<`, `>` (and NUL, which HTML would replace anyway).
+pub(crate) fn escape_text(s: &str) -> Cow<'_, str> {
+    escape(s, false)
+}
+
+/// Escapes text for a quoted attribute value: also `"` and `'`.
+pub(crate) fn escape_attr(s: &str) -> Cow<'_, str> {
+    escape(s, true)
+}
+
+/// The URL when a link to it is safe to follow: `http:`, `https:`, `mailto:` (scheme matched
+/// case-insensitively at the very first byte, so `\tjavascript:` or ` java\nscript:` never pass)
+/// and in-page `#anchors`. Everything else (`javascript:`, `data:`, `vbscript:`, relative paths
+/// that would resolve against `file://`) is refused and shown as text by the caller.
+pub(crate) fn safe_href(url: &str) -> Option<&str> {
+    if url.starts_with('#') {
+        return Some(url);
+    }
+    let lower_prefix = |p: &str| url.len() >= p.len() && url[..p.len()].eq_ignore_ascii_case(p);
+    let ok = lower_prefix("https://") || lower_prefix("http://") || lower_prefix("mailto:");
+    (ok && !url.chars().any(|c| c.is_control())).then_some(url)
+}
+
+/// The URL when it may be the `src` of an `<img>`: a base64 `data:` URL of an image media type
+/// (the only images a self-contained page may show; anything else would be a network request).
+pub(crate) fn safe_image_src<'a>(media_type: &str, url: &'a str) -> Option<&'a str> {
+    if !is_image_media_type(media_type) {
+        return None;
+    }
+    let rest = url.strip_prefix("data:")?;
+    let (mt, data) = rest.split_once(";base64,")?;
+    let b64 = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=');
+    (mt.eq_ignore_ascii_case(media_type) && data.bytes().all(b64)).then_some(url)
+}
+
+/// `image/<subtype>` with a plain token subtype (`image/png`, `image/svg+xml`).
+fn is_image_media_type(mt: &str) -> bool {
+    let Some(sub) = mt.strip_prefix("image/") else {
+        return false;
+    };
+    !sub.is_empty()
+        && sub
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'+' | b'-'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_and_attr_escapes() {
+        assert_eq!(escape_text("a<b>&\"'"), "a&lt;b&gt;&amp;\"'");
+        assert_eq!(
+            escape_attr("x\" onerror='y'"),
+            "x&quot; onerror=&#39;y&#39;"
+        );
+        assert!(matches!(escape_text("plain"), Cow::Borrowed(_)));
+        assert_eq!(escape_text("a\0b"), "a\u{FFFD}b");
+    }
+
+    #[test]
+    fn hrefs_allowlisted() {
+        for ok in ["https://x.org/a?b", "HTTP://x", "mailto:a@b", "#t12"] {
+            assert_eq!(safe_href(ok), Some(ok), "{ok}");
+        }
+        for bad in [
+            "javascript:alert(1)",
+            "JaVaScRiPt:alert(1)",
+            " javascript:x",
+            "\tjavascript:x",
+            "java\nscript:x",
+            "data:text/html,<script>",
+            "vbscript:x",
+            "file:///etc/passwd",
+            "relative/path",
+            "//evil.org/x",
+            "https://x\u{0}y",
+            "",
+        ] {
+            assert_eq!(safe_href(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn images_only_data_image() {
+        let png = "data:image/png;base64,iVBORw0K+/=";
+        assert_eq!(safe_image_src("image/png", png), Some(png));
+        assert_eq!(
+            safe_image_src("text/html", "data:text/html;base64,PHNj"),
+            None
+        );
+        assert_eq!(
+            safe_image_src("image/png\" onerror=\"x", "data:image/png;base64,AA"),
+            None
+        );
+        assert_eq!(safe_image_src("image/png", "https://x.org/a.png"), None);
+        assert_eq!(
+            safe_image_src("image/png", "data:image/png;base64,A\"B"),
+            None
+        );
+        assert_eq!(
+            safe_image_src("image/png", "data:image/gif;base64,AA"),
+            None
+        );
+    }
+}

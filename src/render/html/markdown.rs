@@ -1,0 +1,142 @@
+//! Assistant Markdown → HTML with pulldown-cmark, made safe for untrusted text.
+//!
+//! pulldown-cmark writes `Html` / `InlineHtml` events verbatim and lets any link scheme through
+//! (style.md §2, "two traps"). Before `push_html` the events are filtered: raw HTML becomes text,
+//! links keep their tag only when `safe_href` accepts the destination, images never become
+//! `<img>` (a remote image would be a network request; a safe one becomes a link), and table
+//! alignments are dropped (they are written as `style=` attributes, which the page's CSP forbids).
+
+use pulldown_cmark::{Alignment, CowStr, Event, Options, Parser, Tag, TagEnd, html};
+
+use super::escape::{Html, safe_href};
+
+/// Renders untrusted Markdown into `out`.
+pub(crate) fn push_markdown(out: &mut Html, source: &str) {
+    let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
+    // For each open link or image: whether its tag was kept.
+    let mut kept: Vec<bool> = Vec::new();
+    let mut pending_url: Vec<Option<String>> = Vec::new();
+    let events = Parser::new_ext(source, opts).flat_map(|event| -> Vec<Event<'_>> {
+        match event {
+            Event::Html(s) | Event::InlineHtml(s) => vec![Event::Text(s)],
+            Event::Start(Tag::Table(aligns)) => {
+                let none = vec![Alignment::None; aligns.len()];
+                vec![Event::Start(Tag::Table(none))]
+            }
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }) => {
+                if safe_href(&dest_url).is_some() {
+                    kept.push(true);
+                    pending_url.push(None);
+                    vec![Event::Start(Tag::Link {
+                        link_type,
+                        dest_url,
+                        title,
+                        id,
+                    })]
+                } else {
+                    kept.push(false);
+                    pending_url.push(Some(dest_url.into_string()));
+                    vec![]
+                }
+            }
+            Event::Start(Tag::Image {
+                dest_url, title, ..
+            }) => {
+                // Never an <img>: shown as a link to the image when the URL is safe.
+                if safe_href(&dest_url).is_some() {
+                    kept.push(true);
+                    pending_url.push(None);
+                    vec![
+                        Event::Start(Tag::Link {
+                            link_type: pulldown_cmark::LinkType::Inline,
+                            dest_url,
+                            title,
+                            id: CowStr::Borrowed(""),
+                        }),
+                        Event::Text(CowStr::Borrowed("[image] ")),
+                    ]
+                } else {
+                    kept.push(false);
+                    pending_url.push(Some(dest_url.into_string()));
+                    vec![Event::Text(CowStr::Borrowed("[image] "))]
+                }
+            }
+            Event::End(TagEnd::Link) | Event::End(TagEnd::Image) => {
+                let url = pending_url.pop().flatten();
+                if kept.pop().unwrap_or(false) {
+                    vec![Event::End(TagEnd::Link)]
+                } else {
+                    // The refused destination stays readable as text.
+                    let shown = url.map(|u| format!(" <{u}>")).unwrap_or_default();
+                    vec![Event::Text(CowStr::from(shown))]
+                }
+            }
+            other => vec![other],
+        }
+    });
+    let mut buf = String::new();
+    html::push_html(&mut buf, events);
+    out.raw_trusted(&buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn md(s: &str) -> String {
+        let mut h = Html::default();
+        push_markdown(&mut h, s);
+        h.as_str().to_owned()
+    }
+
+    #[test]
+    fn raw_html_becomes_text() {
+        let out = md("hi <script>window.x=1</script>\n\n<img src=x onerror=alert(1)>\n");
+        assert!(!out.contains("<script"), "{out}");
+        assert!(!out.contains("<img"), "{out}");
+        assert!(out.contains("&lt;script&gt;"), "{out}");
+    }
+
+    #[test]
+    fn bad_links_become_text() {
+        let out = md("[click](javascript:alert(1)) and [ok](https://example.org)");
+        assert!(!out.contains("href=\"javascript"), "{out}");
+        assert!(out.contains("click &lt;javascript:alert(1)&gt;"), "{out}");
+        assert!(
+            out.contains("<a href=\"https://example.org\">ok</a>"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn images_never_load() {
+        let out = md("![a](https://evil.example/t.png) ![b](data:image/png;base64,AA)");
+        assert!(!out.contains("<img"), "{out}");
+        assert!(
+            out.contains("<a href=\"https://evil.example/t.png\">[image] a</a>"),
+            "{out}"
+        );
+        assert!(
+            out.contains("[image] b &lt;data:image/png;base64,AA&gt;"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn tables_have_no_style_attributes() {
+        let out = md("| a | b |\n|:--|--:|\n| 1 | 2 |\n");
+        assert!(out.contains("<table>"), "{out}");
+        assert!(!out.contains("style="), "{out}");
+    }
+
+    #[test]
+    fn attribute_breakout_in_link_is_escaped() {
+        let out = md("[x](https://a.org/\"onmouseover=\"alert(1))");
+        assert!(!out.contains("\"onmouseover"), "{out}");
+    }
+}

@@ -1,0 +1,139 @@
+//! `--to html`: one self-contained, safe, searchable page per input, streamed.
+//!
+//! 1. `begin` writes the head: a Content-Security-Policy that allows only this page's own style
+//!    and script (by SHA-256 hash) and `data:` images, the inline stylesheet, the page header
+//!    and the search box (hidden until the script shows it: with scripting off, every item is
+//!    still there and every `<details>` still opens).
+//! 2. `item` writes each final transcript item as soon as the fold hands it over, so memory does
+//!    not grow with the session and a browser can show a growing file.
+//! 3. `finish` writes the footer (totals from `result` notices), the inline script, and closes
+//!    the document.
+//!
+//! All markup goes through `escape::Html`; transcript content is untrusted everywhere.
+
+use std::io::{self, Write};
+use std::sync::OnceLock;
+
+use base64::Engine as _;
+use sha2::{Digest, Sha256};
+
+use super::{Header, Render, Summary};
+use crate::model::transcript::TranscriptItem;
+
+mod diff;
+mod escape;
+mod markdown;
+mod notice;
+mod summary;
+mod tool;
+mod turn;
+
+use escape::Html;
+use notice::Totals;
+
+/// The page's stylesheet, inlined.
+const CSS: &str = include_str!("page.css");
+/// The page's script (search, print), inlined at the end of the body.
+const JS: &str = include_str!("page.js");
+
+/// The policy: nothing may load or run but the inline style and script above (matched by hash),
+/// and images only from `data:` URLs. `base-uri` and `form-action` close the two holes that
+/// `default-src` does not cover.
+fn csp() -> &'static str {
+    static CSP: OnceLock<String> = OnceLock::new();
+    CSP.get_or_init(|| {
+        let hash = |s: &str| base64::engine::general_purpose::STANDARD.encode(Sha256::digest(s));
+        format!(
+            "default-src 'none'; style-src 'sha256-{}'; script-src 'sha256-{}'; img-src data:; \
+             base-uri 'none'; form-action 'none'",
+            hash(CSS),
+            hash(JS)
+        )
+    })
+}
+
+/// Writes HTML. Holds only counters and one reusable buffer between items.
+#[derive(Debug, Default)]
+pub(crate) struct HtmlRenderer {
+    totals: Totals,
+    sessions: u64,
+    /// Notices written, for unique anchors of the turns some of them carry.
+    notices: u64,
+    buf: Html,
+}
+
+impl HtmlRenderer {
+    /// A renderer for a run of inputs (each input is its own page).
+    pub(crate) fn new() -> HtmlRenderer {
+        HtmlRenderer::default()
+    }
+
+    fn flush_buf(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        out.write_all(self.buf.as_str().as_bytes())?;
+        self.buf.clear();
+        Ok(())
+    }
+}
+
+impl Render for HtmlRenderer {
+    fn begin(&mut self, out: &mut dyn Write, header: &Header) -> io::Result<()> {
+        self.totals = Totals::default();
+        self.sessions = 0;
+        self.notices = 0;
+        let h = &mut self.buf;
+        h.raw_trusted("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
+            .raw_trusted("<meta http-equiv=\"Content-Security-Policy\" content=\"")
+            .attr(csp())
+            .raw_trusted("\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+            .raw_trusted("<meta name=\"color-scheme\" content=\"light dark\">\n")
+            .raw_trusted("<meta name=\"generator\" content=\"scribe ")
+            .attr(env!("CARGO_PKG_VERSION"))
+            .raw_trusted("\">\n<link rel=\"icon\" href=\"data:,\">\n<title>")
+            .text(&header.file)
+            .raw_trusted(" · scribe</title>\n<style>")
+            .raw_trusted(CSS)
+            .raw_trusted("</style>\n</head>\n<body>\n<header class=\"page-h\"><h1>")
+            .text(&header.file)
+            .raw_trusted("</h1><p class=\"meta\">")
+            .text(header.source)
+            .raw_trusted(" · scribe ")
+            .text(env!("CARGO_PKG_VERSION"))
+            .raw_trusted("</p><div id=\"search\" class=\"search\" hidden>")
+            .raw_trusted("<input id=\"q\" type=\"search\" placeholder=\"Search turns\" ")
+            .raw_trusted("aria-label=\"Search turns\" autocomplete=\"off\"> <span id=\"qcount\" class=\"meta\"></span>")
+            .raw_trusted("</div></header>\n<main>\n");
+        self.flush_buf(out)
+    }
+
+    fn item(&mut self, out: &mut dyn Write, item: &TranscriptItem) -> io::Result<()> {
+        let h = &mut self.buf;
+        match item {
+            TranscriptItem::Session(s) => {
+                self.sessions += 1;
+                notice::push_session(h, s, self.sessions == 1);
+            }
+            TranscriptItem::Turn(t) => {
+                self.totals.turns += 1;
+                let anchor = format!("t{}", self.totals.turns);
+                turn::push_turn(h, t, &anchor);
+            }
+            TranscriptItem::Notice(n) => {
+                self.notices += 1;
+                let scope = format!("n{}", self.notices);
+                notice::push_notice(h, n, &mut self.totals, &scope);
+            }
+            TranscriptItem::Debug(d) => notice::push_debug(h, d),
+        }
+        self.flush_buf(out)
+    }
+
+    fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
+        let h = &mut self.buf;
+        h.raw_trusted("</main>\n");
+        notice::push_footer(h, &self.totals, summary.lines, summary.errors);
+        h.raw_trusted("<script>")
+            .raw_trusted(JS)
+            .raw_trusted("</script>\n</body></html>\n");
+        self.flush_buf(out)
+    }
+}

@@ -1,0 +1,376 @@
+//! The side lanes of the page: the session summary, quiet one-line notices, unparsed lines, and
+//! the totals the footer adds up from `result` notices.
+
+use super::escape::Html;
+use super::tool::push_subagent;
+use super::turn::push_turn;
+use crate::model::session::{HookStatus, Level, SessionSnapshot, SystemNotice};
+use crate::model::transcript::{DebugRecord, Usage};
+
+/// What the footer reports, added up as `result` notices pass (O(1) memory).
+#[derive(Debug, Default)]
+pub(crate) struct Totals {
+    /// Turns written at the top level.
+    pub(crate) turns: u64,
+    /// `result` notices seen.
+    pub(crate) results: u64,
+    pub(crate) agent_turns: u64,
+    pub(crate) duration_ms: u64,
+    pub(crate) usage: Usage,
+    /// Claude reports the session's running cost in every result: the largest one is the total.
+    pub(crate) cost: Option<f64>,
+}
+
+/// `1.2 s`, `3 min 4 s`.
+pub(crate) fn duration(ms: u64) -> String {
+    if ms < 60_000 {
+        format!("{:.1} s", ms as f64 / 1000.0)
+    } else {
+        format!("{} min {} s", ms / 60_000, (ms % 60_000) / 1000)
+    }
+}
+
+fn list(h: &mut Html, label: &str, items: &[String]) {
+    if items.is_empty() {
+        return;
+    }
+    h.raw_trusted("<details class=\"inv\"><summary>")
+        .text(label)
+        .raw_trusted(" (")
+        .num(items.len())
+        .raw_trusted(")</summary><p>");
+    for (i, it) in items.iter().enumerate() {
+        if i > 0 {
+            h.raw_trusted(", ");
+        }
+        h.raw_trusted("<code>").text(it).raw_trusted("</code>");
+    }
+    h.raw_trusted("</p></details>");
+}
+
+/// The session summary. The first one is the page's header card; later ones (a re-`init`) are
+/// written in place, folded.
+pub(crate) fn push_session(h: &mut Html, s: &SessionSnapshot, first: bool) {
+    if first {
+        h.raw_trusted("<section class=\"item session\">");
+    } else {
+        h.raw_trusted("<details class=\"item session\"><summary>Session re-initialised</summary>");
+    }
+    h.raw_trusted("<dl class=\"facts\">");
+    let mut fact = |k: &str, v: &str| {
+        if !v.is_empty() {
+            h.raw_trusted("<dt>")
+                .text(k)
+                .raw_trusted("</dt><dd>")
+                .text(v)
+                .raw_trusted("</dd>");
+        }
+    };
+    fact("model", &s.model);
+    fact("cwd", &s.cwd);
+    fact("permission mode", &s.permission_mode);
+    fact("agent", &s.agent);
+    fact("version", s.version.as_deref().unwrap_or_default());
+    fact("source format", &s.source);
+    fact("session", &s.session_id);
+    h.raw_trusted("</dl>");
+    if !s.mcp_servers.is_empty() {
+        h.raw_trusted("<p class=\"mcp\">MCP servers: ");
+        for m in &s.mcp_servers {
+            let dot = match m.status.as_str() {
+                "connected" => "ok",
+                "failed" | "error" => "bad",
+                _ => "wait",
+            };
+            h.raw_trusted("<span class=\"server\"><span class=\"dot ")
+                .raw_trusted(dot)
+                .raw_trusted("\" title=\"")
+                .attr(&m.status)
+                .raw_trusted("\"></span>")
+                .text(&m.name)
+                .raw_trusted(" <span class=\"meta\">")
+                .text(&m.status)
+                .raw_trusted("</span></span> ");
+        }
+        h.raw_trusted("</p>");
+    }
+    list(h, "tools", &s.tools);
+    list(h, "skills", &s.skills);
+    list(h, "agents", &s.agents);
+    let plugins: Vec<String> = s.plugins.iter().map(|p| p.name.clone()).collect();
+    list(h, "plugins", &plugins);
+    h.raw_trusted(if first {
+        "</section>\n"
+    } else {
+        "</details>\n"
+    });
+}
+
+fn open(h: &mut Html, class: &'static str) {
+    h.raw_trusted("<div class=\"item notice ")
+        .raw_trusted(class)
+        .raw_trusted("\">");
+}
+
+/// One notice as a quiet line (or a folded block when it carries turns). Adds results to
+/// `totals`.
+pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, scope: &str) {
+    match n {
+        SystemNotice::RateLimit {
+            status,
+            rate_limit_type,
+            ..
+        } => {
+            open(h, "info");
+            h.raw_trusted("rate limit: ").text(status);
+            if let Some(t) = rate_limit_type {
+                h.raw_trusted(" (").text(t).raw_trusted(")");
+            }
+        }
+        SystemNotice::ApiRetry {
+            attempt,
+            max,
+            delay_ms,
+            error_status,
+            error,
+        } => {
+            open(h, "warning");
+            h.raw_trusted("API retry ")
+                .num(attempt)
+                .raw_trusted("/")
+                .num(max)
+                .raw_trusted(" in ")
+                .text(&duration(*delay_ms));
+            if let Some(s) = error_status {
+                h.raw_trusted(" · HTTP ").num(s);
+            }
+            if let Some(e) = error {
+                h.raw_trusted(" · ").text(e);
+            }
+        }
+        SystemNotice::Compact {
+            trigger,
+            pre_tokens,
+            post_tokens,
+            ..
+        } => {
+            open(h, "info");
+            h.raw_trusted("context compacted");
+            if let Some(t) = trigger {
+                h.raw_trusted(" (").text(t).raw_trusted(")");
+            }
+            if let (Some(a), Some(b)) = (pre_tokens, post_tokens) {
+                h.raw_trusted(": ")
+                    .num(a)
+                    .raw_trusted(" → ")
+                    .num(b)
+                    .raw_trusted(" tokens");
+            }
+        }
+        SystemNotice::Hook {
+            hook_name,
+            event: _,
+            status,
+            output,
+            exit_code,
+            outcome,
+        } => {
+            open(h, "trace");
+            let word = match status {
+                HookStatus::Started => "started",
+                HookStatus::Progress => "progress",
+                HookStatus::Response => "done",
+            };
+            h.raw_trusted("hook ")
+                .text(hook_name)
+                .raw_trusted(" ")
+                .raw_trusted(word);
+            if let Some(o) = outcome {
+                h.raw_trusted(" · ").text(o);
+            }
+            if let Some(c) = exit_code {
+                h.raw_trusted(" · exit ").num(c);
+            }
+            if let Some(o) = output.as_deref().filter(|o| !o.trim().is_empty()) {
+                h.raw_trusted(" · <code>")
+                    .text(o.trim_end())
+                    .raw_trusted("</code>");
+            }
+        }
+        SystemNotice::SessionState { state } => {
+            open(h, "trace");
+            h.raw_trusted("session ").text(state);
+        }
+        SystemNotice::Status { status, detail } => {
+            open(h, "trace");
+            h.raw_trusted("status: ")
+                .text(status.as_deref().unwrap_or("—"));
+            if let Some(d) = detail {
+                h.raw_trusted(" · ").text(d);
+            }
+        }
+        SystemNotice::FilesPersisted { files, failed } => {
+            open(h, "info");
+            h.raw_trusted("files persisted: ").num(files.len());
+            if !failed.is_empty() {
+                h.raw_trusted(" (")
+                    .num(failed.len())
+                    .raw_trusted(" failed)");
+            }
+        }
+        SystemNotice::Elicitation { server, id: _ } => {
+            open(h, "info");
+            h.raw_trusted("MCP server ")
+                .text(server)
+                .raw_trusted(" asked for input");
+        }
+        SystemNotice::PermissionDenied {
+            tool_name,
+            tool_call_id: _,
+            message,
+        } => {
+            open(h, "warning");
+            h.raw_trusted("permission denied: ")
+                .text(tool_name)
+                .raw_trusted(" · ")
+                .text(message);
+        }
+        SystemNotice::Task {
+            task_id,
+            status,
+            description,
+            summary,
+            usage: _,
+        } => {
+            open(h, "info");
+            h.raw_trusted("task ")
+                .text(description.as_deref().unwrap_or(task_id));
+            if let Some(s) = status {
+                h.raw_trusted(" · ").text(&format!("{s:?}").to_lowercase());
+            }
+            if let Some(s) = summary {
+                h.raw_trusted(" · ").text(s);
+            }
+        }
+        SystemNotice::MissedEvents { from, to, reason } => {
+            open(h, "warning");
+            h.raw_trusted("events missed");
+            if let (Some(a), Some(b)) = (from, to) {
+                h.raw_trusted(" ").num(a).raw_trusted("–").num(b);
+            }
+            h.raw_trusted(": ").text(reason);
+        }
+        SystemNotice::Subagent {
+            tool_call_id: _,
+            record,
+        } => {
+            open(h, "info");
+            push_subagent(h, record, &format!("{scope}-s"));
+        }
+        SystemNotice::Branch { leaf_id: _, turns } => {
+            open(h, "info");
+            h.raw_trusted("<details class=\"branch\"><summary>side branch · ")
+                .num(turns.len())
+                .raw_trusted(" turns</summary>");
+            for (i, t) in turns.iter().enumerate() {
+                push_turn(h, t, &format!("{scope}-b{}", i + 1));
+            }
+            h.raw_trusted("</details>");
+        }
+        SystemNotice::Result {
+            subtype,
+            is_error,
+            cost,
+            turns,
+            duration_ms,
+            usage,
+            errors,
+            ..
+        } => {
+            totals.results += 1;
+            totals.agent_turns += turns.unwrap_or(0);
+            totals.duration_ms += duration_ms.unwrap_or(0);
+            if let Some(u) = usage {
+                totals.usage.add(u);
+            }
+            if let Some(c) = cost {
+                totals.cost = Some(totals.cost.map_or(*c, |t: f64| t.max(*c)));
+            }
+            open(h, if *is_error { "error" } else { "result" });
+            h.raw_trusted("result: ").text(subtype);
+            if let Some(t) = turns {
+                h.raw_trusted(" · ").num(t).raw_trusted(" turns");
+            }
+            if let Some(d) = duration_ms {
+                h.raw_trusted(" · ").text(&duration(*d));
+            }
+            if let Some(c) = cost {
+                h.raw_trusted(" · $").text(&format!("{c:.4}"));
+            }
+            for e in errors {
+                h.raw_trusted(" · ").text(e);
+            }
+        }
+        SystemNotice::Info {
+            source,
+            level,
+            text,
+            data: _,
+        } => {
+            open(
+                h,
+                match level {
+                    Level::Trace => "trace",
+                    Level::Info => "info",
+                    Level::Warning => "warning",
+                    Level::Error => "error",
+                },
+            );
+            h.text(source).raw_trusted(": ").text(text);
+        }
+    }
+    h.raw_trusted("</div>\n");
+}
+
+/// An input line nothing understood: kept whole, folded.
+pub(crate) fn push_debug(h: &mut Html, d: &DebugRecord) {
+    h.raw_trusted("<details class=\"item debug\"><summary>line ")
+        .num(d.line)
+        .raw_trusted(" not understood: ")
+        .text(&d.reason)
+        .raw_trusted("</summary><pre>")
+        .text(&d.raw)
+        .raw_trusted("</pre></details>\n");
+}
+
+/// The footer: turns, duration, tokens and cost.
+pub(crate) fn push_footer(h: &mut Html, t: &Totals, lines: u64, errors: u64) {
+    h.raw_trusted("<footer class=\"page-f\"><span>")
+        .num(t.turns)
+        .raw_trusted(" turns</span>");
+    if t.results > 0 {
+        h.raw_trusted("<span>")
+            .num(t.agent_turns)
+            .raw_trusted(" agent turns</span><span>")
+            .text(&duration(t.duration_ms))
+            .raw_trusted("</span><span>")
+            .num(t.usage.input_tokens)
+            .raw_trusted(" in · ")
+            .num(t.usage.output_tokens)
+            .raw_trusted(" out tokens</span>");
+    }
+    if let Some(c) = t.cost {
+        h.raw_trusted("<span>$")
+            .text(&format!("{c:.4}"))
+            .raw_trusted("</span>");
+    }
+    h.raw_trusted("<span>")
+        .num(lines)
+        .raw_trusted(" lines read</span>");
+    if errors > 0 {
+        h.raw_trusted("<span class=\"bad\">")
+            .num(errors)
+            .raw_trusted(" input errors</span>");
+    }
+    h.raw_trusted("</footer>\n");
+}

@@ -1,0 +1,188 @@
+//! One turn as an `<article>` with an anchor; the same code draws top-level turns and the turns
+//! of a sub-agent transcript, to any depth.
+
+use super::escape::{Html, safe_href};
+use super::markdown::push_markdown;
+use super::tool::{push_call, push_file};
+use crate::model::transcript::{Part, Role, SyntheticReason, Turn, TurnOrigin};
+
+/// The label and CSS class of a turn's origin.
+fn origin_label(origin: &TurnOrigin) -> (&'static str, &'static str) {
+    match origin {
+        TurnOrigin::UserInput => ("User", "user"),
+        TurnOrigin::ToolReturn { .. } => ("Tool return", "tool-return"),
+        TurnOrigin::Synthetic { reason } => (synthetic_label(*reason), "synthetic"),
+        TurnOrigin::SubagentPrompt { .. } => ("Sub-agent prompt", "subagent-prompt"),
+        TurnOrigin::Replay => ("User (replayed)", "replay"),
+        TurnOrigin::Notification => ("Notification", "notification"),
+        TurnOrigin::Model => ("Assistant", "model"),
+    }
+}
+
+fn synthetic_label(reason: SyntheticReason) -> &'static str {
+    match reason {
+        SyntheticReason::SkillBody => "Context: skill body",
+        SyntheticReason::SystemReminder => "Context: system reminder",
+        SyntheticReason::HookOutput => "Context: hook output",
+        SyntheticReason::SlashCommand => "Context: slash command",
+        SyntheticReason::LocalCommandOutput => "Context: local command output",
+        SyntheticReason::LocalCommandCaveat => "Context: local command caveat",
+        SyntheticReason::Interrupt => "Context: interrupt",
+        SyntheticReason::BashInput => "Context: bash input",
+        SyntheticReason::BashOutput => "Context: bash output",
+        SyntheticReason::MemoryInput => "Context: memory input",
+        SyntheticReason::CompactSummary => "Context: compaction summary",
+        SyntheticReason::Other => "Context",
+    }
+}
+
+/// Writes one turn whose element id is `anchor` (`t12`, or `t12-c1-3` inside a sub-agent).
+pub(crate) fn push_turn(h: &mut Html, turn: &Turn, anchor: &str) {
+    let (label, class) = origin_label(&turn.origin);
+    let role = match turn.role {
+        Role::User => "user",
+        Role::Assistant => "assistant",
+    };
+    h.raw_trusted("<article class=\"turn ")
+        .raw_trusted(role)
+        .raw_trusted(" o-")
+        .raw_trusted(class)
+        .raw_trusted("\" id=\"")
+        .attr(anchor)
+        .raw_trusted("\"><header class=\"turn-h\"><a class=\"anchor\" href=\"#")
+        .attr(anchor)
+        .raw_trusted("\">#")
+        .text(anchor.trim_start_matches('t'))
+        .raw_trusted("</a> <span class=\"who\">")
+        .raw_trusted(label)
+        .raw_trusted("</span>");
+    push_meta(h, turn);
+    h.raw_trusted("</header>");
+    let hidden = turn.origin.is_hidden_context();
+    if hidden {
+        h.raw_trusted("<details class=\"ctx\"><summary>show hidden context</summary>");
+    }
+    if let Some(err) = &turn.metadata.error {
+        h.raw_trusted("<p class=\"api-error\">API error: ")
+            .text(err)
+            .raw_trusted("</p>");
+    }
+    let markdown = turn.role == Role::Assistant;
+    for (i, part) in turn.parts.iter().enumerate() {
+        push_part(h, part, markdown, &format!("{anchor}-c{}", i + 1));
+    }
+    if hidden {
+        h.raw_trusted("</details>");
+    }
+    h.raw_trusted("</article>\n");
+}
+
+/// Model, time, tokens, interruption: the quiet line beside the speaker.
+fn push_meta(h: &mut Html, turn: &Turn) {
+    let m = &turn.metadata;
+    if let Some(model) = &m.model {
+        h.raw_trusted(" <span class=\"meta\">")
+            .text(model)
+            .raw_trusted("</span>");
+    }
+    if let Some(u) = &m.usage {
+        h.raw_trusted(" <span class=\"meta\">")
+            .num(u.input_tokens)
+            .raw_trusted(" in · ")
+            .num(u.output_tokens)
+            .raw_trusted(" out</span>");
+    }
+    if m.aborted {
+        h.raw_trusted(" <span class=\"badge warn\">interrupted</span>");
+    }
+    if let Some(ts) = &turn.timestamp {
+        h.raw_trusted(" <time class=\"meta\">")
+            .text(ts)
+            .raw_trusted("</time>");
+    }
+}
+
+/// One part. `markdown`: the text is the model's (rendered as Markdown) rather than a person's.
+fn push_part(h: &mut Html, part: &Part, markdown: bool, scope: &str) {
+    match part {
+        Part::Text { text, citations } => {
+            if markdown {
+                h.raw_trusted("<div class=\"md\">");
+                push_markdown(h, text);
+                h.raw_trusted("</div>");
+            } else {
+                h.raw_trusted("<div class=\"plain\">")
+                    .text(text)
+                    .raw_trusted("</div>");
+            }
+            if !citations.is_empty() {
+                h.raw_trusted("<p class=\"meta\">")
+                    .num(citations.len())
+                    .raw_trusted(" citation(s)</p>");
+            }
+        }
+        Part::Reasoning {
+            text,
+            redacted,
+            signature: _,
+        } => {
+            h.raw_trusted("<details class=\"thinking\"><summary>Thinking");
+            if *redacted {
+                h.raw_trusted(" (redacted)</summary>");
+            } else {
+                h.raw_trusted("</summary><div class=\"plain\">")
+                    .text(text)
+                    .raw_trusted("</div>");
+            }
+            h.raw_trusted("</details>");
+        }
+        Part::ToolCall { call } => push_call(h, call, scope),
+        Part::File {
+            media_type,
+            url,
+            filename,
+        } => push_file(h, media_type, url, filename.as_deref()),
+        Part::SourceUrl {
+            url,
+            title,
+            source_id: _,
+        } => {
+            let label = title.as_deref().unwrap_or(url);
+            h.raw_trusted("<p class=\"source\">source: ");
+            match safe_href(url) {
+                Some(href) => h
+                    .raw_trusted("<a href=\"")
+                    .attr(href)
+                    .raw_trusted("\">")
+                    .text(label)
+                    .raw_trusted("</a>"),
+                None => h
+                    .text(label)
+                    .raw_trusted(" <code>")
+                    .text(url)
+                    .raw_trusted("</code>"),
+            };
+            h.raw_trusted("</p>");
+        }
+        Part::SourceDocument {
+            media_type,
+            title,
+            source_id,
+        } => {
+            h.raw_trusted("<p class=\"source\">document: ")
+                .text(title)
+                .raw_trusted(" <span class=\"meta\">")
+                .text(media_type)
+                .raw_trusted(" ")
+                .text(source_id)
+                .raw_trusted("</span></p>");
+        }
+        Part::Data { name, data } => {
+            h.raw_trusted("<details class=\"data\"><summary>")
+                .text(name)
+                .raw_trusted("</summary><pre class=\"json\">")
+                .text(&serde_json::to_string_pretty(data).unwrap_or_default())
+                .raw_trusted("</pre></details>");
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! `--to html` in a real browser: every corpus stream and the hand-written samples (one under a
+//! hostile file name) loaded in Debian's headless Chromium by `tests/browser/check.mjs`. Skipped
+//! with a printed reason when chromium or `tests/browser/node_modules` is missing, unless
+//! `SCRIBE_BROWSER_TEST=required` (set by `.ci/run`), which makes a missing browser a failure.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::util::{corpus, files_under, root, sample, scribe};
+
+/// Why the browser check cannot run here, if it cannot.
+fn browser_missing(dir: &Path) -> Option<String> {
+    // SCRIBE_CHROMIUM (also read by check.mjs) points at another build; Debian's by default.
+    let chromium = std::env::var("SCRIBE_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    if !Path::new(&chromium).exists() {
+        return Some(format!(
+            "{chromium} is not installed (apt-get install chromium)"
+        ));
+    }
+    if !dir.join("node_modules/playwright-core").is_dir() {
+        return Some("tests/browser/node_modules is missing (cd tests/browser && npm ci)".into());
+    }
+    if Command::new("node").arg("--version").output().is_err() {
+        return Some("node is not installed".into());
+    }
+    None
+}
+
+#[test]
+fn pages_work_in_headless_chromium() {
+    let dir = root().join("tests/browser");
+    if let Some(why) = browser_missing(&dir) {
+        if std::env::var("SCRIBE_BROWSER_TEST").as_deref() == Ok("required") {
+            panic!("SCRIBE_BROWSER_TEST=required but {why}");
+        }
+        eprintln!("skipping the browser test: {why}");
+        return;
+    }
+    let pages = tempfile::tempdir().unwrap();
+    let mut inputs: Vec<(String, PathBuf)> = vec![
+        ("tour".into(), sample("html-tour.jsonl")),
+        ("hostile".into(), sample("html-hostile.jsonl")),
+    ];
+    // The file name is shown in the title and header: make it hostile too.
+    let evil_name = pages
+        .path()
+        .join("<img src=x onerror=window.__scribe_xss=99>\"'.jsonl");
+    fs::copy(sample("html-hostile.jsonl"), &evil_name).unwrap();
+    inputs.push(("hostile-name".into(), evil_name));
+    if let Some(c) = corpus() {
+        for p in files_under(&c.join("claude-code"), &|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.starts_with("stream")
+                && name.ends_with(".jsonl")
+                && !p.to_string_lossy().contains("/projects/")
+        }) {
+            let scenario = p.parent().unwrap().file_name().unwrap().to_string_lossy();
+            let stem = p.file_stem().unwrap().to_string_lossy();
+            inputs.push((format!("corpus-{scenario}-{stem}"), p));
+        }
+    }
+    let mut files = Vec::new();
+    for (name, input) in &inputs {
+        let out = scribe().args(["--to", "html"]).arg(input).output().unwrap();
+        assert!(out.status.success(), "{name}: {out:?}");
+        let page = pages.path().join(format!("{name}.html"));
+        fs::write(&page, &out.stdout).unwrap();
+        files.push(page);
+    }
+    let shots = root().join("target/browser-shots");
+    fs::create_dir_all(&shots).unwrap();
+    let out = Command::new("node")
+        .current_dir(&dir)
+        .arg("check.mjs")
+        .arg(&shots)
+        .args(&files)
+        .output()
+        .expect("node runs");
+    let report = String::from_utf8_lossy(&out.stdout);
+    eprintln!("{report}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "browser check failed:\n{report}");
+    assert_eq!(
+        report.lines().filter(|l| l.starts_with("ok ")).count(),
+        files.len()
+    );
+    assert!(shots.join("tour.png").is_file(), "screenshot saved");
+}
