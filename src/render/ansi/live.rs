@@ -1,0 +1,169 @@
+//! What the live path has already printed, and how streamed text is cut into printable chunks.
+//!
+//! Assistant text is Markdown, and Markdown cannot be rendered word by word (a `**` or a table
+//! only means something once it is closed). So text is cut into *chunks* at blank lines outside
+//! fenced code, and each chunk is rendered on its own. The cut depends only on the text before
+//! it, so a chunk can be printed as soon as the blank line after it has streamed in, and a text
+//! rendered whole (no deltas) is cut at exactly the same places: the output is the same bytes
+//! whether or not the input had partial messages.
+
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+
+use crate::model::transcript::{Part, ToolCall};
+
+/// Byte offsets just after each blank line that is outside fenced code (only complete lines
+/// count; the text is assumed to start outside a fence).
+pub(super) fn boundaries(text: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut fence: Option<(char, usize)> = None;
+    let mut pos = 0;
+    for line in text.split_inclusive('\n') {
+        pos += line.len();
+        if !line.ends_with('\n') {
+            break;
+        }
+        let t = line.trim();
+        let run = |c: char| t.chars().take_while(|&x| x == c).count();
+        match fence {
+            Some((c, n)) => {
+                if run(c) >= n && t.chars().all(|x| x == c) {
+                    fence = None;
+                }
+            }
+            None => {
+                if t.is_empty() {
+                    out.push(pos);
+                } else if run('`') >= 3 {
+                    fence = Some(('`', run('`')));
+                } else if run('~') >= 3 {
+                    fence = Some(('~', run('~')));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Cuts a whole text into chunks (see the module doc). Blank chunks are dropped.
+pub(super) fn chunks(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for b in boundaries(text).into_iter().chain([text.len()]) {
+        let c = &text[start..b];
+        if !c.trim().is_empty() {
+            out.push(c);
+        }
+        start = b;
+    }
+    out
+}
+
+/// Delta text of one content block, and how much of it has been printed.
+#[derive(Debug)]
+pub(super) struct Stream {
+    pub(super) message_id: String,
+    pub(super) index: u64,
+    pub(super) reasoning: bool,
+    pub(super) text: String,
+    /// Bytes of `text` printed (always at a chunk boundary).
+    pub(super) printed: usize,
+    /// The first chunk (the one with the bullet) has been printed.
+    pub(super) bulleted: bool,
+}
+
+/// The live path's memory, so that the final items print only what it has not.
+#[derive(Debug, Default)]
+pub(super) struct Live {
+    /// Blocks whose deltas are streaming (main thread only).
+    pub(super) streams: Vec<Stream>,
+    /// Content parts printed from an `AssistantBlock`, by message id and fingerprint, counted.
+    shown: HashMap<(String, u64), u32>,
+    /// Main-thread calls whose head line was printed, kept to render their result later.
+    pub(super) heads: HashMap<String, ToolCall>,
+    /// Calls whose result was printed.
+    pub(super) results: HashSet<String>,
+    /// Task id → the Agent call that owns it.
+    pub(super) tasks: HashMap<String, String>,
+    /// The last progress line printed per call (the CLI repeats them).
+    pub(super) progress: HashMap<String, String>,
+    /// The call whose lines were the last thing printed (a result right below its call needs no
+    /// reminder of which call it belongs to).
+    pub(super) last_call: Option<String>,
+}
+
+fn fingerprint(part: &Part) -> u64 {
+    let mut h = DefaultHasher::new();
+    serde_json::to_string(part).unwrap_or_default().hash(&mut h);
+    h.finish()
+}
+
+impl Live {
+    /// Remembers that a part of `message_id` was printed.
+    pub(super) fn mark(&mut self, message_id: &str, part: &Part) {
+        *self
+            .shown
+            .entry((message_id.to_owned(), fingerprint(part)))
+            .or_default() += 1;
+    }
+
+    /// True (once) if the live path printed this part.
+    pub(super) fn take(&mut self, message_id: &str, part: &Part) -> bool {
+        let key = (message_id.to_owned(), fingerprint(part));
+        match self.shown.get_mut(&key) {
+            Some(n) if *n > 1 => {
+                *n -= 1;
+                true
+            }
+            Some(_) => {
+                self.shown.remove(&key);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The first unsettled stream of a message's text (or reasoning), removed.
+    pub(super) fn settle(&mut self, message_id: &str, reasoning: bool) -> Option<Stream> {
+        let i = self
+            .streams
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.message_id == message_id && s.reasoning == reasoning)
+            .min_by_key(|(_, s)| s.index)
+            .map(|(i, _)| i)?;
+        Some(self.streams.remove(i))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuts_at_blank_lines_outside_fences() {
+        let t = "one\n\n```\na\n\nb\n```\n\ntwo\n\nthree";
+        assert_eq!(
+            chunks(t),
+            ["one\n\n", "```\na\n\nb\n```\n\n", "two\n\n", "three"]
+        );
+    }
+
+    #[test]
+    fn an_unfinished_line_is_not_a_boundary() {
+        assert_eq!(boundaries("one\n\n"), [5]);
+        assert_eq!(boundaries("one\n"), Vec::<usize>::new());
+        assert_eq!(boundaries("one\n  "), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn prefix_cuts_agree_with_whole_cuts() {
+        let t = "a\n\n~~~\nx\n\n~~~\nb\n\nc\n";
+        let whole = boundaries(t);
+        for end in 0..=t.len() {
+            let part = boundaries(&t[..end]);
+            assert!(part.iter().all(|b| whole.contains(b)), "{end}");
+        }
+    }
+}
