@@ -7,3 +7,7 @@ mod util;
 mod cli;
 // The spine over the real Claude Code corpus (skipped when ../shared is absent).
 mod corpus;
+// --to text: goldens, corpus, hostile content, colour, the live view.
+mod render_text;
+// --to md: goldens and the <details> structure under a CommonMark parser.
+mod render_md;

@@ -467,7 +467,7 @@ impl MarkdownRenderer {
                 out.push_str(&format!("*{}*\n\n", inline(&line)));
                 if self.context {
                     if let Some(o) = output.as_deref().filter(|o| !o.trim().is_empty()) {
-                        out.push_str(&format!("<details>\n<summary>hook output</summary>\n\n"));
+                        out.push_str("<details>\n<summary>hook output</summary>\n\n");
                         fenced(out, "text", o);
                         out.push_str("</details>\n\n");
                     }

@@ -167,7 +167,17 @@ impl Wrapper {
                 self.newline();
                 self.start();
             } else if gap == 1 {
-                self.put(" ", style, None);
+                // The space belongs to the run it continues (a link's words stay one link);
+                // between two runs it is plain.
+                let same = self
+                    .cur
+                    .last()
+                    .is_some_and(|s| s.style == style && s.link.as_ref() == link);
+                if same {
+                    self.put(" ", style, link);
+                } else {
+                    self.put(" ", Style::new(), None);
+                }
             }
             self.space = false;
             if self.col + w <= self.width {

@@ -11,6 +11,7 @@ use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 
+use crate::model::session::SystemNotice;
 use crate::model::transcript::{Part, ToolCall};
 
 /// Byte offsets just after each blank line that is outside fenced code (only complete lines
@@ -88,15 +89,34 @@ pub(super) struct Live {
     pub(super) tasks: HashMap<String, String>,
     /// The last progress line printed per call (the CLI repeats them).
     pub(super) progress: HashMap<String, String>,
+    /// Notices printed from their event, by fingerprint, counted.
+    notices: HashMap<u64, u32>,
     /// The call whose lines were the last thing printed (a result right below its call needs no
     /// reminder of which call it belongs to).
     pub(super) last_call: Option<String>,
 }
 
-fn fingerprint(part: &Part) -> u64 {
+fn fingerprint<T: serde::Serialize>(value: &T) -> u64 {
     let mut h = DefaultHasher::new();
-    serde_json::to_string(part).unwrap_or_default().hash(&mut h);
+    serde_json::to_string(value)
+        .unwrap_or_default()
+        .hash(&mut h);
     h.finish()
+}
+
+/// Takes one from a counted set.
+fn take_one<K: Eq + Hash>(map: &mut HashMap<K, u32>, key: K) -> bool {
+    match map.get_mut(&key) {
+        Some(n) if *n > 1 => {
+            *n -= 1;
+            true
+        }
+        Some(_) => {
+            map.remove(&key);
+            true
+        }
+        None => false,
+    }
 }
 
 impl Live {
@@ -110,18 +130,17 @@ impl Live {
 
     /// True (once) if the live path printed this part.
     pub(super) fn take(&mut self, message_id: &str, part: &Part) -> bool {
-        let key = (message_id.to_owned(), fingerprint(part));
-        match self.shown.get_mut(&key) {
-            Some(n) if *n > 1 => {
-                *n -= 1;
-                true
-            }
-            Some(_) => {
-                self.shown.remove(&key);
-                true
-            }
-            None => false,
-        }
+        take_one(&mut self.shown, (message_id.to_owned(), fingerprint(part)))
+    }
+
+    /// Remembers that a notice was printed from its event.
+    pub(super) fn mark_notice(&mut self, notice: &SystemNotice) {
+        *self.notices.entry(fingerprint(notice)).or_default() += 1;
+    }
+
+    /// True (once) if the live path printed this notice.
+    pub(super) fn take_notice(&mut self, notice: &SystemNotice) -> bool {
+        take_one(&mut self.notices, fingerprint(notice))
     }
 
     /// The first unsettled stream of a message's text (or reasoning), removed.

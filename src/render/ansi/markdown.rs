@@ -71,8 +71,11 @@ pub(crate) fn render(
         lists: Vec::new(),
         table: None,
     };
+    // Sanitize first: the parser must not see a control character (it would take a lone `\r`
+    // for a line break); the visible escapes (`\x1b`, `\u{202e}`, `\r`) mean nothing to it.
+    let text = super::sanitize::sanitize(text);
     let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
-    for ev in Parser::new_ext(text, opts) {
+    for ev in Parser::new_ext(&text, opts) {
         md.event(ev);
     }
     md.flush();
@@ -180,7 +183,6 @@ impl Md<'_> {
             text.push_str(t);
         }
         let link = self.link.as_ref().map(|(u, _)| u.clone());
-        let style = style;
         self.wrapper().words(t, style, link.as_ref());
     }
 

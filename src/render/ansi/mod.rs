@@ -20,7 +20,9 @@
 //!   result when its `ToolResult` arrives (except Agent calls, whose result needs the sub-agent
 //!   record and so waits for the item); a sub-agent's progress line on `SubtaskProgress`. Each
 //!   printed part is remembered by message id and fingerprint, each call by id.
-//! - **Everything else is printed by `item`**: user turns, notices, the session header,
+//! - **Notices are printed by `live`** from their `Notice` event (remembered by fingerprint).
+//! - **Everything else is printed by `item`**: user turns, notices the fold makes itself
+//!   (permission denials, background tasks), the session header,
 //!   sub-agent transcripts, and any part of a final turn that `live` did not remember (a turn
 //!   from a sub-agent thread, text that only ever arrived as deltas before the input was cut).
 //!   `item` consumes what it skips, so the memory only holds parts whose turn is not final yet.
@@ -65,6 +67,8 @@ pub(crate) struct TextRenderer {
     live: Live,
     /// Something was written (blocks after the first are preceded by a blank line).
     wrote: bool,
+    /// The last block was a one-line note (notes follow each other without blank lines).
+    after_note: bool,
     totals: Totals,
 }
 
@@ -92,6 +96,7 @@ impl TextRenderer {
             },
             live: Live::default(),
             wrote: false,
+            after_note: false,
             totals: Totals::default(),
         }
     }
@@ -105,8 +110,23 @@ impl TextRenderer {
             out.write_all(b"\n")?;
         }
         self.wrote = true;
+        self.after_note = false;
         self.live.last_call = None;
         emit(out, &self.view.pal, lines)
+    }
+
+    /// Writes a note: right below the previous one when that was a note too.
+    fn note_block(&mut self, out: &mut dyn Write, lines: &[Line]) -> io::Result<()> {
+        if lines.is_empty() {
+            return Ok(());
+        }
+        if self.after_note {
+            emit(out, &self.view.pal, lines)?;
+        } else {
+            self.block(out, lines)?;
+        }
+        self.after_note = true;
+        Ok(())
     }
 
     /// Writes lines that belong to a call: right below it when it was the last thing written,
@@ -306,7 +326,11 @@ impl TextRenderer {
             }
         }
         let lines = self.view.notice(n, 0);
-        self.block(out, &lines)
+        if matches!(n, SystemNotice::Subagent { .. }) {
+            self.block(out, &lines)
+        } else {
+            self.note_block(out, &lines)
+        }
     }
 }
 
@@ -367,6 +391,10 @@ impl Render for TextRenderer {
                 self.live.results.insert(tool_call_id.clone());
                 Ok(())
             }
+            EventKind::Notice { notice } => {
+                self.live.mark_notice(notice);
+                self.result(out, notice)
+            }
             EventKind::SubtaskStarted {
                 task_id,
                 tool_call_id: Some(call_id),
@@ -404,7 +432,7 @@ impl Render for TextRenderer {
         match item {
             TranscriptItem::Session(s) => {
                 let lines = self.view.session(s);
-                self.block(out, &lines)
+                self.note_block(out, &lines)
             }
             TranscriptItem::Turn(t) if t.role == Role::Assistant && t.parent_task_id.is_none() => {
                 self.final_turn(out, t)
@@ -415,6 +443,7 @@ impl Render for TextRenderer {
                 }
                 Ok(())
             }
+            TranscriptItem::Notice(n) if self.live.take_notice(n) => Ok(()),
             TranscriptItem::Notice(n) => self.result(out, n),
             TranscriptItem::Debug(d) => {
                 let lines = vec![vec![Span::new(
@@ -489,7 +518,7 @@ pub(crate) fn seconds(ms: u64) -> String {
 
 impl View {
     fn indent(&self, depth: usize) -> Span {
-        Span::new(&"    ".repeat(depth), Style::new())
+        Span::new(&"     ".repeat(depth), Style::new())
     }
 
     /// One chunk of text or reasoning; the first chunk of a part carries the bullet.
@@ -624,6 +653,9 @@ impl View {
     /// A turn rendered without live state, as blocks.
     fn turn_blocks(&self, turn: &Turn, depth: usize) -> Vec<Vec<Line>> {
         let mut blocks = Vec::new();
+        if turn.origin.is_hidden_context() && !self.context {
+            return blocks;
+        }
         if turn.role == Role::User {
             let text = turn_text(turn);
             let lines = match &turn.origin {
@@ -901,7 +933,12 @@ impl View {
             } => {
                 let mut lines = Vec::new();
                 if *is_error || subtype != "success" {
-                    let mut t = format!("✗ {subtype}");
+                    let word = if subtype == "success" {
+                        "error"
+                    } else {
+                        subtype.as_str()
+                    };
+                    let mut t = format!("✗ {word}");
                     if let Some(r) = terminal_reason.as_deref().filter(|r| *r != "completed") {
                         t.push_str(&format!(" ({r})"));
                     }

@@ -1,0 +1,149 @@
+//! `--to md`: goldens over samples/, and the page structure: every tool call stays inside its own
+//! `<details>` whatever its content, checked with a CommonMark parser.
+
+use pulldown_cmark::{Event, Options, Parser};
+
+use crate::render_text::golden;
+use crate::util::{corpus, json_lines, sample, scribe};
+
+fn md(args: &[&str], input: &std::path::Path) -> String {
+    let out = scribe()
+        .args(["--to", "md"])
+        .args(args)
+        .arg(input)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+#[test]
+fn golden_markdown() {
+    golden(
+        "render-demo.md",
+        md(&[], &sample("render-demo.jsonl")).as_bytes(),
+    );
+    golden(
+        "render-demo.full.md",
+        md(&["--thinking", "--context"], &sample("render-demo.jsonl")).as_bytes(),
+    );
+    golden(
+        "hostile.md",
+        md(&["--thinking", "--context"], &sample("hostile.jsonl")).as_bytes(),
+    );
+}
+
+/// The `<summary>` of every `<details>` block, in document order, with the nesting depth at
+/// which it opened; panics if a block closes that was not open or one is left open.
+fn details(page: &str) -> Vec<(usize, String)> {
+    let mut depth = 0usize;
+    let mut out = Vec::new();
+    for ev in Parser::new_ext(page, Options::ENABLE_TABLES) {
+        let (Event::Html(h) | Event::InlineHtml(h)) = ev else {
+            continue;
+        };
+        for line in h.lines() {
+            let line = line.trim();
+            if line == "<details>" {
+                depth += 1;
+            } else if let Some(s) = line
+                .strip_prefix("<summary>")
+                .and_then(|s| s.strip_suffix("</summary>"))
+            {
+                out.push((depth, s.to_owned()));
+            } else if line == "</details>" {
+                assert!(depth > 0, "a </details> closes nothing:\n{page}");
+                depth -= 1;
+            } else if !line.is_empty() {
+                panic!("HTML that scribe did not write: {line:?}\n{page}");
+            }
+        }
+    }
+    assert_eq!(depth, 0, "a <details> was left open:\n{page}");
+    out
+}
+
+/// The tool calls of a transcript (sub-agents' included), as the JSONL output names them.
+fn tool_calls(input: &std::path::Path) -> Vec<String> {
+    let out = scribe()
+        .args(["--to", "jsonl"])
+        .arg(input)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    fn walk(v: &serde_json::Value, names: &mut Vec<String>) {
+        if let Some(call) = v.get("call") {
+            names.push(call["name"].as_str().unwrap_or_default().to_owned());
+        }
+        match v {
+            serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, names)),
+            serde_json::Value::Object(o) => o.values().for_each(|x| walk(x, names)),
+            _ => {}
+        }
+    }
+    let mut names = Vec::new();
+    for rec in json_lines(&out) {
+        walk(&rec, &mut names);
+    }
+    names
+}
+
+fn check_structure(input: &std::path::Path) {
+    let page = md(&["--thinking", "--context"], input);
+    let blocks = details(&page);
+    let calls = tool_calls(input);
+    let call_blocks: Vec<&(usize, String)> = blocks
+        .iter()
+        .filter(|(_, s)| {
+            !s.starts_with("Sub-agent:")
+                && s != "Thinking"
+                && !s.starts_with("Context:")
+                && s != "hook output"
+        })
+        .collect();
+    assert_eq!(
+        call_blocks.len(),
+        calls.len(),
+        "{}: {blocks:?} vs {calls:?}",
+        input.display()
+    );
+    for ((_, summary), name) in call_blocks.iter().zip(&calls) {
+        let shown = name.rsplit("__").next().unwrap();
+        assert!(summary.starts_with(shown), "{summary} is not a {name} call");
+    }
+}
+
+#[test]
+fn every_call_keeps_its_own_details_block() {
+    check_structure(&sample("render-demo.jsonl"));
+    check_structure(&sample("hostile.jsonl"));
+    let Some(dir) = corpus() else { return };
+    for scenario in ["05-subagent", "04-files"] {
+        check_structure(&dir.join("claude-code").join(scenario).join("stream.jsonl"));
+    }
+}
+
+#[test]
+fn sub_agents_nest() {
+    let Some(dir) = corpus() else { return };
+    let page = md(&[], &dir.join("claude-code/05-subagent/stream.jsonl"));
+    let blocks = details(&page);
+    let agent = blocks
+        .iter()
+        .position(|(_, s)| s.starts_with("Agent("))
+        .expect("an Agent call");
+    let (d, s) = &blocks[agent + 1];
+    assert!(s.starts_with("Sub-agent: Count files"), "{s}");
+    assert_eq!(*d, blocks[agent].0 + 1);
+    let (d, s) = &blocks[agent + 2];
+    assert!(s.starts_with("Bash("), "{s}");
+    assert_eq!(*d, blocks[agent].0 + 2);
+}
