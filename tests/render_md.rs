@@ -107,6 +107,7 @@ fn check_structure(input: &std::path::Path) {
                 && s != "Thinking"
                 && !s.starts_with("Context:")
                 && s != "hook output"
+                && s != "Skill body"
         })
         .collect();
     assert_eq!(

@@ -292,20 +292,11 @@ fn every_corpus_stream_renders() {
     }
 }
 
-#[test]
-fn live_text_appears_before_the_input_ends_and_only_once() {
-    let Some(dir) = corpus() else { return };
-    let input = std::fs::read_to_string(dir.join("claude-code/10-partial-messages/stream.jsonl"))
-        .expect("corpus stream");
-    let lines: Vec<&str> = input.lines().collect();
-    let first_words = "Let me check.";
-    let last_words = "The kernel is Linux.";
-    // The line that carries the message's last frame for the first text block.
-    let first_text_line = lines
-        .iter()
-        .position(|l| l.contains(first_words))
-        .expect("the stream has the first sentence");
-
+/// Runs scribe as a child fed `lines` one by one with pauses, reading its stdout as it comes.
+/// Once line `wait_after` has been written, waits (bounded, only against a hang) until `words`
+/// show up. Returns the index of the last line written before `words` appeared (None if they
+/// never did while the input was open) and the whole output.
+fn feed_live(lines: &[&str], wait_after: usize, words: &str) -> (Option<usize>, String) {
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("scribe"))
         .args(["--to", "text", "--color", "never"])
         .env_remove("NO_COLOR")
@@ -326,7 +317,6 @@ fn live_text_appears_before_the_input_ends_and_only_once() {
             }
         }
     });
-
     let mut seen = String::new();
     let mut shown_at = None;
     for (i, l) in lines.iter().enumerate() {
@@ -336,33 +326,53 @@ fn live_text_appears_before_the_input_ends_and_only_once() {
         while let Ok(chunk) = rx.try_recv() {
             seen.push_str(&chunk);
         }
-        if i == first_text_line + 2 && shown_at.is_none() {
-            // Give the child all the time it needs (no timing assertion: this only bounds a hang).
-            while !seen.contains(first_words) {
+        if i == wait_after {
+            while !seen.contains(words) {
                 match rx.recv_timeout(Duration::from_secs(30)) {
                     Ok(chunk) => seen.push_str(&chunk),
                     Err(_) => break,
                 }
             }
         }
-        if shown_at.is_none() && seen.contains(first_words) {
+        if shown_at.is_none() && seen.contains(words) {
             shown_at = Some(i);
         }
     }
-    let shown_at = shown_at.expect("the first words never appeared while the input was open");
-    assert!(
-        shown_at < lines.len() - 1,
-        "the first words appeared only with the last input line"
-    );
-    assert!(!seen.contains(last_words) || shown_at < lines.len() - 1);
     drop(stdin);
-    let mut rest = String::new();
     reader.join().unwrap();
     while let Ok(chunk) = rx.try_recv() {
-        rest.push_str(&chunk);
+        seen.push_str(&chunk);
     }
-    seen.push_str(&rest);
     assert!(child.wait().unwrap().success());
+    (shown_at, seen)
+}
+
+fn whole(path: &Path) -> String {
+    let out = scribe()
+        .args(["--to", "text", "--color", "never"])
+        .arg(path)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn live_text_appears_before_the_input_ends_and_only_once() {
+    let Some(dir) = corpus() else { return };
+    let path = dir.join("claude-code/10-partial-messages/stream.jsonl");
+    let input = std::fs::read_to_string(&path).expect("corpus stream");
+    let lines: Vec<&str> = input.lines().collect();
+    let (first_words, last_words) = ("Let me check.", "The kernel is Linux.");
+    let first_text_line = lines.iter().position(|l| l.contains(first_words)).unwrap();
+    let (shown_at, seen) = feed_live(&lines, first_text_line + 2, first_words);
+    let shown_at = shown_at.expect("the first words never appeared while the input was open");
+    assert!(
+        shown_at + 1 < lines.len(),
+        "the first words came only with the last line"
+    );
     for sentence in [first_words, last_words] {
         assert_eq!(
             seen.matches(sentence).count(),
@@ -371,13 +381,54 @@ fn live_text_appears_before_the_input_ends_and_only_once() {
         );
     }
     // The same bytes as a run over the whole file.
-    let whole = scribe()
-        .args(["--to", "text", "--color", "never"])
-        .arg(dir.join("claude-code/10-partial-messages/stream.jsonl"))
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    assert_eq!(seen, String::from_utf8(whole).unwrap());
+    assert_eq!(seen, whole(&path));
+}
+
+#[test]
+fn streamed_paragraphs_print_as_they_complete_and_once() {
+    let path = sample("partial-paragraphs.jsonl");
+    let input = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = input.lines().collect();
+    // The delta that ends the first paragraph (its blank line) — before the message's frame.
+    let delta = lines
+        .iter()
+        .position(|l| l.contains("\\n\\nSecond"))
+        .unwrap();
+    let frame = lines
+        .iter()
+        .position(|l| l.contains("\"type\": \"assistant\""))
+        .unwrap();
+    assert!(delta < frame);
+    let first = "First paragraph, streamed.";
+    let (shown_at, seen) = feed_live(&lines, delta, first);
+    assert_eq!(
+        shown_at,
+        Some(delta),
+        "the paragraph did not show when it was complete"
+    );
+    for s in [
+        first,
+        "Second paragraph, with a list:",
+        "• two",
+        "more code",
+        "Last words.",
+    ] {
+        assert_eq!(seen.matches(s).count(), 1, "{s:?} in:\n{seen}");
+    }
+    // Deltas or not, the output is the same bytes.
+    assert_eq!(seen, whole(&sample("partial-paragraphs.nodeltas.jsonl")));
+    golden("partial-paragraphs.txt", seen.as_bytes());
+}
+
+#[test]
+fn a_stream_cut_after_its_deltas_prints_each_paragraph_once() {
+    let out = whole(&sample("partial-cut.jsonl"));
+    for s in [
+        "First paragraph, streamed.",
+        "Second paragraph",
+        "more code",
+        "Last words.",
+    ] {
+        assert_eq!(out.matches(s).count(), 1, "{s:?} in:\n{out}");
+    }
 }

@@ -326,6 +326,11 @@ impl MarkdownRenderer {
                 }
             },
         }
+        if self.context {
+            if let Some(body) = call.skill.as_ref().and_then(|s| s.body.as_deref()) {
+                collapsed(out, "Skill body", body);
+            }
+        }
         // The sub-agent's run.
         if let Some(rec) = &call.subagent {
             self.subagent(out, rec);

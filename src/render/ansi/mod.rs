@@ -18,7 +18,8 @@
 //!   authoritative: if it does not start with what was printed, which a well-formed stream never
 //!   does, the block is printed whole); a tool call's line when its `AssistantBlock` arrives; its
 //!   result when its `ToolResult` arrives (except Agent calls, whose result needs the sub-agent
-//!   record and so waits for the item); a sub-agent's progress line on `SubtaskProgress`. Each
+//!   record and so waits for the item, as does a Skill call's with `--context`, to show the skill
+//!   body that follows it); a sub-agent's progress line on `SubtaskProgress`. Each
 //!   printed part is remembered by message id and fingerprint, each call by id.
 //! - **Notices are printed by `live`** from their `Notice` event (remembered by fingerprint).
 //! - **Everything else is printed by `item`**: user turns, notices the fold makes itself
@@ -372,7 +373,11 @@ impl Render for TextRenderer {
                 let Some(call) = self.live.heads.get(tool_call_id) else {
                     return Ok(());
                 };
-                if crate::render::summary::is_agent(&call.name) {
+                // An Agent call's result needs its sub-agent record, and with --context a Skill
+                // call shows the skill body that follows its result: both wait for the item.
+                if crate::render::summary::is_agent(&call.name)
+                    || (call.name == "Skill" && self.view.context)
+                {
                     return Ok(());
                 }
                 let mut call = call.clone();

@@ -172,6 +172,11 @@ impl View {
         } else {
             self.capped(w, out_text, self.pal.result, RESULT_LINES);
         }
+        if self.context {
+            if let Some(body) = call.skill.as_ref().and_then(|s| s.body.as_deref()) {
+                self.capped(w, body, self.pal.dim, 10);
+            }
+        }
     }
 
     /// A sub-agent's final status, its transcript with `--full`, and its report.
