@@ -20,9 +20,9 @@ use pulldown_cmark::{Event, Options, Parser};
 use serde_json::Value;
 
 use super::ansi::sanitize::sanitize;
+use super::summary::output_text;
 use super::summary::{self, DiffLine};
 use super::{Header, Render, Summary};
-use crate::input::claude_blocks::output_text;
 use crate::model::session::{HookStatus, Level, SessionSnapshot, SystemNotice};
 use crate::model::transcript::{
     Part, Role, SubagentRecord, SubagentStatus, ToolCall, ToolState, TranscriptItem, Turn,

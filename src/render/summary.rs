@@ -263,3 +263,30 @@ mod diff_tests {
 pub(crate) fn split_mcp(name: &str) -> bool {
     split_mcp_name(name).is_some()
 }
+
+/// A tool's output as text a reader can see: text items as they are, and a short mark for what
+/// is not text (`[image/png]`, `[tool_reference: TaskCreate]`), so that no output looks empty.
+pub(crate) fn output_text(output: &Value) -> String {
+    let Value::Array(items) = output else {
+        return crate::input::claude_blocks::output_text(output);
+    };
+    let mut parts = Vec::new();
+    for item in items {
+        let field = |k: &str| item.get(k).and_then(Value::as_str);
+        match field("type") {
+            Some("text") => parts.push(field("text").unwrap_or_default().to_owned()),
+            Some("file") => parts.push(format!("[{}]", field("mediaType").unwrap_or("file"))),
+            Some("data") => {
+                let name = field("name").unwrap_or("data");
+                let detail = item
+                    .pointer("/data/tool_name")
+                    .and_then(Value::as_str)
+                    .map(|t| format!(": {t}"))
+                    .unwrap_or_default();
+                parts.push(format!("[{name}{detail}]"));
+            }
+            _ => parts.push(item.to_string()),
+        }
+    }
+    parts.join("\n")
+}

@@ -389,7 +389,7 @@ impl Render for TextRenderer {
                 call.output = Some(output.clone());
                 call.error_text = error_text
                     .clone()
-                    .or_else(|| is_error.then(|| crate::input::claude_blocks::output_text(output)));
+                    .or_else(|| is_error.then(|| crate::render::summary::output_text(output)));
                 call.sidecar = sidecar.clone();
                 let lines = self.view.call_result(&call, 0);
                 self.call_lines(out, &call, &lines)?;

@@ -7,8 +7,8 @@ use serde_json::Value;
 
 use super::View;
 use super::layout::{Line, Span, Wrapper};
-use crate::input::claude_blocks::output_text;
 use crate::model::transcript::{SubagentRecord, SubagentStatus, ToolCall, ToolState};
+use crate::render::summary::output_text;
 use crate::render::summary::{self, DiffLine};
 
 /// Result lines shown before `… +N lines`.
@@ -152,7 +152,14 @@ impl View {
                     return;
                 }
             }
-            "Read" if !self.full => {
+            "StructuredOutput" => {
+                let json = serde_json::to_string_pretty(&call.input).unwrap_or_default();
+                self.capped(w, &json, self.pal.result, DIFF_LINES);
+                return;
+            }
+            "Read"
+                if !self.full && out_text.lines().next().is_some_and(|l| !l.starts_with('[')) =>
+            {
                 let n = call
                     .sidecar
                     .as_ref()
