@@ -21,7 +21,9 @@
 //!   record and so waits for the item, as does a Skill call's with `--context`, to show the skill
 //!   body that follows it); a sub-agent's progress line on `SubtaskProgress`. Each
 //!   printed part is remembered by message id and fingerprint, each call by id.
-//! - **Notices are printed by `live`** from their `Notice` event (remembered by fingerprint).
+//! - **Notices are printed by `live`** from their `Notice` event (remembered by fingerprint),
+//!   except `result`, which is printed by `item`: the fold writes every turn it still holds
+//!   before it, so the result stays last.
 //! - **Everything else is printed by `item`**: user turns, notices the fold makes itself
 //!   (permission denials, background tasks), the session header,
 //!   sub-agent transcripts, and any part of a final turn that `live` did not remember (a turn
@@ -242,7 +244,9 @@ impl TextRenderer {
 
     /// A main-thread content part, printed the moment its block arrives.
     fn live_part(&mut self, out: &mut dyn Write, message_id: &str, part: &Part) -> io::Result<()> {
-        self.live.mark(message_id, part);
+        if !matches!(part, Part::ToolCall { .. }) {
+            self.live.mark(message_id, part);
+        }
         match part {
             Part::Text { text, .. } => self.settle_text(out, message_id, text, false),
             Part::Reasoning { text, redacted, .. } => {
@@ -272,6 +276,9 @@ impl TextRenderer {
     /// A final assistant turn of the main thread: print what the live path did not.
     fn final_turn(&mut self, out: &mut dyn Write, turn: &Turn) -> io::Result<()> {
         for part in &turn.parts {
+            if !matches!(part, Part::ToolCall { .. }) && self.live.take(&turn.id, part) {
+                continue;
+            }
             match part {
                 Part::ToolCall { call } => {
                     if self.live.heads.remove(&call.tool_call_id).is_none() {
@@ -283,7 +290,6 @@ impl TextRenderer {
                     }
                     self.live.progress.remove(&call.tool_call_id);
                 }
-                _ if self.live.take(&turn.id, part) => {}
                 Part::Text { text, .. } => self.settle_text(out, &turn.id, text, false)?,
                 Part::Reasoning { text, redacted, .. } => {
                     let text = if *redacted {
@@ -396,7 +402,8 @@ impl Render for TextRenderer {
                 self.live.results.insert(tool_call_id.clone());
                 Ok(())
             }
-            EventKind::Notice { notice } => {
+            // A result waits for its item: the fold writes every turn still held before it.
+            EventKind::Notice { notice } if !matches!(**notice, SystemNotice::Result { .. }) => {
                 self.live.mark_notice(notice);
                 self.result(out, notice)
             }
