@@ -11,8 +11,11 @@ use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 
+use std::io::{self, Write};
+
+use super::TextRenderer;
 use crate::model::session::SystemNotice;
-use crate::model::transcript::{Part, ToolCall};
+use crate::model::transcript::{Part, ToolCall, Turn};
 
 /// Byte offsets just after each blank line that is outside fenced code (only complete lines
 /// count; the text is assumed to start outside a fence).
@@ -153,6 +156,162 @@ impl Live {
             .min_by_key(|(_, s)| s.index)
             .map(|(i, _)| i)?;
         Some(self.streams.remove(i))
+    }
+}
+
+/// The live path of the text renderer (see the reconciliation rule in the module doc of
+/// `ansi`).
+impl TextRenderer {
+    /// Prints the chunks of `text` (text or reasoning) as blocks.
+    pub(super) fn text(
+        &mut self,
+        out: &mut dyn Write,
+        text: &str,
+        reasoning: bool,
+        bulleted: &mut bool,
+    ) -> io::Result<()> {
+        if reasoning && !self.view.thinking {
+            return Ok(());
+        }
+        for chunk in chunks(text) {
+            let lines = self.view.chunk(chunk, 0, reasoning, !*bulleted);
+            *bulleted = true;
+            self.block(out, &lines)?;
+        }
+        Ok(())
+    }
+
+    /// A delta arrived: print every chunk it completed.
+    pub(super) fn delta(
+        &mut self,
+        out: &mut dyn Write,
+        message_id: &str,
+        index: u64,
+        text: &str,
+        reasoning: bool,
+    ) -> io::Result<()> {
+        let pos = match self
+            .live
+            .streams
+            .iter()
+            .position(|s| s.message_id == message_id && s.index == index)
+        {
+            Some(p) => p,
+            None => {
+                self.live.streams.push(Stream {
+                    message_id: message_id.to_owned(),
+                    index,
+                    reasoning,
+                    text: String::new(),
+                    printed: 0,
+                    bulleted: false,
+                });
+                self.live.streams.len() - 1
+            }
+        };
+        let s = &mut self.live.streams[pos];
+        s.text.push_str(text);
+        let Some(b) = boundaries(&s.text[s.printed..]).last().copied() else {
+            return Ok(());
+        };
+        let start = s.printed;
+        s.printed += b;
+        let chunk = s.text[start..start + b].to_owned();
+        let mut bulleted = s.bulleted;
+        self.text(out, &chunk, reasoning, &mut bulleted)?;
+        if let Some(s) = self.live.streams.get_mut(pos) {
+            s.bulleted = bulleted;
+        }
+        Ok(())
+    }
+
+    /// A text or reasoning part is final: print what its stream (if any) did not.
+    pub(super) fn settle_text(
+        &mut self,
+        out: &mut dyn Write,
+        message_id: &str,
+        text: &str,
+        reasoning: bool,
+    ) -> io::Result<()> {
+        let (rest, mut bulleted) = match self.live.settle(message_id, reasoning) {
+            Some(s) if text.starts_with(&s.text[..s.printed]) => (&text[s.printed..], s.bulleted),
+            _ => (text, false),
+        };
+        self.text(out, rest, reasoning, &mut bulleted)
+    }
+
+    /// A main-thread content part, printed the moment its block arrives.
+    pub(super) fn live_part(
+        &mut self,
+        out: &mut dyn Write,
+        message_id: &str,
+        part: &Part,
+    ) -> io::Result<()> {
+        if !matches!(part, Part::ToolCall { .. }) {
+            self.live.mark(message_id, part);
+        }
+        match part {
+            Part::Text { text, .. } => self.settle_text(out, message_id, text, false),
+            Part::Reasoning { text, redacted, .. } => {
+                let text = if *redacted {
+                    "(redacted thinking)"
+                } else {
+                    text
+                };
+                self.settle_text(out, message_id, text, true)
+            }
+            Part::ToolCall { call } => {
+                self.live
+                    .heads
+                    .insert(call.tool_call_id.clone(), (**call).clone());
+                self.head(out, call)
+            }
+            Part::File { .. }
+            | Part::SourceUrl { .. }
+            | Part::SourceDocument { .. }
+            | Part::Data { .. } => {
+                let lines = self.view.other_part(part, 0);
+                self.block(out, &lines)
+            }
+        }
+    }
+
+    /// A final assistant turn of the main thread: print what the live path did not.
+    pub(super) fn final_turn(&mut self, out: &mut dyn Write, turn: &Turn) -> io::Result<()> {
+        for part in &turn.parts {
+            if !matches!(part, Part::ToolCall { .. }) && self.live.take(&turn.id, part) {
+                continue;
+            }
+            match part {
+                Part::ToolCall { call } => {
+                    if self.live.heads.remove(&call.tool_call_id).is_none() {
+                        self.head(out, call)?;
+                    }
+                    if !self.live.results.remove(&call.tool_call_id) {
+                        let lines = self.view.call_result(call, 0);
+                        self.call_lines(out, call, &lines)?;
+                    }
+                    self.live.progress.remove(&call.tool_call_id);
+                }
+                Part::Text { text, .. } => self.settle_text(out, &turn.id, text, false)?,
+                Part::Reasoning { text, redacted, .. } => {
+                    let text = if *redacted {
+                        "(redacted thinking)"
+                    } else {
+                        text
+                    };
+                    self.settle_text(out, &turn.id, text, true)?
+                }
+                Part::File { .. }
+                | Part::SourceUrl { .. }
+                | Part::SourceDocument { .. }
+                | Part::Data { .. } => {
+                    let lines = self.view.other_part(part, 0);
+                    self.block(out, &lines)?
+                }
+            }
+        }
+        Ok(())
     }
 }
 

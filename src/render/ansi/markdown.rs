@@ -6,22 +6,17 @@
 //! and link targets become hyperlinks only when they are plain printable ASCII.
 
 use owo_colors::Style;
-use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
-use super::layout::{Line, Span, Wrapper, truncate, width};
+use super::layout::{Line, Span, Wrapper, width};
 use super::palette::Palette;
+use super::table::Table;
 
 /// A block that prefixes the lines inside it (a list item's bullet, a quote's bar).
 struct Container {
     first: Line,
     rest: Line,
     used: bool,
-}
-
-struct Table {
-    align: Vec<Alignment>,
-    rows: Vec<Vec<String>>,
-    cell: String,
 }
 
 struct Md<'p> {
@@ -409,7 +404,8 @@ impl Md<'_> {
             }
             TagEnd::Table => {
                 if let Some(t) = self.table.take() {
-                    let lines = self.table_lines(t);
+                    let (first, rest) = self.prefixes();
+                    let lines = t.lines(self.pal, self.width, first, rest, self.base);
                     self.push_lines(lines);
                 }
             }
@@ -423,81 +419,6 @@ impl Md<'_> {
             | TagEnd::Subscript
             | TagEnd::MetadataBlock(_) => {}
         }
-    }
-
-    fn table_lines(&self, t: Table) -> Vec<Line> {
-        let (first, rest) = self.prefixes();
-        let cols = t.rows.iter().map(Vec::len).max().unwrap_or(0);
-        if cols == 0 {
-            return Vec::new();
-        }
-        let rows: Vec<Vec<String>> = t
-            .rows
-            .iter()
-            .map(|r| {
-                (0..cols)
-                    .map(|i| {
-                        super::sanitize::sanitize(r.get(i).map_or("", String::as_str)).into_owned()
-                    })
-                    .collect()
-            })
-            .collect();
-        let mut widths: Vec<usize> = (0..cols)
-            .map(|i| rows.iter().map(|r| width(&r[i])).max().unwrap_or(0).max(1))
-            .collect();
-        let avail = self
-            .width
-            .saturating_sub(rest.iter().map(|s| width(&s.text)).sum::<usize>())
-            .saturating_sub(3 * (cols - 1));
-        while widths.iter().sum::<usize>() > avail {
-            let (i, &w) = widths
-                .iter()
-                .enumerate()
-                .max_by_key(|(_, w)| **w)
-                .expect("cols > 0");
-            if w <= 3 {
-                break;
-            }
-            widths[i] -= 1;
-        }
-        let mut out = Vec::new();
-        let sep = Span::new(" │ ", self.pal.dim);
-        for (r, row) in rows.iter().enumerate() {
-            let mut line = if out.is_empty() {
-                first.clone()
-            } else {
-                rest.clone()
-            };
-            for (i, cell) in row.iter().enumerate() {
-                if i > 0 {
-                    line.push(sep.clone());
-                }
-                let cell = truncate(cell, widths[i]);
-                let pad = widths[i].saturating_sub(width(&cell));
-                let text = match t.align.get(i) {
-                    Some(Alignment::Right) => format!("{}{cell}", " ".repeat(pad)),
-                    _ => format!("{cell}{}", " ".repeat(pad)),
-                };
-                let style = if r == 0 && self.pal.enabled {
-                    self.base.bold()
-                } else {
-                    self.base
-                };
-                line.push(Span {
-                    text,
-                    style,
-                    link: None,
-                });
-            }
-            out.push(line);
-            if r == 0 {
-                let mut line = rest.clone();
-                let bar: Vec<String> = widths.iter().map(|w| "─".repeat(*w)).collect();
-                line.push(Span::new(&bar.join("─┼─"), self.pal.dim));
-                out.push(line);
-            }
-        }
-        out
     }
 }
 

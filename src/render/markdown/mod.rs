@@ -16,19 +16,21 @@
 
 use std::io::{self, Write};
 
-use pulldown_cmark::{Event, Options, Parser};
 use serde_json::Value;
 
-use super::ansi::sanitize::sanitize;
+mod escape;
+mod notices;
+
 use super::summary::output_text;
 use super::summary::{self, DiffLine};
 use super::{Header, Render, Summary};
-use crate::model::session::{HookStatus, Level, SessionSnapshot, SystemNotice};
+use crate::model::session::SessionSnapshot;
 use crate::model::transcript::{
     Part, Role, SubagentRecord, SubagentStatus, ToolCall, ToolState, TranscriptItem, Turn,
     TurnOrigin, Usage,
 };
 use crate::settings::Settings;
+use escape::{fenced, html, inline, safe_markdown};
 
 /// The Markdown renderer.
 pub(crate) struct MarkdownRenderer {
@@ -56,113 +58,6 @@ impl MarkdownRenderer {
             seen_result: false,
         }
     }
-}
-
-/// A fence of `c` longer than any run of `c` in `text` (at least three).
-pub(crate) fn fence_for(text: &str, c: char) -> String {
-    let mut longest = 0;
-    let mut run = 0;
-    for ch in text.chars() {
-        if ch == c {
-            run += 1;
-            longest = longest.max(run);
-        } else {
-            run = 0;
-        }
-    }
-    c.to_string().repeat((longest + 1).max(3))
-}
-
-/// A fenced code block holding `text` whole.
-fn fenced(out: &mut String, lang: &str, text: &str) {
-    let text = sanitize(text);
-    let fence = fence_for(&text, '`');
-    out.push_str(&format!("{fence}{lang}\n{}", text));
-    if !text.ends_with('\n') {
-        out.push('\n');
-    }
-    out.push_str(&format!("{fence}\n\n"));
-}
-
-/// Escapes text for HTML (inside `<summary>`).
-fn html(text: &str) -> String {
-    sanitize(text)
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// Escapes text for a line of scribe's own Markdown (notices): no markup, no HTML.
-fn inline(text: &str) -> String {
-    let mut out = String::new();
-    for c in sanitize(text).chars() {
-        match c {
-            '\n' => out.push(' '),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '\\' | '`' | '*' | '_' | '[' | ']' | '#' | '|' | '~' | '!' => {
-                out.push('\\');
-                out.push(c);
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-/// Makes Markdown text safe to place among scribe's blocks: raw HTML is escaped and an open code
-/// fence is closed (see the module doc).
-pub(crate) fn safe_markdown(text: &str) -> String {
-    let text = sanitize(text);
-    let mut out = String::with_capacity(text.len());
-    let mut last = 0;
-    let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
-    for (ev, range) in Parser::new_ext(&text, opts).into_offset_iter() {
-        if let Event::Html(_) | Event::InlineHtml(_) = ev {
-            if range.start < last {
-                continue;
-            }
-            out.push_str(&text[last..range.start]);
-            out.push_str(
-                &text[range.clone()]
-                    .replace('&', "&amp;")
-                    .replace('<', "&lt;")
-                    .replace('>', "&gt;"),
-            );
-            last = range.end;
-        }
-    }
-    out.push_str(&text[last..]);
-    // A fence that never closes would swallow the rest of the page.
-    let mut fence: Option<(char, usize)> = None;
-    for line in out.lines() {
-        let t = line.trim();
-        let run = |c: char| t.chars().take_while(|&x| x == c).count();
-        match fence {
-            Some((c, n)) => {
-                if run(c) >= n && t.chars().all(|x| x == c) {
-                    fence = None;
-                }
-            }
-            None => {
-                for c in ['`', '~'] {
-                    if run(c) >= 3 {
-                        fence = Some((c, run(c)));
-                    }
-                }
-            }
-        }
-    }
-    if !out.ends_with('\n') {
-        out.push('\n');
-    }
-    if let Some((c, n)) = fence {
-        out.push_str(&c.to_string().repeat(n));
-        out.push('\n');
-    }
-    out
 }
 
 fn turn_text(turn: &Turn) -> String {
@@ -416,139 +311,6 @@ impl MarkdownRenderer {
         }
         out.push_str(&format!("{}\n\n", bits.join(" · ")));
     }
-
-    fn notice(&mut self, out: &mut String, n: &SystemNotice) {
-        let text = match n {
-            SystemNotice::RateLimit { status, .. } => {
-                if status == "allowed" {
-                    return;
-                }
-                format!("rate limit: {status}")
-            }
-            SystemNotice::ApiRetry {
-                attempt,
-                max,
-                error_status,
-                error,
-                ..
-            } => format!(
-                "API retry {attempt}/{max}{}{}",
-                error_status
-                    .map(|s| format!(" · HTTP {s}"))
-                    .unwrap_or_default(),
-                error
-                    .as_deref()
-                    .map(|e| format!(" · {e}"))
-                    .unwrap_or_default()
-            ),
-            SystemNotice::Compact { trigger, .. } => format!(
-                "conversation compacted{}",
-                trigger
-                    .as_deref()
-                    .map(|t| format!(" ({t})"))
-                    .unwrap_or_default()
-            ),
-            SystemNotice::Hook {
-                hook_name,
-                status,
-                outcome,
-                exit_code,
-                output,
-                ..
-            } => {
-                if *status != HookStatus::Response {
-                    return;
-                }
-                let line = format!(
-                    "hook {hook_name}{}{}",
-                    outcome
-                        .as_deref()
-                        .map(|o| format!(": {o}"))
-                        .unwrap_or_default(),
-                    exit_code
-                        .map(|c| format!(" (exit {c})"))
-                        .unwrap_or_default()
-                );
-                out.push_str(&format!("*{}*\n\n", inline(&line)));
-                if self.context {
-                    if let Some(o) = output.as_deref().filter(|o| !o.trim().is_empty()) {
-                        out.push_str("<details>\n<summary>hook output</summary>\n\n");
-                        fenced(out, "text", o);
-                        out.push_str("</details>\n\n");
-                    }
-                }
-                return;
-            }
-            SystemNotice::SessionState { .. } | SystemNotice::Status { .. } => return,
-            SystemNotice::FilesPersisted { files, .. } => {
-                format!("files persisted: {}", files.join(", "))
-            }
-            SystemNotice::Elicitation { server, .. } => {
-                format!("MCP server {server} asked for input")
-            }
-            SystemNotice::PermissionDenied {
-                tool_name, message, ..
-            } => format!("permission denied: {tool_name} · {message}"),
-            SystemNotice::Task {
-                task_id,
-                status,
-                description,
-                summary,
-                ..
-            } => format!(
-                "task {task_id}{}: {}",
-                status
-                    .map(|s| format!(" {s:?}").to_lowercase())
-                    .unwrap_or_default(),
-                summary
-                    .as_deref()
-                    .or(description.as_deref())
-                    .unwrap_or_default()
-            ),
-            SystemNotice::MissedEvents { reason, .. } => format!("missed events: {reason}"),
-            SystemNotice::Subagent { record, .. } => {
-                self.subagent(out, record);
-                return;
-            }
-            SystemNotice::Branch { turns, .. } => {
-                format!("a branch of {} turns off the main line", turns.len())
-            }
-            SystemNotice::Result {
-                subtype,
-                is_error,
-                cost,
-                turns,
-                duration_ms,
-                usage,
-                errors,
-                ..
-            } => {
-                self.seen_result = true;
-                self.turns += turns.unwrap_or(0);
-                self.duration_ms += duration_ms.unwrap_or(0);
-                if let Some(u) = usage {
-                    self.usage.add(u);
-                }
-                if let Some(c) = cost {
-                    *self.cost.get_or_insert(0.0) += c;
-                }
-                if !*is_error && subtype == "success" {
-                    return;
-                }
-                let mut t = format!("result: {subtype}");
-                if !errors.is_empty() {
-                    t.push_str(&format!(" · {}", errors.join("; ")));
-                }
-                self.results.push(t.clone());
-                t
-            }
-            SystemNotice::Info { level, text, .. } => match level {
-                Level::Trace => return,
-                Level::Info | Level::Warning | Level::Error => text.clone(),
-            },
-        };
-        out.push_str(&format!("*{}*\n\n", inline(&text)));
-    }
 }
 
 impl Render for MarkdownRenderer {
@@ -603,29 +365,5 @@ impl Render for MarkdownRenderer {
             line.push_str(&format!(" · ${c:.4}"));
         }
         write!(out, "---\n\n**{line}**\n")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fences_outgrow_the_content() {
-        assert_eq!(fence_for("no ticks", '`'), "```");
-        assert_eq!(fence_for("a ```` b", '`'), "`````");
-    }
-
-    #[test]
-    fn raw_html_is_escaped_but_code_is_not() {
-        let t = safe_markdown("a </details> b\n\n`<b>` and\n\n```\n<i>\n```\n");
-        assert!(t.contains("&lt;/details&gt;"), "{t}");
-        assert!(t.contains("`<b>`"), "{t}");
-        assert!(t.contains("\n<i>\n"), "{t}");
-    }
-
-    #[test]
-    fn an_open_fence_is_closed() {
-        assert_eq!(safe_markdown("```\ncode"), "```\ncode\n```\n");
     }
 }
