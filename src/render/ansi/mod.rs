@@ -147,10 +147,11 @@ impl TextRenderer {
         if self.live.last_call.as_deref() == Some(call.tool_call_id.as_str()) {
             emit(out, &self.view.pal, lines)?;
         } else {
-            let mut all = vec![vec![Span::new(
+            let mut all = self.view.note(
                 &format!("↳ {}", crate::render::summary::call_line(call)),
                 self.view.pal.dim,
-            )]];
+                0,
+            );
             all.extend_from_slice(lines);
             self.block(out, &all)?;
         }
@@ -352,11 +353,10 @@ impl Render for TextRenderer {
         if bits.is_empty() {
             return Ok(());
         }
-        let line = vec![Span::new(
-            &format!("── {} ──", bits.join(" · ")),
-            self.view.pal.dim,
-        )];
-        self.block(out, &[line])
+        let lines = self
+            .view
+            .note(&format!("── {} ──", bits.join(" · ")), self.view.pal.dim, 0);
+        self.block(out, &lines)
     }
 }
 
