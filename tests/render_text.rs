@@ -239,6 +239,53 @@ fn hostile_content_never_reaches_the_terminal() {
 }
 
 #[test]
+fn hostile_golden() {
+    let out = text(
+        &[
+            "--color",
+            "always",
+            "--thinking",
+            "--context",
+            "--width",
+            "80",
+        ],
+        &sample("hostile.jsonl"),
+    );
+    golden("hostile.ansi.txt", readable(&out).as_bytes());
+}
+
+#[test]
+fn lines_fit_the_width() {
+    let mut inputs = vec![sample("render-demo.jsonl"), sample("hostile.jsonl")];
+    if let Some(dir) = corpus() {
+        inputs.extend(files_under(&dir.join("claude-code"), &|p| {
+            p.file_name().unwrap().to_string_lossy() == "stream.jsonl"
+        }));
+    }
+    for path in inputs {
+        for width in [24usize, 50] {
+            let out = text(
+                &[
+                    "--width",
+                    &width.to_string(),
+                    "--full",
+                    "--thinking",
+                    "--context",
+                ],
+                &path,
+            );
+            for line in String::from_utf8(out).unwrap().lines() {
+                assert!(
+                    line.chars().count() <= width,
+                    "{} at {width}: {line:?}",
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn every_corpus_stream_renders() {
     let Some(dir) = corpus() else { return };
     let streams = files_under(&dir.join("claude-code"), &|p| {
