@@ -47,7 +47,8 @@ pub(crate) struct Cli {
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
     pub(crate) color: ColorWhen,
 
-    /// Show tool results, sub-agent transcripts and long inputs whole (text and Markdown output).
+    /// Show tool results, sub-agent transcripts and long inputs whole in text output (Markdown
+    /// always holds them whole, in collapsed blocks).
     #[arg(long)]
     pub(crate) full: bool,
 

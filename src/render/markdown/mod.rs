@@ -213,6 +213,8 @@ impl MarkdownRenderer {
                     }
                     out.push('\n');
                 }
+                // The sub-agent block below shows its prompt.
+                _ if call.subagent.is_some() => {}
                 _ => {
                     let json = serde_json::to_string_pretty(&call.input).unwrap_or_default();
                     if json != "{}" && json != "null" {
@@ -244,6 +246,8 @@ impl MarkdownRenderer {
                 out.push_str("**Error:**\n\n");
                 fenced(out, "text", &text);
             }
+            // The sub-agent's own summary is in its block; the harness's hand-back adds nothing.
+            ToolState::Success if call.subagent.as_ref().is_some_and(|r| r.summary.is_some()) => {}
             ToolState::Success => {
                 let text = call.output.as_ref().map(output_text).unwrap_or_default();
                 if !text.trim().is_empty() {
@@ -270,8 +274,10 @@ impl MarkdownRenderer {
         title.push_str(&format!(" · {status}"));
         if let Some(u) = rec.usage {
             title.push_str(&format!(
-                " · {} tool uses · {} tokens",
-                u.tool_uses, u.total_tokens
+                " · {} tool use{} · {} tokens",
+                u.tool_uses,
+                if u.tool_uses == 1 { "" } else { "s" },
+                crate::render::ansi::thousands(u.total_tokens)
             ));
         }
         out.push_str(&format!(
@@ -282,7 +288,7 @@ impl MarkdownRenderer {
             self.turn(out, t);
         }
         if let Some(s) = &rec.summary {
-            out.push_str(&format!("*{}*\n\n", inline(s)));
+            quote(out, "Report", s);
         }
         out.push_str("</details>\n\n");
     }
