@@ -129,6 +129,14 @@ fn golden_plain() {
         &sample("render-demo.jsonl"),
     );
     golden("render-demo.full.txt", &out);
+    golden(
+        "subagent.txt",
+        &text(&["--width", "80"], &sample("subagent.jsonl")),
+    );
+    golden(
+        "subagent.full.txt",
+        &text(&["--width", "80", "--full"], &sample("subagent.jsonl")),
+    );
 }
 
 #[test]
