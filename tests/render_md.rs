@@ -25,6 +25,7 @@ fn md(args: &[&str], input: &std::path::Path) -> String {
 
 #[test]
 fn golden_markdown() {
+    golden("subagent.md", md(&[], &sample("subagent.jsonl")).as_bytes());
     golden(
         "render-demo.md",
         md(&[], &sample("render-demo.jsonl")).as_bytes(),
@@ -126,6 +127,7 @@ fn check_structure(input: &std::path::Path) {
 fn every_call_keeps_its_own_details_block() {
     check_structure(&sample("render-demo.jsonl"));
     check_structure(&sample("hostile.jsonl"));
+    check_structure(&sample("subagent.jsonl"));
     let Some(dir) = corpus() else { return };
     for scenario in ["05-subagent", "04-files"] {
         check_structure(&dir.join("claude-code").join(scenario).join("stream.jsonl"));
