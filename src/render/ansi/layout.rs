@@ -149,9 +149,10 @@ impl Wrapper {
         });
     }
 
-    /// Adds sanitized text, wrapping at spaces. Runs of spaces collapse to one.
+    /// Adds sanitized text, wrapping at spaces. Runs of spaces collapse to one; line feeds and
+    /// tabs are spaces here (callers that keep lines use `newline` or `raw_line`).
     pub(crate) fn words(&mut self, text: &str, style: Style, link: Option<&String>) {
-        let text = sanitize(text);
+        let text = sanitize(text).replace(['\n', '\t'], " ");
         for (i, word) in text.split(' ').enumerate() {
             if i > 0 {
                 self.space = true;
@@ -298,6 +299,34 @@ mod tests {
         w.end_line();
         w.raw_line("a\x1b[2Jb", s);
         assert_eq!(plain(&w.finish()), ["abcdef", "ghij", "a\\x1b[", "2Jb"]);
+    }
+
+    #[test]
+    fn line_feeds_in_words_are_spaces() {
+        let s = Style::new();
+        let mut w = Wrapper::new(40, vec![], vec![]);
+        w.words("one\ntwo\tthree", s, None);
+        assert_eq!(plain(&w.finish()), ["one two three"]);
+    }
+
+    #[test]
+    fn plain_palette_writes_no_escape() {
+        let pal = Palette::plain();
+        let line = vec![
+            Span::new("bold", Style::new().bold().red()),
+            Span {
+                text: "link".into(),
+                style: Style::new().underline(),
+                link: Some("https://example.com".into()),
+            },
+        ];
+        let mut out = Vec::new();
+        emit(&mut out, &pal, &[line.clone()]).unwrap();
+        assert_eq!(out, b"boldlink\n");
+        let mut out = Vec::new();
+        emit(&mut out, &Palette::colored(), &[line]).unwrap();
+        let s = String::from_utf8(out).unwrap();
+        assert!(s.contains("\x1b]8;;https://example.com\x1b\\"), "{s:?}");
     }
 
     #[test]
