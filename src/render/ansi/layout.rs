@@ -321,7 +321,7 @@ mod tests {
             },
         ];
         let mut out = Vec::new();
-        emit(&mut out, &pal, &[line.clone()]).unwrap();
+        emit(&mut out, &pal, std::slice::from_ref(&line)).unwrap();
         assert_eq!(out, b"boldlink\n");
         let mut out = Vec::new();
         emit(&mut out, &Palette::colored(), &[line]).unwrap();
