@@ -29,20 +29,25 @@ pub(super) fn boundaries(text: &str) -> Vec<usize> {
             break;
         }
         let t = line.trim();
-        let run = |c: char| t.chars().take_while(|&x| x == c).count();
+        // A fence may open after list or quote markers (`- ````, `> ~~~`): look past them.
+        // Seeing a fence that is not one only delays printing; missing one would cut a block.
+        let opener = t.trim_start_matches(|c: char| {
+            matches!(c, '>' | '-' | '*' | '+' | '.' | ')' | ' ') || c.is_ascii_digit()
+        });
+        let run = |s: &str, c: char| s.chars().take_while(|&x| x == c).count();
         match fence {
             Some((c, n)) => {
-                if run(c) >= n && t.chars().all(|x| x == c) {
+                if run(t, c) >= n && t.chars().all(|x| x == c) {
                     fence = None;
                 }
             }
             None => {
                 if t.is_empty() {
                     out.push(pos);
-                } else if run('`') >= 3 {
-                    fence = Some(('`', run('`')));
-                } else if run('~') >= 3 {
-                    fence = Some(('~', run('~')));
+                } else if run(opener, '`') >= 3 {
+                    fence = Some(('`', run(opener, '`')));
+                } else if run(opener, '~') >= 3 {
+                    fence = Some(('~', run(opener, '~')));
                 }
             }
         }
@@ -326,6 +331,8 @@ mod tests {
             chunks(t),
             ["one\n\n", "```\na\n\nb\n```\n\n", "two\n\n", "three"]
         );
+        let t = "- ```\n  a\n\n  b\n  ```\n\nc";
+        assert_eq!(chunks(t), ["- ```\n  a\n\n  b\n  ```\n\n", "c"]);
     }
 
     #[test]
@@ -333,6 +340,17 @@ mod tests {
         assert_eq!(boundaries("one\n\n"), [5]);
         assert_eq!(boundaries("one\n"), Vec::<usize>::new());
         assert_eq!(boundaries("one\n  "), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn cuts_from_a_cut_agree_with_whole_cuts() {
+        let t = "a\n\n```\nx\n\ny\n```\n\n- b\n\n  c\n\n~~~~\n~~~\n\n~~~~\nend";
+        let whole = boundaries(t);
+        for &p in &whole {
+            let from: Vec<usize> = boundaries(&t[p..]).into_iter().map(|b| b + p).collect();
+            let want: Vec<usize> = whole.iter().copied().filter(|&b| b > p).collect();
+            assert_eq!(from, want, "from {p}");
+        }
     }
 
     #[test]

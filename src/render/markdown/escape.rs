@@ -2,7 +2,7 @@
 //! own tags, backslash escapes for scribe's own lines, and `safe_markdown` for untrusted
 //! Markdown text (raw HTML escaped, open fences closed, control characters made visible).
 
-use pulldown_cmark::{Event, Options, Parser};
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 
 use crate::render::ansi::sanitize::sanitize;
 
@@ -83,34 +83,55 @@ pub(crate) fn safe_markdown(text: &str) -> String {
         }
     }
     out.push_str(&text[last..]);
-    // A fence that never closes would swallow the rest of the page.
-    let mut fence: Option<(char, usize)> = None;
-    for line in out.lines() {
-        let t = line.trim();
-        let run = |c: char| t.chars().take_while(|&x| x == c).count();
-        match fence {
-            Some((c, n)) => {
-                if run(c) >= n && t.chars().all(|x| x == c) {
-                    fence = None;
-                }
-            }
-            None => {
-                for c in ['`', '~'] {
-                    if run(c) >= 3 {
-                        fence = Some((c, run(c)));
-                    }
-                }
-            }
-        }
-    }
     if !out.ends_with('\n') {
         out.push('\n');
     }
-    if let Some((c, n)) = fence {
-        out.push_str(&c.to_string().repeat(n));
+    // A top-level fence that never closes would swallow the rest of the page: close it. Ask the
+    // parser which fences are real (a ``` inside an indented code block is not one), and leave
+    // fences inside list items and quotes alone: those end with their container.
+    if let Some(close) = open_fence(&out) {
+        out.push_str(&close);
         out.push('\n');
     }
     out
+}
+
+/// The line that closes a top-level fenced code block left open at the end of `text`.
+fn open_fence(text: &str) -> Option<String> {
+    let mut depth = 0usize;
+    let mut last = None;
+    for (ev, range) in Parser::new_ext(text, Options::ENABLE_TABLES).into_offset_iter() {
+        match ev {
+            Event::Start(Tag::Item | Tag::BlockQuote(_) | Tag::FootnoteDefinition(_)) => depth += 1,
+            Event::End(TagEnd::Item | TagEnd::BlockQuote(_) | TagEnd::FootnoteDefinition) => {
+                depth = depth.saturating_sub(1)
+            }
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(_))) if depth == 0 => {
+                last = Some(range)
+            }
+            _ => {}
+        }
+    }
+    let range = last?;
+    let block = &text[range];
+    let first = block.lines().next()?.trim_start();
+    let c = first.chars().next()?;
+    let n = first.chars().take_while(|&x| x == c).count();
+    let closed = block.lines().count() > 1
+        && block.lines().last().is_some_and(|l| {
+            let l = l.trim();
+            l.chars().all(|x| x == c) && l.chars().count() >= n
+        });
+    if closed || range_end_is_not_the_end(text, block) {
+        return None;
+    }
+    Some(c.to_string().repeat(n))
+}
+
+/// True when text follows the block (then the block did close, by the parser's rules).
+fn range_end_is_not_the_end(text: &str, block: &str) -> bool {
+    let end = block.as_ptr() as usize - text.as_ptr() as usize + block.len();
+    !text[end..].trim().is_empty()
 }
 
 #[cfg(test)]
@@ -134,5 +155,10 @@ mod tests {
     #[test]
     fn an_open_fence_is_closed() {
         assert_eq!(safe_markdown("```\ncode"), "```\ncode\n```\n");
+        assert_eq!(safe_markdown("~~~~ x\na\n~~~"), "~~~~ x\na\n~~~\n~~~~\n");
+        // Not fences, or fences that end with their container: nothing added.
+        assert_eq!(safe_markdown("    ```\n    code"), "    ```\n    code\n");
+        assert_eq!(safe_markdown("- ```\n  code"), "- ```\n  code\n");
+        assert_eq!(safe_markdown("```\nok\n```"), "```\nok\n```\n");
     }
 }
