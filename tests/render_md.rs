@@ -150,3 +150,87 @@ fn sub_agents_nest() {
     assert!(s.starts_with("Bash("), "{s}");
     assert_eq!(*d, blocks[agent].0 + 2);
 }
+
+/// A tiny deterministic generator (no dependency needed for a property test this small).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// Text made of the pieces that break Markdown pages most often.
+    fn nasty(&mut self) -> String {
+        const PIECES: &[&str] = &[
+            "```",
+            "````",
+            "~~~",
+            "</details>",
+            "<details>",
+            "<summary>x</summary>",
+            "</summary>",
+            "\n",
+            "\n\n",
+            "    ",
+            "- ",
+            "> ",
+            "1. ",
+            "<!--",
+            "-->",
+            "`",
+            "<script>",
+            "text",
+            "|",
+            "* ",
+            "<div>",
+            "</div>",
+            "&amp;",
+            "\\",
+            "[a](b)",
+            "<https://x.y>",
+            "#",
+            "---",
+        ];
+        let n = 1 + self.next() % 25;
+        (0..n)
+            .map(|_| PIECES[(self.next() % PIECES.len() as u64) as usize])
+            .collect()
+    }
+}
+
+#[test]
+fn no_content_breaks_the_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = Rng(0x5eed_cafe_f00d_d00d);
+    for case in 0..150 {
+        let (text, output, command, sub) = (rng.nasty(), rng.nasty(), rng.nasty(), rng.nasty());
+        let lines = [
+            serde_json::json!({"type":"system","subtype":"init","cwd":"/w","session_id":"s","tools":["Bash","Agent"],"mcp_servers":[],"model":"m","permissionMode":"default","uuid":"i"}),
+            serde_json::json!({"type":"user","message":{"role":"user","content":rng.nasty()},"parent_tool_use_id":null,"session_id":"s","uuid":"p"}),
+            serde_json::json!({"type":"assistant","message":{"id":"m1","role":"assistant","model":"m","content":[{"type":"text","text":text}]},"parent_tool_use_id":null,"session_id":"s","uuid":"a1"}),
+            serde_json::json!({"type":"assistant","message":{"id":"m1","role":"assistant","model":"m","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":command}}]},"parent_tool_use_id":null,"session_id":"s","uuid":"a2"}),
+            serde_json::json!({"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":output,"is_error":case % 2 == 0}]},"parent_tool_use_id":null,"session_id":"s","uuid":"r1"}),
+            serde_json::json!({"type":"assistant","message":{"id":"m2","role":"assistant","model":"m","content":[{"type":"tool_use","id":"t2","name":"Agent","input":{"description":rng.nasty(),"prompt":"p"}}]},"parent_tool_use_id":null,"session_id":"s","uuid":"a3"}),
+            serde_json::json!({"type":"assistant","message":{"id":"m3","role":"assistant","model":"m","content":[{"type":"text","text":sub}]},"parent_tool_use_id":"t2","session_id":"s","uuid":"a4"}),
+            serde_json::json!({"type":"user","message":{"role":"user","content":[{"tool_use_id":"t2","type":"tool_result","content":rng.nasty(),"is_error":false}]},"parent_tool_use_id":null,"session_id":"s","uuid":"r2"}),
+            serde_json::json!({"type":"assistant","message":{"id":"m4","role":"assistant","model":"m","content":[{"type":"text","text":rng.nasty()}]},"parent_tool_use_id":null,"session_id":"s","uuid":"a5"}),
+        ];
+        let path = dir.path().join(format!("case{case}.jsonl"));
+        let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(&path, body).unwrap();
+        let page = md(&["--thinking", "--context"], &path);
+        let blocks = details(&page);
+        let calls: Vec<&(usize, String)> = blocks
+            .iter()
+            .filter(|(_, s)| s.starts_with("Bash") || s.starts_with("Agent"))
+            .collect();
+        assert_eq!(calls.len(), 2, "case {case}: {blocks:?}\n{page}");
+        assert_eq!(
+            calls[0].0, 1,
+            "case {case}: the Bash call is not at the top level\n{page}"
+        );
+    }
+}

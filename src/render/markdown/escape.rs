@@ -32,9 +32,11 @@ pub(super) fn fenced(out: &mut String, lang: &str, text: &str) {
     out.push_str(&format!("{fence}\n\n"));
 }
 
-/// Escapes text for HTML (inside `<summary>`).
+/// Escapes text for HTML (inside `<summary>`), on one line.
 pub(super) fn html(text: &str) -> String {
+    // One line: a line break inside `<summary>` could end the HTML block at a blank line.
     sanitize(text)
+        .replace(['\n', '\t'], " ")
         .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -63,11 +65,32 @@ pub(super) fn inline(text: &str) -> String {
 /// Makes Markdown text safe to place among scribe's blocks: raw HTML is escaped and an open code
 /// fence is closed (see the module doc).
 pub(crate) fn safe_markdown(text: &str) -> String {
-    let text = sanitize(text);
+    // Escaping one piece of HTML can change how the rest parses (an HTML block that swallowed
+    // the next lines becomes a paragraph, and a line that was code joins a list and shows its
+    // tags), so escape until the parser finds no HTML. Each pass removes at least one `<`.
+    let mut out = sanitize(text).into_owned();
+    while let Some(escaped) = escape_html_once(&out) {
+        out = escaped;
+    }
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    // A top-level fence that never closes would swallow the rest of the page: close it. Ask the
+    // parser which fences are real (a ``` inside an indented code block is not one), and leave
+    // fences inside list items and quotes alone: those end with their container.
+    if let Some(close) = open_fence(&out) {
+        out.push_str(&close);
+        out.push('\n');
+    }
+    out
+}
+
+/// `text` with the raw HTML the parser finds escaped, or `None` when it finds none.
+fn escape_html_once(text: &str) -> Option<String> {
     let mut out = String::with_capacity(text.len());
     let mut last = 0;
     let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
-    for (ev, range) in Parser::new_ext(&text, opts).into_offset_iter() {
+    for (ev, range) in Parser::new_ext(text, opts).into_offset_iter() {
         if let Event::Html(_) | Event::InlineHtml(_) = ev {
             if range.start < last {
                 continue;
@@ -82,18 +105,11 @@ pub(crate) fn safe_markdown(text: &str) -> String {
             last = range.end;
         }
     }
+    if last == 0 {
+        return None;
+    }
     out.push_str(&text[last..]);
-    if !out.ends_with('\n') {
-        out.push('\n');
-    }
-    // A top-level fence that never closes would swallow the rest of the page: close it. Ask the
-    // parser which fences are real (a ``` inside an indented code block is not one), and leave
-    // fences inside list items and quotes alone: those end with their container.
-    if let Some(close) = open_fence(&out) {
-        out.push_str(&close);
-        out.push('\n');
-    }
-    out
+    Some(out)
 }
 
 /// The line that closes a top-level fenced code block left open at the end of `text`.
@@ -119,8 +135,12 @@ fn open_fence(text: &str) -> Option<String> {
     let n = first.chars().take_while(|&x| x == c).count();
     let closed = block.lines().count() > 1
         && block.lines().last().is_some_and(|l| {
-            let l = l.trim();
-            l.chars().all(|x| x == c) && l.chars().count() >= n
+            // A closing fence is indented by three spaces at most (four make it code).
+            let body = l.trim_start_matches(' ');
+            let body_trimmed = body.trim_end();
+            l.len() - body.len() <= 3
+                && body_trimmed.chars().all(|x| x == c)
+                && body_trimmed.chars().count() >= n
         });
     if closed || range_end_is_not_the_end(text, block) {
         return None;
@@ -160,5 +180,14 @@ mod tests {
         assert_eq!(safe_markdown("    ```\n    code"), "    ```\n    code\n");
         assert_eq!(safe_markdown("- ```\n  code"), "- ```\n  code\n");
         assert_eq!(safe_markdown("```\nok\n```"), "```\nok\n```\n");
+        assert_eq!(safe_markdown("```\nx\n    ```"), "```\nx\n    ```\n```\n");
+    }
+
+    #[test]
+    fn escaping_until_no_html_is_left() {
+        // Escaping the HTML block on the first line turns the next lines into a list whose
+        // item shows a tag that was code before.
+        let t = safe_markdown("</details>#\n* ---|\n\n    a </summary>");
+        assert!(!t.contains("</summary>"), "{t}");
     }
 }

@@ -72,11 +72,14 @@ fn turn_text(turn: &Turn) -> String {
 }
 
 /// A quote of Markdown text (every line prefixed, so the quote contains whatever is inside).
+/// The text is quoted first and made safe after, so that the parser that finds raw HTML sees
+/// it in the quote, as a reader's parser will.
 fn quote(out: &mut String, title: &str, text: &str) {
-    out.push_str(&format!("> **{title}**\n>\n"));
-    for l in safe_markdown(text).lines() {
-        out.push_str(&format!("> {l}\n"));
+    let mut quoted = format!("> **{title}**\n>\n");
+    for l in text.lines() {
+        quoted.push_str(&format!("> {l}\n"));
     }
+    out.push_str(&safe_markdown(&quoted));
     out.push('\n');
 }
 
