@@ -487,3 +487,92 @@ fn a_stream_cut_after_its_deltas_prints_each_paragraph_once() {
         assert_eq!(out.matches(s).count(), 1, "{s:?} in:\n{out}");
     }
 }
+
+#[test]
+fn no_generated_content_reaches_the_terminal_raw() {
+    const PIECES: &[&str] = &[
+        "\x1b",
+        "\x07",
+        "\u{9b}",
+        "\r",
+        "\r\n",
+        "\n",
+        "\n\n",
+        "\t",
+        "\u{202e}",
+        "\u{2066}",
+        "\u{200b}",
+        "\u{feff}",
+        "\x1b[2J",
+        "\x1b]0;t\x07",
+        "\x1b]8;;http://e\x1b\\",
+        "[a](http://x\x1b)",
+        "**",
+        "`",
+        "```",
+        "- ",
+        "> ",
+        "| a |\n|---|\n",
+        "text",
+        " ",
+        "\u{85}",
+        "\x00",
+        "\x7f",
+    ];
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut nasty = || -> String {
+        let n = 1 + next() % 20;
+        (0..n)
+            .map(|_| PIECES[(next() % PIECES.len() as u64) as usize])
+            .collect()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for case in 0..40 {
+        let lines = [
+            serde_json::json!({"type":"system","subtype":"init","cwd":nasty(),"session_id":"s","tools":["Bash"],"mcp_servers":[{"name":nasty(),"status":"connected"}],"model":nasty(),"permissionMode":"default","uuid":"i"}),
+            serde_json::json!({"type":"user","message":{"role":"user","content":nasty()},"parent_tool_use_id":null,"session_id":"s","uuid":"p"}),
+            serde_json::json!({"type":"assistant","message":{"id":"m1","role":"assistant","model":"m","content":[{"type":"thinking","thinking":nasty(),"signature":"x"}]},"parent_tool_use_id":null,"session_id":"s","uuid":"a0"}),
+            serde_json::json!({"type":"assistant","message":{"id":"m1","role":"assistant","model":"m","content":[{"type":"text","text":nasty()}]},"parent_tool_use_id":null,"session_id":"s","uuid":"a1"}),
+            serde_json::json!({"type":"assistant","message":{"id":"m1","role":"assistant","model":"m","content":[{"type":"tool_use","id":"t1","name":nasty(),"input":{"command":nasty(),"file_path":nasty()}}]},"parent_tool_use_id":null,"session_id":"s","uuid":"a2"}),
+            serde_json::json!({"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":nasty(),"is_error":case % 2 == 0}]},"parent_tool_use_id":null,"session_id":"s","uuid":"r1"}),
+            serde_json::json!({"type":"system","subtype":"api_retry","attempt":1,"max_retries":3,"retry_delay_ms":10,"error_status":529,"error":nasty(),"session_id":"s","uuid":"x"}),
+            serde_json::json!({"type":"result","subtype":nasty(),"is_error":true,"num_turns":1,"errors":[nasty()],"session_id":"s","uuid":"r"}),
+        ];
+        let path = dir.path().join(format!("case{case}.jsonl"));
+        let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(&path, body).unwrap();
+        for args in [
+            &["--color", "always", "--thinking", "--context", "--full"][..],
+            &["--color", "never", "--thinking", "--context", "--full"][..],
+            &["--to", "md", "--thinking", "--context"][..],
+        ] {
+            let out = scribe()
+                .args(args)
+                .arg(&path)
+                .assert()
+                .success()
+                .get_output()
+                .stdout
+                .clone();
+            let shown = readable(&out);
+            for c in shown.chars() {
+                assert!(
+                    c == '\n'
+                        || c == '\t'
+                        || !(c.is_control()
+                            || ('\u{202a}'..='\u{202e}').contains(&c)
+                            || ('\u{2066}'..='\u{2069}').contains(&c)
+                            || c == '\u{200b}'
+                            || c == '\u{feff}'),
+                    "case {case} {args:?}: {c:?} in\n{shown}"
+                );
+            }
+        }
+    }
+}
