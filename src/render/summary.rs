@@ -259,6 +259,17 @@ mod diff_tests {
     }
 }
 
+/// The plan an ExitPlanMode call presents, if any.
+pub(crate) fn plan(call: &ToolCall) -> Option<&str> {
+    if call.name != "ExitPlanMode" {
+        return None;
+    }
+    call.input
+        .get("plan")
+        .and_then(Value::as_str)
+        .filter(|p| !p.trim().is_empty())
+}
+
 /// True for an MCP tool name (`mcp__server__tool`).
 pub(crate) fn split_mcp(name: &str) -> bool {
     split_mcp_name(name).is_some()

@@ -91,6 +91,9 @@ impl View {
                 if summary::is_agent(&call.name) {
                     return self.subagent(call, depth);
                 }
+                if let Some(plan) = summary::plan(call) {
+                    return self.plan(plan, depth);
+                }
                 self.success(&mut w, call, &out_text);
             }
         }
@@ -184,6 +187,28 @@ impl View {
                 self.capped(w, body, self.pal.dim, 10);
             }
         }
+    }
+
+    /// A plan (ExitPlanMode) rendered as Markdown under `⎿`, shortened unless `--full`.
+    fn plan(&self, plan: &str, depth: usize) -> Vec<Line> {
+        let ind = self.indent(depth);
+        let mut lines = super::markdown::render(
+            plan,
+            &self.pal,
+            self.width,
+            vec![ind.clone(), Span::new("  ⎿  ", self.pal.result)],
+            vec![ind.clone(), Span::new("     ", Style::new())],
+            Style::new(),
+        );
+        if !self.full && lines.len() > DIFF_LINES {
+            let more = lines.len() - DIFF_LINES;
+            lines.truncate(DIFF_LINES);
+            let pad = vec![ind, Span::new("     ", Style::new())];
+            let mut w = Wrapper::new(self.width, pad.clone(), pad);
+            w.words(&format!("… +{more} lines"), self.pal.dim, None);
+            lines.extend(w.finish());
+        }
+        lines
     }
 
     /// A sub-agent's final status, its transcript with `--full`, and its report.

@@ -203,6 +203,10 @@ impl MarkdownRenderer {
                 call.input.get("command").and_then(Value::as_str),
             ) {
                 ("Bash", Some(cmd)) => fenced(out, "sh", cmd),
+                _ if summary::plan(call).is_some() => {
+                    out.push_str(&safe_markdown(summary::plan(call).unwrap_or_default()));
+                    out.push('\n');
+                }
                 _ if call.name == "TodoWrite" => {
                     for (status, text) in summary::todos(&call.input) {
                         let mark = if status == "completed" { "x" } else { " " };
