@@ -92,6 +92,20 @@ pub(crate) fn input_summary(name: &str, input: &Value) -> Option<String> {
     }
 }
 
+/// The whole value behind a call's summary (the full command, pattern or URL), when the
+/// summary had to shorten it or flatten its lines; `--full` shows it.
+pub(crate) fn long_input<'a>(name: &str, input: &'a Value) -> Option<&'a str> {
+    let obj = input.as_object()?;
+    key_field(name)
+        .iter()
+        .find_map(|k| {
+            obj.get(*k)
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+        })
+        .filter(|v| v.trim().contains('\n') || v.trim().chars().count() > MAX)
+}
+
 /// The name a reader sees: MCP tools as `tool · server (MCP)`, others as they are.
 pub(crate) fn display_name(call: &ToolCall) -> String {
     match split_mcp_name(&call.name) {
@@ -152,6 +166,13 @@ mod tests {
             call_line(&call("TodoWrite", json!({"todos": [{}, {}]}))),
             "TodoWrite(2 items)"
         );
+    }
+
+    #[test]
+    fn long_input_only_when_the_summary_shortened_it() {
+        let multi = json!({"command": "echo a\necho b"});
+        assert_eq!(long_input("Bash", &multi), Some("echo a\necho b"));
+        assert_eq!(long_input("Bash", &json!({"command": "ls"})), None);
     }
 
     #[test]

@@ -33,7 +33,19 @@ impl View {
         if let Some(s) = summary::input_summary(&call.name, &call.input) {
             w.words(&format!("({s})"), Style::new(), None);
         }
-        w.finish()
+        let mut lines = w.finish();
+        if self.full {
+            if let Some(long) = summary::long_input(&call.name, &call.input) {
+                let ind = self.indent(depth);
+                let bar = vec![ind, Span::new("  │ ", self.pal.dim)];
+                let mut w = Wrapper::new(self.width, bar.clone(), bar);
+                for l in long.trim_end().split('\n') {
+                    w.raw_line(l, self.pal.dim);
+                }
+                lines.extend(w.finish());
+            }
+        }
+        lines
     }
 
     fn result_wrapper(&self, depth: usize) -> Wrapper {
