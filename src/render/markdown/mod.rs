@@ -172,7 +172,7 @@ impl MarkdownRenderer {
             ToolState::ApprovalDenied => " · denied",
             ToolState::Pending | ToolState::ApprovalPending | ToolState::Running => " · no result",
         };
-        let status = if call.denied.is_some() && status.is_empty() {
+        let status = if call.denied.is_some() {
             " · denied"
         } else {
             status
@@ -250,8 +250,11 @@ impl MarkdownRenderer {
                     .clone()
                     .or_else(|| call.output.as_ref().map(output_text))
                     .unwrap_or_default();
-                out.push_str("**Error:**\n\n");
-                fenced(out, "text", &text);
+                // A denial's error is its message, shown above already.
+                if call.denied.as_deref().map(str::trim) != Some(text.trim()) {
+                    out.push_str("**Error:**\n\n");
+                    fenced(out, "text", &text);
+                }
             }
             // The sub-agent's own summary is in its block; the harness's hand-back adds nothing.
             ToolState::Success if call.subagent.as_ref().is_some_and(|r| r.summary.is_some()) => {}

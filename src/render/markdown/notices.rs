@@ -77,9 +77,10 @@ impl MarkdownRenderer {
             SystemNotice::Elicitation { server, .. } => {
                 format!("MCP server {server} asked for input")
             }
-            SystemNotice::PermissionDenied {
-                tool_name, message, ..
-            } => format!("permission denied: {tool_name} · {message}"),
+            // The message is in the call's block already.
+            SystemNotice::PermissionDenied { tool_name, .. } => {
+                format!("permission denied: {tool_name}")
+            }
             SystemNotice::Task {
                 task_id,
                 status,
