@@ -11,10 +11,12 @@ use crate::model::event::Event;
 use crate::model::transcript::TranscriptItem;
 use crate::settings::Settings;
 
+/// `--to text` (its sanitizer and number formats are shared with Markdown).
 pub(crate) mod ansi;
 mod events;
 mod jsonl;
 mod markdown;
+/// One-line tool-call summaries shared by the human-readable renderers.
 pub(crate) mod summary;
 
 /// What a renderer knows about the input before the first item.

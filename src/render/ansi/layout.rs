@@ -15,7 +15,9 @@ use super::sanitize::sanitize;
 /// A run of text in one style. The text never holds a control character.
 #[derive(Debug, Clone)]
 pub(crate) struct Span {
+    /// The text, never holding a control character.
     pub(crate) text: String,
+    /// Its palette style (ignored when colour is off).
     pub(crate) style: Style,
     /// A hyperlink target (written as OSC 8 only when colour is on).
     pub(crate) link: Option<String>,

@@ -72,9 +72,13 @@ pub(super) fn chunks(text: &str) -> Vec<&str> {
 /// Delta text of one content block, and how much of it has been printed.
 #[derive(Debug)]
 pub(super) struct Stream {
+    /// The message and content-block index the deltas belong to.
     pub(super) message_id: String,
+    /// The content block's index in its message.
     pub(super) index: u64,
+    /// Thinking rather than text.
     pub(super) reasoning: bool,
+    /// The text streamed so far.
     pub(super) text: String,
     /// Bytes of `text` printed (always at a chunk boundary).
     pub(super) printed: usize,

@@ -41,11 +41,13 @@ pub(crate) struct Palette {
     pub(crate) url: Style,
     /// Block quotes' bar.
     pub(crate) quote: Style,
-    /// Diff: added and removed lines.
+    /// Diff: added lines.
     pub(crate) diff_add: Style,
+    /// Diff: removed lines.
     pub(crate) diff_del: Style,
-    /// Checklist items: done, in progress.
+    /// Checklist items that are done.
     pub(crate) todo_done: Style,
+    /// The checklist item in progress.
     pub(crate) todo_active: Style,
 }
 

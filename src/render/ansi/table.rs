@@ -9,8 +9,11 @@ use super::sanitize::sanitize;
 
 /// A table being collected: cells as plain text, row by row (the header first).
 pub(super) struct Table {
+    /// Each column's alignment.
     pub(super) align: Vec<Alignment>,
+    /// The rows so far, the header first.
     pub(super) rows: Vec<Vec<String>>,
+    /// The cell being collected.
     pub(super) cell: String,
 }
 

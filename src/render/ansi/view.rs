@@ -11,6 +11,7 @@ use crate::model::session::SessionSnapshot;
 use crate::model::transcript::{Part, Role, Turn, TurnOrigin};
 
 impl View {
+    /// The indentation of a sub-agent's transcript, `depth` levels down.
     pub(super) fn indent(&self, depth: usize) -> Span {
         Span::new(&"     ".repeat(depth), Style::new())
     }
