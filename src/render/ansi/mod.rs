@@ -126,6 +126,7 @@ impl TextRenderer {
             return Ok(());
         }
         if self.after_note {
+            self.live.last_call = None;
             emit(out, &self.view.pal, lines)?;
         } else {
             self.block(out, lines)?;
@@ -146,6 +147,7 @@ impl TextRenderer {
             return Ok(());
         }
         if self.live.last_call.as_deref() == Some(call.tool_call_id.as_str()) {
+            self.after_note = false;
             emit(out, &self.view.pal, lines)?;
         } else {
             let mut all = self.view.note(
@@ -160,6 +162,7 @@ impl TextRenderer {
         Ok(())
     }
 
+    /// A tool call's line, as a new block.
     fn head(&mut self, out: &mut dyn Write, call: &ToolCall) -> io::Result<()> {
         let lines = self.view.call_head(call, 0);
         self.block(out, &lines)?;
@@ -167,7 +170,8 @@ impl TextRenderer {
         Ok(())
     }
 
-    fn result(&mut self, out: &mut dyn Write, n: &SystemNotice) -> io::Result<()> {
+    /// A notice as a note; a `result` also adds to the closing line's totals.
+    fn notice(&mut self, out: &mut dyn Write, n: &SystemNotice) -> io::Result<()> {
         if let SystemNotice::Result {
             cost,
             turns,
@@ -261,7 +265,7 @@ impl Render for TextRenderer {
             // A result waits for its item: the fold writes every turn still held before it.
             EventKind::Notice { notice } if !matches!(**notice, SystemNotice::Result { .. }) => {
                 self.live.mark_notice(notice);
-                self.result(out, notice)
+                self.notice(out, notice)
             }
             EventKind::SubtaskStarted {
                 task_id,
@@ -312,7 +316,7 @@ impl Render for TextRenderer {
                 Ok(())
             }
             TranscriptItem::Notice(n) if self.live.take_notice(n) => Ok(()),
-            TranscriptItem::Notice(n) => self.result(out, n),
+            TranscriptItem::Notice(n) => self.notice(out, n),
             TranscriptItem::Debug(d) => {
                 let lines = vec![vec![Span::new(
                     &format!("? line {} not understood: {}", d.line, d.reason),
