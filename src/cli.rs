@@ -15,9 +15,15 @@ use clap::{Parser, ValueEnum};
 /// with no FILE, or with `-`, it reads standard input, and it prints each record as soon as it is
 /// final, so it can sit at the end of a live pipe.
 #[derive(Debug, Parser)]
-#[command(name = "scribe", version, max_term_width = 100)]
+#[command(
+    name = "scribe",
+    version,
+    max_term_width = 100,
+    args_override_self = true
+)]
 #[command(after_help = "EXAMPLES:
   claude -p 'fix the bug' --output-format stream-json --verbose | scribe
+  scribe session.jsonl --to md > transcript.md
   scribe session.jsonl --to jsonl > transcript.jsonl
   scribe --to events run.jsonl | jq -c 'select(.event == \"tool-result\")'
   scribe ~/.claude/projects/-home-me-app/ -o transcripts/
@@ -34,7 +40,7 @@ pub(crate) struct Cli {
     pub(crate) files: Vec<PathBuf>,
 
     /// Output format.
-    #[arg(long = "to", short = 't', value_enum, default_value_t = OutputFormat::Jsonl)]
+    #[arg(long = "to", short = 't', value_enum, default_value_t = OutputFormat::Text)]
     pub(crate) to: OutputFormat,
 
     /// Input format; by default it is detected from the first JSON line of each input.
@@ -54,6 +60,23 @@ pub(crate) struct Cli {
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
     pub(crate) color: ColorWhen,
 
+    /// Show tool results, sub-agent transcripts and long inputs whole in text output (Markdown
+    /// always holds them whole, in collapsed blocks).
+    #[arg(long)]
+    pub(crate) full: bool,
+
+    /// Show the model's thinking (dimmed in text output, collapsed in Markdown).
+    #[arg(long)]
+    pub(crate) thinking: bool,
+
+    /// Show synthetic context the harness injected (skill bodies, reminders, hook output).
+    #[arg(long)]
+    pub(crate) context: bool,
+
+    /// Wrap text output at N columns (default: the terminal's width, or 80 when not a terminal).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(20..))]
+    pub(crate) width: Option<u16>,
+
     /// Print a generated document instead of reading input (the man page).
     #[arg(long, value_enum, hide = true, value_name = "WHAT")]
     pub(crate) generate: Option<Generate>,
@@ -62,6 +85,10 @@ pub(crate) struct Cli {
 /// The formats scribe writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum OutputFormat {
+    /// The terminal view: coloured when stdout is a terminal, wrapped, live (the default).
+    Text,
+    /// GitHub-flavoured Markdown, for a pull request or an issue.
+    Md,
     /// The folded transcript, one JSON record per line (docs/schema.md).
     Jsonl,
     /// The stage-2 normalized event stream, one JSON event per line, each with its input line.
@@ -77,6 +104,8 @@ impl OutputFormat {
             OutputFormat::Jsonl => "jsonl",
             OutputFormat::Events => "events.jsonl",
             OutputFormat::Html => "html",
+            OutputFormat::Text => "txt",
+            OutputFormat::Md => "md",
         }
     }
 }

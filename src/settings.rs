@@ -1,6 +1,7 @@
 //! Resolves the raw command line into decisions, once. Nothing after this reads the environment
 //! or asks whether a stream is a terminal.
 
+use std::ffi::OsStr;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
@@ -17,8 +18,15 @@ pub(crate) struct Settings {
     /// `--output-dir`: one file per input session there, instead of standard output.
     pub(crate) output_dir: Option<PathBuf>,
     /// Whether terminal output may contain colour escapes.
-    #[allow(dead_code, reason = "read by the terminal renderer (issue 4)")]
     pub(crate) color: bool,
+    /// `--full`: show results, sub-agent transcripts and long inputs whole.
+    pub(crate) full: bool,
+    /// `--thinking`: show the model's reasoning.
+    pub(crate) thinking: bool,
+    /// `--context`: show synthetic context (skill bodies, reminders, hook output).
+    pub(crate) context: bool,
+    /// The column at which text output wraps.
+    pub(crate) width: usize,
 }
 
 impl Settings {
@@ -29,17 +37,20 @@ impl Settings {
         } else {
             cli.files.clone()
         };
-        let color = match cli.color {
-            ColorWhen::Always => true,
-            ColorWhen::Never => false,
-            ColorWhen::Auto => {
-                let forced =
-                    std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| !v.is_empty() && v != "0");
-                let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-                // With `--output-dir` the output goes to files, whatever stdout is.
-                let to_terminal = cli.output_dir.is_none() && std::io::stdout().is_terminal();
-                forced || (!no_color && to_terminal)
-            }
+        // With `--output-dir` the output goes to files, whatever stdout is.
+        let stdout_tty = cli.output_dir.is_none() && std::io::stdout().is_terminal();
+        let color = decide_color(
+            cli.color,
+            std::env::var_os("NO_COLOR").as_deref(),
+            std::env::var_os("CLICOLOR_FORCE").as_deref(),
+            stdout_tty,
+        );
+        let width = match cli.width {
+            Some(n) => usize::from(n),
+            None if stdout_tty => terminal_size::terminal_size()
+                .map_or(80, |(w, _)| usize::from(w.0))
+                .max(20),
+            None => 80,
         };
         Settings {
             inputs,
@@ -48,6 +59,62 @@ impl Settings {
             strict: cli.strict,
             output_dir: cli.output_dir.clone(),
             color,
+            full: cli.full,
+            thinking: cli.thinking,
+            context: cli.context,
+            width,
         }
+    }
+}
+
+/// The colour decision, apart from the environment so that it can be tested: `always` and
+/// `never` are final; `auto` colours when `CLICOLOR_FORCE` is set to anything but empty or `0`,
+/// or else when stdout is a terminal and `NO_COLOR` is unset or empty.
+fn decide_color(
+    when: ColorWhen,
+    no_color: Option<&OsStr>,
+    clicolor_force: Option<&OsStr>,
+    stdout_tty: bool,
+) -> bool {
+    match when {
+        ColorWhen::Always => true,
+        ColorWhen::Never => false,
+        ColorWhen::Auto => {
+            let forced = clicolor_force.is_some_and(|v| !v.is_empty() && v != "0");
+            let no_color = no_color.is_some_and(|v| !v.is_empty());
+            forced || (!no_color && stdout_tty)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(s: &str) -> Option<&OsStr> {
+        Some(OsStr::new(s))
+    }
+
+    #[test]
+    fn always_and_never_ignore_the_environment() {
+        assert!(decide_color(ColorWhen::Always, os("1"), None, false));
+        assert!(!decide_color(ColorWhen::Never, None, os("1"), true));
+    }
+
+    #[test]
+    fn auto_follows_the_terminal_and_no_color() {
+        assert!(decide_color(ColorWhen::Auto, None, None, true));
+        assert!(!decide_color(ColorWhen::Auto, None, None, false));
+        assert!(!decide_color(ColorWhen::Auto, os("1"), None, true));
+        // An empty NO_COLOR does not count (no-color.org).
+        assert!(decide_color(ColorWhen::Auto, os(""), None, true));
+    }
+
+    #[test]
+    fn clicolor_force_forces_colour_unless_empty_or_zero() {
+        assert!(decide_color(ColorWhen::Auto, None, os("1"), false));
+        assert!(decide_color(ColorWhen::Auto, os("1"), os("1"), false));
+        assert!(!decide_color(ColorWhen::Auto, None, os("0"), false));
+        assert!(!decide_color(ColorWhen::Auto, None, os(""), false));
     }
 }

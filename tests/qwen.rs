@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::util::{corpus, files_under, json_lines, sample, scribe};
+use crate::util::{corpus, files_under, json_lines, sample, scribe_jsonl};
 
 /// Event types that are in no published list (sdk 0.1.14, events.ts, the schema doc) but that
 /// the live daemon sends; the only ones allowed to become `debug` records (docs/qwen.md).
@@ -15,7 +15,7 @@ const UNPUBLISHED: &[&str] = &["background_notification_turn_complete"];
 /// Runs scribe on a file (with extra arguments); checks exit 0 and returns the records and
 /// stderr.
 fn run(path: &Path, args: &[&str]) -> (Vec<Value>, String) {
-    let out = scribe()
+    let out = scribe_jsonl()
         .args(args)
         .arg(path)
         .assert()
@@ -464,7 +464,7 @@ fn sse_edge_cases() {
     );
 
     // The stage-2 stream accounts for the duplicate and the keep-alives.
-    let out = scribe()
+    let out = scribe_jsonl()
         .args(["--to", "events"])
         .arg(sample("qwen-daemon-edges.sse"))
         .assert()
@@ -485,7 +485,7 @@ fn sse_edge_cases() {
 
 #[test]
 fn a_cut_off_frame_with_half_its_json_is_kept_as_debug() {
-    let out = scribe()
+    let out = scribe_jsonl()
         .write_stdin("retry: 3000\n\nid: 1\nevent: session_update\ndata: {\"id\":1,\"v\":1,\"ty")
         .assert()
         .success()
@@ -520,7 +520,7 @@ fn envelopes_one_per_line_and_forced_formats() {
     // Qwen's init line is told from Claude's (qwen_code_version), or the format is forced.
     let line = r#"{"type":"system","subtype":"init","uuid":"s1","session_id":"s1","cwd":"/w","tools":[],"mcp_servers":[],"model":"m","permission_mode":"yolo","slash_commands":[],"qwen_code_version":"0.24.4","agents":[]}"#;
     for args in [vec![], vec!["--from", "qwen-stream"]] {
-        let out = scribe()
+        let out = scribe_jsonl()
             .args(&args)
             .write_stdin(format!("{line}\n"))
             .assert()
@@ -619,7 +619,7 @@ fn a_capture_cut_anywhere_still_converts() {
         let bytes = std::fs::read(&path).unwrap();
         for k in 1..=4 {
             let cut = &bytes[..bytes.len() * k / 5];
-            let out = scribe()
+            let out = scribe_jsonl()
                 .write_stdin(cut)
                 .assert()
                 .success()
@@ -638,7 +638,7 @@ fn an_input_pieced_together_out_of_order_is_reported_once() {
     let Some(dir) = corpus() else { return };
     let replay = std::fs::read(dir.join("qwen-daemon/tools/replay.sse")).unwrap();
     let live = std::fs::read(dir.join("qwen-daemon/tools/events.sse")).unwrap();
-    let out = scribe()
+    let out = scribe_jsonl()
         .write_stdin([replay, live].concat())
         .assert()
         .success()

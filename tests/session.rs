@@ -5,11 +5,16 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::util::{json_lines, sample, scribe};
+use crate::util::{json_lines, sample, scribe_jsonl};
 
 /// Folds a sample (file or directory) to JSONL; asserts exit 0 and a quiet stderr.
 fn fold(path: &Path) -> Vec<Value> {
-    let out = scribe().arg(path).assert().success().get_output().clone();
+    let out = scribe_jsonl()
+        .arg(path)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
     assert!(
         out.stderr.is_empty(),
         "{}: {}",
@@ -151,7 +156,7 @@ fn title_and_facts_come_from_records_after_the_last_row() {
 
 #[test]
 fn title_records_are_counted_as_absorbed_events() {
-    let out = scribe()
+    let out = scribe_jsonl()
         .args(["--to", "events"])
         .arg(sample("claude-session/trailing-title.jsonl"))
         .assert()
@@ -261,7 +266,7 @@ fn oldest_inline_sidechains_nest_under_their_task_calls_by_prompt() {
 
 #[test]
 fn a_missing_subagent_file_is_a_warning_not_a_failure() {
-    let out = scribe()
+    let out = scribe_jsonl()
         .arg(sample("claude-session/missing-subagent"))
         .assert()
         .success()
@@ -280,7 +285,7 @@ fn a_missing_subagent_file_is_a_warning_not_a_failure() {
 #[test]
 fn from_claude_session_is_accepted_and_stdin_works_without_subagents() {
     let text = std::fs::read(sample("claude-session/rewind.jsonl")).unwrap();
-    let out = scribe()
+    let out = scribe_jsonl()
         .args(["--from", "claude-session"])
         .write_stdin(text)
         .assert()
@@ -297,7 +302,7 @@ fn from_claude_session_is_accepted_and_stdin_works_without_subagents() {
 #[test]
 fn a_directory_of_sessions_is_one_transcript_per_session() {
     // samples/claude-session: three loose session files and three project-like directories.
-    let out = scribe()
+    let out = scribe_jsonl()
         .arg(sample("claude-session"))
         .assert()
         .success()
@@ -338,7 +343,7 @@ fn a_directory_of_sessions_is_one_transcript_per_session() {
 fn output_dir_writes_one_file_per_session_named_after_its_id() {
     let dir = tempfile::tempdir().unwrap();
     for (to, ext) in [("jsonl", "jsonl"), ("events", "events.jsonl")] {
-        let out = scribe()
+        let out = scribe_jsonl()
             .args(["--to", to, "-o"])
             .arg(dir.path())
             .arg(sample("claude-session/rewind.jsonl"))
@@ -374,7 +379,7 @@ fn output_dir_writes_one_file_per_session_named_after_its_id() {
 fn output_dir_names_streams_by_their_init_and_never_overwrites_within_a_run() {
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("new/sub");
-    scribe()
+    scribe_jsonl()
         .arg("-o")
         .arg(&target)
         .arg(sample("claude-stream/fold-session-and-notices.jsonl"))

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::util::{corpus, files_under, json_lines, scribe};
+use crate::util::{corpus, files_under, json_lines, scribe_jsonl};
 
 /// Every session file under a scenario's `projects/` (sub-agent files excluded).
 fn session_files(dir: &Path) -> Vec<PathBuf> {
@@ -24,7 +24,12 @@ fn session_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 fn fold(path: &Path) -> Vec<Value> {
-    let out = scribe().arg(path).assert().success().get_output().clone();
+    let out = scribe_jsonl()
+        .arg(path)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
     assert!(
         out.stderr.is_empty(),
         "{}: stderr {}",
@@ -178,7 +183,7 @@ fn usage_is_counted_once_per_message() {
     let path = session_files(&dir.join("claude-code/03-bash/projects"))
         .pop()
         .unwrap();
-    let out = scribe()
+    let out = scribe_jsonl()
         .args(["--to", "events"])
         .arg(&path)
         .assert()
@@ -218,7 +223,7 @@ fn every_line_of_a_session_is_accounted_for_in_events() {
         }
         let text = std::fs::read_to_string(&path).unwrap();
         let expected: Vec<u64> = (1..=text.lines().count() as u64).collect();
-        let out = scribe()
+        let out = scribe_jsonl()
             .args(["--to", "events"])
             .arg(&path)
             .assert()

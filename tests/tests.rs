@@ -19,3 +19,7 @@ mod qwen;
 mod html;
 // --to html pages in headless Chromium (skipped with a reason when it is not installed).
 mod html_browser;
+// --to text: goldens, corpus, hostile content, colour, the live view.
+mod render_text;
+// --to md: goldens and the <details> structure under a CommonMark parser.
+mod render_md;

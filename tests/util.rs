@@ -69,3 +69,11 @@ pub(crate) fn files_under(dir: &Path, keep: &dyn Fn(&Path) -> bool) -> Vec<PathB
     out.sort();
     out
 }
+
+/// `scribe()` writing the folded JSONL (the default output is the terminal view); a later
+/// `--to` in the test's own arguments still wins.
+pub(crate) fn scribe_jsonl() -> Command {
+    let mut cmd = scribe();
+    cmd.args(["--to", "jsonl"]);
+    cmd
+}

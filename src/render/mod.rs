@@ -11,9 +11,14 @@ use crate::model::event::Event;
 use crate::model::transcript::TranscriptItem;
 use crate::settings::Settings;
 
+/// `--to text` (its sanitizer and number formats are shared with Markdown).
+pub(crate) mod ansi;
 mod events;
 mod html;
 mod jsonl;
+mod markdown;
+/// One-line tool-call summaries shared by the human-readable renderers.
+pub(crate) mod summary;
 
 /// What a renderer knows about the input before the first item.
 #[derive(Debug, Clone)]
@@ -51,8 +56,10 @@ pub(crate) trait Render {
 
 /// The renderer for an output format. The writer is passed to each call, so that the pipeline
 /// keeps it and can flush it whenever the input runs dry.
-pub(crate) fn renderer_for(format: OutputFormat, _settings: &Settings) -> Box<dyn Render> {
+pub(crate) fn renderer_for(format: OutputFormat, settings: &Settings) -> Box<dyn Render> {
     match format {
+        OutputFormat::Text => Box::new(ansi::TextRenderer::new(settings)),
+        OutputFormat::Md => Box::new(markdown::MarkdownRenderer::new(settings)),
         OutputFormat::Jsonl => Box::new(jsonl::JsonlRenderer),
         OutputFormat::Events => Box::new(events::EventsRenderer),
         OutputFormat::Html => Box::new(html::HtmlRenderer::new()),

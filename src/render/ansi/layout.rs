@@ -1,0 +1,339 @@
+//! Styled lines and word wrapping for the terminal view.
+//!
+//! Everything the text renderer prints is first laid out as `Line`s of `Span`s (text that is
+//! already sanitized, a palette style, an optional hyperlink), then written by `emit`. Keeping
+//! layout apart from writing makes wrapping testable and keeps escape sequences in one place
+//! (`Palette::paint`).
+
+use std::io::{self, Write};
+
+use owo_colors::Style;
+
+use super::palette::Palette;
+use super::sanitize::sanitize;
+
+/// A run of text in one style. The text never holds a control character.
+#[derive(Debug, Clone)]
+pub(crate) struct Span {
+    /// The text, never holding a control character.
+    pub(crate) text: String,
+    /// Its palette style (ignored when colour is off).
+    pub(crate) style: Style,
+    /// A hyperlink target (written as OSC 8 only when colour is on).
+    pub(crate) link: Option<String>,
+}
+
+impl Span {
+    /// A span of untrusted text: sanitized here, so no caller can forget.
+    pub(crate) fn new(text: &str, style: Style) -> Span {
+        Span {
+            text: sanitize(text).into_owned(),
+            style,
+            link: None,
+        }
+    }
+}
+
+/// One output line.
+pub(crate) type Line = Vec<Span>;
+
+/// The number of terminal columns a character takes (a small approximation of UAX #11: wide
+/// East Asian ranges and emoji take two, combining marks none).
+fn char_width(c: char) -> usize {
+    let u = c as u32;
+    match u {
+        0x300..=0x36f | 0x200b..=0x200f | 0xfe00..=0xfe0f => 0,
+        0x1100..=0x115f
+        | 0x2e80..=0x303e
+        | 0x3041..=0x33ff
+        | 0x3400..=0x4dbf
+        | 0x4e00..=0x9fff
+        | 0xa000..=0xa4cf
+        | 0xac00..=0xd7a3
+        | 0xf900..=0xfaff
+        | 0xfe30..=0xfe4f
+        | 0xff00..=0xff60
+        | 0xffe0..=0xffe6
+        | 0x1f300..=0x1f64f
+        | 0x1f900..=0x1f9ff
+        | 0x20000..=0x3fffd => 2,
+        _ => 1,
+    }
+}
+
+/// Display width of a string.
+pub(crate) fn width(s: &str) -> usize {
+    s.chars().map(char_width).sum()
+}
+
+/// Cuts `s` to at most `max` columns, ending with `…` when something was cut.
+pub(crate) fn truncate(s: &str, max: usize) -> String {
+    if width(s) <= max {
+        return s.to_owned();
+    }
+    let mut out = String::new();
+    let mut w = 0;
+    for c in s.chars() {
+        let cw = char_width(c);
+        if w + cw + 1 > max {
+            break;
+        }
+        w += cw;
+        out.push(c);
+    }
+    out.push('…');
+    out
+}
+
+/// Builds wrapped lines: words are placed until the width is reached, then a new line starts
+/// with the continuation prefix. Words wider than a line are cut.
+#[derive(Debug)]
+pub(crate) struct Wrapper {
+    width: usize,
+    first: Line,
+    rest: Line,
+    lines: Vec<Line>,
+    cur: Line,
+    col: usize,
+    /// The current line has its prefix.
+    started: bool,
+    /// The current line holds something beyond its prefix.
+    content: bool,
+    space: bool,
+}
+
+impl Wrapper {
+    /// A wrapper for lines `width` columns wide, whose first line starts with `first` and the
+    /// following ones with `rest`.
+    pub(crate) fn new(width: usize, first: Line, rest: Line) -> Wrapper {
+        Wrapper {
+            width,
+            first,
+            rest,
+            lines: Vec::new(),
+            cur: Vec::new(),
+            col: 0,
+            started: false,
+            content: false,
+            space: false,
+        }
+    }
+
+    fn start(&mut self) {
+        if self.started {
+            return;
+        }
+        let prefix = if self.lines.is_empty() {
+            self.first.clone()
+        } else {
+            self.rest.clone()
+        };
+        self.col = prefix.iter().map(|s| width(&s.text)).sum();
+        self.cur = prefix;
+        self.started = true;
+        self.content = false;
+        self.space = false;
+    }
+
+    fn put(&mut self, text: &str, style: Style, link: Option<&String>) {
+        self.col += width(text);
+        self.content = true;
+        if let Some(last) = self.cur.last_mut() {
+            if last.style == style && last.link.as_ref() == link {
+                last.text.push_str(text);
+                return;
+            }
+        }
+        self.cur.push(Span {
+            text: text.to_owned(),
+            style,
+            link: link.cloned(),
+        });
+    }
+
+    /// Adds sanitized text, wrapping at spaces. Runs of spaces collapse to one; line feeds and
+    /// tabs are spaces here (callers that keep lines use `newline` or `raw_line`).
+    pub(crate) fn words(&mut self, text: &str, style: Style, link: Option<&String>) {
+        let text = sanitize(text).replace(['\n', '\t'], " ");
+        for (i, word) in text.split(' ').enumerate() {
+            if i > 0 {
+                self.space = true;
+            }
+            if word.is_empty() {
+                continue;
+            }
+            self.start();
+            let w = width(word);
+            let prefix_w: usize = self.rest.iter().map(|s| width(&s.text)).sum();
+            let gap = usize::from(self.space && self.has_content());
+            if self.has_content() && self.col + gap + w > self.width {
+                self.newline();
+                self.start();
+            } else if gap == 1 {
+                // The space belongs to the run it continues (a link's words stay one link);
+                // between two runs it is plain.
+                let same = self
+                    .cur
+                    .last()
+                    .is_some_and(|s| s.style == style && s.link.as_ref() == link);
+                if same {
+                    self.put(" ", style, link);
+                } else {
+                    self.put(" ", Style::new(), None);
+                }
+            }
+            self.space = false;
+            if self.col + w <= self.width {
+                self.put(word, style, link);
+                continue;
+            }
+            // Longer than a whole line: cut it.
+            let mut piece = String::new();
+            for c in word.chars() {
+                if self.col + width(&piece) + char_width(c) > self.width.max(prefix_w + 1)
+                    && !piece.is_empty()
+                {
+                    self.put(&piece, style, link);
+                    piece.clear();
+                    self.newline();
+                    self.start();
+                }
+                piece.push(c);
+            }
+            self.put(&piece, style, link);
+        }
+    }
+
+    /// Adds one line of preformatted text (code, tool output): never joined, cut at the width.
+    pub(crate) fn raw_line(&mut self, text: &str, style: Style) {
+        let text = sanitize(text);
+        let text = text.replace('\t', "    ");
+        self.start();
+        let mut piece = String::new();
+        for c in text.chars() {
+            if self.col + width(&piece) + char_width(c) > self.width && !piece.is_empty() {
+                self.put(&piece, style, None);
+                piece.clear();
+                self.newline();
+                self.start();
+            }
+            piece.push(c);
+        }
+        self.put(&piece, style, None);
+        self.newline();
+    }
+
+    fn has_content(&self) -> bool {
+        self.started && self.content
+    }
+
+    /// Ends the current line (an empty line if nothing was added since the last one).
+    pub(crate) fn newline(&mut self) {
+        self.start();
+        let line = std::mem::take(&mut self.cur);
+        self.lines.push(line);
+        self.started = false;
+        self.col = 0;
+    }
+
+    /// Ends the current line if it holds anything.
+    pub(crate) fn end_line(&mut self) {
+        if self.has_content() {
+            self.newline();
+        }
+        self.started = false;
+    }
+
+    /// The lines built so far (the current one included when it holds anything).
+    pub(crate) fn finish(mut self) -> Vec<Line> {
+        self.end_line();
+        self.lines
+    }
+}
+
+/// Writes lines, each ending with a line feed; trailing spaces are dropped.
+pub(crate) fn emit(out: &mut dyn Write, pal: &Palette, lines: &[Line]) -> io::Result<()> {
+    for line in lines {
+        let last = line
+            .iter()
+            .rposition(|s| !s.text.trim_end().is_empty())
+            .map_or(0, |i| i + 1);
+        for (i, span) in line[..last].iter().enumerate() {
+            let text = if i + 1 == last {
+                span.text.trim_end()
+            } else {
+                span.text.as_str()
+            };
+            match &span.link {
+                Some(url) => pal.paint_link(out, span.style, text, url)?,
+                None => pal.paint(out, span.style, text)?,
+            }
+        }
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plain(lines: &[Line]) -> Vec<String> {
+        lines
+            .iter()
+            .map(|l| l.iter().map(|s| s.text.as_str()).collect::<String>())
+            .collect()
+    }
+
+    #[test]
+    fn wraps_at_the_width_with_prefixes() {
+        let s = Style::new();
+        let mut w = Wrapper::new(12, vec![Span::new("⏺ ", s)], vec![Span::new("  ", s)]);
+        w.words("one two three four five", s, None);
+        assert_eq!(plain(&w.finish()), ["⏺ one two", "  three four", "  five"]);
+    }
+
+    #[test]
+    fn long_words_are_cut_and_raw_lines_kept() {
+        let s = Style::new();
+        let mut w = Wrapper::new(6, vec![], vec![]);
+        w.words("abcdefghij", s, None);
+        w.end_line();
+        w.raw_line("a\x1b[2Jb", s);
+        assert_eq!(plain(&w.finish()), ["abcdef", "ghij", "a\\x1b[", "2Jb"]);
+    }
+
+    #[test]
+    fn line_feeds_in_words_are_spaces() {
+        let s = Style::new();
+        let mut w = Wrapper::new(40, vec![], vec![]);
+        w.words("one\ntwo\tthree", s, None);
+        assert_eq!(plain(&w.finish()), ["one two three"]);
+    }
+
+    #[test]
+    fn plain_palette_writes_no_escape() {
+        let pal = Palette::plain();
+        let line = vec![
+            Span::new("bold", Style::new().bold().red()),
+            Span {
+                text: "link".into(),
+                style: Style::new().underline(),
+                link: Some("https://example.com".into()),
+            },
+        ];
+        let mut out = Vec::new();
+        emit(&mut out, &pal, std::slice::from_ref(&line)).unwrap();
+        assert_eq!(out, b"boldlink\n");
+        let mut out = Vec::new();
+        emit(&mut out, &Palette::colored(), &[line]).unwrap();
+        let s = String::from_utf8(out).unwrap();
+        assert!(s.contains("\x1b]8;;https://example.com\x1b\\"), "{s:?}");
+    }
+
+    #[test]
+    fn truncates_with_an_ellipsis() {
+        assert_eq!(truncate("hello world", 6), "hello…");
+        assert_eq!(truncate("short", 6), "short");
+    }
+}

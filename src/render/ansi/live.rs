@@ -1,0 +1,369 @@
+//! What the live path has already printed, and how streamed text is cut into printable chunks.
+//!
+//! Assistant text is Markdown, and Markdown cannot be rendered word by word (a `**` or a table
+//! only means something once it is closed). So text is cut into *chunks* at blank lines outside
+//! fenced code, and each chunk is rendered on its own. The cut depends only on the text before
+//! it, so a chunk can be printed as soon as the blank line after it has streamed in, and a text
+//! rendered whole (no deltas) is cut at exactly the same places: the output is the same bytes
+//! whether or not the input had partial messages.
+
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+
+use std::io::{self, Write};
+
+use super::TextRenderer;
+use crate::model::session::SystemNotice;
+use crate::model::transcript::{Part, ToolCall, Turn};
+
+/// Byte offsets just after each blank line that is outside fenced code (only complete lines
+/// count; the text is assumed to start outside a fence).
+pub(super) fn boundaries(text: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut fence: Option<(char, usize)> = None;
+    let mut pos = 0;
+    for line in text.split_inclusive('\n') {
+        pos += line.len();
+        if !line.ends_with('\n') {
+            break;
+        }
+        let t = line.trim();
+        // A fence may open after list or quote markers (`- ````, `> ~~~`): look past them.
+        // Seeing a fence that is not one only delays printing; missing one would cut a block.
+        let opener = t.trim_start_matches(|c: char| {
+            matches!(c, '>' | '-' | '*' | '+' | '.' | ')' | ' ') || c.is_ascii_digit()
+        });
+        let run = |s: &str, c: char| s.chars().take_while(|&x| x == c).count();
+        match fence {
+            Some((c, n)) => {
+                if run(t, c) >= n && t.chars().all(|x| x == c) {
+                    fence = None;
+                }
+            }
+            None => {
+                if t.is_empty() {
+                    out.push(pos);
+                } else if run(opener, '`') >= 3 {
+                    fence = Some(('`', run(opener, '`')));
+                } else if run(opener, '~') >= 3 {
+                    fence = Some(('~', run(opener, '~')));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Cuts a whole text into chunks (see the module doc). Blank chunks are dropped.
+pub(super) fn chunks(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for b in boundaries(text).into_iter().chain([text.len()]) {
+        let c = &text[start..b];
+        if !c.trim().is_empty() {
+            out.push(c);
+        }
+        start = b;
+    }
+    out
+}
+
+/// Delta text of one content block, and how much of it has been printed.
+#[derive(Debug)]
+pub(super) struct Stream {
+    /// The message and content-block index the deltas belong to.
+    pub(super) message_id: String,
+    /// The content block's index in its message.
+    pub(super) index: u64,
+    /// Thinking rather than text.
+    pub(super) reasoning: bool,
+    /// The text streamed so far.
+    pub(super) text: String,
+    /// Bytes of `text` printed (always at a chunk boundary).
+    pub(super) printed: usize,
+    /// The first chunk (the one with the bullet) has been printed.
+    pub(super) bulleted: bool,
+}
+
+/// The live path's memory, so that the final items print only what it has not.
+#[derive(Debug, Default)]
+pub(super) struct Live {
+    /// Blocks whose deltas are streaming (main thread only).
+    pub(super) streams: Vec<Stream>,
+    /// Content parts printed from an `AssistantBlock`, by message id and fingerprint, counted.
+    shown: HashMap<(String, u64), u32>,
+    /// Main-thread calls whose head line was printed, kept to render their result later.
+    pub(super) heads: HashMap<String, ToolCall>,
+    /// Calls whose result was printed.
+    pub(super) results: HashSet<String>,
+    /// Task id → the Agent call that owns it.
+    pub(super) tasks: HashMap<String, String>,
+    /// The last progress line printed per call (the CLI repeats them).
+    pub(super) progress: HashMap<String, String>,
+    /// Notices printed from their event, by fingerprint, counted.
+    notices: HashMap<u64, u32>,
+    /// The call whose lines were the last thing printed (a result right below its call needs no
+    /// reminder of which call it belongs to).
+    pub(super) last_call: Option<String>,
+}
+
+fn fingerprint<T: serde::Serialize>(value: &T) -> u64 {
+    let mut h = DefaultHasher::new();
+    serde_json::to_string(value)
+        .unwrap_or_default()
+        .hash(&mut h);
+    h.finish()
+}
+
+/// Takes one from a counted set.
+fn take_one<K: Eq + Hash>(map: &mut HashMap<K, u32>, key: K) -> bool {
+    match map.get_mut(&key) {
+        Some(n) if *n > 1 => {
+            *n -= 1;
+            true
+        }
+        Some(_) => {
+            map.remove(&key);
+            true
+        }
+        None => false,
+    }
+}
+
+impl Live {
+    /// Remembers that a part of `message_id` was printed.
+    pub(super) fn mark(&mut self, message_id: &str, part: &Part) {
+        *self
+            .shown
+            .entry((message_id.to_owned(), fingerprint(part)))
+            .or_default() += 1;
+    }
+
+    /// True (once) if the live path printed this part.
+    pub(super) fn take(&mut self, message_id: &str, part: &Part) -> bool {
+        take_one(&mut self.shown, (message_id.to_owned(), fingerprint(part)))
+    }
+
+    /// Remembers that a notice was printed from its event.
+    pub(super) fn mark_notice(&mut self, notice: &SystemNotice) {
+        *self.notices.entry(fingerprint(notice)).or_default() += 1;
+    }
+
+    /// True (once) if the live path printed this notice.
+    pub(super) fn take_notice(&mut self, notice: &SystemNotice) -> bool {
+        take_one(&mut self.notices, fingerprint(notice))
+    }
+
+    /// The first unsettled stream of a message's text (or reasoning), removed.
+    pub(super) fn settle(&mut self, message_id: &str, reasoning: bool) -> Option<Stream> {
+        let i = self
+            .streams
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.message_id == message_id && s.reasoning == reasoning)
+            .min_by_key(|(_, s)| s.index)
+            .map(|(i, _)| i)?;
+        Some(self.streams.remove(i))
+    }
+}
+
+/// The live path of the text renderer (see the reconciliation rule in the module doc of
+/// `ansi`).
+impl TextRenderer {
+    /// Prints the chunks of `text` (text or reasoning) as blocks.
+    pub(super) fn text(
+        &mut self,
+        out: &mut dyn Write,
+        text: &str,
+        reasoning: bool,
+        bulleted: &mut bool,
+    ) -> io::Result<()> {
+        if reasoning && !self.view.thinking {
+            return Ok(());
+        }
+        for chunk in chunks(text) {
+            let lines = self.view.chunk(chunk, 0, reasoning, !*bulleted);
+            *bulleted = true;
+            self.block(out, &lines)?;
+        }
+        Ok(())
+    }
+
+    /// A delta arrived: print every chunk it completed.
+    pub(super) fn delta(
+        &mut self,
+        out: &mut dyn Write,
+        message_id: &str,
+        index: u64,
+        text: &str,
+        reasoning: bool,
+    ) -> io::Result<()> {
+        let pos = match self
+            .live
+            .streams
+            .iter()
+            .position(|s| s.message_id == message_id && s.index == index)
+        {
+            Some(p) => p,
+            None => {
+                self.live.streams.push(Stream {
+                    message_id: message_id.to_owned(),
+                    index,
+                    reasoning,
+                    text: String::new(),
+                    printed: 0,
+                    bulleted: false,
+                });
+                self.live.streams.len() - 1
+            }
+        };
+        let s = &mut self.live.streams[pos];
+        s.text.push_str(text);
+        let Some(b) = boundaries(&s.text[s.printed..]).last().copied() else {
+            return Ok(());
+        };
+        let start = s.printed;
+        s.printed += b;
+        let chunk = s.text[start..start + b].to_owned();
+        let mut bulleted = s.bulleted;
+        self.text(out, &chunk, reasoning, &mut bulleted)?;
+        if let Some(s) = self.live.streams.get_mut(pos) {
+            s.bulleted = bulleted;
+        }
+        Ok(())
+    }
+
+    /// A text or reasoning part is final: print what its stream (if any) did not.
+    pub(super) fn settle_text(
+        &mut self,
+        out: &mut dyn Write,
+        message_id: &str,
+        text: &str,
+        reasoning: bool,
+    ) -> io::Result<()> {
+        let (rest, mut bulleted) = match self.live.settle(message_id, reasoning) {
+            Some(s) if text.starts_with(&s.text[..s.printed]) => (&text[s.printed..], s.bulleted),
+            _ => (text, false),
+        };
+        self.text(out, rest, reasoning, &mut bulleted)
+    }
+
+    /// A main-thread content part, printed the moment its block arrives.
+    pub(super) fn live_part(
+        &mut self,
+        out: &mut dyn Write,
+        message_id: &str,
+        part: &Part,
+    ) -> io::Result<()> {
+        if !matches!(part, Part::ToolCall { .. }) {
+            self.live.mark(message_id, part);
+        }
+        match part {
+            Part::Text { text, .. } => self.settle_text(out, message_id, text, false),
+            Part::Reasoning { text, redacted, .. } => {
+                let text = if *redacted {
+                    "(redacted thinking)"
+                } else {
+                    text
+                };
+                self.settle_text(out, message_id, text, true)
+            }
+            Part::ToolCall { call } => {
+                self.live
+                    .heads
+                    .insert(call.tool_call_id.clone(), (**call).clone());
+                self.head(out, call)
+            }
+            Part::File { .. }
+            | Part::SourceUrl { .. }
+            | Part::SourceDocument { .. }
+            | Part::Data { .. } => {
+                let lines = self.view.other_part(part, 0);
+                self.block(out, &lines)
+            }
+        }
+    }
+
+    /// A final assistant turn of the main thread: print what the live path did not.
+    pub(super) fn final_turn(&mut self, out: &mut dyn Write, turn: &Turn) -> io::Result<()> {
+        for part in &turn.parts {
+            if !matches!(part, Part::ToolCall { .. }) && self.live.take(&turn.id, part) {
+                continue;
+            }
+            match part {
+                Part::ToolCall { call } => {
+                    if self.live.heads.remove(&call.tool_call_id).is_none() {
+                        self.head(out, call)?;
+                    }
+                    if !self.live.results.remove(&call.tool_call_id) {
+                        let lines = self.view.call_result(call, 0);
+                        self.call_lines(out, call, &lines)?;
+                    }
+                    self.live.progress.remove(&call.tool_call_id);
+                }
+                Part::Text { text, .. } => self.settle_text(out, &turn.id, text, false)?,
+                Part::Reasoning { text, redacted, .. } => {
+                    let text = if *redacted {
+                        "(redacted thinking)"
+                    } else {
+                        text
+                    };
+                    self.settle_text(out, &turn.id, text, true)?
+                }
+                Part::File { .. }
+                | Part::SourceUrl { .. }
+                | Part::SourceDocument { .. }
+                | Part::Data { .. } => {
+                    let lines = self.view.other_part(part, 0);
+                    self.block(out, &lines)?
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuts_at_blank_lines_outside_fences() {
+        let t = "one\n\n```\na\n\nb\n```\n\ntwo\n\nthree";
+        assert_eq!(
+            chunks(t),
+            ["one\n\n", "```\na\n\nb\n```\n\n", "two\n\n", "three"]
+        );
+        let t = "- ```\n  a\n\n  b\n  ```\n\nc";
+        assert_eq!(chunks(t), ["- ```\n  a\n\n  b\n  ```\n\n", "c"]);
+    }
+
+    #[test]
+    fn an_unfinished_line_is_not_a_boundary() {
+        assert_eq!(boundaries("one\n\n"), [5]);
+        assert_eq!(boundaries("one\n"), Vec::<usize>::new());
+        assert_eq!(boundaries("one\n  "), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn cuts_from_a_cut_agree_with_whole_cuts() {
+        let t = "a\n\n```\nx\n\ny\n```\n\n- b\n\n  c\n\n~~~~\n~~~\n\n~~~~\nend";
+        let whole = boundaries(t);
+        for &p in &whole {
+            let from: Vec<usize> = boundaries(&t[p..]).into_iter().map(|b| b + p).collect();
+            let want: Vec<usize> = whole.iter().copied().filter(|&b| b > p).collect();
+            assert_eq!(from, want, "from {p}");
+        }
+    }
+
+    #[test]
+    fn prefix_cuts_agree_with_whole_cuts() {
+        let t = "a\n\n~~~\nx\n\n~~~\nb\n\nc\n";
+        let whole = boundaries(t);
+        for end in 0..=t.len() {
+            let part = boundaries(&t[..end]);
+            assert!(part.iter().all(|b| whole.contains(b)), "{end}");
+        }
+    }
+}

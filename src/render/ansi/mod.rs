@@ -1,0 +1,504 @@
+//! `--to text`: the terminal view, live.
+//!
+//! The look Claude Code users know: `⏺` before assistant text and tool calls, `⎿` before a
+//! result, `>` before the user's prompt, thinking and synthetic context hidden unless asked for,
+//! notices as dim one-line notes, and a closing line with turns, duration, tokens and cost.
+//! Colours come from one `Palette`; all content passes through `sanitize` (via `layout::Span`
+//! and `layout::Wrapper`), so the only escape sequences written are scribe's own.
+//!
+//! # Live output and reconciliation
+//!
+//! The pipeline hands every normalized event to `live` as it is decoded, and each transcript item
+//! to `item` once it is final (an assistant turn can be final long after its text streamed: it
+//! waits for its tool calls). The rule that keeps the two from printing anything twice:
+//!
+//! - **Main-thread assistant content is printed by `live`**: text and reasoning chunk by chunk
+//!   from `TextDelta` / `ReasoningDelta` (see `live.rs`: a chunk ends at a blank line outside
+//!   fenced code) and the rest of the block when its `AssistantBlock` arrives (the block is
+//!   authoritative: if it does not start with what was printed, which a well-formed stream never
+//!   does, the block is printed whole); a tool call's line when its `AssistantBlock` arrives; its
+//!   result when its `ToolResult` arrives (except Agent calls, whose result needs the sub-agent
+//!   record and so waits for the item, as does a Skill call's with `--context`, to show the skill
+//!   body that follows it); a sub-agent's progress line on `SubtaskProgress`. Each
+//!   printed part is remembered by message id and fingerprint, each call by id.
+//! - **Notices are printed by `live`** from their `Notice` event (remembered by fingerprint),
+//!   except `result`, which is printed by `item`: the fold writes every turn it still holds
+//!   before it, so the result stays last.
+//! - **Everything else is printed by `item`**: user turns, notices the fold makes itself
+//!   (permission denials, background tasks), the session header,
+//!   sub-agent transcripts, and any part of a final turn that `live` did not remember (a turn
+//!   from a sub-agent thread, text that only ever arrived as deltas before the input was cut).
+//!   `item` consumes what it skips, so the memory only holds parts whose turn is not final yet.
+//!
+//! The same code runs for a file and for a live pipe, so the output bytes do not depend on how
+//! the input arrived. The pipeline flushes whenever the input runs dry.
+
+use std::io::{self, Write};
+
+use super::{Header, Render, Summary};
+use crate::model::event::{Event, EventKind};
+use crate::model::session::SystemNotice;
+use crate::model::transcript::{Role, ToolCall, TranscriptItem, Usage};
+use crate::settings::Settings;
+
+mod layout;
+mod live;
+mod markdown;
+mod notices;
+mod palette;
+/// Shared with the Markdown renderer, which makes control characters visible the same way.
+pub(crate) mod sanitize;
+mod table;
+mod tools;
+mod view;
+
+use layout::{Line, Span, emit};
+use live::Live;
+use palette::Palette;
+
+/// How to draw (shared by every part of the view).
+#[derive(Debug)]
+pub(crate) struct View {
+    pal: Palette,
+    width: usize,
+    full: bool,
+    thinking: bool,
+    context: bool,
+}
+
+/// The terminal renderer.
+pub(crate) struct TextRenderer {
+    view: View,
+    live: Live,
+    /// Something was written (blocks after the first are preceded by a blank line).
+    wrote: bool,
+    /// The last block was a one-line note (notes follow each other without blank lines).
+    after_note: bool,
+    totals: Totals,
+}
+
+/// What the `result` notices of one input add up to.
+#[derive(Debug, Default)]
+struct Totals {
+    results: u64,
+    turns: u64,
+    duration_ms: u64,
+    usage: Usage,
+    cost: f64,
+    has_cost: bool,
+}
+
+impl TextRenderer {
+    /// A renderer for the run's settings.
+    pub(crate) fn new(settings: &Settings) -> TextRenderer {
+        TextRenderer {
+            view: View {
+                pal: Palette::new(settings.color),
+                width: settings.width.max(20),
+                full: settings.full,
+                thinking: settings.thinking,
+                context: settings.context,
+            },
+            live: Live::default(),
+            wrote: false,
+            after_note: false,
+            totals: Totals::default(),
+        }
+    }
+
+    /// Writes one block, after a blank line unless it is the first.
+    fn block(&mut self, out: &mut dyn Write, lines: &[Line]) -> io::Result<()> {
+        if lines.is_empty() {
+            return Ok(());
+        }
+        if self.wrote {
+            out.write_all(b"\n")?;
+        }
+        self.wrote = true;
+        self.after_note = false;
+        self.live.last_call = None;
+        emit(out, &self.view.pal, lines)
+    }
+
+    /// Writes a note: right below the previous one when that was a note too.
+    fn note_block(&mut self, out: &mut dyn Write, lines: &[Line]) -> io::Result<()> {
+        if lines.is_empty() {
+            return Ok(());
+        }
+        if self.after_note {
+            self.live.last_call = None;
+            emit(out, &self.view.pal, lines)?;
+        } else {
+            self.block(out, lines)?;
+        }
+        self.after_note = true;
+        Ok(())
+    }
+
+    /// Writes lines that belong to a call: right below it when it was the last thing written,
+    /// else as a new block that starts with a reminder of the call.
+    fn call_lines(
+        &mut self,
+        out: &mut dyn Write,
+        call: &ToolCall,
+        lines: &[Line],
+    ) -> io::Result<()> {
+        if lines.is_empty() {
+            return Ok(());
+        }
+        if self.live.last_call.as_deref() == Some(call.tool_call_id.as_str()) {
+            self.after_note = false;
+            emit(out, &self.view.pal, lines)?;
+        } else {
+            let mut all = self.view.note(
+                &format!("↳ {}", crate::render::summary::call_line(call)),
+                self.view.pal.dim,
+                0,
+            );
+            all.extend_from_slice(lines);
+            self.block(out, &all)?;
+        }
+        self.live.last_call = Some(call.tool_call_id.clone());
+        Ok(())
+    }
+
+    /// A tool call's line, as a new block.
+    fn head(&mut self, out: &mut dyn Write, call: &ToolCall) -> io::Result<()> {
+        let lines = self.view.call_head(call, 0);
+        self.block(out, &lines)?;
+        self.live.last_call = Some(call.tool_call_id.clone());
+        Ok(())
+    }
+
+    /// A notice as a note; a `result` also adds to the closing line's totals.
+    fn notice(&mut self, out: &mut dyn Write, n: &SystemNotice) -> io::Result<()> {
+        if let SystemNotice::Result {
+            cost,
+            turns,
+            duration_ms,
+            usage,
+            ..
+        } = n
+        {
+            let t = &mut self.totals;
+            t.results += 1;
+            t.turns += turns.unwrap_or(0);
+            t.duration_ms += duration_ms.unwrap_or(0);
+            if let Some(u) = usage {
+                t.usage.add(u);
+            }
+            if let Some(c) = cost {
+                t.cost += c;
+                t.has_cost = true;
+            }
+        }
+        let lines = self.view.notice(n, 0);
+        if matches!(n, SystemNotice::Subagent { .. }) {
+            self.block(out, &lines)
+        } else {
+            self.note_block(out, &lines)
+        }
+    }
+}
+
+impl Render for TextRenderer {
+    fn begin(&mut self, _out: &mut dyn Write, _header: &Header) -> io::Result<()> {
+        self.live = Live::default();
+        self.totals = Totals::default();
+        Ok(())
+    }
+
+    fn live(&mut self, out: &mut dyn Write, event: &Event) -> io::Result<()> {
+        match &event.kind {
+            EventKind::TextDelta {
+                thread: None,
+                message_id,
+                index,
+                text,
+            } => self.delta(out, message_id, *index, text, false),
+            EventKind::ReasoningDelta {
+                thread: None,
+                message_id,
+                index,
+                text,
+            } => self.delta(out, message_id, *index, text, true),
+            EventKind::AssistantBlock {
+                thread: None,
+                message_id,
+                part,
+                ..
+            } => self.live_part(out, message_id, part),
+            EventKind::ToolResult {
+                thread: None,
+                tool_call_id,
+                is_error,
+                output,
+                error_text,
+                sidecar,
+            } => {
+                let Some(call) = self.live.heads.get(tool_call_id) else {
+                    return Ok(());
+                };
+                // An Agent call's result needs its sub-agent record, and with --context a Skill
+                // call shows the skill body that follows its result: both wait for the item.
+                if crate::render::summary::is_agent(&call.name)
+                    || (call.name == "Skill" && self.view.context)
+                {
+                    return Ok(());
+                }
+                let mut call = call.clone();
+                call.state = if *is_error {
+                    crate::model::transcript::ToolState::Error
+                } else {
+                    crate::model::transcript::ToolState::Success
+                };
+                call.output = Some(output.clone());
+                call.error_text = error_text
+                    .clone()
+                    .or_else(|| is_error.then(|| crate::render::summary::output_text(output)));
+                call.sidecar = sidecar.clone();
+                let lines = self.view.call_result(&call, 0);
+                self.call_lines(out, &call, &lines)?;
+                self.live.results.insert(tool_call_id.clone());
+                Ok(())
+            }
+            // A result waits for its item: the fold writes every turn still held before it.
+            EventKind::Notice { notice } if !matches!(**notice, SystemNotice::Result { .. }) => {
+                self.live.mark_notice(notice);
+                self.notice(out, notice)
+            }
+            EventKind::SubtaskStarted {
+                task_id,
+                tool_call_id: Some(call_id),
+                ..
+            } => {
+                self.live.tasks.insert(task_id.clone(), call_id.clone());
+                Ok(())
+            }
+            EventKind::SubtaskProgress {
+                task_id,
+                tool_call_id,
+                description,
+                ..
+            } => {
+                let call_id = tool_call_id
+                    .clone()
+                    .or_else(|| self.live.tasks.get(task_id).cloned());
+                let Some(call) = call_id.and_then(|id| self.live.heads.get(&id)).cloned() else {
+                    return Ok(());
+                };
+                if self.live.progress.get(&call.tool_call_id) == Some(description) {
+                    return Ok(());
+                }
+                self.live
+                    .progress
+                    .insert(call.tool_call_id.clone(), description.clone());
+                let lines = self.view.progress_line(description, 0);
+                self.call_lines(out, &call, &lines)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn item(&mut self, out: &mut dyn Write, item: &TranscriptItem) -> io::Result<()> {
+        match item {
+            TranscriptItem::Session(s) => {
+                let lines = self.view.session(s);
+                self.note_block(out, &lines)
+            }
+            TranscriptItem::Turn(t) if t.role == Role::Assistant && t.parent_task_id.is_none() => {
+                self.final_turn(out, t)
+            }
+            TranscriptItem::Turn(t) => {
+                for b in self.view.turn_blocks(t, 0) {
+                    self.block(out, &b)?;
+                }
+                Ok(())
+            }
+            TranscriptItem::Notice(n) if self.live.take_notice(n) => Ok(()),
+            TranscriptItem::Notice(n) => self.notice(out, n),
+            TranscriptItem::Debug(d) => {
+                let lines = vec![vec![Span::new(
+                    &format!("? line {} not understood: {}", d.line, d.reason),
+                    self.view.pal.dim,
+                )]];
+                self.block(out, &lines)
+            }
+        }
+    }
+
+    fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
+        let t = &self.totals;
+        let mut bits = Vec::new();
+        if t.results > 0 {
+            bits.push(format!(
+                "{} turn{}",
+                t.turns,
+                if t.turns == 1 { "" } else { "s" }
+            ));
+            bits.push(seconds(t.duration_ms));
+            let u = &t.usage;
+            let input = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
+            bits.push(format!(
+                "{} in · {} out tokens",
+                thousands(input),
+                thousands(u.output_tokens)
+            ));
+            if t.has_cost {
+                bits.push(format!("${:.4}", t.cost));
+            }
+        }
+        if summary.errors > 0 {
+            bits.push(format!(
+                "{} input error{}",
+                summary.errors,
+                if summary.errors == 1 { "" } else { "s" }
+            ));
+        }
+        if bits.is_empty() {
+            return Ok(());
+        }
+        let lines = self
+            .view
+            .note(&format!("── {} ──", bits.join(" · ")), self.view.pal.dim, 0);
+        self.block(out, &lines)
+    }
+}
+
+/// `12,345`.
+pub(crate) fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `4.2s`, `3m 05s`.
+pub(crate) fn seconds(ms: u64) -> String {
+    if ms < 60_000 {
+        format!("{:.1}s", ms as f64 / 1000.0)
+    } else {
+        format!("{}m {:02}s", ms / 60_000, (ms % 60_000) / 1000)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::{OutputFormat, SourceFormat};
+    use crate::model::transcript::{Part, Role, Turn, TurnMeta, TurnOrigin};
+
+    fn renderer() -> TextRenderer {
+        TextRenderer::new(&Settings {
+            inputs: Vec::new(),
+            to: OutputFormat::Text,
+            from: SourceFormat::ClaudeStream,
+            strict: false,
+            output_dir: None,
+            color: false,
+            full: false,
+            thinking: false,
+            context: false,
+            width: 80,
+        })
+    }
+
+    fn text(t: &str) -> Part {
+        Part::Text {
+            text: t.into(),
+            citations: Vec::new(),
+        }
+    }
+
+    fn delta(id: &str, t: &str) -> Event {
+        Event {
+            line: 0,
+            kind: EventKind::TextDelta {
+                thread: None,
+                message_id: id.into(),
+                index: 0,
+                text: t.into(),
+            },
+        }
+    }
+
+    fn block(id: &str, part: Part) -> Event {
+        Event {
+            line: 0,
+            kind: EventKind::AssistantBlock {
+                thread: None,
+                message_id: id.into(),
+                part,
+                meta: TurnMeta::default(),
+                timestamp: None,
+            },
+        }
+    }
+
+    fn turn(id: &str, parts: Vec<Part>) -> TranscriptItem {
+        TranscriptItem::Turn(Box::new(Turn {
+            id: id.into(),
+            role: Role::Assistant,
+            origin: TurnOrigin::Model,
+            parent_task_id: None,
+            parts,
+            metadata: TurnMeta::default(),
+            timestamp: None,
+        }))
+    }
+
+    fn run(events: &[Event], items: &[TranscriptItem]) -> String {
+        let mut r = renderer();
+        let mut out = Vec::new();
+        for e in events {
+            r.live(&mut out, e).unwrap();
+        }
+        for i in items {
+            r.item(&mut out, i).unwrap();
+        }
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn deltas_block_and_item_print_each_paragraph_once() {
+        let whole = "Hello there.\n\nWorld.";
+        let out = run(
+            &[
+                delta("m1", "Hello the"),
+                delta("m1", "re.\n\nWor"),
+                delta("m1", "ld."),
+                block("m1", text(whole)),
+            ],
+            &[turn("m1", vec![text(whole)])],
+        );
+        assert_eq!(out, "⏺ Hello there.\n\n  World.\n");
+        // Without any live event, the item prints the same bytes.
+        assert_eq!(run(&[], &[turn("m1", vec![text(whole)])]), out);
+    }
+
+    #[test]
+    fn the_same_text_in_two_messages_is_printed_twice() {
+        let out = run(
+            &[block("m1", text("Done."))],
+            &[
+                turn("m1", vec![text("Done.")]),
+                turn("m2", vec![text("Done.")]),
+            ],
+        );
+        assert_eq!(out.matches("Done.").count(), 2, "{out}");
+    }
+
+    #[test]
+    fn a_block_that_contradicts_its_deltas_is_printed_whole() {
+        let out = run(
+            &[delta("m1", "Draft.\n\n"), block("m1", text("Final."))],
+            &[turn("m1", vec![text("Final.")])],
+        );
+        assert_eq!(out, "⏺ Draft.\n\n⏺ Final.\n");
+    }
+}

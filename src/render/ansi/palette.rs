@@ -1,0 +1,144 @@
+//! Every colour the terminal view uses, in one place.
+//!
+//! Renderers never build a style of their own: they name a role here (`pal.error`, `pal.dim`).
+//! With colour off the palette is `Palette::plain()`, whose `enabled` is false; `paint` then
+//! writes the text alone, so that not one escape byte reaches the output.
+
+use std::io::{self, Write};
+
+use owo_colors::Style;
+
+/// The styles of the terminal view, by role.
+#[derive(Debug, Clone)]
+pub(crate) struct Palette {
+    /// False: write no escape sequence at all (styles are ignored, hyperlinks are not written).
+    pub(crate) enabled: bool,
+    /// `⏺` before assistant text.
+    pub(crate) bullet: Style,
+    /// `⏺` before a tool call that succeeded or is running.
+    pub(crate) tool_bullet: Style,
+    /// A tool's name in its one-line call.
+    pub(crate) tool: Style,
+    /// `⎿` and result text.
+    pub(crate) result: Style,
+    /// Errors, failed calls, denials.
+    pub(crate) error: Style,
+    /// Success marks.
+    pub(crate) ok: Style,
+    /// Warnings (retries, rate limits).
+    pub(crate) warning: Style,
+    /// The user's prompt.
+    pub(crate) user: Style,
+    /// Quiet notes: notices, thinking, context, the closing line.
+    pub(crate) dim: Style,
+    /// Markdown headings.
+    pub(crate) heading: Style,
+    /// Inline code and code blocks.
+    pub(crate) code: Style,
+    /// Link text.
+    pub(crate) link: Style,
+    /// A URL shown after its link text.
+    pub(crate) url: Style,
+    /// Block quotes' bar.
+    pub(crate) quote: Style,
+    /// Diff: added lines.
+    pub(crate) diff_add: Style,
+    /// Diff: removed lines.
+    pub(crate) diff_del: Style,
+    /// Checklist items that are done.
+    pub(crate) todo_done: Style,
+    /// The checklist item in progress.
+    pub(crate) todo_active: Style,
+}
+
+impl Palette {
+    /// The colours used when colour is on.
+    pub(crate) fn colored() -> Palette {
+        let s = Style::new();
+        Palette {
+            enabled: true,
+            bullet: s.white(),
+            tool_bullet: s.green(),
+            tool: s.bold(),
+            result: s.dimmed(),
+            error: s.red(),
+            ok: s.green(),
+            warning: s.yellow(),
+            user: s.bold().cyan(),
+            dim: s.dimmed(),
+            heading: s.bold().blue(),
+            code: s.cyan(),
+            link: s.blue().underline(),
+            url: s.dimmed(),
+            quote: s.dimmed(),
+            diff_add: s.green(),
+            diff_del: s.red(),
+            todo_done: s.green().strikethrough(),
+            todo_active: s.bold().yellow(),
+        }
+    }
+
+    /// No colour: every role is the empty style and nothing is ever painted.
+    pub(crate) fn plain() -> Palette {
+        let s = Style::new();
+        Palette {
+            enabled: false,
+            bullet: s,
+            tool_bullet: s,
+            tool: s,
+            result: s,
+            error: s,
+            ok: s,
+            warning: s,
+            user: s,
+            dim: s,
+            heading: s,
+            code: s,
+            link: s,
+            url: s,
+            quote: s,
+            diff_add: s,
+            diff_del: s,
+            todo_done: s,
+            todo_active: s,
+        }
+    }
+
+    /// The palette for a run.
+    pub(crate) fn new(color: bool) -> Palette {
+        if color {
+            Palette::colored()
+        } else {
+            Palette::plain()
+        }
+    }
+
+    /// Writes `text` (already sanitized) in `style`, or as it is when colour is off.
+    pub(crate) fn paint(&self, out: &mut dyn Write, style: Style, text: &str) -> io::Result<()> {
+        if self.enabled && !text.is_empty() {
+            write!(out, "{}", style.style(text))
+        } else {
+            out.write_all(text.as_bytes())
+        }
+    }
+
+    /// Writes `text` as an OSC 8 hyperlink to `url` when colour is on and the URL is plain
+    /// printable ASCII; otherwise writes it like `paint`.
+    pub(crate) fn paint_link(
+        &self,
+        out: &mut dyn Write,
+        style: Style,
+        text: &str,
+        url: &str,
+    ) -> io::Result<()> {
+        let safe =
+            !url.is_empty() && url.len() < 2048 && url.bytes().all(|b| (0x21..0x7f).contains(&b));
+        if self.enabled && safe {
+            write!(out, "\x1b]8;;{url}\x1b\\")?;
+            self.paint(out, style, text)?;
+            out.write_all(b"\x1b]8;;\x1b\\")
+        } else {
+            self.paint(out, style, text)
+        }
+    }
+}

@@ -1,0 +1,320 @@
+//! Tool calls in the terminal view: the one-line call (`⏺ Bash(ls -la)`), its result under `⎿`
+//! (shortened to a few lines with `… +N lines` unless `--full`), Edit / MultiEdit / Write as a
+//! coloured diff, TodoWrite as a checklist, and sub-agents as an indented block.
+
+use owo_colors::Style;
+use serde_json::Value;
+
+use super::View;
+use super::layout::{Line, Span, Wrapper};
+use crate::model::transcript::{SubagentRecord, SubagentStatus, ToolCall, ToolState};
+use crate::render::summary::output_text;
+use crate::render::summary::{self, DiffLine};
+
+/// Result lines shown before `… +N lines`.
+const RESULT_LINES: usize = 5;
+/// Diff lines shown before `… +N lines`.
+const DIFF_LINES: usize = 20;
+
+impl View {
+    /// `⏺ Bash(ls -la)`.
+    pub(super) fn call_head(&self, call: &ToolCall, depth: usize) -> Vec<Line> {
+        let ind = self.indent(depth);
+        let mut w = Wrapper::new(
+            self.width,
+            vec![ind.clone(), Span::new("⏺ ", self.pal.tool_bullet)],
+            vec![ind, Span::new("  ", Style::new())],
+        );
+        let name = summary::display_name(call);
+        w.words(&name, self.pal.tool, None);
+        if summary::split_mcp(&call.name) {
+            return w.finish();
+        }
+        if let Some(s) = summary::input_summary(&call.name, &call.input) {
+            w.words(&format!("({s})"), Style::new(), None);
+        }
+        let mut lines = w.finish();
+        if self.full {
+            if let Some(long) = summary::long_input(&call.name, &call.input) {
+                let ind = self.indent(depth);
+                let bar = vec![ind, Span::new("  │ ", self.pal.dim)];
+                let mut w = Wrapper::new(self.width, bar.clone(), bar);
+                for l in long.trim_end().split('\n') {
+                    w.raw_line(l, self.pal.dim);
+                }
+                lines.extend(w.finish());
+            }
+        }
+        lines
+    }
+
+    fn result_wrapper(&self, depth: usize) -> Wrapper {
+        let ind = self.indent(depth);
+        Wrapper::new(
+            self.width,
+            vec![ind.clone(), Span::new("  ⎿  ", self.pal.result)],
+            vec![ind, Span::new("     ", Style::new())],
+        )
+    }
+
+    /// Lines of text under `⎿`, at most `max` of them unless `--full`.
+    fn capped(&self, w: &mut Wrapper, text: &str, style: Style, max: usize) {
+        let lines: Vec<&str> = text.trim_end_matches('\n').split('\n').collect();
+        let keep = if self.full {
+            lines.len()
+        } else {
+            max.min(lines.len())
+        };
+        for l in &lines[..keep] {
+            w.raw_line(l, style);
+        }
+        if keep < lines.len() {
+            w.raw_line(&format!("… +{} lines", lines.len() - keep), self.pal.dim);
+        }
+    }
+
+    /// What a call came to: its result, error or denial (or that it has none).
+    pub(super) fn call_result(&self, call: &ToolCall, depth: usize) -> Vec<Line> {
+        let mut w = self.result_wrapper(depth);
+        let out_text = call.output.as_ref().map(output_text).unwrap_or_default();
+        match call.state {
+            ToolState::Pending | ToolState::ApprovalPending | ToolState::Running => {
+                w.raw_line("(no result)", self.pal.dim);
+            }
+            ToolState::ApprovalDenied => {
+                let msg = call
+                    .denied
+                    .as_deref()
+                    .or(call.error_text.as_deref())
+                    .unwrap_or("");
+                self.capped(
+                    &mut w,
+                    &format!("Denied: {msg}"),
+                    self.pal.error,
+                    RESULT_LINES,
+                );
+            }
+            ToolState::Error => {
+                let msg = call.error_text.as_deref().unwrap_or(&out_text);
+                let msg = if msg.trim().is_empty() { "Error" } else { msg };
+                self.capped(&mut w, msg, self.pal.error, RESULT_LINES);
+            }
+            ToolState::Success => {
+                if summary::is_agent(&call.name) {
+                    return self.subagent(call, depth);
+                }
+                if let Some(plan) = summary::plan(call) {
+                    return self.plan(plan, depth);
+                }
+                self.success(&mut w, call, &out_text);
+            }
+        }
+        w.finish()
+    }
+
+    fn success(&self, w: &mut Wrapper, call: &ToolCall, out_text: &str) {
+        match call.name.as_str() {
+            "Edit" | "MultiEdit" | "Write" => {
+                if let Some(diff) = summary::edit_diff(&call.name, &call.input) {
+                    let adds = diff
+                        .iter()
+                        .filter(|d| matches!(d, DiffLine::Add(_)))
+                        .count();
+                    let dels = diff
+                        .iter()
+                        .filter(|d| matches!(d, DiffLine::Del(_)))
+                        .count();
+                    let path = call
+                        .input
+                        .get("file_path")
+                        .and_then(Value::as_str)
+                        .unwrap_or("");
+                    let head = if call.name == "Write" {
+                        format!("Wrote {adds} line{} to {path}", plural(adds))
+                    } else {
+                        format!("Updated {path} (+{adds} −{dels})")
+                    };
+                    w.raw_line(&head, Style::new());
+                    let keep = if self.full {
+                        diff.len()
+                    } else {
+                        DIFF_LINES.min(diff.len())
+                    };
+                    for d in &diff[..keep] {
+                        match d {
+                            DiffLine::Gap => w.raw_line("⋯", self.pal.dim),
+                            DiffLine::Del(l) => w.raw_line(&format!("- {l}"), self.pal.diff_del),
+                            DiffLine::Add(l) => w.raw_line(&format!("+ {l}"), self.pal.diff_add),
+                        }
+                    }
+                    if keep < diff.len() {
+                        w.raw_line(&format!("… +{} lines", diff.len() - keep), self.pal.dim);
+                    }
+                    return;
+                }
+            }
+            "TodoWrite" => {
+                let todos = summary::todos(&call.input);
+                if !todos.is_empty() {
+                    for (status, text) in todos {
+                        let (mark, style) = match status.as_str() {
+                            "completed" => ("☒ ", self.pal.todo_done),
+                            "in_progress" => ("◼ ", self.pal.todo_active),
+                            _ => ("☐ ", Style::new()),
+                        };
+                        w.raw_line(&format!("{mark}{text}"), style);
+                    }
+                    return;
+                }
+            }
+            "StructuredOutput" => {
+                let json = serde_json::to_string_pretty(&call.input).unwrap_or_default();
+                self.capped(w, &json, self.pal.result, DIFF_LINES);
+                return;
+            }
+            "Read"
+                if !self.full && out_text.lines().next().is_some_and(|l| !l.starts_with('[')) =>
+            {
+                let n = call
+                    .sidecar
+                    .as_ref()
+                    .and_then(|s| s.pointer("/file/numLines"))
+                    .and_then(Value::as_u64)
+                    .unwrap_or_else(|| out_text.lines().count() as u64);
+                w.raw_line(
+                    &format!("Read {n} line{}", plural(n as usize)),
+                    Style::new(),
+                );
+                return;
+            }
+            _ => {}
+        }
+        if out_text.trim().is_empty() {
+            w.raw_line("(no output)", self.pal.dim);
+        } else {
+            self.capped(w, out_text, self.pal.result, RESULT_LINES);
+        }
+        if self.context {
+            if let Some(body) = call.skill.as_ref().and_then(|s| s.body.as_deref()) {
+                self.capped(w, body, self.pal.dim, 10);
+            }
+        }
+    }
+
+    /// A plan (ExitPlanMode) rendered as Markdown under `⎿`, shortened unless `--full`.
+    fn plan(&self, plan: &str, depth: usize) -> Vec<Line> {
+        let ind = self.indent(depth);
+        let mut lines = super::markdown::render(
+            plan,
+            &self.pal,
+            self.width,
+            vec![ind.clone(), Span::new("  ⎿  ", self.pal.result)],
+            vec![ind.clone(), Span::new("     ", Style::new())],
+            Style::new(),
+        );
+        if !self.full && lines.len() > DIFF_LINES {
+            let more = lines.len() - DIFF_LINES;
+            lines.truncate(DIFF_LINES);
+            let pad = vec![ind, Span::new("     ", Style::new())];
+            let mut w = Wrapper::new(self.width, pad.clone(), pad);
+            w.words(&format!("… +{more} lines"), self.pal.dim, None);
+            lines.extend(w.finish());
+        }
+        lines
+    }
+
+    /// A sub-agent's final status, its transcript with `--full`, and its report.
+    fn subagent(&self, call: &ToolCall, depth: usize) -> Vec<Line> {
+        let mut lines = Vec::new();
+        let report = call.output.as_ref().map(output_text).unwrap_or_default();
+        match &call.subagent {
+            Some(rec) => {
+                lines.extend(self.subagent_status(rec, depth));
+                if self.full {
+                    for turn in &rec.transcript {
+                        for block in self.turn_blocks(turn, depth + 1) {
+                            lines.extend(block);
+                        }
+                    }
+                }
+            }
+            None => {
+                let mut w = self.result_wrapper(depth);
+                w.raw_line("sub-agent finished", self.pal.dim);
+                lines.extend(w.finish());
+            }
+        }
+        // The sub-agent's own final words, else what the harness handed back.
+        let report = call
+            .subagent
+            .as_ref()
+            .and_then(|r| r.summary.clone())
+            .unwrap_or(report);
+        if !report.trim().is_empty() {
+            let ind = self.indent(depth);
+            let pad = vec![ind, Span::new("     ", Style::new())];
+            let mut md = super::markdown::render(
+                report.trim(),
+                &self.pal,
+                self.width,
+                pad.clone(),
+                pad.clone(),
+                Style::new(),
+            );
+            if !self.full && md.len() > RESULT_LINES {
+                let more = md.len() - RESULT_LINES;
+                md.truncate(RESULT_LINES);
+                let mut w = Wrapper::new(self.width, pad.clone(), pad);
+                w.words(&format!("… +{more} lines"), self.pal.dim, None);
+                md.extend(w.finish());
+            }
+            lines.extend(md);
+        }
+        lines
+    }
+
+    /// `⎿  general-purpose · completed · 3 tool uses · 12,000 tokens · 4.2s`.
+    pub(super) fn subagent_status(&self, rec: &SubagentRecord, depth: usize) -> Vec<Line> {
+        let mut w = self.result_wrapper(depth);
+        let (word, style) = match rec.status {
+            SubagentStatus::Running => ("running", self.pal.dim),
+            SubagentStatus::Completed => ("completed", self.pal.ok),
+            SubagentStatus::Failed => ("failed", self.pal.error),
+            SubagentStatus::Stopped => ("stopped", self.pal.warning),
+        };
+        let mut bits = Vec::new();
+        if !rec.description.is_empty() {
+            bits.push(rec.description.clone());
+        }
+        if let Some(t) = &rec.subagent_type {
+            bits.push(t.clone());
+        }
+        w.words(&bits.join(" · "), Style::new(), None);
+        w.words(&format!(" · {word}"), style, None);
+        if let Some(u) = rec.usage {
+            w.words(
+                &format!(
+                    " · {} tool use{} · {} tokens · {}",
+                    u.tool_uses,
+                    plural(u.tool_uses as usize),
+                    super::thousands(u.total_tokens),
+                    super::seconds(u.duration_ms)
+                ),
+                self.pal.dim,
+                None,
+            );
+        }
+        w.finish()
+    }
+
+    /// A sub-agent's live progress line.
+    pub(super) fn progress_line(&self, text: &str, depth: usize) -> Vec<Line> {
+        let mut w = self.result_wrapper(depth);
+        w.words(text, self.pal.dim, None);
+        w.finish()
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

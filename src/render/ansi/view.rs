@@ -1,0 +1,265 @@
+//! The pieces of the terminal view that need no live state: text chunks, user turns, whole
+//! turns (sub-agent transcripts), the session header and one-line notes.
+
+use owo_colors::Style;
+
+use super::View;
+use super::layout::{self, Line, Span, Wrapper};
+use super::live::chunks;
+use super::markdown;
+use crate::model::session::SessionSnapshot;
+use crate::model::transcript::{Part, Role, Turn, TurnOrigin};
+
+impl View {
+    /// The indentation of a sub-agent's transcript, `depth` levels down.
+    pub(super) fn indent(&self, depth: usize) -> Span {
+        Span::new(&"     ".repeat(depth), Style::new())
+    }
+
+    /// One chunk of text or reasoning; the first chunk of a part carries the bullet.
+    pub(super) fn chunk(
+        &self,
+        text: &str,
+        depth: usize,
+        reasoning: bool,
+        first: bool,
+    ) -> Vec<Line> {
+        let ind = self.indent(depth);
+        let (bullet, base) = if reasoning {
+            ("✻ ", self.pal.dim)
+        } else {
+            ("⏺ ", Style::new())
+        };
+        let first_prefix = if first {
+            vec![
+                ind.clone(),
+                Span::new(
+                    bullet,
+                    if reasoning {
+                        self.pal.dim
+                    } else {
+                        self.pal.bullet
+                    },
+                ),
+            ]
+        } else {
+            vec![ind.clone(), Span::new("  ", Style::new())]
+        };
+        markdown::render(
+            text,
+            &self.pal,
+            self.width,
+            first_prefix,
+            vec![ind, Span::new("  ", Style::new())],
+            base,
+        )
+    }
+
+    /// A whole text part as blocks (the path without live state: sub-agent transcripts).
+    pub(super) fn text_blocks(&self, text: &str, depth: usize, reasoning: bool) -> Vec<Vec<Line>> {
+        if reasoning && !self.thinking {
+            return Vec::new();
+        }
+        chunks(text)
+            .into_iter()
+            .enumerate()
+            .map(|(i, c)| self.chunk(c, depth, reasoning, i == 0))
+            .collect()
+    }
+
+    /// Files, sources and data parts: one dim line.
+    pub(super) fn other_part(&self, part: &Part, depth: usize) -> Vec<Line> {
+        let text = match part {
+            Part::File {
+                media_type,
+                filename,
+                ..
+            } => {
+                format!(
+                    "[file: {media_type}{}]",
+                    filename
+                        .as_deref()
+                        .map(|f| format!(" {f}"))
+                        .unwrap_or_default()
+                )
+            }
+            Part::SourceUrl { url, title, .. } => {
+                format!(
+                    "[source: {}{url}]",
+                    title
+                        .as_deref()
+                        .map(|t| format!("{t} "))
+                        .unwrap_or_default()
+                )
+            }
+            Part::SourceDocument { title, .. } => format!("[document: {title}]"),
+            Part::Data { name, .. } => format!("[data: {name}]"),
+            Part::Text { .. } | Part::Reasoning { .. } | Part::ToolCall { .. } => {
+                return Vec::new();
+            }
+        };
+        self.note(&text, self.pal.dim, depth)
+    }
+
+    /// A dim (or coloured) note, wrapped.
+    pub(super) fn note(&self, text: &str, style: Style, depth: usize) -> Vec<Line> {
+        let ind = self.indent(depth);
+        let mut w = Wrapper::new(
+            self.width,
+            vec![ind.clone()],
+            vec![ind, Span::new("  ", Style::new())],
+        );
+        w.words(text, style, None);
+        w.finish()
+    }
+
+    /// Plain text set apart with a marker (user prompts, context), at most `max` lines unless
+    /// `--full`.
+    pub(super) fn marked(
+        &self,
+        marker: &str,
+        marker_style: Style,
+        text: &str,
+        style: Style,
+        depth: usize,
+        max: usize,
+    ) -> Vec<Line> {
+        let ind = self.indent(depth);
+        let pad = " ".repeat(layout::width(marker));
+        let mut w = Wrapper::new(
+            self.width,
+            vec![ind.clone(), Span::new(marker, marker_style)],
+            vec![ind, Span::new(&pad, Style::new())],
+        );
+        let lines: Vec<&str> = text.trim_end().split('\n').collect();
+        let keep = if self.full {
+            lines.len()
+        } else {
+            lines.len().min(max)
+        };
+        for l in &lines[..keep] {
+            w.words(l, style, None);
+            w.newline();
+        }
+        if keep < lines.len() {
+            w.words(
+                &format!("… +{} lines", lines.len() - keep),
+                self.pal.dim,
+                None,
+            );
+        }
+        w.finish()
+    }
+
+    /// A turn rendered without live state, as blocks.
+    pub(super) fn turn_blocks(&self, turn: &Turn, depth: usize) -> Vec<Vec<Line>> {
+        let mut blocks = Vec::new();
+        if turn.origin.is_hidden_context() && !self.context {
+            return blocks;
+        }
+        if turn.role == Role::User {
+            let text = turn_text(turn);
+            let lines = match &turn.origin {
+                TurnOrigin::UserInput | TurnOrigin::ToolReturn { .. } => {
+                    self.marked("> ", self.pal.user, &text, Style::new(), depth, usize::MAX)
+                }
+                TurnOrigin::Replay => {
+                    self.marked("> ", self.pal.dim, &text, self.pal.dim, depth, usize::MAX)
+                }
+                TurnOrigin::Synthetic { reason } => {
+                    if !self.context {
+                        return blocks;
+                    }
+                    let word = serde_json::to_value(reason)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_owned))
+                        .unwrap_or_default();
+                    self.marked(
+                        &format!("⊕ {word}: "),
+                        self.pal.dim,
+                        &text,
+                        self.pal.dim,
+                        depth,
+                        10,
+                    )
+                }
+                TurnOrigin::SubagentPrompt { .. } => {
+                    self.marked("> ", self.pal.dim, &text, self.pal.dim, depth, 5)
+                }
+                TurnOrigin::Notification => {
+                    self.marked("✉ ", self.pal.dim, &text, self.pal.dim, depth, 5)
+                }
+                TurnOrigin::Model => {
+                    self.marked("", Style::new(), &text, Style::new(), depth, usize::MAX)
+                }
+            };
+            blocks.push(lines);
+            for p in &turn.parts {
+                blocks.push(self.other_part(p, depth));
+            }
+            return blocks;
+        }
+        if let Some(e) = &turn.metadata.error {
+            blocks.push(self.note(&format!("✗ {e}"), self.pal.error, depth));
+        }
+        for part in &turn.parts {
+            match part {
+                Part::Text { text, .. } => blocks.extend(self.text_blocks(text, depth, false)),
+                Part::Reasoning { text, redacted, .. } => {
+                    let text = if *redacted {
+                        "(redacted thinking)"
+                    } else {
+                        text
+                    };
+                    blocks.extend(self.text_blocks(text, depth, true))
+                }
+                Part::ToolCall { call } => {
+                    let mut lines = self.call_head(call, depth);
+                    lines.extend(self.call_result(call, depth));
+                    blocks.push(lines);
+                }
+                Part::File { .. }
+                | Part::SourceUrl { .. }
+                | Part::SourceDocument { .. }
+                | Part::Data { .. } => blocks.push(self.other_part(part, depth)),
+            }
+        }
+        blocks
+    }
+
+    /// The session header: agent, model, working directory, MCP servers.
+    pub(super) fn session(&self, s: &SessionSnapshot) -> Vec<Line> {
+        let mut bits = vec![s.agent.clone()];
+        if let Some(v) = &s.version {
+            bits[0] = format!("{} {v}", s.agent);
+        }
+        if !s.model.is_empty() {
+            bits.push(s.model.clone());
+        }
+        if !s.cwd.is_empty() {
+            bits.push(s.cwd.clone());
+        }
+        bits.push(format!("{} tools", s.tools.len()));
+        if !s.mcp_servers.is_empty() {
+            let servers: Vec<String> = s
+                .mcp_servers
+                .iter()
+                .map(|m| format!("{} ({})", m.name, m.status))
+                .collect();
+            bits.push(format!("MCP: {}", servers.join(", ")));
+        }
+        self.note(&bits.join(" · "), self.pal.dim, 0)
+    }
+}
+
+/// The text parts of a turn, joined.
+fn turn_text(turn: &Turn) -> String {
+    turn.parts
+        .iter()
+        .filter_map(|p| match p {
+            Part::Text { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}

@@ -1,0 +1,385 @@
+//! `--to md`: GitHub-flavoured Markdown to paste into a pull request or an issue.
+//!
+//! A title and the session summary, then the turns: the user's prompts as quotes, assistant text
+//! as it is, each tool call as a `<details>` block whose summary is the one-line call and whose
+//! body holds the input and the result in fenced code blocks (a file change as a `diff` fence),
+//! sub-agents as nested `<details>`, thinking and synthetic context in collapsed `<details>` only
+//! with `--thinking` / `--context`, notices as short italic lines, and the result line at the end.
+//!
+//! Content is untrusted and must not break the page:
+//! - every fence is longer than the longest backtick run inside it;
+//! - in Markdown text (assistant and user text), raw HTML is escaped (found with pulldown-cmark,
+//!   so code spans and code blocks stay as they are) and a code fence left open is closed, so a
+//!   `</details>` or an unclosed fence cannot close or swallow scribe's blocks;
+//! - text put in HTML (`<summary>`) or in a line of our own is escaped;
+//! - control characters are made visible as in the terminal view.
+
+use std::io::{self, Write};
+
+use serde_json::Value;
+
+mod escape;
+mod notices;
+
+use super::summary::output_text;
+use super::summary::{self, DiffLine};
+use super::{Header, Render, Summary};
+use crate::model::session::SessionSnapshot;
+use crate::model::transcript::{
+    Part, Role, SubagentRecord, SubagentStatus, ToolCall, ToolState, TranscriptItem, Turn,
+    TurnOrigin, Usage,
+};
+use crate::settings::Settings;
+use escape::{fenced, html, inline, safe_markdown};
+
+/// The Markdown renderer.
+pub(crate) struct MarkdownRenderer {
+    thinking: bool,
+    context: bool,
+    results: Vec<String>,
+    turns: u64,
+    duration_ms: u64,
+    usage: Usage,
+    cost: Option<f64>,
+    seen_result: bool,
+}
+
+impl MarkdownRenderer {
+    /// A renderer for the run's settings (`--thinking`, `--context`).
+    pub(crate) fn new(settings: &Settings) -> MarkdownRenderer {
+        MarkdownRenderer {
+            thinking: settings.thinking,
+            context: settings.context,
+            results: Vec::new(),
+            turns: 0,
+            duration_ms: 0,
+            usage: Usage::default(),
+            cost: None,
+            seen_result: false,
+        }
+    }
+}
+
+fn turn_text(turn: &Turn) -> String {
+    turn.parts
+        .iter()
+        .filter_map(|p| match p {
+            Part::Text { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A quote of Markdown text (every line prefixed, so the quote contains whatever is inside).
+/// The text is quoted first and made safe after, so that the parser that finds raw HTML sees
+/// it in the quote, as a reader's parser will.
+fn quote(out: &mut String, title: &str, text: &str) {
+    let mut quoted = format!("> **{title}**\n>\n");
+    for l in text.lines() {
+        quoted.push_str(&format!("> {l}\n"));
+    }
+    out.push_str(&safe_markdown(&quoted));
+    out.push('\n');
+}
+
+/// A collapsed block around Markdown text.
+fn collapsed(out: &mut String, title: &str, text: &str) {
+    out.push_str(&format!(
+        "<details>\n<summary>{}</summary>\n\n{}\n</details>\n\n",
+        html(title),
+        safe_markdown(text)
+    ));
+}
+
+impl MarkdownRenderer {
+    fn turn(&self, out: &mut String, turn: &Turn) {
+        if turn.role == Role::User {
+            let text = turn_text(turn);
+            match &turn.origin {
+                TurnOrigin::UserInput | TurnOrigin::ToolReturn { .. } => quote(out, "User", &text),
+                TurnOrigin::Replay => quote(out, "User (replayed)", &text),
+                TurnOrigin::SubagentPrompt { .. } => quote(out, "Prompt", &text),
+                TurnOrigin::Notification => quote(out, "Notification", &text),
+                TurnOrigin::Synthetic { reason } => {
+                    if self.context {
+                        let word = serde_json::to_value(reason)
+                            .ok()
+                            .and_then(|v| v.as_str().map(str::to_owned))
+                            .unwrap_or_default();
+                        collapsed(out, &format!("Context: {word}"), &text);
+                    }
+                }
+                TurnOrigin::Model => out.push_str(&format!("{}\n", safe_markdown(&text))),
+            }
+            for p in &turn.parts {
+                self.other_part(out, p);
+            }
+            return;
+        }
+        if let Some(e) = &turn.metadata.error {
+            out.push_str(&format!("*Error: {}*\n\n", inline(e)));
+        }
+        for part in &turn.parts {
+            match part {
+                Part::Text { text, .. } => out.push_str(&format!("{}\n", safe_markdown(text))),
+                Part::Reasoning { text, redacted, .. } => {
+                    if self.thinking {
+                        let t = if *redacted {
+                            "(redacted)"
+                        } else {
+                            text.as_str()
+                        };
+                        collapsed(out, "Thinking", t);
+                    }
+                }
+                Part::ToolCall { call } => self.call(out, call),
+                Part::File { .. }
+                | Part::SourceUrl { .. }
+                | Part::SourceDocument { .. }
+                | Part::Data { .. } => self.other_part(out, part),
+            }
+        }
+    }
+
+    fn other_part(&self, out: &mut String, part: &Part) {
+        let text = match part {
+            Part::File {
+                media_type,
+                filename,
+                ..
+            } => format!(
+                "[file: {media_type}{}]",
+                filename
+                    .as_deref()
+                    .map(|f| format!(" {f}"))
+                    .unwrap_or_default()
+            ),
+            Part::SourceUrl { url, title, .. } => {
+                format!("[source: {} {url}]", title.as_deref().unwrap_or(""))
+            }
+            Part::SourceDocument { title, .. } => format!("[document: {title}]"),
+            Part::Data { name, .. } => format!("[data: {name}]"),
+            Part::Text { .. } | Part::Reasoning { .. } | Part::ToolCall { .. } => return,
+        };
+        out.push_str(&format!("*{}*\n\n", inline(&text)));
+    }
+
+    fn call(&self, out: &mut String, call: &ToolCall) {
+        let status = match call.state {
+            ToolState::Success => "",
+            ToolState::Error => " · error",
+            ToolState::ApprovalDenied => " · denied",
+            ToolState::Pending | ToolState::ApprovalPending | ToolState::Running => " · no result",
+        };
+        let status = if call.denied.is_some() {
+            " · denied"
+        } else {
+            status
+        };
+        let line = summary::call_line(call);
+        out.push_str(&format!(
+            "<details>\n<summary>{}{status}</summary>\n\n",
+            html(&line)
+        ));
+        // The input.
+        match summary::edit_diff(&call.name, &call.input) {
+            Some(diff) => {
+                let mut d = String::new();
+                if let Some(p) = call.input.get("file_path").and_then(Value::as_str) {
+                    d.push_str(&format!("--- {p}\n+++ {p}\n"));
+                }
+                for l in diff {
+                    match l {
+                        DiffLine::Gap => d.push_str("@@\n"),
+                        DiffLine::Del(s) => d.push_str(&format!("-{s}\n")),
+                        DiffLine::Add(s) => d.push_str(&format!("+{s}\n")),
+                    }
+                }
+                fenced(out, "diff", &d);
+            }
+            None => match (
+                call.name.as_str(),
+                call.input.get("command").and_then(Value::as_str),
+            ) {
+                ("Bash", Some(cmd)) => fenced(out, "sh", cmd),
+                _ if summary::plan(call).is_some() => {
+                    out.push_str(&safe_markdown(summary::plan(call).unwrap_or_default()));
+                    out.push('\n');
+                }
+                _ if call.name == "TodoWrite" => {
+                    for (status, text) in summary::todos(&call.input) {
+                        let mark = if status == "completed" { "x" } else { " " };
+                        let text = inline(&text);
+                        let text = if status == "in_progress" {
+                            format!("**{text}**")
+                        } else {
+                            text
+                        };
+                        out.push_str(&format!("- [{mark}] {text}\n"));
+                    }
+                    out.push('\n');
+                }
+                // The sub-agent block below shows its prompt.
+                _ if call.subagent.is_some() => {}
+                _ => {
+                    let json = serde_json::to_string_pretty(&call.input).unwrap_or_default();
+                    if json != "{}" && json != "null" {
+                        fenced(out, "json", &json);
+                    }
+                }
+            },
+        }
+        if self.context {
+            if let Some(body) = call.skill.as_ref().and_then(|s| s.body.as_deref()) {
+                collapsed(out, "Skill body", body);
+            }
+        }
+        // The sub-agent's run.
+        if let Some(rec) = &call.subagent {
+            self.subagent(out, rec);
+        }
+        // The result.
+        if let Some(d) = &call.denied {
+            out.push_str(&format!("**Denied:** {}\n\n", inline(d)));
+        }
+        match call.state {
+            ToolState::Error | ToolState::ApprovalDenied => {
+                let text = call
+                    .error_text
+                    .clone()
+                    .or_else(|| call.output.as_ref().map(output_text))
+                    .unwrap_or_default();
+                // A denial's error is its message, shown above already.
+                if call.denied.as_deref().map(str::trim) != Some(text.trim()) {
+                    out.push_str("**Error:**\n\n");
+                    fenced(out, "text", &text);
+                }
+            }
+            // The sub-agent's own summary is in its block; the harness's hand-back adds nothing.
+            ToolState::Success if call.subagent.as_ref().is_some_and(|r| r.summary.is_some()) => {}
+            ToolState::Success => {
+                let text = call.output.as_ref().map(output_text).unwrap_or_default();
+                if !text.trim().is_empty() {
+                    out.push_str("**Result:**\n\n");
+                    fenced(out, "text", &text);
+                }
+            }
+            ToolState::Pending | ToolState::ApprovalPending | ToolState::Running => {}
+        }
+        out.push_str("</details>\n\n");
+    }
+
+    fn subagent(&self, out: &mut String, rec: &SubagentRecord) {
+        let status = match rec.status {
+            SubagentStatus::Running => "running",
+            SubagentStatus::Completed => "completed",
+            SubagentStatus::Failed => "failed",
+            SubagentStatus::Stopped => "stopped",
+        };
+        let mut title = format!("Sub-agent: {}", rec.description);
+        if let Some(t) = &rec.subagent_type {
+            title.push_str(&format!(" ({t})"));
+        }
+        title.push_str(&format!(" · {status}"));
+        if let Some(u) = rec.usage {
+            title.push_str(&format!(
+                " · {} tool use{} · {} tokens",
+                u.tool_uses,
+                if u.tool_uses == 1 { "" } else { "s" },
+                crate::render::ansi::thousands(u.total_tokens)
+            ));
+        }
+        out.push_str(&format!(
+            "<details>\n<summary>{}</summary>\n\n",
+            html(&title)
+        ));
+        for t in &rec.transcript {
+            self.turn(out, t);
+        }
+        if let Some(s) = &rec.summary {
+            quote(out, "Report", s);
+        }
+        out.push_str("</details>\n\n");
+    }
+
+    fn session(&self, out: &mut String, s: &SessionSnapshot) {
+        let mut bits = Vec::new();
+        let agent = match &s.version {
+            Some(v) => format!("{} {v}", s.agent),
+            None => s.agent.clone(),
+        };
+        bits.push(format!("**Agent:** {}", inline(&agent)));
+        if !s.model.is_empty() {
+            bits.push(format!("**Model:** {}", inline(&s.model)));
+        }
+        if !s.cwd.is_empty() {
+            bits.push(format!("**Directory:** {}", inline(&s.cwd)));
+        }
+        bits.push(format!("**Tools:** {}", s.tools.len()));
+        if !s.mcp_servers.is_empty() {
+            let servers: Vec<String> = s
+                .mcp_servers
+                .iter()
+                .map(|m| format!("{} ({})", inline(&m.name), inline(&m.status)))
+                .collect();
+            bits.push(format!("**MCP:** {}", servers.join(", ")));
+        }
+        out.push_str(&format!("{}\n\n", bits.join(" · ")));
+    }
+}
+
+impl Render for MarkdownRenderer {
+    fn begin(&mut self, out: &mut dyn Write, header: &Header) -> io::Result<()> {
+        self.seen_result = false;
+        self.turns = 0;
+        self.duration_ms = 0;
+        self.usage = Usage::default();
+        self.cost = None;
+        let name = if header.file == "-" {
+            "standard input".to_owned()
+        } else {
+            header
+                .file
+                .rsplit('/')
+                .next()
+                .unwrap_or(&header.file)
+                .to_owned()
+        };
+        write!(out, "# Transcript: {}\n\n", inline(&name))
+    }
+
+    fn item(&mut self, out: &mut dyn Write, item: &TranscriptItem) -> io::Result<()> {
+        let mut s = String::new();
+        match item {
+            TranscriptItem::Session(snap) => self.session(&mut s, snap),
+            TranscriptItem::Turn(t) => self.turn(&mut s, t),
+            TranscriptItem::Notice(n) => self.notice(&mut s, n),
+            TranscriptItem::Debug(d) => s.push_str(&format!(
+                "*line {} not understood: {}*\n\n",
+                d.line,
+                inline(&d.reason)
+            )),
+        }
+        out.write_all(s.as_bytes())
+    }
+
+    fn finish(&mut self, out: &mut dyn Write, _summary: &Summary) -> io::Result<()> {
+        if !self.seen_result {
+            return Ok(());
+        }
+        let u = &self.usage;
+        let input = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
+        let mut line = format!(
+            "{} turns · {} · {} in · {} out tokens",
+            self.turns,
+            super::ansi::seconds(self.duration_ms),
+            super::ansi::thousands(input),
+            super::ansi::thousands(u.output_tokens)
+        );
+        if let Some(c) = self.cost {
+            line.push_str(&format!(" · ${c:.4}"));
+        }
+        write!(out, "---\n\n**{line}**\n")
+    }
+}

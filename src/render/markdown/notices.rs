@@ -1,0 +1,144 @@
+//! Notices in Markdown: short italic lines (nothing for session state, status pings and
+//! trace-level info), hook output in a collapsed block with `--context`, orphan sub-agents as
+//! their own block, and `result` notices added up for the closing line.
+
+use super::MarkdownRenderer;
+use super::escape::{fenced, inline};
+use crate::model::session::{HookStatus, Level, SystemNotice};
+
+impl MarkdownRenderer {
+    /// Writes one notice.
+    pub(super) fn notice(&mut self, out: &mut String, n: &SystemNotice) {
+        let text = match n {
+            SystemNotice::RateLimit { status, .. } => {
+                if status == "allowed" {
+                    return;
+                }
+                format!("rate limit: {status}")
+            }
+            SystemNotice::ApiRetry {
+                attempt,
+                max,
+                error_status,
+                error,
+                ..
+            } => format!(
+                "API retry {attempt}/{max}{}{}",
+                error_status
+                    .map(|s| format!(" · HTTP {s}"))
+                    .unwrap_or_default(),
+                error
+                    .as_deref()
+                    .map(|e| format!(" · {e}"))
+                    .unwrap_or_default()
+            ),
+            SystemNotice::Compact { trigger, .. } => format!(
+                "conversation compacted{}",
+                trigger
+                    .as_deref()
+                    .map(|t| format!(" ({t})"))
+                    .unwrap_or_default()
+            ),
+            SystemNotice::Hook {
+                hook_name,
+                status,
+                outcome,
+                exit_code,
+                output,
+                ..
+            } => {
+                if *status != HookStatus::Response {
+                    return;
+                }
+                let line = format!(
+                    "hook {hook_name}{}{}",
+                    outcome
+                        .as_deref()
+                        .map(|o| format!(": {o}"))
+                        .unwrap_or_default(),
+                    exit_code
+                        .map(|c| format!(" (exit {c})"))
+                        .unwrap_or_default()
+                );
+                out.push_str(&format!("*{}*\n\n", inline(&line)));
+                if self.context {
+                    if let Some(o) = output.as_deref().filter(|o| !o.trim().is_empty()) {
+                        out.push_str("<details>\n<summary>hook output</summary>\n\n");
+                        fenced(out, "text", o);
+                        out.push_str("</details>\n\n");
+                    }
+                }
+                return;
+            }
+            SystemNotice::SessionState { .. } | SystemNotice::Status { .. } => return,
+            SystemNotice::FilesPersisted { files, .. } => {
+                format!("files persisted: {}", files.join(", "))
+            }
+            SystemNotice::Elicitation { server, .. } => {
+                format!("MCP server {server} asked for input")
+            }
+            // The message is in the call's block already.
+            SystemNotice::PermissionDenied { tool_name, .. } => {
+                format!("permission denied: {tool_name}")
+            }
+            SystemNotice::Task {
+                task_id,
+                status,
+                description,
+                summary,
+                ..
+            } => format!(
+                "task {task_id}{}: {}",
+                status
+                    .map(|s| format!(" {s:?}").to_lowercase())
+                    .unwrap_or_default(),
+                summary
+                    .as_deref()
+                    .or(description.as_deref())
+                    .unwrap_or_default()
+            ),
+            SystemNotice::MissedEvents { reason, .. } => format!("missed events: {reason}"),
+            SystemNotice::Subagent { record, .. } => {
+                self.subagent(out, record);
+                return;
+            }
+            SystemNotice::Branch { turns, .. } => {
+                format!("a branch of {} turns off the main line", turns.len())
+            }
+            SystemNotice::Result {
+                subtype,
+                is_error,
+                cost,
+                turns,
+                duration_ms,
+                usage,
+                errors,
+                ..
+            } => {
+                self.seen_result = true;
+                self.turns += turns.unwrap_or(0);
+                self.duration_ms += duration_ms.unwrap_or(0);
+                if let Some(u) = usage {
+                    self.usage.add(u);
+                }
+                if let Some(c) = cost {
+                    *self.cost.get_or_insert(0.0) += c;
+                }
+                if !*is_error && subtype == "success" {
+                    return;
+                }
+                let mut t = format!("result: {subtype}");
+                if !errors.is_empty() {
+                    t.push_str(&format!(" · {}", errors.join("; ")));
+                }
+                self.results.push(t.clone());
+                t
+            }
+            SystemNotice::Info { level, text, .. } => match level {
+                Level::Trace => return,
+                Level::Info | Level::Warning | Level::Error => text.clone(),
+            },
+        };
+        out.push_str(&format!("*{}*\n\n", inline(&text)));
+    }
+}
