@@ -76,10 +76,6 @@ pub(crate) enum Level {
 /// sends). The long tail of rare system messages is `Info`, which keeps the whole payload.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
-#[allow(
-    dead_code,
-    reason = "missed-events comes from the Qwen adapter (issue 6)"
-)]
 pub(crate) enum SystemNotice {
     #[serde(rename_all = "camelCase")]
     RateLimit {

@@ -62,7 +62,6 @@ pub(crate) enum TurnOrigin {
 
 impl TurnOrigin {
     /// True for origins a reader normally does not want to see (`--context` shows them).
-    #[allow(dead_code, reason = "for the human-readable renderers (issues 4, 5)")]
     pub(crate) fn is_hidden_context(&self) -> bool {
         matches!(self, TurnOrigin::Synthetic { .. })
     }
@@ -144,7 +143,6 @@ impl Usage {
     }
 
     /// Adds another message's usage to a running total.
-    #[allow(dead_code, reason = "for the renderers' totals (issues 4, 5)")]
     pub(crate) fn add(&mut self, other: &Usage) {
         self.input_tokens += other.input_tokens;
         self.output_tokens += other.output_tokens;
