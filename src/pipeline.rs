@@ -10,7 +10,7 @@ use std::io::{self, BufReader, BufWriter, Read, Write};
 use anyhow::{Context, Result};
 use clap::CommandFactory;
 
-use crate::cli::{Cli, Generate, SourceFormat};
+use crate::cli::{Cli, Command, Generate, SourceFormat};
 use crate::diagnostics::Diagnostics;
 use crate::exit;
 use crate::fold::Folder;
@@ -19,11 +19,15 @@ use crate::input::{self, Adapter, Report};
 use crate::model::event::EventKind;
 use crate::render::{self, Header, Render, Summary};
 use crate::settings::Settings;
+use crate::transform::Transforms;
 
 /// Runs scribe; returns the exit status.
 pub(crate) fn run(cli: &Cli) -> Result<u8> {
     if let Some(what) = cli.generate {
         return generate(what);
+    }
+    if let Some(Command::Diff(args)) = &cli.command {
+        return crate::diff::run(cli, args);
     }
     let settings = Settings::resolve(cli);
     let mut diag = Diagnostics::new(settings.strict);
@@ -104,6 +108,7 @@ fn run_one(
     let mut summary = Summary::default();
     let errors_before = diag.errors();
     let mut source = settings.from;
+    let mut transforms = Transforms::new(settings);
 
     loop {
         if lines.is_drained() {
@@ -132,20 +137,27 @@ fn run_one(
             }
             adapter = Some(input::adapter_for(source));
             folder = Some(Folder::new(source.name()));
-            renderer.begin(
-                out,
-                &Header {
-                    file: name.to_owned(),
-                    source: source.name(),
-                },
-            )?;
+            let mut header = Header {
+                file: name.to_owned(),
+                source: source.name(),
+            };
+            transforms.header(&mut header);
+            renderer.begin(out, &header)?;
         }
         let (Some(adapter), Some(folder)) = (adapter.as_mut(), folder.as_mut()) else {
             unreachable!("created above");
         };
         let mut report = Report { file: name, diag };
         adapter.line(&line, &mut events, &mut report);
-        feed(&mut events, &mut items, folder, renderer, out, &mut summary)?;
+        feed(
+            &mut events,
+            &mut items,
+            folder,
+            renderer,
+            out,
+            &mut summary,
+            &mut transforms,
+        )?;
         if diag.must_stop() {
             return Err(StrictStop.into());
         }
@@ -155,9 +167,18 @@ fn run_one(
         (Some(adapter), Some(folder)) => {
             let mut report = Report { file: name, diag };
             adapter.finish(&mut events, &mut report);
-            feed(&mut events, &mut items, folder, renderer, out, &mut summary)?;
+            feed(
+                &mut events,
+                &mut items,
+                folder,
+                renderer,
+                out,
+                &mut summary,
+                &mut transforms,
+            )?;
             folder.finish(&mut items);
-            for item in items.drain(..) {
+            for mut item in items.drain(..) {
+                transforms.item(&mut item);
                 renderer.item(out, &item)?;
             }
         }
@@ -167,13 +188,12 @@ fn run_one(
             } else {
                 source.name()
             };
-            renderer.begin(
-                out,
-                &Header {
-                    file: name.to_owned(),
-                    source: src,
-                },
-            )?;
+            let mut header = Header {
+                file: name.to_owned(),
+                source: src,
+            };
+            transforms.header(&mut header);
+            renderer.begin(out, &header)?;
         }
     }
     if diag.must_stop() {
@@ -192,14 +212,20 @@ fn feed(
     renderer: &mut dyn Render,
     out: &mut dyn Write,
     summary: &mut Summary,
+    transforms: &mut Transforms,
 ) -> Result<()> {
     for event in events.drain(..) {
-        renderer.live(out, &event)?;
+        if transforms.is_empty() {
+            renderer.live(out, &event)?;
+        } else if let Some(shown) = transforms.event(&event) {
+            renderer.live(out, &shown)?;
+        }
         if matches!(event.kind, EventKind::Debug { .. }) {
             summary.debug += 1;
         }
         folder.push(event, items);
-        for item in items.drain(..) {
+        for mut item in items.drain(..) {
+            transforms.item(&mut item);
             renderer.item(out, &item)?;
         }
     }

@@ -4,7 +4,7 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use crate::cli::{Cli, ColorWhen, OutputFormat, SourceFormat};
+use crate::cli::{Cli, ColorWhen, OutputFormat, SourceFormat, StableMode};
 
 /// Everything the pipeline and the renderers need to know about this run.
 #[derive(Debug, Clone)]
@@ -16,6 +16,12 @@ pub(crate) struct Settings {
     pub(crate) strict: bool,
     /// Whether terminal output may contain colour escapes.
     pub(crate) color: bool,
+    /// `--stable`: neutralise run-to-run noise (issue 7).
+    pub(crate) stable: Option<StableMode>,
+    /// `--redact`: replace secrets and the home directory.
+    pub(crate) redact: bool,
+    /// `$HOME`, read once here, for `--redact` (`None` when unset, empty or `/`).
+    pub(crate) home: Option<String>,
 }
 
 impl Settings {
@@ -42,6 +48,12 @@ impl Settings {
             from: cli.from,
             strict: cli.strict,
             color,
+            stable: cli.stable,
+            redact: cli.redact,
+            home: std::env::var("HOME")
+                .ok()
+                .map(|h| h.trim_end_matches('/').to_owned())
+                .filter(|h| !h.is_empty()),
         }
     }
 }

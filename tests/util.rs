@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 
 /// The `scribe` binary with an environment that cannot change its output.
-pub fn scribe() -> Command {
+pub(crate) fn scribe() -> Command {
     let mut cmd = Command::cargo_bin("scribe").expect("binary built");
     for var in [
         "NO_COLOR",
@@ -21,17 +21,17 @@ pub fn scribe() -> Command {
 }
 
 /// The repository root.
-pub fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// A file under `samples/`.
-pub fn sample(name: &str) -> PathBuf {
+pub(crate) fn sample(name: &str) -> PathBuf {
     root().join("samples").join(name)
 }
 
 /// The shared corpus of real CLI output, when this checkout sits beside it.
-pub fn corpus() -> Option<PathBuf> {
+pub(crate) fn corpus() -> Option<PathBuf> {
     let dir = root().join("../shared/corpus");
     if dir.is_dir() {
         Some(dir)
@@ -42,7 +42,7 @@ pub fn corpus() -> Option<PathBuf> {
 }
 
 /// Parses JSON Lines output; panics with the offending line if any is not JSON.
-pub fn json_lines(out: &[u8]) -> Vec<serde_json::Value> {
+pub(crate) fn json_lines(out: &[u8]) -> Vec<serde_json::Value> {
     String::from_utf8_lossy(out)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
@@ -50,7 +50,7 @@ pub fn json_lines(out: &[u8]) -> Vec<serde_json::Value> {
 }
 
 /// Every file below `dir` whose name satisfies `keep`, sorted.
-pub fn files_under(dir: &Path, keep: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
+pub(crate) fn files_under(dir: &Path, keep: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {

@@ -13,6 +13,7 @@ pub(crate) mod classify;
 pub(crate) mod claude_blocks;
 pub(crate) mod claude_stream;
 pub(crate) mod lines;
+pub(crate) mod scribe_jsonl;
 
 pub(crate) use lines::InputLine;
 

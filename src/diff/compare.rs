@@ -1,0 +1,538 @@
+//! Aligns two runs and lists their differences.
+//!
+//! Alignment is LCS-style (`similar`'s Myers diff) at every level: records of the transcript,
+//! parts of a turn, turns of a sub-agent. It runs in rounds with looser and looser keys:
+//!
+//! ```text
+//! round  key                                       an Equal pair means
+//! ─────  ────────────────────────────────────────  ───────────────────────────────────
+//! 1      the whole (id-less) JSON                  same: nothing to report
+//! 2      kind + role + origin + tool names         changed: compare field by field
+//! 3      kind + role (a part: its type)            changed: compare field by field
+//! ```
+//!
+//! Round 2 and 3 only look inside the stretches round 1 could not match, so an inserted turn
+//! stays one insertion and every later turn still lines up.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Map, Value};
+use similar::{Algorithm, DiffOp, capture_diff_slices};
+
+/// What a difference is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Added,
+    Removed,
+    Changed,
+}
+
+impl Kind {
+    /// The word used in reports and JSONL records.
+    pub(crate) fn word(self) -> &'static str {
+        match self {
+            Kind::Added => "added",
+            Kind::Removed => "removed",
+            Kind::Changed => "changed",
+        }
+    }
+}
+
+/// One difference: where it is and the two sides of it (`None` where a side has nothing).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Change {
+    pub(crate) kind: Kind,
+    /// The top-level record, e.g. `turn 3 (assistant)` or `turn 3 → 4 (assistant)`.
+    pub(crate) item: String,
+    /// Inside the record, e.g. `["call 1 (Bash)", "output"]`; empty for the whole record.
+    pub(crate) path: Vec<String>,
+    pub(crate) old: Option<Value>,
+    pub(crate) new: Option<Value>,
+}
+
+/// Ids that renumbering shifts after an insertion; the structure already says what they link.
+const ID_KEYS: &[&str] = &[
+    "toolCallId",
+    "parentTaskId",
+    "parentToolCallId",
+    "taskId",
+    "sessionId",
+    "leafId",
+];
+
+/// The comparison form of records: ids out, `--ignore`d names out.
+#[derive(Debug, Default)]
+pub(crate) struct Forms {
+    /// Normalised names (`lowercase`, no `_` or `-`).
+    ignore: BTreeSet<String>,
+}
+
+fn norm(s: &str) -> String {
+    s.chars()
+        .filter(|c| *c != '_' && *c != '-')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+impl Forms {
+    /// Leaves out the fields, part types, record kinds and notice kinds named in `ignore`.
+    pub(crate) fn new(ignore: &[String]) -> Forms {
+        Forms {
+            ignore: ignore.iter().map(|s| norm(s)).collect(),
+        }
+    }
+
+    fn ignored(&self, name: &str) -> bool {
+        self.ignore.contains(&norm(name))
+    }
+
+    /// The comparison form of a whole side.
+    pub(crate) fn apply(&self, records: Vec<Value>) -> Vec<Value> {
+        records
+            .into_iter()
+            .filter(|r| {
+                let kind = r.get("kind").and_then(Value::as_str).unwrap_or("");
+                let notice = r
+                    .pointer("/notice/kind")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                !self.ignored(kind) && (notice.is_empty() || !self.ignored(notice))
+            })
+            .map(|mut r| {
+                self.strip(&mut r);
+                r
+            })
+            .collect()
+    }
+
+    fn strip(&self, v: &mut Value) {
+        match v {
+            Value::Object(o) => {
+                let is_turn = o.contains_key("role") || o.get("kind") == Some(&"session".into());
+                let old = std::mem::take(o);
+                for (k, mut x) in old {
+                    if ID_KEYS.contains(&k.as_str())
+                        || (is_turn && k == "id")
+                        || (k != "kind" && self.ignored(&k))
+                    {
+                        continue;
+                    }
+                    // Tool input and output are the agent's data: their keys are not ours to
+                    // drop.
+                    if !matches!(k.as_str(), "input" | "output" | "structuredOutput") {
+                        self.strip(&mut x);
+                    }
+                    o.insert(k, x);
+                }
+            }
+            Value::Array(a) => {
+                a.retain(|x| {
+                    x.get("type")
+                        .and_then(Value::as_str)
+                        .is_none_or(|t| !self.ignored(t))
+                });
+                a.iter_mut().for_each(|x| self.strip(x));
+            }
+            Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => {}
+        }
+    }
+}
+
+/// How two sequences line up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pair {
+    Same(usize, usize),
+    Changed(usize, usize),
+    Old(usize),
+    New(usize),
+}
+
+/// Aligns `old` and `new` with keys from each round (`keys[0]` must be the full comparison key).
+fn align(keys_old: &[Vec<String>], keys_new: &[Vec<String>]) -> Vec<Pair> {
+    let mut out = Vec::new();
+    let n_old = keys_old.first().map_or(0, Vec::len);
+    let n_new = keys_new.first().map_or(0, Vec::len);
+    align_round(keys_old, keys_new, 0, 0..n_old, 0..n_new, &mut out);
+    out
+}
+
+fn align_round(
+    keys_old: &[Vec<String>],
+    keys_new: &[Vec<String>],
+    round: usize,
+    old: std::ops::Range<usize>,
+    new: std::ops::Range<usize>,
+    out: &mut Vec<Pair>,
+) {
+    if round == keys_old.len() {
+        out.extend(old.map(Pair::Old));
+        out.extend(new.map(Pair::New));
+        return;
+    }
+    let a = &keys_old[round][old.clone()];
+    let b = &keys_new[round][new.clone()];
+    for op in capture_diff_slices(Algorithm::Myers, a, b) {
+        match op {
+            DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } => {
+                for k in 0..len {
+                    let (i, j) = (old.start + old_index + k, new.start + new_index + k);
+                    out.push(if keys_old[0][i] == keys_new[0][j] {
+                        Pair::Same(i, j)
+                    } else {
+                        Pair::Changed(i, j)
+                    });
+                }
+            }
+            DiffOp::Delete {
+                old_index, old_len, ..
+            } => {
+                let s = old.start + old_index;
+                out.extend((s..s + old_len).map(Pair::Old));
+            }
+            DiffOp::Insert {
+                new_index, new_len, ..
+            } => {
+                let s = new.start + new_index;
+                out.extend((s..s + new_len).map(Pair::New));
+            }
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => {
+                let (os, ns) = (old.start + old_index, new.start + new_index);
+                align_round(
+                    keys_old,
+                    keys_new,
+                    round + 1,
+                    os..os + old_len,
+                    ns..ns + new_len,
+                    out,
+                );
+            }
+        }
+    }
+}
+
+fn str_at<'a>(v: &'a Value, key: &str) -> &'a str {
+    v.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+fn tool_names(turn: &Value) -> String {
+    let mut names = Vec::new();
+    for p in turn
+        .get("parts")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if let Some(n) = p.pointer("/call/name").and_then(Value::as_str) {
+            names.push(n);
+        }
+    }
+    names.join(",")
+}
+
+/// The keys of records (or turns, which have no `kind`) for each alignment round.
+fn record_keys(records: &[Value]) -> Vec<Vec<String>> {
+    let full = records.iter().map(|r| r.to_string()).collect();
+    let loose: Vec<String> = records
+        .iter()
+        .map(|r| {
+            format!(
+                "{}|{}|{}",
+                str_at(r, "kind"),
+                str_at(r, "role"),
+                r.pointer("/notice/kind")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+            )
+        })
+        .collect();
+    let close = records
+        .iter()
+        .zip(&loose)
+        .map(|(r, l)| {
+            let origin = r
+                .pointer("/origin/kind")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            format!("{l}|{origin}|{}", tool_names(r))
+        })
+        .collect();
+    vec![full, close, loose]
+}
+
+fn part_keys(parts: &[Value]) -> Vec<Vec<String>> {
+    let full = parts.iter().map(|p| p.to_string()).collect();
+    let close = parts
+        .iter()
+        .map(|p| {
+            format!(
+                "{}|{}",
+                str_at(p, "type"),
+                p.pointer("/call/name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+            )
+        })
+        .collect();
+    let loose = parts.iter().map(|p| str_at(p, "type").to_owned()).collect();
+    vec![full, close, loose]
+}
+
+/// A readable name for a record at position `i` of its side.
+fn label(r: &Value, index: &str) -> String {
+    match str_at(r, "kind") {
+        "turn" | "" => format!("turn {index} ({})", str_at(r, "role")),
+        "notice" => format!(
+            "notice {index} ({})",
+            r.pointer("/notice/kind")
+                .and_then(Value::as_str)
+                .unwrap_or("?")
+        ),
+        other => format!("{other} {index}"),
+    }
+}
+
+/// All the differences between two sides (comparison forms), in the order of the new side.
+pub(crate) fn compare(old: &[Value], new: &[Value]) -> Vec<Change> {
+    let mut out = Vec::new();
+    for pair in align(&record_keys(old), &record_keys(new)) {
+        match pair {
+            Pair::Same(..) => {}
+            Pair::Old(i) => out.push(Change {
+                kind: Kind::Removed,
+                item: label(&old[i], &(i + 1).to_string()),
+                path: Vec::new(),
+                old: Some(old[i].clone()),
+                new: None,
+            }),
+            Pair::New(j) => out.push(Change {
+                kind: Kind::Added,
+                item: label(&new[j], &(j + 1).to_string()),
+                path: Vec::new(),
+                old: None,
+                new: Some(new[j].clone()),
+            }),
+            Pair::Changed(i, j) => {
+                let index = if i == j {
+                    (j + 1).to_string()
+                } else {
+                    format!("{} → {}", i + 1, j + 1)
+                };
+                let item = label(&new[j], &index);
+                let mut path = Vec::new();
+                diff_record(&item, &mut path, &old[i], &new[j], &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// Compares two records or turns field by field; `parts` and sub-agent transcripts are aligned.
+fn diff_record(
+    item: &str,
+    path: &mut Vec<String>,
+    old: &Value,
+    new: &Value,
+    out: &mut Vec<Change>,
+) {
+    let (Value::Object(o), Value::Object(n)) = (old, new) else {
+        push_changed(item, path, old, new, out);
+        return;
+    };
+    for key in union_keys(o, n) {
+        let (a, b) = (o.get(&key), n.get(&key));
+        if a == b {
+            continue;
+        }
+        match (key.as_str(), a, b) {
+            ("parts", Some(Value::Array(a)), Some(Value::Array(b))) => {
+                diff_parts(item, path, a, b, out);
+            }
+            ("transcript", Some(Value::Array(a)), Some(Value::Array(b))) => {
+                path.push("sub-agent".to_owned());
+                diff_turns(item, path, a, b, out);
+                path.pop();
+            }
+            (
+                "call" | "subagent" | "notice" | "metadata",
+                Some(a @ Value::Object(_)),
+                Some(b @ Value::Object(_)),
+            ) => {
+                if key == "subagent" {
+                    path.push("sub-agent".to_owned());
+                }
+                diff_record(item, path, a, b, out);
+                if key == "subagent" {
+                    path.pop();
+                }
+            }
+            _ => {
+                path.push(key.clone());
+                out.push(Change {
+                    kind: match (a, b) {
+                        (None, _) => Kind::Added,
+                        (_, None) => Kind::Removed,
+                        _ => Kind::Changed,
+                    },
+                    item: item.to_owned(),
+                    path: path.clone(),
+                    old: a.cloned(),
+                    new: b.cloned(),
+                });
+                path.pop();
+            }
+        }
+    }
+}
+
+fn push_changed(item: &str, path: &[String], old: &Value, new: &Value, out: &mut Vec<Change>) {
+    out.push(Change {
+        kind: Kind::Changed,
+        item: item.to_owned(),
+        path: path.to_vec(),
+        old: Some(old.clone()),
+        new: Some(new.clone()),
+    });
+}
+
+fn union_keys(o: &Map<String, Value>, n: &Map<String, Value>) -> Vec<String> {
+    let mut keys: Vec<String> = o.keys().cloned().collect();
+    keys.extend(n.keys().filter(|k| !o.contains_key(*k)).cloned());
+    keys
+}
+
+fn part_label(p: &Value, index: usize) -> String {
+    match p.pointer("/call/name").and_then(Value::as_str) {
+        Some(name) => format!("call {index} ({name})"),
+        None => format!("{} {index}", str_at(p, "type")),
+    }
+}
+
+fn diff_parts(
+    item: &str,
+    path: &mut Vec<String>,
+    old: &[Value],
+    new: &[Value],
+    out: &mut Vec<Change>,
+) {
+    for pair in align(&part_keys(old), &part_keys(new)) {
+        let (kind, o, n, label) = match pair {
+            Pair::Same(..) => continue,
+            Pair::Old(i) => (
+                Kind::Removed,
+                Some(&old[i]),
+                None,
+                part_label(&old[i], i + 1),
+            ),
+            Pair::New(j) => (Kind::Added, None, Some(&new[j]), part_label(&new[j], j + 1)),
+            Pair::Changed(i, j) => {
+                path.push(part_label(&new[j], j + 1));
+                diff_record(item, path, &old[i], &new[j], out);
+                path.pop();
+                continue;
+            }
+        };
+        path.push(label);
+        out.push(Change {
+            kind,
+            item: item.to_owned(),
+            path: path.clone(),
+            old: o.cloned(),
+            new: n.cloned(),
+        });
+        path.pop();
+    }
+}
+
+fn diff_turns(
+    item: &str,
+    path: &mut Vec<String>,
+    old: &[Value],
+    new: &[Value],
+    out: &mut Vec<Change>,
+) {
+    for pair in align(&record_keys(old), &record_keys(new)) {
+        match pair {
+            Pair::Same(..) => {}
+            Pair::Old(i) => {
+                path.push(label(&old[i], &(i + 1).to_string()));
+                out.push(Change {
+                    kind: Kind::Removed,
+                    item: item.to_owned(),
+                    path: path.clone(),
+                    old: Some(old[i].clone()),
+                    new: None,
+                });
+                path.pop();
+            }
+            Pair::New(j) => {
+                path.push(label(&new[j], &(j + 1).to_string()));
+                out.push(Change {
+                    kind: Kind::Added,
+                    item: item.to_owned(),
+                    path: path.clone(),
+                    old: None,
+                    new: Some(new[j].clone()),
+                });
+                path.pop();
+            }
+            Pair::Changed(i, j) => {
+                path.push(label(&new[j], &(j + 1).to_string()));
+                diff_record(item, path, &old[i], &new[j], out);
+                path.pop();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn turn(text: &str) -> Value {
+        json!({"kind": "turn", "role": "assistant", "origin": {"kind": "model"},
+               "parts": [{"type": "text", "text": text}]})
+    }
+
+    #[test]
+    fn an_inserted_turn_is_one_insertion() {
+        let old = vec![turn("a"), turn("b"), turn("c")];
+        let new = vec![turn("a"), turn("x"), turn("b"), turn("c")];
+        let changes = compare(&old, &new);
+        assert_eq!(changes.len(), 1, "{changes:#?}");
+        assert_eq!(changes[0].kind, Kind::Added);
+        assert_eq!(changes[0].item, "turn 2 (assistant)");
+    }
+
+    #[test]
+    fn a_changed_text_is_one_change_inside_its_turn() {
+        let old = vec![turn("a"), turn("b")];
+        let new = vec![turn("a"), turn("B")];
+        let changes = compare(&old, &new);
+        assert_eq!(changes.len(), 1, "{changes:#?}");
+        assert_eq!(changes[0].kind, Kind::Changed);
+        assert_eq!(changes[0].path, vec!["text 1", "text"]);
+    }
+
+    #[test]
+    fn ids_and_ignored_fields_do_not_count() {
+        let forms = Forms::new(&["output".to_owned(), "reasoning".to_owned()]);
+        let a = forms.apply(vec![json!({"kind": "turn", "id": "t1", "role": "assistant",
+            "parts": [{"type": "reasoning", "text": "hmm"},
+                      {"type": "tool-call", "call": {"toolCallId": "call-1", "output": "x", "input": {"output": 1}}}]})]);
+        let b = forms.apply(vec![json!({"kind": "turn", "id": "t2", "role": "assistant",
+            "parts": [{"type": "tool-call", "call": {"toolCallId": "call-7", "output": "y", "input": {"output": 1}}}]})]);
+        assert_eq!(a, b);
+        assert_eq!(a[0].pointer("/parts/0/call/input/output"), Some(&json!(1)));
+    }
+}

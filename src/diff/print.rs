@@ -1,0 +1,284 @@
+//! Writes `scribe diff`'s differences: a readable report (coloured when `Settings.color`), or
+//! one JSON record per difference (`--to jsonl`).
+//!
+//! The report groups differences by record:
+//!
+//! ```text
+//! ~ turn 3 (assistant)
+//!   ~ call 1 (Bash) › output
+//!     - hello from bash
+//!     + goodbye from bash
+//! + turn 5 (assistant)
+//!     text: Let me also check the tests.
+//!     call Bash {"command":"cargo test"} → success
+//! ```
+//!
+//! Transcript text is untrusted: control characters are shown as `\u{…}` before they reach a
+//! terminal.
+
+use std::io::{self, Write};
+
+use owo_colors::{OwoColorize, Style};
+use serde::Serialize;
+use serde_json::Value;
+use similar::{ChangeTag, TextDiff};
+
+use super::compare::{Change, Kind};
+
+/// Longest excerpt of a whole added or removed record, in lines.
+const MAX_LINES: usize = 12;
+
+/// The colours of the report; all plain when colour is off.
+struct Palette {
+    added: Style,
+    removed: Style,
+    changed: Style,
+    dim: Style,
+}
+
+impl Palette {
+    fn new(color: bool) -> Palette {
+        if color {
+            Palette {
+                added: Style::new().green(),
+                removed: Style::new().red(),
+                changed: Style::new().yellow().bold(),
+                dim: Style::new().dimmed(),
+            }
+        } else {
+            Palette {
+                added: Style::new(),
+                removed: Style::new(),
+                changed: Style::new(),
+                dim: Style::new(),
+            }
+        }
+    }
+
+    fn of(&self, kind: Kind) -> (Style, char) {
+        match kind {
+            Kind::Added => (self.added, '+'),
+            Kind::Removed => (self.removed, '-'),
+            Kind::Changed => (self.changed, '~'),
+        }
+    }
+}
+
+/// Escapes control and bidi characters (keeps newlines and tabs).
+fn clean(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        let bidi = matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+        if (c.is_control() && c != '\n' && c != '\t') || bidi {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The readable report.
+pub(crate) fn text(out: &mut dyn Write, changes: &[Change], color: bool) -> io::Result<()> {
+    let pal = Palette::new(color);
+    let mut current: Option<&str> = None;
+    for c in changes {
+        if c.path.is_empty() {
+            let (style, sign) = pal.of(c.kind);
+            writeln!(out, "{}", format!("{sign} {}", c.item).style(style))?;
+            current = None;
+            let side = c.new.as_ref().or(c.old.as_ref());
+            if let Some(v) = side {
+                excerpt(out, &pal, v, "    ")?;
+            }
+            continue;
+        }
+        if current != Some(c.item.as_str()) {
+            writeln!(out, "{}", format!("~ {}", c.item).style(pal.changed))?;
+            current = Some(&c.item);
+        }
+        let (style, sign) = pal.of(c.kind);
+        writeln!(
+            out,
+            "  {}",
+            format!("{sign} {}", c.path.join(" › ")).style(style)
+        )?;
+        match (&c.old, &c.new) {
+            (Some(Value::String(a)), Some(Value::String(b))) => lines_diff(out, &pal, a, b)?,
+            (Some(a), Some(b)) if is_record(a) && is_record(b) => {
+                excerpt(out, &pal, a, "    - ")?;
+                excerpt(out, &pal, b, "    + ")?;
+            }
+            (old, new) => {
+                if let Some(a) = old {
+                    one_side(out, pal.removed, "    - ", a)?;
+                }
+                if let Some(b) = new {
+                    one_side(out, pal.added, "    + ", b)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn is_record(v: &Value) -> bool {
+    v.get("role").is_some() || v.get("type").is_some()
+}
+
+fn one_side(out: &mut dyn Write, style: Style, prefix: &str, v: &Value) -> io::Result<()> {
+    if is_record(v) {
+        let pal = Palette {
+            added: style,
+            removed: style,
+            changed: style,
+            dim: style,
+        };
+        return excerpt(out, &pal, v, prefix);
+    }
+    let s = match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    for line in clean(&s).lines().take(MAX_LINES) {
+        writeln!(out, "{}", format!("{prefix}{line}").style(style))?;
+    }
+    Ok(())
+}
+
+fn lines_diff(out: &mut dyn Write, pal: &Palette, a: &str, b: &str) -> io::Result<()> {
+    let (a, b) = (clean(a), clean(b));
+    let diff = TextDiff::from_lines(&a, &b);
+    for (n, group) in diff.grouped_ops(2).iter().enumerate() {
+        if n > 0 {
+            writeln!(out, "{}", "    …".style(pal.dim))?;
+        }
+        for op in group {
+            for change in diff.iter_changes(op) {
+                let line = change.value().trim_end_matches('\n');
+                match change.tag() {
+                    ChangeTag::Delete => {
+                        writeln!(out, "{}", format!("    - {line}").style(pal.removed))?
+                    }
+                    ChangeTag::Insert => {
+                        writeln!(out, "{}", format!("    + {line}").style(pal.added))?
+                    }
+                    ChangeTag::Equal => {
+                        writeln!(out, "{}", format!("      {line}").style(pal.dim))?
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A few lines that say what a whole record, turn or part holds.
+fn excerpt(out: &mut dyn Write, pal: &Palette, v: &Value, indent: &str) -> io::Result<()> {
+    let mut lines = Vec::new();
+    summarize(v, &mut lines);
+    for line in lines.iter().take(MAX_LINES) {
+        writeln!(out, "{}", format!("{indent}{}", clean(line)).style(pal.dim))?;
+    }
+    if lines.len() > MAX_LINES {
+        writeln!(
+            out,
+            "{}",
+            format!("{indent}… ({} more lines)", lines.len() - MAX_LINES).style(pal.dim)
+        )?;
+    }
+    Ok(())
+}
+
+fn first_line(s: &str) -> String {
+    let mut it = s.lines();
+    let first = it.next().unwrap_or("");
+    if it.next().is_some() {
+        format!("{first} …")
+    } else {
+        first.to_owned()
+    }
+}
+
+fn summarize(v: &Value, lines: &mut Vec<String>) {
+    if let Some(parts) = v.get("parts").and_then(Value::as_array) {
+        parts.iter().for_each(|p| summarize(p, lines));
+        return;
+    }
+    if let Some(notice) = v.get("notice") {
+        lines.push(compact(notice));
+        return;
+    }
+    match v.get("type").and_then(Value::as_str) {
+        Some("text") | Some("reasoning") => {
+            let t = v.get("text").and_then(Value::as_str).unwrap_or("");
+            lines.push(format!(
+                "{}: {}",
+                v["type"].as_str().unwrap_or(""),
+                first_line(t)
+            ));
+        }
+        Some("tool-call") => {
+            let call = &v["call"];
+            let state = call.get("state").and_then(Value::as_str).unwrap_or("");
+            lines.push(format!(
+                "call {} {} → {state}",
+                call.get("name").and_then(Value::as_str).unwrap_or("?"),
+                compact(call.get("input").unwrap_or(&Value::Null)),
+            ));
+            if let Some(t) = call
+                .get("subagent")
+                .and_then(|s| s.get("transcript"))
+                .and_then(Value::as_array)
+            {
+                for turn in t {
+                    let mut inner = Vec::new();
+                    summarize(turn, &mut inner);
+                    lines.extend(inner.into_iter().map(|l| format!("  │ {l}")));
+                }
+            }
+        }
+        _ => lines.push(compact(v)),
+    }
+}
+
+fn compact(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 160 {
+        let cut: String = s.chars().take(160).collect();
+        format!("{cut}…")
+    } else {
+        s
+    }
+}
+
+/// One JSONL record per difference.
+#[derive(Serialize)]
+struct Record<'a> {
+    change: &'static str,
+    item: &'a str,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    path: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    old: Option<&'a Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    new: Option<&'a Value>,
+}
+
+/// The differences as JSON Lines (`--to jsonl`).
+pub(crate) fn jsonl(out: &mut dyn Write, changes: &[Change]) -> io::Result<()> {
+    for c in changes {
+        serde_json::to_writer(
+            &mut *out,
+            &Record {
+                change: c.kind.word(),
+                item: &c.item,
+                path: &c.path,
+                old: c.old.as_ref(),
+                new: c.new.as_ref(),
+            },
+        )?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
