@@ -159,6 +159,11 @@ pub(crate) struct DiffArgs {
     /// notice kind (`result`, `hook`). Repeat or separate with commas.
     #[arg(long, value_name = "FIELD", value_delimiter = ',', num_args = 1..)]
     pub(crate) ignore: Vec<String>,
+    /// Also compare tool-result sidecars (the harness's structured copy of each result: stdout
+    /// and stderr apart, edit patches, sub-agent totals); left out by default since they repeat
+    /// the output.
+    #[arg(long)]
+    pub(crate) sidecars: bool,
     /// Input format of both sides; by default each is detected.
     #[arg(long = "from", short = 'f', value_enum, default_value_t = SourceFormat::Auto)]
     pub(crate) from: SourceFormat,

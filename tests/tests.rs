@@ -7,3 +7,9 @@ mod util;
 mod cli;
 // The spine over the real Claude Code corpus (skipped when ../shared is absent).
 mod corpus;
+// --stable: a second capture of the same run prints the same bytes in every format (issue 7).
+mod stable;
+// scribe diff: exit codes, one change shows as one change, an insertion as one insertion.
+mod diff;
+// --redact: every secret pattern, positive and negative, in every format.
+mod redact;

@@ -8,7 +8,7 @@
 //! ─────  ────────────────────────────────────────  ───────────────────────────────────
 //! 1      the whole (id-less) JSON                  same: nothing to report
 //! 2      kind + role + origin + tool names         changed: compare field by field
-//! 3      kind + role (a part: its type)            changed: compare field by field
+//! 3      kind + role (records and turns only)      changed: compare field by field
 //! ```
 //!
 //! Round 2 and 3 only look inside the stretches round 1 could not match, so an inserted turn
@@ -75,11 +75,14 @@ fn norm(s: &str) -> String {
 }
 
 impl Forms {
-    /// Leaves out the fields, part types, record kinds and notice kinds named in `ignore`.
-    pub(crate) fn new(ignore: &[String]) -> Forms {
-        Forms {
-            ignore: ignore.iter().map(|s| norm(s)).collect(),
+    /// Leaves out the fields, part types, record kinds and notice kinds named in `ignore`, and
+    /// tool-result sidecars unless `sidecars` (they repeat the output in the harness's shape).
+    pub(crate) fn new(ignore: &[String], sidecars: bool) -> Forms {
+        let mut ignore: BTreeSet<String> = ignore.iter().map(|s| norm(s)).collect();
+        if !sidecars {
+            ignore.insert("sidecar".to_owned());
         }
+        Forms { ignore }
     }
 
     fn ignored(&self, name: &str) -> bool {
@@ -282,11 +285,32 @@ fn part_keys(parts: &[Value]) -> Vec<Vec<String>> {
             )
         })
         .collect();
-    let loose = parts.iter().map(|p| str_at(p, "type").to_owned()).collect();
-    vec![full, close, loose]
+    // No looser round: a call to another tool is another call, not a changed one.
+    vec![full, close]
 }
 
-/// A readable name for a record at position `i` of its side.
+/// For each record, its number among the records of its kind on that side (1-based).
+fn ordinals(records: &[Value]) -> Vec<usize> {
+    let mut seen: Vec<(&str, usize)> = Vec::new();
+    records
+        .iter()
+        .map(|r| {
+            let kind = str_at(r, "kind");
+            match seen.iter_mut().find(|(k, _)| *k == kind) {
+                Some((_, n)) => {
+                    *n += 1;
+                    *n
+                }
+                None => {
+                    seen.push((kind, 1));
+                    1
+                }
+            }
+        })
+        .collect()
+}
+
+/// A readable name for a record, given its number.
 fn label(r: &Value, index: &str) -> String {
     match str_at(r, "kind") {
         "turn" | "" => format!("turn {index} ({})", str_at(r, "role")),
@@ -303,28 +327,29 @@ fn label(r: &Value, index: &str) -> String {
 /// All the differences between two sides (comparison forms), in the order of the new side.
 pub(crate) fn compare(old: &[Value], new: &[Value]) -> Vec<Change> {
     let mut out = Vec::new();
+    let (ord_old, ord_new) = (ordinals(old), ordinals(new));
     for pair in align(&record_keys(old), &record_keys(new)) {
         match pair {
             Pair::Same(..) => {}
             Pair::Old(i) => out.push(Change {
                 kind: Kind::Removed,
-                item: label(&old[i], &(i + 1).to_string()),
+                item: label(&old[i], &ord_old[i].to_string()),
                 path: Vec::new(),
                 old: Some(old[i].clone()),
                 new: None,
             }),
             Pair::New(j) => out.push(Change {
                 kind: Kind::Added,
-                item: label(&new[j], &(j + 1).to_string()),
+                item: label(&new[j], &ord_new[j].to_string()),
                 path: Vec::new(),
                 old: None,
                 new: Some(new[j].clone()),
             }),
             Pair::Changed(i, j) => {
-                let index = if i == j {
-                    (j + 1).to_string()
+                let index = if ord_old[i] == ord_new[j] {
+                    ord_new[j].to_string()
                 } else {
-                    format!("{} → {}", i + 1, j + 1)
+                    format!("{} → {}", ord_old[i], ord_new[j])
                 };
                 let item = label(&new[j], &index);
                 let mut path = Vec::new();
@@ -357,22 +382,24 @@ fn diff_record(
                 diff_parts(item, path, a, b, out);
             }
             ("transcript", Some(Value::Array(a)), Some(Value::Array(b))) => {
-                path.push("sub-agent".to_owned());
                 diff_turns(item, path, a, b, out);
+            }
+            ("call" | "notice", Some(a @ Value::Object(_)), Some(b @ Value::Object(_))) => {
+                diff_record(item, path, a, b, out);
+            }
+            ("subagent" | "metadata", Some(a @ Value::Object(_)), Some(b @ Value::Object(_))) => {
+                path.push(if key == "subagent" {
+                    "sub-agent".to_owned()
+                } else {
+                    key.clone()
+                });
+                diff_record(item, path, a, b, out);
                 path.pop();
             }
-            (
-                "call" | "subagent" | "notice" | "metadata",
-                Some(a @ Value::Object(_)),
-                Some(b @ Value::Object(_)),
-            ) => {
-                if key == "subagent" {
-                    path.push("sub-agent".to_owned());
-                }
+            (_, Some(a @ Value::Object(_)), Some(b @ Value::Object(_))) => {
+                path.push(key.clone());
                 diff_record(item, path, a, b, out);
-                if key == "subagent" {
-                    path.pop();
-                }
+                path.pop();
             }
             _ => {
                 path.push(key.clone());
@@ -526,7 +553,7 @@ mod tests {
 
     #[test]
     fn ids_and_ignored_fields_do_not_count() {
-        let forms = Forms::new(&["output".to_owned(), "reasoning".to_owned()]);
+        let forms = Forms::new(&["output".to_owned(), "reasoning".to_owned()], true);
         let a = forms.apply(vec![json!({"kind": "turn", "id": "t1", "role": "assistant",
             "parts": [{"type": "reasoning", "text": "hmm"},
                       {"type": "tool-call", "call": {"toolCallId": "call-1", "output": "x", "input": {"output": 1}}}]})]);

@@ -44,7 +44,7 @@ pub(crate) fn run(cli: &Cli, args: &DiffArgs) -> Result<u8> {
     };
     let old = side(&args.old)?;
     let new = side(&args.new)?;
-    let forms = compare::Forms::new(&args.ignore);
+    let forms = compare::Forms::new(&args.ignore, args.sidecars);
     let changes = compare::compare(&forms.apply(old), &forms.apply(new));
     let mut out = BufWriter::new(io::stdout().lock());
     match args.to {
