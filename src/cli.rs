@@ -155,7 +155,7 @@ pub(crate) struct DiffArgs {
     #[arg(long = "to", short = 't', value_enum, default_value_t = DiffFormat::Text)]
     pub(crate) to: DiffFormat,
     /// Leave these things out of the comparison: a field name (`output`, `usage`, `input`,
-    /// `sidecar`, …), a part type (`reasoning`, `text`), a record kind (`notice`, `session`) or a
+    /// `errorText`, …), a part type (`reasoning`, `text`), a record kind (`notice`, `session`) or a
     /// notice kind (`result`, `hook`). Repeat or separate with commas.
     #[arg(long, value_name = "FIELD", value_delimiter = ',', num_args = 1..)]
     pub(crate) ignore: Vec<String>,

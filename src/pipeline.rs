@@ -15,6 +15,7 @@ use crate::diagnostics::Diagnostics;
 use crate::exit;
 use crate::fold::Folder;
 use crate::input::lines::LineReader;
+use crate::input::scribe_jsonl::{self, TranscriptReader};
 use crate::input::{self, Adapter, Report};
 use crate::model::event::EventKind;
 use crate::render::{self, Header, Render, Summary};
@@ -109,6 +110,7 @@ fn run_one(
     let errors_before = diag.errors();
     let mut source = settings.from;
     let mut transforms = Transforms::new(settings);
+    let mut transcript: Option<TranscriptReader> = None;
 
     loop {
         if lines.is_drained() {
@@ -121,8 +123,31 @@ fn run_one(
         if line.lossy {
             diag.error(name, line.number, "invalid UTF-8 (replaced with U+FFFD)");
         }
+        if let Some(reader) = transcript.as_mut() {
+            let mut report = Report { file: name, diag };
+            reader.line(&line, &mut items, &mut report);
+            for mut item in items.drain(..) {
+                transforms.item(&mut item);
+                renderer.item(out, &item)?;
+            }
+            if diag.must_stop() {
+                return Err(StrictStop.into());
+            }
+            continue;
+        }
         if adapter.is_none() {
             if line.text.trim().is_empty() {
+                continue;
+            }
+            if source == SourceFormat::Auto && scribe_jsonl::is_header(&line.text) {
+                // scribe's own transcript: its records are final items already (no fold).
+                transcript = Some(TranscriptReader);
+                let mut header = Header {
+                    file: name.to_owned(),
+                    source: scribe_jsonl::header_source(&line.text),
+                };
+                transforms.header(&mut header);
+                renderer.begin(out, &header)?;
                 continue;
             }
             if source == SourceFormat::Auto {
@@ -182,6 +207,7 @@ fn run_one(
                 renderer.item(out, &item)?;
             }
         }
+        _ if transcript.is_some() => {}
         _ => {
             let src = if source == SourceFormat::Auto {
                 "none"

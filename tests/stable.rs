@@ -335,3 +335,26 @@ fn the_corpus_keeps_no_timestamps_or_tool_ids_under_stable() {
         }
     }
 }
+
+#[test]
+fn a_transcript_read_back_restabilises_to_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let golden = output(&sample("ci-run.jsonl"), &["--stable"]);
+    let plain = write(
+        dir.path(),
+        "plain.jsonl",
+        &output(&sample("ci-run.jsonl"), &[]),
+    );
+    let g = write(dir.path(), "golden.jsonl", &golden);
+    assert_eq!(output(&plain, &["--stable"]), golden);
+    assert_eq!(output(&g, &["--stable"]), golden);
+    let again = json_lines(output(&plain, &[]).as_bytes());
+    assert_eq!(
+        again[0]["source"], "claude-stream",
+        "the header keeps its source"
+    );
+    assert_eq!(
+        again[1..],
+        json_lines(std::fs::read(&plain).unwrap().as_slice())[1..]
+    );
+}

@@ -87,7 +87,7 @@ fn load(
                 continue;
             }
             reading = Some(if scribe_jsonl::is_header(&line.text) {
-                Reading::Transcript
+                Reading::Transcript(scribe_jsonl::TranscriptReader)
             } else {
                 if source == SourceFormat::Auto {
                     source = input::sniff(&line.text).unwrap_or(SourceFormat::ClaudeStream);
@@ -99,15 +99,12 @@ fn load(
             });
         }
         match reading.as_mut() {
-            Some(Reading::Transcript) => {
-                if line.text.trim().is_empty() {
-                    continue;
-                }
-                match scribe_jsonl::record(&line.text) {
-                    Ok(Some(item)) => items.push(item),
-                    Ok(None) => {}
-                    Err(what) => diag.error(&name, line.number, &what),
-                }
+            Some(Reading::Transcript(reader)) => {
+                let mut report = Report {
+                    file: &name,
+                    diag: &mut *diag,
+                };
+                reader.line(&line, &mut items, &mut report);
             }
             Some(Reading::Stream(adapter, folder)) => {
                 let mut report = Report {
@@ -145,7 +142,7 @@ fn load(
 /// How one side is being read.
 enum Reading {
     /// scribe's own JSONL: records are final items already.
-    Transcript,
+    Transcript(scribe_jsonl::TranscriptReader),
     /// A raw stream: adapter, then the fold.
     Stream(Box<dyn input::Adapter>, Box<Folder>),
 }

@@ -5,8 +5,11 @@
 //! (`{"kind":"header","schema":"scribe.transcript",…}`). Records are already folded: they become
 //! `TranscriptItem`s directly, without an adapter or the fold.
 
+use clap::ValueEnum;
 use serde_json::Value;
 
+use super::{InputLine, Report};
+use crate::cli::SourceFormat;
 use crate::model::SCHEMA_VERSION;
 use crate::model::transcript::{DebugRecord, TranscriptItem};
 
@@ -19,6 +22,41 @@ pub(crate) fn is_header(first_line: &str) -> bool {
         v.get("kind").and_then(Value::as_str) == Some("header")
             && v.get("schema").and_then(Value::as_str) == Some(SCHEMA)
     })
+}
+
+/// The `source` a transcript header names, as one of scribe's own format names (so that
+/// re-reading a transcript keeps its header); `scribe-jsonl` when it names none.
+pub(crate) fn header_source(first_line: &str) -> &'static str {
+    let v: Value = serde_json::from_str(first_line.trim()).unwrap_or(Value::Null);
+    let named = v.get("source").and_then(Value::as_str).unwrap_or("");
+    SourceFormat::value_variants()
+        .iter()
+        .map(|f| f.name())
+        .find(|n| *n == named && *n != "auto")
+        .unwrap_or("scribe-jsonl")
+}
+
+/// Reads the records after the header, one line at a time, reporting lines it cannot use.
+#[derive(Debug, Default)]
+pub(crate) struct TranscriptReader;
+
+impl TranscriptReader {
+    /// Appends the item a line holds (none for a blank line or a repeated header).
+    pub(crate) fn line(
+        &mut self,
+        line: &InputLine,
+        out: &mut Vec<TranscriptItem>,
+        report: &mut Report<'_>,
+    ) {
+        if line.text.trim().is_empty() {
+            return;
+        }
+        match record(&line.text) {
+            Ok(Some(item)) => out.push(item),
+            Ok(None) => {}
+            Err(what) => report.error(line.number, &what),
+        }
+    }
 }
 
 /// One record of the transcript: `Ok(None)` for the header, an error for a line that is not a
