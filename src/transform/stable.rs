@@ -16,6 +16,8 @@
 //! sockets (…/name.sock)                  <socket>
 //! harness payloads (sidecars, notice     keys naming times, durations, versions, uuids, costs
 //!   data, machinery)                     and tokens dropped
+//! other UUIDs inside text                id-1, id-2, …    (numbered by first appearance)
+//! debug record line numbers              0
 //! event line numbers (--to events)       1, 2, 3, … over the events kept
 //! ```
 //!
@@ -24,9 +26,10 @@
 //! comes before the id's own field is rewritten too. Nothing here iterates a hash map into the
 //! output.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
+use aho_corasick::{AhoCorasick, MatchKind};
 use regex::{Captures, Regex};
 use serde_json::{Map, Value};
 
@@ -43,8 +46,16 @@ pub(crate) struct Stable {
     keep_usage: bool,
     ids: HashMap<(IdKind, String), String>,
     counters: HashMap<IdKind, usize>,
-    /// Every id long enough to look for in text, with its new name; longest first.
-    in_text: Vec<(String, String)>,
+    /// Every id long enough to look for in text, and its new name (same index).
+    in_text: Vec<String>,
+    new_names: Vec<String>,
+    in_text_set: HashSet<String>,
+    /// Finds any of `in_text[..big_len]` in one pass. Rebuilt only when `PENDING_MAX` newer ids
+    /// have piled up, so that a long session does not rebuild it for every item.
+    big: Option<AhoCorasick>,
+    big_len: usize,
+    /// Finds the newer ids, `in_text[big_len..]`; rebuilt whenever one arrives.
+    small: Option<AhoCorasick>,
     tmp_dirs: HashMap<String, String>,
     /// Events kept so far (`--to events` line numbers).
     events: u64,
@@ -82,22 +93,45 @@ impl Stable {
             IdKind::Init => format!("init-{n}"),
             IdKind::Other => format!("id-{n}"),
         };
-        if id.len() >= MIN_ID_IN_TEXT {
-            let pos = self
-                .in_text
-                .iter()
-                .position(|(k, _)| k.len() < id.len())
-                .unwrap_or(self.in_text.len());
-            self.in_text.insert(pos, (id.to_owned(), name.clone()));
+        if id.len() >= MIN_ID_IN_TEXT && self.in_text_set.insert(id.to_owned()) {
+            self.in_text.push(id.to_owned());
+            self.new_names.push(name.clone());
+            self.small = None;
         }
         self.ids.insert((kind, id.to_owned()), name);
     }
 
     fn rewrite_text(&mut self, s: &mut String) {
-        for (old, new) in &self.in_text {
-            if s.contains(old.as_str()) {
-                *s = s.replace(old.as_str(), new);
+        if self.in_text.len() - self.big_len > PENDING_MAX {
+            self.big = Some(automaton(&self.in_text));
+            self.big_len = self.in_text.len();
+            self.small = None;
+        }
+        if let Some(big) = &self.big {
+            if big.is_match(s.as_str()) {
+                *s = big.replace_all(s, &self.new_names[..self.big_len]);
             }
+        }
+        if self.in_text.len() > self.big_len {
+            let small = self
+                .small
+                .get_or_insert_with(|| automaton(&self.in_text[self.big_len..]));
+            if small.is_match(s.as_str()) {
+                *s = small.replace_all(s, &self.new_names[self.big_len..]);
+            }
+        }
+        // A UUID no field introduced (inside a raw line, a path, a tool's output) is random too.
+        if UUID.is_match(s) {
+            let found: Vec<String> = UUID.find_iter(s).map(|m| m.as_str().to_owned()).collect();
+            for u in &found {
+                self.number(IdKind::Other, u);
+            }
+            let ids = &self.ids;
+            replace(s, &UUID, |c| {
+                ids.get(&(IdKind::Other, c[0].to_owned()))
+                    .cloned()
+                    .unwrap_or_else(|| c[0].to_owned())
+            });
         }
         replace(s, &SOCKET, |_| "<socket>".to_owned());
         let tmp_dirs = &mut self.tmp_dirs;
@@ -171,11 +205,26 @@ fn is_usage_key(key: &str) -> bool {
     k.contains("token") || k.contains("usage") || k.contains("cost")
 }
 
+/// How many ids may wait outside the big automaton.
+const PENDING_MAX: usize = 256;
+
+fn automaton(ids: &[String]) -> AhoCorasick {
+    AhoCorasick::builder()
+        .match_kind(MatchKind::LeftmostLongest)
+        .build(ids)
+        .expect("plain strings build an automaton")
+}
+
 fn replace(s: &mut String, re: &Regex, mut with: impl FnMut(&Captures<'_>) -> String) {
     if re.is_match(s) {
         *s = re.replace_all(s, |c: &Captures<'_>| with(c)).into_owned();
     }
 }
+
+static UUID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b")
+        .expect("valid regex")
+});
 
 static TIMESTAMP: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?")
@@ -285,7 +334,10 @@ impl VisitMut for Stable {
         }
     }
 
-    fn line(&mut self, _line: &mut u64) {}
+    /// Input line numbers shift when keep-alives or retries come and go.
+    fn line(&mut self, line: &mut u64) {
+        *line = 0;
+    }
 }
 
 #[cfg(test)]
@@ -317,6 +369,13 @@ mod tests {
         assert_eq!(
             text(&mut st, "result of toolu_abcdefghij"),
             "result of call-2"
+        );
+        assert_eq!(
+            text(
+                &mut st,
+                "raw 710ebeea-0a89-4141-926d-dc18e6a4cce1 then 710EBEEA-0A89-4141-926D-DC18E6A4CCE2, 710ebeea-0a89-4141-926d-dc18e6a4cce1"
+            ),
+            "raw id-1 then id-2, id-1"
         );
     }
 
