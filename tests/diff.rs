@@ -178,7 +178,7 @@ fn an_extra_tool_call_in_a_turn_and_a_sub_agent_change_show_where_they_are() {
     assert_eq!(
         added[0]["path"],
         serde_json::json!([
-            "call 2 (Agent)",
+            "call 1 (Agent)",
             "sub-agent",
             "turn 2 (assistant)",
             "call 2 (Grep)"
@@ -205,4 +205,21 @@ fn plain_file_arguments_still_work_beside_the_subcommand() {
         .arg("./diff.jsonl")
         .assert()
         .success();
+}
+
+#[test]
+fn control_characters_in_the_transcript_do_not_reach_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let hostile = rerun(&ci_run()).replace(
+        "test result: ok. 12 passed",
+        "test result: \\u001b[2J\\u001b]0;pwned\\u0007 ok. 12 passed",
+    );
+    let h = write(dir.path(), "h.jsonl", &hostile);
+    let (code, text) = diff(os![&sample("ci-run.jsonl"), &h]);
+    assert_eq!(code, 1);
+    assert!(!text.contains('\x1b') && !text.contains('\x07'), "{text:?}");
+    assert!(
+        text.contains("\\u{1b}[2J\\u{1b}]0;pwned\\u{7} ok. 12 passed"),
+        "{text}"
+    );
 }

@@ -289,13 +289,14 @@ fn part_keys(parts: &[Value]) -> Vec<Vec<String>> {
     vec![full, close]
 }
 
-/// For each record, its number among the records of its kind on that side (1-based).
-fn ordinals(records: &[Value]) -> Vec<usize> {
+/// For each record (or part), its number among those of its kind (or type) on that side,
+/// from 1: `turn 3` is the third turn, `call 2` the second tool call of a turn.
+fn ordinals(records: &[Value], field: &str) -> Vec<usize> {
     let mut seen: Vec<(&str, usize)> = Vec::new();
     records
         .iter()
         .map(|r| {
-            let kind = str_at(r, "kind");
+            let kind = str_at(r, field);
             match seen.iter_mut().find(|(k, _)| *k == kind) {
                 Some((_, n)) => {
                     *n += 1;
@@ -327,7 +328,7 @@ fn label(r: &Value, index: &str) -> String {
 /// All the differences between two sides (comparison forms), in the order of the new side.
 pub(crate) fn compare(old: &[Value], new: &[Value]) -> Vec<Change> {
     let mut out = Vec::new();
-    let (ord_old, ord_new) = (ordinals(old), ordinals(new));
+    let (ord_old, ord_new) = (ordinals(old, "kind"), ordinals(new, "kind"));
     for pair in align(&record_keys(old), &record_keys(new)) {
         match pair {
             Pair::Same(..) => {}
@@ -450,6 +451,7 @@ fn diff_parts(
     new: &[Value],
     out: &mut Vec<Change>,
 ) {
+    let (ord_old, ord_new) = (ordinals(old, "type"), ordinals(new, "type"));
     for pair in align(&part_keys(old), &part_keys(new)) {
         let (kind, o, n, label) = match pair {
             Pair::Same(..) => continue,
@@ -457,11 +459,16 @@ fn diff_parts(
                 Kind::Removed,
                 Some(&old[i]),
                 None,
-                part_label(&old[i], i + 1),
+                part_label(&old[i], ord_old[i]),
             ),
-            Pair::New(j) => (Kind::Added, None, Some(&new[j]), part_label(&new[j], j + 1)),
+            Pair::New(j) => (
+                Kind::Added,
+                None,
+                Some(&new[j]),
+                part_label(&new[j], ord_new[j]),
+            ),
             Pair::Changed(i, j) => {
-                path.push(part_label(&new[j], j + 1));
+                path.push(part_label(&new[j], ord_new[j]));
                 diff_record(item, path, &old[i], &new[j], out);
                 path.pop();
                 continue;

@@ -25,8 +25,10 @@ use similar::{ChangeTag, TextDiff};
 
 use super::compare::{Change, Kind};
 
-/// Longest excerpt of a whole added or removed record, in lines.
+/// Longest excerpt of a whole added or removed record or value, in lines.
 const MAX_LINES: usize = 12;
+/// After this many lines of a text diff, the remaining places that differ are only counted.
+const MAX_DIFF_LINES: usize = 200;
 
 /// The colours of the report; all plain when colour is off.
 struct Palette {
@@ -138,10 +140,20 @@ fn one_side(out: &mut dyn Write, style: Style, prefix: &str, v: &Value) -> io::R
     }
     let s = match v {
         Value::String(s) => s.clone(),
-        other => other.to_string(),
+        // Short values on one line, long ones pretty-printed (one field a line).
+        other => match other.to_string() {
+            short if short.len() <= 100 => short,
+            long => serde_json::to_string_pretty(other).unwrap_or(long),
+        },
     };
-    for line in clean(&s).lines().take(MAX_LINES) {
+    let s = clean(&s);
+    let lines: Vec<&str> = s.lines().collect();
+    for line in lines.iter().take(MAX_LINES) {
         writeln!(out, "{}", format!("{prefix}{line}").style(style))?;
+    }
+    if lines.len() > MAX_LINES {
+        let more = format!("{prefix}… ({} more lines)", lines.len() - MAX_LINES);
+        writeln!(out, "{}", more.style(style))?;
     }
     Ok(())
 }
@@ -149,12 +161,20 @@ fn one_side(out: &mut dyn Write, style: Style, prefix: &str, v: &Value) -> io::R
 fn lines_diff(out: &mut dyn Write, pal: &Palette, a: &str, b: &str) -> io::Result<()> {
     let (a, b) = (clean(a), clean(b));
     let diff = TextDiff::from_lines(&a, &b);
+    let mut printed = 0;
     for (n, group) in diff.grouped_ops(2).iter().enumerate() {
+        if printed >= MAX_DIFF_LINES {
+            let rest = diff.grouped_ops(2).len() - n;
+            let more = format!("    … ({rest} more places differ)");
+            writeln!(out, "{}", more.style(pal.dim))?;
+            break;
+        }
         if n > 0 {
             writeln!(out, "{}", "    …".style(pal.dim))?;
         }
         for op in group {
             for change in diff.iter_changes(op) {
+                printed += 1;
                 let line = change.value().trim_end_matches('\n');
                 match change.tag() {
                     ChangeTag::Delete => {
@@ -281,4 +301,39 @@ pub(crate) fn jsonl(out: &mut dyn Write, changes: &[Change]) -> io::Result<()> {
         out.write_all(b"\n")?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clean_escapes_controls_and_bidi_but_keeps_newlines_and_tabs() {
+        assert_eq!(clean("a\tb\nc"), "a\tb\nc");
+        assert_eq!(clean("\x1b[31mred\u{202e}"), "\\u{1b}[31mred\\u{202e}");
+    }
+
+    #[test]
+    fn plain_palette_writes_no_escapes() {
+        let change = Change {
+            kind: Kind::Changed,
+            item: "turn 1 (assistant)".to_owned(),
+            path: vec!["text 1".to_owned(), "text".to_owned()],
+            old: Some(Value::from("a")),
+            new: Some(Value::from("b")),
+        };
+        let mut out = Vec::new();
+        text(&mut out, std::slice::from_ref(&change), false).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "~ turn 1 (assistant)\n  ~ text 1 › text\n    - a\n    + b\n"
+        );
+        let mut coloured = Vec::new();
+        text(&mut coloured, &[change], true).unwrap();
+        assert!(
+            String::from_utf8(coloured)
+                .unwrap()
+                .contains("\x1b[31m    - a")
+        );
+    }
 }
