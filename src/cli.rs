@@ -16,7 +16,6 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// final, so it can sit at the end of a live pipe.
 #[derive(Debug, Parser)]
 #[command(name = "scribe", version, max_term_width = 100)]
-#[command(args_conflicts_with_subcommands = true)]
 #[command(after_help = "EXAMPLES:
   claude -p 'fix the bug' --output-format stream-json --verbose | scribe
   scribe session.jsonl --to jsonl > transcript.jsonl

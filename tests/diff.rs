@@ -196,6 +196,26 @@ fn trouble_is_exit_2() {
 }
 
 #[test]
+fn global_options_go_either_side_of_diff_and_the_filter_s_own_do_not() {
+    let s = sample("ci-run.jsonl");
+    let out = scribe()
+        .args(["--stable=keep-usage", "--redact", "diff"])
+        .arg(&s)
+        .arg(&s)
+        .assert()
+        .code(0);
+    assert!(out.get_output().stdout.is_empty());
+    let out = scribe()
+        .args(["--to", "events", "diff"])
+        .arg(&s)
+        .arg(&s)
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("go after `diff`"), "{err}");
+}
+
+#[test]
 fn plain_file_arguments_still_work_beside_the_subcommand() {
     let dir = tempfile::tempdir().unwrap();
     let f = write(dir.path(), "diff.jsonl", &ci_run());

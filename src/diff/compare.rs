@@ -22,8 +22,11 @@ use similar::{Algorithm, DiffOp, capture_diff_slices};
 /// What a difference is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kind {
+    /// Only NEW has it.
     Added,
+    /// Only OLD has it.
     Removed,
+    /// Both have it, and it differs.
     Changed,
 }
 
@@ -41,12 +44,15 @@ impl Kind {
 /// One difference: where it is and the two sides of it (`None` where a side has nothing).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Change {
+    /// Added, removed or changed.
     pub(crate) kind: Kind,
     /// The top-level record, e.g. `turn 3 (assistant)` or `turn 3 → 4 (assistant)`.
     pub(crate) item: String,
     /// Inside the record, e.g. `["call 1 (Bash)", "output"]`; empty for the whole record.
     pub(crate) path: Vec<String>,
+    /// What OLD had there (its comparison form), if anything.
     pub(crate) old: Option<Value>,
+    /// What NEW has there, if anything.
     pub(crate) new: Option<Value>,
 }
 

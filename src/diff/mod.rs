@@ -19,7 +19,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde_json::{Map, Value};
 
-use crate::cli::{Cli, DiffArgs, DiffFormat, SourceFormat, StableMode};
+use crate::cli::{Cli, DiffArgs, DiffFormat, OutputFormat, SourceFormat, StableMode};
 use crate::diagnostics::Diagnostics;
 use crate::exit;
 use crate::fold::Folder;
@@ -34,6 +34,13 @@ mod print;
 
 /// Runs `scribe diff`; returns the exit status.
 pub(crate) fn run(cli: &Cli, args: &DiffArgs) -> Result<u8> {
+    // Options of the filter itself, given before `diff`, would be silently ignored otherwise.
+    if cli.to != OutputFormat::Jsonl || cli.from != SourceFormat::Auto || cli.strict {
+        eprintln!(
+            "scribe: --to, --from and --strict go after `diff` (scribe diff [OPTIONS] OLD NEW)"
+        );
+        return Ok(exit::TROUBLE);
+    }
     let settings = Settings::resolve(cli);
     let stable = Some(settings.stable.unwrap_or(StableMode::Default));
     let mut diag = Diagnostics::new(false);
