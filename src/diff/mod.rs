@@ -29,6 +29,7 @@ use crate::model::transcript::TranscriptItem;
 use crate::settings::Settings;
 use crate::transform::Transforms;
 
+mod align;
 mod compare;
 mod print;
 
