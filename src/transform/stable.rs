@@ -9,10 +9,11 @@
 //! tool-call ids                          call-1, …         each kind on its own; every
 //! task ids                               task-1, …         reference to an id, and every
 //! session ids, init line ids             s1, init-1, …     mention of it inside text, follows)
-//! timestamps, durations, version strings dropped (inside text: <time>, <n>)
+//! timestamps, durations, version strings dropped (inside text, timestamps: <time>)
 //! thinking signatures                    dropped
 //! token counts and cost                  dropped (kept with --stable=keep-usage)
 //! temp dirs (/tmp/x, /var/folders/…/T/x) <tmp-1>, <tmp-2>, … (numbered by first appearance)
+//! counters in a sub-agent's <usage>      <n> (tool_uses kept; tokens kept with keep-usage)
 //! sockets (…/name.sock)                  <socket>
 //! harness payloads (sidecars, notice     keys naming times, durations, versions, uuids, costs
 //!   data, machinery)                     and tokens dropped
@@ -143,12 +144,17 @@ impl Stable {
                 .clone()
         });
         replace(s, &TIMESTAMP, |_| "<time>".to_owned());
-        replace(s, &VOLATILE_NUMBER, |c| {
-            if self.keep_usage && is_usage_key(&c[1]) {
-                c[0].to_owned()
-            } else {
-                format!("{}{}<n>", &c[1], &c[2])
-            }
+        let keep_usage = self.keep_usage;
+        replace(s, &USAGE_BLOCK, |block| {
+            VOLATILE_NUMBER
+                .replace_all(&block[0], |c: &Captures<'_>| {
+                    if keep_usage && is_usage_key(&c[1]) {
+                        c[0].to_owned()
+                    } else {
+                        format!("{}{}<n>", &c[1], &c[2])
+                    }
+                })
+                .into_owned()
         });
     }
 
@@ -244,7 +250,12 @@ static TMP_DIR: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
-/// `duration_ms: 574`, `"totalTokens": 8652`, `elapsed=3.2` inside text.
+/// The `<usage>…</usage>` block the harness appends to a sub-agent's report: the only place in
+/// text where counters are rewritten (a `max_tokens=1024` the agent typed is behaviour).
+static USAGE_BLOCK: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?s)<usage>.*?</usage>").expect("valid regex"));
+
+/// `duration_ms: 574`, `subagent_tokens: 8652` inside a usage block.
 static VOLATILE_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r#"(?i)\b([a-z_]*(?:duration|elapsed|tokens|cost)[a-z_]*)("?\s*[:=]\s*)\d+(?:\.\d+)?"#,
@@ -401,14 +412,21 @@ mod tests {
         assert_eq!(
             text(
                 &mut st,
-                "subagent_tokens: 8652\ntool_uses: 1\nduration_ms: 574"
+                "done\n<usage>subagent_tokens: 8652\ntool_uses: 1\nduration_ms: 574</usage>"
             ),
-            "subagent_tokens: <n>\ntool_uses: 1\nduration_ms: <n>"
+            "done\n<usage>subagent_tokens: <n>\ntool_uses: 1\nduration_ms: <n></usage>"
+        );
+        assert_eq!(
+            text(&mut st, "curl -d max_tokens=1024 timeout_duration=5"),
+            "curl -d max_tokens=1024 timeout_duration=5"
         );
         let mut keep = Stable::new(true);
         assert_eq!(
-            text(&mut keep, "subagent_tokens: 8652 duration_ms: 574"),
-            "subagent_tokens: 8652 duration_ms: <n>"
+            text(
+                &mut keep,
+                "<usage>subagent_tokens: 8652 duration_ms: 574</usage>"
+            ),
+            "<usage>subagent_tokens: 8652 duration_ms: <n></usage>"
         );
     }
 
