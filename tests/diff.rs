@@ -243,3 +243,27 @@ fn control_characters_in_the_transcript_do_not_reach_the_terminal() {
         "{text}"
     );
 }
+
+#[test]
+fn a_redacted_golden_matches_a_raw_run_diffed_with_redact() {
+    let dir = tempfile::tempdir().unwrap();
+    let with_secret = ci_run().replace(
+        "test result: ok. 12 passed",
+        "GH_TOKEN=ghp_R4nd0mT0k3nV4lu3F0rT3st1ngPurp0s3sXy test result: ok. 12 passed",
+    );
+    let raw = write(dir.path(), "raw.jsonl", &with_secret);
+    let golden = write(
+        dir.path(),
+        "golden.jsonl",
+        &output(&raw, &["--stable", "--redact"]),
+    );
+    assert!(!std::fs::read_to_string(&golden).unwrap().contains("ghp_"));
+    let again = write(dir.path(), "again.jsonl", &rerun(&with_secret));
+    assert_eq!(diff(os![&golden, &again, "--redact"]), (0, String::new()));
+    let (code, shown) = diff(os![&golden, &again]);
+    assert_eq!(
+        code, 1,
+        "without --redact the secret differs from its placeholder"
+    );
+    assert!(shown.contains("+ GH_TOKEN=ghp_"), "{shown}");
+}
