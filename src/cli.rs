@@ -9,9 +9,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Fold a coding agent's event stream into a transcript you can read, share and diff.
 ///
-/// scribe reads Claude Code stream-json (`claude -p … --output-format stream-json --verbose`),
-/// classifies every message, folds tool calls, sub-agents, skills and MCP calls into turns, and
-/// writes the transcript as normalized JSONL, HTML, Markdown or terminal text. It is a filter:
+/// scribe reads Claude Code stream-json (`claude -p … --output-format stream-json --verbose`)
+/// and the sessions Claude Code saves under `~/.claude/projects/`, classifies every message,
+/// folds tool calls, sub-agents, skills and MCP calls into turns, and writes the transcript as normalized JSONL, HTML, Markdown or terminal text. It is a filter:
 /// with no FILE, or with `-`, it reads standard input, and it prints each record as soon as it is
 /// final, so it can sit at the end of a live pipe.
 #[derive(Debug, Parser)]
@@ -23,13 +23,16 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
   scribe --stable run.jsonl > golden.jsonl       (check in a golden transcript)
   scribe diff golden.jsonl new-run.jsonl         (exit 1 when the behaviour changed)
   scribe --redact session.jsonl > shareable.jsonl
+  scribe ~/.claude/projects/-home-me-app/ -o transcripts/
 
 EXIT STATUS:
   0  success (input problems are reported on stderr and the run goes on)
   1  the input had an error and --strict was given
   2  usage error, or a file could not be read or written")]
 pub(crate) struct Cli {
-    /// Input files; `-` or none reads standard input. Each file is its own transcript.
+    /// Input files; `-` or none reads standard input. Each file is its own transcript. A
+    /// directory stands for the saved Claude Code sessions in it (sub-agent files are read with
+    /// their session).
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
 
@@ -40,6 +43,11 @@ pub(crate) struct Cli {
     /// Input format; by default it is detected from the first JSON line of each input.
     #[arg(long = "from", short = 'f', value_enum, default_value_t = SourceFormat::Auto)]
     pub(crate) from: SourceFormat,
+
+    /// Write one output file per input session into DIR, named after the session id with the
+    /// format's extension (`<sessionId>.jsonl`, …), instead of writing to standard output.
+    #[arg(long = "output-dir", short = 'o', value_name = "DIR")]
+    pub(crate) output_dir: Option<PathBuf>,
 
     /// Make the first input error fatal (exit 1) instead of reporting it and going on.
     #[arg(long)]
@@ -79,6 +87,16 @@ pub(crate) enum OutputFormat {
     Events,
 }
 
+impl OutputFormat {
+    /// The file extension for `--output-dir` files in this format.
+    pub(crate) fn extension(self) -> &'static str {
+        match self {
+            OutputFormat::Jsonl => "jsonl",
+            OutputFormat::Events => "events.jsonl",
+        }
+    }
+}
+
 /// The formats scribe reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum SourceFormat {
@@ -86,6 +104,14 @@ pub(crate) enum SourceFormat {
     Auto,
     /// Claude Code `--output-format stream-json` (the Agent SDK wire format).
     ClaudeStream,
+    /// A Claude Code saved session (`~/.claude/projects/<dir>/<sessionId>.jsonl`), with the
+    /// sub-agent transcripts stored beside it.
+    ClaudeSession,
+    /// Qwen Code daemon (`qwen serve`) session events: the SSE body of `GET /session/:id/events`,
+    /// or the same envelopes one JSON object per line.
+    QwenDaemon,
+    /// Qwen Code `--output-format stream-json`.
+    QwenStream,
 }
 
 impl SourceFormat {
@@ -94,6 +120,9 @@ impl SourceFormat {
         match self {
             SourceFormat::Auto => "auto",
             SourceFormat::ClaudeStream => "claude-stream",
+            SourceFormat::ClaudeSession => "claude-session",
+            SourceFormat::QwenDaemon => "qwen-daemon",
+            SourceFormat::QwenStream => "qwen-stream",
         }
     }
 }

@@ -30,3 +30,5 @@ fn main() -> ExitCode {
         }
     }
 }
+#[cfg(test)]
+mod robustness_tests;

@@ -4,8 +4,10 @@
 //! a read that may block), never per line: a live pipe shows each record as soon as it is final,
 //! and a file is written in large blocks.
 
+use std::collections::HashSet;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use clap::CommandFactory;
@@ -18,6 +20,7 @@ use crate::input::lines::LineReader;
 use crate::input::scribe_jsonl::{self, TranscriptReader};
 use crate::input::{self, Adapter, Report};
 use crate::model::event::EventKind;
+use crate::model::transcript::TranscriptItem;
 use crate::render::{self, Header, Render, Summary};
 use crate::settings::Settings;
 use crate::transform::Transforms;
@@ -35,7 +38,17 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
     let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let mut renderer = render::renderer_for(settings.to, &settings);
     let mut trouble = false;
-    for path in &settings.inputs {
+    // A directory stands for the session files in it (sub-agent files are read with their session).
+    let inputs: Vec<PathBuf> = settings
+        .inputs
+        .iter()
+        .flat_map(|p| match p.is_dir() {
+            true => input::claude_session::session_files(p),
+            false => vec![p.clone()],
+        })
+        .collect();
+    let mut written: HashSet<PathBuf> = HashSet::new();
+    for path in &inputs {
         let name = path.display().to_string();
         let reader: Box<dyn Read> = if name == "-" {
             Box::new(io::stdin())
@@ -49,14 +62,37 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
                 }
             }
         };
-        match run_one(
-            &name,
-            reader,
-            &settings,
-            renderer.as_mut(),
-            &mut out,
-            &mut diag,
-        ) {
+        let done = match &settings.output_dir {
+            None => run_one(
+                path,
+                reader,
+                &settings,
+                renderer.as_mut(),
+                &mut out,
+                &mut diag,
+            )
+            .map(|_| ()),
+            Some(dir) => {
+                // One file per session: render into memory, then name the file after the session.
+                let mut buf = BufWriter::new(Vec::new());
+                run_one(
+                    path,
+                    reader,
+                    &settings,
+                    renderer.as_mut(),
+                    &mut buf,
+                    &mut diag,
+                )
+                .and_then(|session_id| {
+                    let bytes = buf.into_inner().map_err(|e| e.into_error())?;
+                    let target = output_path(dir, session_id, path, &settings, &mut written);
+                    std::fs::create_dir_all(dir)
+                        .and_then(|()| std::fs::write(&target, bytes))
+                        .with_context(|| format!("cannot write {}", target.display()))
+                })
+            }
+        };
+        match done {
             Ok(()) => {}
             Err(e) if exit::is_broken_pipe(&e) => return Err(e),
             Err(e) if e.downcast_ref::<StrictStop>().is_some() => {
@@ -93,14 +129,46 @@ fn diag_io(name: &str, e: &io::Error) {
     eprintln!("scribe: {name}: {e}");
 }
 
+/// The `--output-dir` file for one input: `<sessionId>.<ext>`, else the input's own name; a
+/// name already written in this run gets a `-2`, `-3`, … suffix.
+fn output_path(
+    dir: &Path,
+    session_id: Option<String>,
+    input: &Path,
+    settings: &Settings,
+    written: &mut HashSet<PathBuf>,
+) -> PathBuf {
+    let stem = session_id
+        .filter(|s| !s.is_empty() && !s.contains(['/', '\\']) && s != "." && s != "..")
+        .or_else(|| {
+            input
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .filter(|s| s != "-")
+        })
+        .unwrap_or_else(|| "stdin".to_owned());
+    let ext = settings.to.extension();
+    let mut target = dir.join(format!("{stem}.{ext}"));
+    let mut n = 2;
+    while !written.insert(target.clone()) {
+        target = dir.join(format!("{stem}-{n}.{ext}"));
+        n += 1;
+    }
+    target
+}
+
+/// Reads one input to its end; returns the session id its transcript named, if any.
 fn run_one(
-    name: &str,
+    path: &Path,
     reader: Box<dyn Read>,
     settings: &Settings,
     renderer: &mut dyn Render,
     out: &mut BufWriter<impl Write>,
     diag: &mut Diagnostics,
-) -> Result<()> {
+) -> Result<Option<String>> {
+    let display = path.display().to_string();
+    let name = display.as_str();
+    let mut session_id = None;
     let mut lines = LineReader::new(BufReader::with_capacity(256 * 1024, reader));
     let mut adapter: Option<Box<dyn Adapter>> = None;
     let mut folder: Option<Folder> = None;
@@ -127,6 +195,7 @@ fn run_one(
             let mut report = Report { file: name, diag };
             reader.line(&line, &mut items, &mut report);
             for mut item in items.drain(..) {
+                note_session(&item, &mut session_id);
                 transforms.item(&mut item);
                 renderer.item(out, &item)?;
             }
@@ -160,7 +229,11 @@ fn run_one(
                     SourceFormat::ClaudeStream
                 });
             }
-            adapter = Some(input::adapter_for(source));
+            let mut a = input::adapter_for(source);
+            if name != "-" {
+                a.set_path(path);
+            }
+            adapter = Some(a);
             folder = Some(Folder::new(source.name()));
             let mut header = Header {
                 file: name.to_owned(),
@@ -181,6 +254,7 @@ fn run_one(
             renderer,
             out,
             &mut summary,
+            &mut session_id,
             &mut transforms,
         )?;
         if diag.must_stop() {
@@ -199,10 +273,12 @@ fn run_one(
                 renderer,
                 out,
                 &mut summary,
+                &mut session_id,
                 &mut transforms,
             )?;
             folder.finish(&mut items);
             for mut item in items.drain(..) {
+                note_session(&item, &mut session_id);
                 transforms.item(&mut item);
                 renderer.item(out, &item)?;
             }
@@ -227,10 +303,21 @@ fn run_one(
     }
     summary.errors = diag.errors() - errors_before;
     renderer.finish(out, &summary)?;
-    Ok(())
+    Ok(session_id)
+}
+
+/// Remembers the first session id a transcript names (for `--output-dir` file names).
+fn note_session(item: &TranscriptItem, session_id: &mut Option<String>) {
+    if let (TranscriptItem::Session(s), None) = (item, &session_id) {
+        *session_id = Some(s.session_id.clone());
+    }
 }
 
 /// Passes decoded events to the renderer (live) and the fold, and the fold's final items on.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "per-input state (summary, session id, --stable/--redact passes) passed along"
+)]
 fn feed(
     events: &mut Vec<crate::model::event::Event>,
     items: &mut Vec<crate::model::transcript::TranscriptItem>,
@@ -238,6 +325,7 @@ fn feed(
     renderer: &mut dyn Render,
     out: &mut dyn Write,
     summary: &mut Summary,
+    session_id: &mut Option<String>,
     transforms: &mut Transforms,
 ) -> Result<()> {
     for event in events.drain(..) {
@@ -251,6 +339,7 @@ fn feed(
         }
         folder.push(event, items);
         for mut item in items.drain(..) {
+            note_session(&item, session_id);
             transforms.item(&mut item);
             renderer.item(out, &item)?;
         }

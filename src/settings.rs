@@ -14,7 +14,10 @@ pub(crate) struct Settings {
     pub(crate) to: OutputFormat,
     pub(crate) from: SourceFormat,
     pub(crate) strict: bool,
+    /// `--output-dir`: one file per input session there, instead of standard output.
+    pub(crate) output_dir: Option<PathBuf>,
     /// Whether terminal output may contain colour escapes.
+    #[allow(dead_code, reason = "read by the terminal renderer (issue 4)")]
     pub(crate) color: bool,
     /// `--stable`: neutralise run-to-run noise (issue 7).
     pub(crate) stable: Option<StableMode>,
@@ -39,7 +42,9 @@ impl Settings {
                 let forced =
                     std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| !v.is_empty() && v != "0");
                 let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-                forced || (!no_color && std::io::stdout().is_terminal())
+                // With `--output-dir` the output goes to files, whatever stdout is.
+                let to_terminal = cli.output_dir.is_none() && std::io::stdout().is_terminal();
+                forced || (!no_color && to_terminal)
             }
         };
         Settings {
@@ -47,6 +52,7 @@ impl Settings {
             to: cli.to,
             from: cli.from,
             strict: cli.strict,
+            output_dir: cli.output_dir.clone(),
             color,
             stable: cli.stable,
             redact: cli.redact,

@@ -7,6 +7,14 @@ mod util;
 mod cli;
 // The spine over the real Claude Code corpus (skipped when ../shared is absent).
 mod corpus;
+// One test per §4 classification rule and per §14 fold step, over samples/claude-stream.
+mod spine;
+// Saved Claude Code sessions over samples/claude-session: chain order, branches, sub-agents, -o.
+mod session;
+// Saved sessions in the real corpus: clean conversion and equivalence with their stream.jsonl.
+mod session_corpus;
+// Qwen Code: daemon SSE events and stream-json, the corpus captures and upstream vectors.
+mod qwen;
 // --stable: a second capture of the same run prints the same bytes in every format (issue 7).
 mod stable;
 // scribe diff: exit codes, one change shows as one change, an insertion as one insertion.

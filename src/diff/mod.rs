@@ -100,10 +100,11 @@ fn load(
                 if source == SourceFormat::Auto {
                     source = input::sniff(&line.text).unwrap_or(SourceFormat::ClaudeStream);
                 }
-                Reading::Stream(
-                    input::adapter_for(source),
-                    Box::new(Folder::new(source.name())),
-                )
+                let mut adapter = input::adapter_for(source);
+                if name != "-" {
+                    adapter.set_path(path);
+                }
+                Reading::Stream(adapter, Box::new(Folder::new(source.name())))
             });
         }
         match reading.as_mut() {

@@ -5,17 +5,25 @@
 //! message until its first frame arrives (then dropped), and whatever is left at the end of the
 //! input becomes the message's content.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use crate::model::event::Thread;
 use crate::model::transcript::Part;
 
+/// Streamed blocks of one message by index: (is reasoning, text so far).
+type Blocks = BTreeMap<u64, (bool, String)>;
+
 /// Delta text per message and block index, for messages with no frame yet.
 #[derive(Debug, Default)]
 pub(super) struct DeltaBuffer {
-    pending: HashMap<String, (Thread, BTreeMap<u64, (bool, String)>)>,
-    settled: HashSet<String>,
+    pending: HashMap<String, (Thread, Blocks)>,
+    /// The most recent messages whose frames arrived. Late deltas only ever belong to a message
+    /// that is still streaming, so a short memory keeps the state flat however long the input.
+    settled: VecDeque<String>,
 }
+
+/// How many settled message ids to remember.
+const SETTLED_MEMORY: usize = 64;
 
 impl DeltaBuffer {
     /// Adds streamed text (reasoning when `thinking`).
@@ -44,8 +52,12 @@ impl DeltaBuffer {
 
     /// The message's final frames are arriving: its deltas are no longer needed.
     pub(super) fn settled(&mut self, message_id: &str) {
-        if self.pending.remove(message_id).is_some() || !self.settled.contains(message_id) {
-            self.settled.insert(message_id.to_owned());
+        self.pending.remove(message_id);
+        if !self.settled.iter().any(|m| m == message_id) {
+            if self.settled.len() == SETTLED_MEMORY {
+                self.settled.pop_front();
+            }
+            self.settled.push_back(message_id.to_owned());
         }
     }
 

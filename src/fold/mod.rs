@@ -27,8 +27,8 @@ use std::collections::{HashMap, VecDeque};
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
 use crate::model::transcript::{
-    DebugRecord, Part, Role, SkillInfo, SubagentRecord, SubagentStatus, SyntheticReason, ToolCall,
-    ToolState, TranscriptItem, Turn, TurnMeta, TurnOrigin,
+    Caller, DebugRecord, Part, Role, SkillInfo, SubagentRecord, SubagentStatus, SyntheticReason,
+    ToolCall, ToolState, TranscriptItem, Turn, TurnMeta, TurnOrigin,
 };
 
 mod deltas;
@@ -38,7 +38,7 @@ use deltas::DeltaBuffer;
 /// A top-level item waiting for its turn to be written.
 #[derive(Debug)]
 enum Pending {
-    Turn(Turn),
+    Turn(Box<Turn>),
     Ready(TranscriptItem),
 }
 
@@ -142,13 +142,23 @@ impl Folder {
                 error_text,
                 sidecar,
             } => {
-                self.open_message.remove(&thread);
+                // A client tool's result comes back in a user message, which ends the assistant
+                // message; a server-run tool's result is one more block of the same message.
+                let server_run = self
+                    .find_call(&tool_call_id)
+                    .is_some_and(|c| is_server_run(c));
+                if !server_run {
+                    self.open_message.remove(&thread);
+                }
                 self.tool_result(&tool_call_id, is_error, output, error_text, sidecar, line)
             }
             EventKind::ToolUpdate {
                 tool_call_id,
                 state,
                 output,
+                input,
+                error_text,
+                sidecar,
             } => {
                 if let Some(call) = self.find_call(&tool_call_id) {
                     if let Some(s) = state {
@@ -156,6 +166,15 @@ impl Folder {
                     }
                     if output.is_some() {
                         call.output = output;
+                    }
+                    if let Some(i) = input {
+                        call.input = i;
+                    }
+                    if error_text.is_some() {
+                        call.error_text = error_text;
+                    }
+                    if sidecar.is_some() {
+                        call.sidecar = sidecar;
                     }
                 }
             }
@@ -452,7 +471,7 @@ impl Folder {
 
     fn push_turn(&mut self, thread: Thread, turn: Turn) {
         match thread {
-            None => self.queue.push_back(Pending::Turn(turn)),
+            None => self.queue.push_back(Pending::Turn(Box::new(turn))),
             Some(parent) => self
                 .subthreads
                 .entry(parent)
@@ -491,7 +510,7 @@ impl Folder {
     ) -> Option<Box<dyn DoubleEndedIterator<Item = &mut Turn> + '_>> {
         match thread {
             None => Some(Box::new(self.queue.iter_mut().filter_map(|p| match p {
-                Pending::Turn(t) => Some(t),
+                Pending::Turn(t) => Some(t.as_mut()),
                 Pending::Ready(_) => None,
             }))),
             Some(parent) => self.subthreads.get_mut(parent).map(|st| {
@@ -560,7 +579,7 @@ impl Folder {
             Pending::Ready(i) => i,
             Pending::Turn(mut t) => {
                 self.attach_subagents(&mut t);
-                TranscriptItem::Turn(Box::new(t))
+                TranscriptItem::Turn(t)
             }
         }
     }
@@ -579,6 +598,7 @@ impl Folder {
                     announced,
                     mut turns,
                 } = st;
+                self.task_call.remove(&record.task_id);
                 for t in &mut turns {
                     self.attach_subagents(t);
                 }
@@ -635,6 +655,16 @@ fn merge_meta(into: &mut TurnMeta, from: TurnMeta) {
     }
     into.aborted |= from.aborted;
     into.machinery.extend(from.machinery);
+}
+
+/// Tools the API runs itself (server tools, connector MCP calls) answer inside the assistant
+/// message; client tools (including `mcp__server__tool`) answer in a user message.
+fn is_server_run(call: &ToolCall) -> bool {
+    match call.caller {
+        Caller::ServerTool => true,
+        Caller::Mcp => !call.name.starts_with("mcp__"),
+        Caller::Model | Caller::Subagent => false,
+    }
 }
 
 fn turn_text(turn: &Turn) -> String {

@@ -264,8 +264,10 @@ fn task_notification(t: &str) -> Classified {
     let summary = m.get("summary").and_then(Value::as_str).map(str::to_owned);
     let status = m.get("status").and_then(Value::as_str).map(str::to_owned);
     let text = match (summary, status) {
-        (Some(s), Some(st)) => format!("{s} ({st})"),
-        (Some(s), None) => s,
+        (Some(s), Some(st)) if !s.to_lowercase().contains(&st.to_lowercase()) => {
+            format!("{s} ({st})")
+        }
+        (Some(s), _) => s,
         (None, _) => strip_tags_loosely(t.trim_start_matches(NOTIFICATION_PREAMBLE).trim()),
     };
     Classified {
@@ -459,7 +461,7 @@ mod tests {
             "<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n<summary>Background command \"sleep\" completed</summary>\n</task-notification>",
         );
         assert_eq!(c.origin, TurnOrigin::Notification);
-        assert_eq!(c.text, "Background command \"sleep\" completed (completed)");
+        assert_eq!(c.text, "Background command \"sleep\" completed");
         assert_eq!(c.machinery["taskId"], "b1");
     }
 

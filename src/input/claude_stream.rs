@@ -21,7 +21,8 @@ use crate::model::transcript::{Part, Role, SubagentStatus, SubagentUsage, Turn, 
 #[derive(Debug, Default)]
 pub(crate) struct ClaudeStream {
     streaming: HashMap<Thread, String>,
-    core: ClaudeMessages,
+    /// The message decoder, shared with Qwen's stream-json (same messages, same blocks).
+    pub(crate) core: ClaudeMessages,
 }
 
 impl Adapter for ClaudeStream {
@@ -128,7 +129,7 @@ impl Adapter for ClaudeStream {
 
 impl ClaudeStream {
     /// `stream_event`: raw API deltas, for live display only (the final message is authoritative).
-    fn stream_event(&mut self, v: &Value, emit: &mut impl FnMut(EventKind)) {
+    pub(crate) fn stream_event(&mut self, v: &Value, emit: &mut impl FnMut(EventKind)) {
         let thread = thread_of(v);
         let ev = v.get("event").unwrap_or(&Value::Null);
         let ety = str_of(ev, "type");
@@ -290,12 +291,8 @@ impl ClaudeMessages {
             .get("timestamp")
             .and_then(Value::as_str)
             .map(str::to_owned);
-        let blocks = match msg.get("content") {
-            Some(Value::Array(a)) => a.clone(),
-            Some(Value::String(s)) => vec![json!({"type": "text", "text": s})],
-            _ => Vec::new(),
-        };
-        for b in &blocks {
+        let blocks = content_blocks(msg);
+        for b in blocks.iter() {
             let part = match claude_blocks::block(b) {
                 Block::Text(text) => Part::Text {
                     text,
@@ -333,11 +330,7 @@ impl ClaudeMessages {
     pub(crate) fn user(&mut self, v: &Value, wire: &Wire, emit: &mut impl FnMut(EventKind)) {
         let thread = thread_of(v);
         let msg = v.get("message").unwrap_or(&Value::Null);
-        let blocks = match msg.get("content") {
-            Some(Value::Array(a)) => a.clone(),
-            Some(Value::String(s)) => vec![json!({"type": "text", "text": s})],
-            _ => Vec::new(),
-        };
+        let blocks = content_blocks(msg);
         let mut sidecar = v
             .get(wire.tool_use_result)
             .filter(|s| !s.is_null())
@@ -345,7 +338,7 @@ impl ClaudeMessages {
         let mut texts: Vec<String> = Vec::new();
         let mut parts: Vec<Part> = Vec::new();
         let mut first_result: Option<String> = None;
-        for b in &blocks {
+        for b in blocks.iter() {
             match claude_blocks::block(b) {
                 Block::Text(t) => texts.push(t),
                 Block::Part(p) => parts.push(p),
@@ -364,6 +357,8 @@ impl ClaudeMessages {
                             }
                         }
                     }
+                    // An Agent call's result ends its sub-agent thread.
+                    self.subagent_threads_seen.remove(&tool_call_id);
                     first_result.get_or_insert_with(|| tool_call_id.clone());
                     emit(EventKind::ToolResult {
                         thread: thread.clone(),
@@ -442,6 +437,15 @@ impl ClaudeMessages {
             turn: Box::new(turn),
             source_tool_call_id,
         });
+    }
+}
+
+/// A message's content as blocks, borrowed (a plain string content becomes one text block).
+fn content_blocks(msg: &Value) -> std::borrow::Cow<'_, [Value]> {
+    match msg.get("content") {
+        Some(Value::Array(a)) => std::borrow::Cow::Borrowed(a.as_slice()),
+        Some(Value::String(s)) => std::borrow::Cow::Owned(vec![json!({"type": "text", "text": s})]),
+        _ => std::borrow::Cow::Owned(Vec::new()),
     }
 }
 
@@ -531,6 +535,7 @@ pub(crate) fn session_snapshot(v: &Value, source: &str) -> SessionSnapshot {
         skills: strings(v, "skills"),
         slash_commands: strings(v, "slash_commands"),
         agents: strings(v, "agents"),
+        git_branch: None,
         title: None,
         updated_at: v
             .get("timestamp")
@@ -540,7 +545,7 @@ pub(crate) fn session_snapshot(v: &Value, source: &str) -> SessionSnapshot {
 }
 
 /// A `system` message; false when the subtype is unknown.
-fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
+pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
     let sub = str_of(v, "subtype");
     let notice = |n: SystemNotice| EventKind::Notice {
         notice: Box::new(n),

@@ -35,12 +35,14 @@ impl<R: BufRead> LineReader<R> {
         }
     }
 
-    /// True when the next read would have to wait for more input: the moment to flush output.
+    /// True when the next line is not already in memory, so reading it may have to wait for more
+    /// input: the moment to flush output. (A partial line in the buffer counts as drained: the
+    /// writer may pause in the middle of a long line.)
     pub(crate) fn is_drained(&self) -> bool
     where
         R: Buffered,
     {
-        self.inner.buffered_len() == 0
+        memchr::memchr(b'\n', self.inner.buffered()).is_none()
     }
 
     /// The next line, or `None` at the end of the input.
@@ -81,20 +83,20 @@ impl<R: BufRead> LineReader<R> {
     }
 }
 
-/// A reader that can tell how many bytes it holds that have not been read yet.
+/// A reader that can show the bytes it holds that have not been read yet.
 pub(crate) trait Buffered {
-    fn buffered_len(&self) -> usize;
+    fn buffered(&self) -> &[u8];
 }
 
 impl<R> Buffered for io::BufReader<R> {
-    fn buffered_len(&self) -> usize {
-        self.buffer().len()
+    fn buffered(&self) -> &[u8] {
+        self.buffer()
     }
 }
 
 impl Buffered for &[u8] {
-    fn buffered_len(&self) -> usize {
-        self.len()
+    fn buffered(&self) -> &[u8] {
+        self
     }
 }
 

@@ -3,6 +3,8 @@
 //! An adapter receives numbered lines and emits normalized events. It never builds turns: that is
 //! the fold's job. `sniff` picks a format from the first non-blank line when `--from` is `auto`.
 
+use std::path::Path;
+
 use serde_json::Value;
 
 use crate::cli::SourceFormat;
@@ -11,9 +13,17 @@ use crate::model::event::{Event, EventKind};
 
 pub(crate) mod classify;
 pub(crate) mod claude_blocks;
+pub(crate) mod claude_session;
 pub(crate) mod claude_stream;
 pub(crate) mod lines;
+mod qwen_acp;
+mod qwen_daemon;
+mod qwen_permissions;
+mod qwen_stream;
+mod qwen_tools;
+mod qwen_wire;
 pub(crate) mod scribe_jsonl;
+mod sse;
 
 pub(crate) use lines::InputLine;
 
@@ -28,6 +38,11 @@ impl Report<'_> {
     pub(crate) fn error(&mut self, line: u64, what: &str) {
         self.diag.error(self.file, line, what);
     }
+
+    /// Something odd at a line that did not stop it from being used.
+    pub(crate) fn warning(&mut self, line: u64, what: &str) {
+        self.diag.warning(self.file, line, what);
+    }
 }
 
 /// A source format's decoder.
@@ -36,6 +51,9 @@ pub(crate) trait Adapter {
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>);
     /// The input ended: emit whatever was held back.
     fn finish(&mut self, _out: &mut Vec<Event>, _report: &mut Report<'_>) {}
+    /// Where the input file is, for formats that read files beside it (a saved session's
+    /// sub-agents). Not called for standard input.
+    fn set_path(&mut self, _path: &Path) {}
 }
 
 /// The adapter for a (resolved) source format.
@@ -44,14 +62,29 @@ pub(crate) fn adapter_for(format: SourceFormat) -> Box<dyn Adapter> {
         SourceFormat::ClaudeStream | SourceFormat::Auto => {
             Box::new(claude_stream::ClaudeStream::default())
         }
+        SourceFormat::ClaudeSession => Box::new(claude_session::ClaudeSession::default()),
+        SourceFormat::QwenDaemon => Box::new(qwen_daemon::QwenDaemon::default()),
+        SourceFormat::QwenStream => Box::new(qwen_stream::QwenStream::default()),
     }
 }
 
 /// Guesses the format of an input from its first non-blank line.
 pub(crate) fn sniff(first_line: &str) -> Option<SourceFormat> {
+    if qwen_daemon::looks_like_sse(first_line) {
+        return Some(SourceFormat::QwenDaemon);
+    }
     let v: Value = serde_json::from_str(first_line.trim()).ok()?;
     let o = v.as_object()?;
+    if qwen_daemon::is_envelope(o) {
+        return Some(SourceFormat::QwenDaemon);
+    }
+    if claude_session::looks_like_session(o) {
+        return Some(SourceFormat::ClaudeSession);
+    }
     let ty = o.get("type").and_then(Value::as_str)?;
+    if qwen_stream::is_qwen_line(o) {
+        return Some(SourceFormat::QwenStream);
+    }
     match ty {
         "system"
         | "assistant"

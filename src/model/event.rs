@@ -101,6 +101,17 @@ pub(crate) enum EventKind {
         state: Option<super::transcript::ToolState>,
         #[serde(skip_serializing_if = "Option::is_none")]
         output: Option<Value>,
+        /// The call's input became known (Qwen sends `rawInput` after the call opened).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        input: Option<Value>,
+        /// Why the call failed, for a final state that a `tool-result` cannot express
+        /// (`approval-denied`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error_text: Option<String>,
+        /// The harness's structured view of the call, replacing the previous one (Qwen's title,
+        /// kind, status, locations, rawOutput).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        sidecar: Option<Value>,
     },
     /// The harness refused to run a tool call.
     #[serde(rename_all = "camelCase")]

@@ -30,6 +30,9 @@ pub(crate) struct SessionSnapshot {
     pub(crate) skills: Vec<String>,
     pub(crate) slash_commands: Vec<String>,
     pub(crate) agents: Vec<String>,
+    /// The git branch the session ran on (a saved session's rows say; the stream does not).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) git_branch: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) title: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -73,6 +76,10 @@ pub(crate) enum Level {
 /// sends). The long tail of rare system messages is `Info`, which keeps the whole payload.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
+#[allow(
+    dead_code,
+    reason = "missed-events comes from the Qwen adapter (issue 6)"
+)]
 pub(crate) enum SystemNotice {
     #[serde(rename_all = "camelCase")]
     RateLimit {

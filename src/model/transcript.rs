@@ -62,6 +62,7 @@ pub(crate) enum TurnOrigin {
 
 impl TurnOrigin {
     /// True for origins a reader normally does not want to see (`--context` shows them).
+    #[allow(dead_code, reason = "for the human-readable renderers (issues 4, 5)")]
     pub(crate) fn is_hidden_context(&self) -> bool {
         matches!(self, TurnOrigin::Synthetic { .. })
     }
@@ -143,6 +144,7 @@ impl Usage {
     }
 
     /// Adds another message's usage to a running total.
+    #[allow(dead_code, reason = "for the renderers' totals (issues 4, 5)")]
     pub(crate) fn add(&mut self, other: &Usage) {
         self.input_tokens += other.input_tokens;
         self.output_tokens += other.output_tokens;
@@ -178,6 +180,10 @@ pub(crate) enum Part {
         #[serde(skip_serializing_if = "Option::is_none")]
         filename: Option<String>,
     },
+    #[allow(
+        dead_code,
+        reason = "no Claude block maps to it yet; part of the §14 model"
+    )]
     #[serde(rename_all = "camelCase")]
     SourceUrl {
         url: String,
@@ -369,13 +375,6 @@ impl SubagentUsage {
             duration_ms: n("duration_ms"),
         })
     }
-}
-
-/// Where an input line came from, for diagnostics and for `debug` records.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub(crate) struct LineRef {
-    pub(crate) file: String,
-    pub(crate) line: u64,
 }
 
 /// An input line nothing understood: kept whole and counted, never dropped silently.

@@ -228,7 +228,8 @@ fn replace(s: &mut String, re: &Regex, mut with: impl FnMut(&Captures<'_>) -> St
 }
 
 static UUID: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b")
+    // No word boundaries: harnesses glue prefixes on (`client_<uuid>`, `agent-<uuid>`).
+    Regex::new(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
         .expect("valid regex")
 });
 
@@ -384,9 +385,9 @@ mod tests {
         assert_eq!(
             text(
                 &mut st,
-                "raw 710ebeea-0a89-4141-926d-dc18e6a4cce1 then 710EBEEA-0A89-4141-926D-DC18E6A4CCE2, 710ebeea-0a89-4141-926d-dc18e6a4cce1"
+                "raw 710ebeea-0a89-4141-926d-dc18e6a4cce1 then 710EBEEA-0A89-4141-926D-DC18E6A4CCE2, client_710ebeea-0a89-4141-926d-dc18e6a4cce1"
             ),
-            "raw id-1 then id-2, id-1"
+            "raw id-1 then id-2, client_id-1"
         );
     }
 

@@ -86,9 +86,15 @@ pub(crate) fn walk_event<V: VisitMut + ?Sized>(v: &mut V, e: &mut Event) {
             tool_call_id,
             state: _,
             output,
+            input,
+            error_text,
+            sidecar,
         } => {
             id(v, IdKind::Call, tool_call_id);
             opt_value(v, ValueRole::Content, output);
+            opt_value(v, ValueRole::Content, input);
+            opt_text(v, error_text);
+            opt_value(v, ValueRole::Meta, sidecar);
         }
         EventKind::ToolDenied {
             tool_call_id,

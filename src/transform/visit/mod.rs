@@ -147,6 +147,7 @@ fn walk_session<V: VisitMut + ?Sized>(v: &mut V, s: &mut SessionSnapshot) {
         skills,
         slash_commands,
         agents,
+        git_branch,
         title,
         updated_at,
     } = s;
@@ -170,6 +171,7 @@ fn walk_session<V: VisitMut + ?Sized>(v: &mut V, s: &mut SessionSnapshot) {
     skills.iter_mut().for_each(|t| v.text(t));
     slash_commands.iter_mut().for_each(|t| v.text(t));
     agents.iter_mut().for_each(|t| v.text(t));
+    opt_text(v, git_branch);
     opt_text(v, title);
     v.timestamp(updated_at);
 }

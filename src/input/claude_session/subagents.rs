@@ -1,0 +1,172 @@
+//! Finding a saved session's sub-agent transcripts and the Agent call each belongs to.
+//!
+//! Two layouts (wire spec §7.1): the current one, `<dir>/<sessionId>/subagents/agent-<id>.jsonl`
+//! (or up to two directories deeper, as `workflows/<run>/` is) with a sidecar
+//! `agent-<id>.meta.json` naming the spawning call (`toolUseId`), and the older one,
+//! `agent-<id>.jsonl` beside the session file, whose rows carry `isSidechain`, `agentId` and the
+//! parent's `sessionId`. `agent-acompact-*` files are the CLI's own compaction agents: skipped.
+//! A file that cannot be read is reported and the session is written without it.
+
+use std::fs::File;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::log::SessionLog;
+use crate::input::Report;
+use crate::input::lines::LineReader;
+
+/// One sub-agent run read from disk (or split out of the session file itself).
+#[derive(Debug)]
+pub(crate) struct Agent {
+    /// The `<id>` of `agent-<id>.jsonl` (the sub-agent's `taskId`).
+    pub(crate) agent_id: String,
+    /// The spawning Agent call, when the meta file names it.
+    pub(crate) tool_use_id: Option<String>,
+    /// The meta file's `description` (empty without one).
+    pub(crate) description: String,
+    /// The meta file's `agentType`.
+    pub(crate) agent_type: Option<String>,
+    /// Its rows.
+    pub(crate) log: SessionLog,
+}
+
+/// The sub-agent files that belong to the session file at `path`.
+pub(crate) fn agent_files(path: &Path, session_id: Option<&str>) -> Vec<PathBuf> {
+    let Some(dir) = path.parent() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if let Some(stem) = path.file_stem() {
+        let sub = dir.join(stem).join("subagents");
+        collect(&sub, &mut out, 3);
+    }
+    // The older layout: beside the session file, tied to it by the rows' sessionId.
+    if let Some(sid) = session_id {
+        let mut beside = Vec::new();
+        collect(dir, &mut beside, 1);
+        for p in beside {
+            if p != path && first_session_id(&p).as_deref() == Some(sid) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Is this the file name of a sub-agent transcript (and not a compaction agent)?
+pub(crate) fn is_agent_file(p: &Path) -> bool {
+    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    name.starts_with("agent-") && name.ends_with(".jsonl")
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>, depth: u32) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            if depth > 1 {
+                collect(&p, out, depth - 1);
+            }
+        } else if is_agent_file(&p) {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            if !name.starts_with("agent-acompact-") {
+                out.push(p);
+            }
+        }
+    }
+}
+
+/// The `sessionId` of the first row that has one (the older layout's link to its parent).
+fn first_session_id(p: &Path) -> Option<String> {
+    let f = File::open(p).ok()?;
+    let mut lines = LineReader::new(BufReader::new(f));
+    for _ in 0..20 {
+        let line = lines.next_line().ok()??;
+        if let Ok(v) = serde_json::from_str::<Value>(&line.text) {
+            if let Some(s) = v.get("sessionId").and_then(Value::as_str) {
+                return Some(s.to_owned());
+            }
+        }
+    }
+    None
+}
+
+/// Reads one sub-agent file and its meta sidecar. Problems are reported against the file.
+pub(crate) fn load(p: &Path, report: &mut Report<'_>) -> Option<Agent> {
+    let name = p.display().to_string();
+    let mut sub = Report {
+        file: &name,
+        diag: report.diag,
+    };
+    let f = match File::open(p) {
+        Ok(f) => f,
+        Err(e) => {
+            sub.diag
+                .warning(&name, 0, &format!("sub-agent transcript not read: {e}"));
+            return None;
+        }
+    };
+    let mut lines = LineReader::new(BufReader::new(f));
+    let mut log = SessionLog::default();
+    loop {
+        match lines.next_line() {
+            Ok(Some(line)) => {
+                if line.lossy {
+                    sub.error(line.number, "invalid UTF-8 (replaced with U+FFFD)");
+                }
+                log.line(&line, &mut sub, true);
+            }
+            Ok(None) => break,
+            Err(e) => {
+                sub.diag
+                    .warning(&name, 0, &format!("sub-agent transcript cut short: {e}"));
+                break;
+            }
+        }
+    }
+    let stem = p
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default()
+        .trim_end_matches(".jsonl");
+    let meta: Value = std::fs::read_to_string(p.with_file_name(format!("{stem}.meta.json")))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(Value::Null);
+    let s = |k: &str| {
+        meta.get(k)
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+    };
+    Some(Agent {
+        agent_id: stem.trim_start_matches("agent-").to_owned(),
+        tool_use_id: s("toolUseId"),
+        description: s("description").unwrap_or_default(),
+        agent_type: s("agentType"),
+        log,
+    })
+}
+
+/// The text of a sub-agent's first user message (its prompt), to match an Agent call by.
+pub(crate) fn first_prompt(log: &SessionLog) -> Option<String> {
+    log.rows.iter().find_map(|r| match &r.body {
+        super::log::Body::Entry(v) if v.get("type").and_then(Value::as_str) == Some("user") => {
+            match v.pointer("/message/content")? {
+                Value::String(s) => Some(s.clone()),
+                Value::Array(bs) => bs
+                    .iter()
+                    .find_map(|b| b.get("text").and_then(Value::as_str))
+                    .map(str::to_owned),
+                _ => None,
+            }
+        }
+        _ => None,
+    })
+}

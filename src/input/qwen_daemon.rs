@@ -1,0 +1,476 @@
+//! Qwen Code's daemon (`qwen serve`) session events → normalized events.
+//!
+//! Input is the SSE body of `GET /session/:id/events` (framed by `sse`), or the same envelopes
+//! one JSON object per line. Each envelope is `{id?, v, type, data, promptId?, …}`
+//! (`shared/spec/qwen-daemon-events.md` §2). This module owns what is about the stream as a whole:
+//!
+//! * **Ordering by event id.** A file may hold several subscriptions (reconnects), so ids repeat:
+//!   an id already seen is a replayed duplicate and is folded once (first-seen order is kept).
+//!   Synthetic frames have no id and are never de-duplicated.
+//! * **Resync.** `state_resync_required` becomes a "missed events X–Y" notice and, as the design
+//!   says, ordinary deltas (chunks, tool updates, permissions, turn ends) are skipped until the
+//!   following `replay_complete` or `session_snapshot`; `history_truncated` is a notice only.
+//! * **Session state** (available commands, approval mode, title, model) is gathered into one
+//!   `SessionSnapshot`, written when something else follows a change.
+//! * **The open set of types.** Every type in the published lists maps to something; any other
+//!   type becomes a `debug` record that keeps the raw envelope, counted, never an error.
+//!
+//! The conversation itself (chunks, tool calls, permissions, sub-agents, plans) is `qwen_acp`.
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
+
+use super::qwen_acp::{Conversation, Emit, info, iso_millis, str_of};
+use super::qwen_wire::{KNOWN_TYPES, NOTICES, REQUIRED, summary};
+use super::sse::{Frame, SseItem, SseReader};
+use super::{Adapter, InputLine, Report};
+use crate::model::event::{Event, EventKind};
+use crate::model::session::{Level, SessionSnapshot, SystemNotice};
+
+/// Decoder state for one daemon event stream.
+#[derive(Debug, Default)]
+pub(crate) struct QwenDaemon {
+    sse: SseReader,
+    seen: HashSet<u64>,
+    /// The highest event id seen, and whether an id below it (a pieced-together input) was
+    /// reported.
+    max_id: u64,
+    warned_order: bool,
+    /// `state_resync_required` was seen and no snapshot or replay has completed since.
+    awaiting_resync: bool,
+    session: SessionSnapshot,
+    /// The snapshot changed since it was written (or was never written: renderers learn the
+    /// agent from it).
+    session_dirty: bool,
+    session_written: bool,
+    conversation: Conversation,
+    items: Vec<SseItem>,
+}
+
+impl Adapter for QwenDaemon {
+    fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        let mut items = std::mem::take(&mut self.items);
+        self.sse.line(line.number, &line.text, &mut items);
+        for item in items.drain(..) {
+            match item {
+                SseItem::Frame(f) => self.frame(f, out, report),
+                SseItem::Json { line, text } => self.envelope_text(line, &text, out, report),
+                SseItem::Consumed { line, what } => {
+                    if what == "comment" {
+                        out.push(Event {
+                            line,
+                            kind: EventKind::Absorbed {
+                                what: "SSE comment (keep-alive)".into(),
+                            },
+                        });
+                    }
+                }
+            }
+        }
+        self.items = items;
+    }
+
+    fn finish(&mut self, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        if let Some(f) = self.sse.finish() {
+            report.warning(
+                f.line,
+                "SSE frame cut off at the end of the input (no blank line after it)",
+            );
+            self.frame(f, out, report);
+        }
+        let mut e = Emit {
+            line: 0,
+            event_id: None,
+            timestamp: None,
+            out,
+        };
+        self.flush_session(&mut e);
+        self.conversation.finish(&mut e);
+    }
+}
+
+impl QwenDaemon {
+    fn frame(&mut self, f: Frame, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        if !f.has_data {
+            out.push(Event {
+                line: f.line,
+                kind: EventKind::Absorbed {
+                    what: match f.retry {
+                        Some(_) => "SSE retry".into(),
+                        None => "SSE frame without data".into(),
+                    },
+                },
+            });
+            return;
+        }
+        let line = f.line;
+        match serde_json::from_str::<Value>(&f.data) {
+            Ok(Value::Object(mut o)) => {
+                // The JSON repeats the frame's id; take the `id:` line when it does not.
+                if let (None, Some(id)) = (o.get("id"), f.id.as_deref()) {
+                    if let Ok(n) = id.parse::<u64>() {
+                        o.insert("id".into(), Value::from(n));
+                    }
+                }
+                self.envelope(line, o, &f.data, out, report)
+            }
+            Ok(_) | Err(_) => {
+                let what = if f.cut_off {
+                    "SSE frame cut off at the end of the input: its data is not a whole JSON object"
+                } else {
+                    "SSE frame data is not a JSON object"
+                };
+                report.error(line, what);
+                out.push(Event {
+                    line,
+                    kind: EventKind::Debug {
+                        reason: what.into(),
+                        raw: f.data,
+                    },
+                });
+            }
+        }
+    }
+
+    fn envelope_text(
+        &mut self,
+        line: u64,
+        text: &str,
+        out: &mut Vec<Event>,
+        report: &mut Report<'_>,
+    ) {
+        match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(o)) => self.envelope(line, o, text, out, report),
+            Ok(_) | Err(_) => {
+                report.error(line, "invalid JSON envelope");
+                out.push(Event {
+                    line,
+                    kind: EventKind::Debug {
+                        reason: "invalid JSON envelope".into(),
+                        raw: text.to_owned(),
+                    },
+                });
+            }
+        }
+    }
+
+    fn envelope(
+        &mut self,
+        line: u64,
+        env: Map<String, Value>,
+        raw: &str,
+        out: &mut Vec<Event>,
+        report: &mut Report<'_>,
+    ) {
+        let debug = |out: &mut Vec<Event>, reason: String| {
+            out.push(Event {
+                line,
+                kind: EventKind::Debug {
+                    reason,
+                    raw: raw.to_owned(),
+                },
+            })
+        };
+        if let Some(v) = env.get("v").filter(|v| v.as_u64() != Some(1)) {
+            return debug(out, format!("unsupported envelope version {v}"));
+        }
+        let Some(ty) = env.get("type").and_then(Value::as_str) else {
+            return debug(out, "malformed envelope (no type)".into());
+        };
+        let event_id = env.get("id").and_then(Value::as_u64);
+        if let Some(id) = event_id {
+            if !self.seen.insert(id) {
+                out.push(Event {
+                    line,
+                    kind: EventKind::Absorbed {
+                        what: format!("duplicate event {id} (replayed)"),
+                    },
+                });
+                return;
+            }
+            if id < self.max_id && !self.warned_order {
+                // One subscription delivers ids in order; this input was pieced together.
+                self.warned_order = true;
+                report.warning(
+                    line,
+                    &format!(
+                        "event {id} arrives after event {}: events are folded in arrival order",
+                        self.max_id
+                    ),
+                );
+            }
+            self.max_id = self.max_id.max(id);
+        }
+        let data = env.get("data").cloned().unwrap_or(Value::Null);
+        if !KNOWN_TYPES.contains(&ty) {
+            return debug(out, format!("unknown daemon event type {ty:?}"));
+        }
+        if let Some((_, fields)) = REQUIRED.iter().find(|(t, _)| *t == ty) {
+            if fields.iter().any(|f| data.get(*f).is_none()) {
+                return debug(out, format!("malformed {ty} payload"));
+            }
+        }
+        if self.awaiting_resync && is_ordinary_delta(ty, &data) {
+            out.push(Event {
+                line,
+                kind: EventKind::Absorbed {
+                    what: format!("{ty} skipped while awaiting resync"),
+                },
+            });
+            return;
+        }
+        if self.session.session_id.is_empty() {
+            if let Some(s) = data.get("sessionId").and_then(Value::as_str) {
+                self.session.session_id = s.to_owned();
+                self.session_dirty = true;
+            }
+        }
+        let timestamp = env
+            .get("_meta")
+            .and_then(|m| m.get("serverTimestamp"))
+            .and_then(Value::as_u64)
+            .map(iso_millis);
+        let mut e = Emit {
+            line,
+            event_id,
+            timestamp,
+            out,
+        };
+        let before = self.session.clone();
+        let is_state = self.session_state(ty, &data);
+        if self.session != before {
+            self.session_dirty = true;
+        }
+        if is_state {
+            e.push(EventKind::Absorbed {
+                what: format!("{ty} (session state)"),
+            });
+            return;
+        }
+        self.flush_session(&mut e);
+        self.dispatch(ty, &data, &mut e, raw);
+    }
+
+    fn dispatch(&mut self, ty: &str, data: &Value, e: &mut Emit<'_>, raw: &str) {
+        let c = &mut self.conversation;
+        match ty {
+            "session_update" => {
+                let upd = data.get("update").unwrap_or(&Value::Null);
+                if !c.session_update(upd, e) {
+                    let kind = str_of(upd, "sessionUpdate");
+                    e.push(EventKind::Debug {
+                        reason: if kind.is_empty() {
+                            "malformed session_update (no sessionUpdate)".into()
+                        } else {
+                            format!("unknown session_update kind {kind:?}")
+                        },
+                        raw: raw.to_owned(),
+                    });
+                }
+            }
+            "permission_request" => c.permission_request(data, e),
+            "permission_resolved" | "permission_already_resolved" => c.permission_resolved(data, e),
+            "turn_complete" => c.turn_complete(data, e),
+            "prompt_cancelled" => c.prompt_cancelled(data, e),
+            "mid_turn_message_injected" => c.injected(data, e),
+            "user_shell_command" => c.user_shell_command(data, e),
+            "user_shell_result" => c.user_shell_result(data, e),
+            "state_resync_required" => {
+                let last = data.get("lastDeliveredId").and_then(Value::as_u64);
+                let earliest = data.get("earliestAvailableId").and_then(Value::as_u64);
+                self.awaiting_resync = true;
+                // What arrived before the gap is written before the notice.
+                c.close_all(e);
+                e.push(EventKind::Notice {
+                    notice: Box::new(SystemNotice::MissedEvents {
+                        from: last.map(|n| n + 1),
+                        to: earliest.map(|n| n.saturating_sub(1)),
+                        reason: str_of(data, "reason").to_owned(),
+                    }),
+                });
+            }
+            "replay_complete" => {
+                self.awaiting_resync = false;
+                e.push(EventKind::Absorbed {
+                    what: format!(
+                        "replay_complete ({} events replayed)",
+                        data.get("replayedCount").unwrap_or(&Value::Null)
+                    ),
+                });
+            }
+            "model_switched" => {
+                let model = str_of(data, "modelId").to_owned();
+                self.session.model = model.clone();
+                self.session_dirty = true; // written before the next event
+                e.push(info(
+                    ty,
+                    Level::Info,
+                    format!("Model switched: {model}"),
+                    data.clone(),
+                ));
+            }
+            "session_snapshot" => e.push(info(
+                ty,
+                Level::Error,
+                "session recording degraded".into(),
+                data.clone(),
+            )),
+            "session_closed" => {
+                let level = if data.get("persistenceUnconfirmed") == Some(&Value::Bool(true)) {
+                    Level::Error
+                } else {
+                    Level::Info
+                };
+                e.push(info(
+                    ty,
+                    level,
+                    summary("session closed", data, &["reason", "closedBy", "cause"]),
+                    data.clone(),
+                ));
+            }
+            _ => match NOTICES.iter().find(|(t, ..)| *t == ty) {
+                Some((_, level, label, fields)) => {
+                    e.push(info(ty, *level, summary(label, data, fields), data.clone()))
+                }
+                None => e.push(EventKind::Debug {
+                    reason: format!("daemon event type {ty:?} has no mapping"),
+                    raw: raw.to_owned(),
+                }),
+            },
+        }
+    }
+
+    /// Updates the session snapshot from a state event; false when the event is not one.
+    fn session_state(&mut self, ty: &str, data: &Value) -> bool {
+        let s = &mut self.session;
+        match ty {
+            "approval_mode_changed" => s.permission_mode = str_of(data, "next").to_owned(),
+            "session_metadata_updated" => {
+                if let Some(t) = data.get("displayName").and_then(Value::as_str) {
+                    s.title = Some(t.to_owned());
+                }
+            }
+            "session_snapshot" => {
+                self.awaiting_resync = false;
+                if let Some(m) = data.get("currentModelId").and_then(Value::as_str) {
+                    s.model = m.to_owned();
+                }
+                if let Some(m) = data.get("currentApprovalMode").and_then(Value::as_str) {
+                    s.permission_mode = m.to_owned();
+                }
+                if data.get("recordingDegraded") == Some(&Value::Bool(true)) {
+                    // Worth a notice, so not only state.
+                    return false;
+                }
+            }
+            "session_update" => {
+                let upd = data.get("update").unwrap_or(&Value::Null);
+                match str_of(upd, "sessionUpdate") {
+                    "available_commands_update" => {
+                        s.slash_commands = names(upd.get("availableCommands"));
+                        if let Some(sk) = upd.pointer("/_meta/availableSkills") {
+                            s.skills = names(Some(sk));
+                        }
+                    }
+                    "session_info_update" => {
+                        if let Some(t) = upd.get("title").and_then(Value::as_str) {
+                            s.title = Some(t.to_owned());
+                        }
+                    }
+                    "current_mode_update" => {
+                        if let Some(m) = upd
+                            .get("currentModeId")
+                            .or_else(|| upd.get("modeId"))
+                            .and_then(Value::as_str)
+                        {
+                            s.permission_mode = m.to_owned();
+                        }
+                    }
+                    _ => return false,
+                }
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Writes the session snapshot if it changed since it was last written.
+    fn flush_session(&mut self, e: &mut Emit<'_>) {
+        if self.session_written && !self.session_dirty {
+            return;
+        }
+        self.session_dirty = false;
+        self.session_written = true;
+        let mut s = self.session.clone();
+        s.id = e.name("session");
+        s.updated_at = e.timestamp.clone();
+        s.agent = "qwen-code".into();
+        s.source = "qwen-daemon".into();
+        e.push(EventKind::SessionInit {
+            session: Box::new(s),
+        });
+    }
+}
+
+/// Chat-stream events, skipped while a resync is awaited (their context is gone).
+fn is_ordinary_delta(ty: &str, data: &Value) -> bool {
+    match ty {
+        "session_update" => !matches!(
+            data.pointer("/update/sessionUpdate")
+                .and_then(Value::as_str),
+            Some("available_commands_update" | "session_info_update" | "current_mode_update")
+        ),
+        "permission_request"
+        | "permission_resolved"
+        | "permission_already_resolved"
+        | "turn_complete"
+        | "prompt_cancelled"
+        | "mid_turn_message_injected"
+        | "user_shell_command"
+        | "user_shell_result" => true,
+        _ => false,
+    }
+}
+
+fn names(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().or_else(|| x.get("name").and_then(Value::as_str)))
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// True when the first non-blank line of an input is an SSE field or comment.
+pub(crate) fn looks_like_sse(first_line: &str) -> bool {
+    let t = first_line.trim_start_matches('\u{feff}');
+    t.starts_with(':')
+        || ["retry:", "id:", "event:", "data:"]
+            .iter()
+            .any(|p| t.starts_with(p))
+}
+
+/// True when a JSON object is a daemon envelope (`{v, type, data}`), as saved one per line.
+pub(crate) fn is_envelope(o: &Map<String, Value>) -> bool {
+    o.get("v").is_some_and(Value::is_u64)
+        && o.get("type").is_some_and(Value::is_string)
+        && o.get("data").is_some_and(Value::is_object)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sniffing() {
+        assert!(looks_like_sse("retry: 3000"));
+        assert!(looks_like_sse(": heartbeat"));
+        assert!(!looks_like_sse("{\"type\":\"system\"}"));
+        let o: Map<String, Value> =
+            serde_json::from_str(r#"{"id":1,"v":1,"type":"x","data":{}}"#).unwrap();
+        assert!(is_envelope(&o));
+    }
+}

@@ -1,0 +1,396 @@
+//! The daemon's published event vocabulary, as data: every known wire type, the ones that
+//! become one `info` notice (with a level and the fields worth naming), and the fields a
+//! payload must have. `qwen_daemon` reads these tables; a new published type is one row here.
+
+use serde_json::Value;
+
+use crate::model::session::Level;
+
+/// Every daemon event type in a published list (sdk 0.1.14's 58, the doc's and events.ts's
+/// subsets included). A type outside this list is kept as `debug`.
+pub(crate) const KNOWN_TYPES: &[&str] = &[
+    "session_update",
+    "permission_request",
+    "permission_resolved",
+    "permission_already_resolved",
+    "model_switched",
+    "model_switch_failed",
+    "session_died",
+    "session_closed",
+    "session_metadata_updated",
+    "session_recording_degraded",
+    "artifact_changed",
+    "source_changed",
+    "mid_turn_message_injected",
+    "pending_prompt_added",
+    "pending_prompt_started",
+    "pending_prompt_completed",
+    "client_evicted",
+    "slow_client_warning",
+    "stream_error",
+    "state_resync_required",
+    "history_truncated",
+    "mcp_budget_warning",
+    "mcp_child_refused_batch",
+    "memory_changed",
+    "agent_changed",
+    "auth_device_flow_started",
+    "auth_device_flow_throttled",
+    "auth_device_flow_authorized",
+    "auth_device_flow_failed",
+    "auth_device_flow_cancelled",
+    "approval_mode_changed",
+    "tool_toggled",
+    "settings_changed",
+    "trust_change_requested",
+    "workspace_initialized",
+    "github_setup_completed",
+    "mcp_server_restarted",
+    "mcp_server_restart_refused",
+    "mcp_server_changed",
+    "settings_reloaded",
+    "mcp_server_added",
+    "mcp_server_removed",
+    "extensions_changed",
+    "permission_partial_vote",
+    "permission_forbidden",
+    "prompt_cancelled",
+    "replay_complete",
+    "followup_suggestion",
+    "channel_delivery_result",
+    "user_shell_command",
+    "user_shell_result",
+    "turn_complete",
+    "turn_error",
+    "session_rewound",
+    "session_branched",
+    "session_snapshot",
+    "git_branch_changed",
+    "git_status_changed",
+];
+
+/// Workspace, auth and lifecycle events that become one `info` notice each: type, level, what
+/// to call it, and the payload fields worth a mention in the text (the whole payload is kept).
+pub(super) const NOTICES: &[(&str, Level, &str, &[&str])] = &[
+    (
+        "model_switch_failed",
+        Level::Error,
+        "model switch failed",
+        &["requestedModelId", "error"],
+    ),
+    (
+        "session_died",
+        Level::Error,
+        "session died",
+        &["reason", "exitCode", "signalCode", "errorKind"],
+    ),
+    (
+        "session_recording_degraded",
+        Level::Error,
+        "session recording degraded",
+        &["reason"],
+    ),
+    ("artifact_changed", Level::Trace, "artifact changed", &[]),
+    (
+        "source_changed",
+        Level::Trace,
+        "source changed",
+        &["revision"],
+    ),
+    (
+        "pending_prompt_added",
+        Level::Trace,
+        "prompt queued",
+        &["promptId", "text"],
+    ),
+    (
+        "pending_prompt_started",
+        Level::Trace,
+        "queued prompt started",
+        &["promptId", "text"],
+    ),
+    (
+        "pending_prompt_completed",
+        Level::Trace,
+        "queued prompt done",
+        &["promptId", "state"],
+    ),
+    (
+        "client_evicted",
+        Level::Error,
+        "client evicted",
+        &["reason", "droppedAfter"],
+    ),
+    (
+        "slow_client_warning",
+        Level::Warning,
+        "slow client",
+        &["queueSize", "maxQueued", "lastEventId"],
+    ),
+    (
+        "stream_error",
+        Level::Error,
+        "stream error",
+        &["error", "errorKind"],
+    ),
+    (
+        "history_truncated",
+        Level::Info,
+        "history truncated",
+        &[
+            "reason",
+            "truncatedEvents",
+            "retainedEvents",
+            "fullTranscriptAvailable",
+        ],
+    ),
+    (
+        "mcp_budget_warning",
+        Level::Warning,
+        "MCP budget warning",
+        &["liveCount", "reservedCount", "budget", "mode"],
+    ),
+    (
+        "mcp_child_refused_batch",
+        Level::Warning,
+        "MCP servers refused",
+        &["refusedServers", "budget", "mode"],
+    ),
+    (
+        "memory_changed",
+        Level::Info,
+        "memory changed",
+        &["scope", "filePath", "source"],
+    ),
+    (
+        "agent_changed",
+        Level::Info,
+        "agent changed",
+        &["change", "name", "level"],
+    ),
+    (
+        "auth_device_flow_started",
+        Level::Info,
+        "sign-in started",
+        &["providerId", "expiresAt"],
+    ),
+    (
+        "auth_device_flow_throttled",
+        Level::Warning,
+        "sign-in throttled",
+        &["intervalMs"],
+    ),
+    (
+        "auth_device_flow_authorized",
+        Level::Info,
+        "signed in",
+        &["providerId", "accountAlias"],
+    ),
+    (
+        "auth_device_flow_failed",
+        Level::Error,
+        "sign-in failed",
+        &["errorKind", "hint"],
+    ),
+    (
+        "auth_device_flow_cancelled",
+        Level::Info,
+        "sign-in cancelled",
+        &[],
+    ),
+    (
+        "tool_toggled",
+        Level::Info,
+        "tool toggled",
+        &["toolName", "enabled"],
+    ),
+    (
+        "settings_changed",
+        Level::Info,
+        "setting changed",
+        &["key", "scope"],
+    ),
+    (
+        "trust_change_requested",
+        Level::Warning,
+        "workspace trust change requested",
+        &["workspaceCwd", "desiredState", "reason"],
+    ),
+    (
+        "workspace_initialized",
+        Level::Info,
+        "workspace initialized",
+        &["path", "action"],
+    ),
+    (
+        "github_setup_completed",
+        Level::Info,
+        "GitHub setup completed",
+        &["releaseTag", "readmeUrl"],
+    ),
+    (
+        "mcp_server_restarted",
+        Level::Info,
+        "MCP server restarted",
+        &["serverName", "durationMs"],
+    ),
+    (
+        "mcp_server_restart_refused",
+        Level::Warning,
+        "MCP server restart refused",
+        &["serverName", "reason"],
+    ),
+    (
+        "mcp_server_changed",
+        Level::Info,
+        "MCP server changed",
+        &["serverName", "action"],
+    ),
+    (
+        "settings_reloaded",
+        Level::Info,
+        "settings reloaded",
+        &["changedKeys"],
+    ),
+    (
+        "mcp_server_added",
+        Level::Info,
+        "MCP server added",
+        &["name", "transport", "toolCount"],
+    ),
+    (
+        "mcp_server_removed",
+        Level::Info,
+        "MCP server removed",
+        &["name"],
+    ),
+    (
+        "extensions_changed",
+        Level::Info,
+        "extensions changed",
+        &["refreshed", "failed", "name", "error"],
+    ),
+    (
+        "permission_partial_vote",
+        Level::Trace,
+        "permission vote",
+        &["requestId", "votesReceived", "votesNeeded"],
+    ),
+    (
+        "permission_forbidden",
+        Level::Warning,
+        "permission vote refused",
+        &["requestId", "clientId", "reason"],
+    ),
+    (
+        "channel_delivery_result",
+        Level::Trace,
+        "channel delivery",
+        &["deliveryId", "status", "error"],
+    ),
+    (
+        "followup_suggestion",
+        Level::Trace,
+        "suggested follow-up",
+        &["suggestion"],
+    ),
+    (
+        "turn_error",
+        Level::Error,
+        "turn error",
+        &["message", "code"],
+    ),
+    (
+        "session_rewound",
+        Level::Warning,
+        "session rewound",
+        &["promptId", "targetTurnIndex", "filesChanged"],
+    ),
+    (
+        "session_branched",
+        Level::Info,
+        "session branched",
+        &["newSessionId", "displayName"],
+    ),
+    (
+        "git_branch_changed",
+        Level::Trace,
+        "git branch changed",
+        &[],
+    ),
+    (
+        "git_status_changed",
+        Level::Trace,
+        "git status changed",
+        &[],
+    ),
+];
+
+/// Fields each of these types must have, else the payload is malformed and kept as `debug`
+/// (upstream's rule, checked by its `malformed-payload-redaction` vector).
+pub(super) const REQUIRED: &[(&str, &[&str])] = &[
+    ("mcp_budget_warning", &["liveCount", "budget"]),
+    ("permission_request", &["requestId"]),
+    ("permission_resolved", &["requestId", "outcome"]),
+    ("state_resync_required", &["lastDeliveredId"]),
+];
+
+/// `label (field: value, …)` over the fields present.
+pub(super) fn summary(label: &str, data: &Value, fields: &[&str]) -> String {
+    let parts: Vec<String> = fields
+        .iter()
+        .filter_map(|f| {
+            let v = data.get(*f)?;
+            let shown = match v {
+                Value::Null => return None,
+                Value::String(s) => s.clone(),
+                Value::Array(a) => a
+                    .iter()
+                    .map(|x| {
+                        x.as_str()
+                            .map(str::to_owned)
+                            .or_else(|| x.get("name").and_then(Value::as_str).map(str::to_owned))
+                            .unwrap_or_else(|| x.to_string())
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                other => other.to_string(),
+            };
+            Some(format!("{f}: {shown}"))
+        })
+        .collect();
+    if parts.is_empty() {
+        label.to_owned()
+    } else {
+        format!("{label} ({})", parts.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_lists_present_fields() {
+        let d = serde_json::json!({"serverName": "gh", "durationMs": 12, "x": 1});
+        assert_eq!(
+            summary(
+                "MCP server restarted",
+                &d,
+                &["serverName", "durationMs", "missing"]
+            ),
+            "MCP server restarted (serverName: gh, durationMs: 12)"
+        );
+    }
+
+    #[test]
+    fn every_notice_and_required_type_is_known() {
+        for (t, ..) in NOTICES {
+            assert!(KNOWN_TYPES.contains(t), "{t}");
+        }
+        for (t, _) in REQUIRED {
+            assert!(KNOWN_TYPES.contains(t), "{t}");
+        }
+        assert_eq!(KNOWN_TYPES.len(), 58);
+    }
+}

@@ -1,0 +1,664 @@
+//! Qwen Code: the daemon's SSE event stream (`qwen-daemon`) and Qwen's stream-json
+//! (`qwen-stream`), over the real captures in the shared corpus, Qwen's own UI conformance
+//! vectors, and the hand-written SSE edge cases in `samples/`.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::util::{corpus, files_under, json_lines, sample, scribe};
+
+/// Event types that are in no published list (sdk 0.1.14, events.ts, the schema doc) but that
+/// the live daemon sends; the only ones allowed to become `debug` records (docs/qwen.md).
+const UNPUBLISHED: &[&str] = &["background_notification_turn_complete"];
+
+/// Runs scribe on a file (with extra arguments); checks exit 0 and returns the records and
+/// stderr.
+fn run(path: &Path, args: &[&str]) -> (Vec<Value>, String) {
+    let out = scribe()
+        .args(args)
+        .arg(path)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    (
+        json_lines(&out.stdout),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Every tool call in a list of turns, sub-agent transcripts included (depth first).
+fn calls(turns: &[&Value]) -> Vec<Value> {
+    let mut out = Vec::new();
+    for t in turns {
+        for p in t["parts"].as_array().into_iter().flatten() {
+            if p["type"] == "tool-call" {
+                let c = &p["call"];
+                out.push(c.clone());
+                if let Some(sub) = c["subagent"]["transcript"].as_array() {
+                    let nested: Vec<&Value> = sub.iter().collect();
+                    out.extend(calls(&nested));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn turns(recs: &[Value]) -> Vec<&Value> {
+    recs.iter().filter(|r| r["kind"] == "turn").collect()
+}
+
+fn call<'a>(all: &'a [Value], id: &str) -> &'a Value {
+    all.iter()
+        .find(|c| c["toolCallId"] == id)
+        .unwrap_or_else(|| panic!("no tool call {id}"))
+}
+
+fn captures(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = files_under(&dir.join("qwen-daemon"), &|p| {
+        let name = p.file_name().unwrap().to_string_lossy();
+        name == "events.sse" || name == "replay.sse"
+    });
+    files.extend(files_under(&dir.join("qwen-code"), &|p| {
+        p.file_name().unwrap() == "stream.jsonl"
+    }));
+    files
+}
+
+#[test]
+fn every_qwen_capture_converts_detected_and_clean() {
+    let Some(dir) = corpus() else { return };
+    let files = captures(&dir);
+    assert!(
+        files.len() >= 10,
+        "expected 6 SSE + 4 stream captures, found {}",
+        files.len()
+    );
+    for path in files {
+        let (recs, stderr) = run(&path, &["--to", "jsonl"]);
+        assert!(stderr.is_empty(), "{}: stderr {stderr}", path.display());
+        let want = if path.extension().unwrap() == "sse" {
+            "qwen-daemon"
+        } else {
+            "qwen-stream"
+        };
+        assert_eq!(
+            recs[0]["source"],
+            want,
+            "{}: detected format",
+            path.display()
+        );
+        for d in recs.iter().filter(|r| r["kind"] == "debug") {
+            let reason = d["reason"].as_str().unwrap();
+            assert!(
+                UNPUBLISHED
+                    .iter()
+                    .any(|t| reason == format!("unknown daemon event type {t:?}")),
+                "{}: debug record for a published type: {reason}",
+                path.display()
+            );
+        }
+        let all = calls(&turns(&recs));
+        for c in &all {
+            let state = c["state"].as_str().unwrap();
+            assert!(
+                ["success", "error", "approval-denied"].contains(&state),
+                "{}: call {} ends {state}",
+                path.display(),
+                c["toolCallId"]
+            );
+        }
+        // The session lane names the agent.
+        let session = recs.iter().find(|r| r["kind"] == "session");
+        assert_eq!(session.expect("a session record")["agent"], "qwen-code");
+    }
+}
+
+#[test]
+fn the_rejected_call_in_perm_is_approval_denied() {
+    let Some(dir) = corpus() else { return };
+    let (recs, _) = run(&dir.join("qwen-daemon/perm/events.sse"), &[]);
+    let all = calls(&turns(&recs));
+    let allowed = call(&all, "call_mock_44_0");
+    assert_eq!(allowed["state"], "success");
+    assert_eq!(
+        allowed["input"]["command"],
+        "echo approved-run > approved.txt"
+    );
+    let rejected = call(&all, "call_mock_46_0");
+    assert_eq!(rejected["state"], "approval-denied");
+    assert_eq!(rejected["input"]["command"], "rm -f hello.txt");
+    assert!(rejected["denied"].as_str().unwrap().contains("cancel"));
+    assert!(
+        rejected["output"]
+            .as_str()
+            .unwrap()
+            .contains("canceled by the user")
+    );
+    assert!(
+        recs.iter()
+            .any(|r| r["notice"]["kind"] == "permission-denied"
+                && r["notice"]["toolCallId"] == "call_mock_46_0")
+    );
+}
+
+#[test]
+fn the_subagents_calls_nest_in_the_agent_call() {
+    let Some(dir) = corpus() else { return };
+    for (file, agent, children) in [
+        (
+            "qwen-daemon/sub/events.sse",
+            "call_mock_48_0",
+            ["call_mock_49_0", "call_mock_50_0"],
+        ),
+        (
+            "qwen-code/subagent/stream.jsonl",
+            "call_mock_17_0",
+            ["call_mock_18_0", "call_mock_19_0"],
+        ),
+    ] {
+        let (recs, _) = run(&dir.join(file), &[]);
+        let top = turns(&recs);
+        assert!(
+            top.iter().all(|t| t.get("parentTaskId").is_none()),
+            "{file}"
+        );
+        let top_calls: Vec<Value> = top
+            .iter()
+            .flat_map(|t| t["parts"].as_array().unwrap().iter())
+            .filter(|p| p["type"] == "tool-call")
+            .map(|p| p["call"].clone())
+            .collect();
+        let parent = call(&top_calls, agent);
+        assert_eq!(parent["caller"], "subagent", "{file}");
+        assert_eq!(parent["state"], "success", "{file}");
+        let sub = &parent["subagent"];
+        assert_eq!(sub["status"], "completed", "{file}");
+        let inner: Vec<&Value> = sub["transcript"].as_array().unwrap().iter().collect();
+        assert_eq!(inner[0]["origin"]["kind"], "subagent-prompt", "{file}");
+        assert!(inner.iter().all(|t| t["parentTaskId"] == agent), "{file}");
+        let nested = calls(&inner);
+        for child in children {
+            assert_eq!(call(&nested, child)["state"], "success", "{file}");
+            assert!(
+                !top_calls.iter().any(|c| c["toolCallId"] == child),
+                "{file}: {child} at the top level"
+            );
+        }
+    }
+}
+
+#[test]
+fn resync_replay_shows_the_missed_range_and_skips_orphan_deltas() {
+    let Some(dir) = corpus() else { return };
+    let (recs, _) = run(&dir.join("qwen-daemon/resync/replay.sse"), &[]);
+    let missed: Vec<&Value> = recs
+        .iter()
+        .filter(|r| r["notice"]["kind"] == "missed-events")
+        .collect();
+    assert_eq!(missed.len(), 1);
+    assert_eq!(missed[0]["notice"]["from"], 2);
+    assert_eq!(missed[0]["notice"]["to"], 44);
+    assert_eq!(missed[0]["notice"]["reason"], "ring_evicted");
+    // Frames 45–52 are the tail of a message whose start was evicted: skipped until the replay
+    // completed; the frame after the snapshot (53, a follow-up suggestion) is folded again.
+    assert!(turns(&recs).is_empty());
+    assert!(
+        recs.iter()
+            .any(|r| r["notice"]["source"] == "followup_suggestion")
+    );
+    // The snapshot that ended the resync refreshes the session lane.
+    let session = recs.iter().rfind(|r| r["kind"] == "session").unwrap();
+    assert_eq!(session["model"], "$runtime|openai|mock-model(openai)");
+    assert_eq!(session["permissionMode"], "yolo");
+}
+
+/// The frames of an SSE file whose id is within `[from, to]`, as SSE again.
+fn frames_between(text: &str, from: u64, to: u64) -> String {
+    let mut out = String::from("retry: 3000\n\n");
+    for frame in text.split("\n\n") {
+        let id = frame
+            .lines()
+            .find_map(|l| l.strip_prefix("id: "))
+            .and_then(|s| s.parse::<u64>().ok());
+        if id.is_some_and(|n| n >= from && n <= to) {
+            out.push_str(frame);
+            out.push_str("\n\n");
+        }
+    }
+    out
+}
+
+fn without_sessions(recs: &[Value]) -> Vec<&Value> {
+    recs.iter()
+        .filter(|r| r["kind"] != "session" && r["kind"] != "header")
+        .collect()
+}
+
+#[test]
+fn a_replay_folds_like_the_live_frames_it_repeats() {
+    let Some(dir) = corpus() else { return };
+    let events = dir.join("qwen-daemon/tools/events.sse");
+    let replay = dir.join("qwen-daemon/tools/replay.sse");
+    let (replayed, _) = run(&replay, &[]);
+    // The replay resends frames 34–65 (Last-Event-ID: 33), then replay_complete and a snapshot.
+    let live_text = std::fs::read_to_string(&events).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let part = tmp.path().join("part.sse");
+    std::fs::write(&part, frames_between(&live_text, 34, 65)).unwrap();
+    let (live, _) = run(&part, &[]);
+    assert!(turns(&live).len() >= 5);
+    assert_eq!(without_sessions(&replayed), without_sessions(&live));
+
+    // Both subscriptions saved in one file: the replayed frames are folded once.
+    let both = tmp.path().join("both.sse");
+    let replay_text = std::fs::read_to_string(&replay).unwrap();
+    std::fs::write(&both, format!("{live_text}{replay_text}")).unwrap();
+    let (once, _) = run(&both, &[]);
+    let (alone, _) = run(&events, &[]);
+    assert_eq!(turns(&once), turns(&alone));
+    assert_eq!(without_sessions(&once), without_sessions(&alone));
+}
+
+#[test]
+fn qwen_stream_denials_plans_and_partial_messages() {
+    let Some(dir) = corpus() else { return };
+    let (recs, _) = run(&dir.join("qwen-code/default-approval/stream.jsonl"), &[]);
+    let all = calls(&turns(&recs));
+    for id in ["call_mock_27_0", "call_mock_28_0"] {
+        let c = call(&all, id);
+        assert_eq!(c["state"], "approval-denied", "{id}");
+        assert!(
+            c["errorText"].as_str().unwrap().contains("declined"),
+            "{id}"
+        );
+    }
+    let session = recs.iter().find(|r| r["kind"] == "session").unwrap();
+    assert_eq!(session["agent"], "qwen-code");
+    assert_eq!(session["version"], "0.24.4");
+    assert_eq!(session["permissionMode"], "default");
+
+    // One turn per model response, with or without --include-partial-messages.
+    let shape = |file: &str| -> Vec<Vec<String>> {
+        let (recs, _) = run(&dir.join(file), &[]);
+        turns(&recs)
+            .iter()
+            .map(|t| {
+                t["parts"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|p| match p["type"].as_str().unwrap() {
+                        "tool-call" => format!(
+                            "{}:{}",
+                            p["call"]["name"].as_str().unwrap(),
+                            p["call"]["state"].as_str().unwrap()
+                        ),
+                        other => other.to_owned(),
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    let plain = shape("qwen-code/tools/stream.jsonl");
+    assert_eq!(plain, shape("qwen-code/tools-partial/stream.jsonl"));
+    assert_eq!(plain[0], ["reasoning", "text", "run_shell_command:success"]);
+    assert!(plain.iter().flatten().any(|p| p == "todo_write:success"));
+}
+
+#[test]
+fn the_daemon_plan_is_a_todo_write_call() {
+    let Some(dir) = corpus() else { return };
+    let (recs, _) = run(&dir.join("qwen-daemon/tools/events.sse"), &[]);
+    let all = calls(&turns(&recs));
+    let plan = call(&all, "call_mock_36_0");
+    assert_eq!(plan["name"], "todo_write");
+    assert_eq!(plan["state"], "success");
+    assert_eq!(plan["input"]["todos"][0]["content"], "List files");
+    assert_eq!(plan["input"]["todos"][0]["status"], "completed");
+    // The same shape as Qwen's stream-json todo_write input.
+    let (stream, _) = run(&dir.join("qwen-code/tools/stream.jsonl"), &[]);
+    let scalls = calls(&turns(&stream));
+    let todo = scalls.iter().find(|c| c["name"] == "todo_write").unwrap();
+    assert_eq!(todo["input"]["todos"][0]["content"], "List files");
+}
+
+#[test]
+fn upstream_conformance_vectors() {
+    let Some(dir) = corpus() else { return };
+    let up = dir.join("qwen-daemon/upstream");
+    let expectations: Vec<Value> = serde_json::from_str(
+        &std::fs::read_to_string(up.join("conformance-expectations.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(expectations.len(), 11);
+    for fx in &expectations {
+        let name = fx["name"].as_str().unwrap();
+        let (recs, _) = run(&up.join(fx["envelopes_file"].as_str().unwrap()), &[]);
+        assert_eq!(recs[0]["source"], "qwen-daemon", "{name}");
+        // What a reader sees: everything but debug records (kept raw, shown only on request).
+        let shown: String = recs
+            .iter()
+            .filter(|r| r["kind"] != "debug")
+            .map(Value::to_string)
+            .collect();
+        for s in fx["expectedContains"].as_array().unwrap() {
+            assert!(shown.contains(s.as_str().unwrap()), "{name}: missing {s}");
+        }
+        for s in fx["expectedAbsent"].as_array().into_iter().flatten() {
+            assert!(!shown.contains(s.as_str().unwrap()), "{name}: shows {s}");
+        }
+        let all = calls(&turns(&recs));
+        let text = |role: &str| -> Vec<String> {
+            turns(&recs)
+                .iter()
+                .filter(|t| t["role"] == role)
+                .flat_map(|t| t["parts"].as_array().unwrap().iter())
+                .filter_map(|p| p["text"].as_str().map(str::to_owned))
+                .collect()
+        };
+        let notices = |source: &str| {
+            recs.iter()
+                .filter(|r| r["notice"]["source"] == source)
+                .count()
+        };
+        // Qwen's transcript blocks, mapped onto ours.
+        match name {
+            "simple-chat" => {
+                assert_eq!(text("user"), ["hello world"]);
+                assert_eq!(text("assistant"), ["hi there"], "one part per message");
+            }
+            "tool-call-lifecycle" => {
+                let c = call(&all, "t1");
+                assert_eq!(c["state"], "success");
+                assert_eq!(c["input"]["command"], "npm test");
+                assert_eq!(c["output"], "all tests pass");
+            }
+            "file-edit-diff" => {
+                let c = call(&all, "edit-1");
+                assert_eq!(c["state"], "success");
+                assert_eq!(c["input"]["path"], "/work/auth.ts");
+            }
+            "mcp-invocation" => {
+                let c = call(&all, "mcp-1");
+                assert_eq!(c["caller"], "mcp");
+                assert_eq!(c["mcpServer"], "github");
+            }
+            "permission-lifecycle" => {
+                // No call id in the request: a permission block becomes two notices.
+                assert_eq!(notices("permission_request"), 1);
+                assert_eq!(notices("permission_resolved"), 1);
+            }
+            "mcp-budget-warning" => assert_eq!(notices("mcp_budget_warning"), 1),
+            "cancellation-propagates" => {
+                // No cancellation arrives: the call is left as the input left it.
+                assert_eq!(call(&all, "long-task")["state"], "running");
+            }
+            "malformed-payload-redaction" => {
+                let debug: Vec<&Value> = recs.iter().filter(|r| r["kind"] == "debug").collect();
+                assert_eq!(debug.len(), 1);
+                assert_eq!(debug[0]["reason"], "malformed mcp_budget_warning payload");
+            }
+            "auth-device-flow-success" => {
+                assert_eq!(notices("auth_device_flow_started"), 1);
+                assert_eq!(notices("auth_device_flow_authorized"), 1);
+            }
+            "available-commands-typed-event" => {
+                let s = recs.iter().find(|r| r["kind"] == "session").unwrap();
+                assert_eq!(
+                    s["slashCommands"],
+                    serde_json::json!(["memory", "mcp", "agents"])
+                );
+                assert!(!recs.iter().any(|r| r["kind"] == "notice"));
+            }
+            "subagent-nesting" => {
+                let top: Vec<&Value> = turns(&recs);
+                assert_eq!(
+                    top.len(),
+                    1,
+                    "the child's turn is nested, not at the top level"
+                );
+                let parent = &top[0]["parts"][0]["call"];
+                assert_eq!(parent["toolCallId"], "task-1");
+                assert_eq!(parent["caller"], "subagent");
+                assert_eq!(call(&all, "grep-1")["input"]["pattern"], "TODO");
+                let inner = parent["subagent"]["transcript"].as_array().unwrap();
+                assert!(inner.iter().all(|t| t["parentTaskId"] == "task-1"));
+            }
+            other => panic!("an upstream vector this test does not know: {other}"),
+        }
+    }
+}
+
+#[test]
+fn sse_edge_cases() {
+    // CRLF line ends, a retry field, comments, one envelope spread over several data: lines,
+    // a replayed duplicate, a synthetic replay_complete, a type from the future, and a last
+    // frame with no blank line after it.
+    let (recs, stderr) = run(&sample("qwen-daemon-edges.sse"), &[]);
+    assert_eq!(recs[0]["source"], "qwen-daemon");
+    assert!(stderr.contains("cut off"), "stderr: {stderr}");
+    let t = turns(&recs);
+    assert_eq!(t.len(), 2);
+    assert_eq!(t[1]["parts"][0]["text"], "Hi! Listing now.", "chunk 3 once");
+    assert_eq!(t[1]["metadata"]["usage"]["outputTokens"], 4);
+    let all = calls(&t);
+    let ls = call(&all, "call_ls");
+    assert_eq!(ls["state"], "success");
+    assert_eq!(ls["input"]["command"], "ls");
+    assert_eq!(ls["output"], "a.txt\nb.txt");
+    let debug: Vec<&Value> = recs.iter().filter(|r| r["kind"] == "debug").collect();
+    assert_eq!(debug.len(), 1);
+    assert!(
+        debug[0]["raw"]
+            .as_str()
+            .unwrap()
+            .contains("a_type_from_the_future")
+    );
+    // The cut-off frame was whole JSON: it is folded.
+    assert!(
+        recs.iter()
+            .any(|r| r["notice"]["source"] == "followup_suggestion")
+    );
+
+    // The stage-2 stream accounts for the duplicate and the keep-alives.
+    let out = scribe()
+        .args(["--to", "events"])
+        .arg(sample("qwen-daemon-edges.sse"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let events = json_lines(&out);
+    let absorbed = |what: &str| {
+        events
+            .iter()
+            .filter(|e| e["event"] == "absorbed" && e["what"].as_str().unwrap().contains(what))
+            .count()
+    };
+    assert_eq!(absorbed("duplicate event 3"), 1);
+    assert_eq!(absorbed("keep-alive"), 2);
+}
+
+#[test]
+fn a_cut_off_frame_with_half_its_json_is_kept_as_debug() {
+    let out = scribe()
+        .write_stdin("retry: 3000\n\nid: 1\nevent: session_update\ndata: {\"id\":1,\"v\":1,\"ty")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let recs = json_lines(&out.stdout);
+    assert_eq!(recs[0]["source"], "qwen-daemon");
+    assert_eq!(recs[1]["kind"], "debug");
+    assert!(recs[1]["reason"].as_str().unwrap().contains("cut off"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(":3: SSE frame cut off"));
+}
+
+#[test]
+fn envelopes_one_per_line_and_forced_formats() {
+    let (recs, _) = run(&sample("qwen-daemon-lines.jsonl"), &[]);
+    assert_eq!(recs[0]["source"], "qwen-daemon");
+    let all = calls(&turns(&recs));
+    let rm = call(&all, "call_rm");
+    assert_eq!(rm["state"], "approval-denied");
+    assert!(
+        rm["output"]
+            .as_str()
+            .unwrap()
+            .contains("canceled by the user")
+    );
+    let (forced, _) = run(
+        &sample("qwen-daemon-lines.jsonl"),
+        &["--from", "qwen-daemon"],
+    );
+    assert_eq!(forced, recs);
+
+    // Qwen's init line is told from Claude's (qwen_code_version), or the format is forced.
+    let line = r#"{"type":"system","subtype":"init","uuid":"s1","session_id":"s1","cwd":"/w","tools":[],"mcp_servers":[],"model":"m","permission_mode":"yolo","slash_commands":[],"qwen_code_version":"0.24.4","agents":[]}"#;
+    for args in [vec![], vec!["--from", "qwen-stream"]] {
+        let out = scribe()
+            .args(&args)
+            .write_stdin(format!("{line}\n"))
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let recs = json_lines(&out);
+        assert_eq!(recs[0]["source"], "qwen-stream");
+        assert_eq!(recs[1]["agent"], "qwen-code");
+    }
+}
+
+#[test]
+fn resync_latch_history_truncated_and_cancellation() {
+    let (recs, stderr) = run(&sample("qwen-daemon-resync.jsonl"), &[]);
+    assert!(stderr.is_empty(), "{stderr}");
+    let kinds: Vec<String> = recs[1..]
+        .iter()
+        .map(|r| match r["kind"].as_str().unwrap() {
+            "notice" => format!(
+                "notice:{}",
+                r["notice"]["source"]
+                    .as_str()
+                    .unwrap_or(r["notice"]["kind"].as_str().unwrap())
+            ),
+            "turn" => format!("turn:{}", r["role"].as_str().unwrap()),
+            other => other.to_owned(),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "session",
+            "turn:user",
+            "turn:assistant",
+            // What came before the gap is written before the notice.
+            "notice:missed-events",
+            // A notice only: it neither starts nor ends the resync.
+            "notice:history_truncated",
+            // Frames 6–8 (orphaned deltas, a turn end) were skipped until replay_complete.
+            "turn:user",
+            "turn:assistant",
+            "notice:prompt_cancelled",
+            "notice:result",
+            // In no published list: kept raw.
+            "debug",
+        ]
+    );
+    let missed = &recs[4]["notice"];
+    assert_eq!(
+        (missed["from"].as_u64(), missed["to"].as_u64()),
+        (Some(3), Some(5))
+    );
+    let t = turns(&recs);
+    assert_eq!(t[1]["parts"][0]["text"], "Working on it");
+    let all = calls(&t);
+    assert!(!all.iter().any(|c| c["toolCallId"] == "call_gone"));
+    let sleep = call(&all, "call_sleep");
+    assert_eq!(sleep["state"], "error");
+    assert!(sleep["errorText"].as_str().unwrap().contains("cancelled"));
+    assert_eq!(recs[9]["notice"]["stopReason"], "cancelled");
+    assert!(
+        recs[10]["raw"]
+            .as_str()
+            .unwrap()
+            .contains("background_notification_turn_complete")
+    );
+}
+
+#[test]
+fn sub_agents_nest_recursively() {
+    // An agent call inside a sub-agent, whose own read_file call nests one level deeper.
+    let (recs, _) = run(&sample("qwen-daemon-nested.jsonl"), &[]);
+    let top = turns(&recs);
+    assert_eq!(top.len(), 1);
+    let outer = &top[0]["parts"][0]["call"];
+    assert_eq!(outer["toolCallId"], "outer");
+    let outer_turns = outer["subagent"]["transcript"].as_array().unwrap();
+    assert_eq!(outer_turns[0]["parts"][0]["text"], "do the outer job");
+    let inner = &outer_turns[1]["parts"][0]["call"];
+    assert_eq!(inner["toolCallId"], "inner");
+    assert_eq!(inner["caller"], "subagent");
+    assert_eq!(inner["subagent"]["status"], "completed");
+    let inner_turns = inner["subagent"]["transcript"].as_array().unwrap();
+    assert!(inner_turns.iter().all(|t| t["parentTaskId"] == "inner"));
+    let leaf = &inner_turns[1]["parts"][0]["call"];
+    assert_eq!(leaf["toolCallId"], "leaf");
+    assert_eq!(leaf["output"], "x contents");
+}
+
+#[test]
+fn a_capture_cut_anywhere_still_converts() {
+    let Some(dir) = corpus() else { return };
+    for path in captures(&dir) {
+        let bytes = std::fs::read(&path).unwrap();
+        for k in 1..=4 {
+            let cut = &bytes[..bytes.len() * k / 5];
+            let out = scribe()
+                .write_stdin(cut)
+                .assert()
+                .success()
+                .get_output()
+                .clone();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(!stderr.contains("panick"), "{}: {stderr}", path.display());
+            let recs = json_lines(&out.stdout);
+            assert_eq!(recs[0]["kind"], "header", "{}", path.display());
+        }
+    }
+}
+
+#[test]
+fn an_input_pieced_together_out_of_order_is_reported_once() {
+    let Some(dir) = corpus() else { return };
+    let replay = std::fs::read(dir.join("qwen-daemon/tools/replay.sse")).unwrap();
+    let live = std::fs::read(dir.join("qwen-daemon/tools/events.sse")).unwrap();
+    let out = scribe()
+        .write_stdin([replay, live].concat())
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("event 1 arrives after event 65"),
+        "{stderr}"
+    );
+    // Nothing is folded twice: each tool call appears once.
+    let recs = json_lines(&out.stdout);
+    let all = calls(&turns(&recs));
+    let mut ids: Vec<&str> = all
+        .iter()
+        .map(|c| c["toolCallId"].as_str().unwrap())
+        .collect();
+    let n = ids.len();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), n);
+}
