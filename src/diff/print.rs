@@ -107,6 +107,9 @@ pub(crate) fn text(out: &mut dyn Write, changes: &[Change], color: bool) -> io::
         )?;
         match (&c.old, &c.new) {
             (Some(Value::String(a)), Some(Value::String(b))) => lines_diff(out, &pal, a, b)?,
+            (Some(Value::Array(a)), Some(Value::Array(b))) if is_flat(a) && is_flat(b) => {
+                list_diff(out, &pal, a, b)?
+            }
             (Some(a), Some(b)) if is_record(a) && is_record(b) => {
                 excerpt(out, &pal, a, "    - ")?;
                 excerpt(out, &pal, b, "    + ")?;
@@ -118,6 +121,51 @@ pub(crate) fn text(out: &mut dyn Write, changes: &[Change], color: bool) -> io::
                 if let Some(b) = new {
                     one_side(out, pal.added, "    + ", b)?;
                 }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A list of plain values (tool names, skills, progress lines): shown element by element.
+fn is_flat(list: &[Value]) -> bool {
+    list.iter().all(|v| !v.is_array() && !v.is_object())
+}
+
+fn list_diff(out: &mut dyn Write, pal: &Palette, a: &[Value], b: &[Value]) -> io::Result<()> {
+    let show = |v: &Value| match v {
+        Value::String(s) => clean(s),
+        other => other.to_string(),
+    };
+    let (a, b): (Vec<String>, Vec<String>) =
+        (a.iter().map(show).collect(), b.iter().map(show).collect());
+    let mut printed = 0;
+    for op in similar::capture_diff_slices(similar::Algorithm::Myers, &a, &b) {
+        let (removed, added) = match op {
+            similar::DiffOp::Equal { .. } => continue,
+            similar::DiffOp::Delete {
+                old_index, old_len, ..
+            } => (old_index..old_index + old_len, 0..0),
+            similar::DiffOp::Insert {
+                new_index, new_len, ..
+            } => (0..0, new_index..new_index + new_len),
+            similar::DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => (
+                old_index..old_index + old_len,
+                new_index..new_index + new_len,
+            ),
+        };
+        for (sign, style, items) in [('-', pal.removed, &a[removed]), ('+', pal.added, &b[added])] {
+            for item in items {
+                printed += 1;
+                if printed > MAX_DIFF_LINES {
+                    return writeln!(out, "{}", "    …".style(pal.dim));
+                }
+                writeln!(out, "{}", format!("    {sign} {item}").style(style))?;
             }
         }
     }

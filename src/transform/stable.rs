@@ -11,7 +11,8 @@
 //! session ids, init line ids             s1, init-1, …     mention of it inside text, follows)
 //! timestamps, durations, version strings dropped (inside text, timestamps: <time>)
 //! thinking signatures                    dropped
-//! token counts and cost                  dropped (kept with --stable=keep-usage)
+//! token counts and cost                  dropped (kept with --stable=keep-usage); a notice
+//!                                          that only reports them says <usage>
 //! temp dirs (/tmp/x, /var/folders/…/T/x) <tmp-1>, <tmp-2>, … (numbered by first appearance)
 //! counters in a sub-agent's <usage>      <n> (tool_uses kept; tokens kept with keep-usage)
 //! sockets (…/name.sock)                  <socket>
@@ -346,6 +347,14 @@ impl VisitMut for Stable {
         }
     }
 
+    fn usage_text(&mut self, s: &mut String) {
+        if self.keep_usage {
+            self.rewrite_text(s);
+        } else {
+            *s = "<usage>".to_owned();
+        }
+    }
+
     /// Input line numbers shift when keep-alives or retries come and go.
     fn line(&mut self, line: &mut u64) {
         *line = 0;
@@ -447,5 +456,35 @@ mod tests {
         let mut content = serde_json::json!({"timeout_ms": 5});
         st.value(ValueRole::Content, &mut content);
         assert_eq!(content, serde_json::json!({"timeout_ms": 5}));
+    }
+
+    #[test]
+    fn a_notice_that_only_reports_cost_says_usage() {
+        use crate::model::session::{Level, SystemNotice};
+        use crate::model::transcript::TranscriptItem;
+        let notice = |source: &str| {
+            TranscriptItem::Notice(Box::new(SystemNotice::Info {
+                source: source.to_owned(),
+                level: Level::Info,
+                text: "session cost so far: $0.1456".to_owned(),
+                data: Value::Null,
+            }))
+        };
+        let text = |item: &TranscriptItem| match item {
+            TranscriptItem::Notice(n) => match n.as_ref() {
+                SystemNotice::Info { text, .. } => text.clone(),
+                _ => unreachable!(),
+            },
+            _ => unreachable!(),
+        };
+        let mut item = notice("cost-state");
+        crate::transform::visit::walk_item(&mut Stable::new(false), &mut item);
+        assert_eq!(text(&item), "<usage>");
+        let mut kept = notice("cost-state");
+        crate::transform::visit::walk_item(&mut Stable::new(true), &mut kept);
+        assert_eq!(text(&kept), "session cost so far: $0.1456");
+        let mut other = notice("local-command");
+        crate::transform::visit::walk_item(&mut Stable::new(false), &mut other);
+        assert_eq!(text(&other), "session cost so far: $0.1456");
     }
 }

@@ -76,6 +76,10 @@ pub(crate) trait VisitMut {
     fn tokens(&mut self, _n: &mut Option<u64>) {}
     /// Money spent.
     fn cost(&mut self, _c: &mut Option<f64>) {}
+    /// A text that only reports usage or cost (an `info` notice such as `cost-state`).
+    fn usage_text(&mut self, s: &mut String) {
+        self.text(s);
+    }
     /// The input line an event came from.
     fn line(&mut self, _line: &mut u64) {}
 }
@@ -462,8 +466,15 @@ fn walk_notice<V: VisitMut + ?Sized>(v: &mut V, n: &mut SystemNotice) {
             text,
             data,
         } => {
+            let about_usage = ["cost", "usage", "token"]
+                .iter()
+                .any(|w| source.to_ascii_lowercase().contains(w));
             v.text(source);
-            v.text(text);
+            if about_usage {
+                v.usage_text(text);
+            } else {
+                v.text(text);
+            }
             v.value(ValueRole::Meta, data);
         }
     }
