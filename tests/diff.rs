@@ -213,6 +213,12 @@ fn global_options_go_either_side_of_diff_and_the_filter_s_own_do_not() {
         .code(2);
     let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(err.contains("go after `diff`"), "{err}");
+    scribe()
+        .args(["-o", "somewhere", "diff"])
+        .arg(&s)
+        .arg(&s)
+        .assert()
+        .code(2);
 }
 
 #[test]

@@ -36,9 +36,14 @@ mod print;
 /// Runs `scribe diff`; returns the exit status.
 pub(crate) fn run(cli: &Cli, args: &DiffArgs) -> Result<u8> {
     // Options of the filter itself, given before `diff`, would be silently ignored otherwise.
-    if cli.to != OutputFormat::Jsonl || cli.from != SourceFormat::Auto || cli.strict {
+    if cli.to != OutputFormat::Jsonl
+        || cli.from != SourceFormat::Auto
+        || cli.strict
+        || cli.output_dir.is_some()
+    {
         eprintln!(
-            "scribe: --to, --from and --strict go after `diff` (scribe diff [OPTIONS] OLD NEW)"
+            "scribe: --to and --from go after `diff` (scribe diff [OPTIONS] OLD NEW); \
+             --strict and --output-dir do not apply to it"
         );
         return Ok(exit::TROUBLE);
     }
