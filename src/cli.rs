@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Fold a coding agent's event stream into a transcript you can read, share and diff.
 ///
@@ -26,6 +26,9 @@ use clap::{Parser, ValueEnum};
   scribe session.jsonl --to md > transcript.md
   scribe session.jsonl --to jsonl > transcript.jsonl
   scribe --to events run.jsonl | jq -c 'select(.event == \"tool-result\")'
+  scribe --stable run.jsonl > golden.jsonl       (check in a golden transcript)
+  scribe diff golden.jsonl new-run.jsonl         (exit 1 when the behaviour changed)
+  scribe --redact session.jsonl > shareable.jsonl
   scribe ~/.claude/projects/-home-me-app/ -o transcripts/
 
 EXIT STATUS:
@@ -57,7 +60,7 @@ pub(crate) struct Cli {
     pub(crate) strict: bool,
 
     /// When to colour terminal output.
-    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
+    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN", global = true)]
     pub(crate) color: ColorWhen,
 
     /// Show tool results, sub-agent transcripts and long inputs whole in text output (Markdown
@@ -76,6 +79,21 @@ pub(crate) struct Cli {
     /// Wrap text output at N columns (default: the terminal's width, or 80 when not a terminal).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(20..))]
     pub(crate) width: Option<u16>,
+    /// Byte-identical output for identical behaviour: renumber ids by first appearance, drop
+    /// timestamps, durations, version strings, temp paths and sockets, and token counts and cost
+    /// (`--stable=keep-usage` keeps those). See docs/ci.md.
+    #[arg(long, value_enum, value_name = "MODE", num_args = 0..=1, require_equals = true,
+          default_missing_value = "default", global = true)]
+    pub(crate) stable: Option<StableMode>,
+
+    /// Replace secrets (API keys, tokens, private keys, passwords) with `[REDACTED:<kind>]`,
+    /// and the home directory with `~`, everywhere in the output.
+    #[arg(long, global = true)]
+    pub(crate) redact: bool,
+
+    /// Compare two runs (see `scribe diff --help`).
+    #[command(subcommand)]
+    pub(crate) command: Option<Command>,
 
     /// Print a generated document instead of reading input (the man page).
     #[arg(long, value_enum, hide = true, value_name = "WHAT")]
@@ -156,4 +174,65 @@ pub(crate) enum ColorWhen {
 pub(crate) enum Generate {
     /// The roff man page (man/scribe.1).
     Man,
+}
+
+/// What `--stable` keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum StableMode {
+    /// Drop token counts and cost along with the other run-to-run noise.
+    Default,
+    /// Keep token counts and cost (to catch a change in how much a run costs).
+    KeepUsage,
+}
+
+/// Subcommands. `scribe [FILE]...` with no subcommand is the filter.
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Compare two runs of the same task and show what the agent did differently.
+    Diff(DiffArgs),
+}
+
+/// `scribe diff OLD NEW`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Both sides may be a raw stream (claude-stream) or scribe's own JSONL \
+(`scribe --to jsonl`, e.g. a checked-in golden transcript). --stable is implied.
+
+EXIT STATUS:
+  0  the runs did the same things
+  1  they differ (the differences are printed)
+  2  an input could not be read"
+)]
+pub(crate) struct DiffArgs {
+    /// The reference run (e.g. the golden transcript).
+    #[arg(value_name = "OLD")]
+    pub(crate) old: PathBuf,
+    /// The run to check.
+    #[arg(value_name = "NEW")]
+    pub(crate) new: PathBuf,
+    /// How to print the differences.
+    #[arg(long = "to", short = 't', value_enum, default_value_t = DiffFormat::Text)]
+    pub(crate) to: DiffFormat,
+    /// Leave these things out of the comparison: a field name (`output`, `usage`, `input`,
+    /// `errorText`, …), a part type (`reasoning`, `text`), a record kind (`notice`, `session`) or a
+    /// notice kind (`result`, `hook`). Repeat or separate with commas.
+    #[arg(long, value_name = "FIELD", value_delimiter = ',', num_args = 1..)]
+    pub(crate) ignore: Vec<String>,
+    /// Also compare tool-result sidecars (the harness's structured copy of each result: stdout
+    /// and stderr apart, edit patches, sub-agent totals); left out by default since they repeat
+    /// the output.
+    #[arg(long)]
+    pub(crate) sidecars: bool,
+    /// Input format of both sides; by default each is detected.
+    #[arg(long = "from", short = 'f', value_enum, default_value_t = SourceFormat::Auto)]
+    pub(crate) from: SourceFormat,
+}
+
+/// How `scribe diff` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum DiffFormat {
+    /// A readable, coloured report.
+    Text,
+    /// One JSON record per difference.
+    Jsonl,
 }

@@ -9,6 +9,7 @@ use clap::Parser;
 
 mod cli;
 mod diagnostics;
+mod diff;
 mod exit;
 mod fold;
 mod input;
@@ -16,6 +17,7 @@ mod model;
 mod pipeline;
 mod render;
 mod settings;
+mod transform;
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();

@@ -12,21 +12,26 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use clap::CommandFactory;
 
-use crate::cli::{Cli, Generate, SourceFormat};
+use crate::cli::{Cli, Command, Generate, SourceFormat};
 use crate::diagnostics::Diagnostics;
 use crate::exit;
 use crate::fold::Folder;
 use crate::input::lines::LineReader;
+use crate::input::scribe_jsonl::{self, TranscriptReader};
 use crate::input::{self, Adapter, Report};
 use crate::model::event::EventKind;
 use crate::model::transcript::TranscriptItem;
 use crate::render::{self, Header, Render, Summary};
 use crate::settings::Settings;
+use crate::transform::Transforms;
 
 /// Runs scribe; returns the exit status.
 pub(crate) fn run(cli: &Cli) -> Result<u8> {
     if let Some(what) = cli.generate {
         return generate(what);
+    }
+    if let Some(Command::Diff(args)) = &cli.command {
+        return crate::diff::run(cli, args);
     }
     let settings = Settings::resolve(cli);
     let mut diag = Diagnostics::new(settings.strict);
@@ -172,6 +177,8 @@ fn run_one(
     let mut summary = Summary::default();
     let errors_before = diag.errors();
     let mut source = settings.from;
+    let mut transforms = Transforms::new(settings);
+    let mut transcript: Option<TranscriptReader> = None;
 
     loop {
         if lines.is_drained() {
@@ -184,8 +191,32 @@ fn run_one(
         if line.lossy {
             diag.error(name, line.number, "invalid UTF-8 (replaced with U+FFFD)");
         }
+        if let Some(reader) = transcript.as_mut() {
+            let mut report = Report { file: name, diag };
+            reader.line(&line, &mut items, &mut report);
+            for mut item in items.drain(..) {
+                note_session(&item, &mut session_id);
+                transforms.item(&mut item);
+                renderer.item(out, &item)?;
+            }
+            if diag.must_stop() {
+                return Err(StrictStop.into());
+            }
+            continue;
+        }
         if adapter.is_none() {
             if line.text.trim().is_empty() {
+                continue;
+            }
+            if source == SourceFormat::Auto && scribe_jsonl::is_header(&line.text) {
+                // scribe's own transcript: its records are final items already (no fold).
+                transcript = Some(TranscriptReader);
+                let mut header = Header {
+                    file: name.to_owned(),
+                    source: scribe_jsonl::header_source(&line.text),
+                };
+                transforms.header(&mut header);
+                renderer.begin(out, &header)?;
                 continue;
             }
             if source == SourceFormat::Auto {
@@ -204,13 +235,12 @@ fn run_one(
             }
             adapter = Some(a);
             folder = Some(Folder::new(source.name()));
-            renderer.begin(
-                out,
-                &Header {
-                    file: name.to_owned(),
-                    source: source.name(),
-                },
-            )?;
+            let mut header = Header {
+                file: name.to_owned(),
+                source: source.name(),
+            };
+            transforms.header(&mut header);
+            renderer.begin(out, &header)?;
         }
         let (Some(adapter), Some(folder)) = (adapter.as_mut(), folder.as_mut()) else {
             unreachable!("created above");
@@ -225,6 +255,7 @@ fn run_one(
             out,
             &mut summary,
             &mut session_id,
+            &mut transforms,
         )?;
         if diag.must_stop() {
             return Err(StrictStop.into());
@@ -243,26 +274,28 @@ fn run_one(
                 out,
                 &mut summary,
                 &mut session_id,
+                &mut transforms,
             )?;
             folder.finish(&mut items);
-            for item in items.drain(..) {
+            for mut item in items.drain(..) {
                 note_session(&item, &mut session_id);
+                transforms.item(&mut item);
                 renderer.item(out, &item)?;
             }
         }
+        _ if transcript.is_some() => {}
         _ => {
             let src = if source == SourceFormat::Auto {
                 "none"
             } else {
                 source.name()
             };
-            renderer.begin(
-                out,
-                &Header {
-                    file: name.to_owned(),
-                    source: src,
-                },
-            )?;
+            let mut header = Header {
+                file: name.to_owned(),
+                source: src,
+            };
+            transforms.header(&mut header);
+            renderer.begin(out, &header)?;
         }
     }
     if diag.must_stop() {
@@ -281,6 +314,10 @@ fn note_session(item: &TranscriptItem, session_id: &mut Option<String>) {
 }
 
 /// Passes decoded events to the renderer (live) and the fold, and the fold's final items on.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "per-input state (summary, session id, --stable/--redact passes) passed along"
+)]
 fn feed(
     events: &mut Vec<crate::model::event::Event>,
     items: &mut Vec<crate::model::transcript::TranscriptItem>,
@@ -289,15 +326,21 @@ fn feed(
     out: &mut dyn Write,
     summary: &mut Summary,
     session_id: &mut Option<String>,
+    transforms: &mut Transforms,
 ) -> Result<()> {
     for event in events.drain(..) {
-        renderer.live(out, &event)?;
+        if transforms.is_empty() {
+            renderer.live(out, &event)?;
+        } else if let Some(shown) = transforms.event(&event) {
+            renderer.live(out, &shown)?;
+        }
         if matches!(event.kind, EventKind::Debug { .. }) {
             summary.debug += 1;
         }
         folder.push(event, items);
-        for item in items.drain(..) {
+        for mut item in items.drain(..) {
             note_session(&item, session_id);
+            transforms.item(&mut item);
             renderer.item(out, &item)?;
         }
     }

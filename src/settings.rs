@@ -5,7 +5,7 @@ use std::ffi::OsStr;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use crate::cli::{Cli, ColorWhen, OutputFormat, SourceFormat};
+use crate::cli::{Cli, ColorWhen, OutputFormat, SourceFormat, StableMode};
 
 /// Everything the pipeline and the renderers need to know about this run.
 #[derive(Debug, Clone)]
@@ -27,6 +27,12 @@ pub(crate) struct Settings {
     pub(crate) context: bool,
     /// The column at which text output wraps.
     pub(crate) width: usize,
+    /// `--stable`: neutralise run-to-run noise (issue 7).
+    pub(crate) stable: Option<StableMode>,
+    /// `--redact`: replace secrets and the home directory.
+    pub(crate) redact: bool,
+    /// `$HOME`, read once here, for `--redact` (`None` when unset, empty or `/`).
+    pub(crate) home: Option<String>,
 }
 
 impl Settings {
@@ -63,6 +69,12 @@ impl Settings {
             thinking: cli.thinking,
             context: cli.context,
             width,
+            stable: cli.stable,
+            redact: cli.redact,
+            home: std::env::var("HOME")
+                .ok()
+                .map(|h| h.trim_end_matches('/').to_owned())
+                .filter(|h| !h.is_empty()),
         }
     }
 }

@@ -23,3 +23,9 @@ mod html_browser;
 mod render_text;
 // --to md: goldens and the <details> structure under a CommonMark parser.
 mod render_md;
+// --stable: a second capture of the same run prints the same bytes in every format (issue 7).
+mod stable;
+// scribe diff: exit codes, one change shows as one change, an insertion as one insertion.
+mod diff;
+// --redact: every secret pattern, positive and negative, in every format.
+mod redact;

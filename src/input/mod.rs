@@ -22,6 +22,7 @@ mod qwen_permissions;
 mod qwen_stream;
 mod qwen_tools;
 mod qwen_wire;
+pub(crate) mod scribe_jsonl;
 mod sse;
 
 pub(crate) use lines::InputLine;

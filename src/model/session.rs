@@ -3,13 +3,13 @@
 //! Neither belongs in the scroll of turns. A renderer shows the snapshot as a header and notices as
 //! quiet one-line notes, toasts or a footer.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::transcript::{SubagentStatus, SubagentUsage, Usage};
 
 /// What the agent had available (§14 `SessionSnapshot`); refreshed by every later `init`.
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct SessionSnapshot {
     /// The id of the message that announced it (`uuid` of the init line).
@@ -40,21 +40,21 @@ pub(crate) struct SessionSnapshot {
 }
 
 /// An MCP server and whether it connected.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub(crate) struct McpServer {
     pub(crate) name: String,
     pub(crate) status: String,
 }
 
 /// A plugin the session loaded.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub(crate) struct Plugin {
     pub(crate) name: String,
     pub(crate) path: String,
 }
 
 /// Where a hook is in its life.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum HookStatus {
     Started,
@@ -63,7 +63,7 @@ pub(crate) enum HookStatus {
 }
 
 /// How loud an `info` notice is: renderers hide `trace` unless asked.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum Level {
     Trace,
@@ -74,7 +74,7 @@ pub(crate) enum Level {
 
 /// A banner, toast or footer fact (§14 `SystemNotice`, widened with the kinds the current CLI
 /// sends). The long tail of rare system messages is `Info`, which keeps the whole payload.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub(crate) enum SystemNotice {
     #[serde(rename_all = "camelCase")]
@@ -195,9 +195,9 @@ pub(crate) enum SystemNotice {
         stop_reason: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
         terminal_reason: Option<String>,
-        #[serde(skip_serializing_if = "Vec::is_empty")]
+        #[serde(skip_serializing_if = "Vec::is_empty", default)]
         errors: Vec<String>,
-        #[serde(skip_serializing_if = "Vec::is_empty")]
+        #[serde(skip_serializing_if = "Vec::is_empty", default)]
         permission_denials: Vec<Value>,
         #[serde(skip_serializing_if = "Option::is_none")]
         structured_output: Option<Value>,
@@ -208,7 +208,7 @@ pub(crate) enum SystemNotice {
         source: String,
         level: Level,
         text: String,
-        #[serde(skip_serializing_if = "Value::is_null")]
+        #[serde(skip_serializing_if = "Value::is_null", default)]
         data: Value,
     },
 }

@@ -4,14 +4,14 @@
 //! §14 exactly (camelCase in JSON) so that readers of the design recognise them. Every enum here is
 //! matched exhaustively by the renderers: a new variant is a compile error everywhere it matters.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::session::{SessionSnapshot, SystemNotice};
 
 /// One transcript entry: a user message or one whole assistant message (all its content-block
 /// frames merged).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Turn {
     /// The assistant `message.id`, or the user row's `uuid` (or a generated `u<N>`).
@@ -24,14 +24,14 @@ pub(crate) struct Turn {
     pub(crate) parent_task_id: Option<String>,
     pub(crate) parts: Vec<Part>,
     /// Facts about the message that are not content: model, usage, stop reason, machinery details.
-    #[serde(skip_serializing_if = "TurnMeta::is_empty")]
+    #[serde(skip_serializing_if = "TurnMeta::is_empty", default)]
     pub(crate) metadata: TurnMeta,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) timestamp: Option<String>,
 }
 
 /// Who speaks in a turn.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum Role {
     User,
@@ -39,7 +39,7 @@ pub(crate) enum Role {
 }
 
 /// Why a turn exists (§14 `TurnOrigin`, widened with `notification` from §4 row 4).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub(crate) enum TurnOrigin {
     /// Typed by a person (or sent by the SDK caller as the prompt).
@@ -68,7 +68,7 @@ impl TurnOrigin {
 }
 
 /// What kind of harness machinery a synthetic turn is (§4 rows 3 and 4).
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub(crate) enum SyntheticReason {
     SkillBody,
@@ -86,7 +86,7 @@ pub(crate) enum SyntheticReason {
 }
 
 /// Non-content facts about a turn. Every field is optional; an empty one is not written.
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct TurnMeta {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -100,10 +100,10 @@ pub(crate) struct TurnMeta {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) error: Option<String>,
     /// The message was cut off by an interrupt.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub(crate) aborted: bool,
     /// Parsed details of CLI machinery (slash command, bash mode, task notification, …).
-    #[serde(skip_serializing_if = "Map::is_empty")]
+    #[serde(skip_serializing_if = "Map::is_empty", default)]
     pub(crate) machinery: Map<String, Value>,
 }
 
@@ -114,14 +114,14 @@ impl TurnMeta {
 }
 
 /// Token counts of one model response.
-#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Usage {
     pub(crate) input_tokens: u64,
     pub(crate) output_tokens: u64,
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "is_zero", default)]
     pub(crate) cache_read_input_tokens: u64,
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "is_zero", default)]
     pub(crate) cache_creation_input_tokens: u64,
 }
 
@@ -152,17 +152,17 @@ impl Usage {
 }
 
 /// One piece of a turn (§14 `Part`: the AI SDK shape, widened).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub(crate) enum Part {
     Text {
         text: String,
-        #[serde(skip_serializing_if = "Vec::is_empty")]
+        #[serde(skip_serializing_if = "Vec::is_empty", default)]
         citations: Vec<Value>,
     },
     Reasoning {
         text: String,
-        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        #[serde(skip_serializing_if = "std::ops::Not::not", default)]
         redacted: bool,
         #[serde(skip_serializing_if = "Option::is_none")]
         signature: Option<String>,
@@ -203,7 +203,7 @@ pub(crate) enum Part {
 }
 
 /// One tool call, whose state evolves from the `tool_use` to its result (§14 `ToolCall`).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ToolCall {
     pub(crate) tool_call_id: String,
@@ -251,7 +251,7 @@ impl ToolCall {
 
 /// Who runs a tool (§14): the client on the model's behalf, the API server, an MCP server, or a
 /// sub-agent.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub(crate) enum Caller {
     Model,
@@ -268,7 +268,7 @@ pub(crate) enum Caller {
 ///    ▼           │ (approved)
 /// approval-pending ──▶ approval-denied
 /// ```
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub(crate) enum ToolState {
     Pending,
@@ -290,7 +290,7 @@ impl ToolState {
 }
 
 /// The skill a `Skill` call loaded, and the body the harness injected for it.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct SkillInfo {
     pub(crate) skill_name: String,
@@ -299,7 +299,7 @@ pub(crate) struct SkillInfo {
 }
 
 /// A sub-agent run owned by an Agent/Task call (§14 `SubagentRecord`).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct SubagentRecord {
     pub(crate) task_id: String,
@@ -332,7 +332,7 @@ impl SubagentRecord {
 }
 
 /// Where a sub-agent run stands.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum SubagentStatus {
     Running,
@@ -355,7 +355,7 @@ impl SubagentStatus {
 }
 
 /// Totals a sub-agent reported.
-#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct SubagentUsage {
     pub(crate) total_tokens: u64,
@@ -376,7 +376,7 @@ impl SubagentUsage {
 }
 
 /// An input line nothing understood: kept whole and counted, never dropped silently.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct DebugRecord {
     pub(crate) reason: String,

@@ -405,6 +405,9 @@ mod tests {
             thinking: false,
             context: false,
             width: 80,
+            stable: None,
+            redact: false,
+            home: None,
         })
     }
 

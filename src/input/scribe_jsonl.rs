@@ -1,0 +1,117 @@
+//! Reads scribe's own `--to jsonl` output back into transcript items, so that a checked-in
+//! golden transcript can be one side of `scribe diff`.
+//!
+//! The format is recognised by its first record, the header
+//! (`{"kind":"header","schema":"scribe.transcript",…}`). Records are already folded: they become
+//! `TranscriptItem`s directly, without an adapter or the fold.
+
+use clap::ValueEnum;
+use serde_json::Value;
+
+use super::{InputLine, Report};
+use crate::cli::SourceFormat;
+use crate::model::SCHEMA_VERSION;
+use crate::model::transcript::{DebugRecord, TranscriptItem};
+
+/// The `schema` value of the header record.
+pub(crate) const SCHEMA: &str = "scribe.transcript";
+
+/// True when `first_line` is the header of scribe's JSONL transcript.
+pub(crate) fn is_header(first_line: &str) -> bool {
+    serde_json::from_str::<Value>(first_line.trim()).is_ok_and(|v| {
+        v.get("kind").and_then(Value::as_str) == Some("header")
+            && v.get("schema").and_then(Value::as_str) == Some(SCHEMA)
+    })
+}
+
+/// The `source` a transcript header names, as one of scribe's own format names (so that
+/// re-reading a transcript keeps its header); `scribe-jsonl` when it names none.
+pub(crate) fn header_source(first_line: &str) -> &'static str {
+    let v: Value = serde_json::from_str(first_line.trim()).unwrap_or(Value::Null);
+    let named = v.get("source").and_then(Value::as_str).unwrap_or("");
+    SourceFormat::value_variants()
+        .iter()
+        .map(|f| f.name())
+        .find(|n| *n == named && *n != "auto")
+        .unwrap_or("scribe-jsonl")
+}
+
+/// Reads the records after the header, one line at a time, reporting lines it cannot use.
+#[derive(Debug, Default)]
+pub(crate) struct TranscriptReader;
+
+impl TranscriptReader {
+    /// Appends the item a line holds (none for a blank line or a repeated header).
+    pub(crate) fn line(
+        &mut self,
+        line: &InputLine,
+        out: &mut Vec<TranscriptItem>,
+        report: &mut Report<'_>,
+    ) {
+        if line.text.trim().is_empty() {
+            return;
+        }
+        match record(&line.text) {
+            Ok(Some(item)) => out.push(item),
+            Ok(None) => {}
+            Err(what) => report.error(line.number, &what),
+        }
+    }
+}
+
+/// One record of the transcript: `Ok(None)` for the header, an error for a line that is not a
+/// record this version of scribe knows.
+pub(crate) fn record(line: &str) -> Result<Option<TranscriptItem>, String> {
+    let v: Value = serde_json::from_str(line).map_err(|e| format!("invalid JSON: {e}"))?;
+    let kind = v
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
+    let bad = |e: serde_json::Error| format!("not a scribe {kind} record: {e}");
+    Ok(Some(match kind.as_str() {
+        "header" => {
+            let version = v.get("version").and_then(Value::as_u64).unwrap_or(0);
+            if version > u64::from(SCHEMA_VERSION) {
+                return Err(format!(
+                    "written with schema version {version}; this scribe reads up to {SCHEMA_VERSION}"
+                ));
+            }
+            return Ok(None);
+        }
+        "session" => TranscriptItem::Session(Box::new(serde_json::from_value(v).map_err(bad)?)),
+        "turn" => TranscriptItem::Turn(Box::new(serde_json::from_value(v).map_err(bad)?)),
+        "notice" => TranscriptItem::Notice(Box::new(
+            serde_json::from_value(v.get("notice").cloned().unwrap_or(Value::Null)).map_err(bad)?,
+        )),
+        "debug" => TranscriptItem::Debug(Box::new(
+            serde_json::from_value::<DebugRecord>(v).map_err(bad)?,
+        )),
+        other => return Err(format!("unknown record kind {other:?}")),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_back_what_jsonl_writes() {
+        assert!(is_header(
+            r#"{"kind":"header","schema":"scribe.transcript","version":1,"source":"x","file":""}"#
+        ));
+        assert!(!is_header(r#"{"type":"system","subtype":"init"}"#));
+        let turn = r#"{"kind":"turn","id":"t1","role":"assistant","origin":{"kind":"model"},"parts":[{"type":"text","text":"hi"},{"type":"tool-call","call":{"toolCallId":"call-1","name":"Bash","caller":"model","state":"success","input":{"command":"ls"},"output":"a"}}]}"#;
+        let Ok(Some(TranscriptItem::Turn(t))) = record(turn) else {
+            panic!("a turn");
+        };
+        assert_eq!(t.id, "t1");
+        assert_eq!(t.parts.len(), 2);
+        let notice = r#"{"kind":"notice","notice":{"kind":"result","subtype":"success","isError":false,"turns":2}}"#;
+        assert!(matches!(
+            record(notice),
+            Ok(Some(TranscriptItem::Notice(_)))
+        ));
+        assert!(record(r#"{"kind":"mystery"}"#).is_err());
+    }
+}

@@ -1,0 +1,111 @@
+//! Passes over final items, between the fold and the renderer: `--redact` (secrets out) then
+//! `--stable` (run-to-run noise out). Both are `visit::VisitMut`s over the model types, so a
+//! field added to the model is reached by both once the walk knows it.
+//!
+//! The pipeline calls `Transforms::item` on every item before `Render::item`, and
+//! `Transforms::event` on a copy of every event before `Render::live` (`--to events`). Under
+//! `--stable` the events that only exist for a live view (text and reasoning deltas, tool input
+//! starts, tool progress ticks, absorbed keep-alives) are dropped, since their number and chunking vary from run to run,
+//! and the remaining events are numbered 1, 2, 3, … instead of carrying input line numbers.
+
+use crate::cli::StableMode;
+use crate::model::event::{Event, EventKind};
+use crate::model::transcript::TranscriptItem;
+use crate::render::Header;
+use crate::settings::Settings;
+
+pub(crate) mod redact;
+pub(crate) mod stable;
+pub(crate) mod visit;
+
+use redact::Redactor;
+use stable::{Numbering, Stable};
+
+/// The passes a run asked for. One per input, so that numbering restarts with each transcript.
+#[derive(Debug, Default)]
+pub(crate) struct Transforms {
+    redact: Option<Redactor>,
+    stable: Option<Stable>,
+}
+
+impl Transforms {
+    /// The passes `settings` asks for (none: every call is a no-op).
+    pub(crate) fn new(settings: &Settings) -> Transforms {
+        Transforms::with(settings.stable, settings.redact, settings.home.as_deref())
+    }
+
+    /// The passes given explicitly (`scribe diff` implies `--stable`).
+    pub(crate) fn with(stable: Option<StableMode>, redact: bool, home: Option<&str>) -> Transforms {
+        Transforms {
+            redact: redact.then(|| Redactor::new(home)),
+            stable: stable.map(|m| Stable::new(m == StableMode::KeepUsage)),
+        }
+    }
+
+    /// True when no pass is active.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.redact.is_none() && self.stable.is_none()
+    }
+
+    /// Rewrites the header: `--stable` blanks the input's name (two runs live in two files).
+    pub(crate) fn header(&mut self, header: &mut Header) {
+        if self.stable.is_some() {
+            header.file = String::new();
+        } else if let Some(r) = &self.redact {
+            r.redact(&mut header.file);
+        }
+    }
+
+    /// Rewrites one final item in place.
+    pub(crate) fn item(&mut self, item: &mut TranscriptItem) {
+        if let Some(r) = &mut self.redact {
+            visit::walk_item(r, item);
+        }
+        if let Some(s) = &mut self.stable {
+            visit::walk_item(&mut Numbering(s), item);
+            visit::walk_item(s, item);
+        }
+    }
+
+    /// Rewrites one event for the live view; `None` when `--stable` drops it.
+    pub(crate) fn event(&mut self, event: &Event) -> Option<Event> {
+        let mut event = event.clone();
+        if let Some(r) = &mut self.redact {
+            visit::walk_event(r, &mut event);
+        }
+        if let Some(s) = &mut self.stable {
+            if is_live_only(&event.kind) {
+                return None;
+            }
+            visit::walk_event(&mut Numbering(s), &mut event);
+            visit::walk_event(s, &mut event);
+            event.line = s.next_event_line();
+        }
+        Some(event)
+    }
+}
+
+/// Events that only feed a live view or count absorbed lines; their number varies between runs.
+fn is_live_only(kind: &EventKind) -> bool {
+    match kind {
+        EventKind::TextDelta { .. }
+        | EventKind::ReasoningDelta { .. }
+        | EventKind::ToolInputStarted { .. }
+        | EventKind::ToolProgress { .. }
+        | EventKind::Absorbed { .. } => true,
+        EventKind::SessionInit { .. }
+        | EventKind::UserTurn { .. }
+        | EventKind::AssistantBlock { .. }
+        | EventKind::AssistantEnd { .. }
+        | EventKind::ToolResult { .. }
+        | EventKind::ToolUpdate { .. }
+        | EventKind::ToolDenied { .. }
+        | EventKind::SubtaskStarted { .. }
+        | EventKind::SubtaskProgress { .. }
+        | EventKind::SubtaskUpdated { .. }
+        | EventKind::SubtaskFinished { .. }
+        | EventKind::Notice { .. }
+        | EventKind::ConversationReset
+        | EventKind::Debug { .. } => false,
+    }
+}

@@ -1,0 +1,490 @@
+//! `--stable`: make two runs that did the same things print the same bytes (issue 7).
+//!
+//! What varies between runs and is not behaviour goes or becomes a placeholder:
+//!
+//! ```text
+//! what                                   becomes
+//! ─────────────────────────────────────  ─────────────────────────────────────────────────────
+//! turn / message / row ids               t1, t2, …        (numbered by first appearance,
+//! tool-call ids                          call-1, …         each kind on its own; every
+//! task ids                               task-1, …         reference to an id, and every
+//! session ids, init line ids             s1, init-1, …     mention of it inside text, follows)
+//! timestamps, durations, version strings dropped (inside text, timestamps: <time>)
+//! thinking signatures                    dropped
+//! token counts and cost                  dropped (kept with --stable=keep-usage); a notice
+//!                                          that only reports them says <usage>
+//! temp dirs (/tmp/x, /var/folders/…/T/x) <tmp-1>, <tmp-2>, … (numbered by first appearance)
+//! counters in a sub-agent's <usage>      <n> (tool_uses kept; tokens kept with keep-usage)
+//! sockets (…/name.sock)                  <socket>
+//! harness payloads (sidecars, notice     keys naming times, durations, versions, uuids, costs
+//!   data, machinery)                     and tokens dropped
+//! other UUIDs inside text                id-1, id-2, …    (numbered by first appearance)
+//! debug record line numbers              0
+//! event line numbers (--to events)       1, 2, 3, … over the events kept
+//! ```
+//!
+//! Each item is walked twice: first to number the ids it introduces (in walk order, which is
+//! the order the output shows them), then to rewrite, so that a mention of an id in a text that
+//! comes before the id's own field is rewritten too. Nothing here iterates a hash map into the
+//! output.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+use regex::{Captures, Regex};
+use serde_json::{Map, Value};
+
+use super::visit::{IdKind, ValueRole, VisitMut, walk_value};
+use crate::model::transcript::{SubagentUsage, Usage};
+
+/// Ids shorter than this are not searched for inside text (generated ids like `u1` would match
+/// ordinary words); real ids are uuids or long random strings.
+const MIN_ID_IN_TEXT: usize = 8;
+
+/// The `--stable` pass. One per input: numbering starts again for each transcript.
+#[derive(Debug, Default)]
+pub(crate) struct Stable {
+    keep_usage: bool,
+    ids: HashMap<(IdKind, String), String>,
+    counters: HashMap<IdKind, usize>,
+    /// Every id long enough to look for in text, and its new name (same index).
+    in_text: Vec<String>,
+    new_names: Vec<String>,
+    in_text_set: HashSet<String>,
+    /// Finds any of `in_text[..big_len]` in one pass. Rebuilt only when `PENDING_MAX` newer ids
+    /// have piled up, so that a long session does not rebuild it for every item.
+    big: Option<AhoCorasick>,
+    big_len: usize,
+    /// Finds the newer ids, `in_text[big_len..]`; rebuilt whenever one arrives.
+    small: Option<AhoCorasick>,
+    tmp_dirs: HashMap<String, String>,
+    /// Events kept so far (`--to events` line numbers).
+    events: u64,
+}
+
+impl Stable {
+    /// A pass that drops usage unless `keep_usage`.
+    pub(crate) fn new(keep_usage: bool) -> Stable {
+        Stable {
+            keep_usage,
+            ..Stable::default()
+        }
+    }
+
+    /// The next event number (events get consecutive numbers instead of input line numbers).
+    pub(crate) fn next_event_line(&mut self) -> u64 {
+        self.events += 1;
+        self.events
+    }
+
+    /// Gives `id` a number if it has none yet.
+    pub(crate) fn number(&mut self, kind: IdKind, id: &str) {
+        if id.is_empty() || self.ids.contains_key(&(kind, id.to_owned())) {
+            return;
+        }
+        // An id already renamed (e.g. read back from stable output) keeps its name's shape but
+        // still gets a number here, so that a golden made by an older scribe stays comparable.
+        let n = self.counters.entry(kind).or_insert(0);
+        *n += 1;
+        let name = match kind {
+            IdKind::Turn => format!("t{n}"),
+            IdKind::Call => format!("call-{n}"),
+            IdKind::Task => format!("task-{n}"),
+            IdKind::Session => format!("s{n}"),
+            IdKind::Init => format!("init-{n}"),
+            IdKind::Other => format!("id-{n}"),
+        };
+        if id.len() >= MIN_ID_IN_TEXT && self.in_text_set.insert(id.to_owned()) {
+            self.in_text.push(id.to_owned());
+            self.new_names.push(name.clone());
+            self.small = None;
+        }
+        self.ids.insert((kind, id.to_owned()), name);
+    }
+
+    fn rewrite_text(&mut self, s: &mut String) {
+        if self.in_text.len() - self.big_len > PENDING_MAX {
+            self.big = Some(automaton(&self.in_text));
+            self.big_len = self.in_text.len();
+            self.small = None;
+        }
+        if let Some(big) = &self.big {
+            if big.is_match(s.as_str()) {
+                *s = big.replace_all(s, &self.new_names[..self.big_len]);
+            }
+        }
+        if self.in_text.len() > self.big_len {
+            let small = self
+                .small
+                .get_or_insert_with(|| automaton(&self.in_text[self.big_len..]));
+            if small.is_match(s.as_str()) {
+                *s = small.replace_all(s, &self.new_names[self.big_len..]);
+            }
+        }
+        // A UUID no field introduced (inside a raw line, a path, a tool's output) is random too.
+        if UUID.is_match(s) {
+            let found: Vec<String> = UUID.find_iter(s).map(|m| m.as_str().to_owned()).collect();
+            for u in &found {
+                self.number(IdKind::Other, u);
+            }
+            let ids = &self.ids;
+            replace(s, &UUID, |c| {
+                ids.get(&(IdKind::Other, c[0].to_owned()))
+                    .cloned()
+                    .unwrap_or_else(|| c[0].to_owned())
+            });
+        }
+        replace(s, &SOCKET, |_| "<socket>".to_owned());
+        let tmp_dirs = &mut self.tmp_dirs;
+        replace(s, &TMP_DIR, |c| {
+            let next = tmp_dirs.len() + 1;
+            tmp_dirs
+                .entry(c[0].to_owned())
+                .or_insert_with(|| format!("<tmp-{next}>"))
+                .clone()
+        });
+        replace(s, &TIMESTAMP, |_| "<time>".to_owned());
+        let keep_usage = self.keep_usage;
+        replace(s, &USAGE_BLOCK, |block| {
+            VOLATILE_NUMBER
+                .replace_all(&block[0], |c: &Captures<'_>| {
+                    if keep_usage && is_usage_key(&c[1]) {
+                        c[0].to_owned()
+                    } else {
+                        format!("{}{}<n>", &c[1], &c[2])
+                    }
+                })
+                .into_owned()
+        });
+    }
+
+    fn is_volatile_key(&self, key: &str) -> bool {
+        let k: String = key
+            .chars()
+            .filter(|c| *c != '_' && *c != '-')
+            .flat_map(char::to_lowercase)
+            .collect();
+        let timeish = k.contains("timestamp")
+            || k.contains("duration")
+            || k.contains("elapsed")
+            || k == "time"
+            || key.ends_with("_time")
+            || key.ends_with("Time")
+            || key.ends_with("_ms")
+            || key.ends_with("Ms")
+            || key.ends_with("_at")
+            || key.ends_with("At");
+        let identity = k.contains("version")
+            || k.contains("uuid")
+            || k == "sessionid"
+            || k == "requestid"
+            || k == "runid"
+            || k.ends_with("socketpath");
+        let usage = !self.keep_usage && is_usage_key(key);
+        timeish || identity || usage
+    }
+
+    fn meta_value(&mut self, v: &mut Value) {
+        match v {
+            Value::Object(o) => {
+                let old = std::mem::take(o);
+                let mut kept = Map::with_capacity(old.len());
+                for (k, mut x) in old {
+                    if self.is_volatile_key(&k) {
+                        continue;
+                    }
+                    self.meta_value(&mut x);
+                    kept.insert(k, x);
+                }
+                *o = kept;
+            }
+            Value::Array(a) => a.iter_mut().for_each(|x| self.meta_value(x)),
+            Value::String(s) => self.rewrite_text(s),
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
+}
+
+/// Token counts and money, which `--stable=keep-usage` keeps.
+fn is_usage_key(key: &str) -> bool {
+    let k = key.to_ascii_lowercase();
+    k.contains("token") || k.contains("usage") || k.contains("cost")
+}
+
+/// How many ids may wait outside the big automaton.
+const PENDING_MAX: usize = 256;
+
+fn automaton(ids: &[String]) -> AhoCorasick {
+    AhoCorasick::builder()
+        .match_kind(MatchKind::LeftmostLongest)
+        .build(ids)
+        .expect("plain strings build an automaton")
+}
+
+fn replace(s: &mut String, re: &Regex, mut with: impl FnMut(&Captures<'_>) -> String) {
+    if re.is_match(s) {
+        *s = re.replace_all(s, |c: &Captures<'_>| with(c)).into_owned();
+    }
+}
+
+static UUID: LazyLock<Regex> = LazyLock::new(|| {
+    // No word boundaries: harnesses glue prefixes on (`client_<uuid>`, `agent-<uuid>`).
+    Regex::new(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+        .expect("valid regex")
+});
+
+static TIMESTAMP: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?")
+        .expect("valid regex")
+});
+
+/// A Unix socket path, whole.
+static SOCKET: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"[^\s"'`]*\.sock\b"#).expect("valid regex"));
+
+/// The first directory under a temp root (it is the part that changes between runs).
+static TMP_DIR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r#"(?:(?:/private)?/var/folders/[^/\s"'`]+/[^/\s"'`]+/T|/tmp)"#,
+        r#"/[^/\s"'`:,;()\[\]{}<>]*[^/\s"'`:,;()\[\]{}<>.]"#
+    ))
+    .expect("valid regex")
+});
+
+/// The `<usage>…</usage>` block the harness appends to a sub-agent's report: the only place in
+/// text where counters are rewritten (a `max_tokens=1024` the agent typed is behaviour).
+static USAGE_BLOCK: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?s)<usage>.*?</usage>").expect("valid regex"));
+
+/// `duration_ms: 574`, `subagent_tokens: 8652` inside a usage block.
+static VOLATILE_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)\b([a-z_]*(?:duration|elapsed|tokens|cost)[a-z_]*)("?\s*[:=]\s*)\d+(?:\.\d+)?"#,
+    )
+    .expect("valid regex")
+});
+
+/// The first walk: numbers every id in the order the walk meets it.
+pub(crate) struct Numbering<'a>(pub(crate) &'a mut Stable);
+
+impl VisitMut for Numbering<'_> {
+    fn id(&mut self, kind: IdKind, id: &mut String) {
+        self.0.number(kind, id);
+    }
+    fn value(&mut self, _role: ValueRole, _v: &mut Value) {}
+}
+
+impl VisitMut for Stable {
+    fn id(&mut self, kind: IdKind, id: &mut String) {
+        self.number(kind, id);
+        if let Some(new) = self.ids.get(&(kind, id.clone())) {
+            id.clone_from(new);
+        }
+    }
+
+    fn text(&mut self, s: &mut String) {
+        self.rewrite_text(s);
+    }
+
+    fn value(&mut self, role: ValueRole, v: &mut Value) {
+        match role {
+            ValueRole::Content => walk_value(self, v),
+            ValueRole::Meta => self.meta_value(v),
+        }
+    }
+
+    fn timestamp(&mut self, t: &mut Option<String>) {
+        *t = None;
+    }
+
+    fn timestamp_value(&mut self, t: &mut Option<Value>) {
+        *t = None;
+    }
+
+    fn version(&mut self, v: &mut Option<String>) {
+        *v = None;
+    }
+
+    fn opaque(&mut self, v: &mut Option<String>) {
+        *v = None;
+    }
+
+    fn duration(&mut self, ms: &mut Option<u64>) {
+        *ms = None;
+    }
+
+    fn millis(&mut self, ms: &mut u64) {
+        *ms = 0;
+    }
+
+    fn seconds(&mut self, s: &mut f64) {
+        *s = 0.0;
+    }
+
+    fn usage(&mut self, u: &mut Option<Usage>) {
+        if !self.keep_usage {
+            *u = None;
+        }
+    }
+
+    fn subagent_usage(&mut self, u: &mut Option<SubagentUsage>) {
+        match u {
+            Some(u) if self.keep_usage => u.duration_ms = 0,
+            _ => *u = None,
+        }
+    }
+
+    fn tokens(&mut self, n: &mut Option<u64>) {
+        if !self.keep_usage {
+            *n = None;
+        }
+    }
+
+    fn cost(&mut self, c: &mut Option<f64>) {
+        if !self.keep_usage {
+            *c = None;
+        }
+    }
+
+    fn usage_text(&mut self, s: &mut String) {
+        if self.keep_usage {
+            self.rewrite_text(s);
+        } else {
+            *s = "<usage>".to_owned();
+        }
+    }
+
+    /// Input line numbers shift when keep-alives or retries come and go.
+    fn line(&mut self, line: &mut u64) {
+        *line = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(st: &mut Stable, s: &str) -> String {
+        let mut s = s.to_owned();
+        st.rewrite_text(&mut s);
+        s
+    }
+
+    #[test]
+    fn ids_are_numbered_per_kind_by_first_appearance() {
+        let mut st = Stable::new(false);
+        let mut a = "toolu_0123456789".to_owned();
+        let mut b = "toolu_abcdefghij".to_owned();
+        let mut m = "msg_0123456789".to_owned();
+        st.id(IdKind::Call, &mut a);
+        st.id(IdKind::Turn, &mut m);
+        st.id(IdKind::Call, &mut b);
+        assert_eq!(
+            (a.as_str(), b.as_str(), m.as_str()),
+            ("call-1", "call-2", "t1")
+        );
+        let mut again = "toolu_0123456789".to_owned();
+        st.id(IdKind::Call, &mut again);
+        assert_eq!(again, "call-1");
+        assert_eq!(
+            text(&mut st, "result of toolu_abcdefghij"),
+            "result of call-2"
+        );
+        assert_eq!(
+            text(
+                &mut st,
+                "raw 710ebeea-0a89-4141-926d-dc18e6a4cce1 then 710EBEEA-0A89-4141-926D-DC18E6A4CCE2, client_710ebeea-0a89-4141-926d-dc18e6a4cce1"
+            ),
+            "raw id-1 then id-2, client_id-1"
+        );
+    }
+
+    #[test]
+    fn text_loses_times_temp_dirs_sockets_and_counters() {
+        let mut st = Stable::new(false);
+        assert_eq!(
+            text(
+                &mut st,
+                "at 2026-11-30T08:16:28.573Z in /tmp/work-a1/x and /tmp/other."
+            ),
+            "at <time> in <tmp-1>/x and <tmp-2>."
+        );
+        assert_eq!(text(&mut st, "cd /tmp/work-a1"), "cd <tmp-1>");
+        assert_eq!(
+            text(&mut st, "/var/folders/zz/abc123/T/tmp.XYZ/f"),
+            "<tmp-3>/f"
+        );
+        assert_eq!(
+            text(&mut st, "listen on /tmp/cc-socks/31697.sock"),
+            "listen on <socket>"
+        );
+        assert_eq!(
+            text(
+                &mut st,
+                "done\n<usage>subagent_tokens: 8652\ntool_uses: 1\nduration_ms: 574</usage>"
+            ),
+            "done\n<usage>subagent_tokens: <n>\ntool_uses: 1\nduration_ms: <n></usage>"
+        );
+        assert_eq!(
+            text(&mut st, "curl -d max_tokens=1024 timeout_duration=5"),
+            "curl -d max_tokens=1024 timeout_duration=5"
+        );
+        let mut keep = Stable::new(true);
+        assert_eq!(
+            text(
+                &mut keep,
+                "<usage>subagent_tokens: 8652 duration_ms: 574</usage>"
+            ),
+            "<usage>subagent_tokens: 8652 duration_ms: <n></usage>"
+        );
+    }
+
+    #[test]
+    fn harness_payloads_lose_volatile_keys_only() {
+        let mut st = Stable::new(false);
+        let mut v = serde_json::json!({
+            "stdout": "hi", "totalDurationMs": 5, "end_time": 1, "createdAt": "x",
+            "uuid": "u", "session_id": "s", "claude_code_version": "2", "totalTokens": 3,
+            "usage": {"input_tokens": 1}, "status": "completed", "format": "png", "items": 2
+        });
+        st.value(ValueRole::Meta, &mut v);
+        assert_eq!(
+            v,
+            serde_json::json!({"stdout": "hi", "status": "completed", "format": "png", "items": 2})
+        );
+        let mut content = serde_json::json!({"timeout_ms": 5});
+        st.value(ValueRole::Content, &mut content);
+        assert_eq!(content, serde_json::json!({"timeout_ms": 5}));
+    }
+
+    #[test]
+    fn a_notice_that_only_reports_cost_says_usage() {
+        use crate::model::session::{Level, SystemNotice};
+        use crate::model::transcript::TranscriptItem;
+        let notice = |source: &str| {
+            TranscriptItem::Notice(Box::new(SystemNotice::Info {
+                source: source.to_owned(),
+                level: Level::Info,
+                text: "session cost so far: $0.1456".to_owned(),
+                data: Value::Null,
+            }))
+        };
+        let text = |item: &TranscriptItem| match item {
+            TranscriptItem::Notice(n) => match n.as_ref() {
+                SystemNotice::Info { text, .. } => text.clone(),
+                _ => unreachable!(),
+            },
+            _ => unreachable!(),
+        };
+        let mut item = notice("cost-state");
+        crate::transform::visit::walk_item(&mut Stable::new(false), &mut item);
+        assert_eq!(text(&item), "<usage>");
+        let mut kept = notice("cost-state");
+        crate::transform::visit::walk_item(&mut Stable::new(true), &mut kept);
+        assert_eq!(text(&kept), "session cost so far: $0.1456");
+        let mut other = notice("local-command");
+        crate::transform::visit::walk_item(&mut Stable::new(false), &mut other);
+        assert_eq!(text(&other), "session cost so far: $0.1456");
+    }
+}

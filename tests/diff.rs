@@ -1,0 +1,275 @@
+//! `scribe diff OLD NEW`: exit codes, what it shows, golden transcripts, `--ignore`, `--to jsonl`.
+
+use crate::stable::{output, rerun, write};
+use crate::util::{json_lines, sample, scribe};
+
+fn ci_run() -> String {
+    std::fs::read_to_string(sample("ci-run.jsonl")).expect("sample")
+}
+
+/// `scribe diff` with arguments: (exit code, stdout).
+fn diff(args: &[&std::ffi::OsStr]) -> (i32, String) {
+    let out = scribe().arg("diff").args(args).output().expect("runs");
+    (
+        out.status.code().expect("exit code"),
+        String::from_utf8(out.stdout).expect("UTF-8"),
+    )
+}
+
+macro_rules! os {
+    ($($x:expr),* $(,)?) => { &[$(std::ffi::OsStr::new($x)),*] };
+}
+
+#[test]
+fn a_run_and_itself_are_the_same() {
+    let s = sample("ci-run.jsonl");
+    assert_eq!(diff(os![&s, &s]), (0, String::new()));
+}
+
+#[test]
+fn a_second_capture_of_the_same_behaviour_is_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let b = write(dir.path(), "b.jsonl", &rerun(&ci_run()));
+    assert_eq!(diff(os![&sample("ci-run.jsonl"), &b]), (0, String::new()));
+}
+
+#[test]
+fn a_golden_transcript_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let golden = write(
+        dir.path(),
+        "golden.jsonl",
+        &output(&sample("ci-run.jsonl"), &["--stable"]),
+    );
+    let unstable = write(
+        dir.path(),
+        "plain.jsonl",
+        &output(&sample("ci-run.jsonl"), &[]),
+    );
+    let b = write(dir.path(), "b.jsonl", &rerun(&ci_run()));
+    assert_eq!(diff(os![&golden, &b]), (0, String::new()));
+    assert_eq!(diff(os![&b, &golden]), (0, String::new()));
+    assert_eq!(diff(os![&unstable, &b]), (0, String::new()));
+    assert_eq!(diff(os![&golden, &unstable]), (0, String::new()));
+}
+
+#[test]
+fn one_changed_tool_output_shows_exactly_that_change() {
+    let dir = tempfile::tempdir().unwrap();
+    // The tool result and the harness's sidecar copy of it both change, as in a real run.
+    let changed = rerun(&ci_run()).replace(
+        "test result: ok. 12 passed; 0 failed; finished in 0.40s",
+        "test result: ok. 13 passed; 0 failed; finished in 0.40s",
+    );
+    let c = write(dir.path(), "c.jsonl", &changed);
+    let s = sample("ci-run.jsonl");
+
+    let (code, out) = diff(os![&s, &c, "--to", "jsonl"]);
+    assert_eq!(code, 1);
+    let recs = json_lines(out.as_bytes());
+    assert_eq!(recs.len(), 1, "{out}");
+    assert_eq!(recs[0]["change"], "changed");
+    assert_eq!(recs[0]["item"], "turn 3 (assistant)");
+    assert_eq!(
+        recs[0]["path"],
+        serde_json::json!(["call 1 (Bash)", "output"])
+    );
+    assert_eq!(
+        recs[0]["old"],
+        "test result: ok. 12 passed; 0 failed; finished in 0.40s"
+    );
+    assert_eq!(
+        recs[0]["new"],
+        "test result: ok. 13 passed; 0 failed; finished in 0.40s"
+    );
+
+    let (code, text) = diff(os![&s, &c]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        text,
+        "~ turn 3 (assistant)\n\
+         \x20 ~ call 1 (Bash) › output\n\
+         \x20   - test result: ok. 12 passed; 0 failed; finished in 0.40s\n\
+         \x20   + test result: ok. 13 passed; 0 failed; finished in 0.40s\n"
+    );
+    assert!(
+        !text.contains('\x1b'),
+        "no colour when stdout is not a terminal"
+    );
+
+    let (code, coloured) = diff(os![&s, &c, "--color", "always"]);
+    assert_eq!(code, 1);
+    assert!(
+        coloured.contains("\x1b[31m    - test result"),
+        "{coloured:?}"
+    );
+    assert!(
+        coloured.contains("\x1b[32m    + test result"),
+        "{coloured:?}"
+    );
+
+    assert_eq!(diff(os![&s, &c, "--ignore", "output"]), (0, String::new()));
+    let (code, both) = diff(os![&s, &c, "--sidecars", "--to", "jsonl"]);
+    assert_eq!(code, 1);
+    let paths: Vec<_> = json_lines(both.as_bytes())
+        .into_iter()
+        .map(|r| r["path"].clone())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            serde_json::json!(["call 1 (Bash)", "output"]),
+            serde_json::json!(["call 1 (Bash)", "sidecar", "stdout"])
+        ]
+    );
+    assert_eq!(diff(os![&s, &c, "--ignore", "usage,reasoning"]).0, 1);
+}
+
+#[test]
+fn an_inserted_turn_is_one_insertion() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = rerun(&ci_run());
+    let at = base[..base.find("One test fails").expect("2nd turn")]
+        .rfind('\n')
+        .expect("a line before")
+        + 1;
+    let inserted = r#"{"type":"assistant","message":{"id":"msg_01Inserted00000000000000","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"Let me look at the failure more closely."}]},"parent_tool_use_id":null,"session_id":"x","uuid":"00000000-aaaa-bbbb-cccc-dddddddddddd"}"#;
+    let with = format!("{}{inserted}\n{}", &base[..at], &base[at..]);
+    let n = write(dir.path(), "n.jsonl", &with);
+    let s = sample("ci-run.jsonl");
+
+    let (code, out) = diff(os![&s, &n, "--to", "jsonl"]);
+    assert_eq!(code, 1);
+    let recs = json_lines(out.as_bytes());
+    assert_eq!(recs.len(), 1, "{out}");
+    assert_eq!(recs[0]["change"], "added");
+    assert_eq!(recs[0]["item"], "turn 2 (assistant)");
+    assert_eq!(
+        recs[0]["new"]["parts"][0]["text"],
+        "Let me look at the failure more closely."
+    );
+
+    let (_, text) = diff(os![&s, &n]);
+    assert_eq!(
+        text,
+        "+ turn 2 (assistant)\n    text: Let me look at the failure more closely.\n"
+    );
+    let (code, back) = diff(os![&n, &s]);
+    assert_eq!(code, 1);
+    assert!(back.starts_with("- turn 2 (assistant)\n"), "{back}");
+}
+
+#[test]
+fn an_extra_tool_call_in_a_turn_and_a_sub_agent_change_show_where_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = ci_run();
+    let extra = base.replace(
+        r#"{"type":"tool_use","id":"toolu_01CdEfGhIjKlMnOpQrStUvWy","name":"Read","input":{"file_path":"/tmp/ci-run-a1/src/parse.rs"}}"#,
+        r#"{"type":"tool_use","id":"toolu_01CdEfGhIjKlMnOpQrStUvWy","name":"Read","input":{"file_path":"/tmp/ci-run-a1/src/parse.rs"}},{"type":"tool_use","id":"toolu_01Extra","name":"Grep","input":{"pattern":"parse"}}"#,
+    );
+    assert_ne!(extra, base);
+    let e = write(dir.path(), "e.jsonl", &extra);
+    let (code, out) = diff(os![&sample("ci-run.jsonl"), &e, "--to", "jsonl"]);
+    assert_eq!(code, 1);
+    let recs = json_lines(out.as_bytes());
+    let added: Vec<_> = recs.iter().filter(|r| r["change"] == "added").collect();
+    assert_eq!(added.len(), 1, "{out}");
+    assert_eq!(added[0]["item"], "turn 2 (assistant)");
+    assert_eq!(
+        added[0]["path"],
+        serde_json::json!([
+            "call 1 (Agent)",
+            "sub-agent",
+            "turn 2 (assistant)",
+            "call 2 (Grep)"
+        ])
+    );
+    assert_eq!(added[0]["new"]["call"]["input"]["pattern"], "parse");
+}
+
+#[test]
+fn trouble_is_exit_2() {
+    let s = sample("ci-run.jsonl");
+    let (code, out) = diff(os![&s, "/no/such/file.jsonl"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    scribe().arg("diff").arg(&s).assert().code(2);
+}
+
+#[test]
+fn global_options_go_either_side_of_diff_and_the_filter_s_own_do_not() {
+    let s = sample("ci-run.jsonl");
+    let out = scribe()
+        .args(["--stable=keep-usage", "--redact", "diff"])
+        .arg(&s)
+        .arg(&s)
+        .assert()
+        .code(0);
+    assert!(out.get_output().stdout.is_empty());
+    let out = scribe()
+        .args(["--to", "events", "diff"])
+        .arg(&s)
+        .arg(&s)
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("go after `diff`"), "{err}");
+    scribe()
+        .args(["-o", "somewhere", "diff"])
+        .arg(&s)
+        .arg(&s)
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn plain_file_arguments_still_work_beside_the_subcommand() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "diff.jsonl", &ci_run());
+    scribe().arg(&f).assert().success();
+    scribe()
+        .current_dir(dir.path())
+        .arg("./diff.jsonl")
+        .assert()
+        .success();
+}
+
+#[test]
+fn control_characters_in_the_transcript_do_not_reach_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let hostile = rerun(&ci_run()).replace(
+        "test result: ok. 12 passed",
+        "test result: \\u001b[2J\\u001b]0;pwned\\u0007 ok. 12 passed",
+    );
+    let h = write(dir.path(), "h.jsonl", &hostile);
+    let (code, text) = diff(os![&sample("ci-run.jsonl"), &h]);
+    assert_eq!(code, 1);
+    assert!(!text.contains('\x1b') && !text.contains('\x07'), "{text:?}");
+    assert!(
+        text.contains("\\u{1b}[2J\\u{1b}]0;pwned\\u{7} ok. 12 passed"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_redacted_golden_matches_a_raw_run_diffed_with_redact() {
+    let dir = tempfile::tempdir().unwrap();
+    let with_secret = ci_run().replace(
+        "test result: ok. 12 passed",
+        "GH_TOKEN=ghp_R4nd0mT0k3nV4lu3F0rT3st1ngPurp0s3sXy test result: ok. 12 passed",
+    );
+    let raw = write(dir.path(), "raw.jsonl", &with_secret);
+    let golden = write(
+        dir.path(),
+        "golden.jsonl",
+        &output(&raw, &["--stable", "--redact"]),
+    );
+    assert!(!std::fs::read_to_string(&golden).unwrap().contains("ghp_"));
+    let again = write(dir.path(), "again.jsonl", &rerun(&with_secret));
+    assert_eq!(diff(os![&golden, &again, "--redact"]), (0, String::new()));
+    let (code, shown) = diff(os![&golden, &again]);
+    assert_eq!(
+        code, 1,
+        "without --redact the secret differs from its placeholder"
+    );
+    assert!(shown.contains("+ GH_TOKEN=ghp_"), "{shown}");
+}
