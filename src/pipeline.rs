@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use clap::CommandFactory;
 
-use crate::cli::{Cli, Command, Generate, SourceFormat};
+use crate::cli::{Cli, Command, Generate, OutputFormat, SourceFormat};
 use crate::diagnostics::Diagnostics;
 use crate::exit;
 use crate::fold::Folder;
@@ -21,6 +21,7 @@ use crate::input::scribe_jsonl::{self, TranscriptReader};
 use crate::input::{self, Adapter, Report};
 use crate::model::event::EventKind;
 use crate::model::transcript::TranscriptItem;
+use crate::render::html::index::{IndexRow, Tally, write_index};
 use crate::render::{self, Header, Render, Summary};
 use crate::settings::Settings;
 use crate::transform::Transforms;
@@ -47,7 +48,12 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
             false => vec![p.clone()],
         })
         .collect();
+    // `index.html` is the HTML index's own name: no session page may take it.
     let mut written: HashSet<PathBuf> = HashSet::new();
+    let mut index: Vec<IndexRow> = Vec::new();
+    if let (Some(dir), OutputFormat::Html) = (&settings.output_dir, settings.to) {
+        written.insert(dir.join("index.html"));
+    }
     for path in &inputs {
         let name = path.display().to_string();
         let reader: Box<dyn Read> = if name == "-" {
@@ -72,25 +78,16 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
                 &mut diag,
             )
             .map(|_| ()),
-            Some(dir) => {
-                // One file per session: render into memory, then name the file after the session.
-                let mut buf = BufWriter::new(Vec::new());
-                run_one(
-                    path,
-                    reader,
-                    &settings,
-                    renderer.as_mut(),
-                    &mut buf,
-                    &mut diag,
-                )
-                .and_then(|session_id| {
-                    let bytes = buf.into_inner().map_err(|e| e.into_error())?;
-                    let target = output_path(dir, session_id, path, &settings, &mut written);
-                    std::fs::create_dir_all(dir)
-                        .and_then(|()| std::fs::write(&target, bytes))
-                        .with_context(|| format!("cannot write {}", target.display()))
-                })
-            }
+            Some(dir) => write_session_file(
+                dir,
+                path,
+                reader,
+                &settings,
+                renderer.as_mut(),
+                &mut diag,
+                &mut written,
+                &mut index,
+            ),
         };
         match done {
             Ok(()) => {}
@@ -105,12 +102,79 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
             }
         }
     }
+    if let (Some(dir), false) = (&settings.output_dir, index.is_empty()) {
+        let target = dir.join("index.html");
+        let mut f = BufWriter::new(
+            File::create(&target).with_context(|| format!("cannot write {}", target.display()))?,
+        );
+        write_index(&mut f, &index)
+            .and_then(|()| f.flush())
+            .with_context(|| format!("cannot write {}", target.display()))?;
+    }
     out.flush()?;
     Ok(if trouble {
         exit::TROUBLE
     } else {
         exit::SUCCESS
     })
+}
+
+/// `--output-dir`: renders one input into a temporary file in `dir` (so memory stays flat, as on
+/// standard output), then renames it after the session it named. For HTML, also notes the page's
+/// row for `index.html`.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the run's state, passed down once per input"
+)]
+fn write_session_file(
+    dir: &Path,
+    path: &Path,
+    reader: Box<dyn Read>,
+    settings: &Settings,
+    renderer: &mut dyn Render,
+    diag: &mut Diagnostics,
+    written: &mut HashSet<PathBuf>,
+    index: &mut Vec<IndexRow>,
+) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let temp = dir.join(format!(".scribe-{}.part", std::process::id()));
+    let file = File::create(&temp).with_context(|| format!("cannot write {}", temp.display()))?;
+    let mut buf = BufWriter::with_capacity(64 * 1024, file);
+    let (outcome, row) = if settings.to == OutputFormat::Html {
+        let mut tally = Tally {
+            inner: renderer,
+            row: IndexRow::default(),
+        };
+        let outcome = run_one(path, reader, settings, &mut tally, &mut buf, diag);
+        (outcome, Some(tally.row))
+    } else {
+        (
+            run_one(path, reader, settings, renderer, &mut buf, diag),
+            None,
+        )
+    };
+    let session_id = match outcome {
+        Ok(id) => id,
+        Err(e) => {
+            drop(buf);
+            let _ = std::fs::remove_file(&temp);
+            return Err(e);
+        }
+    };
+    buf.flush()
+        .with_context(|| format!("cannot write {}", temp.display()))?;
+    drop(buf);
+    let target = output_path(dir, session_id, path, settings, written);
+    std::fs::rename(&temp, &target)
+        .with_context(|| format!("cannot write {}", target.display()))?;
+    if let Some(mut row) = row {
+        row.href = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        index.push(row);
+    }
+    Ok(())
 }
 
 /// `--strict` stopped the run at the first input error.

@@ -413,3 +413,63 @@ fn each_turn_is_written_as_soon_as_it_is_final() {
     );
     assert_eq!(rest.last().map(String::as_str), Some("</body></html>"));
 }
+
+#[test]
+fn output_dir_writes_an_index_of_the_session_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.jsonl");
+    let b = dir.path().join("b.jsonl");
+    fs::write(
+        &a,
+        concat!(
+            r#"{"type":"system","subtype":"init","session_id":"sess-a","model":"m-a","cwd":"/w","tools":[],"mcp_servers":[],"uuid":"i1"}"#,
+            "\n",
+            r#"{"type":"user","message":{"role":"user","content":"<script>window.x=1</script> first prompt"},"parent_tool_use_id":null,"uuid":"u1","timestamp":"2026-01-02T03:04:05Z"}"#,
+            "\n",
+            r#"{"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.5,"num_turns":1}"#,
+            "\n"
+        ),
+    )
+    .unwrap();
+    fs::write(
+        &b,
+        concat!(
+            r#"{"type":"system","subtype":"init","session_id":"sess-b","model":"m-b","cwd":"/w","tools":[],"mcp_servers":[],"uuid":"i2"}"#,
+            "\n",
+            r#"{"type":"user","message":{"role":"user","content":"second"},"parent_tool_use_id":null,"uuid":"u2","timestamp":"2026-02-02T03:04:05Z"}"#,
+            "\n"
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("site");
+    crate::util::scribe()
+        .args(["--to", "html", "-o"])
+        .arg(&out)
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .success();
+    let mut names: Vec<String> = fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["index.html", "sess-a.html", "sess-b.html"],
+        "no temporary file is left"
+    );
+    let index = fs::read_to_string(out.join("index.html")).unwrap();
+    let a_row = index
+        .find("href=\"sess-a.html\"")
+        .expect("a row links to page a");
+    let b_row = index
+        .find("href=\"sess-b.html\"")
+        .expect("a row links to page b");
+    assert!(b_row < a_row, "newest first");
+    assert!(index.contains("&lt;script&gt;window.x=1&lt;/script&gt; first prompt"));
+    assert!(!index.contains("<script"), "the index runs no script");
+    assert!(index.contains("$0.5000"));
+    assert!(index.contains("m-a") && index.contains("m-b"));
+    assert!(index.contains("2026-02-02 03:04"));
+}

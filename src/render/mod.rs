@@ -14,7 +14,7 @@ use crate::settings::Settings;
 /// `--to text` (its sanitizer and number formats are shared with Markdown).
 pub(crate) mod ansi;
 mod events;
-mod html;
+pub(crate) mod html;
 mod jsonl;
 mod markdown;
 /// One-line tool-call summaries shared by the human-readable renderers.

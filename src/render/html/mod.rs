@@ -22,6 +22,7 @@ use crate::model::transcript::TranscriptItem;
 
 mod diff;
 mod escape;
+pub(crate) mod index;
 mod markdown;
 mod notice;
 mod summary;
