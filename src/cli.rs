@@ -9,10 +9,12 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Fold a coding agent's event stream into a transcript you can read, share and diff.
 ///
-/// scribe reads Claude Code stream-json (`claude -p … --output-format stream-json --verbose`)
-/// and the sessions Claude Code saves under `~/.claude/projects/`, classifies every message,
-/// folds tool calls, sub-agents, skills and MCP calls into turns, and writes the transcript as normalized JSONL, HTML, Markdown or terminal text. It is a filter:
-/// with no FILE, or with `-`, it reads standard input, and it prints each record as soon as it is
+/// scribe reads Claude Code stream-json (`claude -p … --output-format stream-json --verbose`), the
+/// sessions Claude Code saves under `~/.claude/projects/`, Qwen Code's daemon events and
+/// stream-json, and its own JSONL. It classifies every message, folds tool calls, sub-agents,
+/// skills and MCP calls into turns, and writes the transcript as terminal text, Markdown, HTML or
+/// normalized JSONL. It is a filter: with no FILE, or with `-`, it reads standard input, and it
+/// prints each record as soon as it is
 /// final, so it can sit at the end of a live pipe.
 #[derive(Debug, Parser)]
 #[command(
@@ -81,7 +83,7 @@ pub(crate) struct Cli {
     pub(crate) width: Option<u16>,
     /// Byte-identical output for identical behaviour: renumber ids by first appearance, drop
     /// timestamps, durations, version strings, temp paths and sockets, and token counts and cost
-    /// (`--stable=keep-usage` keeps those). See docs/ci.md.
+    /// (`--stable=keep-usage` keeps those). See "Using scribe in CI" in the README.
     #[arg(long, value_enum, value_name = "MODE", num_args = 0..=1, require_equals = true,
           default_missing_value = "default", global = true)]
     pub(crate) stable: Option<StableMode>,

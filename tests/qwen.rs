@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::util::{corpus, files_under, json_lines, sample, scribe_jsonl};
 
 /// Event types that are in no published list (sdk 0.1.14, events.ts, the schema doc) but that
-/// the live daemon sends; the only ones allowed to become `debug` records (docs/qwen.md).
+/// the live daemon sends; the only ones allowed to become `debug` records (docs/input-qwen.md, docs/schema.md §1.8).
 const UNPUBLISHED: &[&str] = &["background_notification_turn_complete"];
 
 /// Runs scribe on a file (with extra arguments); checks exit 0 and returns the records and

@@ -1,6 +1,6 @@
 //! Saved sessions from the real corpus (skipped when ../shared is absent): every `projects/**`
 //! session file converts cleanly, and folds to the same transcript as the `stream.jsonl` the same
-//! run printed, compared on what both formats carry (docs/session-vs-stream.md says what differs).
+//! run printed, compared on what both formats carry (docs/input-claude-session.md says what differs).
 
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,7 @@
 //!
 //! Each kind maps to exactly one of: a notice, a session field (the title), or a counted
 //! `absorbed` event naming it (not part of the conversation). The table is in
-//! `docs/session-vs-stream.md`; the lists below are its source. A kind not named here is still
+//! `docs/input-claude-session.md`; the lists below are its source. A kind not named here is still
 //! kept: an unknown attachment or system row becomes an `info` notice with its payload, an unknown
 //! entry type outside the chain a `debug` record.
 
