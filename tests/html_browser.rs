@@ -7,7 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::util::{corpus, files_under, root, sample, scribe};
+use crate::util::{corpus, corpus_captures, root, sample, scribe};
 
 /// Why the browser check cannot run here, if it cannot.
 fn browser_missing(dir: &Path) -> Option<String> {
@@ -49,15 +49,14 @@ fn pages_work_in_headless_chromium() {
     fs::copy(sample("html-hostile.jsonl"), &evil_name).unwrap();
     inputs.push(("hostile-name".into(), evil_name));
     if let Some(c) = corpus() {
-        for p in files_under(&c.join("claude-code"), &|p| {
-            let name = p.file_name().unwrap().to_string_lossy();
-            name.starts_with("stream")
-                && name.ends_with(".jsonl")
-                && !p.to_string_lossy().contains("/projects/")
-        }) {
-            let scenario = p.parent().unwrap().file_name().unwrap().to_string_lossy();
-            let stem = p.file_stem().unwrap().to_string_lossy();
-            inputs.push((format!("corpus-{scenario}-{stem}"), p));
+        // Claude streams and saved sessions, Qwen daemon and stream-json captures.
+        for p in corpus_captures(&c) {
+            let rel = p
+                .strip_prefix(&c)
+                .unwrap()
+                .to_string_lossy()
+                .replace(['/', '.'], "-");
+            inputs.push((format!("corpus-{rel}"), p));
         }
     }
     let mut files = Vec::new();

@@ -23,6 +23,8 @@ mod html_browser;
 mod render_text;
 // --to md: goldens and the <details> structure under a CommonMark parser.
 mod render_md;
+// Every capture in every output format; renderers free of source-specific code.
+mod formats;
 // --stable: a second capture of the same run prints the same bytes in every format (issue 7).
 mod stable;
 // scribe diff: exit codes, one change shows as one change, an insertion as one insertion.

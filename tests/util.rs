@@ -77,3 +77,29 @@ pub(crate) fn scribe_jsonl() -> Command {
     cmd.args(["--to", "jsonl"]);
     cmd
 }
+
+/// The captures scribe reads: Claude Code streams and saved sessions (in their real layout),
+/// Qwen daemon SSE and Qwen stream-json.
+pub(crate) fn corpus_captures(dir: &Path) -> Vec<PathBuf> {
+    let mut out = files_under(&dir.join("claude-code"), &|p| {
+        let s = p.to_string_lossy();
+        let name = p.file_name().unwrap().to_string_lossy();
+        let stream =
+            name.starts_with("stream") && name.ends_with(".jsonl") && !s.contains("/projects/");
+        // A saved session in its real layout: projects/<dir>/<sessionId>.jsonl (not sub-agents).
+        let session = s.contains("/projects/")
+            && name.ends_with(".jsonl")
+            && !s.contains("/subagents/")
+            && p.parent()
+                .and_then(|d| d.parent())
+                .is_some_and(|d| d.ends_with("projects"));
+        stream || session
+    });
+    out.extend(files_under(&dir.join("qwen-daemon"), &|p| {
+        p.extension().is_some_and(|e| e == "sse")
+    }));
+    out.extend(files_under(&dir.join("qwen-code"), &|p| {
+        p.file_name().is_some_and(|n| n == "stream.jsonl")
+    }));
+    out
+}
