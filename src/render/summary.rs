@@ -187,32 +187,70 @@ mod tests {
     }
 }
 
-/// One line of a file change shown as a diff (shared by the terminal and Markdown views).
+/// One line of a file change shown as a diff. Exists so that the terminal, Markdown and HTML
+/// views show the same change from a call's input (each styles the lines its own way).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum DiffLine {
     /// A separator between two edits of one MultiEdit.
     Gap,
+    /// An unchanged line kept around a change (only when context lines were asked for).
+    Ctx(String),
     Del(String),
     Add(String),
+}
+
+/// What [`file_diff`] makes of an input that lacks a string it needs. Exists because the text
+/// and Markdown views show such a call's input another way, while HTML always draws a diff.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Missing {
+    /// No diff at all (`None`).
+    NoDiff,
+    /// The missing string reads as empty.
+    Empty,
 }
 
 /// The change an Edit, MultiEdit or Write call makes, from its input: the lines that differ
 /// (common leading and trailing lines dropped), or the whole new content for a Write.
 pub(crate) fn edit_diff(name: &str, input: &Value) -> Option<Vec<DiffLine>> {
-    let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+    file_diff(name, input, 0, Missing::NoDiff)
+}
+
+/// The change an Edit, MultiEdit or Write call makes, with up to `context` unchanged lines
+/// kept on either side of each edit. The one place that computes a diff from a call's input,
+/// shared by every human-readable renderer.
+pub(crate) fn file_diff(
+    name: &str,
+    input: &Value,
+    context: usize,
+    missing: Missing,
+) -> Option<Vec<DiffLine>> {
+    let s = |v: &'_ Value, k: &str| -> Option<String> {
+        match (v.get(k).and_then(Value::as_str), missing) {
+            (Some(s), _) => Some(s.to_owned()),
+            (None, Missing::Empty) => Some(String::new()),
+            (None, Missing::NoDiff) => None,
+        }
+    };
     let mut out = Vec::new();
     match name {
-        "Edit" => pair_diff(&s(input, "old_string")?, &s(input, "new_string")?, &mut out),
+        "Edit" => pair_diff(
+            &s(input, "old_string")?,
+            &s(input, "new_string")?,
+            context,
+            &mut out,
+        ),
         "MultiEdit" => {
-            for (i, e) in input.get("edits")?.as_array()?.iter().enumerate() {
+            let edits = match (input.get("edits").and_then(Value::as_array), missing) {
+                (Some(edits), _) => edits.as_slice(),
+                (None, Missing::Empty) => &[],
+                (None, Missing::NoDiff) => return None,
+            };
+            for (i, e) in edits.iter().enumerate() {
                 if i > 0 {
                     out.push(DiffLine::Gap);
                 }
-                pair_diff(
-                    &s(e, "old_string").unwrap_or_default(),
-                    &s(e, "new_string").unwrap_or_default(),
-                    &mut out,
-                );
+                let field = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or_default();
+                pair_diff(field("old_string"), field("new_string"), context, &mut out);
             }
         }
         "Write" => {
@@ -225,7 +263,9 @@ pub(crate) fn edit_diff(name: &str, input: &Value) -> Option<Vec<DiffLine>> {
     Some(out)
 }
 
-fn pair_diff(old: &str, new: &str, out: &mut Vec<DiffLine>) {
+/// A diff of two strings: the shared first and last lines are context (at most `context` of
+/// each kept), the middle is removed and added. Not minimal, but exact and cheap.
+fn pair_diff(old: &str, new: &str, context: usize, out: &mut Vec<DiffLine>) {
     let a: Vec<&str> = old.lines().collect();
     let b: Vec<&str> = new.lines().collect();
     let head = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
@@ -235,15 +275,21 @@ fn pair_diff(old: &str, new: &str, out: &mut Vec<DiffLine>) {
         .zip(b[head..].iter().rev())
         .take_while(|(x, y)| x == y)
         .count();
+    let line = |l: &&str| (*l).to_owned();
     out.extend(
-        a[head..a.len() - tail]
+        a[head.saturating_sub(context)..head]
             .iter()
-            .map(|l| DiffLine::Del((*l).to_owned())),
+            .map(line)
+            .map(DiffLine::Ctx),
     );
+    out.extend(a[head..a.len() - tail].iter().map(line).map(DiffLine::Del));
+    out.extend(b[head..b.len() - tail].iter().map(line).map(DiffLine::Add));
     out.extend(
-        b[head..b.len() - tail]
+        a[a.len() - tail..]
             .iter()
-            .map(|l| DiffLine::Add((*l).to_owned())),
+            .take(context)
+            .map(line)
+            .map(DiffLine::Ctx),
     );
 }
 
@@ -277,6 +323,31 @@ mod diff_tests {
         )
         .unwrap();
         assert_eq!(d, [DiffLine::Del("b".into()), DiffLine::Add("B".into())]);
+    }
+
+    #[test]
+    fn context_lines_surround_the_change_and_missing_strings_can_read_as_empty() {
+        let input = json!({"old_string": "a\nb\nc", "new_string": "a\nB\nc"});
+        let d = file_diff("Edit", &input, 3, Missing::Empty).unwrap();
+        assert_eq!(
+            d,
+            [
+                DiffLine::Ctx("a".into()),
+                DiffLine::Del("b".into()),
+                DiffLine::Add("B".into()),
+                DiffLine::Ctx("c".into())
+            ]
+        );
+        let only_new = json!({"new_string": "x"});
+        assert_eq!(edit_diff("Edit", &only_new), None);
+        assert_eq!(
+            file_diff("Edit", &only_new, 3, Missing::Empty).unwrap(),
+            [DiffLine::Add("x".into())]
+        );
+        assert_eq!(
+            file_diff("MultiEdit", &json!({}), 3, Missing::Empty),
+            Some(vec![])
+        );
     }
 }
 

@@ -192,6 +192,7 @@ impl MarkdownRenderer {
                 for l in diff {
                     match l {
                         DiffLine::Gap => d.push_str("@@\n"),
+                        DiffLine::Ctx(s) => d.push_str(&format!(" {s}\n")),
                         DiffLine::Del(s) => d.push_str(&format!("-{s}\n")),
                         DiffLine::Add(s) => d.push_str(&format!("+{s}\n")),
                     }
