@@ -19,6 +19,8 @@ mod jsonl;
 mod markdown;
 /// One-line tool-call summaries shared by the human-readable renderers.
 pub(crate) mod summary;
+/// The totals of `result` notices shared by the text, Markdown and HTML renderers.
+pub(crate) mod totals;
 
 /// What a renderer knows about the input before the first item.
 #[derive(Debug, Clone)]

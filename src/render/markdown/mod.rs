@@ -23,11 +23,12 @@ mod notices;
 
 use super::summary::output_text;
 use super::summary::{self, DiffLine};
+use super::totals::Totals;
 use super::{Header, Render, Summary};
 use crate::model::session::SessionSnapshot;
 use crate::model::transcript::{
     Part, Role, SubagentRecord, SubagentStatus, ToolCall, ToolState, TranscriptItem, Turn,
-    TurnOrigin, Usage,
+    TurnOrigin,
 };
 use crate::settings::Settings;
 use escape::{fenced, html, inline, safe_markdown};
@@ -36,12 +37,7 @@ use escape::{fenced, html, inline, safe_markdown};
 pub(crate) struct MarkdownRenderer {
     thinking: bool,
     context: bool,
-    results: Vec<String>,
-    turns: u64,
-    duration_ms: u64,
-    usage: Usage,
-    cost: Option<f64>,
-    seen_result: bool,
+    totals: Totals,
 }
 
 impl MarkdownRenderer {
@@ -50,12 +46,7 @@ impl MarkdownRenderer {
         MarkdownRenderer {
             thinking: settings.thinking,
             context: settings.context,
-            results: Vec::new(),
-            turns: 0,
-            duration_ms: 0,
-            usage: Usage::default(),
-            cost: None,
-            seen_result: false,
+            totals: Totals::default(),
         }
     }
 }
@@ -332,11 +323,7 @@ impl MarkdownRenderer {
 
 impl Render for MarkdownRenderer {
     fn begin(&mut self, out: &mut dyn Write, header: &Header) -> io::Result<()> {
-        self.seen_result = false;
-        self.turns = 0;
-        self.duration_ms = 0;
-        self.usage = Usage::default();
-        self.cost = None;
+        self.totals = Totals::default();
         let name = if header.file == "-" {
             "standard input".to_owned()
         } else {
@@ -366,19 +353,18 @@ impl Render for MarkdownRenderer {
     }
 
     fn finish(&mut self, out: &mut dyn Write, _summary: &Summary) -> io::Result<()> {
-        if !self.seen_result {
+        let t = &self.totals;
+        if t.results == 0 {
             return Ok(());
         }
-        let u = &self.usage;
-        let input = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
         let mut line = format!(
             "{} turns · {} · {} in · {} out tokens",
-            self.turns,
-            super::ansi::seconds(self.duration_ms),
-            super::ansi::thousands(input),
-            super::ansi::thousands(u.output_tokens)
+            t.turns,
+            super::ansi::seconds(t.duration_ms),
+            super::ansi::thousands(t.all_input_tokens()),
+            super::ansi::thousands(t.usage.output_tokens)
         );
-        if let Some(c) = self.cost {
+        if let Some(c) = t.cost {
             line.push_str(&format!(" · ${c:.4}"));
         }
         write!(out, "---\n\n**{line}**\n")

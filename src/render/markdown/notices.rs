@@ -108,22 +108,10 @@ impl MarkdownRenderer {
             SystemNotice::Result {
                 subtype,
                 is_error,
-                cost,
-                turns,
-                duration_ms,
-                usage,
                 errors,
                 ..
             } => {
-                self.seen_result = true;
-                self.turns += turns.unwrap_or(0);
-                self.duration_ms += duration_ms.unwrap_or(0);
-                if let Some(u) = usage {
-                    self.usage.add(u);
-                }
-                if let Some(c) = cost {
-                    *self.cost.get_or_insert(0.0) += c;
-                }
+                self.totals.add(n);
                 if !*is_error && subtype == "success" {
                     return;
                 }
@@ -131,7 +119,6 @@ impl MarkdownRenderer {
                 if !errors.is_empty() {
                     t.push_str(&format!(" · {}", errors.join("; ")));
                 }
-                self.results.push(t.clone());
                 t
             }
             SystemNotice::Info { level, text, .. } => match level {
