@@ -1,6 +1,5 @@
-//! One-line summaries of tool calls, shared by the human-readable renderers (the terminal view
-//! and Markdown today; HTML can reuse it): `Bash(ls -la)`, `Edit(src/main.rs)`,
-//! `echo · echo (MCP)`.
+//! One-line summaries of tool calls, shared by the human-readable renderers (the terminal view,
+//! Markdown and the HTML cards): `Bash(ls -la)`, `Edit(src/main.rs)`, `echo · echo (MCP)`.
 //!
 //! The summary picks the one input field a reader needs per well-known tool (the command, the
 //! file path, the pattern, the URL, the description); unknown tools fall back to the first short
@@ -43,15 +42,39 @@ fn key_field(name: &str) -> &'static [&'static str] {
     }
 }
 
+/// How a renderer fits a summary on its line. Exists because the HTML card's summary differs
+/// from the text and Markdown call line in two details, and one summary function serves all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Fit {
+    /// Characters kept before the `…` when a value is longer than `MAX`.
+    keep: usize,
+    /// Whether an ExitPlanMode call is summed up by its plan's first words (the HTML card) or
+    /// not at all (the text and Markdown views show the plan right below).
+    plan: bool,
+}
+
+impl Fit {
+    /// The text and Markdown call line: at most `MAX` characters in all.
+    pub(crate) const LINE: Fit = Fit {
+        keep: MAX - 1,
+        plan: false,
+    };
+    /// The HTML card's summary: `MAX` characters and the `…`, and the plan of an ExitPlanMode.
+    pub(crate) const CARD: Fit = Fit {
+        keep: MAX,
+        plan: true,
+    };
+}
+
 /// Makes a value one short line.
-fn one_line(s: &str) -> String {
+fn one_line(s: &str, fit: Fit) -> String {
     let flat: String = s
         .trim()
         .chars()
         .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
         .collect();
     if flat.chars().count() > MAX {
-        let mut cut: String = flat.chars().take(MAX - 1).collect();
+        let mut cut: String = flat.chars().take(fit.keep).collect();
         cut.push('…');
         cut
     } else {
@@ -61,7 +84,13 @@ fn one_line(s: &str) -> String {
 
 /// The readable summary of a call's input (`ls -la` for a Bash call), if it has one.
 pub(crate) fn input_summary(name: &str, input: &Value) -> Option<String> {
+    fitted_summary(name, input, Fit::LINE)
+}
+
+/// [`input_summary`], fitted the way a renderer needs it.
+pub(crate) fn fitted_summary(name: &str, input: &Value, fit: Fit) -> Option<String> {
     let obj = input.as_object()?;
+    let one_line = |s: &str| one_line(s, fit);
     let field = |k: &str| obj.get(k).and_then(Value::as_str).filter(|s| !s.is_empty());
     for key in key_field(name) {
         if let Some(v) = field(key) {
@@ -83,7 +112,11 @@ pub(crate) fn input_summary(name: &str, input: &Value) -> Option<String> {
                 .map_or(0, Vec::len);
             Some(format!("{n} item{}", if n == 1 { "" } else { "s" }))
         }
-        "MultiEdit" | "ExitPlanMode" | "StructuredOutput" => None,
+        "MultiEdit" | "StructuredOutput" => None,
+        "ExitPlanMode" => match fit.plan {
+            true => field("plan").map(one_line),
+            false => None,
+        },
         _ => obj
             .values()
             .filter_map(Value::as_str)
@@ -184,6 +217,20 @@ mod tests {
         ));
         assert!(s.starts_with("Bash(echo a echo xxx"));
         assert_eq!(s.chars().count(), "Bash()".len() + MAX);
+    }
+
+    #[test]
+    fn the_html_card_keeps_one_more_character_and_sums_up_a_plan() {
+        let long = json!({ "command": "x".repeat(300) });
+        let card = fitted_summary("Bash", &long, Fit::CARD).unwrap();
+        assert_eq!(card.chars().count(), MAX + 1);
+        assert!(card.ends_with('…'));
+        let plan = json!({"plan": "Step one\nStep two"});
+        assert_eq!(input_summary("ExitPlanMode", &plan), None);
+        assert_eq!(
+            fitted_summary("ExitPlanMode", &plan, Fit::CARD).as_deref(),
+            Some("Step one Step two")
+        );
     }
 }
 

@@ -25,7 +25,6 @@ mod escape;
 pub(crate) mod index;
 mod markdown;
 mod notice;
-mod summary;
 mod tool;
 mod turn;
 
