@@ -6,6 +6,7 @@ use super::tool::push_subagent;
 use super::turn::push_turn;
 use crate::model::session::{HookStatus, Level, SessionSnapshot, SystemNotice};
 use crate::model::transcript::DebugRecord;
+use crate::render::notice_text;
 use crate::render::totals::Totals;
 
 /// `1.2 s`, `3 min 4 s`.
@@ -109,10 +110,7 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
             ..
         } => {
             open(h, "info");
-            h.raw_trusted("rate limit: ").text(status);
-            if let Some(t) = rate_limit_type {
-                h.raw_trusted(" (").text(t).raw_trusted(")");
-            }
+            h.text(&notice_text::rate_limit(status, rate_limit_type.as_deref()));
         }
         SystemNotice::ApiRetry {
             attempt,
@@ -127,13 +125,8 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
                 .raw_trusted("/")
                 .num(max)
                 .raw_trusted(" in ")
-                .text(&duration(*delay_ms));
-            if let Some(s) = error_status {
-                h.raw_trusted(" · HTTP ").num(s);
-            }
-            if let Some(e) = error {
-                h.raw_trusted(" · ").text(e);
-            }
+                .text(&duration(*delay_ms))
+                .text(&notice_text::retry_detail(*error_status, error.as_deref()));
         }
         SystemNotice::Compact {
             trigger,
@@ -207,9 +200,7 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
         }
         SystemNotice::Elicitation { server, id: _ } => {
             open(h, "info");
-            h.raw_trusted("MCP server ")
-                .text(server)
-                .raw_trusted(" asked for input");
+            h.text(&notice_text::elicitation(server));
         }
         SystemNotice::PermissionDenied {
             tool_name,

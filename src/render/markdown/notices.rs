@@ -5,6 +5,7 @@
 use super::MarkdownRenderer;
 use super::escape::{fenced, inline};
 use crate::model::session::{HookStatus, Level, SystemNotice};
+use crate::render::notice_text;
 
 impl MarkdownRenderer {
     /// Writes one notice.
@@ -23,14 +24,8 @@ impl MarkdownRenderer {
                 error,
                 ..
             } => format!(
-                "API retry {attempt}/{max}{}{}",
-                error_status
-                    .map(|s| format!(" · HTTP {s}"))
-                    .unwrap_or_default(),
-                error
-                    .as_deref()
-                    .map(|e| format!(" · {e}"))
-                    .unwrap_or_default()
+                "API retry {attempt}/{max}{}",
+                notice_text::retry_detail(*error_status, error.as_deref())
             ),
             SystemNotice::Compact { trigger, .. } => format!(
                 "conversation compacted{}",
@@ -50,16 +45,7 @@ impl MarkdownRenderer {
                 if *status != HookStatus::Response {
                     return;
                 }
-                let line = format!(
-                    "hook {hook_name}{}{}",
-                    outcome
-                        .as_deref()
-                        .map(|o| format!(": {o}"))
-                        .unwrap_or_default(),
-                    exit_code
-                        .map(|c| format!(" (exit {c})"))
-                        .unwrap_or_default()
-                );
+                let line = notice_text::hook_line(hook_name, outcome.as_deref(), *exit_code);
                 out.push_str(&format!("*{}*\n\n", inline(&line)));
                 if self.context {
                     if let Some(o) = output.as_deref().filter(|o| !o.trim().is_empty()) {
@@ -74,9 +60,7 @@ impl MarkdownRenderer {
             SystemNotice::FilesPersisted { files, .. } => {
                 format!("files persisted: {}", files.join(", "))
             }
-            SystemNotice::Elicitation { server, .. } => {
-                format!("MCP server {server} asked for input")
-            }
+            SystemNotice::Elicitation { server, .. } => notice_text::elicitation(server),
             // The message is in the call's block already.
             SystemNotice::PermissionDenied { tool_name, .. } => {
                 format!("permission denied: {tool_name}")
@@ -102,9 +86,7 @@ impl MarkdownRenderer {
                 self.subagent(out, record);
                 return;
             }
-            SystemNotice::Branch { turns, .. } => {
-                format!("a branch of {} turns off the main line", turns.len())
-            }
+            SystemNotice::Branch { turns, .. } => notice_text::branch(turns.len()),
             SystemNotice::Result {
                 subtype,
                 is_error,
