@@ -51,17 +51,6 @@ impl MarkdownRenderer {
     }
 }
 
-fn turn_text(turn: &Turn) -> String {
-    turn.parts
-        .iter()
-        .filter_map(|p| match p {
-            Part::Text { text, .. } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// A quote of Markdown text (every line prefixed, so the quote contains whatever is inside).
 /// The text is quoted first and made safe after, so that the parser that finds raw HTML sees
 /// it in the quote, as a reader's parser will.
@@ -86,7 +75,7 @@ fn collapsed(out: &mut String, title: &str, text: &str) {
 impl MarkdownRenderer {
     fn turn(&self, out: &mut String, turn: &Turn) {
         if turn.role == Role::User {
-            let text = turn_text(turn);
+            let text = turn.text();
             match &turn.origin {
                 TurnOrigin::UserInput | TurnOrigin::ToolReturn { .. } => quote(out, "User", &text),
                 TurnOrigin::Replay => quote(out, "User (replayed)", &text),
