@@ -6,7 +6,8 @@
 
 use serde_json::{Value, json};
 
-use super::qwen_acp::{Conversation, Emit, info, str_of, string};
+use super::fields::{info, opt_string, str_of, string};
+use super::qwen_acp::{Conversation, Emit};
 use super::qwen_tools::content_text;
 use crate::model::event::EventKind;
 use crate::model::session::Level;
@@ -32,10 +33,7 @@ impl Conversation {
             .cloned()
             .unwrap_or_default();
         let names: Vec<String> = options.iter().map(option_name).collect();
-        let tool_call_id = tc
-            .get("toolCallId")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
+        let tool_call_id = opt_string(&tc, "toolCallId");
         let label = [&tc["title"], &tc["name"], &tc["command"]]
             .iter()
             .filter_map(|v| v.as_str())

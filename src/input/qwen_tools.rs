@@ -25,7 +25,8 @@
 use serde_json::{Map, Value, json};
 
 use super::claude_blocks::split_mcp_name;
-use super::qwen_acp::{Conversation, Emit, info, parent_of, str_of, text_part};
+use super::fields::{info, opt_string, str_of};
+use super::qwen_acp::{Conversation, Emit, parent_of, text_part};
 use crate::model::event::{EventKind, Thread};
 use crate::model::session::Level;
 use crate::model::transcript::{
@@ -145,11 +146,7 @@ impl Conversation {
     /// `tool_call` / `tool_call_update` (upserted by `toolCallId`): opens the call, merges what
     /// changed, ends it at `completed` / `failed`.
     pub(super) fn tool_call(&mut self, upd: &Value, e: &mut Emit<'_>) {
-        let Some(id) = upd
-            .get("toolCallId")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-        else {
+        let Some(id) = opt_string(upd, "toolCallId") else {
             e.push(EventKind::Debug {
                 reason: "malformed tool call (no toolCallId)".into(),
                 raw: upd.to_string(),
