@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::fields::{info, opt_string, str_of, string};
 use super::qwen_acp::{Conversation, Emit};
-use super::qwen_tools::content_text;
+use super::qwen_tools::content_lines;
 use crate::model::event::EventKind;
 use crate::model::session::Level;
 use crate::model::transcript::ToolState;
@@ -77,16 +77,7 @@ impl Conversation {
             // The request came first: it carries the call's own fields.
             self.tool_call(&tc, e);
         }
-        let prompt = tc
-            .get("content")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(content_text)
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            })
-            .unwrap_or_default();
+        let prompt = content_lines(&tc);
         let Some(rec) = self.calls.get_mut(&id) else {
             return;
         };
