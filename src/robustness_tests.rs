@@ -3,6 +3,9 @@
 //!
 //! Inputs are built from the bundled samples: lines shuffled, dropped, repeated, cut short, or with
 //! a field's value replaced by another JSON value of the wrong kind.
+//!
+//! The helpers (`file_lines`, `mutate`, `output_call_ids`) also serve the saved-session property
+//! test in `input/claude_session/robustness.rs`.
 
 use std::collections::BTreeSet;
 
@@ -24,7 +27,13 @@ fn sample_lines() -> Vec<String> {
         .map(|e| e.path())
         .collect();
     names.sort();
-    names
+    file_lines(&names)
+}
+
+/// Every line of the files, in order. Shared by the property tests that build their inputs from
+/// the bundled samples.
+pub(crate) fn file_lines(files: &[std::path::PathBuf]) -> Vec<String> {
+    files
         .iter()
         .flat_map(|p| {
             std::fs::read_to_string(p)
@@ -36,8 +45,9 @@ fn sample_lines() -> Vec<String> {
         .collect()
 }
 
-/// Replaces the value at the n-th key found (depth first) with `with`.
-fn mutate(v: &mut Value, n: &mut usize, with: &Value) -> bool {
+/// Replaces the value at the n-th key found (depth first) with `with`. Shared by the property
+/// tests, which damage one line this way.
+pub(crate) fn mutate(v: &mut Value, n: &mut usize, with: &Value) -> bool {
     match v {
         Value::Object(o) => {
             for (_, x) in o.iter_mut() {
@@ -100,16 +110,23 @@ fn run(input: &[u8]) -> (BTreeSet<String>, BTreeSet<String>) {
         }
     }
     folder.finish(&mut items);
-    let mut ids_out = BTreeSet::new();
-    for i in &items {
+    (ids_in, output_call_ids(&items))
+}
+
+/// The tool-call ids the fold's output holds, on the main line, in notices (branches, orphan
+/// sub-agents) or nested in sub-agent transcripts. Shared by the property tests, which check
+/// that no call is lost.
+pub(crate) fn output_call_ids(items: &[TranscriptItem]) -> BTreeSet<String> {
+    let mut ids = BTreeSet::new();
+    for i in items {
         let v = match i {
             TranscriptItem::Turn(t) => serde_json::to_value(t).unwrap(),
             TranscriptItem::Notice(n) => serde_json::to_value(n).unwrap(),
             TranscriptItem::Session(_) | TranscriptItem::Debug(_) => Value::Null,
         };
-        call_ids(&v, &mut ids_out);
+        call_ids(&v, &mut ids);
     }
-    (ids_in, ids_out)
+    ids
 }
 
 proptest! {
