@@ -4,7 +4,7 @@
 //! Inputs are built from the bundled samples: lines shuffled, dropped, repeated, cut short, or with
 //! a field's value replaced by another JSON value of the wrong kind.
 //!
-//! The helpers (`file_lines`, `mutate`, `output_call_ids`) also serve the saved-session property
+//! The helpers (`file_lines`, `damage_first`, `output_call_ids`) also serve the saved-session property
 //! test in `input/claude_session/robustness.rs`.
 
 use std::collections::BTreeSet;
@@ -45,9 +45,8 @@ pub(crate) fn file_lines(files: &[std::path::PathBuf]) -> Vec<String> {
         .collect()
 }
 
-/// Replaces the value at the n-th key found (depth first) with `with`. Shared by the property
-/// tests, which damage one line this way.
-pub(crate) fn mutate(v: &mut Value, n: &mut usize, with: &Value) -> bool {
+/// Replaces the value at the n-th key found (depth first) with `with`.
+fn mutate(v: &mut Value, n: &mut usize, with: &Value) -> bool {
     match v {
         Value::Object(o) => {
             for (_, x) in o.iter_mut() {
@@ -64,6 +63,18 @@ pub(crate) fn mutate(v: &mut Value, n: &mut usize, with: &Value) -> bool {
         }
         Value::Array(a) => a.iter_mut().any(|x| mutate(x, n, with)),
         _ => false,
+    }
+}
+
+/// Gives the first line's n-th key (depth first) the value `with`, when there is a mutation and
+/// the line is JSON. Shared by the property tests, which damage their inputs this way.
+pub(crate) fn damage_first(lines: &mut [String], mutation: Option<(usize, Value)>) {
+    if let Some((mut n, with)) = mutation {
+        let first = &mut lines[0];
+        if let Ok(mut v) = serde_json::from_str::<Value>(first) {
+            mutate(&mut v, &mut n, &with);
+            *first = v.to_string();
+        }
     }
 }
 
@@ -144,13 +155,7 @@ proptest! {
     ) {
         let lines = sample_lines();
         let mut chosen: Vec<String> = picks.iter().map(|i| i.get(&lines).clone()).collect();
-        if let Some((mut n, with)) = mutation {
-            let first = &mut chosen[0];
-            if let Ok(mut v) = serde_json::from_str::<Value>(first) {
-                mutate(&mut v, &mut n, &with);
-                *first = v.to_string();
-            }
-        }
+        damage_first(&mut chosen, mutation);
         let nl = if crlf { "\r\n" } else { "\n" };
         let mut input = chosen.join(nl).into_bytes();
         if let Some(c) = cut {

@@ -442,6 +442,15 @@ fn info(v: &Value, source: &str, level: Level, text: String) -> EventKind {
     fields::info(source, level, text, data)
 }
 
+/// Each item of an array field, read by `f` (none when the field is missing or not an array).
+/// Exists for the `init` line's lists of objects (MCP servers, plugins).
+fn each<T>(v: &Value, key: &str, f: impl Fn(&Value) -> T) -> Vec<T> {
+    v.get(key)
+        .and_then(Value::as_array)
+        .map(|a| a.iter().map(f).collect())
+        .unwrap_or_default()
+}
+
 /// `system/init` → the session inventory.
 pub(crate) fn session_snapshot(v: &Value, source: &str) -> SessionSnapshot {
     SessionSnapshot {
@@ -454,30 +463,14 @@ pub(crate) fn session_snapshot(v: &Value, source: &str) -> SessionSnapshot {
         cwd: string(v, "cwd"),
         permission_mode: string(v, "permissionMode"),
         tools: names(v.get("tools")),
-        mcp_servers: v
-            .get("mcp_servers")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .map(|m| McpServer {
-                        name: string(m, "name"),
-                        status: string(m, "status"),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default(),
-        plugins: v
-            .get("plugins")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .map(|p| Plugin {
-                        name: string(p, "name"),
-                        path: string(p, "path"),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default(),
+        mcp_servers: each(v, "mcp_servers", |m| McpServer {
+            name: string(m, "name"),
+            status: string(m, "status"),
+        }),
+        plugins: each(v, "plugins", |p| Plugin {
+            name: string(p, "name"),
+            path: string(p, "path"),
+        }),
         skills: names(v.get("skills")),
         slash_commands: names(v.get("slash_commands")),
         agents: names(v.get("agents")),

@@ -15,7 +15,7 @@ use crate::diagnostics::Diagnostics;
 use crate::fold::Folder;
 use crate::input::lines::LineReader;
 use crate::input::{Adapter, Report};
-use crate::robustness_tests::{file_lines, mutate, output_call_ids};
+use crate::robustness_tests::{damage_first, file_lines, output_call_ids};
 
 fn sample_lines() -> Vec<String> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/claude-session");
@@ -88,13 +88,7 @@ proptest! {
     ) {
         let lines = sample_lines();
         let mut chosen: Vec<String> = picks.iter().map(|i| i.get(&lines).clone()).collect();
-        if let Some((mut n, with)) = mutation {
-            let first = &mut chosen[0];
-            if let Ok(mut v) = serde_json::from_str::<Value>(first) {
-                mutate(&mut v, &mut n, &with);
-                *first = v.to_string();
-            }
-        }
+        damage_first(&mut chosen, mutation);
         if cut {
             // The last line loses its second half (a file still being written).
             let last = chosen.last_mut().expect("at least one line");
