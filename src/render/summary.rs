@@ -7,8 +7,7 @@
 
 use serde_json::Value;
 
-use crate::input::claude_blocks::split_mcp_name;
-use crate::model::transcript::ToolCall;
+use crate::model::transcript::{Caller, ToolCall};
 
 /// The longest summary kept on a call's line, in characters.
 const MAX: usize = 100;
@@ -30,13 +29,15 @@ fn key_field(name: &str) -> &'static [&'static str] {
         "KillShell" | "KillBash" => &["shell_id"],
         "SlashCommand" => &["command"],
         _ => &[
-            "description",
-            "file_path",
-            "path",
             "command",
+            "file_path",
+            "absolute_path",
+            "notebook_path",
+            "path",
             "pattern",
             "url",
             "query",
+            "description",
             "prompt",
         ],
     }
@@ -139,21 +140,35 @@ pub(crate) fn long_input<'a>(name: &str, input: &'a Value) -> Option<&'a str> {
         .filter(|v| v.trim().contains('\n') || v.trim().chars().count() > MAX)
 }
 
-/// The name a reader sees: MCP tools as `tool · server (MCP)`, others as they are.
+/// The name a reader sees: MCP tools as `tool · server (MCP)` (the server's prefix taken off
+/// the tool's name, as `mcp__server__tool` or `server__tool`), others as they are.
 pub(crate) fn display_name(call: &ToolCall) -> String {
-    match split_mcp_name(&call.name) {
-        Some((server, tool)) => format!("{tool} · {server} (MCP)"),
-        None => call.name.clone(),
+    if !is_mcp(call) {
+        return call.name.clone();
+    }
+    let server = call.mcp_server.as_deref().unwrap_or_default();
+    let name = call.name.as_str();
+    let tool = name
+        .strip_prefix("mcp__")
+        .unwrap_or(name)
+        .strip_prefix(server)
+        .and_then(|t| t.strip_prefix("__"))
+        .filter(|t| !t.is_empty() && !server.is_empty())
+        .unwrap_or(name);
+    if server.is_empty() {
+        format!("{tool} (MCP)")
+    } else {
+        format!("{tool} · {server} (MCP)")
     }
 }
 
 /// The one-line call: `Bash(ls -la)`, `Edit(src/main.rs)`, `echo · echo (MCP)`.
 pub(crate) fn call_line(call: &ToolCall) -> String {
     let name = display_name(call);
-    if split_mcp_name(&call.name).is_some() {
+    if is_mcp(call) {
         return name;
     }
-    match input_summary(&call.name, &call.input) {
+    match input_summary(canonical_name(call), &call.input) {
         Some(s) => format!("{name}({s})"),
         None => name,
     }
@@ -162,6 +177,75 @@ pub(crate) fn call_line(call: &ToolCall) -> String {
 /// True for the tools that run a sub-agent.
 pub(crate) fn is_agent(name: &str) -> bool {
     matches!(name, "Agent" | "Task")
+}
+
+/// The tool names the renderers draw in a special way (a diff, a checklist, a command, …).
+const KNOWN_TOOLS: &[&str] = &[
+    "Agent",
+    "Bash",
+    "BashOutput",
+    "Edit",
+    "ExitPlanMode",
+    "Glob",
+    "Grep",
+    "LS",
+    "MultiEdit",
+    "NotebookEdit",
+    "NotebookRead",
+    "Read",
+    "Skill",
+    "Task",
+    "TodoWrite",
+    "WebFetch",
+    "WebSearch",
+    "Write",
+];
+
+/// The well-known tool a call behaves as, so that every renderer draws any agent's tools the way
+/// it draws Claude Code's, with no source-specific code: a call with `old_string` and
+/// `new_string` is an Edit, a writing call with `content` a Write, any call with a `todos` list a
+/// TodoWrite, a sub-agent call an Agent, any call with a `command` a Bash. Known names, and MCP
+/// tools (whose inputs mean what their server says), answer for themselves.
+pub(crate) fn canonical_name(call: &ToolCall) -> &str {
+    let name = call.name.as_str();
+    if KNOWN_TOOLS.contains(&name) || call.caller == Caller::Mcp {
+        return name;
+    }
+    if call.caller == Caller::Subagent || call.subagent.is_some() {
+        return "Agent";
+    }
+    let input = &call.input;
+    let has_str = |k: &str| input.get(k).is_some_and(Value::is_string);
+    let lower = name.to_ascii_lowercase();
+    let has_path = file_path(input).is_some();
+    if has_str("old_string") && has_str("new_string") {
+        "Edit"
+    } else if has_path && input.get("edits").is_some_and(Value::is_array) {
+        "MultiEdit"
+    } else if has_path && has_str("content") && lower.contains("write") {
+        "Write"
+    } else if input.get("todos").is_some_and(Value::is_array) {
+        "TodoWrite"
+    } else if has_str("command") {
+        "Bash"
+    } else if has_path && lower.contains("read") {
+        "Read"
+    } else {
+        name
+    }
+}
+
+/// The file a call acts on, under the names agents give it.
+pub(crate) fn file_path(input: &Value) -> Option<&str> {
+    ["file_path", "absolute_path", "notebook_path", "path"]
+        .iter()
+        .find_map(|k| input.get(*k).and_then(Value::as_str))
+        .filter(|p| !p.is_empty())
+}
+
+/// True for a call that runs a sub-agent, whatever the agent calls the tool.
+pub(crate) fn is_agent_call(call: &ToolCall) -> bool {
+    canonical_name(call) == "Agent" || is_agent(&call.name)
 }
 
 #[cfg(test)]
@@ -191,9 +275,23 @@ mod tests {
             call_line(&call("Grep", json!({"pattern": "fn", "path": "src"}))),
             "Grep(fn in src)"
         );
+        let mcp = |name: &str, server: &str| {
+            let mut c = call(name, json!({"text": "x"}));
+            c.caller = Caller::Mcp;
+            c.mcp_server = Some(server.into());
+            c
+        };
         assert_eq!(
-            call_line(&call("mcp__echo__echo", json!({"text": "x"}))),
+            call_line(&mcp("mcp__echo__echo", "echo")),
             "echo · echo (MCP)"
+        );
+        assert_eq!(
+            call_line(&mcp("docs__search", "docs")),
+            "search · docs (MCP)"
+        );
+        assert_eq!(
+            call_line(&mcp("lookup", "remote-kb")),
+            "lookup · remote-kb (MCP)"
         );
         assert_eq!(
             call_line(&call("TodoWrite", json!({"todos": [{}, {}]}))),
@@ -400,7 +498,7 @@ mod diff_tests {
 
 /// The plan an ExitPlanMode call presents, if any.
 pub(crate) fn plan(call: &ToolCall) -> Option<&str> {
-    if call.name != "ExitPlanMode" {
+    if canonical_name(call) != "ExitPlanMode" {
         return None;
     }
     call.input
@@ -409,16 +507,20 @@ pub(crate) fn plan(call: &ToolCall) -> Option<&str> {
         .filter(|p| !p.trim().is_empty())
 }
 
-/// True for an MCP tool name (`mcp__server__tool`).
-pub(crate) fn split_mcp(name: &str) -> bool {
-    split_mcp_name(name).is_some()
+/// True for a call an MCP server answers: its line names the server instead of summing up the
+/// input, whose meaning only the server knows.
+pub(crate) fn is_mcp(call: &ToolCall) -> bool {
+    call.caller == Caller::Mcp
 }
 
 /// A tool's output as text a reader can see: text items as they are, and a short mark for what
 /// is not text (`[image/png]`, `[tool_reference: TaskCreate]`), so that no output looks empty.
 pub(crate) fn output_text(output: &Value) -> String {
-    let Value::Array(items) = output else {
-        return crate::input::claude_blocks::output_text(output);
+    let items = match output {
+        Value::Array(items) => items,
+        Value::String(s) => return s.clone(),
+        Value::Null => return String::new(),
+        other => return other.to_string(),
     };
     let mut parts = Vec::new();
     for item in items {

@@ -207,13 +207,17 @@ impl Render for TextRenderer {
                 error_text,
                 sidecar,
             } => {
+                if !self.live.heads.contains_key(tool_call_id) {
+                    return Ok(());
+                }
+                self.head_before_result(out, tool_call_id)?;
                 let Some(call) = self.live.heads.get(tool_call_id) else {
                     return Ok(());
                 };
                 // An Agent call's result needs its sub-agent record, and with --context a Skill
                 // call shows the skill body that follows its result: both wait for the item.
-                if crate::render::summary::is_agent(&call.name)
-                    || (call.name == "Skill" && self.view.context)
+                if crate::render::summary::is_agent_call(call)
+                    || (call.skill.is_some() && self.view.context)
                 {
                     return Ok(());
                 }
@@ -233,6 +237,11 @@ impl Render for TextRenderer {
                 self.live.results.insert(tool_call_id.clone());
                 Ok(())
             }
+            EventKind::ToolUpdate {
+                tool_call_id,
+                input: Some(input),
+                ..
+            } => self.input_arrived(out, tool_call_id, input),
             // A result waits for its item: the fold writes every turn still held before it.
             EventKind::Notice { notice } if !matches!(**notice, SystemNotice::Result { .. }) => {
                 self.live.mark_notice(notice);

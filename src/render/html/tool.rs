@@ -8,7 +8,7 @@ use super::escape::{Html, safe_href, safe_image_src};
 use super::markdown::push_markdown;
 use super::{diff, turn};
 use crate::model::transcript::{SubagentRecord, SubagentStatus, ToolCall, ToolState};
-use crate::render::summary::{Fit, fitted_summary};
+use crate::render::summary::{Fit, canonical_name, fitted_summary};
 
 /// The state shown on a card: a CSS class and a word. A refused permission wins over the state
 /// the call ended in (the CLI reports a denial as an error result).
@@ -53,7 +53,7 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
             .raw_trusted("</span>");
     }
     h.raw_trusted(" <span class=\"tsum\">")
-        .text(&fitted_summary(&call.name, &call.input, Fit::CARD).unwrap_or_default())
+        .text(&fitted_summary(canonical_name(call), &call.input, Fit::CARD).unwrap_or_default())
         .raw_trusted("</span> <span class=\"state\">")
         .raw_trusted(word)
         .raw_trusted("</span></summary><div class=\"tbody\">");
@@ -78,7 +78,8 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
 fn push_input(h: &mut Html, call: &ToolCall) {
     let input = &call.input;
     let s = |k: &str| input.get(k).and_then(Value::as_str);
-    match call.name.as_str() {
+    let tool = canonical_name(call);
+    match tool {
         "Bash" => {
             if let Some(d) = s("description") {
                 h.raw_trusted("<p class=\"desc\">")
@@ -90,7 +91,7 @@ fn push_input(h: &mut Html, call: &ToolCall) {
                 .raw_trusted("</pre>");
         }
         "Edit" | "MultiEdit" | "Write" => {
-            diff::push_file_change(h, &call.name, input, call.sidecar.as_ref())
+            diff::push_file_change(h, tool, input, call.sidecar.as_ref())
         }
         "TodoWrite" => push_todos(h, input),
         "ExitPlanMode" if s("plan").is_some() => {

@@ -163,10 +163,11 @@ impl MarkdownRenderer {
             html(&line)
         ));
         // The input.
-        match summary::edit_diff(&call.name, &call.input) {
+        let tool = summary::canonical_name(call);
+        match summary::edit_diff(tool, &call.input) {
             Some(diff) => {
                 let mut d = String::new();
-                if let Some(p) = call.input.get("file_path").and_then(Value::as_str) {
+                if let Some(p) = summary::file_path(&call.input) {
                     d.push_str(&format!("--- {p}\n+++ {p}\n"));
                 }
                 for l in diff {
@@ -179,16 +180,13 @@ impl MarkdownRenderer {
                 }
                 fenced(out, "diff", &d);
             }
-            None => match (
-                call.name.as_str(),
-                call.input.get("command").and_then(Value::as_str),
-            ) {
+            None => match (tool, call.input.get("command").and_then(Value::as_str)) {
                 ("Bash", Some(cmd)) => fenced(out, "sh", cmd),
                 _ if summary::plan(call).is_some() => {
                     out.push_str(&safe_markdown(summary::plan(call).unwrap_or_default()));
                     out.push('\n');
                 }
-                _ if call.name == "TodoWrite" => {
+                _ if tool == "TodoWrite" => {
                     for (status, text) in summary::todos(&call.input) {
                         let mark = if status == "completed" { "x" } else { " " };
                         let text = inline(&text);
