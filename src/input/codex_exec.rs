@@ -29,13 +29,14 @@ impl Adapter for CodexExec {
             return;
         }
         let Some(v) = parse_json_line(line, out, report) else {
-            self.flush_error(out);
+            self.flush_error(Level::Warning, out);
             return;
         };
         let n = line.number;
         let ty = str_of(&v, "type");
         if ty != "turn.failed" {
-            self.flush_error(out);
+            // The run went on after it: the error was not fatal (e.g. `Reconnecting... 1/5`).
+            self.flush_error(Level::Warning, out);
         }
         let mut push = |kind| out.push(Event { line: n, kind });
         match ty {
@@ -109,7 +110,7 @@ impl Adapter for CodexExec {
                     }),
                     Some(held) => {
                         self.held_error = Some(held);
-                        self.flush_error(out);
+                        self.flush_error(Level::Error, out);
                     }
                     None => {}
                 }
@@ -136,20 +137,21 @@ impl Adapter for CodexExec {
     }
 
     fn finish(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
-        self.flush_error(out);
+        self.flush_error(Level::Error, out);
     }
 }
 
 impl CodexExec {
-    /// A held `error` that no `turn.failed` repeated: a notice of its own.
-    fn flush_error(&mut self, out: &mut Vec<Event>) {
+    /// A held `error` that no `turn.failed` repeated: a notice of its own, a warning when the
+    /// run went on after it, an error when the input ended on it.
+    fn flush_error(&mut self, level: Level, out: &mut Vec<Event>) {
         if let Some((line, message)) = self.held_error.take() {
             out.push(Event {
                 line,
                 kind: EventKind::Notice {
                     notice: Box::new(SystemNotice::Info {
                         source: "error".into(),
-                        level: Level::Error,
+                        level,
                         text: codex_items::error_text(&message),
                         data: json!({ "message": message }),
                     }),
@@ -231,7 +233,6 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
                 .and_then(Value::as_array)
                 .map(Vec::as_slice)
                 .unwrap_or_default(),
-            done,
         ))),
         "collab_tool_call" => {
             let status = str_of(it, "status");
@@ -250,6 +251,7 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
                     error_text: (status != "completed").then(|| status.to_owned()),
                     sidecar: None,
                 }),
+                snapshot: false,
             }))
         }
         _ => return None,

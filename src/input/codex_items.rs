@@ -11,7 +11,7 @@
 //! `apply_patch` with a `description` (`add /path`), `mcp__<server>__<tool>` (shown as
 //! `tool · server (MCP)`), `WebSearch` with `query`, `TodoWrite` with `todos` (the checklist).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 use serde::de::{IgnoredAny, MapAccess, Visitor};
@@ -54,6 +54,9 @@ pub(crate) struct ToolItem {
     pub(crate) input: Value,
     /// `None` while the item is still in progress.
     pub(crate) outcome: Option<Outcome>,
+    /// Each distinct state of the item is a call of its own that is done at once (the plan:
+    /// like Claude's `TodoWrite`, every change of the list is one call showing the whole list).
+    pub(crate) snapshot: bool,
 }
 
 /// How a tool-like item ended.
@@ -77,6 +80,8 @@ pub(crate) struct Emitter {
     done: HashSet<String>,
     /// Assistant messages opened since the turn began (the `turns` of its result notice).
     messages: u64,
+    /// Per snapshot item: how many calls it gave and the last input shown.
+    snapshots: HashMap<String, (u32, Value)>,
 }
 
 impl Emitter {
@@ -180,6 +185,42 @@ impl Emitter {
                     data: Value::Null,
                 }),
             }),
+            Item::Tool(t) if t.snapshot => {
+                let key = self.scoped(id);
+                let entry = self
+                    .snapshots
+                    .entry(key.clone())
+                    .or_insert((0, Value::Null));
+                if entry.1 == t.input {
+                    push(EventKind::Absorbed {
+                        what: "item unchanged".into(),
+                    });
+                    return;
+                }
+                entry.0 += 1;
+                entry.1 = t.input.clone();
+                let call_id = if entry.0 == 1 {
+                    key
+                } else {
+                    format!("{key}#{}", entry.0)
+                };
+                let m = self.message_id(id);
+                self.message = None;
+                push(block(
+                    m,
+                    Part::ToolCall {
+                        call: Box::new(ToolCall::new(call_id.clone(), t.name, t.caller, t.input)),
+                    },
+                ));
+                push(EventKind::ToolResult {
+                    thread: None,
+                    tool_call_id: call_id,
+                    is_error: false,
+                    output: Value::String(String::new()),
+                    error_text: None,
+                    sidecar: None,
+                });
+            }
             Item::Tool(t) => {
                 let call_id = self.scoped(id);
                 if self.done.contains(&call_id) {
@@ -194,6 +235,7 @@ impl Emitter {
                     mcp_server,
                     input,
                     outcome,
+                    snapshot: _,
                 } = *t;
                 if self.announced.insert(call_id.clone()) {
                     let mut call = ToolCall::new(call_id.clone(), name, caller, input);
@@ -331,6 +373,7 @@ pub(crate) fn shell_item(
         mcp_server: None,
         input: json!({ "command": command }),
         outcome,
+        snapshot: false,
     }
 }
 
@@ -404,6 +447,7 @@ pub(crate) fn patch_item(
         mcp_server: None,
         input: json!({ "description": description, "changes": list }),
         outcome,
+        snapshot: false,
     }
 }
 
@@ -456,6 +500,7 @@ pub(crate) fn mcp_item(
             arguments
         },
         outcome,
+        snapshot: false,
     }
 }
 
@@ -481,12 +526,14 @@ pub(crate) fn web_search_item(
             error_text: None,
             sidecar: call_id.map(|id| json!({ "callId": id })),
         }),
+        snapshot: false,
     }
 }
 
 /// The agent's plan (`todo_list`), shaped like Claude's `TodoWrite` so the renderers draw their
-/// checklist: `{todos: [{content, status}]}`, status `completed` or `pending`.
-pub(crate) fn todo_item(items: &[Value], done: bool) -> ToolItem {
+/// checklist: `{todos: [{content, status}]}`, status `completed` or `pending`. Each change of
+/// the list is one call (see [`ToolItem::snapshot`]).
+pub(crate) fn todo_item(items: &[Value]) -> ToolItem {
     let todos: Vec<Value> = items
         .iter()
         .map(|i| {
@@ -503,12 +550,8 @@ pub(crate) fn todo_item(items: &[Value], done: bool) -> ToolItem {
         caller: Caller::Model,
         mcp_server: None,
         input: json!({ "todos": todos }),
-        outcome: done.then(|| Outcome {
-            is_error: false,
-            output: Value::String(String::new()),
-            error_text: None,
-            sidecar: None,
-        }),
+        outcome: None,
+        snapshot: true,
     }
 }
 

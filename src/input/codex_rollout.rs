@@ -209,7 +209,8 @@ impl CodexRollout {
                 what: "event_msg/thread_settings_applied".into(),
             }),
             kind @ ("error" | "stream_error" | "warning" | "turn_aborted") => {
-                let level = if kind == "warning" {
+                // `stream_error` is a retry the run survives; `error` ends the turn.
+                let level = if matches!(kind, "warning" | "stream_error") {
                     Level::Warning
                 } else {
                     Level::Error
