@@ -477,11 +477,32 @@ fn rollout_edge_cases() {
         results[1]["errors"],
         serde_json::json!(["quota exceeded (insufficient_quota)"])
     );
+    // A compaction keeps its summary.
+    let compact = notices(&recs, "compact");
+    assert_eq!(compact.len(), 1);
+    assert!(
+        compact[0]["metadata"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("The user asked to fix the build")
+    );
     let info = notices(&recs, "info");
     assert_eq!(info.len(), 1);
     assert_eq!(info[0]["source"], "stream_error");
     assert_eq!(info[0]["level"], "warning");
-    assert_eq!(debug_count(&recs), 2);
+    // Unknown item and event_msg types are kept whole in debug records.
+    let debug: Vec<(u64, &str)> = recs
+        .iter()
+        .filter(|r| r["kind"] == "debug")
+        .map(|r| (r["line"].as_u64().unwrap(), r["reason"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        debug,
+        [
+            (18, "unknown rollout item type \"Hologram\""),
+            (20, "unknown event_msg type \"wobble\"")
+        ]
+    );
 }
 
 #[test]

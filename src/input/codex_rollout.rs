@@ -52,7 +52,7 @@ impl Adapter for CodexRollout {
                 "task_started" | "token_count" | "thread_settings_applied"
             ),
             "session_meta" | "turn_context" | "response_item" | "world_state"
-            | "token_usage_record" | "compacted" => true,
+            | "token_usage_record" => true,
             _ => false,
         };
         if !quiet {
@@ -129,7 +129,20 @@ impl Adapter for CodexRollout {
                     str_of(&p, "type")
                 ),
             ),
-            "world_state" | "token_usage_record" | "compacted" => absorb(out, ty.to_owned()),
+            "world_state" | "token_usage_record" => absorb(out, ty.to_owned()),
+            "compacted" => out.push(Event {
+                line: n,
+                kind: EventKind::Notice {
+                    // The summary that replaced the history (not the replacement history itself,
+                    // which repeats the whole conversation).
+                    notice: Box::new(SystemNotice::Compact {
+                        trigger: None,
+                        pre_tokens: None,
+                        post_tokens: None,
+                        metadata: json!({ "message": p.get("message").cloned().unwrap_or(Value::Null) }),
+                    }),
+                },
+            }),
             "event_msg" => self.event_msg(&p, ts, line, out),
             other => push_debug(out, line, &format!("unknown rollout line type {other:?}")),
         }
