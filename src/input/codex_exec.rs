@@ -273,3 +273,123 @@ pub(crate) fn is_codex_exec_line(o: &serde_json::Map<String, Value>) -> bool {
 fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    //! Property tests for both Codex adapters: any arrangement of the Codex samples' lines
+    //! (shuffled, repeated, a field replaced by a value of the wrong kind) decodes and folds
+    //! without a panic, and no tool call the adapter announced is lost by the fold.
+
+    use std::collections::BTreeSet;
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::diagnostics::Diagnostics;
+    use crate::fold::Folder;
+    use crate::input::codex_rollout::CodexRollout;
+    use crate::input::lines::LineReader;
+    use crate::model::transcript::{Part, TranscriptItem};
+
+    fn lines(name: &str) -> Vec<String> {
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("samples")
+            .join(name);
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// Replaces the n-th value found (depth first) with `with`.
+    fn mutate(v: &mut Value, n: &mut usize, with: &Value) -> bool {
+        match v {
+            Value::Object(o) => o.values_mut().any(|x| {
+                if *n == 0 {
+                    *x = with.clone();
+                    return true;
+                }
+                *n -= 1;
+                mutate(x, n, with)
+            }),
+            Value::Array(a) => a.iter_mut().any(|x| mutate(x, n, with)),
+            _ => false,
+        }
+    }
+
+    /// The tool-call ids the adapter announced, and the ids of the calls in the folded output.
+    fn run(adapter: &mut dyn Adapter, input: &[u8]) -> (BTreeSet<String>, BTreeSet<String>) {
+        let mut reader = LineReader::new(input);
+        let mut folder = Folder::new("codex");
+        let mut diag = Diagnostics::new(false);
+        let (mut events, mut items) = (Vec::new(), Vec::new());
+        let mut ids_in = BTreeSet::new();
+        let mut report = Report {
+            file: "-",
+            diag: &mut diag,
+        };
+        while let Some(line) = reader.next_line().unwrap() {
+            adapter.line(&line, &mut events, &mut report);
+            for e in events.drain(..) {
+                if let EventKind::AssistantBlock {
+                    part: Part::ToolCall { call },
+                    ..
+                } = &e.kind
+                {
+                    ids_in.insert(call.tool_call_id.clone());
+                }
+                folder.push(e, &mut items);
+            }
+        }
+        adapter.finish(&mut events, &mut report);
+        for e in events.drain(..) {
+            folder.push(e, &mut items);
+        }
+        folder.finish(&mut items);
+        let ids_out = items
+            .iter()
+            .filter_map(|i| match i {
+                TranscriptItem::Turn(t) => Some(t.parts.iter()),
+                _ => None,
+            })
+            .flatten()
+            .filter_map(|p| match p {
+                Part::ToolCall { call } => Some(call.tool_call_id.clone()),
+                _ => None,
+            })
+            .collect();
+        (ids_in, ids_out)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+        #[test]
+        fn shuffled_and_damaged_codex_lines_never_panic(
+            rollout in any::<bool>(),
+            picks in prop::collection::vec(any::<prop::sample::Index>(), 1..40),
+            mutation in prop::option::of((0usize..40, prop_oneof![
+                Just(Value::Null), Just(Value::Bool(true)), Just(json!(7)),
+                Just(json!("x")), Just(json!([])), Just(json!({})),
+            ])),
+        ) {
+            let all = lines(if rollout { "codex-rollout-edges.jsonl" } else { "codex-exec-edges.jsonl" });
+            let mut chosen: Vec<String> = picks.iter().map(|i| i.get(&all).clone()).collect();
+            if let Some((mut n, with)) = mutation {
+                if let Ok(mut v) = serde_json::from_str::<Value>(&chosen[0]) {
+                    mutate(&mut v, &mut n, &with);
+                    chosen[0] = v.to_string();
+                }
+            }
+            let input = chosen.join("\n").into_bytes();
+            let mut adapter: Box<dyn Adapter> = if rollout {
+                Box::new(CodexRollout::default())
+            } else {
+                Box::new(CodexExec::default())
+            };
+            let (ids_in, ids_out) = run(adapter.as_mut(), &input);
+            prop_assert!(ids_in.is_subset(&ids_out), "lost {:?}", ids_in.difference(&ids_out).collect::<Vec<_>>());
+        }
+    }
+}

@@ -48,9 +48,13 @@ pub(crate) enum Item {
 /// A tool-like item: what the call looks like, and its outcome once it has one.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ToolItem {
+    /// The tool name the renderers key on (`shell`, `apply_patch`, `mcp__s__t`, …).
     pub(crate) name: String,
+    /// Who runs it: the client (`model`), the provider (`server-tool`) or an MCP server.
     pub(crate) caller: Caller,
+    /// The MCP server's name, for an MCP call.
     pub(crate) mcp_server: Option<String>,
+    /// The call's input, shaped for the renderers' one-line summaries.
     pub(crate) input: Value,
     /// `None` while the item is still in progress.
     pub(crate) outcome: Option<Outcome>,
@@ -62,8 +66,11 @@ pub(crate) struct ToolItem {
 /// How a tool-like item ended.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Outcome {
+    /// The call failed (the result is an `error` state).
     pub(crate) is_error: bool,
+    /// What the call returned (text, or MCP content blocks).
     pub(crate) output: Value,
+    /// Why it failed, in a line a reader understands.
     pub(crate) error_text: Option<String>,
     /// Codex's own details (exit code, raw command, structured MCP content, …).
     pub(crate) sidecar: Option<Value>,
@@ -381,8 +388,11 @@ pub(crate) fn shell_item(
 /// a rollout, the diff or the new content.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Change {
+    /// The file's path (absolute in both formats).
     pub(crate) path: String,
+    /// `add`, `update` or `delete`.
     pub(crate) kind: String,
+    /// A rollout's `unified_diff` or `content`, with the field name it keeps in the input.
     pub(crate) detail: Option<(&'static str, String)>,
 }
 
