@@ -12,9 +12,10 @@
 use serde_json::{Value, json};
 
 use super::codex_items::{self, Change, Emitter, Item, Phase};
+use super::fields::{self, str_of};
 use super::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind};
-use crate::model::session::{Level, SessionSnapshot, SystemNotice};
+use crate::model::session::{Level, SessionSnapshot};
 
 /// Decoder state: the item emitter and a held-back `error` line (line number, message).
 #[derive(Default)]
@@ -49,10 +50,7 @@ impl Adapter for CodexExec {
                         session_id: id,
                         agent: "codex".into(),
                         source: "codex-exec".into(),
-                        updated_at: v
-                            .get("timestamp")
-                            .and_then(Value::as_str)
-                            .map(str::to_owned),
+                        updated_at: fields::opt_string(&v, "timestamp"),
                         ..SessionSnapshot::default()
                     }),
                 });
@@ -124,14 +122,12 @@ impl Adapter for CodexExec {
             "error" => {
                 self.held_error = Some((n, str_of(&v, "message").to_owned()));
             }
-            "request_user_input" => push(EventKind::Notice {
-                notice: Box::new(SystemNotice::Info {
-                    source: "request_user_input".into(),
-                    level: Level::Info,
-                    text: "the agent asks the user a question".into(),
-                    data: v.clone(),
-                }),
-            }),
+            "request_user_input" => push(fields::info(
+                "request_user_input",
+                Level::Info,
+                "the agent asks the user a question".into(),
+                v.clone(),
+            )),
             other => push_debug(out, line, &format!("unknown codex event type {other:?}")),
         }
     }
@@ -148,14 +144,12 @@ impl CodexExec {
         if let Some((line, message)) = self.held_error.take() {
             out.push(Event {
                 line,
-                kind: EventKind::Notice {
-                    notice: Box::new(SystemNotice::Info {
-                        source: "error".into(),
-                        level,
-                        text: codex_items::error_text(&message),
-                        data: json!({ "message": message }),
-                    }),
-                },
+                kind: fields::info(
+                    "error",
+                    level,
+                    codex_items::error_text(&message),
+                    json!({ "message": message }),
+                ),
             });
         }
     }
@@ -270,10 +264,6 @@ pub(crate) fn is_codex_exec_line(o: &serde_json::Map<String, Value>) -> bool {
     }
 }
 
-fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
-    v.get(key).and_then(Value::as_str).unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     //! Property tests for both Codex adapters: any arrangement of the Codex samples' lines
@@ -289,33 +279,12 @@ mod tests {
     use crate::fold::Folder;
     use crate::input::codex_rollout::CodexRollout;
     use crate::input::lines::LineReader;
-    use crate::model::transcript::{Part, TranscriptItem};
+    use crate::model::transcript::Part;
+    use crate::robustness_tests::{damage_first, file_lines, output_call_ids};
 
     fn lines(name: &str) -> Vec<String> {
-        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("samples")
-            .join(name);
-        std::fs::read_to_string(p)
-            .unwrap()
-            .lines()
-            .map(str::to_owned)
-            .collect()
-    }
-
-    /// Replaces the n-th value found (depth first) with `with`.
-    fn mutate(v: &mut Value, n: &mut usize, with: &Value) -> bool {
-        match v {
-            Value::Object(o) => o.values_mut().any(|x| {
-                if *n == 0 {
-                    *x = with.clone();
-                    return true;
-                }
-                *n -= 1;
-                mutate(x, n, with)
-            }),
-            Value::Array(a) => a.iter_mut().any(|x| mutate(x, n, with)),
-            _ => false,
-        }
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+        file_lines(&[dir.join(name)])
     }
 
     /// The tool-call ids the adapter announced, and the ids of the calls in the folded output.
@@ -347,19 +316,7 @@ mod tests {
             folder.push(e, &mut items);
         }
         folder.finish(&mut items);
-        let ids_out = items
-            .iter()
-            .filter_map(|i| match i {
-                TranscriptItem::Turn(t) => Some(t.parts.iter()),
-                _ => None,
-            })
-            .flatten()
-            .filter_map(|p| match p {
-                Part::ToolCall { call } => Some(call.tool_call_id.clone()),
-                _ => None,
-            })
-            .collect();
-        (ids_in, ids_out)
+        (ids_in, output_call_ids(&items))
     }
 
     proptest! {
@@ -376,12 +333,7 @@ mod tests {
         ) {
             let all = lines(if rollout { "codex-rollout-edges.jsonl" } else { "codex-exec-edges.jsonl" });
             let mut chosen: Vec<String> = picks.iter().map(|i| i.get(&all).clone()).collect();
-            if let Some((mut n, with)) = mutation {
-                if let Ok(mut v) = serde_json::from_str::<Value>(&chosen[0]) {
-                    mutate(&mut v, &mut n, &with);
-                    chosen[0] = v.to_string();
-                }
-            }
+            damage_first(&mut chosen, mutation);
             let input = chosen.join("\n").into_bytes();
             let mut adapter: Box<dyn Adapter> = if rollout {
                 Box::new(CodexRollout::default())

@@ -12,6 +12,7 @@
 use serde_json::{Value, json};
 
 use super::codex_items::{self, Change, Emitter, Item, Phase};
+use super::fields::{self, opt_string, str_of};
 use super::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
@@ -76,19 +77,13 @@ impl Adapter for CodexRollout {
                     },
                     agent: "codex".into(),
                     source: "codex-rollout".into(),
-                    version: p
-                        .get("cli_version")
-                        .and_then(Value::as_str)
-                        .map(str::to_owned),
+                    version: opt_string(&p, "cli_version"),
                     cwd: str_of(&p, "cwd").to_owned(),
                     git_branch: p
                         .pointer("/git/branch")
                         .and_then(Value::as_str)
                         .map(str::to_owned),
-                    updated_at: p
-                        .get("timestamp")
-                        .and_then(Value::as_str)
-                        .map(str::to_owned),
+                    updated_at: opt_string(&p, "timestamp"),
                     ..SessionSnapshot::default()
                 };
                 self.session = Some(s);
@@ -232,14 +227,12 @@ impl CodexRollout {
                     .iter()
                     .find_map(|k| p.get(*k).and_then(Value::as_str))
                     .unwrap_or(kind);
-                push(EventKind::Notice {
-                    notice: Box::new(SystemNotice::Info {
-                        source: kind.to_owned(),
-                        level,
-                        text: codex_items::error_text(msg),
-                        data: p.clone(),
-                    }),
-                });
+                push(fields::info(
+                    kind,
+                    level,
+                    codex_items::error_text(msg),
+                    p.clone(),
+                ));
             }
             other => push_debug(out, line, &format!("unknown event_msg type {other:?}")),
         }
@@ -389,8 +382,4 @@ pub(crate) fn is_rollout_line(o: &serde_json::Map<String, Value>) -> bool {
                     | "compacted"
             )
         )
-}
-
-fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
-    v.get(key).and_then(Value::as_str).unwrap_or_default()
 }

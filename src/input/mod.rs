@@ -18,6 +18,8 @@ pub(crate) mod claude_stream;
 mod codex_exec;
 mod codex_items;
 mod codex_rollout;
+/// JSON field accessors and the `info` notice constructor shared by every adapter.
+pub(crate) mod fields;
 pub(crate) mod lines;
 mod qwen_acp;
 mod qwen_daemon;

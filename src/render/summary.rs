@@ -1,6 +1,5 @@
-//! One-line summaries of tool calls, shared by the human-readable renderers (the terminal view
-//! and Markdown today; HTML can reuse it): `Bash(ls -la)`, `Edit(src/main.rs)`,
-//! `echo · echo (MCP)`.
+//! One-line summaries of tool calls, shared by the human-readable renderers (the terminal view,
+//! Markdown and the HTML cards): `Bash(ls -la)`, `Edit(src/main.rs)`, `echo · echo (MCP)`.
 //!
 //! The summary picks the one input field a reader needs per well-known tool (the command, the
 //! file path, the pattern, the URL, the description); unknown tools fall back to the first short
@@ -43,15 +42,39 @@ fn key_field(name: &str) -> &'static [&'static str] {
     }
 }
 
+/// How a renderer fits a summary on its line. Exists because the HTML card's summary differs
+/// from the text and Markdown call line in two details, and one summary function serves all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Fit {
+    /// Characters kept before the `…` when a value is longer than `MAX`.
+    keep: usize,
+    /// Whether an ExitPlanMode call is summed up by its plan's first words (the HTML card) or
+    /// not at all (the text and Markdown views show the plan right below).
+    plan: bool,
+}
+
+impl Fit {
+    /// The text and Markdown call line: at most `MAX` characters in all.
+    pub(crate) const LINE: Fit = Fit {
+        keep: MAX - 1,
+        plan: false,
+    };
+    /// The HTML card's summary: `MAX` characters and the `…`, and the plan of an ExitPlanMode.
+    pub(crate) const CARD: Fit = Fit {
+        keep: MAX,
+        plan: true,
+    };
+}
+
 /// Makes a value one short line.
-fn one_line(s: &str) -> String {
+fn one_line(s: &str, fit: Fit) -> String {
     let flat: String = s
         .trim()
         .chars()
         .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
         .collect();
     if flat.chars().count() > MAX {
-        let mut cut: String = flat.chars().take(MAX - 1).collect();
+        let mut cut: String = flat.chars().take(fit.keep).collect();
         cut.push('…');
         cut
     } else {
@@ -61,7 +84,13 @@ fn one_line(s: &str) -> String {
 
 /// The readable summary of a call's input (`ls -la` for a Bash call), if it has one.
 pub(crate) fn input_summary(name: &str, input: &Value) -> Option<String> {
+    fitted_summary(name, input, Fit::LINE)
+}
+
+/// [`input_summary`], fitted the way a renderer needs it.
+pub(crate) fn fitted_summary(name: &str, input: &Value, fit: Fit) -> Option<String> {
     let obj = input.as_object()?;
+    let one_line = |s: &str| one_line(s, fit);
     let field = |k: &str| obj.get(k).and_then(Value::as_str).filter(|s| !s.is_empty());
     for key in key_field(name) {
         if let Some(v) = field(key) {
@@ -83,7 +112,11 @@ pub(crate) fn input_summary(name: &str, input: &Value) -> Option<String> {
                 .map_or(0, Vec::len);
             Some(format!("{n} item{}", if n == 1 { "" } else { "s" }))
         }
-        "MultiEdit" | "ExitPlanMode" | "StructuredOutput" => None,
+        "MultiEdit" | "StructuredOutput" => None,
+        "ExitPlanMode" => match fit.plan {
+            true => field("plan").map(one_line),
+            false => None,
+        },
         _ => obj
             .values()
             .filter_map(Value::as_str)
@@ -185,34 +218,86 @@ mod tests {
         assert!(s.starts_with("Bash(echo a echo xxx"));
         assert_eq!(s.chars().count(), "Bash()".len() + MAX);
     }
+
+    #[test]
+    fn the_html_card_keeps_one_more_character_and_sums_up_a_plan() {
+        let long = json!({ "command": "x".repeat(300) });
+        let card = fitted_summary("Bash", &long, Fit::CARD).unwrap();
+        assert_eq!(card.chars().count(), MAX + 1);
+        assert!(card.ends_with('…'));
+        let plan = json!({"plan": "Step one\nStep two"});
+        assert_eq!(input_summary("ExitPlanMode", &plan), None);
+        assert_eq!(
+            fitted_summary("ExitPlanMode", &plan, Fit::CARD).as_deref(),
+            Some("Step one Step two")
+        );
+    }
 }
 
-/// One line of a file change shown as a diff (shared by the terminal and Markdown views).
+/// One line of a file change shown as a diff. Exists so that the terminal, Markdown and HTML
+/// views show the same change from a call's input (each styles the lines its own way).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum DiffLine {
     /// A separator between two edits of one MultiEdit.
     Gap,
+    /// An unchanged line kept around a change (only when context lines were asked for).
+    Ctx(String),
     Del(String),
     Add(String),
+}
+
+/// What [`file_diff`] makes of an input that lacks a string it needs. Exists because the text
+/// and Markdown views show such a call's input another way, while HTML always draws a diff.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Missing {
+    /// No diff at all (`None`).
+    NoDiff,
+    /// The missing string reads as empty.
+    Empty,
 }
 
 /// The change an Edit, MultiEdit or Write call makes, from its input: the lines that differ
 /// (common leading and trailing lines dropped), or the whole new content for a Write.
 pub(crate) fn edit_diff(name: &str, input: &Value) -> Option<Vec<DiffLine>> {
-    let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+    file_diff(name, input, 0, Missing::NoDiff)
+}
+
+/// The change an Edit, MultiEdit or Write call makes, with up to `context` unchanged lines
+/// kept on either side of each edit. The one place that computes a diff from a call's input,
+/// shared by every human-readable renderer.
+pub(crate) fn file_diff(
+    name: &str,
+    input: &Value,
+    context: usize,
+    missing: Missing,
+) -> Option<Vec<DiffLine>> {
+    let s = |v: &'_ Value, k: &str| -> Option<String> {
+        match (v.get(k).and_then(Value::as_str), missing) {
+            (Some(s), _) => Some(s.to_owned()),
+            (None, Missing::Empty) => Some(String::new()),
+            (None, Missing::NoDiff) => None,
+        }
+    };
     let mut out = Vec::new();
     match name {
-        "Edit" => pair_diff(&s(input, "old_string")?, &s(input, "new_string")?, &mut out),
+        "Edit" => pair_diff(
+            &s(input, "old_string")?,
+            &s(input, "new_string")?,
+            context,
+            &mut out,
+        ),
         "MultiEdit" => {
-            for (i, e) in input.get("edits")?.as_array()?.iter().enumerate() {
+            let edits = match (input.get("edits").and_then(Value::as_array), missing) {
+                (Some(edits), _) => edits.as_slice(),
+                (None, Missing::Empty) => &[],
+                (None, Missing::NoDiff) => return None,
+            };
+            for (i, e) in edits.iter().enumerate() {
                 if i > 0 {
                     out.push(DiffLine::Gap);
                 }
-                pair_diff(
-                    &s(e, "old_string").unwrap_or_default(),
-                    &s(e, "new_string").unwrap_or_default(),
-                    &mut out,
-                );
+                let field = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or_default();
+                pair_diff(field("old_string"), field("new_string"), context, &mut out);
             }
         }
         "Write" => {
@@ -225,7 +310,9 @@ pub(crate) fn edit_diff(name: &str, input: &Value) -> Option<Vec<DiffLine>> {
     Some(out)
 }
 
-fn pair_diff(old: &str, new: &str, out: &mut Vec<DiffLine>) {
+/// A diff of two strings: the shared first and last lines are context (at most `context` of
+/// each kept), the middle is removed and added. Not minimal, but exact and cheap.
+fn pair_diff(old: &str, new: &str, context: usize, out: &mut Vec<DiffLine>) {
     let a: Vec<&str> = old.lines().collect();
     let b: Vec<&str> = new.lines().collect();
     let head = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
@@ -235,15 +322,21 @@ fn pair_diff(old: &str, new: &str, out: &mut Vec<DiffLine>) {
         .zip(b[head..].iter().rev())
         .take_while(|(x, y)| x == y)
         .count();
+    let line = |l: &&str| (*l).to_owned();
     out.extend(
-        a[head..a.len() - tail]
+        a[head.saturating_sub(context)..head]
             .iter()
-            .map(|l| DiffLine::Del((*l).to_owned())),
+            .map(line)
+            .map(DiffLine::Ctx),
     );
+    out.extend(a[head..a.len() - tail].iter().map(line).map(DiffLine::Del));
+    out.extend(b[head..b.len() - tail].iter().map(line).map(DiffLine::Add));
     out.extend(
-        b[head..b.len() - tail]
+        a[a.len() - tail..]
             .iter()
-            .map(|l| DiffLine::Add((*l).to_owned())),
+            .take(context)
+            .map(line)
+            .map(DiffLine::Ctx),
     );
 }
 
@@ -277,6 +370,31 @@ mod diff_tests {
         )
         .unwrap();
         assert_eq!(d, [DiffLine::Del("b".into()), DiffLine::Add("B".into())]);
+    }
+
+    #[test]
+    fn context_lines_surround_the_change_and_missing_strings_can_read_as_empty() {
+        let input = json!({"old_string": "a\nb\nc", "new_string": "a\nB\nc"});
+        let d = file_diff("Edit", &input, 3, Missing::Empty).unwrap();
+        assert_eq!(
+            d,
+            [
+                DiffLine::Ctx("a".into()),
+                DiffLine::Del("b".into()),
+                DiffLine::Add("B".into()),
+                DiffLine::Ctx("c".into())
+            ]
+        );
+        let only_new = json!({"new_string": "x"});
+        assert_eq!(edit_diff("Edit", &only_new), None);
+        assert_eq!(
+            file_diff("Edit", &only_new, 3, Missing::Empty).unwrap(),
+            [DiffLine::Add("x".into())]
+        );
+        assert_eq!(
+            file_diff("MultiEdit", &json!({}), 3, Missing::Empty),
+            Some(vec![])
+        );
     }
 }
 

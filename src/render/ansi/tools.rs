@@ -143,6 +143,7 @@ impl View {
                     for d in &diff[..keep] {
                         match d {
                             DiffLine::Gap => w.raw_line("⋯", self.pal.dim),
+                            DiffLine::Ctx(l) => w.raw_line(&format!("  {l}"), self.pal.dim),
                             DiffLine::Del(l) => w.raw_line(&format!("- {l}"), self.pal.diff_del),
                             DiffLine::Add(l) => w.raw_line(&format!("+ {l}"), self.pal.diff_add),
                         }

@@ -6,9 +6,9 @@ use serde_json::Value;
 
 use super::escape::{Html, safe_href, safe_image_src};
 use super::markdown::push_markdown;
-use super::summary::input_summary;
 use super::{diff, turn};
 use crate::model::transcript::{SubagentRecord, SubagentStatus, ToolCall, ToolState};
+use crate::render::summary::{Fit, fitted_summary};
 
 /// The state shown on a card: a CSS class and a word. A refused permission wins over the state
 /// the call ended in (the CLI reports a denial as an error result).
@@ -53,7 +53,7 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
             .raw_trusted("</span>");
     }
     h.raw_trusted(" <span class=\"tsum\">")
-        .text(&input_summary(&call.name, &call.input))
+        .text(&fitted_summary(&call.name, &call.input, Fit::CARD).unwrap_or_default())
         .raw_trusted("</span> <span class=\"state\">")
         .raw_trusted(word)
         .raw_trusted("</span></summary><div class=\"tbody\">");
