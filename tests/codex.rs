@@ -70,7 +70,11 @@ fn debug_count(recs: &[Value]) -> usize {
 fn every_codex_capture_converts_detected_and_clean() {
     let Some(dir) = corpus() else { return };
     let files = codex_captures(&dir);
-    assert_eq!(files.len(), 16, "8 scenarios × (stream + rollout)");
+    assert!(
+        files.len() >= 16,
+        "expected 8 scenarios × (stream + rollout), found {}",
+        files.len()
+    );
     for path in files {
         let name = path.display().to_string();
         let want = if name.ends_with("stream.jsonl") {
