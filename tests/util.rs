@@ -79,7 +79,7 @@ pub(crate) fn scribe_jsonl() -> Command {
 }
 
 /// The captures scribe reads: Claude Code streams and saved sessions (in their real layout),
-/// Qwen daemon SSE and Qwen stream-json.
+/// Qwen daemon SSE and Qwen stream-json, Codex exec streams and rollouts.
 pub(crate) fn corpus_captures(dir: &Path) -> Vec<PathBuf> {
     let mut out = files_under(&dir.join("claude-code"), &|p| {
         let s = p.to_string_lossy();
@@ -101,5 +101,15 @@ pub(crate) fn corpus_captures(dir: &Path) -> Vec<PathBuf> {
     out.extend(files_under(&dir.join("qwen-code"), &|p| {
         p.file_name().is_some_and(|n| n == "stream.jsonl")
     }));
+    out.extend(codex_captures(dir));
     out
+}
+
+/// The Codex CLI captures: each scenario's `codex exec --json` stream and its saved
+/// `sessions/**/rollout-*.jsonl`.
+pub(crate) fn codex_captures(dir: &Path) -> Vec<PathBuf> {
+    files_under(&dir.join("codex"), &|p| {
+        let name = p.file_name().unwrap().to_string_lossy();
+        name == "stream.jsonl" || name.starts_with("rollout-") && name.ends_with(".jsonl")
+    })
 }
