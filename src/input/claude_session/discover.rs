@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 
 use super::subagents::is_agent_file;
 
-/// How deep below the argument to look: a projects root holds project directories, which hold
-/// session files.
-const MAX_DEPTH: u32 = 3;
+/// How deep below the argument to look: a Claude projects root holds project directories, which
+/// hold session files; Codex keeps its rollouts under `sessions/YYYY/MM/DD/`.
+const MAX_DEPTH: u32 = 5;
 
 /// Every session file under `dir` (see the module comment), sorted.
 pub(crate) fn session_files(dir: &Path) -> Vec<PathBuf> {

@@ -170,13 +170,20 @@ fn push_result(h: &mut Html, call: &ToolCall) {
     } else {
         "out"
     };
-    match &call.output {
-        Some(output) => push_output(h, output, class),
-        None => {
-            if let Some(e) = &call.error_text {
-                push_pre(h, "out err", e);
-            }
+    // An error's message, when the output does not already say it (a failed command's exit
+    // code, an MCP error beside a result).
+    let output_text = call
+        .output
+        .as_ref()
+        .map(crate::render::summary::output_text)
+        .unwrap_or_default();
+    if let Some(e) = call.error_text.as_deref().filter(|e| !e.trim().is_empty()) {
+        if !output_text.contains(e.trim()) {
+            push_pre(h, "out err", e);
         }
+    }
+    if let Some(output) = &call.output {
+        push_output(h, output, class);
     }
 }
 
