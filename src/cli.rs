@@ -145,6 +145,8 @@ pub(crate) enum SourceFormat {
     QwenDaemon,
     /// Qwen Code `--output-format stream-json`.
     QwenStream,
+    /// Google Gemini CLI `--output-format stream-json`.
+    GeminiStream,
 }
 
 impl SourceFormat {
@@ -156,6 +158,7 @@ impl SourceFormat {
             SourceFormat::ClaudeSession => "claude-session",
             SourceFormat::QwenDaemon => "qwen-daemon",
             SourceFormat::QwenStream => "qwen-stream",
+            SourceFormat::GeminiStream => "gemini-stream",
         }
     }
 }

@@ -15,6 +15,7 @@ pub(crate) mod classify;
 pub(crate) mod claude_blocks;
 pub(crate) mod claude_session;
 pub(crate) mod claude_stream;
+mod gemini_stream;
 pub(crate) mod lines;
 mod qwen_acp;
 mod qwen_daemon;
@@ -65,6 +66,7 @@ pub(crate) fn adapter_for(format: SourceFormat) -> Box<dyn Adapter> {
         SourceFormat::ClaudeSession => Box::new(claude_session::ClaudeSession::default()),
         SourceFormat::QwenDaemon => Box::new(qwen_daemon::QwenDaemon::default()),
         SourceFormat::QwenStream => Box::new(qwen_stream::QwenStream::default()),
+        SourceFormat::GeminiStream => Box::new(gemini_stream::GeminiStream::default()),
     }
 }
 
@@ -84,6 +86,9 @@ pub(crate) fn sniff(first_line: &str) -> Option<SourceFormat> {
     let ty = o.get("type").and_then(Value::as_str)?;
     if qwen_stream::is_qwen_line(o) {
         return Some(SourceFormat::QwenStream);
+    }
+    if gemini_stream::is_gemini_line(o) {
+        return Some(SourceFormat::GeminiStream);
     }
     match ty {
         "system"

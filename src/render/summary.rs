@@ -30,11 +30,12 @@ fn key_field(name: &str) -> &'static [&'static str] {
         "TaskUpdate" | "TaskGet" | "TaskOutput" | "TaskStop" => &["taskId", "task_id"],
         "KillShell" | "KillBash" => &["shell_id"],
         "SlashCommand" => &["command"],
+        // A command outranks its description: the description only restates it.
         _ => &[
+            "command",
             "description",
             "file_path",
             "path",
-            "command",
             "pattern",
             "url",
             "query",
@@ -106,9 +107,26 @@ pub(crate) fn long_input<'a>(name: &str, input: &'a Value) -> Option<&'a str> {
         .filter(|v| v.trim().contains('\n') || v.trim().chars().count() > MAX)
 }
 
+/// An MCP call whose name embeds its server: (server, tool). The name is `mcp__server__tool`,
+/// or any `mcp` + separators + the call's `mcpServer` + separators + tool (`mcp_server_tool`).
+pub(crate) fn mcp_tool(call: &ToolCall) -> Option<(&str, &str)> {
+    if let Some(parts) = split_mcp_name(&call.name) {
+        return Some(parts);
+    }
+    let server = call.mcp_server.as_deref().filter(|s| !s.is_empty())?;
+    let rest = call.name.strip_prefix("mcp")?;
+    let tool = rest
+        .strip_prefix('_')?
+        .trim_start_matches('_')
+        .strip_prefix(server)?
+        .strip_prefix('_')?
+        .trim_start_matches('_');
+    (!tool.is_empty()).then_some((server, tool))
+}
+
 /// The name a reader sees: MCP tools as `tool · server (MCP)`, others as they are.
 pub(crate) fn display_name(call: &ToolCall) -> String {
-    match split_mcp_name(&call.name) {
+    match mcp_tool(call) {
         Some((server, tool)) => format!("{tool} · {server} (MCP)"),
         None => call.name.clone(),
     }
@@ -117,7 +135,7 @@ pub(crate) fn display_name(call: &ToolCall) -> String {
 /// The one-line call: `Bash(ls -la)`, `Edit(src/main.rs)`, `echo · echo (MCP)`.
 pub(crate) fn call_line(call: &ToolCall) -> String {
     let name = display_name(call);
-    if split_mcp_name(&call.name).is_some() {
+    if mcp_tool(call).is_some() {
         return name;
     }
     match input_summary(&call.name, &call.input) {
@@ -162,6 +180,16 @@ mod tests {
             call_line(&call("mcp__echo__echo", json!({"text": "x"}))),
             "echo · echo (MCP)"
         );
+        let mut gemini_style = call("mcp_echo_echo", json!({"text": "x"}));
+        gemini_style.mcp_server = Some("echo".into());
+        assert_eq!(call_line(&gemini_style), "echo · echo (MCP)");
+        assert_eq!(
+            call_line(&call(
+                "run_shell_command",
+                json!({"command": "ls -1", "description": "List files"})
+            )),
+            "run_shell_command(ls -1)"
+        );
         assert_eq!(
             call_line(&call("TodoWrite", json!({"todos": [{}, {}]}))),
             "TodoWrite(2 items)"
@@ -196,12 +224,35 @@ pub(crate) enum DiffLine {
     Add(String),
 }
 
+/// Which kind of file change a call makes (`Edit`, `MultiEdit` or `Write`), if it makes one:
+/// those tools by name, any other by its input (a `file_path` or `path` with `old_string` and
+/// `new_string` is an edit, with `content` a write).
+pub(crate) fn file_change(name: &str, input: &Value) -> Option<&'static str> {
+    match name {
+        "Edit" => return Some("Edit"),
+        "MultiEdit" => return Some("MultiEdit"),
+        "Write" => return Some("Write"),
+        _ => {}
+    }
+    let has = |k: &str| input.get(k).is_some_and(Value::is_string);
+    if !(has("file_path") || has("path")) {
+        return None;
+    }
+    if has("old_string") && has("new_string") {
+        Some("Edit")
+    } else if has("content") {
+        Some("Write")
+    } else {
+        None
+    }
+}
+
 /// The change an Edit, MultiEdit or Write call makes, from its input: the lines that differ
 /// (common leading and trailing lines dropped), or the whole new content for a Write.
 pub(crate) fn edit_diff(name: &str, input: &Value) -> Option<Vec<DiffLine>> {
     let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
     let mut out = Vec::new();
-    match name {
+    match file_change(name, input)? {
         "Edit" => pair_diff(&s(input, "old_string")?, &s(input, "new_string")?, &mut out),
         "MultiEdit" => {
             for (i, e) in input.get("edits")?.as_array()?.iter().enumerate() {
@@ -278,6 +329,17 @@ mod diff_tests {
         .unwrap();
         assert_eq!(d, [DiffLine::Del("b".into()), DiffLine::Add("B".into())]);
     }
+
+    #[test]
+    fn other_tools_are_file_changes_by_their_input() {
+        let edit = json!({"file_path": "f", "old_string": "a", "new_string": "b"});
+        assert_eq!(file_change("replace", &edit), Some("Edit"));
+        let write = json!({"file_path": "f", "content": "x\ny"});
+        assert_eq!(file_change("write_file", &write), Some("Write"));
+        assert_eq!(edit_diff("write_file", &write).map(|d| d.len()), Some(2));
+        assert_eq!(file_change("read_file", &json!({"file_path": "f"})), None);
+        assert_eq!(file_change("note", &json!({"content": "x"})), None);
+    }
 }
 
 /// The plan an ExitPlanMode call presents, if any.
@@ -289,11 +351,6 @@ pub(crate) fn plan(call: &ToolCall) -> Option<&str> {
         .get("plan")
         .and_then(Value::as_str)
         .filter(|p| !p.trim().is_empty())
-}
-
-/// True for an MCP tool name (`mcp__server__tool`).
-pub(crate) fn split_mcp(name: &str) -> bool {
-    split_mcp_name(name).is_some()
 }
 
 /// A tool's output as text a reader can see: text items as they are, and a short mark for what

@@ -27,7 +27,7 @@ impl View {
         );
         let name = summary::display_name(call);
         w.words(&name, self.pal.tool, None);
-        if summary::split_mcp(&call.name) {
+        if summary::mcp_tool(call).is_some() {
             return w.finish();
         }
         if let Some(s) = summary::input_summary(&call.name, &call.input) {
@@ -113,7 +113,8 @@ impl View {
     }
 
     fn success(&self, w: &mut Wrapper, call: &ToolCall, out_text: &str) {
-        match call.name.as_str() {
+        let change = summary::file_change(&call.name, &call.input);
+        match change.unwrap_or(call.name.as_str()) {
             "Edit" | "MultiEdit" | "Write" => {
                 if let Some(diff) = summary::edit_diff(&call.name, &call.input) {
                     let adds = diff
@@ -124,12 +125,11 @@ impl View {
                         .iter()
                         .filter(|d| matches!(d, DiffLine::Del(_)))
                         .count();
-                    let path = call
-                        .input
-                        .get("file_path")
-                        .and_then(Value::as_str)
+                    let path = ["file_path", "path"]
+                        .iter()
+                        .find_map(|k| call.input.get(*k).and_then(Value::as_str))
                         .unwrap_or("");
-                    let head = if call.name == "Write" {
+                    let head = if change == Some("Write") {
                         format!("Wrote {adds} line{} to {path}", plural(adds))
                     } else {
                         format!("Updated {path} (+{adds} −{dels})")

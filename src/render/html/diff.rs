@@ -15,7 +15,7 @@ const CONTEXT: usize = 3;
 pub(crate) fn push_file_change(h: &mut Html, tool: &str, input: &Value, sidecar: Option<&Value>) {
     let s = |k: &str| input.get(k).and_then(Value::as_str);
     h.raw_trusted("<p class=\"path\">")
-        .text(s("file_path").unwrap_or_default())
+        .text(s("file_path").or_else(|| s("path")).unwrap_or_default())
         .raw_trusted("</p><pre class=\"diff\">");
     let patch = sidecar
         .and_then(|v| v.get("structuredPatch"))

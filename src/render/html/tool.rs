@@ -32,15 +32,7 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
     h.raw_trusted("<details class=\"tool st-")
         .raw_trusted(class)
         .raw_trusted("\"><summary><span class=\"tname\">");
-    let shown_name = match &call.mcp_server {
-        Some(server) => call
-            .name
-            .strip_prefix("mcp__")
-            .and_then(|n| n.strip_prefix(server.as_str()))
-            .and_then(|n| n.strip_prefix("__"))
-            .unwrap_or(&call.name),
-        None => &call.name,
-    };
+    let shown_name = crate::render::summary::mcp_tool(call).map_or(call.name.as_str(), |(_, t)| t);
     h.text(shown_name).raw_trusted("</span>");
     if let Some(server) = &call.mcp_server {
         h.raw_trusted(" <span class=\"badge mcp\">MCP · ")
@@ -78,7 +70,8 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
 fn push_input(h: &mut Html, call: &ToolCall) {
     let input = &call.input;
     let s = |k: &str| input.get(k).and_then(Value::as_str);
-    match call.name.as_str() {
+    let change = crate::render::summary::file_change(&call.name, input);
+    match change.unwrap_or(call.name.as_str()) {
         "Bash" => {
             if let Some(d) = s("description") {
                 h.raw_trusted("<p class=\"desc\">")
@@ -89,8 +82,8 @@ fn push_input(h: &mut Html, call: &ToolCall) {
                 .text(s("command").unwrap_or_default())
                 .raw_trusted("</pre>");
         }
-        "Edit" | "MultiEdit" | "Write" => {
-            diff::push_file_change(h, &call.name, input, call.sidecar.as_ref())
+        kind @ ("Edit" | "MultiEdit" | "Write") => {
+            diff::push_file_change(h, kind, input, call.sidecar.as_ref())
         }
         "TodoWrite" => push_todos(h, input),
         "ExitPlanMode" if s("plan").is_some() => {

@@ -186,7 +186,10 @@ impl MarkdownRenderer {
         match summary::edit_diff(&call.name, &call.input) {
             Some(diff) => {
                 let mut d = String::new();
-                if let Some(p) = call.input.get("file_path").and_then(Value::as_str) {
+                let path = ["file_path", "path"]
+                    .iter()
+                    .find_map(|k| call.input.get(*k).and_then(Value::as_str));
+                if let Some(p) = path {
                     d.push_str(&format!("--- {p}\n+++ {p}\n"));
                 }
                 for l in diff {
