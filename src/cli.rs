@@ -147,6 +147,8 @@ pub(crate) enum SourceFormat {
     QwenStream,
     /// Google Gemini CLI `--output-format stream-json`.
     GeminiStream,
+    /// A Google Gemini CLI saved chat (`~/.gemini/tmp/<project>/chats/session-*.jsonl`).
+    GeminiSession,
 }
 
 impl SourceFormat {
@@ -159,6 +161,7 @@ impl SourceFormat {
             SourceFormat::QwenDaemon => "qwen-daemon",
             SourceFormat::QwenStream => "qwen-stream",
             SourceFormat::GeminiStream => "gemini-stream",
+            SourceFormat::GeminiSession => "gemini-session",
         }
     }
 }

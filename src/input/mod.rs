@@ -15,6 +15,7 @@ pub(crate) mod classify;
 pub(crate) mod claude_blocks;
 pub(crate) mod claude_session;
 pub(crate) mod claude_stream;
+mod gemini_session;
 mod gemini_stream;
 pub(crate) mod lines;
 mod qwen_acp;
@@ -67,6 +68,7 @@ pub(crate) fn adapter_for(format: SourceFormat) -> Box<dyn Adapter> {
         SourceFormat::QwenDaemon => Box::new(qwen_daemon::QwenDaemon::default()),
         SourceFormat::QwenStream => Box::new(qwen_stream::QwenStream::default()),
         SourceFormat::GeminiStream => Box::new(gemini_stream::GeminiStream::default()),
+        SourceFormat::GeminiSession => Box::new(gemini_session::GeminiSession::default()),
     }
 }
 
@@ -79,6 +81,9 @@ pub(crate) fn sniff(first_line: &str) -> Option<SourceFormat> {
     let o = v.as_object()?;
     if qwen_daemon::is_envelope(o) {
         return Some(SourceFormat::QwenDaemon);
+    }
+    if gemini_session::is_header_object(o) {
+        return Some(SourceFormat::GeminiSession);
     }
     if claude_session::looks_like_session(o) {
         return Some(SourceFormat::ClaudeSession);
