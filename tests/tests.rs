@@ -15,6 +15,8 @@ mod session;
 mod session_corpus;
 // Qwen Code: daemon SSE events and stream-json, the corpus captures and upstream vectors.
 mod qwen;
+// Gemini CLI: stream-json and saved chats, the corpus captures and samples/gemini-*.
+mod gemini;
 // --to html: goldens, hostile markup, CSP hashes, streaming, flat memory.
 mod html;
 // --to html pages in headless Chromium (skipped with a reason when it is not installed).
