@@ -355,6 +355,39 @@ fn stream_and_saved_chat_agree_on_the_calls() {
                 .collect::<Vec<_>>()
         };
         assert_eq!(key(&stream), key(&chat), "{name}");
+        // Where the stream has an output, the saved chat shows the same (its `resultDisplay`).
+        let (s, _) = run(&stream, &[]);
+        let (c, _) = run(&chat, &[]);
+        for (a, b) in calls(&s).iter().zip(calls(&c).iter()) {
+            if a["output"] != "" {
+                assert_eq!(a["output"], b["output"], "{name}: {}", a["toolCallId"]);
+            }
+        }
+    }
+}
+
+/// The `shell` and `json-output` scenarios ran the same mock conversation twice: under
+/// `--stable` their saved chats print the same bytes in every format (the shell's process group
+/// id, different each run, is not kept).
+#[test]
+fn two_saved_chats_of_one_run_are_identical_under_stable() {
+    let Some(dir) = corpus() else { return };
+    let (_, a) = scenario(&dir, "shell");
+    let (_, b) = scenario(&dir, "json-output");
+    for to in ["jsonl", "text", "md", "html", "events"] {
+        let out = |p: &Path| {
+            scribe()
+                .args(["--stable", "--to", to])
+                .arg(p)
+                .assert()
+                .success()
+                .get_output()
+                .stdout
+                .clone()
+        };
+        let (x, y) = (out(&a), out(&b));
+        assert!(!x.is_empty());
+        assert!(x == y, "{to}: the two runs differ");
     }
 }
 

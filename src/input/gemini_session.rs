@@ -15,9 +15,11 @@
 //!   synthetic context; a message of `functionResponse` parts only is the tool results already
 //!   kept on the model message's `toolCalls`, so it is absorbed.
 //! * `gemini` messages become one assistant turn each: the thought summaries as reasoning, the
-//!   text, then each tool call with its result (status, output, or error). A shell call whose
-//!   output says `Exit Code: N` with N ≠ 0 ends in `error` (Gemini reports it as a success; the
-//!   stream does not even carry the code). Model and token counts go to the turn's metadata.
+//!   text, then each tool call with its result: `output` is what the user was shown
+//!   (`resultDisplay` when it is text, as the stream's `output`), the model's own copy goes to the
+//!   sidecar. A shell call whose output to the model says `Exit Code: N` with N ≠ 0 ends in
+//!   `error` (Gemini reports it as a success; the stream does not even carry the code). Model and
+//!   token counts go to the turn's metadata.
 //! * `info` / `warning` / `error` messages become notices. The project directory comes from
 //!   `../.project_root` beside the `chats` directory.
 
@@ -426,7 +428,7 @@ fn tool_call(c: &Value) -> (ToolCall, Option<EventKind>) {
         call.mcp_server = Some(server);
     }
     let mut sidecar = Map::new();
-    for k in ["status", "displayName", "description", "resultDisplay"] {
+    for k in ["status", "displayName", "description"] {
         if let Some(v) = c.get(k).filter(|v| !v.is_null()) {
             sidecar.insert(k.into(), v.clone());
         }
@@ -441,19 +443,31 @@ fn tool_call(c: &Value) -> (ToolCall, Option<EventKind>) {
     if response.is_none() && !matches!(status, "success" | "error" | "cancelled") {
         return (call, None);
     }
-    let output = response
+    // What the model was handed, and what the user was shown (the stream's `output`).
+    let model_output = response
         .and_then(|r| r.get("output"))
         .and_then(Value::as_str)
-        .map(unwrap_untrusted);
+        .map(|s| drop_pgid(&unwrap_untrusted(s)));
+    let display = c.get("resultDisplay").filter(|v| !v.is_null());
+    let shown = display.and_then(Value::as_str).map(str::to_owned);
+    if let Some(d) = display.filter(|d| !d.is_string()) {
+        sidecar.insert("resultDisplay".into(), d.clone());
+    }
+    if model_output.is_some() && model_output != shown {
+        sidecar.insert("modelOutput".into(), Value::from(model_output.clone()));
+    }
     let error = response
         .and_then(|r| r.get("error"))
         .map(|e| e.as_str().map_or_else(|| e.to_string(), unwrap_untrusted));
-    let exit = output.as_deref().and_then(exit_code).filter(|c| *c != 0);
+    let exit = model_output
+        .as_deref()
+        .and_then(exit_code)
+        .filter(|c| *c != 0);
     let is_error = status != "success" || error.is_some() || exit.is_some();
     let error_text = if is_error {
         error
             .clone()
-            .or_else(|| exit.and(output.clone()))
+            .or_else(|| exit.and(model_output.clone()))
             .or_else(|| Some(format!("status {status}")))
     } else {
         None
@@ -462,11 +476,22 @@ fn tool_call(c: &Value) -> (ToolCall, Option<EventKind>) {
         thread: None,
         tool_call_id: call.tool_call_id.clone(),
         is_error,
-        output: Value::String(output.or(error).unwrap_or_default()),
+        output: Value::String(shown.or(model_output).or(error).unwrap_or_default()),
         error_text,
         sidecar: Some(Value::Object(sidecar)),
     };
     (call, Some(result))
+}
+
+/// A shell output without its `Process Group PGID: N` line (a process id, different every run).
+fn drop_pgid(s: &str) -> String {
+    if !s.contains("Process Group PGID:") {
+        return s.to_owned();
+    }
+    s.lines()
+        .filter(|l| !l.starts_with("Process Group PGID:"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A `functionResponse` with no call on record → a result of its own.
