@@ -352,6 +352,47 @@ mod tests {
         assert_eq!(split_mcp_tool("mcp__echo__echo"), None);
     }
 
+    /// Neither Gemini rule claims any JSON line of another agent's capture (Claude, Qwen, Codex:
+    /// streams, saved sessions, SSE data). Skipped when the shared corpus is not beside the crate.
+    #[test]
+    fn no_other_corpus_line_looks_like_gemini() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+        if !root.is_dir() {
+            eprintln!("skipping: ../shared/corpus is not here");
+            return;
+        }
+        let mut stack = vec![root];
+        let mut checked = 0;
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    if !p.ends_with("gemini-cli") {
+                        stack.push(p);
+                    }
+                    continue;
+                }
+                let Ok(text) = std::fs::read_to_string(&p) else {
+                    continue;
+                };
+                for line in text.lines() {
+                    let line = line.strip_prefix("data:").unwrap_or(line).trim();
+                    let Ok(o) = serde_json::from_str::<Map<String, Value>>(line) else {
+                        continue;
+                    };
+                    checked += 1;
+                    assert!(!is_gemini_line(&o), "{}: {line}", p.display());
+                    assert!(
+                        !super::super::gemini_session::is_header_object(&o),
+                        "{}: {line}",
+                        p.display()
+                    );
+                }
+            }
+        }
+        assert!(checked > 1000, "only {checked} lines checked");
+    }
+
     #[test]
     fn first_lines() {
         let o = |s: &str| serde_json::from_str::<Map<String, Value>>(s).unwrap();
