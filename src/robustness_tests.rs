@@ -3,6 +3,9 @@
 //!
 //! Inputs are built from the bundled samples: lines shuffled, dropped, repeated, cut short, or with
 //! a field's value replaced by another JSON value of the wrong kind.
+//!
+//! The helpers (`file_lines`, `damage_first`, `output_call_ids`) also serve the saved-session property
+//! test in `input/claude_session/robustness.rs`.
 
 use std::collections::BTreeSet;
 
@@ -24,7 +27,13 @@ fn sample_lines() -> Vec<String> {
         .map(|e| e.path())
         .collect();
     names.sort();
-    names
+    file_lines(&names)
+}
+
+/// Every line of the files, in order. Shared by the property tests that build their inputs from
+/// the bundled samples.
+pub(crate) fn file_lines(files: &[std::path::PathBuf]) -> Vec<String> {
+    files
         .iter()
         .flat_map(|p| {
             std::fs::read_to_string(p)
@@ -54,6 +63,18 @@ fn mutate(v: &mut Value, n: &mut usize, with: &Value) -> bool {
         }
         Value::Array(a) => a.iter_mut().any(|x| mutate(x, n, with)),
         _ => false,
+    }
+}
+
+/// Gives the first line's n-th key (depth first) the value `with`, when there is a mutation and
+/// the line is JSON. Shared by the property tests, which damage their inputs this way.
+pub(crate) fn damage_first(lines: &mut [String], mutation: Option<(usize, Value)>) {
+    if let Some((mut n, with)) = mutation {
+        let first = &mut lines[0];
+        if let Ok(mut v) = serde_json::from_str::<Value>(first) {
+            mutate(&mut v, &mut n, &with);
+            *first = v.to_string();
+        }
     }
 }
 
@@ -100,16 +121,23 @@ fn run(input: &[u8]) -> (BTreeSet<String>, BTreeSet<String>) {
         }
     }
     folder.finish(&mut items);
-    let mut ids_out = BTreeSet::new();
-    for i in &items {
+    (ids_in, output_call_ids(&items))
+}
+
+/// The tool-call ids the fold's output holds, on the main line, in notices (branches, orphan
+/// sub-agents) or nested in sub-agent transcripts. Shared by the property tests, which check
+/// that no call is lost.
+pub(crate) fn output_call_ids(items: &[TranscriptItem]) -> BTreeSet<String> {
+    let mut ids = BTreeSet::new();
+    for i in items {
         let v = match i {
             TranscriptItem::Turn(t) => serde_json::to_value(t).unwrap(),
             TranscriptItem::Notice(n) => serde_json::to_value(n).unwrap(),
             TranscriptItem::Session(_) | TranscriptItem::Debug(_) => Value::Null,
         };
-        call_ids(&v, &mut ids_out);
+        call_ids(&v, &mut ids);
     }
-    (ids_in, ids_out)
+    ids
 }
 
 proptest! {
@@ -127,13 +155,7 @@ proptest! {
     ) {
         let lines = sample_lines();
         let mut chosen: Vec<String> = picks.iter().map(|i| i.get(&lines).clone()).collect();
-        if let Some((mut n, with)) = mutation {
-            let first = &mut chosen[0];
-            if let Ok(mut v) = serde_json::from_str::<Value>(first) {
-                mutate(&mut v, &mut n, &with);
-                *first = v.to_string();
-            }
-        }
+        damage_first(&mut chosen, mutation);
         let nl = if crlf { "\r\n" } else { "\n" };
         let mut input = chosen.join(nl).into_bytes();
         if let Some(c) = cut {

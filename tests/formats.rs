@@ -40,7 +40,8 @@ fn every_capture_renders_in_every_format() {
     }
 }
 
-/// Renderers see only the agent-agnostic model: no source format is named in their code.
+/// Renderers see only the agent-agnostic model: no source format is named in their code, and
+/// nothing of the input adapters is used.
 #[test]
 fn renderers_have_no_source_specific_code() {
     let files = files_under(&root().join("src/render"), &|p| {
@@ -73,4 +74,52 @@ fn renderers_have_no_source_specific_code() {
             }
         }
     }
+}
+
+/// Tools of other agents (`run_shell_command`, `edit`, `write_file`, `todo_write`) are drawn like
+/// the Claude Code tools they behave as: a command, a diff, a new file, a checklist.
+#[test]
+fn other_agents_tools_are_drawn_by_what_they_do() {
+    let sample = crate::util::sample("other-agent-tools.jsonl");
+    let run = |to: &str| {
+        let out = scribe()
+            .args(["--to", to, "--width", "100"])
+            .arg(&sample)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{to}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = run("text");
+    assert!(text.contains("run_shell_command(make check)"), "{text}");
+    assert!(text.contains("edit(/w/app.py)"), "{text}");
+    assert!(text.contains("Updated /w/app.py (+1 −1)"), "{text}");
+    assert!(
+        text.contains("- x = 1") && text.contains("+ x = 2"),
+        "{text}"
+    );
+    assert!(text.contains("Wrote 2 lines to /w/NOTES.md"), "{text}");
+    assert!(
+        text.contains("☒ Fix x") && text.contains("☐ Ship"),
+        "{text}"
+    );
+    let md = run("md");
+    assert!(
+        md.contains("```diff") && md.contains("-x = 1") && md.contains("+x = 2"),
+        "{md}"
+    );
+    assert!(md.contains("```sh\nmake check"), "{md}");
+    assert!(
+        md.contains("- [x] Fix x") && md.contains("- [ ] Ship"),
+        "{md}"
+    );
+    let html = run("html");
+    assert!(
+        html.contains("<pre class=\"cmd\">$ make check"),
+        "html command"
+    );
+    assert!(
+        html.contains("<p class=\"path\">/w/app.py</p><pre class=\"diff\">"),
+        "html diff"
+    );
 }

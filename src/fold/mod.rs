@@ -375,7 +375,7 @@ impl Folder {
         let target = source_tool_call_id.or_else(|| self.skill_awaiting.take());
         self.skill_awaiting = None;
         if let (Some(call_id), TurnOrigin::Synthetic { .. }) = (&target, &turn.origin) {
-            let body = turn_text(&turn);
+            let body = turn.text();
             if let Some(call) = self.find_call(call_id) {
                 if let Some(skill) = call.skill.as_mut() {
                     skill.body = Some(body);
@@ -665,17 +665,6 @@ fn is_server_run(call: &ToolCall) -> bool {
         Caller::Mcp => !call.name.starts_with("mcp__"),
         Caller::Model | Caller::Subagent => false,
     }
-}
-
-fn turn_text(turn: &Turn) -> String {
-    turn.parts
-        .iter()
-        .filter_map(|p| match p {
-            Part::Text { text, .. } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 fn task_notice(

@@ -67,17 +67,8 @@ pub(crate) fn block(b: &Value) -> Block {
         "tool_use" | "server_tool_use" | "mcp_tool_use" => Block::Part(Part::ToolCall {
             call: Box::new(tool_call(b, ty)),
         }),
-        "tool_result" => {
-            let is_error = b.get("is_error").and_then(Value::as_bool).unwrap_or(false);
-            let output = tool_output(b.get("content").unwrap_or(&Value::Null));
-            Block::Result {
-                tool_call_id: s(b, "tool_use_id"),
-                is_error,
-                error_text: is_error.then(|| output_text(&output)),
-                output,
-            }
-        }
-        "mcp_tool_result" => {
+        // An MCP connector's result reads like a client tool's.
+        "tool_result" | "mcp_tool_result" => {
             let is_error = b.get("is_error").and_then(Value::as_bool).unwrap_or(false);
             let output = tool_output(b.get("content").unwrap_or(&Value::Null));
             Block::Result {

@@ -11,6 +11,7 @@ use serde_json::{Map, Value, json};
 
 use super::classify::{self, Flags};
 use super::claude_blocks::{self, Block};
+use super::fields::{self, names, opt_string, parent_tool_use_id, str_of, string};
 use super::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::session::{HookStatus, Level, McpServer, Plugin, SessionSnapshot, SystemNotice};
@@ -90,10 +91,7 @@ impl Adapter for ClaudeStream {
                     notice: Box::new(SystemNotice::RateLimit {
                         status: string(&i, "status"),
                         resets_at: i.get("resetsAt").cloned(),
-                        rate_limit_type: i
-                            .get("rateLimitType")
-                            .and_then(Value::as_str)
-                            .map(str::to_owned),
+                        rate_limit_type: opt_string(&i, "rateLimitType"),
                         info: i,
                     }),
                 })
@@ -130,13 +128,11 @@ impl Adapter for ClaudeStream {
 impl ClaudeStream {
     /// `stream_event`: raw API deltas, for live display only (the final message is authoritative).
     pub(crate) fn stream_event(&mut self, v: &Value, emit: &mut impl FnMut(EventKind)) {
-        let thread = thread_of(v);
+        let thread = parent_tool_use_id(v);
         let ev = v.get("event").unwrap_or(&Value::Null);
         let ety = str_of(ev, "type");
         let message_id = || -> String {
-            v.get("api_message_id")
-                .and_then(Value::as_str)
-                .map(str::to_owned)
+            opt_string(v, "api_message_id")
                 .or_else(|| self.streaming.get(&thread).cloned())
                 .unwrap_or_default()
         };
@@ -249,7 +245,7 @@ pub(crate) struct ClaudeMessages {
 impl ClaudeMessages {
     /// An assistant message: one event per content block.
     pub(crate) fn assistant(&mut self, v: &Value, _wire: &Wire, emit: &mut impl FnMut(EventKind)) {
-        let thread = thread_of(v);
+        let thread = parent_tool_use_id(v);
         let msg = v.get("message").unwrap_or(&Value::Null);
         let message_id = msg
             .get("id")
@@ -257,7 +253,7 @@ impl ClaudeMessages {
             .or_else(|| v.get("uuid").and_then(Value::as_str))
             .unwrap_or_default()
             .to_owned();
-        let model = msg.get("model").and_then(Value::as_str).map(str::to_owned);
+        let model = opt_string(msg, "model");
         let api_error = v
             .get("is_api_error_message")
             .and_then(Value::as_bool)
@@ -274,23 +270,17 @@ impl ClaudeMessages {
                     .to_owned(),
             )
         } else {
-            v.get("error").and_then(Value::as_str).map(str::to_owned)
+            opt_string(v, "error")
         };
         let meta = TurnMeta {
             model,
-            stop_reason: msg
-                .get("stop_reason")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
+            stop_reason: opt_string(msg, "stop_reason"),
             usage: msg.get("usage").and_then(Usage::from_json),
             error,
             aborted: v.get("aborted").and_then(Value::as_bool).unwrap_or(false),
             machinery: Map::new(),
         };
-        let timestamp = v
-            .get("timestamp")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
+        let timestamp = opt_string(v, "timestamp");
         let blocks = content_blocks(msg);
         for b in blocks.iter() {
             let part = match claude_blocks::block(b) {
@@ -328,7 +318,7 @@ impl ClaudeMessages {
 
     /// A user message: tool results first (row 2), then whatever else it carried, classified.
     pub(crate) fn user(&mut self, v: &Value, wire: &Wire, emit: &mut impl FnMut(EventKind)) {
-        let thread = thread_of(v);
+        let thread = parent_tool_use_id(v);
         let msg = v.get("message").unwrap_or(&Value::Null);
         let blocks = content_blocks(msg);
         let mut sidecar = v
@@ -408,11 +398,7 @@ impl ClaudeMessages {
             (_, o) => o,
         };
         self.user_count += 1;
-        let id = v
-            .get("uuid")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-            .unwrap_or_else(|| format!("u{}", self.user_count));
+        let id = opt_string(v, "uuid").unwrap_or_else(|| format!("u{}", self.user_count));
         let turn = Turn {
             id,
             role: Role::User,
@@ -423,10 +409,7 @@ impl ClaudeMessages {
                 machinery: c.machinery,
                 ..TurnMeta::default()
             },
-            timestamp: v
-                .get("timestamp")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
+            timestamp: opt_string(v, "timestamp"),
         };
         let source_tool_call_id = v
             .get("sourceToolUseID")
@@ -449,33 +432,6 @@ fn content_blocks(msg: &Value) -> std::borrow::Cow<'_, [Value]> {
     }
 }
 
-fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
-    v.get(key).and_then(Value::as_str).unwrap_or_default()
-}
-
-fn string(v: &Value, key: &str) -> String {
-    str_of(v, key).to_owned()
-}
-
-fn thread_of(v: &Value) -> Thread {
-    v.get("parent_tool_use_id")
-        .and_then(Value::as_str)
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
-}
-
-fn strings(v: &Value, key: &str) -> Vec<String> {
-    v.get(key)
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|x| x.as_str().or_else(|| x.get("name").and_then(Value::as_str)))
-                .map(str::to_owned)
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 fn info(v: &Value, source: &str, level: Level, text: String) -> EventKind {
     let mut data = v.clone();
     if let Some(o) = data.as_object_mut() {
@@ -483,14 +439,16 @@ fn info(v: &Value, source: &str, level: Level, text: String) -> EventKind {
             o.shift_remove(k);
         }
     }
-    EventKind::Notice {
-        notice: Box::new(SystemNotice::Info {
-            source: source.to_owned(),
-            level,
-            text,
-            data,
-        }),
-    }
+    fields::info(source, level, text, data)
+}
+
+/// Each item of an array field, read by `f` (none when the field is missing or not an array).
+/// Exists for the `init` line's lists of objects (MCP servers, plugins).
+fn each<T>(v: &Value, key: &str, f: impl Fn(&Value) -> T) -> Vec<T> {
+    v.get(key)
+        .and_then(Value::as_array)
+        .map(|a| a.iter().map(f).collect())
+        .unwrap_or_default()
 }
 
 /// `system/init` → the session inventory.
@@ -500,47 +458,25 @@ pub(crate) fn session_snapshot(v: &Value, source: &str) -> SessionSnapshot {
         session_id: string(v, "session_id"),
         agent: "claude-code".into(),
         source: source.to_owned(),
-        version: v
-            .get("claude_code_version")
-            .and_then(Value::as_str)
-            .map(str::to_owned),
+        version: opt_string(v, "claude_code_version"),
         model: string(v, "model"),
         cwd: string(v, "cwd"),
         permission_mode: string(v, "permissionMode"),
-        tools: strings(v, "tools"),
-        mcp_servers: v
-            .get("mcp_servers")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .map(|m| McpServer {
-                        name: string(m, "name"),
-                        status: string(m, "status"),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default(),
-        plugins: v
-            .get("plugins")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .map(|p| Plugin {
-                        name: string(p, "name"),
-                        path: string(p, "path"),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default(),
-        skills: strings(v, "skills"),
-        slash_commands: strings(v, "slash_commands"),
-        agents: strings(v, "agents"),
+        tools: names(v.get("tools")),
+        mcp_servers: each(v, "mcp_servers", |m| McpServer {
+            name: string(m, "name"),
+            status: string(m, "status"),
+        }),
+        plugins: each(v, "plugins", |p| Plugin {
+            name: string(p, "name"),
+            path: string(p, "path"),
+        }),
+        skills: names(v.get("skills")),
+        slash_commands: names(v.get("slash_commands")),
+        agents: names(v.get("agents")),
         git_branch: None,
         title: None,
-        updated_at: v
-            .get("timestamp")
-            .and_then(Value::as_str)
-            .map(str::to_owned),
+        updated_at: opt_string(v, "timestamp"),
     }
 }
 
@@ -555,7 +491,7 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
             session: Box::new(session_snapshot(v, "claude-stream")),
         }),
         "status" => emit(notice(SystemNotice::Status {
-            status: v.get("status").and_then(Value::as_str).map(str::to_owned),
+            status: opt_string(v, "status"),
             detail: v.get("compact_result").and_then(Value::as_str).map(|r| {
                 match v.get("compact_error").and_then(Value::as_str) {
                     Some(e) => format!("compact {r}: {e}"),
@@ -569,7 +505,7 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
         "compact_boundary" => {
             let m = v.get("compact_metadata").cloned().unwrap_or(Value::Null);
             emit(notice(SystemNotice::Compact {
-                trigger: m.get("trigger").and_then(Value::as_str).map(str::to_owned),
+                trigger: opt_string(&m, "trigger"),
                 pre_tokens: m.get("pre_tokens").and_then(Value::as_u64),
                 post_tokens: m.get("post_tokens").and_then(Value::as_u64),
                 metadata: m,
@@ -580,7 +516,7 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
             max: v.get("max_retries").and_then(Value::as_u64).unwrap_or(0),
             delay_ms: v.get("retry_delay_ms").and_then(Value::as_u64).unwrap_or(0),
             error_status: v.get("error_status").and_then(Value::as_u64),
-            error: v.get("error").and_then(Value::as_str).map(str::to_owned),
+            error: opt_string(v, "error"),
         })),
         "hook_started" | "hook_progress" | "hook_response" => {
             let status = match sub {
@@ -599,31 +535,19 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
                 status,
                 output,
                 exit_code: v.get("exit_code").and_then(Value::as_i64),
-                outcome: v.get("outcome").and_then(Value::as_str).map(str::to_owned),
+                outcome: opt_string(v, "outcome"),
             }))
         }
         "task_started" => emit(EventKind::SubtaskStarted {
             task_id: string(v, "task_id"),
-            tool_call_id: v
-                .get("tool_use_id")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
+            tool_call_id: opt_string(v, "tool_use_id"),
             description: string(v, "description"),
-            subagent_type: v
-                .get("subagent_type")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
-            task_type: v
-                .get("task_type")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
+            subagent_type: opt_string(v, "subagent_type"),
+            task_type: opt_string(v, "task_type"),
         }),
         "task_progress" => emit(EventKind::SubtaskProgress {
             task_id: string(v, "task_id"),
-            tool_call_id: v
-                .get("tool_use_id")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
+            tool_call_id: opt_string(v, "tool_use_id"),
             description: string(v, "description"),
             usage: v.get("usage").and_then(SubagentUsage::from_json),
         }),
@@ -635,22 +559,16 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
                     .get("status")
                     .and_then(Value::as_str)
                     .and_then(SubagentStatus::from_word),
-                description: p
-                    .get("description")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned),
-                error: p.get("error").and_then(Value::as_str).map(str::to_owned),
+                description: opt_string(p, "description"),
+                error: opt_string(p, "error"),
             })
         }
         "task_notification" => emit(EventKind::SubtaskFinished {
             task_id: string(v, "task_id"),
-            tool_call_id: v
-                .get("tool_use_id")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
+            tool_call_id: opt_string(v, "tool_use_id"),
             status: SubagentStatus::from_word(str_of(v, "status"))
                 .unwrap_or(SubagentStatus::Completed),
-            summary: v.get("summary").and_then(Value::as_str).map(str::to_owned),
+            summary: opt_string(v, "summary"),
             usage: v.get("usage").and_then(SubagentUsage::from_json),
         }),
         "permission_denied" => emit(EventKind::ToolDenied {
@@ -760,15 +678,9 @@ pub(crate) fn result_notice(v: &Value) -> SystemNotice {
         duration_ms: v.get("duration_ms").and_then(Value::as_u64),
         duration_api_ms: v.get("duration_api_ms").and_then(Value::as_u64),
         usage: v.get("usage").and_then(Usage::from_json),
-        text: v.get("result").and_then(Value::as_str).map(str::to_owned),
-        stop_reason: v
-            .get("stop_reason")
-            .and_then(Value::as_str)
-            .map(str::to_owned),
-        terminal_reason: v
-            .get("terminal_reason")
-            .and_then(Value::as_str)
-            .map(str::to_owned),
+        text: opt_string(v, "result"),
+        stop_reason: opt_string(v, "stop_reason"),
+        terminal_reason: opt_string(v, "terminal_reason"),
         errors: v
             .get("errors")
             .and_then(Value::as_array)

@@ -28,6 +28,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
+use super::fields::str_of;
 use super::gemini_stream::split_mcp_tool;
 use super::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind};
@@ -559,10 +560,6 @@ pub(crate) fn is_header_object(o: &Map<String, Value>) -> bool {
         && o.contains_key("projectHash")
         && o.contains_key("startTime")
         && !o.contains_key("type")
-}
-
-fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
-    v.get(key).and_then(Value::as_str).unwrap_or_default()
 }
 
 #[cfg(test)]

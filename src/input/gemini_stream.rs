@@ -21,6 +21,7 @@
 
 use serde_json::{Map, Value, json};
 
+use super::fields::str_of;
 use super::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
@@ -330,10 +331,6 @@ pub(crate) fn is_gemini_line(o: &Map<String, Value>) -> bool {
         Some("tool_result") => o.contains_key("tool_id") && o.contains_key("status"),
         _ => false,
     }
-}
-
-fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
-    v.get(key).and_then(Value::as_str).unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -15,6 +15,8 @@ pub(crate) mod classify;
 pub(crate) mod claude_blocks;
 pub(crate) mod claude_session;
 pub(crate) mod claude_stream;
+/// JSON field accessors and the `info` notice constructor shared by every adapter.
+pub(crate) mod fields;
 mod gemini_session;
 mod gemini_stream;
 pub(crate) mod lines;

@@ -19,6 +19,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 
+use super::fields::{info, opt_string, str_of};
 use super::qwen_permissions::Request;
 use super::qwen_tools::CallRecord;
 use crate::model::event::{Event, EventKind, Thread};
@@ -52,18 +53,6 @@ impl Emit<'_> {
             Some(id) => format!("{prefix}-{id}"),
             None => format!("{prefix}-l{}", self.line),
         }
-    }
-}
-
-/// An `info` notice about a daemon event: `source` is the wire type, `data` its payload.
-pub(crate) fn info(source: &str, level: Level, text: String, data: Value) -> EventKind {
-    EventKind::Notice {
-        notice: Box::new(SystemNotice::Info {
-            source: source.to_owned(),
-            level,
-            text,
-            data,
-        }),
     }
 }
 
@@ -575,7 +564,7 @@ fn content_part(c: &Value) -> Part {
         "resource_link" => Part::File {
             media_type: str_of(c, "mimeType").to_owned(),
             url: str_of(c, "uri").to_owned(),
-            filename: c.get("name").and_then(Value::as_str).map(str::to_owned),
+            filename: opt_string(c, "name"),
         },
         other => Part::Data {
             name: if other.is_empty() {
@@ -602,16 +591,6 @@ pub(super) fn parent_of(upd: &Value) -> Thread {
         .and_then(Value::as_str)
         .filter(|s| !s.is_empty())
         .map(str::to_owned)
-}
-
-/// A string field, or "".
-pub(crate) fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
-    v.get(key).and_then(Value::as_str).unwrap_or_default()
-}
-
-/// A string field, owned, or "".
-pub(super) fn string(v: &Value, key: &str) -> String {
-    str_of(v, key).to_owned()
 }
 
 /// Milliseconds since the Unix epoch → RFC 3339 UTC (`2026-11-30T08:15:59.643Z`).

@@ -21,7 +21,8 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use super::qwen_acp::{Conversation, Emit, info, iso_millis, str_of};
+use super::fields::{info, names, str_of};
+use super::qwen_acp::{Conversation, Emit, iso_millis};
 use super::qwen_wire::{KNOWN_TYPES, NOTICES, REQUIRED, summary};
 use super::sse::{Frame, SseItem, SseReader};
 use super::{Adapter, InputLine, Report};
@@ -431,17 +432,6 @@ fn is_ordinary_delta(ty: &str, data: &Value) -> bool {
         | "user_shell_result" => true,
         _ => false,
     }
-}
-
-fn names(v: Option<&Value>) -> Vec<String> {
-    v.and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|x| x.as_str().or_else(|| x.get("name").and_then(Value::as_str)))
-                .map(str::to_owned)
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 /// True when the first non-blank line of an input is an SSE field or comment.

@@ -6,8 +6,9 @@
 
 use serde_json::{Value, json};
 
-use super::qwen_acp::{Conversation, Emit, info, str_of, string};
-use super::qwen_tools::content_text;
+use super::fields::{info, opt_string, str_of, string};
+use super::qwen_acp::{Conversation, Emit};
+use super::qwen_tools::content_lines;
 use crate::model::event::EventKind;
 use crate::model::session::Level;
 use crate::model::transcript::ToolState;
@@ -32,10 +33,7 @@ impl Conversation {
             .cloned()
             .unwrap_or_default();
         let names: Vec<String> = options.iter().map(option_name).collect();
-        let tool_call_id = tc
-            .get("toolCallId")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
+        let tool_call_id = opt_string(&tc, "toolCallId");
         let label = [&tc["title"], &tc["name"], &tc["command"]]
             .iter()
             .filter_map(|v| v.as_str())
@@ -79,16 +77,7 @@ impl Conversation {
             // The request came first: it carries the call's own fields.
             self.tool_call(&tc, e);
         }
-        let prompt = tc
-            .get("content")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(content_text)
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            })
-            .unwrap_or_default();
+        let prompt = content_lines(&tc);
         let Some(rec) = self.calls.get_mut(&id) else {
             return;
         };

@@ -23,6 +23,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use super::claude_stream::{self, ClaudeStream, Wire};
+use super::fields::{opt_string, parent_tool_use_id, str_of};
 use super::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
@@ -48,7 +49,7 @@ impl Adapter for QwenStream {
             return;
         };
         let n = line.number;
-        let thread = thread_of(&v);
+        let thread = parent_tool_use_id(&v);
         match str_of(&v, "type") {
             "system" if str_of(&v, "subtype") == "init" => out.push(Event {
                 line: n,
@@ -269,10 +270,7 @@ fn is_denial_text(text: &str) -> bool {
 fn session_snapshot(v: &Value) -> SessionSnapshot {
     let mut s = claude_stream::session_snapshot(v, "qwen-stream");
     s.agent = "qwen-code".into();
-    s.version = v
-        .get("qwen_code_version")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
+    s.version = opt_string(v, "qwen_code_version");
     if let Some(m) = v.get("permission_mode").and_then(Value::as_str) {
         s.permission_mode = m.to_owned();
     }
@@ -306,17 +304,6 @@ pub(crate) fn is_qwen_line(o: &Map<String, Value>) -> bool {
         }
         _ => false,
     }
-}
-
-fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
-    v.get(key).and_then(Value::as_str).unwrap_or_default()
-}
-
-fn thread_of(v: &Value) -> Thread {
-    v.get("parent_tool_use_id")
-        .and_then(Value::as_str)
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
 }
 
 #[cfg(test)]

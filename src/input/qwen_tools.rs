@@ -25,7 +25,8 @@
 use serde_json::{Map, Value, json};
 
 use super::claude_blocks::split_mcp_name;
-use super::qwen_acp::{Conversation, Emit, info, parent_of, str_of, text_part};
+use super::fields::{info, opt_string, str_of};
+use super::qwen_acp::{Conversation, Emit, parent_of, text_part};
 use crate::model::event::{EventKind, Thread};
 use crate::model::session::Level;
 use crate::model::transcript::{
@@ -54,6 +55,31 @@ pub(super) struct CallRecord {
 }
 
 impl CallRecord {
+    /// A call the daemon has only named so far (pending, nothing else known). The one place
+    /// that lists a record's starting values, for the calls the daemon announces and the plan
+    /// updates that become TodoWrite calls.
+    fn new(thread: Thread, name: String) -> CallRecord {
+        let is_agent = matches!(name.as_str(), "agent" | "Agent" | "task" | "Task");
+        CallRecord {
+            thread,
+            name,
+            status: "pending".into(),
+            title: String::new(),
+            kind: String::new(),
+            locations: Value::Null,
+            content: Value::Null,
+            raw_input: Value::Null,
+            raw_output: Value::Null,
+            meta: Map::new(),
+            permission: None,
+            shell_output: String::new(),
+            is_agent,
+            subtask_started: false,
+            denied: false,
+            done: false,
+        }
+    }
+
     /// The harness's view of the call, kept whole beside the normalized fields.
     pub(super) fn sidecar(&self) -> Value {
         let mut o = Map::new();
@@ -145,11 +171,7 @@ impl Conversation {
     /// `tool_call` / `tool_call_update` (upserted by `toolCallId`): opens the call, merges what
     /// changed, ends it at `completed` / `failed`.
     pub(super) fn tool_call(&mut self, upd: &Value, e: &mut Emit<'_>) {
-        let Some(id) = upd
-            .get("toolCallId")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-        else {
+        let Some(id) = opt_string(upd, "toolCallId") else {
             e.push(EventKind::Debug {
                 reason: "malformed tool call (no toolCallId)".into(),
                 raw: upd.to_string(),
@@ -222,25 +244,8 @@ impl Conversation {
             .or_else(|| upd.get("title").and_then(Value::as_str))
             .unwrap_or("tool")
             .to_owned();
-        let is_agent = matches!(name.as_str(), "agent" | "Agent" | "task" | "Task");
-        let mut rec = CallRecord {
-            thread: thread.clone(),
-            name: name.clone(),
-            status: "pending".into(),
-            title: String::new(),
-            kind: String::new(),
-            locations: Value::Null,
-            content: Value::Null,
-            raw_input: Value::Null,
-            raw_output: Value::Null,
-            meta: Map::new(),
-            permission: None,
-            shell_output: String::new(),
-            is_agent,
-            subtask_started: false,
-            denied: false,
-            done: false,
-        };
+        let mut rec = CallRecord::new(thread.clone(), name.clone());
+        let is_agent = rec.is_agent;
         merge_call(&mut rec, upd, meta);
         let input = if is_empty_value(&rec.raw_input) {
             json!({})
@@ -321,16 +326,7 @@ impl Conversation {
 
     /// A progress ping: a sub-agent's current step, or a shell's output so far.
     fn progress(&mut self, id: &str, upd: &Value, meta: &Map<String, Value>, e: &mut Emit<'_>) {
-        let text = upd
-            .get("content")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(content_text)
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            })
-            .unwrap_or_default();
+        let text = content_lines(upd);
         if meta.get("subagentProgress") == Some(&json!(true)) {
             if self.calls.get(id).is_some_and(|r| !r.subtask_started) {
                 self.start_subtask(id, e);
@@ -480,22 +476,11 @@ impl Conversation {
         self.calls.insert(
             id.clone(),
             CallRecord {
-                thread: thread.clone(),
-                name: "todo_write".into(),
                 status: "completed".into(),
                 title: "Updated Plan".into(),
                 kind: "think".into(),
-                locations: Value::Null,
-                content: Value::Null,
-                raw_input: Value::Null,
-                raw_output: Value::Null,
-                meta: Map::new(),
-                permission: None,
-                shell_output: String::new(),
-                is_agent: false,
-                subtask_started: false,
-                denied: false,
                 done: true,
+                ..CallRecord::new(thread.clone(), "todo_write".into())
             },
         );
         self.order.push(id);
@@ -598,6 +583,20 @@ pub(super) fn content_text(item: &Value) -> Option<&str> {
         "text" => item.get("text").and_then(Value::as_str),
         _ => None,
     }
+}
+
+/// The text items of a value's `content` array, one per line. Shared by the progress pings of
+/// a call and the prompt of a permission request, which carry their text the same way.
+pub(super) fn content_lines(v: &Value) -> String {
+    v.get("content")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(content_text)
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default()
 }
 
 /// True for null, "", [] and {}.

@@ -30,6 +30,27 @@ pub(crate) struct Turn {
     pub(crate) timestamp: Option<String>,
 }
 
+impl Turn {
+    /// The turn's text parts, joined by newlines. Exists because the fold (to recognise a
+    /// notification's text) and the text and Markdown renderers (to quote a user turn) all need
+    /// the same plain text of a turn.
+    pub(crate) fn text(&self) -> String {
+        self.parts
+            .iter()
+            .filter_map(|p| match p {
+                Part::Text { text, .. } => Some(text.as_str()),
+                Part::Reasoning { .. }
+                | Part::ToolCall { .. }
+                | Part::File { .. }
+                | Part::SourceUrl { .. }
+                | Part::SourceDocument { .. }
+                | Part::Data { .. } => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
 /// Who speaks in a turn.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]

@@ -17,8 +17,12 @@ mod events;
 pub(crate) mod html;
 mod jsonl;
 mod markdown;
+/// Notice wordings shared by the text, Markdown and HTML renderers.
+pub(crate) mod notice_text;
 /// One-line tool-call summaries shared by the human-readable renderers.
 pub(crate) mod summary;
+/// The totals of `result` notices shared by the text, Markdown and HTML renderers.
+pub(crate) mod totals;
 
 /// What a renderer knows about the input before the first item.
 #[derive(Debug, Clone)]

@@ -1,6 +1,5 @@
-//! One-line summaries of tool calls, shared by the human-readable renderers (the terminal view
-//! and Markdown today; HTML can reuse it): `Bash(ls -la)`, `Edit(src/main.rs)`,
-//! `echo · echo (MCP)`.
+//! One-line summaries of tool calls, shared by the human-readable renderers (the terminal view,
+//! Markdown and the HTML cards): `Bash(ls -la)`, `Edit(src/main.rs)`, `echo · echo (MCP)`.
 //!
 //! The summary picks the one input field a reader needs per well-known tool (the command, the
 //! file path, the pattern, the URL, the description); unknown tools fall back to the first short
@@ -8,8 +7,7 @@
 
 use serde_json::Value;
 
-use crate::input::claude_blocks::split_mcp_name;
-use crate::model::transcript::ToolCall;
+use crate::model::transcript::{Caller, ToolCall};
 
 /// The longest summary kept on a call's line, in characters.
 const MAX: usize = 100;
@@ -30,29 +28,54 @@ fn key_field(name: &str) -> &'static [&'static str] {
         "TaskUpdate" | "TaskGet" | "TaskOutput" | "TaskStop" => &["taskId", "task_id"],
         "KillShell" | "KillBash" => &["shell_id"],
         "SlashCommand" => &["command"],
-        // A command outranks its description: the description only restates it.
         _ => &[
             "command",
-            "description",
             "file_path",
+            "absolute_path",
+            "notebook_path",
             "path",
             "pattern",
             "url",
             "query",
+            "description",
             "prompt",
         ],
     }
 }
 
+/// How a renderer fits a summary on its line. Exists because the HTML card's summary differs
+/// from the text and Markdown call line in two details, and one summary function serves all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Fit {
+    /// Characters kept before the `…` when a value is longer than `MAX`.
+    keep: usize,
+    /// Whether an ExitPlanMode call is summed up by its plan's first words (the HTML card) or
+    /// not at all (the text and Markdown views show the plan right below).
+    plan: bool,
+}
+
+impl Fit {
+    /// The text and Markdown call line: at most `MAX` characters in all.
+    pub(crate) const LINE: Fit = Fit {
+        keep: MAX - 1,
+        plan: false,
+    };
+    /// The HTML card's summary: `MAX` characters and the `…`, and the plan of an ExitPlanMode.
+    pub(crate) const CARD: Fit = Fit {
+        keep: MAX,
+        plan: true,
+    };
+}
+
 /// Makes a value one short line.
-fn one_line(s: &str) -> String {
+fn one_line(s: &str, fit: Fit) -> String {
     let flat: String = s
         .trim()
         .chars()
         .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
         .collect();
     if flat.chars().count() > MAX {
-        let mut cut: String = flat.chars().take(MAX - 1).collect();
+        let mut cut: String = flat.chars().take(fit.keep).collect();
         cut.push('…');
         cut
     } else {
@@ -62,7 +85,13 @@ fn one_line(s: &str) -> String {
 
 /// The readable summary of a call's input (`ls -la` for a Bash call), if it has one.
 pub(crate) fn input_summary(name: &str, input: &Value) -> Option<String> {
+    fitted_summary(name, input, Fit::LINE)
+}
+
+/// [`input_summary`], fitted the way a renderer needs it.
+pub(crate) fn fitted_summary(name: &str, input: &Value, fit: Fit) -> Option<String> {
     let obj = input.as_object()?;
+    let one_line = |s: &str| one_line(s, fit);
     let field = |k: &str| obj.get(k).and_then(Value::as_str).filter(|s| !s.is_empty());
     for key in key_field(name) {
         if let Some(v) = field(key) {
@@ -84,7 +113,11 @@ pub(crate) fn input_summary(name: &str, input: &Value) -> Option<String> {
                 .map_or(0, Vec::len);
             Some(format!("{n} item{}", if n == 1 { "" } else { "s" }))
         }
-        "MultiEdit" | "ExitPlanMode" | "StructuredOutput" => None,
+        "MultiEdit" | "StructuredOutput" => None,
+        "ExitPlanMode" => match fit.plan {
+            true => field("plan").map(one_line),
+            false => None,
+        },
         _ => obj
             .values()
             .filter_map(Value::as_str)
@@ -107,38 +140,42 @@ pub(crate) fn long_input<'a>(name: &str, input: &'a Value) -> Option<&'a str> {
         .filter(|v| v.trim().contains('\n') || v.trim().chars().count() > MAX)
 }
 
-/// An MCP call whose name embeds its server: (server, tool). The name is `mcp__server__tool`,
-/// or any `mcp` + separators + the call's `mcpServer` + separators + tool (`mcp_server_tool`).
-pub(crate) fn mcp_tool(call: &ToolCall) -> Option<(&str, &str)> {
-    if let Some(parts) = split_mcp_name(&call.name) {
-        return Some(parts);
-    }
-    let server = call.mcp_server.as_deref().filter(|s| !s.is_empty())?;
-    let rest = call.name.strip_prefix("mcp")?;
-    let tool = rest
-        .strip_prefix('_')?
-        .trim_start_matches('_')
-        .strip_prefix(server)?
-        .strip_prefix('_')?
-        .trim_start_matches('_');
-    (!tool.is_empty()).then_some((server, tool))
+/// An MCP call's own tool name: its name with the server's prefix taken off (`mcp__server__tool`,
+/// `mcp_server_tool` or `server__tool` → `tool`), or the name as it is when it has none.
+pub(crate) fn mcp_tool_name(call: &ToolCall) -> &str {
+    let server = call.mcp_server.as_deref().unwrap_or_default();
+    let name = call.name.as_str();
+    name.strip_prefix("mcp__")
+        .or_else(|| name.strip_prefix("mcp_"))
+        .unwrap_or(name)
+        .strip_prefix(server)
+        .and_then(|t| t.strip_prefix("__").or_else(|| t.strip_prefix('_')))
+        .filter(|t| !t.is_empty() && !server.is_empty())
+        .unwrap_or(name)
 }
 
-/// The name a reader sees: MCP tools as `tool · server (MCP)`, others as they are.
+/// The name a reader sees: MCP tools as `tool · server (MCP)` (see [`mcp_tool_name`]), others
+/// as they are.
 pub(crate) fn display_name(call: &ToolCall) -> String {
-    match mcp_tool(call) {
-        Some((server, tool)) => format!("{tool} · {server} (MCP)"),
-        None => call.name.clone(),
+    if !is_mcp(call) {
+        return call.name.clone();
+    }
+    let server = call.mcp_server.as_deref().unwrap_or_default();
+    let tool = mcp_tool_name(call);
+    if server.is_empty() {
+        format!("{tool} (MCP)")
+    } else {
+        format!("{tool} · {server} (MCP)")
     }
 }
 
 /// The one-line call: `Bash(ls -la)`, `Edit(src/main.rs)`, `echo · echo (MCP)`.
 pub(crate) fn call_line(call: &ToolCall) -> String {
     let name = display_name(call);
-    if mcp_tool(call).is_some() {
+    if is_mcp(call) {
         return name;
     }
-    match input_summary(&call.name, &call.input) {
+    match input_summary(canonical_name(call), &call.input) {
         Some(s) => format!("{name}({s})"),
         None => name,
     }
@@ -147,6 +184,75 @@ pub(crate) fn call_line(call: &ToolCall) -> String {
 /// True for the tools that run a sub-agent.
 pub(crate) fn is_agent(name: &str) -> bool {
     matches!(name, "Agent" | "Task")
+}
+
+/// The tool names the renderers draw in a special way (a diff, a checklist, a command, …).
+const KNOWN_TOOLS: &[&str] = &[
+    "Agent",
+    "Bash",
+    "BashOutput",
+    "Edit",
+    "ExitPlanMode",
+    "Glob",
+    "Grep",
+    "LS",
+    "MultiEdit",
+    "NotebookEdit",
+    "NotebookRead",
+    "Read",
+    "Skill",
+    "Task",
+    "TodoWrite",
+    "WebFetch",
+    "WebSearch",
+    "Write",
+];
+
+/// The well-known tool a call behaves as, so that every renderer draws any agent's tools the way
+/// it draws Claude Code's, with no source-specific code: a call with `old_string` and
+/// `new_string` is an Edit, a writing call with `content` a Write, any call with a `todos` list a
+/// TodoWrite, a sub-agent call an Agent, any call with a `command` a Bash. Known names, and MCP
+/// tools (whose inputs mean what their server says), answer for themselves.
+pub(crate) fn canonical_name(call: &ToolCall) -> &str {
+    let name = call.name.as_str();
+    if KNOWN_TOOLS.contains(&name) || call.caller == Caller::Mcp {
+        return name;
+    }
+    if call.caller == Caller::Subagent || call.subagent.is_some() {
+        return "Agent";
+    }
+    let input = &call.input;
+    let has_str = |k: &str| input.get(k).is_some_and(Value::is_string);
+    let lower = name.to_ascii_lowercase();
+    let has_path = file_path(input).is_some();
+    if has_str("old_string") && has_str("new_string") {
+        "Edit"
+    } else if has_path && input.get("edits").is_some_and(Value::is_array) {
+        "MultiEdit"
+    } else if has_path && has_str("content") && lower.contains("write") {
+        "Write"
+    } else if input.get("todos").is_some_and(Value::is_array) {
+        "TodoWrite"
+    } else if has_str("command") {
+        "Bash"
+    } else if has_path && lower.contains("read") {
+        "Read"
+    } else {
+        name
+    }
+}
+
+/// The file a call acts on, under the names agents give it.
+pub(crate) fn file_path(input: &Value) -> Option<&str> {
+    ["file_path", "absolute_path", "notebook_path", "path"]
+        .iter()
+        .find_map(|k| input.get(*k).and_then(Value::as_str))
+        .filter(|p| !p.is_empty())
+}
+
+/// True for a call that runs a sub-agent, whatever the agent calls the tool.
+pub(crate) fn is_agent_call(call: &ToolCall) -> bool {
+    canonical_name(call) == "Agent" || is_agent(&call.name)
 }
 
 #[cfg(test)]
@@ -176,19 +282,31 @@ mod tests {
             call_line(&call("Grep", json!({"pattern": "fn", "path": "src"}))),
             "Grep(fn in src)"
         );
+        let mcp = |name: &str, server: &str| {
+            let mut c = call(name, json!({"text": "x"}));
+            c.caller = Caller::Mcp;
+            c.mcp_server = Some(server.into());
+            c
+        };
         assert_eq!(
-            call_line(&call("mcp__echo__echo", json!({"text": "x"}))),
+            call_line(&mcp("mcp__echo__echo", "echo")),
             "echo · echo (MCP)"
         );
-        let mut gemini_style = call("mcp_echo_echo", json!({"text": "x"}));
-        gemini_style.mcp_server = Some("echo".into());
-        assert_eq!(call_line(&gemini_style), "echo · echo (MCP)");
         assert_eq!(
-            call_line(&call(
-                "run_shell_command",
-                json!({"command": "ls -1", "description": "List files"})
-            )),
-            "run_shell_command(ls -1)"
+            call_line(&mcp("mcp_echo_echo", "echo")),
+            "echo · echo (MCP)"
+        );
+        assert_eq!(
+            call_line(&mcp("mcp_my_srv_do_it", "my_srv")),
+            "do_it · my_srv (MCP)"
+        );
+        assert_eq!(
+            call_line(&mcp("docs__search", "docs")),
+            "search · docs (MCP)"
+        );
+        assert_eq!(
+            call_line(&mcp("lookup", "remote-kb")),
+            "lookup · remote-kb (MCP)"
         );
         assert_eq!(
             call_line(&call("TodoWrite", json!({"todos": [{}, {}]}))),
@@ -213,57 +331,86 @@ mod tests {
         assert!(s.starts_with("Bash(echo a echo xxx"));
         assert_eq!(s.chars().count(), "Bash()".len() + MAX);
     }
+
+    #[test]
+    fn the_html_card_keeps_one_more_character_and_sums_up_a_plan() {
+        let long = json!({ "command": "x".repeat(300) });
+        let card = fitted_summary("Bash", &long, Fit::CARD).unwrap();
+        assert_eq!(card.chars().count(), MAX + 1);
+        assert!(card.ends_with('…'));
+        let plan = json!({"plan": "Step one\nStep two"});
+        assert_eq!(input_summary("ExitPlanMode", &plan), None);
+        assert_eq!(
+            fitted_summary("ExitPlanMode", &plan, Fit::CARD).as_deref(),
+            Some("Step one Step two")
+        );
+    }
 }
 
-/// One line of a file change shown as a diff (shared by the terminal and Markdown views).
+/// One line of a file change shown as a diff. Exists so that the terminal, Markdown and HTML
+/// views show the same change from a call's input (each styles the lines its own way).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum DiffLine {
     /// A separator between two edits of one MultiEdit.
     Gap,
+    /// An unchanged line kept around a change (only when context lines were asked for).
+    Ctx(String),
     Del(String),
     Add(String),
 }
 
-/// Which kind of file change a call makes (`Edit`, `MultiEdit` or `Write`), if it makes one:
-/// those tools by name, any other by its input (a `file_path` or `path` with `old_string` and
-/// `new_string` is an edit, with `content` a write).
-pub(crate) fn file_change(name: &str, input: &Value) -> Option<&'static str> {
-    match name {
-        "Edit" => return Some("Edit"),
-        "MultiEdit" => return Some("MultiEdit"),
-        "Write" => return Some("Write"),
-        _ => {}
-    }
-    let has = |k: &str| input.get(k).is_some_and(Value::is_string);
-    if !(has("file_path") || has("path")) {
-        return None;
-    }
-    if has("old_string") && has("new_string") {
-        Some("Edit")
-    } else if has("content") {
-        Some("Write")
-    } else {
-        None
-    }
+/// What [`file_diff`] makes of an input that lacks a string it needs. Exists because the text
+/// and Markdown views show such a call's input another way, while HTML always draws a diff.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Missing {
+    /// No diff at all (`None`).
+    NoDiff,
+    /// The missing string reads as empty.
+    Empty,
 }
 
 /// The change an Edit, MultiEdit or Write call makes, from its input: the lines that differ
 /// (common leading and trailing lines dropped), or the whole new content for a Write.
 pub(crate) fn edit_diff(name: &str, input: &Value) -> Option<Vec<DiffLine>> {
-    let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+    file_diff(name, input, 0, Missing::NoDiff)
+}
+
+/// The change an Edit, MultiEdit or Write call makes, with up to `context` unchanged lines
+/// kept on either side of each edit. The one place that computes a diff from a call's input,
+/// shared by every human-readable renderer.
+pub(crate) fn file_diff(
+    name: &str,
+    input: &Value,
+    context: usize,
+    missing: Missing,
+) -> Option<Vec<DiffLine>> {
+    let s = |v: &'_ Value, k: &str| -> Option<String> {
+        match (v.get(k).and_then(Value::as_str), missing) {
+            (Some(s), _) => Some(s.to_owned()),
+            (None, Missing::Empty) => Some(String::new()),
+            (None, Missing::NoDiff) => None,
+        }
+    };
     let mut out = Vec::new();
-    match file_change(name, input)? {
-        "Edit" => pair_diff(&s(input, "old_string")?, &s(input, "new_string")?, &mut out),
+    match name {
+        "Edit" => pair_diff(
+            &s(input, "old_string")?,
+            &s(input, "new_string")?,
+            context,
+            &mut out,
+        ),
         "MultiEdit" => {
-            for (i, e) in input.get("edits")?.as_array()?.iter().enumerate() {
+            let edits = match (input.get("edits").and_then(Value::as_array), missing) {
+                (Some(edits), _) => edits.as_slice(),
+                (None, Missing::Empty) => &[],
+                (None, Missing::NoDiff) => return None,
+            };
+            for (i, e) in edits.iter().enumerate() {
                 if i > 0 {
                     out.push(DiffLine::Gap);
                 }
-                pair_diff(
-                    &s(e, "old_string").unwrap_or_default(),
-                    &s(e, "new_string").unwrap_or_default(),
-                    &mut out,
-                );
+                let field = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or_default();
+                pair_diff(field("old_string"), field("new_string"), context, &mut out);
             }
         }
         "Write" => {
@@ -276,7 +423,9 @@ pub(crate) fn edit_diff(name: &str, input: &Value) -> Option<Vec<DiffLine>> {
     Some(out)
 }
 
-fn pair_diff(old: &str, new: &str, out: &mut Vec<DiffLine>) {
+/// A diff of two strings: the shared first and last lines are context (at most `context` of
+/// each kept), the middle is removed and added. Not minimal, but exact and cheap.
+fn pair_diff(old: &str, new: &str, context: usize, out: &mut Vec<DiffLine>) {
     let a: Vec<&str> = old.lines().collect();
     let b: Vec<&str> = new.lines().collect();
     let head = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
@@ -286,15 +435,21 @@ fn pair_diff(old: &str, new: &str, out: &mut Vec<DiffLine>) {
         .zip(b[head..].iter().rev())
         .take_while(|(x, y)| x == y)
         .count();
+    let line = |l: &&str| (*l).to_owned();
     out.extend(
-        a[head..a.len() - tail]
+        a[head.saturating_sub(context)..head]
             .iter()
-            .map(|l| DiffLine::Del((*l).to_owned())),
+            .map(line)
+            .map(DiffLine::Ctx),
     );
+    out.extend(a[head..a.len() - tail].iter().map(line).map(DiffLine::Del));
+    out.extend(b[head..b.len() - tail].iter().map(line).map(DiffLine::Add));
     out.extend(
-        b[head..b.len() - tail]
+        a[a.len() - tail..]
             .iter()
-            .map(|l| DiffLine::Add((*l).to_owned())),
+            .take(context)
+            .map(line)
+            .map(DiffLine::Ctx),
     );
 }
 
@@ -331,20 +486,34 @@ mod diff_tests {
     }
 
     #[test]
-    fn other_tools_are_file_changes_by_their_input() {
-        let edit = json!({"file_path": "f", "old_string": "a", "new_string": "b"});
-        assert_eq!(file_change("replace", &edit), Some("Edit"));
-        let write = json!({"file_path": "f", "content": "x\ny"});
-        assert_eq!(file_change("write_file", &write), Some("Write"));
-        assert_eq!(edit_diff("write_file", &write).map(|d| d.len()), Some(2));
-        assert_eq!(file_change("read_file", &json!({"file_path": "f"})), None);
-        assert_eq!(file_change("note", &json!({"content": "x"})), None);
+    fn context_lines_surround_the_change_and_missing_strings_can_read_as_empty() {
+        let input = json!({"old_string": "a\nb\nc", "new_string": "a\nB\nc"});
+        let d = file_diff("Edit", &input, 3, Missing::Empty).unwrap();
+        assert_eq!(
+            d,
+            [
+                DiffLine::Ctx("a".into()),
+                DiffLine::Del("b".into()),
+                DiffLine::Add("B".into()),
+                DiffLine::Ctx("c".into())
+            ]
+        );
+        let only_new = json!({"new_string": "x"});
+        assert_eq!(edit_diff("Edit", &only_new), None);
+        assert_eq!(
+            file_diff("Edit", &only_new, 3, Missing::Empty).unwrap(),
+            [DiffLine::Add("x".into())]
+        );
+        assert_eq!(
+            file_diff("MultiEdit", &json!({}), 3, Missing::Empty),
+            Some(vec![])
+        );
     }
 }
 
 /// The plan an ExitPlanMode call presents, if any.
 pub(crate) fn plan(call: &ToolCall) -> Option<&str> {
-    if call.name != "ExitPlanMode" {
+    if canonical_name(call) != "ExitPlanMode" {
         return None;
     }
     call.input
@@ -353,11 +522,20 @@ pub(crate) fn plan(call: &ToolCall) -> Option<&str> {
         .filter(|p| !p.trim().is_empty())
 }
 
+/// True for a call an MCP server answers: its line names the server instead of summing up the
+/// input, whose meaning only the server knows.
+pub(crate) fn is_mcp(call: &ToolCall) -> bool {
+    call.caller == Caller::Mcp
+}
+
 /// A tool's output as text a reader can see: text items as they are, and a short mark for what
 /// is not text (`[image/png]`, `[tool_reference: TaskCreate]`), so that no output looks empty.
 pub(crate) fn output_text(output: &Value) -> String {
-    let Value::Array(items) = output else {
-        return crate::input::claude_blocks::output_text(output);
+    let items = match output {
+        Value::Array(items) => items,
+        Value::String(s) => return s.clone(),
+        Value::Null => return String::new(),
+        other => return other.to_string(),
     };
     let mut parts = Vec::new();
     for item in items {

@@ -329,12 +329,5 @@ fn info(source: &str, level: Level, text: String, v: &Value) -> EventKind {
             o.shift_remove("content");
         }
     }
-    EventKind::Notice {
-        notice: Box::new(SystemNotice::Info {
-            source: source.to_owned(),
-            level,
-            text,
-            data,
-        }),
-    }
+    crate::input::fields::info(source, level, text, data)
 }

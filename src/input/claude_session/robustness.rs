@@ -15,7 +15,7 @@ use crate::diagnostics::Diagnostics;
 use crate::fold::Folder;
 use crate::input::lines::LineReader;
 use crate::input::{Adapter, Report};
-use crate::model::transcript::TranscriptItem;
+use crate::robustness_tests::{damage_first, file_lines, output_call_ids};
 
 fn sample_lines() -> Vec<String> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/claude-session");
@@ -32,37 +32,7 @@ fn sample_lines() -> Vec<String> {
         }
     }
     files.sort();
-    files
-        .iter()
-        .flat_map(|p| {
-            std::fs::read_to_string(p)
-                .unwrap()
-                .lines()
-                .map(str::to_owned)
-                .collect::<Vec<_>>()
-        })
-        .collect()
-}
-
-/// Replaces the value at the n-th key found (depth first) with `with`.
-fn mutate(v: &mut Value, n: &mut usize, with: &Value) -> bool {
-    match v {
-        Value::Object(o) => {
-            for (_, x) in o.iter_mut() {
-                if *n == 0 {
-                    *x = with.clone();
-                    return true;
-                }
-                *n -= 1;
-                if mutate(x, n, with) {
-                    return true;
-                }
-            }
-            false
-        }
-        Value::Array(a) => a.iter_mut().any(|x| mutate(x, n, with)),
-        _ => false,
-    }
+    file_lines(&files)
 }
 
 /// The `tool_use` ids of an assistant row.
@@ -79,22 +49,6 @@ fn tool_use_ids(v: &Value, out: &mut BTreeSet<String>) {
                 out.insert(id.to_owned());
             }
         }
-    }
-}
-
-/// Every tool-call id inside a JSON value.
-fn call_ids(v: &Value, out: &mut BTreeSet<String>) {
-    match v {
-        Value::Object(o) => {
-            if o.get("type").and_then(Value::as_str) == Some("tool-call") {
-                if let Some(id) = o["call"]["toolCallId"].as_str() {
-                    out.insert(id.to_owned());
-                }
-            }
-            o.values().for_each(|x| call_ids(x, out));
-        }
-        Value::Array(a) => a.iter().for_each(|x| call_ids(x, out)),
-        _ => {}
     }
 }
 
@@ -117,16 +71,7 @@ fn run(input: &[u8]) -> BTreeSet<String> {
         folder.push(e, &mut items);
     }
     folder.finish(&mut items);
-    let mut ids = BTreeSet::new();
-    for i in &items {
-        let v = match i {
-            TranscriptItem::Turn(t) => serde_json::to_value(t).unwrap(),
-            TranscriptItem::Notice(n) => serde_json::to_value(n).unwrap(),
-            TranscriptItem::Session(_) | TranscriptItem::Debug(_) => Value::Null,
-        };
-        call_ids(&v, &mut ids);
-    }
-    ids
+    output_call_ids(&items)
 }
 
 proptest! {
@@ -143,13 +88,7 @@ proptest! {
     ) {
         let lines = sample_lines();
         let mut chosen: Vec<String> = picks.iter().map(|i| i.get(&lines).clone()).collect();
-        if let Some((mut n, with)) = mutation {
-            let first = &mut chosen[0];
-            if let Ok(mut v) = serde_json::from_str::<Value>(first) {
-                mutate(&mut v, &mut n, &with);
-                *first = v.to_string();
-            }
-        }
+        damage_first(&mut chosen, mutation);
         if cut {
             // The last line loses its second half (a file still being written).
             let last = chosen.last_mut().expect("at least one line");

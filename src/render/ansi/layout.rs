@@ -188,20 +188,25 @@ impl Wrapper {
                 continue;
             }
             // Longer than a whole line: cut it.
-            let mut piece = String::new();
-            for c in word.chars() {
-                if self.col + width(&piece) + char_width(c) > self.width.max(prefix_w + 1)
-                    && !piece.is_empty()
-                {
-                    self.put(&piece, style, link);
-                    piece.clear();
-                    self.newline();
-                    self.start();
-                }
-                piece.push(c);
-            }
-            self.put(&piece, style, link);
+            self.put_cut(word, self.width.max(prefix_w + 1), style, link);
         }
+    }
+
+    /// Puts text that may be longer than a line, cut into pieces that end at column `limit`
+    /// (each piece at least one character). The one place a word or a preformatted line is
+    /// broken mid-way, for `push` and `raw_line`.
+    fn put_cut(&mut self, text: &str, limit: usize, style: Style, link: Option<&String>) {
+        let mut piece = String::new();
+        for c in text.chars() {
+            if self.col + width(&piece) + char_width(c) > limit && !piece.is_empty() {
+                self.put(&piece, style, link);
+                piece.clear();
+                self.newline();
+                self.start();
+            }
+            piece.push(c);
+        }
+        self.put(&piece, style, link);
     }
 
     /// Adds one line of preformatted text (code, tool output): never joined, cut at the width.
@@ -209,17 +214,7 @@ impl Wrapper {
         let text = sanitize(text);
         let text = text.replace('\t', "    ");
         self.start();
-        let mut piece = String::new();
-        for c in text.chars() {
-            if self.col + width(&piece) + char_width(c) > self.width && !piece.is_empty() {
-                self.put(&piece, style, None);
-                piece.clear();
-                self.newline();
-                self.start();
-            }
-            piece.push(c);
-        }
-        self.put(&piece, style, None);
+        self.put_cut(&text, self.width, style, None);
         self.newline();
     }
 

@@ -95,6 +95,9 @@ pub(super) struct Live {
     shown: HashMap<(String, u64), u32>,
     /// Main-thread calls whose head line was printed, kept to render their result later.
     pub(super) heads: HashMap<String, ToolCall>,
+    /// Calls in `heads` whose line waits for their input: some sources open a call before they
+    /// send its arguments (a `tool-update` brings them), and a line without them says nothing.
+    pub(super) deferred: HashSet<String>,
     /// Calls whose result was printed.
     pub(super) results: HashSet<String>,
     /// Task id → the Agent call that owns it.
@@ -273,6 +276,10 @@ impl TextRenderer {
                 self.live
                     .heads
                     .insert(call.tool_call_id.clone(), (**call).clone());
+                if has_no_input(&call.input) {
+                    self.live.deferred.insert(call.tool_call_id.clone());
+                    return Ok(());
+                }
                 self.head(out, call)
             }
             Part::File { .. }
@@ -285,6 +292,39 @@ impl TextRenderer {
         }
     }
 
+    /// A call whose input arrived after it opened (`tool-update`): its line can be printed now.
+    pub(super) fn input_arrived(
+        &mut self,
+        out: &mut dyn Write,
+        call_id: &str,
+        input: &serde_json::Value,
+    ) -> io::Result<()> {
+        let Some(call) = self.live.heads.get_mut(call_id) else {
+            return Ok(());
+        };
+        call.input = input.clone();
+        if has_no_input(input) || !self.live.deferred.remove(call_id) {
+            return Ok(());
+        }
+        let call = call.clone();
+        self.head(out, &call)
+    }
+
+    /// A call's result arrives live: its deferred line first, if it still waits.
+    pub(super) fn head_before_result(
+        &mut self,
+        out: &mut dyn Write,
+        call_id: &str,
+    ) -> io::Result<()> {
+        if !self.live.deferred.remove(call_id) {
+            return Ok(());
+        }
+        match self.live.heads.get(call_id).cloned() {
+            Some(call) => self.head(out, &call),
+            None => Ok(()),
+        }
+    }
+
     /// A final assistant turn of the main thread: print what the live path did not.
     pub(super) fn final_turn(&mut self, out: &mut dyn Write, turn: &Turn) -> io::Result<()> {
         for part in &turn.parts {
@@ -293,7 +333,8 @@ impl TextRenderer {
             }
             match part {
                 Part::ToolCall { call } => {
-                    if self.live.heads.remove(&call.tool_call_id).is_none() {
+                    let deferred = self.live.deferred.remove(&call.tool_call_id);
+                    if self.live.heads.remove(&call.tool_call_id).is_none() || deferred {
                         self.head(out, call)?;
                     }
                     if !self.live.results.remove(&call.tool_call_id) {
@@ -321,6 +362,15 @@ impl TextRenderer {
             }
         }
         Ok(())
+    }
+}
+
+/// An input that says nothing yet (`null` or `{}`).
+fn has_no_input(input: &serde_json::Value) -> bool {
+    match input {
+        serde_json::Value::Null => true,
+        serde_json::Value::Object(o) => o.is_empty(),
+        _ => false,
     }
 }
 

@@ -35,10 +35,11 @@
 
 use std::io::{self, Write};
 
+use super::totals::Totals;
 use super::{Header, Render, Summary};
 use crate::model::event::{Event, EventKind};
 use crate::model::session::SystemNotice;
-use crate::model::transcript::{Role, ToolCall, TranscriptItem, Usage};
+use crate::model::transcript::{Role, ToolCall, TranscriptItem};
 use crate::settings::Settings;
 
 mod layout;
@@ -75,17 +76,6 @@ pub(crate) struct TextRenderer {
     /// The last block was a one-line note (notes follow each other without blank lines).
     after_note: bool,
     totals: Totals,
-}
-
-/// What the `result` notices of one input add up to.
-#[derive(Debug, Default)]
-struct Totals {
-    results: u64,
-    turns: u64,
-    duration_ms: u64,
-    usage: Usage,
-    cost: f64,
-    has_cost: bool,
 }
 
 impl TextRenderer {
@@ -172,26 +162,7 @@ impl TextRenderer {
 
     /// A notice as a note; a `result` also adds to the closing line's totals.
     fn notice(&mut self, out: &mut dyn Write, n: &SystemNotice) -> io::Result<()> {
-        if let SystemNotice::Result {
-            cost,
-            turns,
-            duration_ms,
-            usage,
-            ..
-        } = n
-        {
-            let t = &mut self.totals;
-            t.results += 1;
-            t.turns += turns.unwrap_or(0);
-            t.duration_ms += duration_ms.unwrap_or(0);
-            if let Some(u) = usage {
-                t.usage.add(u);
-            }
-            if let Some(c) = cost {
-                t.cost += c;
-                t.has_cost = true;
-            }
-        }
+        self.totals.add(n);
         let lines = self.view.notice(n, 0);
         if matches!(n, SystemNotice::Subagent { .. }) {
             self.block(out, &lines)
@@ -236,13 +207,17 @@ impl Render for TextRenderer {
                 error_text,
                 sidecar,
             } => {
+                if !self.live.heads.contains_key(tool_call_id) {
+                    return Ok(());
+                }
+                self.head_before_result(out, tool_call_id)?;
                 let Some(call) = self.live.heads.get(tool_call_id) else {
                     return Ok(());
                 };
                 // An Agent call's result needs its sub-agent record, and with --context a Skill
                 // call shows the skill body that follows its result: both wait for the item.
-                if crate::render::summary::is_agent(&call.name)
-                    || (call.name == "Skill" && self.view.context)
+                if crate::render::summary::is_agent_call(call)
+                    || (call.skill.is_some() && self.view.context)
                 {
                     return Ok(());
                 }
@@ -262,6 +237,11 @@ impl Render for TextRenderer {
                 self.live.results.insert(tool_call_id.clone());
                 Ok(())
             }
+            EventKind::ToolUpdate {
+                tool_call_id,
+                input: Some(input),
+                ..
+            } => self.input_arrived(out, tool_call_id, input),
             // A result waits for its item: the fold writes every turn still held before it.
             EventKind::Notice { notice } if !matches!(**notice, SystemNotice::Result { .. }) => {
                 self.live.mark_notice(notice);
@@ -337,15 +317,13 @@ impl Render for TextRenderer {
                 if t.turns == 1 { "" } else { "s" }
             ));
             bits.push(seconds(t.duration_ms));
-            let u = &t.usage;
-            let input = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
             bits.push(format!(
                 "{} in · {} out tokens",
-                thousands(input),
-                thousands(u.output_tokens)
+                thousands(t.all_input_tokens()),
+                thousands(t.usage.output_tokens)
             ));
-            if t.has_cost {
-                bits.push(format!("${:.4}", t.cost));
+            if let Some(c) = t.cost {
+                bits.push(format!("${c:.4}"));
             }
         }
         if summary.errors > 0 {

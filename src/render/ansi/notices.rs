@@ -6,6 +6,7 @@ use super::View;
 use super::layout::Line;
 use super::{seconds, thousands};
 use crate::model::session::{HookStatus, Level, SystemNotice};
+use crate::render::notice_text;
 
 impl View {
     /// A notice as a one-line note (nothing for the ones a reader does not need).
@@ -21,13 +22,7 @@ impl View {
                     return Vec::new();
                 }
                 (
-                    format!(
-                        "rate limit: {status}{}",
-                        rate_limit_type
-                            .as_deref()
-                            .map(|t| format!(" ({t})"))
-                            .unwrap_or_default()
-                    ),
+                    notice_text::rate_limit(status, rate_limit_type.as_deref()),
                     pal.warning,
                 )
             }
@@ -39,15 +34,9 @@ impl View {
                 error,
             } => (
                 format!(
-                    "API retry {attempt}/{max} in {}{}{}",
+                    "API retry {attempt}/{max} in {}{}",
                     seconds(*delay_ms),
-                    error_status
-                        .map(|s| format!(" · HTTP {s}"))
-                        .unwrap_or_default(),
-                    error
-                        .as_deref()
-                        .map(|e| format!(" · {e}"))
-                        .unwrap_or_default()
+                    notice_text::retry_detail(*error_status, error.as_deref())
                 ),
                 pal.warning,
             ),
@@ -83,16 +72,7 @@ impl View {
                 if *status != HookStatus::Response {
                     return Vec::new();
                 }
-                let mut t = format!(
-                    "hook {hook_name}{}{}",
-                    outcome
-                        .as_deref()
-                        .map(|o| format!(": {o}"))
-                        .unwrap_or_default(),
-                    exit_code
-                        .map(|c| format!(" (exit {c})"))
-                        .unwrap_or_default()
-                );
+                let mut t = notice_text::hook_line(hook_name, outcome.as_deref(), *exit_code);
                 if hook_name.is_empty() {
                     t = format!("hook {event}");
                 }
@@ -125,9 +105,7 @@ impl View {
                 ),
                 pal.dim,
             ),
-            SystemNotice::Elicitation { server, .. } => {
-                (format!("MCP server {server} asked for input"), pal.dim)
-            }
+            SystemNotice::Elicitation { server, .. } => (notice_text::elicitation(server), pal.dim),
             SystemNotice::PermissionDenied {
                 tool_name, message, ..
             } => (
@@ -177,10 +155,7 @@ impl View {
                 }
                 return lines;
             }
-            SystemNotice::Branch { turns, .. } => (
-                format!("a branch of {} turns off the main line", turns.len()),
-                pal.dim,
-            ),
+            SystemNotice::Branch { turns, .. } => (notice_text::branch(turns.len()), pal.dim),
             SystemNotice::Result {
                 subtype,
                 is_error,

@@ -27,15 +27,15 @@ impl View {
         );
         let name = summary::display_name(call);
         w.words(&name, self.pal.tool, None);
-        if summary::mcp_tool(call).is_some() {
+        if summary::is_mcp(call) {
             return w.finish();
         }
-        if let Some(s) = summary::input_summary(&call.name, &call.input) {
+        if let Some(s) = summary::input_summary(summary::canonical_name(call), &call.input) {
             w.words(&format!("({s})"), Style::new(), None);
         }
         let mut lines = w.finish();
         if self.full {
-            if let Some(long) = summary::long_input(&call.name, &call.input) {
+            if let Some(long) = summary::long_input(summary::canonical_name(call), &call.input) {
                 let ind = self.indent(depth);
                 let bar = vec![ind, Span::new("  │ ", self.pal.dim)];
                 let mut w = Wrapper::new(self.width, bar.clone(), bar);
@@ -100,7 +100,7 @@ impl View {
                 self.capped(&mut w, msg, self.pal.error, RESULT_LINES);
             }
             ToolState::Success => {
-                if summary::is_agent(&call.name) {
+                if summary::is_agent_call(call) {
                     return self.subagent(call, depth);
                 }
                 if let Some(plan) = summary::plan(call) {
@@ -113,10 +113,10 @@ impl View {
     }
 
     fn success(&self, w: &mut Wrapper, call: &ToolCall, out_text: &str) {
-        let change = summary::file_change(&call.name, &call.input);
-        match change.unwrap_or(call.name.as_str()) {
+        let tool = summary::canonical_name(call);
+        match tool {
             "Edit" | "MultiEdit" | "Write" => {
-                if let Some(diff) = summary::edit_diff(&call.name, &call.input) {
+                if let Some(diff) = summary::edit_diff(tool, &call.input) {
                     let adds = diff
                         .iter()
                         .filter(|d| matches!(d, DiffLine::Add(_)))
@@ -125,11 +125,8 @@ impl View {
                         .iter()
                         .filter(|d| matches!(d, DiffLine::Del(_)))
                         .count();
-                    let path = ["file_path", "path"]
-                        .iter()
-                        .find_map(|k| call.input.get(*k).and_then(Value::as_str))
-                        .unwrap_or("");
-                    let head = if change == Some("Write") {
+                    let path = summary::file_path(&call.input).unwrap_or("");
+                    let head = if tool == "Write" {
                         format!("Wrote {adds} line{} to {path}", plural(adds))
                     } else {
                         format!("Updated {path} (+{adds} −{dels})")
@@ -143,6 +140,7 @@ impl View {
                     for d in &diff[..keep] {
                         match d {
                             DiffLine::Gap => w.raw_line("⋯", self.pal.dim),
+                            DiffLine::Ctx(l) => w.raw_line(&format!("  {l}"), self.pal.dim),
                             DiffLine::Del(l) => w.raw_line(&format!("- {l}"), self.pal.diff_del),
                             DiffLine::Add(l) => w.raw_line(&format!("+ {l}"), self.pal.diff_add),
                         }

@@ -158,7 +158,7 @@ impl View {
             return blocks;
         }
         if turn.role == Role::User {
-            let text = turn_text(turn);
+            let text = turn.text();
             let lines = match &turn.origin {
                 TurnOrigin::UserInput | TurnOrigin::ToolReturn { .. } => {
                     self.marked("> ", self.pal.user, &text, Style::new(), depth, usize::MAX)
@@ -250,16 +250,4 @@ impl View {
         }
         self.note(&bits.join(" · "), self.pal.dim, 0)
     }
-}
-
-/// The text parts of a turn, joined.
-fn turn_text(turn: &Turn) -> String {
-    turn.parts
-        .iter()
-        .filter_map(|p| match p {
-            Part::Text { text, .. } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }

@@ -1,21 +1,21 @@
 //! Edit, MultiEdit and Write calls as a diff.
 //!
 //! The harness's own `structuredPatch` (in the call's sidecar) is used when it has hunks; without
-//! it the diff is built from the input: the lines the old and new strings share at either end are
-//! context, the rest is removed and added. That is not a minimal diff, but it is exact and cheap.
+//! it the diff is built from the input by `render::summary::file_diff` (shared with the text and
+//! Markdown views), with a few lines of context.
 
 use serde_json::Value;
 
 use super::escape::Html;
+use crate::render::summary::{DiffLine, Missing, file_diff};
 
 /// Lines of shared context kept at either end of a computed hunk.
 const CONTEXT: usize = 3;
 
 /// Writes the file path and the change it received.
 pub(crate) fn push_file_change(h: &mut Html, tool: &str, input: &Value, sidecar: Option<&Value>) {
-    let s = |k: &str| input.get(k).and_then(Value::as_str);
     h.raw_trusted("<p class=\"path\">")
-        .text(s("file_path").or_else(|| s("path")).unwrap_or_default())
+        .text(crate::render::summary::file_path(input).unwrap_or_default())
         .raw_trusted("</p><pre class=\"diff\">");
     let patch = sidecar
         .and_then(|v| v.get("structuredPatch"))
@@ -26,27 +26,16 @@ pub(crate) fn push_file_change(h: &mut Html, tool: &str, input: &Value, sidecar:
             push_hunk(h, hunk);
         }
     } else {
-        match tool {
-            "Write" => {
-                for line in s("content").unwrap_or_default().lines() {
-                    push_line(h, '+', line);
+        let lines = file_diff(tool, input, CONTEXT, Missing::Empty).unwrap_or_default();
+        for line in lines {
+            match line {
+                DiffLine::Gap => {
+                    h.raw_trusted("<span class=\"hunk\">…\n</span>");
                 }
+                DiffLine::Ctx(l) => push_line(h, ' ', &l),
+                DiffLine::Del(l) => push_line(h, '-', &l),
+                DiffLine::Add(l) => push_line(h, '+', &l),
             }
-            "MultiEdit" => {
-                let edits = input.get("edits").and_then(Value::as_array);
-                for (i, e) in edits.into_iter().flatten().enumerate() {
-                    if i > 0 {
-                        h.raw_trusted("<span class=\"hunk\">…\n</span>");
-                    }
-                    let g = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or_default();
-                    push_computed(h, g("old_string"), g("new_string"));
-                }
-            }
-            _ => push_computed(
-                h,
-                s("old_string").unwrap_or_default(),
-                s("new_string").unwrap_or_default(),
-            ),
         }
     }
     h.raw_trusted("</pre>");
@@ -71,31 +60,6 @@ fn push_hunk(h: &mut Html, hunk: &Value) {
             Some(c @ ('+' | '-' | ' ')) => push_line(h, c, chars.as_str()),
             _ => push_line(h, ' ', line),
         }
-    }
-}
-
-/// A diff of two strings: shared first and last lines are context, the middle changes.
-fn push_computed(h: &mut Html, old: &str, new: &str) {
-    let a: Vec<&str> = old.lines().collect();
-    let b: Vec<&str> = new.lines().collect();
-    let head = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    let tail = a[head..]
-        .iter()
-        .rev()
-        .zip(b[head..].iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
-    for line in &a[head.saturating_sub(CONTEXT)..head] {
-        push_line(h, ' ', line);
-    }
-    for line in &a[head..a.len() - tail] {
-        push_line(h, '-', line);
-    }
-    for line in &b[head..b.len() - tail] {
-        push_line(h, '+', line);
-    }
-    for line in a[a.len() - tail..].iter().take(CONTEXT) {
-        push_line(h, ' ', line);
     }
 }
 

@@ -25,12 +25,11 @@ mod escape;
 pub(crate) mod index;
 mod markdown;
 mod notice;
-mod summary;
 mod tool;
 mod turn;
 
+use crate::render::totals::Totals;
 use escape::Html;
-use notice::Totals;
 
 /// The page's stylesheet, inlined.
 const CSS: &str = include_str!("page.css");
@@ -56,6 +55,8 @@ fn csp() -> &'static str {
 /// Writes HTML. Holds only counters and one reusable buffer between items.
 #[derive(Debug, Default)]
 pub(crate) struct HtmlRenderer {
+    /// Turns written at the top level (the footer's count and the turns' anchors).
+    turns: u64,
     totals: Totals,
     sessions: u64,
     /// Notices written, for unique anchors of the turns some of them carry.
@@ -78,6 +79,7 @@ impl HtmlRenderer {
 
 impl Render for HtmlRenderer {
     fn begin(&mut self, out: &mut dyn Write, header: &Header) -> io::Result<()> {
+        self.turns = 0;
         self.totals = Totals::default();
         self.sessions = 0;
         self.notices = 0;
@@ -114,8 +116,8 @@ impl Render for HtmlRenderer {
                 notice::push_session(h, s, self.sessions == 1);
             }
             TranscriptItem::Turn(t) => {
-                self.totals.turns += 1;
-                let anchor = format!("t{}", self.totals.turns);
+                self.turns += 1;
+                let anchor = format!("t{}", self.turns);
                 turn::push_turn(h, t, &anchor);
             }
             TranscriptItem::Notice(n) => {
@@ -131,7 +133,7 @@ impl Render for HtmlRenderer {
     fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
         let h = &mut self.buf;
         h.raw_trusted("</main>\n");
-        notice::push_footer(h, &self.totals, summary.lines, summary.errors);
+        notice::push_footer(h, self.turns, &self.totals, summary.lines, summary.errors);
         h.raw_trusted("<script>")
             .raw_trusted(JS)
             .raw_trusted("</script>\n</body></html>\n");

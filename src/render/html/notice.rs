@@ -1,25 +1,13 @@
 //! The side lanes of the page: the session summary, quiet one-line notices, unparsed lines, and
-//! the totals the footer adds up from `result` notices.
+//! the footer (with the totals `render::totals` adds up from `result` notices).
 
 use super::escape::Html;
 use super::tool::push_subagent;
 use super::turn::push_turn;
 use crate::model::session::{HookStatus, Level, SessionSnapshot, SystemNotice};
-use crate::model::transcript::{DebugRecord, Usage};
-
-/// What the footer reports, added up as `result` notices pass (O(1) memory).
-#[derive(Debug, Default)]
-pub(crate) struct Totals {
-    /// Turns written at the top level.
-    pub(crate) turns: u64,
-    /// `result` notices seen.
-    pub(crate) results: u64,
-    pub(crate) agent_turns: u64,
-    pub(crate) duration_ms: u64,
-    pub(crate) usage: Usage,
-    /// Claude reports the session's running cost in every result: the largest one is the total.
-    pub(crate) cost: Option<f64>,
-}
+use crate::model::transcript::DebugRecord;
+use crate::render::notice_text;
+use crate::render::totals::Totals;
 
 /// `1.2 s`, `3 min 4 s`.
 pub(crate) fn duration(ms: u64) -> String {
@@ -122,10 +110,7 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
             ..
         } => {
             open(h, "info");
-            h.raw_trusted("rate limit: ").text(status);
-            if let Some(t) = rate_limit_type {
-                h.raw_trusted(" (").text(t).raw_trusted(")");
-            }
+            h.text(&notice_text::rate_limit(status, rate_limit_type.as_deref()));
         }
         SystemNotice::ApiRetry {
             attempt,
@@ -140,13 +125,8 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
                 .raw_trusted("/")
                 .num(max)
                 .raw_trusted(" in ")
-                .text(&duration(*delay_ms));
-            if let Some(s) = error_status {
-                h.raw_trusted(" · HTTP ").num(s);
-            }
-            if let Some(e) = error {
-                h.raw_trusted(" · ").text(e);
-            }
+                .text(&duration(*delay_ms))
+                .text(&notice_text::retry_detail(*error_status, error.as_deref()));
         }
         SystemNotice::Compact {
             trigger,
@@ -220,9 +200,7 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
         }
         SystemNotice::Elicitation { server, id: _ } => {
             open(h, "info");
-            h.raw_trusted("MCP server ")
-                .text(server)
-                .raw_trusted(" asked for input");
+            h.text(&notice_text::elicitation(server));
         }
         SystemNotice::PermissionDenied {
             tool_name,
@@ -283,19 +261,10 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
             cost,
             turns,
             duration_ms,
-            usage,
             errors,
             ..
         } => {
-            totals.results += 1;
-            totals.agent_turns += turns.unwrap_or(0);
-            totals.duration_ms += duration_ms.unwrap_or(0);
-            if let Some(u) = usage {
-                totals.usage.add(u);
-            }
-            if let Some(c) = cost {
-                totals.cost = Some(totals.cost.map_or(*c, |t: f64| t.max(*c)));
-            }
+            totals.add(n);
             open(h, if *is_error { "error" } else { "result" });
             h.raw_trusted("result: ").text(subtype);
             if let Some(t) = turns {
@@ -344,13 +313,13 @@ pub(crate) fn push_debug(h: &mut Html, d: &DebugRecord) {
 }
 
 /// The footer: turns, duration, tokens and cost.
-pub(crate) fn push_footer(h: &mut Html, t: &Totals, lines: u64, errors: u64) {
+pub(crate) fn push_footer(h: &mut Html, turns: u64, t: &Totals, lines: u64, errors: u64) {
     h.raw_trusted("<footer class=\"page-f\"><span>")
-        .num(t.turns)
+        .num(turns)
         .raw_trusted(" turns</span>");
     if t.results > 0 {
         h.raw_trusted("<span>")
-            .num(t.agent_turns)
+            .num(t.turns)
             .raw_trusted(" agent turns</span><span>")
             .text(&duration(t.duration_ms))
             .raw_trusted("</span><span>")

@@ -6,9 +6,9 @@ use serde_json::Value;
 
 use super::escape::{Html, safe_href, safe_image_src};
 use super::markdown::push_markdown;
-use super::summary::input_summary;
 use super::{diff, turn};
 use crate::model::transcript::{SubagentRecord, SubagentStatus, ToolCall, ToolState};
+use crate::render::summary::{Fit, canonical_name, fitted_summary};
 
 /// The state shown on a card: a CSS class and a word. A refused permission wins over the state
 /// the call ended in (the CLI reports a denial as an error result).
@@ -32,7 +32,10 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
     h.raw_trusted("<details class=\"tool st-")
         .raw_trusted(class)
         .raw_trusted("\"><summary><span class=\"tname\">");
-    let shown_name = crate::render::summary::mcp_tool(call).map_or(call.name.as_str(), |(_, t)| t);
+    let shown_name = match &call.mcp_server {
+        Some(_) => crate::render::summary::mcp_tool_name(call),
+        None => &call.name,
+    };
     h.text(shown_name).raw_trusted("</span>");
     if let Some(server) = &call.mcp_server {
         h.raw_trusted(" <span class=\"badge mcp\">MCP · ")
@@ -45,7 +48,7 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
             .raw_trusted("</span>");
     }
     h.raw_trusted(" <span class=\"tsum\">")
-        .text(&input_summary(&call.name, &call.input))
+        .text(&fitted_summary(canonical_name(call), &call.input, Fit::CARD).unwrap_or_default())
         .raw_trusted("</span> <span class=\"state\">")
         .raw_trusted(word)
         .raw_trusted("</span></summary><div class=\"tbody\">");
@@ -70,8 +73,8 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
 fn push_input(h: &mut Html, call: &ToolCall) {
     let input = &call.input;
     let s = |k: &str| input.get(k).and_then(Value::as_str);
-    let change = crate::render::summary::file_change(&call.name, input);
-    match change.unwrap_or(call.name.as_str()) {
+    let tool = canonical_name(call);
+    match tool {
         "Bash" => {
             if let Some(d) = s("description") {
                 h.raw_trusted("<p class=\"desc\">")
@@ -82,8 +85,8 @@ fn push_input(h: &mut Html, call: &ToolCall) {
                 .text(s("command").unwrap_or_default())
                 .raw_trusted("</pre>");
         }
-        kind @ ("Edit" | "MultiEdit" | "Write") => {
-            diff::push_file_change(h, kind, input, call.sidecar.as_ref())
+        "Edit" | "MultiEdit" | "Write" => {
+            diff::push_file_change(h, tool, input, call.sidecar.as_ref())
         }
         "TodoWrite" => push_todos(h, input),
         "ExitPlanMode" if s("plan").is_some() => {

@@ -23,11 +23,12 @@ mod notices;
 
 use super::summary::output_text;
 use super::summary::{self, DiffLine};
+use super::totals::Totals;
 use super::{Header, Render, Summary};
 use crate::model::session::SessionSnapshot;
 use crate::model::transcript::{
     Part, Role, SubagentRecord, SubagentStatus, ToolCall, ToolState, TranscriptItem, Turn,
-    TurnOrigin, Usage,
+    TurnOrigin,
 };
 use crate::settings::Settings;
 use escape::{fenced, html, inline, safe_markdown};
@@ -36,12 +37,7 @@ use escape::{fenced, html, inline, safe_markdown};
 pub(crate) struct MarkdownRenderer {
     thinking: bool,
     context: bool,
-    results: Vec<String>,
-    turns: u64,
-    duration_ms: u64,
-    usage: Usage,
-    cost: Option<f64>,
-    seen_result: bool,
+    totals: Totals,
 }
 
 impl MarkdownRenderer {
@@ -50,25 +46,9 @@ impl MarkdownRenderer {
         MarkdownRenderer {
             thinking: settings.thinking,
             context: settings.context,
-            results: Vec::new(),
-            turns: 0,
-            duration_ms: 0,
-            usage: Usage::default(),
-            cost: None,
-            seen_result: false,
+            totals: Totals::default(),
         }
     }
-}
-
-fn turn_text(turn: &Turn) -> String {
-    turn.parts
-        .iter()
-        .filter_map(|p| match p {
-            Part::Text { text, .. } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// A quote of Markdown text (every line prefixed, so the quote contains whatever is inside).
@@ -95,7 +75,7 @@ fn collapsed(out: &mut String, title: &str, text: &str) {
 impl MarkdownRenderer {
     fn turn(&self, out: &mut String, turn: &Turn) {
         if turn.role == Role::User {
-            let text = turn_text(turn);
+            let text = turn.text();
             match &turn.origin {
                 TurnOrigin::UserInput | TurnOrigin::ToolReturn { .. } => quote(out, "User", &text),
                 TurnOrigin::Replay => quote(out, "User (replayed)", &text),
@@ -183,34 +163,30 @@ impl MarkdownRenderer {
             html(&line)
         ));
         // The input.
-        match summary::edit_diff(&call.name, &call.input) {
+        let tool = summary::canonical_name(call);
+        match summary::edit_diff(tool, &call.input) {
             Some(diff) => {
                 let mut d = String::new();
-                let path = ["file_path", "path"]
-                    .iter()
-                    .find_map(|k| call.input.get(*k).and_then(Value::as_str));
-                if let Some(p) = path {
+                if let Some(p) = summary::file_path(&call.input) {
                     d.push_str(&format!("--- {p}\n+++ {p}\n"));
                 }
                 for l in diff {
                     match l {
                         DiffLine::Gap => d.push_str("@@\n"),
+                        DiffLine::Ctx(s) => d.push_str(&format!(" {s}\n")),
                         DiffLine::Del(s) => d.push_str(&format!("-{s}\n")),
                         DiffLine::Add(s) => d.push_str(&format!("+{s}\n")),
                     }
                 }
                 fenced(out, "diff", &d);
             }
-            None => match (
-                call.name.as_str(),
-                call.input.get("command").and_then(Value::as_str),
-            ) {
+            None => match (tool, call.input.get("command").and_then(Value::as_str)) {
                 ("Bash", Some(cmd)) => fenced(out, "sh", cmd),
                 _ if summary::plan(call).is_some() => {
                     out.push_str(&safe_markdown(summary::plan(call).unwrap_or_default()));
                     out.push('\n');
                 }
-                _ if call.name == "TodoWrite" => {
+                _ if tool == "TodoWrite" => {
                     for (status, text) in summary::todos(&call.input) {
                         let mark = if status == "completed" { "x" } else { " " };
                         let text = inline(&text);
@@ -334,11 +310,7 @@ impl MarkdownRenderer {
 
 impl Render for MarkdownRenderer {
     fn begin(&mut self, out: &mut dyn Write, header: &Header) -> io::Result<()> {
-        self.seen_result = false;
-        self.turns = 0;
-        self.duration_ms = 0;
-        self.usage = Usage::default();
-        self.cost = None;
+        self.totals = Totals::default();
         let name = if header.file == "-" {
             "standard input".to_owned()
         } else {
@@ -368,19 +340,18 @@ impl Render for MarkdownRenderer {
     }
 
     fn finish(&mut self, out: &mut dyn Write, _summary: &Summary) -> io::Result<()> {
-        if !self.seen_result {
+        let t = &self.totals;
+        if t.results == 0 {
             return Ok(());
         }
-        let u = &self.usage;
-        let input = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
         let mut line = format!(
             "{} turns · {} · {} in · {} out tokens",
-            self.turns,
-            super::ansi::seconds(self.duration_ms),
-            super::ansi::thousands(input),
-            super::ansi::thousands(u.output_tokens)
+            t.turns,
+            super::ansi::seconds(t.duration_ms),
+            super::ansi::thousands(t.all_input_tokens()),
+            super::ansi::thousands(t.usage.output_tokens)
         );
-        if let Some(c) = self.cost {
+        if let Some(c) = t.cost {
             line.push_str(&format!(" · ${c:.4}"));
         }
         write!(out, "---\n\n**{line}**\n")

@@ -5,6 +5,7 @@
 use super::MarkdownRenderer;
 use super::escape::{fenced, inline};
 use crate::model::session::{HookStatus, Level, SystemNotice};
+use crate::render::notice_text;
 
 impl MarkdownRenderer {
     /// Writes one notice.
@@ -23,14 +24,8 @@ impl MarkdownRenderer {
                 error,
                 ..
             } => format!(
-                "API retry {attempt}/{max}{}{}",
-                error_status
-                    .map(|s| format!(" · HTTP {s}"))
-                    .unwrap_or_default(),
-                error
-                    .as_deref()
-                    .map(|e| format!(" · {e}"))
-                    .unwrap_or_default()
+                "API retry {attempt}/{max}{}",
+                notice_text::retry_detail(*error_status, error.as_deref())
             ),
             SystemNotice::Compact { trigger, .. } => format!(
                 "conversation compacted{}",
@@ -50,16 +45,7 @@ impl MarkdownRenderer {
                 if *status != HookStatus::Response {
                     return;
                 }
-                let line = format!(
-                    "hook {hook_name}{}{}",
-                    outcome
-                        .as_deref()
-                        .map(|o| format!(": {o}"))
-                        .unwrap_or_default(),
-                    exit_code
-                        .map(|c| format!(" (exit {c})"))
-                        .unwrap_or_default()
-                );
+                let line = notice_text::hook_line(hook_name, outcome.as_deref(), *exit_code);
                 out.push_str(&format!("*{}*\n\n", inline(&line)));
                 if self.context {
                     if let Some(o) = output.as_deref().filter(|o| !o.trim().is_empty()) {
@@ -74,9 +60,7 @@ impl MarkdownRenderer {
             SystemNotice::FilesPersisted { files, .. } => {
                 format!("files persisted: {}", files.join(", "))
             }
-            SystemNotice::Elicitation { server, .. } => {
-                format!("MCP server {server} asked for input")
-            }
+            SystemNotice::Elicitation { server, .. } => notice_text::elicitation(server),
             // The message is in the call's block already.
             SystemNotice::PermissionDenied { tool_name, .. } => {
                 format!("permission denied: {tool_name}")
@@ -102,28 +86,14 @@ impl MarkdownRenderer {
                 self.subagent(out, record);
                 return;
             }
-            SystemNotice::Branch { turns, .. } => {
-                format!("a branch of {} turns off the main line", turns.len())
-            }
+            SystemNotice::Branch { turns, .. } => notice_text::branch(turns.len()),
             SystemNotice::Result {
                 subtype,
                 is_error,
-                cost,
-                turns,
-                duration_ms,
-                usage,
                 errors,
                 ..
             } => {
-                self.seen_result = true;
-                self.turns += turns.unwrap_or(0);
-                self.duration_ms += duration_ms.unwrap_or(0);
-                if let Some(u) = usage {
-                    self.usage.add(u);
-                }
-                if let Some(c) = cost {
-                    *self.cost.get_or_insert(0.0) += c;
-                }
+                self.totals.add(n);
                 if !*is_error && subtype == "success" {
                     return;
                 }
@@ -131,7 +101,6 @@ impl MarkdownRenderer {
                 if !errors.is_empty() {
                     t.push_str(&format!(" · {}", errors.join("; ")));
                 }
-                self.results.push(t.clone());
                 t
             }
             SystemNotice::Info { level, text, .. } => match level {

@@ -1,0 +1,72 @@
+//! The wording of notices that several human-readable renderers share, as plain text: each
+//! renderer escapes or styles it for its format.
+//!
+//! Only what the formats word alike lives here (the rate-limit line, the retry details, the hook
+//! line, an MCP elicitation, a side branch). The formats deliberately differ on the rest (how
+//! much of a compaction, task or persisted-files notice to show), and the goldens pin that.
+
+/// `rate limit: rejected (five_hour)`. Shared by the terminal view and the HTML page.
+pub(crate) fn rate_limit(status: &str, kind: Option<&str>) -> String {
+    format!(
+        "rate limit: {status}{}",
+        kind.map(|t| format!(" ({t})")).unwrap_or_default()
+    )
+}
+
+/// What went wrong before an API retry: ` · HTTP 529 · overloaded` (empty when nothing is
+/// known). Shared by every human-readable renderer after its own `API retry n/m`.
+pub(crate) fn retry_detail(error_status: Option<u64>, error: Option<&str>) -> String {
+    format!(
+        "{}{}",
+        error_status
+            .map(|s| format!(" · HTTP {s}"))
+            .unwrap_or_default(),
+        error.map(|e| format!(" · {e}")).unwrap_or_default()
+    )
+}
+
+/// A finished hook: `hook lint: blocked (exit 2)`. Shared by the terminal view and Markdown.
+pub(crate) fn hook_line(hook_name: &str, outcome: Option<&str>, exit_code: Option<i64>) -> String {
+    format!(
+        "hook {hook_name}{}{}",
+        outcome.map(|o| format!(": {o}")).unwrap_or_default(),
+        exit_code
+            .map(|c| format!(" (exit {c})"))
+            .unwrap_or_default()
+    )
+}
+
+/// An MCP server asking the user for input. Shared by every human-readable renderer.
+pub(crate) fn elicitation(server: &str) -> String {
+    format!("MCP server {server} asked for input")
+}
+
+/// A side branch of the session (turns off the main line). Shared by the terminal view and
+/// Markdown, which show it as one line.
+pub(crate) fn branch(turns: usize) -> String {
+    format!("a branch of {turns} turns off the main line")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wordings() {
+        assert_eq!(
+            rate_limit("rejected", Some("five_hour")),
+            "rate limit: rejected (five_hour)"
+        );
+        assert_eq!(
+            retry_detail(Some(529), Some("overloaded")),
+            " · HTTP 529 · overloaded"
+        );
+        assert_eq!(retry_detail(None, None), "");
+        assert_eq!(
+            hook_line("lint", Some("blocked"), Some(2)),
+            "hook lint: blocked (exit 2)"
+        );
+        assert_eq!(elicitation("db"), "MCP server db asked for input");
+        assert_eq!(branch(3), "a branch of 3 turns off the main line");
+    }
+}
