@@ -19,6 +19,7 @@ pub(crate) mod claude_stream;
 pub(crate) mod fields;
 mod gemini_session;
 mod gemini_stream;
+mod gemini_tools;
 pub(crate) mod lines;
 mod qwen_acp;
 mod qwen_daemon;
