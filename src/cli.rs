@@ -145,6 +145,10 @@ pub(crate) enum SourceFormat {
     QwenDaemon,
     /// Qwen Code `--output-format stream-json`.
     QwenStream,
+    /// OpenAI Codex CLI `codex exec --json`.
+    CodexExec,
+    /// An OpenAI Codex CLI saved session (`$CODEX_HOME/sessions/…/rollout-*.jsonl`).
+    CodexRollout,
     /// Google Gemini CLI `--output-format stream-json`.
     GeminiStream,
     /// A Google Gemini CLI saved chat (`~/.gemini/tmp/<project>/chats/session-*.jsonl`).
@@ -160,6 +164,8 @@ impl SourceFormat {
             SourceFormat::ClaudeSession => "claude-session",
             SourceFormat::QwenDaemon => "qwen-daemon",
             SourceFormat::QwenStream => "qwen-stream",
+            SourceFormat::CodexExec => "codex-exec",
+            SourceFormat::CodexRollout => "codex-rollout",
             SourceFormat::GeminiStream => "gemini-stream",
             SourceFormat::GeminiSession => "gemini-session",
         }

@@ -49,7 +49,7 @@ fn pages_work_in_headless_chromium() {
     fs::copy(sample("html-hostile.jsonl"), &evil_name).unwrap();
     inputs.push(("hostile-name".into(), evil_name));
     if let Some(c) = corpus() {
-        // Claude streams and saved sessions, Qwen daemon and stream-json captures.
+        // Claude streams and saved sessions, Qwen daemon and stream-json, Codex captures.
         for p in corpus_captures(&c) {
             let rel = p
                 .strip_prefix(&c)

@@ -79,7 +79,8 @@ pub(crate) fn scribe_jsonl() -> Command {
 }
 
 /// The captures scribe reads: Claude Code streams and saved sessions (in their real layout),
-/// Qwen daemon SSE and Qwen stream-json, Gemini CLI stream-json and saved chats.
+/// Qwen daemon SSE and Qwen stream-json, Codex exec streams and rollouts, Gemini CLI stream-json
+/// and saved chats.
 pub(crate) fn corpus_captures(dir: &Path) -> Vec<PathBuf> {
     let mut out = files_under(&dir.join("claude-code"), &|p| {
         let s = p.to_string_lossy();
@@ -101,6 +102,7 @@ pub(crate) fn corpus_captures(dir: &Path) -> Vec<PathBuf> {
     out.extend(files_under(&dir.join("qwen-code"), &|p| {
         p.file_name().is_some_and(|n| n == "stream.jsonl")
     }));
+    out.extend(codex_captures(dir));
     // Gemini CLI: each scenario's stream.jsonl and its saved chat (gemini-home/tmp/*/chats).
     out.extend(files_under(&dir.join("gemini-cli"), &|p| {
         let s = p.to_string_lossy();
@@ -108,4 +110,13 @@ pub(crate) fn corpus_captures(dir: &Path) -> Vec<PathBuf> {
             || (s.contains("/chats/") && s.ends_with(".jsonl"))
     }));
     out
+}
+
+/// The Codex CLI captures: each scenario's `codex exec --json` stream and its saved
+/// `sessions/**/rollout-*.jsonl`.
+pub(crate) fn codex_captures(dir: &Path) -> Vec<PathBuf> {
+    files_under(&dir.join("codex"), &|p| {
+        let name = p.file_name().unwrap().to_string_lossy();
+        name == "stream.jsonl" || name.starts_with("rollout-") && name.ends_with(".jsonl")
+    })
 }

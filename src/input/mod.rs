@@ -15,6 +15,9 @@ pub(crate) mod classify;
 pub(crate) mod claude_blocks;
 pub(crate) mod claude_session;
 pub(crate) mod claude_stream;
+mod codex_exec;
+mod codex_items;
+mod codex_rollout;
 /// JSON field accessors and the `info` notice constructor shared by every adapter.
 pub(crate) mod fields;
 mod gemini_session;
@@ -70,6 +73,8 @@ pub(crate) fn adapter_for(format: SourceFormat) -> Box<dyn Adapter> {
         SourceFormat::ClaudeSession => Box::new(claude_session::ClaudeSession::default()),
         SourceFormat::QwenDaemon => Box::new(qwen_daemon::QwenDaemon::default()),
         SourceFormat::QwenStream => Box::new(qwen_stream::QwenStream::default()),
+        SourceFormat::CodexExec => Box::new(codex_exec::CodexExec::default()),
+        SourceFormat::CodexRollout => Box::new(codex_rollout::CodexRollout::default()),
         SourceFormat::GeminiStream => Box::new(gemini_stream::GeminiStream::default()),
         SourceFormat::GeminiSession => Box::new(gemini_session::GeminiSession::default()),
     }
@@ -84,6 +89,12 @@ pub(crate) fn sniff(first_line: &str) -> Option<SourceFormat> {
     let o = v.as_object()?;
     if qwen_daemon::is_envelope(o) {
         return Some(SourceFormat::QwenDaemon);
+    }
+    if codex_rollout::is_rollout_line(o) {
+        return Some(SourceFormat::CodexRollout);
+    }
+    if codex_exec::is_codex_exec_line(o) {
+        return Some(SourceFormat::CodexExec);
     }
     if gemini_session::is_header_object(o) {
         return Some(SourceFormat::GeminiSession);

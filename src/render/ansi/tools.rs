@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::View;
 use super::layout::{Line, Span, Wrapper};
-use crate::model::transcript::{SubagentRecord, SubagentStatus, ToolCall, ToolState};
+use crate::model::transcript::{Part, SubagentRecord, SubagentStatus, ToolCall, ToolState};
 use crate::render::summary::output_text;
 use crate::render::summary::{self, DiffLine};
 
@@ -234,6 +234,8 @@ impl View {
                             lines.extend(block);
                         }
                     }
+                } else {
+                    lines.extend(self.subagent_calls(rec, depth));
                 }
             }
             None => {
@@ -269,6 +271,53 @@ impl View {
             lines.extend(md);
         }
         lines
+    }
+
+    /// What a sub-agent did, one line per tool call (the last few; `--full` shows its whole
+    /// transcript instead): the view Claude Code gives of a running Task.
+    fn subagent_calls(&self, rec: &SubagentRecord, depth: usize) -> Vec<Line> {
+        const SHOWN: usize = 3;
+        let calls: Vec<&ToolCall> = rec
+            .transcript
+            .iter()
+            .flat_map(|t| &t.parts)
+            .filter_map(|p| match p {
+                Part::ToolCall { call } => Some(call.as_ref()),
+                Part::Text { .. }
+                | Part::Reasoning { .. }
+                | Part::File { .. }
+                | Part::SourceUrl { .. }
+                | Part::SourceDocument { .. }
+                | Part::Data { .. } => None,
+            })
+            .collect();
+        let ind = self.indent(depth);
+        let pad = vec![ind, Span::new("     ", Style::new())];
+        let mut w = Wrapper::new(self.width, pad.clone(), pad);
+        let skipped = calls.len().saturating_sub(SHOWN);
+        if skipped > 0 {
+            w.raw_line(
+                &format!("… +{skipped} earlier tool use{}", plural(skipped)),
+                self.pal.dim,
+            );
+        }
+        for call in &calls[skipped..] {
+            let (mark, style) = match call.state {
+                ToolState::Success => ("⏺ ", self.pal.dim),
+                ToolState::Error | ToolState::ApprovalDenied => ("✗ ", self.pal.error),
+                ToolState::Pending | ToolState::ApprovalPending | ToolState::Running => {
+                    ("… ", self.pal.dim)
+                }
+            };
+            w.raw_line(
+                &super::layout::truncate(
+                    &format!("{mark}{}", summary::call_line(call)),
+                    self.width.saturating_sub(5 + 2 * depth),
+                ),
+                style,
+            );
+        }
+        w.finish()
     }
 
     /// `⎿  general-purpose · completed · 3 tool uses · 12,000 tokens · 4.2s`.

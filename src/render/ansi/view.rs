@@ -239,7 +239,13 @@ impl View {
         if !s.cwd.is_empty() {
             bits.push(s.cwd.clone());
         }
-        bits.push(format!("{} tools", s.tools.len()));
+        // A saved session does not record its tools: say nothing rather than "0 tools".
+        if !s.tools.is_empty() {
+            bits.push(format!("{} tools", s.tools.len()));
+        }
+        if let Some(t) = s.title.as_deref().filter(|t| !t.trim().is_empty()) {
+            bits.insert(0, format!("“{}”", t.trim()));
+        }
         if !s.mcp_servers.is_empty() {
             let servers: Vec<String> = s
                 .mcp_servers

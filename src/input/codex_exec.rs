@@ -1,0 +1,347 @@
+//! OpenAI Codex CLI `codex exec --json` → normalized events (`shared/spec/codex-exec-json.md`).
+//!
+//! One JSON object per line, `type` the discriminator: `thread.started` (the session),
+//! `turn.started`, `item.started|updated|completed` (the content, decoded here and emitted by
+//! `codex_items`), `turn.completed` (usage), `turn.failed` and `error`. The stream never
+//! carries the user's prompt, and text arrives whole in `item.completed` (no deltas).
+//!
+//! A failed turn writes the same message twice: an `error` line, then `turn.failed`. The `error`
+//! is held back for one line; when `turn.failed` repeats it, only the failure notice is written
+//! (the `error` line is absorbed), so a reader sees the error once.
+
+use serde_json::{Value, json};
+
+use super::codex_items::{self, Change, Emitter, Item, Phase};
+use super::fields::{self, str_of};
+use super::{Adapter, InputLine, Report, parse_json_line, push_debug};
+use crate::model::event::{Event, EventKind};
+use crate::model::session::{Level, SessionSnapshot};
+
+/// Decoder state: the item emitter and a held-back `error` line (line number, message).
+#[derive(Default)]
+pub(crate) struct CodexExec {
+    items: Emitter,
+    held_error: Option<(u64, String)>,
+}
+
+impl Adapter for CodexExec {
+    fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        if line.text.trim().is_empty() {
+            return;
+        }
+        let Some(v) = parse_json_line(line, out, report) else {
+            self.flush_error(Level::Warning, out);
+            return;
+        };
+        let n = line.number;
+        let ty = str_of(&v, "type");
+        if ty != "turn.failed" {
+            // The run went on after it: the error was not fatal (e.g. `Reconnecting... 1/5`).
+            self.flush_error(Level::Warning, out);
+        }
+        let mut push = |kind| out.push(Event { line: n, kind });
+        match ty {
+            "thread.started" => {
+                self.items.new_run();
+                let id = str_of(&v, "thread_id").to_owned();
+                push(EventKind::SessionInit {
+                    session: Box::new(SessionSnapshot {
+                        id: id.clone(),
+                        session_id: id,
+                        agent: "codex".into(),
+                        source: "codex-exec".into(),
+                        updated_at: fields::opt_string(&v, "timestamp"),
+                        ..SessionSnapshot::default()
+                    }),
+                });
+            }
+            "turn.started" => {
+                self.items.take_messages();
+                push(EventKind::Absorbed {
+                    what: "turn.started".into(),
+                });
+            }
+            "item.started" | "item.updated" | "item.completed" => {
+                let phase = match ty {
+                    "item.started" => Phase::Started,
+                    "item.updated" => Phase::Updated,
+                    _ => Phase::Completed,
+                };
+                let raw = v.get("item").cloned().unwrap_or(Value::Null);
+                let id = codex_items::first_item_id(&line.text)
+                    .unwrap_or_else(|| str_of(&raw, "id").to_owned());
+                match stream_item(&raw, phase) {
+                    Some(item) => self.items.item(phase, &id, item, n, None, out),
+                    None => push_debug(
+                        out,
+                        line,
+                        &format!("unknown codex item type {:?}", str_of(&raw, "type")),
+                    ),
+                }
+            }
+            "item.plan.delta" => push(EventKind::Absorbed {
+                what: "item.plan.delta (the plan item carries the whole text)".into(),
+            }),
+            "turn.completed" => {
+                let turns = self.items.take_messages();
+                push(EventKind::Notice {
+                    notice: Box::new(codex_items::success(
+                        turns,
+                        v.get("usage").and_then(codex_items::usage),
+                        None,
+                    )),
+                });
+            }
+            "turn.failed" => {
+                let turns = self.items.take_messages();
+                let message = v
+                    .pointer("/error/message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("turn failed")
+                    .to_owned();
+                match self.held_error.take() {
+                    Some((l, m)) if m == message => out.push(Event {
+                        line: l,
+                        kind: EventKind::Absorbed {
+                            what: "error (repeated by the turn.failed that follows)".into(),
+                        },
+                    }),
+                    Some(held) => {
+                        self.held_error = Some(held);
+                        self.flush_error(Level::Error, out);
+                    }
+                    None => {}
+                }
+                out.push(Event {
+                    line: n,
+                    kind: EventKind::Notice {
+                        notice: Box::new(codex_items::failure(&message, turns, None, None)),
+                    },
+                });
+            }
+            "error" => {
+                self.held_error = Some((n, str_of(&v, "message").to_owned()));
+            }
+            "request_user_input" => push(fields::info(
+                "request_user_input",
+                Level::Info,
+                "the agent asks the user a question".into(),
+                v.clone(),
+            )),
+            other => push_debug(out, line, &format!("unknown codex event type {other:?}")),
+        }
+    }
+
+    fn finish(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
+        self.flush_error(Level::Error, out);
+    }
+}
+
+impl CodexExec {
+    /// A held `error` that no `turn.failed` repeated: a notice of its own, a warning when the
+    /// run went on after it, an error when the input ended on it.
+    fn flush_error(&mut self, level: Level, out: &mut Vec<Event>) {
+        if let Some((line, message)) = self.held_error.take() {
+            out.push(Event {
+                line,
+                kind: fields::info(
+                    "error",
+                    level,
+                    codex_items::error_text(&message),
+                    json!({ "message": message }),
+                ),
+            });
+        }
+    }
+}
+
+/// A stream item (snake_case, fields flattened beside `id`/`type`) → the shared item; `None`
+/// for an item type no published version has.
+fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
+    let done = phase == Phase::Completed;
+    let text = || str_of(it, "text").to_owned();
+    Some(match str_of(it, "type") {
+        "agent_message" | "plan" => Item::Agent { text: text() },
+        "reasoning" => Item::Reasoning { text: text() },
+        "error" => Item::Error {
+            message: str_of(it, "message").to_owned(),
+        },
+        "command_execution" => {
+            let raw = str_of(it, "command");
+            let exit_code = it.get("exit_code").and_then(Value::as_i64);
+            let status = str_of(it, "status");
+            let sidecar = json!({
+                "command": raw,
+                "exitCode": exit_code,
+                "status": status,
+            });
+            Item::Tool(Box::new(codex_items::shell_item(
+                codex_items::shell_command(raw),
+                status,
+                str_of(it, "aggregated_output"),
+                exit_code,
+                sidecar,
+            )))
+        }
+        "file_change" => {
+            let changes: Vec<Change> = it
+                .get("changes")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|c| Change {
+                    path: str_of(c, "path").to_owned(),
+                    kind: str_of(c, "kind").to_owned(),
+                    detail: None,
+                })
+                .collect();
+            Item::Tool(Box::new(codex_items::patch_item(
+                &changes,
+                str_of(it, "status"),
+                None,
+            )))
+        }
+        "mcp_tool_call" => {
+            let result = it.get("result").cloned().unwrap_or(Value::Null);
+            Item::Tool(Box::new(codex_items::mcp_item(
+                str_of(it, "server"),
+                str_of(it, "tool"),
+                it.get("arguments").cloned().unwrap_or(Value::Null),
+                str_of(it, "status"),
+                &result,
+                it.pointer("/error/message")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+                result.get("structured_content").cloned(),
+            )))
+        }
+        "web_search" => Item::Tool(Box::new(codex_items::web_search_item(
+            str_of(it, "query"),
+            it.get("action").cloned(),
+            // `Value` kept the last `id`: the search call's own.
+            it.get("id").and_then(Value::as_str).map(str::to_owned),
+            done,
+        ))),
+        "todo_list" => Item::Tool(Box::new(codex_items::todo_item(
+            it.get("items")
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
+                .unwrap_or_default(),
+        ))),
+        "collab_tool_call" => {
+            let status = str_of(it, "status");
+            let input = json!({
+                "prompt": it.get("prompt").cloned().unwrap_or(Value::Null),
+                "receiver_thread_ids": it.get("receiver_thread_ids").cloned().unwrap_or(Value::Null),
+            });
+            Item::Tool(Box::new(codex_items::ToolItem {
+                name: str_of(it, "tool").to_owned(),
+                caller: crate::model::transcript::Caller::Model,
+                mcp_server: None,
+                input,
+                outcome: (!matches!(status, "in_progress" | "")).then(|| codex_items::Outcome {
+                    is_error: status != "completed",
+                    output: it.get("agents_states").cloned().unwrap_or(Value::Null),
+                    error_text: (status != "completed").then(|| status.to_owned()),
+                    sidecar: None,
+                }),
+                snapshot: false,
+            }))
+        }
+        _ => return None,
+    })
+}
+
+/// True for a line only `codex exec --json` writes (what tells it apart at the first line).
+pub(crate) fn is_codex_exec_line(o: &serde_json::Map<String, Value>) -> bool {
+    match o.get("type").and_then(Value::as_str) {
+        Some("thread.started") => o.contains_key("thread_id"),
+        Some("turn.started" | "turn.completed" | "turn.failed") => true,
+        Some("item.started" | "item.updated" | "item.completed") => {
+            o.get("item").is_some_and(Value::is_object)
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Property tests for both Codex adapters: any arrangement of the Codex samples' lines
+    //! (shuffled, repeated, a field replaced by a value of the wrong kind) decodes and folds
+    //! without a panic, and no tool call the adapter announced is lost by the fold.
+
+    use std::collections::BTreeSet;
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::diagnostics::Diagnostics;
+    use crate::fold::Folder;
+    use crate::input::codex_rollout::CodexRollout;
+    use crate::input::lines::LineReader;
+    use crate::model::transcript::Part;
+    use crate::robustness_tests::{damage_first, file_lines, output_call_ids};
+
+    fn lines(name: &str) -> Vec<String> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+        file_lines(&[dir.join(name)])
+    }
+
+    /// The tool-call ids the adapter announced, and the ids of the calls in the folded output.
+    fn run(adapter: &mut dyn Adapter, input: &[u8]) -> (BTreeSet<String>, BTreeSet<String>) {
+        let mut reader = LineReader::new(input);
+        let mut folder = Folder::new("codex");
+        let mut diag = Diagnostics::new(false);
+        let (mut events, mut items) = (Vec::new(), Vec::new());
+        let mut ids_in = BTreeSet::new();
+        let mut report = Report {
+            file: "-",
+            diag: &mut diag,
+        };
+        while let Some(line) = reader.next_line().unwrap() {
+            adapter.line(&line, &mut events, &mut report);
+            for e in events.drain(..) {
+                if let EventKind::AssistantBlock {
+                    part: Part::ToolCall { call },
+                    ..
+                } = &e.kind
+                {
+                    ids_in.insert(call.tool_call_id.clone());
+                }
+                folder.push(e, &mut items);
+            }
+        }
+        adapter.finish(&mut events, &mut report);
+        for e in events.drain(..) {
+            folder.push(e, &mut items);
+        }
+        folder.finish(&mut items);
+        (ids_in, output_call_ids(&items))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+        #[test]
+        fn shuffled_and_damaged_codex_lines_never_panic(
+            rollout in any::<bool>(),
+            picks in prop::collection::vec(any::<prop::sample::Index>(), 1..40),
+            mutation in prop::option::of((0usize..40, prop_oneof![
+                Just(Value::Null), Just(Value::Bool(true)), Just(json!(7)),
+                Just(json!("x")), Just(json!([])), Just(json!({})),
+            ])),
+        ) {
+            let all = lines(if rollout { "codex-rollout-edges.jsonl" } else { "codex-exec-edges.jsonl" });
+            let mut chosen: Vec<String> = picks.iter().map(|i| i.get(&all).clone()).collect();
+            damage_first(&mut chosen, mutation);
+            let input = chosen.join("\n").into_bytes();
+            let mut adapter: Box<dyn Adapter> = if rollout {
+                Box::new(CodexRollout::default())
+            } else {
+                Box::new(CodexExec::default())
+            };
+            let (ids_in, ids_out) = run(adapter.as_mut(), &input);
+            prop_assert!(ids_in.is_subset(&ids_out), "lost {:?}", ids_in.difference(&ids_out).collect::<Vec<_>>());
+        }
+    }
+}

@@ -1,0 +1,385 @@
+//! OpenAI Codex CLI saved sessions (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl`) →
+//! normalized events (`shared/spec/codex-exec-json.md` §4).
+//!
+//! Each line is `{timestamp, ordinal, type, payload}`. The same conversation is written twice:
+//! as raw Responses-API items (`response_item`: what the model saw, including the harness's
+//! developer and environment messages) and as UI items (`event_msg/item_completed`: what the user
+//! saw). This adapter reads the UI items, which are the exec stream's items in another shape, and
+//! emits them through `codex_items` so a rollout folds like its stream; every `response_item` is
+//! absorbed. `session_meta` + the first `turn_context` give the session header (with the model),
+//! `task_complete` the end-of-turn notice with the usage counted by `token_count`.
+
+use serde_json::{Value, json};
+
+use super::codex_items::{self, Change, Emitter, Item, Phase};
+use super::fields::{self, opt_string, str_of};
+use super::{Adapter, InputLine, Report, parse_json_line, push_debug};
+use crate::model::event::{Event, EventKind};
+use crate::model::session::{Level, SessionSnapshot, SystemNotice};
+use crate::model::transcript::Usage;
+
+/// Decoder state: the item emitter, the session header being gathered, and the thread's token
+/// totals (cumulative in `token_count`) at the last turn start and now.
+#[derive(Default)]
+pub(crate) struct CodexRollout {
+    items: Emitter,
+    session: Option<SessionSnapshot>,
+    session_line: u64,
+    shown: Option<SessionSnapshot>,
+    total_at_start: Usage,
+    total: Usage,
+}
+
+impl Adapter for CodexRollout {
+    fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        if line.text.trim().is_empty() {
+            return;
+        }
+        let Some(v) = parse_json_line(line, out, report) else {
+            return;
+        };
+        let n = line.number;
+        let p = v.get("payload").cloned().unwrap_or(Value::Null);
+        let ts = v
+            .get("timestamp")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let ty = str_of(&v, "type");
+        // The header waits for the first turn context (which names the model), but never past
+        // a line that shows something.
+        let quiet = match ty {
+            "event_msg" => matches!(
+                str_of(&p, "type"),
+                "task_started" | "token_count" | "thread_settings_applied"
+            ),
+            "session_meta" | "turn_context" | "response_item" | "world_state"
+            | "token_usage_record" => true,
+            _ => false,
+        };
+        if !quiet {
+            self.flush_session(out);
+        }
+        let absorb = |out: &mut Vec<Event>, what: String| {
+            out.push(Event {
+                line: n,
+                kind: EventKind::Absorbed { what },
+            });
+        };
+        match ty {
+            "session_meta" => {
+                let id = str_of(&p, "id").to_owned();
+                let s = SessionSnapshot {
+                    id: id.clone(),
+                    session_id: if id.is_empty() {
+                        str_of(&p, "session_id").to_owned()
+                    } else {
+                        id
+                    },
+                    agent: "codex".into(),
+                    source: "codex-rollout".into(),
+                    version: opt_string(&p, "cli_version"),
+                    cwd: str_of(&p, "cwd").to_owned(),
+                    git_branch: p
+                        .pointer("/git/branch")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned),
+                    updated_at: opt_string(&p, "timestamp"),
+                    ..SessionSnapshot::default()
+                };
+                self.session = Some(s);
+                self.session_line = n;
+                absorb(out, "session_meta (announced with the turn context)".into());
+            }
+            "turn_context" => {
+                let mut s = self
+                    .session
+                    .take()
+                    .or_else(|| self.shown.clone())
+                    .unwrap_or_else(|| SessionSnapshot {
+                        agent: "codex".into(),
+                        source: "codex-rollout".into(),
+                        ..SessionSnapshot::default()
+                    });
+                if let Some(m) = p.get("model").and_then(Value::as_str) {
+                    s.model = m.to_owned();
+                }
+                if let Some(c) = p.get("cwd").and_then(Value::as_str) {
+                    s.cwd = c.to_owned();
+                }
+                if let Some(a) = p.get("approval_policy").and_then(Value::as_str) {
+                    s.permission_mode = a.to_owned();
+                }
+                if self.shown.as_ref() == Some(&s) {
+                    absorb(out, "turn_context (unchanged)".into());
+                } else {
+                    self.session = Some(s);
+                    self.session_line = n;
+                    self.flush_session(out);
+                }
+            }
+            "response_item" => absorb(
+                out,
+                format!(
+                    "response_item/{} (the UI item carries it)",
+                    str_of(&p, "type")
+                ),
+            ),
+            "world_state" | "token_usage_record" => absorb(out, ty.to_owned()),
+            "compacted" => out.push(Event {
+                line: n,
+                kind: EventKind::Notice {
+                    // The summary that replaced the history (not the replacement history itself,
+                    // which repeats the whole conversation).
+                    notice: Box::new(SystemNotice::Compact {
+                        trigger: None,
+                        pre_tokens: None,
+                        post_tokens: None,
+                        metadata: json!({ "message": p.get("message").cloned().unwrap_or(Value::Null) }),
+                    }),
+                },
+            }),
+            "event_msg" => self.event_msg(&p, ts, line, out),
+            other => push_debug(out, line, &format!("unknown rollout line type {other:?}")),
+        }
+    }
+
+    fn finish(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
+        self.flush_session(out);
+    }
+}
+
+impl CodexRollout {
+    /// Writes the gathered session header, if one is waiting.
+    fn flush_session(&mut self, out: &mut Vec<Event>) {
+        if let Some(s) = self.session.take() {
+            self.shown = Some(s.clone());
+            out.push(Event {
+                line: self.session_line,
+                kind: EventKind::SessionInit {
+                    session: Box::new(s),
+                },
+            });
+        }
+    }
+
+    fn event_msg(&mut self, p: &Value, ts: Option<String>, line: &InputLine, out: &mut Vec<Event>) {
+        let n = line.number;
+        let mut push = |kind| out.push(Event { line: n, kind });
+        match str_of(p, "type") {
+            "item_completed" | "item_started" | "item_updated" => {
+                let phase = match str_of(p, "type") {
+                    "item_started" => Phase::Started,
+                    "item_updated" => Phase::Updated,
+                    _ => Phase::Completed,
+                };
+                let it = p.get("item").unwrap_or(&Value::Null);
+                let id = str_of(it, "id").to_owned();
+                match rollout_item(it, phase) {
+                    Some(item) => self.items.item(phase, &id, item, n, ts, out),
+                    None => push_debug(
+                        out,
+                        line,
+                        &format!("unknown rollout item type {:?}", str_of(it, "type")),
+                    ),
+                }
+            }
+            "task_started" => {
+                self.items.take_messages();
+                self.total_at_start = self.total;
+                push(EventKind::Absorbed {
+                    what: "event_msg/task_started".into(),
+                });
+            }
+            "token_count" => {
+                if let Some(u) = p
+                    .pointer("/info/total_token_usage")
+                    .and_then(codex_items::usage)
+                {
+                    self.total = u;
+                }
+                push(EventKind::Absorbed {
+                    what: "event_msg/token_count (totalled at task_complete)".into(),
+                });
+            }
+            "task_complete" => {
+                let turns = self.items.take_messages();
+                let usage = diff(&self.total, &self.total_at_start);
+                let duration = p.get("duration_ms").and_then(Value::as_u64);
+                let notice = match p.pointer("/error/message").and_then(Value::as_str) {
+                    Some(m) => codex_items::failure(m, turns, usage, duration),
+                    None => codex_items::success(turns, usage, duration),
+                };
+                push(EventKind::Notice {
+                    notice: Box::new(notice),
+                });
+            }
+            "thread_settings_applied" => push(EventKind::Absorbed {
+                what: "event_msg/thread_settings_applied".into(),
+            }),
+            kind @ ("error" | "stream_error" | "warning" | "turn_aborted") => {
+                // `stream_error` is a retry the run survives; `error` ends the turn.
+                let level = if matches!(kind, "warning" | "stream_error") {
+                    Level::Warning
+                } else {
+                    Level::Error
+                };
+                let msg = ["message", "reason"]
+                    .iter()
+                    .find_map(|k| p.get(*k).and_then(Value::as_str))
+                    .unwrap_or(kind);
+                push(fields::info(
+                    kind,
+                    level,
+                    codex_items::error_text(msg),
+                    p.clone(),
+                ));
+            }
+            other => push_debug(out, line, &format!("unknown event_msg type {other:?}")),
+        }
+    }
+}
+
+/// The usage of one turn: the thread total now minus the total when the turn started; `None`
+/// when no `token_count` moved (a turn that failed before the model answered).
+fn diff(now: &Usage, start: &Usage) -> Option<Usage> {
+    let u = Usage {
+        input_tokens: now.input_tokens.saturating_sub(start.input_tokens),
+        output_tokens: now.output_tokens.saturating_sub(start.output_tokens),
+        cache_read_input_tokens: now
+            .cache_read_input_tokens
+            .saturating_sub(start.cache_read_input_tokens),
+        cache_creation_input_tokens: now
+            .cache_creation_input_tokens
+            .saturating_sub(start.cache_creation_input_tokens),
+    };
+    (u != Usage::default()).then_some(u)
+}
+
+/// Joins the `text` of a list of content parts.
+fn texts(v: Option<&Value>) -> String {
+    v.and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c.as_str().or_else(|| c.get("text").and_then(Value::as_str)))
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+/// A rollout UI item (PascalCase type, its own field names) → the shared item; `None` for an
+/// item type this adapter does not know.
+fn rollout_item(it: &Value, phase: Phase) -> Option<Item> {
+    Some(match str_of(it, "type") {
+        "UserMessage" => Item::User {
+            text: texts(it.get("content")),
+        },
+        "AgentMessage" => Item::Agent {
+            text: texts(it.get("content")),
+        },
+        "Reasoning" => {
+            let mut text = texts(it.get("summary_text"));
+            if text.is_empty() {
+                text = texts(it.get("raw_content"));
+            }
+            Item::Reasoning { text }
+        }
+        "CommandExecution" => {
+            let command = match it.get("command") {
+                Some(Value::Array(argv)) => codex_items::shell_argv(argv),
+                Some(Value::String(s)) => codex_items::shell_command(s),
+                _ => String::new(),
+            };
+            let exit_code = it.get("exit_code").and_then(Value::as_i64);
+            let status = str_of(it, "status");
+            let sidecar = json!({
+                "command": it.get("command").cloned().unwrap_or(Value::Null),
+                "cwd": it.get("cwd").cloned().unwrap_or(Value::Null),
+                "exitCode": exit_code,
+                "status": status,
+                "duration": it.get("duration").cloned().unwrap_or(Value::Null),
+            });
+            Item::Tool(Box::new(codex_items::shell_item(
+                command,
+                completed_status(status, phase),
+                str_of(it, "aggregated_output"),
+                exit_code,
+                sidecar,
+            )))
+        }
+        "FileChange" => {
+            let changes: Vec<Change> = it
+                .get("changes")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+                .map(|(path, c)| Change {
+                    path: path.clone(),
+                    kind: str_of(c, "type").to_owned(),
+                    detail: ["unified_diff", "content", "diff"].iter().find_map(|k| {
+                        c.get(*k)
+                            .and_then(Value::as_str)
+                            .map(|s| (*k, s.to_owned()))
+                    }),
+                })
+                .collect();
+            let out = [str_of(it, "stdout"), str_of(it, "stderr")]
+                .iter()
+                .filter(|s| !s.is_empty())
+                .copied()
+                .collect::<Vec<_>>()
+                .join("\n");
+            Item::Tool(Box::new(codex_items::patch_item(
+                &changes,
+                completed_status(str_of(it, "status"), phase),
+                (!out.is_empty()).then_some(out),
+            )))
+        }
+        "McpToolCall" => {
+            let result = it.get("result").cloned().unwrap_or(Value::Null);
+            Item::Tool(Box::new(codex_items::mcp_item(
+                str_of(it, "server"),
+                str_of(it, "tool"),
+                it.get("arguments").cloned().unwrap_or(Value::Null),
+                completed_status(str_of(it, "status"), phase),
+                &result,
+                it.pointer("/error/message")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+                result.get("structuredContent").cloned(),
+            )))
+        }
+        "WebSearch" => Item::Tool(Box::new(codex_items::web_search_item(
+            str_of(it, "query"),
+            it.get("action").cloned(),
+            None,
+            phase == Phase::Completed,
+        ))),
+        _ => return None,
+    })
+}
+
+/// A completed item with no status word is a completed one.
+fn completed_status(status: &str, phase: Phase) -> &str {
+    if status.is_empty() && phase == Phase::Completed {
+        "completed"
+    } else {
+        status
+    }
+}
+
+/// True for a rollout line (what tells it apart at the first line): `{timestamp, type,
+/// payload}` with one of the rollout line types.
+pub(crate) fn is_rollout_line(o: &serde_json::Map<String, Value>) -> bool {
+    o.get("payload").is_some_and(Value::is_object)
+        && matches!(
+            o.get("type").and_then(Value::as_str),
+            Some(
+                "session_meta"
+                    | "turn_context"
+                    | "response_item"
+                    | "event_msg"
+                    | "world_state"
+                    | "token_usage_record"
+                    | "compacted"
+            )
+        )
+}
