@@ -149,6 +149,10 @@ pub(crate) enum SourceFormat {
     CodexExec,
     /// An OpenAI Codex CLI saved session (`$CODEX_HOME/sessions/…/rollout-*.jsonl`).
     CodexRollout,
+    /// Google Gemini CLI `--output-format stream-json`.
+    GeminiStream,
+    /// A Google Gemini CLI saved chat (`~/.gemini/tmp/<project>/chats/session-*.jsonl`).
+    GeminiSession,
 }
 
 impl SourceFormat {
@@ -162,6 +166,8 @@ impl SourceFormat {
             SourceFormat::QwenStream => "qwen-stream",
             SourceFormat::CodexExec => "codex-exec",
             SourceFormat::CodexRollout => "codex-rollout",
+            SourceFormat::GeminiStream => "gemini-stream",
+            SourceFormat::GeminiSession => "gemini-session",
         }
     }
 }

@@ -17,6 +17,8 @@ mod session_corpus;
 mod qwen;
 // OpenAI Codex CLI: codex exec --json streams and saved rollouts, corpus and samples/codex-*.
 mod codex;
+// Gemini CLI: stream-json and saved chats, the corpus captures and samples/gemini-*.
+mod gemini;
 // --to html: goldens, hostile markup, CSP hashes, streaming, flat memory.
 mod html;
 // --to html pages in headless Chromium (skipped with a reason when it is not installed).

@@ -79,7 +79,8 @@ pub(crate) fn scribe_jsonl() -> Command {
 }
 
 /// The captures scribe reads: Claude Code streams and saved sessions (in their real layout),
-/// Qwen daemon SSE and Qwen stream-json, Codex exec streams and rollouts.
+/// Qwen daemon SSE and Qwen stream-json, Codex exec streams and rollouts, Gemini CLI stream-json
+/// and saved chats.
 pub(crate) fn corpus_captures(dir: &Path) -> Vec<PathBuf> {
     let mut out = files_under(&dir.join("claude-code"), &|p| {
         let s = p.to_string_lossy();
@@ -102,6 +103,12 @@ pub(crate) fn corpus_captures(dir: &Path) -> Vec<PathBuf> {
         p.file_name().is_some_and(|n| n == "stream.jsonl")
     }));
     out.extend(codex_captures(dir));
+    // Gemini CLI: each scenario's stream.jsonl and its saved chat (gemini-home/tmp/*/chats).
+    out.extend(files_under(&dir.join("gemini-cli"), &|p| {
+        let s = p.to_string_lossy();
+        p.file_name().is_some_and(|n| n == "stream.jsonl")
+            || (s.contains("/chats/") && s.ends_with(".jsonl"))
+    }));
     out
 }
 

@@ -20,6 +20,9 @@ mod codex_items;
 mod codex_rollout;
 /// JSON field accessors and the `info` notice constructor shared by every adapter.
 pub(crate) mod fields;
+mod gemini_session;
+mod gemini_stream;
+mod gemini_tools;
 pub(crate) mod lines;
 mod qwen_acp;
 mod qwen_daemon;
@@ -72,6 +75,8 @@ pub(crate) fn adapter_for(format: SourceFormat) -> Box<dyn Adapter> {
         SourceFormat::QwenStream => Box::new(qwen_stream::QwenStream::default()),
         SourceFormat::CodexExec => Box::new(codex_exec::CodexExec::default()),
         SourceFormat::CodexRollout => Box::new(codex_rollout::CodexRollout::default()),
+        SourceFormat::GeminiStream => Box::new(gemini_stream::GeminiStream::default()),
+        SourceFormat::GeminiSession => Box::new(gemini_session::GeminiSession::default()),
     }
 }
 
@@ -91,12 +96,18 @@ pub(crate) fn sniff(first_line: &str) -> Option<SourceFormat> {
     if codex_exec::is_codex_exec_line(o) {
         return Some(SourceFormat::CodexExec);
     }
+    if gemini_session::is_header_object(o) {
+        return Some(SourceFormat::GeminiSession);
+    }
     if claude_session::looks_like_session(o) {
         return Some(SourceFormat::ClaudeSession);
     }
     let ty = o.get("type").and_then(Value::as_str)?;
     if qwen_stream::is_qwen_line(o) {
         return Some(SourceFormat::QwenStream);
+    }
+    if gemini_stream::is_gemini_line(o) {
+        return Some(SourceFormat::GeminiStream);
     }
     match ty {
         "system"

@@ -140,21 +140,28 @@ pub(crate) fn long_input<'a>(name: &str, input: &'a Value) -> Option<&'a str> {
         .filter(|v| v.trim().contains('\n') || v.trim().chars().count() > MAX)
 }
 
-/// The name a reader sees: MCP tools as `tool · server (MCP)` (the server's prefix taken off
-/// the tool's name, as `mcp__server__tool` or `server__tool`), others as they are.
+/// An MCP call's own tool name: its name with the server's prefix taken off (`mcp__server__tool`,
+/// `mcp_server_tool` or `server__tool` → `tool`), or the name as it is when it has none.
+pub(crate) fn mcp_tool_name(call: &ToolCall) -> &str {
+    let server = call.mcp_server.as_deref().unwrap_or_default();
+    let name = call.name.as_str();
+    name.strip_prefix("mcp__")
+        .or_else(|| name.strip_prefix("mcp_"))
+        .unwrap_or(name)
+        .strip_prefix(server)
+        .and_then(|t| t.strip_prefix("__").or_else(|| t.strip_prefix('_')))
+        .filter(|t| !t.is_empty() && !server.is_empty())
+        .unwrap_or(name)
+}
+
+/// The name a reader sees: MCP tools as `tool · server (MCP)` (see [`mcp_tool_name`]), others
+/// as they are.
 pub(crate) fn display_name(call: &ToolCall) -> String {
     if !is_mcp(call) {
         return call.name.clone();
     }
     let server = call.mcp_server.as_deref().unwrap_or_default();
-    let name = call.name.as_str();
-    let tool = name
-        .strip_prefix("mcp__")
-        .unwrap_or(name)
-        .strip_prefix(server)
-        .and_then(|t| t.strip_prefix("__"))
-        .filter(|t| !t.is_empty() && !server.is_empty())
-        .unwrap_or(name);
+    let tool = mcp_tool_name(call);
     if server.is_empty() {
         format!("{tool} (MCP)")
     } else {
@@ -284,6 +291,14 @@ mod tests {
         assert_eq!(
             call_line(&mcp("mcp__echo__echo", "echo")),
             "echo · echo (MCP)"
+        );
+        assert_eq!(
+            call_line(&mcp("mcp_echo_echo", "echo")),
+            "echo · echo (MCP)"
+        );
+        assert_eq!(
+            call_line(&mcp("mcp_my_srv_do_it", "my_srv")),
+            "do_it · my_srv (MCP)"
         );
         assert_eq!(
             call_line(&mcp("docs__search", "docs")),

@@ -33,12 +33,7 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
         .raw_trusted(class)
         .raw_trusted("\"><summary><span class=\"tname\">");
     let shown_name = match &call.mcp_server {
-        Some(server) => call
-            .name
-            .strip_prefix("mcp__")
-            .and_then(|n| n.strip_prefix(server.as_str()))
-            .and_then(|n| n.strip_prefix("__"))
-            .unwrap_or(&call.name),
+        Some(_) => crate::render::summary::mcp_tool_name(call),
         None => &call.name,
     };
     h.text(shown_name).raw_trusted("</span>");

@@ -1,0 +1,431 @@
+//! Google Gemini CLI saved chats → normalized events.
+//!
+//! Gemini CLI 0.61 records each session in `~/.gemini/tmp/<project>/chats/session-*.jsonl`
+//! (`shared/spec/gemini-stream-json.md` §3): an append-only log replayed in order. A header
+//! (`sessionId`, `projectHash`, `startTime`, …), `{"$set": {…}}` patches, `{"$rewindTo": id}`
+//! and message records, where a later record with the same `id` replaces the earlier one (a model
+//! message is written first without, then with its `toolCalls`). So the log is replayed whole and
+//! the events are emitted at the end of the input:
+//!
+//! * Messages keep the order in which their id first appeared, with their last content.
+//! * `$set.messages` replaces the CLI's context (session start, an API error's rollback,
+//!   compression) and `$rewindTo` truncates it. For a transcript of what happened, messages that
+//!   leave the context stay where they were, and a notice marks the place where they left.
+//! * `user` messages become user turns; the injected `<session_context>` first message is
+//!   synthetic context; a message of `functionResponse` parts only is the tool results already
+//!   kept on the model message's `toolCalls`, so it is absorbed.
+//! * `gemini` messages become one assistant turn each: the thought summaries as reasoning, the
+//!   text, then each tool call with its result: `output` is what the user was shown
+//!   (`resultDisplay` when it is text, as the stream's `output`), the model's own copy goes to the
+//!   sidecar. A shell call whose output to the model says `Exit Code: N` with N ≠ 0 ends in
+//!   `error` (Gemini reports it as a success; the stream does not even carry the code). Model and
+//!   token counts go to the turn's metadata.
+//! * `info` / `warning` / `error` messages become notices. The project directory comes from
+//!   `../.project_root` beside the `chats` directory.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use serde_json::{Map, Value, json};
+
+use super::fields::str_of;
+use super::gemini_tools::{function_result, tool_call};
+use super::{Adapter, InputLine, Report, parse_json_line, push_debug};
+use crate::model::event::{Event, EventKind};
+use crate::model::session::{Level, SessionSnapshot, SystemNotice};
+use crate::model::transcript::{Part, Role, SyntheticReason, Turn, TurnMeta, TurnOrigin, Usage};
+
+/// One place in the replayed log.
+enum Entry {
+    /// A message record (its last version) and the line that wrote it.
+    Message { line: u64, record: Value },
+    /// Messages left the CLI's context here.
+    Dropped {
+        line: u64,
+        text: String,
+        ids: Vec<String>,
+    },
+}
+
+/// Decoder state: the replayed log, held until the input ends.
+#[derive(Default)]
+pub(crate) struct GeminiSession {
+    header: Option<Value>,
+    /// `$set` fields other than `messages` (the latest of each).
+    set: Map<String, Value>,
+    entries: Vec<Entry>,
+    /// Message id → its index in `entries`.
+    index: HashMap<String, usize>,
+    /// Ids of the messages in the CLI's current context, in order.
+    live: Vec<String>,
+    cwd: Option<String>,
+}
+
+impl Adapter for GeminiSession {
+    fn set_path(&mut self, path: &Path) {
+        let root = path
+            .parent()
+            .and_then(Path::parent)
+            .map(|p| p.join(".project_root"));
+        if let Some(text) = root.and_then(|r| std::fs::read_to_string(r).ok()) {
+            let text = text.trim();
+            if !text.is_empty() {
+                self.cwd = Some(text.to_owned());
+            }
+        }
+    }
+
+    fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        if line.text.trim().is_empty() {
+            return;
+        }
+        let Some(v) = parse_json_line(line, out, report) else {
+            return;
+        };
+        let n = line.number;
+        let absorbed = |what: &str| Event {
+            line: n,
+            kind: EventKind::Absorbed { what: what.into() },
+        };
+        if let Some(set) = v.get("$set").and_then(Value::as_object) {
+            for (k, val) in set {
+                if k == "messages" {
+                    self.replace(n, val.as_array().map(Vec::as_slice).unwrap_or_default());
+                } else {
+                    self.set.insert(k.clone(), val.clone());
+                }
+            }
+            out.push(absorbed("$set"));
+        } else if let Some(target) = v.get("$rewindTo") {
+            self.rewind(n, target.as_str().unwrap_or_default());
+            out.push(absorbed("$rewindTo"));
+        } else if v.get("id").is_some_and(Value::is_string) && v.get("type").is_some() {
+            self.upsert(n, v);
+        } else if is_header(&v) {
+            let what = if self.header.is_some() {
+                "session header (resumed)"
+            } else {
+                "session header"
+            };
+            out.push(absorbed(what));
+            self.header.get_or_insert(v);
+        } else {
+            push_debug(out, line, "unknown saved-chat record");
+        }
+    }
+
+    fn finish(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
+        let Some(first) = self.first_line() else {
+            return;
+        };
+        out.push(Event {
+            line: first,
+            kind: EventKind::SessionInit {
+                session: Box::new(self.snapshot()),
+            },
+        });
+        let mut called: HashSet<String> = HashSet::new();
+        for e in std::mem::take(&mut self.entries) {
+            match e {
+                Entry::Message { line, record } => message(line, &record, &mut called, out),
+                Entry::Dropped { line, text, ids } => out.push(Event {
+                    line,
+                    kind: EventKind::Notice {
+                        notice: Box::new(SystemNotice::Info {
+                            source: "history".into(),
+                            level: Level::Info,
+                            text,
+                            data: json!({ "messageIds": ids }),
+                        }),
+                    },
+                }),
+            }
+        }
+    }
+}
+
+impl GeminiSession {
+    fn upsert(&mut self, line: u64, record: Value) {
+        let id = str_of(&record, "id").to_owned();
+        if let Some(&i) = self.index.get(&id) {
+            self.entries[i] = Entry::Message { line, record };
+        } else {
+            self.index.insert(id.clone(), self.entries.len());
+            self.entries.push(Entry::Message { line, record });
+        }
+        if !self.live.contains(&id) {
+            self.live.push(id);
+        }
+    }
+
+    /// `$set.messages`: the context becomes this list.
+    fn replace(&mut self, line: u64, messages: &[Value]) {
+        let ids: Vec<String> = messages
+            .iter()
+            .map(|m| str_of(m, "id").to_owned())
+            .collect();
+        let dropped: Vec<String> = self
+            .live
+            .iter()
+            .filter(|id| !ids.contains(id))
+            .cloned()
+            .collect();
+        self.live.clear();
+        for m in messages {
+            if m.get("id").is_some_and(Value::is_string) {
+                self.upsert(line, m.clone());
+            }
+        }
+        if !dropped.is_empty() {
+            let n = dropped.len();
+            self.entries.push(Entry::Dropped {
+                line,
+                text: format!(
+                    "{n} message{} above left the model's context (the CLI replaced its history)",
+                    if n == 1 { "" } else { "s" }
+                ),
+                ids: dropped,
+            });
+        }
+    }
+
+    /// `$rewindTo`: the context is cut back at that message.
+    fn rewind(&mut self, line: u64, target: &str) {
+        let at = self
+            .live
+            .iter()
+            .position(|id| id == target)
+            .unwrap_or(self.live.len());
+        let dropped = self.live.split_off(at);
+        let n = dropped.len();
+        self.entries.push(Entry::Dropped {
+            line,
+            text: format!(
+                "rewound to message {target}: {n} message{} above left the history",
+                if n == 1 { "" } else { "s" }
+            ),
+            ids: dropped,
+        });
+    }
+
+    fn first_line(&self) -> Option<u64> {
+        self.entries
+            .iter()
+            .map(|e| match e {
+                Entry::Message { line, .. } | Entry::Dropped { line, .. } => *line,
+            })
+            .min()
+            .or(self.header.as_ref().map(|_| 1))
+    }
+
+    fn snapshot(&self) -> SessionSnapshot {
+        let h = self.header.as_ref().unwrap_or(&Value::Null);
+        let field = |k: &str| {
+            self.set
+                .get(k)
+                .or_else(|| h.get(k))
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        };
+        let model = self.entries.iter().find_map(|e| match e {
+            Entry::Message { record, .. } if str_of(record, "type") == "gemini" => {
+                record.get("model").and_then(Value::as_str)
+            }
+            _ => None,
+        });
+        let sid = field("sessionId").unwrap_or_default();
+        SessionSnapshot {
+            id: sid.clone(),
+            session_id: sid,
+            agent: "gemini-cli".into(),
+            source: "gemini-session".into(),
+            model: model.unwrap_or_default().to_owned(),
+            cwd: self.cwd.clone().unwrap_or_default(),
+            title: field("summary"),
+            updated_at: field("lastUpdated"),
+            ..SessionSnapshot::default()
+        }
+    }
+}
+
+/// One message record → its events.
+fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &mut Vec<Event>) {
+    let mut emit = |kind| out.push(Event { line, kind });
+    let ts = m
+        .get("timestamp")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let id = str_of(m, "id").to_owned();
+    match str_of(m, "type") {
+        "user" => {
+            let parts = content_parts(m.get("content"));
+            let mut texts = Vec::new();
+            for p in &parts {
+                if let Some(t) = p.get("text").and_then(Value::as_str) {
+                    texts.push(t.to_owned());
+                } else if let Some(fr) = p.get("functionResponse") {
+                    let call_id = str_of(fr, "id");
+                    if !called.contains(call_id) {
+                        // A result whose call is on no model message: keep it as a result.
+                        emit(function_result(call_id, fr));
+                    }
+                }
+            }
+            if texts.is_empty() {
+                emit(EventKind::Absorbed {
+                    what: "user/functionResponse (kept on the call)".into(),
+                });
+                return;
+            }
+            let text = texts.join("\n");
+            let origin = if text.trim_start().starts_with("<session_context>") {
+                TurnOrigin::Synthetic {
+                    reason: SyntheticReason::Other,
+                }
+            } else {
+                TurnOrigin::UserInput
+            };
+            emit(EventKind::UserTurn {
+                turn: Box::new(Turn {
+                    id,
+                    role: Role::User,
+                    origin,
+                    parent_task_id: None,
+                    parts: vec![Part::Text {
+                        text,
+                        citations: Vec::new(),
+                    }],
+                    metadata: TurnMeta::default(),
+                    timestamp: ts,
+                }),
+                source_tool_call_id: None,
+            });
+        }
+        "gemini" => {
+            let meta = TurnMeta {
+                model: m.get("model").and_then(Value::as_str).map(str::to_owned),
+                usage: m.get("tokens").and_then(usage),
+                ..TurnMeta::default()
+            };
+            let mut parts = Vec::new();
+            for t in m
+                .get("thoughts")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let text = match (str_of(t, "subject"), str_of(t, "description")) {
+                    ("", d) => d.to_owned(),
+                    (s, "") => s.to_owned(),
+                    (s, d) => format!("{s}: {d}"),
+                };
+                parts.push(Part::Reasoning {
+                    text,
+                    redacted: false,
+                    signature: None,
+                });
+            }
+            let text = content_parts(m.get("content"))
+                .iter()
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join("");
+            if !text.is_empty() {
+                parts.push(Part::Text {
+                    text,
+                    citations: Vec::new(),
+                });
+            }
+            let calls = m.get("toolCalls").and_then(Value::as_array);
+            let mut results = Vec::new();
+            for c in calls.into_iter().flatten() {
+                let (call, result) = tool_call(c);
+                called.insert(call.tool_call_id.clone());
+                parts.push(Part::ToolCall {
+                    call: Box::new(call),
+                });
+                results.extend(result);
+            }
+            if parts.is_empty() {
+                // A model message with no text, thoughts or calls (a cut-off response).
+                emit(EventKind::Absorbed {
+                    what: "gemini message with no content".into(),
+                });
+                return;
+            }
+            for (i, part) in parts.into_iter().enumerate() {
+                emit(EventKind::AssistantBlock {
+                    thread: None,
+                    message_id: id.clone(),
+                    part,
+                    meta: if i == 0 {
+                        meta.clone()
+                    } else {
+                        TurnMeta::default()
+                    },
+                    timestamp: ts.clone(),
+                });
+            }
+            for r in results {
+                emit(r);
+            }
+        }
+        kind @ ("info" | "warning" | "error") => {
+            let level = match kind {
+                "info" => Level::Info,
+                "warning" => Level::Warning,
+                _ => Level::Error,
+            };
+            let text = content_parts(m.get("content"))
+                .iter()
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join("\n");
+            emit(EventKind::Notice {
+                notice: Box::new(SystemNotice::Info {
+                    source: kind.to_owned(),
+                    level,
+                    text,
+                    data: Value::Null,
+                }),
+            });
+        }
+        other => emit(EventKind::Debug {
+            reason: format!("unknown saved-chat message type {other:?}"),
+            raw: m.to_string(),
+        }),
+    }
+}
+
+/// A message's `content`: a string is one text part, a `Part[]` is itself.
+fn content_parts(content: Option<&Value>) -> Vec<Value> {
+    match content {
+        Some(Value::String(s)) => vec![json!({ "text": s })],
+        Some(Value::Array(a)) => a.clone(),
+        _ => Vec::new(),
+    }
+}
+
+/// `tokens` → usage: `input` counts the cached part, which Anthropic-style usage keeps apart.
+fn usage(t: &Value) -> Option<Usage> {
+    let n = |k: &str| t.get(k).and_then(Value::as_u64).unwrap_or(0);
+    t.is_object().then(|| Usage {
+        input_tokens: n("input").saturating_sub(n("cached")),
+        output_tokens: n("output"),
+        cache_read_input_tokens: n("cached"),
+        cache_creation_input_tokens: 0,
+    })
+}
+
+/// True for a saved chat's header record (what tells the format at the first line).
+pub(crate) fn is_header(v: &Value) -> bool {
+    v.as_object().is_some_and(is_header_object)
+}
+
+/// [`is_header`] on an object already parsed.
+pub(crate) fn is_header_object(o: &Map<String, Value>) -> bool {
+    o.contains_key("sessionId")
+        && o.contains_key("projectHash")
+        && o.contains_key("startTime")
+        && !o.contains_key("type")
+}
