@@ -40,14 +40,18 @@ best() { # best of 3 wall-clock seconds for a command writing to /dev/null
 jq_s=$(best jq -c . "$input")
 scribe_s=$(best "$bin" --to jsonl "$input")
 events_s=$(best "$bin" --to events "$input")
+text_s=$(best "$bin" --to text "$input")
+html_s=$(best "$bin" --to html "$input")
 rss_kb=$( { /usr/bin/time -f %M "$bin" --to jsonl "$input" > /dev/null; } 2>&1 )
-python3 - "$bytes" "$jq_s" "$scribe_s" "$events_s" "$rss_kb" <<'PY'
+python3 - "$bytes" "$jq_s" "$scribe_s" "$events_s" "$text_s" "$html_s" "$rss_kb" <<'PY'
 import sys
-b, jq, sc, ev, rss = int(sys.argv[1]), *map(float, sys.argv[2:5]), int(sys.argv[5])
+b, jq, sc, ev, tx, ht, rss = int(sys.argv[1]), *map(float, sys.argv[2:7]), int(sys.argv[7])
 mb = b / 1e6
 print(f"input: {mb:.0f} MB")
 print(f"jq -c .           {jq:6.2f} s  {mb/jq:7.0f} MB/s  (baseline)")
 print(f"scribe --to jsonl {sc:6.2f} s  {mb/sc:7.0f} MB/s  {jq/sc:5.2f}x jq's speed")
 print(f"scribe --to events{ev:6.2f} s  {mb/ev:7.0f} MB/s  {jq/ev:5.2f}x jq's speed")
+print(f"scribe --to text  {tx:6.2f} s  {mb/tx:7.0f} MB/s  {jq/tx:5.2f}x jq's speed")
+print(f"scribe --to html  {ht:6.2f} s  {mb/ht:7.0f} MB/s  {jq/ht:5.2f}x jq's speed")
 print(f"scribe peak RSS   {rss/1024:6.1f} MB  (flat: independent of input size)")
 PY
