@@ -2,27 +2,13 @@
 //! (`codex-rollout`), over the real captures in the shared corpus (one stream and one rollout per
 //! scenario) and the hand-written edge cases in `samples/codex-*.jsonl`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::util::{codex_captures, corpus, files_under, json_lines, sample, scribe, scribe_jsonl};
-
-/// Runs scribe on a file (with extra arguments); checks exit 0 and returns the records and
-/// stderr.
-fn run(path: &Path, args: &[&str]) -> (Vec<Value>, String) {
-    let out = scribe_jsonl()
-        .args(args)
-        .arg(path)
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    (
-        json_lines(&out.stdout),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::util::{
+    codex_captures, corpus, files_under, json_lines, run_jsonl as run, sample, scribe,
+};
 
 /// A scenario's stream and its rollout, when the corpus is here.
 fn scenario(name: &str) -> Option<(PathBuf, PathBuf)> {

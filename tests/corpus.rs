@@ -10,31 +10,13 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::util::{corpus, files_under, json_lines, scribe};
+use crate::util::{corpus, files_under, fold_quiet as fold, json_lines, scribe};
 
 fn streams(dir: &Path) -> Vec<PathBuf> {
     files_under(&dir.join("claude-code"), &|p| {
         let name = p.file_name().unwrap().to_string_lossy();
         name.starts_with("stream") && name.ends_with(".jsonl")
     })
-}
-
-fn fold(path: &Path) -> Vec<Value> {
-    let out = scribe()
-        .arg("--to")
-        .arg("jsonl")
-        .arg(path)
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    assert!(
-        out.stderr.is_empty(),
-        "{}: stderr {}",
-        path.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    json_lines(&out.stdout)
 }
 
 fn read_lines(path: &Path) -> Vec<Value> {

@@ -5,22 +5,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::util::{corpus, files_under, json_lines, sample, scribe, scribe_jsonl};
-
-/// Runs scribe (JSONL out) on a file; checks exit 0 and returns the records and stderr.
-fn run(path: &Path, args: &[&str]) -> (Vec<Value>, String) {
-    let out = scribe_jsonl()
-        .args(args)
-        .arg(path)
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    (
-        json_lines(&out.stdout),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::util::{
+    corpus, files_under, json_lines, run_jsonl as run, sample, scribe, scribe_jsonl,
+};
 
 /// The text view of a file (no colour: stdout is not a terminal).
 fn text(path: &Path) -> String {

@@ -6,27 +6,11 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::util::{corpus, files_under, json_lines, sample, scribe_jsonl};
+use crate::util::{corpus, files_under, json_lines, run_jsonl as run, sample, scribe_jsonl};
 
 /// Event types that are in no published list (sdk 0.1.14, events.ts, the schema doc) but that
 /// the live daemon sends; the only ones allowed to become `debug` records (docs/input-qwen.md, docs/schema.md §1.8).
 const UNPUBLISHED: &[&str] = &["background_notification_turn_complete"];
-
-/// Runs scribe on a file (with extra arguments); checks exit 0 and returns the records and
-/// stderr.
-fn run(path: &Path, args: &[&str]) -> (Vec<Value>, String) {
-    let out = scribe_jsonl()
-        .args(args)
-        .arg(path)
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    (
-        json_lines(&out.stdout),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// Every tool call in a list of turns, sub-agent transcripts included (depth first).
 fn calls(turns: &[&Value]) -> Vec<Value> {

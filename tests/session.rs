@@ -1,28 +1,9 @@
 //! Saved Claude Code sessions over hand-written samples (samples/claude-session): chain order,
 //! rewinds, compaction, both sub-agent layouts, titles, directory inputs and `-o DIR`.
 
-use std::path::Path;
-
 use serde_json::Value;
 
-use crate::util::{json_lines, sample, scribe_jsonl};
-
-/// Folds a sample (file or directory) to JSONL; asserts exit 0 and a quiet stderr.
-fn fold(path: &Path) -> Vec<Value> {
-    let out = scribe_jsonl()
-        .arg(path)
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    assert!(
-        out.stderr.is_empty(),
-        "{}: {}",
-        path.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    json_lines(&out.stdout)
-}
+use crate::util::{fold_quiet as fold, json_lines, sample, scribe_jsonl};
 
 fn session(name: &str) -> Vec<Value> {
     fold(&sample(&format!("claude-session/{name}")))

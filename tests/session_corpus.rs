@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::util::{corpus, files_under, json_lines, scribe_jsonl};
+use crate::util::{corpus, files_under, fold_quiet as fold, json_lines, scribe_jsonl};
 
 /// Every session file under a scenario's `projects/` (sub-agent files excluded).
 fn session_files(dir: &Path) -> Vec<PathBuf> {
@@ -21,22 +21,6 @@ fn session_files(dir: &Path) -> Vec<PathBuf> {
                 .to_string_lossy()
                 .starts_with("agent-")
     })
-}
-
-fn fold(path: &Path) -> Vec<Value> {
-    let out = scribe_jsonl()
-        .arg(path)
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    assert!(
-        out.stderr.is_empty(),
-        "{}: stderr {}",
-        path.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    json_lines(&out.stdout)
 }
 
 #[test]

@@ -120,3 +120,26 @@ pub(crate) fn codex_captures(dir: &Path) -> Vec<PathBuf> {
         name == "stream.jsonl" || name.starts_with("rollout-") && name.ends_with(".jsonl")
     })
 }
+
+/// Runs scribe (JSONL out) on a file with extra arguments; asserts exit 0 and returns the records
+/// and stderr.
+pub(crate) fn run_jsonl(path: &Path, args: &[&str]) -> (Vec<serde_json::Value>, String) {
+    let out = scribe_jsonl()
+        .args(args)
+        .arg(path)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    (
+        json_lines(&out.stdout),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Folds a file or directory to JSONL; asserts exit 0 and a quiet stderr.
+pub(crate) fn fold_quiet(path: &Path) -> Vec<serde_json::Value> {
+    let (records, stderr) = run_jsonl(path, &[]);
+    assert!(stderr.is_empty(), "{}: stderr {stderr}", path.display());
+    records
+}
