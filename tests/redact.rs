@@ -186,3 +186,17 @@ fn redact_and_stable_together() {
         "{out}"
     );
 }
+
+/// A key split across two streamed deltas is still redacted, and the text is shown once.
+#[test]
+fn a_secret_split_across_deltas_never_shows() {
+    let f = crate::util::sample("redact-split-delta.jsonl");
+    for to in FORMATS {
+        let out = run(&f, to, true);
+        assert!(!out.contains("ABCDEFG"), "{to}: the key leaked\n{out}");
+        assert!(!out.contains("HIJKLMN"), "{to}: the key leaked\n{out}");
+        if *to == "text" {
+            assert_eq!(out.matches("Your key is").count(), 1, "{out}");
+        }
+    }
+}

@@ -67,8 +67,18 @@ impl Transforms {
         }
     }
 
-    /// Rewrites one event for the live view; `None` when `--stable` drops it.
+    /// Rewrites one event for the live view; `None` when `--stable` or `--redact` drops it.
     pub(crate) fn event(&mut self, event: &Event) -> Option<Event> {
+        // A secret can straddle two deltas, where no pattern sees it whole: with `--redact` the
+        // text is shown when its whole block arrives, never piece by piece.
+        if self.redact.is_some()
+            && matches!(
+                event.kind,
+                EventKind::TextDelta { .. } | EventKind::ReasoningDelta { .. }
+            )
+        {
+            return None;
+        }
         let mut event = event.clone();
         if let Some(r) = &mut self.redact {
             visit::walk_event(r, &mut event);

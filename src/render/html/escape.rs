@@ -98,7 +98,12 @@ pub(crate) fn safe_href(url: &str) -> Option<&str> {
     if url.starts_with('#') {
         return Some(url);
     }
-    let lower_prefix = |p: &str| url.len() >= p.len() && url[..p.len()].eq_ignore_ascii_case(p);
+    // Compared as bytes: slicing the string could land inside a multi-byte character.
+    let lower_prefix = |p: &str| {
+        url.as_bytes()
+            .get(..p.len())
+            .is_some_and(|b| b.eq_ignore_ascii_case(p.as_bytes()))
+    };
     let ok = lower_prefix("https://") || lower_prefix("http://") || lower_prefix("mailto:");
     (ok && !url.chars().any(|c| c.is_control())).then_some(url)
 }
@@ -129,6 +134,13 @@ fn is_image_media_type(mt: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn non_ascii_urls_do_not_panic() {
+        assert_eq!(safe_href("a日本語.md"), None);
+        assert_eq!(safe_href("日"), None);
+        assert_eq!(safe_href("https://例え.jp/"), Some("https://例え.jp/"));
+    }
 
     #[test]
     fn text_and_attr_escapes() {
