@@ -49,6 +49,14 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
         })
         .collect();
     // `index.html` is the HTML index's own name: no session page may take it.
+    // Two HTML documents back to back are not a page a browser can open.
+    if settings.to == OutputFormat::Html && settings.output_dir.is_none() && inputs.len() > 1 {
+        eprintln!(
+            "scribe: --to html writes one page per input: with {} inputs, use --output-dir DIR",
+            inputs.len()
+        );
+        return Ok(exit::TROUBLE);
+    }
     let mut written: HashSet<PathBuf> = HashSet::new();
     let mut index: Vec<IndexRow> = Vec::new();
     if let (Some(dir), OutputFormat::Html) = (&settings.output_dir, settings.to) {
@@ -203,7 +211,16 @@ fn output_path(
     written: &mut HashSet<PathBuf>,
 ) -> PathBuf {
     let stem = session_id
-        .filter(|s| !s.is_empty() && !s.contains(['/', '\\']) && s != "." && s != "..")
+        // Only a plain file name: no separator, no control character, nothing a shell or a
+        // terminal would read as more, and short enough for any file system.
+        .filter(|s| {
+            !s.is_empty()
+                && s.len() <= 128
+                && s != "."
+                && s != ".."
+                && s.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
+        })
         .or_else(|| {
             input
                 .file_stem()

@@ -245,9 +245,20 @@ fn control_characters_in_the_transcript_do_not_reach_the_terminal() {
     assert_eq!(code, 1);
     assert!(!text.contains('\x1b') && !text.contains('\x07'), "{text:?}");
     assert!(
-        text.contains("\\u{1b}[2J\\u{1b}]0;pwned\\u{7} ok. 12 passed"),
+        text.contains("\\x1b[2J\\x1b]0;pwned\\x07 ok. 12 passed"),
         "{text}"
     );
+    // A tool name is untrusted too: it heads the change lines.
+    let renamed = rerun(&ci_run()).replacen(
+        "\"name\":\"Bash\"",
+        "\"name\":\"Bash\\u001b]0;pwned\\u0007\"",
+        1,
+    );
+    let r = write(dir.path(), "r.jsonl", &renamed);
+    let (code, text) = diff(os![&sample("ci-run.jsonl"), &r]);
+    assert_eq!(code, 1);
+    assert!(!text.contains('\x1b') && !text.contains('\x07'), "{text:?}");
+    assert!(text.contains("Bash\\x1b]0;pwned\\x07"), "{text}");
 }
 
 #[test]

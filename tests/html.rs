@@ -473,3 +473,17 @@ fn output_dir_writes_an_index_of_the_session_pages() {
     assert!(index.contains("m-a") && index.contains("m-b"));
     assert!(index.contains("2026-02-02 03:04"));
 }
+
+#[test]
+fn several_inputs_to_html_on_stdout_ask_for_an_output_dir() {
+    let a = crate::util::sample("demo.jsonl");
+    let out = crate::util::scribe()
+        .args(["--to", "html"])
+        .arg(&a)
+        .arg(&a)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "no half-written page");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--output-dir"));
+}

@@ -66,18 +66,10 @@ impl Palette {
     }
 }
 
-/// Escapes control and bidi characters (keeps newlines and tabs).
+/// Untrusted text made safe for the terminal: the same rule as the text view (controls, bidi
+/// and zero-width characters shown as visible escapes).
 fn clean(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        let bidi = matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
-        if (c.is_control() && c != '\n' && c != '\t') || bidi {
-            out.push_str(&format!("\\u{{{:x}}}", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    crate::render::ansi::sanitize::sanitize(s).into_owned()
 }
 
 /// The readable report.
@@ -87,7 +79,7 @@ pub(crate) fn text(out: &mut dyn Write, changes: &[Change], color: bool) -> io::
     for c in changes {
         if c.path.is_empty() {
             let (style, sign) = pal.of(c.kind);
-            writeln!(out, "{}", format!("{sign} {}", c.item).style(style))?;
+            writeln!(out, "{}", format!("{sign} {}", clean(&c.item)).style(style))?;
             current = None;
             let side = c.new.as_ref().or(c.old.as_ref());
             if let Some(v) = side {
@@ -96,14 +88,18 @@ pub(crate) fn text(out: &mut dyn Write, changes: &[Change], color: bool) -> io::
             continue;
         }
         if current != Some(c.item.as_str()) {
-            writeln!(out, "{}", format!("~ {}", c.item).style(pal.changed))?;
+            writeln!(
+                out,
+                "{}",
+                format!("~ {}", clean(&c.item)).style(pal.changed)
+            )?;
             current = Some(&c.item);
         }
         let (style, sign) = pal.of(c.kind);
         writeln!(
             out,
             "  {}",
-            format!("{sign} {}", c.path.join(" › ")).style(style)
+            format!("{sign} {}", clean(&c.path.join(" › "))).style(style)
         )?;
         match (&c.old, &c.new) {
             (Some(Value::String(a)), Some(Value::String(b))) => lines_diff(out, &pal, a, b)?,
@@ -358,7 +354,7 @@ mod tests {
     #[test]
     fn clean_escapes_controls_and_bidi_but_keeps_newlines_and_tabs() {
         assert_eq!(clean("a\tb\nc"), "a\tb\nc");
-        assert_eq!(clean("\x1b[31mred\u{202e}"), "\\u{1b}[31mred\\u{202e}");
+        assert_eq!(clean("\x1b[31mred\u{202e}"), "\\x1b[31mred\\u{202e}");
     }
 
     #[test]

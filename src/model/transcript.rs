@@ -164,11 +164,19 @@ impl Usage {
     }
 
     /// Adds another message's usage to a running total.
+    /// Counts come from the input, so the sum saturates rather than overflow.
     pub(crate) fn add(&mut self, other: &Usage) {
-        self.input_tokens += other.input_tokens;
-        self.output_tokens += other.output_tokens;
-        self.cache_read_input_tokens += other.cache_read_input_tokens;
-        self.cache_creation_input_tokens += other.cache_creation_input_tokens;
+        let add = |a: &mut u64, b: u64| *a = a.saturating_add(b);
+        add(&mut self.input_tokens, other.input_tokens);
+        add(&mut self.output_tokens, other.output_tokens);
+        add(
+            &mut self.cache_read_input_tokens,
+            other.cache_read_input_tokens,
+        );
+        add(
+            &mut self.cache_creation_input_tokens,
+            other.cache_creation_input_tokens,
+        );
     }
 }
 

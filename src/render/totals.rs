@@ -34,9 +34,10 @@ impl Totals {
             ..
         } = n
         {
-            self.results += 1;
-            self.turns += turns.unwrap_or(0);
-            self.duration_ms += duration_ms.unwrap_or(0);
+            self.results = self.results.saturating_add(1);
+            // Counts come from the input: a hostile one must not overflow.
+            self.turns = self.turns.saturating_add(turns.unwrap_or(0));
+            self.duration_ms = self.duration_ms.saturating_add(duration_ms.unwrap_or(0));
             if let Some(u) = usage {
                 self.usage.add(u);
             }
@@ -49,7 +50,9 @@ impl Totals {
     /// Input tokens including the cached ones (what the text and Markdown closing lines show).
     pub(crate) fn all_input_tokens(&self) -> u64 {
         let u = &self.usage;
-        u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens
+        u.input_tokens
+            .saturating_add(u.cache_read_input_tokens)
+            .saturating_add(u.cache_creation_input_tokens)
     }
 }
 

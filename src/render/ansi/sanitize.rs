@@ -20,8 +20,9 @@ fn is_unsafe(c: char) -> bool {
         '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}' => {
             true
         }
-        // Zero-width characters that hide text or split words invisibly.
-        '\u{200b}'..='\u{200d}' | '\u{2060}'..='\u{2064}' | '\u{feff}' => true,
+        // Zero-width characters that hide text or split words invisibly. The joiners U+200C and
+        // U+200D are not among them: Persian, Indic scripts and emoji sequences need them.
+        '\u{200b}' | '\u{2060}'..='\u{2064}' | '\u{feff}' => true,
         // Line and paragraph separators break lines where the renderer does not expect it.
         '\u{2028}' | '\u{2029}' => true,
         _ => false,
@@ -56,6 +57,13 @@ pub(crate) fn sanitize(text: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::sanitize;
+
+    #[test]
+    fn joiners_that_scripts_need_are_kept() {
+        for t in ["می\u{200c}خواهم", "👨\u{200d}👩\u{200d}👧", "क्\u{200d}ष"] {
+            assert_eq!(sanitize(t), t);
+        }
+    }
 
     #[test]
     fn plain_text_is_borrowed() {

@@ -95,9 +95,14 @@ impl View {
                 );
             }
             ToolState::Error => {
+                // Said in words, not only in red: a log or a pipe has no colour.
                 let msg = call.error_text.as_deref().unwrap_or(&out_text);
-                let msg = if msg.trim().is_empty() { "Error" } else { msg };
-                self.capped(&mut w, msg, self.pal.error, RESULT_LINES);
+                let msg = if msg.trim().is_empty() {
+                    "Error".to_owned()
+                } else {
+                    format!("Error: {msg}")
+                };
+                self.capped(&mut w, &msg, self.pal.error, RESULT_LINES);
             }
             ToolState::Success => {
                 if summary::is_agent_call(call) {

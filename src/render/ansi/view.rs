@@ -241,7 +241,8 @@ impl View {
         }
         // A saved session does not record its tools: say nothing rather than "0 tools".
         if !s.tools.is_empty() {
-            bits.push(format!("{} tools", s.tools.len()));
+            let n = s.tools.len();
+            bits.push(format!("{n} tool{}", if n == 1 { "" } else { "s" }));
         }
         if let Some(t) = s.title.as_deref().filter(|t| !t.trim().is_empty()) {
             bits.insert(0, format!("“{}”", t.trim()));

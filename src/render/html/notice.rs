@@ -249,7 +249,11 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
             open(h, "info");
             h.raw_trusted("<details class=\"branch\"><summary>side branch · ")
                 .num(turns.len())
-                .raw_trusted(" turns</summary>");
+                .raw_trusted(if turns.len() == 1 {
+                    " turn</summary>"
+                } else {
+                    " turns</summary>"
+                });
             for (i, t) in turns.iter().enumerate() {
                 push_turn(h, t, &format!("{scope}-b{}", i + 1));
             }
@@ -268,7 +272,9 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
             open(h, if *is_error { "error" } else { "result" });
             h.raw_trusted("result: ").text(subtype);
             if let Some(t) = turns {
-                h.raw_trusted(" · ").num(t).raw_trusted(" turns");
+                h.raw_trusted(" · ")
+                    .num(t)
+                    .raw_trusted(if *t == 1 { " turn" } else { " turns" });
             }
             if let Some(d) = duration_ms {
                 h.raw_trusted(" · ").text(&duration(*d));
@@ -316,11 +322,19 @@ pub(crate) fn push_debug(h: &mut Html, d: &DebugRecord) {
 pub(crate) fn push_footer(h: &mut Html, turns: u64, t: &Totals, lines: u64, errors: u64) {
     h.raw_trusted("<footer class=\"page-f\"><span>")
         .num(turns)
-        .raw_trusted(" turns</span>");
+        .raw_trusted(if turns == 1 {
+            " turn</span>"
+        } else {
+            " turns</span>"
+        });
     if t.results > 0 {
         h.raw_trusted("<span>")
             .num(t.turns)
-            .raw_trusted(" agent turns</span><span>")
+            .raw_trusted(if t.turns == 1 {
+                " agent turn</span><span>"
+            } else {
+                " agent turns</span><span>"
+            })
             .text(&duration(t.duration_ms))
             .raw_trusted("</span><span>")
             .num(t.usage.input_tokens)

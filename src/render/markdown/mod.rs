@@ -295,7 +295,10 @@ impl MarkdownRenderer {
         if !s.cwd.is_empty() {
             bits.push(format!("**Directory:** {}", inline(&s.cwd)));
         }
-        bits.push(format!("**Tools:** {}", s.tools.len()));
+        // A saved session does not record its tools: say nothing rather than "0".
+        if !s.tools.is_empty() {
+            bits.push(format!("**Tools:** {}", s.tools.len()));
+        }
         if !s.mcp_servers.is_empty() {
             let servers: Vec<String> = s
                 .mcp_servers
@@ -345,8 +348,9 @@ impl Render for MarkdownRenderer {
             return Ok(());
         }
         let mut line = format!(
-            "{} turns · {} · {} in · {} out tokens",
+            "{} turn{} · {} · {} in · {} out tokens",
             t.turns,
+            if t.turns == 1 { "" } else { "s" },
             super::ansi::seconds(t.duration_ms),
             super::ansi::thousands(t.all_input_tokens()),
             super::ansi::thousands(t.usage.output_tokens)
