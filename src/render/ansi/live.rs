@@ -20,39 +20,55 @@ use crate::model::transcript::{Part, ToolCall, Turn};
 /// Byte offsets just after each blank line that is outside fenced code (only complete lines
 /// count; the text is assumed to start outside a fence).
 pub(super) fn boundaries(text: &str) -> Vec<usize> {
-    let mut out = Vec::new();
-    let mut fence: Option<(char, usize)> = None;
-    let mut pos = 0;
-    for line in text.split_inclusive('\n') {
-        pos += line.len();
-        if !line.ends_with('\n') {
-            break;
-        }
-        let t = line.trim();
-        // A fence may open after list or quote markers (`- ````, `> ~~~`): look past them.
-        // Seeing a fence that is not one only delays printing; missing one would cut a block.
-        let opener = t.trim_start_matches(|c: char| {
-            matches!(c, '>' | '-' | '*' | '+' | '.' | ')' | ' ') || c.is_ascii_digit()
-        });
-        let run = |s: &str, c: char| s.chars().take_while(|&x| x == c).count();
-        match fence {
-            Some((c, n)) => {
-                if run(t, c) >= n && t.chars().all(|x| x == c) {
-                    fence = None;
+    Cuts::default().scan(text)
+}
+
+/// A scan for chunk boundaries that goes on where it stopped, so that text streamed in many
+/// deltas is scanned once in all, not once per delta.
+#[derive(Debug, Default, Clone)]
+pub(super) struct Cuts {
+    /// Bytes scanned (always just after a line feed).
+    pos: usize,
+    /// The fence the scan is inside: its character and length.
+    fence: Option<(char, usize)>,
+}
+
+impl Cuts {
+    /// Scans the complete lines of `text` after the previous call's position (the text only
+    /// ever grows); returns the new boundaries as offsets into `text`.
+    pub(super) fn scan(&mut self, text: &str) -> Vec<usize> {
+        let mut out = Vec::new();
+        for line in text[self.pos..].split_inclusive('\n') {
+            if !line.ends_with('\n') {
+                break;
+            }
+            self.pos += line.len();
+            let t = line.trim();
+            // A fence may open after list or quote markers (`- ````, `> ~~~`): look past them.
+            // Seeing a fence that is not one only delays printing; missing one would cut a block.
+            let opener = t.trim_start_matches(|c: char| {
+                matches!(c, '>' | '-' | '*' | '+' | '.' | ')' | ' ') || c.is_ascii_digit()
+            });
+            let run = |s: &str, c: char| s.chars().take_while(|&x| x == c).count();
+            match self.fence {
+                Some((c, n)) => {
+                    if run(t, c) >= n && t.chars().all(|x| x == c) {
+                        self.fence = None;
+                    }
+                }
+                None => {
+                    if t.is_empty() {
+                        out.push(self.pos);
+                    } else if run(opener, '`') >= 3 {
+                        self.fence = Some(('`', run(opener, '`')));
+                    } else if run(opener, '~') >= 3 {
+                        self.fence = Some(('~', run(opener, '~')));
+                    }
                 }
             }
-            None => {
-                if t.is_empty() {
-                    out.push(pos);
-                } else if run(opener, '`') >= 3 {
-                    fence = Some(('`', run(opener, '`')));
-                } else if run(opener, '~') >= 3 {
-                    fence = Some(('~', run(opener, '~')));
-                }
-            }
         }
+        out
     }
-    out
 }
 
 /// Cuts a whole text into chunks (see the module doc). Blank chunks are dropped.
@@ -84,6 +100,8 @@ pub(super) struct Stream {
     pub(super) printed: usize,
     /// The first chunk (the one with the bullet) has been printed.
     pub(super) bulleted: bool,
+    /// Where the boundary scan of `text` stands.
+    pub(super) cuts: Cuts,
 }
 
 /// The live path's memory, so that the final items print only what it has not.
@@ -217,18 +235,19 @@ impl TextRenderer {
                     text: String::new(),
                     printed: 0,
                     bulleted: false,
+                    cuts: Cuts::default(),
                 });
                 self.live.streams.len() - 1
             }
         };
         let s = &mut self.live.streams[pos];
         s.text.push_str(text);
-        let Some(b) = boundaries(&s.text[s.printed..]).last().copied() else {
+        let Some(b) = s.cuts.scan(&s.text).last().copied() else {
             return Ok(());
         };
         let start = s.printed;
-        s.printed += b;
-        let chunk = s.text[start..start + b].to_owned();
+        s.printed = b;
+        let chunk = s.text[start..b].to_owned();
         let mut bulleted = s.bulleted;
         self.text(out, &chunk, reasoning, &mut bulleted)?;
         if let Some(s) = self.live.streams.get_mut(pos) {
