@@ -138,6 +138,7 @@ impl Conversation {
 
     /// The input ended: whatever is still gathered is written (the user's shell output too).
     pub(crate) fn finish(&mut self, e: &mut Emit<'_>) {
+        self.flush_shell_output(e);
         self.close_all(e);
         if self
             .user_shell

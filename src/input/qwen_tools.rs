@@ -48,6 +48,8 @@ pub(super) struct CallRecord {
     meta: Map<String, Value>,
     pub(super) permission: Option<Value>,
     shell_output: String,
+    /// Bytes of `shell_output` already sent in a `tool-update`.
+    shell_sent: usize,
     is_agent: bool,
     subtask_started: bool,
     pub(super) denied: bool,
@@ -73,6 +75,7 @@ impl CallRecord {
             meta: Map::new(),
             permission: None,
             shell_output: String::new(),
+            shell_sent: 0,
             is_agent,
             subtask_started: false,
             denied: false,
@@ -409,6 +412,43 @@ impl Conversation {
             }),
             sidecar: Some(rec.sidecar()),
         });
+        self.release(id);
+    }
+
+    /// A finished call's payload has gone out with its result: keep only what later frames
+    /// are checked against (its name, thread and flags), so memory does not grow with the
+    /// outputs of a long session.
+    fn release(&mut self, id: &str) {
+        if let Some(rec) = self.calls.get_mut(id) {
+            rec.content = Value::Null;
+            rec.raw_input = Value::Null;
+            rec.raw_output = Value::Null;
+            rec.locations = Value::Null;
+            rec.meta = Map::new();
+            rec.shell_output = String::new();
+            rec.title = String::new();
+        }
+        self.order.retain(|o| o != id);
+    }
+
+    /// The end of the input: a running command's output gathered since its last update.
+    pub(super) fn flush_shell_output(&mut self, e: &mut Emit<'_>) {
+        for id in self.open_calls() {
+            let Some(rec) = self.calls.get_mut(&id) else {
+                continue;
+            };
+            if rec.shell_output.len() > rec.shell_sent {
+                rec.shell_sent = rec.shell_output.len();
+                e.push(EventKind::ToolUpdate {
+                    tool_call_id: id,
+                    state: None,
+                    output: Some(Value::String(rec.shell_output.clone())),
+                    input: None,
+                    error_text: None,
+                    sidecar: None,
+                });
+            }
+        }
     }
 
     /// Ends every call still open as an error: the prompt was cancelled.
@@ -521,14 +561,24 @@ impl Conversation {
                     return;
                 };
                 rec.shell_output.push_str(text);
-                e.push(EventKind::ToolUpdate {
-                    tool_call_id: id,
-                    state: None,
-                    output: Some(Value::String(rec.shell_output.clone())),
-                    input: None,
-                    error_text: None,
-                    sidecar: None,
-                });
+                // The output so far goes out when it has doubled since it last did: a long
+                // command streaming many chunks costs linear time, not quadratic. The call's
+                // result, or the end of the input, brings the whole of it.
+                if rec.shell_output.len() >= 2 * rec.shell_sent.max(512) || rec.shell_sent == 0 {
+                    rec.shell_sent = rec.shell_output.len();
+                    e.push(EventKind::ToolUpdate {
+                        tool_call_id: id,
+                        state: None,
+                        output: Some(Value::String(rec.shell_output.clone())),
+                        input: None,
+                        error_text: None,
+                        sidecar: None,
+                    });
+                } else {
+                    e.push(EventKind::Absorbed {
+                        what: "shell output (gathered into its call)".into(),
+                    });
+                }
             }
             None => e.push(info(
                 "shell_output",
