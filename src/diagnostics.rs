@@ -14,6 +14,7 @@ pub(crate) struct Diagnostics {
 }
 
 impl Diagnostics {
+    /// Diagnostics for one run; with `strict`, the first error stops it.
     pub(crate) fn new(strict: bool) -> Diagnostics {
         Diagnostics {
             strict,

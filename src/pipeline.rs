@@ -315,7 +315,7 @@ fn run_one(
                 a.set_path(path);
             }
             adapter = Some(a);
-            folder = Some(Folder::new(source.name()));
+            folder = Some(Folder::new());
             let mut header = Header {
                 file: name.to_owned(),
                 source: source.name(),

@@ -99,7 +99,7 @@ fn call_ids(v: &Value, out: &mut BTreeSet<String>) {
 fn run(input: &[u8]) -> (BTreeSet<String>, BTreeSet<String>) {
     let mut reader = LineReader::new(input);
     let mut adapter = ClaudeStream::default();
-    let mut folder = Folder::new("claude-stream");
+    let mut folder = Folder::new();
     let mut diag = Diagnostics::new(false);
     let (mut events, mut items) = (Vec::new(), Vec::new());
     let mut ids_in = BTreeSet::new();

@@ -110,7 +110,7 @@ fn load(
                 if name != "-" {
                     adapter.set_path(path);
                 }
-                Reading::Stream(adapter, Box::new(Folder::new(source.name())))
+                Reading::Stream(adapter, Box::new(Folder::new()))
             });
         }
         match reading.as_mut() {

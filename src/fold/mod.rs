@@ -79,7 +79,8 @@ pub(crate) struct Folder {
 }
 
 impl Folder {
-    pub(crate) fn new(_source: &str) -> Folder {
+    /// An empty fold, at the start of one input.
+    pub(crate) fn new() -> Folder {
         Folder {
             queue: VecDeque::new(),
             subthreads: HashMap::new(),

@@ -290,7 +290,7 @@ mod tests {
     /// The tool-call ids the adapter announced, and the ids of the calls in the folded output.
     fn run(adapter: &mut dyn Adapter, input: &[u8]) -> (BTreeSet<String>, BTreeSet<String>) {
         let mut reader = LineReader::new(input);
-        let mut folder = Folder::new("codex");
+        let mut folder = Folder::new();
         let mut diag = Diagnostics::new(false);
         let (mut events, mut items) = (Vec::new(), Vec::new());
         let mut ids_in = BTreeSet::new();

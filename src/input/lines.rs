@@ -27,6 +27,7 @@ pub(crate) struct LineReader<R> {
 }
 
 impl<R: BufRead> LineReader<R> {
+    /// A reader at the start of an input.
     pub(crate) fn new(inner: R) -> LineReader<R> {
         LineReader {
             inner,

@@ -129,6 +129,7 @@ pub(crate) struct TurnMeta {
 }
 
 impl TurnMeta {
+    /// Nothing to say: the field is left out of the output.
     pub(crate) fn is_empty(&self) -> bool {
         self == &TurnMeta::default()
     }
@@ -393,6 +394,7 @@ pub(crate) struct SubagentUsage {
 }
 
 impl SubagentUsage {
+    /// Reads a harness usage object (`total_tokens`, `tool_uses`, `duration_ms`).
     pub(crate) fn from_json(v: &Value) -> Option<SubagentUsage> {
         let o = v.as_object()?;
         let n = |k: &str| o.get(k).and_then(Value::as_u64).unwrap_or(0);

@@ -335,7 +335,7 @@ impl Emitter {
             self.row(log, i, &None, &mut events);
             events.extend(anchored.remove(&i).unwrap_or_default());
         }
-        let mut folder = Folder::new("claude-session");
+        let mut folder = Folder::new();
         let mut items = Vec::new();
         // Each row's line is still accounted for in `--to events`: its events went into the
         // branch notice.

@@ -56,7 +56,7 @@ fn tool_use_ids(v: &Value, out: &mut BTreeSet<String>) {
 fn run(input: &[u8]) -> BTreeSet<String> {
     let mut reader = LineReader::new(input);
     let mut adapter = ClaudeSession::default();
-    let mut folder = Folder::new("claude-session");
+    let mut folder = Folder::new();
     let mut diag = Diagnostics::new(false);
     let (mut events, mut items) = (Vec::new(), Vec::new());
     let mut report = Report {
