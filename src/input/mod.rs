@@ -13,8 +13,10 @@ use crate::model::event::{Event, EventKind};
 
 pub(crate) mod classify;
 pub(crate) mod claude_blocks;
+pub(crate) mod claude_messages;
 pub(crate) mod claude_session;
 pub(crate) mod claude_stream;
+pub(crate) mod claude_system;
 mod codex_exec;
 mod codex_items;
 mod codex_rollout;

@@ -1,0 +1,229 @@
+//! Claude assistant and user messages → normalized events, shared by every Claude-shaped format
+//! (stream-json, saved sessions, Qwen's stream-json): content blocks become parts and tool
+//! results, and a user message's text is classified by §4 at this boundary.
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value, json};
+
+use super::classify::{self, Flags};
+use super::claude_blocks::{self, Block};
+use super::fields::{opt_string, parent_tool_use_id};
+use crate::model::event::EventKind;
+use crate::model::transcript::{Part, Role, Turn, TurnMeta, Usage};
+
+/// Field names that differ between the live wire and a saved session.
+pub(crate) struct Wire {
+    pub(crate) synthetic: &'static [&'static str],
+    pub(crate) tool_use_result: &'static str,
+}
+
+impl Wire {
+    /// The live stream-json spelling.
+    pub(crate) const STREAM: Wire = Wire {
+        synthetic: &["isSynthetic"],
+        tool_use_result: "tool_use_result",
+    };
+    /// The saved-session spelling.
+    pub(crate) const SESSION: Wire = Wire {
+        synthetic: &["isMeta", "isVisibleInTranscriptOnly"],
+        tool_use_result: "toolUseResult",
+    };
+}
+
+/// Assistant and user messages, shared by the stream and the saved-session adapters.
+#[derive(Debug, Default)]
+pub(crate) struct ClaudeMessages {
+    subagent_threads_seen: HashSet<String>,
+    user_count: u64,
+}
+
+impl ClaudeMessages {
+    /// An assistant message: one event per content block.
+    pub(crate) fn assistant(&mut self, v: &Value, _wire: &Wire, emit: &mut impl FnMut(EventKind)) {
+        let thread = parent_tool_use_id(v);
+        let msg = v.get("message").unwrap_or(&Value::Null);
+        let message_id = msg
+            .get("id")
+            .and_then(Value::as_str)
+            .or_else(|| v.get("uuid").and_then(Value::as_str))
+            .unwrap_or_default()
+            .to_owned();
+        let model = opt_string(msg, "model");
+        let api_error = v
+            .get("is_api_error_message")
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
+            || v.get("isApiErrorMessage")
+                .and_then(Value::as_bool)
+                .unwrap_or(false)
+            || model.as_deref() == Some("<synthetic>") && v.get("error").is_some();
+        let error = if api_error {
+            Some(
+                v.get("error")
+                    .and_then(Value::as_str)
+                    .unwrap_or("api_error")
+                    .to_owned(),
+            )
+        } else {
+            opt_string(v, "error")
+        };
+        let meta = TurnMeta {
+            model,
+            stop_reason: opt_string(msg, "stop_reason"),
+            usage: msg.get("usage").and_then(Usage::from_json),
+            error,
+            aborted: v.get("aborted").and_then(Value::as_bool).unwrap_or(false),
+            machinery: Map::new(),
+        };
+        let timestamp = opt_string(v, "timestamp");
+        let blocks = content_blocks(msg);
+        for b in blocks.iter() {
+            let part = match claude_blocks::block(b) {
+                Block::Text(text) => Part::Text {
+                    text,
+                    citations: Vec::new(),
+                },
+                Block::Part(p) => p,
+                Block::Result {
+                    tool_call_id,
+                    is_error,
+                    output,
+                    error_text,
+                } => {
+                    emit(EventKind::ToolResult {
+                        thread: thread.clone(),
+                        tool_call_id,
+                        is_error,
+                        output,
+                        error_text,
+                        sidecar: None,
+                    });
+                    continue;
+                }
+            };
+            emit(EventKind::AssistantBlock {
+                thread: thread.clone(),
+                message_id: message_id.clone(),
+                part,
+                meta: meta.clone(),
+                timestamp: timestamp.clone(),
+            });
+        }
+    }
+
+    /// A user message: tool results first (row 2), then whatever else it carried, classified.
+    pub(crate) fn user(&mut self, v: &Value, wire: &Wire, emit: &mut impl FnMut(EventKind)) {
+        let thread = parent_tool_use_id(v);
+        let msg = v.get("message").unwrap_or(&Value::Null);
+        let blocks = content_blocks(msg);
+        let mut sidecar = v
+            .get(wire.tool_use_result)
+            .filter(|s| !s.is_null())
+            .cloned();
+        let mut texts: Vec<String> = Vec::new();
+        let mut parts: Vec<Part> = Vec::new();
+        let mut first_result: Option<String> = None;
+        for b in blocks.iter() {
+            match claude_blocks::block(b) {
+                Block::Text(t) => texts.push(t),
+                Block::Part(p) => parts.push(p),
+                Block::Result {
+                    tool_call_id,
+                    mut is_error,
+                    output,
+                    mut error_text,
+                } => {
+                    let sc = sidecar.take();
+                    if let Some(Value::String(s)) = &sc {
+                        if s.starts_with("Error:") {
+                            is_error = true;
+                            if error_text.is_none() {
+                                error_text = Some(s.trim_start_matches("Error:").trim().to_owned());
+                            }
+                        }
+                    }
+                    // An Agent call's result ends its sub-agent thread.
+                    self.subagent_threads_seen.remove(&tool_call_id);
+                    first_result.get_or_insert_with(|| tool_call_id.clone());
+                    emit(EventKind::ToolResult {
+                        thread: thread.clone(),
+                        tool_call_id,
+                        is_error,
+                        output,
+                        error_text,
+                        sidecar: sc,
+                    });
+                }
+            }
+        }
+        if texts.is_empty() && parts.is_empty() {
+            return;
+        }
+        let flags = Flags {
+            replay: v.get("isReplay").and_then(Value::as_bool).unwrap_or(false),
+            synthetic: wire
+                .synthetic
+                .iter()
+                .any(|k| v.get(*k).and_then(Value::as_bool).unwrap_or(false)),
+            compact_summary: v
+                .get("isCompactSummary")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+            subagent_first: match &thread {
+                Some(p) => self.subagent_threads_seen.insert(p.clone()),
+                None => false,
+            },
+        };
+        let joined = texts.join("\n");
+        let c = classify::classify(&joined, flags, thread.as_deref());
+        let mut turn_parts = Vec::with_capacity(parts.len() + 1);
+        if !c.text.is_empty() || parts.is_empty() {
+            turn_parts.push(Part::Text {
+                text: c.text,
+                citations: Vec::new(),
+            });
+        }
+        turn_parts.extend(parts);
+        let origin = match (&first_result, c.origin) {
+            (Some(id), crate::model::transcript::TurnOrigin::UserInput) => {
+                crate::model::transcript::TurnOrigin::ToolReturn {
+                    tool_call_id: id.clone(),
+                }
+            }
+            (_, o) => o,
+        };
+        self.user_count += 1;
+        let id = opt_string(v, "uuid").unwrap_or_else(|| format!("u{}", self.user_count));
+        let turn = Turn {
+            id,
+            role: Role::User,
+            origin,
+            parent_task_id: thread.clone(),
+            parts: turn_parts,
+            metadata: TurnMeta {
+                machinery: c.machinery,
+                ..TurnMeta::default()
+            },
+            timestamp: opt_string(v, "timestamp"),
+        };
+        let source_tool_call_id = v
+            .get("sourceToolUseID")
+            .or_else(|| v.get("source_tool_use_id"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        emit(EventKind::UserTurn {
+            turn: Box::new(turn),
+            source_tool_call_id,
+        });
+    }
+}
+
+/// A message's content as blocks, borrowed (a plain string content becomes one text block).
+fn content_blocks(msg: &Value) -> std::borrow::Cow<'_, [Value]> {
+    match msg.get("content") {
+        Some(Value::Array(a)) => std::borrow::Cow::Borrowed(a.as_slice()),
+        Some(Value::String(s)) => std::borrow::Cow::Owned(vec![json!({"type": "text", "text": s})]),
+        _ => std::borrow::Cow::Owned(Vec::new()),
+    }
+}

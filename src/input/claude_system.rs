@@ -1,0 +1,277 @@
+//! Claude's `system` messages, `init` and `result` → session snapshots and notices (shared with
+//! Qwen's stream-json, which sends the same kinds).
+
+use serde_json::Value;
+
+use super::fields::{self, names, opt_string, str_of, string};
+use crate::model::event::EventKind;
+use crate::model::session::{HookStatus, Level, McpServer, Plugin, SessionSnapshot, SystemNotice};
+use crate::model::transcript::{SubagentStatus, SubagentUsage, Usage};
+
+pub(crate) fn info(v: &Value, source: &str, level: Level, text: String) -> EventKind {
+    let mut data = v.clone();
+    if let Some(o) = data.as_object_mut() {
+        for k in ["type", "subtype", "uuid", "session_id"] {
+            o.shift_remove(k);
+        }
+    }
+    fields::info(source, level, text, data)
+}
+
+/// Each item of an array field, read by `f` (none when the field is missing or not an array).
+/// Exists for the `init` line's lists of objects (MCP servers, plugins).
+fn each<T>(v: &Value, key: &str, f: impl Fn(&Value) -> T) -> Vec<T> {
+    v.get(key)
+        .and_then(Value::as_array)
+        .map(|a| a.iter().map(f).collect())
+        .unwrap_or_default()
+}
+
+/// `system/init` → the session inventory.
+pub(crate) fn session_snapshot(v: &Value, source: &str) -> SessionSnapshot {
+    SessionSnapshot {
+        id: string(v, "uuid"),
+        session_id: string(v, "session_id"),
+        agent: "claude-code".into(),
+        source: source.to_owned(),
+        version: opt_string(v, "claude_code_version"),
+        model: string(v, "model"),
+        cwd: string(v, "cwd"),
+        permission_mode: string(v, "permissionMode"),
+        tools: names(v.get("tools")),
+        mcp_servers: each(v, "mcp_servers", |m| McpServer {
+            name: string(m, "name"),
+            status: string(m, "status"),
+        }),
+        plugins: each(v, "plugins", |p| Plugin {
+            name: string(p, "name"),
+            path: string(p, "path"),
+        }),
+        skills: names(v.get("skills")),
+        slash_commands: names(v.get("slash_commands")),
+        agents: names(v.get("agents")),
+        git_branch: None,
+        title: None,
+        updated_at: opt_string(v, "timestamp"),
+    }
+}
+
+/// A `system` message; false when the subtype is unknown.
+pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
+    let sub = str_of(v, "subtype");
+    let notice = |n: SystemNotice| EventKind::Notice {
+        notice: Box::new(n),
+    };
+    match sub {
+        "init" => emit(EventKind::SessionInit {
+            session: Box::new(session_snapshot(v, "claude-stream")),
+        }),
+        "status" => emit(notice(SystemNotice::Status {
+            status: opt_string(v, "status"),
+            detail: v.get("compact_result").and_then(Value::as_str).map(|r| {
+                match v.get("compact_error").and_then(Value::as_str) {
+                    Some(e) => format!("compact {r}: {e}"),
+                    None => format!("compact {r}"),
+                }
+            }),
+        })),
+        "session_state_changed" => emit(notice(SystemNotice::SessionState {
+            state: string(v, "state"),
+        })),
+        "compact_boundary" => {
+            let m = v.get("compact_metadata").cloned().unwrap_or(Value::Null);
+            emit(notice(SystemNotice::Compact {
+                trigger: opt_string(&m, "trigger"),
+                pre_tokens: m.get("pre_tokens").and_then(Value::as_u64),
+                post_tokens: m.get("post_tokens").and_then(Value::as_u64),
+                metadata: m,
+            }))
+        }
+        "api_retry" => emit(notice(SystemNotice::ApiRetry {
+            attempt: v.get("attempt").and_then(Value::as_u64).unwrap_or(0),
+            max: v.get("max_retries").and_then(Value::as_u64).unwrap_or(0),
+            delay_ms: v.get("retry_delay_ms").and_then(Value::as_u64).unwrap_or(0),
+            error_status: v.get("error_status").and_then(Value::as_u64),
+            error: opt_string(v, "error"),
+        })),
+        "hook_started" | "hook_progress" | "hook_response" => {
+            let status = match sub {
+                "hook_started" => HookStatus::Started,
+                "hook_progress" => HookStatus::Progress,
+                _ => HookStatus::Response,
+            };
+            let output = ["output", "stdout", "stderr"]
+                .iter()
+                .filter_map(|k| v.get(*k).and_then(Value::as_str))
+                .find(|s| !s.is_empty())
+                .map(str::to_owned);
+            emit(notice(SystemNotice::Hook {
+                hook_name: string(v, "hook_name"),
+                event: string(v, "hook_event"),
+                status,
+                output,
+                exit_code: v.get("exit_code").and_then(Value::as_i64),
+                outcome: opt_string(v, "outcome"),
+            }))
+        }
+        "task_started" => emit(EventKind::SubtaskStarted {
+            task_id: string(v, "task_id"),
+            tool_call_id: opt_string(v, "tool_use_id"),
+            description: string(v, "description"),
+            subagent_type: opt_string(v, "subagent_type"),
+            task_type: opt_string(v, "task_type"),
+        }),
+        "task_progress" => emit(EventKind::SubtaskProgress {
+            task_id: string(v, "task_id"),
+            tool_call_id: opt_string(v, "tool_use_id"),
+            description: string(v, "description"),
+            usage: v.get("usage").and_then(SubagentUsage::from_json),
+        }),
+        "task_updated" => {
+            let p = v.get("patch").unwrap_or(&Value::Null);
+            emit(EventKind::SubtaskUpdated {
+                task_id: string(v, "task_id"),
+                status: p
+                    .get("status")
+                    .and_then(Value::as_str)
+                    .and_then(SubagentStatus::from_word),
+                description: opt_string(p, "description"),
+                error: opt_string(p, "error"),
+            })
+        }
+        "task_notification" => emit(EventKind::SubtaskFinished {
+            task_id: string(v, "task_id"),
+            tool_call_id: opt_string(v, "tool_use_id"),
+            status: SubagentStatus::from_word(str_of(v, "status"))
+                .unwrap_or(SubagentStatus::Completed),
+            summary: opt_string(v, "summary"),
+            usage: v.get("usage").and_then(SubagentUsage::from_json),
+        }),
+        "permission_denied" => emit(EventKind::ToolDenied {
+            tool_call_id: string(v, "tool_use_id"),
+            tool_name: string(v, "tool_name"),
+            message: string(v, "message"),
+        }),
+        "files_persisted" => emit(notice(SystemNotice::FilesPersisted {
+            files: v
+                .get("files")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().map(|f| string(f, "filename")).collect())
+                .unwrap_or_default(),
+            failed: v
+                .get("failed")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default(),
+        })),
+        "elicitation_complete" => emit(notice(SystemNotice::Elicitation {
+            server: string(v, "mcp_server_name"),
+            id: string(v, "elicitation_id"),
+        })),
+        "local_command_output" => emit(info(
+            v,
+            "local_command_output",
+            Level::Info,
+            string(v, "content"),
+        )),
+        "model_refusal_fallback" | "model_refusal_no_fallback" => {
+            emit(info(v, sub, Level::Warning, string(v, "content")))
+        }
+        "informational" => {
+            let level = match str_of(v, "level") {
+                "warning" => Level::Warning,
+                _ => Level::Info,
+            };
+            emit(info(v, sub, level, string(v, "content")))
+        }
+        "notification" => emit(info(v, sub, Level::Info, string(v, "text"))),
+        "plugin_install" => {
+            let text = format!("plugin {} {}", str_of(v, "name"), str_of(v, "status"));
+            let level = if v.get("error").is_some() {
+                Level::Error
+            } else {
+                Level::Trace
+            };
+            emit(info(v, sub, level, text))
+        }
+        "worker_shutting_down" => emit(info(v, sub, Level::Warning, string(v, "reason"))),
+        "mirror_error" => emit(info(v, sub, Level::Error, string(v, "error"))),
+        "session_writes_lost" => {
+            let text = format!("session writes lost ({})", str_of(v, "error_code"));
+            emit(info(v, sub, Level::Error, text))
+        }
+        "memory_recall" => {
+            let n = v
+                .get("memories")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
+            emit(info(v, sub, Level::Info, format!("recalled {n} memories")))
+        }
+        "thinking_tokens" => {
+            let n = v
+                .get("estimated_tokens")
+                .and_then(Value::as_u64)
+                .unwrap_or(0);
+            emit(info(v, sub, Level::Trace, format!("thinking: ~{n} tokens")))
+        }
+        "background_tasks_changed" => {
+            let n = v.get("tasks").and_then(Value::as_array).map_or(0, Vec::len);
+            emit(info(v, sub, Level::Trace, format!("{n} background tasks")))
+        }
+        "commands_changed" => {
+            let n = v
+                .get("commands")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
+            emit(info(
+                v,
+                sub,
+                Level::Trace,
+                format!("{n} commands available"),
+            ))
+        }
+        "control_request_progress" => {
+            let text = format!("request {}", str_of(v, "status"));
+            emit(info(v, sub, Level::Trace, text))
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// `result`: the end of a turn, with cost, counts and duration.
+pub(crate) fn result_notice(v: &Value) -> SystemNotice {
+    let sub = string(v, "subtype");
+    let is_error = v
+        .get("is_error")
+        .and_then(Value::as_bool)
+        .unwrap_or(sub != "success");
+    SystemNotice::Result {
+        subtype: sub,
+        is_error,
+        cost: v.get("total_cost_usd").and_then(Value::as_f64),
+        turns: v.get("num_turns").and_then(Value::as_u64),
+        duration_ms: v.get("duration_ms").and_then(Value::as_u64),
+        duration_api_ms: v.get("duration_api_ms").and_then(Value::as_u64),
+        usage: v.get("usage").and_then(Usage::from_json),
+        text: opt_string(v, "result"),
+        stop_reason: opt_string(v, "stop_reason"),
+        terminal_reason: opt_string(v, "terminal_reason"),
+        errors: v
+            .get("errors")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default(),
+        permission_denials: v
+            .get("permission_denials")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default(),
+        structured_output: v.get("structured_output").filter(|s| !s.is_null()).cloned(),
+    }
+}
