@@ -1,9 +1,11 @@
-//! Markdown tables for the terminal: aligned columns separated by `│`, cut to the width.
+//! Markdown tables for the terminal: aligned columns separated by `│`, cells wrapped within
+//! their column so that nothing is cut; a table too wide even so is written as `header: value`
+//! lines per row.
 
 use owo_colors::Style;
 use pulldown_cmark::Alignment;
 
-use super::layout::{Line, Span, truncate, width as text_width};
+use super::layout::{Line, Span, width as text_width};
 use super::palette::Palette;
 use super::sanitize::sanitize;
 
@@ -18,8 +20,9 @@ pub(super) struct Table {
 }
 
 impl Table {
-    /// The table as lines: columns as wide as their widest cell, shrunk (cells cut with `…`)
-    /// until the table fits the width; the header bold and underlined with a rule.
+    /// The table as lines: columns as wide as their widest cell, shrunk (cells wrapped over
+    /// several lines) until the table fits the width; the header bold and underlined with a
+    /// rule.
     pub(super) fn lines(
         self,
         pal: &Palette,
@@ -60,41 +63,52 @@ impl Table {
                 .enumerate()
                 .max_by_key(|(_, w)| **w)
                 .expect("cols > 0");
-            if w <= 3 {
+            if w <= 6 {
                 break;
             }
             widths[i] -= 1;
         }
+        if widths.iter().sum::<usize>() > avail {
+            return as_list(&rows, pal, first, rest, base);
+        }
         let mut out = Vec::new();
         let sep = Span::new(" │ ", pal.dim);
         for (r, row) in rows.iter().enumerate() {
-            let mut line = if out.is_empty() {
-                first.clone()
-            } else {
-                rest.clone()
-            };
-            for (i, cell) in row.iter().enumerate() {
-                if i > 0 {
-                    line.push(sep.clone());
-                }
-                let cell = truncate(cell, widths[i]);
-                let pad = widths[i].saturating_sub(text_width(&cell));
-                let text = match t.align.get(i) {
-                    Some(Alignment::Right) => format!("{}{cell}", " ".repeat(pad)),
-                    _ => format!("{cell}{}", " ".repeat(pad)),
-                };
-                let style = if r == 0 && pal.enabled {
-                    base.bold()
+            let cells: Vec<Vec<String>> = row
+                .iter()
+                .enumerate()
+                .map(|(i, c)| wrap_cell(c, widths[i]))
+                .collect();
+            let height = cells.iter().map(Vec::len).max().unwrap_or(1);
+            for k in 0..height {
+                let mut line = if out.is_empty() {
+                    first.clone()
                 } else {
-                    base
+                    rest.clone()
                 };
-                line.push(Span {
-                    text,
-                    style,
-                    link: None,
-                });
+                for (i, cell) in cells.iter().enumerate() {
+                    if i > 0 {
+                        line.push(sep.clone());
+                    }
+                    let cell = cell.get(k).map_or("", String::as_str);
+                    let pad = widths[i].saturating_sub(text_width(cell));
+                    let text = match t.align.get(i) {
+                        Some(Alignment::Right) => format!("{}{cell}", " ".repeat(pad)),
+                        _ => format!("{cell}{}", " ".repeat(pad)),
+                    };
+                    let style = if r == 0 && pal.enabled {
+                        base.bold()
+                    } else {
+                        base
+                    };
+                    line.push(Span {
+                        text,
+                        style,
+                        link: None,
+                    });
+                }
+                out.push(line);
             }
-            out.push(line);
             if r == 0 {
                 let mut line = rest.clone();
                 let bar: Vec<String> = widths.iter().map(|w| "─".repeat(*w)).collect();
@@ -103,5 +117,79 @@ impl Table {
             }
         }
         out
+    }
+}
+
+/// A cell's text in lines of at most `width` columns: whole words where they fit, a word wider
+/// than the column cut where it must. Never empty.
+fn wrap_cell(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = vec![String::new()];
+    for word in text.split_whitespace() {
+        let last = lines.last_mut().expect("never empty");
+        let used = text_width(last);
+        let need = text_width(word) + usize::from(used > 0);
+        if used + need <= width {
+            if used > 0 {
+                last.push(' ');
+            }
+            last.push_str(word);
+            continue;
+        }
+        if used > 0 {
+            lines.push(String::new());
+        }
+        for c in word.chars() {
+            let last = lines.last_mut().expect("never empty");
+            if text_width(last) + text_width(c.encode_utf8(&mut [0; 4])) > width && !last.is_empty()
+            {
+                lines.push(String::new());
+            }
+            lines.last_mut().expect("never empty").push(c);
+        }
+    }
+    lines
+}
+
+/// A table too wide for the terminal: each row as `header: value` lines, rows apart.
+fn as_list(rows: &[Vec<String>], pal: &Palette, first: Line, rest: Line, base: Style) -> Vec<Line> {
+    let mut out: Vec<Line> = Vec::new();
+    let header = &rows[0];
+    for row in &rows[1..] {
+        if !out.is_empty() {
+            out.push(rest.clone());
+        }
+        for (i, cell) in row.iter().enumerate() {
+            let mut line = if out.is_empty() {
+                first.clone()
+            } else {
+                rest.clone()
+            };
+            let name = header.get(i).map_or("", String::as_str);
+            line.push(Span::new(&format!("{name}: "), pal.dim));
+            line.push(Span {
+                text: cell.clone(),
+                style: base,
+                link: None,
+            });
+            out.push(line);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap_cell;
+
+    #[test]
+    fn cells_wrap_at_words_and_cut_long_words() {
+        assert_eq!(
+            wrap_cell("stop at the first error", 10),
+            ["stop at", "the first", "error"]
+        );
+        assert_eq!(wrap_cell("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+        assert_eq!(wrap_cell("", 4), [""]);
+        assert_eq!(wrap_cell("日本語です", 4), ["日本", "語で", "す"]);
     }
 }
