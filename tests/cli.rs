@@ -1,9 +1,8 @@
 //! Command-line behaviour: inputs, line handling, exit codes, diagnostics, broken pipes and live
 //! output.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::process::{Command as StdCommand, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::util::{json_lines, sample, scribe};
@@ -186,22 +185,7 @@ fn broken_pipe_is_a_quiet_success() {
 
 #[test]
 fn output_appears_while_the_input_is_still_open() {
-    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("scribe"))
-        .args(["--to", "jsonl"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            if tx.send(line.unwrap()).is_err() {
-                break;
-            }
-        }
-    });
+    let (mut child, mut stdin, rx) = crate::util::spawn_live(&["--to", "jsonl"]);
     // A whole agent turn, then the stream pauses with stdin still open.
     writeln!(stdin, "{TEXT_TURN}\n{RESULT}").unwrap();
     stdin.flush().unwrap();

@@ -360,24 +360,7 @@ fn ten_thousand_turns_are_written_with_flat_memory() {
 
 #[test]
 fn each_turn_is_written_as_soon_as_it_is_final() {
-    use std::sync::mpsc;
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("scribe"))
-        .args(["--to", "html"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            if tx.send(line.unwrap()).is_err() {
-                break;
-            }
-        }
-    });
+    let (mut child, mut stdin, rx) = crate::util::spawn_live(&["--to", "html"]);
     let msg = |id: &str, text: &str| {
         format!(
             r#"{{"type":"assistant","message":{{"id":"{id}","type":"message","role":"assistant","model":"m","content":[{{"type":"text","text":"{text}"}}]}},"parent_tool_use_id":null,"uuid":"u-{id}","session_id":"s"}}"#

@@ -143,3 +143,35 @@ pub(crate) fn fold_quiet(path: &Path) -> Vec<serde_json::Value> {
     assert!(stderr.is_empty(), "{}: stderr {stderr}", path.display());
     records
 }
+
+/// The binary started with `args`, its stdin open for the test to write, and its stdout read
+/// line by line on a thread: for tests that see output while the input is still arriving.
+pub(crate) fn spawn_live(
+    args: &[&str],
+) -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    std::sync::mpsc::Receiver<String>,
+) {
+    use std::io::BufRead;
+    use std::process::{Command as StdCommand, Stdio};
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("scribe"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn scribe");
+    let stdin = child.stdin.take().expect("piped stdin");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    (child, stdin, rx)
+}
