@@ -44,7 +44,7 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
         .inputs
         .iter()
         .flat_map(|p| match p.is_dir() {
-            true => input::claude_session::session_files(p),
+            true => input::claude::session::session_files(p),
             false => vec![p.clone()],
         })
         .collect();

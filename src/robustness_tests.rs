@@ -5,7 +5,7 @@
 //! a field's value replaced by another JSON value of the wrong kind.
 //!
 //! The helpers (`file_lines`, `damage_first`, `output_call_ids`) also serve the saved-session property
-//! test in `input/claude_session/robustness.rs`.
+//! test in `input/claude/session/robustness.rs`.
 
 use std::collections::BTreeSet;
 
@@ -14,8 +14,9 @@ use serde_json::Value;
 
 use crate::diagnostics::Diagnostics;
 use crate::fold::Folder;
+use crate::input::claude::ClaudeStream;
 use crate::input::lines::LineReader;
-use crate::input::{Adapter, Report, claude_stream::ClaudeStream};
+use crate::input::{Adapter, Report};
 use crate::model::event::EventKind;
 use crate::model::transcript::{Part, TranscriptItem};
 

@@ -459,7 +459,7 @@ impl Folder {
         };
         if is_error {
             call.error_text =
-                error_text.or_else(|| Some(crate::input::claude_blocks::output_text(&output)));
+                error_text.or_else(|| Some(crate::input::anthropic::blocks::output_text(&output)));
         }
         call.output = Some(output);
         if sidecar.is_some() {

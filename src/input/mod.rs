@@ -11,27 +11,20 @@ use crate::cli::SourceFormat;
 use crate::diagnostics::Diagnostics;
 use crate::model::event::{Event, EventKind};
 
-pub(crate) mod classify;
-pub(crate) mod claude_blocks;
-pub(crate) mod claude_messages;
-pub(crate) mod claude_session;
-pub(crate) mod claude_stream;
-pub(crate) mod claude_system;
-mod codex_exec;
-mod codex_items;
-mod codex_rollout;
+/// The Anthropic Messages and Agent SDK stream-json shapes, spoken by Claude Code and copied by
+/// Qwen Code's stream-json: content blocks, messages, the §4 user-envelope classifier.
+pub(crate) mod anthropic;
+/// Claude Code: stream-json and saved sessions.
+pub(crate) mod claude;
+/// OpenAI Codex CLI: `exec --json` and rollout files.
+mod codex;
 /// JSON field accessors and the `info` notice constructor shared by every adapter.
 pub(crate) mod fields;
-mod gemini_session;
-mod gemini_stream;
-mod gemini_tools;
+/// Google Gemini CLI: stream-json and saved chats.
+mod gemini;
 pub(crate) mod lines;
-mod qwen_acp;
-mod qwen_daemon;
-mod qwen_permissions;
-mod qwen_stream;
-mod qwen_tools;
-mod qwen_wire;
+/// Qwen Code: the daemon's SSE stream and stream-json.
+mod qwen;
 pub(crate) mod scribe_jsonl;
 mod sse;
 
@@ -70,45 +63,45 @@ pub(crate) trait Adapter {
 pub(crate) fn adapter_for(format: SourceFormat) -> Box<dyn Adapter> {
     match format {
         SourceFormat::ClaudeStream | SourceFormat::Auto => {
-            Box::new(claude_stream::ClaudeStream::default())
+            Box::new(claude::ClaudeStream::default())
         }
-        SourceFormat::ClaudeSession => Box::new(claude_session::ClaudeSession::default()),
-        SourceFormat::QwenDaemon => Box::new(qwen_daemon::QwenDaemon::default()),
-        SourceFormat::QwenStream => Box::new(qwen_stream::QwenStream::default()),
-        SourceFormat::CodexExec => Box::new(codex_exec::CodexExec::default()),
-        SourceFormat::CodexRollout => Box::new(codex_rollout::CodexRollout::default()),
-        SourceFormat::GeminiStream => Box::new(gemini_stream::GeminiStream::default()),
-        SourceFormat::GeminiSession => Box::new(gemini_session::GeminiSession::default()),
+        SourceFormat::ClaudeSession => Box::new(claude::session::ClaudeSession::default()),
+        SourceFormat::QwenDaemon => Box::new(qwen::daemon::QwenDaemon::default()),
+        SourceFormat::QwenStream => Box::new(qwen::stream::QwenStream::default()),
+        SourceFormat::CodexExec => Box::new(codex::exec::CodexExec::default()),
+        SourceFormat::CodexRollout => Box::new(codex::rollout::CodexRollout::default()),
+        SourceFormat::GeminiStream => Box::new(gemini::stream::GeminiStream::default()),
+        SourceFormat::GeminiSession => Box::new(gemini::session::GeminiSession::default()),
     }
 }
 
 /// Guesses the format of an input from its first non-blank line.
 pub(crate) fn sniff(first_line: &str) -> Option<SourceFormat> {
-    if qwen_daemon::looks_like_sse(first_line) {
+    if qwen::daemon::looks_like_sse(first_line) {
         return Some(SourceFormat::QwenDaemon);
     }
     let v: Value = serde_json::from_str(first_line.trim()).ok()?;
     let o = v.as_object()?;
-    if qwen_daemon::is_envelope(o) {
+    if qwen::daemon::is_envelope(o) {
         return Some(SourceFormat::QwenDaemon);
     }
-    if codex_rollout::is_rollout_line(o) {
+    if codex::rollout::is_rollout_line(o) {
         return Some(SourceFormat::CodexRollout);
     }
-    if codex_exec::is_codex_exec_line(o) {
+    if codex::exec::is_codex_exec_line(o) {
         return Some(SourceFormat::CodexExec);
     }
-    if gemini_session::is_header_object(o) {
+    if gemini::session::is_header_object(o) {
         return Some(SourceFormat::GeminiSession);
     }
-    if claude_session::looks_like_session(o) {
+    if claude::session::looks_like_session(o) {
         return Some(SourceFormat::ClaudeSession);
     }
     let ty = o.get("type").and_then(Value::as_str)?;
-    if qwen_stream::is_qwen_line(o) {
+    if qwen::stream::is_qwen_line(o) {
         return Some(SourceFormat::QwenStream);
     }
-    if gemini_stream::is_gemini_line(o) {
+    if gemini::stream::is_gemini_line(o) {
         return Some(SourceFormat::GeminiStream);
     }
     match ty {

@@ -1,20 +1,20 @@
-//! Claude Code stream-json (the Agent SDK wire format) → normalized events.
+//! The Agent SDK stream-json decoder (Claude Code's wire format, copied by Qwen Code) → normalized events.
 //!
 //! Every message kind in the wire spec maps to an event; keep-alives and the control protocol are
 //! counted as absorbed; an unknown `type` or `system` subtype becomes a `debug` event that keeps the
 //! raw line. Every object is read as open: unknown fields are ignored. Messages are decoded by
-//! `claude_messages` (where user envelopes are split into tool results and §4-classified text, at
-//! the adapter boundary) and `system` / `result` lines by `claude_system`; this module holds the
+//! `anthropic::messages` (where user envelopes are split into tool results and §4-classified text, at
+//! the adapter boundary) and `system` / `result` lines by `anthropic::system`; this module holds the
 //! dispatch and the partial-message stream events.
 
 use std::collections::HashMap;
 
 use serde_json::Value;
 
-pub(crate) use super::claude_messages::{ClaudeMessages, Wire};
-pub(crate) use super::claude_system::{info, result_notice, session_snapshot, system};
-use super::fields::{opt_string, parent_tool_use_id, str_of, string};
-use super::{Adapter, InputLine, Report, parse_json_line, push_debug};
+pub(crate) use crate::input::anthropic::messages::{ClaudeMessages, Wire};
+pub(crate) use crate::input::anthropic::system::{info, result_notice, session_snapshot, system};
+use crate::input::fields::{opt_string, parent_tool_use_id, str_of, string};
+use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::session::{Level, SystemNotice};
 use crate::model::transcript::{TurnMeta, Usage};
@@ -22,13 +22,13 @@ use crate::model::transcript::{TurnMeta, Usage};
 /// Decoder state: which message each thread is streaming, and which sub-agent threads have had
 /// their first user message.
 #[derive(Debug, Default)]
-pub(crate) struct ClaudeStream {
+pub(crate) struct StreamJson {
     streaming: HashMap<Thread, String>,
     /// The message decoder, shared with Qwen's stream-json (same messages, same blocks).
     pub(crate) core: ClaudeMessages,
 }
 
-impl Adapter for ClaudeStream {
+impl Adapter for StreamJson {
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
         if line.text.trim().is_empty() {
             return;
@@ -127,7 +127,7 @@ impl Adapter for ClaudeStream {
     }
 }
 
-impl ClaudeStream {
+impl StreamJson {
     /// `stream_event`: raw API deltas, for live display only (the final message is authoritative).
     pub(crate) fn stream_event(&mut self, v: &Value, emit: &mut impl FnMut(EventKind)) {
         let thread = parent_tool_use_id(v);

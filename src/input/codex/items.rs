@@ -1,5 +1,5 @@
 //! OpenAI Codex CLI items → normalized events, shared by the `codex exec --json` stream
-//! (`codex_exec`) and the saved rollout files (`codex_rollout`).
+//! (`codex::exec`) and the saved rollout files (`codex::rollout`).
 //!
 //! Both formats describe a run as a list of *items* (an agent message, a reasoning summary, a
 //! shell command, a patch, an MCP call, …), shaped differently in each (snake_case flattened in
@@ -486,7 +486,9 @@ pub(crate) fn mcp_item(
                 error_text: if is_error {
                     Some(
                         error
-                            .unwrap_or_else(|| super::claude_blocks::output_text(&output))
+                            .unwrap_or_else(|| {
+                                crate::input::anthropic::blocks::output_text(&output)
+                            })
                             .trim()
                             .to_owned(),
                     )

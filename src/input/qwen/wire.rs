@@ -1,6 +1,6 @@
 //! The daemon's published event vocabulary, as data: every known wire type, the ones that
 //! become one `info` notice (with a level and the fields worth naming), and the fields a
-//! payload must have. `qwen_daemon` reads these tables; a new published type is one row here.
+//! payload must have. `qwen::daemon` reads these tables; a new published type is one row here.
 
 use serde_json::Value;
 

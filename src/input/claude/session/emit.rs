@@ -15,7 +15,7 @@ use super::log::{Body, SessionLog};
 use super::subagents::{self, Agent};
 use crate::fold::Folder;
 use crate::input::Report;
-use crate::input::claude_stream::{ClaudeMessages, Wire};
+use crate::input::anthropic::stream::{ClaudeMessages, Wire};
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::session::SystemNotice;
 use crate::model::transcript::{SubagentStatus, SubagentUsage, TranscriptItem, Turn};

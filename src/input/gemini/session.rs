@@ -28,9 +28,9 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
-use super::fields::str_of;
-use super::gemini_tools::{function_result, tool_call};
-use super::{Adapter, InputLine, Report, parse_json_line, push_debug};
+use crate::input::fields::str_of;
+use crate::input::gemini::tools::{function_result, tool_call};
+use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
 use crate::model::transcript::{Part, Role, SyntheticReason, Turn, TurnMeta, TurnOrigin, Usage};

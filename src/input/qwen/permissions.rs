@@ -6,9 +6,9 @@
 
 use serde_json::{Value, json};
 
-use super::fields::{info, opt_string, str_of, string};
-use super::qwen_acp::{Conversation, Emit};
-use super::qwen_tools::content_lines;
+use crate::input::fields::{info, opt_string, str_of, string};
+use crate::input::qwen::acp::{Conversation, Emit};
+use crate::input::qwen::tools::content_lines;
 use crate::model::event::EventKind;
 use crate::model::session::Level;
 use crate::model::transcript::ToolState;

@@ -21,8 +21,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::fields::str_of;
-use super::{Adapter, InputLine, Report, parse_json_line, push_debug};
+use crate::input::fields::str_of;
+use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
 use crate::model::transcript::{Caller, Part, Role, ToolCall, Turn, TurnMeta, TurnOrigin, Usage};
@@ -380,7 +380,7 @@ mod tests {
                     checked += 1;
                     assert!(!is_gemini_line(&o), "{}: {line}", p.display());
                     assert!(
-                        !super::super::gemini_session::is_header_object(&o),
+                        !crate::input::gemini::session::is_header_object(&o),
                         "{}: {line}",
                         p.display()
                     );

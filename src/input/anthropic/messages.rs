@@ -6,9 +6,9 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value, json};
 
-use super::classify::{self, Flags};
-use super::claude_blocks::{self, Block};
-use super::fields::{opt_string, parent_tool_use_id};
+use crate::input::anthropic::blocks::{self, Block};
+use crate::input::anthropic::classify::{self, Flags};
+use crate::input::fields::{opt_string, parent_tool_use_id};
 use crate::model::event::EventKind;
 use crate::model::transcript::{Part, Role, Turn, TurnMeta, Usage};
 
@@ -79,7 +79,7 @@ impl ClaudeMessages {
         let timestamp = opt_string(v, "timestamp");
         let blocks = content_blocks(msg);
         for b in blocks.iter() {
-            let part = match claude_blocks::block(b) {
+            let part = match blocks::block(b) {
                 Block::Text(text) => Part::Text {
                     text,
                     citations: Vec::new(),
@@ -125,7 +125,7 @@ impl ClaudeMessages {
         let mut parts: Vec<Part> = Vec::new();
         let mut first_result: Option<String> = None;
         for b in blocks.iter() {
-            match claude_blocks::block(b) {
+            match blocks::block(b) {
                 Block::Text(t) => texts.push(t),
                 Block::Part(p) => parts.push(p),
                 Block::Result {

@@ -15,17 +15,17 @@
 //! * **The open set of types.** Every type in the published lists maps to something; any other
 //!   type becomes a `debug` record that keeps the raw envelope, counted, never an error.
 //!
-//! The conversation itself (chunks, tool calls, permissions, sub-agents, plans) is `qwen_acp`.
+//! The conversation itself (chunks, tool calls, permissions, sub-agents, plans) is `qwen::acp`.
 
 use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use super::fields::{info, names, str_of};
-use super::qwen_acp::{Conversation, Emit, iso_millis};
-use super::qwen_wire::{KNOWN_TYPES, NOTICES, REQUIRED, summary};
-use super::sse::{Frame, SseItem, SseReader};
-use super::{Adapter, InputLine, Report};
+use crate::input::fields::{info, names, str_of};
+use crate::input::qwen::acp::{Conversation, Emit, iso_millis};
+use crate::input::qwen::wire::{KNOWN_TYPES, NOTICES, REQUIRED, summary};
+use crate::input::sse::{Frame, SseItem, SseReader};
+use crate::input::{Adapter, InputLine, Report};
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
 

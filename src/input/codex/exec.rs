@@ -2,7 +2,7 @@
 //!
 //! One JSON object per line, `type` the discriminator: `thread.started` (the session),
 //! `turn.started`, `item.started|updated|completed` (the content, decoded here and emitted by
-//! `codex_items`), `turn.completed` (usage), `turn.failed` and `error`. The stream never
+//! `codex::items`), `turn.completed` (usage), `turn.failed` and `error`. The stream never
 //! carries the user's prompt, and text arrives whole in `item.completed` (no deltas).
 //!
 //! A failed turn writes the same message twice: an `error` line, then `turn.failed`. The `error`
@@ -11,9 +11,9 @@
 
 use serde_json::{Value, json};
 
-use super::codex_items::{self, Change, Emitter, Item, Phase};
-use super::fields::{self, str_of};
-use super::{Adapter, InputLine, Report, parse_json_line, push_debug};
+use crate::input::codex::items::{self, Change, Emitter, Item, Phase};
+use crate::input::fields::{self, str_of};
+use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SessionSnapshot};
 
@@ -68,7 +68,7 @@ impl Adapter for CodexExec {
                     _ => Phase::Completed,
                 };
                 let raw = v.get("item").cloned().unwrap_or(Value::Null);
-                let id = codex_items::first_item_id(&line.text)
+                let id = items::first_item_id(&line.text)
                     .unwrap_or_else(|| str_of(&raw, "id").to_owned());
                 match stream_item(&raw, phase) {
                     Some(item) => self.items.item(phase, &id, item, n, None, out),
@@ -85,9 +85,9 @@ impl Adapter for CodexExec {
             "turn.completed" => {
                 let turns = self.items.take_messages();
                 push(EventKind::Notice {
-                    notice: Box::new(codex_items::success(
+                    notice: Box::new(items::success(
                         turns,
-                        v.get("usage").and_then(codex_items::usage),
+                        v.get("usage").and_then(items::usage),
                         None,
                     )),
                 });
@@ -115,7 +115,7 @@ impl Adapter for CodexExec {
                 out.push(Event {
                     line: n,
                     kind: EventKind::Notice {
-                        notice: Box::new(codex_items::failure(&message, turns, None, None)),
+                        notice: Box::new(items::failure(&message, turns, None, None)),
                     },
                 });
             }
@@ -147,7 +147,7 @@ impl CodexExec {
                 kind: fields::info(
                     "error",
                     level,
-                    codex_items::error_text(&message),
+                    items::error_text(&message),
                     json!({ "message": message }),
                 ),
             });
@@ -175,8 +175,8 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
                 "exitCode": exit_code,
                 "status": status,
             });
-            Item::Tool(Box::new(codex_items::shell_item(
-                codex_items::shell_command(raw),
+            Item::Tool(Box::new(items::shell_item(
+                items::shell_command(raw),
                 status,
                 str_of(it, "aggregated_output"),
                 exit_code,
@@ -195,7 +195,7 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
                     detail: None,
                 })
                 .collect();
-            Item::Tool(Box::new(codex_items::patch_item(
+            Item::Tool(Box::new(items::patch_item(
                 &changes,
                 str_of(it, "status"),
                 None,
@@ -203,7 +203,7 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
         }
         "mcp_tool_call" => {
             let result = it.get("result").cloned().unwrap_or(Value::Null);
-            Item::Tool(Box::new(codex_items::mcp_item(
+            Item::Tool(Box::new(items::mcp_item(
                 str_of(it, "server"),
                 str_of(it, "tool"),
                 it.get("arguments").cloned().unwrap_or(Value::Null),
@@ -215,14 +215,14 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
                 result.get("structured_content").cloned(),
             )))
         }
-        "web_search" => Item::Tool(Box::new(codex_items::web_search_item(
+        "web_search" => Item::Tool(Box::new(items::web_search_item(
             str_of(it, "query"),
             it.get("action").cloned(),
             // `Value` kept the last `id`: the search call's own.
             it.get("id").and_then(Value::as_str).map(str::to_owned),
             done,
         ))),
-        "todo_list" => Item::Tool(Box::new(codex_items::todo_item(
+        "todo_list" => Item::Tool(Box::new(items::todo_item(
             it.get("items")
                 .and_then(Value::as_array)
                 .map(Vec::as_slice)
@@ -234,12 +234,12 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
                 "prompt": it.get("prompt").cloned().unwrap_or(Value::Null),
                 "receiver_thread_ids": it.get("receiver_thread_ids").cloned().unwrap_or(Value::Null),
             });
-            Item::Tool(Box::new(codex_items::ToolItem {
+            Item::Tool(Box::new(items::ToolItem {
                 name: str_of(it, "tool").to_owned(),
                 caller: crate::model::transcript::Caller::Model,
                 mcp_server: None,
                 input,
-                outcome: (!matches!(status, "in_progress" | "")).then(|| codex_items::Outcome {
+                outcome: (!matches!(status, "in_progress" | "")).then(|| items::Outcome {
                     is_error: status != "completed",
                     output: it.get("agents_states").cloned().unwrap_or(Value::Null),
                     error_text: (status != "completed").then(|| status.to_owned()),
@@ -277,7 +277,7 @@ mod tests {
     use super::*;
     use crate::diagnostics::Diagnostics;
     use crate::fold::Folder;
-    use crate::input::codex_rollout::CodexRollout;
+    use crate::input::codex::rollout::CodexRollout;
     use crate::input::lines::LineReader;
     use crate::model::transcript::Part;
     use crate::robustness_tests::{damage_first, file_lines, output_call_ids};

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::fields::{self, names, opt_string, str_of, string};
+use crate::input::fields::{self, names, opt_string, str_of, string};
 use crate::model::event::EventKind;
 use crate::model::session::{HookStatus, Level, McpServer, Plugin, SessionSnapshot, SystemNotice};
 use crate::model::transcript::{SubagentStatus, SubagentUsage, Usage};

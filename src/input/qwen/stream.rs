@@ -2,8 +2,8 @@
 //!
 //! Qwen's headless stream is modelled on Claude Code's (`shared/spec/qwen-stream-json.md`): the
 //! same line types and Anthropic-style content blocks. So this adapter is Claude's
-//! (`claude_stream::ClaudeMessages` for messages, `ClaudeStream::stream_event` for deltas,
-//! `claude_blocks` for blocks) with the differences handled here:
+//! (`stream::ClaudeMessages` for messages, `StreamJson::stream_event` for deltas,
+//! `anthropic::blocks` for blocks) with the differences handled here:
 //!
 //! * **One block per `assistant` line, each with its own message id.** Consecutive assistant
 //!   lines of one model response are grouped under the first line's id (or the id of the
@@ -22,9 +22,9 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use super::claude_stream::{self, ClaudeStream, Wire};
-use super::fields::{opt_string, parent_tool_use_id, str_of};
-use super::{Adapter, InputLine, Report, parse_json_line, push_debug};
+use crate::input::anthropic::stream::{self, StreamJson, Wire};
+use crate::input::fields::{opt_string, parent_tool_use_id, str_of};
+use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
 use crate::model::transcript::{Caller, Part, ToolState};
@@ -32,7 +32,7 @@ use crate::model::transcript::{Caller, Part, ToolState};
 /// Decoder state: the open response per thread, block renumbering, tool names, denied calls.
 #[derive(Default)]
 pub(crate) struct QwenStream {
-    claude: ClaudeStream,
+    claude: StreamJson,
     groups: HashMap<Thread, String>,
     /// Per thread: the next block number of the response, and this line's index → number.
     blocks: HashMap<Thread, (u64, HashMap<u64, u64>)>,
@@ -59,7 +59,7 @@ impl Adapter for QwenStream {
             }),
             "system" => {
                 let mut emit = |kind| out.push(Event { line: n, kind });
-                if !claude_stream::system(&v, &mut emit) {
+                if !stream::system(&v, &mut emit) {
                     push_debug(
                         out,
                         line,
@@ -107,7 +107,7 @@ impl Adapter for QwenStream {
                 out.push(Event {
                     line: n,
                     kind: EventKind::Notice {
-                        notice: Box::new(claude_stream::result_notice(&v)),
+                        notice: Box::new(stream::result_notice(&v)),
                     },
                 });
             }
@@ -234,7 +234,7 @@ fn denial(
     };
     let text = error_text
         .clone()
-        .unwrap_or_else(|| super::claude_blocks::output_text(output));
+        .unwrap_or_else(|| crate::input::anthropic::blocks::output_text(output));
     if !is_denial_text(&text) {
         return vec![kind];
     }
@@ -268,7 +268,7 @@ fn is_denial_text(text: &str) -> bool {
 
 /// `system/init` → the session inventory, with Qwen's field names.
 fn session_snapshot(v: &Value) -> SessionSnapshot {
-    let mut s = claude_stream::session_snapshot(v, "qwen-stream");
+    let mut s = stream::session_snapshot(v, "qwen-stream");
     s.agent = "qwen-code".into();
     s.version = opt_string(v, "qwen_code_version");
     if let Some(m) = v.get("permission_mode").and_then(Value::as_str) {

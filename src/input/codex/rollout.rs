@@ -5,15 +5,15 @@
 //! as raw Responses-API items (`response_item`: what the model saw, including the harness's
 //! developer and environment messages) and as UI items (`event_msg/item_completed`: what the user
 //! saw). This adapter reads the UI items, which are the exec stream's items in another shape, and
-//! emits them through `codex_items` so a rollout folds like its stream; every `response_item` is
+//! emits them through `codex::items` so a rollout folds like its stream; every `response_item` is
 //! absorbed. `session_meta` + the first `turn_context` give the session header (with the model),
 //! `task_complete` the end-of-turn notice with the usage counted by `token_count`.
 
 use serde_json::{Value, json};
 
-use super::codex_items::{self, Change, Emitter, Item, Phase};
-use super::fields::{self, opt_string, str_of};
-use super::{Adapter, InputLine, Report, parse_json_line, push_debug};
+use crate::input::codex::items::{self, Change, Emitter, Item, Phase};
+use crate::input::fields::{self, opt_string, str_of};
+use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
 use crate::model::transcript::Usage;
@@ -191,10 +191,7 @@ impl CodexRollout {
                 });
             }
             "token_count" => {
-                if let Some(u) = p
-                    .pointer("/info/total_token_usage")
-                    .and_then(codex_items::usage)
-                {
+                if let Some(u) = p.pointer("/info/total_token_usage").and_then(items::usage) {
                     self.total = u;
                 }
                 push(EventKind::Absorbed {
@@ -206,8 +203,8 @@ impl CodexRollout {
                 let usage = diff(&self.total, &self.total_at_start);
                 let duration = p.get("duration_ms").and_then(Value::as_u64);
                 let notice = match p.pointer("/error/message").and_then(Value::as_str) {
-                    Some(m) => codex_items::failure(m, turns, usage, duration),
-                    None => codex_items::success(turns, usage, duration),
+                    Some(m) => items::failure(m, turns, usage, duration),
+                    None => items::success(turns, usage, duration),
                 };
                 push(EventKind::Notice {
                     notice: Box::new(notice),
@@ -227,12 +224,7 @@ impl CodexRollout {
                     .iter()
                     .find_map(|k| p.get(*k).and_then(Value::as_str))
                     .unwrap_or(kind);
-                push(fields::info(
-                    kind,
-                    level,
-                    codex_items::error_text(msg),
-                    p.clone(),
-                ));
+                push(fields::info(kind, level, items::error_text(msg), p.clone()));
             }
             other => push_debug(out, line, &format!("unknown event_msg type {other:?}")),
         }
@@ -284,8 +276,8 @@ fn rollout_item(it: &Value, phase: Phase) -> Option<Item> {
         }
         "CommandExecution" => {
             let command = match it.get("command") {
-                Some(Value::Array(argv)) => codex_items::shell_argv(argv),
-                Some(Value::String(s)) => codex_items::shell_command(s),
+                Some(Value::Array(argv)) => items::shell_argv(argv),
+                Some(Value::String(s)) => items::shell_command(s),
                 _ => String::new(),
             };
             let exit_code = it.get("exit_code").and_then(Value::as_i64);
@@ -297,7 +289,7 @@ fn rollout_item(it: &Value, phase: Phase) -> Option<Item> {
                 "status": status,
                 "duration": it.get("duration").cloned().unwrap_or(Value::Null),
             });
-            Item::Tool(Box::new(codex_items::shell_item(
+            Item::Tool(Box::new(items::shell_item(
                 command,
                 completed_status(status, phase),
                 str_of(it, "aggregated_output"),
@@ -327,7 +319,7 @@ fn rollout_item(it: &Value, phase: Phase) -> Option<Item> {
                 .copied()
                 .collect::<Vec<_>>()
                 .join("\n");
-            Item::Tool(Box::new(codex_items::patch_item(
+            Item::Tool(Box::new(items::patch_item(
                 &changes,
                 completed_status(str_of(it, "status"), phase),
                 (!out.is_empty()).then_some(out),
@@ -335,7 +327,7 @@ fn rollout_item(it: &Value, phase: Phase) -> Option<Item> {
         }
         "McpToolCall" => {
             let result = it.get("result").cloned().unwrap_or(Value::Null);
-            Item::Tool(Box::new(codex_items::mcp_item(
+            Item::Tool(Box::new(items::mcp_item(
                 str_of(it, "server"),
                 str_of(it, "tool"),
                 it.get("arguments").cloned().unwrap_or(Value::Null),
@@ -347,7 +339,7 @@ fn rollout_item(it: &Value, phase: Phase) -> Option<Item> {
                 result.get("structuredContent").cloned(),
             )))
         }
-        "WebSearch" => Item::Tool(Box::new(codex_items::web_search_item(
+        "WebSearch" => Item::Tool(Box::new(items::web_search_item(
             str_of(it, "query"),
             it.get("action").cloned(),
             None,

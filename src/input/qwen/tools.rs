@@ -1,5 +1,5 @@
 //! Tool calls in Qwen Code's daemon stream: `tool_call` / `tool_call_update` merged into one
-//! evolving call, sub-agents, plans and shell output (permissions are `qwen_permissions`).
+//! evolving call, sub-agents, plans and shell output (permissions are `qwen::permissions`).
 //!
 //! ACP fields present in an update replace the ones before (`title`, `kind`, `content`,
 //! `locations`, `rawInput`, `rawOutput`); what has no normalized field (title, kind, the daemon's
@@ -24,9 +24,9 @@
 
 use serde_json::{Map, Value, json};
 
-use super::claude_blocks::split_mcp_name;
-use super::fields::{info, opt_string, str_of};
-use super::qwen_acp::{Conversation, Emit, parent_of, text_part};
+use crate::input::anthropic::blocks::split_mcp_name;
+use crate::input::fields::{info, opt_string, str_of};
+use crate::input::qwen::acp::{Conversation, Emit, parent_of, text_part};
 use crate::model::event::{EventKind, Thread};
 use crate::model::session::Level;
 use crate::model::transcript::{
@@ -363,7 +363,7 @@ impl Conversation {
         rec.done = true;
         let is_error = rec.status != "completed";
         let output = rec.output();
-        let text = super::claude_blocks::output_text(&output);
+        let text = crate::input::anthropic::blocks::output_text(&output);
         if rec.is_agent && rec.subtask_started {
             e.push(EventKind::SubtaskFinished {
                 task_id: id.to_owned(),

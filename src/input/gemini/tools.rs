@@ -1,4 +1,4 @@
-//! A Gemini saved chat's tool calls → a call and its result (used by `gemini_session`).
+//! A Gemini saved chat's tool calls → a call and its result (used by `gemini::session`).
 //!
 //! A model message's `toolCalls[]` entry holds the call, its status, the result handed back to
 //! the model (`functionResponse` parts, wrapped in `<untrusted_context>`) and what the user was
@@ -8,8 +8,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::fields::str_of;
-use super::gemini_stream::split_mcp_tool;
+use crate::input::fields::str_of;
+use crate::input::gemini::stream::split_mcp_tool;
 use crate::model::event::EventKind;
 use crate::model::transcript::{Caller, ToolCall};
 

@@ -12,16 +12,16 @@
 //! ends with `turn_complete`. Message ids are made from the daemon's event id of the message's
 //! first frame (`msg-<eventId>`), so a replay of the same frames gives the same ids.
 //!
-//! Tool calls, sub-agents and plans are `qwen_tools`; permissions are `qwen_permissions`; the
-//! published type tables are `qwen_wire`.
+//! Tool calls, sub-agents and plans are `qwen::tools`; permissions are `qwen::permissions`; the
+//! published type tables are `qwen::wire`.
 
 use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 
-use super::fields::{info, opt_string, str_of};
-use super::qwen_permissions::Request;
-use super::qwen_tools::CallRecord;
+use crate::input::fields::{info, opt_string, str_of};
+use crate::input::qwen::permissions::Request;
+use crate::input::qwen::tools::CallRecord;
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::session::{Level, SystemNotice};
 use crate::model::transcript::{Part, Role, SyntheticReason, Turn, TurnMeta, TurnOrigin, Usage};

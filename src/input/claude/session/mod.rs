@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{Adapter, InputLine, Report};
+use crate::input::{Adapter, InputLine, Report};
 use crate::model::event::{Event, EventKind};
 use crate::model::session::SessionSnapshot;
 

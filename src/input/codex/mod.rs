@@ -1,0 +1,5 @@
+//! OpenAI Codex CLI: `codex exec --json` and saved rollouts (`~/.codex/sessions/…/rollout-*.jsonl`).
+
+pub(crate) mod exec;
+mod items;
+pub(crate) mod rollout;

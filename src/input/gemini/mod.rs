@@ -1,0 +1,5 @@
+//! Google Gemini CLI: `gemini -p --output-format stream-json` and saved chats.
+
+pub(crate) mod session;
+pub(crate) mod stream;
+mod tools;

@@ -1,0 +1,8 @@
+//! Qwen Code: the daemon's SSE event stream (`qwen serve`) and `qwen -p --output-format stream-json`.
+
+mod acp;
+pub(crate) mod daemon;
+mod permissions;
+pub(crate) mod stream;
+mod tools;
+mod wire;
