@@ -35,3 +35,5 @@ mod stable;
 mod diff;
 // --redact: every secret pattern, positive and negative, in every format.
 mod redact;
+// --to jsonl / --to events goldens for every sample (a refactor must keep their bytes).
+mod goldens_jsonl;

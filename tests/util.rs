@@ -30,11 +30,18 @@ pub(crate) fn sample(name: &str) -> PathBuf {
     root().join("samples").join(name)
 }
 
-/// The shared corpus of real CLI output, when this checkout sits beside it.
+/// The shared corpus of real CLI output, when this checkout sits beside it. With
+/// `SCRIBE_CORPUS=required` (set by `.ci/run`) a missing corpus fails the test instead of
+/// skipping it, so CI cannot pass on tests that returned early.
 pub(crate) fn corpus() -> Option<PathBuf> {
     let dir = root().join("../shared/corpus");
     if dir.is_dir() {
         Some(dir)
+    } else if std::env::var("SCRIBE_CORPUS").as_deref() == Ok("required") {
+        panic!(
+            "SCRIBE_CORPUS=required but {} is not a directory",
+            dir.display()
+        );
     } else {
         eprintln!("skipping: ../shared/corpus is not here (a user's clone has no corpus)");
         None

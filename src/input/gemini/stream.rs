@@ -355,6 +355,10 @@ mod tests {
     fn no_other_corpus_line_looks_like_gemini() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
         if !root.is_dir() {
+            assert!(
+                std::env::var("SCRIBE_CORPUS").as_deref() != Ok("required"),
+                "SCRIBE_CORPUS=required but ../shared/corpus is not here"
+            );
             eprintln!("skipping: ../shared/corpus is not here");
             return;
         }
