@@ -93,6 +93,13 @@ pub(crate) struct Cli {
     #[arg(long, global = true)]
     pub(crate) redact: bool,
 
+    /// At the end, print on stderr an account of every input line: lines read, and how many are
+    /// reflected in a record, kept in a `debug` record, named by a diagnostic or blank (the sum is
+    /// checked); records written by kind; `debug` records by the raw line's kind; diagnostics by
+    /// kind.
+    #[arg(long)]
+    pub(crate) stats: bool,
+
     /// Compare two runs (see `scribe diff --help`).
     #[command(subcommand)]
     pub(crate) command: Option<Command>,

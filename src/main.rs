@@ -17,6 +17,7 @@ mod model;
 mod pipeline;
 mod render;
 mod settings;
+mod stats;
 mod transform;
 
 fn main() -> ExitCode {

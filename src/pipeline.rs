@@ -24,6 +24,7 @@ use crate::model::transcript::TranscriptItem;
 use crate::render::html::index::{IndexRow, Tally, write_index};
 use crate::render::{self, Header, Render, Summary};
 use crate::settings::Settings;
+use crate::stats::{Ledger, Stats};
 use crate::transform::Transforms;
 
 /// Runs scribe; returns the exit status.
@@ -36,8 +37,18 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
     }
     let settings = Settings::resolve(cli);
     let mut diag = Diagnostics::new(settings.strict);
+    let mut stats = Stats::default();
+    let code = run_inputs(&settings, &mut diag, &mut stats);
+    if settings.stats {
+        stats.print(diag.kinds());
+    }
+    code
+}
+
+/// Reads every input in turn (`run` less the `--stats` account).
+fn run_inputs(settings: &Settings, diag: &mut Diagnostics, stats: &mut Stats) -> Result<u8> {
     let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-    let mut renderer = render::renderer_for(settings.to, &settings);
+    let mut renderer = render::renderer_for(settings.to, settings);
     let mut trouble = false;
     // A directory stands for the session files in it (sub-agent files are read with their session).
     let inputs: Vec<PathBuf> = settings
@@ -80,19 +91,21 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
             None => run_one(
                 path,
                 reader,
-                &settings,
+                settings,
                 renderer.as_mut(),
                 &mut out,
-                &mut diag,
+                diag,
+                stats,
             )
             .map(|_| ()),
             Some(dir) => write_session_file(
                 dir,
                 path,
                 reader,
-                &settings,
+                settings,
                 renderer.as_mut(),
-                &mut diag,
+                diag,
+                stats,
                 &mut written,
                 &mut index,
             ),
@@ -141,6 +154,7 @@ fn write_session_file(
     settings: &Settings,
     renderer: &mut dyn Render,
     diag: &mut Diagnostics,
+    stats: &mut Stats,
     written: &mut HashSet<PathBuf>,
     index: &mut Vec<IndexRow>,
 ) -> Result<()> {
@@ -153,11 +167,11 @@ fn write_session_file(
             inner: renderer,
             row: IndexRow::default(),
         };
-        let outcome = run_one(path, reader, settings, &mut tally, &mut buf, diag);
+        let outcome = run_one(path, reader, settings, &mut tally, &mut buf, diag, stats);
         (outcome, Some(tally.row))
     } else {
         (
-            run_one(path, reader, settings, renderer, &mut buf, diag),
+            run_one(path, reader, settings, renderer, &mut buf, diag, stats),
             None,
         )
     };
@@ -246,9 +260,61 @@ fn run_one(
     renderer: &mut dyn Render,
     out: &mut BufWriter<impl Write>,
     diag: &mut Diagnostics,
+    stats: &mut Stats,
 ) -> Result<Option<String>> {
     let display = path.display().to_string();
     let name = display.as_str();
+    let mut acct = Accounts {
+        ledger: Ledger::new(settings.stats),
+        stats,
+    };
+    diag.track(Some(name));
+    let outcome = read_input(path, name, reader, settings, renderer, out, diag, &mut acct);
+    diag.take_noted(&mut acct.ledger);
+    diag.track(None);
+    acct.stats.close(name, acct.ledger);
+    outcome
+}
+
+/// The line bookkeeping of one input (its ledger) and the run's `--stats` totals.
+struct Accounts<'a> {
+    ledger: Ledger,
+    stats: &'a mut Stats,
+}
+
+impl Accounts<'_> {
+    /// Notes the lines diagnostics named since the last call.
+    fn diagnostics(&mut self, diag: &mut Diagnostics) {
+        diag.take_noted(&mut self.ledger);
+    }
+}
+
+/// Writes one final record, counting it.
+fn write_item(
+    renderer: &mut dyn Render,
+    out: &mut dyn Write,
+    item: &TranscriptItem,
+    stats: &mut Stats,
+) -> io::Result<()> {
+    stats.record_written(item);
+    renderer.item(out, item)
+}
+
+/// `run_one`'s loop over the lines of one input.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "per-input state passed down once"
+)]
+fn read_input(
+    path: &Path,
+    name: &str,
+    reader: Box<dyn Read>,
+    settings: &Settings,
+    renderer: &mut dyn Render,
+    out: &mut BufWriter<impl Write>,
+    diag: &mut Diagnostics,
+    acct: &mut Accounts<'_>,
+) -> Result<Option<String>> {
     let mut session_id = None;
     let mut lines = LineReader::new(BufReader::with_capacity(256 * 1024, reader));
     let mut adapter: Option<Box<dyn Adapter>> = None;
@@ -269,16 +335,21 @@ fn run_one(
             break;
         };
         summary.lines += 1;
+        acct.ledger.read(line.number, line.text.trim().is_empty());
         if line.lossy {
             diag.error(name, line.number, "invalid UTF-8 (replaced with U+FFFD)");
         }
         if let Some(reader) = transcript.as_mut() {
             let mut report = Report { file: name, diag };
             reader.line(&line, &mut items, &mut report);
+            if !items.is_empty() {
+                acct.ledger.record(line.number);
+            }
+            acct.diagnostics(diag);
             for mut item in items.drain(..) {
                 note_session(&item, &mut session_id);
                 transforms.item(&mut item);
-                renderer.item(out, &item)?;
+                write_item(renderer, out, &item, acct.stats)?;
             }
             if diag.must_stop() {
                 return Err(StrictStop.into());
@@ -298,6 +369,7 @@ fn run_one(
                 };
                 transforms.header(&mut header);
                 renderer.begin(out, &header)?;
+                acct.ledger.record(line.number);
                 continue;
             }
             if source == SourceFormat::Auto {
@@ -328,6 +400,19 @@ fn run_one(
         };
         let mut report = Report { file: name, diag };
         adapter.line(&line, &mut events, &mut report);
+        acct.diagnostics(diag);
+        if !adapter.holds_lines()
+            && acct.ledger.is_pending(line.number)
+            && !events.iter().any(|e| e.line == line.number)
+        {
+            // Nothing came of a line the adapter did not keep: a shape nobody foresaw. It is kept
+            // whole, never dropped.
+            input::push_debug(
+                &mut events,
+                &line,
+                &format!("{} line decoded into nothing", source.name()),
+            );
+        }
         feed(
             &mut events,
             &mut items,
@@ -337,7 +422,9 @@ fn run_one(
             &mut summary,
             &mut session_id,
             &mut transforms,
+            acct,
         )?;
+        acct.diagnostics(diag);
         if diag.must_stop() {
             return Err(StrictStop.into());
         }
@@ -356,12 +443,26 @@ fn run_one(
                 &mut summary,
                 &mut session_id,
                 &mut transforms,
+                acct,
             )?;
+            acct.diagnostics(diag);
+            for n in acct.ledger.take_pending() {
+                // Held until the end and still reflected nowhere: say so rather than lose it.
+                diag.error(
+                    name,
+                    n,
+                    &format!(
+                        "line not reflected in any record ({} read it but kept nothing of it)",
+                        source.name()
+                    ),
+                );
+            }
+            acct.diagnostics(diag);
             folder.finish(&mut items);
             for mut item in items.drain(..) {
                 note_session(&item, &mut session_id);
                 transforms.item(&mut item);
-                renderer.item(out, &item)?;
+                write_item(renderer, out, &item, acct.stats)?;
             }
         }
         _ if transcript.is_some() => {}
@@ -408,8 +509,10 @@ fn feed(
     summary: &mut Summary,
     session_id: &mut Option<String>,
     transforms: &mut Transforms,
+    acct: &mut Accounts<'_>,
 ) -> Result<()> {
     for event in events.drain(..) {
+        acct.ledger.event(&event);
         if transforms.is_empty() {
             renderer.live(out, &event)?;
         } else if let Some(shown) = transforms.event(&event) {
@@ -417,12 +520,13 @@ fn feed(
         }
         if matches!(event.kind, EventKind::Debug { .. }) {
             summary.debug += 1;
+            acct.stats.debug_event(&event);
         }
         folder.push(event, items);
         for mut item in items.drain(..) {
             note_session(&item, session_id);
             transforms.item(&mut item);
-            renderer.item(out, &item)?;
+            write_item(renderer, out, &item, acct.stats)?;
         }
     }
     Ok(())

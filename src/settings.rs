@@ -31,6 +31,8 @@ pub(crate) struct Settings {
     pub(crate) stable: Option<StableMode>,
     /// `--redact`: replace secrets and the home directory.
     pub(crate) redact: bool,
+    /// `--stats`: account for every input line on stderr at the end.
+    pub(crate) stats: bool,
     /// `$HOME`, read once here, for `--redact` (`None` when unset, empty or `/`).
     pub(crate) home: Option<String>,
 }
@@ -71,6 +73,7 @@ impl Settings {
             width,
             stable: cli.stable,
             redact: cli.redact,
+            stats: cli.stats,
             home: std::env::var("HOME")
                 .ok()
                 .map(|h| h.trim_end_matches('/').to_owned())

@@ -37,3 +37,7 @@ mod diff;
 mod redact;
 // --to jsonl / --to events goldens for every sample (a refactor must keep their bytes).
 mod goldens_jsonl;
+/// Mutated logs: no panic, every line accounted for.
+mod mutations;
+/// `--stats`: every input line accounted for.
+mod stats;

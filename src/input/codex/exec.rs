@@ -25,6 +25,11 @@ pub(crate) struct CodexExec {
 }
 
 impl Adapter for CodexExec {
+    /// Holds a line while an `error` waits to see whether a `turn.failed` repeats it.
+    fn holds_lines(&self) -> bool {
+        self.held_error.is_some()
+    }
+
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
         if line.text.trim().is_empty() {
             return;

@@ -59,9 +59,17 @@ pub(crate) struct GeminiSession {
     /// Ids of the messages in the CLI's current context, in order.
     live: Vec<String>,
     cwd: Option<String>,
+    /// Lines whose message a later line with the same id replaced (old line, new line): each is
+    /// accounted for by an `absorbed` event, since the later line carries what it said.
+    superseded: Vec<(u64, u64)>,
 }
 
 impl Adapter for GeminiSession {
+    /// Holds lines: a saved chat is read whole: later lines replace and rewind earlier ones.
+    fn holds_lines(&self) -> bool {
+        true
+    }
+
     fn set_path(&mut self, path: &Path) {
         let root = path
             .parent()
@@ -124,6 +132,14 @@ impl Adapter for GeminiSession {
                 session: Box::new(self.snapshot()),
             },
         });
+        for (old, new) in std::mem::take(&mut self.superseded) {
+            out.push(Event {
+                line: old,
+                kind: EventKind::Absorbed {
+                    what: format!("saved-chat message replaced by the one on line {new}"),
+                },
+            });
+        }
         let mut called: HashSet<String> = HashSet::new();
         for e in std::mem::take(&mut self.entries) {
             match e {
@@ -148,7 +164,12 @@ impl GeminiSession {
     fn upsert(&mut self, line: u64, record: Value) {
         let id = str_of(&record, "id").to_owned();
         if let Some(&i) = self.index.get(&id) {
-            self.entries[i] = Entry::Message { line, record };
+            let new = Entry::Message { line, record };
+            if let Entry::Message { line: old, .. } = std::mem::replace(&mut self.entries[i], new) {
+                if old != line {
+                    self.superseded.push((old, line));
+                }
+            }
         } else {
             self.index.insert(id.clone(), self.entries.len());
             self.entries.push(Entry::Message { line, record });

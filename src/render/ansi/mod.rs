@@ -385,6 +385,7 @@ mod tests {
             width: 80,
             stable: None,
             redact: false,
+            stats: false,
             home: None,
         })
     }

@@ -49,6 +49,11 @@ pub(crate) struct ClaudeSession {
 }
 
 impl Adapter for ClaudeSession {
+    /// Holds lines: a saved session is read whole, then its chain is walked.
+    fn holds_lines(&self) -> bool {
+        true
+    }
+
     fn set_path(&mut self, path: &Path) {
         self.path = Some(path.to_path_buf());
     }
