@@ -39,5 +39,7 @@ mod redact;
 mod goldens_jsonl;
 /// Mutated logs: no panic, every line accounted for.
 mod mutations;
+/// Hostile input of small size: no quadratic path.
+mod speed;
 /// `--stats`: every input line accounted for.
 mod stats;
