@@ -28,7 +28,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
   scribe session.jsonl --to md > transcript.md
   scribe session.jsonl --to jsonl > transcript.jsonl
   scribe --to events run.jsonl | jq -c 'select(.event == \"tool-result\")'
-  scribe --stable run.jsonl > golden.jsonl       (check in a golden transcript)
+  scribe --stable run.jsonl > golden.jsonl       (a golden transcript: --stable writes JSONL
+                                                  when stdout is not a terminal)
   scribe diff golden.jsonl new-run.jsonl         (exit 1 when the behaviour changed)
   scribe --redact session.jsonl > shareable.jsonl
   scribe ~/.claude/projects/-home-me-app/ -o transcripts/
@@ -44,9 +45,10 @@ pub(crate) struct Cli {
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
 
-    /// Output format.
-    #[arg(long = "to", short = 't', value_enum, default_value_t = OutputFormat::Text)]
-    pub(crate) to: OutputFormat,
+    /// Output format [default: text; with --stable and standard output not a terminal, jsonl,
+    /// so that `scribe --stable run.jsonl > golden.jsonl` writes a golden `scribe diff` reads].
+    #[arg(long = "to", short = 't', value_enum)]
+    pub(crate) to: Option<OutputFormat>,
 
     /// Input format; by default it is detected from the first JSON line of each input.
     #[arg(long = "from", short = 'f', value_enum, default_value_t = SourceFormat::Auto)]

@@ -62,7 +62,11 @@ impl Settings {
         };
         Settings {
             inputs,
-            to: cli.to,
+            to: cli.to.unwrap_or(match (cli.stable, stdout_tty) {
+                // `scribe --stable run.jsonl > golden.jsonl`: the README's CI recipe.
+                (Some(_), false) => OutputFormat::Jsonl,
+                _ => OutputFormat::Text,
+            }),
             from: cli.from,
             strict: cli.strict,
             output_dir: cli.output_dir.clone(),

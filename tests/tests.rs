@@ -36,6 +36,8 @@ mod diff;
 // --redact: every secret pattern, positive and negative, in every format.
 mod redact;
 // --to jsonl / --to events goldens for every sample (a refactor must keep their bytes).
+/// The README's CI section, run as written.
+mod ci_recipe;
 mod goldens_jsonl;
 /// Mutated logs: no panic, every line accounted for.
 mod mutations;

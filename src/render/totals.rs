@@ -15,8 +15,9 @@ pub(crate) struct Totals {
     pub(crate) results: u64,
     /// Agent turns, summed over the results.
     pub(crate) turns: u64,
-    /// Wall time, summed over the results.
-    pub(crate) duration_ms: u64,
+    /// Wall time, summed over the results that had one (`None` when none had: `--stable`
+    /// drops durations, and a footer then shows none rather than `0.0s`).
+    pub(crate) duration_ms: Option<u64>,
     /// Token usage, summed over the results.
     pub(crate) usage: Usage,
     /// Claude reports the session's running cost in every result: the largest one is the total.
@@ -37,7 +38,9 @@ impl Totals {
             self.results = self.results.saturating_add(1);
             // Counts come from the input: a hostile one must not overflow.
             self.turns = self.turns.saturating_add(turns.unwrap_or(0));
-            self.duration_ms = self.duration_ms.saturating_add(duration_ms.unwrap_or(0));
+            if let Some(d) = duration_ms {
+                self.duration_ms = Some(self.duration_ms.unwrap_or(0).saturating_add(*d));
+            }
             if let Some(u) = usage {
                 self.usage.add(u);
             }
@@ -93,7 +96,7 @@ mod tests {
         t.add(&result(Some(0.5), 2));
         t.add(&result(None, 1));
         t.add(&result(Some(0.25), 3));
-        assert_eq!((t.results, t.turns, t.duration_ms), (3, 6, 3000));
+        assert_eq!((t.results, t.turns, t.duration_ms), (3, 6, Some(3000)));
         assert_eq!(t.cost, Some(0.5));
         assert_eq!(t.all_input_tokens(), 24);
         assert_eq!(t.usage.output_tokens, 6);

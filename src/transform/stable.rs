@@ -16,6 +16,8 @@
 //! temp dirs (/tmp/x, /var/folders/…/T/x) <tmp-1>, <tmp-2>, … (numbered by first appearance)
 //! counters in a sub-agent's <usage>      <n> (tool_uses kept; tokens kept with keep-usage)
 //! sockets (…/name.sock)                  <socket>
+//! the shell's `Process Group PGID: N`    dropped (the whole line), and `pid`/`pgid` keys
+//!   line
 //! harness payloads (sidecars, notice     keys naming times, durations, versions, uuids, costs
 //!   data, machinery)                     and tokens dropped
 //! other UUIDs inside text                id-1, id-2, …    (numbered by first appearance)
@@ -145,6 +147,10 @@ impl Stable {
                 .clone()
         });
         replace(s, &TIMESTAMP, |_| "<time>".to_owned());
+        // The shell tool's process group id (Qwen Code, Gemini CLI) changes on every run.
+        if s.contains("PGID") {
+            replace(s, &PGID_LINE, |_| String::new());
+        }
         let keep_usage = self.keep_usage;
         replace(s, &USAGE_BLOCK, |block| {
             VOLATILE_NUMBER
@@ -180,6 +186,8 @@ impl Stable {
             || k == "sessionid"
             || k == "requestid"
             || k == "runid"
+            || k == "pid"
+            || k == "pgid"
             || k.ends_with("socketpath");
         let usage = !self.keep_usage && is_usage_key(key);
         timeish || identity || usage
@@ -256,6 +264,11 @@ static TMP_DIR: LazyLock<Regex> = LazyLock::new(|| {
 /// text where counters are rewritten (a `max_tokens=1024` the agent typed is behaviour).
 static USAGE_BLOCK: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?s)<usage>.*?</usage>").expect("valid regex"));
+
+/// The shell tool's `Process Group PGID: 12345` line (with its line end).
+static PGID_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?m)^Process Group PGID: (?:\d+|\(none\))(?:\r?\n|$)").expect("valid regex")
+});
 
 /// `duration_ms: 574`, `subagent_tokens: 8652` inside a usage block.
 static VOLATILE_NUMBER: LazyLock<Regex> = LazyLock::new(|| {

@@ -71,6 +71,9 @@ pub(crate) struct View {
 pub(crate) struct TextRenderer {
     view: View,
     live: Live,
+    /// `--stable`: tool results wait for their turn and print in call order, not in the order
+    /// parallel calls happened to finish.
+    results_in_call_order: bool,
     /// Something was written (blocks after the first are preceded by a blank line).
     wrote: bool,
     /// The last block was a one-line note (notes follow each other without blank lines).
@@ -93,6 +96,7 @@ impl TextRenderer {
             wrote: false,
             after_note: false,
             totals: Totals::default(),
+            results_in_call_order: settings.stable.is_some(),
         }
     }
 
@@ -193,6 +197,11 @@ impl Render for TextRenderer {
                 index,
                 text,
             } => self.delta(out, message_id, *index, text, true),
+            // With results in call order, a call is printed whole with its turn.
+            EventKind::AssistantBlock {
+                part: crate::model::transcript::Part::ToolCall { .. },
+                ..
+            } if self.results_in_call_order => Ok(()),
             EventKind::AssistantBlock {
                 thread: None,
                 message_id,
@@ -207,7 +216,7 @@ impl Render for TextRenderer {
                 error_text,
                 sidecar,
             } => {
-                if !self.live.heads.contains_key(tool_call_id) {
+                if !self.live.heads.contains_key(tool_call_id) || self.results_in_call_order {
                     return Ok(());
                 }
                 self.head_before_result(out, tool_call_id)?;
@@ -316,7 +325,7 @@ impl Render for TextRenderer {
                 t.turns,
                 if t.turns == 1 { "" } else { "s" }
             ));
-            bits.push(seconds(t.duration_ms));
+            bits.extend(t.duration_ms.map(seconds));
             bits.push(format!(
                 "{} in · {} out tokens",
                 thousands(t.all_input_tokens()),

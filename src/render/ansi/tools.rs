@@ -346,11 +346,16 @@ impl View {
         if let Some(u) = rec.usage {
             w.words(
                 &format!(
-                    " · {} tool use{} · {} tokens · {}",
+                    " · {} tool use{} · {} tokens{}",
                     u.tool_uses,
                     plural(u.tool_uses as usize),
                     super::thousands(u.total_tokens),
-                    super::seconds(u.duration_ms)
+                    // `--stable=keep-usage` zeroes the duration: a zero is no duration at all.
+                    if u.duration_ms > 0 {
+                        format!(" · {}", super::seconds(u.duration_ms))
+                    } else {
+                        String::new()
+                    }
                 ),
                 self.pal.dim,
                 None,

@@ -334,10 +334,11 @@ pub(crate) fn push_footer(h: &mut Html, turns: u64, t: &Totals, lines: u64, erro
                 " agent turn</span><span>"
             } else {
                 " agent turns</span><span>"
-            })
-            .text(&duration(t.duration_ms))
-            .raw_trusted("</span><span>")
-            .num(t.usage.input_tokens)
+            });
+        if let Some(d) = t.duration_ms {
+            h.text(&duration(d)).raw_trusted("</span><span>");
+        }
+        h.num(t.usage.input_tokens)
             .raw_trusted(" in · ")
             .num(t.usage.output_tokens)
             .raw_trusted(" out tokens</span>");

@@ -347,11 +347,14 @@ impl Render for MarkdownRenderer {
         if t.results == 0 {
             return Ok(());
         }
+        let time = t
+            .duration_ms
+            .map(|d| format!(" · {}", super::ansi::seconds(d)))
+            .unwrap_or_default();
         let mut line = format!(
-            "{} turn{} · {} · {} in · {} out tokens",
+            "{} turn{}{time} · {} in · {} out tokens",
             t.turns,
             if t.turns == 1 { "" } else { "s" },
-            super::ansi::seconds(t.duration_ms),
             super::ansi::thousands(t.all_input_tokens()),
             super::ansi::thousands(t.usage.output_tokens)
         );
