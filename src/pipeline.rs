@@ -1,4 +1,5 @@
-//! Drives each input through read → decode → fold → render, and owns the flush policy.
+//! The Pipe layer (docs/architecture.md): drives each input through read → decode → fold →
+//! render, and owns the flush policy and `--output-dir`. One input is `driver::InputDriver`'s.
 //!
 //! Output is buffered and flushed whenever the reader has nothing left in its buffer (just before
 //! a read that may block), never per line: a live pipe shows each record as soon as it is final,

@@ -422,3 +422,79 @@ fn diff_rejects_an_unknown_ignore_field_listing_the_valid_ones() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn gemini_output_format_json_reads_as_the_answer_and_its_totals() {
+    let Some(c) = corpus() else { return };
+    let path = c.join("gemini-cli/json-output/output.json");
+    let out = scribe()
+        .args(["--to", "jsonl", "--strict"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let recs = records(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(recs[0]["source"], "gemini-stream");
+    let doc: Value = serde_json::from_str(&read(&path)).unwrap();
+    let answer = recs
+        .iter()
+        .find(|r| r["kind"] == "turn" && r["role"] == "assistant")
+        .expect("the answer is a turn");
+    assert_eq!(answer["parts"][0]["text"], doc["response"]);
+    let result = recs.last().unwrap();
+    assert_eq!(result["notice"]["kind"], "result");
+    assert_eq!(result["notice"]["isError"], false);
+    assert!(result["notice"]["usage"]["outputTokens"].as_u64() > Some(0));
+}
+
+#[test]
+fn an_older_gemini_session_json_document_reads_like_its_jsonl_log() {
+    let Some(c) = corpus() else { return };
+    let chat = crate::util::files_under(&c.join("gemini-cli/shell/gemini-home"), &|p| {
+        p.extension().is_some_and(|e| e == "jsonl")
+    })
+    .pop()
+    .expect("a saved chat");
+    let lines: Vec<Value> = read(&chat)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // The ConversationRecord an older CLI wrote: the header with the messages inside.
+    let mut doc = lines[0].clone();
+    let messages: Vec<Value> = lines
+        .iter()
+        .filter(|v| v.get("id").is_some() && v.get("type").is_some())
+        .cloned()
+        .collect();
+    doc["messages"] = Value::Array(messages);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("session-old.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    let assistant = |p: &Path| -> Vec<Value> {
+        let out = scribe()
+            .args(["--to", "jsonl", "--strict"])
+            .arg(p)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let recs = records(&String::from_utf8_lossy(&out.stdout));
+        assert_eq!(recs[0]["source"], "gemini-session");
+        without_lines(recs)
+            .into_iter()
+            .filter(|r| r["role"] == "assistant")
+            .collect()
+    };
+    let (from_doc, from_log) = (assistant(&path), assistant(&chat));
+    assert!(from_log.len() >= 2);
+    assert_eq!(from_doc, from_log);
+}

@@ -1,7 +1,8 @@
 //! `scribe diff OLD NEW`: what did the agent do differently between two runs (issue 7)?
 //!
-//! 1. `load` each side: a raw stream goes through its adapter and the fold; scribe's own JSONL
-//!    (a golden transcript) is read back record by record. Either way every item goes through
+//! 1. `load` each side through the same input driver as `scribe FILE`: a raw stream goes through
+//!    its adapter and the fold; scribe's own JSONL (a golden transcript) is read back record by
+//!    record; anything else is an error (exit 2). Either way every item goes through
 //!    `--stable` (implied; `--stable=keep-usage` keeps usage) and `--redact` if asked, and
 //!    becomes its JSON record form.
 //! 2. `compare::Forms` leaves out ids (renumbering shifts them after an insertion; the nesting

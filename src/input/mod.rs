@@ -1,8 +1,11 @@
-//! Stage 1 → stage 2: input adapters, one per source format.
+//! Stage 1 → stage 2 (the Input layer, docs/architecture.md): input adapters, one per source
+//! format, in one folder per agent (`claude/`, `qwen/`, `codex/`, `gemini/`; `anthropic/` holds
+//! the shapes Claude Code and Qwen Code share). No agent folder imports another's.
 //!
-//! An adapter receives numbered lines and emits normalized events. It never builds turns: that is
-//! the fold's job. `sniff` picks a format from the first JSON values when `--from` is `auto`; `document` splits
-//! inputs that are one JSON document rather than JSON Lines.
+//! An adapter receives numbered lines (or a whole document's values) and emits normalized events.
+//! It never builds turns: that is the fold's job. `sniff` picks a format from the first JSON values
+//! when `--from` is `auto`; `document` splits inputs that are one JSON document rather than JSON
+//! Lines. The pipe's `driver` is what calls them.
 
 use std::path::Path;
 

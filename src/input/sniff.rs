@@ -39,6 +39,9 @@ pub(crate) enum LineShape {
     SseField,
     /// The first line of a JSON document spread over several lines, or a JSON array.
     DocumentStart,
+    /// A line that opens a JSON object but does not parse (cut off, or broken): JSON Lines, of
+    /// no format one can tell.
+    BrokenJson,
     /// Anything else: chatter before the JSON, or a broken line after it.
     Other,
 }
@@ -63,7 +66,7 @@ pub(crate) fn shape(text: &str) -> LineShape {
             Ok(v) => LineShape::Json(v),
             // A lone `{` opens a pretty-printed object.
             Err(_) if t == "{" => LineShape::DocumentStart,
-            Err(_) => LineShape::Other,
+            Err(_) => LineShape::BrokenJson,
         },
         b'[' => match serde_json::from_str::<Value>(t) {
             Ok(Value::Array(_)) => LineShape::DocumentStart,
@@ -89,6 +92,9 @@ pub(crate) fn classify(v: &Value) -> Option<SourceFormat> {
     }
     if codex::exec::is_codex_exec_line(o) {
         return Some(SourceFormat::CodexExec);
+    }
+    if gemini::stream::is_json_output(o) {
+        return Some(SourceFormat::GeminiStream);
     }
     if gemini::session::is_header_object(o) {
         return Some(SourceFormat::GeminiSession);

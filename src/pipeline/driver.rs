@@ -105,6 +105,8 @@ struct Sniffing {
     /// SSE field lines (`event:`, `id:`, …): evidence of the daemon's SSE only when no JSON
     /// value says otherwise (a cut-off frame may hold none).
     sse: u64,
+    /// Lines that open a JSON object but do not parse.
+    broken: u64,
 }
 
 /// One input being read: its name, its state and its counts.
@@ -240,6 +242,7 @@ impl<'a> InputDriver<'a> {
                     }
                     LineShape::Other if first_json => s.chatter += 1,
                     LineShape::SseField => s.sse += 1,
+                    LineShape::BrokenJson => s.broken += 1,
                     LineShape::Blank | LineShape::Other | LineShape::DocumentStart => {}
                 }
                 s.held.push(line);
@@ -303,6 +306,17 @@ impl<'a> InputDriver<'a> {
             SourceFormat::Auto if s.evidence.len() == 0 && s.sse > 0 => {
                 Verdict::Agreed(SourceFormat::QwenDaemon)
             }
+            // Only broken JSON lines (an input cut inside its first line): no format can be
+            // told; read it as the most common one so that the adapter reports each line.
+            SourceFormat::Auto if s.evidence.len() == 0 && s.broken > 0 => {
+                diag.warning(
+                    self.name,
+                    first,
+                    "could not detect the input format (no complete JSON line); reading it as \
+                     claude-stream (use --from)",
+                );
+                Verdict::Agreed(SourceFormat::ClaudeStream)
+            }
             SourceFormat::Auto => s.evidence.verdict(),
             forced => Verdict::Agreed(forced),
         };
@@ -361,7 +375,7 @@ impl<'a> InputDriver<'a> {
         while let Some(line) = held.next_if(|l| match sniff::shape(&l.text) {
             LineShape::Other | LineShape::Blank => true,
             LineShape::SseField => format != SourceFormat::QwenDaemon,
-            LineShape::Json(_) | LineShape::DocumentStart => false,
+            LineShape::Json(_) | LineShape::DocumentStart | LineShape::BrokenJson => false,
         }) {
             before.push(line);
         }
