@@ -39,7 +39,8 @@ pub(crate) use crate::transform::StableMode;
 
 EXIT STATUS:
   0  success (input problems are reported on stderr and the run goes on)
-  1  the input had an error and --strict was given
+  1  the input had an error and --strict was given, an input was not JSON Lines, or a
+     directory held no sessions
   2  usage error, or a file could not be read or written")]
 pub(crate) struct Cli {
     /// Input files; `-` or none reads standard input. Each file is its own transcript. A
