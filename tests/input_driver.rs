@@ -498,3 +498,18 @@ fn an_older_gemini_session_json_document_reads_like_its_jsonl_log() {
     assert!(from_log.len() >= 2);
     assert_eq!(from_doc, from_log);
 }
+
+#[test]
+fn lines_of_two_unrelated_formats_are_read_as_the_majority_with_a_warning() {
+    let claude = read(&sample("demo.jsonl"));
+    let codex = "{\"type\":\"thread.started\",\"thread_id\":\"t1\"}\n";
+    let claude_lines = claude.lines().filter(|l| !l.trim().is_empty()).count();
+    assert!(claude_lines >= 2, "the sample has several lines");
+    let (code, out, err) = run(&["--to", "jsonl"], format!("{codex}{claude}"));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("look like different formats (codex-exec (1), claude-stream ("),
+        "{err}"
+    );
+    assert_eq!(records(&out)[0]["source"], "claude-stream");
+}
