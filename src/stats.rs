@@ -104,6 +104,16 @@ impl Ledger {
         self.mark(line, DIAGNOSED);
     }
 
+    /// Lines `first..=last` were read as one JSON document: each that nothing else named is in
+    /// its records when it gave any (`decoded`), else under the error that named the document.
+    pub(crate) fn document(&mut self, first: u64, last: u64, decoded: bool) {
+        for l in first..=last {
+            if self.pending.contains(&l) {
+                self.mark(l, if decoded { EVENT } else { DIAGNOSED });
+            }
+        }
+    }
+
     /// Lines `first + 1 ..= last` belong to the record that begins at `first`.
     pub(crate) fn span(&mut self, first: u64, last: u64) {
         if last > first {
