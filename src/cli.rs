@@ -13,9 +13,11 @@ pub(crate) use crate::transform::StableMode;
 
 /// Fold a coding agent's event stream into a transcript you can read, share and diff.
 ///
-/// scribe reads Claude Code stream-json (`claude -p … --output-format stream-json --verbose`), the
-/// sessions Claude Code saves under `~/.claude/projects/`, Qwen Code's daemon events and
-/// stream-json, and its own JSONL. It classifies every message, folds tool calls, sub-agents,
+/// scribe reads the logs of four coding agents: Claude Code (stream-json from `claude -p …
+/// --output-format stream-json --verbose`, and the sessions it saves under
+/// `~/.claude/projects/`), Qwen Code (its daemon's events and stream-json), Codex CLI (`codex
+/// exec --json` and its rollout files) and Gemini CLI (stream-json and its saved chats), and its
+/// own JSONL. It classifies every message, folds tool calls, sub-agents,
 /// skills and MCP calls into turns, and writes the transcript as terminal text, Markdown, HTML or
 /// normalized JSONL. It is a filter: with no FILE, or with `-`, it reads standard input, and it
 /// prints each record as soon as it is
@@ -114,8 +116,9 @@ pub(crate) struct Cli {
     #[command(subcommand)]
     pub(crate) command: Option<Command>,
 
-    /// Print a generated document instead of reading input (the man page).
-    #[arg(long, value_enum, hide = true, value_name = "WHAT")]
+    /// Print a generated document instead of reading input: the man page, or a shell's
+    /// completion script (`scribe --generate bash > /etc/bash_completion.d/scribe`).
+    #[arg(long, value_enum, value_name = "WHAT")]
     pub(crate) generate: Option<Generate>,
 }
 
@@ -135,6 +138,16 @@ pub(crate) enum ColorWhen {
 pub(crate) enum Generate {
     /// The roff man page (man/scribe.1).
     Man,
+    /// Completions for bash.
+    Bash,
+    /// Completions for zsh.
+    Zsh,
+    /// Completions for fish.
+    Fish,
+    /// Completions for elvish.
+    Elvish,
+    /// Completions for PowerShell.
+    Powershell,
 }
 
 /// Subcommands. `scribe [FILE]...` with no subcommand is the filter.

@@ -20,6 +20,8 @@ pub(crate) struct Diagnostics {
     noted: Vec<u64>,
     /// Line spans of the tracked input that a multi-line record took in (first, last).
     spans: Vec<(u64, u64)>,
+    /// Count, but print nothing (the fuzz targets, which would spend their time on stderr).
+    quiet: bool,
 }
 
 impl Diagnostics {
@@ -31,18 +33,28 @@ impl Diagnostics {
         }
     }
 
+    /// The same diagnostics, counted but not printed.
+    pub(crate) fn quiet(mut self) -> Diagnostics {
+        self.quiet = true;
+        self
+    }
+
     /// An input error: the line could not be used as it is.
     pub(crate) fn error(&mut self, file: &str, line: u64, what: &str) {
         self.errors += 1;
         self.note("error", file, line, what);
-        print(file, line, what);
+        if !self.quiet {
+            print(file, line, what);
+        }
     }
 
     /// Something odd that did not stop the line from being used.
     pub(crate) fn warning(&mut self, file: &str, line: u64, what: &str) {
         self.warnings += 1;
         self.note("warning", file, line, what);
-        print(file, line, what);
+        if !self.quiet {
+            print(file, line, what);
+        }
     }
 
     fn note(&mut self, severity: &str, file: &str, line: u64, what: &str) {
@@ -86,7 +98,9 @@ impl Diagnostics {
     /// A message about a whole input that is not an input error of one line (the caller decides
     /// the exit status).
     pub(crate) fn message(&mut self, file: &str, what: &str) {
-        print(file, 0, what);
+        if !self.quiet {
+            print(file, 0, what);
+        }
     }
 
     /// `--strict` was given and an error has happened: stop now.

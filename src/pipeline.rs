@@ -357,13 +357,66 @@ impl<W: Write> Sink for RenderSink<'_, W> {
     }
 }
 
-fn generate(what: Generate) -> Result<u8> {
-    match what {
-        Generate::Man => {
-            let mut out = io::stdout().lock();
-            clap_mangen::Man::new(Cli::command()).render(&mut out)?;
-            out.flush()?;
-        }
+/// Runs the filter over `data` as standard input, with the command-line `args`, writing the
+/// output nowhere and the diagnostics nowhere: the entry point of the fuzz targets (`fuzz/`).
+pub(crate) fn run_bytes(args: &[&str], data: &[u8]) -> Result<()> {
+    use clap::Parser;
+    let cli = Cli::try_parse_from(std::iter::once("scribe").chain(args.iter().copied()))?;
+    let settings = Settings::resolve(&cli);
+    let mut diag = Diagnostics::new(settings.strict).quiet();
+    let mut stats = Stats::default();
+    let mut renderer = render::renderer_for(&settings.render_options());
+    let mut out = BufWriter::new(io::sink());
+    let reader: Box<dyn Read> = Box::new(io::Cursor::new(data.to_vec()));
+    match run_one(
+        Path::new("-"),
+        reader,
+        &settings,
+        renderer.as_mut(),
+        &mut out,
+        &mut diag,
+        &mut stats,
+    ) {
+        Ok(_) => Ok(()),
+        Err(e) if e.downcast_ref::<StrictStop>().is_some() => Ok(()),
+        Err(e) => Err(e),
     }
+}
+
+/// The man page: clap_mangen's sections, except that `scribe diff` is described here rather
+/// than referred to as `scribe-diff(1)`, a page that does not exist.
+fn man_page(out: &mut dyn Write) -> io::Result<()> {
+    let man = clap_mangen::Man::new(Cli::command());
+    man.render_title(out)?;
+    man.render_name_section(out)?;
+    man.render_synopsis_section(out)?;
+    man.render_description_section(out)?;
+    man.render_options_section(out)?;
+    out.write_all(
+        b".SH SUBCOMMANDS\n.TP\n\\fBscribe diff\\fR [\\fIOPTIONS\\fR] \\fIOLD\\fR \\fINEW\\fR\n\
+          Compare two runs of the same task and show what the agent did differently; \
+          \\fBscribe diff \\-\\-help\\fR lists its options.\n",
+    )?;
+    man.render_extra_section(out)?;
+    man.render_version_section(out)
+}
+
+fn generate(what: Generate) -> Result<u8> {
+    use clap_complete::Shell;
+    let mut out = io::stdout().lock();
+    let shell = match what {
+        Generate::Man => {
+            man_page(&mut out)?;
+            out.flush()?;
+            return Ok(exit::SUCCESS);
+        }
+        Generate::Bash => Shell::Bash,
+        Generate::Zsh => Shell::Zsh,
+        Generate::Fish => Shell::Fish,
+        Generate::Elvish => Shell::Elvish,
+        Generate::Powershell => Shell::PowerShell,
+    };
+    clap_complete::generate(shell, &mut Cli::command(), "scribe", &mut out);
+    out.flush()?;
     Ok(exit::SUCCESS)
 }

@@ -40,6 +40,8 @@ mod redact;
 // --to jsonl / --to events goldens for every sample (a refactor must keep their bytes).
 /// The README's CI section, run as written.
 mod ci_recipe;
+/// Completions, licences, install notes, description, man page, Ctrl-C.
+mod finishing;
 mod goldens_jsonl;
 /// Mutated logs: no panic, every line accounted for.
 mod mutations;

@@ -296,7 +296,7 @@ mod tests {
     fn run(adapter: &mut dyn Adapter, input: &[u8]) -> (BTreeSet<String>, BTreeSet<String>) {
         let mut reader = LineReader::new(input);
         let mut folder = Folder::new();
-        let mut diag = Diagnostics::new(false);
+        let mut diag = Diagnostics::new(false).quiet();
         let (mut events, mut items) = (Vec::new(), Vec::new());
         let mut ids_in = BTreeSet::new();
         let mut report = Report {
