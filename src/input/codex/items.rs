@@ -17,8 +17,10 @@ use serde::Deserialize;
 use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde_json::{Value, json};
 
+use crate::input::tool_kind;
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SystemNotice};
+use crate::model::tool_kind::{PatchFile, ToolKind};
 use crate::model::transcript::{Caller, Part, Role, ToolCall, Turn, TurnMeta, TurnOrigin, Usage};
 
 /// Where an item is in its life: the stream sends `item.started`, `item.updated` and
@@ -50,6 +52,8 @@ pub(crate) enum Item {
 pub(crate) struct ToolItem {
     /// The tool name the renderers key on (`shell`, `apply_patch`, `mcp__s__t`, …).
     pub(crate) name: String,
+    /// What the call does.
+    pub(crate) kind: ToolKind,
     /// Who runs it: the client (`model`), the provider (`server-tool`) or an MCP server.
     pub(crate) caller: Caller,
     /// The MCP server's name, for an MCP call.
@@ -216,7 +220,13 @@ impl Emitter {
                 push(block(
                     m,
                     Part::ToolCall {
-                        call: Box::new(ToolCall::new(call_id.clone(), t.name, t.caller, t.input)),
+                        call: Box::new(ToolCall::new(
+                            call_id.clone(),
+                            t.name,
+                            t.kind,
+                            t.caller,
+                            t.input,
+                        )),
                     },
                 ));
                 push(EventKind::ToolResult {
@@ -226,6 +236,7 @@ impl Emitter {
                     output: Value::String(String::new()),
                     error_text: None,
                     sidecar: None,
+                    server_run: false,
                 });
             }
             Item::Tool(t) => {
@@ -238,6 +249,7 @@ impl Emitter {
                 }
                 let ToolItem {
                     name,
+                    kind,
                     caller,
                     mcp_server,
                     input,
@@ -245,7 +257,7 @@ impl Emitter {
                     snapshot: _,
                 } = *t;
                 if self.announced.insert(call_id.clone()) {
-                    let mut call = ToolCall::new(call_id.clone(), name, caller, input);
+                    let mut call = ToolCall::new(call_id.clone(), name, kind, caller, input);
                     call.mcp_server = mcp_server;
                     let m = self.message_id(id);
                     push(block(
@@ -264,6 +276,7 @@ impl Emitter {
                         state: None,
                         output: None,
                         input: Some(input),
+                        kind: Some(kind),
                         error_text: None,
                         sidecar: None,
                     });
@@ -282,6 +295,7 @@ impl Emitter {
                         output: o.output,
                         error_text: o.error_text,
                         sidecar: o.sidecar,
+                        server_run: caller == Caller::ServerTool,
                     });
                 }
             }
@@ -376,6 +390,10 @@ pub(crate) fn shell_item(
     };
     ToolItem {
         name: "shell".into(),
+        kind: ToolKind::Shell {
+            command: command.clone(),
+            description: None,
+        },
         caller: Caller::Model,
         mcp_server: None,
         input: json!({ "command": command }),
@@ -453,6 +471,15 @@ pub(crate) fn patch_item(
     };
     ToolItem {
         name: "apply_patch".into(),
+        kind: ToolKind::Patch {
+            files: changes
+                .iter()
+                .map(|c| PatchFile {
+                    path: c.path.clone(),
+                    change: c.kind.clone(),
+                })
+                .collect(),
+        },
         caller: Caller::Model,
         mcp_server: None,
         input: json!({ "description": description, "changes": list }),
@@ -486,9 +513,7 @@ pub(crate) fn mcp_item(
                 error_text: if is_error {
                     Some(
                         error
-                            .unwrap_or_else(|| {
-                                crate::input::anthropic::blocks::output_text(&output)
-                            })
+                            .unwrap_or_else(|| crate::model::transcript::output_text(&output))
                             .trim()
                             .to_owned(),
                     )
@@ -504,6 +529,11 @@ pub(crate) fn mcp_item(
     };
     ToolItem {
         name: format!("mcp__{server}__{tool}"),
+        kind: ToolKind::Mcp {
+            server: server.to_owned(),
+            tool: tool.to_owned(),
+            subject: tool_kind::first_of(&arguments, tool_kind::SUBJECT_KEYS),
+        },
         caller: Caller::Mcp,
         mcp_server: Some(server.to_owned()),
         input: if arguments.is_null() {
@@ -529,6 +559,9 @@ pub(crate) fn web_search_item(
     }
     ToolItem {
         name: "WebSearch".into(),
+        kind: ToolKind::WebSearch {
+            query: query.to_owned(),
+        },
         caller: Caller::ServerTool,
         mcp_server: None,
         input,
@@ -558,6 +591,7 @@ pub(crate) fn todo_item(items: &[Value]) -> ToolItem {
         })
         .collect();
     ToolItem {
+        kind: tool_kind::todo(&json!({ "todos": todos })).unwrap_or_default(),
         name: "TodoWrite".into(),
         caller: Caller::Model,
         mcp_server: None,

@@ -206,6 +206,7 @@ impl Render for TextRenderer {
                 output,
                 error_text,
                 sidecar,
+                server_run: _,
             } => {
                 if !self.live.heads.contains_key(tool_call_id) {
                     return Ok(());
@@ -221,17 +222,14 @@ impl Render for TextRenderer {
                 {
                     return Ok(());
                 }
+                // The result as the fold applies it, so the live line and the final item agree.
                 let mut call = call.clone();
-                call.state = if *is_error {
-                    crate::model::transcript::ToolState::Error
-                } else {
-                    crate::model::transcript::ToolState::Success
-                };
-                call.output = Some(output.clone());
-                call.error_text = error_text
-                    .clone()
-                    .or_else(|| is_error.then(|| crate::render::summary::output_text(output)));
-                call.sidecar = sidecar.clone();
+                call.set_result(
+                    *is_error,
+                    output.clone(),
+                    error_text.clone(),
+                    sidecar.clone(),
+                );
                 let lines = self.view.call_result(&call, 0);
                 self.call_lines(out, &call, &lines)?;
                 self.live.results.insert(tool_call_id.clone());
@@ -240,8 +238,9 @@ impl Render for TextRenderer {
             EventKind::ToolUpdate {
                 tool_call_id,
                 input: Some(input),
+                kind,
                 ..
-            } => self.input_arrived(out, tool_call_id, input),
+            } => self.input_arrived(out, tool_call_id, input, kind.as_ref()),
             // A result waits for its item: the fold writes every turn still held before it.
             EventKind::Notice { notice } if !matches!(**notice, SystemNotice::Result { .. }) => {
                 self.live.mark_notice(notice);
