@@ -7,9 +7,10 @@
 //! adapter turns its shape into an [`Item`]; the [`Emitter`] turns items into events the same way
 //! for both, so the two formats fold into the same transcript (`docs/input-codex.md`).
 //!
-//! Tool names are chosen for the renderers' one-line summaries: `shell` with input `{command}`,
-//! `apply_patch` with a `description` (`add /path`), `mcp__<server>__<tool>` (shown as
-//! `tool · server (MCP)`), `WebSearch` with `query`, `TodoWrite` with `todos` (the checklist).
+//! Each call keeps the name of the Codex tool behind the item and says what it does in its kind:
+//! `shell` (a shell command, input `{command}`), `apply_patch` (a patch; input `{description,
+//! changes}`), the MCP server's own tool name (an MCP call, with its server), `web_search` (a web
+//! search, input `{query}`) and `update_plan` (the plan as a todo list, input `{todos}`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -50,7 +51,7 @@ pub(crate) enum Item {
 /// A tool-like item: what the call looks like, and its outcome once it has one.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ToolItem {
-    /// The tool name the renderers key on (`shell`, `apply_patch`, `mcp__s__t`, …).
+    /// The Codex tool's own name (`shell`, `apply_patch`, an MCP server's tool, …).
     pub(crate) name: String,
     /// What the call does.
     pub(crate) kind: ToolKind,
@@ -63,7 +64,7 @@ pub(crate) struct ToolItem {
     /// `None` while the item is still in progress.
     pub(crate) outcome: Option<Outcome>,
     /// Each distinct state of the item is a call of its own that is done at once (the plan:
-    /// like Claude's `TodoWrite`, every change of the list is one call showing the whole list).
+    /// every change of the list is one call showing the whole list).
     pub(crate) snapshot: bool,
 }
 
@@ -488,8 +489,8 @@ pub(crate) fn patch_item(
     }
 }
 
-/// An MCP call, named `mcp__<server>__<tool>` like Claude's so every renderer shows it as
-/// `tool · server (MCP)`. `result` is the MCP result (its `content` becomes the output); a
+/// An MCP call, named by the server's own tool name (its kind names the server too).
+/// `result` is the MCP result (its `content` becomes the output); a
 /// failed call with no `error` takes its error text from the result (Codex reports an
 /// `isError` result as `status: failed`, `error: null`).
 pub(crate) fn mcp_item(
@@ -528,7 +529,7 @@ pub(crate) fn mcp_item(
         }
     };
     ToolItem {
-        name: format!("mcp__{server}__{tool}"),
+        name: tool.to_owned(),
         kind: ToolKind::Mcp {
             server: server.to_owned(),
             tool: tool.to_owned(),
@@ -546,7 +547,7 @@ pub(crate) fn mcp_item(
     }
 }
 
-/// A web search, run by the model provider: `WebSearch` with `query` (and the action taken).
+/// A web search, run by the model provider: `web_search` with `query` (and the action taken).
 pub(crate) fn web_search_item(
     query: &str,
     action: Option<Value>,
@@ -558,7 +559,7 @@ pub(crate) fn web_search_item(
         input["action"] = a;
     }
     ToolItem {
-        name: "WebSearch".into(),
+        name: "web_search".into(),
         kind: ToolKind::WebSearch {
             query: query.to_owned(),
         },
@@ -575,9 +576,9 @@ pub(crate) fn web_search_item(
     }
 }
 
-/// The agent's plan (`todo_list`), shaped like Claude's `TodoWrite` so the renderers draw their
-/// checklist: `{todos: [{content, status}]}`, status `completed` or `pending`. Each change of
-/// the list is one call (see [`ToolItem::snapshot`]).
+/// The agent's plan (`todo_list`, written by Codex's `update_plan` tool) as a todo list:
+/// `{todos: [{content, status}]}`, status `completed` or `pending`. Each change of the list is
+/// one call (see [`ToolItem::snapshot`]).
 pub(crate) fn todo_item(items: &[Value]) -> ToolItem {
     let todos: Vec<Value> = items
         .iter()
@@ -592,7 +593,7 @@ pub(crate) fn todo_item(items: &[Value]) -> ToolItem {
         .collect();
     ToolItem {
         kind: tool_kind::todo(&json!({ "todos": todos })).unwrap_or_default(),
-        name: "TodoWrite".into(),
+        name: "update_plan".into(),
         caller: Caller::Model,
         mcp_server: None,
         input: json!({ "todos": todos }),
