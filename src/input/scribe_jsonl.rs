@@ -8,9 +8,9 @@
 use clap::ValueEnum;
 use serde_json::Value;
 
+use super::SourceFormat;
 use super::tool_kind;
 use super::{InputLine, Report};
-use crate::cli::SourceFormat;
 use crate::model::SCHEMA_VERSION;
 use crate::model::transcript::{Caller, DebugRecord, TranscriptItem};
 
