@@ -276,7 +276,26 @@ impl Render for TextRenderer {
                 let lines = self.view.progress_line(description, 0);
                 self.call_lines(out, &call, &lines)
             }
-            _ => Ok(()),
+            // Shown when their items arrive (sub-agent threads inside their Agent call, a result
+            // notice after the turns it closes), or nothing to show as it happens.
+            EventKind::SessionInit { .. }
+            | EventKind::UserTurn { .. }
+            | EventKind::TextDelta { .. }
+            | EventKind::ReasoningDelta { .. }
+            | EventKind::AssistantBlock { .. }
+            | EventKind::AssistantEnd { .. }
+            | EventKind::ToolInputStarted { .. }
+            | EventKind::ToolResult { .. }
+            | EventKind::ToolUpdate { .. }
+            | EventKind::ToolDenied { .. }
+            | EventKind::ToolProgress { .. }
+            | EventKind::SubtaskStarted { .. }
+            | EventKind::SubtaskUpdated { .. }
+            | EventKind::SubtaskFinished { .. }
+            | EventKind::Notice { .. }
+            | EventKind::ConversationReset
+            | EventKind::Absorbed { .. }
+            | EventKind::Debug { .. } => Ok(()),
         }
     }
 
