@@ -166,6 +166,12 @@ impl View {
                 TurnOrigin::Replay => {
                     self.marked("> ", self.pal.dim, &text, self.pal.dim, depth, usize::MAX)
                 }
+                TurnOrigin::Synthetic { reason } if reason.is_person_action() => {
+                    if text.trim().is_empty() {
+                        return blocks;
+                    }
+                    self.marked("· ", self.pal.dim, &text, self.pal.dim, depth, 10)
+                }
                 TurnOrigin::Synthetic { reason } => {
                     if !self.context {
                         return blocks;
