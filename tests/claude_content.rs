@@ -6,11 +6,17 @@ use serde_json::Value;
 
 use crate::util::{json_lines, sample, scribe};
 
-/// A `samples/claude-stream/` file rendered with `args`; exit 0 required.
+/// A `samples/claude-stream/` file (or `dir/file` under `samples/`) rendered with `args`; exit 0
+/// required.
 fn render(name: &str, args: &[&str]) -> String {
+    let path = if name.contains('/') {
+        sample(name)
+    } else {
+        sample(&format!("claude-stream/{name}"))
+    };
     let out = scribe()
         .args(args)
-        .arg(sample(&format!("claude-stream/{name}")))
+        .arg(path)
         .assert()
         .success()
         .get_output()
@@ -85,4 +91,54 @@ fn slash_commands_with_a_request_are_prompts_in_every_output() {
         html.contains("<span class=\"who\">User</span></header><div class=\"plain\">/orchestrator create TODO app by Next.js</div>"),
         "{html}"
     );
+}
+
+/// Every tool call's (id, state) in a sample's JSONL.
+fn call_states(name: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for r in records(name) {
+        for p in r["parts"].as_array().into_iter().flatten() {
+            if p["type"] == "tool-call" {
+                let c = &p["call"];
+                out.push((
+                    c["toolCallId"].as_str().unwrap_or_default().to_owned(),
+                    c["state"].as_str().unwrap_or_default().to_owned(),
+                ));
+            }
+        }
+    }
+    out
+}
+
+// Point 7: 1.0.17 rejections (an is_error result "The user doesn't want to proceed…", and "…to
+// take this action right now" for the call beside it) are denials, said once in every view.
+#[test]
+fn rejected_tools_are_denials_printed_once() {
+    let name = "claude-session/rejected-tools.jsonl";
+    let states: Vec<String> = call_states(name).into_iter().map(|(_, s)| s).collect();
+    assert_eq!(states, ["success", "approval-denied", "approval-denied"]);
+    for to in ["text", "md", "html"] {
+        let out = render(name, &["--to", to]);
+        for phrase in [
+            "want to proceed with this tool use",
+            "want to take this action",
+        ] {
+            assert_eq!(
+                out.matches(phrase).count(),
+                1,
+                "--to {to}, {phrase}:\n{out}"
+            );
+        }
+        assert!(!out.contains("Error: The user"), "--to {to}:\n{out}");
+    }
+}
+
+// Point 8: a replayed result never moves a finished call backwards (success stays success).
+#[test]
+fn a_replayed_error_result_does_not_undo_a_success() {
+    let name = "fold-replayed-result.jsonl";
+    let states: Vec<String> = call_states(name).into_iter().map(|(_, s)| s).collect();
+    assert_eq!(states, ["success", "success"]);
+    let text = render(name, &["--to", "text"]);
+    assert!(!text.contains("Error"), "{text}");
 }

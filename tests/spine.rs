@@ -296,7 +296,7 @@ fn session_is_refreshed_only_when_it_changes_and_notices_keep_their_order() {
             "rate-limit",
             "status",
             "compact",
-            "permission-denied",
+            // The denial is on its call (below), said once: no separate notice.
             "result"
         ]
     );

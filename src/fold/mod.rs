@@ -184,16 +184,23 @@ impl Folder {
                 tool_name,
                 message,
             } => {
+                // The call carries its denial (shown once, with it); a notice only when the
+                // call is not in the input. The state follows with the call's result, so the
+                // turn is not final before the result's output is on it.
                 if let Some(call) = self.find_call(&tool_call_id) {
-                    call.denied = Some(message.clone());
+                    call.denied = Some(message);
+                    if call.state == ToolState::Error {
+                        call.state = ToolState::ApprovalDenied;
+                    }
+                } else {
+                    self.ready(TranscriptItem::Notice(Box::new(
+                        SystemNotice::PermissionDenied {
+                            tool_name,
+                            tool_call_id,
+                            message,
+                        },
+                    )));
                 }
-                self.ready(TranscriptItem::Notice(Box::new(
-                    SystemNotice::PermissionDenied {
-                        tool_name,
-                        tool_call_id,
-                        message,
-                    },
-                )));
             }
             EventKind::SubtaskStarted {
                 task_id,
@@ -452,10 +459,31 @@ impl Folder {
             })));
             return;
         };
-        call.state = if is_error {
-            ToolState::Error
-        } else {
-            ToolState::Success
+        // No call moves backwards: a second result for a finished call (a replay) adds what
+        // was missing and changes nothing else.
+        if call.state.is_terminal() {
+            if call.sidecar.is_none() {
+                call.sidecar = sidecar;
+            }
+            if call.output.is_none() {
+                call.output = Some(output);
+            } else if call.output.as_ref() != Some(&output) {
+                // Kept, beside the call it could not change.
+                self.ready(TranscriptItem::Notice(Box::new(SystemNotice::Info {
+                    source: "tool_result".into(),
+                    level: Level::Info,
+                    text: format!(
+                        "a second result for the finished call {id} (line {line}) left it as it was"
+                    ),
+                    data: output,
+                })));
+            }
+            return;
+        }
+        call.state = match (is_error, call.denied.is_some()) {
+            (true, true) => ToolState::ApprovalDenied,
+            (true, false) => ToolState::Error,
+            (false, _) => ToolState::Success,
         };
         if is_error {
             call.error_text =

@@ -143,6 +143,15 @@ impl ClaudeMessages {
                             }
                         }
                     }
+                    // A rejection written before `toolDenialKind` existed: a denial, not an
+                    // error (the fold keeps the result's output on the denied call).
+                    if is_error && is_rejection(sc.as_ref(), &output) {
+                        emit(EventKind::ToolDenied {
+                            tool_call_id: tool_call_id.clone(),
+                            tool_name: String::new(),
+                            message: blocks::output_text(&output),
+                        });
+                    }
                     // An Agent call's result ends its sub-agent thread.
                     self.subagent_threads_seen.remove(&tool_call_id);
                     first_result.get_or_insert_with(|| tool_call_id.clone());
@@ -226,4 +235,23 @@ fn content_blocks(msg: &Value) -> std::borrow::Cow<'_, [Value]> {
         Some(Value::String(s)) => std::borrow::Cow::Owned(vec![json!({"type": "text", "text": s})]),
         _ => std::borrow::Cow::Owned(Vec::new()),
     }
+}
+
+/// What the CLI writes when the person rejects a tool call (1.0.x to 2.0.x, before
+/// `toolDenialKind`): `toolUseResult: "User rejected tool use"`, or a result that begins "The user doesn't want to
+/// proceed with this tool use" (or "… to take this action right now", for the calls beside it).
+const REJECTED_SIDECAR: &str = "User rejected tool use";
+const REJECTED_TEXT: &str = "The user doesn't want to ";
+
+/// True when an error result is the person's rejection of the call.
+fn is_rejection(sidecar: Option<&Value>, output: &Value) -> bool {
+    let side = sidecar.and_then(Value::as_str).unwrap_or_default();
+    side == REJECTED_SIDECAR
+        || side
+            .trim_start_matches("Error:")
+            .trim_start()
+            .starts_with(REJECTED_TEXT)
+        || blocks::output_text(output)
+            .trim_start()
+            .starts_with(REJECTED_TEXT)
 }
