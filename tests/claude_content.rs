@@ -142,3 +142,89 @@ fn a_replayed_error_result_does_not_undo_a_success() {
     let text = render(name, &["--to", "text"]);
     assert!(!text.contains("Error"), "{text}");
 }
+
+// Point 10: claude-code-action's trimmed `result` (no `subtype`, no `is_error`) is not a failure.
+#[test]
+fn a_result_without_subtype_or_is_error_is_not_a_failure() {
+    let name = "result-without-subtype.jsonl";
+    let result = records(name)
+        .into_iter()
+        .find(|r| r["notice"]["kind"] == "result")
+        .expect("a result notice");
+    assert_eq!(result["notice"]["isError"], false, "{result}");
+    for to in ["text", "md", "html"] {
+        let out = render(name, &["--to", to]);
+        assert!(!out.contains('✗'), "--to {to}:\n{out}");
+        assert!(!out.contains("result: error"), "--to {to}:\n{out}");
+        assert!(!out.contains("notice error"), "--to {to}:\n{out}");
+    }
+}
+
+// Point 10: `system/turn_duration` keeps its notice but not its figure under --stable; newer
+// session entry types nobody knows (`started`, `result`) stay counted debug records.
+#[test]
+fn durations_go_under_stable_and_unknown_entries_stay_debug() {
+    let name = "claude-session/durations-and-unknown-types.jsonl";
+    let plain = render(name, &["--to", "jsonl"]);
+    assert!(plain.contains("1873"), "{plain}");
+    let stable = render(name, &["--stable", "--to", "jsonl"]);
+    assert!(!stable.contains("1873"), "{stable}");
+    assert!(stable.contains("\"source\":\"turn_duration\""), "{stable}");
+    let debug: Vec<Value> = json_lines(stable.as_bytes())
+        .into_iter()
+        .filter(|r| r["kind"] == "debug")
+        .collect();
+    assert_eq!(debug.len(), 2, "{stable}");
+    assert!(debug[0]["reason"].as_str().unwrap().contains("\"started\""));
+    assert!(debug[1]["reason"].as_str().unwrap().contains("\"result\""));
+}
+
+// Point 10: one token total in every view (cache reads and writes counted as input).
+#[test]
+fn token_totals_are_the_same_in_every_output() {
+    let Some(dir) = crate::util::corpus() else {
+        return;
+    };
+    // A real 2.1.3 capture whose result counts cache reads.
+    let path = dir.join(
+        "external/charlieyou/claude-agent-sdk-gleam/test/fixtures/assembled_stream_2.1.4.jsonl",
+    );
+    let run = |to: &str| {
+        let out = scribe().args(["--to", to]).arg(&path).assert().success();
+        String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+    };
+    let result = json_lines(run("jsonl").as_bytes())
+        .into_iter()
+        .find(|r| r["notice"]["kind"] == "result")
+        .expect("a result");
+    let u = &result["notice"]["usage"];
+    let input = [
+        "inputTokens",
+        "cacheReadInputTokens",
+        "cacheCreationInputTokens",
+    ]
+    .iter()
+    .map(|k| u[*k].as_u64().unwrap_or(0))
+    .sum::<u64>();
+    assert!(u["cacheReadInputTokens"].as_u64().unwrap_or(0) > 0, "{u}");
+    let grouped = thousands(input);
+    let text = run("text");
+    assert!(text.contains(&format!("{grouped} in ·")), "{text}");
+    let md = run("md");
+    assert!(md.contains(&format!("{grouped} in ·")), "{md}");
+    let html = run("html");
+    assert!(html.contains(&format!("<span>{input} in ·")), "{html}");
+}
+
+/// `47416` → `47,416`, as the text and Markdown closing lines write it.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -242,10 +242,11 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
 /// `result`: the end of a turn, with cost, counts and duration.
 pub(crate) fn result_notice(v: &Value) -> SystemNotice {
     let sub = string(v, "subtype");
+    // A result that says neither (claude-code-action's trimmed results) is not a failure.
     let is_error = v
         .get("is_error")
         .and_then(Value::as_bool)
-        .unwrap_or(sub != "success");
+        .unwrap_or(!sub.is_empty() && sub != "success");
     SystemNotice::Result {
         subtype: sub,
         is_error,

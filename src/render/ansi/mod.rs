@@ -333,7 +333,7 @@ impl Render for TextRenderer {
             bits.push(seconds(t.duration_ms));
             bits.push(format!(
                 "{} in · {} out tokens",
-                thousands(t.all_input_tokens()),
+                thousands(t.input_tokens()),
                 thousands(t.usage.output_tokens)
             ));
             if let Some(c) = t.cost {

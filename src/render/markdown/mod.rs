@@ -364,7 +364,7 @@ impl Render for MarkdownRenderer {
             t.turns,
             if t.turns == 1 { "" } else { "s" },
             super::ansi::seconds(t.duration_ms),
-            super::ansi::thousands(t.all_input_tokens()),
+            super::ansi::thousands(t.input_tokens()),
             super::ansi::thousands(t.usage.output_tokens)
         );
         if let Some(c) = t.cost {
