@@ -228,3 +228,47 @@ fn thousands(n: u64) -> String {
     }
     out
 }
+
+// Point 6: a local command (`/context`) from a 2.1.x saved session (`system/local_command`
+// rows) and from the wire (`system/local_command_output`) reads the same: the command, then its
+// output, markup and terminal escapes gone (kept raw in the JSONL), the table drawn as a table.
+#[test]
+fn local_command_output_is_the_command_and_its_output_from_stream_or_session() {
+    for name in [
+        "claude-session/local-command.jsonl",
+        "local-command-output.jsonl",
+    ] {
+        let recs = records(name);
+        let out = recs
+            .iter()
+            .find(|r| r["origin"]["reason"] == "local-command-output")
+            .unwrap_or_else(|| panic!("{name}: no local command output turn"));
+        assert_eq!(out["role"], "user", "{name}: not the model's words");
+        let shown = out["parts"][0]["text"].as_str().unwrap();
+        assert!(shown.starts_with("Context Usage\n"), "{name}: {shown}");
+        assert!(!shown.contains('\u{1b}'), "{name}: {shown}");
+        let raw = out["metadata"]["machinery"]["raw"].as_str().unwrap();
+        assert!(raw.contains("\u{1b}[1m"), "{name}: {raw}");
+        let text = render(name, &["--to", "text"]);
+        assert!(text.contains("· Context Usage\n"), "{name}:\n{text}");
+        assert!(text.contains("System prompt │ 3.1k"), "{name}:\n{text}");
+        assert!(!text.contains("⏺ Context"), "{name}: shown as the model's:\n{text}");
+        let md = render(name, &["--to", "md"]);
+        assert!(md.contains("> **Command output**"), "{name}:\n{md}");
+        assert!(
+            md.contains("> | System prompt | 3.1k | 1.6% |"),
+            "{name}:\n{md}"
+        );
+        let html = render(name, &["--to", "html"]);
+        assert!(html.contains("Command output"), "{name}");
+        for view in [&text, &md, &html] {
+            assert!(
+                !view.contains("local-command-stdout"),
+                "{name}: markup left"
+            );
+            assert!(!view.contains("[38;2"), "{name}: escape left");
+        }
+    }
+    let session = render("claude-session/local-command.jsonl", &["--to", "text"]);
+    assert!(session.contains("· /context\n"), "{session}");
+}

@@ -302,6 +302,7 @@ fn a_directory_of_sessions_is_one_transcript_per_session() {
             "/compaction.jsonl",
             "/durations-and-unknown-types.jsonl",
             "/inline-sidechains.jsonl",
+            "/local-command.jsonl",
             "/missing-subagent/5e55a0e1-0000-4000-8000-000000000006.jsonl",
             "/rejected-tools.jsonl",
             "/rewind.jsonl",

@@ -130,7 +130,7 @@ fn machinery(text: &str) -> Option<Classified> {
         if !stderr.is_empty() {
             m.insert("stderr".into(), json!(stderr));
         }
-        let shown = join_nonempty(&stdout, &stderr);
+        let shown = strip_terminal_escapes(&join_nonempty(&stdout, &stderr));
         (SyntheticReason::LocalCommandOutput, shown, m, rest)
     } else if t.starts_with("[Request interrupted by user") {
         let mut m = Map::new();
@@ -158,7 +158,7 @@ fn machinery(text: &str) -> Option<Classified> {
                 Err(_) => m.insert("exitCode".into(), json!(code)),
             };
         }
-        let shown = join_nonempty(&stdout, &stderr);
+        let shown = strip_terminal_escapes(&join_nonempty(&stdout, &stderr));
         (SyntheticReason::BashOutput, shown, m, rest)
     } else if let Some((elems, rest)) = leading(t, &["user-memory-input"]) {
         let note = elem(&elems, "user-memory-input");
@@ -261,6 +261,72 @@ fn slash_command(elems: &[(&str, String)]) -> (SyntheticReason, String, Map<Stri
         m.insert("request".into(), json!(true));
     }
     (SyntheticReason::SlashCommand, shown, m)
+}
+
+/// A local command's output as it is written to a `system` row (`system/local_command` in 2.1.x
+/// saved sessions, `system/local_command_output` on the wire): the same turn the user message
+/// of older CLIs gives, markup and terminal escapes taken out, the raw text kept. Output with no
+/// markup (the wire's `content`) is the command's output.
+pub(crate) fn local_command(content: &str) -> Classified {
+    let c = classify(content, Flags::default(), None);
+    match c.origin {
+        TurnOrigin::UserInput if !c.machinery.contains_key("command") => keep_raw(
+            Classified {
+                origin: TurnOrigin::Synthetic {
+                    reason: SyntheticReason::LocalCommandOutput,
+                },
+                text: strip_terminal_escapes(content.trim()),
+                machinery: Map::new(),
+            },
+            content,
+        ),
+        _ => c,
+    }
+}
+
+/// Text without terminal control sequences (CSI such as colours, OSC such as titles and links,
+/// and other escapes): local commands (`/context`, `/cost`) colour their output for the
+/// terminal; the transcript keeps the words (the raw text stays in `machinery.raw`).
+pub(crate) fn strip_terminal_escapes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{1b}' => match chars.next() {
+                // CSI: parameters and intermediates up to a final byte in @..~.
+                Some('[') => {
+                    for n in chars.by_ref() {
+                        if ('@'..='~').contains(&n) {
+                            break;
+                        }
+                    }
+                }
+                // OSC (and DCS, SOS, PM, APC): up to BEL or ESC \.
+                Some(']' | 'P' | 'X' | '^' | '_') => {
+                    while let Some(n) = chars.next() {
+                        if n == '\u{7}' {
+                            break;
+                        }
+                        if n == '\u{1b}' {
+                            chars.next_if_eq(&'\\');
+                            break;
+                        }
+                    }
+                }
+                // A two-character escape.
+                Some(_) | None => {}
+            },
+            '\u{9b}' => {
+                for n in chars.by_ref() {
+                    if ('@'..='~').contains(&n) {
+                        break;
+                    }
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// The raw text beside the classification, when the shown text is not it: no rule loses words.
@@ -624,6 +690,34 @@ mod tests {
         assert_eq!(c.machinery["systemReminders"][0], "be careful");
         let only = plain("<system-reminder>x</system-reminder>");
         assert_eq!(reason(&only), Some(SyntheticReason::SystemReminder));
+    }
+
+    #[test]
+    fn local_command_rows_read_like_the_old_user_messages() {
+        let cmd = local_command(
+            "<command-name>/context</command-name>\n<command-message>context</command-message>\n<command-args></command-args>",
+        );
+        assert_eq!(reason(&cmd), Some(SyntheticReason::SlashCommand));
+        assert_eq!(cmd.text, "/context");
+        let out = local_command(
+            "<local-command-stdout>\u{1b}[1mContext Usage\u{1b}[22m\n\u{1b}[38;2;136;136;136m⛁ \u{1b}[39m 12k/200k tokens</local-command-stdout>",
+        );
+        assert_eq!(reason(&out), Some(SyntheticReason::LocalCommandOutput));
+        assert_eq!(out.text, "Context Usage\n⛁  12k/200k tokens");
+        assert!(out.machinery["raw"].as_str().unwrap().contains('\u{1b}'));
+        let wire = local_command("Total cost: $1.23\nTotal duration: 5m 12s");
+        assert_eq!(reason(&wire), Some(SyntheticReason::LocalCommandOutput));
+        assert_eq!(wire.text, "Total cost: $1.23\nTotal duration: 5m 12s");
+    }
+
+    #[test]
+    fn terminal_escapes_are_stripped() {
+        assert_eq!(
+            strip_terminal_escapes(
+                "a\u{1b}[31mred\u{1b}[0m \u{1b}]8;;http://x\u{1b}\\link\u{1b}]8;;\u{7}z"
+            ),
+            "ared linkz"
+        );
     }
 
     #[test]

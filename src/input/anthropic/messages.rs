@@ -255,3 +255,33 @@ fn is_rejection(sidecar: Option<&Value>, output: &Value) -> bool {
             .trim_start()
             .starts_with(REJECTED_TEXT)
 }
+
+/// A local command's `system` row (`system/local_command` in a saved session,
+/// `system/local_command_output` on the wire) → the user-role turn the same command gets when an
+/// older CLI writes it as a user message, so both read alike: the command, then its output.
+pub(crate) fn local_command_turn(v: &Value) -> EventKind {
+    let content = match v.get("content") {
+        Some(Value::String(s)) => s.clone(),
+        _ => String::new(),
+    };
+    let c = classify::local_command(&content);
+    let id = opt_string(v, "uuid").unwrap_or_default();
+    EventKind::UserTurn {
+        turn: Box::new(Turn {
+            id,
+            role: Role::User,
+            origin: c.origin,
+            parent_task_id: parent_tool_use_id(v),
+            parts: vec![Part::Text {
+                text: c.text,
+                citations: Vec::new(),
+            }],
+            metadata: TurnMeta {
+                machinery: c.machinery,
+                ..TurnMeta::default()
+            },
+            timestamp: opt_string(v, "timestamp"),
+        }),
+        source_tool_call_id: None,
+    }
+}

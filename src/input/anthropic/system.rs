@@ -168,12 +168,9 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
             server: string(v, "mcp_server_name"),
             id: string(v, "elicitation_id"),
         })),
-        "local_command_output" => emit(info(
-            v,
-            "local_command_output",
-            Level::Info,
-            string(v, "content"),
-        )),
+        "local_command_output" | "local_command" => {
+            emit(crate::input::anthropic::messages::local_command_turn(v))
+        }
         "model_refusal_fallback" | "model_refusal_no_fallback" => {
             emit(info(v, sub, Level::Warning, string(v, "content")))
         }
