@@ -422,8 +422,10 @@ fn claude_conserved(rows: &[Value]) -> Conserved {
     let mut c = Conserved::default();
     for row in rows {
         let ty = row.get("type").and_then(Value::as_str).unwrap_or_default();
-        // A `system` row's words (local command output, informational messages).
-        if ty == "system" {
+        // A `system` row's words (local command output, informational messages); a compact
+        // boundary's `content` is the fixed label its compaction notice stands for.
+        let subtype = row.get("subtype").and_then(Value::as_str).unwrap_or_default();
+        if ty == "system" && subtype != "compact_boundary" {
             push_text(&mut c, "system row content", row.get("content"));
         }
         let Some(content) = row.pointer("/message/content") else {
