@@ -252,7 +252,10 @@ fn local_command_output_is_the_command_and_its_output_from_stream_or_session() {
         let text = render(name, &["--to", "text"]);
         assert!(text.contains("· Context Usage\n"), "{name}:\n{text}");
         assert!(text.contains("System prompt │ 3.1k"), "{name}:\n{text}");
-        assert!(!text.contains("⏺ Context"), "{name}: shown as the model's:\n{text}");
+        assert!(
+            !text.contains("⏺ Context"),
+            "{name}: shown as the model's:\n{text}"
+        );
         let md = render(name, &["--to", "md"]);
         assert!(md.contains("> **Command output**"), "{name}:\n{md}");
         assert!(
@@ -271,4 +274,36 @@ fn local_command_output_is_the_command_and_its_output_from_stream_or_session() {
     }
     let session = render("claude-session/local-command.jsonl", &["--to", "text"]);
     assert!(session.contains("· /context\n"), "{session}");
+}
+
+// Point 8, from the real 05-subagent stream with its lines reordered as a background run writes
+// them: the Agent call's result comes first, then `task_updated` completed, a late `running`
+// update, and only then `task_notification` with the final usage. The completion lands on the
+// call, the finished run is not reopened, no phantom record or notice appears, and the
+// sub-agent's prompt comes from `task_started.prompt` (the stream sent no first user message).
+#[test]
+fn a_background_agent_completion_lands_on_its_call() {
+    let recs = records("fold-background-agent.jsonl");
+    let notices: Vec<&str> = recs
+        .iter()
+        .filter(|r| r["kind"] == "notice")
+        .map(|r| r["notice"]["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(notices, ["result"], "no task or orphan sub-agent notice");
+    let agent = recs
+        .iter()
+        .flat_map(|r| r["parts"].as_array().cloned().unwrap_or_default())
+        .find(|p| p["call"]["name"] == "Agent")
+        .expect("the Agent call");
+    let rec = &agent["call"]["subagent"];
+    assert_eq!(rec["status"], "completed");
+    assert_eq!(rec["usage"]["totalTokens"], 8652);
+    assert_eq!(rec["usage"]["durationMs"], 570);
+    assert_eq!(rec["transcript"][0]["origin"]["kind"], "subagent-prompt");
+    assert!(
+        rec["transcript"][0]["parts"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("[sub] Count the files")
+    );
 }

@@ -424,7 +424,10 @@ fn claude_conserved(rows: &[Value]) -> Conserved {
         let ty = row.get("type").and_then(Value::as_str).unwrap_or_default();
         // A `system` row's words (local command output, informational messages); a compact
         // boundary's `content` is the fixed label its compaction notice stands for.
-        let subtype = row.get("subtype").and_then(Value::as_str).unwrap_or_default();
+        let subtype = row
+            .get("subtype")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         if ty == "system" && subtype != "compact_boundary" {
             push_text(&mut c, "system row content", row.get("content"));
         }

@@ -22,7 +22,7 @@
 //! per Agent call and moved into that call's `subagent.transcript` when its turn is written,
 //! recursively for nested sub-agents.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
@@ -48,6 +48,11 @@ struct SubThread {
     record: SubagentRecord,
     /// A `task_started` (or later task event) named it: its status is the harness's word.
     announced: bool,
+    /// A status update said it ended; its completion (final summary, usage, duration) has not
+    /// come yet, so its call waits for it.
+    ended_by_update: bool,
+    /// Its completion came: the record is frozen (§14 step 4), no later update reopens it.
+    finished: bool,
     turns: Vec<Turn>,
 }
 
@@ -56,6 +61,8 @@ impl SubThread {
         SubThread {
             record: SubagentRecord::unnamed(),
             announced: false,
+            ended_by_update: false,
+            finished: false,
             turns: Vec::new(),
         }
     }
@@ -70,6 +77,9 @@ pub(crate) struct Folder {
     call_thread: HashMap<String, Thread>,
     /// Task id → the Agent call that owns it.
     task_call: HashMap<String, String>,
+    /// Calls whose sub-agent record was already written with them: a task event that comes
+    /// later is a notice, not a second (phantom) record. One id per sub-agent run.
+    written_runs: HashSet<String>,
     /// Per thread, the assistant message still taking content-block frames.
     open_message: HashMap<Thread, String>,
     /// A Skill call whose result arrived and whose body may follow.
@@ -86,6 +96,7 @@ impl Folder {
             subthreads: HashMap::new(),
             call_thread: HashMap::new(),
             task_call: HashMap::new(),
+            written_runs: HashSet::new(),
             open_message: HashMap::new(),
             skill_awaiting: None,
             last_session: None,
@@ -219,7 +230,9 @@ impl Folder {
                     st.record.task_id = task_id;
                     st.record.description = description;
                     st.record.subagent_type = subagent_type;
-                    st.record.status = SubagentStatus::Running;
+                    if !st.finished {
+                        st.record.status = SubagentStatus::Running;
+                    }
                 }
                 None => self.ready(task_notice(
                     task_id,
@@ -260,7 +273,9 @@ impl Folder {
                 error,
             } => match self.subthread_for(&task_id, None) {
                 Some(st) => {
-                    if let Some(s) = status {
+                    // A finished run is frozen: a late `running` cannot reopen it.
+                    if let Some(s) = status.filter(|_| !st.finished) {
+                        st.ended_by_update = s != SubagentStatus::Running;
                         st.record.status = s;
                     }
                     if let Some(d) = description {
@@ -281,6 +296,7 @@ impl Folder {
             } => match self.subthread_for(&task_id, tool_call_id.as_deref()) {
                 Some(st) => {
                     st.record.status = status;
+                    st.finished = true;
                     if summary.is_some() {
                         st.record.summary = summary;
                     }
@@ -516,6 +532,7 @@ impl Folder {
 
     fn subthread_for(&mut self, task_id: &str, call_id: Option<&str>) -> Option<&mut SubThread> {
         let call_id = match call_id {
+            Some(c) if self.written_runs.contains(c) => return None,
             Some(c) => {
                 self.task_call.insert(task_id.to_owned(), c.to_owned());
                 c.to_owned()
@@ -574,7 +591,9 @@ impl Folder {
                 call.state.is_terminal()
                     && self.skill_awaiting.as_deref() != Some(call.tool_call_id.as_str())
                     && !self.subthreads.get(&call.tool_call_id).is_some_and(|st| {
-                        st.announced && st.record.status == SubagentStatus::Running
+                        st.announced
+                            && (st.record.status == SubagentStatus::Running
+                                || st.ended_by_update && !st.finished)
                     })
             }
             _ => true,
@@ -626,7 +645,9 @@ impl Folder {
                     mut record,
                     announced,
                     mut turns,
+                    ..
                 } = st;
+                self.written_runs.insert(id.clone());
                 self.task_call.remove(&record.task_id);
                 for t in &mut turns {
                     self.attach_subagents(t);

@@ -2,7 +2,7 @@
 //! (stream-json, saved sessions, Qwen's stream-json): content blocks become parts and tool
 //! results, and a user message's text is classified by §4 at this boundary.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value, json};
 
@@ -35,6 +35,9 @@ impl Wire {
 #[derive(Debug, Default)]
 pub(crate) struct ClaudeMessages {
     subagent_threads_seen: HashSet<String>,
+    /// Sub-agent prompts shown from `task_started`, by Agent call: the thread's own first user
+    /// message, when the stream sends it too, is the same prompt and is not shown twice.
+    task_prompts: HashMap<String, String>,
     user_count: u64,
 }
 
@@ -154,6 +157,7 @@ impl ClaudeMessages {
                     }
                     // An Agent call's result ends its sub-agent thread.
                     self.subagent_threads_seen.remove(&tool_call_id);
+                    self.task_prompts.remove(&tool_call_id);
                     first_result.get_or_insert_with(|| tool_call_id.clone());
                     emit(EventKind::ToolResult {
                         thread: thread.clone(),
@@ -185,6 +189,14 @@ impl ClaudeMessages {
             },
         };
         let joined = texts.join("\n");
+        if let Some(p) = &thread {
+            if parts.is_empty()
+                && self.task_prompts.get(p).map(String::as_str) == Some(joined.trim())
+            {
+                self.task_prompts.remove(p);
+                return;
+            }
+        }
         let c = classify::classify(&joined, flags, thread.as_deref());
         let mut turn_parts = Vec::with_capacity(parts.len() + 1);
         if !c.text.is_empty() || parts.is_empty() {
@@ -224,6 +236,42 @@ impl ClaudeMessages {
         emit(EventKind::UserTurn {
             turn: Box::new(turn),
             source_tool_call_id,
+        });
+    }
+}
+
+impl ClaudeMessages {
+    /// `task_started.prompt` (the stream): the sub-agent's prompt turn, as a saved session has
+    /// it, so a stream that does not send the thread's first user message still shows it.
+    pub(crate) fn subagent_prompt(&mut self, v: &Value, emit: &mut impl FnMut(EventKind)) {
+        let (Some(call), Some(prompt)) = (
+            v.get("tool_use_id").and_then(Value::as_str),
+            v.get("prompt").and_then(Value::as_str),
+        ) else {
+            return;
+        };
+        if prompt.trim().is_empty() || !self.subagent_threads_seen.insert(call.to_owned()) {
+            return;
+        }
+        self.task_prompts
+            .insert(call.to_owned(), prompt.trim().to_owned());
+        let id = format!("{}-prompt", opt_string(v, "task_id").unwrap_or_default());
+        emit(EventKind::UserTurn {
+            turn: Box::new(Turn {
+                id,
+                role: Role::User,
+                origin: crate::model::transcript::TurnOrigin::SubagentPrompt {
+                    parent_tool_call_id: call.to_owned(),
+                },
+                parent_task_id: Some(call.to_owned()),
+                parts: vec![Part::Text {
+                    text: prompt.to_owned(),
+                    citations: Vec::new(),
+                }],
+                metadata: TurnMeta::default(),
+                timestamp: opt_string(v, "timestamp"),
+            }),
+            source_tool_call_id: None,
         });
     }
 }
