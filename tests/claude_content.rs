@@ -307,3 +307,22 @@ fn a_background_agent_completion_lands_on_its_call() {
             .starts_with("[sub] Count the files")
     );
 }
+
+// Point 8: a plain background Bash call (task_type local_bash, no agent, no transcript) gets no
+// phantom sub-agent record; its completion is written right after the turn of its call.
+#[test]
+fn a_background_bash_call_gets_no_phantom_subagent() {
+    let recs = records("fold-background-bash.jsonl");
+    let turn_at = recs
+        .iter()
+        .position(|r| r["id"] == "msg_A")
+        .expect("the Bash call's turn");
+    let call = &recs[turn_at]["parts"][0]["call"];
+    assert!(call.get("subagent").is_none(), "{call}");
+    let next = &recs[turn_at + 1]["notice"];
+    assert_eq!(next["kind"], "task", "{next}");
+    assert_eq!(next["status"], "completed");
+    assert!(next["summary"].as_str().unwrap().contains("exit code 0"));
+    let text = render("fold-background-bash.jsonl", &["--to", "text"]);
+    assert!(!text.contains("sub-agent"), "{text}");
+}

@@ -77,6 +77,9 @@ pub(crate) struct Folder {
     call_thread: HashMap<String, Thread>,
     /// Task id → the Agent call that owns it.
     task_call: HashMap<String, String>,
+    /// Background tasks of calls in the turn just written (a shell command run in the
+    /// background is no sub-agent): their status, written right after the turn.
+    after_turn: Vec<TranscriptItem>,
     /// Calls whose sub-agent record was already written with them: a task event that comes
     /// later is a notice, not a second (phantom) record. One id per sub-agent run.
     written_runs: HashSet<String>,
@@ -97,6 +100,7 @@ impl Folder {
             call_thread: HashMap::new(),
             task_call: HashMap::new(),
             written_runs: HashSet::new(),
+            after_turn: Vec::new(),
             open_message: HashMap::new(),
             skill_awaiting: None,
             last_session: None,
@@ -375,6 +379,7 @@ impl Folder {
                 record: st.record,
             })));
         }
+        out.append(&mut self.after_turn);
     }
 
     fn session(&mut self, mut s: SessionSnapshot) {
@@ -612,6 +617,7 @@ impl Folder {
             }
             let item = self.queue.pop_front().expect("front exists");
             out.push(self.finalize(item));
+            out.append(&mut self.after_turn);
         }
     }
 
@@ -619,6 +625,7 @@ impl Folder {
     fn release_all(&mut self, out: &mut Vec<TranscriptItem>) {
         while let Some(item) = self.queue.pop_front() {
             out.push(self.finalize(item));
+            out.append(&mut self.after_turn);
         }
     }
 
@@ -658,6 +665,19 @@ impl Folder {
                         ToolState::Error | ToolState::ApprovalDenied => SubagentStatus::Failed,
                         _ => SubagentStatus::Running,
                     };
+                }
+                // A background task with no agent and no transcript (a shell command run in
+                // the background): its outcome, not a phantom sub-agent.
+                if announced && turns.is_empty() && record.subagent_type.is_none() {
+                    self.after_turn.push(task_notice(
+                        record.task_id,
+                        Some(record.status),
+                        Some(record.description).filter(|d| !d.is_empty()),
+                        record.summary,
+                        record.usage,
+                        None,
+                    ));
+                    continue;
                 }
                 if record.description.is_empty() {
                     record.description = call
