@@ -169,6 +169,7 @@ const CHAINS: &str = "issue 15 point 5: incomplete chains and rewound branches";
 fn every_claude_file_keeps_what_a_reader_must_see() {
     let mut failures = Vec::new();
     let mut checked = 0;
+    let mut known_losses = 0;
     let corpus_dir = corpus();
     for format in FORMATS {
         let files = (format.files)(corpus_dir.as_deref());
@@ -182,6 +183,7 @@ fn every_claude_file_keeps_what_a_reader_must_see() {
                 .iter()
                 .find(|(suffix, _)| path.ends_with(suffix));
             if let Some((suffix, why)) = known {
+                known_losses += usize::from(!missing.is_empty());
                 // Kept honest: a listed file that no longer loses anything must leave the list.
                 if missing.is_empty() {
                     failures.push(format!(
@@ -206,7 +208,7 @@ fn every_claude_file_keeps_what_a_reader_must_see() {
         }
     }
     eprintln!(
-        "conservation: {checked} files checked, {} with losses",
+        "conservation: {checked} files checked, {} losing content, {known_losses} with the known losses of KNOWN_LOSSES",
         failures.len()
     );
     assert!(
