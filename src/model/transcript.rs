@@ -85,7 +85,15 @@ pub(crate) enum TurnOrigin {
 impl TurnOrigin {
     /// True for origins a reader normally does not want to see (`--context` shows them).
     pub(crate) fn is_hidden_context(&self) -> bool {
-        matches!(self, TurnOrigin::Synthetic { .. })
+        match self {
+            TurnOrigin::Synthetic { reason } => !reason.is_person_action(),
+            TurnOrigin::UserInput
+            | TurnOrigin::ToolReturn { .. }
+            | TurnOrigin::SubagentPrompt { .. }
+            | TurnOrigin::Replay
+            | TurnOrigin::Notification
+            | TurnOrigin::Model => false,
+        }
     }
 }
 
@@ -105,6 +113,28 @@ pub(crate) enum SyntheticReason {
     MemoryInput,
     CompactSummary,
     Other,
+}
+
+impl SyntheticReason {
+    /// What a person did at the prompt without asking the model (a CLI slash command, a bash-mode
+    /// command and its output, a memory note, a local command's output): machinery, but the
+    /// reader's own action, so it is shown without `--context`, quietly.
+    pub(crate) fn is_person_action(self) -> bool {
+        match self {
+            SyntheticReason::SlashCommand
+            | SyntheticReason::LocalCommandOutput
+            | SyntheticReason::BashInput
+            | SyntheticReason::BashOutput
+            | SyntheticReason::MemoryInput => true,
+            SyntheticReason::SkillBody
+            | SyntheticReason::SystemReminder
+            | SyntheticReason::HookOutput
+            | SyntheticReason::LocalCommandCaveat
+            | SyntheticReason::Interrupt
+            | SyntheticReason::CompactSummary
+            | SyntheticReason::Other => false,
+        }
+    }
 }
 
 /// Non-content facts about a turn. Every field is optional; an empty one is not written.
@@ -302,10 +332,11 @@ impl ToolCall {
         error_text: Option<String>,
         sidecar: Option<Value>,
     ) {
-        self.state = if is_error {
-            ToolState::Error
-        } else {
-            ToolState::Success
+        // A refused call's error result is its denial.
+        self.state = match (is_error, self.denied.is_some()) {
+            (true, true) => ToolState::ApprovalDenied,
+            (true, false) => ToolState::Error,
+            (false, _) => ToolState::Success,
         };
         if is_error {
             self.error_text = error_text.or_else(|| Some(output_text(&output)));

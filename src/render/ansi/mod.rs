@@ -200,6 +200,17 @@ impl Render for TextRenderer {
                 part,
                 ..
             } => self.live_part(out, message_id, part),
+            // A denial arrives before its call's result: the result is then shown as one.
+            EventKind::ToolDenied {
+                tool_call_id,
+                message,
+                ..
+            } => {
+                if let Some(call) = self.live.heads.get_mut(tool_call_id) {
+                    call.denied = Some(message.clone());
+                }
+                Ok(())
+            }
             EventKind::ToolResult {
                 thread: None,
                 tool_call_id,
@@ -209,7 +220,10 @@ impl Render for TextRenderer {
                 sidecar,
                 server_run: _,
             } => {
-                if !self.live.heads.contains_key(tool_call_id) {
+                // A second result for a call (a replay) adds nothing: the first one stands.
+                if !self.live.heads.contains_key(tool_call_id)
+                    || self.live.results.contains(tool_call_id)
+                {
                     return Ok(());
                 }
                 self.head_before_result(out, tool_call_id)?;
@@ -287,7 +301,6 @@ impl Render for TextRenderer {
             | EventKind::ToolInputStarted { .. }
             | EventKind::ToolResult { .. }
             | EventKind::ToolUpdate { .. }
-            | EventKind::ToolDenied { .. }
             | EventKind::ToolProgress { .. }
             | EventKind::SubtaskStarted { .. }
             | EventKind::SubtaskUpdated { .. }
@@ -338,7 +351,7 @@ impl Render for TextRenderer {
             bits.push(seconds(t.duration_ms));
             bits.push(format!(
                 "{} in · {} out tokens",
-                thousands(t.all_input_tokens()),
+                thousands(t.input_tokens()),
                 thousands(t.usage.output_tokens)
             ));
             if let Some(c) = t.cost {
