@@ -49,3 +49,7 @@ mod mutations;
 mod speed;
 /// `--stats`: every input line accounted for.
 mod stats;
+// Issue 15: every id, text, tool output and typed prompt of every raw Claude log is found again.
+mod conservation;
+// Issue 15: Claude Code content of every CLI version (commands, denials, tasks, results).
+mod claude_content;
