@@ -11,7 +11,8 @@
 
 use serde_json::{Value, json};
 
-use crate::input::codex::items::{self, Change, Emitter, Item, Phase};
+use crate::input::codex::items::{self, Emitter, Item, Phase};
+use crate::input::codex::tools::{self, Change};
 use crate::input::fields::{self, str_of};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind};
@@ -175,8 +176,8 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
                 "exitCode": exit_code,
                 "status": status,
             });
-            Item::Tool(Box::new(items::shell_item(
-                items::shell_command(raw),
+            Item::Tool(Box::new(tools::shell_item(
+                tools::shell_command(raw),
                 status,
                 str_of(it, "aggregated_output"),
                 exit_code,
@@ -195,7 +196,7 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
                     detail: None,
                 })
                 .collect();
-            Item::Tool(Box::new(items::patch_item(
+            Item::Tool(Box::new(tools::patch_item(
                 &changes,
                 str_of(it, "status"),
                 None,
@@ -203,7 +204,7 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
         }
         "mcp_tool_call" => {
             let result = it.get("result").cloned().unwrap_or(Value::Null);
-            Item::Tool(Box::new(items::mcp_item(
+            Item::Tool(Box::new(tools::mcp_item(
                 str_of(it, "server"),
                 str_of(it, "tool"),
                 it.get("arguments").cloned().unwrap_or(Value::Null),
@@ -215,14 +216,14 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
                 result.get("structured_content").cloned(),
             )))
         }
-        "web_search" => Item::Tool(Box::new(items::web_search_item(
+        "web_search" => Item::Tool(Box::new(tools::web_search_item(
             str_of(it, "query"),
             it.get("action").cloned(),
             // `Value` kept the last `id`: the search call's own.
             it.get("id").and_then(Value::as_str).map(str::to_owned),
             done,
         ))),
-        "todo_list" => Item::Tool(Box::new(items::todo_item(
+        "todo_list" => Item::Tool(Box::new(tools::todo_item(
             it.get("items")
                 .and_then(Value::as_array)
                 .map(Vec::as_slice)

@@ -2,4 +2,5 @@
 
 pub(crate) mod exec;
 mod items;
+mod tools;
 pub(crate) mod rollout;

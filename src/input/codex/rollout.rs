@@ -11,7 +11,8 @@
 
 use serde_json::{Value, json};
 
-use crate::input::codex::items::{self, Change, Emitter, Item, Phase};
+use crate::input::codex::items::{self, Emitter, Item, Phase};
+use crate::input::codex::tools::{self, Change};
 use crate::input::fields::{self, opt_string, str_of};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind};
@@ -276,8 +277,8 @@ fn rollout_item(it: &Value, phase: Phase) -> Option<Item> {
         }
         "CommandExecution" => {
             let command = match it.get("command") {
-                Some(Value::Array(argv)) => items::shell_argv(argv),
-                Some(Value::String(s)) => items::shell_command(s),
+                Some(Value::Array(argv)) => tools::shell_argv(argv),
+                Some(Value::String(s)) => tools::shell_command(s),
                 _ => String::new(),
             };
             let exit_code = it.get("exit_code").and_then(Value::as_i64);
@@ -289,7 +290,7 @@ fn rollout_item(it: &Value, phase: Phase) -> Option<Item> {
                 "status": status,
                 "duration": it.get("duration").cloned().unwrap_or(Value::Null),
             });
-            Item::Tool(Box::new(items::shell_item(
+            Item::Tool(Box::new(tools::shell_item(
                 command,
                 completed_status(status, phase),
                 str_of(it, "aggregated_output"),
@@ -319,7 +320,7 @@ fn rollout_item(it: &Value, phase: Phase) -> Option<Item> {
                 .copied()
                 .collect::<Vec<_>>()
                 .join("\n");
-            Item::Tool(Box::new(items::patch_item(
+            Item::Tool(Box::new(tools::patch_item(
                 &changes,
                 completed_status(str_of(it, "status"), phase),
                 (!out.is_empty()).then_some(out),
@@ -327,7 +328,7 @@ fn rollout_item(it: &Value, phase: Phase) -> Option<Item> {
         }
         "McpToolCall" => {
             let result = it.get("result").cloned().unwrap_or(Value::Null);
-            Item::Tool(Box::new(items::mcp_item(
+            Item::Tool(Box::new(tools::mcp_item(
                 str_of(it, "server"),
                 str_of(it, "tool"),
                 it.get("arguments").cloned().unwrap_or(Value::Null),
@@ -339,7 +340,7 @@ fn rollout_item(it: &Value, phase: Phase) -> Option<Item> {
                 result.get("structuredContent").cloned(),
             )))
         }
-        "WebSearch" => Item::Tool(Box::new(items::web_search_item(
+        "WebSearch" => Item::Tool(Box::new(tools::web_search_item(
             str_of(it, "query"),
             it.get("action").cloned(),
             None,
