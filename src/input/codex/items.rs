@@ -19,7 +19,9 @@ use serde_json::Value;
 
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SystemNotice};
-use crate::model::transcript::{Caller, Part, Role, ToolCall, Turn, TurnMeta, TurnOrigin, Usage};
+use crate::model::transcript::{
+    Caller, Part, Role, SyntheticReason, ToolCall, Turn, TurnMeta, TurnOrigin, Usage,
+};
 
 /// Where an item is in its life: the stream sends `item.started`, `item.updated` and
 /// `item.completed`; a rollout only records completed items.
@@ -39,6 +41,9 @@ pub(crate) enum Item {
     Reasoning { text: String },
     /// The user's prompt (rollouts only: the stream never carries it).
     User { text: String },
+    /// A user-role message the harness wrote for the model (environment context, instructions,
+    /// the developer prompt): a hidden context turn.
+    Context { text: String },
     /// Something the agent ran: a shell command, a patch, an MCP call, a web search, a plan.
     Tool(Box<ToolItem>),
     /// A non-fatal error item (e.g. unknown model metadata): a warning notice.
@@ -121,6 +126,63 @@ impl Emitter {
         std::mem::take(&mut self.messages)
     }
 
+    /// True when a call with this id was announced (open or finished).
+    pub(crate) fn knows(&self, id: &str) -> bool {
+        let id = self.scoped(id);
+        self.announced.contains(&id) || self.done.contains(&id)
+    }
+
+    /// The result of a call announced earlier (a rollout's `function_call_output`, an
+    /// `exec_command_end`); absorbed when the call already has one (another line of the same
+    /// rollout gave it first).
+    pub(crate) fn result(&mut self, id: &str, o: Outcome, line: u64, out: &mut Vec<Event>) {
+        let call_id = self.scoped(id);
+        if !self.done.insert(call_id.clone()) {
+            out.push(Event {
+                line,
+                kind: EventKind::Absorbed {
+                    what: "result already recorded by an earlier line".into(),
+                },
+            });
+            return;
+        }
+        self.announced.remove(&call_id);
+        self.message = None;
+        out.push(Event {
+            line,
+            kind: EventKind::ToolResult {
+                thread: None,
+                tool_call_id: call_id,
+                is_error: o.is_error,
+                output: o.output,
+                error_text: o.error_text,
+                sidecar: o.sidecar,
+            },
+        });
+    }
+
+    /// Ends every call still open with an error saying why (`reason`): the turn was aborted
+    /// or the input ended before its result was written. Ids in sorted order, so the output
+    /// does not depend on hashing.
+    pub(crate) fn close_open(&mut self, reason: &str, line: u64, out: &mut Vec<Event>) {
+        let mut open: Vec<String> = self.announced.drain().collect();
+        open.sort();
+        for call_id in open {
+            self.done.insert(call_id.clone());
+            out.push(Event {
+                line,
+                kind: EventKind::ToolResult {
+                    thread: None,
+                    tool_call_id: call_id,
+                    is_error: true,
+                    output: Value::String(String::new()),
+                    error_text: Some(reason.to_owned()),
+                    sidecar: None,
+                },
+            });
+        }
+    }
+
     /// Emits the events for one item at line `line`.
     pub(crate) fn item(
         &mut self,
@@ -184,6 +246,23 @@ impl Emitter {
                     source_tool_call_id: None,
                 });
             }
+            Item::Context { text } => push(EventKind::UserTurn {
+                turn: Box::new(Turn {
+                    id: self.scoped(id),
+                    role: Role::User,
+                    origin: TurnOrigin::Synthetic {
+                        reason: SyntheticReason::Other,
+                    },
+                    parent_task_id: None,
+                    parts: vec![Part::Text {
+                        text,
+                        citations: Vec::new(),
+                    }],
+                    metadata: TurnMeta::default(),
+                    timestamp: timestamp.clone(),
+                }),
+                source_tool_call_id: None,
+            }),
             Item::Error { message } => push(EventKind::Notice {
                 notice: Box::new(SystemNotice::Info {
                     source: "error".into(),

@@ -11,7 +11,11 @@
 
 use serde_json::{Value, json};
 
+use std::collections::HashMap;
+
+use crate::input::codex::history::{self, CallKind, Fact, Seen, Source};
 use crate::input::codex::items::{self, Emitter, Item, Phase};
+use crate::input::codex::legacy::HeldPrompt;
 use crate::input::codex::tools::{self, Change};
 use crate::input::fields::{self, opt_string, str_of};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
@@ -23,12 +27,29 @@ use crate::model::transcript::Usage;
 /// totals (cumulative in `token_count`) at the last turn start and now.
 #[derive(Default)]
 pub(crate) struct CodexRollout {
-    items: Emitter,
+    pub(super) items: Emitter,
     session: Option<SessionSnapshot>,
     session_line: u64,
     shown: Option<SessionSnapshot>,
     total_at_start: Usage,
     total: Usage,
+    /// Recent text facts, so that a fact written by two kinds of line shows once.
+    pub(super) seen: Seen,
+    /// A prompt from a `response_item`, waiting one line for the UI line that repeats it.
+    pub(super) held_prompt: Option<HeldPrompt>,
+    /// Open calls' kinds (a shell's output carries an exit code).
+    pub(super) call_kinds: HashMap<String, CallKind>,
+    /// Inside a `task_started` … `task_complete` pair.
+    in_task: bool,
+    /// A turn opened by a prompt in a rollout that writes no `task_started` (versions before
+    /// ~0.50): its result notice is written when the next prompt or the end comes.
+    untasked_turn: bool,
+    /// Why the current turn was aborted (`turn_aborted`), for its result.
+    aborted: Option<String>,
+    /// The number of the last line, for the end-of-input notices.
+    last_line: u64,
+    /// Events decoded while the session header waits (written right after it).
+    early: Vec<Event>,
 }
 
 impl Adapter for CodexRollout {
@@ -46,9 +67,18 @@ impl Adapter for CodexRollout {
             .and_then(Value::as_str)
             .map(str::to_owned);
         let ty = str_of(&v, "type");
+        self.last_line = n;
+        let carries_prompt = ty == "event_msg"
+            && (str_of(&p, "type") == "user_message"
+                || (str_of(&p, "type") == "item_completed"
+                    && p.pointer("/item/type").and_then(Value::as_str) == Some("UserMessage")));
+        if !carries_prompt && ty != "response_item" {
+            self.flush_prompt(out);
+        }
         // The header waits for the first turn context (which names the model), but never past
         // a line that shows something.
-        let quiet = match ty {
+        let quiet = carries_prompt
+            || match ty {
             "event_msg" => matches!(
                 str_of(&p, "type"),
                 "task_started" | "token_count" | "thread_settings_applied"
@@ -118,13 +148,17 @@ impl Adapter for CodexRollout {
                     self.flush_session(out);
                 }
             }
-            "response_item" => absorb(
-                out,
-                format!(
-                    "response_item/{} (the UI item carries it)",
-                    str_of(&p, "type")
-                ),
-            ),
+            "response_item" => {
+                // Harness context written before the first turn context waits for the session
+                // header, which waits for that context to name the model.
+                let mut buf = Vec::new();
+                self.response_item(&p, ts, line, &mut buf);
+                if self.session.is_some() {
+                    self.early.append(&mut buf);
+                } else {
+                    out.append(&mut buf);
+                }
+            }
             "world_state" | "token_usage_record" => absorb(out, ty.to_owned()),
             "compacted" => out.push(Event {
                 line: n,
@@ -139,13 +173,45 @@ impl Adapter for CodexRollout {
                     }),
                 },
             }),
-            "event_msg" => self.event_msg(&p, ts, line, out),
+            "event_msg" if carries_prompt && self.session.is_some() => {
+                // Older versions write the prompt before the turn context: it waits with the
+                // harness context for the session header.
+                let mut buf = Vec::new();
+                self.event_msg(&p, ts, line, &mut buf);
+                self.flush_prompt(&mut buf);
+                self.early.append(&mut buf);
+            }
+            "event_msg" => {
+                self.event_msg(&p, ts, line, out);
+                if carries_prompt {
+                    self.flush_prompt(out);
+                }
+            }
             other => push_debug(out, line, &format!("unknown rollout line type {other:?}")),
         }
     }
 
     fn finish(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
+        self.flush_prompt(out);
         self.flush_session(out);
+        let n = self.last_line;
+        let why = match &self.aborted {
+            Some(r) => format!("no result recorded: the turn was aborted ({r})"),
+            None => "no result recorded: the rollout ends before the call finished".to_owned(),
+        };
+        self.items.close_open(&why, n, out);
+        if self.in_task {
+            out.push(Event {
+                line: n,
+                kind: fields::info(
+                    "incomplete",
+                    Level::Warning,
+                    "incomplete: the rollout ends inside a turn (no task_complete)".into(),
+                    Value::Null,
+                ),
+            });
+        }
+        self.end_untasked_turn(n, out);
     }
 }
 
@@ -161,11 +227,83 @@ impl CodexRollout {
                 },
             });
         }
+        out.append(&mut self.early);
+    }
+
+    /// A new prompt: calls of the turn before it that never got a result end here, and in a
+    /// rollout without `task_started` the prompt opens a turn of its own.
+    pub(super) fn prompt_starts_turn(&mut self, n: u64, _ts: Option<String>, out: &mut Vec<Event>) {
+        self.items.close_open(
+            "no result recorded: the turn ended before the call finished",
+            n,
+            out,
+        );
+        if !self.in_task {
+            self.end_untasked_turn(n, out);
+            self.untasked_turn = true;
+            self.total_at_start = self.total;
+            self.items.take_messages();
+        }
+    }
+
+    /// The result notice of a turn that no `task_complete` ends: its messages and the tokens
+    /// counted since its prompt; no duration (the rollout does not give one).
+    fn end_untasked_turn(&mut self, n: u64, out: &mut Vec<Event>) {
+        if !std::mem::take(&mut self.untasked_turn) {
+            return;
+        }
+        let turns = self.items.take_messages();
+        let usage = diff(&self.total, &self.total_at_start);
+        let notice = match self.aborted.take() {
+            Some(reason) => items::failure(&format!("turn aborted ({reason})"), turns, usage, None),
+            None => items::success(turns, usage, None),
+        };
+        out.push(Event {
+            line: n,
+            kind: EventKind::Notice {
+                notice: Box::new(notice),
+            },
+        });
+    }
+
+    /// A text item of `item_completed`, each fact once.
+    fn item_text(&mut self, it: &Value, n: u64, ts: Option<String>, out: &mut Vec<Event>) {
+        let id = str_of(it, "id").to_owned();
+        match str_of(it, "type") {
+            "UserMessage" => {
+                let text = texts(it.get("content"));
+                self.text_fact(Source::Item, Fact::Prompt, &id, text, n, ts, out);
+            }
+            "AgentMessage" => {
+                let text = texts(it.get("content"));
+                self.text_fact(Source::Item, Fact::Answer, &id, text, n, ts, out);
+            }
+            _ => {
+                let mut list: Vec<String> = ["summary_text", "raw_content"]
+                    .iter()
+                    .map(|k| history::reasoning_texts(&json!({ "summary": it.get(*k) })))
+                    .find(|l| !l.is_empty())
+                    .unwrap_or_default();
+                list.retain(|t| self.seen.fresh(Source::Item, Fact::Reasoning, t));
+                if list.is_empty() {
+                    out.push(Event {
+                        line: n,
+                        kind: EventKind::Absorbed {
+                            what: "reasoning another line carried (or empty)".into(),
+                        },
+                    });
+                } else {
+                    let text = list.join("\n\n");
+                    self.items
+                        .item(Phase::Completed, &id, Item::Reasoning { text }, n, ts, out);
+                }
+            }
+        }
     }
 
     fn event_msg(&mut self, p: &Value, ts: Option<String>, line: &InputLine, out: &mut Vec<Event>) {
         let n = line.number;
-        let mut push = |kind| out.push(Event { line: n, kind });
+        let push = |out: &mut Vec<Event>, kind| out.push(Event { line: n, kind });
         match str_of(p, "type") {
             "item_completed" | "item_started" | "item_updated" => {
                 let phase = match str_of(p, "type") {
@@ -175,6 +313,12 @@ impl CodexRollout {
                 };
                 let it = p.get("item").unwrap_or(&Value::Null);
                 let id = str_of(it, "id").to_owned();
+                if phase == Phase::Completed
+                    && matches!(str_of(it, "type"), "UserMessage" | "AgentMessage" | "Reasoning")
+                {
+                    self.item_text(it, n, ts, out);
+                    return;
+                }
                 match rollout_item(it, phase) {
                     Some(item) => self.items.item(phase, &id, item, n, ts, out),
                     None => push_debug(
@@ -184,10 +328,13 @@ impl CodexRollout {
                     ),
                 }
             }
-            "task_started" => {
+            "task_started" | "turn_started" => {
+                self.end_untasked_turn(n, out);
+                self.in_task = true;
+                self.aborted = None;
                 self.items.take_messages();
                 self.total_at_start = self.total;
-                push(EventKind::Absorbed {
+                push(out, EventKind::Absorbed {
                     what: "event_msg/task_started".into(),
                 });
             }
@@ -195,11 +342,12 @@ impl CodexRollout {
                 if let Some(u) = p.pointer("/info/total_token_usage").and_then(items::usage) {
                     self.total = u;
                 }
-                push(EventKind::Absorbed {
+                push(out, EventKind::Absorbed {
                     what: "event_msg/token_count (totalled at task_complete)".into(),
                 });
             }
-            "task_complete" => {
+            "task_complete" | "turn_complete" => {
+                self.in_task = false;
                 let turns = self.items.take_messages();
                 let usage = diff(&self.total, &self.total_at_start);
                 let duration = p.get("duration_ms").and_then(Value::as_u64);
@@ -207,14 +355,23 @@ impl CodexRollout {
                     Some(m) => items::failure(m, turns, usage, duration),
                     None => items::success(turns, usage, duration),
                 };
-                push(EventKind::Notice {
+                push(out, EventKind::Notice {
                     notice: Box::new(notice),
                 });
             }
-            "thread_settings_applied" => push(EventKind::Absorbed {
+            "thread_settings_applied" => push(out, EventKind::Absorbed {
                 what: "event_msg/thread_settings_applied".into(),
             }),
             kind @ ("error" | "stream_error" | "warning" | "turn_aborted") => {
+                if kind == "turn_aborted" {
+                    let reason = str_of(p, "reason");
+                    self.aborted = Some(if reason.is_empty() { "aborted" } else { reason }.to_owned());
+                    self.items.close_open(
+                        &format!("no result recorded: the turn was aborted ({})", self.aborted.as_deref().unwrap_or_default()),
+                        n,
+                        out,
+                    );
+                }
                 // `stream_error` is a retry the run survives; `error` ends the turn.
                 let level = if matches!(kind, "warning" | "stream_error") {
                     Level::Warning
@@ -225,9 +382,13 @@ impl CodexRollout {
                     .iter()
                     .find_map(|k| p.get(*k).and_then(Value::as_str))
                     .unwrap_or(kind);
-                push(fields::info(kind, level, items::error_text(msg), p.clone()));
+                push(out, fields::info(kind, level, items::error_text(msg), p.clone()));
             }
-            other => push_debug(out, line, &format!("unknown event_msg type {other:?}")),
+            other => {
+                if !self.legacy_event(other, p, ts, line, out) {
+                    push_debug(out, line, &format!("unknown event_msg type {other:?}"));
+                }
+            }
         }
     }
 }
