@@ -15,6 +15,8 @@ mod session;
 mod session_corpus;
 // Qwen Code: daemon SSE events and stream-json, the corpus captures and upstream vectors.
 mod qwen;
+// Qwen Code saved chats: their own format, read fully.
+mod qwen_session;
 // OpenAI Codex CLI: codex exec --json streams and saved rollouts, corpus and samples/codex-*.
 mod codex;
 // Gemini CLI: stream-json and saved chats, the corpus captures and samples/gemini-*.

@@ -68,6 +68,7 @@ pub(crate) fn adapter_for(format: SourceFormat) -> Box<dyn Adapter> {
         SourceFormat::ClaudeSession => Box::new(claude::session::ClaudeSession::default()),
         SourceFormat::QwenDaemon => Box::new(qwen::daemon::QwenDaemon::default()),
         SourceFormat::QwenStream => Box::new(qwen::stream::QwenStream::default()),
+        SourceFormat::QwenSession => Box::new(qwen::chat::QwenChat::default()),
         SourceFormat::CodexExec => Box::new(codex::exec::CodexExec::default()),
         SourceFormat::CodexRollout => Box::new(codex::rollout::CodexRollout::default()),
         SourceFormat::GeminiStream => Box::new(gemini::stream::GeminiStream::default()),
@@ -93,6 +94,10 @@ pub(crate) fn sniff(first_line: &str) -> Option<SourceFormat> {
     }
     if gemini::session::is_header_object(o) {
         return Some(SourceFormat::GeminiSession);
+    }
+    // Before Claude's saved-session rule, which accepts the same uuid/sessionId keys.
+    if qwen::chat::is_chat_record(o) {
+        return Some(SourceFormat::QwenSession);
     }
     if claude::session::looks_like_session(o) {
         return Some(SourceFormat::ClaudeSession);
