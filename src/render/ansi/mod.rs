@@ -281,6 +281,9 @@ impl Render for TextRenderer {
     }
 
     fn item(&mut self, out: &mut dyn Write, item: &TranscriptItem) -> io::Result<()> {
+        if let TranscriptItem::Turn(t) = item {
+            self.totals.add_turn(t);
+        }
         match item {
             TranscriptItem::Session(s) => {
                 let lines = self.view.session(s);
@@ -310,17 +313,16 @@ impl Render for TextRenderer {
     fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
         let t = &self.totals;
         let mut bits = Vec::new();
-        if t.results > 0 {
-            bits.push(format!(
-                "{} turn{}",
-                t.turns,
-                if t.turns == 1 { "" } else { "s" }
-            ));
-            bits.push(seconds(t.duration_ms));
+        if t.any() {
+            let n = t.turn_count();
+            bits.push(format!("{} turn{}", n, if n == 1 { "" } else { "s" }));
+            if let Some(ms) = t.duration() {
+                bits.push(seconds(ms));
+            }
             bits.push(format!(
                 "{} in · {} out tokens",
                 thousands(t.all_input_tokens()),
-                thousands(t.usage.output_tokens)
+                thousands(t.usage().output_tokens)
             ));
             if let Some(c) = t.cost {
                 bits.push(format!("${c:.4}"));

@@ -116,6 +116,7 @@ impl Render for HtmlRenderer {
                 notice::push_session(h, s, self.sessions == 1);
             }
             TranscriptItem::Turn(t) => {
+                self.totals.add_turn(t);
                 self.turns += 1;
                 let anchor = format!("t{}", self.turns);
                 turn::push_turn(h, t, &anchor);

@@ -327,19 +327,24 @@ pub(crate) fn push_footer(h: &mut Html, turns: u64, t: &Totals, lines: u64, erro
         } else {
             " turns</span>"
         });
-    if t.results > 0 {
+    if t.any() {
+        let n = t.turn_count();
         h.raw_trusted("<span>")
-            .num(t.turns)
-            .raw_trusted(if t.turns == 1 {
-                " agent turn</span><span>"
+            .num(n)
+            .raw_trusted(if n == 1 {
+                " agent turn</span>"
             } else {
-                " agent turns</span><span>"
-            })
-            .text(&duration(t.duration_ms))
-            .raw_trusted("</span><span>")
-            .num(t.usage.input_tokens)
+                " agent turns</span>"
+            });
+        if let Some(ms) = t.duration() {
+            h.raw_trusted("<span>")
+                .text(&duration(ms))
+                .raw_trusted("</span>");
+        }
+        h.raw_trusted("<span>")
+            .num(t.usage().input_tokens)
             .raw_trusted(" in · ")
-            .num(t.usage.output_tokens)
+            .num(t.usage().output_tokens)
             .raw_trusted(" out tokens</span>");
     }
     if let Some(c) = t.cost {
