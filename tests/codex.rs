@@ -533,7 +533,10 @@ fn rollouts_without_item_completed_fold_completely() {
     assert_eq!(debug_count(&recs), 0);
     let c = calls(&recs);
     assert_eq!(c.len(), 123, "every function_call");
-    assert!(c.iter().all(|c| c["state"] == "success" || c["state"] == "error"));
+    assert!(
+        c.iter()
+            .all(|c| c["state"] == "success" || c["state"] == "error")
+    );
     let ids: std::collections::BTreeSet<String> =
         c.iter().map(|c| c["toolCallId"].to_string()).collect();
     assert_eq!(ids.len(), 123, "each call once");
@@ -558,26 +561,47 @@ fn legacy_rollout_lines_each_fact_once() {
         .filter(|t| t["role"] == "user" && t["origin"]["kind"] == "user-input")
         .map(|t| t["parts"][0]["text"].as_str().unwrap())
         .collect();
-    assert_eq!(prompts, ["Find where TeamSheet is used and plan the fix.", "Now fix it."]);
-    assert_eq!(texts(&recs), ["TeamSheet is used in src/page.tsx; the plan is set."]);
+    assert_eq!(
+        prompts,
+        [
+            "Find where TeamSheet is used and plan the fix.",
+            "Now fix it."
+        ]
+    );
+    assert_eq!(
+        texts(&recs),
+        ["TeamSheet is used in src/page.tsx; the plan is set."]
+    );
     let reasoning = recs
         .iter()
         .flat_map(|t| t["parts"].as_array().cloned().unwrap_or_default())
         .filter(|p| p["type"] == "reasoning")
         .count();
-    assert_eq!(reasoning, 2, "agent_reasoning and its response_item copy: once");
+    assert_eq!(
+        reasoning, 2,
+        "agent_reasoning and its response_item copy: once"
+    );
     let c = calls(&recs);
     let by = |id: &str| c.iter().find(|c| c["toolCallId"] == id).unwrap().clone();
     assert_eq!(by("call_rg")["input"]["command"], "rg -l TeamSheet");
     assert_eq!(by("call_rg")["state"], "success");
     assert_eq!(by("call_sed")["state"], "error");
-    assert!(by("call_sed")["errorText"].as_str().unwrap().starts_with("exit code 2"));
+    assert!(
+        by("call_sed")["errorText"]
+            .as_str()
+            .unwrap()
+            .starts_with("exit code 2")
+    );
     assert_eq!(by("call_ls")["input"]["command"], "ls -1 src");
     assert_eq!(by("call_plan")["name"], "TodoWrite");
     assert_eq!(by("call_patch")["name"], "apply_patch");
     assert_eq!(by("call_mcp")["name"], "mcp__docs__search");
     assert_eq!(by("call_spawn")["name"], "spawn_agent");
-    assert_eq!(by("call_cut")["state"], "error", "a call cut by the abort ends");
+    assert_eq!(
+        by("call_cut")["state"],
+        "error",
+        "a call cut by the abort ends"
+    );
     assert!(c.iter().any(|c| c["name"] == "WebSearch"));
     assert_eq!(c.len(), 9);
     // Each prompt's turn gets a result notice with the tokens counted during it.

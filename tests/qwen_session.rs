@@ -65,7 +65,10 @@ fn a_qwen_saved_chat_is_read_fully() {
         "File not found: /home/dev/app/MISSING.md"
     );
     assert_eq!(assistant[0]["metadata"]["model"], "qwen3-coder-plus");
-    assert_eq!(assistant[0]["metadata"]["usage"]["cacheReadInputTokens"], 800);
+    assert_eq!(
+        assistant[0]["metadata"]["usage"]["cacheReadInputTokens"],
+        800
+    );
     assert!(
         recs.iter()
             .any(|r| r["kind"] == "notice" && r["notice"]["kind"] == "compact")

@@ -149,4 +149,40 @@ mod tests {
         assert_eq!(t.all_input_tokens(), 24);
         assert_eq!(t.usage.output_tokens, 6);
     }
+
+    #[test]
+    fn without_results_the_turns_are_counted_and_the_duration_is_unknown() {
+        use crate::model::transcript::{TurnMeta, TurnOrigin};
+        let turn = |role, usage| Turn {
+            id: "t".into(),
+            role,
+            origin: TurnOrigin::Model,
+            parent_task_id: None,
+            parts: Vec::new(),
+            metadata: TurnMeta {
+                usage,
+                ..TurnMeta::default()
+            },
+            timestamp: None,
+        };
+        let mut t = Totals::default();
+        assert!(!t.any());
+        t.add_turn(&turn(Role::User, None));
+        t.add_turn(&turn(
+            Role::Assistant,
+            Some(Usage {
+                input_tokens: 5,
+                output_tokens: 2,
+                ..Usage::default()
+            }),
+        ));
+        t.add_turn(&turn(Role::Assistant, None));
+        assert!(t.any());
+        assert_eq!((t.turn_count(), t.duration()), (2, None));
+        assert_eq!((t.all_input_tokens(), t.usage().output_tokens), (5, 2));
+        // A result that gives counts wins over the turns.
+        t.add(&result(None, 7));
+        assert_eq!((t.turn_count(), t.duration()), (7, Some(1000)));
+        assert_eq!(t.all_input_tokens(), 8);
+    }
 }

@@ -306,9 +306,14 @@ pub(crate) fn call_outcome(output: &Value, kind: CallKind) -> Outcome {
         exit_code = header_exit_code(&text);
     }
     let failed_to_run = kind == CallKind::Shell
-        && ["failed in sandbox", "execution error", "exec error", "aborted"]
-            .iter()
-            .any(|p| text.trim_start().starts_with(p));
+        && [
+            "failed in sandbox",
+            "execution error",
+            "exec error",
+            "aborted",
+        ]
+        .iter()
+        .any(|p| text.trim_start().starts_with(p));
     let is_error = success == Some(false) || exit_code.is_some_and(|c| c != 0) || failed_to_run;
     let error_text = is_error.then(|| match exit_code {
         Some(c) if !text.trim().is_empty() => format!("exit code {c}\n{}", text.trim_end()),
@@ -457,7 +462,9 @@ mod tests {
         assert!(is_harness_context(
             "<environment_context>\n  <cwd>/x</cwd>\n</environment_context>"
         ));
-        assert!(is_harness_context("<user_instructions>be brief</user_instructions>"));
+        assert!(is_harness_context(
+            "<user_instructions>be brief</user_instructions>"
+        ));
         assert!(!is_harness_context("<b>bold</b> is what I want"));
         assert!(!is_harness_context("Fix the build"));
     }
@@ -476,7 +483,9 @@ mod tests {
         );
         assert!(!o.is_error);
         let o = call_outcome(
-            &json!("failed in sandbox MacosSeatbelt with execution error: sandbox denied exec error, exit code: 2, stdout: , stderr: x"),
+            &json!(
+                "failed in sandbox MacosSeatbelt with execution error: sandbox denied exec error, exit code: 2, stdout: , stderr: x"
+            ),
             CallKind::Shell,
         );
         assert!(o.is_error);
@@ -488,14 +497,28 @@ mod tests {
     #[test]
     fn call_names_of_every_version() {
         let (t, k) = call_item("shell", "", &json!({"command": ["bash", "-lc", "ls -1"]}));
-        assert_eq!((t.name.as_str(), &t.input["command"], k), ("shell", &json!("ls -1"), CallKind::Shell));
+        assert_eq!(
+            (t.name.as_str(), &t.input["command"], k),
+            ("shell", &json!("ls -1"), CallKind::Shell)
+        );
         let (t, _) = call_item("echo", "mcp__echo", &json!({"text": "x"}));
         assert_eq!(t.name, "mcp__echo__echo");
         let (t, _) = call_item("github__get_issue", "", &json!({}));
-        assert_eq!((t.name.as_str(), t.mcp_server.as_deref()), ("mcp__github__get_issue", Some("github")));
-        let (t, _) = call_item("update_plan", "", &json!({"plan": [{"step": "a", "status": "completed"}]}));
+        assert_eq!(
+            (t.name.as_str(), t.mcp_server.as_deref()),
+            ("mcp__github__get_issue", Some("github"))
+        );
+        let (t, _) = call_item(
+            "update_plan",
+            "",
+            &json!({"plan": [{"step": "a", "status": "completed"}]}),
+        );
         assert_eq!(t.input["todos"][0]["status"], "completed");
-        let (t, _) = call_item("apply_patch", "", &json!("*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch"));
+        let (t, _) = call_item(
+            "apply_patch",
+            "",
+            &json!("*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch"),
+        );
         assert_eq!(t.input["description"], "add a.txt");
     }
 }

@@ -57,8 +57,14 @@ impl CodexRollout {
         if fact == Fact::Prompt {
             self.prompt_starts_turn(line, ts.clone(), out);
         }
-        self.items
-            .item(Phase::Completed, id, history::text_item(fact, text), line, ts, out);
+        self.items.item(
+            Phase::Completed,
+            id,
+            history::text_item(fact, text),
+            line,
+            ts,
+            out,
+        );
     }
 
     /// Writes a held `response_item` prompt (a copy of a prompt already shown is absorbed).
@@ -123,11 +129,20 @@ impl CodexRollout {
                     .filter(|t| self.seen.fresh(Source::Response, Fact::Reasoning, t))
                     .collect();
                 if fresh.is_empty() {
-                    out.push(absorbed(n, "reasoning another line carried (or encrypted only)"));
+                    out.push(absorbed(
+                        n,
+                        "reasoning another line carried (or encrypted only)",
+                    ));
                 } else {
                     let text = fresh.join("\n\n");
-                    self.items
-                        .item(Phase::Completed, &own_id(), Item::Reasoning { text }, n, ts, out);
+                    self.items.item(
+                        Phase::Completed,
+                        &own_id(),
+                        Item::Reasoning { text },
+                        n,
+                        ts,
+                        out,
+                    );
                 }
             }
             "function_call" | "custom_tool_call" => {
@@ -148,8 +163,7 @@ impl CodexRollout {
                     .and_then(Value::as_array)
                     .map(Vec::as_slice)
                     .unwrap_or_default();
-                let (tool, kind) =
-                    history::call_item("shell", "", &json!({ "command": argv }));
+                let (tool, kind) = history::call_item("shell", "", &json!({ "command": argv }));
                 self.open_call(p, tool, kind, n, ts, out);
             }
             "function_call_output" | "custom_tool_call_output" => {
@@ -167,8 +181,14 @@ impl CodexRollout {
                     .to_owned();
                 let done = !matches!(str_of(p, "status"), "in_progress" | "searching");
                 let tool = tools::web_search_item(&query, action, None, done);
-                self.items
-                    .item(Phase::Completed, &own_id(), Item::Tool(Box::new(tool)), n, ts, out);
+                self.items.item(
+                    Phase::Completed,
+                    &own_id(),
+                    Item::Tool(Box::new(tool)),
+                    n,
+                    ts,
+                    out,
+                );
             }
             // Harness bookkeeping: tool discovery, undo snapshots, encrypted compaction.
             "tool_search_call" | "tool_search_output" | "ghost_snapshot" | "compaction"
@@ -249,7 +269,8 @@ impl CodexRollout {
                     self.open_call(p, tool, kind, n, ts, out);
                     self.call_kinds.remove(&cid);
                 }
-                self.items.result(&cid, history::exec_end_outcome(p), n, out);
+                self.items
+                    .result(&cid, history::exec_end_outcome(p), n, out);
             }
             "mcp_tool_call_begin" | "mcp_tool_call_end" => {
                 let cid = call_id(p);
@@ -292,7 +313,8 @@ impl CodexRollout {
                     self.open_call(p, tool, CallKind::Other, n, ts, out);
                     self.call_kinds.remove(&cid);
                 }
-                self.items.result(&cid, history::patch_end_outcome(p), n, out);
+                self.items
+                    .result(&cid, history::patch_end_outcome(p), n, out);
             }
             "web_search_begin" => out.push(absorbed(n, "web_search_begin (its end carries it)")),
             "web_search_end" => {
@@ -302,8 +324,14 @@ impl CodexRollout {
                     None,
                     true,
                 );
-                self.items
-                    .item(Phase::Completed, &call_id(p), Item::Tool(Box::new(tool)), n, ts, out);
+                self.items.item(
+                    Phase::Completed,
+                    &call_id(p),
+                    Item::Tool(Box::new(tool)),
+                    n,
+                    ts,
+                    out,
+                );
             }
             "view_image_tool_call" => {
                 let cid = call_id(p);
@@ -346,18 +374,36 @@ impl CodexRollout {
                 out.push(absorbed(n, &format!("{t} (its end carries the result)")));
             }
             // The plan and the diff repeat what their calls carry; the rest is UI chatter.
-            "plan_update" | "turn_diff" | "context_compacted" | "session_configured"
-            | "agent_reasoning_section_break" | "mcp_startup_update" | "mcp_startup_complete"
-            | "mcp_list_tools_response" | "list_custom_prompts_response"
-            | "list_skills_response" | "exec_command_output_delta" | "terminal_interaction"
-            | "agent_message_delta" | "agent_reasoning_delta"
-            | "agent_reasoning_raw_content_delta" | "shutdown_complete" | "undo_started"
-            | "get_history_entry_response" | "skills_update_available" => {
+            "plan_update"
+            | "turn_diff"
+            | "context_compacted"
+            | "session_configured"
+            | "agent_reasoning_section_break"
+            | "mcp_startup_update"
+            | "mcp_startup_complete"
+            | "mcp_list_tools_response"
+            | "list_custom_prompts_response"
+            | "list_skills_response"
+            | "exec_command_output_delta"
+            | "terminal_interaction"
+            | "agent_message_delta"
+            | "agent_reasoning_delta"
+            | "agent_reasoning_raw_content_delta"
+            | "shutdown_complete"
+            | "undo_started"
+            | "get_history_entry_response"
+            | "skills_update_available" => {
                 out.push(absorbed(n, &format!("event_msg/{ty}")));
             }
-            "entered_review_mode" | "exited_review_mode" | "undo_completed"
-            | "thread_rolled_back" | "background_event" | "deprecation_notice"
-            | "exec_approval_request" | "apply_patch_approval_request" | "elicitation_request" => {
+            "entered_review_mode"
+            | "exited_review_mode"
+            | "undo_completed"
+            | "thread_rolled_back"
+            | "background_event"
+            | "deprecation_notice"
+            | "exec_approval_request"
+            | "apply_patch_approval_request"
+            | "elicitation_request" => {
                 let level = if ty == "deprecation_notice" {
                     Level::Warning
                 } else {

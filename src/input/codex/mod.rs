@@ -4,5 +4,5 @@ pub(crate) mod exec;
 mod history;
 mod items;
 mod legacy;
-mod tools;
 pub(crate) mod rollout;
+mod tools;

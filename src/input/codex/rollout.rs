@@ -79,14 +79,14 @@ impl Adapter for CodexRollout {
         // a line that shows something.
         let quiet = carries_prompt
             || match ty {
-            "event_msg" => matches!(
-                str_of(&p, "type"),
-                "task_started" | "token_count" | "thread_settings_applied"
-            ),
-            "session_meta" | "turn_context" | "response_item" | "world_state"
-            | "token_usage_record" => true,
-            _ => false,
-        };
+                "event_msg" => matches!(
+                    str_of(&p, "type"),
+                    "task_started" | "token_count" | "thread_settings_applied"
+                ),
+                "session_meta" | "turn_context" | "response_item" | "world_state"
+                | "token_usage_record" => true,
+                _ => false,
+            };
         if !quiet {
             self.flush_session(out);
         }
@@ -314,7 +314,10 @@ impl CodexRollout {
                 let it = p.get("item").unwrap_or(&Value::Null);
                 let id = str_of(it, "id").to_owned();
                 if phase == Phase::Completed
-                    && matches!(str_of(it, "type"), "UserMessage" | "AgentMessage" | "Reasoning")
+                    && matches!(
+                        str_of(it, "type"),
+                        "UserMessage" | "AgentMessage" | "Reasoning"
+                    )
                 {
                     self.item_text(it, n, ts, out);
                     return;
@@ -334,17 +337,23 @@ impl CodexRollout {
                 self.aborted = None;
                 self.items.take_messages();
                 self.total_at_start = self.total;
-                push(out, EventKind::Absorbed {
-                    what: "event_msg/task_started".into(),
-                });
+                push(
+                    out,
+                    EventKind::Absorbed {
+                        what: "event_msg/task_started".into(),
+                    },
+                );
             }
             "token_count" => {
                 if let Some(u) = p.pointer("/info/total_token_usage").and_then(items::usage) {
                     self.total = u;
                 }
-                push(out, EventKind::Absorbed {
-                    what: "event_msg/token_count (totalled at task_complete)".into(),
-                });
+                push(
+                    out,
+                    EventKind::Absorbed {
+                        what: "event_msg/token_count (totalled at task_complete)".into(),
+                    },
+                );
             }
             "task_complete" | "turn_complete" => {
                 self.in_task = false;
@@ -355,19 +364,29 @@ impl CodexRollout {
                     Some(m) => items::failure(m, turns, usage, duration),
                     None => items::success(turns, usage, duration),
                 };
-                push(out, EventKind::Notice {
-                    notice: Box::new(notice),
-                });
+                push(
+                    out,
+                    EventKind::Notice {
+                        notice: Box::new(notice),
+                    },
+                );
             }
-            "thread_settings_applied" => push(out, EventKind::Absorbed {
-                what: "event_msg/thread_settings_applied".into(),
-            }),
+            "thread_settings_applied" => push(
+                out,
+                EventKind::Absorbed {
+                    what: "event_msg/thread_settings_applied".into(),
+                },
+            ),
             kind @ ("error" | "stream_error" | "warning" | "turn_aborted") => {
                 if kind == "turn_aborted" {
                     let reason = str_of(p, "reason");
-                    self.aborted = Some(if reason.is_empty() { "aborted" } else { reason }.to_owned());
+                    self.aborted =
+                        Some(if reason.is_empty() { "aborted" } else { reason }.to_owned());
                     self.items.close_open(
-                        &format!("no result recorded: the turn was aborted ({})", self.aborted.as_deref().unwrap_or_default()),
+                        &format!(
+                            "no result recorded: the turn was aborted ({})",
+                            self.aborted.as_deref().unwrap_or_default()
+                        ),
                         n,
                         out,
                     );
@@ -382,7 +401,10 @@ impl CodexRollout {
                     .iter()
                     .find_map(|k| p.get(*k).and_then(Value::as_str))
                     .unwrap_or(kind);
-                push(out, fields::info(kind, level, items::error_text(msg), p.clone()));
+                push(
+                    out,
+                    fields::info(kind, level, items::error_text(msg), p.clone()),
+                );
             }
             other => {
                 if !self.legacy_event(other, p, ts, line, out) {

@@ -285,7 +285,6 @@ pub(crate) fn todo_item(items: &[Value]) -> ToolItem {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

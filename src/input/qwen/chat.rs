@@ -115,7 +115,9 @@ impl Adapter for QwenChat {
                         is_error,
                         output,
                         error_text: is_error.then(|| {
-                            error.unwrap_or_else(|| format!("tool call {}", str_of(result, "status")))
+                            error.unwrap_or_else(|| {
+                                format!("tool call {}", str_of(result, "status"))
+                            })
                         }),
                         sidecar: display.map(|d| json!({ "resultDisplay": d })),
                     });
@@ -194,7 +196,9 @@ fn system(v: &Value, id: String, ts: Option<String>, line: &InputLine, out: &mut
                 pre_tokens: payload
                     .pointer("/info/originalTokenCount")
                     .and_then(Value::as_u64),
-                post_tokens: payload.pointer("/info/newTokenCount").and_then(Value::as_u64),
+                post_tokens: payload
+                    .pointer("/info/newTokenCount")
+                    .and_then(Value::as_u64),
                 metadata: payload.get("info").cloned().unwrap_or(Value::Null),
             }),
         }),
@@ -249,14 +253,32 @@ fn system(v: &Value, id: String, ts: Option<String>, line: &InputLine, out: &mut
         )),
         // Session bookkeeping: titles, telemetry, snapshots, the model and approval mode to
         // restore, sub-agent launch records and goals.
-        "session_notes" | "ui_telemetry" | "attribution_snapshot" | "custom_title"
-        | "parent_session" | "session_source" | "session_execution_engine" | "omni_recall"
-        | "session_model" | "session_approval_mode" | "agent_bootstrap"
-        | "agent_launch_prompt" | "agent_retry" | "agent_session_ready"
-        | "file_history_snapshot" | "user_text_elements" | "session_artifact_event"
-        | "session_artifact_snapshot" | "session_sources_snapshot" | "branch_checkpoint"
-        | "goal_state" | "goal_runtime" | "goal_turn_end" | "managed_session_header_v1"
-        | "managed_session_event_v1" | "managed_session_commit_v1" => {
+        "session_notes"
+        | "ui_telemetry"
+        | "attribution_snapshot"
+        | "custom_title"
+        | "parent_session"
+        | "session_source"
+        | "session_execution_engine"
+        | "omni_recall"
+        | "session_model"
+        | "session_approval_mode"
+        | "agent_bootstrap"
+        | "agent_launch_prompt"
+        | "agent_retry"
+        | "agent_session_ready"
+        | "file_history_snapshot"
+        | "user_text_elements"
+        | "session_artifact_event"
+        | "session_artifact_snapshot"
+        | "session_sources_snapshot"
+        | "branch_checkpoint"
+        | "goal_state"
+        | "goal_runtime"
+        | "goal_turn_end"
+        | "managed_session_header_v1"
+        | "managed_session_event_v1"
+        | "managed_session_commit_v1" => {
             push(EventKind::Absorbed {
                 what: format!("system/{subtype}"),
             });

@@ -329,13 +329,11 @@ pub(crate) fn push_footer(h: &mut Html, turns: u64, t: &Totals, lines: u64, erro
         });
     if t.any() {
         let n = t.turn_count();
-        h.raw_trusted("<span>")
-            .num(n)
-            .raw_trusted(if n == 1 {
-                " agent turn</span>"
-            } else {
-                " agent turns</span>"
-            });
+        h.raw_trusted("<span>").num(n).raw_trusted(if n == 1 {
+            " agent turn</span>"
+        } else {
+            " agent turns</span>"
+        });
         if let Some(ms) = t.duration() {
             h.raw_trusted("<span>")
                 .text(&duration(ms))
