@@ -17,6 +17,8 @@ mod session_corpus;
 mod qwen;
 // Qwen Code saved chats: their own format, read fully.
 mod qwen_session;
+// Codex, Gemini and Qwen raw files: every call id, text, prompt and output kept (issue 11).
+mod conservation_agents;
 // OpenAI Codex CLI: codex exec --json streams and saved rollouts, corpus and samples/codex-*.
 mod codex;
 // Gemini CLI: stream-json and saved chats, the corpus captures and samples/gemini-*.

@@ -3,6 +3,7 @@
 mod acp;
 pub(crate) mod chat;
 pub(crate) mod daemon;
+mod order;
 mod permissions;
 pub(crate) mod stream;
 mod tools;
