@@ -78,6 +78,11 @@ pub(crate) struct Cli {
     #[arg(long)]
     pub(crate) context: bool,
 
+    /// Show the raw input of each line nothing understood in HTML output (by default a note
+    /// says which line and why, and the raw text stays in --to jsonl only).
+    #[arg(long)]
+    pub(crate) debug: bool,
+
     /// Wrap text output at N columns (default: the terminal's width, or 80 when not a terminal).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(20..))]
     pub(crate) width: Option<u16>,

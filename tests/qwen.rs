@@ -341,6 +341,38 @@ fn upstream_conformance_vectors() {
         for s in fx["expectedAbsent"].as_array().into_iter().flatten() {
             assert!(!shown.contains(s.as_str().unwrap()), "{name}: shows {s}");
         }
+        // The same on what a reader sees: the text view (everything shown) and the HTML page.
+        for to in ["text", "html"] {
+            let out = crate::util::scribe()
+                .args(["--to", to, "--color", "never", "--full"])
+                .arg(up.join(fx["envelopes_file"].as_str().unwrap()))
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{name}: --to {to}");
+            let page = String::from_utf8_lossy(&out.stdout);
+            // Qwen's own UI words for a state (`completed`, `selected:allow`): scribe shows
+            // the state as a mark and words of its own; the facts must be there.
+            let ui_words = ["completed", "selected:allow"];
+            for s in fx["expectedContains"].as_array().unwrap() {
+                let s = s.as_str().unwrap();
+                // The text view shows a sub-agent's calls, not its prompt: HTML only.
+                if ui_words.contains(&s) || to == "text" && name == "subagent-nesting" {
+                    continue;
+                }
+                let escaped = s
+                    .replace('&', "&amp;")
+                    .replace('<', "&lt;")
+                    .replace('>', "&gt;");
+                assert!(
+                    page.contains(s) || page.contains(&escaped),
+                    "{name}: --to {to} misses {s:?}"
+                );
+            }
+            for s in fx["expectedAbsent"].as_array().into_iter().flatten() {
+                let s = s.as_str().unwrap();
+                assert!(!page.contains(s), "{name}: --to {to} shows {s:?}");
+            }
+        }
         let all = calls(&turns(&recs));
         let text = |role: &str| -> Vec<String> {
             turns(&recs)

@@ -66,6 +66,6 @@ pub(crate) fn renderer_for(format: OutputFormat, settings: &Settings) -> Box<dyn
         OutputFormat::Md => Box::new(markdown::MarkdownRenderer::new(settings)),
         OutputFormat::Jsonl => Box::new(jsonl::JsonlRenderer),
         OutputFormat::Events => Box::new(events::EventsRenderer),
-        OutputFormat::Html => Box::new(html::HtmlRenderer::new()),
+        OutputFormat::Html => Box::new(html::HtmlRenderer::new(settings.debug)),
     }
 }

@@ -225,7 +225,8 @@ pub(crate) fn canonical_name(call: &ToolCall) -> &str {
     let has_str = |k: &str| input.get(k).is_some_and(Value::is_string);
     let lower = name.to_ascii_lowercase();
     let has_path = file_path(input).is_some();
-    if has_str("old_string") && has_str("new_string") {
+    // Claude's names, or the ACP diff's (`oldText`/`newText`: Qwen's edits).
+    if has_str("old_string") && has_str("new_string") || has_str("oldText") && has_str("newText") {
         "Edit"
     } else if has_path && input.get("edits").is_some_and(Value::is_array) {
         "MultiEdit"
@@ -393,12 +394,15 @@ pub(crate) fn file_diff(
     };
     let mut out = Vec::new();
     match name {
-        "Edit" => pair_diff(
-            &s(input, "old_string")?,
-            &s(input, "new_string")?,
-            context,
-            &mut out,
-        ),
+        "Edit" => {
+            let acp = input.get("old_string").is_none() && input.get("oldText").is_some();
+            let (old, new) = if acp {
+                ("oldText", "newText")
+            } else {
+                ("old_string", "new_string")
+            };
+            pair_diff(&s(input, old)?, &s(input, new)?, context, &mut out);
+        }
         "MultiEdit" => {
             let edits = match (input.get("edits").and_then(Value::as_array), missing) {
                 (Some(edits), _) => edits.as_slice(),

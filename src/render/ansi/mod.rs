@@ -384,6 +384,7 @@ mod tests {
             full: false,
             thinking: false,
             context: false,
+            debug: false,
             width: 80,
             stable: None,
             redact: false,

@@ -55,6 +55,8 @@ fn csp() -> &'static str {
 /// Writes HTML. Holds only counters and one reusable buffer between items.
 #[derive(Debug, Default)]
 pub(crate) struct HtmlRenderer {
+    /// `--debug`: debug records show their raw input.
+    debug: bool,
     /// Turns written at the top level (the footer's count and the turns' anchors).
     turns: u64,
     totals: Totals,
@@ -66,8 +68,11 @@ pub(crate) struct HtmlRenderer {
 
 impl HtmlRenderer {
     /// A renderer for a run of inputs (each input is its own page).
-    pub(crate) fn new() -> HtmlRenderer {
-        HtmlRenderer::default()
+    pub(crate) fn new(debug: bool) -> HtmlRenderer {
+        HtmlRenderer {
+            debug,
+            ..HtmlRenderer::default()
+        }
     }
 
     fn flush_buf(&mut self, out: &mut dyn Write) -> io::Result<()> {
@@ -126,7 +131,7 @@ impl Render for HtmlRenderer {
                 let scope = format!("n{}", self.notices);
                 notice::push_notice(h, n, &mut self.totals, &scope);
             }
-            TranscriptItem::Debug(d) => notice::push_debug(h, d),
+            TranscriptItem::Debug(d) => notice::push_debug(h, d, self.debug),
         }
         self.flush_buf(out)
     }

@@ -308,7 +308,16 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
 }
 
 /// An input line nothing understood: kept whole, folded.
-pub(crate) fn push_debug(h: &mut Html, d: &DebugRecord) {
+pub(crate) fn push_debug(h: &mut Html, d: &DebugRecord, raw: bool) {
+    if !raw {
+        // The raw input may hold anything (a malformed payload, a secret): only on request.
+        h.raw_trusted("<p class=\"item debug\">line ")
+            .num(d.line)
+            .raw_trusted(" not understood: ")
+            .text(&d.reason)
+            .raw_trusted("</p>\n");
+        return;
+    }
     h.raw_trusted("<details class=\"item debug\"><summary>line ")
         .num(d.line)
         .raw_trusted(" not understood: ")
