@@ -689,3 +689,47 @@ fn an_input_pieced_together_out_of_order_is_reported_once() {
     ids.dedup();
     assert_eq!(ids.len(), n);
 }
+
+/// The reducer orders by event id and never moves a call backwards; a cancelled command keeps
+/// what it printed, its signal and the daemon's message (samples/qwen-daemon-order.jsonl).
+#[test]
+fn events_fold_in_id_order_and_no_state_moves_backwards() {
+    let (recs, stderr) = run(&sample("qwen-daemon-order.jsonl"), &[]);
+    assert!(stderr.is_empty(), "{stderr}");
+    let all = calls(&turns(&recs));
+    // The permission request (id 3) arrived after the result (id 4): folded before it; the
+    // answer (id 5) came after the call ended and is a notice, not a step back to running.
+    let c1 = call(&all, "c1");
+    assert_eq!(c1["state"], "success");
+    assert_eq!(c1["sidecar"]["title"], "Shell: make");
+    assert_eq!(c1["output"], "built ok");
+    assert!(recs.iter().any(|r| {
+        r["notice"]["source"] == "permission_resolved"
+            && r["notice"]["text"]
+                .as_str()
+                .unwrap()
+                .contains("after the call ended")
+    }));
+    let c2 = call(&all, "c2");
+    assert_eq!(c2["state"], "error");
+    assert_eq!(c2["output"], "PASS a.test.js\n");
+    assert_eq!(
+        c2["errorText"],
+        "Command was cancelled by the user. (signal SIGTERM)"
+    );
+    // Ids 15 and 16 never came: a missed range, before what follows it.
+    let missed: Vec<&Value> = recs
+        .iter()
+        .filter(|r| r["notice"]["kind"] == "missed-events")
+        .collect();
+    assert_eq!(missed.len(), 1);
+    assert_eq!(
+        (
+            missed[0]["notice"]["from"].as_u64(),
+            missed[0]["notice"]["to"].as_u64()
+        ),
+        (Some(15), Some(16))
+    );
+    let last = recs.iter().rfind(|r| r["kind"] == "turn").unwrap();
+    assert_eq!(last["parts"][0]["text"], "After a hole.");
+}

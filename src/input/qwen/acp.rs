@@ -105,6 +105,10 @@ pub(crate) struct Conversation {
     pub(super) requests: HashMap<String, Request>,
     /// Output of the user's own shell command (`POST /shell`), until its result.
     pub(super) user_shell: Option<(String, String)>,
+    /// The prompt was cancelled (`prompt_cancelled`, with its reason): calls still running end
+    /// as cancelled at the turn's end, unless the daemon's own update ends them first (with
+    /// the partial output, the signal and its message).
+    pub(super) cancelled: Option<String>,
 }
 
 impl Conversation {
@@ -140,6 +144,9 @@ impl Conversation {
     pub(crate) fn finish(&mut self, e: &mut Emit<'_>) {
         self.flush_shell_output(e);
         self.close_all(e);
+        if let Some(reason) = self.cancelled.take() {
+            self.cancel_open_calls(&reason, e);
+        }
         if self
             .user_shell
             .as_ref()
@@ -154,7 +161,9 @@ impl Conversation {
         self.close_all(e);
         let stop = str_of(data, "stopReason");
         let cancelled = stop == "cancelled" || data.get("promptCancelled") == Some(&json!(true));
-        if cancelled {
+        if let Some(reason) = self.cancelled.take() {
+            self.cancel_open_calls(&reason, e);
+        } else if cancelled {
             self.cancel_open_calls("the prompt was cancelled", e);
         }
         e.push(EventKind::Notice {
@@ -187,7 +196,8 @@ impl Conversation {
             .get("reason")
             .and_then(Value::as_str)
             .unwrap_or("cancelled");
-        self.cancel_open_calls(reason, e);
+        // Running calls wait for the daemon's own last update (or the turn's end).
+        self.cancelled = Some(reason.to_owned());
         e.push(info(
             "prompt_cancelled",
             Level::Warning,

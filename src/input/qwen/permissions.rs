@@ -137,6 +137,17 @@ impl Conversation {
             return;
         };
         let id = call_id.unwrap_or_default();
+        if rec.is_done() {
+            // A late answer for a call that already ended: a notice; the call keeps its state
+            // and title.
+            e.push(info(
+                "permission_resolved",
+                if allowed { Level::Info } else { Level::Warning },
+                format!("permission resolved after the call ended: {outcome_text}"),
+                data.clone(),
+            ));
+            return;
+        }
         if let Some(p) = rec.permission.as_mut() {
             p["outcome"] = json!(outcome_text);
         }

@@ -54,6 +54,8 @@ pub(super) struct CallRecord {
     subtask_started: bool,
     pub(super) denied: bool,
     done: bool,
+    /// Why the call was cancelled, when scribe ends it for a cancelled prompt.
+    cancel_reason: Option<String>,
 }
 
 impl CallRecord {
@@ -80,7 +82,13 @@ impl CallRecord {
             subtask_started: false,
             denied: false,
             done: false,
+            cancel_reason: None,
         }
+    }
+
+    /// True once the call has its result: later frames must not move it back.
+    pub(super) fn is_done(&self) -> bool {
+        self.done
     }
 
     /// The harness's view of the call, kept whole beside the normalized fields.
@@ -362,8 +370,26 @@ impl Conversation {
         };
         rec.done = true;
         let is_error = rec.status != "completed";
-        let output = rec.output();
-        let text = crate::input::anthropic::blocks::output_text(&output);
+        let mut output = rec.output();
+        let mut text = crate::input::anthropic::blocks::output_text(&output);
+        // A failed (cancelled, killed) command: what it printed is its output; the daemon's
+        // message and the signal are the error.
+        let shell = &rec.raw_output;
+        if is_error && str_of(shell, "type") == "shell_result" {
+            let printed = str_of(shell, "output");
+            let mut why = if text.is_empty() {
+                format!("{} {}", rec.name, rec.status)
+            } else {
+                text.clone()
+            };
+            if let Some(sig) = shell.get("signal").and_then(Value::as_str) {
+                why = format!("{why} (signal {sig})");
+            }
+            if !printed.is_empty() {
+                output = Value::String(printed.to_owned());
+            }
+            text = why;
+        }
         if rec.is_agent && rec.subtask_started {
             e.push(EventKind::SubtaskFinished {
                 task_id: id.to_owned(),
@@ -403,12 +429,10 @@ impl Conversation {
             tool_call_id: id.to_owned(),
             is_error,
             output,
-            error_text: is_error.then(|| {
-                if text.is_empty() {
-                    format!("{} {}", rec.name, rec.status)
-                } else {
-                    text
-                }
+            error_text: is_error.then(|| match (&rec.cancel_reason, text.is_empty()) {
+                (Some(r), _) => format!("cancelled ({r})"),
+                (None, true) => format!("{} {}", rec.name, rec.status),
+                (None, false) => text,
             }),
             sidecar: Some(rec.sidecar()),
         });
@@ -455,10 +479,9 @@ impl Conversation {
     pub(super) fn cancel_open_calls(&mut self, reason: &str, e: &mut Emit<'_>) {
         for id in self.open_calls() {
             if let Some(rec) = self.calls.get_mut(&id) {
+                // What it printed so far stays its output; the reason is the error.
                 rec.status = "failed".into();
-                if rec.content.as_array().is_none_or(Vec::is_empty) {
-                    rec.content = json!([{"type": "content", "content": {"type": "text", "text": format!("cancelled: {reason}")}}]);
-                }
+                rec.cancel_reason = Some(reason.to_owned());
             }
             self.finish_call(&id, e);
         }
