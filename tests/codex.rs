@@ -610,3 +610,47 @@ fn legacy_rollout_lines_each_fact_once() {
     assert_eq!(results[0]["usage"]["outputTokens"], 324);
     assert_eq!(results[1]["isError"], true);
 }
+
+/// `codex exec resume` reports the thread's running total in `turn.completed`: the second
+/// run's result carries its own usage. A stream cut inside a turn says it is incomplete.
+#[test]
+fn a_resumed_run_reports_its_own_usage_and_a_cut_stream_is_incomplete() {
+    let input = concat!(
+        r#"{"type":"thread.started","thread_id":"t-1"}"#,
+        "\n",
+        r#"{"type":"turn.started"}"#,
+        "\n",
+        r#"{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"one"}}"#,
+        "\n",
+        r#"{"type":"turn.completed","usage":{"input_tokens":1000,"cached_input_tokens":400,"output_tokens":50}}"#,
+        "\n",
+        r#"{"type":"thread.started","thread_id":"t-1"}"#,
+        "\n",
+        r#"{"type":"turn.started"}"#,
+        "\n",
+        r#"{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"two"}}"#,
+        "\n",
+        r#"{"type":"turn.completed","usage":{"input_tokens":2500,"cached_input_tokens":1400,"output_tokens":80}}"#,
+        "\n",
+        r#"{"type":"turn.started"}"#,
+        "\n",
+    );
+    let out = crate::util::scribe_jsonl()
+        .write_stdin(input)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let recs = json_lines(&out);
+    let results = notices(&recs, "result");
+    assert_eq!(results[0]["usage"]["outputTokens"], 50);
+    assert_eq!(results[1]["usage"]["outputTokens"], 30);
+    assert_eq!(results[1]["usage"]["inputTokens"], 500);
+    assert_eq!(results[1]["usage"]["cacheReadInputTokens"], 1000);
+    let incomplete = notices(&recs, "info")
+        .into_iter()
+        .filter(|n| n["source"] == "incomplete")
+        .count();
+    assert_eq!(incomplete, 1);
+}

@@ -17,12 +17,20 @@ use crate::input::fields::{self, str_of};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SessionSnapshot};
+use crate::model::transcript::Usage;
 
 /// Decoder state: the item emitter and a held-back `error` line (line number, message).
 #[derive(Default)]
 pub(crate) struct CodexExec {
     items: Emitter,
     held_error: Option<(u64, String)>,
+    /// The thread, and the usage its last `turn.completed` reported: after `exec resume`
+    /// Codex reports the thread's running total, so a later run's own usage is the difference.
+    thread: String,
+    last_total: Option<Usage>,
+    /// A `turn.started` with no `turn.completed` / `turn.failed` yet.
+    in_turn: bool,
+    last_line: u64,
 }
 
 impl Adapter for CodexExec {
@@ -35,7 +43,13 @@ impl Adapter for CodexExec {
             return;
         };
         let n = line.number;
+        self.last_line = n;
         let ty = str_of(&v, "type");
+        match ty {
+            "turn.started" => self.in_turn = true,
+            "turn.completed" | "turn.failed" => self.in_turn = false,
+            _ => {}
+        }
         if ty != "turn.failed" {
             // The run went on after it: the error was not fatal (e.g. `Reconnecting... 1/5`).
             self.flush_error(Level::Warning, out);
@@ -45,6 +59,10 @@ impl Adapter for CodexExec {
             "thread.started" => {
                 self.items.new_run();
                 let id = str_of(&v, "thread_id").to_owned();
+                if id != self.thread {
+                    self.thread = id.clone();
+                    self.last_total = None;
+                }
                 push(EventKind::SessionInit {
                     session: Box::new(SessionSnapshot {
                         id: id.clone(),
@@ -85,12 +103,19 @@ impl Adapter for CodexExec {
             }),
             "turn.completed" => {
                 let turns = self.items.take_messages();
+                let reported = v.get("usage").and_then(items::usage);
+                let usage = match (reported, self.last_total) {
+                    // A resumed run of the same thread reports the thread's total so far.
+                    (Some(now), Some(before)) if items::covers(&now, &before) => {
+                        Some(items::minus(&now, &before))
+                    }
+                    (u, _) => u,
+                };
+                if reported.is_some() {
+                    self.last_total = reported;
+                }
                 push(EventKind::Notice {
-                    notice: Box::new(items::success(
-                        turns,
-                        v.get("usage").and_then(items::usage),
-                        None,
-                    )),
+                    notice: Box::new(items::success(turns, usage, None)),
                 });
             }
             "turn.failed" => {
@@ -135,6 +160,17 @@ impl Adapter for CodexExec {
 
     fn finish(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
         self.flush_error(Level::Error, out);
+        if self.in_turn {
+            out.push(Event {
+                line: self.last_line,
+                kind: fields::info(
+                    "incomplete",
+                    Level::Warning,
+                    "incomplete: the stream ends inside a turn (no turn.completed)".into(),
+                    Value::Null,
+                ),
+            });
+        }
     }
 }
 

@@ -383,6 +383,28 @@ pub(crate) fn usage(v: &Value) -> Option<Usage> {
     })
 }
 
+/// True when every count of `now` is at least the one of `before` (a running total that grew).
+pub(crate) fn covers(now: &Usage, before: &Usage) -> bool {
+    now.input_tokens + now.cache_read_input_tokens
+        >= before.input_tokens + before.cache_read_input_tokens
+        && now.output_tokens >= before.output_tokens
+        && now.cache_read_input_tokens >= before.cache_read_input_tokens
+}
+
+/// `now − before`, count by count (never below zero).
+pub(crate) fn minus(now: &Usage, before: &Usage) -> Usage {
+    Usage {
+        input_tokens: now.input_tokens.saturating_sub(before.input_tokens),
+        output_tokens: now.output_tokens.saturating_sub(before.output_tokens),
+        cache_read_input_tokens: now
+            .cache_read_input_tokens
+            .saturating_sub(before.cache_read_input_tokens),
+        cache_creation_input_tokens: now
+            .cache_creation_input_tokens
+            .saturating_sub(before.cache_creation_input_tokens),
+    }
+}
+
 /// The readable text of an error message: Codex passes an HTTP error body through as a JSON
 /// string (`{"error": {"message": …, "code": …}}`); the inner message (with its code) is what a
 /// reader wants.

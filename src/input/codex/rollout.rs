@@ -346,6 +346,10 @@ impl CodexRollout {
             }
             "token_count" => {
                 if let Some(u) = p.pointer("/info/total_token_usage").and_then(items::usage) {
+                    if !items::covers(&u, &self.total) {
+                        // Some versions restart the total at a resume: count from zero again.
+                        self.total_at_start = Usage::default();
+                    }
                     self.total = u;
                 }
                 push(
@@ -418,16 +422,7 @@ impl CodexRollout {
 /// The usage of one turn: the thread total now minus the total when the turn started; `None`
 /// when no `token_count` moved (a turn that failed before the model answered).
 fn diff(now: &Usage, start: &Usage) -> Option<Usage> {
-    let u = Usage {
-        input_tokens: now.input_tokens.saturating_sub(start.input_tokens),
-        output_tokens: now.output_tokens.saturating_sub(start.output_tokens),
-        cache_read_input_tokens: now
-            .cache_read_input_tokens
-            .saturating_sub(start.cache_read_input_tokens),
-        cache_creation_input_tokens: now
-            .cache_creation_input_tokens
-            .saturating_sub(start.cache_creation_input_tokens),
-    };
+    let u = items::minus(now, start);
     (u != Usage::default()).then_some(u)
 }
 
