@@ -38,8 +38,7 @@ impl CodexRollout {
     /// another kind carried it already.
     pub(super) fn text_fact(
         &mut self,
-        source: Source,
-        fact: Fact,
+        (source, fact): (Source, Fact),
         id: &str,
         text: String,
         line: u64,
@@ -71,8 +70,7 @@ impl CodexRollout {
     pub(super) fn flush_prompt(&mut self, out: &mut Vec<Event>) {
         if let Some(h) = self.held_prompt.take() {
             self.text_fact(
-                Source::Response,
-                Fact::Prompt,
+                (Source::Response, Fact::Prompt),
                 &h.id,
                 h.text,
                 h.line,
@@ -100,9 +98,14 @@ impl CodexRollout {
             "message" => {
                 let text = history::content_text(p.get("content"));
                 match str_of(p, "role") {
-                    "assistant" => {
-                        self.text_fact(Source::Response, Fact::Answer, &own_id(), text, n, ts, out)
-                    }
+                    "assistant" => self.text_fact(
+                        (Source::Response, Fact::Answer),
+                        &own_id(),
+                        text,
+                        n,
+                        ts,
+                        out,
+                    ),
                     "user" if !history::is_harness_context(&text) => {
                         self.flush_prompt(out);
                         self.held_prompt = Some(HeldPrompt {
@@ -237,17 +240,17 @@ impl CodexRollout {
                     self.items
                         .item(Phase::Completed, &id, Item::Context { text }, n, ts, out);
                 } else {
-                    self.text_fact(Source::Event, Fact::Prompt, &id, text, n, ts, out);
+                    self.text_fact((Source::Event, Fact::Prompt), &id, text, n, ts, out);
                     self.flush_prompt(out);
                 }
             }
             "agent_message" => {
                 let text = str_of(p, "message").to_owned();
-                self.text_fact(Source::Event, Fact::Answer, &id, text, n, ts, out);
+                self.text_fact((Source::Event, Fact::Answer), &id, text, n, ts, out);
             }
             "agent_reasoning" | "agent_reasoning_raw_content" => {
                 let text = str_of(p, "text").to_owned();
-                self.text_fact(Source::Event, Fact::Reasoning, &id, text, n, ts, out);
+                self.text_fact((Source::Event, Fact::Reasoning), &id, text, n, ts, out);
             }
             "exec_command_begin" => {
                 let (tool, kind) = history::call_item(

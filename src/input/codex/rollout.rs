@@ -272,11 +272,11 @@ impl CodexRollout {
         match str_of(it, "type") {
             "UserMessage" => {
                 let text = texts(it.get("content"));
-                self.text_fact(Source::Item, Fact::Prompt, &id, text, n, ts, out);
+                self.text_fact((Source::Item, Fact::Prompt), &id, text, n, ts, out);
             }
             "AgentMessage" => {
                 let text = texts(it.get("content"));
-                self.text_fact(Source::Item, Fact::Answer, &id, text, n, ts, out);
+                self.text_fact((Source::Item, Fact::Answer), &id, text, n, ts, out);
             }
             _ => {
                 let mut list: Vec<String> = ["summary_text", "raw_content"]

@@ -3,8 +3,10 @@
 mod acp;
 pub(crate) mod chat;
 pub(crate) mod daemon;
+mod messages;
 mod order;
 mod permissions;
+mod state;
 pub(crate) mod stream;
 mod tools;
 mod wire;

@@ -7,19 +7,10 @@
 use serde_json::{Value, json};
 
 use crate::input::fields::{info, opt_string, str_of, string};
-use crate::input::qwen::acp::{Conversation, Emit};
-use crate::input::qwen::tools::content_lines;
+use crate::input::qwen::state::{Conversation, Emit, Request, content_lines};
 use crate::model::event::EventKind;
 use crate::model::session::Level;
 use crate::model::transcript::ToolState;
-
-/// A permission request, until it is resolved.
-#[derive(Debug)]
-pub(super) struct Request {
-    tool_call_id: Option<String>,
-    options: Vec<Value>,
-    label: String,
-}
 
 impl Conversation {
     /// `permission_request`: the call waits for approval (a request with no call id becomes a

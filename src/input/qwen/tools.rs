@@ -26,124 +26,14 @@ use serde_json::{Map, Value, json};
 
 use crate::input::anthropic::blocks::split_mcp_name;
 use crate::input::fields::{info, opt_string, str_of};
-use crate::input::qwen::acp::{Conversation, Emit, parent_of, text_part};
-use crate::model::event::{EventKind, Thread};
+use crate::input::qwen::state::{
+    CallRecord, Conversation, Emit, content_lines, is_empty_value, parent_of, text_part,
+};
+use crate::model::event::EventKind;
 use crate::model::session::Level;
 use crate::model::transcript::{
     Caller, Part, Role, SubagentStatus, ToolCall, ToolState, Turn, TurnMeta, TurnOrigin,
 };
-
-/// What the daemon has said about one tool call so far.
-#[derive(Debug)]
-pub(super) struct CallRecord {
-    thread: Thread,
-    pub(super) name: String,
-    status: String,
-    title: String,
-    kind: String,
-    locations: Value,
-    content: Value,
-    raw_input: Value,
-    raw_output: Value,
-    meta: Map<String, Value>,
-    pub(super) permission: Option<Value>,
-    shell_output: String,
-    /// Bytes of `shell_output` already sent in a `tool-update`.
-    shell_sent: usize,
-    is_agent: bool,
-    subtask_started: bool,
-    pub(super) denied: bool,
-    done: bool,
-    /// Why the call was cancelled, when scribe ends it for a cancelled prompt.
-    cancel_reason: Option<String>,
-}
-
-impl CallRecord {
-    /// A call the daemon has only named so far (pending, nothing else known). The one place
-    /// that lists a record's starting values, for the calls the daemon announces and the plan
-    /// updates that become TodoWrite calls.
-    fn new(thread: Thread, name: String) -> CallRecord {
-        let is_agent = matches!(name.as_str(), "agent" | "Agent" | "task" | "Task");
-        CallRecord {
-            thread,
-            name,
-            status: "pending".into(),
-            title: String::new(),
-            kind: String::new(),
-            locations: Value::Null,
-            content: Value::Null,
-            raw_input: Value::Null,
-            raw_output: Value::Null,
-            meta: Map::new(),
-            permission: None,
-            shell_output: String::new(),
-            shell_sent: 0,
-            is_agent,
-            subtask_started: false,
-            denied: false,
-            done: false,
-            cancel_reason: None,
-        }
-    }
-
-    /// True once the call has its result: later frames must not move it back.
-    pub(super) fn is_done(&self) -> bool {
-        self.done
-    }
-
-    /// The harness's view of the call, kept whole beside the normalized fields.
-    pub(super) fn sidecar(&self) -> Value {
-        let mut o = Map::new();
-        o.insert("title".into(), json!(self.title));
-        if !self.kind.is_empty() {
-            o.insert("kind".into(), json!(self.kind));
-        }
-        o.insert("status".into(), json!(self.status));
-        if self.locations.as_array().is_some_and(|a| !a.is_empty()) {
-            o.insert("locations".into(), self.locations.clone());
-        }
-        if !is_empty_value(&self.raw_output) {
-            o.insert("rawOutput".into(), self.raw_output.clone());
-        }
-        for k in ["provenance", "serverId", "subagentType"] {
-            if let Some(v) = self.meta.get(k) {
-                o.insert(k.into(), v.clone());
-            }
-        }
-        if let Some(p) = &self.permission {
-            o.insert("permission".into(), p.clone());
-        }
-        Value::Object(o)
-    }
-
-    /// The call's output: its `content` (text joined; diffs kept), else `rawOutput`, else the
-    /// shell output streamed so far.
-    fn output(&self) -> Value {
-        let items = self.content.as_array().map(Vec::as_slice).unwrap_or(&[]);
-        if !items.is_empty() {
-            let texts: Vec<Option<&str>> = items.iter().map(content_text).collect();
-            if texts.iter().all(Option::is_some) {
-                return Value::String(texts.into_iter().flatten().collect::<Vec<_>>().join("\n"));
-            }
-            return Value::Array(
-                items
-                    .iter()
-                    .map(|i| match content_text(i) {
-                        Some(t) => json!({"type": "text", "text": t}),
-                        None => i.clone(),
-                    })
-                    .collect(),
-            );
-        }
-        if !is_empty_value(&self.raw_output) {
-            return self.raw_output.clone();
-        }
-        if !self.shell_output.is_empty() {
-            return Value::String(self.shell_output.clone());
-        }
-        Value::Null
-    }
-}
 
 impl Conversation {
     /// Every tool call still open (not finished, not denied), in the order they appeared.
@@ -643,42 +533,5 @@ fn merge_call(rec: &mut CallRecord, upd: &Value, meta: &Map<String, Value>) {
     }
     for (k, v) in meta {
         rec.meta.insert(k.clone(), v.clone());
-    }
-}
-
-/// The text of a tool-call `content` item (`{type:"content", content:{type:"text", text}}`).
-pub(super) fn content_text(item: &Value) -> Option<&str> {
-    match str_of(item, "type") {
-        "content" => {
-            let c = item.get("content")?;
-            (str_of(c, "type") == "text").then(|| str_of(c, "text"))
-        }
-        "text" => item.get("text").and_then(Value::as_str),
-        _ => None,
-    }
-}
-
-/// The text items of a value's `content` array, one per line. Shared by the progress pings of
-/// a call and the prompt of a permission request, which carry their text the same way.
-pub(super) fn content_lines(v: &Value) -> String {
-    v.get("content")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(content_text)
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
-        .unwrap_or_default()
-}
-
-/// True for null, "", [] and {}.
-pub(super) fn is_empty_value(v: &Value) -> bool {
-    match v {
-        Value::Null => true,
-        Value::String(s) => s.is_empty(),
-        Value::Array(a) => a.is_empty(),
-        Value::Object(o) => o.is_empty(),
-        Value::Bool(_) | Value::Number(_) => false,
     }
 }
