@@ -9,6 +9,8 @@
 //! is held back for one line; when `turn.failed` repeats it, only the failure notice is written
 //! (the `error` line is absorbed), so a reader sees the error once.
 
+use serde::Deserialize;
+use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde_json::{Value, json};
 
 use crate::input::codex::items::{self, Emitter, Item, Phase};
@@ -87,8 +89,7 @@ impl Adapter for CodexExec {
                     _ => Phase::Completed,
                 };
                 let raw = v.get("item").cloned().unwrap_or(Value::Null);
-                let id = items::first_item_id(&line.text)
-                    .unwrap_or_else(|| str_of(&raw, "id").to_owned());
+                let id = first_item_id(&line.text).unwrap_or_else(|| str_of(&raw, "id").to_owned());
                 match stream_item(&raw, phase) {
                     Some(item) => self.items.item(phase, &id, item, n, None, out),
                     None => push_debug(
@@ -301,6 +302,41 @@ pub(crate) fn is_codex_exec_line(o: &serde_json::Map<String, Value>) -> bool {
     }
 }
 
+/// The *first* `id` of a stream line's `item`. A `web_search` item is written with two `id`
+/// keys (the item's `item_N`, then the search call's own id); `serde_json::Value` keeps the
+/// last, but the item id is the one that pairs `item.started` with `item.completed`.
+fn first_item_id(line: &str) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Outer {
+        item: FirstId,
+    }
+    struct FirstId(Option<String>);
+    struct FirstIdVisitor;
+    impl<'de> Visitor<'de> for FirstIdVisitor {
+        type Value = FirstId;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("an item object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<FirstId, A::Error> {
+            let mut first = None;
+            while let Some(key) = map.next_key::<String>()? {
+                if key == "id" && first.is_none() {
+                    first = map.next_value::<Value>()?.as_str().map(str::to_owned);
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(FirstId(first))
+        }
+    }
+    impl<'de> Deserialize<'de> for FirstId {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<FirstId, D::Error> {
+            d.deserialize_map(FirstIdVisitor)
+        }
+    }
+    serde_json::from_str::<Outer>(line).ok()?.item.0
+}
+
 #[cfg(test)]
 mod tests {
     //! Property tests for both Codex adapters: any arrangement of the Codex samples' lines
@@ -354,6 +390,17 @@ mod tests {
         }
         folder.finish(&mut items);
         (ids_in, output_call_ids(&items))
+    }
+
+    #[test]
+    fn first_id_of_a_duplicate_key_item() {
+        let line = r#"{"type":"item.started","item":{"id":"item_0","type":"web_search","id":"ws_1","query":"q"}}"#;
+        assert_eq!(first_item_id(line).as_deref(), Some("item_0"));
+        let v: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(
+            v["item"]["id"], "ws_1",
+            "Value keeps the last duplicate key"
+        );
     }
 
     proptest! {

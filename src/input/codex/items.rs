@@ -13,8 +13,6 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde::Deserialize;
-use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde_json::Value;
 
 use crate::model::event::{Event, EventKind};
@@ -466,57 +464,11 @@ pub(crate) fn success(turns: u64, usage: Option<Usage>, duration_ms: Option<u64>
     }
 }
 
-/// The *first* `id` of a stream line's `item`. A `web_search` item is written with two `id`
-/// keys (the item's `item_N`, then the search call's own id); `serde_json::Value` keeps the
-/// last, but the item id is the one that pairs `item.started` with `item.completed`.
-pub(crate) fn first_item_id(line: &str) -> Option<String> {
-    #[derive(Deserialize)]
-    struct Outer {
-        item: FirstId,
-    }
-    struct FirstId(Option<String>);
-    struct FirstIdVisitor;
-    impl<'de> Visitor<'de> for FirstIdVisitor {
-        type Value = FirstId;
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("an item object")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<FirstId, A::Error> {
-            let mut first = None;
-            while let Some(key) = map.next_key::<String>()? {
-                if key == "id" && first.is_none() {
-                    first = map.next_value::<Value>()?.as_str().map(str::to_owned);
-                } else {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-            Ok(FirstId(first))
-        }
-    }
-    impl<'de> Deserialize<'de> for FirstId {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<FirstId, D::Error> {
-            d.deserialize_map(FirstIdVisitor)
-        }
-    }
-    serde_json::from_str::<Outer>(line).ok()?.item.0
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
     use super::*;
-
-    #[test]
-    fn first_id_of_a_duplicate_key_item() {
-        let line = r#"{"type":"item.started","item":{"id":"item_0","type":"web_search","id":"ws_1","query":"q"}}"#;
-        assert_eq!(first_item_id(line).as_deref(), Some("item_0"));
-        let v: Value = serde_json::from_str(line).unwrap();
-        assert_eq!(
-            v["item"]["id"], "ws_1",
-            "Value keeps the last duplicate key"
-        );
-    }
 
     #[test]
     fn http_error_bodies_read_as_their_message() {

@@ -272,12 +272,11 @@ impl CodexRollout {
                     self.open_call(p, tool, kind, n, ts, out);
                     self.call_kinds.remove(&cid);
                 }
-                self.items
-                    .result(&cid, history::exec_end_outcome(p), n, out);
+                self.items.result(&cid, tools::exec_end_outcome(p), n, out);
             }
             "mcp_tool_call_begin" | "mcp_tool_call_end" => {
                 let cid = call_id(p);
-                let tool = history::mcp_end_item(p);
+                let tool = tools::mcp_end_item(p);
                 if ty == "mcp_tool_call_begin" || !self.items.knows(&cid) {
                     let mut open = tool.clone();
                     open.outcome = None;
@@ -316,8 +315,7 @@ impl CodexRollout {
                     self.open_call(p, tool, CallKind::Other, n, ts, out);
                     self.call_kinds.remove(&cid);
                 }
-                self.items
-                    .result(&cid, history::patch_end_outcome(p), n, out);
+                self.items.result(&cid, tools::patch_end_outcome(p), n, out);
             }
             "web_search_begin" => out.push(absorbed(n, "web_search_begin (its end carries it)")),
             "web_search_end" => {

@@ -6,3 +6,4 @@ mod items;
 mod legacy;
 pub(crate) mod rollout;
 mod tools;
+mod ui_items;

@@ -6,6 +6,7 @@
 use serde_json::{Value, json};
 
 use crate::input::codex::items::{Outcome, ToolItem};
+use crate::input::fields::str_of;
 use crate::model::transcript::Caller;
 /// The shell command a reader wants to see: `/bin/bash -lc 'echo hi'` → `echo hi`. Anything
 /// that is not one shell with `-c`/`-lc` and one quoted word is returned as it is.
@@ -282,6 +283,89 @@ pub(crate) fn todo_item(items: &[Value]) -> ToolItem {
         input: json!({ "todos": todos }),
         outcome: None,
         snapshot: true,
+    }
+}
+
+/// A finished shell command of the older UI events (`exec_command_end`): its outcome.
+pub(crate) fn exec_end_outcome(p: &Value) -> Outcome {
+    let output = ["aggregated_output", "formatted_output"]
+        .iter()
+        .find_map(|k| p.get(*k).and_then(Value::as_str).filter(|s| !s.is_empty()))
+        .map(str::to_owned)
+        .unwrap_or_else(|| {
+            [str_of(p, "stdout"), str_of(p, "stderr")]
+                .iter()
+                .filter(|s| !s.is_empty())
+                .copied()
+                .collect::<Vec<_>>()
+                .join("\n")
+        });
+    let exit_code = p.get("exit_code").and_then(Value::as_i64);
+    let command = match p.get("command") {
+        Some(Value::Array(argv)) => shell_argv(argv),
+        Some(Value::String(s)) => shell_command(s),
+        _ => String::new(),
+    };
+    let sidecar = json!({
+        "command": p.get("command").cloned().unwrap_or(Value::Null),
+        "exitCode": exit_code,
+        "duration": p.get("duration").cloned().unwrap_or(Value::Null),
+    });
+    shell_item(command, "completed", &output, exit_code, sidecar)
+        .outcome
+        .unwrap_or(Outcome {
+            is_error: false,
+            output: Value::String(output),
+            error_text: None,
+            sidecar: None,
+        })
+}
+
+/// A finished MCP call of the older UI events (`mcp_tool_call_end`): the tool item with its
+/// outcome (`result` is `{Ok: CallToolResult}` or `{Err: message}`).
+pub(crate) fn mcp_end_item(p: &Value) -> ToolItem {
+    let inv = p.get("invocation").unwrap_or(&Value::Null);
+    let result = p.get("result").unwrap_or(&Value::Null);
+    let (ok, err) = match (result.get("Ok"), result.get("Err")) {
+        (Some(ok), _) => (ok.clone(), None),
+        (None, Some(e)) => (
+            Value::Null,
+            Some(e.as_str().map_or_else(|| e.to_string(), str::to_owned)),
+        ),
+        (None, None) => (result.clone(), None),
+    };
+    let failed = err.is_some() || ok.get("isError").and_then(Value::as_bool) == Some(true);
+    mcp_item(
+        str_of(inv, "server"),
+        str_of(inv, "tool"),
+        inv.get("arguments").cloned().unwrap_or(Value::Null),
+        if failed { "failed" } else { "completed" },
+        &ok,
+        err,
+        ok.get("structuredContent").cloned(),
+    )
+}
+
+/// A finished patch of the older UI events (`patch_apply_end`): its outcome.
+pub(crate) fn patch_end_outcome(p: &Value) -> Outcome {
+    let out = [str_of(p, "stdout"), str_of(p, "stderr")]
+        .iter()
+        .filter(|s| !s.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join("\n");
+    let ok = p.get("success").and_then(Value::as_bool) != Some(false);
+    Outcome {
+        is_error: !ok,
+        error_text: (!ok).then(|| {
+            if out.trim().is_empty() {
+                "patch failed".to_owned()
+            } else {
+                out.clone()
+            }
+        }),
+        output: Value::String(out),
+        sidecar: None,
     }
 }
 

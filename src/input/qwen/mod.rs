@@ -6,6 +6,7 @@ pub(crate) mod daemon;
 mod messages;
 mod order;
 mod permissions;
+mod plan;
 mod state;
 pub(crate) mod stream;
 mod tools;
