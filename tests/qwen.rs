@@ -416,8 +416,17 @@ fn upstream_conformance_vectors() {
             }
             "mcp-budget-warning" => assert_eq!(notices("mcp_budget_warning"), 1),
             "cancellation-propagates" => {
-                // No cancellation arrives: the call is left as the input left it.
-                assert_eq!(call(&all, "long-task")["state"], "running");
+                // No cancellation arrives and the input ends: the call ends with no result,
+                // saying so, and the transcript says it is incomplete.
+                let c = call(&all, "long-task");
+                assert_eq!(c["state"], "error");
+                assert!(
+                    c["errorText"]
+                        .as_str()
+                        .unwrap()
+                        .contains("no result recorded")
+                );
+                assert_eq!(notices("incomplete"), 1);
             }
             "malformed-payload-redaction" => {
                 let debug: Vec<&Value> = recs.iter().filter(|r| r["kind"] == "debug").collect();

@@ -58,6 +58,20 @@ impl Conversation {
         if let Some(reason) = self.cancelled.take() {
             self.cancel_open_calls(&reason, e);
         }
+        // Calls still running when the input ends: the capture stopped before their result.
+        let n = self.end_open_calls("no result recorded: the input ends while the call runs", e);
+        if n > 0 {
+            e.push(info(
+                "incomplete",
+                Level::Warning,
+                format!(
+                    "incomplete: the input ends while {n} tool call{} run{}",
+                    if n == 1 { "" } else { "s" },
+                    if n == 1 { "s" } else { "" }
+                ),
+                Value::Null,
+            ));
+        }
         if self
             .user_shell
             .as_ref()

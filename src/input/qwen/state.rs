@@ -168,8 +168,8 @@ pub(super) struct CallRecord {
     pub(super) subtask_started: bool,
     pub(super) denied: bool,
     pub(super) done: bool,
-    /// Why the call was cancelled, when scribe ends it for a cancelled prompt.
-    pub(super) cancel_reason: Option<String>,
+    /// Why scribe ended the call itself (a cancelled prompt, the end of the input): its error.
+    pub(super) end_note: Option<String>,
 }
 
 impl CallRecord {
@@ -196,7 +196,7 @@ impl CallRecord {
             subtask_started: false,
             denied: false,
             done: false,
-            cancel_reason: None,
+            end_note: None,
         }
     }
 

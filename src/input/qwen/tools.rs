@@ -319,8 +319,8 @@ impl Conversation {
             tool_call_id: id.to_owned(),
             is_error,
             output,
-            error_text: is_error.then(|| match (&rec.cancel_reason, text.is_empty()) {
-                (Some(r), _) => format!("cancelled ({r})"),
+            error_text: is_error.then(|| match (&rec.end_note, text.is_empty()) {
+                (Some(note), _) => note.clone(),
                 (None, true) => format!("{} {}", rec.name, rec.status),
                 (None, false) => text,
             }),
@@ -367,14 +367,21 @@ impl Conversation {
 
     /// Ends every call still open as an error: the prompt was cancelled.
     pub(super) fn cancel_open_calls(&mut self, reason: &str, e: &mut Emit<'_>) {
-        for id in self.open_calls() {
-            if let Some(rec) = self.calls.get_mut(&id) {
-                // What it printed so far stays its output; the reason is the error.
+        self.end_open_calls(&format!("cancelled ({reason})"), e);
+    }
+
+    /// Ends every call still open as an error saying why (`note`); what a call printed so far
+    /// stays its output. Returns how many there were.
+    pub(super) fn end_open_calls(&mut self, note: &str, e: &mut Emit<'_>) -> usize {
+        let open = self.open_calls();
+        for id in &open {
+            if let Some(rec) = self.calls.get_mut(id) {
                 rec.status = "failed".into();
-                rec.cancel_reason = Some(reason.to_owned());
+                rec.end_note = Some(note.to_owned());
             }
-            self.finish_call(&id, e);
+            self.finish_call(id, e);
         }
+        open.len()
     }
 
     /// `shell_output` / `tool_output`: the running shell call's output so far, or the user's own
