@@ -742,3 +742,24 @@ fn events_fold_in_id_order_and_no_state_moves_backwards() {
     let last = recs.iter().rfind(|r| r["kind"] == "turn").unwrap();
     assert_eq!(last["parts"][0]["text"], "After a hole.");
 }
+
+/// `session_rewound` cuts the conversation back to a user turn: what was said stays, and a
+/// notice names the turn and how many turns left the conversation.
+#[test]
+fn a_rewind_marks_where_the_later_turns_left() {
+    let (recs, stderr) = run(&sample("qwen-daemon-rewound.jsonl"), &[]);
+    assert!(stderr.is_empty(), "{stderr}");
+    let users: Vec<&Value> = turns(&recs)
+        .into_iter()
+        .filter(|t| t["role"] == "user")
+        .collect();
+    assert_eq!(users.len(), 2, "nothing that happened is dropped");
+    let n = recs
+        .iter()
+        .find(|r| r["notice"]["source"] == "session_rewound")
+        .unwrap();
+    let text = n["notice"]["text"].as_str().unwrap();
+    assert!(text.contains("user turn 2"), "{text}");
+    assert!(text.contains("1 user turn from there on left"), "{text}");
+    assert!(text.contains("a.txt"), "{text}");
+}

@@ -114,6 +114,49 @@ impl Conversation {
         });
     }
 
+    /// `session_rewound`: the daemon cut the conversation back to a user turn. What was said
+    /// stays in the transcript (it happened); a notice marks where the later turns left the
+    /// conversation, as the CLI's transcript drops them.
+    pub(crate) fn rewound(&mut self, data: &Value, e: &mut Emit<'_>) {
+        self.close_all(e);
+        let idx = data
+            .get("targetTurnIndex")
+            .and_then(Value::as_u64)
+            .map_or(self.prompts.len(), |i| i as usize);
+        let left = self.prompts.len().saturating_sub(idx);
+        let target = self.prompts.get(idx).cloned();
+        self.prompts.truncate(idx);
+        let files = |k: &str| {
+            data.get(k)
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .unwrap_or_default()
+        };
+        let mut text = match target {
+            Some(t) => format!(
+                "session rewound to user turn {} (\u{201c}{t}\u{201d}): {left} user turn{} from there on left the conversation",
+                idx + 1,
+                if left == 1 { "" } else { "s" }
+            ),
+            None => format!("session rewound to user turn {}", idx + 1),
+        };
+        for (k, label) in [
+            ("filesChanged", "files restored"),
+            ("filesFailed", "files not restored"),
+        ] {
+            let f = files(k);
+            if !f.is_empty() {
+                text.push_str(&format!("; {label}: {f}"));
+            }
+        }
+        e.push(info("session_rewound", Level::Warning, text, data.clone()));
+    }
+
     /// `prompt_cancelled` (or a chunk flagged `promptCancelled`): in-flight calls end as errors.
     pub(crate) fn prompt_cancelled(&mut self, data: &Value, e: &mut Emit<'_>) {
         self.close_all(e);

@@ -324,6 +324,7 @@ impl QwenDaemon {
             "permission_resolved" | "permission_already_resolved" => c.permission_resolved(data, e),
             "turn_complete" => c.turn_complete(data, e),
             "prompt_cancelled" => c.prompt_cancelled(data, e),
+            "session_rewound" => c.rewound(data, e),
             "mid_turn_message_injected" => c.injected(data, e),
             "user_shell_command" => c.user_shell_command(data, e),
             "user_shell_result" => c.user_shell_result(data, e),

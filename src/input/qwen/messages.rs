@@ -157,6 +157,10 @@ impl Conversation {
                     },
                     None => TurnOrigin::UserInput,
                 };
+                if thread.is_none() {
+                    // Remembered for `session_rewound`, which names a user turn by index.
+                    self.prompts.push(g.text.chars().take(60).collect());
+                }
                 let mut parts = Vec::new();
                 if !g.text.is_empty() || g.extra.is_empty() {
                     parts.push(text_part(g.text));

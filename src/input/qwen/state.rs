@@ -98,6 +98,8 @@ pub(crate) struct Conversation {
     /// as cancelled at the turn's end, unless the daemon's own update ends them first (with
     /// the partial output, the signal and its message).
     pub(super) cancelled: Option<String>,
+    /// The start of each top-level user turn so far (`session_rewound` names one by index).
+    pub(super) prompts: Vec<String>,
 }
 
 /// A text part with no citations.
