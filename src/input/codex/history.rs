@@ -208,7 +208,9 @@ pub(crate) fn call_item(name: &str, namespace: &str, arguments: &Value) -> (Tool
             if let Some(e) = str_arg("explanation") {
                 input["explanation"] = Value::String(e.to_owned());
             }
-            (generic("TodoWrite", input), CallKind::Other)
+            let mut t = generic("update_plan", input);
+            t.kind = crate::input::tool_kind::todo(&t.input).unwrap_or_default();
+            (t, CallKind::Other)
         }
         _ => {
             let server = namespace
@@ -245,11 +247,19 @@ pub(crate) fn call_item(name: &str, namespace: &str, arguments: &Value) -> (Tool
 
 /// A call the renderers know by its name only: the input as the model wrote it.
 pub(crate) fn generic(name: &str, input: Value) -> ToolItem {
+    let input = if input.is_null() { json!({}) } else { input };
     ToolItem {
+        kind: crate::input::tool_kind::classify(
+            name,
+            Caller::Model,
+            None,
+            &input,
+            crate::input::tool_kind::no_names,
+        ),
         name: name.to_owned(),
         caller: Caller::Model,
         mcp_server: None,
-        input: if input.is_null() { json!({}) } else { input },
+        input,
         outcome: None,
         snapshot: false,
     }
@@ -419,11 +429,14 @@ mod tests {
             ("shell", &json!("ls -1"), CallKind::Shell)
         );
         let (t, _) = call_item("echo", "mcp__echo", &json!({"text": "x"}));
-        assert_eq!(t.name, "mcp__echo__echo");
+        assert_eq!(
+            (t.name.as_str(), t.mcp_server.as_deref()),
+            ("echo", Some("echo"))
+        );
         let (t, _) = call_item("github__get_issue", "", &json!({}));
         assert_eq!(
             (t.name.as_str(), t.mcp_server.as_deref()),
-            ("mcp__github__get_issue", Some("github"))
+            ("get_issue", Some("github"))
         );
         let (t, _) = call_item(
             "update_plan",

@@ -7,9 +7,10 @@
 //! adapter turns its shape into an [`Item`]; the [`Emitter`] turns items into events the same way
 //! for both, so the two formats fold into the same transcript (`docs/input-codex.md`).
 //!
-//! Tool names are chosen for the renderers' one-line summaries: `shell` with input `{command}`,
-//! `apply_patch` with a `description` (`add /path`), `mcp__<server>__<tool>` (shown as
-//! `tool · server (MCP)`), `WebSearch` with `query`, `TodoWrite` with `todos` (the checklist).
+//! Each call keeps the name of the Codex tool behind the item and says what it does in its kind:
+//! `shell` (a shell command, input `{command}`), `apply_patch` (a patch; input `{description,
+//! changes}`), the MCP server's own tool name (an MCP call, with its server), `web_search` (a web
+//! search, input `{query}`) and `update_plan` (the plan as a todo list, input `{todos}`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -17,6 +18,7 @@ use serde_json::Value;
 
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SystemNotice};
+use crate::model::tool_kind::ToolKind;
 use crate::model::transcript::{
     Caller, Part, Role, SyntheticReason, ToolCall, Turn, TurnMeta, TurnOrigin, Usage,
 };
@@ -51,8 +53,10 @@ pub(crate) enum Item {
 /// A tool-like item: what the call looks like, and its outcome once it has one.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ToolItem {
-    /// The tool name the renderers key on (`shell`, `apply_patch`, `mcp__s__t`, …).
+    /// The Codex tool's own name (`shell`, `apply_patch`, an MCP server's tool, …).
     pub(crate) name: String,
+    /// What the call does.
+    pub(crate) kind: ToolKind,
     /// Who runs it: the client (`model`), the provider (`server-tool`) or an MCP server.
     pub(crate) caller: Caller,
     /// The MCP server's name, for an MCP call.
@@ -62,7 +66,7 @@ pub(crate) struct ToolItem {
     /// `None` while the item is still in progress.
     pub(crate) outcome: Option<Outcome>,
     /// Each distinct state of the item is a call of its own that is done at once (the plan:
-    /// like Claude's `TodoWrite`, every change of the list is one call showing the whole list).
+    /// every change of the list is one call showing the whole list).
     pub(crate) snapshot: bool,
 }
 
@@ -155,6 +159,7 @@ impl Emitter {
                 output: o.output,
                 error_text: o.error_text,
                 sidecar: o.sidecar,
+                server_run: false,
             },
         });
     }
@@ -176,6 +181,7 @@ impl Emitter {
                     output: Value::String(String::new()),
                     error_text: Some(reason.to_owned()),
                     sidecar: None,
+                    server_run: false,
                 },
             });
         }
@@ -293,7 +299,13 @@ impl Emitter {
                 push(block(
                     m,
                     Part::ToolCall {
-                        call: Box::new(ToolCall::new(call_id.clone(), t.name, t.caller, t.input)),
+                        call: Box::new(ToolCall::new(
+                            call_id.clone(),
+                            t.name,
+                            t.kind,
+                            t.caller,
+                            t.input,
+                        )),
                     },
                 ));
                 push(EventKind::ToolResult {
@@ -303,6 +315,7 @@ impl Emitter {
                     output: Value::String(String::new()),
                     error_text: None,
                     sidecar: None,
+                    server_run: false,
                 });
             }
             Item::Tool(t) => {
@@ -315,6 +328,7 @@ impl Emitter {
                 }
                 let ToolItem {
                     name,
+                    kind,
                     caller,
                     mcp_server,
                     input,
@@ -322,7 +336,7 @@ impl Emitter {
                     snapshot: _,
                 } = *t;
                 if self.announced.insert(call_id.clone()) {
-                    let mut call = ToolCall::new(call_id.clone(), name, caller, input);
+                    let mut call = ToolCall::new(call_id.clone(), name, kind, caller, input);
                     call.mcp_server = mcp_server;
                     let m = self.message_id(id);
                     push(block(
@@ -341,6 +355,7 @@ impl Emitter {
                         state: None,
                         output: None,
                         input: Some(input),
+                        kind: Some(kind),
                         error_text: None,
                         sidecar: None,
                     });
@@ -359,6 +374,7 @@ impl Emitter {
                         output: o.output,
                         error_text: o.error_text,
                         sidecar: o.sidecar,
+                        server_run: caller == Caller::ServerTool,
                     });
                 }
             }

@@ -7,6 +7,8 @@ use serde_json::{Value, json};
 
 use crate::input::codex::items::{Outcome, ToolItem};
 use crate::input::fields::str_of;
+use crate::input::tool_kind;
+use crate::model::tool_kind::{PatchFile, ToolKind};
 use crate::model::transcript::Caller;
 /// The shell command a reader wants to see: `/bin/bash -lc 'echo hi'` → `echo hi`. Anything
 /// that is not one shell with `-c`/`-lc` and one quoted word is returned as it is.
@@ -95,6 +97,10 @@ pub(crate) fn shell_item(
     };
     ToolItem {
         name: "shell".into(),
+        kind: ToolKind::Shell {
+            command: command.clone(),
+            description: None,
+        },
         caller: Caller::Model,
         mcp_server: None,
         input: json!({ "command": command }),
@@ -172,6 +178,15 @@ pub(crate) fn patch_item(
     };
     ToolItem {
         name: "apply_patch".into(),
+        kind: ToolKind::Patch {
+            files: changes
+                .iter()
+                .map(|c| PatchFile {
+                    path: c.path.clone(),
+                    change: c.kind.clone(),
+                })
+                .collect(),
+        },
         caller: Caller::Model,
         mcp_server: None,
         input: json!({ "description": description, "changes": list }),
@@ -180,8 +195,8 @@ pub(crate) fn patch_item(
     }
 }
 
-/// An MCP call, named `mcp__<server>__<tool>` like Claude's so every renderer shows it as
-/// `tool · server (MCP)`. `result` is the MCP result (its `content` becomes the output); a
+/// An MCP call, named by the server's own tool name (its kind names the server too).
+/// `result` is the MCP result (its `content` becomes the output); a
 /// failed call with no `error` takes its error text from the result (Codex reports an
 /// `isError` result as `status: failed`, `error: null`).
 pub(crate) fn mcp_item(
@@ -205,9 +220,7 @@ pub(crate) fn mcp_item(
                 error_text: if is_error {
                     Some(
                         error
-                            .unwrap_or_else(|| {
-                                crate::input::anthropic::blocks::output_text(&output)
-                            })
+                            .unwrap_or_else(|| crate::model::transcript::output_text(&output))
                             .trim()
                             .to_owned(),
                     )
@@ -222,7 +235,12 @@ pub(crate) fn mcp_item(
         }
     };
     ToolItem {
-        name: format!("mcp__{server}__{tool}"),
+        name: tool.to_owned(),
+        kind: ToolKind::Mcp {
+            server: server.to_owned(),
+            tool: tool.to_owned(),
+            subject: tool_kind::first_of(&arguments, tool_kind::SUBJECT_KEYS),
+        },
         caller: Caller::Mcp,
         mcp_server: Some(server.to_owned()),
         input: if arguments.is_null() {
@@ -235,7 +253,7 @@ pub(crate) fn mcp_item(
     }
 }
 
-/// A web search, run by the model provider: `WebSearch` with `query` (and the action taken).
+/// A web search, run by the model provider: `web_search` with `query` (and the action taken).
 pub(crate) fn web_search_item(
     query: &str,
     action: Option<Value>,
@@ -247,7 +265,10 @@ pub(crate) fn web_search_item(
         input["action"] = a;
     }
     ToolItem {
-        name: "WebSearch".into(),
+        name: "web_search".into(),
+        kind: ToolKind::WebSearch {
+            query: query.to_owned(),
+        },
         caller: Caller::ServerTool,
         mcp_server: None,
         input,
@@ -261,9 +282,9 @@ pub(crate) fn web_search_item(
     }
 }
 
-/// The agent's plan (`todo_list`), shaped like Claude's `TodoWrite` so the renderers draw their
-/// checklist: `{todos: [{content, status}]}`, status `completed` or `pending`. Each change of
-/// the list is one call (see [`ToolItem::snapshot`]).
+/// The agent's plan (`todo_list`, written by Codex's `update_plan` tool) as a todo list:
+/// `{todos: [{content, status}]}`, status `completed` or `pending`. Each change of the list is
+/// one call (see [`ToolItem::snapshot`]).
 pub(crate) fn todo_item(items: &[Value]) -> ToolItem {
     let todos: Vec<Value> = items
         .iter()
@@ -277,7 +298,8 @@ pub(crate) fn todo_item(items: &[Value]) -> ToolItem {
         })
         .collect();
     ToolItem {
-        name: "TodoWrite".into(),
+        kind: tool_kind::todo(&json!({ "todos": todos })).unwrap_or_default(),
+        name: "update_plan".into(),
         caller: Caller::Model,
         mcp_server: None,
         input: json!({ "todos": todos }),

@@ -120,6 +120,7 @@ impl Adapter for QwenChat {
                             })
                         }),
                         sidecar: display.map(|d| json!({ "resultDisplay": d })),
+                        server_run: false,
                     });
                 }
                 if !any {
@@ -320,7 +321,19 @@ fn model_part(p: &Value, message_id: &str) -> Option<Part> {
             Caller::Model
         };
         return Some(Part::ToolCall {
-            call: Box::new(ToolCall::new(id, name, caller, input)),
+            call: Box::new(ToolCall::new(
+                id,
+                name.clone(),
+                crate::input::tool_kind::classify(
+                    &name,
+                    caller,
+                    None,
+                    &input,
+                    super::tool_names::known,
+                ),
+                caller,
+                input,
+            )),
         });
     }
     let text = p.get("text").and_then(Value::as_str)?;

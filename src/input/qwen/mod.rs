@@ -9,5 +9,6 @@ mod permissions;
 mod plan;
 mod state;
 pub(crate) mod stream;
+mod tool_names;
 mod tools;
 mod wire;

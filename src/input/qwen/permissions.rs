@@ -159,6 +159,7 @@ impl Conversation {
             state: Some(ToolState::ApprovalDenied),
             output: None,
             input: None,
+            kind: None,
             error_text: Some(message),
             sidecar: Some(rec.sidecar()),
         });
@@ -171,6 +172,7 @@ fn tool_update(id: &str, state: Option<ToolState>, sidecar: Value) -> EventKind 
         state,
         output: None,
         input: None,
+        kind: None,
         error_text: None,
         sidecar: Some(sidecar),
     }

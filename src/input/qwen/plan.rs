@@ -4,6 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::input::qwen::state::{CallRecord, Conversation, Emit, parent_of};
+use crate::input::tool_kind;
 use crate::model::event::EventKind;
 use crate::model::transcript::{Caller, Part, ToolCall, ToolState};
 
@@ -47,6 +48,7 @@ impl Conversation {
                 tool_call_id: id,
                 state: Some(ToolState::Success),
                 output: None,
+                kind: tool_kind::todo(&input),
                 input: Some(input),
                 error_text: None,
                 sidecar: Some(sidecar),
@@ -54,7 +56,8 @@ impl Conversation {
             return;
         }
         self.flush(&thread, e);
-        let mut call = ToolCall::new(id.clone(), "todo_write".into(), Caller::Model, input);
+        let kind = tool_kind::todo(&input).unwrap_or_default();
+        let mut call = ToolCall::new(id.clone(), "todo_write".into(), kind, Caller::Model, input);
         call.state = ToolState::Success;
         call.sidecar = Some(sidecar);
         self.calls.insert(

@@ -12,8 +12,10 @@ use std::collections::HashMap;
 use serde_json::{Map, Value, json};
 
 use crate::input::fields::str_of;
+use crate::input::tool_kind;
 use crate::model::event::{Event, EventKind, Thread};
-use crate::model::transcript::Part;
+use crate::model::tool_kind::ToolKind;
+use crate::model::transcript::{Caller, Part};
 
 /// Where the events of one daemon envelope go, and what the envelope said about itself.
 pub(crate) struct Emit<'a> {
@@ -172,6 +174,9 @@ pub(super) struct CallRecord {
     pub(super) done: bool,
     /// Why scribe ended the call itself (a cancelled prompt, the end of the input): its error.
     pub(super) end_note: Option<String>,
+    /// Who runs the call and, for an MCP call, its server: what its kind is built from.
+    pub(super) caller: Caller,
+    pub(super) mcp_server: Option<String>,
 }
 
 impl CallRecord {
@@ -199,7 +204,20 @@ impl CallRecord {
             denied: false,
             done: false,
             end_note: None,
+            caller: Caller::Model,
+            mcp_server: None,
         }
+    }
+
+    /// What the call does, from its name and its input as far as it is known.
+    pub(super) fn tool_kind(&self) -> ToolKind {
+        tool_kind::classify(
+            &self.name,
+            self.caller,
+            self.mcp_server.as_deref(),
+            &self.raw_input,
+            super::tool_names::known,
+        )
     }
 
     /// True once the call has its result: later frames must not move it back.

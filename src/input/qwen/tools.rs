@@ -31,6 +31,7 @@ use crate::input::qwen::state::{
 };
 use crate::model::event::EventKind;
 use crate::model::session::Level;
+use crate::model::tool_kind::ToolKind;
 use crate::model::transcript::{
     Caller, Part, Role, SubagentStatus, ToolCall, ToolState, Turn, TurnMeta, TurnOrigin,
 };
@@ -63,6 +64,7 @@ impl Conversation {
                 state: None,
                 output: None,
                 input: Some(rec.raw_input.clone()),
+                kind: Some(rec.tool_kind()),
                 error_text: None,
                 sidecar: None,
             });
@@ -115,6 +117,7 @@ impl Conversation {
         }
         let input = (rec.raw_input != input_before && !is_empty_value(&rec.raw_input))
             .then(|| rec.raw_input.clone());
+        let kind = input.as_ref().map(|_| rec.tool_kind());
         let state = match status {
             None => None,
             Some("pending") => Some(ToolState::Pending),
@@ -127,6 +130,7 @@ impl Conversation {
             state,
             output: None,
             input,
+            kind,
             error_text: None,
             sidecar: Some(rec.sidecar()),
         });
@@ -153,7 +157,13 @@ impl Conversation {
         } else {
             rec.raw_input.clone()
         };
-        let mut call = ToolCall::new(id.to_owned(), name.clone(), Caller::Model, input);
+        let mut call = ToolCall::new(
+            id.to_owned(),
+            name.clone(),
+            ToolKind::default(),
+            Caller::Model,
+            input,
+        );
         let provenance = meta.get("provenance").and_then(Value::as_str);
         if let Some((server, _)) = split_mcp_name(&name) {
             call.caller = Caller::Mcp;
@@ -167,6 +177,9 @@ impl Conversation {
         } else if is_agent {
             call.caller = Caller::Subagent;
         }
+        rec.caller = call.caller;
+        rec.mcp_server.clone_from(&call.mcp_server);
+        call.kind = rec.tool_kind();
         call.state = match rec.status.as_str() {
             "pending" => ToolState::Pending,
             _ => ToolState::Running,
@@ -245,6 +258,7 @@ impl Conversation {
                 state: None,
                 output: Some(Value::String(text)),
                 input: None,
+                kind: None,
                 error_text: None,
                 sidecar: None,
             });
@@ -261,7 +275,7 @@ impl Conversation {
         rec.done = true;
         let is_error = rec.status != "completed";
         let mut output = rec.output();
-        let mut text = crate::input::anthropic::blocks::output_text(&output);
+        let mut text = crate::model::transcript::output_text(&output);
         // A failed (cancelled, killed) command: what it printed is its output; the daemon's
         // message and the signal are the error.
         let shell = &rec.raw_output;
@@ -309,6 +323,7 @@ impl Conversation {
                 state: None,
                 output: Some(output),
                 input: None,
+                kind: None,
                 error_text: None,
                 sidecar: Some(rec.sidecar()),
             });
@@ -325,6 +340,7 @@ impl Conversation {
                 (None, false) => text,
             }),
             sidecar: Some(rec.sidecar()),
+            server_run: false,
         });
         self.release(id);
     }
@@ -358,6 +374,7 @@ impl Conversation {
                     state: None,
                     output: Some(Value::String(rec.shell_output.clone())),
                     input: None,
+                    kind: None,
                     error_text: None,
                     sidecar: None,
                 });
@@ -422,6 +439,7 @@ impl Conversation {
                         state: None,
                         output: Some(Value::String(rec.shell_output.clone())),
                         input: None,
+                        kind: None,
                         error_text: None,
                         sidecar: None,
                     });
