@@ -2,8 +2,14 @@
 //!
 //! The run goes on after an input error unless `--strict` was given; the exit status is decided
 //! from the counts at the end.
+//!
+//! Every message goes through the terminal sanitizer: a file name, an agent id or a role read
+//! from the input can carry escape sequences, and stderr is usually a terminal. [`say`] is the
+//! one way to print a message that is not about a line.
 
 use std::io::Write;
+
+use crate::render::ansi::sanitize::sanitize;
 
 /// Counts and prints input problems.
 #[derive(Debug, Default)]
@@ -46,10 +52,18 @@ impl Diagnostics {
 }
 
 fn print(file: &str, line: u64, what: &str) {
+    let file = sanitize(file);
+    let what = sanitize(what);
     let mut err = std::io::stderr().lock();
     let _ = if line == 0 {
         writeln!(err, "scribe: {file}: {what}")
     } else {
         writeln!(err, "scribe: {file}:{line}: {what}")
     };
+}
+
+/// Prints `scribe: MESSAGE` on stderr with every control and invisible character made visible
+/// (the message may quote a file name or input text).
+pub(crate) fn say(message: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "scribe: {}", sanitize(message));
 }

@@ -25,7 +25,7 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(err) if exit::is_broken_pipe(&err) => ExitCode::from(exit::SUCCESS),
         Err(err) => {
-            eprintln!("scribe: {err:#}");
+            diagnostics::say(&format!("{err:#}"));
             ExitCode::from(exit::TROUBLE)
         }
     }

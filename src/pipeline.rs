@@ -51,10 +51,10 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
     // `index.html` is the HTML index's own name: no session page may take it.
     // Two HTML documents back to back are not a page a browser can open.
     if settings.to == OutputFormat::Html && settings.output_dir.is_none() && inputs.len() > 1 {
-        eprintln!(
-            "scribe: --to html writes one page per input: with {} inputs, use --output-dir DIR",
+        crate::diagnostics::say(&format!(
+            "--to html writes one page per input: with {} inputs, use --output-dir DIR",
             inputs.len()
-        );
+        ));
         return Ok(exit::TROUBLE);
     }
     let mut written: HashSet<PathBuf> = HashSet::new();
@@ -105,7 +105,7 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
                 return Ok(exit::INPUT_ERROR);
             }
             Err(e) => {
-                eprintln!("scribe: {name}: {e:#}");
+                crate::diagnostics::say(&format!("{name}: {e:#}"));
                 trouble = true;
             }
         }
@@ -198,7 +198,7 @@ impl std::fmt::Display for StrictStop {
 impl std::error::Error for StrictStop {}
 
 fn diag_io(name: &str, e: &io::Error) {
-    eprintln!("scribe: {name}: {e}");
+    crate::diagnostics::say(&format!("{name}: {e}"));
 }
 
 /// The `--output-dir` file for one input: `<sessionId>.<ext>`, else the input's own name; a

@@ -37,3 +37,6 @@ mod diff;
 mod redact;
 // --to jsonl / --to events goldens for every sample (a refactor must keep their bytes).
 mod goldens_jsonl;
+// Hostile input (issue 13): hyperlinks, invisible characters, stderr, inert Markdown, -o files,
+// depth.
+mod security;

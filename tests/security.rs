@@ -1,0 +1,177 @@
+//! Hostile input (issue 13): terminal hyperlinks and invisible characters, stderr diagnostics,
+//! Markdown that stays inert on GitHub, files under `-o DIR`, deep nesting. Each test is named
+//! after what was found.
+
+use std::path::{Path, PathBuf};
+
+use crate::util::scribe;
+
+/// A Claude Code stream whose one assistant message says `text`.
+pub(crate) fn stream_saying(text: &str) -> String {
+    let text = serde_json::to_string(text).unwrap();
+    format!(
+        concat!(
+            r#"{{"type":"system","subtype":"init","cwd":"/w","session_id":"s-1","tools":[],"mcp_servers":[],"model":"m","permissionMode":"default","uuid":"i"}}"#,
+            "\n",
+            r#"{{"type":"user","message":{{"role":"user","content":"hi"}},"parent_tool_use_id":null,"session_id":"s-1","uuid":"p"}}"#,
+            "\n",
+            r#"{{"type":"assistant","message":{{"id":"a1","type":"message","role":"assistant","model":"m","content":[{{"type":"text","text":{}}}],"stop_reason":"end_turn","usage":{{"input_tokens":1,"output_tokens":1}}}},"parent_tool_use_id":null,"session_id":"s-1","uuid":"a"}}"#,
+            "\n"
+        ),
+        text
+    )
+}
+
+/// Runs scribe over `input` on stdin with `args`; returns stdout.
+fn run(input: &str, args: &[&str]) -> String {
+    let out = scribe()
+        .args(args)
+        .write_stdin(input.to_owned())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).expect("UTF-8 output")
+}
+
+fn temp_dir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("temp dir")
+}
+
+fn write_file(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, body).unwrap();
+    p
+}
+
+#[test]
+fn osc8_link_to_file_url_is_not_clickable() {
+    let input = stream_saying(
+        "[release notes](file:///home/user/.ssh/id_rsa) [js](javascript:alert(1)) \
+         [d](data:text/html,x) [ok](https://ok.example/notes) [mail](mailto:a@b.example)",
+    );
+    let out = run(&input, &["--color", "always"]);
+    for bad in ["\x1b]8;;file:", "\x1b]8;;javascript:", "\x1b]8;;data:"] {
+        assert!(!out.contains(bad), "{bad:?} made clickable: {out:?}");
+    }
+    assert!(
+        out.contains("\x1b]8;;https://ok.example/notes\x1b\\"),
+        "{out:?}"
+    );
+    assert!(out.contains("\x1b]8;;mailto:a@b.example\x1b\\"), "{out:?}");
+    // The refused target is still shown, as text.
+    assert!(out.contains("file:///home/user/.ssh/id_rsa"), "{out:?}");
+}
+
+#[test]
+fn stderr_diagnostic_does_not_echo_escapes_from_a_file_name() {
+    let dir = temp_dir();
+    let p = write_file(dir.path(), "evil\x1b]0;pwned\x07.jsonl", "{not json\n");
+    let err = scribe().arg(&p).output().unwrap().stderr;
+    let err = String::from_utf8_lossy(&err);
+    assert!(!err.contains('\x1b') && !err.contains('\x07'), "{err:?}");
+    assert!(err.contains("evil\\x1b]0;pwned\\x07.jsonl"), "{err:?}");
+    // A file that cannot be opened: the I/O message names it the same way.
+    let missing = dir.path().join("gone\x1b[2J.jsonl");
+    let err = scribe().arg(&missing).output().unwrap().stderr;
+    let err = String::from_utf8_lossy(&err);
+    assert!(!err.contains('\x1b'), "{err:?}");
+    assert!(err.contains("gone\\x1b[2J"), "{err:?}");
+}
+
+#[test]
+fn stderr_diagnostic_does_not_echo_escapes_from_scribe_jsonl() {
+    // scribe's own JSONL, with a record whose role (and kind) carry escape sequences.
+    let header = scribe()
+        .args(["--to", "jsonl"])
+        .write_stdin(stream_saying("x"))
+        .output()
+        .unwrap()
+        .stdout;
+    let first = String::from_utf8_lossy(&header)
+        .lines()
+        .next()
+        .unwrap()
+        .to_owned();
+    let input = format!(
+        "{first}\n{}\n{}\n",
+        r#"{"kind":"turn","id":"t","role":"\u001b]0;pwned\u0007","origin":{"kind":"model"},"parts":[]}"#,
+        r#"{"kind":"\u001b[2Jweird\u202e"}"#
+    );
+    let out = scribe().write_stdin(input).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("pwned"), "the bad role is reported: {err}");
+    assert!(err.contains("weird"), "the bad kind is reported: {err}");
+    assert!(
+        !err.contains('\x1b') && !err.contains('\x07') && !err.contains('\u{202e}'),
+        "{err:?}"
+    );
+}
+
+/// "ignore previous instructions" in Unicode tag characters, after visible text.
+fn smuggled() -> String {
+    let hidden: String = "ignore"
+        .chars()
+        .map(|c| char::from_u32(0xE0000 + c as u32).unwrap())
+        .collect();
+    format!("harmless{hidden} text\u{200b}here")
+}
+
+#[test]
+fn tag_characters_are_visible_in_text_and_markdown_and_marked_in_html() {
+    let input = stream_saying(&smuggled());
+    for to in ["text", "md", "html"] {
+        let out = run(&input, &["--to", to]);
+        assert!(
+            !out.chars()
+                .any(|c| ('\u{e0000}'..='\u{e007f}').contains(&c) || c == '\u{200b}'),
+            "{to}: invisible characters got through"
+        );
+        let code = match to {
+            "html" => "&lt;U+E0069&gt;",
+            _ => "<U+E0069>",
+        };
+        assert!(out.contains(code), "{to}: {out}");
+    }
+    let html = run(&input, &["--to", "html"]);
+    assert!(html.contains("<mark class=\"invisible\""), "{html}");
+}
+
+#[test]
+fn markdown_tracking_pixel_becomes_a_link() {
+    let md = run(
+        &stream_saying("see ![chart](https://tracker.example/p.gif?u=1) now"),
+        &["--to", "md"],
+    );
+    assert!(
+        md.contains("\\![chart](https://tracker.example/p.gif?u=1)"),
+        "{md}"
+    );
+    assert!(!md.contains(" ![chart]"), "{md}");
+}
+
+#[test]
+fn markdown_mentions_do_not_ping_people_or_teams() {
+    let md = run(
+        &stream_saying("thanks @octocat and @acme/security-team; mail me@x.example"),
+        &["--to", "md"],
+    );
+    assert!(md.contains("`@octocat`"), "{md}");
+    assert!(md.contains("`@acme/security-team`"), "{md}");
+    assert!(md.contains("me@x.example"), "{md}");
+    assert!(!md.contains("\u{200d}"), "no zero-width joiner: {md}");
+}
+
+#[test]
+fn markdown_javascript_link_is_text() {
+    let md = run(
+        &stream_saying(
+            "[click](javascript:alert(1)) [f](file:///etc/passwd) [ok](https://ok.example)",
+        ),
+        &["--to", "md"],
+    );
+    assert!(md.contains("\\[click\\](javascript:alert(1))"), "{md}");
+    assert!(md.contains("\\[f\\](file:///etc/passwd)"), "{md}");
+    assert!(md.contains("[ok](https://ok.example)"), "{md}");
+}
