@@ -14,6 +14,7 @@ mod exit;
 mod fold;
 mod input;
 mod model;
+mod output_file;
 mod pipeline;
 mod render;
 mod settings;

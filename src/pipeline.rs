@@ -112,12 +112,7 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
     }
     if let (Some(dir), false) = (&settings.output_dir, index.is_empty()) {
         let target = dir.join("index.html");
-        let mut f = BufWriter::new(
-            File::create(&target).with_context(|| format!("cannot write {}", target.display()))?,
-        );
-        write_index(&mut f, &index)
-            .and_then(|()| f.flush())
-            .with_context(|| format!("cannot write {}", target.display()))?;
+        crate::output_file::write_whole(dir, &target, |f| write_index(f, &index))?;
     }
     out.flush()?;
     Ok(if trouble {
@@ -145,9 +140,8 @@ fn write_session_file(
     index: &mut Vec<IndexRow>,
 ) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let temp = dir.join(format!(".scribe-{}.part", std::process::id()));
-    let file = File::create(&temp).with_context(|| format!("cannot write {}", temp.display()))?;
-    let mut buf = BufWriter::with_capacity(64 * 1024, file);
+    // Removed when dropped: an error below leaves nothing behind.
+    let mut buf = crate::output_file::temp_in(dir)?;
     let (outcome, row) = if settings.to == OutputFormat::Html {
         let mut tally = Tally {
             inner: renderer,
@@ -161,20 +155,9 @@ fn write_session_file(
             None,
         )
     };
-    let session_id = match outcome {
-        Ok(id) => id,
-        Err(e) => {
-            drop(buf);
-            let _ = std::fs::remove_file(&temp);
-            return Err(e);
-        }
-    };
-    buf.flush()
-        .with_context(|| format!("cannot write {}", temp.display()))?;
-    drop(buf);
+    let session_id = outcome?;
     let target = output_path(dir, session_id, path, settings, written);
-    std::fs::rename(&temp, &target)
-        .with_context(|| format!("cannot write {}", target.display()))?;
+    crate::output_file::install(buf, &target)?;
     if let Some(mut row) = row {
         row.href = target
             .file_name()
@@ -201,8 +184,9 @@ fn diag_io(name: &str, e: &io::Error) {
     crate::diagnostics::say(&format!("{name}: {e}"));
 }
 
-/// The `--output-dir` file for one input: `<sessionId>.<ext>`, else the input's own name; a
-/// name already written in this run gets a `-2`, `-3`, … suffix.
+/// The `--output-dir` file for one input: `<sessionId>.<ext>`, else the input's own name, made a
+/// safe file name (`output_file::safe_stem`); with `--redact`, a name that holds a secret is
+/// replaced by `session-<hash>`. A name already written in this run gets a `-2`, `-3`, … suffix.
 fn output_path(
     dir: &Path,
     session_id: Option<String>,
@@ -210,24 +194,22 @@ fn output_path(
     settings: &Settings,
     written: &mut HashSet<PathBuf>,
 ) -> PathBuf {
+    use crate::output_file::safe_stem;
     let stem = session_id
-        // Only a plain file name: no separator, no control character, nothing a shell or a
-        // terminal would read as more, and short enough for any file system.
-        .filter(|s| {
-            !s.is_empty()
-                && s.len() <= 128
-                && s != "."
-                && s != ".."
-                && s.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
-        })
+        .as_deref()
+        .and_then(safe_stem)
         .or_else(|| {
             input
                 .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
+                .map(|s| s.to_string_lossy())
                 .filter(|s| s != "-")
+                .and_then(|s| safe_stem(&s))
         })
         .unwrap_or_else(|| "stdin".to_owned());
+    let stem = match settings.redact {
+        true => crate::transform::redact::redacted_file_stem(stem),
+        false => stem,
+    };
     let ext = settings.to.extension();
     let mut target = dir.join(format!("{stem}.{ext}"));
     let mut n = 2;

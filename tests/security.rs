@@ -175,3 +175,130 @@ fn markdown_javascript_link_is_text() {
     assert!(md.contains("\\[f\\](file:///etc/passwd)"), "{md}");
     assert!(md.contains("[ok](https://ok.example)"), "{md}");
 }
+
+/// `stream_saying` with another session id.
+fn stream_with_session(id: &str) -> String {
+    stream_saying("hello").replace("\"s-1\"", &serde_json::to_string(id).unwrap())
+}
+
+/// The names in `dir`, sorted.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[cfg(unix)]
+#[test]
+fn output_dir_does_not_follow_a_symlink_planted_at_index_html() {
+    let dir = temp_dir();
+    let victim = write_file(dir.path(), "victim.txt", "precious\n");
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    std::os::unix::fs::symlink(&victim, out.join("index.html")).unwrap();
+    let input = write_file(dir.path(), "in.jsonl", &stream_saying("hi"));
+    let run = scribe()
+        .args(["--to", "html", "-o"])
+        .arg(&out)
+        .arg(&input)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success(), "refused: {err}");
+    assert!(err.contains("index.html is a symbolic link"), "{err}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    assert!(
+        !names_in(&out).iter().any(|n| n.ends_with(".part")),
+        "{:?}",
+        names_in(&out)
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn output_dir_does_not_follow_a_symlink_planted_at_the_session_file() {
+    let dir = temp_dir();
+    let victim = write_file(dir.path(), "bashrc", "precious\n");
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    std::os::unix::fs::symlink(&victim, out.join("s-1.md")).unwrap();
+    let input = write_file(dir.path(), "in.jsonl", &stream_saying("hi"));
+    let run = scribe()
+        .args(["--to", "md", "-o"])
+        .arg(&out)
+        .arg(&input)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success());
+    assert!(err.contains("s-1.md is a symbolic link"), "{err}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    assert_eq!(names_in(&out), ["s-1.md"], "no temporary file is left");
+}
+
+#[test]
+fn output_dir_failed_rename_leaves_no_temp_file() {
+    let dir = temp_dir();
+    // A directory where the file should go: the rename cannot happen.
+    std::fs::create_dir(dir.path().join("s-1.md")).unwrap();
+    let input = write_file(dir.path(), "in.jsonl", &stream_saying("hi"));
+    let run = scribe()
+        .args(["--to", "md", "-o"])
+        .arg(dir.path())
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(!run.status.success());
+    assert_eq!(names_in(dir.path()), ["in.jsonl", "s-1.md"]);
+}
+
+#[test]
+fn output_dir_session_ids_like_options_or_dotfiles_become_plain_names() {
+    let dir = temp_dir();
+    let out = dir.path().join("out");
+    let mut cmd = scribe();
+    cmd.args(["--to", "md", "-o"]).arg(&out);
+    for (i, id) in ["-rf", "--help", ".bashrc", "../../x"].iter().enumerate() {
+        cmd.arg(write_file(
+            dir.path(),
+            &format!("in{i}.jsonl"),
+            &stream_with_session(id),
+        ));
+    }
+    cmd.assert().success();
+    assert_eq!(names_in(&out), ["bashrc.md", "help.md", "rf.md", "x.md"]);
+}
+
+#[test]
+fn output_dir_secret_shaped_session_id_is_not_a_file_name_under_redact() {
+    let dir = temp_dir();
+    let out = dir.path().join("out");
+    let secret = "ghp_R4nd0mT0k3nV4lu3F0rT3st1ngPurp0s3sXy";
+    let input = write_file(dir.path(), "in.jsonl", &stream_with_session(secret));
+    scribe()
+        .args(["--to", "jsonl", "--redact", "-o"])
+        .arg(&out)
+        .arg(&input)
+        .assert()
+        .success();
+    let names = names_in(&out);
+    assert_eq!(names.len(), 1, "{names:?}");
+    assert!(names[0].starts_with("session-"), "{names:?}");
+    assert!(!names[0].contains("R4nd0m"), "{names:?}");
+    let body = std::fs::read_to_string(out.join(&names[0])).unwrap();
+    assert!(!body.contains("R4nd0m"), "{body}");
+    // Without --redact the id is the name, as before.
+    scribe()
+        .args(["--to", "jsonl", "-o"])
+        .arg(dir.path().join("plain"))
+        .arg(&input)
+        .assert()
+        .success();
+    assert_eq!(
+        names_in(&dir.path().join("plain")),
+        [format!("{secret}.jsonl")]
+    );
+}

@@ -80,6 +80,10 @@ pub(crate) trait VisitMut {
     fn usage_text(&mut self, s: &mut String) {
         self.text(s);
     }
+    /// An input line kept as it was read (a `debug` record's `raw`).
+    fn raw(&mut self, s: &mut String) {
+        self.text(s);
+    }
     /// The input line an event came from.
     fn line(&mut self, _line: &mut u64) {}
 }
@@ -132,7 +136,7 @@ fn walk_debug<V: VisitMut + ?Sized>(v: &mut V, d: &mut DebugRecord) {
     let DebugRecord { reason, line, raw } = d;
     v.text(reason);
     v.line(line);
-    v.text(raw);
+    v.raw(raw);
 }
 
 fn walk_session<V: VisitMut + ?Sized>(v: &mut V, s: &mut SessionSnapshot) {
