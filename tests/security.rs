@@ -302,3 +302,85 @@ fn output_dir_secret_shaped_session_id_is_not_a_file_name_under_redact() {
         [format!("{secret}.jsonl")]
     );
 }
+
+/// A Claude stream of `n` sub-agents each started by the one before (a chain `n` deep), every
+/// call answered at the end, innermost first.
+fn nested_subagents(n: usize) -> String {
+    let mut s = String::from(concat!(
+        r#"{"type":"system","subtype":"init","cwd":"/w","session_id":"s","tools":["Task"],"mcp_servers":[],"model":"m","permissionMode":"default","uuid":"i"}"#,
+        "\n",
+        r#"{"type":"user","message":{"role":"user","content":"go"},"parent_tool_use_id":null,"session_id":"s","uuid":"p"}"#,
+        "\n"
+    ));
+    let parent = |i: usize| match i {
+        0 => "null".to_owned(),
+        _ => format!("\"t{}\"", i - 1),
+    };
+    for i in 0..n {
+        s.push_str(&format!(
+            r#"{{"type":"assistant","message":{{"id":"m{i}","type":"message","role":"assistant","model":"m","content":[{{"type":"text","text":"level {i}"}},{{"type":"tool_use","id":"t{i}","name":"Task","input":{{"description":"d{i}","prompt":"p"}}}}],"stop_reason":"tool_use","usage":{{"input_tokens":1,"output_tokens":1}}}},"parent_tool_use_id":{},"session_id":"s","uuid":"u{i}"}}"#,
+            parent(i)
+        ));
+        s.push('\n');
+    }
+    for i in (0..n).rev() {
+        s.push_str(&format!(
+            r#"{{"type":"user","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t{i}","content":"done {i}"}}]}},"parent_tool_use_id":{},"session_id":"s","uuid":"r{i}"}}"#,
+            parent(i)
+        ));
+        s.push('\n');
+    }
+    s
+}
+
+/// Runs scribe over a file; asserts success and returns stdout.
+fn run_file(path: &Path, args: &[&str]) -> Vec<u8> {
+    let out = scribe().args(args).arg(path).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: exit {:?}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// 2 500 nested sub-agents overflowed the stack of a debug build (13 900 of a release build) in
+/// every format; `--to text --full` grew quadratically. Now every format finishes, every level's
+/// words are there, output grows linearly, and a notice says the deep levels are flattened.
+#[test]
+fn deeply_nested_subagents_do_not_overflow_the_stack() {
+    let dir = temp_dir();
+    let small = write_file(dir.path(), "small.jsonl", &nested_subagents(1_250));
+    let big = write_file(dir.path(), "big.jsonl", &nested_subagents(2_500));
+    for args in [
+        &["--to", "jsonl"][..],
+        &["--to", "events"],
+        &["--to", "md"],
+        &["--to", "html"],
+        &["--to", "text", "--full"],
+    ] {
+        let out_big = run_file(&big, args);
+        let text = String::from_utf8_lossy(&out_big);
+        for word in ["level 0", "level 1249", "level 2499", "done 2499"] {
+            assert!(text.contains(word), "{args:?}: {word} lost");
+        }
+        if args[1] != "events" {
+            assert!(text.contains("nested more than"), "{args:?}: no notice");
+        }
+        let out_small = run_file(&small, args);
+        let ratio = out_big.len() as f64 / out_small.len() as f64;
+        assert!(
+            ratio < 2.3,
+            "{args:?}: twice the input, {ratio:.2} times the output"
+        );
+    }
+    // scribe reads its own JSONL of such a run back, and `diff` compares two of them.
+    let jsonl = write_file(
+        dir.path(),
+        "big.scribe.jsonl",
+        &String::from_utf8(run_file(&big, &["--to", "jsonl"])).unwrap(),
+    );
+    run_file(&jsonl, &["--to", "md"]);
+    scribe().arg("diff").arg(&big).arg(&jsonl).assert().code(0);
+}
