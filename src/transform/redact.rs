@@ -30,7 +30,7 @@ const TABLE: &[Pattern] = &[
         kind: "private-key",
         // Whole, or cut off before its END line (a truncated paste): then the body up to the end
         // of the base64 (and the PEM headers of encrypted keys) goes.
-        regex: r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?:[A-Za-z0-9+/=\s]|[A-Za-z-]+: [^\n]*\n)*)",
+        regex: r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?:\r?\n(?:[A-Za-z-]+: [^\n]*|[A-Za-z0-9+/=]*))*)",
     },
     Pattern {
         kind: "anthropic-key",
@@ -122,14 +122,14 @@ const TABLE: &[Pattern] = &[
         kind: "env",
         // An assignment to a name that says secret: `GH_TOKEN=…`, `TOKEN=…`, `password=…`,
         // `SECRET_KEY_BASE=…`, `--password=…`, `"client_secret" = "…"`.
-        regex: r#"(?i)\b(?:[a-z0-9_.\-]*[_.\-])?(?:api_?key|secret_?key_?base|secret_?key|access_?key|private_?key|client_?secret|auth_?token|access_?token|refresh_?token|token|secret|password|passwd|credentials?)["']?\s*=\s*(?:"(?P<s>[^"\n]+)"|'(?P<s2>[^'\n]+)'|(?P<s3>[^\s"'`;&|,}\])]+))"#,
+        regex: r#"(?i)\b(?:[a-z0-9_.\-]*[_.\-])?(?:api_?key|secret_?key_?base|secret_?key|access_?key|private_?key|client_?secret|auth_?token|access_?token|refresh_?token|token|secret|password|passwd|credentials?)(?:\\?["'])?\s*=\s*(?:\\?"(?P<s>(?:[^"\\\n]|\\[^"\n])+)\\?"|'(?P<s2>[^'\n]+)'|(?P<s3>[^\s"'`;&|,}\])]+))"#,
     },
     Pattern {
         kind: "env",
         // The same names as keys in JSON or YAML text: `"password": "…"`, `api_key: …`. An
         // unquoted value must look like a secret (a digit, or 12 characters), so prose such as
         // "the token: it expires" stays.
-        regex: r#"(?i)\b(?:[a-z0-9_.\-]*[_.\-])?(?:api_?key|secret_?key_?base|secret_?key|access_?key|private_?key|client_?secret|auth_?token|access_?token|refresh_?token|token|secret|password|passwd|credentials?)["']?\s*:[ \t]*(?:"(?P<s>[^"\n]+)"|'(?P<s2>[^'\n]+)'|(?P<s3>[^\s"'`,;}\])]*[0-9][^\s"'`,;}\])]*|[^\s"'`,;}\])]{12,}))"#,
+        regex: r#"(?i)\b(?:[a-z0-9_.\-]*[_.\-])?(?:api_?key|secret_?key_?base|secret_?key|access_?key|private_?key|client_?secret|auth_?token|access_?token|refresh_?token|token|secret|password|passwd|credentials?)(?:\\?["'])?\s*:[ \t]*(?:\\?"(?P<s>(?:[^"\\\n]|\\[^"\n])+)\\?"|'(?P<s2>[^'\n]+)'|(?P<s3>[^\s"'`,;}\])]*[0-9][^\s"'`,;}\])]*|[^\s"'`,;}\])]{12,}))"#,
     },
 ];
 
@@ -558,6 +558,12 @@ mod tests {
             "{\"password\": \"hunter2\", \"api_key\": \"k-1\"}\napi_key: abc123\nclient_secret: 'x y'",
             "{\"password\": \"[REDACTED:env]\", \"api_key\": \"[REDACTED:env]\"}\napi_key: [REDACTED:env]\nclient_secret: '[REDACTED:env]'",
             "the token: it expires\nmax_tokens: 100\nkey: value",
+        ),
+        (
+            "env",
+            r#"log {\"password\": \"hunter2\"} and PASSWORD=\"pq\""#,
+            r#"log {\"password\": \"[REDACTED:env]\"} and PASSWORD=\"[REDACTED:env]\""#,
+            r#"{\"passwords_checked\": 3}"#,
         ),
         (
             "home",
