@@ -384,3 +384,37 @@ fn deeply_nested_subagents_do_not_overflow_the_stack() {
     run_file(&jsonl, &["--to", "md"]);
     scribe().arg("diff").arg(&big).arg(&jsonl).assert().code(0);
 }
+
+/// The temporary file was `.scribe-<pid>.part`: a symlink planted there by someone who can
+/// guess the pid redirected the whole output. It now has an unpredictable name and is created
+/// with `O_EXCL`.
+#[cfg(unix)]
+#[test]
+fn output_dir_does_not_follow_a_symlink_planted_at_the_temp_file() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = temp_dir();
+    let victim = write_file(dir.path(), "victim.txt", "precious\n");
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("scribe"))
+        .args(["--to", "md", "-o"])
+        .arg(&out)
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Planted as soon as the pid is known, before scribe reads its input.
+    let planted = out.join(format!(".scribe-{}.part", child.id()));
+    std::os::unix::fs::symlink(&victim, &planted).unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(stream_saying("hi").as_bytes()).unwrap();
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    let names = names_in(&out);
+    assert!(names.contains(&"s-1.md".to_owned()), "{names:?}");
+    assert_eq!(names.len(), 2, "the output and the planted link only: {names:?}");
+}
