@@ -416,5 +416,9 @@ fn output_dir_does_not_follow_a_symlink_planted_at_the_temp_file() {
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
     let names = names_in(&out);
     assert!(names.contains(&"s-1.md".to_owned()), "{names:?}");
-    assert_eq!(names.len(), 2, "the output and the planted link only: {names:?}");
+    assert_eq!(
+        names.len(),
+        2,
+        "the output and the planted link only: {names:?}"
+    );
 }
