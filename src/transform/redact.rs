@@ -133,16 +133,27 @@ const TABLE: &[Pattern] = &[
     },
 ];
 
+/// A pattern with ASCII word boundaries: secrets are ASCII, and a Unicode `\b` makes the regex
+/// engine leave its fast DFA for the slow PikeVM on any non-ASCII text (measured: 15 times
+/// slower over the corpus).
+fn ascii_boundaries(regex: &str) -> String {
+    regex.replace(r"\b", r"(?-u:\b)")
+}
+
 static COMPILED: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
     TABLE
         .iter()
-        .map(|p| (p.kind, Regex::new(p.regex).expect("valid regex")))
+        .map(|p| {
+            let re = Regex::new(&ascii_boundaries(p.regex)).expect("valid regex");
+            (p.kind, re)
+        })
         .collect()
 });
 
 /// All patterns at once: one scan tells which (if any) to run on a string.
-static ANY: LazyLock<RegexSet> =
-    LazyLock::new(|| RegexSet::new(TABLE.iter().map(|p| p.regex)).expect("valid regexes"));
+static ANY: LazyLock<RegexSet> = LazyLock::new(|| {
+    RegexSet::new(TABLE.iter().map(|p| ascii_boundaries(p.regex))).expect("valid regexes")
+});
 
 /// A JSON key whose string value is a secret whatever it looks like.
 static SECRET_KEY: LazyLock<Regex> = LazyLock::new(|| {
