@@ -26,7 +26,7 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(err) if exit::is_broken_pipe(&err) => ExitCode::from(exit::SUCCESS),
         Err(err) => {
-            diagnostics::say(&format!("{err:#}"));
+            diagnostics::say(&diagnostics::error_words(&err));
             ExitCode::from(exit::TROUBLE)
         }
     }
