@@ -39,6 +39,9 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
         return crate::diff::run(cli, args);
     }
     let settings = Settings::resolve(cli);
+    if settings.redact {
+        crate::diagnostics::redact_messages(settings.home.as_deref());
+    }
     let mut diag = Diagnostics::new(settings.strict);
     let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let mut renderer = render::renderer_for(&settings.render_options());

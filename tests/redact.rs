@@ -502,3 +502,29 @@ mod generated {
         }
     }
 }
+
+#[test]
+fn secret_echoed_in_a_stderr_diagnostic_is_redacted() {
+    let header = scribe()
+        .args(["--to", "jsonl"])
+        .arg(crate::util::sample("demo.jsonl"))
+        .output()
+        .unwrap()
+        .stdout;
+    let first = String::from_utf8_lossy(&header)
+        .lines()
+        .next()
+        .unwrap()
+        .to_owned();
+    let input = format!("{first}\n{{\"kind\":\"ghp_R4nd0mT0k3nV4lu3F0rT3st1ngPurp0s3sXy\"}}\n");
+    let plain = scribe().write_stdin(input.clone()).output().unwrap();
+    assert!(String::from_utf8_lossy(&plain.stderr).contains("R4nd0mT0k3n"));
+    let red = scribe()
+        .arg("--redact")
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&red.stderr);
+    assert!(err.contains("[REDACTED:github-token]"), "{err}");
+    assert!(!err.contains("R4nd0mT0k3n"), "{err}");
+}

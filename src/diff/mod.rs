@@ -49,6 +49,9 @@ pub(crate) fn run(cli: &Cli, args: &DiffArgs) -> Result<u8> {
         return Ok(exit::TROUBLE);
     }
     let settings = Settings::resolve(cli);
+    if settings.redact {
+        crate::diagnostics::redact_messages(settings.home.as_deref());
+    }
     let stable = Some(settings.stable.unwrap_or(StableMode::Default));
     let mut diag = Diagnostics::new(args.strict);
     let mut side = |path: &Path| -> Result<Vec<Value>> {
