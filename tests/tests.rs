@@ -42,3 +42,7 @@ mod goldens_jsonl;
 // Hostile input (issue 13): hyperlinks, invisible characters, stderr, inert Markdown, -o files,
 // depth.
 mod security;
+// Issue 15: every id, text, tool output and typed prompt of every raw Claude log is found again.
+mod conservation;
+// Issue 15: Claude Code content of every CLI version (commands, denials, tasks, results).
+mod claude_content;
