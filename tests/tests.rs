@@ -13,6 +13,8 @@ mod spine;
 mod session;
 // Saved sessions in the real corpus: clean conversion and equivalence with their stream.jsonl.
 mod session_corpus;
+// Chains that are not one clean line: hook progress rows, no parents, dangling parents.
+mod session_chains;
 // Qwen Code: daemon SSE events and stream-json, the corpus captures and upstream vectors.
 mod qwen;
 // OpenAI Codex CLI: codex exec --json streams and saved rollouts, corpus and samples/codex-*.

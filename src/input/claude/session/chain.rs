@@ -75,22 +75,10 @@ pub(crate) fn order(nodes: &[Node]) -> Vec<Step> {
             children[p].push(i);
         }
     }
-    let Some(leaf) = (0..n).rev().find(|&i| children[i].is_empty()) else {
-        // No leaf at all: every row is in a cycle. Keep them, in file order.
-        return (0..n).map(Step::Row).collect();
-    };
-
-    // The chain from the last leaf back to its root.
-    let mut on_line = vec![false; n];
-    let mut cursor = Some(leaf);
-    while let Some(i) = cursor {
-        if on_line[i] {
-            break;
-        }
-        on_line[i] = true;
-        cursor = nodes[i].parent.filter(|&p| p < n);
+    if n == 0 {
+        return Vec::new();
     }
-
+    let mut on_line = main_lines(nodes);
     recover_siblings(nodes, &children, &mut on_line);
 
     // Off-line subtrees: merged back when they carry no message, else abandoned branches.
@@ -179,45 +167,126 @@ pub(crate) fn order(nodes: &[Node]) -> Vec<Step> {
     steps
 }
 
-/// Adds the siblings the CLI writes for one message: its other content blocks and the tool results
-/// that answer its calls, each of which hangs off its own row rather than off the line's leaf.
-fn recover_siblings(nodes: &[Node], children: &[Vec<usize>], on_line: &mut [bool]) {
-    let mut message_ids: HashSet<&str> = HashSet::new();
-    let mut tool_ids: HashSet<&str> = HashSet::new();
-    let mut work: Vec<usize> = Vec::new();
-    for (i, node) in nodes.iter().enumerate() {
-        if on_line[i] {
-            if let NodeRole::Assistant {
-                message_id,
-                tool_use_ids,
-            } = &node.role
-            {
-                message_ids.insert(message_id);
-                tool_ids.extend(tool_use_ids.iter().map(String::as_str));
-            }
-            work.push(i);
+/// Where a row stands while the main lines are traced.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    Unknown,
+    /// On the walk being traced now.
+    Path,
+    Line,
+    Off,
+}
+
+/// The main line of every tree in the file: the chain from the tree's last message row with no
+/// message below it (in file order) back to its root, or from its last row when it holds no
+/// message. A row whose parent is not in the file (a dangling `parentUuid`, a null one, or none
+/// at all) is a root; a file of several trees (a fixture without parents, a session continued
+/// after `/clear`, `/compact` or `--resume`) has several main lines, written in file order.
+/// Trailing book-keeping rows (a hook attachment, a `turn_duration`) never choose the line. Each
+/// row is visited a bounded number of times.
+fn main_lines(nodes: &[Node]) -> Vec<bool> {
+    let n = nodes.len();
+    let parent = |i: usize| nodes[i].parent.filter(|&p| p < n && p != i);
+    // Rows with a message somewhere below them: marked upwards from each message, stopping at
+    // the first row already marked.
+    let mut message_below = vec![false; n];
+    for i in (0..n).filter(|&i| nodes[i].role.is_message()) {
+        let mut up = parent(i);
+        while let Some(u) = up.filter(|&u| !message_below[u]) {
+            message_below[u] = true;
+            up = parent(u);
         }
     }
+    let mut mark = vec![Mark::Unknown; n];
+    let mut path: Vec<usize> = Vec::new();
+    let ends = (0..n)
+        .rev()
+        .filter(|&i| nodes[i].role.is_message() && !message_below[i]);
+    for start in ends.chain((0..n).rev()) {
+        if mark[start] != Mark::Unknown {
+            continue;
+        }
+        path.clear();
+        let mut cursor = Some(start);
+        // What the walk ran into: a row already traced decides for the whole path; a root (or a
+        // parent cycle, which a valid file never has) makes the path a new main line.
+        let verdict = loop {
+            let Some(i) = cursor else { break Mark::Line };
+            match mark[i] {
+                Mark::Line | Mark::Off => break Mark::Off,
+                Mark::Path => break Mark::Line,
+                Mark::Unknown => {}
+            }
+            mark[i] = Mark::Path;
+            path.push(i);
+            cursor = parent(i);
+        };
+        for &i in &path {
+            mark[i] = verdict;
+        }
+    }
+    mark.into_iter().map(|m| m == Mark::Line).collect()
+}
+
+/// Adds the rows the CLI writes for one message beside the line rather than on it: its other
+/// content blocks and the tool results that answer its calls, each of which hangs off its own
+/// row, or (2.1.x with hooks) off a `progress` row under the previous call. Rows that carry no
+/// message (progress, attachments) are looked through: when something below one belongs, the
+/// rows between are on the line too.
+fn recover_siblings(nodes: &[Node], children: &[Vec<usize>], on_line: &mut [bool]) {
+    // Every block of a message on the line belongs, wherever it hangs; so do its calls' results.
+    let message_ids: HashSet<&str> = nodes
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| on_line[i])
+        .filter_map(|(_, node)| match &node.role {
+            NodeRole::Assistant { message_id, .. } if !message_id.is_empty() => {
+                Some(message_id.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    let mut tool_ids: HashSet<&str> = HashSet::new();
+    for node in nodes {
+        if let NodeRole::Assistant {
+            message_id,
+            tool_use_ids,
+        } = &node.role
+        {
+            if message_ids.contains(message_id.as_str()) {
+                tool_ids.extend(tool_use_ids.iter().map(String::as_str));
+            }
+        }
+    }
+    let mut looked_through = vec![false; nodes.len()];
+    let mut work: Vec<usize> = (0..nodes.len()).filter(|&i| on_line[i]).collect();
     while let Some(p) = work.pop() {
         for &c in &children[p] {
-            if on_line[c] {
+            if on_line[c] || looked_through[c] {
                 continue;
             }
             let belongs = match &nodes[c].role {
-                NodeRole::Assistant {
-                    message_id,
-                    tool_use_ids,
-                } if !message_id.is_empty() && message_ids.contains(message_id.as_str()) => {
-                    tool_ids.extend(tool_use_ids.iter().map(String::as_str));
-                    true
+                NodeRole::Assistant { message_id, .. } => {
+                    !message_id.is_empty() && message_ids.contains(message_id.as_str())
                 }
                 NodeRole::ToolResults(ids) => {
                     !ids.is_empty() && ids.iter().all(|id| tool_ids.contains(id.as_str()))
                 }
-                _ => false,
+                NodeRole::Message => false,
+                NodeRole::Other => {
+                    looked_through[c] = true;
+                    work.push(c);
+                    continue;
+                }
             };
             if belongs {
                 on_line[c] = true;
+                // The rows looked through on the way down are on the line with it.
+                let mut up = nodes[c].parent;
+                while let Some(u) = up.filter(|&u| !on_line[u]) {
+                    on_line[u] = true;
+                    up = nodes[u].parent;
+                }
                 work.push(c);
             }
         }
@@ -384,6 +453,65 @@ mod tests {
                 },
                 Step::Row(4),
                 Step::Row(5),
+            ]
+        );
+    }
+
+    #[test]
+    fn parallel_calls_chained_through_hook_progress_stay_on_the_line() {
+        // 2.1.x with a PreToolUse hook: the second tool_use hangs off the progress row under the
+        // first; the first call's result hangs off its own row and the next message off it.
+        let nodes = vec![
+            message(None),
+            assistant(Some(0), "m1", &["a"]),
+            other(Some(1)),
+            assistant(Some(2), "m1", &["b"]),
+            other(Some(3)),
+            results(Some(4), &["b"]),
+            results(Some(1), &["a"]),
+            assistant(Some(6), "m2", &[]),
+        ];
+        assert_eq!(order(&nodes), (0..8).map(Step::Row).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn rows_without_parents_are_read_in_file_order() {
+        // Fixtures of other tools: no parentUuid (or null everywhere), several roots.
+        let nodes = vec![
+            message(None),
+            assistant(None, "m1", &["a"]),
+            results(None, &["a"]),
+            assistant(None, "m2", &[]),
+            message(None),
+        ];
+        assert_eq!(order(&nodes), (0..5).map(Step::Row).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_trailing_book_keeping_row_does_not_choose_the_line() {
+        // A rewind, then the main line ends with a turn_duration row: the abandoned branch
+        // (rows 2, 3) is still the branch.
+        let nodes = vec![
+            message(None),
+            assistant(Some(0), "m1", &[]),
+            message(Some(1)),
+            assistant(Some(2), "m2", &[]),
+            message(Some(1)),
+            assistant(Some(4), "m3", &[]),
+            other(Some(5)),
+        ];
+        assert_eq!(
+            order(&nodes),
+            vec![
+                Step::Row(0),
+                Step::Row(1),
+                Step::Branch {
+                    rows: vec![2, 3],
+                    leaf: 3
+                },
+                Step::Row(4),
+                Step::Row(5),
+                Step::Row(6),
             ]
         );
     }
