@@ -347,6 +347,22 @@ fn run_one(
         (Some(adapter), Some(folder)) => {
             let mut report = Report { file: name, diag };
             adapter.finish(&mut events, &mut report);
+            loop {
+                feed(
+                    &mut events,
+                    &mut items,
+                    folder,
+                    renderer,
+                    out,
+                    &mut summary,
+                    &mut session_id,
+                    &mut transforms,
+                )?;
+                let mut report = Report { file: name, diag };
+                if !adapter.drain(&mut events, &mut report) {
+                    break;
+                }
+            }
             feed(
                 &mut events,
                 &mut items,

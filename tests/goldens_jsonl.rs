@@ -20,9 +20,7 @@ fn sample_inputs() -> Vec<PathBuf> {
         entries.sort();
         for p in entries {
             let rel = p.strip_prefix(root()).unwrap().to_path_buf();
-            if p.is_file() {
-                out.push(rel);
-            } else if dir == "samples/claude-session" {
+            if p.is_file() || dir == "samples/claude-session" {
                 out.push(rel);
             }
         }

@@ -305,6 +305,8 @@ fn a_directory_of_sessions_is_one_transcript_per_session() {
             "/inline-sidechains.jsonl",
             "/missing-subagent/5e55a0e1-0000-4000-8000-000000000006.jsonl",
             "/no-parents.jsonl",
+            "/persisted-output/5e55a0e1-0000-4000-8000-000000000011.jsonl",
+            "/replayed-result.jsonl",
             "/rewind.jsonl",
             "/steering.jsonl",
             "/subagents-new/5e55a0e1-0000-4000-8000-000000000003.jsonl",

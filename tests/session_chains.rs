@@ -100,3 +100,36 @@ fn fixtures_of_other_tools_give_no_branch_notices() {
         );
     }
 }
+
+#[test]
+fn an_abandoned_branch_stays_readable_in_every_view() {
+    // A real rewind: the turns left behind are shown (collapsed, marked as rewound), not only
+    // counted, and not mixed into the main line.
+    let path = sample("claude-session/rewind.jsonl");
+    for to in ["text", "md", "html"] {
+        let out = crate::util::scribe()
+            .args(["--to", to])
+            .arg(&path)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let out = String::from_utf8(out).unwrap();
+        let marker = out
+            .find("rewound")
+            .unwrap_or_else(|| panic!("{to}: no marker\n{out}"));
+        let abandoned = out.find("Another one, but warmer.");
+        let red = out.find("Red.");
+        let main = out.find("Another one, but darker.").unwrap();
+        assert!(
+            abandoned.is_some_and(|a| marker < a && a < main),
+            "{to}: the abandoned prompt under the marker\n{out}"
+        );
+        assert!(red.is_some_and(|r| marker < r && r < main), "{to}\n{out}");
+        assert_eq!(out.matches("Red.").count(), 1, "{to}: shown once\n{out}");
+        if to != "text" {
+            assert!(out.contains("<details"), "{to}: collapsed\n{out}");
+        }
+    }
+}

@@ -140,8 +140,13 @@ fn load(
             diag: &mut *diag,
         };
         adapter.finish(&mut events, &mut report);
-        for e in events.drain(..) {
-            folder.push(e, &mut items);
+        loop {
+            for e in events.drain(..) {
+                folder.push(e, &mut items);
+            }
+            if !adapter.drain(&mut events, &mut report) {
+                break;
+            }
         }
         folder.finish(&mut items);
     }

@@ -52,8 +52,14 @@ impl Report<'_> {
 pub(crate) trait Adapter {
     /// Decodes one line, appending the events it yields.
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>);
-    /// The input ended: emit whatever was held back.
+    /// The input ended: emit whatever was held back (or its first part, see `drain`).
     fn finish(&mut self, _out: &mut Vec<Event>, _report: &mut Report<'_>) {}
+    /// After `finish`: emits the next part of what was held back; false once nothing is left.
+    /// An adapter that writes a whole file at its end (a saved session, ordered by its chain)
+    /// sends it in parts, so that the events of a large file are never all in memory at once.
+    fn drain(&mut self, _out: &mut Vec<Event>, _report: &mut Report<'_>) -> bool {
+        false
+    }
     /// Where the input file is, for formats that read files beside it (a saved session's
     /// sub-agents). Not called for standard input.
     fn set_path(&mut self, _path: &Path) {}

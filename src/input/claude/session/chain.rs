@@ -20,11 +20,20 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 
 /// What the ordering needs to know about one row.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Node {
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Node<'a> {
     /// Index of the parent row in the same slice, when it is in the file.
     pub(crate) parent: Option<usize>,
-    pub(crate) role: NodeRole,
+    pub(crate) role: &'a NodeRole,
+}
+
+/// A 64-bit key for an id (a uuid, a message id, a tool call id): the index keeps keys, not the
+/// ids' text, so that it stays small beside a large file.
+pub(crate) fn key(id: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    id.hash(&mut h);
+    h.finish()
 }
 
 /// The part a row plays in deciding what belongs on the main line.
@@ -32,13 +41,13 @@ pub(crate) struct Node {
 pub(crate) enum NodeRole {
     /// One content block of an assistant message, with the tool calls it opened.
     Assistant {
-        /// `message.id`: rows sharing it are one message.
-        message_id: String,
-        /// The `tool_use` ids of this row's blocks.
-        tool_use_ids: Vec<String>,
+        /// `message.id` (its key; 0 for none): rows sharing it are one message.
+        message_id: u64,
+        /// The keys of this row's `tool_use` ids.
+        tool_use_ids: Box<[u64]>,
     },
-    /// A user row made only of tool results, answering these calls.
-    ToolResults(Vec<String>),
+    /// A user row made only of tool results, answering these calls (keys of their ids).
+    ToolResults(Box<[u64]>),
     /// Any other user message (a prompt, injected context, a compaction summary).
     Message,
     /// Attachments, system rows and book-keeping links: never a reason to call a branch real.
@@ -67,14 +76,9 @@ pub(crate) enum Step {
 }
 
 /// Orders the rows of one conversation (see the module comment).
-pub(crate) fn order(nodes: &[Node]) -> Vec<Step> {
+pub(crate) fn order(nodes: &[Node<'_>]) -> Vec<Step> {
     let n = nodes.len();
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, node) in nodes.iter().enumerate() {
-        if let Some(p) = node.parent.filter(|&p| p < n && p != i) {
-            children[p].push(i);
-        }
-    }
+    let children = Children::new(nodes);
     if n == 0 {
         return Vec::new();
     }
@@ -140,7 +144,7 @@ pub(crate) fn order(nodes: &[Node]) -> Vec<Step> {
                 let leaf = rows
                     .iter()
                     .copied()
-                    .filter(|&r| children[r].is_empty())
+                    .filter(|&r| children.is_leaf(r))
                     .max()
                     .unwrap_or(i);
                 for &r in &rows {
@@ -151,7 +155,7 @@ pub(crate) fn order(nodes: &[Node]) -> Vec<Step> {
             }
             written[i] = true;
             steps.push(Step::Row(i));
-            for &c in &children[i] {
+            for c in children.of(i) {
                 if on_line[c] || branch_at.contains_key(&c) {
                     heap.push(Reverse(c));
                 }
@@ -165,6 +169,50 @@ pub(crate) fn order(nodes: &[Node]) -> Vec<Step> {
         }
     }
     steps
+}
+
+/// Each row's children, in file order, in two flat arrays (a saved session may have millions of
+/// rows: no allocation per row).
+struct Children {
+    /// `list[start[i]..start[i + 1]]` are the children of row `i`.
+    start: Vec<u32>,
+    list: Vec<u32>,
+}
+
+impl Children {
+    fn new(nodes: &[Node<'_>]) -> Children {
+        let n = nodes.len();
+        let parent = |i: usize| nodes[i].parent.filter(|&p| p < n && p != i);
+        let mut start = vec![0u32; n + 1];
+        for i in 0..n {
+            if let Some(p) = parent(i) {
+                start[p + 1] += 1;
+            }
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut list = vec![0u32; start[n] as usize];
+        for i in 0..n {
+            if let Some(p) = parent(i) {
+                list[fill[p] as usize] = i as u32;
+                fill[p] += 1;
+            }
+        }
+        Children { start, list }
+    }
+
+    /// The children of row `i`.
+    fn of(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        self.list[self.start[i] as usize..self.start[i + 1] as usize]
+            .iter()
+            .map(|&c| c as usize)
+    }
+
+    fn is_leaf(&self, i: usize) -> bool {
+        self.start[i] == self.start[i + 1]
+    }
 }
 
 /// Where a row stands while the main lines are traced.
@@ -184,7 +232,7 @@ enum Mark {
 /// after `/clear`, `/compact` or `--resume`) has several main lines, written in file order.
 /// Trailing book-keeping rows (a hook attachment, a `turn_duration`) never choose the line. Each
 /// row is visited a bounded number of times.
-fn main_lines(nodes: &[Node]) -> Vec<bool> {
+fn main_lines(nodes: &[Node<'_>]) -> Vec<bool> {
     let n = nodes.len();
     let parent = |i: usize| nodes[i].parent.filter(|&p| p < n && p != i);
     // Rows with a message somewhere below them: marked upwards from each message, stopping at
@@ -233,44 +281,42 @@ fn main_lines(nodes: &[Node]) -> Vec<bool> {
 /// row, or (2.1.x with hooks) off a `progress` row under the previous call. Rows that carry no
 /// message (progress, attachments) are looked through: when something below one belongs, the
 /// rows between are on the line too.
-fn recover_siblings(nodes: &[Node], children: &[Vec<usize>], on_line: &mut [bool]) {
+fn recover_siblings(nodes: &[Node<'_>], children: &Children, on_line: &mut [bool]) {
     // Every block of a message on the line belongs, wherever it hangs; so do its calls' results.
-    let message_ids: HashSet<&str> = nodes
+    let message_ids: HashSet<u64> = nodes
         .iter()
         .enumerate()
         .filter(|&(i, _)| on_line[i])
-        .filter_map(|(_, node)| match &node.role {
-            NodeRole::Assistant { message_id, .. } if !message_id.is_empty() => {
-                Some(message_id.as_str())
-            }
+        .filter_map(|(_, node)| match node.role {
+            NodeRole::Assistant { message_id, .. } if *message_id != 0 => Some(*message_id),
             _ => None,
         })
         .collect();
-    let mut tool_ids: HashSet<&str> = HashSet::new();
+    let mut tool_ids: HashSet<u64> = HashSet::new();
     for node in nodes {
         if let NodeRole::Assistant {
             message_id,
             tool_use_ids,
-        } = &node.role
+        } = node.role
         {
-            if message_ids.contains(message_id.as_str()) {
-                tool_ids.extend(tool_use_ids.iter().map(String::as_str));
+            if message_ids.contains(message_id) {
+                tool_ids.extend(tool_use_ids.iter().copied());
             }
         }
     }
     let mut looked_through = vec![false; nodes.len()];
     let mut work: Vec<usize> = (0..nodes.len()).filter(|&i| on_line[i]).collect();
     while let Some(p) = work.pop() {
-        for &c in &children[p] {
+        for c in children.of(p) {
             if on_line[c] || looked_through[c] {
                 continue;
             }
-            let belongs = match &nodes[c].role {
+            let belongs = match nodes[c].role {
                 NodeRole::Assistant { message_id, .. } => {
-                    !message_id.is_empty() && message_ids.contains(message_id.as_str())
+                    *message_id != 0 && message_ids.contains(message_id)
                 }
                 NodeRole::ToolResults(ids) => {
-                    !ids.is_empty() && ids.iter().all(|id| tool_ids.contains(id.as_str()))
+                    !ids.is_empty() && ids.iter().all(|id| tool_ids.contains(id))
                 }
                 NodeRole::Message => false,
                 NodeRole::Other => {
@@ -293,7 +339,7 @@ fn recover_siblings(nodes: &[Node], children: &[Vec<usize>], on_line: &mut [bool
     }
 }
 
-fn collect_subtree(root: usize, children: &[Vec<usize>]) -> Vec<usize> {
+fn collect_subtree(root: usize, children: &Children) -> Vec<usize> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     let mut stack = vec![root];
@@ -302,7 +348,7 @@ fn collect_subtree(root: usize, children: &[Vec<usize>]) -> Vec<usize> {
             continue;
         }
         out.push(i);
-        stack.extend(children[i].iter().copied());
+        stack.extend(children.of(i));
     }
     out.sort_unstable();
     // The root first: it is the branch's key.
@@ -314,7 +360,7 @@ fn collect_subtree(root: usize, children: &[Vec<usize>]) -> Vec<usize> {
 }
 
 /// The rows of one subtree in parent-before-child order, smallest index first.
-fn topo(rows: &[usize], nodes: &[Node], children: &[Vec<usize>]) -> Vec<usize> {
+fn topo(rows: &[usize], nodes: &[Node<'_>], children: &Children) -> Vec<usize> {
     let set: HashSet<usize> = rows.iter().copied().collect();
     let mut heap: BinaryHeap<Reverse<usize>> = rows
         .iter()
@@ -329,7 +375,7 @@ fn topo(rows: &[usize], nodes: &[Node], children: &[Vec<usize>]) -> Vec<usize> {
             continue;
         }
         out.push(i);
-        for &c in &children[i] {
+        for c in children.of(i) {
             if set.contains(&c) {
                 heap.push(Reverse(c));
             }
@@ -345,35 +391,43 @@ fn topo(rows: &[usize], nodes: &[Node], children: &[Vec<usize>]) -> Vec<usize> {
 mod tests {
     use super::*;
 
-    fn other(parent: Option<usize>) -> Node {
-        Node {
-            parent,
-            role: NodeRole::Other,
-        }
+    /// A row as the tests write it: its parent and its role.
+    type Row = (Option<usize>, NodeRole);
+
+    fn order(rows: &[Row]) -> Vec<Step> {
+        let nodes: Vec<Node<'_>> = rows
+            .iter()
+            .map(|(parent, role)| Node {
+                parent: *parent,
+                role,
+            })
+            .collect();
+        super::order(&nodes)
     }
 
-    fn message(parent: Option<usize>) -> Node {
-        Node {
-            parent,
-            role: NodeRole::Message,
-        }
+    fn other(parent: Option<usize>) -> Row {
+        (parent, NodeRole::Other)
     }
 
-    fn assistant(parent: Option<usize>, id: &str, tools: &[&str]) -> Node {
-        Node {
+    fn message(parent: Option<usize>) -> Row {
+        (parent, NodeRole::Message)
+    }
+
+    fn assistant(parent: Option<usize>, id: &str, tools: &[&str]) -> Row {
+        (
             parent,
-            role: NodeRole::Assistant {
-                message_id: id.into(),
-                tool_use_ids: tools.iter().map(|s| (*s).to_owned()).collect(),
+            NodeRole::Assistant {
+                message_id: key(id),
+                tool_use_ids: tools.iter().map(|s| key(s)).collect(),
             },
-        }
+        )
     }
 
-    fn results(parent: Option<usize>, ids: &[&str]) -> Node {
-        Node {
+    fn results(parent: Option<usize>, ids: &[&str]) -> Row {
+        (
             parent,
-            role: NodeRole::ToolResults(ids.iter().map(|s| (*s).to_owned()).collect()),
-        }
+            NodeRole::ToolResults(ids.iter().map(|s| key(s)).collect()),
+        )
     }
 
     fn rows(steps: &[Step]) -> Vec<usize> {
@@ -516,22 +570,19 @@ mod tests {
         );
     }
 
-    fn arbitrary_nodes() -> impl proptest::strategy::Strategy<Value = Vec<Node>> {
+    fn arbitrary_nodes() -> impl proptest::strategy::Strategy<Value = Vec<Row>> {
         use proptest::prelude::*;
         proptest::collection::vec((any::<Option<u8>>(), 0u8..4, 0u8..3), 0..40).prop_map(|raw| {
             let n = raw.len();
             raw.into_iter()
-                .map(|(parent, kind, msg)| Node {
-                    parent: parent.map(|p| p as usize % n.max(1)),
-                    role: match kind {
-                        0 => NodeRole::Other,
-                        1 => NodeRole::Message,
-                        2 => NodeRole::Assistant {
-                            message_id: format!("m{msg}"),
-                            tool_use_ids: vec![format!("t{msg}")],
-                        },
-                        _ => NodeRole::ToolResults(vec![format!("t{msg}")]),
-                    },
+                .map(|(parent, kind, msg)| {
+                    let parent = parent.map(|p| p as usize % n.max(1));
+                    match kind {
+                        0 => other(parent),
+                        1 => message(parent),
+                        2 => assistant(parent, &format!("m{msg}"), &[&format!("t{msg}")]),
+                        _ => results(parent, &[&format!("t{msg}")]),
+                    }
                 })
                 .collect()
         })
@@ -559,7 +610,7 @@ mod tests {
         #[test]
         fn parents_come_first(mut nodes in arbitrary_nodes()) {
             for (i, n) in nodes.iter_mut().enumerate() {
-                n.parent = n.parent.filter(|&p| p < i);
+                n.0 = n.0.filter(|&p| p < i);
             }
             let mut at = vec![usize::MAX; nodes.len()];
             let mut pos = 0;
@@ -574,7 +625,7 @@ mod tests {
                 }
             }
             for (i, n) in nodes.iter().enumerate() {
-                if let Some(p) = n.parent {
+                if let Some(p) = n.0 {
                     proptest::prop_assert!(at[p] < at[i], "{p} after its child {i}");
                 }
             }
