@@ -20,6 +20,7 @@ fn sample_inputs() -> Vec<PathBuf> {
         entries.sort();
         for p in entries {
             let rel = p.strip_prefix(root()).unwrap().to_path_buf();
+            // Files, and the saved-session directories (a session with its sub-agents).
             if p.is_file() || dir == "samples/claude-session" {
                 out.push(rel);
             }
