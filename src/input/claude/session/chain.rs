@@ -19,12 +19,15 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 
-/// What the ordering needs to know about one row.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Node<'a> {
-    /// Index of the parent row in the same slice, when it is in the file.
-    pub(crate) parent: Option<usize>,
-    pub(crate) role: &'a NodeRole,
+/// The rows of one conversation as the ordering sees them, read in place from the index (no
+/// copy per row: a session may have millions).
+pub(crate) trait Chain {
+    /// How many rows.
+    fn len(&self) -> usize;
+    /// Index of row `i`'s parent, when it is in the file.
+    fn parent(&self, i: usize) -> Option<usize>;
+    /// The part row `i` plays.
+    fn role(&self, i: usize) -> NodeRole<'_>;
 }
 
 /// A 64-bit key for an id (a uuid, a message id, a tool call id): the index keeps keys, not the
@@ -37,17 +40,17 @@ pub(crate) fn key(id: &str) -> u64 {
 }
 
 /// The part a row plays in deciding what belongs on the main line.
-#[derive(Debug, Clone, Default)]
-pub(crate) enum NodeRole {
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) enum NodeRole<'a> {
     /// One content block of an assistant message, with the tool calls it opened.
     Assistant {
         /// `message.id` (its key; 0 for none): rows sharing it are one message.
         message_id: u64,
         /// The keys of this row's `tool_use` ids.
-        tool_use_ids: Box<[u64]>,
+        tool_use_ids: &'a [u64],
     },
     /// A user row made only of tool results, answering these calls (keys of their ids).
-    ToolResults(Box<[u64]>),
+    ToolResults(&'a [u64]),
     /// Any other user message (a prompt, injected context, a compaction summary).
     Message,
     /// Attachments, system rows and book-keeping links: never a reason to call a branch real.
@@ -55,28 +58,32 @@ pub(crate) enum NodeRole {
     Other,
 }
 
-impl NodeRole {
+impl NodeRole<'_> {
     fn is_message(&self) -> bool {
         !matches!(self, NodeRole::Other)
     }
 }
 
-/// One step of the written order.
+/// One step of the written order (16 bytes: there is one per row).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Step {
     /// A row of the main line.
     Row(usize),
     /// An abandoned branch.
-    Branch {
-        /// Its rows, in their own chain order.
-        rows: Vec<usize>,
-        /// Its last leaf in file order (the notice's `leafId`).
-        leaf: usize,
-    },
+    Branch(Box<Branch>),
+}
+
+/// An abandoned branch of the chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Branch {
+    /// Its rows, in their own chain order.
+    pub(crate) rows: Vec<usize>,
+    /// Its last leaf in file order (the notice's `leafId`).
+    pub(crate) leaf: usize,
 }
 
 /// Orders the rows of one conversation (see the module comment).
-pub(crate) fn order(nodes: &[Node<'_>]) -> Vec<Step> {
+pub(crate) fn order<C: Chain + ?Sized>(nodes: &C) -> Vec<Step> {
     let n = nodes.len();
     let children = Children::new(nodes);
     if n == 0 {
@@ -89,7 +96,7 @@ pub(crate) fn order(nodes: &[Node<'_>]) -> Vec<Step> {
     let mut branches: Vec<Vec<usize>> = Vec::new();
     let mut grouped = vec![false; n];
     for root in 0..n {
-        let parent_on_line = match nodes[root].parent.filter(|&p| p < n && p != root) {
+        let parent_on_line = match nodes.parent(root).filter(|&p| p < n && p != root) {
             None => true,
             Some(p) => on_line[p],
         };
@@ -100,7 +107,7 @@ pub(crate) fn order(nodes: &[Node<'_>]) -> Vec<Step> {
         for &i in &subtree {
             grouped[i] = true;
         }
-        if subtree.iter().any(|&i| nodes[i].role.is_message()) {
+        if subtree.iter().any(|&i| nodes.role(i).is_message()) {
             branches.push(subtree);
         } else {
             for &i in &subtree {
@@ -124,7 +131,7 @@ pub(crate) fn order(nodes: &[Node<'_>]) -> Vec<Step> {
     // Kahn's algorithm over the line plus one pseudo-node per branch, smallest index first.
     let mut heap: BinaryHeap<Reverse<usize>> = BinaryHeap::new();
     for i in 0..n {
-        let is_root = match nodes[i].parent.filter(|&p| p < n && p != i) {
+        let is_root = match nodes.parent(i).filter(|&p| p < n && p != i) {
             None => true,
             Some(p) => !on_line[p] && !branch_at.contains_key(&i),
         };
@@ -150,7 +157,7 @@ pub(crate) fn order(nodes: &[Node<'_>]) -> Vec<Step> {
                 for &r in &rows {
                     written[r] = true;
                 }
-                steps.push(Step::Branch { rows, leaf });
+                steps.push(Step::Branch(Box::new(Branch { rows, leaf })));
                 continue;
             }
             written[i] = true;
@@ -180,9 +187,9 @@ struct Children {
 }
 
 impl Children {
-    fn new(nodes: &[Node<'_>]) -> Children {
+    fn new<C: Chain + ?Sized>(nodes: &C) -> Children {
         let n = nodes.len();
-        let parent = |i: usize| nodes[i].parent.filter(|&p| p < n && p != i);
+        let parent = |i: usize| nodes.parent(i).filter(|&p| p < n && p != i);
         let mut start = vec![0u32; n + 1];
         for i in 0..n {
             if let Some(p) = parent(i) {
@@ -232,13 +239,13 @@ enum Mark {
 /// after `/clear`, `/compact` or `--resume`) has several main lines, written in file order.
 /// Trailing book-keeping rows (a hook attachment, a `turn_duration`) never choose the line. Each
 /// row is visited a bounded number of times.
-fn main_lines(nodes: &[Node<'_>]) -> Vec<bool> {
+fn main_lines<C: Chain + ?Sized>(nodes: &C) -> Vec<bool> {
     let n = nodes.len();
-    let parent = |i: usize| nodes[i].parent.filter(|&p| p < n && p != i);
+    let parent = |i: usize| nodes.parent(i).filter(|&p| p < n && p != i);
     // Rows with a message somewhere below them: marked upwards from each message, stopping at
     // the first row already marked.
     let mut message_below = vec![false; n];
-    for i in (0..n).filter(|&i| nodes[i].role.is_message()) {
+    for i in (0..n).filter(|&i| nodes.role(i).is_message()) {
         let mut up = parent(i);
         while let Some(u) = up.filter(|&u| !message_below[u]) {
             message_below[u] = true;
@@ -249,7 +256,7 @@ fn main_lines(nodes: &[Node<'_>]) -> Vec<bool> {
     let mut path: Vec<usize> = Vec::new();
     let ends = (0..n)
         .rev()
-        .filter(|&i| nodes[i].role.is_message() && !message_below[i]);
+        .filter(|&i| nodes.role(i).is_message() && !message_below[i]);
     for start in ends.chain((0..n).rev()) {
         if mark[start] != Mark::Unknown {
             continue;
@@ -281,25 +288,23 @@ fn main_lines(nodes: &[Node<'_>]) -> Vec<bool> {
 /// row, or (2.1.x with hooks) off a `progress` row under the previous call. Rows that carry no
 /// message (progress, attachments) are looked through: when something below one belongs, the
 /// rows between are on the line too.
-fn recover_siblings(nodes: &[Node<'_>], children: &Children, on_line: &mut [bool]) {
+fn recover_siblings<C: Chain + ?Sized>(nodes: &C, children: &Children, on_line: &mut [bool]) {
     // Every block of a message on the line belongs, wherever it hangs; so do its calls' results.
-    let message_ids: HashSet<u64> = nodes
-        .iter()
-        .enumerate()
-        .filter(|&(i, _)| on_line[i])
-        .filter_map(|(_, node)| match node.role {
-            NodeRole::Assistant { message_id, .. } if *message_id != 0 => Some(*message_id),
+    let message_ids: HashSet<u64> = (0..nodes.len())
+        .filter(|&i| on_line[i])
+        .filter_map(|i| match nodes.role(i) {
+            NodeRole::Assistant { message_id, .. } if message_id != 0 => Some(message_id),
             _ => None,
         })
         .collect();
     let mut tool_ids: HashSet<u64> = HashSet::new();
-    for node in nodes {
+    for i in 0..nodes.len() {
         if let NodeRole::Assistant {
             message_id,
             tool_use_ids,
-        } = node.role
+        } = nodes.role(i)
         {
-            if message_ids.contains(message_id) {
+            if message_ids.contains(&message_id) {
                 tool_ids.extend(tool_use_ids.iter().copied());
             }
         }
@@ -311,9 +316,9 @@ fn recover_siblings(nodes: &[Node<'_>], children: &Children, on_line: &mut [bool
             if on_line[c] || looked_through[c] {
                 continue;
             }
-            let belongs = match nodes[c].role {
+            let belongs = match nodes.role(c) {
                 NodeRole::Assistant { message_id, .. } => {
-                    *message_id != 0 && message_ids.contains(message_id)
+                    message_id != 0 && message_ids.contains(&message_id)
                 }
                 NodeRole::ToolResults(ids) => {
                     !ids.is_empty() && ids.iter().all(|id| tool_ids.contains(id))
@@ -328,10 +333,10 @@ fn recover_siblings(nodes: &[Node<'_>], children: &Children, on_line: &mut [bool
             if belongs {
                 on_line[c] = true;
                 // The rows looked through on the way down are on the line with it.
-                let mut up = nodes[c].parent;
+                let mut up = nodes.parent(c);
                 while let Some(u) = up.filter(|&u| !on_line[u]) {
                     on_line[u] = true;
-                    up = nodes[u].parent;
+                    up = nodes.parent(u);
                 }
                 work.push(c);
             }
@@ -360,12 +365,12 @@ fn collect_subtree(root: usize, children: &Children) -> Vec<usize> {
 }
 
 /// The rows of one subtree in parent-before-child order, smallest index first.
-fn topo(rows: &[usize], nodes: &[Node<'_>], children: &Children) -> Vec<usize> {
+fn topo<C: Chain + ?Sized>(rows: &[usize], nodes: &C, children: &Children) -> Vec<usize> {
     let set: HashSet<usize> = rows.iter().copied().collect();
     let mut heap: BinaryHeap<Reverse<usize>> = rows
         .iter()
         .copied()
-        .filter(|&i| nodes[i].parent.is_none_or(|p| !set.contains(&p)))
+        .filter(|&i| nodes.parent(i).is_none_or(|p| !set.contains(&p)))
         .map(Reverse)
         .collect();
     let mut out = Vec::with_capacity(rows.len());
@@ -391,42 +396,65 @@ fn topo(rows: &[usize], nodes: &[Node<'_>], children: &Children) -> Vec<usize> {
 mod tests {
     use super::*;
 
+    /// A row's role as the tests write it (owning its ids).
+    #[derive(Debug, Clone)]
+    enum Role {
+        Assistant(u64, Vec<u64>),
+        ToolResults(Vec<u64>),
+        Message,
+        Other,
+    }
+
     /// A row as the tests write it: its parent and its role.
-    type Row = (Option<usize>, NodeRole);
+    type Row = (Option<usize>, Role);
+
+    impl Chain for [Row] {
+        fn len(&self) -> usize {
+            <[Row]>::len(self)
+        }
+        fn parent(&self, i: usize) -> Option<usize> {
+            self[i].0
+        }
+        fn role(&self, i: usize) -> NodeRole<'_> {
+            match &self[i].1 {
+                Role::Assistant(m, ids) => NodeRole::Assistant {
+                    message_id: *m,
+                    tool_use_ids: ids,
+                },
+                Role::ToolResults(ids) => NodeRole::ToolResults(ids),
+                Role::Message => NodeRole::Message,
+                Role::Other => NodeRole::Other,
+            }
+        }
+    }
 
     fn order(rows: &[Row]) -> Vec<Step> {
-        let nodes: Vec<Node<'_>> = rows
-            .iter()
-            .map(|(parent, role)| Node {
-                parent: *parent,
-                role,
-            })
-            .collect();
-        super::order(&nodes)
+        super::order(rows)
+    }
+
+    fn branch(rows: Vec<usize>, leaf: usize) -> Step {
+        Step::Branch(Box::new(Branch { rows, leaf }))
     }
 
     fn other(parent: Option<usize>) -> Row {
-        (parent, NodeRole::Other)
+        (parent, Role::Other)
     }
 
     fn message(parent: Option<usize>) -> Row {
-        (parent, NodeRole::Message)
+        (parent, Role::Message)
     }
 
     fn assistant(parent: Option<usize>, id: &str, tools: &[&str]) -> Row {
         (
             parent,
-            NodeRole::Assistant {
-                message_id: key(id),
-                tool_use_ids: tools.iter().map(|s| key(s)).collect(),
-            },
+            Role::Assistant(key(id), tools.iter().map(|s| key(s)).collect()),
         )
     }
 
     fn results(parent: Option<usize>, ids: &[&str]) -> Row {
         (
             parent,
-            NodeRole::ToolResults(ids.iter().map(|s| key(s)).collect()),
+            Role::ToolResults(ids.iter().map(|s| key(s)).collect()),
         )
     }
 
@@ -435,7 +463,7 @@ mod tests {
             .iter()
             .filter_map(|s| match s {
                 Step::Row(i) => Some(*i),
-                Step::Branch { .. } => None,
+                Step::Branch(_) => None,
             })
             .collect()
     }
@@ -501,10 +529,7 @@ mod tests {
             vec![
                 Step::Row(0),
                 Step::Row(1),
-                Step::Branch {
-                    rows: vec![2, 3],
-                    leaf: 3
-                },
+                branch(vec![2, 3], 3),
                 Step::Row(4),
                 Step::Row(5),
             ]
@@ -559,10 +584,7 @@ mod tests {
             vec![
                 Step::Row(0),
                 Step::Row(1),
-                Step::Branch {
-                    rows: vec![2, 3],
-                    leaf: 3
-                },
+                branch(vec![2, 3], 3),
                 Step::Row(4),
                 Step::Row(5),
                 Step::Row(6),
@@ -596,9 +618,9 @@ mod tests {
             for step in order(&nodes) {
                 match step {
                     Step::Row(i) => seen.push(i),
-                    Step::Branch { rows, leaf } => {
-                        proptest::prop_assert!(rows.contains(&leaf));
-                        seen.extend(rows);
+                    Step::Branch(b) => {
+                        proptest::prop_assert!(b.rows.contains(&b.leaf));
+                        seen.extend(b.rows);
                     }
                 }
             }
@@ -617,7 +639,7 @@ mod tests {
             for step in order(&nodes) {
                 let rows = match step {
                     Step::Row(i) => vec![i],
-                    Step::Branch { rows, .. } => rows,
+                    Step::Branch(b) => b.rows,
                 };
                 for i in rows {
                     at[i] = pos;
@@ -647,7 +669,7 @@ mod tests {
             .into_iter()
             .flat_map(|s| match s {
                 Step::Row(i) => vec![i],
-                Step::Branch { rows, .. } => rows,
+                Step::Branch(b) => b.rows,
             })
             .collect();
         all.sort_unstable();

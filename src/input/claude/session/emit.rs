@@ -48,7 +48,8 @@ struct Frame {
 
 impl Frame {
     fn new(mut log: SessionLog, thread: Thread) -> Frame {
-        let steps = chain::order(&log.nodes());
+        log.resolve();
+        let steps = chain::order(&log);
         Frame {
             log,
             steps,
@@ -201,7 +202,7 @@ impl Emitter {
                         self.row(&mut f, i, None, out, report);
                     }
                     None => {
-                        let last = rows.last().map_or(0, |&i| f.log.rows[i].line);
+                        let last = rows.last().map_or(0, |&i| f.log.rows[i].line());
                         f.branch = None;
                         out.push(Event {
                             line: last,
@@ -217,8 +218,9 @@ impl Emitter {
                         let thread = f.thread.clone();
                         self.row(&mut f, i, thread, out, report);
                     }
-                    Step::Branch { rows, leaf } => {
-                        let first_line = rows.first().map_or(0, |&i| f.log.rows[i].line);
+                    Step::Branch(b) => {
+                        let chain::Branch { rows, leaf } = *b;
+                        let first_line = rows.first().map_or(0, |&i| f.log.rows[i].line());
                         let leaf_id = self.uuid_of(&f.log, leaf);
                         out.push(Event {
                             line: first_line,
@@ -252,8 +254,8 @@ impl Emitter {
         };
         match r.uuid_form {
             UuidForm::Own => uuid(),
-            UuidForm::Repeated => format!("{}#{}", uuid(), r.line),
-            UuidForm::Missing => format!("line:{}", r.line),
+            UuidForm::Repeated => format!("{}#{}", uuid(), r.line()),
+            UuidForm::Missing => format!("line:{}", r.line()),
         }
     }
 
@@ -335,8 +337,8 @@ impl Emitter {
     ) {
         f.due_anchor = Some(i);
         let r = &f.log.rows[i];
-        let n = r.line;
-        if let Body::Absorbed(name) = r.body {
+        let n = r.line();
+        if let Body::Absorbed(name) = r.body() {
             out.push(Event {
                 line: n,
                 kind: EventKind::Absorbed {

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::chain::{Node, NodeRole, key};
+use super::chain::{Chain, NodeRole, key};
 use super::entries;
 use super::facts::Facts;
 use crate::input::{InputLine, Report, parse_json_line};
@@ -38,25 +38,61 @@ pub(crate) enum UuidForm {
     Missing,
 }
 
-/// One row of the `parentUuid` chain.
+/// The part a row plays in the chain, without its ids (they are in `SessionLog::ids`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RoleKind {
+    Assistant,
+    ToolResults,
+    Message,
+    Other,
+}
+
+/// No parent (in `Row::parent` once resolved).
+const NO_PARENT: u64 = u64::MAX;
+
+/// One row of the `parentUuid` chain: 48 bytes, whatever the row holds.
 #[derive(Debug)]
 pub(crate) struct Row {
-    /// The line it was read from (events carry it).
-    pub(crate) line: u64,
     /// Where the line starts in its source.
     pub(crate) offset: u64,
-    /// The key of its parent's uuid (`parentUuid`, or a compact boundary's `logicalParentUuid`).
-    parent: Option<u64>,
+    /// While the file is read: the key of its parent's uuid (`parentUuid`, or a compact
+    /// boundary's `logicalParentUuid`), `NO_PARENT` for none. Once resolved: the parent's index,
+    /// or `NO_PARENT` when it is not in the file.
+    parent: u64,
+    /// An assistant row's `message.id` key.
+    message: u64,
+    /// The line it was read from (events carry it).
+    line: u32,
+    /// A hash of its text: a repeated uuid with the same text is an exact copy.
+    text_hash: u32,
+    /// Its tool call (or result) id keys: `SessionLog::ids[ids..ids + ids_len]`.
+    ids: u32,
+    /// What it will become: an index into `SessionLog::names` when absorbed, `ENTRY` otherwise.
+    body: u32,
+    ids_len: u16,
+    kind: RoleKind,
+    pub(crate) uuid_form: UuidForm,
     /// A compact boundary without a `parentUuid`: when its logical parent is not in the file
     /// either, it continues the row read before it.
     falls_back: bool,
-    /// A hash of its text: a repeated uuid with the same text is an exact copy.
-    text_hash: u64,
-    pub(crate) uuid_form: UuidForm,
-    /// What the chain ordering needs to know about it.
-    pub(crate) role: NodeRole,
+}
+
+/// `Row::body` of a row that becomes turns or notices.
+const ENTRY: u32 = u32::MAX;
+
+impl Row {
+    /// The line it was read from.
+    pub(crate) fn line(&self) -> u64 {
+        u64::from(self.line)
+    }
+
     /// What it will become.
-    pub(crate) body: Body,
+    pub(crate) fn body(&self) -> Body {
+        match self.body {
+            ENTRY => Body::Entry,
+            name => Body::Absorbed(name),
+        }
+    }
 }
 
 /// An entry outside the chain, written after the chain row read before it.
@@ -95,6 +131,8 @@ pub(crate) struct AgentLinks {
 pub(crate) struct SessionLog {
     /// The chain rows, in file order.
     pub(crate) rows: Vec<Row>,
+    /// The tool call and result id keys of every row, flat (see `Row::ids`).
+    ids: Vec<u64>,
     /// uuid key → row index, while the file is read.
     index: HashMap<u64, u32>,
     /// The session facts gathered from the rows and the title records.
@@ -114,6 +152,8 @@ pub(crate) struct SessionLog {
     pub(crate) source: usize,
     /// The offset of the line being indexed.
     at: u64,
+    /// Where the ids of the row being indexed start in `ids`, and how many.
+    last_ids: (u32, u16),
     /// The file is a sub-agent's own transcript (`agent-*.jsonl` read on its own): its sidechain
     /// rows are its conversation, not runs to split out.
     pub(crate) standalone: bool,
@@ -231,37 +271,39 @@ impl SessionLog {
 
     fn push_row(&mut self, line: &InputLine, ty: &str, v: &Value) {
         let s = |k: &str| v.get(k).and_then(Value::as_str);
-        let role = role_of(ty, v);
+        let (kind, message) = self.role_of(ty, v);
         self.links.note(line.number, ty, v);
         let is_boundary = ty == "system" && s("subtype") == Some("compact_boundary");
         let parent = match (s("parentUuid"), s("logicalParentUuid")) {
-            (Some(p), _) => Some(key(p)),
-            (None, Some(l)) if is_boundary => Some(key(l)),
-            _ => None,
+            (Some(p), _) => key(p),
+            (None, Some(l)) if is_boundary => key(l),
+            _ => NO_PARENT,
         };
         let body = match ty {
-            "user" | "assistant" | "system" => Body::Entry,
+            "user" | "assistant" | "system" => ENTRY,
             "attachment" => match entries::absorbed_attachment(v) {
-                Some(what) => Body::Absorbed(self.name(&what)),
-                None => Body::Entry,
+                Some(what) => self.name(&what),
+                None => ENTRY,
             },
-            other => Body::Absorbed(self.name(other)),
+            other => self.name(other),
         };
-        let text_hash = key(&line.text);
+        let text_hash = key(&line.text) as u32;
         let (mut uuid_key, mut form) = match s("uuid") {
             Some(u) => (key(u), UuidForm::Own),
             None => (key(&format!("line:{}", line.number)), UuidForm::Missing),
         };
+        let (ids, ids_len) = self.last_ids;
         if let Some(&first) = self.index.get(&uuid_key) {
             // The CLI sometimes writes a row twice (a resumed session): an exact copy is counted
             // and dropped; a row that differs is kept beside the first (same parent), never lost.
             let first = &self.rows[first as usize];
             let same = match (first.body, body) {
-                (Body::Entry, Body::Entry) => first.text_hash == text_hash,
-                (Body::Absorbed(_), Body::Absorbed(_)) => true,
-                _ => false,
+                (ENTRY, ENTRY) => first.text_hash == text_hash,
+                (ENTRY, _) | (_, ENTRY) => false,
+                _ => true,
             };
             if same {
+                self.ids.truncate(ids as usize);
                 let name = self.name(&format!("{ty} (repeated uuid)"));
                 self.push_loose(line, LooseKind::Absorbed(name));
                 return;
@@ -275,46 +317,114 @@ impl SessionLog {
         }
         self.index.insert(uuid_key, self.rows.len() as u32);
         self.rows.push(Row {
-            line: line.number,
             offset: self.at,
             parent,
-            falls_back: is_boundary && s("parentUuid").is_none(),
+            message,
+            line: line.number as u32,
             text_hash,
-            uuid_form: form,
-            role,
+            ids,
             body,
+            ids_len,
+            kind,
+            uuid_form: form,
+            falls_back: is_boundary && s("parentUuid").is_none(),
         });
     }
 
-    /// The rows as the chain module sees them. The uuid index is not needed after this.
-    pub(crate) fn nodes(&mut self) -> Vec<Node<'_>> {
+    /// What a row means to the chain ordering; its ids are appended to `ids` (`last_ids` says
+    /// where).
+    fn role_of(&mut self, ty: &str, v: &Value) -> (RoleKind, u64) {
+        let blocks = v.pointer("/message/content").and_then(Value::as_array);
+        let start = self.ids.len();
+        let role = match ty {
+            "assistant" => {
+                for b in blocks.into_iter().flatten() {
+                    let opens = matches!(
+                        b.get("type").and_then(Value::as_str),
+                        Some("tool_use" | "server_tool_use" | "mcp_tool_use")
+                    );
+                    if let Some(id) = b.get("id").and_then(Value::as_str).filter(|_| opens) {
+                        self.ids.push(key(id));
+                    }
+                }
+                let message = v
+                    .pointer("/message/id")
+                    .and_then(Value::as_str)
+                    .or_else(|| v.get("uuid").and_then(Value::as_str))
+                    .map_or(0, key);
+                (RoleKind::Assistant, message)
+            }
+            "user" => match blocks {
+                Some(bs)
+                    if !bs.is_empty()
+                        && bs.iter().all(|b| {
+                            b.get("type").and_then(Value::as_str) == Some("tool_result")
+                        }) =>
+                {
+                    for b in bs {
+                        if let Some(id) = b.get("tool_use_id").and_then(Value::as_str) {
+                            self.ids.push(key(id));
+                        }
+                    }
+                    (RoleKind::ToolResults, 0)
+                }
+                _ => (RoleKind::Message, 0),
+            },
+            _ => (RoleKind::Other, 0),
+        };
+        let len = (self.ids.len() - start).min(usize::from(u16::MAX));
+        self.ids.truncate(start + len);
+        self.last_ids = (start as u32, len as u16);
+        role
+    }
+
+    /// Turns the parents' keys into row indexes, once the whole file is read; the uuid index is
+    /// not needed after this.
+    pub(crate) fn resolve(&mut self) {
         let index = std::mem::take(&mut self.index);
-        let parents: Vec<Option<usize>> = self
-            .rows
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let found = r.parent.and_then(|p| index.get(&p)).map(|&p| p as usize);
-                // A compact boundary whose logical parent is gone continues the row before it.
-                let found = match found {
-                    None if r.falls_back => i.checked_sub(1),
-                    f => f,
-                };
-                found.filter(|&p| p != i)
-            })
-            .collect();
-        drop(index);
-        self.rows
-            .iter()
-            .zip(parents)
-            .map(|(r, parent)| Node {
-                parent,
-                role: &r.role,
-            })
-            .collect()
+        for i in 0..self.rows.len() {
+            let r = &self.rows[i];
+            let found = (r.parent != NO_PARENT)
+                .then(|| index.get(&r.parent))
+                .flatten()
+                .map(|&p| p as usize);
+            // A compact boundary whose logical parent is gone continues the row before it.
+            let found = match found {
+                None if r.falls_back => i.checked_sub(1),
+                f => f,
+            };
+            self.rows[i].parent = found.filter(|&p| p != i).map_or(NO_PARENT, |p| p as u64);
+        }
+        self.ids.shrink_to_fit();
+        self.rows.shrink_to_fit();
+        self.loose.shrink_to_fit();
     }
 }
 
+impl Chain for SessionLog {
+    fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    fn parent(&self, i: usize) -> Option<usize> {
+        let p = self.rows[i].parent;
+        (p != NO_PARENT).then_some(p as usize)
+    }
+
+    fn role(&self, i: usize) -> NodeRole<'_> {
+        let r = &self.rows[i];
+        let ids = &self.ids[r.ids as usize..r.ids as usize + usize::from(r.ids_len)];
+        match r.kind {
+            RoleKind::Assistant => NodeRole::Assistant {
+                message_id: r.message,
+                tool_use_ids: ids,
+            },
+            RoleKind::ToolResults => NodeRole::ToolResults(ids),
+            RoleKind::Message => NodeRole::Message,
+            RoleKind::Other => NodeRole::Other,
+        }
+    }
+}
 impl AgentLinks {
     /// Notes a conversation row's links to sub-agents.
     fn note(&mut self, line: u64, ty: &str, v: &Value) {
@@ -363,51 +473,5 @@ impl AgentLinks {
                 }
             }
         }
-    }
-}
-
-/// What a row means to the chain ordering.
-fn role_of(ty: &str, v: &Value) -> NodeRole {
-    let content = v.pointer("/message/content");
-    let blocks = content.and_then(Value::as_array);
-    match ty {
-        "assistant" => NodeRole::Assistant {
-            message_id: v
-                .pointer("/message/id")
-                .and_then(Value::as_str)
-                .or_else(|| v.get("uuid").and_then(Value::as_str))
-                .map_or(0, key),
-            tool_use_ids: blocks
-                .map(|bs| {
-                    bs.iter()
-                        .filter(|b| {
-                            matches!(
-                                b.get("type").and_then(Value::as_str),
-                                Some("tool_use" | "server_tool_use" | "mcp_tool_use")
-                            )
-                        })
-                        .filter_map(|b| b.get("id").and_then(Value::as_str))
-                        .map(key)
-                        .collect()
-                })
-                .unwrap_or_default(),
-        },
-        "user" => match blocks {
-            Some(bs)
-                if !bs.is_empty()
-                    && bs
-                        .iter()
-                        .all(|b| b.get("type").and_then(Value::as_str) == Some("tool_result")) =>
-            {
-                NodeRole::ToolResults(
-                    bs.iter()
-                        .filter_map(|b| b.get("tool_use_id").and_then(Value::as_str))
-                        .map(key)
-                        .collect(),
-                )
-            }
-            _ => NodeRole::Message,
-        },
-        _ => NodeRole::Other,
     }
 }
