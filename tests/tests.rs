@@ -3,6 +3,8 @@
 // Shared helpers: a hermetic `scribe()` command, paths to samples and the corpus.
 mod util;
 
+// The input driver: detection, honest errors, whole JSON documents.
+mod input_driver;
 // Flags, stdin, several files, exit codes, --strict, broken pipe, live flushing.
 mod cli;
 // The spine over the real Claude Code corpus (skipped when ../shared is absent).
@@ -41,3 +43,7 @@ mod diff;
 mod redact;
 // --to jsonl / --to events goldens for every sample (a refactor must keep their bytes).
 mod goldens_jsonl;
+// Issue 15: every id, text, tool output and typed prompt of every raw Claude log is found again.
+mod conservation;
+// Issue 15: Claude Code content of every CLI version (commands, denials, tasks, results).
+mod claude_content;

@@ -7,6 +7,10 @@
 
 use std::io::{self, BufRead};
 
+/// `InputLine::offset` of a line that is not in the input as such (a value taken out of a JSON
+/// document).
+pub(crate) const NOT_IN_FILE: u64 = u64::MAX;
+
 /// One line of input, decoded.
 #[derive(Debug)]
 pub(crate) struct InputLine {

@@ -36,11 +36,12 @@
 use std::io::{self, Write};
 
 use super::totals::Totals;
-use super::{Header, Render, Summary};
+use super::{Render, Summary};
+use crate::model::Header;
 use crate::model::event::{Event, EventKind};
 use crate::model::session::SystemNotice;
 use crate::model::transcript::{Role, ToolCall, TranscriptItem};
-use crate::settings::Settings;
+use crate::render::RenderOptions;
 
 mod layout;
 mod live;
@@ -80,7 +81,7 @@ pub(crate) struct TextRenderer {
 
 impl TextRenderer {
     /// A renderer for the run's settings.
-    pub(crate) fn new(settings: &Settings) -> TextRenderer {
+    pub(crate) fn new(settings: &RenderOptions) -> TextRenderer {
         TextRenderer {
             view: View {
                 pal: Palette::new(settings.color),
@@ -211,6 +212,17 @@ impl Render for TextRenderer {
                 part,
                 ..
             } => self.live_part(out, message_id, part),
+            // A denial arrives before its call's result: the result is then shown as one.
+            EventKind::ToolDenied {
+                tool_call_id,
+                message,
+                ..
+            } => {
+                if let Some(call) = self.live.heads.get_mut(tool_call_id) {
+                    call.denied = Some(message.clone());
+                }
+                Ok(())
+            }
             EventKind::ToolResult {
                 thread: None,
                 tool_call_id,
@@ -219,7 +231,10 @@ impl Render for TextRenderer {
                 error_text,
                 sidecar,
             } => {
-                if !self.live.heads.contains_key(tool_call_id) {
+                // A second result for a call (a replay) adds nothing: the first one stands.
+                if !self.live.heads.contains_key(tool_call_id)
+                    || self.live.results.contains(tool_call_id)
+                {
                     return Ok(());
                 }
                 self.head_before_result(out, tool_call_id)?;
@@ -234,10 +249,10 @@ impl Render for TextRenderer {
                     return Ok(());
                 }
                 let mut call = call.clone();
-                call.state = if *is_error {
-                    crate::model::transcript::ToolState::Error
-                } else {
-                    crate::model::transcript::ToolState::Success
+                call.state = match (*is_error, call.denied.is_some()) {
+                    (true, true) => crate::model::transcript::ToolState::ApprovalDenied,
+                    (true, false) => crate::model::transcript::ToolState::Error,
+                    (false, _) => crate::model::transcript::ToolState::Success,
                 };
                 call.output = Some(output.clone());
                 call.error_text = error_text
@@ -331,7 +346,7 @@ impl Render for TextRenderer {
             bits.push(seconds(t.duration_ms));
             bits.push(format!(
                 "{} in · {} out tokens",
-                thousands(t.all_input_tokens()),
+                thousands(t.input_tokens()),
                 thousands(t.usage.output_tokens)
             ));
             if let Some(c) = t.cost {
@@ -380,24 +395,17 @@ pub(crate) fn seconds(ms: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::{OutputFormat, SourceFormat};
     use crate::model::transcript::{Part, Role, Turn, TurnMeta, TurnOrigin};
+    use crate::render::OutputFormat;
 
     fn renderer() -> TextRenderer {
-        TextRenderer::new(&Settings {
-            inputs: Vec::new(),
-            to: OutputFormat::Text,
-            from: SourceFormat::ClaudeStream,
-            strict: false,
-            output_dir: None,
+        TextRenderer::new(&RenderOptions {
+            format: OutputFormat::Text,
             color: false,
             full: false,
             thinking: false,
             context: false,
             width: 80,
-            stable: None,
-            redact: false,
-            home: None,
         })
     }
 

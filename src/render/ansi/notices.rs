@@ -175,8 +175,8 @@ impl View {
                 ..
             } => {
                 let mut lines = Vec::new();
-                if *is_error || subtype != "success" {
-                    let word = if subtype == "success" {
+                if *is_error {
+                    let word = if subtype == "success" || subtype.is_empty() {
                         "error"
                     } else {
                         subtype.as_str()

@@ -9,10 +9,11 @@ use std::io::{self, Write};
 
 use super::escape::Html;
 use super::{CSS, csp};
+use crate::model::Header;
 use crate::model::event::Event;
 use crate::model::session::SystemNotice;
 use crate::model::transcript::{Part, Role, TranscriptItem, TurnOrigin};
-use crate::render::{Header, Render, Summary};
+use crate::render::{Render, Summary};
 
 /// What the index shows about one session page.
 #[derive(Debug, Clone, Default, PartialEq)]

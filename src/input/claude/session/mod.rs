@@ -84,7 +84,8 @@ impl Adapter for ClaudeSession {
                 .path
                 .as_deref()
                 .and_then(|p| std::fs::metadata(p).ok())
-                .is_some_and(|m| m.is_file());
+                .is_some_and(|m| m.is_file())
+                && line.offset != crate::input::lines::NOT_IN_FILE;
             if !seekable {
                 match Spool::new() {
                     Ok(s) => self.spool = Some(s),
