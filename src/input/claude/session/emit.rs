@@ -83,9 +83,6 @@ pub(crate) struct Emitter {
     next_orphan: usize,
     /// Where full tool outputs persisted beside the session may be (see `persisted_output`).
     tool_results: Vec<PathBuf>,
-    /// Keys of the calls whose result was written: a replayed copy (`isReplay`) is not applied
-    /// again.
-    answered: HashSet<u64>,
 }
 
 impl Emitter {
@@ -140,7 +137,6 @@ impl Emitter {
             stack: vec![Frame::new(main, None)],
             next_orphan: 0,
             tool_results,
-            answered: HashSet::new(),
         }
     }
 
@@ -390,15 +386,6 @@ impl Emitter {
                 }
             }
             "user" => {
-                if self.drop_replayed_results(&mut v) {
-                    out.push(Event {
-                        line: n,
-                        kind: EventKind::Absorbed {
-                            what: "replayed tool result (already written)".into(),
-                        },
-                    });
-                    return;
-                }
                 self.persisted_output(&mut v);
                 if let Some(kind) = self.denial(&v) {
                     out.push(Event { line: n, kind });
@@ -454,30 +441,6 @@ impl Emitter {
         }
     }
 
-    /// A row played again (`isReplay`, a resumed session) repeats results already written: a
-    /// call never moves backwards, so those are taken out. True when nothing else is left.
-    fn drop_replayed_results(&mut self, v: &mut Value) -> bool {
-        let replay = v.get("isReplay").and_then(Value::as_bool) == Some(true);
-        let answered = &mut self.answered;
-        let Some(blocks) = v
-            .pointer_mut("/message/content")
-            .and_then(Value::as_array_mut)
-        else {
-            return false;
-        };
-        let before = blocks.len();
-        blocks.retain(|b| {
-            let id = (b.get("type").and_then(Value::as_str) == Some("tool_result"))
-                .then(|| b.get("tool_use_id").and_then(Value::as_str))
-                .flatten();
-            match id {
-                Some(id) => answered.insert(key(id)) || !replay,
-                None => true,
-            }
-        });
-        before > 0 && blocks.is_empty()
-    }
-
     /// A tool output too large for the session file is there as a preview wrapped in
     /// `<persisted-output>` naming the file that holds it all (`…/tool-results/<name>`). When
     /// that file is beside the session, its text replaces the preview.
@@ -485,6 +448,7 @@ impl Emitter {
         if self.tool_results.is_empty() {
             return;
         }
+        let mut previews = Vec::new();
         let Some(blocks) = v
             .pointer_mut("/message/content")
             .and_then(Value::as_array_mut)
@@ -513,6 +477,13 @@ impl Emitter {
                 .find_map(|d| std::fs::read(d.join(name)).ok());
             if let Some(bytes) = full {
                 b["content"] = Value::String(String::from_utf8_lossy(&bytes).into_owned());
+                previews.push(preview);
+            }
+        }
+        // The previews stay readable beside the output (in the call's sidecar).
+        if let Some(r) = v.get_mut("toolUseResult").and_then(Value::as_object_mut) {
+            for p in previews {
+                r.insert("persistedPreview".into(), Value::String(p));
             }
         }
     }
