@@ -23,7 +23,7 @@ use super::log::{Body, LooseKind, SessionLog, UuidForm};
 use super::source::Sources;
 use super::subagents::Agent;
 use crate::input::Report;
-use crate::input::anthropic::stream::{ClaudeMessages, Wire};
+use crate::input::anthropic::stream::ClaudeMessages;
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::transcript::{SubagentStatus, SubagentUsage};
 
@@ -364,9 +364,10 @@ impl Emitter {
         match ty.as_str() {
             "assistant" => {
                 self.count_usage_once(&mut v);
-                self.messages.assistant(&v, &Wire::SESSION, &mut |kind| {
-                    out.push(Event { line: n, kind })
-                });
+                self.messages
+                    .assistant(&v, &crate::input::claude::SESSION_WIRE, &mut |kind| {
+                        out.push(Event { line: n, kind })
+                    });
                 for b in blocks(&v) {
                     if b.get("type").and_then(Value::as_str) != Some("tool_use") {
                         continue;
@@ -398,9 +399,10 @@ impl Emitter {
                         });
                     }
                 }
-                self.messages.user(&v, &Wire::SESSION, &mut |kind| {
-                    out.push(Event { line: n, kind })
-                });
+                self.messages
+                    .user(&v, &crate::input::claude::SESSION_WIRE, &mut |kind| {
+                        out.push(Event { line: n, kind })
+                    });
             }
             "system" => out.push(Event {
                 line: n,
@@ -422,9 +424,10 @@ impl Emitter {
                     if let Some(t) = &thread {
                         user["parent_tool_use_id"] = json!(t);
                     }
-                    self.messages.user(&user, &Wire::SESSION, &mut |kind| {
-                        out.push(Event { line: n, kind })
-                    });
+                    self.messages
+                        .user(&user, &crate::input::claude::SESSION_WIRE, &mut |kind| {
+                            out.push(Event { line: n, kind })
+                        });
                 } else {
                     out.push(Event {
                         line: n,
