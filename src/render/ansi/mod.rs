@@ -319,6 +319,9 @@ impl Render for TextRenderer {
             | EventKind::SubtaskFinished { .. }
             | EventKind::Notice { .. }
             | EventKind::ConversationReset
+            // Counted above: the turns of a branch are shown once, under its notice.
+            | EventKind::BranchStarted { .. }
+            | EventKind::BranchEnded
             | EventKind::Absorbed { .. }
             | EventKind::Debug { .. } => Ok(()),
         }
