@@ -45,7 +45,9 @@ EXIT STATUS:
 pub(crate) struct Cli {
     /// Input files; `-` or none reads standard input. Each file is its own transcript. A
     /// directory stands for the saved Claude Code sessions in it (sub-agent files are read with
-    /// their session).
+    /// their session). A saved session is read twice (once to index its chain, once to write
+    /// it): on standard input it is copied to a temporary file as it arrives, which is removed
+    /// at exit.
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
 

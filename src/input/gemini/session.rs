@@ -106,6 +106,7 @@ impl Adapter for GeminiSession {
             for v in records {
                 let line = InputLine {
                     number: line,
+                    offset: crate::input::lines::NOT_IN_FILE,
                     text: v.to_string(),
                     lossy: false,
                     unterminated: false,

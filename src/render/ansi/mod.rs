@@ -182,6 +182,18 @@ impl Render for TextRenderer {
 
     fn live(&mut self, out: &mut dyn Write, event: &Event) -> io::Result<()> {
         match &event.kind {
+            EventKind::BranchStarted { .. } => {
+                self.live.branch_depth += 1;
+                return Ok(());
+            }
+            EventKind::BranchEnded => {
+                self.live.branch_depth = self.live.branch_depth.saturating_sub(1);
+                return Ok(());
+            }
+            _ if self.live.branch_depth > 0 => return Ok(()),
+            _ => {}
+        }
+        match &event.kind {
             EventKind::TextDelta {
                 thread: None,
                 message_id,
@@ -307,6 +319,9 @@ impl Render for TextRenderer {
             | EventKind::SubtaskFinished { .. }
             | EventKind::Notice { .. }
             | EventKind::ConversationReset
+            // Counted above: the turns of a branch are shown once, under its notice.
+            | EventKind::BranchStarted { .. }
+            | EventKind::BranchEnded
             | EventKind::Absorbed { .. }
             | EventKind::Debug { .. } => Ok(()),
         }

@@ -247,7 +247,7 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
         }
         SystemNotice::Branch { leaf_id: _, turns } => {
             open(h, "info");
-            h.raw_trusted("<details class=\"branch\"><summary>side branch · ")
+            h.raw_trusted("<details class=\"branch\"><summary>rewound branch · ")
                 .num(turns.len())
                 .raw_trusted(if turns.len() == 1 {
                     " turn</summary>"
