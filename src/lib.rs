@@ -15,6 +15,7 @@ mod exit;
 mod fold;
 mod input;
 mod model;
+mod output_file;
 mod pipeline;
 mod render;
 mod settings;
@@ -32,7 +33,7 @@ pub fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(err) if exit::is_broken_pipe(&err) => ExitCode::from(exit::SUCCESS),
         Err(err) => {
-            eprintln!("scribe: {}", diagnostics::error_words(&err));
+            diagnostics::say(&diagnostics::error_words(&err));
             ExitCode::from(exit::TROUBLE)
         }
     }
@@ -42,11 +43,12 @@ pub fn main() -> ExitCode {
 #[doc(hidden)]
 pub mod fuzzing {
     /// The input formats, as `--from` names them: one fuzz target each.
-    pub const FORMATS: [&str; 8] = [
+    pub const FORMATS: [&str; 9] = [
         "claude-stream",
         "claude-session",
         "qwen-daemon",
         "qwen-stream",
+        "qwen-session",
         "codex-exec",
         "codex-rollout",
         "gemini-stream",

@@ -71,6 +71,8 @@ pub(crate) struct RenderOptions {
     pub(crate) context: bool,
     /// `--stable`: tool results in call order, not in the order parallel calls finished.
     pub(crate) results_in_call_order: bool,
+    /// `--debug`: debug records show their raw input in HTML.
+    pub(crate) debug: bool,
 }
 
 /// What a renderer learns at the end of one input.
@@ -106,6 +108,6 @@ pub(crate) fn renderer_for(options: &RenderOptions) -> Box<dyn Render> {
         OutputFormat::Md => Box::new(markdown::MarkdownRenderer::new(options)),
         OutputFormat::Jsonl => Box::new(jsonl::JsonlRenderer),
         OutputFormat::Events => Box::new(events::EventsRenderer),
-        OutputFormat::Html => Box::new(html::HtmlRenderer::new()),
+        OutputFormat::Html => Box::new(html::HtmlRenderer::new(options.debug)),
     }
 }
