@@ -43,3 +43,5 @@ mod goldens_jsonl;
 mod conservation;
 // Issue 15: Claude Code content of every CLI version (commands, denials, tasks, results).
 mod claude_content;
+// docs/conformance.md: every row's named tests exist; ✔ rows name one, n/a rows say why.
+mod conformance_doc;
