@@ -43,3 +43,5 @@ mod goldens_jsonl;
 mod conservation;
 // Issue 15: Claude Code content of every CLI version (commands, denials, tasks, results).
 mod claude_content;
+// No quadratic path: a 4x larger input takes well under 16x the time (issue 14 point 2).
+mod linear;
