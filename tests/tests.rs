@@ -39,6 +39,9 @@ mod diff;
 mod redact;
 // --to jsonl / --to events goldens for every sample (a refactor must keep their bytes).
 mod goldens_jsonl;
+// Hostile input (issue 13): hyperlinks, invisible characters, stderr, inert Markdown, -o files,
+// depth.
+mod security;
 // Issue 15: every id, text, tool output and typed prompt of every raw Claude log is found again.
 mod conservation;
 // Issue 15: Claude Code content of every CLI version (commands, denials, tasks, results).

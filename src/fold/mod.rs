@@ -20,15 +20,16 @@
 //!
 //! Sub-agent turns (those with a parent tool call) never reach the top level: they are collected
 //! per Agent call and moved into that call's `subagent.transcript` when its turn is written,
-//! recursively for nested sub-agents.
+//! recursively for nested sub-agents, down to `MAX_SUBAGENT_DEPTH` levels; deeper ones are laid
+//! out flat at that level, without recursion, and a notice says so.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
 use crate::model::transcript::{
-    Caller, DebugRecord, Part, Role, SkillInfo, SubagentRecord, SubagentStatus, SyntheticReason,
-    ToolCall, ToolState, TranscriptItem, Turn, TurnMeta, TurnOrigin,
+    DebugRecord, Part, Role, SkillInfo, SubagentRecord, SubagentStatus, SyntheticReason, ToolCall,
+    ToolKind, ToolState, TranscriptItem, Turn, TurnMeta, TurnOrigin,
 };
 
 mod deltas;
@@ -89,6 +90,24 @@ pub(crate) struct Folder {
     skill_awaiting: Option<String>,
     last_session: Option<SessionSnapshot>,
     deltas: DeltaBuffer,
+    /// Whether sub-agents deeper than `MAX_SUBAGENT_DEPTH` were flattened, and said so.
+    flattened: Flattened,
+}
+
+/// The deepest sub-agent nesting written as nesting. Every pass over a transcript (transforms,
+/// renderers, `scribe diff`, serde) recurses once per level, so a chain of 13 900 nested
+/// sub-agents overflowed the stack, and the indented text view grew quadratically. Deeper
+/// sub-agents are laid out flat at this level (nothing is dropped) and a notice says so. Real
+/// runs nest two or three levels; at 10, scribe's own JSONL stays within serde_json's nesting
+/// limit of 128 when it is read back.
+pub(crate) const MAX_SUBAGENT_DEPTH: usize = 10;
+
+/// Whether the notice about flattened sub-agents is still to be written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Flattened {
+    No,
+    Due,
+    Told,
 }
 
 impl Folder {
@@ -105,6 +124,7 @@ impl Folder {
             skill_awaiting: None,
             last_session: None,
             deltas: DeltaBuffer::default(),
+            flattened: Flattened::No,
         }
     }
 
@@ -149,6 +169,7 @@ impl Folder {
                 index,
                 text,
             } => self.deltas.text(thread, message_id, index, text, true),
+            // Display only (the live view): the call's block and its result carry what stays.
             EventKind::ToolInputStarted { .. } | EventKind::ToolProgress { .. } => {}
             EventKind::ToolResult {
                 thread,
@@ -157,12 +178,10 @@ impl Folder {
                 output,
                 error_text,
                 sidecar,
+                server_run,
             } => {
                 // A client tool's result comes back in a user message, which ends the assistant
                 // message; a server-run tool's result is one more block of the same message.
-                let server_run = self
-                    .find_call(&tool_call_id)
-                    .is_some_and(|c| is_server_run(c));
                 if !server_run {
                     self.open_message.remove(&thread);
                 }
@@ -173,6 +192,7 @@ impl Folder {
                 state,
                 output,
                 input,
+                kind,
                 error_text,
                 sidecar,
             } => {
@@ -185,6 +205,9 @@ impl Folder {
                     }
                     if let Some(i) = input {
                         call.input = i;
+                    }
+                    if let Some(k) = kind {
+                        call.kind = k;
                     }
                     if error_text.is_some() {
                         call.error_text = error_text;
@@ -336,6 +359,7 @@ impl Folder {
                     data: serde_json::Value::Null,
                 })));
             }
+            // Understood and empty for the transcript; the adapter counted it.
             EventKind::Absorbed { .. } => {}
             EventKind::Debug { reason, raw } => {
                 self.ready(TranscriptItem::Debug(Box::new(DebugRecord {
@@ -371,7 +395,7 @@ impl Folder {
         for (call_id, mut st) in orphans {
             let mut turns = std::mem::take(&mut st.turns);
             for t in &mut turns {
-                self.attach_subagents(t);
+                self.attach_subagents(t, 2);
             }
             st.record.transcript = turns;
             out.push(TranscriptItem::Notice(Box::new(SystemNotice::Subagent {
@@ -410,7 +434,7 @@ impl Folder {
                     skill.body = Some(body);
                     return;
                 }
-                if call.name == "Skill" {
+                if let ToolKind::Skill { .. } = call.kind {
                     call.skill = Some(SkillInfo {
                         skill_name: String::new(),
                         body: Some(body),
@@ -501,19 +525,7 @@ impl Folder {
             }
             return;
         }
-        call.state = match (is_error, call.denied.is_some()) {
-            (true, true) => ToolState::ApprovalDenied,
-            (true, false) => ToolState::Error,
-            (false, _) => ToolState::Success,
-        };
-        if is_error {
-            call.error_text =
-                error_text.or_else(|| Some(crate::input::anthropic::blocks::output_text(&output)));
-        }
-        call.output = Some(output);
-        if sidecar.is_some() {
-            call.sidecar = sidecar;
-        }
+        call.set_result(is_error, output, error_text, sidecar);
         if call.skill.is_some() && !is_error {
             self.skill_awaiting = Some(id.to_owned());
         }
@@ -579,7 +591,13 @@ impl Folder {
         self.thread_turns(&thread)?.rev().find_map(|t| {
             t.parts.iter_mut().rev().find_map(|p| match p {
                 Part::ToolCall { call } if call.tool_call_id == id => Some(call.as_mut()),
-                _ => None,
+                Part::ToolCall { .. }
+                | Part::Text { .. }
+                | Part::Reasoning { .. }
+                | Part::File { .. }
+                | Part::SourceUrl { .. }
+                | Part::SourceDocument { .. }
+                | Part::Data { .. } => None,
             })
         })
     }
@@ -601,7 +619,12 @@ impl Folder {
                                 || st.ended_by_update && !st.finished)
                     })
             }
-            _ => true,
+            Part::Text { .. }
+            | Part::Reasoning { .. }
+            | Part::File { .. }
+            | Part::SourceUrl { .. }
+            | Part::SourceDocument { .. }
+            | Part::Data { .. } => true,
         })
     }
 
@@ -616,7 +639,7 @@ impl Folder {
                 break;
             }
             let item = self.queue.pop_front().expect("front exists");
-            out.push(self.finalize(item));
+            self.push_final(item, out);
             out.append(&mut self.after_turn);
         }
     }
@@ -624,7 +647,7 @@ impl Folder {
     /// Writes everything in the queue, final or not.
     fn release_all(&mut self, out: &mut Vec<TranscriptItem>) {
         while let Some(item) = self.queue.pop_front() {
-            out.push(self.finalize(item));
+            self.push_final(item, out);
             out.append(&mut self.after_turn);
         }
     }
@@ -633,64 +656,146 @@ impl Folder {
         match item {
             Pending::Ready(i) => i,
             Pending::Turn(mut t) => {
-                self.attach_subagents(&mut t);
+                self.attach_subagents(&mut t, 1);
                 TranscriptItem::Turn(t)
             }
         }
     }
 
-    /// Moves each Agent call's sub-agent thread into the call, recursively.
-    fn attach_subagents(&mut self, turn: &mut Turn) {
+    /// Writes `item`, and before it, once per run, the notice that sub-agents nested deeper
+    /// than `MAX_SUBAGENT_DEPTH` are shown flattened.
+    fn push_final(&mut self, item: Pending, out: &mut Vec<TranscriptItem>) {
+        let item = self.finalize(item);
+        if self.flattened == Flattened::Due {
+            self.flattened = Flattened::Told;
+            out.push(TranscriptItem::Notice(Box::new(SystemNotice::Info {
+                source: "scribe".to_owned(),
+                level: Level::Warning,
+                text: format!(
+                    "sub-agents are nested more than {MAX_SUBAGENT_DEPTH} levels deep: the deeper \
+                     ones are shown at level {MAX_SUBAGENT_DEPTH}, each right after the turn \
+                     whose call started it"
+                ),
+                data: serde_json::Value::Null,
+            })));
+        }
+        out.push(item);
+    }
+
+    /// Moves each Agent call's sub-agent thread into the call; `depth` is the nesting level of
+    /// `turn` (1 for a top-level turn). Recursion stops at `MAX_SUBAGENT_DEPTH`: below it,
+    /// `flatten` lays the deeper threads out in one list, without recursion.
+    fn attach_subagents(&mut self, turn: &mut Turn, depth: usize) {
         for part in &mut turn.parts {
             let Part::ToolCall { call } = part else {
                 continue;
             };
-            let id = call.tool_call_id.clone();
-            self.call_thread.remove(&id);
-            if let Some(st) = self.subthreads.remove(&id) {
-                let SubThread {
-                    mut record,
-                    announced,
-                    mut turns,
-                    ..
-                } = st;
-                self.written_runs.insert(id.clone());
-                self.task_call.remove(&record.task_id);
+            let Some(mut turns) = self.take_subthread(call) else {
+                continue;
+            };
+            if depth < MAX_SUBAGENT_DEPTH {
                 for t in &mut turns {
-                    self.attach_subagents(t);
+                    self.attach_subagents(t, depth + 1);
                 }
-                if !announced {
-                    record.status = match call.state {
-                        ToolState::Success => SubagentStatus::Completed,
-                        ToolState::Error | ToolState::ApprovalDenied => SubagentStatus::Failed,
-                        _ => SubagentStatus::Running,
-                    };
-                }
-                // A background task with no agent and no transcript (a shell command run in
-                // the background): its outcome, not a phantom sub-agent.
-                if announced && turns.is_empty() && record.subagent_type.is_none() {
-                    self.after_turn.push(task_notice(
-                        record.task_id,
-                        Some(record.status),
-                        Some(record.description).filter(|d| !d.is_empty()),
-                        record.summary,
-                        record.usage,
-                        None,
-                    ));
-                    continue;
-                }
-                if record.description.is_empty() {
-                    record.description = call
-                        .input
-                        .get("description")
-                        .and_then(serde_json::Value::as_str)
-                        .unwrap_or_default()
-                        .to_owned();
-                }
+            } else {
+                turns = self.flatten(turns);
+            }
+            if let Some(record) = call.subagent.as_mut() {
                 record.transcript = turns;
-                call.subagent = Some(record);
             }
         }
+    }
+
+    /// The turns of a sub-agent at the deepest level shown, with every thread below them laid
+    /// out in reading order (each sub-agent's turns right after the turn whose call started
+    /// it). An explicit stack: a chain of 100 000 sub-agents costs no call stack.
+    fn flatten(&mut self, turns: Vec<Turn>) -> Vec<Turn> {
+        let mut out = Vec::with_capacity(turns.len());
+        let mut stack = vec![turns.into_iter()];
+        while let Some(top) = stack.last_mut() {
+            let Some(mut t) = top.next() else {
+                stack.pop();
+                continue;
+            };
+            let mut below = Vec::new();
+            for part in &mut t.parts {
+                if let Part::ToolCall { call } = part {
+                    if let Some(turns) = self.take_subthread(call) {
+                        if !turns.is_empty() {
+                            self.flattened = self.flattened.max(Flattened::Due);
+                        }
+                        below.extend(turns);
+                    }
+                }
+            }
+            out.push(t);
+            if !below.is_empty() {
+                stack.push(below.into_iter());
+            }
+        }
+        out
+    }
+
+    /// Takes an Agent call's sub-agent thread out of the fold: the call gets its record (status
+    /// and description filled in, transcript empty) and the thread's turns are returned. A
+    /// background task with no transcript becomes a notice after the turn instead (`None`).
+    fn take_subthread(&mut self, call: &mut ToolCall) -> Option<Vec<Turn>> {
+        let id = call.tool_call_id.clone();
+        self.call_thread.remove(&id);
+        let SubThread {
+            mut record,
+            announced,
+            turns,
+            ..
+        } = self.subthreads.remove(&id)?;
+        self.written_runs.insert(id.clone());
+        self.task_call.remove(&record.task_id);
+        if !announced {
+            record.status = match call.state {
+                ToolState::Success => SubagentStatus::Completed,
+                ToolState::Error | ToolState::ApprovalDenied => SubagentStatus::Failed,
+                ToolState::Pending | ToolState::ApprovalPending | ToolState::Running => {
+                    SubagentStatus::Running
+                }
+            };
+        }
+        // A background task with no agent and no transcript (a shell command run in the
+        // background): its outcome, not a phantom sub-agent.
+        if announced && turns.is_empty() && record.subagent_type.is_none() {
+            self.after_turn.push(task_notice(
+                record.task_id,
+                Some(record.status),
+                Some(record.description).filter(|d| !d.is_empty()),
+                record.summary,
+                record.usage,
+                None,
+            ));
+            return None;
+        }
+        if record.description.is_empty() {
+            record.description = match &call.kind {
+                ToolKind::Subagent { description } => description.clone(),
+                // Turns in the thread of a call the adapter did not call a sub-agent: the call's
+                // own line says what it was.
+                ToolKind::Shell { .. }
+                | ToolKind::Read { .. }
+                | ToolKind::Write { .. }
+                | ToolKind::Edit { .. }
+                | ToolKind::MultiEdit { .. }
+                | ToolKind::Patch { .. }
+                | ToolKind::Search { .. }
+                | ToolKind::WebFetch { .. }
+                | ToolKind::WebSearch { .. }
+                | ToolKind::Todo { .. }
+                | ToolKind::Plan { .. }
+                | ToolKind::Skill { .. }
+                | ToolKind::Mcp { .. }
+                | ToolKind::StructuredOutput
+                | ToolKind::Other { .. } => String::new(),
+            };
+        }
+        call.subagent = Some(record);
+        Some(turns)
     }
 }
 
@@ -727,22 +832,17 @@ fn merge_meta(into: &mut TurnMeta, from: TurnMeta) {
     into.machinery.extend(from.machinery);
 }
 
-/// Tools the API runs itself (server tools, connector MCP calls) answer inside the assistant
-/// message; client tools (including `mcp__server__tool`) answer in a user message.
-fn is_server_run(call: &ToolCall) -> bool {
-    match call.caller {
-        Caller::ServerTool => true,
-        Caller::Mcp => !call.name.starts_with("mcp__"),
-        Caller::Model | Caller::Subagent => false,
-    }
-}
-
+/// The notice for a task no Agent call owns (a background shell, a workflow): its state as the
+/// harness reported it.
 fn task_notice(
     task_id: String,
     status: Option<SubagentStatus>,
     description: Option<String>,
     summary: Option<String>,
     usage: Option<crate::model::transcript::SubagentUsage>,
+    // Dropped on purpose: `task_type` says how the harness runs a task (`local_bash`,
+    // `local_agent`, …), which the description already tells a reader in words; the notice has
+    // no field for it and the schema keeps none.
     _task_type: Option<String>,
 ) -> TranscriptItem {
     TranscriptItem::Notice(Box::new(SystemNotice::Task {
