@@ -33,6 +33,10 @@ pub(crate) struct Settings {
     pub(crate) stable: Option<StableMode>,
     /// `--redact`: replace secrets and the home directory.
     pub(crate) redact: bool,
+    /// `--follow`: keep reading inputs as they grow.
+    pub(crate) follow: bool,
+    /// `--follow-all`: follow every active session of a directory.
+    pub(crate) follow_all: bool,
     /// `$HOME`, read once here, for `--redact` (`None` when unset, empty or `/`).
     pub(crate) home: Option<String>,
 }
@@ -90,6 +94,8 @@ impl Settings {
             width,
             stable: cli.stable,
             redact: cli.redact,
+            follow: cli.follow || cli.follow_all,
+            follow_all: cli.follow_all,
             home: std::env::var("HOME")
                 .ok()
                 .map(|h| h.trim_end_matches('/').to_owned())
