@@ -297,7 +297,11 @@ fn run_one(
         transforms: settings.transforms(),
         session_id: None,
     };
-    let outcome = InputDriver::new(&name, path, settings.from).run(reader, &mut sink, diag)?;
+    let mut driver = InputDriver::new(&name, path, settings.from);
+    if settings.follow {
+        driver = driver.following();
+    }
+    let outcome = driver.run(reader, &mut sink, diag)?;
     sink.renderer.finish(sink.out, &outcome.summary)?;
     Ok(Rendered {
         session_id: sink.session_id,

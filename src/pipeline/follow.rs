@@ -189,7 +189,9 @@ fn one<W: Write>(
                 reader = reader.with_switch(s);
             }
             let outcome =
-                InputDriver::new(&name, path, settings.from).run(&mut reader, &mut SharedPage(&page), diag)?;
+                InputDriver::new(&name, path, settings.from)
+                    .following()
+                    .run(&mut reader, &mut SharedPage(&page), diag)?;
             let switched = reader.switched;
             drop(reader);
             // The last write: the whole session, without the reload tag.

@@ -229,8 +229,12 @@ impl Read for FollowReader<'_> {
             if let Some(switch) = self.switch.as_mut() {
                 if switch.newer(&seen) {
                     self.switched = true;
+                    continue;
                 }
             }
+            // Nothing new in this file: let the driver look beside it (sub-agent files) and
+            // flush. Only whole lines were handed on, so the line reader holds no part of one.
+            return Err(io::ErrorKind::WouldBlock.into());
         }
     }
 }

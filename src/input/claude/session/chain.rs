@@ -47,7 +47,7 @@ pub(crate) enum NodeRole {
 }
 
 impl NodeRole {
-    fn is_message(&self) -> bool {
+    pub(crate) fn is_message(&self) -> bool {
         !matches!(self, NodeRole::Other)
     }
 }

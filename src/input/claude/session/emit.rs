@@ -156,7 +156,14 @@ impl Emitter {
         out.extend(rest.into_iter().flat_map(|(_, e)| e));
     }
 
-    fn row(&mut self, log: &mut SessionLog, i: usize, thread: &Thread, out: &mut Vec<Event>) {
+    /// Emits one row (threaded under `thread`, a sub-agent's Agent call).
+    pub(crate) fn row(
+        &mut self,
+        log: &mut SessionLog,
+        i: usize,
+        thread: &Thread,
+        out: &mut Vec<Event>,
+    ) {
         let r = &mut log.rows[i];
         let n = r.line;
         let body = std::mem::replace(&mut r.body, Body::Absorbed(String::new()));
@@ -293,6 +300,21 @@ impl Emitter {
                 m.shift_remove("usage");
             }
         }
+    }
+
+    /// Follow mode: a sub-agent's transcript appeared; its rows follow, threaded under `call`.
+    pub(crate) fn announce(&mut self, call: &str, agent: &Agent, line: u64, out: &mut Vec<Event>) {
+        out.push(Event {
+            line,
+            kind: EventKind::SubtaskStarted {
+                task_id: agent.agent_id.clone(),
+                tool_call_id: Some(call.to_owned()),
+                description: agent.description.clone(),
+                subagent_type: agent.agent_type.clone(),
+                task_type: None,
+            },
+        });
+        self.started.insert(call.to_owned());
     }
 
     /// After an Agent call's row: its sub-agent's run, threaded under the call.

@@ -262,24 +262,26 @@ impl SessionLog {
 
     /// The rows as the chain module sees them.
     pub(crate) fn nodes(&self) -> Vec<Node> {
-        self.rows
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let parent = match (&r.parent_uuid, &r.logical_parent) {
-                    (Some(p), _) => self.index.get(p).copied(),
-                    (None, Some(l)) if r.is_boundary => {
-                        self.index.get(l).copied().or_else(|| i.checked_sub(1))
-                    }
-                    (None, None) if r.is_boundary => i.checked_sub(1),
-                    (None, _) => None,
-                };
-                Node {
-                    parent: parent.filter(|&p| p != i),
-                    role: r.role.clone(),
-                }
+        (0..self.rows.len())
+            .map(|i| Node {
+                parent: self.parent_of(i),
+                role: self.rows[i].role.clone(),
             })
             .collect()
+    }
+
+    /// The index of row `i`'s parent row, when it is in the file.
+    pub(crate) fn parent_of(&self, i: usize) -> Option<usize> {
+        let r = &self.rows[i];
+        let parent = match (&r.parent_uuid, &r.logical_parent) {
+            (Some(p), _) => self.index.get(p).copied(),
+            (None, Some(l)) if r.is_boundary => {
+                self.index.get(l).copied().or_else(|| i.checked_sub(1))
+            }
+            (None, None) if r.is_boundary => i.checked_sub(1),
+            (None, _) => None,
+        };
+        parent.filter(|&p| p != i)
     }
 }
 

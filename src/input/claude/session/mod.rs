@@ -30,6 +30,7 @@ mod chain;
 mod discover;
 mod emit;
 mod entries;
+mod live;
 mod log;
 #[cfg(test)]
 mod robustness;
@@ -41,11 +42,13 @@ use emit::Emitter;
 use log::SessionLog;
 use subagents::Agent;
 
-/// The saved-session adapter: holds the file until its end, then emits it in chain order.
-#[derive(Debug, Default)]
+/// The saved-session adapter: holds the file until its end, then emits it in chain order (in
+/// follow mode, `live.rs`: in file order as it is read).
+#[derive(Default)]
 pub(crate) struct ClaudeSession {
     path: Option<PathBuf>,
     log: SessionLog,
+    live: Option<Box<live::Live>>,
 }
 
 impl Adapter for ClaudeSession {
@@ -53,11 +56,32 @@ impl Adapter for ClaudeSession {
         self.path = Some(path.to_path_buf());
     }
 
-    fn line(&mut self, line: &InputLine, _out: &mut Vec<Event>, report: &mut Report<'_>) {
+    fn set_live(&mut self) {
+        self.live = Some(Box::new(live::Live::new()));
+    }
+
+    fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
         self.log.line(line, report, false);
+        if let Some(live) = self.live.as_mut() {
+            live.emit(&mut self.log, out);
+        }
+    }
+
+    fn poll(&mut self, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        if let (Some(live), Some(path)) = (self.live.as_mut(), &self.path) {
+            live.poll(path, out, report);
+        }
     }
 
     fn finish(&mut self, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        if let Some(mut live) = self.live.take() {
+            if let Some(path) = &self.path {
+                live.poll(path, out, report);
+            }
+            live.emit(&mut self.log, out);
+            live.finish(&mut self.log, out);
+            return;
+        }
         let mut log = std::mem::take(&mut self.log);
         let mut agents: Vec<Agent> = std::mem::take(&mut log.sidechains)
             .into_iter()
