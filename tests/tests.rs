@@ -39,3 +39,6 @@ mod diff;
 mod redact;
 // --to jsonl / --to events goldens for every sample (a refactor must keep their bytes).
 mod goldens_jsonl;
+// --follow: growing files (stream, saved session with a sub-agent, Codex rollout) shown within a
+// second per record, rewinds marked late, Ctrl-C, directories, -o pages, and `scribe hook`.
+mod follow;
