@@ -30,7 +30,14 @@ struct Follower {
 impl Follower {
     fn start(args: &[&str]) -> Follower {
         let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("scribe"));
-        for var in ["NO_COLOR", "CLICOLOR_FORCE", "TERM", "COLORTERM", "COLUMNS", "HOME"] {
+        for var in [
+            "NO_COLOR",
+            "CLICOLOR_FORCE",
+            "TERM",
+            "COLORTERM",
+            "COLUMNS",
+            "HOME",
+        ] {
             cmd.env_remove(var);
         }
         let mut child = cmd
@@ -176,7 +183,8 @@ fn copy_head(src: &Path, dst: &Path, n: usize) {
 /// loaded machine; that is not what the bound measures).
 fn settle(f: &mut Follower, first: u64) {
     assert!(
-        f.wait_for(Instant::now() + SETTLE, false, &|l| event_line(l) == Some(first)),
+        f.wait_for(Instant::now() + SETTLE, false, &|l| event_line(l)
+            == Some(first)),
         "the lines already written were not shown"
     );
 }
@@ -194,7 +202,10 @@ fn a_growing_stream_shows_each_record_within_a_second() {
     let (out, code, stderr) = f.interrupt();
     assert_eq!(code, Some(130), "{stderr}");
     assert!(!stderr.contains("truncated"), "{stderr}");
-    assert!(out.iter().all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok()));
+    assert!(
+        out.iter()
+            .all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok())
+    );
 }
 
 #[test]
@@ -337,7 +348,10 @@ fn ctrl_c_in_jsonl_keeps_every_record_and_stays_json() {
         .lines()
         .map(str::to_owned)
         .collect();
-    assert_eq!(out, want, "follow + Ctrl-C must write what reading the file whole writes");
+    assert_eq!(
+        out, want,
+        "follow + Ctrl-C must write what reading the file whole writes"
+    );
 }
 
 #[test]
@@ -372,11 +386,18 @@ fn follow_all_prefixes_each_line_with_its_session() {
     )
     .unwrap();
     let mut f = Follower::start(&["--follow-all", dir.path().to_str().unwrap(), "--to", "md"]);
-    assert!(f.wait_for(Instant::now() + SETTLE, false, &|l| l.starts_with("[aaaa1111] ")));
-    assert!(f.wait_for(Instant::now() + SETTLE, false, &|l| l.starts_with("[bbbb2222] ")));
+    assert!(f.wait_for(Instant::now() + SETTLE, false, &|l| {
+        l.starts_with("[aaaa1111] ")
+    }));
+    assert!(f.wait_for(Instant::now() + SETTLE, false, &|l| {
+        l.starts_with("[bbbb2222] ")
+    }));
     let (out, code, _) = f.interrupt();
     assert_eq!(code, Some(130));
-    assert!(out.iter().all(|l| l.starts_with("[aaaa1111] ") || l.starts_with("[bbbb2222] ")));
+    assert!(
+        out.iter()
+            .all(|l| l.starts_with("[aaaa1111] ") || l.starts_with("[bbbb2222] "))
+    );
 }
 
 /// Polls for a file holding `needle`.
@@ -388,7 +409,11 @@ fn wait_file(path: &Path, needle: &str) -> String {
                 return t;
             }
         }
-        assert!(Instant::now() < deadline, "{} never held {needle}", path.display());
+        assert!(
+            Instant::now() < deadline,
+            "{} never held {needle}",
+            path.display()
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -458,7 +483,11 @@ fn a_claude_hook_payload_archives_the_session_and_its_index() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let page = std::fs::read_to_string(archive.join(format!("{sid}.html"))).unwrap();
     assert!(page.trim_end().ends_with("</html>"));
     // The sub-agent's own transcript is on the page.
@@ -533,11 +562,11 @@ fn a_codex_notify_argument_finds_its_rollout() {
         .code(0)
         .stdout("");
     assert!(
-        std::fs::read_dir(&archive)
-            .unwrap()
-            .flatten()
-            .any(|e| e.file_name().to_string_lossy().ends_with(".html")
-                && e.file_name() != "index.html"),
+        std::fs::read_dir(&archive).unwrap().flatten().any(|e| e
+            .file_name()
+            .to_string_lossy()
+            .ends_with(".html")
+            && e.file_name() != "index.html"),
         "{:?}",
         std::fs::read_to_string(archive.join("scribe-hook.log"))
     );
@@ -555,4 +584,40 @@ fn copy_tree(from: &Path, to: &Path) {
             std::fs::copy(&p, &dst).unwrap();
         }
     }
+}
+
+/// Gemini CLI's chat log is an upsert log: a message is written again with the same id when it
+/// changes. Followed, the last message is held until another begins (it is usually the one being
+/// rewritten); a rewrite of a message already shown comes out as an `update` notice and the
+/// message as it is now, not as a silent duplicate.
+#[test]
+fn a_gemini_message_rewritten_after_it_was_shown_is_an_update() {
+    let src = sample("gemini-session-rewind.jsonl");
+    let text = std::fs::read_to_string(&src).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("session-x.jsonl");
+    // Header, context, the prompt, the model message without its tool calls, then a message
+    // that comes after it: the model message is shown as it was.
+    let later =
+        r#"{"id":"i-x","timestamp":"2026-01-02T12:00:03.000Z","type":"info","content":"Later."}"#;
+    let head = format!(
+        "{}\n{}\n{}\n{}\n{later}\n",
+        lines[0], lines[1], lines[2], lines[3]
+    );
+    std::fs::write(&file, head).unwrap();
+    let mut f = Follower::start(&["-F", file.to_str().unwrap(), "--to", "events"]);
+    assert!(f.wait_for(Instant::now() + SETTLE, false, &|l| l.contains("\"g-1\"")));
+    assert!(!f.seen.iter().any(|l| l.contains("Echoing first.")));
+    // The model message is rewritten with its text and tool calls.
+    append(&file, &format!("{}\n", lines[5]));
+    let updated = f.wait_for(Instant::now() + SETTLE, true, &|l| {
+        l.contains("\"source\":\"update\"")
+    });
+    assert!(updated, "{:?}", f.seen);
+    let (out, code, _) = f.interrupt();
+    assert_eq!(code, Some(130));
+    let all = out.join("\n");
+    assert!(all.find("\"update\"").unwrap() < all.find("Echoing first.").unwrap());
+    assert_eq!(all.matches("Echoing first.").count(), 1);
 }

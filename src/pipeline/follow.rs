@@ -97,7 +97,15 @@ pub(crate) fn run(settings: &Settings) -> Result<u8> {
         let mut renderer = render::renderer_for(&settings.render_options());
         let mut diag = Diagnostics::new(settings.strict);
         let target = target(settings, &mut out, renderer.as_mut(), index.as_ref());
-        let r = one(input, settings, &stop, Watch::new(input), None, target, &mut diag);
+        let r = one(
+            input,
+            settings,
+            &stop,
+            Watch::new(input),
+            None,
+            target,
+            &mut diag,
+        );
         out.flush()?;
         r.map(|e| e.stopped)
     };
@@ -118,7 +126,10 @@ enum Target<'a, W: Write> {
         renderer: &'a mut dyn Render,
     },
     /// A page in the output directory.
-    Dir { dir: &'a Path, index: &'a Mutex<Index> },
+    Dir {
+        dir: &'a Path,
+        index: &'a Mutex<Index>,
+    },
 }
 
 fn target<'a, W: Write>(
@@ -188,10 +199,9 @@ fn one<W: Write>(
             if let Some(s) = switch {
                 reader = reader.with_switch(s);
             }
-            let outcome =
-                InputDriver::new(&name, path, settings.from)
-                    .following()
-                    .run(&mut reader, &mut SharedPage(&page), diag)?;
+            let outcome = InputDriver::new(&name, path, settings.from)
+                .following()
+                .run(&mut reader, &mut SharedPage(&page), diag)?;
             let switched = reader.switched;
             drop(reader);
             // The last write: the whole session, without the reload tag.
@@ -428,7 +438,15 @@ fn tagged(
         },
     );
     let target = target(settings, &mut out, renderer.as_mut(), index);
-    let r = one(path, settings, stop, Watch::new(path), None, target, &mut diag);
+    let r = one(
+        path,
+        settings,
+        stop,
+        Watch::new(path),
+        None,
+        target,
+        &mut diag,
+    );
     let r = r.and_then(|_| Ok(out.flush()?));
     if let Err(e) = r {
         if !crate::exit::is_broken_pipe(&e) {

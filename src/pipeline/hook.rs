@@ -50,7 +50,10 @@ pub(crate) fn run(cli: &Cli, args: &HookArgs) -> u8 {
     }
     let from_stdin = args.payload.is_none();
     if let Err(e) = hook(args) {
-        log(dir, &format!("scribe hook: {}", crate::diagnostics::error_words(&e)));
+        log(
+            dir,
+            &format!("scribe hook: {}", crate::diagnostics::error_words(&e)),
+        );
     }
     if from_stdin {
         // Gemini CLI reads the hook's stdout as JSON; an empty object changes nothing (Claude
@@ -133,7 +136,11 @@ fn expand_home(p: &str) -> PathBuf {
 
 /// The Codex rollout of a thread: `$CODEX_HOME/sessions/…/rollout-…-<thread id>.jsonl`.
 fn codex_rollout(thread: &str) -> Result<PathBuf> {
-    if thread.is_empty() || !thread.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+    if thread.is_empty()
+        || !thread
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+    {
         bail!("the Codex thread id is not one");
     }
     let home = std::env::var_os("CODEX_HOME")
@@ -178,11 +185,8 @@ fn convert(cli: &Cli, args: &HookArgs, transcript: &Path) -> Result<()> {
     let name = transcript.display().to_string();
     let file = File::open(transcript).with_context(|| format!("cannot read {name}"))?;
     let mut diag = Diagnostics::new(false);
-    let outcome = InputDriver::new(&name, transcript, SourceFormat::Auto).run(
-        file,
-        &mut page,
-        &mut diag,
-    )?;
+    let outcome =
+        InputDriver::new(&name, transcript, SourceFormat::Auto).run(file, &mut page, &mut diag)?;
     page.write(&outcome.summary, false)
 }
 

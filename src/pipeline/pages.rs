@@ -161,11 +161,7 @@ impl<'a> Page<'a> {
 
     /// Writes the page when it changed and the last write is a second old.
     pub(crate) fn write_due(&mut self) -> Result<()> {
-        if self.changed
-            && self
-                .last_write
-                .is_none_or(|t| t.elapsed() >= MIN_INTERVAL)
-        {
+        if self.changed && self.last_write.is_none_or(|t| t.elapsed() >= MIN_INTERVAL) {
             self.write(&Summary::default(), self.live)?;
         }
         Ok(())
@@ -196,11 +192,7 @@ impl<'a> Page<'a> {
             bytes = with_refresh(bytes);
         }
         let name = self.name.get_or_insert_with(|| {
-            page_name(
-                self.session_id.as_deref(),
-                &self.input,
-                self.options.format,
-            )
+            page_name(self.session_id.as_deref(), &self.input, self.options.format)
         });
         std::fs::create_dir_all(&self.dir)
             .with_context(|| format!("cannot create {}", self.dir.display()))?;

@@ -59,6 +59,22 @@ pub(crate) struct GeminiSession {
     /// Ids of the messages in the CLI's current context, in order.
     live: Vec<String>,
     cwd: Option<String>,
+    /// Follow mode (`--follow`): what was emitted so far.
+    follow: Option<Box<Follow>>,
+}
+
+/// Follow mode: entries are emitted as they are read, except the last one, which the CLI may
+/// still rewrite (a model message is written first without its tool calls, then with them). A
+/// rewrite of a message already shown is shown as an update: an `update` notice, then the
+/// message as it is now.
+#[derive(Default)]
+struct Follow {
+    began: bool,
+    /// Entries emitted (all but the last, which is held).
+    emitted: usize,
+    called: HashSet<String>,
+    /// Messages already shown that were rewritten since: their line, id and new record.
+    updates: Vec<(u64, String, Value)>,
 }
 
 impl Adapter for GeminiSession {
@@ -108,7 +124,118 @@ impl Adapter for GeminiSession {
         }
     }
 
+    fn set_live(&mut self) {
+        self.follow = Some(Box::default());
+    }
+
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        self.read_line(line, out, report);
+        if self.follow.is_some() {
+            self.emit_settled(out, false);
+        }
+    }
+
+    fn finish(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
+        if self.follow.is_some() {
+            self.emit_settled(out, true);
+            return;
+        }
+        let Some(first) = self.first_line() else {
+            return;
+        };
+        out.push(Event {
+            line: first,
+            kind: EventKind::SessionInit {
+                session: Box::new(self.snapshot()),
+            },
+        });
+        let mut called: HashSet<String> = HashSet::new();
+        for e in std::mem::take(&mut self.entries) {
+            entry(e, &mut called, out);
+        }
+    }
+}
+
+/// Emits one replayed entry.
+fn entry(e: Entry, called: &mut HashSet<String>, out: &mut Vec<Event>) {
+    match e {
+        Entry::Message { line, record } => message(line, &record, called, out),
+        Entry::Dropped { line, text, ids } => out.push(Event {
+            line,
+            kind: EventKind::Notice {
+                notice: Box::new(SystemNotice::Info {
+                    source: "history".into(),
+                    level: Level::Info,
+                    text,
+                    data: json!({ "messageIds": ids }),
+                }),
+            },
+        }),
+    }
+}
+
+impl GeminiSession {
+    /// Follow mode: emits the updates to messages already shown, then every entry but the last
+    /// (all of them at the end of the input).
+    fn emit_settled(&mut self, out: &mut Vec<Event>, all: bool) {
+        let first = self.first_line();
+        let snapshot = first.map(|_| self.snapshot());
+        let Some(f) = self.follow.as_mut() else {
+            return;
+        };
+        if !f.began {
+            let (Some(first), Some(snapshot)) = (first, snapshot) else {
+                return;
+            };
+            if self.entries.is_empty() && !all {
+                return;
+            }
+            out.push(Event {
+                line: first,
+                kind: EventKind::SessionInit {
+                    session: Box::new(snapshot),
+                },
+            });
+            f.began = true;
+        }
+        for (line, id, record) in std::mem::take(&mut f.updates) {
+            out.push(Event {
+                line,
+                kind: EventKind::Notice {
+                    notice: Box::new(SystemNotice::Info {
+                        source: "update".into(),
+                        level: Level::Info,
+                        text: format!("message {id}, shown above, was rewritten; as it is now:"),
+                        data: json!({ "messageId": id }),
+                    }),
+                },
+            });
+            message(line, &record, &mut f.called, out);
+        }
+        let end = if all {
+            self.entries.len()
+        } else {
+            self.entries.len().saturating_sub(1)
+        };
+        while f.emitted < end {
+            let e = match &self.entries[f.emitted] {
+                Entry::Message { line, record } => Entry::Message {
+                    line: *line,
+                    record: record.clone(),
+                },
+                Entry::Dropped { line, text, ids } => Entry::Dropped {
+                    line: *line,
+                    text: text.clone(),
+                    ids: ids.clone(),
+                },
+            };
+            entry(e, &mut f.called, out);
+            f.emitted += 1;
+        }
+    }
+
+    /// Reads one line of the log into the replay.
+    fn read_line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
         if line.text.trim().is_empty() {
             return;
         }
@@ -146,41 +273,16 @@ impl Adapter for GeminiSession {
             push_debug(out, line, "unknown saved-chat record");
         }
     }
-
-    fn finish(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
-        let Some(first) = self.first_line() else {
-            return;
-        };
-        out.push(Event {
-            line: first,
-            kind: EventKind::SessionInit {
-                session: Box::new(self.snapshot()),
-            },
-        });
-        let mut called: HashSet<String> = HashSet::new();
-        for e in std::mem::take(&mut self.entries) {
-            match e {
-                Entry::Message { line, record } => message(line, &record, &mut called, out),
-                Entry::Dropped { line, text, ids } => out.push(Event {
-                    line,
-                    kind: EventKind::Notice {
-                        notice: Box::new(SystemNotice::Info {
-                            source: "history".into(),
-                            level: Level::Info,
-                            text,
-                            data: json!({ "messageIds": ids }),
-                        }),
-                    },
-                }),
-            }
-        }
-    }
 }
 
 impl GeminiSession {
     fn upsert(&mut self, line: u64, record: Value) {
         let id = str_of(&record, "id").to_owned();
         if let Some(&i) = self.index.get(&id) {
+            let same = matches!(&self.entries[i], Entry::Message { record: r, .. } if *r == record);
+            if let Some(f) = self.follow.as_mut().filter(|f| i < f.emitted && !same) {
+                f.updates.push((line, id.clone(), record.clone()));
+            }
             self.entries[i] = Entry::Message { line, record };
         } else {
             self.index.insert(id.clone(), self.entries.len());
