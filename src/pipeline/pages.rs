@@ -110,7 +110,7 @@ fn with_refresh(page: Vec<u8>) -> Vec<u8> {
 
 /// What a page is rendered from: everything the driver delivered, after the transforms.
 enum Record {
-    Live(Event),
+    Live(Box<Event>),
     Item(TranscriptItem),
 }
 
@@ -250,9 +250,9 @@ impl Sink for Page<'_> {
             return Ok(());
         }
         if self.transforms.is_empty() {
-            self.records.push(Record::Live(event.clone()));
+            self.records.push(Record::Live(Box::new(event.clone())));
         } else if let Some(shown) = self.transforms.event(event) {
-            self.records.push(Record::Live(shown));
+            self.records.push(Record::Live(Box::new(shown)));
         }
         self.changed = true;
         Ok(())
