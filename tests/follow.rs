@@ -448,6 +448,8 @@ fn html_pages_in_a_directory_are_rewritten_as_the_session_grows() {
     let last = std::fs::read_to_string(&page).unwrap();
     assert!(last.trim_end().ends_with("</html>"));
     assert!(!last.contains("http-equiv=\"refresh\""));
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(!index.contains("http-equiv=\"refresh\""));
     // No temporary file is left behind.
     let left: Vec<PathBuf> = std::fs::read_dir(&out)
         .unwrap()

@@ -76,7 +76,9 @@ impl Index {
 
     /// Sets one page's row and rewrites `index.html` (and the rows file).
     pub(crate) fn update(&mut self, row: IndexRow, refresh: bool) -> Result<()> {
-        if self.rows.get(&row.href) == Some(&row) {
+        // While followed, an unchanged row leaves the index alone; the last write always
+        // rewrites it (without the reload tag).
+        if refresh && self.rows.get(&row.href) == Some(&row) {
             return Ok(());
         }
         self.rows.insert(row.href.clone(), row);
