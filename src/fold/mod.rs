@@ -22,7 +22,7 @@
 //! per Agent call and moved into that call's `subagent.transcript` when its turn is written,
 //! recursively for nested sub-agents.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
@@ -48,6 +48,11 @@ struct SubThread {
     record: SubagentRecord,
     /// A `task_started` (or later task event) named it: its status is the harness's word.
     announced: bool,
+    /// A status update said it ended; its completion (final summary, usage, duration) has not
+    /// come yet, so its call waits for it.
+    ended_by_update: bool,
+    /// Its completion came: the record is frozen (§14 step 4), no later update reopens it.
+    finished: bool,
     turns: Vec<Turn>,
 }
 
@@ -56,6 +61,8 @@ impl SubThread {
         SubThread {
             record: SubagentRecord::unnamed(),
             announced: false,
+            ended_by_update: false,
+            finished: false,
             turns: Vec::new(),
         }
     }
@@ -70,6 +77,12 @@ pub(crate) struct Folder {
     call_thread: HashMap<String, Thread>,
     /// Task id → the Agent call that owns it.
     task_call: HashMap<String, String>,
+    /// Background tasks of calls in the turn just written (a shell command run in the
+    /// background is no sub-agent): their status, written right after the turn.
+    after_turn: Vec<TranscriptItem>,
+    /// Calls whose sub-agent record was already written with them: a task event that comes
+    /// later is a notice, not a second (phantom) record. One id per sub-agent run.
+    written_runs: HashSet<String>,
     /// Per thread, the assistant message still taking content-block frames.
     open_message: HashMap<Thread, String>,
     /// A Skill call whose result arrived and whose body may follow.
@@ -86,6 +99,8 @@ impl Folder {
             subthreads: HashMap::new(),
             call_thread: HashMap::new(),
             task_call: HashMap::new(),
+            written_runs: HashSet::new(),
+            after_turn: Vec::new(),
             open_message: HashMap::new(),
             skill_awaiting: None,
             last_session: None,
@@ -184,16 +199,23 @@ impl Folder {
                 tool_name,
                 message,
             } => {
+                // The call carries its denial (shown once, with it); a notice only when the
+                // call is not in the input. The state follows with the call's result, so the
+                // turn is not final before the result's output is on it.
                 if let Some(call) = self.find_call(&tool_call_id) {
-                    call.denied = Some(message.clone());
+                    call.denied = Some(message);
+                    if call.state == ToolState::Error {
+                        call.state = ToolState::ApprovalDenied;
+                    }
+                } else {
+                    self.ready(TranscriptItem::Notice(Box::new(
+                        SystemNotice::PermissionDenied {
+                            tool_name,
+                            tool_call_id,
+                            message,
+                        },
+                    )));
                 }
-                self.ready(TranscriptItem::Notice(Box::new(
-                    SystemNotice::PermissionDenied {
-                        tool_name,
-                        tool_call_id,
-                        message,
-                    },
-                )));
             }
             EventKind::SubtaskStarted {
                 task_id,
@@ -212,7 +234,9 @@ impl Folder {
                     st.record.task_id = task_id;
                     st.record.description = description;
                     st.record.subagent_type = subagent_type;
-                    st.record.status = SubagentStatus::Running;
+                    if !st.finished {
+                        st.record.status = SubagentStatus::Running;
+                    }
                 }
                 None => self.ready(task_notice(
                     task_id,
@@ -253,7 +277,9 @@ impl Folder {
                 error,
             } => match self.subthread_for(&task_id, None) {
                 Some(st) => {
-                    if let Some(s) = status {
+                    // A finished run is frozen: a late `running` cannot reopen it.
+                    if let Some(s) = status.filter(|_| !st.finished) {
+                        st.ended_by_update = s != SubagentStatus::Running;
                         st.record.status = s;
                     }
                     if let Some(d) = description {
@@ -274,6 +300,7 @@ impl Folder {
             } => match self.subthread_for(&task_id, tool_call_id.as_deref()) {
                 Some(st) => {
                     st.record.status = status;
+                    st.finished = true;
                     if summary.is_some() {
                         st.record.summary = summary;
                     }
@@ -352,6 +379,7 @@ impl Folder {
                 record: st.record,
             })));
         }
+        out.append(&mut self.after_turn);
     }
 
     fn session(&mut self, mut s: SessionSnapshot) {
@@ -452,10 +480,31 @@ impl Folder {
             })));
             return;
         };
-        call.state = if is_error {
-            ToolState::Error
-        } else {
-            ToolState::Success
+        // No call moves backwards: a second result for a finished call (a replay) adds what
+        // was missing and changes nothing else.
+        if call.state.is_terminal() {
+            if call.sidecar.is_none() {
+                call.sidecar = sidecar;
+            }
+            if call.output.is_none() {
+                call.output = Some(output);
+            } else if call.output.as_ref() != Some(&output) {
+                // Kept, beside the call it could not change.
+                self.ready(TranscriptItem::Notice(Box::new(SystemNotice::Info {
+                    source: "tool_result".into(),
+                    level: Level::Info,
+                    text: format!(
+                        "a second result for the finished call {id} (line {line}) left it as it was"
+                    ),
+                    data: output,
+                })));
+            }
+            return;
+        }
+        call.state = match (is_error, call.denied.is_some()) {
+            (true, true) => ToolState::ApprovalDenied,
+            (true, false) => ToolState::Error,
+            (false, _) => ToolState::Success,
         };
         if is_error {
             call.error_text =
@@ -488,6 +537,7 @@ impl Folder {
 
     fn subthread_for(&mut self, task_id: &str, call_id: Option<&str>) -> Option<&mut SubThread> {
         let call_id = match call_id {
+            Some(c) if self.written_runs.contains(c) => return None,
             Some(c) => {
                 self.task_call.insert(task_id.to_owned(), c.to_owned());
                 c.to_owned()
@@ -546,7 +596,9 @@ impl Folder {
                 call.state.is_terminal()
                     && self.skill_awaiting.as_deref() != Some(call.tool_call_id.as_str())
                     && !self.subthreads.get(&call.tool_call_id).is_some_and(|st| {
-                        st.announced && st.record.status == SubagentStatus::Running
+                        st.announced
+                            && (st.record.status == SubagentStatus::Running
+                                || st.ended_by_update && !st.finished)
                     })
             }
             _ => true,
@@ -565,6 +617,7 @@ impl Folder {
             }
             let item = self.queue.pop_front().expect("front exists");
             out.push(self.finalize(item));
+            out.append(&mut self.after_turn);
         }
     }
 
@@ -572,6 +625,7 @@ impl Folder {
     fn release_all(&mut self, out: &mut Vec<TranscriptItem>) {
         while let Some(item) = self.queue.pop_front() {
             out.push(self.finalize(item));
+            out.append(&mut self.after_turn);
         }
     }
 
@@ -598,7 +652,9 @@ impl Folder {
                     mut record,
                     announced,
                     mut turns,
+                    ..
                 } = st;
+                self.written_runs.insert(id.clone());
                 self.task_call.remove(&record.task_id);
                 for t in &mut turns {
                     self.attach_subagents(t);
@@ -609,6 +665,19 @@ impl Folder {
                         ToolState::Error | ToolState::ApprovalDenied => SubagentStatus::Failed,
                         _ => SubagentStatus::Running,
                     };
+                }
+                // A background task with no agent and no transcript (a shell command run in
+                // the background): its outcome, not a phantom sub-agent.
+                if announced && turns.is_empty() && record.subagent_type.is_none() {
+                    self.after_turn.push(task_notice(
+                        record.task_id,
+                        Some(record.status),
+                        Some(record.description).filter(|d| !d.is_empty()),
+                        record.summary,
+                        record.usage,
+                        None,
+                    ));
+                    continue;
                 }
                 if record.description.is_empty() {
                     record.description = call

@@ -84,7 +84,15 @@ pub(crate) enum TurnOrigin {
 impl TurnOrigin {
     /// True for origins a reader normally does not want to see (`--context` shows them).
     pub(crate) fn is_hidden_context(&self) -> bool {
-        matches!(self, TurnOrigin::Synthetic { .. })
+        match self {
+            TurnOrigin::Synthetic { reason } => !reason.is_person_action(),
+            TurnOrigin::UserInput
+            | TurnOrigin::ToolReturn { .. }
+            | TurnOrigin::SubagentPrompt { .. }
+            | TurnOrigin::Replay
+            | TurnOrigin::Notification
+            | TurnOrigin::Model => false,
+        }
     }
 }
 
@@ -104,6 +112,28 @@ pub(crate) enum SyntheticReason {
     MemoryInput,
     CompactSummary,
     Other,
+}
+
+impl SyntheticReason {
+    /// What a person did at the prompt without asking the model (a CLI slash command, a bash-mode
+    /// command and its output, a memory note, a local command's output): machinery, but the
+    /// reader's own action, so it is shown without `--context`, quietly.
+    pub(crate) fn is_person_action(self) -> bool {
+        match self {
+            SyntheticReason::SlashCommand
+            | SyntheticReason::LocalCommandOutput
+            | SyntheticReason::BashInput
+            | SyntheticReason::BashOutput
+            | SyntheticReason::MemoryInput => true,
+            SyntheticReason::SkillBody
+            | SyntheticReason::SystemReminder
+            | SyntheticReason::HookOutput
+            | SyntheticReason::LocalCommandCaveat
+            | SyntheticReason::Interrupt
+            | SyntheticReason::CompactSummary
+            | SyntheticReason::Other => false,
+        }
+    }
 }
 
 /// Non-content facts about a turn. Every field is optional; an empty one is not written.

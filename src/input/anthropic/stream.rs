@@ -49,6 +49,8 @@ impl Adapter for StreamJson {
                         line,
                         &format!("unknown system subtype {:?}", str_of(&v, "subtype")),
                     );
+                } else if str_of(&v, "subtype") == "task_started" {
+                    self.core.subagent_prompt(&v, &mut emit);
                 }
             }
             "result" => emit(EventKind::Notice {

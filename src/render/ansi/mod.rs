@@ -200,6 +200,17 @@ impl Render for TextRenderer {
                 part,
                 ..
             } => self.live_part(out, message_id, part),
+            // A denial arrives before its call's result: the result is then shown as one.
+            EventKind::ToolDenied {
+                tool_call_id,
+                message,
+                ..
+            } => {
+                if let Some(call) = self.live.heads.get_mut(tool_call_id) {
+                    call.denied = Some(message.clone());
+                }
+                Ok(())
+            }
             EventKind::ToolResult {
                 thread: None,
                 tool_call_id,
@@ -208,7 +219,10 @@ impl Render for TextRenderer {
                 error_text,
                 sidecar,
             } => {
-                if !self.live.heads.contains_key(tool_call_id) {
+                // A second result for a call (a replay) adds nothing: the first one stands.
+                if !self.live.heads.contains_key(tool_call_id)
+                    || self.live.results.contains(tool_call_id)
+                {
                     return Ok(());
                 }
                 self.head_before_result(out, tool_call_id)?;
@@ -223,10 +237,10 @@ impl Render for TextRenderer {
                     return Ok(());
                 }
                 let mut call = call.clone();
-                call.state = if *is_error {
-                    crate::model::transcript::ToolState::Error
-                } else {
-                    crate::model::transcript::ToolState::Success
+                call.state = match (*is_error, call.denied.is_some()) {
+                    (true, true) => crate::model::transcript::ToolState::ApprovalDenied,
+                    (true, false) => crate::model::transcript::ToolState::Error,
+                    (false, _) => crate::model::transcript::ToolState::Success,
                 };
                 call.output = Some(output.clone());
                 call.error_text = error_text
@@ -320,7 +334,7 @@ impl Render for TextRenderer {
             bits.push(seconds(t.duration_ms));
             bits.push(format!(
                 "{} in · {} out tokens",
-                thousands(t.all_input_tokens()),
+                thousands(t.input_tokens()),
                 thousands(t.usage.output_tokens)
             ));
             if let Some(c) = t.cost {

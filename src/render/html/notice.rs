@@ -270,7 +270,10 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
         } => {
             totals.add(n);
             open(h, if *is_error { "error" } else { "result" });
-            h.raw_trusted("result: ").text(subtype);
+            h.raw_trusted("result");
+            if !subtype.is_empty() {
+                h.raw_trusted(": ").text(subtype);
+            }
             if let Some(t) = turns {
                 h.raw_trusted(" · ")
                     .num(t)
@@ -337,7 +340,7 @@ pub(crate) fn push_footer(h: &mut Html, turns: u64, t: &Totals, lines: u64, erro
             })
             .text(&duration(t.duration_ms))
             .raw_trusted("</span><span>")
-            .num(t.usage.input_tokens)
+            .num(t.input_tokens())
             .raw_trusted(" in · ")
             .num(t.usage.output_tokens)
             .raw_trusted(" out tokens</span>");

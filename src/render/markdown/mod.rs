@@ -28,8 +28,8 @@ use super::{Render, Summary};
 use crate::model::Header;
 use crate::model::session::SessionSnapshot;
 use crate::model::transcript::{
-    Part, Role, SubagentRecord, SubagentStatus, ToolCall, ToolState, TranscriptItem, Turn,
-    TurnOrigin,
+    Part, Role, SubagentRecord, SubagentStatus, SyntheticReason, ToolCall, ToolState,
+    TranscriptItem, Turn, TurnOrigin,
 };
 use crate::render::RenderOptions;
 use escape::{fenced, html, inline, safe_markdown};
@@ -82,6 +82,18 @@ impl MarkdownRenderer {
                 TurnOrigin::Replay => quote(out, "User (replayed)", &text),
                 TurnOrigin::SubagentPrompt { .. } => quote(out, "Prompt", &text),
                 TurnOrigin::Notification => quote(out, "Notification", &text),
+                TurnOrigin::Synthetic { reason } if reason.is_person_action() => {
+                    if text.trim().is_empty() {
+                        return;
+                    }
+                    let label = match reason {
+                        SyntheticReason::LocalCommandOutput | SyntheticReason::BashOutput => {
+                            "Command output"
+                        }
+                        _ => "Command",
+                    };
+                    quote(out, label, &text)
+                }
                 TurnOrigin::Synthetic { reason } => {
                     if self.context {
                         let word = serde_json::to_value(reason)
@@ -353,7 +365,7 @@ impl Render for MarkdownRenderer {
             t.turns,
             if t.turns == 1 { "" } else { "s" },
             super::ansi::seconds(t.duration_ms),
-            super::ansi::thousands(t.all_input_tokens()),
+            super::ansi::thousands(t.input_tokens()),
             super::ansi::thousands(t.usage.output_tokens)
         );
         if let Some(c) = t.cost {

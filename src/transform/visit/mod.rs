@@ -80,6 +80,11 @@ pub(crate) trait VisitMut {
     fn usage_text(&mut self, s: &mut String) {
         self.text(s);
     }
+    /// A text that only reports how long something took (an `info` notice such as
+    /// `turn_duration`).
+    fn duration_text(&mut self, s: &mut String) {
+        self.text(s);
+    }
     /// The input line an event came from.
     fn line(&mut self, _line: &mut u64) {}
 }
@@ -469,9 +474,14 @@ fn walk_notice<V: VisitMut + ?Sized>(v: &mut V, n: &mut SystemNotice) {
             let about_usage = ["cost", "usage", "token"]
                 .iter()
                 .any(|w| source.to_ascii_lowercase().contains(w));
+            let about_time = ["duration", "elapsed"]
+                .iter()
+                .any(|w| source.to_ascii_lowercase().contains(w));
             v.text(source);
             if about_usage {
                 v.usage_text(text);
+            } else if about_time {
+                v.duration_text(text);
             } else {
                 v.text(text);
             }
