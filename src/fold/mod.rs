@@ -27,8 +27,8 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
 use crate::model::transcript::{
-    Caller, DebugRecord, Part, Role, SkillInfo, SubagentRecord, SubagentStatus, SyntheticReason,
-    ToolCall, ToolState, TranscriptItem, Turn, TurnMeta, TurnOrigin,
+    DebugRecord, Part, Role, SkillInfo, SubagentRecord, SubagentStatus, SyntheticReason, ToolCall,
+    ToolKind, ToolState, TranscriptItem, Turn, TurnMeta, TurnOrigin,
 };
 
 mod deltas;
@@ -149,6 +149,7 @@ impl Folder {
                 index,
                 text,
             } => self.deltas.text(thread, message_id, index, text, true),
+            // Display only (the live view): the call's block and its result carry what stays.
             EventKind::ToolInputStarted { .. } | EventKind::ToolProgress { .. } => {}
             EventKind::ToolResult {
                 thread,
@@ -157,12 +158,10 @@ impl Folder {
                 output,
                 error_text,
                 sidecar,
+                server_run,
             } => {
                 // A client tool's result comes back in a user message, which ends the assistant
                 // message; a server-run tool's result is one more block of the same message.
-                let server_run = self
-                    .find_call(&tool_call_id)
-                    .is_some_and(|c| is_server_run(c));
                 if !server_run {
                     self.open_message.remove(&thread);
                 }
@@ -173,6 +172,7 @@ impl Folder {
                 state,
                 output,
                 input,
+                kind,
                 error_text,
                 sidecar,
             } => {
@@ -185,6 +185,9 @@ impl Folder {
                     }
                     if let Some(i) = input {
                         call.input = i;
+                    }
+                    if let Some(k) = kind {
+                        call.kind = k;
                     }
                     if error_text.is_some() {
                         call.error_text = error_text;
@@ -336,6 +339,7 @@ impl Folder {
                     data: serde_json::Value::Null,
                 })));
             }
+            // Understood and empty for the transcript; the adapter counted it.
             EventKind::Absorbed { .. } => {}
             EventKind::Debug { reason, raw } => {
                 self.ready(TranscriptItem::Debug(Box::new(DebugRecord {
@@ -410,7 +414,7 @@ impl Folder {
                     skill.body = Some(body);
                     return;
                 }
-                if call.name == "Skill" {
+                if let ToolKind::Skill { .. } = call.kind {
                     call.skill = Some(SkillInfo {
                         skill_name: String::new(),
                         body: Some(body),
@@ -501,19 +505,7 @@ impl Folder {
             }
             return;
         }
-        call.state = match (is_error, call.denied.is_some()) {
-            (true, true) => ToolState::ApprovalDenied,
-            (true, false) => ToolState::Error,
-            (false, _) => ToolState::Success,
-        };
-        if is_error {
-            call.error_text =
-                error_text.or_else(|| Some(crate::input::anthropic::blocks::output_text(&output)));
-        }
-        call.output = Some(output);
-        if sidecar.is_some() {
-            call.sidecar = sidecar;
-        }
+        call.set_result(is_error, output, error_text, sidecar);
         if call.skill.is_some() && !is_error {
             self.skill_awaiting = Some(id.to_owned());
         }
@@ -579,7 +571,13 @@ impl Folder {
         self.thread_turns(&thread)?.rev().find_map(|t| {
             t.parts.iter_mut().rev().find_map(|p| match p {
                 Part::ToolCall { call } if call.tool_call_id == id => Some(call.as_mut()),
-                _ => None,
+                Part::ToolCall { .. }
+                | Part::Text { .. }
+                | Part::Reasoning { .. }
+                | Part::File { .. }
+                | Part::SourceUrl { .. }
+                | Part::SourceDocument { .. }
+                | Part::Data { .. } => None,
             })
         })
     }
@@ -601,7 +599,12 @@ impl Folder {
                                 || st.ended_by_update && !st.finished)
                     })
             }
-            _ => true,
+            Part::Text { .. }
+            | Part::Reasoning { .. }
+            | Part::File { .. }
+            | Part::SourceUrl { .. }
+            | Part::SourceDocument { .. }
+            | Part::Data { .. } => true,
         })
     }
 
@@ -663,7 +666,9 @@ impl Folder {
                     record.status = match call.state {
                         ToolState::Success => SubagentStatus::Completed,
                         ToolState::Error | ToolState::ApprovalDenied => SubagentStatus::Failed,
-                        _ => SubagentStatus::Running,
+                        ToolState::Pending | ToolState::ApprovalPending | ToolState::Running => {
+                            SubagentStatus::Running
+                        }
                     };
                 }
                 // A background task with no agent and no transcript (a shell command run in
@@ -680,12 +685,26 @@ impl Folder {
                     continue;
                 }
                 if record.description.is_empty() {
-                    record.description = call
-                        .input
-                        .get("description")
-                        .and_then(serde_json::Value::as_str)
-                        .unwrap_or_default()
-                        .to_owned();
+                    record.description = match &call.kind {
+                        ToolKind::Subagent { description } => description.clone(),
+                        // Turns in the thread of a call the adapter did not call a sub-agent:
+                        // the call's own line says what it was.
+                        ToolKind::Shell { .. }
+                        | ToolKind::Read { .. }
+                        | ToolKind::Write { .. }
+                        | ToolKind::Edit { .. }
+                        | ToolKind::MultiEdit { .. }
+                        | ToolKind::Patch { .. }
+                        | ToolKind::Search { .. }
+                        | ToolKind::WebFetch { .. }
+                        | ToolKind::WebSearch { .. }
+                        | ToolKind::Todo { .. }
+                        | ToolKind::Plan { .. }
+                        | ToolKind::Skill { .. }
+                        | ToolKind::Mcp { .. }
+                        | ToolKind::StructuredOutput
+                        | ToolKind::Other { .. } => String::new(),
+                    };
                 }
                 record.transcript = turns;
                 call.subagent = Some(record);
@@ -727,22 +746,17 @@ fn merge_meta(into: &mut TurnMeta, from: TurnMeta) {
     into.machinery.extend(from.machinery);
 }
 
-/// Tools the API runs itself (server tools, connector MCP calls) answer inside the assistant
-/// message; client tools (including `mcp__server__tool`) answer in a user message.
-fn is_server_run(call: &ToolCall) -> bool {
-    match call.caller {
-        Caller::ServerTool => true,
-        Caller::Mcp => !call.name.starts_with("mcp__"),
-        Caller::Model | Caller::Subagent => false,
-    }
-}
-
+/// The notice for a task no Agent call owns (a background shell, a workflow): its state as the
+/// harness reported it.
 fn task_notice(
     task_id: String,
     status: Option<SubagentStatus>,
     description: Option<String>,
     summary: Option<String>,
     usage: Option<crate::model::transcript::SubagentUsage>,
+    // Dropped on purpose: `task_type` says how the harness runs a task (`local_bash`,
+    // `local_agent`, …), which the description already tells a reader in words; the notice has
+    // no field for it and the schema keeps none.
     _task_type: Option<String>,
 ) -> TranscriptItem {
     TranscriptItem::Notice(Box::new(SystemNotice::Task {

@@ -9,26 +9,19 @@ use serde_json::{Map, Value, json};
 use crate::input::anthropic::blocks::{self, Block};
 use crate::input::anthropic::classify::{self, Flags};
 use crate::input::fields::{opt_string, parent_tool_use_id};
+use crate::input::tool_kind::ToolTable;
 use crate::model::event::EventKind;
 use crate::model::transcript::{Part, Role, Turn, TurnMeta, Usage};
 
-/// Field names that differ between the live wire and a saved session.
+/// What differs between the formats that share these messages: field names (the live wire and a
+/// saved session spell some differently) and the agent whose tool names the blocks carry.
+/// Each agent's folder defines its own (`claude::STREAM_WIRE`, …).
+#[derive(Debug)]
 pub(crate) struct Wire {
     pub(crate) synthetic: &'static [&'static str],
     pub(crate) tool_use_result: &'static str,
-}
-
-impl Wire {
-    /// The live stream-json spelling.
-    pub(crate) const STREAM: Wire = Wire {
-        synthetic: &["isSynthetic"],
-        tool_use_result: "tool_use_result",
-    };
-    /// The saved-session spelling.
-    pub(crate) const SESSION: Wire = Wire {
-        synthetic: &["isMeta", "isVisibleInTranscriptOnly"],
-        tool_use_result: "toolUseResult",
-    };
+    /// The agent's tool names → tool kinds.
+    pub(crate) tools: ToolTable,
 }
 
 /// Assistant and user messages, shared by the stream and the saved-session adapters.
@@ -43,7 +36,7 @@ pub(crate) struct ClaudeMessages {
 
 impl ClaudeMessages {
     /// An assistant message: one event per content block.
-    pub(crate) fn assistant(&mut self, v: &Value, _wire: &Wire, emit: &mut impl FnMut(EventKind)) {
+    pub(crate) fn assistant(&mut self, v: &Value, wire: &Wire, emit: &mut impl FnMut(EventKind)) {
         let thread = parent_tool_use_id(v);
         let msg = v.get("message").unwrap_or(&Value::Null);
         let message_id = msg
@@ -82,7 +75,7 @@ impl ClaudeMessages {
         let timestamp = opt_string(v, "timestamp");
         let blocks = content_blocks(msg);
         for b in blocks.iter() {
-            let part = match blocks::block(b) {
+            let part = match blocks::block(b, wire.tools) {
                 Block::Text(text) => Part::Text {
                     text,
                     citations: Vec::new(),
@@ -94,6 +87,8 @@ impl ClaudeMessages {
                     output,
                     error_text,
                 } => {
+                    // A result inside an assistant message is a server tool's or an MCP
+                    // connector's: the API ran it, and the message goes on.
                     emit(EventKind::ToolResult {
                         thread: thread.clone(),
                         tool_call_id,
@@ -101,6 +96,7 @@ impl ClaudeMessages {
                         output,
                         error_text,
                         sidecar: None,
+                        server_run: true,
                     });
                     continue;
                 }
@@ -128,7 +124,7 @@ impl ClaudeMessages {
         let mut parts: Vec<Part> = Vec::new();
         let mut first_result: Option<String> = None;
         for b in blocks.iter() {
-            match blocks::block(b) {
+            match blocks::block(b, wire.tools) {
                 Block::Text(t) => texts.push(t),
                 Block::Part(p) => parts.push(p),
                 Block::Result {
@@ -152,7 +148,7 @@ impl ClaudeMessages {
                         emit(EventKind::ToolDenied {
                             tool_call_id: tool_call_id.clone(),
                             tool_name: String::new(),
-                            message: blocks::output_text(&output),
+                            message: crate::model::transcript::output_text(&output),
                         });
                     }
                     // An Agent call's result ends its sub-agent thread.
@@ -166,6 +162,7 @@ impl ClaudeMessages {
                         output,
                         error_text,
                         sidecar: sc,
+                        server_run: false,
                     });
                 }
             }
@@ -299,7 +296,7 @@ fn is_rejection(sidecar: Option<&Value>, output: &Value) -> bool {
             .trim_start_matches("Error:")
             .trim_start()
             .starts_with(REJECTED_TEXT)
-        || blocks::output_text(output)
+        || crate::model::transcript::output_text(output)
             .trim_start()
             .starts_with(REJECTED_TEXT)
 }

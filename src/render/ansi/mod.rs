@@ -218,6 +218,7 @@ impl Render for TextRenderer {
                 output,
                 error_text,
                 sidecar,
+                server_run: _,
             } => {
                 // A second result for a call (a replay) adds nothing: the first one stands.
                 if !self.live.heads.contains_key(tool_call_id)
@@ -236,17 +237,14 @@ impl Render for TextRenderer {
                 {
                     return Ok(());
                 }
+                // The result as the fold applies it, so the live line and the final item agree.
                 let mut call = call.clone();
-                call.state = match (*is_error, call.denied.is_some()) {
-                    (true, true) => crate::model::transcript::ToolState::ApprovalDenied,
-                    (true, false) => crate::model::transcript::ToolState::Error,
-                    (false, _) => crate::model::transcript::ToolState::Success,
-                };
-                call.output = Some(output.clone());
-                call.error_text = error_text
-                    .clone()
-                    .or_else(|| is_error.then(|| crate::render::summary::output_text(output)));
-                call.sidecar = sidecar.clone();
+                call.set_result(
+                    *is_error,
+                    output.clone(),
+                    error_text.clone(),
+                    sidecar.clone(),
+                );
                 let lines = self.view.call_result(&call, 0);
                 self.call_lines(out, &call, &lines)?;
                 self.live.results.insert(tool_call_id.clone());
@@ -255,8 +253,9 @@ impl Render for TextRenderer {
             EventKind::ToolUpdate {
                 tool_call_id,
                 input: Some(input),
+                kind,
                 ..
-            } => self.input_arrived(out, tool_call_id, input),
+            } => self.input_arrived(out, tool_call_id, input, kind.as_ref()),
             // A result waits for its item: the fold writes every turn still held before it.
             EventKind::Notice { notice } if !matches!(**notice, SystemNotice::Result { .. }) => {
                 self.live.mark_notice(notice);
@@ -291,7 +290,25 @@ impl Render for TextRenderer {
                 let lines = self.view.progress_line(description, 0);
                 self.call_lines(out, &call, &lines)
             }
-            _ => Ok(()),
+            // Shown when their items arrive (sub-agent threads inside their Agent call, a result
+            // notice after the turns it closes), or nothing to show as it happens.
+            EventKind::SessionInit { .. }
+            | EventKind::UserTurn { .. }
+            | EventKind::TextDelta { .. }
+            | EventKind::ReasoningDelta { .. }
+            | EventKind::AssistantBlock { .. }
+            | EventKind::AssistantEnd { .. }
+            | EventKind::ToolInputStarted { .. }
+            | EventKind::ToolResult { .. }
+            | EventKind::ToolUpdate { .. }
+            | EventKind::ToolProgress { .. }
+            | EventKind::SubtaskStarted { .. }
+            | EventKind::SubtaskUpdated { .. }
+            | EventKind::SubtaskFinished { .. }
+            | EventKind::Notice { .. }
+            | EventKind::ConversationReset
+            | EventKind::Absorbed { .. }
+            | EventKind::Debug { .. } => Ok(()),
         }
     }
 

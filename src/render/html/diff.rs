@@ -7,15 +7,16 @@
 use serde_json::Value;
 
 use super::escape::Html;
-use crate::render::summary::{DiffLine, Missing, file_diff};
+use crate::model::tool_kind::ToolKind;
+use crate::render::summary::{DiffLine, changed_file, file_diff};
 
 /// Lines of shared context kept at either end of a computed hunk.
 const CONTEXT: usize = 3;
 
 /// Writes the file path and the change it received.
-pub(crate) fn push_file_change(h: &mut Html, tool: &str, input: &Value, sidecar: Option<&Value>) {
+pub(crate) fn push_file_change(h: &mut Html, kind: &ToolKind, sidecar: Option<&Value>) {
     h.raw_trusted("<p class=\"path\">")
-        .text(crate::render::summary::file_path(input).unwrap_or_default())
+        .text(changed_file(kind))
         .raw_trusted("</p><pre class=\"diff\">");
     let patch = sidecar
         .and_then(|v| v.get("structuredPatch"))
@@ -26,7 +27,7 @@ pub(crate) fn push_file_change(h: &mut Html, tool: &str, input: &Value, sidecar:
             push_hunk(h, hunk);
         }
     } else {
-        let lines = file_diff(tool, input, CONTEXT, Missing::Empty).unwrap_or_default();
+        let lines = file_diff(kind, CONTEXT).unwrap_or_default();
         for line in lines {
             match line {
                 DiffLine::Gap => {
@@ -86,8 +87,12 @@ mod tests {
     #[test]
     fn computed_diff_keeps_shared_lines_as_context() {
         let mut h = Html::default();
-        let input = json!({"file_path": "a.txt", "old_string": "x\ny\nz", "new_string": "x\nY\nz"});
-        push_file_change(&mut h, "Edit", &input, None);
+        let kind = ToolKind::Edit {
+            path: "a.txt".into(),
+            old: "x\ny\nz".into(),
+            new: "x\nY\nz".into(),
+        };
+        push_file_change(&mut h, &kind, None);
         let out = h.as_str();
         assert!(
             out.contains(concat!(
@@ -102,7 +107,12 @@ mod tests {
     fn structured_patch_wins() {
         let mut h = Html::default();
         let side = json!({"structuredPatch": [{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 1, "lines": ["-a", "+<b>"]}]});
-        push_file_change(&mut h, "Edit", &json!({"file_path": "f"}), Some(&side));
+        let kind = ToolKind::Edit {
+            path: "f".into(),
+            old: String::new(),
+            new: String::new(),
+        };
+        push_file_change(&mut h, &kind, Some(&side));
         assert!(h.as_str().contains("@@ -1,1 +1,1 @@"));
         assert!(h.as_str().contains("+&lt;b&gt;"));
     }

@@ -64,7 +64,13 @@ impl Tally<'_> {
                 if prompt && row.first_prompt.is_none() {
                     row.first_prompt = t.parts.iter().find_map(|p| match p {
                         Part::Text { text, .. } if !text.trim().is_empty() => Some(text.clone()),
-                        _ => None,
+                        Part::Text { .. }
+                        | Part::Reasoning { .. }
+                        | Part::ToolCall { .. }
+                        | Part::File { .. }
+                        | Part::SourceUrl { .. }
+                        | Part::SourceDocument { .. }
+                        | Part::Data { .. } => None,
                     });
                 }
             }
