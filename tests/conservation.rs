@@ -298,10 +298,12 @@ fn normalize(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Markdown's escapes undone (backslash before punctuation, the HTML entities scribe writes), so
-/// a prompt's words can be found in it.
+/// Markdown's escapes undone (backslash before punctuation, the HTML entities scribe writes, and
+/// backticks: `@user` mentions are put in code spans so GitHub pings nobody), so a prompt's words
+/// can be found in it.
 fn unescape_md(s: &str) -> String {
     let s = s
+        .replace('`', "")
         .replace("&lt;", "<")
         .replace("&gt;", ">")
         .replace("&quot;", "\"")

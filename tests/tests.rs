@@ -42,6 +42,9 @@ mod goldens_jsonl;
 // --follow: growing files (stream, saved session with a sub-agent, Codex rollout) shown within a
 // second per record, rewinds marked late, Ctrl-C, directories, -o pages, and `scribe hook`.
 mod follow;
+// Hostile input (issue 13): hyperlinks, invisible characters, stderr, inert Markdown, -o files,
+// depth.
+mod security;
 // Issue 15: every id, text, tool output and typed prompt of every raw Claude log is found again.
 mod conservation;
 // Issue 15: Claude Code content of every CLI version (commands, denials, tasks, results).

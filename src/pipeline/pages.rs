@@ -6,11 +6,8 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::fs::OpenOptions;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -30,29 +27,10 @@ const REFRESH_SECS: u32 = 2;
 /// The file that keeps the index's rows between runs.
 const ROWS_FILE: &str = ".scribe-index.json";
 
-/// Writes `bytes` to `dir/name` atomically: a new temporary file (never an existing one, never
-/// through a symbolic link) in the same directory, renamed over the target.
+/// Writes `bytes` to `dir/name` atomically, through `output_file` (a new temporary file beside
+/// it, renamed over it; never through a symbolic link).
 pub(crate) fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
-    static SEQ: AtomicU64 = AtomicU64::new(0);
-    let target = dir.join(name);
-    let temp = dir.join(format!(
-        ".scribe-{}-{}.part",
-        std::process::id(),
-        SEQ.fetch_add(1, Ordering::Relaxed)
-    ));
-    let write = || -> std::io::Result<()> {
-        let mut f = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp)?;
-        f.write_all(bytes)?;
-        f.flush()
-    };
-    if let Err(e) = write() {
-        let _ = std::fs::remove_file(&temp);
-        return Err(e).with_context(|| format!("cannot write {}", temp.display()));
-    }
-    std::fs::rename(&temp, &target).with_context(|| format!("cannot write {}", target.display()))
+    crate::output_file::write_whole(dir, &dir.join(name), |w| w.write_all(bytes))
 }
 
 /// The index of one output directory: its rows by page name, shared by the sessions followed.

@@ -93,7 +93,9 @@ impl Render for HtmlRenderer {
             .raw_trusted("<meta name=\"generator\" content=\"scribe ")
             .attr(env!("CARGO_PKG_VERSION"))
             .raw_trusted("\">\n<link rel=\"icon\" href=\"data:,\">\n<title>")
-            .text(&header.file)
+            // `attr`, not `text`: a <title> holds no markup, so an invisible character in the
+            // file name is written as the plain text `<U+…>`.
+            .attr(&header.file)
             .raw_trusted(" · scribe</title>\n<style>")
             .raw_trusted(CSS)
             .raw_trusted("</style>\n</head>\n<body>\n<header class=\"page-h\"><h1>")

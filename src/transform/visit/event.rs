@@ -170,7 +170,7 @@ pub(crate) fn walk_event<V: VisitMut + ?Sized>(v: &mut V, e: &mut Event) {
         EventKind::Absorbed { what } => v.text(what),
         EventKind::Debug { reason, raw } => {
             v.text(reason);
-            v.text(raw);
+            v.raw(raw);
         }
     }
 }
