@@ -27,6 +27,9 @@ pub(crate) struct Settings {
     pub(crate) thinking: bool,
     /// `--context`: show synthetic context (skill bodies, reminders, hook output).
     pub(crate) context: bool,
+    /// `--debug`: show the raw line of each `debug` record in HTML (by default only the note
+    /// saying which line was not understood and why).
+    pub(crate) debug: bool,
     /// The column at which text output wraps.
     pub(crate) width: usize,
     /// `--stable`: neutralise run-to-run noise (issue 7).
@@ -51,6 +54,7 @@ impl Settings {
             full: self.full,
             thinking: self.thinking,
             context: self.context,
+            debug: self.debug,
         }
     }
 
@@ -91,6 +95,7 @@ impl Settings {
             full: cli.full,
             thinking: cli.thinking,
             context: cli.context,
+            debug: cli.debug,
             width,
             stable: cli.stable,
             redact: cli.redact,

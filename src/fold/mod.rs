@@ -69,6 +69,16 @@ impl SubThread {
     }
 }
 
+/// An abandoned branch being folded on its own, between `BranchStarted` and `BranchEnded`: a
+/// conversation of its own, whose turns end up in one `branch` notice.
+#[derive(Debug)]
+struct OpenBranch {
+    leaf_id: String,
+    thread: Thread,
+    folder: Folder,
+    items: Vec<TranscriptItem>,
+}
+
 /// The fold's state. Private: events go in through `push`, final items come out.
 #[derive(Debug)]
 pub(crate) struct Folder {
@@ -92,6 +102,8 @@ pub(crate) struct Folder {
     deltas: DeltaBuffer,
     /// Whether sub-agents deeper than `MAX_SUBAGENT_DEPTH` were flattened, and said so.
     flattened: Flattened,
+    /// The branch whose events are arriving, if any (branches nest inside it).
+    branch: Option<Box<OpenBranch>>,
 }
 
 /// The deepest sub-agent nesting written as nesting. Every pass over a transcript (transforms,
@@ -125,11 +137,24 @@ impl Folder {
             last_session: None,
             deltas: DeltaBuffer::default(),
             flattened: Flattened::No,
+            branch: None,
         }
     }
 
     /// Folds one event; appends every item that became final.
     pub(crate) fn push(&mut self, event: Event, out: &mut Vec<TranscriptItem>) {
+        if let Some(b) = self.branch.as_mut() {
+            let ends = matches!(event.kind, EventKind::BranchEnded) && b.folder.branch.is_none();
+            if !ends {
+                b.folder.push(event, &mut b.items);
+                return;
+            }
+            if let Some(b) = self.branch.take() {
+                self.close_branch(*b);
+            }
+            self.release(out);
+            return;
+        }
         let line = event.line;
         match event.kind {
             EventKind::SessionInit { session } => self.session(*session),
@@ -359,6 +384,16 @@ impl Folder {
                     data: serde_json::Value::Null,
                 })));
             }
+            EventKind::BranchStarted { leaf_id, thread } => {
+                self.branch = Some(Box::new(OpenBranch {
+                    leaf_id,
+                    thread,
+                    folder: Folder::new(),
+                    items: Vec::new(),
+                }));
+            }
+            // An end without a start (the start is always sent first): nothing to close.
+            EventKind::BranchEnded => {}
             // Understood and empty for the transcript; the adapter counted it.
             EventKind::Absorbed { .. } => {}
             EventKind::Debug { reason, raw } => {
@@ -374,6 +409,10 @@ impl Folder {
 
     /// The input ended: everything still held is written, in order.
     pub(crate) fn finish(&mut self, out: &mut Vec<TranscriptItem>) {
+        // A branch the input did not close (cut short) is closed with what it has.
+        if let Some(b) = self.branch.take() {
+            self.close_branch(*b);
+        }
         self.open_message.clear();
         self.skill_awaiting = None;
         for (thread, message_id, parts) in self.deltas.unsettled() {
@@ -541,6 +580,30 @@ impl Folder {
                 .turns
                 .push(turn),
         }
+    }
+
+    /// A finished branch: its turns in one `branch` notice; the notices and debug records it held
+    /// follow it, so nothing in it is lost.
+    fn close_branch(&mut self, mut b: OpenBranch) {
+        b.folder.finish(&mut b.items);
+        let mut turns = Vec::new();
+        let mut rest = Vec::new();
+        for item in b.items {
+            match item {
+                TranscriptItem::Turn(mut t) => {
+                    t.parent_task_id = b.thread.clone();
+                    turns.push(*t);
+                }
+                TranscriptItem::Notice(_) | TranscriptItem::Debug(_) => rest.push(item),
+                // The session header of the main conversation stands for the branch too.
+                TranscriptItem::Session(_) => {}
+            }
+        }
+        self.ready(TranscriptItem::Notice(Box::new(SystemNotice::Branch {
+            leaf_id: b.leaf_id,
+            turns,
+        })));
+        rest.into_iter().for_each(|item| self.ready(item));
     }
 
     fn ready(&mut self, item: TranscriptItem) {

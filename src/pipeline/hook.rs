@@ -174,6 +174,7 @@ fn convert(cli: &Cli, args: &HookArgs, transcript: &Path) -> Result<()> {
         full: false,
         thinking: false,
         context: false,
+        debug: false,
     };
     let home = std::env::var("HOME")
         .ok()

@@ -69,6 +69,8 @@ pub(crate) struct RenderOptions {
     pub(crate) thinking: bool,
     /// `--context`: show synthetic context (skill bodies, reminders, hook output).
     pub(crate) context: bool,
+    /// `--debug`: debug records show their raw input in HTML.
+    pub(crate) debug: bool,
 }
 
 /// What a renderer learns at the end of one input.
@@ -104,6 +106,6 @@ pub(crate) fn renderer_for(options: &RenderOptions) -> Box<dyn Render> {
         OutputFormat::Md => Box::new(markdown::MarkdownRenderer::new(options)),
         OutputFormat::Jsonl => Box::new(jsonl::JsonlRenderer),
         OutputFormat::Events => Box::new(events::EventsRenderer),
-        OutputFormat::Html => Box::new(html::HtmlRenderer::new()),
+        OutputFormat::Html => Box::new(html::HtmlRenderer::new(options.debug)),
     }
 }

@@ -56,6 +56,8 @@ fn csp() -> &'static str {
 /// Writes HTML. Holds only counters and one reusable buffer between items.
 #[derive(Debug, Default)]
 pub(crate) struct HtmlRenderer {
+    /// `--debug`: debug records show their raw input.
+    debug: bool,
     /// Turns written at the top level (the footer's count and the turns' anchors).
     turns: u64,
     totals: Totals,
@@ -67,8 +69,11 @@ pub(crate) struct HtmlRenderer {
 
 impl HtmlRenderer {
     /// A renderer for a run of inputs (each input is its own page).
-    pub(crate) fn new() -> HtmlRenderer {
-        HtmlRenderer::default()
+    pub(crate) fn new(debug: bool) -> HtmlRenderer {
+        HtmlRenderer {
+            debug,
+            ..HtmlRenderer::default()
+        }
     }
 
     fn flush_buf(&mut self, out: &mut dyn Write) -> io::Result<()> {
@@ -119,6 +124,7 @@ impl Render for HtmlRenderer {
                 notice::push_session(h, s, self.sessions == 1);
             }
             TranscriptItem::Turn(t) => {
+                self.totals.add_turn(t);
                 self.turns += 1;
                 let anchor = format!("t{}", self.turns);
                 turn::push_turn(h, t, &anchor);
@@ -128,7 +134,7 @@ impl Render for HtmlRenderer {
                 let scope = format!("n{}", self.notices);
                 notice::push_notice(h, n, &mut self.totals, &scope);
             }
-            TranscriptItem::Debug(d) => notice::push_debug(h, d),
+            TranscriptItem::Debug(d) => notice::push_debug(h, d, self.debug),
         }
         self.flush_buf(out)
     }

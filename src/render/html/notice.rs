@@ -247,7 +247,7 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
         }
         SystemNotice::Branch { leaf_id: _, turns } => {
             open(h, "info");
-            h.raw_trusted("<details class=\"branch\"><summary>side branch · ")
+            h.raw_trusted("<details class=\"branch\"><summary>rewound branch · ")
                 .num(turns.len())
                 .raw_trusted(if turns.len() == 1 {
                     " turn</summary>"
@@ -311,7 +311,16 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
 }
 
 /// An input line nothing understood: kept whole, folded.
-pub(crate) fn push_debug(h: &mut Html, d: &DebugRecord) {
+pub(crate) fn push_debug(h: &mut Html, d: &DebugRecord, raw: bool) {
+    if !raw {
+        // The raw input may hold anything (a malformed payload, a secret): only on request.
+        h.raw_trusted("<p class=\"item debug\">line ")
+            .num(d.line)
+            .raw_trusted(" not understood: ")
+            .text(&d.reason)
+            .raw_trusted("</p>\n");
+        return;
+    }
     h.raw_trusted("<details class=\"item debug\"><summary>line ")
         .num(d.line)
         .raw_trusted(" not understood: ")
@@ -330,19 +339,22 @@ pub(crate) fn push_footer(h: &mut Html, turns: u64, t: &Totals, lines: u64, erro
         } else {
             " turns</span>"
         });
-    if t.results > 0 {
+    if t.any() {
+        let n = t.turn_count();
+        h.raw_trusted("<span>").num(n).raw_trusted(if n == 1 {
+            " agent turn</span>"
+        } else {
+            " agent turns</span>"
+        });
+        if let Some(ms) = t.duration() {
+            h.raw_trusted("<span>")
+                .text(&duration(ms))
+                .raw_trusted("</span>");
+        }
         h.raw_trusted("<span>")
-            .num(t.turns)
-            .raw_trusted(if t.turns == 1 {
-                " agent turn</span><span>"
-            } else {
-                " agent turns</span><span>"
-            })
-            .text(&duration(t.duration_ms))
-            .raw_trusted("</span><span>")
             .num(t.input_tokens())
             .raw_trusted(" in · ")
-            .num(t.usage.output_tokens)
+            .num(t.usage().output_tokens)
             .raw_trusted(" out tokens</span>");
     }
     if let Some(c) = t.cost {

@@ -1,6 +1,7 @@
 //! Follow mode for a saved session (`scribe --follow`): the file is still being written, so its
 //! chain is not complete and cannot be ordered yet. Rows are emitted in file order as they are
-//! read, through the same `Emitter` as a finished file:
+//! read (each read again from the file by its offset, as a finished file's are), through the
+//! same `Emitter` as a finished file:
 //!
 //! * a prompt whose parent is not the last row shown, but an earlier row of the line shown, is
 //!   a rewind: the messages shown since that row were left behind, and a `rewind` notice (an
@@ -13,12 +14,14 @@
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde_json::json;
 
+use super::chain::{Chain, NodeRole};
 use super::emit::Emitter;
 use super::log::SessionLog;
+use super::source::{Source, Sources};
 use super::subagents::{self, Agent};
 use crate::input::{InputLine, Report};
 use crate::model::event::{Event, EventKind};
@@ -26,6 +29,8 @@ use crate::model::session::{Level, SystemNotice};
 
 /// What follow mode has shown of one session so far.
 pub(crate) struct Live {
+    /// The session file followed.
+    path: PathBuf,
     emitter: Emitter,
     began: bool,
     rows_done: usize,
@@ -42,6 +47,8 @@ struct Tail {
     file: File,
     partial: Vec<u8>,
     line: u64,
+    /// Where the next line starts in the file.
+    offset: u64,
     agent: Agent,
     rows_done: usize,
     loose_done: usize,
@@ -49,9 +56,14 @@ struct Tail {
 }
 
 impl Live {
-    pub(crate) fn new() -> Live {
+    /// Follows the session at `path`; `tool_results` are where its persisted outputs are.
+    pub(crate) fn new(path: PathBuf, tool_results: Vec<PathBuf>) -> Live {
+        let mut sources = Sources::default();
+        // Source 0, the session's rows (`SessionLog::source` defaults to it).
+        sources.add(Source::Path(path.clone()));
         Live {
-            emitter: Emitter::new(Vec::new(), &SessionLog::default()),
+            path,
+            emitter: Emitter::live(sources, tool_results),
             began: false,
             rows_done: 0,
             loose_done: 0,
@@ -62,7 +74,12 @@ impl Live {
     }
 
     /// Emits what the main file's last line added.
-    pub(crate) fn emit(&mut self, log: &mut SessionLog, out: &mut Vec<Event>) {
+    pub(crate) fn emit(
+        &mut self,
+        log: &mut SessionLog,
+        out: &mut Vec<Event>,
+        report: &mut Report<'_>,
+    ) {
         if !self.began && !log.rows.is_empty() {
             out.push(Event {
                 line: 0,
@@ -75,11 +92,11 @@ impl Live {
         while self.rows_done < log.rows.len() {
             let i = self.rows_done;
             self.rewind(log, i, out);
-            self.emitter.row(log, i, &None, out);
+            self.emitter.live_row(log, i, &None, out, report);
             self.rows_done += 1;
         }
         while self.loose_done < log.loose.len() {
-            out.push(log.loose[self.loose_done].1.clone());
+            self.emitter.live_loose(log, self.loose_done, out, report);
             self.loose_done += 1;
         }
     }
@@ -87,8 +104,8 @@ impl Live {
     /// Marks the messages shown since the row a new prompt goes back to (see the module comment).
     fn rewind(&mut self, log: &SessionLog, i: usize, out: &mut Vec<Event>) {
         let tip = self.tip.replace(i);
-        let is_prompt = matches!(log.rows[i].role, super::chain::NodeRole::Message);
-        let (Some(tip), Some(p), true) = (tip, log.parent_of(i), is_prompt) else {
+        let is_prompt = matches!(log.role(i), NodeRole::Message);
+        let (Some(tip), Some(p), true) = (tip, log.parent_so_far(i), is_prompt) else {
             return;
         };
         if p == tip {
@@ -101,23 +118,24 @@ impl Live {
                 break;
             }
             left.push(a);
-            at = log.parent_of(a);
+            at = log.parent_so_far(a);
         }
         if at != Some(p) {
             return;
         }
         let lines: Vec<u64> = left
             .iter()
-            .filter(|&&a| log.rows[a].role.is_message())
-            .map(|&a| log.rows[a].line)
+            .filter(|&&a| log.role(a).is_message())
+            .map(|&a| log.rows[a].line())
             .collect();
         let (Some(&from), Some(&to)) = (lines.iter().min(), lines.iter().max()) else {
             return;
         };
-        let back_to = log.rows[p].line;
+        let back_to = log.rows[p].line();
+        let leaf_id = self.emitter.uuid_of(log, tip);
         let n = lines.len();
         out.push(Event {
-            line: log.rows[i].line,
+            line: log.rows[i].line(),
             kind: EventKind::Notice {
                 notice: Box::new(SystemNotice::Info {
                     source: "rewind".into(),
@@ -129,7 +147,7 @@ impl Live {
                         if n == 1 { "was" } else { "were" },
                     ),
                     data: json!({
-                        "leafId": log.rows[tip].uuid,
+                        "leafId": leaf_id,
                         "fromLine": from,
                         "toLine": to,
                         "backToLine": back_to,
@@ -141,15 +159,18 @@ impl Live {
     }
 
     /// Reads what grew in the sub-agent files beside the session at `path`.
-    pub(crate) fn poll(&mut self, path: &Path, out: &mut Vec<Event>, report: &mut Report<'_>) {
-        for p in subagents::agent_files(path, None) {
+    pub(crate) fn poll(&mut self, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        for p in subagents::agent_files(&self.path, None) {
             if self.known.contains(&p) {
                 continue;
             }
             let Ok(file) = File::open(&p) else { continue };
             self.known.insert(p.clone());
+            let mut log = SessionLog::default();
+            log.source = self.emitter.add_source(Source::Path(p.clone()));
             self.tails.push(Tail {
-                agent: subagents::with_meta(&p, SessionLog::default()),
+                agent: subagents::with_meta(&p, log),
+                offset: 0,
                 path: p,
                 file,
                 partial: Vec::new(),
@@ -175,18 +196,19 @@ impl Live {
                 if t.agent.log.rows.is_empty() {
                     continue;
                 }
-                let line = t.agent.log.rows[0].line;
+                let line = t.agent.log.rows[0].line();
                 self.emitter.announce(&call, &t.agent, line, out);
                 t.announced = true;
             }
             let thread = t.agent.tool_use_id.clone();
             while t.rows_done < t.agent.log.rows.len() {
                 self.emitter
-                    .row(&mut t.agent.log, t.rows_done, &thread, out);
+                    .live_row(&t.agent.log, t.rows_done, &thread, out, report);
                 t.rows_done += 1;
             }
             while t.loose_done < t.agent.log.loose.len() {
-                out.push(t.agent.log.loose[t.loose_done].1.clone());
+                self.emitter
+                    .live_loose(&t.agent.log, t.loose_done, out, report);
                 t.loose_done += 1;
             }
         }
@@ -194,16 +216,23 @@ impl Live {
 
     /// The input ended (or Ctrl-C): sub-agent runs no call claimed, and the inline sidechains
     /// of the oldest CLIs, are kept as `subagent` notices.
-    pub(crate) fn finish(&mut self, log: &mut SessionLog, out: &mut Vec<Event>) {
+    pub(crate) fn finish(
+        &mut self,
+        log: &mut SessionLog,
+        out: &mut Vec<Event>,
+        report: &mut Report<'_>,
+    ) {
         for t in std::mem::take(&mut self.tails) {
             if !t.announced {
                 let thread = Some(format!("agent-{}", t.agent.agent_id));
-                self.emitter.conversation(t.agent.log, thread, out);
+                self.emitter.conversation(t.agent.log, thread, out, report);
             }
         }
-        for (agent_id, side) in std::mem::take(&mut log.sidechains) {
-            self.emitter
-                .conversation(side, Some(format!("agent-{agent_id}")), out);
+        for (agent_id, mut side) in std::mem::take(&mut log.sidechains) {
+            // Inline sidechains are rows of the session file itself.
+            side.source = log.source;
+            let thread = Some(format!("agent-{agent_id}"));
+            self.emitter.conversation(side, thread, out, report);
         }
     }
 }
@@ -225,23 +254,26 @@ impl Tail {
             file: &name,
             diag: report.diag,
         };
-        for raw in whole.split(|&b| b == b'\n') {
+        // `whole` ends with a newline: every piece before the last (empty) one is a line.
+        let mut pieces: Vec<&[u8]> = whole.split(|&b| b == b'\n').collect();
+        pieces.pop();
+        for raw in pieces {
+            self.line += 1;
+            let offset = self.offset;
+            self.offset += raw.len() as u64 + 1;
             if raw.is_empty() {
-                self.line += 1;
                 continue;
             }
-            self.line += 1;
             let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
             let text = String::from_utf8_lossy(raw);
             let line = InputLine {
                 number: self.line,
+                offset,
                 lossy: matches!(text, std::borrow::Cow::Owned(_)),
                 text: text.into_owned(),
                 unterminated: false,
             };
-            self.agent.log.line(&line, &mut sub, true);
+            self.agent.log.line(&line, offset, &mut sub, true);
         }
-        // `split` yields an empty piece after the last newline: not a line.
-        self.line -= 1;
     }
 }
