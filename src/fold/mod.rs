@@ -222,7 +222,10 @@ impl Folder {
                 sidecar,
             } => {
                 if let Some(call) = self.find_call(&tool_call_id) {
-                    if let Some(s) = state {
+                    // No call moves backwards: a late question or answer about a finished call
+                    // (a permission resolved after the result) leaves its final state.
+                    if let Some(s) = state.filter(|s| s.is_terminal() || !call.state.is_terminal())
+                    {
                         call.state = s;
                     }
                     if output.is_some() {

@@ -80,7 +80,10 @@ impl View {
         let mut w = self.result_wrapper(depth);
         let out_text = call.output.as_ref().map(output_text).unwrap_or_default();
         match call.state {
-            ToolState::Pending | ToolState::ApprovalPending | ToolState::Running => {
+            ToolState::ApprovalPending => {
+                w.raw_line("(waiting for approval)", self.pal.dim);
+            }
+            ToolState::Pending | ToolState::Running => {
                 w.raw_line("(no result)", self.pal.dim);
             }
             ToolState::ApprovalDenied => {
