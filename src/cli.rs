@@ -75,6 +75,20 @@ pub(crate) struct Cli {
     #[arg(long)]
     pub(crate) strict: bool,
 
+    /// Follow a growing session, like `tail -f`: render FILE as it is now, then each record as
+    /// it is written, until Ctrl-C (exit 130, output closed properly). A directory (a project
+    /// directory, `~/.claude/projects`, `~/.codex/sessions`, `~/.gemini/tmp`) follows its most
+    /// recently written session and switches to a newer one when it appears. With `-o DIR`, the
+    /// files there are rewritten (at most once a second) as the session grows; HTML pages reload
+    /// themselves.
+    #[arg(long, short = 'F')]
+    pub(crate) follow: bool,
+
+    /// With --follow DIR: follow every active session in DIR at once (those written in the last
+    /// 10 minutes, and each new one), each output line prefixed with a short session tag.
+    #[arg(long)]
+    pub(crate) follow_all: bool,
+
     /// When to colour terminal output.
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN", global = true)]
     pub(crate) color: ColorWhen,
@@ -162,6 +176,34 @@ pub(crate) enum Generate {
 pub(crate) enum Command {
     /// Compare two runs of the same task and show what the agent did differently.
     Diff(DiffArgs),
+    /// Run as an agent's hook: archive the session a hook payload names into DIR.
+    Hook(HookArgs),
+}
+
+/// `scribe hook --to html -o DIR`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Reads the hook payload as Claude Code (JSON on stdin: session_id, transcript_path, \
+cwd, hook_event_name), Gemini CLI (the same fields on stdin) and Codex (`notify`: the JSON as the \
+last argument, naming the thread; its rollout is looked up under $CODEX_HOME/sessions) send it, \
+converts the session's transcript (with its sub-agent files) into DIR and rewrites DIR's \
+index.html. It never fails the agent's turn: problems are written to DIR/scribe-hook.log and \
+it exits 0."
+)]
+pub(crate) struct HookArgs {
+    /// Output format of the archived page.
+    #[arg(long = "to", short = 't', value_enum, default_value_t = OutputFormat::Html)]
+    pub(crate) to: OutputFormat,
+    /// The archive directory.
+    #[arg(long = "output-dir", short = 'o', value_name = "DIR")]
+    pub(crate) output_dir: PathBuf,
+    /// A payload passed as an argument (Codex's `notify`); otherwise it is read from stdin.
+    #[arg(value_name = "PAYLOAD")]
+    pub(crate) payload: Option<String>,
+    /// Internal: convert this transcript (the hook runs itself with it, its stderr going to the
+    /// log file).
+    #[arg(long, hide = true, value_name = "PATH")]
+    pub(crate) transcript: Option<PathBuf>,
 }
 
 /// `scribe diff OLD NEW`.

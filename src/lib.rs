@@ -22,12 +22,22 @@ mod settings;
 mod stats;
 mod transform;
 
+/// True while a `--follow` run owns Ctrl-C (it ends its output well-formed, then exits 130).
+pub(crate) static FOLLOWING: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
 /// The `scribe` command: parse, resolve settings, run the pipeline, map the outcome to an exit
 /// status. A closed output pipe is a normal end (exit 0, nothing on stderr).
 pub fn main() -> ExitCode {
     // Ctrl-C ends a run quietly, with the shell's status for SIGINT (128 + 2), and no message.
     // Failing to install the handler only loses that nicety.
-    let _ = ctrlc::set_handler(|| std::process::exit(130));
+    // A `--follow` run catches Ctrl-C itself (it closes its output first), so then this one
+    // stands aside.
+    let _ = ctrlc::set_handler(|| {
+        if !FOLLOWING.load(std::sync::atomic::Ordering::SeqCst) {
+            std::process::exit(130)
+        }
+    });
     let cli = cli::Cli::parse();
     match pipeline::run(&cli) {
         Ok(code) => ExitCode::from(code),

@@ -29,6 +29,15 @@ use crate::transform::Transforms;
 /// The input driver: one input from bytes to transcript items (shared with `scribe diff`).
 pub(crate) mod driver;
 
+/// `scribe --follow`: inputs read while they are written.
+mod follow;
+/// `scribe hook`: archive the session an agent's hook payload names.
+mod hook;
+/// `--output-dir` pages rewritten whole, atomically (follow mode and `scribe hook`).
+mod pages;
+/// A growing file read as a stream.
+mod watch;
+
 use driver::{InputDriver, Sink, StrictStop};
 
 /// Runs scribe; returns the exit status.
@@ -36,12 +45,17 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
     if let Some(what) = cli.generate {
         return generate(what);
     }
-    if let Some(Command::Diff(args)) = &cli.command {
-        return crate::diff::run(cli, args);
+    match &cli.command {
+        Some(Command::Diff(args)) => return crate::diff::run(cli, args),
+        Some(Command::Hook(args)) => return Ok(hook::run(cli, args)),
+        None => {}
     }
     let settings = Settings::resolve(cli);
     if settings.redact {
         crate::diagnostics::redact_messages(settings.home.as_deref());
+    }
+    if settings.follow {
+        return follow::run(&settings);
     }
     let mut diag = Diagnostics::new(settings.strict);
     let mut stats = Stats::default();
@@ -270,7 +284,7 @@ fn output_path(
 /// Reads one input to its end through the driver, rendering as it goes.
 fn run_one(
     path: &Path,
-    reader: Box<dyn Read>,
+    reader: impl Read,
     settings: &Settings,
     renderer: &mut dyn Render,
     out: &mut BufWriter<impl Write>,
@@ -285,9 +299,11 @@ fn run_one(
         session_id: None,
         stats,
     };
-    let outcome = InputDriver::new(&name, path, settings.from)
-        .keep_line_marks(settings.stats)
-        .run(reader, &mut sink, diag)?;
+    let mut driver = InputDriver::new(&name, path, settings.from).keep_line_marks(settings.stats);
+    if settings.follow {
+        driver = driver.following();
+    }
+    let outcome = driver.run(reader, &mut sink, diag)?;
     sink.renderer.finish(sink.out, &outcome.summary)?;
     sink.stats.close(&name, outcome.ledger);
     Ok(Rendered {

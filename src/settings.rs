@@ -38,6 +38,10 @@ pub(crate) struct Settings {
     pub(crate) redact: bool,
     /// `--stats`: account for every input line on stderr at the end.
     pub(crate) stats: bool,
+    /// `--follow`: keep reading inputs as they grow.
+    pub(crate) follow: bool,
+    /// `--follow-all`: follow every active session of a directory.
+    pub(crate) follow_all: bool,
     /// `$HOME`, read once here, for `--redact` (`None` when unset, empty or `/`).
     pub(crate) home: Option<String>,
 }
@@ -103,6 +107,8 @@ impl Settings {
             stable: cli.stable,
             redact: cli.redact,
             stats: cli.stats,
+            follow: cli.follow || cli.follow_all,
+            follow_all: cli.follow_all,
             home: std::env::var("HOME")
                 .ok()
                 .map(|h| h.trim_end_matches('/').to_owned())

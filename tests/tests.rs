@@ -57,6 +57,9 @@ mod mutations;
 mod speed;
 /// `--stats`: every input line accounted for.
 mod stats;
+// --follow: growing files (stream, saved session with a sub-agent, Codex rollout) shown within a
+// second per record, rewinds marked late, Ctrl-C, directories, -o pages, and `scribe hook`.
+mod follow;
 // Hostile input (issue 13): hyperlinks, invisible characters, stderr, inert Markdown, -o files,
 // depth.
 mod security;

@@ -107,6 +107,13 @@ pub(crate) trait Adapter {
     fn holds_lines(&self) -> bool {
         false
     }
+    /// Follow mode (`--follow`): the file is still being written, so emit each line's events
+    /// as it is read (in file order) rather than holding the file until its end. Formats that
+    /// already stream ignore it.
+    fn set_live(&mut self) {}
+    /// Follow mode, while the input is quiet: read what grew in the files beside it (a saved
+    /// session's sub-agent transcripts).
+    fn poll(&mut self, _out: &mut Vec<Event>, _report: &mut Report<'_>) {}
 }
 
 /// The adapter for a (resolved) source format.

@@ -135,12 +135,21 @@ pub(crate) struct InputDriver<'a> {
     ledger: Ledger,
     /// Events fed to the fold so far.
     fed: u64,
+    /// Follow mode: the input is still being written (`Adapter::set_live`).
+    live: bool,
 }
 
 impl<'a> InputDriver<'a> {
     /// Keeps a mark per line for `--stats` (the account of every line, checked at the end).
     pub(crate) fn keep_line_marks(mut self, keep: bool) -> Self {
         self.ledger = Ledger::new(keep);
+        self
+    }
+
+    /// Follow mode: the adapter emits as it reads, and a reader that returns `WouldBlock` (the
+    /// input is quiet) gives it a moment to read the files beside the input (`Adapter::poll`).
+    pub(crate) fn following(mut self) -> Self {
+        self.live = true;
         self
     }
 
@@ -162,6 +171,7 @@ impl<'a> InputDriver<'a> {
             stopped: false,
             ledger: Ledger::default(),
             fed: 0,
+            live: false,
         }
     }
 
@@ -195,10 +205,15 @@ impl<'a> InputDriver<'a> {
                 sink.idle()?;
             }
             let name = self.name;
-            let Some(line) = lines
-                .next_line()
-                .with_context(|| format!("cannot read {name}"))?
-            else {
+            let next = match lines.next_line() {
+                // A followed input is quiet (it only hands on whole lines, so nothing is lost).
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    self.poll(sink, diag)?;
+                    continue;
+                }
+                next => next.with_context(|| format!("cannot read {name}"))?,
+            };
+            let Some(line) = next else {
                 break;
             };
             self.summary.lines += 1;
@@ -332,6 +347,19 @@ impl<'a> InputDriver<'a> {
         Ok(())
     }
 
+    /// Follow mode, the input quiet: the adapter reads the files beside it.
+    fn poll(&mut self, sink: &mut dyn Sink, diag: &mut Diagnostics) -> Result<()> {
+        if let State::Stream(adapter) = &mut self.state {
+            let mut report = Report {
+                file: self.name,
+                diag,
+            };
+            adapter.poll(&mut self.events, &mut report);
+            self.feed(sink)?;
+        }
+        Ok(())
+    }
+
     /// The reader has nothing buffered: a live stream may be paused here, so decide now if the
     /// evidence already agrees rather than hold its output back.
     fn drained(&mut self, sink: &mut dyn Sink, diag: &mut Diagnostics) -> Result<()> {
@@ -408,6 +436,9 @@ impl<'a> InputDriver<'a> {
         let mut adapter = input::adapter_for(format);
         if self.name != "-" {
             adapter.set_path(self.path);
+        }
+        if self.live {
+            adapter.set_live();
         }
         let State::Sniffing(s) = std::mem::replace(&mut self.state, State::Stream(adapter)) else {
             return Ok(());

@@ -16,7 +16,8 @@ use crate::model::transcript::{Part, Role, TranscriptItem, TurnOrigin};
 use crate::render::{Render, Summary};
 
 /// What the index shows about one session page.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub(crate) struct IndexRow {
     /// The page's file name, relative to the index.
     pub(crate) href: String,
