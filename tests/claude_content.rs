@@ -8,7 +8,7 @@ use crate::util::{json_lines, sample, scribe};
 
 /// A `samples/claude-stream/` file (or `dir/file` under `samples/`) rendered with `args`; exit 0
 /// required.
-fn render(name: &str, args: &[&str]) -> String {
+pub(crate) fn render(name: &str, args: &[&str]) -> String {
     let path = if name.contains('/') {
         sample(name)
     } else {
@@ -25,7 +25,7 @@ fn render(name: &str, args: &[&str]) -> String {
 }
 
 /// The sample's folded records.
-fn records(name: &str) -> Vec<Value> {
+pub(crate) fn records(name: &str) -> Vec<Value> {
     json_lines(render(name, &["--to", "jsonl"]).as_bytes())
 }
 

@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use crate::input::anthropic::control::Permissions;
+use crate::input::anthropic::cost::CostLedger;
 pub(crate) use crate::input::anthropic::messages::{ClaudeMessages, Wire};
 pub(crate) use crate::input::anthropic::system::{info, result_notice, session_snapshot, system};
 use crate::input::fields::{opt_string, parent_tool_use_id, str_of, string};
@@ -34,6 +35,8 @@ pub(crate) struct StreamJson {
     permissions: Permissions,
     /// The message decoder, shared with Qwen's stream-json (same messages, same blocks).
     pub(crate) core: ClaudeMessages,
+    /// The previous result's running cost, to tell each result's own cost.
+    pub(crate) costs: CostLedger,
 }
 
 impl StreamJson {
@@ -45,6 +48,7 @@ impl StreamJson {
             session: None,
             permissions: Permissions::default(),
             core: ClaudeMessages::default(),
+            costs: CostLedger::default(),
         }
     }
 }
@@ -86,7 +90,7 @@ impl Adapter for StreamJson {
                 }
             }
             "result" => emit(EventKind::Notice {
-                notice: Box::new(result_notice(&v)),
+                notice: Box::new(result_notice(&v, &mut self.costs)),
             }),
             "stream_event" => self.stream_event(&v, &mut emit),
             "tool_progress" => emit(EventKind::ToolProgress {

@@ -125,7 +125,7 @@ impl Adapter for QwenStream {
                 out.push(Event {
                     line: n,
                     kind: EventKind::Notice {
-                        notice: Box::new(stream::result_notice(&v)),
+                        notice: Box::new(stream::result_notice(&v, &mut self.claude.costs)),
                     },
                 });
             }

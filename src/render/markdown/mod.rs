@@ -387,8 +387,8 @@ impl Render for MarkdownRenderer {
             super::ansi::thousands(t.input_tokens()),
             super::ansi::thousands(t.usage().output_tokens)
         ));
-        if let Some(c) = t.cost {
-            line.push_str(&format!(" · ${c:.4}"));
+        if let Some(c) = t.cost_label() {
+            line.push_str(&format!(" · {c}"));
         }
         write!(out, "---\n\n**{line}**\n")
     }
