@@ -143,6 +143,28 @@ fn a_replayed_error_result_does_not_undo_a_success() {
     assert!(!text.contains("Error"), "{text}");
 }
 
+// Point 8: a replayed result (`isReplay`) whose call was already written with its first result
+// (a saved session: the turn is final before the replay row) is said to be a second result for
+// that call, never "a call that is not in the input", in every output; its output stays visible.
+#[test]
+fn a_replayed_result_after_its_call_was_written_is_a_second_result() {
+    let name = "claude-session/replayed-result.jsonl";
+    let states: Vec<String> = call_states(name).into_iter().map(|(_, s)| s).collect();
+    assert_eq!(states, ["success"]);
+    for to in ["text", "md", "html"] {
+        let out = render(name, &["--to", to]);
+        // Markdown escapes the id's underscore.
+        let id = if to == "md" { "toolu\\_q1" } else { "toolu_q1" };
+        assert!(
+            out.contains(&format!("a second result for the finished call {id} (line 4)")),
+            "--to {to}:\n{out}"
+        );
+        assert!(!out.contains("not in the input"), "--to {to}:\n{out}");
+    }
+    let jsonl = render(name, &["--to", "jsonl"]);
+    assert!(jsonl.contains("Request interrupted by user for tool use"), "{jsonl}");
+}
+
 // Point 10: claude-code-action's trimmed `result` (no `subtype`, no `is_error`) is not a failure.
 #[test]
 fn a_result_without_subtype_or_is_error_is_not_a_failure() {
