@@ -156,13 +156,18 @@ fn a_replayed_result_after_its_call_was_written_is_a_second_result() {
         // Markdown escapes the id's underscore.
         let id = if to == "md" { "toolu\\_q1" } else { "toolu_q1" };
         assert!(
-            out.contains(&format!("a second result for the finished call {id} (line 4)")),
+            out.contains(&format!(
+                "a second result for the finished call {id} (line 4)"
+            )),
             "--to {to}:\n{out}"
         );
         assert!(!out.contains("not in the input"), "--to {to}:\n{out}");
     }
     let jsonl = render(name, &["--to", "jsonl"]);
-    assert!(jsonl.contains("Request interrupted by user for tool use"), "{jsonl}");
+    assert!(
+        jsonl.contains("Request interrupted by user for tool use"),
+        "{jsonl}"
+    );
 }
 
 // Point 10: claude-code-action's trimmed `result` (no `subtype`, no `is_error`) is not a failure.
@@ -403,4 +408,26 @@ fn permission_prompts_are_approval_states_in_every_output() {
         ["default", "plan"],
         "the status line's mode updates the session"
     );
+}
+
+// Point 8: the stream's `task_started.prompt` is the sub-agent's prompt turn; when the thread's
+// own first message follows (it has a time and an id, `task_started` has neither), the turn takes
+// them, and the prompt is shown once.
+#[test]
+fn a_subagent_prompt_from_task_started_takes_its_time_from_the_threads_first_message() {
+    let recs = records("./html-tour.jsonl");
+    let prompts: Vec<&Value> = recs
+        .iter()
+        .filter(|r| r["kind"] == "turn")
+        .flat_map(|t| t["parts"].as_array().into_iter().flatten())
+        .filter_map(|p| p["call"]["subagent"]["transcript"].as_array())
+        .flatten()
+        .filter(|t| t["origin"]["kind"] == "subagent-prompt")
+        .collect();
+    assert_eq!(prompts.len(), 1, "{prompts:?}");
+    assert_eq!(prompts[0]["id"], "u-sp");
+    assert!(prompts[0]["timestamp"].as_str().is_some(), "{}", prompts[0]);
+    // The thread's first message is the turn, not a second copy of it.
+    let events = render("./html-tour.jsonl", &["--to", "events"]);
+    assert_eq!(events.matches("\"subagent-prompt\"").count(), 1, "{events}");
 }

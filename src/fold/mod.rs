@@ -711,12 +711,7 @@ impl Folder {
     }
 
     fn find_call(&mut self, id: &str) -> Option<&mut ToolCall> {
-        let CallSlot::Open {
-            thread,
-            turn,
-            part,
-        } = self.call_thread.get(id)?.clone()
-        else {
+        let CallSlot::Open { thread, turn, part } = self.call_thread.get(id)?.clone() else {
             return None;
         };
         let is_it = |p: &Part| matches!(p, Part::ToolCall { call } if call.tool_call_id == id);

@@ -37,6 +37,8 @@ pub(crate) struct StreamJson {
     pub(crate) core: ClaudeMessages,
     /// The previous result's running cost, to tell each result's own cost.
     pub(crate) costs: CostLedger,
+    /// The number of the last line read, for what `finish` writes.
+    last_line: u64,
 }
 
 impl StreamJson {
@@ -49,6 +51,7 @@ impl StreamJson {
             permissions: Permissions::default(),
             core: ClaudeMessages::default(),
             costs: CostLedger::default(),
+            last_line: 0,
         }
     }
 }
@@ -62,6 +65,7 @@ impl Adapter for StreamJson {
             return;
         };
         let n = line.number;
+        self.last_line = n;
         let mut emit = |kind: EventKind| out.push(Event { line: n, kind });
         let ty = str_of(&v, "type");
         match ty {
@@ -86,7 +90,7 @@ impl Adapter for StreamJson {
                         &format!("unknown system subtype {:?}", str_of(&v, "subtype")),
                     );
                 } else if str_of(&v, "subtype") == "task_started" {
-                    self.core.subagent_prompt(&v, &mut emit);
+                    self.core.subagent_prompt(&v);
                 }
             }
             "result" => emit(EventKind::Notice {
@@ -165,6 +169,14 @@ impl Adapter for StreamJson {
             }
             _ => push_debug(out, line, &format!("unknown message type {ty:?}")),
         }
+    }
+
+    /// Sub-agent prompts still held from `task_started` (a stream cut before the sub-agent's
+    /// own messages) are written, on the last line read.
+    fn finish(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
+        let line = self.last_line;
+        self.core
+            .held_prompts(&mut |kind| out.push(Event { line, kind }));
     }
 }
 

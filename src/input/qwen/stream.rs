@@ -133,6 +133,11 @@ impl Adapter for QwenStream {
             _ => self.claude.line(line, out, report),
         }
     }
+
+    /// What the shared decoder still holds (sub-agent prompts from `task_started`).
+    fn finish(&mut self, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        self.claude.finish(out, report);
+    }
 }
 
 impl QwenStream {
