@@ -258,7 +258,8 @@ fn thousands(n: u64) -> String {
 
 // Point 6: a local command (`/context`) from a 2.1.x saved session (`system/local_command`
 // rows) and from the wire (`system/local_command_output`) reads the same: the command, then its
-// output, markup and terminal escapes gone (kept raw in the JSONL), the table drawn as a table.
+// output, markup gone, the table drawn as a table; its terminal colours stay in the JSONL text,
+// become the text view's own styling (`--color always`) and are dropped in Markdown and HTML.
 #[test]
 fn local_command_output_is_the_command_and_its_output_from_stream_or_session() {
     for name in [
@@ -272,9 +273,14 @@ fn local_command_output_is_the_command_and_its_output_from_stream_or_session() {
             .unwrap_or_else(|| panic!("{name}: no local command output turn"));
         assert_eq!(out["role"], "user", "{name}: not the model's words");
         let shown = out["parts"][0]["text"].as_str().unwrap();
-        assert!(shown.starts_with("Context Usage\n"), "{name}: {shown}");
-        assert!(!shown.contains('\u{1b}'), "{name}: {shown}");
-        let raw = out["metadata"]["machinery"]["raw"].as_str().unwrap();
+        assert!(
+            shown.starts_with("\u{1b}[1mContext Usage\u{1b}[22m\n"),
+            "{name}: {shown}"
+        );
+        // The raw text is kept beside the classification when it differs from the text.
+        let raw = out["metadata"]["machinery"]["raw"]
+            .as_str()
+            .unwrap_or(shown);
         assert!(raw.contains("\u{1b}[1m"), "{name}: {raw}");
         let text = render(name, &["--to", "text"]);
         assert!(text.contains("· Context Usage\n"), "{name}:\n{text}");
@@ -297,7 +303,18 @@ fn local_command_output_is_the_command_and_its_output_from_stream_or_session() {
                 "{name}: markup left"
             );
             assert!(!view.contains("[38;2"), "{name}: escape left");
+            assert!(!view.contains('\u{1b}'), "{name}: escape left");
         }
+        // In colour, the command's own colours as the text view's styling: bold, RGB grey.
+        let coloured = render(name, &["--to", "text", "--color", "always"]);
+        assert!(
+            coloured.contains("\u{1b}[1mContext Usage\u{1b}[0m"),
+            "{name}:\n{coloured}"
+        );
+        assert!(
+            coloured.contains("\u{1b}[38;2;136;136;136m⛁ ⛁\u{1b}[0m"),
+            "{name}:\n{coloured}"
+        );
     }
     let session = render("claude-session/local-command.jsonl", &["--to", "text"]);
     assert!(session.contains("· /context\n"), "{session}");
@@ -430,4 +447,44 @@ fn a_subagent_prompt_from_task_started_takes_its_time_from_the_threads_first_mes
     // The thread's first message is the turn, not a second copy of it.
     let events = render("./html-tour.jsonl", &["--to", "events"]);
     assert_eq!(events.matches("\"subagent-prompt\"").count(), 1, "{events}");
+}
+
+// Point 6: a local command's output that holds escapes other than colours (a title, a link,
+// clearing the screen, a cut-off sequence) reaches the terminal with none of them: only the
+// text view's own styling is written.
+#[test]
+fn a_local_commands_other_escapes_never_reach_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hostile-local-command.jsonl");
+    let content = "\u{1b}]0;pwned\u{7}\u{1b}[2J\u{1b}[31mred\u{1b}[0m \u{1b}]8;;file:///etc/passwd\u{1b}\\link\u{1b}]8;;\u{1b}\\ \u{1b}[5;1Hend \u{1b}]";
+    let line = serde_json::json!({
+        "type": "system", "subtype": "local_command_output", "content": content,
+        "uuid": "lc-h", "session_id": "s1"
+    });
+    std::fs::write(&path, format!("{line}\n")).unwrap();
+    let run = |args: &[&str]| {
+        let out = scribe().args(args).arg(&path).assert().success();
+        String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+    };
+    let coloured = run(&["--to", "text", "--color", "always"]);
+    assert!(coloured.contains("\u{1b}[31mred\u{1b}[0m"), "{coloured:?}");
+    for bad in [
+        "pwned",
+        "\u{1b}]",
+        "\u{1b}[2J",
+        "\u{1b}[5;1H",
+        "/etc/passwd",
+    ] {
+        assert!(!coloured.contains(bad), "{bad:?} in {coloured:?}");
+    }
+    assert!(coloured.contains("link"), "{coloured:?}");
+    for args in [
+        &["--to", "text", "--color", "never"][..],
+        &["--to", "md"],
+        &["--to", "html"],
+    ] {
+        let out = run(args);
+        assert!(!out.contains('\u{1b}'), "{args:?}: {out:?}");
+        assert!(out.contains("red"), "{args:?}: {out:?}");
+    }
 }

@@ -91,7 +91,8 @@ impl MarkdownRenderer {
                         }
                         _ => "Command",
                     };
-                    quote(out, label, &text)
+                    // Terminal colours a local command kept in its text: the words only here.
+                    quote(out, label, &crate::render::sgr_spans::strip(&text))
                 }
                 TurnOrigin::Synthetic { reason } => {
                     if self.context {
