@@ -83,7 +83,13 @@ pub(crate) fn push_turn(h: &mut Html, turn: &Turn, anchor: &str) {
                     .text(&sgr_spans::strip(text))
                     .raw_trusted("</div>");
             }
-            _ => push_part(h, part, markdown, &format!("{anchor}-c{}", i + 1)),
+            Part::Text { .. }
+            | Part::Reasoning { .. }
+            | Part::ToolCall { .. }
+            | Part::File { .. }
+            | Part::SourceUrl { .. }
+            | Part::SourceDocument { .. }
+            | Part::Data { .. } => push_part(h, part, markdown, &format!("{anchor}-c{}", i + 1)),
         }
     }
     if hidden {
@@ -192,7 +198,11 @@ fn push_part(h: &mut Html, part: &Part, markdown: bool, scope: &str) {
                 .text(source_id)
                 .raw_trusted("</span></p>");
         }
-        Part::Data { name, data } => {
+        Part::Data {
+            name,
+            data,
+            summary: _,
+        } => {
             h.raw_trusted("<details class=\"data\"><summary>")
                 .text(name)
                 .raw_trusted("</summary><pre class=\"json\">")
