@@ -405,6 +405,8 @@ pub(crate) fn result_notice(v: &Value, turns: u64) -> SystemNotice {
         errors: error.into_iter().collect(),
         permission_denials: Vec::new(),
         structured_output: None,
+        model_usage: None,
+        fast_mode_state: None,
     }
 }
 
