@@ -415,3 +415,51 @@ fn a_malformed_payload_never_reaches_rendered_output() {
     assert_eq!(debug.len(), 1);
     assert!(debug[0]["raw"].as_str().unwrap().contains(leak));
 }
+
+/// C139: `updatedAt` is set for every source whose session line has a time: Claude saved
+/// sessions, Qwen daemon events (`serverTimestamp`), Codex rollouts, Gemini saved chats and
+/// Gemini stream-json `init`. (Claude, Codex and Qwen stream lines carry no time.)
+#[test]
+fn every_source_with_a_time_sets_updated_at() {
+    let Some(dir) = crate::util::corpus() else {
+        return;
+    };
+    let mut inputs = vec![
+        dir.join("claude-code/07-skill/session.jsonl"),
+        dir.join("qwen-daemon/perm/events.sse"),
+        dir.join("gemini-cli/api-error/stream.jsonl"),
+    ];
+    inputs.extend(
+        crate::util::codex_captures(&dir)
+            .into_iter()
+            .filter(|p| p.to_string_lossy().contains("rollout-"))
+            .take(1),
+    );
+    inputs.extend(
+        crate::util::files_under(&dir.join("gemini-cli"), &|p| {
+            p.to_string_lossy().contains("/chats/")
+        })
+        .into_iter()
+        .take(1),
+    );
+    assert_eq!(inputs.len(), 5);
+    for path in inputs {
+        let out = scribe()
+            .args(["--to", "jsonl"])
+            .arg(&path)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let recs = json_lines(&out);
+        let s = recs
+            .iter()
+            .find(|r| r["kind"] == "session")
+            .unwrap_or_else(|| panic!("{}: no session", path.display()));
+        let at = s["updatedAt"].as_str().unwrap_or_else(|| {
+            panic!("{}: no updatedAt in {s}", path.display());
+        });
+        assert!(at.starts_with("20"), "{}: {at}", path.display());
+    }
+}

@@ -398,3 +398,72 @@ fn repro_order_keeps_every_event_once() {
     );
     assert!(debug_reasons(&recs).is_empty());
 }
+
+/// qwen-daemon-paths: each Qwen daemon event path with no capture that asserts it (rows Q12,
+/// Q23, Q26, Q28, Q29, Q32, Q36, Q42, Q61).
+#[test]
+fn repro_qwen_daemon_paths() {
+    let recs = records("qwen-daemon-paths.jsonl");
+    assert!(debug_reasons(&recs).is_empty(), "{recs:#?}");
+    // Q26: a thought chunk is the reasoning part of the model's turn.
+    let first = turn(&recs, "msg-2");
+    assert_eq!(first["parts"][0]["type"], "reasoning");
+    assert_eq!(first["parts"][0]["text"], "I should run ls.");
+    // Q28: shell output goes to the running call (as it streams), its result ends it.
+    let events = scribe()
+        .args(["--to", "events"])
+        .arg(root().join("tests/repro/qwen-daemon-paths.jsonl"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let events = crate::util::json_lines(&events);
+    assert!(events.iter().any(|e| e["event"] == "tool-update"
+        && e["toolCallId"] == "c1"
+        && e["output"] == "a.txt\n"));
+    assert_eq!(call(&recs, "c1")["output"], "a.txt");
+    // Q12: a sub-agent's progress ping is its progress, not its output.
+    let ag = call(&recs, "ag");
+    assert_eq!(
+        ag["subagent"]["progress"],
+        serde_json::json!(["Reading README"])
+    );
+    assert_eq!(ag["output"], "report");
+    // Q32: permission_already_resolved answers the request like permission_resolved.
+    let c2 = call(&recs, "c2");
+    assert_eq!(c2["state"], "approval-denied");
+    // Q36: the session's title.
+    assert!(
+        recs.iter()
+            .any(|r| r["kind"] == "session" && r["title"] == "Listing files")
+    );
+    // Q23, Q29: the user's own shell command and its output are their turns.
+    let cmd = recs
+        .iter()
+        .find(|r| r["origin"]["reason"] == "bash-input")
+        .unwrap();
+    assert_eq!(cmd["parts"][0]["text"], "$ pwd");
+    let out = recs
+        .iter()
+        .find(|r| r["origin"]["reason"] == "bash-output")
+        .unwrap();
+    assert_eq!(out["metadata"]["machinery"]["stdout"], "/w\n");
+    assert_eq!(out["metadata"]["machinery"]["exitCode"], 0);
+    // Q42: a chunk flagged promptCancelled cancels the prompt: the call in flight ends.
+    let c3 = call(&recs, "c3");
+    assert_eq!(c3["state"], "error");
+    assert!(c3["errorText"].as_str().unwrap().contains("cancelled"));
+    assert_eq!(
+        recs.iter()
+            .filter(|r| r["notice"]["source"] == "prompt_cancelled")
+            .count(),
+        1
+    );
+    // Q61: a background turn's text is a notice, kept.
+    let bg = recs
+        .iter()
+        .find(|r| r["notice"]["source"] == "background_task_completed")
+        .unwrap();
+    assert_eq!(bg["notice"]["text"], "Background agent finished.");
+}

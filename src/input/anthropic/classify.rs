@@ -615,6 +615,102 @@ mod tests {
         }
     }
 
+    /// Row 3 beats row 5: a flagged message that opens a sub-agent thread is harness context,
+    /// not the sub-agent's prompt; the flag and the thread are independent.
+    #[test]
+    fn the_synthetic_flag_beats_a_subagent_first_turn() {
+        let flags = Flags {
+            synthetic: true,
+            subagent_first: true,
+            ..Flags::default()
+        };
+        let c = classify(
+            "<system-reminder>ctx</system-reminder>",
+            flags,
+            Some("toolu_A"),
+        );
+        assert_eq!(reason(&c), Some(SyntheticReason::SystemReminder));
+        // Without the flag the same thread's first turn is the prompt.
+        let prompt = Flags {
+            subagent_first: true,
+            ..Flags::default()
+        };
+        let c = classify("check it", prompt, Some("toolu_A"));
+        assert_eq!(
+            c.origin,
+            TurnOrigin::SubagentPrompt {
+                parent_tool_call_id: "toolu_A".into()
+            }
+        );
+    }
+
+    /// Row 4 before row 5: machinery in a sub-agent's first turn stays machinery.
+    #[test]
+    fn machinery_in_a_subagent_first_turn_stays_machinery() {
+        let flags = Flags {
+            subagent_first: true,
+            ..Flags::default()
+        };
+        let c = classify("[Request interrupted by user]", flags, Some("toolu_A"));
+        assert_eq!(reason(&c), Some(SyntheticReason::Interrupt));
+        let c = classify(
+            "<local-command-stdout>ok</local-command-stdout>",
+            flags,
+            Some("toolu_A"),
+        );
+        assert_eq!(reason(&c), Some(SyntheticReason::LocalCommandOutput));
+    }
+
+    /// The interrupt marker is machinery on a line of its own; a prompt that begins with its
+    /// words and goes on is the person's (repro t1 u3); later lines after it are their words.
+    #[test]
+    fn the_interrupt_marker_only_on_a_line_of_its_own() {
+        let quoted = plain("[Request interrupted by user] happens when I press ESC - why?");
+        assert_eq!(quoted.origin, TurnOrigin::UserInput);
+        assert_eq!(
+            quoted.text,
+            "[Request interrupted by user] happens when I press ESC - why?"
+        );
+        let marker = plain("[Request interrupted by user for tool use]");
+        assert_eq!(reason(&marker), Some(SyntheticReason::Interrupt));
+        assert_eq!(marker.machinery["forToolUse"], true);
+        let then = plain("[Request interrupted by user]\nnow do Y instead");
+        assert_eq!(then.origin, TurnOrigin::UserInput);
+        assert!(then.text.ends_with("now do Y instead"));
+        assert_eq!(then.machinery["kind"], "interrupt");
+    }
+
+    /// What the hook system writes for a hook is hook output, whatever the hook event; a prompt
+    /// that talks about hooks is not.
+    #[test]
+    fn hook_feedback_is_hook_output() {
+        let flagged = |t: &str| {
+            classify(
+                t,
+                Flags {
+                    synthetic: true,
+                    ..Flags::default()
+                },
+                None,
+            )
+        };
+        for t in [
+            "Stop hook feedback: lint failed",
+            "SubagentStop hook feedback:\nrun the tests",
+            "PreToolUse:Bash hook error: denied",
+        ] {
+            assert_eq!(
+                reason(&flagged(t)),
+                Some(SyntheticReason::HookOutput),
+                "{t}"
+            );
+        }
+        assert_eq!(
+            reason(&flagged("Why does the stop hook feedback: line appear?")),
+            Some(SyntheticReason::Other)
+        );
+    }
+
     #[test]
     fn slash_command_tags_in_any_order() {
         let a = plain(
