@@ -467,3 +467,20 @@ fn repro_qwen_daemon_paths() {
         .unwrap();
     assert_eq!(bg["notice"]["text"], "Background agent finished.");
 }
+
+/// Q55 (Qwen): updates after a call's terminal status change nothing: not its state, output or
+/// sidecar (a late permission answer in perm, a late tool_call_update here).
+#[test]
+fn repro_qwen_late_update_is_ignored() {
+    let recs = records("qwen-late-update.jsonl");
+    let c = call(&recs, "c1");
+    assert_eq!(c["state"], "success");
+    assert_eq!(c["output"], "a.txt");
+    assert_eq!(c["sidecar"]["title"], "ls");
+    assert_eq!(c["sidecar"]["status"], "completed");
+    assert!(!recs.iter().any(|r| r.to_string().contains("LATE")));
+    let perm = records("perm.jsonl");
+    let c1 = call(&perm, "c1");
+    assert_eq!(c1["sidecar"]["title"], "ls");
+    assert_eq!(c1["sidecar"]["status"], "completed");
+}
