@@ -212,7 +212,11 @@ fn push_part(h: &mut Html, part: &Part, markdown: bool, scope: &str) {
                 .text(summary.as_deref().unwrap_or("(no summary: compaction failed)"))
                 .raw_trusted("</div></details>");
         }
-        Part::Data { name, data } => {
+        Part::Data {
+            name,
+            data,
+            summary: _,
+        } => {
             h.raw_trusted("<details class=\"data\"><summary>")
                 .text(name)
                 .raw_trusted("</summary><pre class=\"json\">")
