@@ -73,6 +73,7 @@ impl Tally<'_> {
                         | Part::File { .. }
                         | Part::SourceUrl { .. }
                         | Part::SourceDocument { .. }
+                        | Part::Compaction { .. }
                         | Part::Data { .. } => None,
                     });
                 }
