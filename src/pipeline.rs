@@ -304,6 +304,9 @@ fn run_one(
         driver = driver.following();
     }
     let outcome = driver.run(reader, &mut sink, diag)?;
+    for held in sink.transforms.finish_events() {
+        sink.renderer.live(sink.out, &held)?;
+    }
     sink.renderer.finish(sink.out, &outcome.summary)?;
     sink.stats.close(&name, outcome.ledger);
     Ok(Rendered {
@@ -340,8 +343,10 @@ impl<W: Write> Sink for RenderSink<'_, W> {
         self.stats.debug_event(event);
         if self.transforms.is_empty() {
             self.renderer.live(self.out, event)?;
-        } else if let Some(shown) = self.transforms.event(event) {
-            self.renderer.live(self.out, &shown)?;
+        } else {
+            for shown in self.transforms.event(event) {
+                self.renderer.live(self.out, &shown)?;
+            }
         }
         Ok(())
     }
