@@ -92,7 +92,8 @@ pub(crate) trait Adapter {
     }
     /// The input ended: emit whatever was held back (or its first part, see `drain`).
     fn finish(&mut self, _out: &mut Vec<Event>, _report: &mut Report<'_>) {}
-    /// After `finish`: emits the next part of what was held back; false once nothing is left.
+    /// After `finish`: emits the next part of what was held back; false when nothing is left
+    /// after the events this call sent (which the caller must still pass on).
     /// An adapter that writes a whole file at its end (a saved session, ordered by its chain)
     /// sends it in parts, so that the events of a large file are never all in memory at once.
     fn drain(&mut self, _out: &mut Vec<Event>, _report: &mut Report<'_>) -> bool {
@@ -101,10 +102,11 @@ pub(crate) trait Adapter {
     /// Where the input file is, for formats that read files beside it (a saved session's
     /// sub-agents). Not called for standard input.
     fn set_path(&mut self, _path: &Path) {}
-    /// True for an adapter that keeps lines and emits their events later (at the end of the
-    /// input, or when a multi-line frame closes). For the others, a line that yields no event and
-    /// no diagnostic is kept as a `debug` record by the pipeline, so that nothing vanishes.
-    fn holds_lines(&self) -> bool {
+    /// True when the adapter keeps line `number` (just read) and emits its events later (at the
+    /// end of the input, when a multi-line frame closes, or when a header it waits for comes).
+    /// Any other line that yields no event and no diagnostic is kept as a `debug` record by the
+    /// pipeline, in its place, so that nothing vanishes.
+    fn holds_line(&self, _number: u64) -> bool {
         false
     }
     /// Follow mode (`--follow`): the file is still being written, so emit each line's events
