@@ -176,6 +176,46 @@ fn markdown_javascript_link_is_text() {
     assert!(md.contains("[ok](https://ok.example)"), "{md}");
 }
 
+#[test]
+fn markdown_reference_definitions_cannot_embed_or_link_from_another_message() {
+    // A definition in one message and its use in the next: each message is made inert on its
+    // own, so the definition itself must not survive as one.
+    let one = stream_saying(
+        "first\n\n[ref]: javascript:alert(3)\n[pix]: https://tracker.example/p.gif\n",
+    );
+    let two = stream_saying("see [x][ref] and ![img][pix] and ![pix]")
+        .lines()
+        .last()
+        .unwrap()
+        .replace("\"a1\"", "\"a2\"")
+        .replace("\"uuid\":\"a\"", "\"uuid\":\"b\"");
+    let md = run(&format!("{one}{two}\n"), &["--to", "md"]);
+    assert!(
+        md.contains("![img][pix]"),
+        "the second message is there: {md}"
+    );
+    assert!(md.contains("\\[ref]: javascript:alert(3)"), "{md}");
+    assert!(
+        md.contains("\\[pix]: https://tracker.example/p.gif"),
+        "{md}"
+    );
+    // Rendered as GitHub would, the page has no image and no link but scribe's own.
+    let html = pulldown_cmark_html(&md);
+    assert!(!html.contains("<img"), "{html}");
+    assert!(!html.contains("href=\"javascript"), "{html}");
+    assert!(
+        !html.contains("tracker.example/p.gif\""),
+        "no link to the pixel: {html}"
+    );
+}
+
+/// Markdown rendered to HTML the CommonMark way (GitHub's renderer is a superset).
+fn pulldown_cmark_html(md: &str) -> String {
+    let mut html = String::new();
+    pulldown_cmark::html::push_html(&mut html, pulldown_cmark::Parser::new(md));
+    html
+}
+
 /// `stream_saying` with another session id.
 fn stream_with_session(id: &str) -> String {
     stream_saying("hello").replace("\"s-1\"", &serde_json::to_string(id).unwrap())
