@@ -182,9 +182,12 @@ fn stable_orders_parallel_tool_results_by_call_order_in_every_format() {
 /// the order their lines arrived in must not show under `--stable` (nor the uuids' numbering).
 fn parallel_agents(order: &[usize]) -> String {
     let lines = [
-        // 0, 1: the sub-agents' first words; 2, 3: their results (each after its own agent's words).
-        r#"{"type":"assistant","parent_tool_use_id":"a1","message":{"id":"s1","role":"assistant","content":[{"type":"text","text":"first agent at work"}]},"session_id":"s"}"#,
-        r#"{"type":"assistant","parent_tool_use_id":"a2","message":{"id":"s2","role":"assistant","content":[{"type":"text","text":"second agent at work"}]},"session_id":"s"}"#,
+        // 0, 1: the sub-agents' prompts and first words; 2, 3: their results (each after its own
+        // agent's words).
+        r#"{"type":"user","parent_tool_use_id":"a1","message":{"role":"user","content":"prompt one"},"session_id":"s"}
+{"type":"assistant","parent_tool_use_id":"a1","message":{"id":"s1","role":"assistant","content":[{"type":"text","text":"first agent at work"}]},"session_id":"s"}"#,
+        r#"{"type":"user","parent_tool_use_id":"a2","message":{"role":"user","content":"prompt two"},"session_id":"s"}
+{"type":"assistant","parent_tool_use_id":"a2","message":{"id":"s2","role":"assistant","content":[{"type":"text","text":"second agent at work"}]},"session_id":"s"}"#,
         r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a1","content":"one 11111111-1111-4111-8111-111111111111"}]},"session_id":"s"}"#,
         r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a2","content":"two 22222222-2222-4222-8222-222222222222"}]},"session_id":"s"}"#,
     ];
@@ -223,7 +226,9 @@ fn stable_events_hold_parallel_sub_agents_and_results_in_call_order() {
         );
     }
     let at = |s: &str| a.find(s).unwrap_or_else(|| panic!("{s} missing:\n{a}"));
+    assert!(at("prompt one") < at("first agent"), "{a}");
     assert!(at("first agent") < at("one id-1"), "{a}");
+    assert!(at("one id-1") < at("prompt two"), "{a}");
     assert!(at("one id-1") < at("second agent"), "{a}");
     assert!(at("second agent") < at("two id-2"), "{a}");
     assert!(at("two id-2") < at("\"done\""), "{a}");

@@ -10,7 +10,8 @@
 //! event                                                     here
 //! ────────────────────────────────────────────────────────  ─────────────────────────────────
 //! tool result / update / denial, sub-agent task events,     held, keyed by its call
-//!   anything on a sub-agent's thread, a tool's user turn
+//!   anything on a sub-agent's thread, a tool's user turn,
+//!   a sub-agent's prompt
 //! the main thread's tool call block, message end, notice,   passed on (a call is numbered)
 //!   debug record
 //! anything else (main-thread text, a prompt, a new session,  releases what is held, then
@@ -128,6 +129,14 @@ impl ResultOrder {
                 let next = self.calls.len();
                 self.calls.entry(call.tool_call_id.clone()).or_insert(next);
                 Step::Pass
+            }
+            // A sub-agent's prompt (and any turn a sub-agent owns) goes with its call.
+            EventKind::UserTurn {
+                turn,
+                source_tool_call_id: None,
+            } if turn.parent_task_id.is_some() => {
+                let owner = turn.parent_task_id.as_deref().unwrap_or_default();
+                Step::Hold(self.key(owner))
             }
             EventKind::ToolResult {
                 thread: None,
