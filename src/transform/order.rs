@@ -209,6 +209,7 @@ mod tests {
                 error_text: None,
                 sidecar: None,
                 server_run: false,
+                facts: Default::default(),
             },
         }
     }
