@@ -71,3 +71,5 @@ mod claude_content;
 mod conformance_doc;
 // No quadratic path: a 4x larger input takes well under 16x the time (issue 14 point 2).
 mod linear;
+// --jobs N with -o DIR: the same files, names, index and stderr as one input at a time.
+mod jobs;
