@@ -49,6 +49,8 @@ fn best_time(args: &[&str], input: &str) -> Duration {
 
 /// Runs `cmd` to its end; its exit status and the CPU time it used (from `wait4`, which reports
 /// on that one child, whatever other tests run beside it).
+// The child is reaped by `wait4` below, which `Child::wait` cannot do with its rusage.
+#[allow(clippy::zombie_processes)]
 fn cpu_time(mut cmd: std::process::Command) -> (i32, Duration) {
     let child = cmd.spawn().expect("spawn scribe");
     let pid = libc::pid_t::try_from(child.id()).expect("a pid");
