@@ -71,9 +71,9 @@ pub(crate) struct Cli {
     #[arg(long = "output-dir", short = 'o', value_name = "DIR")]
     pub(crate) output_dir: Option<PathBuf>,
 
-    /// With `--output-dir`, convert up to N inputs at a time (default: one per core). File names
-    /// and the HTML index follow the order of the inputs whatever N is; diagnostics of inputs
-    /// converted side by side may be interleaved on stderr. `--strict` converts one at a time.
+    /// With `--output-dir`, convert up to N inputs at a time (default: one per core). File names,
+    /// the HTML index and the messages on stderr follow the order of the inputs whatever N is
+    /// (each input's messages are printed once it is placed). `--strict` converts one at a time.
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub(crate) jobs: Option<u16>,
 
