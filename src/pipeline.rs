@@ -36,6 +36,8 @@ mod follow;
 mod hook;
 /// `--output-dir` pages rewritten whole, atomically (follow mode and `scribe hook`).
 mod pages;
+/// `--jobs`: several inputs converted at a time under `--output-dir`.
+mod parallel;
 /// A growing file read as a stream.
 mod watch;
 
@@ -108,6 +110,16 @@ fn run_inputs(settings: &Settings, diag: &mut Diagnostics, stats: &mut Stats) ->
         .output_dir
         .as_ref()
         .map(|dir| OutputDir::new(dir, settings.to));
+    // Standard input is read where it stands in the list: one at a time.
+    let side_by_side =
+        settings.jobs > 1 && inputs.len() > 1 && !inputs.iter().any(|p| p.as_os_str() == "-");
+    if side_by_side {
+        if let Some(mut files) = files.take() {
+            let done = parallel::convert(&inputs, settings, &mut files, diag, stats)?;
+            files.finish()?;
+            return Ok(exit_code(trouble || done.trouble, stopped || done.stopped));
+        }
+    }
     for path in &inputs {
         let name = path.display().to_string();
         let reader: Box<dyn Read> = if name == "-" {
@@ -154,20 +166,25 @@ fn run_inputs(settings: &Settings, diag: &mut Diagnostics, stats: &mut Stats) ->
         files.finish()?;
     }
     out.flush()?;
-    Ok(if trouble {
+    Ok(exit_code(trouble, stopped))
+}
+
+/// The exit status of a run: an input that could not be read or written, else one abandoned as
+/// not JSON Lines, else success.
+fn exit_code(trouble: bool, stopped: bool) -> u8 {
+    if trouble {
         exit::TROUBLE
     } else if stopped {
         exit::INPUT_ERROR
     } else {
         exit::SUCCESS
-    })
+    }
 }
 
 /// `--output-dir`: where each input's file goes, the names taken so far, and (for HTML) the
 /// rows of `index.html`.
 struct OutputDir {
     dir: PathBuf,
-    html: bool,
     written: HashSet<PathBuf>,
     index: Vec<IndexRow>,
 }
@@ -182,7 +199,6 @@ impl OutputDir {
         }
         OutputDir {
             dir: dir.to_owned(),
-            html,
             written,
             index: Vec::new(),
         }
@@ -200,33 +216,37 @@ impl OutputDir {
         diag: &mut Diagnostics,
         stats: &mut Stats,
     ) -> Result<Rendered> {
-        let dir = &self.dir;
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        // Removed when dropped: an error below leaves nothing behind.
-        let mut buf = crate::output_file::temp_in(dir)?;
-        let (outcome, row) = if self.html {
-            let mut tally = Tally {
-                inner: renderer,
-                row: IndexRow::default(),
-                totals: Default::default(),
-            };
-            let outcome = run_one(path, reader, settings, &mut tally, &mut buf, diag, stats);
-            (outcome, Some(tally.row))
-        } else {
-            (
-                run_one(path, reader, settings, renderer, &mut buf, diag, stats),
-                None,
-            )
-        };
-        let rendered = outcome?;
+        let (buf, rendered, row) =
+            render_into_dir(&self.dir, path, reader, settings, renderer, diag, stats)?;
+        self.place(
+            crate::output_file::finished(buf)?,
+            &rendered,
+            row,
+            path,
+            settings,
+        )?;
+        Ok(rendered)
+    }
+
+    /// Names a rendered input's file (in the order inputs are placed, which is the order of the
+    /// inputs, so names never depend on which input finished first) and renames it there; for
+    /// HTML, adds its row to the index.
+    fn place(
+        &mut self,
+        temp: tempfile::TempPath,
+        rendered: &Rendered,
+        row: Option<IndexRow>,
+        path: &Path,
+        settings: &Settings,
+    ) -> Result<()> {
         let target = output_path(
-            dir,
+            &self.dir,
             rendered.session_id.clone(),
             path,
             settings,
             &mut self.written,
         );
-        crate::output_file::install(buf, &target)?;
+        crate::output_file::install_path(temp, &target)?;
         if let Some(mut row) = row {
             row.href = target
                 .file_name()
@@ -234,7 +254,7 @@ impl OutputDir {
                 .unwrap_or_default();
             self.index.push(row);
         }
-        Ok(rendered)
+        Ok(())
     }
 
     /// Writes `index.html` (HTML only, when a page was written).
@@ -244,6 +264,39 @@ impl OutputDir {
         }
         let target = self.dir.join("index.html");
         crate::output_file::write_whole(&self.dir, &target, |f| write_index(f, &self.index))
+    }
+}
+
+/// Renders one input into a new temporary file in `dir`; for HTML, also the page's row for
+/// `index.html` (its `href` is set when the file is named).
+#[allow(clippy::type_complexity)]
+fn render_into_dir(
+    dir: &Path,
+    path: &Path,
+    reader: Box<dyn Read>,
+    settings: &Settings,
+    renderer: &mut dyn Render,
+    diag: &mut Diagnostics,
+    stats: &mut Stats,
+) -> Result<(
+    BufWriter<tempfile::NamedTempFile>,
+    Rendered,
+    Option<IndexRow>,
+)> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    // Removed when dropped: an error below leaves nothing behind.
+    let mut buf = crate::output_file::temp_in(dir)?;
+    if settings.to == OutputFormat::Html {
+        let mut tally = Tally {
+            inner: renderer,
+            row: IndexRow::default(),
+            totals: Default::default(),
+        };
+        let rendered = run_one(path, reader, settings, &mut tally, &mut buf, diag, stats)?;
+        Ok((buf, rendered, Some(tally.row)))
+    } else {
+        let rendered = run_one(path, reader, settings, renderer, &mut buf, diag, stats)?;
+        Ok((buf, rendered, None))
     }
 }
 
