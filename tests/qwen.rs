@@ -357,9 +357,9 @@ fn upstream_conformance_vectors() {
             let ui_words = ["completed", "selected:allow"];
             for s in fx["expectedContains"].as_array().unwrap() {
                 let s = s.as_str().unwrap();
-                // The text view shows a sub-agent's calls, not its prompt, and an ACP edit's
-                // summary, not its new text: those two are checked in HTML only.
-                let text_only_gap = matches!(name, "subagent-nesting" | "file-edit-diff");
+                // The text view shows an ACP edit's summary, not its new text: checked in
+                // HTML only.
+                let text_only_gap = matches!(name, "file-edit-diff");
                 if ui_words.contains(&s) || to == "text" && text_only_gap {
                     continue;
                 }

@@ -119,7 +119,13 @@ impl View {
                 self.success(&mut w, call, &out_text);
             }
         }
-        w.finish()
+        let mut lines = w.finish();
+        // A sub-agent that failed, was denied or still runs did work all the same: its prompt
+        // and calls are shown as for one that succeeded.
+        if let Some(rec) = &call.subagent {
+            lines.extend(self.subagent_body(rec, depth));
+        }
+        lines
     }
 
     fn success(&self, w: &mut Wrapper, call: &ToolCall, out_text: &str) {
@@ -243,18 +249,7 @@ impl View {
         let mut lines = Vec::new();
         let report = call.output.as_ref().map(output_text).unwrap_or_default();
         match &call.subagent {
-            Some(rec) => {
-                lines.extend(self.subagent_status(rec, depth));
-                if self.full {
-                    for turn in &rec.transcript {
-                        for block in self.turn_blocks(turn, depth + 1) {
-                            lines.extend(block);
-                        }
-                    }
-                } else {
-                    lines.extend(self.subagent_calls(rec, depth));
-                }
-            }
+            Some(rec) => lines.extend(self.subagent_body(rec, depth)),
             None => {
                 let mut w = self.result_wrapper(depth);
                 w.raw_line("sub-agent finished", self.pal.dim);
@@ -286,6 +281,21 @@ impl View {
                 md.extend(w.finish());
             }
             lines.extend(md);
+        }
+        lines
+    }
+
+    /// A sub-agent's status line, then its whole transcript with `--full`, else its last calls.
+    fn subagent_body(&self, rec: &SubagentRecord, depth: usize) -> Vec<Line> {
+        let mut lines = self.subagent_status(rec, depth);
+        if self.full {
+            for turn in &rec.transcript {
+                for block in self.turn_blocks(turn, depth + 1) {
+                    lines.extend(block);
+                }
+            }
+        } else {
+            lines.extend(self.subagent_calls(rec, depth));
         }
         lines
     }
