@@ -8,9 +8,11 @@ use serde_json::Value;
 
 use crate::util::{corpus, files_under, json_lines, run_jsonl as run, sample, scribe_jsonl};
 
-/// Event types that are in no published list (sdk 0.1.14, events.ts, the schema doc) but that
-/// the live daemon sends; the only ones allowed to become `debug` records (docs/input-qwen.md, docs/schema.md §1.8).
-const UNPUBLISHED: &[&str] = &["background_notification_turn_complete"];
+/// Event types that are in no published list (sdk 0.1.14, events.ts, the schema doc), that the
+/// live daemon sends and that scribe does not map; the only ones allowed to become `debug`
+/// records (docs/input-qwen.md, docs/schema.md §1.8). `background_notification_turn_complete`
+/// was one until it was mapped (the end of a background run's notification turn).
+const UNPUBLISHED: &[&str] = &[];
 
 /// Every tool call in a list of turns, sub-agent transcripts included (depth first).
 fn calls(turns: &[&Value]) -> Vec<Value> {
@@ -598,6 +600,8 @@ fn resync_latch_history_truncated_and_cancellation() {
             // Frames 6–8 are the replay window after the gap: the tail of the message is
             // kept (the update of a call whose start was evicted has nothing to update).
             "turn:assistant",
+            // The update whose call's start was evicted: said so, once.
+            "notice:orphan_tool_call_update",
             // A notice only: it neither starts nor ends anything.
             "notice:history_truncated",
             "notice:result",
@@ -605,8 +609,8 @@ fn resync_latch_history_truncated_and_cancellation() {
             "turn:assistant",
             "notice:prompt_cancelled",
             "notice:result",
-            // In no published list: kept raw.
-            "debug",
+            // `background_notification_turn_complete` (in no published list) ends the
+            // daemon's own turn: understood, and nothing to show.
         ]
     );
     let missed = &recs[4]["notice"];
@@ -617,18 +621,22 @@ fn resync_latch_history_truncated_and_cancellation() {
     let t = turns(&recs);
     assert_eq!(t[1]["parts"][0]["text"], "Working on it");
     let all = calls(&t);
-    // The update of a call whose start was evicted: the call is kept, ended, nameless.
-    assert_eq!(call(&all, "call_gone")["state"], "success");
+    // The update of a call whose start was evicted: the call is kept and ended, named as
+    // unknown (never an empty or made-up name), and a notice says its start is missing.
+    let gone = call(&all, "call_gone");
+    assert_eq!(gone["state"], "success");
+    assert_eq!(gone["name"], "unknown tool");
+    assert!(
+        recs[6]["notice"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("call_gone: its start is not in the input")
+    );
     let sleep = call(&all, "call_sleep");
     assert_eq!(sleep["state"], "error");
     assert!(sleep["errorText"].as_str().unwrap().contains("cancelled"));
-    assert_eq!(recs[11]["notice"]["stopReason"], "cancelled");
-    assert!(
-        recs[12]["raw"]
-            .as_str()
-            .unwrap()
-            .contains("background_notification_turn_complete")
-    );
+    assert_eq!(recs[12]["notice"]["stopReason"], "cancelled");
+    assert_eq!(recs.len(), 13, "nothing after the last result");
 }
 
 #[test]
@@ -766,4 +774,94 @@ fn a_rewind_marks_where_the_later_turns_left() {
     assert!(text.contains("user turn 2"), "{text}");
     assert!(text.contains("1 user turn from there on left"), "{text}");
     assert!(text.contains("a.txt"), "{text}");
+}
+
+/// A sub-agent launched in the background (samples/qwen-daemon-background.jsonl, built on the
+/// frames Qwen's own web-shell tests send): the launch acknowledgement is the call's result, the
+/// completion that comes after the prompt's turn ended lands on the call as the sub-agent's
+/// report, the notification the daemon feeds the model is a notification turn (context), and
+/// the model's reply is a message of its own. Nothing is a debug record.
+#[test]
+fn a_background_sub_agent_reports_on_its_call() {
+    let (recs, stderr) = run(&sample("qwen-daemon-background.jsonl"), &[]);
+    assert!(stderr.is_empty(), "{stderr}");
+    assert!(recs.iter().all(|r| r["kind"] != "debug"), "{recs:?}");
+    let t = turns(&recs);
+    let agent = call(&calls(&t), "call-agent-b").clone();
+    assert_eq!(agent["state"], "success");
+    assert_eq!(agent["output"], "Background agent launched (task agent-b).");
+    let sub = &agent["subagent"];
+    assert_eq!(sub["status"], "completed");
+    assert_eq!(
+        sub["summary"],
+        "Rendering investigation finished: MessageList keeps both completion cards."
+    );
+    assert_eq!(
+        sub["transcript"][0]["parts"][0]["text"],
+        "Inspect MessageList"
+    );
+    // The order is the input's: the call's turn, the reply of the prompt's turn, its result,
+    // then the daemon's own turn.
+    let shape: Vec<String> = recs[2..]
+        .iter()
+        .map(|r| match r["kind"].as_str().unwrap() {
+            "turn" => format!("{}:{}", r["role"], r["origin"]["kind"]).replace('"', ""),
+            "notice" => r["notice"]["source"]
+                .as_str()
+                .unwrap_or(r["notice"]["kind"].as_str().unwrap())
+                .to_owned(),
+            other => other.to_owned(),
+        })
+        .collect();
+    assert_eq!(
+        shape,
+        [
+            "user:user-input",
+            "assistant:model",
+            "assistant:model",
+            "result",
+            "background_notification_turn_started",
+            "user:notification",
+            "assistant:model",
+            "result",
+        ]
+    );
+    let reply = recs.iter().rfind(|r| r["kind"] == "turn").unwrap();
+    assert_eq!(
+        reply["parts"],
+        serde_json::json!([{"type": "text", "text": "The background check confirms both cards are kept."}]),
+        "the notification is not merged into the model's reply"
+    );
+    // Every view shows the acknowledgement and the report.
+    for to in ["text", "md", "html"] {
+        let out = crate::util::scribe()
+            .args(["--to", to, "--color", "never"])
+            .arg(sample("qwen-daemon-background.jsonl"))
+            .output()
+            .unwrap();
+        let page = String::from_utf8_lossy(&out.stdout);
+        for s in [
+            "Background agent launched (task agent-b).",
+            "MessageList keeps both completion cards.",
+            "The background check confirms both cards are kept.",
+        ] {
+            assert!(page.contains(s), "--to {to} misses {s:?}");
+        }
+    }
+}
+
+/// A background run the input never sees end stays `running` on its call; the call's turn is
+/// written at the end of the input all the same.
+#[test]
+fn a_background_sub_agent_still_running_at_the_end_is_kept() {
+    let text = std::fs::read_to_string(sample("qwen-daemon-background.jsonl")).unwrap();
+    let cut: String = text.lines().take(7).map(|l| format!("{l}\n")).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cut.jsonl");
+    std::fs::write(&path, cut).unwrap();
+    let (recs, _) = run(&path, &["--from", "qwen-daemon"]);
+    let agent = call(&calls(&turns(&recs)), "call-agent-b").clone();
+    assert_eq!(agent["state"], "success");
+    assert_eq!(agent["subagent"]["status"], "running");
+    assert!(recs.iter().any(|r| r["notice"]["kind"] == "result"));
 }

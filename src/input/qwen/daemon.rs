@@ -340,6 +340,14 @@ impl QwenDaemon {
             "permission_request" => c.permission_request(data, e),
             "permission_resolved" | "permission_already_resolved" => c.permission_resolved(data, e),
             "turn_complete" => c.turn_complete(data, e),
+            // The daemon's own turn (telling the model a background run ended) is over; its
+            // `turn_complete` carries the result.
+            "background_notification_turn_complete" => {
+                c.close_all(e);
+                e.push(EventKind::Absorbed {
+                    what: "background_notification_turn_complete".into(),
+                });
+            }
             "prompt_cancelled" => c.prompt_cancelled(data, e),
             "session_rewound" => c.rewound(data, e),
             "mid_turn_message_injected" => c.injected(data, e),

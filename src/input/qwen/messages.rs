@@ -5,10 +5,9 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::input::fields::{info, opt_string, str_of};
+use crate::input::fields::{opt_string, str_of};
 use crate::input::qwen::state::{ChunkKind, Conversation, Emit, Gathered, parent_of, text_part};
 use crate::model::event::{EventKind, Thread};
-use crate::model::session::Level;
 use crate::model::transcript::{Part, Role, Turn, TurnMeta, TurnOrigin, Usage};
 
 impl Conversation {
@@ -106,13 +105,6 @@ impl Conversation {
             .pointer("/content/text")
             .and_then(Value::as_str)
             .unwrap_or_default();
-        if let Some(src @ ("background_task_completed" | "background_notification_turn_started")) =
-            meta.get("source").and_then(Value::as_str)
-        {
-            self.flush(&thread, e);
-            e.push(info(src, Level::Info, text.to_owned(), upd.clone()));
-            return;
-        }
         let usage = meta.get("usage").map(qwen_usage);
         let is_text = matches!(str_of(&upd["content"], "type"), "text" | "");
         if is_text && text.is_empty() {

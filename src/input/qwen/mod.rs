@@ -1,6 +1,7 @@
 //! Qwen Code: the daemon's SSE event stream (`qwen serve`) and `qwen -p --output-format stream-json`.
 
 mod acp;
+mod background;
 pub(crate) mod chat;
 pub(crate) mod daemon;
 mod messages;

@@ -102,6 +102,9 @@ pub(crate) struct Conversation {
     pub(super) cancelled: Option<String>,
     /// The start of each top-level user turn so far (`session_rewound` names one by index).
     pub(super) prompts: Vec<String>,
+    /// Sub-agents launched in the background whose completion has not come: the Agent call's
+    /// id and the task id the launch returned, if any (`qwen::background`).
+    pub(super) background: Vec<(String, Option<String>)>,
 }
 
 /// A text part with no citations.

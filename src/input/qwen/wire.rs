@@ -67,6 +67,8 @@ pub(crate) const KNOWN_TYPES: &[&str] = &[
     "session_snapshot",
     "git_branch_changed",
     "git_status_changed",
+    // In no published list; the live daemon 0.24.4 sends it when a background turn ends.
+    "background_notification_turn_complete",
 ];
 
 /// Workspace, auth and lifecycle events that become one `info` notice each: type, level, what
@@ -391,6 +393,6 @@ mod tests {
         for (t, _) in REQUIRED {
             assert!(KNOWN_TYPES.contains(t), "{t}");
         }
-        assert_eq!(KNOWN_TYPES.len(), 58);
+        assert_eq!(KNOWN_TYPES.len(), 59);
     }
 }

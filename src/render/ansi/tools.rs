@@ -247,6 +247,12 @@ impl View {
     /// A sub-agent's final status, its transcript with `--full`, and its report.
     fn subagent(&self, call: &ToolCall, depth: usize) -> Vec<Line> {
         let mut lines = Vec::new();
+        // The call's own result, when the report does not cover it (a background launch).
+        if let Some(ack) = summary::hand_back_beside_report(call) {
+            let mut w = self.result_wrapper(depth);
+            self.capped(&mut w, &ack, self.pal.dim, RESULT_LINES);
+            lines.extend(w.finish());
+        }
         let report = call.output.as_ref().map(output_text).unwrap_or_default();
         match &call.subagent {
             Some(rec) => lines.extend(self.subagent_body(rec, depth)),
