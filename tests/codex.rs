@@ -135,7 +135,10 @@ fn stream_and_rollout_tell_the_same_story() {
             "{name}: tool calls"
         );
         // A tool search is a model response of its own, which only the rollout counts.
-        let searches = calls(&r).iter().filter(|c| c["name"] == "tool_search").count();
+        let searches = calls(&r)
+            .iter()
+            .filter(|c| c["name"] == "tool_search")
+            .count();
         let result = |recs: &[Value], unseen: usize| {
             let n = notices(recs, "result")[0].clone();
             (

@@ -865,3 +865,40 @@ fn a_background_sub_agent_still_running_at_the_end_is_kept() {
     assert_eq!(agent["subagent"]["status"], "running");
     assert!(recs.iter().any(|r| r["notice"]["kind"] == "result"));
 }
+
+/// Every model response's usage (the empty `agent_message_chunk` with `_meta.usage` that ends
+/// it) is counted once, on the main line's turns, even when it comes before the response's
+/// content (a `plan` response: its end marker, then the plan). Over every daemon capture.
+#[test]
+fn every_responses_usage_is_counted_once() {
+    let Some(dir) = corpus() else { return };
+    for path in files_under(&dir.join("qwen-daemon"), &|p| {
+        p.file_name().is_some_and(|n| n == "events.sse")
+    }) {
+        let mut want = (0, 0, 0);
+        for l in std::fs::read_to_string(&path).unwrap().lines() {
+            let Some(json) = l.strip_prefix("data: ") else {
+                continue;
+            };
+            let v: Value = serde_json::from_str(json).unwrap();
+            let upd = &v["data"]["update"];
+            if let Some(u) = upd["_meta"]["usage"].as_object() {
+                if upd["_meta"]["parentToolCallId"].is_null() {
+                    want.0 += 1;
+                    want.1 += u["inputTokens"].as_u64().unwrap();
+                    want.2 += u["outputTokens"].as_u64().unwrap();
+                }
+            }
+        }
+        let (recs, _) = run(&path, &[]);
+        let mut got = (0, 0, 0);
+        for t in turns(&recs) {
+            if let Some(u) = t["metadata"]["usage"].as_object() {
+                got.0 += 1;
+                got.1 += u["inputTokens"].as_u64().unwrap_or(0);
+                got.2 += u["outputTokens"].as_u64().unwrap_or(0);
+            }
+        }
+        assert_eq!(got, want, "{}: (responses, in, out)", path.display());
+    }
+}

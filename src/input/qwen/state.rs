@@ -15,7 +15,7 @@ use crate::input::fields::str_of;
 use crate::input::tool_kind;
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::tool_kind::ToolKind;
-use crate::model::transcript::{Caller, Part};
+use crate::model::transcript::{Caller, Part, Usage};
 
 /// Where the events of one daemon envelope go, and what the envelope said about itself.
 pub(crate) struct Emit<'a> {
@@ -80,6 +80,9 @@ pub(super) struct ThreadState {
     pub(super) parts: u64,
     /// The message a tool result closed, whose usage may still follow.
     pub(super) closed_by_result: Option<String>,
+    /// A response's usage that came before any of its content (the daemon sends a `plan`
+    /// response's end marker first): it goes to the next message the thread opens.
+    pub(super) early_usage: Option<Usage>,
     pub(super) gathered: Option<Gathered>,
 }
 
