@@ -755,17 +755,24 @@ fn events_fold_in_id_order_and_no_state_moves_backwards() {
     assert_eq!(last["parts"][0]["text"], "After a hole.");
 }
 
-/// `session_rewound` cuts the conversation back to a user turn: what was said stays, and a
-/// notice names the turn and how many turns left the conversation.
+/// `session_rewound` cuts the conversation back to a user turn: the turns from there to the
+/// rewind leave the main line and are kept in a rewound `branch` notice (as a Claude session's
+/// abandoned branch), and a notice names the turn and how many turns left. Standard input
+/// cannot be read ahead: there the turns stay on the main line, followed by the same notice.
 #[test]
-fn a_rewind_marks_where_the_later_turns_left() {
+fn a_rewind_moves_the_later_turns_to_a_rewound_branch() {
     let (recs, stderr) = run(&sample("qwen-daemon-rewound.jsonl"), &[]);
     assert!(stderr.is_empty(), "{stderr}");
     let users: Vec<&Value> = turns(&recs)
         .into_iter()
         .filter(|t| t["role"] == "user")
         .collect();
-    assert_eq!(users.len(), 2, "nothing that happened is dropped");
+    assert_eq!(users.len(), 1, "the rewound prompt is off the main line");
+    let branch = recs
+        .iter()
+        .find(|r| r["notice"]["kind"] == "branch")
+        .expect("a rewound branch");
+    assert_eq!(branch["notice"]["turns"][0]["parts"][0]["text"], "Second.");
     let n = recs
         .iter()
         .find(|r| r["notice"]["source"] == "session_rewound")
@@ -774,6 +781,87 @@ fn a_rewind_marks_where_the_later_turns_left() {
     assert!(text.contains("user turn 2"), "{text}");
     assert!(text.contains("1 user turn from there on left"), "{text}");
     assert!(text.contains("a.txt"), "{text}");
+    // Every view shows the rewound prompt, marked as rewound.
+    for to in ["text", "md", "html"] {
+        let out = crate::util::scribe()
+            .args(["--to", to, "--color", "never"])
+            .arg(sample("qwen-daemon-rewound.jsonl"))
+            .output()
+            .unwrap();
+        let page = String::from_utf8_lossy(&out.stdout);
+        assert!(page.contains("Second."), "--to {to}");
+        assert!(page.to_lowercase().contains("rewound"), "--to {to}");
+    }
+    // Standard input: no reading ahead, the prompt stays where it was, the notice follows.
+    let out = crate::util::scribe()
+        .args(["--to", "jsonl"])
+        .write_stdin(std::fs::read(sample("qwen-daemon-rewound.jsonl")).unwrap())
+        .output()
+        .unwrap();
+    let piped = json_lines(&out.stdout);
+    assert!(piped.iter().all(|r| r["notice"]["kind"] != "branch"));
+    assert_eq!(
+        turns(&piped).iter().filter(|t| t["role"] == "user").count(),
+        2
+    );
+}
+
+/// Two rewinds, the second cutting back past the first: the rewound turns are pieces of
+/// branches in input order (a branch holds turns only, so the one inside the other is not
+/// nested), each rewind notice after the turns it cut, and the main line is what is left.
+#[test]
+fn rewinds_past_rewinds_keep_every_turn_in_order() {
+    let (recs, stderr) = run(&sample("qwen-daemon-rewound-twice.jsonl"), &[]);
+    assert!(stderr.is_empty(), "{stderr}");
+    let text_of = |t: &Value| -> String {
+        t["parts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                p["text"]
+                    .as_str()
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| p["call"]["toolCallId"].as_str().unwrap().to_owned())
+            })
+            .collect::<Vec<_>>()
+            .join("+")
+    };
+    let mut shape = Vec::new();
+    for r in &recs[2..] {
+        match (r["kind"].as_str().unwrap(), r["notice"]["kind"].as_str()) {
+            ("turn", _) => shape.push(text_of(r)),
+            ("notice", Some("branch")) => shape.push(format!(
+                "[{}]",
+                r["notice"]["turns"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(text_of)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )),
+            ("notice", Some("info")) => shape.push(r["notice"]["source"].to_string()),
+            _ => {}
+        }
+    }
+    assert_eq!(
+        shape,
+        [
+            "[First. One.]",
+            "[Second. c2 Two. Third. Three.]",
+            "\"session_rewound\"",
+            "[Second again. Two again.]",
+            "\"session_rewound\"",
+            "Fresh start.",
+            "Fresh.",
+        ]
+    );
+    let all = calls(&[&recs
+        .iter()
+        .find(|r| r["notice"]["leafId"] == "rewound-2")
+        .unwrap()["notice"]["turns"][1]]);
+    assert_eq!(call(&all, "c2")["output"], "built");
 }
 
 /// A sub-agent launched in the background (samples/qwen-daemon-background.jsonl, built on the

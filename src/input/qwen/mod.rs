@@ -8,6 +8,7 @@ mod messages;
 mod order;
 mod permissions;
 mod plan;
+mod rewind;
 mod state;
 pub(crate) mod stream;
 mod tool_names;
