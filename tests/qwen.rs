@@ -359,10 +359,7 @@ fn upstream_conformance_vectors() {
             let ui_words = ["completed", "selected:allow"];
             for s in fx["expectedContains"].as_array().unwrap() {
                 let s = s.as_str().unwrap();
-                // The text view shows an ACP edit's summary, not its new text: checked in
-                // HTML only.
-                let text_only_gap = matches!(name, "file-edit-diff");
-                if ui_words.contains(&s) || to == "text" && text_only_gap {
+                if ui_words.contains(&s) {
                     continue;
                 }
                 let escaped = s
@@ -409,6 +406,10 @@ fn upstream_conformance_vectors() {
                 let c = call(&all, "edit-1");
                 assert_eq!(c["state"], "success");
                 assert_eq!(c["input"]["path"], "/work/auth.ts");
+                // ACP's edit shape (`oldText`/`newText`), with no tool name: an edit, shown
+                // as a diff.
+                assert_eq!(c["kind"]["type"], "edit");
+                assert_eq!(c["kind"]["new"], "function login() { return token; }");
             }
             "mcp-invocation" => {
                 let c = call(&all, "mcp-1");
@@ -989,4 +990,32 @@ fn every_responses_usage_is_counted_once() {
         }
         assert_eq!(got, want, "{}: (responses, in, out)", path.display());
     }
+}
+
+/// A call whose name says nothing, with an ACP `diff` content item in a later update: an edit
+/// (or, with no `oldText`, a new file), shown as a diff, even though its input never changed.
+#[test]
+fn an_acp_diff_content_item_makes_an_edit() {
+    let input = concat!(
+        r#"{"id":1,"v":1,"type":"session_update","data":{"update":{"sessionUpdate":"tool_call","toolCallId":"w1","title":"Write notes.md","status":"pending","rawInput":{"x":1}}}}"#,
+        "\n",
+        r#"{"id":2,"v":1,"type":"session_update","data":{"update":{"sessionUpdate":"tool_call_update","toolCallId":"w1","status":"completed","content":[{"type":"diff","path":"/w/notes.md","oldText":null,"newText":"line one\n"}]}}}"#,
+        "\n",
+    );
+    let out = crate::util::scribe()
+        .args(["--to", "jsonl", "--from", "qwen-daemon"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let recs = json_lines(&out.stdout);
+    let c = call(&calls(&turns(&recs)), "w1").clone();
+    assert_eq!(c["kind"]["type"], "write", "{c}");
+    assert_eq!(c["kind"]["path"], "/w/notes.md");
+    assert_eq!(c["kind"]["content"], "line one\n");
+    let out = crate::util::scribe()
+        .args(["--to", "text", "--from", "qwen-daemon", "--color", "never"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("+ line one"));
 }

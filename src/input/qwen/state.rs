@@ -217,13 +217,19 @@ impl CallRecord {
 
     /// What the call does, from its name and its input as far as it is known.
     pub(super) fn tool_kind(&self) -> ToolKind {
-        tool_kind::classify(
+        let kind = tool_kind::classify(
             &self.name,
             self.caller,
             self.mcp_server.as_deref(),
             &self.raw_input,
             super::tool_names::known,
-        )
+        );
+        match kind {
+            // A call whose name says nothing: ACP's own edit shape may (`oldText`/`newText` in
+            // its input, or a `diff` content item).
+            ToolKind::Other { .. } => acp_edit(&self.raw_input, &self.content).unwrap_or(kind),
+            _ => kind,
+        }
     }
 
     /// True once the call has its result: later frames must not move it back.
@@ -332,4 +338,31 @@ mod tests {
         assert_eq!(iso_millis(951_782_400_000), "2000-02-29T00:00:00.000Z");
         assert_eq!(iso_millis(1_796_026_559_643), "2026-11-30T08:15:59.643Z");
     }
+}
+
+/// ACP's edit shape: `{path, oldText, newText}` in the call's input, else a content item
+/// `{type: "diff", path, oldText, newText}`; a missing or null `oldText` is a new file.
+fn acp_edit(input: &Value, content: &Value) -> Option<ToolKind> {
+    let diff = if input.get("newText").is_some_and(Value::is_string) {
+        input
+    } else {
+        content
+            .as_array()?
+            .iter()
+            .find(|c| str_of(c, "type") == "diff")?
+    };
+    let path = ["path", "file_path", "absolute_path"]
+        .iter()
+        .find_map(|k| diff.get(*k).and_then(Value::as_str))
+        .unwrap_or_default()
+        .to_owned();
+    let new = diff.get("newText")?.as_str()?.to_owned();
+    Some(match diff.get("oldText").and_then(Value::as_str) {
+        Some(old) => ToolKind::Edit {
+            path,
+            old: old.to_owned(),
+            new,
+        },
+        None => ToolKind::Write { path, content: new },
+    })
 }

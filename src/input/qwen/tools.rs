@@ -124,13 +124,37 @@ impl Conversation {
             });
             return;
         }
+        let input = (rec.raw_input != input_before && !is_empty_value(&rec.raw_input))
+            .then(|| rec.raw_input.clone());
+        // A `diff` content item says what an edit does even when its input stays the same.
+        let diff = upd
+            .get("content")
+            .and_then(Value::as_array)
+            .is_some_and(|c| c.iter().any(|i| str_of(i, "type") == "diff"));
+        let kind = (input.is_some() || diff).then(|| rec.tool_kind());
+        // The kind travels with the input (a live view takes them together).
+        let input = input.or_else(|| {
+            diff.then(|| match &rec.raw_input {
+                v if is_empty_value(v) => json!({}),
+                v => v.clone(),
+            })
+        });
         if matches!(status, Some("completed" | "failed" | "cancelled")) {
+            // What the last update says about the call itself goes on it before its result.
+            if kind.is_some() {
+                e.push(EventKind::ToolUpdate {
+                    tool_call_id: id.clone(),
+                    state: None,
+                    output: None,
+                    input,
+                    kind,
+                    error_text: None,
+                    sidecar: None,
+                });
+            }
             self.finish_call(&id, e);
             return;
         }
-        let input = (rec.raw_input != input_before && !is_empty_value(&rec.raw_input))
-            .then(|| rec.raw_input.clone());
-        let kind = input.as_ref().map(|_| rec.tool_kind());
         let state = match status {
             None => None,
             Some("pending") => Some(ToolState::Pending),
