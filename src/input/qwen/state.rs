@@ -328,18 +328,6 @@ pub(super) fn is_empty_value(v: &Value) -> bool {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn iso_millis_known_instants() {
-        assert_eq!(iso_millis(0), "1970-01-01T00:00:00.000Z");
-        assert_eq!(iso_millis(951_782_400_000), "2000-02-29T00:00:00.000Z");
-        assert_eq!(iso_millis(1_796_026_559_643), "2026-11-30T08:15:59.643Z");
-    }
-}
-
 /// ACP's edit shape: `{path, oldText, newText}` in the call's input, else a content item
 /// `{type: "diff", path, oldText, newText}`; a missing or null `oldText` is a new file.
 fn acp_edit(input: &Value, content: &Value) -> Option<ToolKind> {
@@ -365,4 +353,16 @@ fn acp_edit(input: &Value, content: &Value) -> Option<ToolKind> {
         },
         None => ToolKind::Write { path, content: new },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iso_millis_known_instants() {
+        assert_eq!(iso_millis(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(iso_millis(951_782_400_000), "2000-02-29T00:00:00.000Z");
+        assert_eq!(iso_millis(1_796_026_559_643), "2026-11-30T08:15:59.643Z");
+    }
 }
