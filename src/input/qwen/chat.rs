@@ -181,6 +181,7 @@ impl QwenChat {
                             })
                         }),
                         sidecar: display.map(|d| json!({ "resultDisplay": d })),
+                        facts: crate::model::transcript::ResultFacts::default(),
                         server_run: false,
                     });
                 }

@@ -333,6 +333,7 @@ fn content_part(c: &Value) -> Part {
                 other.to_owned()
             },
             data: c.clone(),
+            summary: None,
         },
     }
 }

@@ -1,6 +1,9 @@
 //! Qwen Code: the daemon's SSE event stream (`qwen serve`) and `qwen -p --output-format stream-json`.
 
 mod acp;
+/// An ACP call's own kind, locations and diffs → what it does.
+mod acp_kind;
+/// Sub-agents run in the background: the launch, the completion, the notification turn.
 mod background;
 pub(crate) mod chat;
 pub(crate) mod daemon;

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 
+use super::acp_kind::{AcpCall, acp_kind, first_location};
 use crate::input::fields::str_of;
 use crate::input::tool_kind;
 use crate::model::event::{Event, EventKind, Thread};
@@ -183,6 +184,9 @@ pub(super) struct CallRecord {
     /// Who runs the call and, for an MCP call, its server: what its kind is built from.
     pub(super) caller: Caller,
     pub(super) mcp_server: Option<String>,
+    /// The kind last sent for the call: a later frame that changes what the call says of itself
+    /// (its ACP kind, locations, diffs) sends the new one.
+    pub(super) kind_sent: ToolKind,
 }
 
 impl CallRecord {
@@ -212,23 +216,48 @@ impl CallRecord {
             end_note: None,
             caller: Caller::Model,
             mcp_server: None,
+            kind_sent: ToolKind::default(),
         }
     }
 
-    /// What the call does, from its name and its input as far as it is known.
+    /// What the call does, from its name and its input as far as it is known. A model's call
+    /// whose name Qwen Code's table does not know (a call named only by its title) is judged by
+    /// what the ACP call says of itself (its kind, locations and diffs) before its input's shape.
     pub(super) fn tool_kind(&self) -> ToolKind {
-        let kind = tool_kind::classify(
-            &self.name,
-            self.caller,
-            self.mcp_server.as_deref(),
-            &self.raw_input,
-            super::tool_names::known,
-        );
-        match kind {
-            // A call whose name says nothing: ACP's own edit shape may (`oldText`/`newText` in
+        let unnamed = self.caller == Caller::Model
+            && super::tool_names::known(&self.name, &self.raw_input).is_none();
+        let acp = unnamed
+            .then(|| {
+                acp_kind(&AcpCall {
+                    kind: &self.kind,
+                    locations: &self.locations,
+                    content: &self.content,
+                    raw_input: &self.raw_input,
+                })
+            })
+            .flatten()
+            // No ACP kind: ACP's own edit shape still says what it is (`oldText`/`newText` in
             // its input, or a `diff` content item).
-            ToolKind::Other { .. } => acp_edit(&self.raw_input, &self.content).unwrap_or(kind),
-            _ => kind,
+            .or_else(|| {
+                unnamed
+                    .then(|| acp_edit(&self.raw_input, &self.content))
+                    .flatten()
+            });
+        let kind = acp.unwrap_or_else(|| {
+            tool_kind::classify(
+                &self.name,
+                self.caller,
+                self.mcp_server.as_deref(),
+                &self.raw_input,
+                super::tool_names::known,
+            )
+        });
+        // An unnamed call with nothing else to show names the file it touches.
+        match kind {
+            ToolKind::Other { subject: None } if unnamed => ToolKind::Other {
+                subject: first_location(&self.locations),
+            },
+            kind => kind,
         }
     }
 

@@ -1,29 +1,23 @@
 //! Edit, MultiEdit and Write calls as a diff.
 //!
-//! The harness's own `structuredPatch` (in the call's sidecar) is used when it has hunks; without
-//! it the diff is built from the input by `render::summary::file_diff` (shared with the text and
+//! The harness's own hunks (the call's `facts`, read by the adapter) are used when it reported
+//! them; without them the diff is built from the kind by `render::summary::file_diff` (shared with the text and
 //! Markdown views), with a few lines of context.
 
-use serde_json::Value;
-
 use super::escape::Html;
-use crate::model::tool_kind::ToolKind;
+use crate::model::tool_kind::{DiffHunk, ResultFacts, ToolKind};
 use crate::render::summary::{DiffLine, changed_file, file_diff};
 
 /// Lines of shared context kept at either end of a computed hunk.
 const CONTEXT: usize = 3;
 
 /// Writes the file path and the change it received.
-pub(crate) fn push_file_change(h: &mut Html, kind: &ToolKind, sidecar: Option<&Value>) {
+pub(crate) fn push_file_change(h: &mut Html, kind: &ToolKind, facts: &ResultFacts) {
     h.raw_trusted("<p class=\"path\">")
         .text(changed_file(kind))
         .raw_trusted("</p><pre class=\"diff\">");
-    let patch = sidecar
-        .and_then(|v| v.get("structuredPatch"))
-        .and_then(Value::as_array)
-        .filter(|p| !p.is_empty());
-    if let Some(hunks) = patch {
-        for hunk in hunks {
+    if !facts.hunks.is_empty() {
+        for hunk in &facts.hunks {
             push_hunk(h, hunk);
         }
     } else {
@@ -42,20 +36,18 @@ pub(crate) fn push_file_change(h: &mut Html, kind: &ToolKind, sidecar: Option<&V
     h.raw_trusted("</pre>");
 }
 
-/// One hunk of the harness's structured patch: `@@` header and prefixed lines.
-fn push_hunk(h: &mut Html, hunk: &Value) {
-    let n = |k: &str| hunk.get(k).and_then(Value::as_u64).unwrap_or(0);
+/// One hunk the harness reported: `@@` header and prefixed lines.
+fn push_hunk(h: &mut Html, hunk: &DiffHunk) {
     h.raw_trusted("<span class=\"hunk\">@@ -")
-        .num(n("oldStart"))
+        .num(hunk.old_start)
         .raw_trusted(",")
-        .num(n("oldLines"))
+        .num(hunk.old_lines)
         .raw_trusted(" +")
-        .num(n("newStart"))
+        .num(hunk.new_start)
         .raw_trusted(",")
-        .num(n("newLines"))
+        .num(hunk.new_lines)
         .raw_trusted(" @@\n</span>");
-    let lines = hunk.get("lines").and_then(Value::as_array);
-    for line in lines.into_iter().flatten().filter_map(Value::as_str) {
+    for line in &hunk.lines {
         let mut chars = line.chars();
         match chars.next() {
             Some(c @ ('+' | '-' | ' ')) => push_line(h, c, chars.as_str()),
@@ -82,7 +74,6 @@ fn push_line(h: &mut Html, mark: char, line: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn computed_diff_keeps_shared_lines_as_context() {
@@ -92,7 +83,7 @@ mod tests {
             old: "x\ny\nz".into(),
             new: "x\nY\nz".into(),
         };
-        push_file_change(&mut h, &kind, None);
+        push_file_change(&mut h, &kind, &ResultFacts::default());
         let out = h.as_str();
         assert!(
             out.contains(concat!(
@@ -104,15 +95,24 @@ mod tests {
     }
 
     #[test]
-    fn structured_patch_wins() {
+    fn reported_hunks_win() {
         let mut h = Html::default();
-        let side = json!({"structuredPatch": [{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 1, "lines": ["-a", "+<b>"]}]});
+        let facts = ResultFacts {
+            lines_read: None,
+            hunks: vec![DiffHunk {
+                old_start: 1,
+                old_lines: 1,
+                new_start: 1,
+                new_lines: 1,
+                lines: vec!["-a".into(), "+<b>".into()],
+            }],
+        };
         let kind = ToolKind::Edit {
             path: "f".into(),
             old: String::new(),
             new: String::new(),
         };
-        push_file_change(&mut h, &kind, Some(&side));
+        push_file_change(&mut h, &kind, &facts);
         assert!(h.as_str().contains("@@ -1,1 +1,1 @@"));
         assert!(h.as_str().contains("+&lt;b&gt;"));
     }

@@ -101,7 +101,7 @@ fn push_input(h: &mut Html, call: &ToolCall) {
                 .raw_trusted("</pre>");
         }
         ToolKind::Edit { .. } | ToolKind::MultiEdit { .. } | ToolKind::Write { .. } => {
-            diff::push_file_change(h, &call.kind, call.sidecar.as_ref())
+            diff::push_file_change(h, &call.kind, &call.facts)
         }
         ToolKind::Todo { items } => push_todos(h, items),
         ToolKind::Plan { plan } => {
@@ -138,7 +138,11 @@ fn push_fields(h: &mut Html, input: &Value) {
         h.raw_trusted("<dt>").text(k).raw_trusted("</dt><dd>");
         match v {
             Value::String(s) => h.text(s),
-            other => h.text(&other.to_string()),
+            Value::Null
+            | Value::Bool(_)
+            | Value::Number(_)
+            | Value::Array(_)
+            | Value::Object(_) => h.text(&v.to_string()),
         };
         h.raw_trusted("</dd>");
     }
@@ -233,7 +237,7 @@ fn push_output(h: &mut Html, output: &Value, class: &'static str) {
                 }
             }
         }
-        other => push_json(h, other),
+        Value::Bool(_) | Value::Number(_) | Value::Object(_) => push_json(h, output),
     }
 }
 
