@@ -1066,3 +1066,30 @@ fn a_call_named_only_by_its_title_is_drawn_by_its_acp_kind() {
     );
     assert!(text.contains("Read config(/w/config.json)"), "{text}");
 }
+
+/// An event id at the top of the integer range (a mutated or hostile log) neither panics nor
+/// stops the run: the next id it expects saturates.
+#[test]
+fn an_event_id_at_the_top_of_the_range_does_not_overflow() {
+    let input = concat!(
+        r#"{"id":18446744073709551615,"v":1,"type":"session_update","data":{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"}}}}"#,
+        "\n",
+        r#"{"v":1,"type":"state_resync_required","data":{"reason":"ring_evicted","lastDeliveredId":18446744073709551615,"earliestAvailableId":3}}"#,
+        "\n",
+        r#"{"id":2,"v":1,"type":"session_update","data":{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"y"}}}}"#,
+        "\n",
+    );
+    let out = crate::util::scribe()
+        .args(["--to", "jsonl", "--from", "qwen-daemon"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text: String = String::from_utf8_lossy(&out.stdout).into_owned();
+    // Both chunks are kept (id 2 folds where it arrives, after the huge id).
+    assert!(text.contains("\"xy\""), "{text}");
+}
