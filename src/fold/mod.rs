@@ -103,8 +103,9 @@ pub(crate) struct Folder {
     written_runs: HashSet<String>,
     /// Per thread, the assistant message still taking content-block frames.
     open_message: HashMap<Thread, String>,
-    /// A Skill call whose result arrived and whose body may follow.
-    skill_awaiting: Option<String>,
+    /// Skill calls whose result arrived and whose body may follow, in result order (parallel
+    /// Skill calls each get one body).
+    skill_awaiting: VecDeque<String>,
     last_session: Option<SessionSnapshot>,
     deltas: DeltaBuffer,
     /// The turn id and part index that last kept the front turn from being final: checked first,
@@ -152,7 +153,7 @@ impl Folder {
             written_runs: HashSet::new(),
             after_turn: Vec::new(),
             open_message: HashMap::new(),
-            skill_awaiting: None,
+            skill_awaiting: VecDeque::new(),
             last_session: None,
             deltas: DeltaBuffer::default(),
             blocker: RefCell::new((String::new(), 0)),
@@ -189,7 +190,7 @@ impl Folder {
                 meta,
                 timestamp,
             } => {
-                self.skill_awaiting = None;
+                self.skill_awaiting.clear();
                 self.deltas.settled(&message_id);
                 self.assistant_block(thread, message_id, part, meta, timestamp)
             }
@@ -332,6 +333,15 @@ impl Folder {
                 description,
                 usage,
             } => match self.subthread_for(&task_id, tool_call_id.as_deref()) {
+                // A finished run is frozen (§14 ingest 4): late progress is said beside it.
+                Some(st) if st.record.status != SubagentStatus::Running => {
+                    self.ready(TranscriptItem::Notice(Box::new(SystemNotice::Info {
+                        source: "task_progress".into(),
+                        level: Level::Trace,
+                        text: format!("progress after the sub-agent finished: {description}"),
+                        data: serde_json::json!({ "taskId": task_id }),
+                    })))
+                }
                 Some(st) => {
                     if st.record.progress.last() != Some(&description) {
                         st.record.progress.push(description);
@@ -401,7 +411,7 @@ impl Folder {
                     // The agent's turn is over: nothing before this can change any more, but
                     // for a sub-agent running in the background, whose report is still to come.
                     self.open_message.clear();
-                    self.skill_awaiting = None;
+                    self.skill_awaiting.clear();
                     self.release_all_but_background(out);
                 }
                 self.ready(TranscriptItem::Notice(notice));
@@ -446,7 +456,7 @@ impl Folder {
             self.close_branch(*b);
         }
         self.open_message.clear();
-        self.skill_awaiting = None;
+        self.skill_awaiting.clear();
         for (thread, message_id, parts) in self.deltas.unsettled() {
             for part in parts {
                 self.assistant_block(
@@ -496,8 +506,9 @@ impl Folder {
         let thread = turn.parent_task_id.clone();
         self.open_message.remove(&thread);
         // A skill body follows its Skill call's result (or names it, in a saved session).
-        let target = source_tool_call_id.or_else(|| self.skill_awaiting.take());
-        self.skill_awaiting = None;
+        let target = source_tool_call_id
+            .inspect(|id| self.skill_awaiting.retain(|a| a != id))
+            .or_else(|| self.awaited_skill(&turn));
         if let (Some(call_id), TurnOrigin::Synthetic { .. }) = (&target, &turn.origin) {
             let body = turn.text();
             if let Some(call) = self.find_call(call_id) {
@@ -520,6 +531,53 @@ impl Folder {
             }
         }
         self.push_turn(thread, turn);
+    }
+
+    /// The awaiting Skill call a synthetic turn is the body of: the one whose skill the body's
+    /// "Base directory for this skill: …/<name>" names, else the earliest. Other machinery
+    /// (a system reminder, hook output) is no body and leaves the calls waiting; a person's turn
+    /// ends the wait.
+    fn awaited_skill(&mut self, turn: &Turn) -> Option<String> {
+        match &turn.origin {
+            TurnOrigin::Synthetic {
+                reason: SyntheticReason::SkillBody | SyntheticReason::Other,
+            } => {}
+            TurnOrigin::Synthetic { .. } => return None,
+            TurnOrigin::UserInput
+            | TurnOrigin::ToolReturn { .. }
+            | TurnOrigin::SubagentPrompt { .. }
+            | TurnOrigin::Replay
+            | TurnOrigin::Notification
+            | TurnOrigin::Model => {
+                self.skill_awaiting.clear();
+                return None;
+            }
+        }
+        let text = turn.text();
+        let named = text
+            .trim_start()
+            .strip_prefix("Base directory for this skill:")
+            .and_then(|rest| rest.lines().next())
+            .map(|dir| dir.trim().trim_end_matches('/'))
+            .and_then(|dir| dir.rsplit('/').next())
+            .filter(|name| !name.is_empty())
+            .map(str::to_owned);
+        let ids: Vec<String> = self.skill_awaiting.iter().cloned().collect();
+        let at = named
+            .and_then(|name| {
+                ids.iter().position(|id| {
+                    self.skill_name_of(id)
+                        .is_some_and(|s| s == name || s.rsplit(':').next() == Some(name.as_str()))
+                })
+            })
+            .unwrap_or(0);
+        self.skill_awaiting.remove(at)
+    }
+
+    /// The skill a Skill call asked for (its `skill` input), to match a body to it.
+    fn skill_name_of(&mut self, id: &str) -> Option<String> {
+        self.find_call(id)
+            .and_then(|c| c.skill.as_ref().map(|s| s.skill_name.clone()))
     }
 
     fn assistant_block(
@@ -619,7 +677,7 @@ impl Folder {
         let is_error = result.is_error;
         call.set_result(result);
         if call.skill.is_some() && !is_error {
-            self.skill_awaiting = Some(id.to_owned());
+            self.skill_awaiting.push_back(id.to_owned());
         }
     }
 
@@ -732,6 +790,7 @@ impl Folder {
                 | Part::File { .. }
                 | Part::SourceUrl { .. }
                 | Part::SourceDocument { .. }
+                | Part::Compaction { .. }
                 | Part::Data { .. } => None,
             })
         })
@@ -747,7 +806,7 @@ impl Folder {
         let part_final = |p: &Part| match p {
             Part::ToolCall { call } => {
                 call.state.is_terminal()
-                    && self.skill_awaiting.as_deref() != Some(call.tool_call_id.as_str())
+                    && !self.skill_awaiting.contains(&call.tool_call_id)
                     && !self.subthreads.get(&call.tool_call_id).is_some_and(|st| {
                         st.announced
                             && (st.record.status == SubagentStatus::Running
@@ -759,6 +818,7 @@ impl Folder {
             | Part::File { .. }
             | Part::SourceUrl { .. }
             | Part::SourceDocument { .. }
+            | Part::Compaction { .. }
             | Part::Data { .. } => true,
         };
         let mut blocker = self.blocker.borrow_mut();
@@ -820,7 +880,8 @@ impl Folder {
             if let Pending::Turn(t) = front {
                 let waits = t.parts.iter().any(|p| match p {
                     Part::ToolCall { call } => self.runs_in_background(call),
-                    Part::Text { .. }
+                    Part::Compaction { .. }
+                    | Part::Text { .. }
                     | Part::Reasoning { .. }
                     | Part::File { .. }
                     | Part::SourceUrl { .. }

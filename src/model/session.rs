@@ -37,6 +37,9 @@ pub(crate) struct SessionSnapshot {
     pub(crate) title: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) updated_at: Option<String>,
+    /// Whether the CLI's fast mode was on (Claude's `fast_mode_state`, e.g. `off`, `on`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) fast_mode_state: Option<String>,
 }
 
 /// An MCP server and whether it connected.
@@ -204,6 +207,13 @@ pub(crate) enum SystemNotice {
         permission_denials: Vec<Value>,
         #[serde(skip_serializing_if = "Option::is_none")]
         structured_output: Option<Value>,
+        /// Usage and cost per model (Claude's `modelUsage`: model name → its counts), kept whole:
+        /// the only place a run that used several models says what each cost.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        model_usage: Option<Box<Value>>,
+        /// Whether fast mode was on when the run ended (Claude's `fast_mode_state`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        fast_mode_state: Option<String>,
     },
     /// Everything else the harness reports (local command output, notifications, refusals,
     /// memory recall, …): `source` names the wire kind, `data` keeps the payload.

@@ -132,6 +132,8 @@ mod tests {
             terminal_reason: None,
             permission_denials: Vec::new(),
             structured_output: None,
+            model_usage: None,
+            fast_mode_state: None,
         }
     }
 

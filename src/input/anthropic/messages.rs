@@ -73,6 +73,7 @@ impl ClaudeMessages {
             error,
             aborted: v.get("aborted").and_then(Value::as_bool).unwrap_or(false),
             machinery: Map::new(),
+            ..TurnMeta::default()
         };
         let timestamp = opt_string(v, "timestamp");
         let blocks = content_blocks(msg);
@@ -90,7 +91,9 @@ impl ClaudeMessages {
                     error_text,
                 } => {
                     // A result inside an assistant message is a server tool's or an MCP
-                    // connector's: the API ran it, and the message goes on.
+                    // connector's: the API ran it, and the message goes on. A web search's hits
+                    // are the pages the model read: each also becomes a `source-url` part.
+                    let hits = blocks::web_search_hits(&tool_call_id, &output);
                     emit(EventKind::ToolResult {
                         thread: thread.clone(),
                         tool_call_id,
@@ -101,6 +104,15 @@ impl ClaudeMessages {
                         facts: crate::model::transcript::ResultFacts::default(),
                         server_run: true,
                     });
+                    for part in hits {
+                        emit(EventKind::AssistantBlock {
+                            thread: thread.clone(),
+                            message_id: message_id.clone(),
+                            part,
+                            meta: meta.clone(),
+                            timestamp: timestamp.clone(),
+                        });
+                    }
                     continue;
                 }
             };
@@ -230,6 +242,12 @@ impl ClaudeMessages {
             parts: turn_parts,
             metadata: TurnMeta {
                 machinery: c.machinery,
+                priority: opt_string(v, "priority"),
+                file_attachments: v
+                    .get("file_attachments")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default(),
                 ..TurnMeta::default()
             },
             timestamp: opt_string(v, "timestamp"),

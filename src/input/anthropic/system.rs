@@ -53,6 +53,7 @@ pub(crate) fn session_snapshot(v: &Value, source: &str) -> SessionSnapshot {
         git_branch: None,
         title: None,
         updated_at: opt_string(v, "timestamp"),
+        fast_mode_state: fast_mode(v),
     }
 }
 
@@ -272,5 +273,20 @@ pub(crate) fn result_notice(v: &Value) -> SystemNotice {
             .cloned()
             .unwrap_or_default(),
         structured_output: v.get("structured_output").filter(|s| !s.is_null()).cloned(),
+        model_usage: v
+            .get("modelUsage")
+            .filter(|m| m.as_object().is_some_and(|o| !o.is_empty()))
+            .map(|m| Box::new(m.clone())),
+        fast_mode_state: fast_mode(v),
+    }
+}
+
+/// `fast_mode_state` of an `init` or `result` line (a string on the wire; anything else is kept
+/// as its JSON text rather than dropped).
+fn fast_mode(v: &Value) -> Option<String> {
+    match v.get("fast_mode_state")? {
+        Value::Null => None,
+        Value::String(s) => Some(s.clone()),
+        other => Some(other.to_string()),
     }
 }

@@ -461,6 +461,8 @@ pub(crate) fn failure(
         errors: vec![error_text(message)],
         permission_denials: Vec::new(),
         structured_output: None,
+        model_usage: None,
+        fast_mode_state: None,
     }
 }
 
@@ -481,6 +483,8 @@ pub(crate) fn success(turns: u64, usage: Option<Usage>, duration_ms: Option<u64>
         errors: Vec::new(),
         permission_denials: Vec::new(),
         structured_output: None,
+        model_usage: None,
+        fast_mode_state: None,
     }
 }
 

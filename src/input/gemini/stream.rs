@@ -256,6 +256,11 @@ fn session_snapshot(v: &Value) -> SessionSnapshot {
         agent: AGENT.into(),
         source: "gemini-stream".into(),
         model: str_of(v, "model").to_owned(),
+        // §14 `updatedAt`: the init line's time.
+        updated_at: v
+            .get("timestamp")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned),
         ..SessionSnapshot::default()
     }
 }
@@ -406,6 +411,8 @@ pub(crate) fn result_notice(v: &Value, turns: u64) -> SystemNotice {
         errors: error.into_iter().collect(),
         permission_denials: Vec::new(),
         structured_output: None,
+        model_usage: None,
+        fast_mode_state: None,
     }
 }
 

@@ -111,6 +111,8 @@ impl Conversation {
                 errors: Vec::new(),
                 permission_denials: Vec::new(),
                 structured_output: None,
+                model_usage: None,
+                fast_mode_state: None,
             }),
         });
     }

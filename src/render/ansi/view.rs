@@ -121,6 +121,7 @@ impl View {
                 )
             }
             Part::SourceDocument { title, .. } => format!("[document: {title}]"),
+            Part::Compaction { summary } => crate::render::compaction_label(summary.as_deref()),
             Part::Data { name, .. } => format!("[data: {name}]"),
             Part::Text { .. } | Part::Reasoning { .. } | Part::ToolCall { .. } => {
                 return Vec::new();
@@ -271,6 +272,7 @@ impl View {
                 Part::File { .. }
                 | Part::SourceUrl { .. }
                 | Part::SourceDocument { .. }
+                | Part::Compaction { .. }
                 | Part::Data { .. } => blocks.push(self.other_part(part, depth)),
             }
         }

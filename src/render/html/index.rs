@@ -70,6 +70,7 @@ impl Tally<'_> {
                         | Part::File { .. }
                         | Part::SourceUrl { .. }
                         | Part::SourceDocument { .. }
+                        | Part::Compaction { .. }
                         | Part::Data { .. } => None,
                     });
                 }

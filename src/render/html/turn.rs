@@ -102,6 +102,30 @@ fn push_meta(h: &mut Html, turn: &Turn) {
     }
 }
 
+/// A text part's citations (§14 `Citation`): each source, linked when its URL is safe, and the
+/// words it quotes.
+fn push_citations(h: &mut Html, citations: &[crate::model::transcript::Citation]) {
+    h.raw_trusted("<ul class=\"meta citations\">");
+    for c in citations {
+        h.raw_trusted("<li>");
+        let label = c.title.as_deref().or(c.url.as_deref()).unwrap_or("source");
+        match c.url.as_deref().and_then(safe_href) {
+            Some(href) => h
+                .raw_trusted("<a href=\"")
+                .attr(href)
+                .raw_trusted("\">")
+                .text(label)
+                .raw_trusted("</a>"),
+            None => h.text(label),
+        };
+        if let Some(q) = &c.quote {
+            h.raw_trusted(" — “").text(q).raw_trusted("”");
+        }
+        h.raw_trusted("</li>");
+    }
+    h.raw_trusted("</ul>");
+}
+
 /// One part. `markdown`: the text is the model's (rendered as Markdown) rather than a person's.
 fn push_part(h: &mut Html, part: &Part, markdown: bool, scope: &str) {
     match part {
@@ -116,9 +140,7 @@ fn push_part(h: &mut Html, part: &Part, markdown: bool, scope: &str) {
                     .raw_trusted("</div>");
             }
             if !citations.is_empty() {
-                h.raw_trusted("<p class=\"meta\">")
-                    .num(citations.len())
-                    .raw_trusted(" citation(s)</p>");
+                push_citations(h, citations);
             }
         }
         Part::Reasoning {
@@ -168,6 +190,7 @@ fn push_part(h: &mut Html, part: &Part, markdown: bool, scope: &str) {
             media_type,
             title,
             source_id,
+            text,
         } => {
             h.raw_trusted("<p class=\"source\">document: ")
                 .text(title)
@@ -176,6 +199,18 @@ fn push_part(h: &mut Html, part: &Part, markdown: bool, scope: &str) {
                 .raw_trusted(" ")
                 .text(source_id)
                 .raw_trusted("</span></p>");
+            if let Some(text) = text {
+                h.raw_trusted(
+                    "<details class=\"data\"><summary>document text</summary><div class=\"plain\">",
+                )
+                .text(text)
+                .raw_trusted("</div></details>");
+            }
+        }
+        Part::Compaction { summary } => {
+            h.raw_trusted("<details class=\"data\"><summary>Earlier turns compacted</summary><div class=\"plain\">")
+                .text(summary.as_deref().unwrap_or("(no summary: compaction failed)"))
+                .raw_trusted("</div></details>");
         }
         Part::Data {
             name,

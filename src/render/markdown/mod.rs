@@ -138,6 +138,7 @@ impl MarkdownRenderer {
                 Part::File { .. }
                 | Part::SourceUrl { .. }
                 | Part::SourceDocument { .. }
+                | Part::Compaction { .. }
                 | Part::Data { .. } => self.other_part(out, part),
             }
         }
@@ -160,6 +161,7 @@ impl MarkdownRenderer {
                 format!("[source: {} {url}]", title.as_deref().unwrap_or(""))
             }
             Part::SourceDocument { title, .. } => format!("[document: {title}]"),
+            Part::Compaction { summary } => crate::render::compaction_label(summary.as_deref()),
             Part::Data { name, .. } => format!("[data: {name}]"),
             Part::Text { .. } | Part::Reasoning { .. } | Part::ToolCall { .. } => return,
         };
