@@ -208,6 +208,7 @@ impl OutputDir {
             let mut tally = Tally {
                 inner: renderer,
                 row: IndexRow::default(),
+                totals: Default::default(),
             };
             let outcome = run_one(path, reader, settings, &mut tally, &mut buf, diag, stats);
             (outcome, Some(tally.row))

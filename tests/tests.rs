@@ -67,6 +67,8 @@ mod security;
 mod conservation;
 // Issue 15: Claude Code content of every CLI version (commands, denials, tasks, results).
 mod claude_content;
+// Issue 15: a result's own cost beside the session's running total (resumed runs).
+mod claude_cost;
 // docs/conformance.md: every row's named tests exist; ✔ rows name one, n/a rows say why.
 mod conformance_doc;
 // The design's conformance repro inputs (tests/repro/), each run and checked.

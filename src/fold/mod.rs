@@ -118,12 +118,18 @@ pub(crate) struct Folder {
     branch: Option<Box<OpenBranch>>,
 }
 
-/// Where a tool call sits in the fold (see `Folder::call_thread`).
+/// Where a tool call sits in the fold (see `Folder::call_thread`), or that it was written: a
+/// result that comes after its call was written is then told apart from one whose call is not
+/// in the input at all.
 #[derive(Debug, Clone)]
-struct CallSlot {
-    thread: Thread,
-    turn: String,
-    part: usize,
+enum CallSlot {
+    Open {
+        thread: Thread,
+        turn: String,
+        part: usize,
+    },
+    /// Written with its turn (or moved into a sub-agent record), finished or not.
+    Written { finished: bool },
 }
 
 /// The deepest sub-agent nesting written as nesting. Every pass over a transcript (transforms,
@@ -600,7 +606,7 @@ impl Folder {
                 let thread = thread.clone();
                 folder
                     .call_thread
-                    .insert(id, CallSlot { thread, turn, part });
+                    .insert(id, CallSlot::Open { thread, turn, part });
             }
         };
         let open = self.open_message.get(&thread) == Some(&message_id);
@@ -634,12 +640,31 @@ impl Folder {
 
     fn tool_result(&mut self, id: &str, result: CallResult, line: u64) {
         let Some(call) = self.find_call(id) else {
+            // Kept, and said for what it is: a repeat (a replay) for a call already written
+            // with its result, a late result for a call written unfinished, or a result whose
+            // call is not in the input.
+            let (level, text) = match self.call_thread.get(id) {
+                Some(CallSlot::Written { finished: true }) => (
+                    Level::Info,
+                    format!(
+                        "a second result for the finished call {id} (line {line}) left it as it was"
+                    ),
+                ),
+                Some(CallSlot::Written { finished: false }) => (
+                    Level::Warning,
+                    format!(
+                        "a result for the call {id} (line {line}) that came after its turn was written"
+                    ),
+                ),
+                Some(CallSlot::Open { .. }) | None => (
+                    Level::Warning,
+                    format!("result for a tool call that is not in the input ({id}, line {line})"),
+                ),
+            };
             self.ready(TranscriptItem::Notice(Box::new(SystemNotice::Info {
                 source: "tool_result".into(),
-                level: Level::Warning,
-                text: format!(
-                    "result for a tool call that is not in the input ({id}, line {line})"
-                ),
+                level,
+                text,
                 data: result.output,
             })));
             return;
@@ -761,17 +786,19 @@ impl Folder {
     }
 
     fn find_call(&mut self, id: &str) -> Option<&mut ToolCall> {
-        let slot = self.call_thread.get(id)?.clone();
+        let CallSlot::Open { thread, turn, part } = self.call_thread.get(id)?.clone() else {
+            return None;
+        };
         let is_it = |p: &Part| matches!(p, Part::ToolCall { call } if call.tool_call_id == id);
         // Where the call was put, unless something moved it since.
         let placed = self
-            .find_turn(&slot.thread, &slot.turn)
-            .and_then(|t| t.parts.get(slot.part))
+            .find_turn(&thread, &turn)
+            .and_then(|t| t.parts.get(part))
             .is_some_and(is_it);
         if placed {
             return self
-                .find_turn(&slot.thread, &slot.turn)
-                .and_then(|t| t.parts.get_mut(slot.part))
+                .find_turn(&thread, &turn)
+                .and_then(|t| t.parts.get_mut(part))
                 .and_then(|p| {
                     if let Part::ToolCall { call } = p {
                         Some(call.as_mut())
@@ -780,7 +807,6 @@ impl Folder {
                     }
                 });
         }
-        let thread = slot.thread;
         self.thread_turns(&thread)?.rev().find_map(|t| {
             t.parts.iter_mut().rev().find_map(|p| match p {
                 Part::ToolCall { call } if call.tool_call_id == id => Some(call.as_mut()),
@@ -995,7 +1021,11 @@ impl Folder {
     /// background task with no transcript becomes a notice after the turn instead (`None`).
     fn take_subthread(&mut self, call: &mut ToolCall) -> Option<Vec<Turn>> {
         let id = call.tool_call_id.clone();
-        self.call_thread.remove(&id);
+        if let Some(slot) = self.call_thread.get_mut(&id) {
+            *slot = CallSlot::Written {
+                finished: call.state.is_terminal(),
+            };
+        }
         let SubThread {
             mut record,
             announced,

@@ -185,8 +185,14 @@ pub(crate) enum SystemNotice {
     Result {
         subtype: String,
         is_error: bool,
+        /// The running total the agent reported (Claude's `total_cost_usd`): the cost of the
+        /// process so far, or of the whole session after a `--resume` on newer CLIs.
         #[serde(skip_serializing_if = "Option::is_none")]
         cost: Option<f64>,
+        /// This result's own part of `cost` (since the previous result), when it is known and
+        /// may differ from `cost` (`input::anthropic::cost` says how it is found).
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        run_cost: Option<f64>,
         #[serde(skip_serializing_if = "Option::is_none")]
         turns: Option<u64>,
         #[serde(skip_serializing_if = "Option::is_none")]

@@ -157,6 +157,7 @@ impl<'a> Page<'a> {
         let mut tally = Tally {
             inner: inner.as_mut(),
             row: IndexRow::default(),
+            totals: Default::default(),
         };
         let mut bytes = Vec::new();
         tally.begin(&mut bytes, header)?;

@@ -24,6 +24,8 @@ mod jsonl;
 mod markdown;
 /// Notice wordings shared by the text, Markdown and HTML renderers.
 pub(crate) mod notice_text;
+/// Terminal colours (SGR) in command output as styled runs, shared by the renderers.
+pub(crate) mod sgr_spans;
 /// One-line tool-call summaries shared by the human-readable renderers.
 pub(crate) mod summary;
 /// The totals of `result` notices shared by the text, Markdown and HTML renderers.

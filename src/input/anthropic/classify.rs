@@ -157,7 +157,8 @@ fn machinery(text: &str) -> Option<Classified> {
         if !stderr.is_empty() {
             m.insert("stderr".into(), json!(stderr));
         }
-        let shown = strip_terminal_escapes(&join_nonempty(&stdout, &stderr));
+        // Terminal colours stay in the text (the renderers draw or drop them).
+        let shown = join_nonempty(&stdout, &stderr);
         (SyntheticReason::LocalCommandOutput, shown, m, rest)
     } else if let Some((marker, rest)) = interrupt_marker(t) {
         let mut m = Map::new();
@@ -333,7 +334,7 @@ pub(crate) fn local_command(content: &str) -> Classified {
                 origin: TurnOrigin::Synthetic {
                     reason: SyntheticReason::LocalCommandOutput,
                 },
-                text: strip_terminal_escapes(content.trim()),
+                text: content.trim().to_owned(),
                 machinery: Map::new(),
             },
             content,
@@ -343,8 +344,9 @@ pub(crate) fn local_command(content: &str) -> Classified {
 }
 
 /// Text without terminal control sequences (CSI such as colours, OSC such as titles and links,
-/// and other escapes): local commands (`/context`, `/cost`) colour their output for the
-/// terminal; the transcript keeps the words (the raw text stays in `machinery.raw`).
+/// and other escapes): `!` shell commands colour their output for the terminal; the transcript
+/// keeps the words (the raw text stays in `machinery.raw`). A local command's output (`/context`)
+/// keeps its colours instead, for the renderers (`render::sgr_spans`).
 pub(crate) fn strip_terminal_escapes(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
@@ -857,7 +859,11 @@ mod tests {
             "<local-command-stdout>\u{1b}[1mContext Usage\u{1b}[22m\n\u{1b}[38;2;136;136;136m⛁ \u{1b}[39m 12k/200k tokens</local-command-stdout>",
         );
         assert_eq!(reason(&out), Some(SyntheticReason::LocalCommandOutput));
-        assert_eq!(out.text, "Context Usage\n⛁  12k/200k tokens");
+        // The colours stay in the text, for the renderers (`render::sgr_spans`).
+        assert_eq!(
+            out.text,
+            "\u{1b}[1mContext Usage\u{1b}[22m\n\u{1b}[38;2;136;136;136m⛁ \u{1b}[39m 12k/200k tokens"
+        );
         assert!(out.machinery["raw"].as_str().unwrap().contains('\u{1b}'));
         let wire = local_command("Total cost: $1.23\nTotal duration: 5m 12s");
         assert_eq!(reason(&wire), Some(SyntheticReason::LocalCommandOutput));

@@ -398,6 +398,7 @@ pub(crate) fn result_notice(v: &Value, turns: u64) -> SystemNotice {
         is_error: status != "success",
         subtype: status,
         cost: None,
+        run_cost: None,
         turns: Some(turns),
         duration_ms: n("duration_ms"),
         duration_api_ms: None,

@@ -101,6 +101,7 @@ impl Conversation {
                 },
                 is_error: false,
                 cost: None,
+                run_cost: None,
                 turns: None,
                 duration_ms: None,
                 duration_api_ms: None,

@@ -13,6 +13,7 @@ use crate::model::Header;
 use crate::model::event::Event;
 use crate::model::session::SystemNotice;
 use crate::model::transcript::{Part, Role, TranscriptItem, TurnOrigin};
+use crate::render::totals::Totals;
 use crate::render::{Render, Summary};
 
 /// What the index shows about one session page.
@@ -34,6 +35,8 @@ pub(crate) struct IndexRow {
 pub(crate) struct Tally<'a> {
     pub(crate) inner: &'a mut dyn Render,
     pub(crate) row: IndexRow,
+    /// The results seen, for the row's cost (the session's running total, `Totals`).
+    pub(crate) totals: Totals,
 }
 
 impl Tally<'_> {
@@ -76,9 +79,10 @@ impl Tally<'_> {
                 }
             }
             TranscriptItem::Notice(n) => {
-                if let SystemNotice::Result { cost: Some(c), .. } = n.as_ref() {
-                    // Claude reports the running total: the largest is the session's cost.
-                    row.cost = Some(row.cost.map_or(*c, |have| have.max(*c)));
+                if matches!(n.as_ref(), SystemNotice::Result { .. }) {
+                    // The session's cost: its running total, earlier runs included.
+                    self.totals.add(n);
+                    row.cost = self.totals.session_total();
                 }
             }
             TranscriptItem::Debug(_) => {}

@@ -263,6 +263,7 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
             subtype,
             is_error,
             cost,
+            run_cost,
             turns,
             duration_ms,
             errors,
@@ -282,8 +283,17 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
             if let Some(d) = duration_ms {
                 h.raw_trusted(" · ").text(&duration(*d));
             }
-            if let Some(c) = cost {
-                h.raw_trusted(" · $").text(&format!("{c:.4}"));
+            // The run's own cost, and the running total beside it when that is more.
+            match (run_cost, cost) {
+                (Some(own), Some(total)) if total - own >= 0.00005 => {
+                    h.raw_trusted(" · $")
+                        .text(&format!("{own:.4} ($"))
+                        .text(&format!("{total:.4} session so far)"));
+                }
+                (Some(c), _) | (None, Some(c)) => {
+                    h.raw_trusted(" · $").text(&format!("{c:.4}"));
+                }
+                (None, None) => {}
             }
             for e in errors {
                 h.raw_trusted(" · ").text(e);
@@ -357,10 +367,8 @@ pub(crate) fn push_footer(h: &mut Html, turns: u64, t: &Totals, lines: u64, erro
             .num(t.usage().output_tokens)
             .raw_trusted(" out tokens</span>");
     }
-    if let Some(c) = t.cost {
-        h.raw_trusted("<span>$")
-            .text(&format!("{c:.4}"))
-            .raw_trusted("</span>");
+    if let Some(c) = t.cost_label() {
+        h.raw_trusted("<span>").text(&c).raw_trusted("</span>");
     }
     h.raw_trusted("<span>")
         .num(lines)

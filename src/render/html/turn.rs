@@ -5,6 +5,7 @@ use super::escape::{Html, safe_href};
 use super::markdown::push_markdown;
 use super::tool::{push_call, push_file};
 use crate::model::transcript::{Part, Role, SyntheticReason, Turn, TurnOrigin};
+use crate::render::sgr_spans;
 
 /// The label and CSS class of a turn's origin.
 fn origin_label(origin: &TurnOrigin) -> (&'static str, &'static str) {
@@ -68,8 +69,31 @@ pub(crate) fn push_turn(h: &mut Html, turn: &Turn, anchor: &str) {
             .raw_trusted("</p>");
     }
     let markdown = turn.role == Role::Assistant;
+    // A local command's output keeps its terminal colours in the text: the words only here.
+    let colours = matches!(
+        turn.origin,
+        TurnOrigin::Synthetic {
+            reason: SyntheticReason::LocalCommandOutput
+        }
+    );
     for (i, part) in turn.parts.iter().enumerate() {
-        push_part(h, part, markdown, &format!("{anchor}-c{}", i + 1));
+        match part {
+            Part::Text { text, .. } if colours && sgr_spans::has_escapes(text) => {
+                h.raw_trusted("<div class=\"plain\">")
+                    .text(&sgr_spans::strip(text))
+                    .raw_trusted("</div>");
+            }
+            Part::Text { .. }
+            | Part::Reasoning { .. }
+            | Part::ToolCall { .. }
+            | Part::File { .. }
+            | Part::SourceUrl { .. }
+            | Part::SourceDocument { .. }
+            | Part::Data { .. }
+            | Part::Compaction { .. } => {
+                push_part(h, part, markdown, &format!("{anchor}-c{}", i + 1))
+            }
+        }
     }
     if hidden {
         h.raw_trusted("</details>");

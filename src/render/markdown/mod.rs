@@ -100,7 +100,8 @@ impl MarkdownRenderer {
                         | SyntheticReason::CompactSummary
                         | SyntheticReason::Other => "Command",
                     };
-                    quote(out, label, &text)
+                    // Terminal colours a local command kept in its text: the words only here.
+                    quote(out, label, &crate::render::sgr_spans::strip(&text))
                 }
                 TurnOrigin::Synthetic { reason } => {
                     if self.context {
@@ -401,8 +402,8 @@ impl Render for MarkdownRenderer {
             super::ansi::thousands(t.input_tokens()),
             super::ansi::thousands(t.usage().output_tokens)
         ));
-        if let Some(c) = t.cost {
-            line.push_str(&format!(" · ${c:.4}"));
+        if let Some(c) = t.cost_label() {
+            line.push_str(&format!(" · {c}"));
         }
         write!(out, "---\n\n**{line}**\n")
     }

@@ -547,6 +547,7 @@ fn walk_notice<V: VisitMut + ?Sized>(v: &mut V, n: &mut SystemNotice) {
             subtype,
             is_error: _,
             cost,
+            run_cost,
             turns: _,
             duration_ms,
             duration_api_ms,
@@ -562,6 +563,7 @@ fn walk_notice<V: VisitMut + ?Sized>(v: &mut V, n: &mut SystemNotice) {
         } => {
             v.text(subtype);
             v.cost(cost);
+            v.cost(run_cost);
             v.duration(duration_ms);
             v.duration(duration_api_ms);
             v.usage(usage);
