@@ -147,7 +147,7 @@ impl Conversation {
                 idx + 1,
                 if left == 1 { "" } else { "s" }
             ),
-            None => format!("session rewound to user turn {}", idx + 1),
+            None => format!("session rewound to user turn {}", idx.saturating_add(1)),
         };
         for (k, label) in [
             ("filesChanged", "files restored"),
