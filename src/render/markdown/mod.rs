@@ -274,8 +274,11 @@ impl MarkdownRenderer {
                     fenced(out, "text", &text);
                 }
             }
-            // The sub-agent's own summary is in its block; the harness's hand-back adds nothing.
-            ToolState::Success if call.subagent.as_ref().is_some_and(|r| r.summary.is_some()) => {}
+            // The sub-agent's own summary is in its block; a hand-back that wraps it adds
+            // nothing (a background launch acknowledgement does, and is shown).
+            ToolState::Success
+                if call.subagent.as_ref().is_some_and(|r| r.summary.is_some())
+                    && crate::render::summary::hand_back_beside_report(call).is_none() => {}
             ToolState::Success => {
                 let text = call.output.as_ref().map(output_text).unwrap_or_default();
                 if !text.trim().is_empty() {
