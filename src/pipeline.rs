@@ -21,7 +21,7 @@ use crate::input::scribe_jsonl::{self, TranscriptReader};
 use crate::input::{self, Adapter, Report};
 use crate::model::event::EventKind;
 use crate::model::transcript::TranscriptItem;
-use crate::render::html::index::{IndexRow, Tally, write_index};
+use crate::render::html::index::{IndexRow, Manifest, Tally, write_index};
 use crate::render::{self, Header, Render, Summary};
 use crate::settings::Settings;
 use crate::transform::Transforms;
@@ -59,10 +59,20 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
     }
     let mut written: HashSet<PathBuf> = HashSet::new();
     let mut index: Vec<IndexRow> = Vec::new();
+    // HTML pages of inputs unchanged since the last run over the same directory are kept.
+    let mut manifest = None;
     if let (Some(dir), OutputFormat::Html) = (&settings.output_dir, settings.to) {
         written.insert(dir.join("index.html"));
+        manifest = Some(Manifest::load(dir));
     }
     for path in &inputs {
+        if let (Some(dir), Some(m)) = (&settings.output_dir, &manifest)
+            && let Some(row) = m.unchanged(dir, path)
+        {
+            written.insert(dir.join(&row.href));
+            index.push(row);
+            continue;
+        }
         let name = path.display().to_string();
         let reader: Box<dyn Read> = if name == "-" {
             Box::new(io::stdin())
@@ -98,7 +108,11 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
             ),
         };
         match done {
-            Ok(()) => {}
+            Ok(()) => {
+                if let (Some(m), Some(row)) = (manifest.as_mut(), index.last()) {
+                    m.record(path, row);
+                }
+            }
             Err(e) if exit::is_broken_pipe(&e) => return Err(e),
             Err(e) if e.downcast_ref::<StrictStop>().is_some() => {
                 out.flush()?;
@@ -118,6 +132,11 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
         write_index(&mut f, &index)
             .and_then(|()| f.flush())
             .with_context(|| format!("cannot write {}", target.display()))?;
+        if let Some(m) = manifest.as_mut() {
+            m.retain_inputs(&inputs);
+            m.save(dir)
+                .with_context(|| format!("cannot write {}", dir.display()))?;
+        }
     }
     out.flush()?;
     Ok(if trouble {
@@ -149,10 +168,7 @@ fn write_session_file(
     let file = File::create(&temp).with_context(|| format!("cannot write {}", temp.display()))?;
     let mut buf = BufWriter::with_capacity(64 * 1024, file);
     let (outcome, row) = if settings.to == OutputFormat::Html {
-        let mut tally = Tally {
-            inner: renderer,
-            row: IndexRow::default(),
-        };
+        let mut tally = Tally::new(renderer);
         let outcome = run_one(path, reader, settings, &mut tally, &mut buf, diag);
         (outcome, Some(tally.row))
     } else {

@@ -111,6 +111,14 @@ const TAGS: &[&str] = &[
     "br",
     "footer",
     "script",
+    "nav",
+    "button",
+    "label",
+    // The timeline (written by the renderer only: content never becomes SVG).
+    "svg",
+    "rect",
+    "line",
+    "text",
 ];
 /// Attributes they may carry.
 const ATTRS: &[&str] = &[
@@ -135,6 +143,20 @@ const ATTRS: &[&str] = &[
     "checked",
     "start",
     "html",
+    "open",
+    "datetime",
+    "aria-live",
+    "value",
+    "role",
+    "viewBox",
+    "x",
+    "y",
+    "x1",
+    "x2",
+    "y1",
+    "y2",
+    "width",
+    "height",
 ];
 
 /// Every start tag in `html` as (name, [(attribute, value)]). Attribute values are always
@@ -185,6 +207,7 @@ fn hostile_sample_markup_is_only_ours() {
     let count = |t: &str| all.iter().filter(|(n, _)| n == t).count();
     assert_eq!(count("script"), 1, "exactly the page's own script");
     assert_eq!(count("style"), 1, "exactly the page's own style");
+    assert!(count("svg") <= 1, "at most the timeline");
     assert_eq!(
         count("meta"),
         5,
@@ -439,7 +462,12 @@ fn output_dir_writes_an_index_of_the_session_pages() {
     names.sort();
     assert_eq!(
         names,
-        ["index.html", "sess-a.html", "sess-b.html"],
+        [
+            ".scribe-index.json",
+            "index.html",
+            "sess-a.html",
+            "sess-b.html"
+        ],
         "no temporary file is left"
     );
     let index = fs::read_to_string(out.join("index.html")).unwrap();
@@ -451,7 +479,49 @@ fn output_dir_writes_an_index_of_the_session_pages() {
         .expect("a row links to page b");
     assert!(b_row < a_row, "newest first");
     assert!(index.contains("&lt;script&gt;window.x=1&lt;/script&gt; first prompt"));
-    assert!(!index.contains("<script"), "the index runs no script");
+    assert_eq!(
+        index.matches("<script").count(),
+        1,
+        "the index runs only its own script"
+    );
+    assert!(index.contains("<h2>/w</h2>"), "grouped by project");
+    assert!(index.contains("2 sessions · 2 turns"), "{index}");
+    // Every page links back to the index.
+    let page_a = fs::read_to_string(out.join("sess-a.html")).unwrap();
+    assert!(page_a.contains("<a href=\"index.html\">"));
+
+    // A second run renders only the input that changed.
+    let stamp = |name: &str| fs::metadata(out.join(name)).unwrap().modified().unwrap();
+    let (a_before, b_before) = (stamp("sess-a.html"), stamp("sess-b.html"));
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let mut more = fs::read_to_string(&b).unwrap();
+    more.push_str(concat!(
+        r#"{"type":"user","message":{"role":"user","content":"third"},"parent_tool_use_id":null,"uuid":"u3","timestamp":"2026-02-02T03:05:05Z"}"#,
+        "\n"
+    ));
+    fs::write(&b, more).unwrap();
+    crate::util::scribe()
+        .args(["--to", "html", "-o"])
+        .arg(&out)
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .success();
+    assert_eq!(
+        stamp("sess-a.html"),
+        a_before,
+        "an unchanged input keeps its page"
+    );
+    assert_ne!(
+        stamp("sess-b.html"),
+        b_before,
+        "a changed input is rendered again"
+    );
+    let index = fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(
+        index.contains("first prompt") && index.contains("third"),
+        "both rows are listed"
+    );
     assert!(index.contains("$0.5000"));
     assert!(index.contains("m-a") && index.contains("m-b"));
     assert!(index.contains("2026-02-02 03:04"));

@@ -1,5 +1,8 @@
-//! `--to html` in a real browser: every corpus stream and the hand-written samples (one under a
-//! hostile file name) loaded in Debian's headless Chromium by `tests/browser/check.mjs`. Skipped
+//! `--to html` in a real browser: every corpus stream, the hand-written samples (one under a
+//! hostile file name) and an `-o DIR` archive index loaded in Debian's headless Chromium by
+//! `tests/browser/check.mjs`, which also checks what issue 12 asked for (open-on-load, previews,
+//! colours, highlighting, prompt index, timeline, search, the index) and saves the README's
+//! screenshots in `target/browser-shots/`. Skipped
 //! with a printed reason when chromium or `tests/browser/node_modules` is missing, unless
 //! `SCRIBE_BROWSER_TEST=required` (set by `.ci/run`), which makes a missing browser a failure.
 
@@ -40,6 +43,7 @@ fn pages_work_in_headless_chromium() {
     let pages = tempfile::tempdir().unwrap();
     let mut inputs: Vec<(String, PathBuf)> = vec![
         ("tour".into(), sample("html-tour.jsonl")),
+        ("colour".into(), sample("html-colour.jsonl")),
         ("hostile".into(), sample("html-hostile.jsonl")),
     ];
     // The file name is shown in the title and header: make it hostile too.
@@ -67,6 +71,16 @@ fn pages_work_in_headless_chromium() {
         fs::write(&page, &out.stdout).unwrap();
         files.push(page);
     }
+    // An archive of three sessions in two projects (`-o DIR`): its index is checked too.
+    let archive = pages.path().join("archive");
+    let out = scribe()
+        .args(["--to", "html", "-o"])
+        .arg(&archive)
+        .args(["html-tour.jsonl", "html-colour.jsonl", "demo.jsonl"].map(sample))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "archive: {out:?}");
+    files.push(archive.join("index.html"));
     let shots = root().join("target/browser-shots");
     fs::create_dir_all(&shots).unwrap();
     let out = Command::new("node")
@@ -83,5 +97,10 @@ fn pages_work_in_headless_chromium() {
         report.lines().filter(|l| l.starts_with("ok ")).count(),
         files.len()
     );
-    assert!(shots.join("tour.png").is_file(), "screenshot saved");
+    for shot in ["colour", "tour", "index"] {
+        for scheme in ["light", "dark"] {
+            let png = shots.join(format!("{shot}-{scheme}.png"));
+            assert!(png.is_file(), "{} saved", png.display());
+        }
+    }
 }

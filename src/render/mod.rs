@@ -19,6 +19,8 @@ mod jsonl;
 mod markdown;
 /// Notice wordings shared by the text, Markdown and HTML renderers.
 pub(crate) mod notice_text;
+/// Terminal colour codes in tool output: parsed into styles (HTML) or stripped (Markdown).
+pub(crate) mod sgr;
 /// One-line tool-call summaries shared by the human-readable renderers.
 pub(crate) mod summary;
 /// The totals of `result` notices shared by the text, Markdown and HTML renderers.
@@ -66,6 +68,6 @@ pub(crate) fn renderer_for(format: OutputFormat, settings: &Settings) -> Box<dyn
         OutputFormat::Md => Box::new(markdown::MarkdownRenderer::new(settings)),
         OutputFormat::Jsonl => Box::new(jsonl::JsonlRenderer),
         OutputFormat::Events => Box::new(events::EventsRenderer),
-        OutputFormat::Html => Box::new(html::HtmlRenderer::new()),
+        OutputFormat::Html => Box::new(html::HtmlRenderer::new(settings.output_dir.is_some())),
     }
 }

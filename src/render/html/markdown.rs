@@ -6,9 +6,10 @@
 //! `<img>` (a remote image would be a network request; a safe one becomes a link), and table
 //! alignments are dropped (they are written as `style=` attributes, which the page's CSP forbids).
 
-use pulldown_cmark::{Alignment, CowStr, Event, Options, Parser, Tag, TagEnd, html};
+use pulldown_cmark::{Alignment, CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd, html};
 
 use super::escape::{Html, safe_href};
+use super::highlight;
 
 /// Renders untrusted Markdown into `out`.
 pub(crate) fn push_markdown(out: &mut Html, source: &str) {
@@ -16,8 +17,36 @@ pub(crate) fn push_markdown(out: &mut Html, source: &str) {
     // For each open link or image: whether its tag was kept.
     let mut kept: Vec<bool> = Vec::new();
     let mut pending_url: Vec<Option<String>> = Vec::new();
+    // The code block being collected: its language word and its text so far.
+    let mut code: Option<(String, String)> = None;
     let events = Parser::new_ext(source, opts).flat_map(|event| -> Vec<Event<'_>> {
+        if let Some((_, text)) = code.as_mut() {
+            match event {
+                Event::Text(t) | Event::Html(t) => {
+                    text.push_str(&t);
+                    return vec![];
+                }
+                Event::End(TagEnd::CodeBlock) => {
+                    // Markup written here by the highlighter (every piece of text escaped).
+                    let (lang, text) = code.take().unwrap_or_default();
+                    return vec![Event::Html(CowStr::from(code_block(&lang, &text)))];
+                }
+                _ => return vec![],
+            }
+        }
         match event {
+            Event::Start(Tag::CodeBlock(kind)) => {
+                let lang = match kind {
+                    CodeBlockKind::Fenced(info) => info
+                        .split([' ', ',', '{'])
+                        .next()
+                        .unwrap_or_default()
+                        .to_owned(),
+                    CodeBlockKind::Indented => String::new(),
+                };
+                code = Some((lang, String::new()));
+                vec![]
+            }
             Event::Html(s) | Event::InlineHtml(s) => vec![Event::Text(s)],
             Event::Start(Tag::Table(aligns)) => {
                 let none = vec![Alignment::None; aligns.len()];
@@ -84,6 +113,20 @@ pub(crate) fn push_markdown(out: &mut Html, source: &str) {
     out.raw_trusted(&buf);
 }
 
+/// A code block: highlighted when its fence names a language scribe knows.
+fn code_block(lang: &str, text: &str) -> String {
+    let mut h = Html::default();
+    let syntax = highlight::language(lang);
+    h.raw_trusted(if syntax.is_some() {
+        "<pre class=\"code hl\"><code>"
+    } else {
+        "<pre class=\"code\"><code>"
+    });
+    highlight::push_code(&mut h, syntax, text.strip_suffix('\n').unwrap_or(text));
+    h.raw_trusted("</code></pre>\n");
+    h.as_str().to_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,6 +135,17 @@ mod tests {
         let mut h = Html::default();
         push_markdown(&mut h, s);
         h.as_str().to_owned()
+    }
+
+    #[test]
+    fn fences_are_highlighted_and_escaped() {
+        let out = md("```rust\nfn x() {} // <script>\n```\n\n```\n<b>\n```\n");
+        assert!(out.contains("<span class=\"h-k\">fn</span>"), "{out}");
+        assert!(out.contains("&lt;script&gt;"), "{out}");
+        assert!(
+            out.contains("<pre class=\"code\"><code>&lt;b&gt;</code></pre>"),
+            "{out}"
+        );
     }
 
     #[test]

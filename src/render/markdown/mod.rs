@@ -21,6 +21,7 @@ use serde_json::Value;
 mod escape;
 mod notices;
 
+use super::sgr::strip;
 use super::summary::output_text;
 use super::summary::{self, DiffLine};
 use super::totals::Totals;
@@ -232,7 +233,7 @@ impl MarkdownRenderer {
                 // A denial's error is its message, shown above already.
                 if call.denied.as_deref().map(str::trim) != Some(text.trim()) {
                     out.push_str("**Error:**\n\n");
-                    fenced(out, "text", &text);
+                    fenced(out, "text", &strip(&text));
                 }
             }
             // The sub-agent's own summary is in its block; the harness's hand-back adds nothing.
@@ -241,7 +242,8 @@ impl MarkdownRenderer {
                 let text = call.output.as_ref().map(output_text).unwrap_or_default();
                 if !text.trim().is_empty() {
                     out.push_str("**Result:**\n\n");
-                    fenced(out, "text", &text);
+                    // Terminal colours are noise in Markdown: the words stay.
+                    fenced(out, "text", &strip(&text));
                 }
             }
             ToolState::Pending | ToolState::ApprovalPending | ToolState::Running => {}
