@@ -20,9 +20,8 @@ fn sample_inputs() -> Vec<PathBuf> {
         entries.sort();
         for p in entries {
             let rel = p.strip_prefix(root()).unwrap().to_path_buf();
-            if p.is_file() {
-                out.push(rel);
-            } else if dir == "samples/claude-session" {
+            // Files, and the saved-session directories (a session with its sub-agents).
+            if p.is_file() || dir == "samples/claude-session" {
                 out.push(rel);
             }
         }
