@@ -540,3 +540,25 @@ fn several_inputs_to_html_on_stdout_ask_for_an_output_dir() {
     assert!(out.stdout.is_empty(), "no half-written page");
     assert!(String::from_utf8_lossy(&out.stderr).contains("--output-dir"));
 }
+
+/// The size discipline (issue 12): every corpus session's page stays under 40 KB, the page's
+/// own stylesheet and script (highlighting and colour classes included) counted in.
+#[test]
+fn corpus_pages_stay_small() {
+    let Some(dir) = crate::util::corpus() else {
+        return;
+    };
+    let mut biggest = (0, String::new());
+    for input in crate::util::corpus_captures(&dir) {
+        let out = scribe()
+            .args(["--to", "html"])
+            .arg(&input)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", input.display());
+        if out.stdout.len() > biggest.0 {
+            biggest = (out.stdout.len(), input.display().to_string());
+        }
+    }
+    assert!(biggest.0 < 40_000, "{} bytes: {}", biggest.0, biggest.1);
+}

@@ -116,7 +116,7 @@ async function checkSession(context, file, shots) {
   await page.fill("#q", "zq-no-such-text-qz");
   await page.press("#q", "Enter");
   if ((await page.textContent("#qcount")) !== "no match") problems.push("search for nothing found something");
-  const prompt = await page.locator("main article.o-user .plain").first().textContent().catch(() => null);
+  const prompt = await page.locator("main article:is(.o-user, .o-replay) .plain").first().textContent().catch(() => null);
   if (prompt && prompt.trim()) {
     const word = prompt.trim().split(/\s+/)[0];
     await page.fill("#q", word);

@@ -20,6 +20,9 @@ use crate::render::summary::{DiffLine, Missing, file_diff};
 /// Lines longer than this are compared whole, not word by word.
 const MAX_WORD_DIFF: usize = 1_000;
 
+/// The changed byte ranges of a removed line and of the added line paired with it.
+type WordMarks = (Vec<Range<usize>>, Vec<Range<usize>>);
+
 /// One line of the diff as written: its mark and text, or a hunk header.
 enum Row {
     Hunk(String),
@@ -115,7 +118,7 @@ fn push_rows(h: &mut Html, rows: &[Row], lang: Option<&'static syntect::parsing:
                 // A block of removed lines, then the added lines that replace them.
                 let dels: Vec<&str> = take_run(&rows[i..], '-');
                 let adds: Vec<&str> = take_run(&rows[i + dels.len()..], '+');
-                let marks: Vec<(Vec<Range<usize>>, Vec<Range<usize>>)> = dels
+                let marks: Vec<WordMarks> = dels
                     .iter()
                     .zip(&adds)
                     .map(|(a, b)| changed_words(a, b))
@@ -179,7 +182,7 @@ fn tokens(s: &str) -> Vec<&str> {
 
 /// The byte ranges that differ between a removed line and its replacement; none when the lines
 /// share too little for marks to help (the whole line is the change then).
-fn changed_words(old: &str, new: &str) -> (Vec<Range<usize>>, Vec<Range<usize>>) {
+fn changed_words(old: &str, new: &str) -> WordMarks {
     if old.len() > MAX_WORD_DIFF || new.len() > MAX_WORD_DIFF {
         return (vec![], vec![]);
     }

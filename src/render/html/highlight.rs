@@ -216,8 +216,7 @@ mod tests {
         let out = h.as_str();
         assert!(out.contains("<span class=\"h-k\">fn</span>"), "{out}");
         assert!(
-            out.contains("<span class=\"h-s\">&quot;&lt;b&gt;&quot;</span>")
-                || out.contains("&lt;b&gt;"),
+            out.contains("<span class=\"h-s\">\"&lt;b&gt;\"</span>"),
             "{out}"
         );
         assert!(out.contains("<span class=\"h-c\">// hi</span>"), "{out}");

@@ -264,11 +264,7 @@ impl Map {
             if self.denials > 0 {
                 h.raw_trusted(" · <span class=\"deny\">")
                     .num(self.denials)
-                    .raw_trusted(if self.denials == 1 {
-                        " denied"
-                    } else {
-                        " denied"
-                    })
+                    .raw_trusted(" denied")
                     .raw_trusted("</span>");
             }
             h.raw_trusted("</dd>");

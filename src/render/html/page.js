@@ -69,27 +69,47 @@
     doc.getElementById("collapse").addEventListener("click", function () { all(false); });
   }
 
-  // Search: the units a reader looks for, each with its kind and its text (read once, on first
-  // use); a query is one indexOf per unit.
+  // Search: the units a reader looks for, each with its kind. Their text is read once (on first
+  // use) into one lower-case string, units separated by NUL; a query is then a few indexOf calls
+  // over it (one per matching unit), and a binary search maps a hit back to its unit.
   var box = doc.getElementById("search");
   var q = doc.getElementById("q");
   var count = doc.getElementById("qcount");
   if (!box || !q) return;
   box.hidden = false;
   var kinds = box.querySelectorAll(".kinds input");
-  var units = null, matches = [], cur = -1, needle = "", timer = 0;
+  var units = null, starts = [], text = "", matches = [], cur = -1, needle = "", timer = 0;
   var MAX_MARKS = 200;
 
   function build() {
     units = [];
+    var parts = [], at = 0;
     var els = main.querySelectorAll(
-      "article.o-user > .plain, article.assistant > .md, details.tool, .notice.error, .api-error");
+      "article.o-user > .plain, article.o-replay > .plain, article.assistant > .md, details.tool, " +
+      ".notice.error, .api-error");
     for (var i = 0; i < els.length; i++) {
       var el = els[i];
       var kind = el.matches(".plain") ? "prompt" : el.matches(".md") ? "text"
         : el.matches("details.st-error, details.st-denied, .notice, .api-error") ? "error" : "tool";
-      units.push({ el: el, kind: kind, text: el.textContent.toLowerCase() });
+      var t = el.textContent.toLowerCase();
+      units.push({ el: el, kind: kind });
+      starts.push(at);
+      parts.push(t);
+      at += t.length + 1;
     }
+    starts.push(at);
+    text = parts.join("\u0000");
+  }
+
+  // The unit whose text holds offset `at`.
+  function unitAt(at) {
+    var lo = 0, hi = units.length - 1;
+    while (lo < hi) {
+      var mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   }
 
   function unmark() {
@@ -148,9 +168,11 @@
     for (var k = 0; k < kinds.length; k++) want[kinds[k].value] = kinds[k].checked;
     matches = [];
     if (needle) {
-      for (var i = 0; i < units.length; i++) {
-        var u = units[i];
-        if (want[u.kind] && u.text.indexOf(needle) >= 0) matches.push(u);
+      var i = text.indexOf(needle);
+      while (i >= 0) {
+        var u = unitAt(i);
+        if (want[units[u].kind]) matches.push(units[u]);
+        i = text.indexOf(needle, starts[u + 1]);
       }
     }
     cur = -1;
