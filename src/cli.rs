@@ -7,6 +7,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+pub(crate) use crate::input::SourceFormat;
+pub(crate) use crate::render::OutputFormat;
+pub(crate) use crate::transform::StableMode;
+
 /// Fold a coding agent's event stream into a transcript you can read, share and diff.
 ///
 /// scribe reads Claude Code stream-json (`claude -p … --output-format stream-json --verbose`), the
@@ -35,7 +39,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 EXIT STATUS:
   0  success (input problems are reported on stderr and the run goes on)
-  1  the input had an error and --strict was given
+  1  the input had an error and --strict was given, an input was not JSON Lines, or a
+     directory held no sessions
   2  usage error, or a file could not be read or written")]
 pub(crate) struct Cli {
     /// Input files; `-` or none reads standard input. Each file is its own transcript. A
@@ -48,7 +53,10 @@ pub(crate) struct Cli {
     #[arg(long = "to", short = 't', value_enum, default_value_t = OutputFormat::Text)]
     pub(crate) to: OutputFormat,
 
-    /// Input format; by default it is detected from the first JSON line of each input.
+    /// Input format; by default it is detected from the first JSON lines of each input (lines
+    /// before them that are not JSON, such as a CLI's start-up messages, are skipped with one
+    /// warning). A JSON array of messages, or pretty-printed messages, is read too. An input that
+    /// matches no format is an error.
     #[arg(long = "from", short = 'f', value_enum, default_value_t = SourceFormat::Auto)]
     pub(crate) from: SourceFormat,
 
@@ -102,76 +110,6 @@ pub(crate) struct Cli {
     pub(crate) generate: Option<Generate>,
 }
 
-/// The formats scribe writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum OutputFormat {
-    /// The terminal view: coloured when stdout is a terminal, wrapped, live (the default).
-    Text,
-    /// GitHub-flavoured Markdown, for a pull request or an issue.
-    Md,
-    /// The folded transcript, one JSON record per line (docs/schema.md).
-    Jsonl,
-    /// The stage-2 normalized event stream, one JSON event per line, each with its input line.
-    Events,
-    /// One self-contained HTML page per input: safe, searchable, streamed as it is read.
-    Html,
-}
-
-impl OutputFormat {
-    /// The file extension for `--output-dir` files in this format.
-    pub(crate) fn extension(self) -> &'static str {
-        match self {
-            OutputFormat::Jsonl => "jsonl",
-            OutputFormat::Events => "events.jsonl",
-            OutputFormat::Html => "html",
-            OutputFormat::Text => "txt",
-            OutputFormat::Md => "md",
-        }
-    }
-}
-
-/// The formats scribe reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum SourceFormat {
-    /// Detect from the first JSON line.
-    Auto,
-    /// Claude Code `--output-format stream-json` (the Agent SDK wire format).
-    ClaudeStream,
-    /// A Claude Code saved session (`~/.claude/projects/<dir>/<sessionId>.jsonl`), with the
-    /// sub-agent transcripts stored beside it.
-    ClaudeSession,
-    /// Qwen Code daemon (`qwen serve`) session events: the SSE body of `GET /session/:id/events`,
-    /// or the same envelopes one JSON object per line.
-    QwenDaemon,
-    /// Qwen Code `--output-format stream-json`.
-    QwenStream,
-    /// OpenAI Codex CLI `codex exec --json`.
-    CodexExec,
-    /// An OpenAI Codex CLI saved session (`$CODEX_HOME/sessions/…/rollout-*.jsonl`).
-    CodexRollout,
-    /// Google Gemini CLI `--output-format stream-json`.
-    GeminiStream,
-    /// A Google Gemini CLI saved chat (`~/.gemini/tmp/<project>/chats/session-*.jsonl`).
-    GeminiSession,
-}
-
-impl SourceFormat {
-    /// The name used in headers and `--from`.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            SourceFormat::Auto => "auto",
-            SourceFormat::ClaudeStream => "claude-stream",
-            SourceFormat::ClaudeSession => "claude-session",
-            SourceFormat::QwenDaemon => "qwen-daemon",
-            SourceFormat::QwenStream => "qwen-stream",
-            SourceFormat::CodexExec => "codex-exec",
-            SourceFormat::CodexRollout => "codex-rollout",
-            SourceFormat::GeminiStream => "gemini-stream",
-            SourceFormat::GeminiSession => "gemini-session",
-        }
-    }
-}
-
 /// When to use colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum ColorWhen {
@@ -190,15 +128,6 @@ pub(crate) enum Generate {
     Man,
 }
 
-/// What `--stable` keeps.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum StableMode {
-    /// Drop token counts and cost along with the other run-to-run noise.
-    Default,
-    /// Keep token counts and cost (to catch a change in how much a run costs).
-    KeepUsage,
-}
-
 /// Subcommands. `scribe [FILE]...` with no subcommand is the filter.
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
@@ -215,7 +144,8 @@ pub(crate) enum Command {
 EXIT STATUS:
   0  the runs did the same things
   1  they differ (the differences are printed)
-  2  an input could not be read"
+  2  an input could not be read, is not a transcript or an agent log, or (--strict) had an
+     error"
 )]
 pub(crate) struct DiffArgs {
     /// The reference run (e.g. the golden transcript).
@@ -237,6 +167,9 @@ pub(crate) struct DiffArgs {
     /// the output.
     #[arg(long)]
     pub(crate) sidecars: bool,
+    /// Make the first input error fatal (exit 2) instead of reporting it and going on.
+    #[arg(long)]
+    pub(crate) strict: bool,
     /// Input format of both sides; by default each is detected.
     #[arg(long = "from", short = 'f', value_enum, default_value_t = SourceFormat::Auto)]
     pub(crate) from: SourceFormat,

@@ -34,6 +34,12 @@ impl Diagnostics {
         print(file, line, what);
     }
 
+    /// A message about a whole input that is not an input error of one line (the caller decides
+    /// the exit status).
+    pub(crate) fn message(&mut self, file: &str, what: &str) {
+        print(file, 0, what);
+    }
+
     /// `--strict` was given and an error has happened: stop now.
     pub(crate) fn must_stop(&self) -> bool {
         self.strict && self.errors > 0
@@ -43,6 +49,39 @@ impl Diagnostics {
     pub(crate) fn errors(&self) -> u64 {
         self.errors
     }
+}
+
+/// An I/O error in words, without the `(os error N)` the standard library appends.
+pub(crate) fn io_words(e: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    match e.kind() {
+        ErrorKind::NotFound => "no such file or directory".to_owned(),
+        ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        ErrorKind::AlreadyExists => "it already exists".to_owned(),
+        ErrorKind::IsADirectory => "it is a directory".to_owned(),
+        ErrorKind::NotADirectory => "a part of the path is not a directory".to_owned(),
+        ErrorKind::StorageFull => "no space left on the device".to_owned(),
+        ErrorKind::ReadOnlyFilesystem => "the file system is read-only".to_owned(),
+        ErrorKind::InvalidData => "the data is not valid".to_owned(),
+        _ => {
+            let text = e.to_string();
+            match text.find(" (os error") {
+                Some(i) => text[..i].to_owned(),
+                None => text,
+            }
+        }
+    }
+}
+
+/// An error chain as one line, each I/O error in words (see `io_words`).
+pub(crate) fn error_words(e: &anyhow::Error) -> String {
+    e.chain()
+        .map(|cause| match cause.downcast_ref::<std::io::Error>() {
+            Some(io) => io_words(io),
+            None => cause.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(": ")
 }
 
 fn print(file: &str, line: u64, what: &str) {

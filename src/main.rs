@@ -25,7 +25,7 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(err) if exit::is_broken_pipe(&err) => ExitCode::from(exit::SUCCESS),
         Err(err) => {
-            eprintln!("scribe: {err:#}");
+            eprintln!("scribe: {}", diagnostics::error_words(&err));
             ExitCode::from(exit::TROUBLE)
         }
     }

@@ -6,6 +6,8 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use crate::cli::{Cli, ColorWhen, OutputFormat, SourceFormat, StableMode};
+use crate::render::RenderOptions;
+use crate::transform::Transforms;
 
 /// Everything the pipeline and the renderers need to know about this run.
 #[derive(Debug, Clone)]
@@ -36,6 +38,24 @@ pub(crate) struct Settings {
 }
 
 impl Settings {
+    /// What the renderers need of these settings.
+    pub(crate) fn render_options(&self) -> RenderOptions {
+        RenderOptions {
+            format: self.to,
+            color: self.color,
+            width: self.width,
+            full: self.full,
+            thinking: self.thinking,
+            context: self.context,
+            archive: self.output_dir.is_some(),
+        }
+    }
+
+    /// The `--redact` / `--stable` passes for one input (numbering restarts with each).
+    pub(crate) fn transforms(&self) -> Transforms {
+        Transforms::with(self.stable, self.redact, self.home.as_deref())
+    }
+
     /// Turns every `auto` into a concrete choice.
     pub(crate) fn resolve(cli: &Cli) -> Settings {
         let inputs = if cli.files.is_empty() {

@@ -123,3 +123,83 @@ fn other_agents_tools_are_drawn_by_what_they_do() {
         "html diff"
     );
 }
+
+/// The `crate::…` paths a source file names outside its comments (whole files: `use` lines,
+/// paths in code, nested `use` groups' first segment).
+fn crate_paths(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in code.lines() {
+        let line = line.trim_start();
+        if line.starts_with("//") {
+            continue;
+        }
+        for (i, _) in line.match_indices("crate::") {
+            let rest = &line[i + "crate::".len()..];
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                .unwrap_or(rest.len());
+            out.push(rest[..end].to_owned());
+        }
+    }
+    out
+}
+
+#[test]
+fn transform_and_render_import_nothing_from_the_command_line_or_the_input_layer() {
+    let mut bad = Vec::new();
+    for dir in ["src/transform", "src/render"] {
+        let files = files_under(&root().join(dir), &|p| {
+            p.extension().is_some_and(|e| e == "rs")
+        });
+        assert!(!files.is_empty(), "{dir} has no files");
+        for f in files {
+            let code = std::fs::read_to_string(&f).unwrap();
+            for path in crate_paths(&code) {
+                let top = path.split("::").next().unwrap_or("");
+                if matches!(top, "cli" | "settings" | "input" | "pipeline" | "diff") {
+                    bad.push(format!("{}: crate::{path}", f.display()));
+                }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "layering broken:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn no_agent_folder_imports_another_agents_folder() {
+    let agents = ["claude", "qwen", "codex", "gemini"];
+    let mut bad = Vec::new();
+    for agent in agents {
+        let files = files_under(&root().join("src/input").join(agent), &|p| {
+            p.extension().is_some_and(|e| e == "rs")
+        });
+        assert!(!files.is_empty(), "src/input/{agent} has no files");
+        for f in files {
+            let code = std::fs::read_to_string(&f).unwrap();
+            for path in crate_paths(&code) {
+                let mut parts = path.split("::");
+                if parts.next() != Some("input") {
+                    continue;
+                }
+                let second = parts.next().unwrap_or("");
+                if agents.contains(&second) && second != agent {
+                    bad.push(format!("{}: crate::{path}", f.display()));
+                }
+            }
+            for other in agents.iter().filter(|a| **a != agent) {
+                if code
+                    .lines()
+                    .filter(|l| !l.trim_start().starts_with("//"))
+                    .any(|l| l.contains(&format!("super::super::{other}")))
+                {
+                    bad.push(format!("{}: super::super::{other}", f.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "an agent reaches into another:\n{}",
+        bad.join("\n")
+    );
+}

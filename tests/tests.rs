@@ -3,6 +3,8 @@
 // Shared helpers: a hermetic `scribe()` command, paths to samples and the corpus.
 mod util;
 
+// The input driver: detection, honest errors, whole JSON documents.
+mod input_driver;
 // Flags, stdin, several files, exit codes, --strict, broken pipe, live flushing.
 mod cli;
 // The spine over the real Claude Code corpus (skipped when ../shared is absent).

@@ -1,7 +1,8 @@
 //! `scribe diff OLD NEW`: what did the agent do differently between two runs (issue 7)?
 //!
-//! 1. `load` each side: a raw stream goes through its adapter and the fold; scribe's own JSONL
-//!    (a golden transcript) is read back record by record. Either way every item goes through
+//! 1. `load` each side through the same input driver as `scribe FILE`: a raw stream goes through
+//!    its adapter and the fold; scribe's own JSONL (a golden transcript) is read back record by
+//!    record; anything else is an error (exit 2). Either way every item goes through
 //!    `--stable` (implied; `--stable=keep-usage` keeps usage) and `--redact` if asked, and
 //!    becomes its JSON record form.
 //! 2. `compare::Forms` leaves out ids (renumbering shifts them after an insertion; the nesting
@@ -13,19 +14,18 @@
 //! Exit status as `diff(1)`: 0 same, 1 different, 2 trouble.
 
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Read, Write};
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{Result, bail};
 use serde_json::{Map, Value};
 
 use crate::cli::{Cli, DiffArgs, DiffFormat, OutputFormat, SourceFormat, StableMode};
 use crate::diagnostics::Diagnostics;
 use crate::exit;
-use crate::fold::Folder;
-use crate::input::lines::LineReader;
-use crate::input::{self, Report, scribe_jsonl};
+use crate::model::Header;
 use crate::model::transcript::TranscriptItem;
+use crate::pipeline::driver::{InputDriver, Sink};
 use crate::settings::Settings;
 use crate::transform::Transforms;
 
@@ -43,22 +43,32 @@ pub(crate) fn run(cli: &Cli, args: &DiffArgs) -> Result<u8> {
         || cli.output_dir.is_some()
     {
         eprintln!(
-            "scribe: --to and --from go after `diff` (scribe diff [OPTIONS] OLD NEW); \
-             --strict and --output-dir do not apply to it"
+            "scribe: --to, --from and --strict go after `diff` (scribe diff [OPTIONS] OLD NEW); \
+             --output-dir does not apply to it"
         );
         return Ok(exit::TROUBLE);
     }
     let settings = Settings::resolve(cli);
     let stable = Some(settings.stable.unwrap_or(StableMode::Default));
-    let mut diag = Diagnostics::new(false);
+    let mut diag = Diagnostics::new(args.strict);
     let mut side = |path: &Path| -> Result<Vec<Value>> {
         let mut transforms = Transforms::with(stable, settings.redact, settings.home.as_deref());
         load(path, args.from, &mut transforms, &mut diag)
-            .with_context(|| path.display().to_string())
     };
     let old = side(&args.old)?;
     let new = side(&args.new)?;
     let forms = compare::Forms::new(&args.ignore, args.sidecars);
+    let ignorable = compare::ignorable(&[&old, &new]);
+    let unknown = forms.unknown(&ignorable);
+    if !unknown.is_empty() {
+        eprintln!(
+            "scribe diff: --ignore {}: no such field, part type, record kind or notice kind \
+             in these transcripts; valid: {}",
+            unknown.join(","),
+            ignorable.iter().cloned().collect::<Vec<_>>().join(", ")
+        );
+        return Ok(exit::TROUBLE);
+    }
     let changes = compare::compare(&forms.apply(old), &forms.apply(new));
     let mut out = BufWriter::new(io::stdout().lock());
     match args.to {
@@ -74,7 +84,8 @@ pub(crate) fn run(cli: &Cli, args: &DiffArgs) -> Result<u8> {
 }
 
 /// Reads one side into stable JSON records (`{"kind":"turn",…}`, as `--to jsonl` writes them,
-/// without the header).
+/// without the header), through the same driver as `scribe FILE`. An input that is neither a
+/// transcript nor a raw log of a known format is an error (exit 2).
 fn load(
     path: &Path,
     from: SourceFormat,
@@ -85,81 +96,38 @@ fn load(
     let reader: Box<dyn Read> = if name == "-" {
         Box::new(io::stdin())
     } else {
-        Box::new(File::open(path)?)
+        Box::new(
+            File::open(path)
+                .map_err(|e| anyhow::anyhow!("{name}: {}", crate::diagnostics::io_words(&e)))?,
+        )
     };
-    let mut lines = LineReader::new(BufReader::new(reader));
-    let mut items = Vec::new();
-    let mut events = Vec::new();
-    let mut source = from;
-    let mut reading: Option<Reading> = None;
-    while let Some(line) = lines.next_line().context("read failed")? {
-        if line.lossy {
-            diag.error(&name, line.number, "invalid UTF-8 (replaced with U+FFFD)");
-        }
-        if reading.is_none() {
-            if line.text.trim().is_empty() {
-                continue;
-            }
-            reading = Some(if scribe_jsonl::is_header(&line.text) {
-                Reading::Transcript(scribe_jsonl::TranscriptReader)
-            } else {
-                if source == SourceFormat::Auto {
-                    source = input::sniff(&line.text).unwrap_or(SourceFormat::ClaudeStream);
-                }
-                let mut adapter = input::adapter_for(source);
-                if name != "-" {
-                    adapter.set_path(path);
-                }
-                Reading::Stream(adapter, Box::new(Folder::new()))
-            });
-        }
-        match reading.as_mut() {
-            Some(Reading::Transcript(reader)) => {
-                let mut report = Report {
-                    file: &name,
-                    diag: &mut *diag,
-                };
-                reader.line(&line, &mut items, &mut report);
-            }
-            Some(Reading::Stream(adapter, folder)) => {
-                let mut report = Report {
-                    file: &name,
-                    diag: &mut *diag,
-                };
-                adapter.line(&line, &mut events, &mut report);
-                for e in events.drain(..) {
-                    folder.push(e, &mut items);
-                }
-            }
-            None => unreachable!("set above"),
-        }
+    let mut sink = Records {
+        transforms,
+        records: Vec::new(),
+    };
+    let outcome = InputDriver::new(&name, path, from).run(reader, &mut sink, diag)?;
+    if outcome.stopped || outcome.source.is_none() {
+        bail!("{name} is neither a scribe transcript nor an agent log scribe knows");
     }
-    if let Some(Reading::Stream(adapter, folder)) = reading.as_mut() {
-        let mut report = Report {
-            file: &name,
-            diag: &mut *diag,
-        };
-        adapter.finish(&mut events, &mut report);
-        for e in events.drain(..) {
-            folder.push(e, &mut items);
-        }
-        folder.finish(&mut items);
-    }
-    Ok(items
-        .into_iter()
-        .map(|mut item| {
-            transforms.item(&mut item);
-            record(&item)
-        })
-        .collect())
+    Ok(sink.records)
 }
 
-/// How one side is being read.
-enum Reading {
-    /// scribe's own JSONL: records are final items already.
-    Transcript(scribe_jsonl::TranscriptReader),
-    /// A raw stream: adapter, then the fold.
-    Stream(Box<dyn input::Adapter>, Box<Folder>),
+/// The driver's sink for `scribe diff`: every item through `--stable`/`--redact`, as a record.
+struct Records<'a> {
+    transforms: &'a mut Transforms,
+    records: Vec<Value>,
+}
+
+impl Sink for Records<'_> {
+    fn begin(&mut self, _header: Header) -> Result<()> {
+        Ok(())
+    }
+
+    fn item(&mut self, mut item: TranscriptItem) -> Result<()> {
+        self.transforms.item(&mut item);
+        self.records.push(record(&item));
+        Ok(())
+    }
 }
 
 /// An item as its `--to jsonl` record (`kind` first).

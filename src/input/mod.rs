@@ -1,13 +1,16 @@
-//! Stage 1 → stage 2: input adapters, one per source format.
+//! Stage 1 → stage 2 (the Input layer, docs/architecture.md): input adapters, one per source
+//! format, in one folder per agent (`claude/`, `qwen/`, `codex/`, `gemini/`; `anthropic/` holds
+//! the shapes Claude Code and Qwen Code share). No agent folder imports another's.
 //!
-//! An adapter receives numbered lines and emits normalized events. It never builds turns: that is
-//! the fold's job. `sniff` picks a format from the first non-blank line when `--from` is `auto`.
+//! An adapter receives numbered lines (or a whole document's values) and emits normalized events.
+//! It never builds turns: that is the fold's job. `sniff` picks a format from the first JSON values
+//! when `--from` is `auto`; `document` splits inputs that are one JSON document rather than JSON
+//! Lines. The pipe's `driver` is what calls them.
 
 use std::path::Path;
 
 use serde_json::Value;
 
-use crate::cli::SourceFormat;
 use crate::diagnostics::Diagnostics;
 use crate::model::event::{Event, EventKind};
 
@@ -18,16 +21,23 @@ pub(crate) mod anthropic;
 pub(crate) mod claude;
 /// OpenAI Codex CLI: `exec --json` and rollout files.
 mod codex;
+/// Whole JSON documents (arrays of messages, pretty-printed messages) split into values.
+pub(crate) mod document;
 /// JSON field accessors and the `info` notice constructor shared by every adapter.
 pub(crate) mod fields;
+/// The input formats (`--from`).
+mod format;
 /// Google Gemini CLI: stream-json and saved chats.
 mod gemini;
 pub(crate) mod lines;
 /// Qwen Code: the daemon's SSE stream and stream-json.
 mod qwen;
 pub(crate) mod scribe_jsonl;
+/// Format detection from the first JSON values of an input.
+pub(crate) mod sniff;
 mod sse;
 
+pub(crate) use format::SourceFormat;
 pub(crate) use lines::InputLine;
 
 /// Where adapters report input errors: the file name plus the run's diagnostics.
@@ -52,6 +62,25 @@ impl Report<'_> {
 pub(crate) trait Adapter {
     /// Decodes one line, appending the events it yields.
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>);
+    /// The values of a whole JSON document (see `document`), in order. By default each value is
+    /// one message, decoded as if it were a line of its own; an adapter whose format is one
+    /// document (a Gemini chat saved as `session-*.json`) takes it apart its own way.
+    fn document(
+        &mut self,
+        values: Vec<document::DocValue>,
+        out: &mut Vec<Event>,
+        report: &mut Report<'_>,
+    ) {
+        for document::DocValue { line, value } in values {
+            let line = InputLine {
+                number: line,
+                text: value.to_string(),
+                lossy: false,
+                unterminated: false,
+            };
+            self.line(&line, out, report);
+        }
+    }
     /// The input ended: emit whatever was held back.
     fn finish(&mut self, _out: &mut Vec<Event>, _report: &mut Report<'_>) {}
     /// Where the input file is, for formats that read files beside it (a saved session's
@@ -72,56 +101,6 @@ pub(crate) fn adapter_for(format: SourceFormat) -> Box<dyn Adapter> {
         SourceFormat::CodexRollout => Box::new(codex::rollout::CodexRollout::default()),
         SourceFormat::GeminiStream => Box::new(gemini::stream::GeminiStream::default()),
         SourceFormat::GeminiSession => Box::new(gemini::session::GeminiSession::default()),
-    }
-}
-
-/// Guesses the format of an input from its first non-blank line.
-pub(crate) fn sniff(first_line: &str) -> Option<SourceFormat> {
-    if qwen::daemon::looks_like_sse(first_line) {
-        return Some(SourceFormat::QwenDaemon);
-    }
-    let v: Value = serde_json::from_str(first_line.trim()).ok()?;
-    let o = v.as_object()?;
-    if qwen::daemon::is_envelope(o) {
-        return Some(SourceFormat::QwenDaemon);
-    }
-    if codex::rollout::is_rollout_line(o) {
-        return Some(SourceFormat::CodexRollout);
-    }
-    if codex::exec::is_codex_exec_line(o) {
-        return Some(SourceFormat::CodexExec);
-    }
-    if gemini::session::is_header_object(o) {
-        return Some(SourceFormat::GeminiSession);
-    }
-    if claude::session::looks_like_session(o) {
-        return Some(SourceFormat::ClaudeSession);
-    }
-    let ty = o.get("type").and_then(Value::as_str)?;
-    if qwen::stream::is_qwen_line(o) {
-        return Some(SourceFormat::QwenStream);
-    }
-    if gemini::stream::is_gemini_line(o) {
-        return Some(SourceFormat::GeminiStream);
-    }
-    match ty {
-        "system"
-        | "assistant"
-        | "user"
-        | "result"
-        | "stream_event"
-        | "rate_limit_event"
-        | "tool_progress"
-        | "tool_use_summary"
-        | "auth_status"
-        | "prompt_suggestion"
-        | "conversation_reset"
-        | "active_goal"
-        | "keep_alive"
-        | "control_request"
-        | "control_response"
-        | "control_cancel_request" => Some(SourceFormat::ClaudeStream),
-        _ => None,
     }
 }
 

@@ -8,8 +8,8 @@
 use clap::ValueEnum;
 use serde_json::Value;
 
+use super::SourceFormat;
 use super::{InputLine, Report};
-use crate::cli::SourceFormat;
 use crate::model::SCHEMA_VERSION;
 use crate::model::transcript::{DebugRecord, TranscriptItem};
 

@@ -8,3 +8,12 @@ pub(crate) mod transcript;
 
 /// Version of the normalized JSONL schema (`docs/schema.md`). Bump on any incompatible change.
 pub(crate) const SCHEMA_VERSION: u32 = 1;
+
+/// What a renderer knows about the input before the first item.
+#[derive(Debug, Clone)]
+pub(crate) struct Header {
+    /// The input's name as the user gave it (`-` for stdin).
+    pub(crate) file: String,
+    /// The input format that was read (`claude-stream`, …), or `none` when nothing was recognised.
+    pub(crate) source: &'static str,
+}

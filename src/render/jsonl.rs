@@ -8,7 +8,8 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::{Header, Render, Summary};
+use super::{Render, Summary};
+use crate::model::Header;
 use crate::model::SCHEMA_VERSION;
 use crate::model::session::{SessionSnapshot, SystemNotice};
 use crate::model::transcript::{DebugRecord, TranscriptItem, Turn};

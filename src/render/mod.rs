@@ -6,10 +6,11 @@
 
 use std::io::{self, Write};
 
-use crate::cli::OutputFormat;
+use clap::ValueEnum;
+
+use crate::model::Header;
 use crate::model::event::Event;
 use crate::model::transcript::TranscriptItem;
-use crate::settings::Settings;
 
 /// `--to text` (its sanitizer and number formats are shared with Markdown).
 pub(crate) mod ansi;
@@ -26,13 +27,52 @@ pub(crate) mod summary;
 /// The totals of `result` notices shared by the text, Markdown and HTML renderers.
 pub(crate) mod totals;
 
-/// What a renderer knows about the input before the first item.
+/// The formats scribe writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum OutputFormat {
+    /// The terminal view: coloured when stdout is a terminal, wrapped, live (the default).
+    Text,
+    /// GitHub-flavoured Markdown, for a pull request or an issue.
+    Md,
+    /// The folded transcript, one JSON record per line (docs/schema.md).
+    Jsonl,
+    /// The stage-2 normalized event stream, one JSON event per line, each with its input line.
+    Events,
+    /// One self-contained HTML page per input: safe, searchable, streamed as it is read.
+    Html,
+}
+
+impl OutputFormat {
+    /// The file extension for `--output-dir` files in this format.
+    pub(crate) fn extension(self) -> &'static str {
+        match self {
+            OutputFormat::Jsonl => "jsonl",
+            OutputFormat::Events => "events.jsonl",
+            OutputFormat::Html => "html",
+            OutputFormat::Text => "txt",
+            OutputFormat::Md => "md",
+        }
+    }
+}
+
+/// What a renderer needs to know about the run, resolved once from the command line and the
+/// terminal (renderers never look at either).
 #[derive(Debug, Clone)]
-pub(crate) struct Header {
-    /// The input's name as the user gave it (`-` for stdin).
-    pub(crate) file: String,
-    /// The input format that was read (`claude-stream`, …).
-    pub(crate) source: &'static str,
+pub(crate) struct RenderOptions {
+    /// The output format.
+    pub(crate) format: OutputFormat,
+    /// Whether terminal output may contain colour escapes.
+    pub(crate) color: bool,
+    /// The column at which text output wraps.
+    pub(crate) width: usize,
+    /// `--full`: show results, sub-agent transcripts and long inputs whole.
+    pub(crate) full: bool,
+    /// `--thinking`: show the model's reasoning.
+    pub(crate) thinking: bool,
+    /// `--context`: show synthetic context (skill bodies, reminders, hook output).
+    pub(crate) context: bool,
+    /// `--output-dir`: HTML pages sit beside an `index.html` and link back to it.
+    pub(crate) archive: bool,
 }
 
 /// What a renderer learns at the end of one input.
@@ -62,12 +102,12 @@ pub(crate) trait Render {
 
 /// The renderer for an output format. The writer is passed to each call, so that the pipeline
 /// keeps it and can flush it whenever the input runs dry.
-pub(crate) fn renderer_for(format: OutputFormat, settings: &Settings) -> Box<dyn Render> {
-    match format {
-        OutputFormat::Text => Box::new(ansi::TextRenderer::new(settings)),
-        OutputFormat::Md => Box::new(markdown::MarkdownRenderer::new(settings)),
+pub(crate) fn renderer_for(options: &RenderOptions) -> Box<dyn Render> {
+    match options.format {
+        OutputFormat::Text => Box::new(ansi::TextRenderer::new(options)),
+        OutputFormat::Md => Box::new(markdown::MarkdownRenderer::new(options)),
         OutputFormat::Jsonl => Box::new(jsonl::JsonlRenderer),
         OutputFormat::Events => Box::new(events::EventsRenderer),
-        OutputFormat::Html => Box::new(html::HtmlRenderer::new(settings.output_dir.is_some())),
+        OutputFormat::Html => Box::new(html::HtmlRenderer::new(options.archive)),
     }
 }

@@ -8,11 +8,11 @@
 //! starts, tool progress ticks, absorbed keep-alives) are dropped, since their number and chunking vary from run to run,
 //! and the remaining events are numbered 1, 2, 3, … instead of carrying input line numbers.
 
-use crate::cli::StableMode;
+use clap::ValueEnum;
+
+use crate::model::Header;
 use crate::model::event::{Event, EventKind};
 use crate::model::transcript::TranscriptItem;
-use crate::render::Header;
-use crate::settings::Settings;
 
 pub(crate) mod redact;
 pub(crate) mod stable;
@@ -20,6 +20,15 @@ pub(crate) mod visit;
 
 use redact::Redactor;
 use stable::{Numbering, Stable};
+
+/// What `--stable` keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum StableMode {
+    /// Drop token counts and cost along with the other run-to-run noise.
+    Default,
+    /// Keep token counts and cost (to catch a change in how much a run costs).
+    KeepUsage,
+}
 
 /// The passes a run asked for. One per input, so that numbering restarts with each transcript.
 #[derive(Debug, Default)]
@@ -29,12 +38,7 @@ pub(crate) struct Transforms {
 }
 
 impl Transforms {
-    /// The passes `settings` asks for (none: every call is a no-op).
-    pub(crate) fn new(settings: &Settings) -> Transforms {
-        Transforms::with(settings.stable, settings.redact, settings.home.as_deref())
-    }
-
-    /// The passes given explicitly (`scribe diff` implies `--stable`).
+    /// The passes a run asks for (none: every call is a no-op; `scribe diff` implies `--stable`).
     pub(crate) fn with(stable: Option<StableMode>, redact: bool, home: Option<&str>) -> Transforms {
         Transforms {
             redact: redact.then(|| Redactor::new(home)),

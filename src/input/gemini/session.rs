@@ -62,6 +62,39 @@ pub(crate) struct GeminiSession {
 }
 
 impl Adapter for GeminiSession {
+    /// An older release's `session-*.json` (spec §3): one `ConversationRecord` document, the
+    /// header fields and a `messages` array. Read as the JSONL log would hold it: the header, then
+    /// each message as a record. Any other value is decoded as a log line.
+    fn document(
+        &mut self,
+        values: Vec<crate::input::document::DocValue>,
+        out: &mut Vec<Event>,
+        report: &mut Report<'_>,
+    ) {
+        for crate::input::document::DocValue { line, mut value } in values {
+            let mut records = Vec::new();
+            if let Some(o) = value.as_object_mut().filter(|o| is_header_object(o)) {
+                if let Some(Value::Array(messages)) = o.remove("messages") {
+                    records.push(value);
+                    records.extend(messages);
+                } else {
+                    records.push(value);
+                }
+            } else {
+                records.push(value);
+            }
+            for v in records {
+                let line = InputLine {
+                    number: line,
+                    text: v.to_string(),
+                    lossy: false,
+                    unterminated: false,
+                };
+                self.line(&line, out, report);
+            }
+        }
+    }
+
     fn set_path(&mut self, path: &Path) {
         let root = path
             .parent()

@@ -47,6 +47,33 @@ pub(crate) struct GeminiStream {
 }
 
 impl Adapter for GeminiStream {
+    /// `--output-format json` (spec §2): one object written at exit, read as the stream lines
+    /// it stands for (`init`, the answer as one assistant message, `warnings` as warning notices,
+    /// the `result` with token totals summed over `stats.models`). It holds neither the prompt nor
+    /// the tool calls. Any other value is decoded as a stream line.
+    fn document(
+        &mut self,
+        values: Vec<crate::input::document::DocValue>,
+        out: &mut Vec<Event>,
+        report: &mut Report<'_>,
+    ) {
+        for crate::input::document::DocValue { line, value } in values {
+            let lines = match value.as_object() {
+                Some(o) if is_json_output(o) => json_output_lines(&value),
+                _ => vec![value],
+            };
+            for v in lines {
+                let line = InputLine {
+                    number: line,
+                    text: v.to_string(),
+                    lossy: false,
+                    unterminated: false,
+                };
+                self.line(&line, out, report);
+            }
+        }
+    }
+
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
         if line.text.trim().is_empty() {
             return;
@@ -282,6 +309,58 @@ fn tool_result(v: &Value) -> EventKind {
 /// `result` → the closing notice: status, error, duration, the model responses since the last
 /// result (`turns`) and token totals (`input` is the uncached part of the input, `cached` the
 /// cache reads, as Anthropic counts them).
+/// True for Gemini's `--output-format json` document: `stats` with a `response` or an `error`,
+/// and no `type` (spec §2).
+pub(crate) fn is_json_output(o: &Map<String, Value>) -> bool {
+    o.get("stats").is_some_and(Value::is_object)
+        && (o.contains_key("response") || o.contains_key("error"))
+        && !o.contains_key("type")
+}
+
+/// The stream-json lines a `--output-format json` document stands for.
+fn json_output_lines(doc: &Value) -> Vec<Value> {
+    let mut lines = Vec::new();
+    if let Some(id) = doc.get("session_id") {
+        lines.push(json!({"type": "init", "session_id": id}));
+    }
+    if let Some(text) = doc.get("response").and_then(Value::as_str) {
+        lines.push(json!({"type": "message", "role": "assistant", "content": text}));
+    }
+    for w in doc
+        .get("warnings")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let text = w.as_str().map_or_else(|| w.to_string(), str::to_owned);
+        lines.push(json!({"type": "error", "severity": "warning", "message": text}));
+    }
+    let sum = |k: &str| -> u64 {
+        doc.pointer("/stats/models")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flat_map(|m| m.values())
+            .filter_map(|m| m.pointer(&format!("/tokens/{k}")).and_then(Value::as_u64))
+            .sum()
+    };
+    let mut result = json!({
+        "type": "result",
+        "status": if doc.get("error").is_some_and(|e| !e.is_null()) { "error" } else { "success" },
+        "stats": {
+            "total_tokens": sum("total"),
+            "input_tokens": sum("prompt"),
+            "output_tokens": sum("candidates"),
+            "cached": sum("cached"),
+            "input": sum("input"),
+        },
+    });
+    if let Some(e) = doc.get("error").filter(|e| !e.is_null()) {
+        result["error"] = e.clone();
+    }
+    lines.push(result);
+    lines
+}
+
 pub(crate) fn result_notice(v: &Value, turns: u64) -> SystemNotice {
     let status = str_of(v, "status").to_owned();
     let stats = v.get("stats").unwrap_or(&Value::Null);

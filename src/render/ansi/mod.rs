@@ -36,11 +36,12 @@
 use std::io::{self, Write};
 
 use super::totals::Totals;
-use super::{Header, Render, Summary};
+use super::{Render, Summary};
+use crate::model::Header;
 use crate::model::event::{Event, EventKind};
 use crate::model::session::SystemNotice;
 use crate::model::transcript::{Role, ToolCall, TranscriptItem};
-use crate::settings::Settings;
+use crate::render::RenderOptions;
 
 mod layout;
 mod live;
@@ -80,7 +81,7 @@ pub(crate) struct TextRenderer {
 
 impl TextRenderer {
     /// A renderer for the run's settings.
-    pub(crate) fn new(settings: &Settings) -> TextRenderer {
+    pub(crate) fn new(settings: &RenderOptions) -> TextRenderer {
         TextRenderer {
             view: View {
                 pal: Palette::new(settings.color),
@@ -368,24 +369,18 @@ pub(crate) fn seconds(ms: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::{OutputFormat, SourceFormat};
     use crate::model::transcript::{Part, Role, Turn, TurnMeta, TurnOrigin};
+    use crate::render::OutputFormat;
 
     fn renderer() -> TextRenderer {
-        TextRenderer::new(&Settings {
-            inputs: Vec::new(),
-            to: OutputFormat::Text,
-            from: SourceFormat::ClaudeStream,
-            strict: false,
-            output_dir: None,
+        TextRenderer::new(&RenderOptions {
+            format: OutputFormat::Text,
             color: false,
             full: false,
             thinking: false,
             context: false,
             width: 80,
-            stable: None,
-            redact: false,
-            home: None,
+            archive: false,
         })
     }
 

@@ -22,11 +22,12 @@ use super::map::short;
 use super::times::{parse_ms, push_time, push_time_as};
 use super::tool::thousands;
 use super::{CSS, JS, csp};
+use crate::model::Header;
 use crate::model::event::Event;
 use crate::model::session::SystemNotice;
 use crate::model::transcript::{Part, Role, TranscriptItem, TurnOrigin, Usage};
 use crate::render::summary::{display_name, file_path};
-use crate::render::{Header, Render, Summary};
+use crate::render::{Render, Summary};
 
 /// Prompts, tool names and files kept per session for the search (each capped).
 const MAX_TERMS: usize = 100;
@@ -372,6 +373,9 @@ pub(crate) struct Manifest {
     /// The manifest's format (a different one is ignored).
     version: u32,
     entries: Vec<ManifestEntry>,
+    /// The entries of this run (what `save` writes).
+    #[serde(skip)]
+    fresh: Vec<ManifestEntry>,
 }
 
 /// One input of a run.
@@ -406,34 +410,24 @@ impl Manifest {
         (e.size == size && e.mtime_ns == mtime_ns && page_there).then(|| e.row.clone())
     }
 
-    /// Notes an input and its row (replacing an older entry for it).
+    /// Notes an input of this run and its row.
     pub(crate) fn record(&mut self, input: &Path, row: &IndexRow) {
         let Some((size, mtime_ns)) = stamp(input) else {
             return;
         };
-        let name = input.to_string_lossy().into_owned();
-        self.entries.retain(|e| e.input != name);
-        self.entries.push(ManifestEntry {
-            input: name,
+        self.fresh.push(ManifestEntry {
+            input: input.to_string_lossy().into_owned(),
             size,
             mtime_ns,
             row: row.clone(),
         });
     }
 
-    /// Keeps only the inputs of this run.
-    pub(crate) fn retain_inputs(&mut self, inputs: &[std::path::PathBuf]) {
-        let names: BTreeSet<String> = inputs
-            .iter()
-            .map(|p| p.to_string_lossy().into_owned())
-            .collect();
-        self.entries.retain(|e| names.contains(&e.input));
-    }
-
-    /// Writes the manifest into `dir`.
-    pub(crate) fn save(&mut self, dir: &Path) -> io::Result<()> {
+    /// Writes this run's entries into `dir`.
+    pub(crate) fn save(mut self, dir: &Path) -> io::Result<()> {
         self.version = Manifest::VERSION;
-        let json = serde_json::to_vec(self).map_err(io::Error::other)?;
+        self.entries = std::mem::take(&mut self.fresh);
+        let json = serde_json::to_vec(&self).map_err(io::Error::other)?;
         std::fs::write(dir.join(Manifest::FILE), json)
     }
 }

@@ -18,7 +18,8 @@ use std::sync::OnceLock;
 use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
-use super::{Header, Render, Summary};
+use super::{Render, Summary};
+use crate::model::Header;
 use crate::model::transcript::{Part, TranscriptItem, Turn};
 
 mod diff;

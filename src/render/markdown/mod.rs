@@ -25,13 +25,14 @@ use super::sgr::strip;
 use super::summary::output_text;
 use super::summary::{self, DiffLine};
 use super::totals::Totals;
-use super::{Header, Render, Summary};
+use super::{Render, Summary};
+use crate::model::Header;
 use crate::model::session::SessionSnapshot;
 use crate::model::transcript::{
     Part, Role, SubagentRecord, SubagentStatus, ToolCall, ToolState, TranscriptItem, Turn,
     TurnOrigin,
 };
-use crate::settings::Settings;
+use crate::render::RenderOptions;
 use escape::{fenced, html, inline, safe_markdown};
 
 /// The Markdown renderer.
@@ -43,7 +44,7 @@ pub(crate) struct MarkdownRenderer {
 
 impl MarkdownRenderer {
     /// A renderer for the run's settings (`--thinking`, `--context`).
-    pub(crate) fn new(settings: &Settings) -> MarkdownRenderer {
+    pub(crate) fn new(settings: &RenderOptions) -> MarkdownRenderer {
         MarkdownRenderer {
             thinking: settings.thinking,
             context: settings.context,

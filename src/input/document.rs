@@ -1,0 +1,124 @@
+//! Whole JSON documents, not JSON Lines: `claude -p --output-format json --verbose` and
+//! claude-code-action's execution file (one JSON array of stream-json messages), pretty-printed
+//! messages one after another, and agents' one-document formats (a Gemini saved chat written as
+//! `session-*.json`). The driver holds such an input whole, `values` splits it into its values
+//! with the line each starts on, and the adapter's `Adapter::document` takes them.
+
+use serde_json::Value;
+
+use super::sniff;
+
+/// One value of a document and the input line it starts on.
+#[derive(Debug)]
+pub(crate) struct DocValue {
+    pub(crate) line: u64,
+    pub(crate) value: Value,
+}
+
+/// The values of a document: the elements of a top-level array (each a message), else each
+/// top-level value in turn. `text` starts at input line `first_line`. On a syntax error, the line
+/// where it is and what it is.
+pub(crate) fn values(text: &str, first_line: u64) -> Result<Vec<DocValue>, (u64, String)> {
+    let line_at = |offset: usize| {
+        first_line + memchr::memchr_iter(b'\n', &text.as_bytes()[..offset]).count() as u64
+    };
+    let mut out = Vec::new();
+    let mut pos = skip_ws(text, 0);
+    if text[pos..].starts_with('[') {
+        // Element by element, so that each keeps its own line number.
+        pos = skip_ws(text, pos + 1);
+        if text[pos..].starts_with(']') {
+            return end(text, pos + 1, out, &line_at);
+        }
+        loop {
+            let (value, next) = one(text, pos).map_err(|(at, down, e)| (line_at(at) + down, e))?;
+            out.push(DocValue {
+                line: line_at(pos),
+                value,
+            });
+            pos = skip_ws(text, next);
+            match text[pos..].chars().next() {
+                Some(',') => pos = skip_ws(text, pos + 1),
+                Some(']') => return end(text, pos + 1, out, &line_at),
+                _ => return Err((line_at(pos), "expected `,` or `]` in the array".to_owned())),
+            }
+        }
+    }
+    while pos < text.len() {
+        let (value, next) = one(text, pos).map_err(|(at, down, e)| (line_at(at) + down, e))?;
+        out.push(DocValue {
+            line: line_at(pos),
+            value,
+        });
+        pos = skip_ws(text, next);
+    }
+    Ok(out)
+}
+
+/// Nothing but white space may follow a top-level array.
+fn end(
+    text: &str,
+    pos: usize,
+    out: Vec<DocValue>,
+    line_at: &dyn Fn(usize) -> u64,
+) -> Result<Vec<DocValue>, (u64, String)> {
+    let rest = skip_ws(text, pos);
+    match rest < text.len() {
+        true => Err((line_at(rest), "more text after the JSON array".to_owned())),
+        false => Ok(out),
+    }
+}
+
+/// One JSON value starting at byte `pos`: the value and the byte after it.
+/// On an error, the byte where the value starts, the lines from there to the error, and what
+/// it is.
+fn one(text: &str, pos: usize) -> Result<(Value, usize), (usize, u64, String)> {
+    let mut stream = serde_json::Deserializer::from_str(&text[pos..]).into_iter::<Value>();
+    match stream.next() {
+        Some(Ok(v)) => Ok((v, pos + stream.byte_offset())),
+        Some(Err(e)) => Err((pos, e.line().saturating_sub(1) as u64, e.to_string())),
+        None => Err((pos, 0, "no JSON value".to_owned())),
+    }
+}
+
+fn skip_ws(text: &str, pos: usize) -> usize {
+    pos + text[pos..].len() - text[pos..].trim_start().len()
+}
+
+/// What a document holds, for a message: its shape and first value.
+pub(crate) fn describe(values: &[DocValue]) -> String {
+    match values {
+        [] => "an empty array".to_owned(),
+        [one] => sniff::describe(&one.value),
+        [first, ..] => format!(
+            "{} values, the first {}",
+            values.len(),
+            sniff::describe(&first.value)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn array_elements_keep_their_lines() {
+        let v = values("[\n  {\"a\": 1},\n  {\n    \"b\": 2\n  }\n]\n", 3).unwrap();
+        assert_eq!(v.len(), 2);
+        assert_eq!((v[0].line, v[1].line), (4, 5));
+    }
+
+    #[test]
+    fn concatenated_objects_are_split() {
+        let v = values("{\n \"a\": 1\n}\n{\n \"b\": 2\n}\n", 1).unwrap();
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[1].line, 4);
+    }
+
+    #[test]
+    fn a_syntax_error_names_its_line() {
+        let e = values("[\n {\"a\": 1},\n {\"b\" 2}\n]", 1).unwrap_err();
+        assert_eq!(e.0, 3);
+    }
+}

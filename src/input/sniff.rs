@@ -1,0 +1,325 @@
+//! Which format is this input? Decided from consistent evidence in its first JSON values, never
+//! from one line when more are there to read.
+//!
+//! Each JSON object among the first `EVIDENCE` values (a line of JSON Lines, the `data:` payload of
+//! an SSE frame, or an element of a JSON document) is classified on its own by `classify`. The
+//! formats seen are then reconciled by `decide`: one format → that one; Claude-shaped lines next to
+//! the marker of a format that also writes Claude-shaped lines (Qwen stream-json, a saved Claude
+//! session, a Gemini saved chat) → the more specific format; two unrelated formats → the one with
+//! more lines, and a warning. Lines before the first JSON value that are not JSON (CLI chatter such
+//! as `Loaded cached credentials.`) do not count; the driver reports them once.
+
+use serde_json::{Map, Value};
+
+use super::{SourceFormat, claude, codex, gemini, qwen};
+
+/// How many JSON values are read before deciding (fewer when the input ends first).
+pub(crate) const EVIDENCE: usize = 5;
+
+/// The formats detection tries, in the order it names them.
+pub(crate) const TRIED: [SourceFormat; 8] = [
+    SourceFormat::ClaudeStream,
+    SourceFormat::ClaudeSession,
+    SourceFormat::QwenDaemon,
+    SourceFormat::QwenStream,
+    SourceFormat::CodexExec,
+    SourceFormat::CodexRollout,
+    SourceFormat::GeminiStream,
+    SourceFormat::GeminiSession,
+];
+
+/// What one line of the input is, before any format is chosen.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum LineShape {
+    /// Blank.
+    Blank,
+    /// A JSON object (or the JSON payload of an SSE `data:` field).
+    Json(Value),
+    /// An SSE field line without a JSON payload (`event:`, `id:`, `retry:`, a `:` comment).
+    SseField,
+    /// The first line of a JSON document spread over several lines, or a JSON array.
+    DocumentStart,
+    /// A line that opens a JSON object but does not parse (cut off, or broken): JSON Lines, of
+    /// no format one can tell.
+    BrokenJson,
+    /// Anything else: chatter before the JSON, or a broken line after it.
+    Other,
+}
+
+/// Looks at one line.
+pub(crate) fn shape(text: &str) -> LineShape {
+    let t = text.trim();
+    if t.is_empty() {
+        return LineShape::Blank;
+    }
+    if qwen::daemon::looks_like_sse(t) {
+        return match t.strip_prefix("data:") {
+            Some(data) => match serde_json::from_str::<Value>(data.trim()) {
+                Ok(v @ Value::Object(_)) => LineShape::Json(v),
+                _ => LineShape::SseField,
+            },
+            None => LineShape::SseField,
+        };
+    }
+    match t.as_bytes()[0] {
+        b'{' => match serde_json::from_str::<Value>(t) {
+            Ok(v) => LineShape::Json(v),
+            // A lone `{` opens a pretty-printed object.
+            Err(_) if t == "{" => LineShape::DocumentStart,
+            Err(_) => LineShape::BrokenJson,
+        },
+        b'[' => match serde_json::from_str::<Value>(t) {
+            Ok(Value::Array(_)) => LineShape::DocumentStart,
+            Ok(_) => LineShape::Other,
+            // `[` alone, `[{…`, `[ "…`: a multi-line array; `[INFO] …` is chatter.
+            Err(_) => match t[1..].trim_start().bytes().next() {
+                None | Some(b'{' | b'[' | b'"' | b']') => LineShape::DocumentStart,
+                Some(_) => LineShape::Other,
+            },
+        },
+        _ => LineShape::Other,
+    }
+}
+
+/// The format one JSON object says it belongs to, if any (`None`: no format claims it).
+pub(crate) fn classify(v: &Value) -> Option<SourceFormat> {
+    let o = v.as_object()?;
+    if qwen::daemon::is_envelope(o) {
+        return Some(SourceFormat::QwenDaemon);
+    }
+    if codex::rollout::is_rollout_line(o) {
+        return Some(SourceFormat::CodexRollout);
+    }
+    if codex::exec::is_codex_exec_line(o) {
+        return Some(SourceFormat::CodexExec);
+    }
+    if gemini::stream::is_json_output(o) {
+        return Some(SourceFormat::GeminiStream);
+    }
+    if gemini::session::is_header_object(o) {
+        return Some(SourceFormat::GeminiSession);
+    }
+    if claude::session::looks_like_session(o) {
+        return Some(SourceFormat::ClaudeSession);
+    }
+    if qwen::stream::is_qwen_line(o) {
+        return Some(SourceFormat::QwenStream);
+    }
+    if gemini::stream::is_gemini_line(o) {
+        return Some(SourceFormat::GeminiStream);
+    }
+    match o.get("type").and_then(Value::as_str)? {
+        "system"
+        | "assistant"
+        | "user"
+        | "result"
+        | "stream_event"
+        | "rate_limit_event"
+        | "tool_progress"
+        | "tool_use_summary"
+        | "auth_status"
+        | "prompt_suggestion"
+        | "conversation_reset"
+        | "active_goal"
+        | "keep_alive"
+        | "control_request"
+        | "control_response"
+        | "control_cancel_request" => Some(SourceFormat::ClaudeStream),
+        _ => None,
+    }
+}
+
+/// Formats whose files also hold lines shaped like Claude Code stream-json (Qwen copies its
+/// messages; saved chats and Gemini's stream share `user`, `assistant` or `result` types), so that
+/// those lines agree with them rather than contradict them.
+fn extends_claude_stream(f: SourceFormat) -> bool {
+    matches!(
+        f,
+        SourceFormat::QwenStream
+            | SourceFormat::ClaudeSession
+            | SourceFormat::GeminiSession
+            | SourceFormat::GeminiStream
+    )
+}
+
+/// The evidence gathered so far: what each JSON value was taken for.
+#[derive(Debug, Default)]
+pub(crate) struct Evidence {
+    /// One entry per JSON value read, in order.
+    seen: Vec<Option<SourceFormat>>,
+    /// A short description of the first values no format claimed (for the error message).
+    unclaimed: Vec<String>,
+}
+
+/// What the evidence says.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Verdict {
+    /// Every value agrees on this format.
+    Agreed(SourceFormat),
+    /// Values of unrelated formats: the one with most values wins; the text says what was seen.
+    Mixed(SourceFormat, String),
+    /// No value belongs to a known format; the text describes what was seen.
+    Unknown(String),
+}
+
+impl Evidence {
+    /// Adds one JSON value.
+    pub(crate) fn add(&mut self, v: &Value) {
+        let f = classify(v);
+        if f.is_none() && self.unclaimed.len() < 3 {
+            self.unclaimed.push(describe(v));
+        }
+        self.seen.push(f);
+    }
+
+    /// JSON values seen.
+    pub(crate) fn len(&self) -> usize {
+        self.seen.len()
+    }
+
+    /// True when enough values were seen to decide without waiting for the end of the input.
+    pub(crate) fn is_enough(&self) -> bool {
+        self.seen.len() >= EVIDENCE
+    }
+
+    /// True when at least two values were seen and they agree: a live stream that pauses may be
+    /// decided then, without holding its output until `EVIDENCE` values have arrived.
+    pub(crate) fn is_consistent(&self) -> bool {
+        self.seen.len() >= 2 && matches!(self.verdict(), Verdict::Agreed(_))
+    }
+
+    /// The decision from what was seen.
+    pub(crate) fn verdict(&self) -> Verdict {
+        let mut counts: Vec<(SourceFormat, usize)> = Vec::new();
+        for f in self.seen.iter().flatten() {
+            match counts.iter_mut().find(|(g, _)| g == f) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((*f, 1)),
+            }
+        }
+        // Claude-shaped values count for the more specific format they appear with.
+        if let Some(specific) = counts
+            .iter()
+            .map(|(f, _)| *f)
+            .find(|f| extends_claude_stream(*f))
+        {
+            let claude = counts
+                .iter()
+                .position(|(f, _)| *f == SourceFormat::ClaudeStream);
+            if let Some(i) = claude {
+                let (_, n) = counts.remove(i);
+                if let Some((_, m)) = counts.iter_mut().find(|(f, _)| *f == specific) {
+                    *m += n;
+                }
+            }
+        }
+        match counts.as_slice() {
+            [] => Verdict::Unknown(self.unclaimed.join("; ")),
+            [(f, _)] => Verdict::Agreed(*f),
+            _ => {
+                let best = counts
+                    .iter()
+                    .enumerate()
+                    .max_by_key(|(i, (_, n))| (*n, std::cmp::Reverse(*i)))
+                    .map(|(_, (f, _))| *f)
+                    .unwrap_or(SourceFormat::ClaudeStream);
+                let what = counts
+                    .iter()
+                    .map(|(f, n)| format!("{} ({n})", f.name()))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                Verdict::Mixed(best, what)
+            }
+        }
+    }
+}
+
+/// The names of the formats detection tries, for messages.
+pub(crate) fn tried() -> String {
+    TRIED
+        .iter()
+        .map(|f| f.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A short, safe description of a JSON value for a message: its `type` or its first keys.
+pub(crate) fn describe(v: &Value) -> String {
+    match v {
+        Value::Object(o) => describe_object(o),
+        Value::Array(a) => format!("an array of {} values", a.len()),
+        Value::String(_) => "a string".to_owned(),
+        Value::Number(_) => "a number".to_owned(),
+        Value::Bool(_) => "a boolean".to_owned(),
+        Value::Null => "null".to_owned(),
+    }
+}
+
+fn describe_object(o: &Map<String, Value>) -> String {
+    let short = |s: &str| -> String {
+        let cut: String = s.chars().take(40).collect();
+        cut.chars()
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect()
+    };
+    if let Some(t) = o.get("type").and_then(Value::as_str) {
+        return format!("an object of type \"{}\"", short(t));
+    }
+    let keys: Vec<String> = o.keys().take(4).map(|k| short(k)).collect();
+    match (keys.is_empty(), o.len() > 4) {
+        (true, _) => "an empty object".to_owned(),
+        (false, false) => format!("an object with keys {}", keys.join(", ")),
+        (false, true) => format!("an object with keys {}, …", keys.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verdict(lines: &[&str]) -> Verdict {
+        let mut e = Evidence::default();
+        for l in lines {
+            if let LineShape::Json(v) = shape(l) {
+                e.add(&v);
+            }
+        }
+        e.verdict()
+    }
+
+    #[test]
+    fn an_sse_field_alone_is_no_evidence() {
+        assert_eq!(shape("event: x"), LineShape::SseField);
+        assert_eq!(
+            verdict(&["event: x", r#"{"type":"system","subtype":"init"}"#]),
+            Verdict::Agreed(SourceFormat::ClaudeStream)
+        );
+    }
+
+    #[test]
+    fn claude_shaped_lines_agree_with_a_qwen_init() {
+        let init = r#"{"type":"system","subtype":"init","qwen_code_version":"0.1"}"#;
+        let user = r#"{"type":"user","message":{"role":"user","content":"hi"}}"#;
+        assert_eq!(
+            verdict(&[init, user, user]),
+            Verdict::Agreed(SourceFormat::QwenStream)
+        );
+    }
+
+    #[test]
+    fn chatter_and_documents_are_told_apart() {
+        assert_eq!(shape("Loaded cached credentials."), LineShape::Other);
+        assert_eq!(shape("[INFO] starting"), LineShape::Other);
+        assert_eq!(shape("["), LineShape::DocumentStart);
+        assert_eq!(shape("{"), LineShape::DocumentStart);
+        assert_eq!(shape(r#"[{"type":"user"}]"#), LineShape::DocumentStart);
+    }
+
+    #[test]
+    fn unknown_objects_are_described() {
+        assert_eq!(
+            verdict(&[r#"{"foo":1}"#]),
+            Verdict::Unknown("an object with keys foo".to_owned())
+        );
+    }
+}

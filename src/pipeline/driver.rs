@@ -1,0 +1,600 @@
+//! One input, from its bytes to final transcript items: the only place that opens an input,
+//! sniffs it, picks the adapter (or reads scribe's own JSONL back), feeds it lines and finishes
+//! it. `scribe FILE` (a `Sink` that renders) and `scribe diff` (a `Sink` that collects records)
+//! both read through it, so they detect, warn and fail alike.
+//!
+//! States of one input (`State`):
+//!
+//! ```text
+//! Sniffing ──(scribe header)──────────────▶ Transcript  records → items, no fold
+//!    │ ─────(evidence decides a format)───▶ Stream      adapter → events → fold → items
+//!    │ ─────(a JSON array or a `{` alone)─▶ Document    held whole, values → adapter at the end
+//!    │ ─────(JSON of no known format)─────▶ Unknown     one error, each line a debug record
+//!    └─────(a NUL byte, or only non-JSON)─▶ Stopped     one message, nothing more read
+//! Stream ──(more than 100 lines in a row with an input error)──▶ Stopped
+//! ```
+//!
+//! While sniffing, lines are held (at most `EVIDENCE` JSON values plus the chatter before them)
+//! and replayed into the chosen decoder, so nothing read for detection is lost.
+
+use std::io::{BufReader, Read};
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+use crate::diagnostics::Diagnostics;
+use crate::fold::Folder;
+use crate::input::document::{self, DocValue};
+use crate::input::lines::LineReader;
+use crate::input::scribe_jsonl::{self, TranscriptReader};
+use crate::input::sniff::{self, Evidence, LineShape, Verdict};
+use crate::input::{self, Adapter, InputLine, Report, SourceFormat};
+use crate::model::Header;
+use crate::model::event::{Event, EventKind};
+use crate::model::transcript::TranscriptItem;
+use crate::render::Summary;
+
+/// More consecutive lines with an input error than this, and the input is not JSON Lines.
+const MAX_BAD_RUN: u64 = 100;
+/// Detection decides once it holds this many lines, whatever the evidence.
+const MAX_HELD: usize = 200;
+/// A NUL byte this early means a binary file.
+const NUL_WINDOW: u64 = 8 * 1024;
+
+/// Where a driver delivers what it read.
+pub(crate) trait Sink {
+    /// The input's header, once its format is known (or known to be unknown).
+    fn begin(&mut self, header: Header) -> Result<()>;
+    /// A decoded event, before the fold sees it.
+    fn live(&mut self, _event: &Event) -> Result<()> {
+        Ok(())
+    }
+    /// A final transcript item.
+    fn item(&mut self, item: TranscriptItem) -> Result<()>;
+    /// The input has nothing more buffered: a good moment to flush.
+    fn idle(&mut self) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// How an input ended.
+#[derive(Debug, Default)]
+pub(crate) struct Outcome {
+    /// Lines read, debug records and input errors.
+    pub(crate) summary: Summary,
+    /// The format that was read; `None` when none was recognised.
+    pub(crate) source: Option<&'static str>,
+    /// The input was abandoned as not JSON Lines (the run exits 1).
+    pub(crate) stopped: bool,
+}
+
+/// `--strict` stopped the run at the first input error.
+#[derive(Debug)]
+pub(crate) struct StrictStop;
+
+impl std::fmt::Display for StrictStop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("stopped at the first input error (--strict)")
+    }
+}
+
+impl std::error::Error for StrictStop {}
+
+/// Where one input is in its life (see the module comment).
+enum State {
+    Sniffing(Box<Sniffing>),
+    Transcript(TranscriptReader),
+    Stream(Box<dyn Adapter>),
+    Document {
+        format: SourceFormat,
+        text: String,
+        first_line: u64,
+    },
+    Unknown,
+    Stopped,
+}
+
+/// What detection holds until it decides.
+#[derive(Default)]
+struct Sniffing {
+    /// Lines read so far, to be replayed into the decoder.
+    held: Vec<InputLine>,
+    evidence: Evidence,
+    /// Lines before the first JSON value that are neither JSON nor SSE.
+    chatter: u64,
+    /// SSE field lines (`event:`, `id:`, …): evidence of the daemon's SSE only when no JSON
+    /// value says otherwise (a cut-off frame may hold none).
+    sse: u64,
+    /// Lines that open a JSON object but do not parse.
+    broken: u64,
+}
+
+/// One input being read: its name, its state and its counts.
+pub(crate) struct InputDriver<'a> {
+    name: &'a str,
+    path: &'a Path,
+    from: SourceFormat,
+    state: State,
+    folder: Folder,
+    summary: Summary,
+    events: Vec<Event>,
+    items: Vec<TranscriptItem>,
+    /// Lines in a row that each raised an input error.
+    bad_run: u64,
+    /// Bytes read so far (counted up to `NUL_WINDOW`, for the binary check).
+    bytes: u64,
+    /// The source named in the header, once written.
+    began: Option<&'static str>,
+    /// The input was abandoned as not JSON Lines.
+    stopped: bool,
+}
+
+impl<'a> InputDriver<'a> {
+    /// A driver for the input `path` (named `name` in messages; `-` is standard input), read as
+    /// `from` (`Auto`: detected).
+    pub(crate) fn new(name: &'a str, path: &'a Path, from: SourceFormat) -> InputDriver<'a> {
+        InputDriver {
+            name,
+            path,
+            from,
+            state: State::Sniffing(Box::default()),
+            folder: Folder::new(),
+            summary: Summary::default(),
+            events: Vec::new(),
+            items: Vec::new(),
+            bad_run: 0,
+            bytes: 0,
+            began: None,
+            stopped: false,
+        }
+    }
+
+    /// Reads the whole input into `sink`.
+    pub(crate) fn run(
+        mut self,
+        reader: impl Read,
+        sink: &mut dyn Sink,
+        diag: &mut Diagnostics,
+    ) -> Result<Outcome> {
+        let errors_before = diag.errors();
+        let mut lines = LineReader::new(BufReader::with_capacity(256 * 1024, reader));
+        loop {
+            if lines.is_drained() {
+                self.drained(sink, diag)?;
+                sink.idle()?;
+            }
+            let name = self.name;
+            let Some(line) = lines
+                .next_line()
+                .with_context(|| format!("cannot read {name}"))?
+            else {
+                break;
+            };
+            self.summary.lines += 1;
+            if self.bytes < NUL_WINDOW {
+                self.bytes += line.text.len() as u64 + 1;
+                if line.text.contains('\0') {
+                    self.stop(sink, diag, "a NUL byte in its first 8 KB")?;
+                    break;
+                }
+            }
+            let errors = diag.errors();
+            if line.lossy {
+                diag.error(
+                    self.name,
+                    line.number,
+                    "invalid UTF-8 (replaced with U+FFFD)",
+                );
+            }
+            self.line(line, sink, diag)?;
+            if diag.must_stop() {
+                return Err(StrictStop.into());
+            }
+            self.count_bad(diag.errors() > errors, sink, diag)?;
+            if matches!(self.state, State::Stopped) {
+                break;
+            }
+        }
+        if !matches!(self.state, State::Stopped) {
+            self.finish(sink, diag)?;
+        }
+        let stopped = self.stopped;
+        if diag.must_stop() {
+            return Err(StrictStop.into());
+        }
+        self.summary.errors = diag.errors() - errors_before;
+        Ok(Outcome {
+            summary: self.summary,
+            source: self.began.filter(|s| *s != "none"),
+            stopped,
+        })
+    }
+
+    /// One line, in whatever state the input is.
+    fn line(&mut self, line: InputLine, sink: &mut dyn Sink, diag: &mut Diagnostics) -> Result<()> {
+        match &mut self.state {
+            State::Sniffing(s) => {
+                let first_json = s.evidence.len() == 0;
+                match sniff::shape(&line.text) {
+                    LineShape::Json(_)
+                        if first_json
+                            && self.from == SourceFormat::Auto
+                            && scribe_jsonl::is_header(&line.text) =>
+                    {
+                        // scribe's own transcript: its records are final items already.
+                        let source = scribe_jsonl::header_source(&line.text);
+                        let held = std::mem::take(&mut s.held);
+                        self.state = State::Transcript(TranscriptReader);
+                        self.begin(sink, source)?;
+                        self.skip_chatter(held, sink, diag)?;
+                        return Ok(());
+                    }
+                    LineShape::Json(v) => s.evidence.add(&v),
+                    LineShape::DocumentStart if first_json => {
+                        let held = std::mem::take(&mut s.held);
+                        self.state = State::Document {
+                            format: self.from,
+                            first_line: line.number,
+                            text: String::new(),
+                        };
+                        self.skip_chatter(held, sink, diag)?;
+                        return self.line(line, sink, diag);
+                    }
+                    LineShape::Other if first_json => s.chatter += 1,
+                    LineShape::SseField => s.sse += 1,
+                    LineShape::BrokenJson => s.broken += 1,
+                    LineShape::Blank | LineShape::Other | LineShape::DocumentStart => {}
+                }
+                s.held.push(line);
+                let forced = self.from != SourceFormat::Auto && s.evidence.len() > 0;
+                // Detection holds a bounded number of lines: past that, the evidence is what
+                // it is.
+                let full = s.evidence.len() > 0 && s.held.len() >= MAX_HELD;
+                if forced || full || s.evidence.is_enough() {
+                    self.decide(sink, diag)?;
+                } else if s.evidence.len() == 0 && s.chatter > MAX_BAD_RUN {
+                    self.stop(sink, diag, "no JSON in its first 100 lines")?;
+                }
+            }
+            State::Transcript(reader) => {
+                let mut report = Report {
+                    file: self.name,
+                    diag,
+                };
+                reader.line(&line, &mut self.items, &mut report);
+                self.emit_items(sink)?;
+            }
+            State::Stream(adapter) => {
+                let mut report = Report {
+                    file: self.name,
+                    diag,
+                };
+                adapter.line(&line, &mut self.events, &mut report);
+                self.feed(sink)?;
+            }
+            State::Document { text, .. } => {
+                text.push_str(&line.text);
+                text.push('\n');
+            }
+            State::Unknown => {
+                if !line.text.trim().is_empty() {
+                    input::push_debug(&mut self.events, &line, "no known input format");
+                    self.feed(sink)?;
+                }
+            }
+            State::Stopped => {}
+        }
+        Ok(())
+    }
+
+    /// The reader has nothing buffered: a live stream may be paused here, so decide now if the
+    /// evidence already agrees rather than hold its output back.
+    fn drained(&mut self, sink: &mut dyn Sink, diag: &mut Diagnostics) -> Result<()> {
+        match &self.state {
+            State::Sniffing(s) if s.evidence.is_consistent() => self.decide(sink, diag),
+            _ => Ok(()),
+        }
+    }
+
+    /// Ends detection: picks the decoder and replays the held lines into it.
+    fn decide(&mut self, sink: &mut dyn Sink, diag: &mut Diagnostics) -> Result<()> {
+        let State::Sniffing(s) = &self.state else {
+            return Ok(());
+        };
+        let first = s.held.first().map_or(0, |l| l.number);
+        let verdict = match self.from {
+            SourceFormat::Auto if s.evidence.len() == 0 && s.sse > 0 => {
+                Verdict::Agreed(SourceFormat::QwenDaemon)
+            }
+            // Only broken JSON lines (an input cut inside its first line): no format can be
+            // told; read it as the most common one so that the adapter reports each line.
+            SourceFormat::Auto if s.evidence.len() == 0 && s.broken > 0 => {
+                diag.warning(
+                    self.name,
+                    first,
+                    "could not detect the input format (no complete JSON line); reading it as \
+                     claude-stream (use --from)",
+                );
+                Verdict::Agreed(SourceFormat::ClaudeStream)
+            }
+            SourceFormat::Auto => s.evidence.verdict(),
+            forced => Verdict::Agreed(forced),
+        };
+        let format = match verdict {
+            Verdict::Agreed(f) => f,
+            Verdict::Mixed(f, what) => {
+                diag.warning(
+                    self.name,
+                    first,
+                    &format!(
+                        "its first JSON lines look like different formats ({what}); \
+                         reading it as {} (use --from to choose)",
+                        f.name()
+                    ),
+                );
+                f
+            }
+            // Only blank lines: an empty transcript (`finish` writes the header).
+            Verdict::Unknown(_) if s.evidence.len() == 0 && s.chatter == 0 => return Ok(()),
+            // Nothing but lines that are not JSON.
+            Verdict::Unknown(_) if s.evidence.len() == 0 => {
+                return self.stop(sink, diag, "no JSON line in it");
+            }
+            Verdict::Unknown(what) => {
+                diag.error(
+                    self.name,
+                    0,
+                    &format!(
+                        "not a format scribe knows: its first JSON lines are {what}; \
+                         tried {} (use --from to force one)",
+                        sniff::tried()
+                    ),
+                );
+                let State::Sniffing(s) = std::mem::replace(&mut self.state, State::Unknown) else {
+                    return Ok(());
+                };
+                self.begin(sink, "none")?;
+                if diag.must_stop() {
+                    return Err(StrictStop.into());
+                }
+                return self.replay(s.held.into_iter(), sink, diag);
+            }
+        };
+        let mut adapter = input::adapter_for(format);
+        if self.name != "-" {
+            adapter.set_path(self.path);
+        }
+        let State::Sniffing(s) = std::mem::replace(&mut self.state, State::Stream(adapter)) else {
+            return Ok(());
+        };
+        self.begin(sink, format.name())?;
+        // Lines before the first JSON value that the decoder would not read (chatter, and SSE
+        // fields when the input is not SSE) are skipped, with one warning.
+        let mut held = s.held.into_iter().peekable();
+        let mut before = Vec::new();
+        while let Some(line) = held.next_if(|l| match sniff::shape(&l.text) {
+            LineShape::Other | LineShape::Blank => true,
+            LineShape::SseField => format != SourceFormat::QwenDaemon,
+            LineShape::Json(_) | LineShape::DocumentStart | LineShape::BrokenJson => false,
+        }) {
+            before.push(line);
+        }
+        self.skip_chatter(before, sink, diag)?;
+        self.replay(held, sink, diag)
+    }
+
+    /// Feeds held lines to the decoder just chosen, stopping as reading them live would.
+    fn replay(
+        &mut self,
+        lines: impl Iterator<Item = InputLine>,
+        sink: &mut dyn Sink,
+        diag: &mut Diagnostics,
+    ) -> Result<()> {
+        for line in lines {
+            let errors = diag.errors();
+            self.line(line, sink, diag)?;
+            if diag.must_stop() {
+                return Err(StrictStop.into());
+            }
+            self.count_bad(diag.errors() > errors, sink, diag)?;
+            if matches!(self.state, State::Stopped) {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Counts lines in a row that raised an input error; past `MAX_BAD_RUN` the input is not
+    /// JSON Lines.
+    fn count_bad(&mut self, bad: bool, sink: &mut dyn Sink, diag: &mut Diagnostics) -> Result<()> {
+        self.bad_run = if bad { self.bad_run + 1 } else { 0 };
+        if self.bad_run > MAX_BAD_RUN && !matches!(self.state, State::Stopped) {
+            self.stop(
+                sink,
+                diag,
+                "more than 100 lines in a row it could not decode",
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Lines before the first JSON line that are not JSON (a CLI's `Loaded cached credentials.`):
+    /// one warning for all of them, and each kept as a debug record.
+    fn skip_chatter(
+        &mut self,
+        held: Vec<InputLine>,
+        sink: &mut dyn Sink,
+        diag: &mut Diagnostics,
+    ) -> Result<()> {
+        let skipped: Vec<InputLine> = held
+            .into_iter()
+            .filter(|l| !l.text.trim().is_empty())
+            .collect();
+        let Some(first) = skipped.first() else {
+            return Ok(());
+        };
+        diag.warning(
+            self.name,
+            first.number,
+            &format!(
+                "skipped {} line{} that {} not JSON, before the first JSON line",
+                skipped.len(),
+                if skipped.len() == 1 { "" } else { "s" },
+                if skipped.len() == 1 { "is" } else { "are" }
+            ),
+        );
+        for line in &skipped {
+            input::push_debug(
+                &mut self.events,
+                line,
+                "not JSON (output before the first JSON line)",
+            );
+        }
+        self.feed(sink)
+    }
+
+    /// Abandons the input: it is not JSON Lines. One message for the whole input, not one per
+    /// line; the run's exit status (1) says it failed.
+    fn stop(&mut self, sink: &mut dyn Sink, diag: &mut Diagnostics, why: &str) -> Result<()> {
+        diag.message(
+            self.name,
+            &format!("does not look like JSON Lines ({why}); stopped reading it"),
+        );
+        if self.began.is_none() {
+            self.begin(sink, "none")?;
+        }
+        self.state = State::Stopped;
+        self.stopped = true;
+        Ok(())
+    }
+
+    /// The input ended.
+    fn finish(&mut self, sink: &mut dyn Sink, diag: &mut Diagnostics) -> Result<()> {
+        if matches!(self.state, State::Sniffing(_)) {
+            self.decide(sink, diag)?;
+        }
+        match std::mem::replace(&mut self.state, State::Stopped) {
+            State::Stream(mut adapter) => {
+                let mut report = Report {
+                    file: self.name,
+                    diag,
+                };
+                adapter.finish(&mut self.events, &mut report);
+                self.feed(sink)?;
+                self.folder.finish(&mut self.items);
+                self.emit_items(sink)?;
+            }
+            State::Document {
+                format,
+                text,
+                first_line,
+            } => self.document(format, &text, first_line, sink, diag)?,
+            State::Unknown => {
+                self.folder.finish(&mut self.items);
+                self.emit_items(sink)?;
+            }
+            State::Sniffing(_) | State::Transcript(_) | State::Stopped => {}
+        }
+        if self.began.is_none() {
+            let source = match self.from {
+                SourceFormat::Auto => "none",
+                f => f.name(),
+            };
+            self.begin(sink, source)?;
+        }
+        Ok(())
+    }
+
+    /// A whole JSON document: its values are classified like lines, then given to the adapter.
+    fn document(
+        &mut self,
+        format: SourceFormat,
+        text: &str,
+        first_line: u64,
+        sink: &mut dyn Sink,
+        diag: &mut Diagnostics,
+    ) -> Result<()> {
+        let values = match document::values(text, first_line) {
+            Ok(v) => v,
+            Err((line, what)) => {
+                diag.error(
+                    self.name,
+                    line,
+                    &format!("a JSON document that does not parse: {what}"),
+                );
+                return self.begin(sink, "none");
+            }
+        };
+        let format = match format {
+            SourceFormat::Auto => {
+                let mut evidence = Evidence::default();
+                for DocValue { value, .. } in values.iter().take(sniff::EVIDENCE) {
+                    evidence.add(value);
+                }
+                match evidence.verdict() {
+                    Verdict::Agreed(f) | Verdict::Mixed(f, _) => f,
+                    Verdict::Unknown(_) => {
+                        diag.error(
+                            self.name,
+                            first_line,
+                            &format!(
+                                "a JSON document of no format scribe knows ({}); tried {} \
+                                 (use --from to force one)",
+                                document::describe(&values),
+                                sniff::tried()
+                            ),
+                        );
+                        return self.begin(sink, "none");
+                    }
+                }
+            }
+            f => f,
+        };
+        let mut adapter = input::adapter_for(format);
+        if self.name != "-" {
+            adapter.set_path(self.path);
+        }
+        self.begin(sink, format.name())?;
+        let mut report = Report {
+            file: self.name,
+            diag,
+        };
+        adapter.document(values, &mut self.events, &mut report);
+        adapter.finish(&mut self.events, &mut report);
+        self.feed(sink)?;
+        self.folder.finish(&mut self.items);
+        self.emit_items(sink)
+    }
+
+    /// Writes the header.
+    fn begin(&mut self, sink: &mut dyn Sink, source: &'static str) -> Result<()> {
+        self.began = Some(source);
+        sink.begin(Header {
+            file: self.name.to_owned(),
+            source,
+        })
+    }
+
+    /// Passes decoded events to the sink (live) and the fold, and the fold's final items on.
+    fn feed(&mut self, sink: &mut dyn Sink) -> Result<()> {
+        for event in self.events.drain(..) {
+            sink.live(&event)?;
+            if matches!(event.kind, EventKind::Debug { .. }) {
+                self.summary.debug += 1;
+            }
+            self.folder.push(event, &mut self.items);
+            for item in self.items.drain(..) {
+                sink.item(item)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Passes final items (a transcript's records, the fold's last ones) to the sink.
+    fn emit_items(&mut self, sink: &mut dyn Sink) -> Result<()> {
+        for item in self.items.drain(..) {
+            sink.item(item)?;
+        }
+        Ok(())
+    }
+}
