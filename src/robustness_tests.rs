@@ -14,7 +14,6 @@ use serde_json::Value;
 
 use crate::diagnostics::Diagnostics;
 use crate::fold::Folder;
-use crate::input::claude::ClaudeStream;
 use crate::input::lines::LineReader;
 use crate::input::{Adapter, Report};
 use crate::model::event::EventKind;
@@ -99,7 +98,7 @@ fn call_ids(v: &Value, out: &mut BTreeSet<String>) {
 /// emitted and those the output holds.
 fn run(input: &[u8]) -> (BTreeSet<String>, BTreeSet<String>) {
     let mut reader = LineReader::new(input);
-    let mut adapter = ClaudeStream::default();
+    let mut adapter = crate::input::claude::stream();
     let mut folder = Folder::new();
     let mut diag = Diagnostics::new(false);
     let (mut events, mut items) = (Vec::new(), Vec::new());

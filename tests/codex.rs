@@ -223,13 +223,16 @@ fn mcp_calls_have_caller_mcp_and_their_server() {
             assert_eq!(call["caller"], "mcp");
             assert_eq!(call["mcpServer"], "echo");
         }
-        assert_eq!(c[0]["name"], "mcp__echo__echo");
+        // The server's own tool name; the kind says it is an MCP call and which server.
+        assert_eq!(c[0]["name"], "echo");
+        assert_eq!(c[0]["kind"]["type"], "mcp");
+        assert_eq!(c[0]["kind"]["server"], "echo");
         assert_eq!(c[0]["input"]["text"], "ping from model");
         assert_eq!(c[0]["state"], "success");
         assert_eq!(c[0]["output"][0]["text"], "echo: ping from model");
         assert_eq!(c[0]["sidecar"]["echoed"], "ping from model");
         // An isError result: failed, with the result's text as the error (error is null).
-        assert_eq!(c[1]["name"], "mcp__echo__fail");
+        assert_eq!(c[1]["name"], "fail");
         assert_eq!(c[1]["state"], "error");
         assert_eq!(c[1]["errorText"], "fail tool: testing the error path");
     }
@@ -345,8 +348,9 @@ fn exec_edge_cases() {
             .find(|x| x["toolCallId"] == id)
             .unwrap_or_else(|| panic!("no call {id}"))
     };
-    // The plan: one TodoWrite per change of the list (started, updated, completed).
-    let todos: Vec<&Value> = c.iter().filter(|x| x["name"] == "TodoWrite").collect();
+    // The plan: one update_plan call per change of the list (started, updated, completed).
+    let todos: Vec<&Value> = c.iter().filter(|x| x["name"] == "update_plan").collect();
+    assert!(todos.iter().all(|t| t["kind"]["type"] == "todo"));
     assert_eq!(todos.len(), 3);
     let statuses = |t: &Value| {
         t["input"]["todos"]
@@ -363,7 +367,8 @@ fn exec_edge_cases() {
     assert!(todos.iter().all(|t| t["state"] == "success"));
     // The duplicate `id`: the item's own pairs started with completed; the call's id is kept.
     let ws = by_id("item_1");
-    assert_eq!(ws["name"], "WebSearch");
+    assert_eq!(ws["name"], "web_search");
+    assert_eq!(ws["kind"]["type"], "web-search");
     assert_eq!(ws["caller"], "server-tool");
     assert_eq!(ws["input"]["query"], "rust serde duplicate keys");
     assert_eq!(ws["sidecar"]["callId"], "ws_edge_1");
@@ -445,7 +450,7 @@ fn rollout_edge_cases() {
     let first = recs.iter().find(|r| r["role"] == "assistant").unwrap();
     assert_eq!(first["parts"][0]["text"], "Need the changelog first.");
     let c = calls(&recs);
-    assert_eq!(c[0]["name"], "WebSearch");
+    assert_eq!(c[0]["name"], "web_search");
     assert_eq!(c[0]["input"]["action"]["type"], "open_page");
     // A command given as a string is unwrapped too.
     assert_eq!(c[1]["input"]["command"], "make 2>&1 | tail -1");

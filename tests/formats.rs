@@ -203,3 +203,186 @@ fn no_agent_folder_imports_another_agents_folder() {
         bad.join("\n")
     );
 }
+
+/// A Rust file's lines outside comments and `#[cfg(test)]` items, numbered from 1. Reads the
+/// whole file: a test module in the middle of a file hides only itself.
+fn code_lines(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut skipping = false;
+    let mut depth = 0i64;
+    let mut opened = false;
+    for (n, line) in text.lines().enumerate() {
+        let l = line.trim_start();
+        if !skipping && l.starts_with("#[cfg(test)]") {
+            skipping = true;
+            depth = 0;
+            opened = false;
+            continue;
+        }
+        if skipping {
+            for c in line.chars() {
+                match c {
+                    '{' => {
+                        depth += 1;
+                        opened = true;
+                    }
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+            }
+            // The item ends at its closing brace (or at its `;` when it has no body).
+            if (opened && depth <= 0) || (!opened && l.ends_with(';')) {
+                skipping = false;
+            }
+            continue;
+        }
+        if l.starts_with("//") {
+            continue;
+        }
+        out.push((n + 1, line));
+    }
+    out
+}
+
+/// What a tool does is the adapter's word (the call's kind): neither the fold nor a renderer
+/// recognises a tool by its name or its input's field names, or an MCP call by its prefix.
+#[test]
+fn fold_and_renderers_know_no_tool_names() {
+    let rust = |p: &std::path::Path| p.extension().is_some_and(|e| e == "rs");
+    let mut files = files_under(&root().join("src/render"), &rust);
+    files.extend(files_under(&root().join("src/fold"), &rust));
+    assert!(files.len() > 10, "{files:?}");
+    let banned = [
+        "canonical_name",
+        "mcp__",
+        "\"Bash\"",
+        "\"Edit\"",
+        "\"MultiEdit\"",
+        "\"Write\"",
+        "\"Read\"",
+        "\"TodoWrite\"",
+        "\"ExitPlanMode\"",
+        "\"Skill\"",
+        "\"Agent\"",
+        "\"Task\"",
+        "\"Glob\"",
+        "\"Grep\"",
+        "\"StructuredOutput\"",
+        "\"old_string\"",
+        "\"new_string\"",
+        "\"file_path\"",
+        "\"todos\"",
+        "\"command\"",
+        "\"description\"",
+    ];
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (n, line) in code_lines(&text) {
+            for word in banned {
+                assert!(
+                    !line.contains(word),
+                    "{}:{n}: a tool name or input field ({word}): {line}",
+                    f.display()
+                );
+            }
+        }
+    }
+}
+
+/// The fold reads events and writes transcript items: it uses nothing of the adapters or the
+/// renderers (whole files, tests included).
+#[test]
+fn fold_imports_no_adapter_or_renderer() {
+    let files = files_under(&root().join("src/fold"), &|p| {
+        p.extension().is_some_and(|e| e == "rs")
+    });
+    assert!(!files.is_empty());
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            for word in [
+                "crate::input",
+                "crate::render",
+                "crate::cli",
+                "super::super",
+            ] {
+                assert!(
+                    !line.contains(word),
+                    "{}:{}: the fold uses {word}: {line}",
+                    f.display(),
+                    n + 1
+                );
+            }
+        }
+    }
+}
+
+/// The test-module filter above sees code after a test module in the middle of a file.
+#[test]
+fn code_lines_skip_only_test_items() {
+    let text =
+        "fn a() {}\n#[cfg(test)]\nmod tests {\n    fn b() { \"Bash\" }\n}\n// note\nfn c() {}\n";
+    let lines: Vec<&str> = code_lines(text).into_iter().map(|(_, l)| l).collect();
+    assert_eq!(lines, ["fn a() {}", "fn c() {}"]);
+}
+
+/// Each adapter says what its tools do: the JSONL carries the kind beside the agent's own name.
+#[test]
+fn adapters_set_the_kind_of_each_tool_call() {
+    let kinds = |sample: &str| -> Vec<(String, String)> {
+        let out = scribe()
+            .args(["--to", "jsonl"])
+            .arg(crate::util::sample(sample))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{sample}");
+        let mut calls = Vec::new();
+        for line in String::from_utf8(out.stdout).unwrap().lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            collect_calls(&v, &mut calls);
+        }
+        calls
+    };
+    let has = |calls: &[(String, String)], name: &str, kind: &str| {
+        assert!(
+            calls.iter().any(|(n, k)| n == name && k == kind),
+            "{name} → {kind} not in {calls:?}"
+        );
+    };
+    let claude = kinds("demo.jsonl");
+    has(&claude, "Bash", "shell");
+    let codex = kinds("codex-exec-edges.jsonl");
+    has(&codex, "shell", "shell");
+    has(&codex, "apply_patch", "patch");
+    let gemini = kinds("gemini-stream-edges.jsonl");
+    has(&gemini, "read_file", "read");
+    has(&gemini, "list_directory", "other");
+    let qwen = kinds("qwen-daemon-nested.jsonl");
+    has(&qwen, "agent", "subagent");
+    // Names no table knows are still drawn by what they do (the shape of their input).
+    let other = kinds("other-agent-tools.jsonl");
+    has(&other, "run_shell_command", "shell");
+    has(&other, "edit", "edit");
+    has(&other, "write_file", "write");
+    has(&other, "todo_write", "todo");
+}
+
+/// Every tool call in a JSONL record: (name, kind type).
+fn collect_calls(v: &serde_json::Value, out: &mut Vec<(String, String)>) {
+    match v {
+        serde_json::Value::Object(o) => {
+            if o.contains_key("toolCallId") && o.contains_key("caller") {
+                let s = |k: &str| {
+                    o.get(k)
+                        .and_then(|x| x.as_str().or_else(|| x.get("type")?.as_str()))
+                        .unwrap_or_default()
+                        .to_owned()
+                };
+                out.push((s("name"), s("kind")));
+            }
+            o.values().for_each(|x| collect_calls(x, out));
+        }
+        serde_json::Value::Array(a) => a.iter().for_each(|x| collect_calls(x, out)),
+        _ => {}
+    }
+}

@@ -300,8 +300,11 @@ fn a_directory_of_sessions_is_one_transcript_per_session() {
         files,
         [
             "/compaction.jsonl",
+            "/durations-and-unknown-types.jsonl",
             "/inline-sidechains.jsonl",
+            "/local-command.jsonl",
             "/missing-subagent/5e55a0e1-0000-4000-8000-000000000006.jsonl",
+            "/rejected-tools.jsonl",
             "/rewind.jsonl",
             "/steering.jsonl",
             "/subagents-new/5e55a0e1-0000-4000-8000-000000000003.jsonl",

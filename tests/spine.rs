@@ -76,7 +76,8 @@ fn flagged_synthetic_message_is_context_with_a_reason() {
 #[test]
 fn slash_command_records_in_either_tag_order() {
     let t = only_user_turns("classify-slash-command.jsonl");
-    assert_eq!(t[0].0, synthetic("slash-command"));
+    // With arguments the command carries the user's request: their turn (issue 15 point 3).
+    assert_eq!(t[0].0["kind"], "user-input");
     assert_eq!(t[0].1, "/review src/");
     assert_eq!(t[0].2["args"], "src/");
     assert_eq!(t[1].0, synthetic("slash-command"));
@@ -295,7 +296,7 @@ fn session_is_refreshed_only_when_it_changes_and_notices_keep_their_order() {
             "rate-limit",
             "status",
             "compact",
-            "permission-denied",
+            // The denial is on its call (below), said once: no separate notice.
             "result"
         ]
     );

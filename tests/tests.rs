@@ -39,3 +39,7 @@ mod diff;
 mod redact;
 // --to jsonl / --to events goldens for every sample (a refactor must keep their bytes).
 mod goldens_jsonl;
+// Issue 15: every id, text, tool output and typed prompt of every raw Claude log is found again.
+mod conservation;
+// Issue 15: Claude Code content of every CLI version (commands, denials, tasks, results).
+mod claude_content;

@@ -22,13 +22,13 @@
 //! per Agent call and moved into that call's `subagent.transcript` when its turn is written,
 //! recursively for nested sub-agents.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
 use crate::model::transcript::{
-    Caller, DebugRecord, Part, Role, SkillInfo, SubagentRecord, SubagentStatus, SyntheticReason,
-    ToolCall, ToolState, TranscriptItem, Turn, TurnMeta, TurnOrigin,
+    DebugRecord, Part, Role, SkillInfo, SubagentRecord, SubagentStatus, SyntheticReason, ToolCall,
+    ToolKind, ToolState, TranscriptItem, Turn, TurnMeta, TurnOrigin,
 };
 
 mod deltas;
@@ -48,6 +48,11 @@ struct SubThread {
     record: SubagentRecord,
     /// A `task_started` (or later task event) named it: its status is the harness's word.
     announced: bool,
+    /// A status update said it ended; its completion (final summary, usage, duration) has not
+    /// come yet, so its call waits for it.
+    ended_by_update: bool,
+    /// Its completion came: the record is frozen (§14 step 4), no later update reopens it.
+    finished: bool,
     turns: Vec<Turn>,
 }
 
@@ -56,6 +61,8 @@ impl SubThread {
         SubThread {
             record: SubagentRecord::unnamed(),
             announced: false,
+            ended_by_update: false,
+            finished: false,
             turns: Vec::new(),
         }
     }
@@ -70,6 +77,12 @@ pub(crate) struct Folder {
     call_thread: HashMap<String, Thread>,
     /// Task id → the Agent call that owns it.
     task_call: HashMap<String, String>,
+    /// Background tasks of calls in the turn just written (a shell command run in the
+    /// background is no sub-agent): their status, written right after the turn.
+    after_turn: Vec<TranscriptItem>,
+    /// Calls whose sub-agent record was already written with them: a task event that comes
+    /// later is a notice, not a second (phantom) record. One id per sub-agent run.
+    written_runs: HashSet<String>,
     /// Per thread, the assistant message still taking content-block frames.
     open_message: HashMap<Thread, String>,
     /// A Skill call whose result arrived and whose body may follow.
@@ -86,6 +99,8 @@ impl Folder {
             subthreads: HashMap::new(),
             call_thread: HashMap::new(),
             task_call: HashMap::new(),
+            written_runs: HashSet::new(),
+            after_turn: Vec::new(),
             open_message: HashMap::new(),
             skill_awaiting: None,
             last_session: None,
@@ -134,6 +149,7 @@ impl Folder {
                 index,
                 text,
             } => self.deltas.text(thread, message_id, index, text, true),
+            // Display only (the live view): the call's block and its result carry what stays.
             EventKind::ToolInputStarted { .. } | EventKind::ToolProgress { .. } => {}
             EventKind::ToolResult {
                 thread,
@@ -142,12 +158,10 @@ impl Folder {
                 output,
                 error_text,
                 sidecar,
+                server_run,
             } => {
                 // A client tool's result comes back in a user message, which ends the assistant
                 // message; a server-run tool's result is one more block of the same message.
-                let server_run = self
-                    .find_call(&tool_call_id)
-                    .is_some_and(|c| is_server_run(c));
                 if !server_run {
                     self.open_message.remove(&thread);
                 }
@@ -158,6 +172,7 @@ impl Folder {
                 state,
                 output,
                 input,
+                kind,
                 error_text,
                 sidecar,
             } => {
@@ -170,6 +185,9 @@ impl Folder {
                     }
                     if let Some(i) = input {
                         call.input = i;
+                    }
+                    if let Some(k) = kind {
+                        call.kind = k;
                     }
                     if error_text.is_some() {
                         call.error_text = error_text;
@@ -184,16 +202,23 @@ impl Folder {
                 tool_name,
                 message,
             } => {
+                // The call carries its denial (shown once, with it); a notice only when the
+                // call is not in the input. The state follows with the call's result, so the
+                // turn is not final before the result's output is on it.
                 if let Some(call) = self.find_call(&tool_call_id) {
-                    call.denied = Some(message.clone());
+                    call.denied = Some(message);
+                    if call.state == ToolState::Error {
+                        call.state = ToolState::ApprovalDenied;
+                    }
+                } else {
+                    self.ready(TranscriptItem::Notice(Box::new(
+                        SystemNotice::PermissionDenied {
+                            tool_name,
+                            tool_call_id,
+                            message,
+                        },
+                    )));
                 }
-                self.ready(TranscriptItem::Notice(Box::new(
-                    SystemNotice::PermissionDenied {
-                        tool_name,
-                        tool_call_id,
-                        message,
-                    },
-                )));
             }
             EventKind::SubtaskStarted {
                 task_id,
@@ -212,7 +237,9 @@ impl Folder {
                     st.record.task_id = task_id;
                     st.record.description = description;
                     st.record.subagent_type = subagent_type;
-                    st.record.status = SubagentStatus::Running;
+                    if !st.finished {
+                        st.record.status = SubagentStatus::Running;
+                    }
                 }
                 None => self.ready(task_notice(
                     task_id,
@@ -253,7 +280,9 @@ impl Folder {
                 error,
             } => match self.subthread_for(&task_id, None) {
                 Some(st) => {
-                    if let Some(s) = status {
+                    // A finished run is frozen: a late `running` cannot reopen it.
+                    if let Some(s) = status.filter(|_| !st.finished) {
+                        st.ended_by_update = s != SubagentStatus::Running;
                         st.record.status = s;
                     }
                     if let Some(d) = description {
@@ -274,6 +303,7 @@ impl Folder {
             } => match self.subthread_for(&task_id, tool_call_id.as_deref()) {
                 Some(st) => {
                     st.record.status = status;
+                    st.finished = true;
                     if summary.is_some() {
                         st.record.summary = summary;
                     }
@@ -309,6 +339,7 @@ impl Folder {
                     data: serde_json::Value::Null,
                 })));
             }
+            // Understood and empty for the transcript; the adapter counted it.
             EventKind::Absorbed { .. } => {}
             EventKind::Debug { reason, raw } => {
                 self.ready(TranscriptItem::Debug(Box::new(DebugRecord {
@@ -352,6 +383,7 @@ impl Folder {
                 record: st.record,
             })));
         }
+        out.append(&mut self.after_turn);
     }
 
     fn session(&mut self, mut s: SessionSnapshot) {
@@ -382,7 +414,7 @@ impl Folder {
                     skill.body = Some(body);
                     return;
                 }
-                if call.name == "Skill" {
+                if let ToolKind::Skill { .. } = call.kind {
                     call.skill = Some(SkillInfo {
                         skill_name: String::new(),
                         body: Some(body),
@@ -452,19 +484,28 @@ impl Folder {
             })));
             return;
         };
-        call.state = if is_error {
-            ToolState::Error
-        } else {
-            ToolState::Success
-        };
-        if is_error {
-            call.error_text =
-                error_text.or_else(|| Some(crate::input::anthropic::blocks::output_text(&output)));
+        // No call moves backwards: a second result for a finished call (a replay) adds what
+        // was missing and changes nothing else.
+        if call.state.is_terminal() {
+            if call.sidecar.is_none() {
+                call.sidecar = sidecar;
+            }
+            if call.output.is_none() {
+                call.output = Some(output);
+            } else if call.output.as_ref() != Some(&output) {
+                // Kept, beside the call it could not change.
+                self.ready(TranscriptItem::Notice(Box::new(SystemNotice::Info {
+                    source: "tool_result".into(),
+                    level: Level::Info,
+                    text: format!(
+                        "a second result for the finished call {id} (line {line}) left it as it was"
+                    ),
+                    data: output,
+                })));
+            }
+            return;
         }
-        call.output = Some(output);
-        if sidecar.is_some() {
-            call.sidecar = sidecar;
-        }
+        call.set_result(is_error, output, error_text, sidecar);
         if call.skill.is_some() && !is_error {
             self.skill_awaiting = Some(id.to_owned());
         }
@@ -488,6 +529,7 @@ impl Folder {
 
     fn subthread_for(&mut self, task_id: &str, call_id: Option<&str>) -> Option<&mut SubThread> {
         let call_id = match call_id {
+            Some(c) if self.written_runs.contains(c) => return None,
             Some(c) => {
                 self.task_call.insert(task_id.to_owned(), c.to_owned());
                 c.to_owned()
@@ -529,7 +571,13 @@ impl Folder {
         self.thread_turns(&thread)?.rev().find_map(|t| {
             t.parts.iter_mut().rev().find_map(|p| match p {
                 Part::ToolCall { call } if call.tool_call_id == id => Some(call.as_mut()),
-                _ => None,
+                Part::ToolCall { .. }
+                | Part::Text { .. }
+                | Part::Reasoning { .. }
+                | Part::File { .. }
+                | Part::SourceUrl { .. }
+                | Part::SourceDocument { .. }
+                | Part::Data { .. } => None,
             })
         })
     }
@@ -546,10 +594,17 @@ impl Folder {
                 call.state.is_terminal()
                     && self.skill_awaiting.as_deref() != Some(call.tool_call_id.as_str())
                     && !self.subthreads.get(&call.tool_call_id).is_some_and(|st| {
-                        st.announced && st.record.status == SubagentStatus::Running
+                        st.announced
+                            && (st.record.status == SubagentStatus::Running
+                                || st.ended_by_update && !st.finished)
                     })
             }
-            _ => true,
+            Part::Text { .. }
+            | Part::Reasoning { .. }
+            | Part::File { .. }
+            | Part::SourceUrl { .. }
+            | Part::SourceDocument { .. }
+            | Part::Data { .. } => true,
         })
     }
 
@@ -565,6 +620,7 @@ impl Folder {
             }
             let item = self.queue.pop_front().expect("front exists");
             out.push(self.finalize(item));
+            out.append(&mut self.after_turn);
         }
     }
 
@@ -572,6 +628,7 @@ impl Folder {
     fn release_all(&mut self, out: &mut Vec<TranscriptItem>) {
         while let Some(item) = self.queue.pop_front() {
             out.push(self.finalize(item));
+            out.append(&mut self.after_turn);
         }
     }
 
@@ -598,7 +655,9 @@ impl Folder {
                     mut record,
                     announced,
                     mut turns,
+                    ..
                 } = st;
+                self.written_runs.insert(id.clone());
                 self.task_call.remove(&record.task_id);
                 for t in &mut turns {
                     self.attach_subagents(t);
@@ -607,16 +666,45 @@ impl Folder {
                     record.status = match call.state {
                         ToolState::Success => SubagentStatus::Completed,
                         ToolState::Error | ToolState::ApprovalDenied => SubagentStatus::Failed,
-                        _ => SubagentStatus::Running,
+                        ToolState::Pending | ToolState::ApprovalPending | ToolState::Running => {
+                            SubagentStatus::Running
+                        }
                     };
                 }
+                // A background task with no agent and no transcript (a shell command run in
+                // the background): its outcome, not a phantom sub-agent.
+                if announced && turns.is_empty() && record.subagent_type.is_none() {
+                    self.after_turn.push(task_notice(
+                        record.task_id,
+                        Some(record.status),
+                        Some(record.description).filter(|d| !d.is_empty()),
+                        record.summary,
+                        record.usage,
+                        None,
+                    ));
+                    continue;
+                }
                 if record.description.is_empty() {
-                    record.description = call
-                        .input
-                        .get("description")
-                        .and_then(serde_json::Value::as_str)
-                        .unwrap_or_default()
-                        .to_owned();
+                    record.description = match &call.kind {
+                        ToolKind::Subagent { description } => description.clone(),
+                        // Turns in the thread of a call the adapter did not call a sub-agent:
+                        // the call's own line says what it was.
+                        ToolKind::Shell { .. }
+                        | ToolKind::Read { .. }
+                        | ToolKind::Write { .. }
+                        | ToolKind::Edit { .. }
+                        | ToolKind::MultiEdit { .. }
+                        | ToolKind::Patch { .. }
+                        | ToolKind::Search { .. }
+                        | ToolKind::WebFetch { .. }
+                        | ToolKind::WebSearch { .. }
+                        | ToolKind::Todo { .. }
+                        | ToolKind::Plan { .. }
+                        | ToolKind::Skill { .. }
+                        | ToolKind::Mcp { .. }
+                        | ToolKind::StructuredOutput
+                        | ToolKind::Other { .. } => String::new(),
+                    };
                 }
                 record.transcript = turns;
                 call.subagent = Some(record);
@@ -658,22 +746,17 @@ fn merge_meta(into: &mut TurnMeta, from: TurnMeta) {
     into.machinery.extend(from.machinery);
 }
 
-/// Tools the API runs itself (server tools, connector MCP calls) answer inside the assistant
-/// message; client tools (including `mcp__server__tool`) answer in a user message.
-fn is_server_run(call: &ToolCall) -> bool {
-    match call.caller {
-        Caller::ServerTool => true,
-        Caller::Mcp => !call.name.starts_with("mcp__"),
-        Caller::Model | Caller::Subagent => false,
-    }
-}
-
+/// The notice for a task no Agent call owns (a background shell, a workflow): its state as the
+/// harness reported it.
 fn task_notice(
     task_id: String,
     status: Option<SubagentStatus>,
     description: Option<String>,
     summary: Option<String>,
     usage: Option<crate::model::transcript::SubagentUsage>,
+    // Dropped on purpose: `task_type` says how the harness runs a task (`local_bash`,
+    // `local_agent`, …), which the description already tells a reader in words; the notice has
+    // no field for it and the schema keeps none.
     _task_type: Option<String>,
 ) -> TranscriptItem {
     TranscriptItem::Notice(Box::new(SystemNotice::Task {

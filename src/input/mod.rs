@@ -36,6 +36,8 @@ pub(crate) mod scribe_jsonl;
 /// Format detection from the first JSON values of an input.
 pub(crate) mod sniff;
 mod sse;
+/// Tool kinds: the constructors and the fallback every adapter shares.
+pub(crate) mod tool_kind;
 
 pub(crate) use format::SourceFormat;
 pub(crate) use lines::InputLine;
@@ -91,9 +93,7 @@ pub(crate) trait Adapter {
 /// The adapter for a (resolved) source format.
 pub(crate) fn adapter_for(format: SourceFormat) -> Box<dyn Adapter> {
     match format {
-        SourceFormat::ClaudeStream | SourceFormat::Auto => {
-            Box::new(claude::ClaudeStream::default())
-        }
+        SourceFormat::ClaudeStream | SourceFormat::Auto => Box::new(claude::stream()),
         SourceFormat::ClaudeSession => Box::new(claude::session::ClaudeSession::default()),
         SourceFormat::QwenDaemon => Box::new(qwen::daemon::QwenDaemon::default()),
         SourceFormat::QwenStream => Box::new(qwen::stream::QwenStream::default()),

@@ -9,9 +9,10 @@ use clap::ValueEnum;
 use serde_json::Value;
 
 use super::SourceFormat;
+use super::tool_kind;
 use super::{InputLine, Report};
 use crate::model::SCHEMA_VERSION;
-use crate::model::transcript::{DebugRecord, TranscriptItem};
+use crate::model::transcript::{Caller, DebugRecord, TranscriptItem};
 
 /// The `schema` value of the header record.
 pub(crate) const SCHEMA: &str = "scribe.transcript";
@@ -62,7 +63,8 @@ impl TranscriptReader {
 /// One record of the transcript: `Ok(None)` for the header, an error for a line that is not a
 /// record this version of scribe knows.
 pub(crate) fn record(line: &str) -> Result<Option<TranscriptItem>, String> {
-    let v: Value = serde_json::from_str(line).map_err(|e| format!("invalid JSON: {e}"))?;
+    let mut v: Value = serde_json::from_str(line).map_err(|e| format!("invalid JSON: {e}"))?;
+    add_missing_kinds(&mut v);
     let kind = v
         .get("kind")
         .and_then(Value::as_str)
@@ -91,6 +93,37 @@ pub(crate) fn record(line: &str) -> Result<Option<TranscriptItem>, String> {
     }))
 }
 
+/// Tool calls written before calls had a kind (schema version 1) get one here, judged from the
+/// name and input as scribe then did (Claude Code's tool names, then the input's shape), so an
+/// old transcript renders as it did.
+fn add_missing_kinds(v: &mut Value) {
+    match v {
+        Value::Object(o) => {
+            if o.contains_key("toolCallId") && o.contains_key("caller") && !o.contains_key("kind") {
+                let caller = o
+                    .get("caller")
+                    .cloned()
+                    .and_then(|c| serde_json::from_value(c).ok())
+                    .unwrap_or(Caller::Model);
+                let s = |k: &str| o.get(k).and_then(Value::as_str).unwrap_or_default();
+                let kind = tool_kind::classify(
+                    s("name"),
+                    caller,
+                    o.get("mcpServer").and_then(Value::as_str),
+                    o.get("input").unwrap_or(&Value::Null),
+                    crate::input::claude::tools::known,
+                );
+                if let Ok(k) = serde_json::to_value(kind) {
+                    o.insert("kind".into(), k);
+                }
+            }
+            o.values_mut().for_each(add_missing_kinds);
+        }
+        Value::Array(a) => a.iter_mut().for_each(add_missing_kinds),
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,6 +140,14 @@ mod tests {
         };
         assert_eq!(t.id, "t1");
         assert_eq!(t.parts.len(), 2);
+        // A version-1 call (no kind) is given the kind its name and input say.
+        let crate::model::transcript::Part::ToolCall { call } = &t.parts[1] else {
+            panic!("a call");
+        };
+        assert!(matches!(
+            call.kind,
+            crate::model::tool_kind::ToolKind::Shell { .. }
+        ));
         let notice = r#"{"kind":"notice","notice":{"kind":"result","subtype":"success","isError":false,"turns":2}}"#;
         assert!(matches!(
             record(notice),

@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::session::{SessionSnapshot, SystemNotice};
-use super::transcript::{Part, SubagentStatus, SubagentUsage, Turn, TurnMeta};
+use super::transcript::{Part, SubagentStatus, SubagentUsage, ToolKind, Turn, TurnMeta};
 
 /// One normalized event and the input line it came from.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -92,6 +92,11 @@ pub(crate) enum EventKind {
         error_text: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
         sidecar: Option<Value>,
+        /// The tool ran on the API server (a server tool, a connector's MCP call): its result is
+        /// one more block of the assistant message that called it. A client tool's result goes
+        /// back to the model in a new message, so it ends the one that called it.
+        #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+        server_run: bool,
     },
     /// A tool call changed state without finishing (approval asked, approved, still running).
     #[serde(rename_all = "camelCase")]
@@ -104,6 +109,10 @@ pub(crate) enum EventKind {
         /// The call's input became known (Qwen sends `rawInput` after the call opened).
         #[serde(skip_serializing_if = "Option::is_none")]
         input: Option<Value>,
+        /// What the call does, judged again from the input that became known (sent with every
+        /// `input`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        kind: Option<ToolKind>,
         /// Why the call failed, for a final state that a `tool-result` cannot express
         /// (`approval-denied`).
         #[serde(skip_serializing_if = "Option::is_none")]

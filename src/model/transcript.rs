@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::session::{SessionSnapshot, SystemNotice};
+pub(crate) use super::tool_kind::ToolKind;
 
 /// One transcript entry: a user message or one whole assistant message (all its content-block
 /// frames merged).
@@ -84,7 +85,15 @@ pub(crate) enum TurnOrigin {
 impl TurnOrigin {
     /// True for origins a reader normally does not want to see (`--context` shows them).
     pub(crate) fn is_hidden_context(&self) -> bool {
-        matches!(self, TurnOrigin::Synthetic { .. })
+        match self {
+            TurnOrigin::Synthetic { reason } => !reason.is_person_action(),
+            TurnOrigin::UserInput
+            | TurnOrigin::ToolReturn { .. }
+            | TurnOrigin::SubagentPrompt { .. }
+            | TurnOrigin::Replay
+            | TurnOrigin::Notification
+            | TurnOrigin::Model => false,
+        }
     }
 }
 
@@ -104,6 +113,28 @@ pub(crate) enum SyntheticReason {
     MemoryInput,
     CompactSummary,
     Other,
+}
+
+impl SyntheticReason {
+    /// What a person did at the prompt without asking the model (a CLI slash command, a bash-mode
+    /// command and its output, a memory note, a local command's output): machinery, but the
+    /// reader's own action, so it is shown without `--context`, quietly.
+    pub(crate) fn is_person_action(self) -> bool {
+        match self {
+            SyntheticReason::SlashCommand
+            | SyntheticReason::LocalCommandOutput
+            | SyntheticReason::BashInput
+            | SyntheticReason::BashOutput
+            | SyntheticReason::MemoryInput => true,
+            SyntheticReason::SkillBody
+            | SyntheticReason::SystemReminder
+            | SyntheticReason::HookOutput
+            | SyntheticReason::LocalCommandCaveat
+            | SyntheticReason::Interrupt
+            | SyntheticReason::CompactSummary
+            | SyntheticReason::Other => false,
+        }
+    }
 }
 
 /// Non-content facts about a turn. Every field is optional; an empty one is not written.
@@ -237,7 +268,11 @@ pub(crate) enum Part {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ToolCall {
     pub(crate) tool_call_id: String,
+    /// The agent's own name for the tool.
     pub(crate) name: String,
+    /// What the call does, as the adapter knows it; renderers draw the call from this.
+    #[serde(default)]
+    pub(crate) kind: ToolKind,
     pub(crate) caller: Caller,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) mcp_server: Option<String>,
@@ -261,10 +296,17 @@ pub(crate) struct ToolCall {
 
 impl ToolCall {
     /// A call whose input is known and whose result is not.
-    pub(crate) fn new(id: String, name: String, caller: Caller, input: Value) -> ToolCall {
+    pub(crate) fn new(
+        id: String,
+        name: String,
+        kind: ToolKind,
+        caller: Caller,
+        input: Value,
+    ) -> ToolCall {
         ToolCall {
             tool_call_id: id,
             name,
+            kind,
             caller,
             mcp_server: None,
             state: ToolState::Running,
@@ -276,6 +318,48 @@ impl ToolCall {
             subagent: None,
             skill: None,
         }
+    }
+}
+
+impl ToolCall {
+    /// The call's result arrived: its final state, output, error text and the harness's details.
+    /// The one place that applies a result, shared by the fold and the live text view so that
+    /// both show the same call. An error with no text of its own reads as its output's text.
+    pub(crate) fn set_result(
+        &mut self,
+        is_error: bool,
+        output: Value,
+        error_text: Option<String>,
+        sidecar: Option<Value>,
+    ) {
+        // A refused call's error result is its denial.
+        self.state = match (is_error, self.denied.is_some()) {
+            (true, true) => ToolState::ApprovalDenied,
+            (true, false) => ToolState::Error,
+            (false, _) => ToolState::Success,
+        };
+        if is_error {
+            self.error_text = error_text.or_else(|| Some(output_text(&output)));
+        }
+        self.output = Some(output);
+        if sidecar.is_some() {
+            self.sidecar = sidecar;
+        }
+    }
+}
+
+/// The plain text of a normalized tool output (a string, or an array of parts whose `text`
+/// items are joined), for an error's text.
+pub(crate) fn output_text(output: &Value) -> String {
+    match output {
+        Value::String(s) => s.clone(),
+        Value::Array(items) => items
+            .iter()
+            .filter_map(|i| i.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Value::Null => String::new(),
+        other => other.to_string(),
     }
 }
 

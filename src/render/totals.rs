@@ -47,8 +47,9 @@ impl Totals {
         }
     }
 
-    /// Input tokens including the cached ones (what the text and Markdown closing lines show).
-    pub(crate) fn all_input_tokens(&self) -> u64 {
+    /// Input tokens including the cached ones (cache reads and writes): the one figure every
+    /// closing line and footer shows, so text, Markdown and HTML agree.
+    pub(crate) fn input_tokens(&self) -> u64 {
         let u = &self.usage;
         u.input_tokens
             .saturating_add(u.cache_read_input_tokens)
@@ -95,7 +96,7 @@ mod tests {
         t.add(&result(Some(0.25), 3));
         assert_eq!((t.results, t.turns, t.duration_ms), (3, 6, 3000));
         assert_eq!(t.cost, Some(0.5));
-        assert_eq!(t.all_input_tokens(), 24);
+        assert_eq!(t.input_tokens(), 24);
         assert_eq!(t.usage.output_tokens, 6);
     }
 }

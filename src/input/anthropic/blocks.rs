@@ -5,7 +5,9 @@
 
 use serde_json::{Value, json};
 
-use crate::model::transcript::{Caller, Part, SkillInfo, ToolCall};
+use crate::input::tool_kind::{self, ToolTable};
+use crate::model::tool_kind::ToolKind;
+use crate::model::transcript::{Caller, Part, SkillInfo, ToolCall, output_text};
 
 /// What one content block becomes.
 #[derive(Debug)]
@@ -31,8 +33,8 @@ fn s(v: &Value, key: &str) -> String {
         .to_owned()
 }
 
-/// Decodes one content block (either side of the conversation).
-pub(crate) fn block(b: &Value) -> Block {
+/// Decodes one content block (either side of the conversation); `tools` names the agent's tools.
+pub(crate) fn block(b: &Value, tools: ToolTable) -> Block {
     let ty = b.get("type").and_then(Value::as_str).unwrap_or_default();
     match ty {
         "text" => {
@@ -65,7 +67,7 @@ pub(crate) fn block(b: &Value) -> Block {
             signature: None,
         }),
         "tool_use" | "server_tool_use" | "mcp_tool_use" => Block::Part(Part::ToolCall {
-            call: Box::new(tool_call(b, ty)),
+            call: Box::new(tool_call(b, ty, tools)),
         }),
         // An MCP connector's result reads like a client tool's.
         "tool_result" | "mcp_tool_result" => {
@@ -121,10 +123,16 @@ pub(crate) fn block(b: &Value) -> Block {
 }
 
 /// A `tool_use`-like block → a running tool call, with caller, MCP server and skill filled in.
-fn tool_call(b: &Value, ty: &str) -> ToolCall {
+fn tool_call(b: &Value, ty: &str, tools: ToolTable) -> ToolCall {
     let name = s(b, "name");
     let input = b.get("input").cloned().unwrap_or_else(|| json!({}));
-    let mut call = ToolCall::new(s(b, "id"), name.clone(), Caller::Model, input);
+    let mut call = ToolCall::new(
+        s(b, "id"),
+        name.clone(),
+        Default::default(),
+        Caller::Model,
+        input,
+    );
     match ty {
         "server_tool_use" => call.caller = Caller::ServerTool,
         "mcp_tool_use" => {
@@ -135,9 +143,21 @@ fn tool_call(b: &Value, ty: &str) -> ToolCall {
             if let Some((server, _tool)) = split_mcp_name(&name) {
                 call.caller = Caller::Mcp;
                 call.mcp_server = Some(server.to_owned());
-            } else if name == "Agent" || name == "Task" {
-                call.caller = Caller::Subagent;
-            } else if name == "Skill" {
+            }
+        }
+    }
+    call.kind = tool_kind::classify(
+        &call.name,
+        call.caller,
+        call.mcp_server.as_deref(),
+        &call.input,
+        tools,
+    );
+    // What the agent's table says the tool does decides who runs it and whether it loads a skill.
+    if ty == "tool_use" {
+        match &call.kind {
+            ToolKind::Subagent { .. } => call.caller = Caller::Subagent,
+            ToolKind::Skill { .. } => {
                 let skill = call
                     .input
                     .get("skill")
@@ -149,6 +169,20 @@ fn tool_call(b: &Value, ty: &str) -> ToolCall {
                     body: None,
                 });
             }
+            ToolKind::Shell { .. }
+            | ToolKind::Read { .. }
+            | ToolKind::Write { .. }
+            | ToolKind::Edit { .. }
+            | ToolKind::MultiEdit { .. }
+            | ToolKind::Patch { .. }
+            | ToolKind::Search { .. }
+            | ToolKind::WebFetch { .. }
+            | ToolKind::WebSearch { .. }
+            | ToolKind::Todo { .. }
+            | ToolKind::Plan { .. }
+            | ToolKind::Mcp { .. }
+            | ToolKind::StructuredOutput
+            | ToolKind::Other { .. } => {}
         }
     }
     call
@@ -213,7 +247,7 @@ pub(crate) fn tool_output(content: &Value) -> Value {
             Value::Array(
                 blocks
                     .iter()
-                    .map(|b| match block(b) {
+                    .map(|b| match block(b, tool_kind::no_names) {
                         Block::Text(t) => json!({"type": "text", "text": t}),
                         Block::Part(p) => serde_json::to_value(p).unwrap_or(Value::Null),
                         Block::Result { output, .. } => output,
@@ -222,20 +256,6 @@ pub(crate) fn tool_output(content: &Value) -> Value {
             )
         }
         other => other.clone(),
-    }
-}
-
-/// The readable text of a normalized output (for `errorText`).
-pub(crate) fn output_text(output: &Value) -> String {
-    match output {
-        Value::String(s) => s.clone(),
-        Value::Array(items) => items
-            .iter()
-            .filter_map(|i| i.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        Value::Null => String::new(),
-        other => other.to_string(),
     }
 }
 

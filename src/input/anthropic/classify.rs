@@ -111,123 +111,258 @@ fn is_compact_continuation(text: &str) -> bool {
     text.trim_start().starts_with(COMPACT_CONTINUATION)
 }
 
-/// Row 4: CLI machinery written without any flag.
+/// Row 4: CLI machinery written without any flag. A message *is* machinery when it begins with
+/// the machinery's markup (a prompt that mentions or quotes a tag further on is a prompt). Text
+/// after the markup is a person's words: the message is then their input, shown with the
+/// command above it.
 fn machinery(text: &str) -> Option<Classified> {
     let t = text.trim();
-    let synthetic = |reason, text: String, machinery| Classified {
-        origin: TurnOrigin::Synthetic { reason },
-        text,
-        machinery,
-    };
-    // Slash-command records: the tags in any order, with any whitespace between them.
-    if has_tag(t, "command-name") || has_tag(t, "command-message") || has_tag(t, "command-contents")
+    let (reason, shown, m, rest) = if let Some((elems, rest)) = leading(t, COMMAND_TAGS) {
+        let (reason, shown, m) = slash_command(&elems);
+        (reason, shown, m, rest)
+    } else if let Some((elems, rest)) =
+        leading(t, &["local-command-stdout", "local-command-stderr"])
     {
-        let name = tag_text(t, "command-name").unwrap_or_default();
-        let message = tag_text(t, "command-message");
-        let args = tag_text(t, "command-args").unwrap_or_default();
-        let contents = tag_text(t, "command-contents");
-        let shown_name = if name.is_empty() {
-            message
-                .as_deref()
-                .map(|m| format!("/{m}"))
-                .unwrap_or_default()
-        } else {
-            name.clone()
-        };
-        let shown = if args.is_empty() {
-            shown_name.clone()
-        } else {
-            format!("{shown_name} {args}")
-        };
-        let mut m = Map::new();
-        m.insert("command".into(), json!(shown_name));
-        if let Some(msg) = message {
-            m.insert("message".into(), json!(msg));
-        }
-        if !args.is_empty() {
-            m.insert("args".into(), json!(args));
-        }
-        if let Some(c) = contents {
-            m.insert("contents".into(), json!(c));
-        }
-        if let Some(sf) = tag_text(t, "skill-format") {
-            m.insert("skillFormat".into(), json!(sf));
-        }
-        return Some(synthetic(SyntheticReason::SlashCommand, shown, m));
-    }
-    if has_tag(t, "local-command-stdout") || has_tag(t, "local-command-stderr") {
-        let stdout = tag_text(t, "local-command-stdout").unwrap_or_default();
-        let stderr = tag_text(t, "local-command-stderr").unwrap_or_default();
+        let stdout = elem(&elems, "local-command-stdout");
+        let stderr = elem(&elems, "local-command-stderr");
         let mut m = Map::new();
         m.insert("stdout".into(), json!(stdout));
         if !stderr.is_empty() {
             m.insert("stderr".into(), json!(stderr));
         }
-        let shown = join_nonempty(&stdout, &stderr);
-        return Some(synthetic(SyntheticReason::LocalCommandOutput, shown, m));
-    }
-    if t.starts_with("[Request interrupted by user") {
+        let shown = strip_terminal_escapes(&join_nonempty(&stdout, &stderr));
+        (SyntheticReason::LocalCommandOutput, shown, m, rest)
+    } else if t.starts_with("[Request interrupted by user") {
         let mut m = Map::new();
         m.insert(
             "forToolUse".into(),
             json!(t.starts_with("[Request interrupted by user for tool use]")),
         );
-        return Some(synthetic(SyntheticReason::Interrupt, t.to_owned(), m));
-    }
-    if has_tag(t, "bash-input") {
-        let command = tag_text(t, "bash-input").unwrap_or_default();
+        (SyntheticReason::Interrupt, t.to_owned(), m, "")
+    } else if let Some((elems, rest)) = leading(t, &["bash-input"]) {
+        let command = elem(&elems, "bash-input");
         let mut m = Map::new();
         m.insert("command".into(), json!(command));
-        return Some(synthetic(
-            SyntheticReason::BashInput,
-            format!("! {command}"),
-            m,
-        ));
-    }
-    if has_tag(t, "bash-stdout") || has_tag(t, "bash-stderr") || has_tag(t, "bash-exit-code") {
-        let stdout = tag_text(t, "bash-stdout").unwrap_or_default();
-        let stderr = tag_text(t, "bash-stderr").unwrap_or_default();
+        (SyntheticReason::BashInput, format!("! {command}"), m, rest)
+    } else if let Some((elems, rest)) =
+        leading(t, &["bash-stdout", "bash-stderr", "bash-exit-code"])
+    {
+        let stdout = elem(&elems, "bash-stdout");
+        let stderr = elem(&elems, "bash-stderr");
         let mut m = Map::new();
         m.insert("stdout".into(), json!(stdout));
         m.insert("stderr".into(), json!(stderr));
-        if let Some(code) = tag_text(t, "bash-exit-code") {
+        if let Some((_, code)) = elems.iter().find(|(tag, _)| *tag == "bash-exit-code") {
             match code.trim().parse::<i64>() {
                 Ok(n) => m.insert("exitCode".into(), json!(n)),
                 Err(_) => m.insert("exitCode".into(), json!(code)),
             };
         }
-        let shown = join_nonempty(&stdout, &stderr);
-        return Some(synthetic(SyntheticReason::BashOutput, shown, m));
-    }
-    if has_tag(t, "user-memory-input") {
-        let note = tag_text(t, "user-memory-input").unwrap_or_default();
+        let shown = strip_terminal_escapes(&join_nonempty(&stdout, &stderr));
+        (SyntheticReason::BashOutput, shown, m, rest)
+    } else if let Some((elems, rest)) = leading(t, &["user-memory-input"]) {
+        let note = elem(&elems, "user-memory-input");
         let mut m = Map::new();
         m.insert("note".into(), json!(note));
-        return Some(synthetic(
-            SyntheticReason::MemoryInput,
-            format!("# {note}"),
-            m,
-        ));
-    }
-    if has_tag(t, "task-notification") || t.starts_with(NOTIFICATION_PREAMBLE) {
-        return Some(task_notification(t));
-    }
-    if t.starts_with("<local-command-caveat>") || t.starts_with(OLD_CAVEAT) {
+        (SyntheticReason::MemoryInput, format!("# {note}"), m, rest)
+    } else if t.starts_with("<task-notification") || t.starts_with(NOTIFICATION_PREAMBLE) {
+        return Some(keep_raw(task_notification(t), text));
+    } else if t.starts_with("<local-command-caveat>") || t.starts_with(OLD_CAVEAT) {
         let inner = tag_text(t, "local-command-caveat").unwrap_or_else(|| t.to_owned());
-        return Some(synthetic(
-            SyntheticReason::LocalCommandCaveat,
-            inner,
-            Map::new(),
-        ));
-    }
-    if is_compact_continuation(t) {
-        return Some(synthetic(
+        (SyntheticReason::LocalCommandCaveat, inner, Map::new(), "")
+    } else if is_compact_continuation(t) {
+        (
             SyntheticReason::CompactSummary,
             t.to_owned(),
             Map::new(),
-        ));
+            "",
+        )
+    } else {
+        return None;
+    };
+    let origin = if reason == SyntheticReason::SlashCommand && m.contains_key("request") {
+        TurnOrigin::UserInput
+    } else {
+        TurnOrigin::Synthetic { reason }
+    };
+    let c = if rest.is_empty() {
+        Classified {
+            origin,
+            text: shown,
+            machinery: m,
+        }
+    } else {
+        // A real question after the block: the person's input, the block above it.
+        let mut m = m;
+        m.insert("kind".into(), json!(reason));
+        Classified {
+            origin: TurnOrigin::UserInput,
+            text: join_nonempty(&shown, rest),
+            machinery: m,
+        }
+    };
+    Some(keep_raw(c, text))
+}
+
+/// The tags of a slash-command record (any order, any whitespace between them).
+const COMMAND_TAGS: &[&str] = &[
+    "command-name",
+    "command-message",
+    "command-args",
+    "command-contents",
+    "skill-format",
+];
+
+/// A slash-command record. A command that carries the user's request (arguments, an expanded
+/// body, or a command whose message is not just its name, as prompt commands such as `/init`
+/// write "init is analyzing your codebase…") is the user's turn; one that only changes the CLI
+/// (`/clear`, `/model`) is a notice. 1.0.x writes the name without its slash.
+fn slash_command(elems: &[(&str, String)]) -> (SyntheticReason, String, Map<String, Value>) {
+    let get = |tag: &str| {
+        elems
+            .iter()
+            .find(|(t, _)| *t == tag)
+            .map(|(_, inner)| inner.clone())
+    };
+    let name = get("command-name").unwrap_or_default();
+    let message = get("command-message");
+    let args = get("command-args").unwrap_or_default();
+    let contents = get("command-contents");
+    let bare = match name.trim_start_matches('/') {
+        "" => message.clone().unwrap_or_default(),
+        n => n.to_owned(),
+    };
+    let shown_name = format!("/{bare}");
+    let shown = if args.is_empty() {
+        shown_name.clone()
+    } else {
+        format!("{shown_name} {args}")
+    };
+    let carries_request = !args.is_empty()
+        || contents.is_some()
+        || message
+            .as_deref()
+            .is_some_and(|msg| !msg.is_empty() && msg != bare && !name.is_empty());
+    let mut m = Map::new();
+    m.insert("command".into(), json!(shown_name));
+    if let Some(msg) = message {
+        m.insert("message".into(), json!(msg));
     }
-    None
+    if !args.is_empty() {
+        m.insert("args".into(), json!(args));
+    }
+    if let Some(c) = contents {
+        m.insert("contents".into(), json!(c));
+    }
+    if let Some(sf) = get("skill-format") {
+        m.insert("skillFormat".into(), json!(sf));
+    }
+    if carries_request {
+        m.insert("request".into(), json!(true));
+    }
+    (SyntheticReason::SlashCommand, shown, m)
+}
+
+/// A local command's output as it is written to a `system` row (`system/local_command` in 2.1.x
+/// saved sessions, `system/local_command_output` on the wire): the same turn the user message
+/// of older CLIs gives, markup and terminal escapes taken out, the raw text kept. Output with no
+/// markup (the wire's `content`) is the command's output.
+pub(crate) fn local_command(content: &str) -> Classified {
+    let c = classify(content, Flags::default(), None);
+    match c.origin {
+        TurnOrigin::UserInput if !c.machinery.contains_key("command") => keep_raw(
+            Classified {
+                origin: TurnOrigin::Synthetic {
+                    reason: SyntheticReason::LocalCommandOutput,
+                },
+                text: strip_terminal_escapes(content.trim()),
+                machinery: Map::new(),
+            },
+            content,
+        ),
+        _ => c,
+    }
+}
+
+/// Text without terminal control sequences (CSI such as colours, OSC such as titles and links,
+/// and other escapes): local commands (`/context`, `/cost`) colour their output for the
+/// terminal; the transcript keeps the words (the raw text stays in `machinery.raw`).
+pub(crate) fn strip_terminal_escapes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{1b}' => match chars.next() {
+                // CSI: parameters and intermediates up to a final byte in @..~.
+                Some('[') => {
+                    for n in chars.by_ref() {
+                        if ('@'..='~').contains(&n) {
+                            break;
+                        }
+                    }
+                }
+                // OSC (and DCS, SOS, PM, APC): up to BEL or ESC \.
+                Some(']' | 'P' | 'X' | '^' | '_') => {
+                    while let Some(n) = chars.next() {
+                        if n == '\u{7}' {
+                            break;
+                        }
+                        if n == '\u{1b}' {
+                            chars.next_if_eq(&'\\');
+                            break;
+                        }
+                    }
+                }
+                // A two-character escape.
+                Some(_) | None => {}
+            },
+            '\u{9b}' => {
+                for n in chars.by_ref() {
+                    if ('@'..='~').contains(&n) {
+                        break;
+                    }
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The raw text beside the classification, when the shown text is not it: no rule loses words.
+fn keep_raw(mut c: Classified, raw: &str) -> Classified {
+    if c.text != raw.trim() {
+        c.machinery.insert("raw".into(), json!(raw));
+    }
+    c
+}
+
+/// The machinery elements at the very start of `t` (only tags from `tags`, whitespace between
+/// them), and the text after them; none when `t` does not begin with one of them.
+fn leading<'a>(
+    t: &'a str,
+    tags: &[&'static str],
+) -> Option<(Vec<(&'static str, String)>, &'a str)> {
+    let mut elems = Vec::new();
+    let mut rest = t.trim_start();
+    while let Some(tag) = tags
+        .iter()
+        .find(|tag| find_open(rest, tag, 0).is_some_and(|(s, _)| s == 0))
+    {
+        let (_, end, inner) = find_tag(rest, tag)?;
+        elems.push((*tag, inner.trim().to_owned()));
+        rest = rest[end..].trim_start();
+    }
+    (!elems.is_empty()).then_some((elems, rest.trim_end()))
+}
+
+/// The inner text of the element `tag` among `elems` (empty when absent).
+fn elem(elems: &[(&str, String)], tag: &str) -> String {
+    elems
+        .iter()
+        .find(|(t, _)| *t == tag)
+        .map(|(_, inner)| inner.clone())
+        .unwrap_or_default()
 }
 
 /// `<task-notification>`: rewritten to its summary, kept visible as a notification turn.
@@ -330,11 +465,14 @@ fn real_input(text: &str) -> Classified {
             machinery: m,
         };
     }
-    Classified {
-        origin: TurnOrigin::UserInput,
-        text: kept,
-        machinery: m,
-    }
+    keep_raw(
+        Classified {
+            origin: TurnOrigin::UserInput,
+            text: kept,
+            machinery: m,
+        },
+        text,
+    )
 }
 
 fn join_nonempty(a: &str, b: &str) -> String {
@@ -428,10 +566,89 @@ mod tests {
             "<command-name>/review</command-name>\n            <command-message>review</command-message>\n            <command-args>src/</command-args>",
         );
         for c in [&a, &b] {
-            assert_eq!(reason(c), Some(SyntheticReason::SlashCommand));
+            assert_eq!(c.origin, TurnOrigin::UserInput, "arguments carry a request");
             assert_eq!(c.text, "/review src/");
             assert_eq!(c.machinery["args"], "src/");
+            assert!(
+                c.machinery["raw"]
+                    .as_str()
+                    .unwrap()
+                    .contains("<command-args>")
+            );
         }
+    }
+
+    /// Real 1.0.98 and 2.0.26 rows (corpus/external): `/orchestrator …` and `/init` are the
+    /// user's turn, `/clear` a notice.
+    #[test]
+    fn slash_commands_that_carry_a_request_are_the_users_turn() {
+        let orchestrator = plain(
+            "<command-message>orchestrator is running…</command-message>\n<command-name>/orchestrator</command-name>\n<command-args>create TODO app by Next.js</command-args>",
+        );
+        assert_eq!(orchestrator.origin, TurnOrigin::UserInput);
+        assert_eq!(
+            orchestrator.text,
+            "/orchestrator create TODO app by Next.js"
+        );
+        let init = plain(
+            "<command-message>init is analyzing your codebase…</command-message>\n<command-name>/init</command-name>",
+        );
+        assert_eq!(init.origin, TurnOrigin::UserInput);
+        assert_eq!(init.text, "/init");
+        // 1.0.17 writes the name without its slash.
+        let old = plain(
+            "<command-message>init is analyzing your codebase…</command-message>\n                      <command-name>init</command-name>\n                      <command-args></command-args>",
+        );
+        assert_eq!(
+            (old.origin, old.text.as_str()),
+            (TurnOrigin::UserInput, "/init")
+        );
+        let clear = plain(
+            "<command-name>/clear</command-name>\n            <command-message>clear</command-message>\n            <command-args></command-args>",
+        );
+        assert_eq!(reason(&clear), Some(SyntheticReason::SlashCommand));
+        assert_eq!(clear.text, "/clear");
+    }
+
+    #[test]
+    fn a_prompt_that_mentions_machinery_is_a_prompt() {
+        for text in [
+            "why does the log show <bash-input>ls</bash-input> twice?",
+            "explain what <command-name>/clear</command-name> does in the session file",
+            "is <local-command-stdout> escaped?",
+            "the <task-notification> tag: where is it written?",
+        ] {
+            let c = plain(text);
+            assert_eq!(c.origin, TurnOrigin::UserInput, "{text}");
+            assert_eq!(c.text, text);
+        }
+    }
+
+    #[test]
+    fn a_question_after_a_command_block_is_kept() {
+        let c = plain(
+            "<command-name>/clear</command-name><command-args></command-args>\nnow, what was the bug?",
+        );
+        assert_eq!(c.origin, TurnOrigin::UserInput);
+        assert_eq!(c.text, "/clear\nnow, what was the bug?");
+        assert_eq!(c.machinery["kind"], "slash-command");
+        let b = plain("<bash-stdout>ok</bash-stdout><bash-stderr></bash-stderr> and this?");
+        assert_eq!(b.origin, TurnOrigin::UserInput);
+        assert!(b.text.ends_with("and this?"));
+    }
+
+    #[test]
+    fn classified_text_keeps_its_raw_form() {
+        for raw in [
+            "<local-command-stdout>Set model to opus</local-command-stdout>",
+            "<bash-input>git status</bash-input>",
+            "<task-notification><task-id>b1</task-id><summary>done</summary></task-notification>",
+            "fix it<system-reminder>be careful</system-reminder>",
+        ] {
+            let c = plain(raw);
+            assert_eq!(c.machinery["raw"], raw, "{raw}");
+        }
+        assert!(!plain("just words").machinery.contains_key("raw"));
     }
 
     #[test]
@@ -473,6 +690,34 @@ mod tests {
         assert_eq!(c.machinery["systemReminders"][0], "be careful");
         let only = plain("<system-reminder>x</system-reminder>");
         assert_eq!(reason(&only), Some(SyntheticReason::SystemReminder));
+    }
+
+    #[test]
+    fn local_command_rows_read_like_the_old_user_messages() {
+        let cmd = local_command(
+            "<command-name>/context</command-name>\n<command-message>context</command-message>\n<command-args></command-args>",
+        );
+        assert_eq!(reason(&cmd), Some(SyntheticReason::SlashCommand));
+        assert_eq!(cmd.text, "/context");
+        let out = local_command(
+            "<local-command-stdout>\u{1b}[1mContext Usage\u{1b}[22m\n\u{1b}[38;2;136;136;136m⛁ \u{1b}[39m 12k/200k tokens</local-command-stdout>",
+        );
+        assert_eq!(reason(&out), Some(SyntheticReason::LocalCommandOutput));
+        assert_eq!(out.text, "Context Usage\n⛁  12k/200k tokens");
+        assert!(out.machinery["raw"].as_str().unwrap().contains('\u{1b}'));
+        let wire = local_command("Total cost: $1.23\nTotal duration: 5m 12s");
+        assert_eq!(reason(&wire), Some(SyntheticReason::LocalCommandOutput));
+        assert_eq!(wire.text, "Total cost: $1.23\nTotal duration: 5m 12s");
+    }
+
+    #[test]
+    fn terminal_escapes_are_stripped() {
+        assert_eq!(
+            strip_terminal_escapes(
+                "a\u{1b}[31mred\u{1b}[0m \u{1b}]8;;http://x\u{1b}\\link\u{1b}]8;;\u{7}z"
+            ),
+            "ared linkz"
+        );
     }
 
     #[test]

@@ -2,45 +2,41 @@
 //! (stream-json, saved sessions, Qwen's stream-json): content blocks become parts and tool
 //! results, and a user message's text is classified by §4 at this boundary.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value, json};
 
 use crate::input::anthropic::blocks::{self, Block};
 use crate::input::anthropic::classify::{self, Flags};
 use crate::input::fields::{opt_string, parent_tool_use_id};
+use crate::input::tool_kind::ToolTable;
 use crate::model::event::EventKind;
 use crate::model::transcript::{Part, Role, Turn, TurnMeta, Usage};
 
-/// Field names that differ between the live wire and a saved session.
+/// What differs between the formats that share these messages: field names (the live wire and a
+/// saved session spell some differently) and the agent whose tool names the blocks carry.
+/// Each agent's folder defines its own (`claude::STREAM_WIRE`, …).
+#[derive(Debug)]
 pub(crate) struct Wire {
     pub(crate) synthetic: &'static [&'static str],
     pub(crate) tool_use_result: &'static str,
-}
-
-impl Wire {
-    /// The live stream-json spelling.
-    pub(crate) const STREAM: Wire = Wire {
-        synthetic: &["isSynthetic"],
-        tool_use_result: "tool_use_result",
-    };
-    /// The saved-session spelling.
-    pub(crate) const SESSION: Wire = Wire {
-        synthetic: &["isMeta", "isVisibleInTranscriptOnly"],
-        tool_use_result: "toolUseResult",
-    };
+    /// The agent's tool names → tool kinds.
+    pub(crate) tools: ToolTable,
 }
 
 /// Assistant and user messages, shared by the stream and the saved-session adapters.
 #[derive(Debug, Default)]
 pub(crate) struct ClaudeMessages {
     subagent_threads_seen: HashSet<String>,
+    /// Sub-agent prompts shown from `task_started`, by Agent call: the thread's own first user
+    /// message, when the stream sends it too, is the same prompt and is not shown twice.
+    task_prompts: HashMap<String, String>,
     user_count: u64,
 }
 
 impl ClaudeMessages {
     /// An assistant message: one event per content block.
-    pub(crate) fn assistant(&mut self, v: &Value, _wire: &Wire, emit: &mut impl FnMut(EventKind)) {
+    pub(crate) fn assistant(&mut self, v: &Value, wire: &Wire, emit: &mut impl FnMut(EventKind)) {
         let thread = parent_tool_use_id(v);
         let msg = v.get("message").unwrap_or(&Value::Null);
         let message_id = msg
@@ -79,7 +75,7 @@ impl ClaudeMessages {
         let timestamp = opt_string(v, "timestamp");
         let blocks = content_blocks(msg);
         for b in blocks.iter() {
-            let part = match blocks::block(b) {
+            let part = match blocks::block(b, wire.tools) {
                 Block::Text(text) => Part::Text {
                     text,
                     citations: Vec::new(),
@@ -91,6 +87,8 @@ impl ClaudeMessages {
                     output,
                     error_text,
                 } => {
+                    // A result inside an assistant message is a server tool's or an MCP
+                    // connector's: the API ran it, and the message goes on.
                     emit(EventKind::ToolResult {
                         thread: thread.clone(),
                         tool_call_id,
@@ -98,6 +96,7 @@ impl ClaudeMessages {
                         output,
                         error_text,
                         sidecar: None,
+                        server_run: true,
                     });
                     continue;
                 }
@@ -125,7 +124,7 @@ impl ClaudeMessages {
         let mut parts: Vec<Part> = Vec::new();
         let mut first_result: Option<String> = None;
         for b in blocks.iter() {
-            match blocks::block(b) {
+            match blocks::block(b, wire.tools) {
                 Block::Text(t) => texts.push(t),
                 Block::Part(p) => parts.push(p),
                 Block::Result {
@@ -143,8 +142,18 @@ impl ClaudeMessages {
                             }
                         }
                     }
+                    // A rejection written before `toolDenialKind` existed: a denial, not an
+                    // error (the fold keeps the result's output on the denied call).
+                    if is_error && is_rejection(sc.as_ref(), &output) {
+                        emit(EventKind::ToolDenied {
+                            tool_call_id: tool_call_id.clone(),
+                            tool_name: String::new(),
+                            message: crate::model::transcript::output_text(&output),
+                        });
+                    }
                     // An Agent call's result ends its sub-agent thread.
                     self.subagent_threads_seen.remove(&tool_call_id);
+                    self.task_prompts.remove(&tool_call_id);
                     first_result.get_or_insert_with(|| tool_call_id.clone());
                     emit(EventKind::ToolResult {
                         thread: thread.clone(),
@@ -153,6 +162,7 @@ impl ClaudeMessages {
                         output,
                         error_text,
                         sidecar: sc,
+                        server_run: false,
                     });
                 }
             }
@@ -176,6 +186,14 @@ impl ClaudeMessages {
             },
         };
         let joined = texts.join("\n");
+        if let Some(p) = &thread {
+            if parts.is_empty()
+                && self.task_prompts.get(p).map(String::as_str) == Some(joined.trim())
+            {
+                self.task_prompts.remove(p);
+                return;
+            }
+        }
         let c = classify::classify(&joined, flags, thread.as_deref());
         let mut turn_parts = Vec::with_capacity(parts.len() + 1);
         if !c.text.is_empty() || parts.is_empty() {
@@ -219,11 +237,96 @@ impl ClaudeMessages {
     }
 }
 
+impl ClaudeMessages {
+    /// `task_started.prompt` (the stream): the sub-agent's prompt turn, as a saved session has
+    /// it, so a stream that does not send the thread's first user message still shows it.
+    pub(crate) fn subagent_prompt(&mut self, v: &Value, emit: &mut impl FnMut(EventKind)) {
+        let (Some(call), Some(prompt)) = (
+            v.get("tool_use_id").and_then(Value::as_str),
+            v.get("prompt").and_then(Value::as_str),
+        ) else {
+            return;
+        };
+        if prompt.trim().is_empty() || !self.subagent_threads_seen.insert(call.to_owned()) {
+            return;
+        }
+        self.task_prompts
+            .insert(call.to_owned(), prompt.trim().to_owned());
+        let id = format!("{}-prompt", opt_string(v, "task_id").unwrap_or_default());
+        emit(EventKind::UserTurn {
+            turn: Box::new(Turn {
+                id,
+                role: Role::User,
+                origin: crate::model::transcript::TurnOrigin::SubagentPrompt {
+                    parent_tool_call_id: call.to_owned(),
+                },
+                parent_task_id: Some(call.to_owned()),
+                parts: vec![Part::Text {
+                    text: prompt.to_owned(),
+                    citations: Vec::new(),
+                }],
+                metadata: TurnMeta::default(),
+                timestamp: opt_string(v, "timestamp"),
+            }),
+            source_tool_call_id: None,
+        });
+    }
+}
+
 /// A message's content as blocks, borrowed (a plain string content becomes one text block).
 fn content_blocks(msg: &Value) -> std::borrow::Cow<'_, [Value]> {
     match msg.get("content") {
         Some(Value::Array(a)) => std::borrow::Cow::Borrowed(a.as_slice()),
         Some(Value::String(s)) => std::borrow::Cow::Owned(vec![json!({"type": "text", "text": s})]),
         _ => std::borrow::Cow::Owned(Vec::new()),
+    }
+}
+
+/// What the CLI writes when the person rejects a tool call (1.0.x to 2.0.x, before
+/// `toolDenialKind`): `toolUseResult: "User rejected tool use"`, or a result that begins "The user doesn't want to
+/// proceed with this tool use" (or "… to take this action right now", for the calls beside it).
+const REJECTED_SIDECAR: &str = "User rejected tool use";
+const REJECTED_TEXT: &str = "The user doesn't want to ";
+
+/// True when an error result is the person's rejection of the call.
+fn is_rejection(sidecar: Option<&Value>, output: &Value) -> bool {
+    let side = sidecar.and_then(Value::as_str).unwrap_or_default();
+    side == REJECTED_SIDECAR
+        || side
+            .trim_start_matches("Error:")
+            .trim_start()
+            .starts_with(REJECTED_TEXT)
+        || crate::model::transcript::output_text(output)
+            .trim_start()
+            .starts_with(REJECTED_TEXT)
+}
+
+/// A local command's `system` row (`system/local_command` in a saved session,
+/// `system/local_command_output` on the wire) → the user-role turn the same command gets when an
+/// older CLI writes it as a user message, so both read alike: the command, then its output.
+pub(crate) fn local_command_turn(v: &Value) -> EventKind {
+    let content = match v.get("content") {
+        Some(Value::String(s)) => s.clone(),
+        _ => String::new(),
+    };
+    let c = classify::local_command(&content);
+    let id = opt_string(v, "uuid").unwrap_or_default();
+    EventKind::UserTurn {
+        turn: Box::new(Turn {
+            id,
+            role: Role::User,
+            origin: c.origin,
+            parent_task_id: parent_tool_use_id(v),
+            parts: vec![Part::Text {
+                text: c.text,
+                citations: Vec::new(),
+            }],
+            metadata: TurnMeta {
+                machinery: c.machinery,
+                ..TurnMeta::default()
+            },
+            timestamp: opt_string(v, "timestamp"),
+        }),
+        source_tool_call_id: None,
     }
 }

@@ -21,11 +21,24 @@ use crate::model::transcript::{TurnMeta, Usage};
 
 /// Decoder state: which message each thread is streaming, and which sub-agent threads have had
 /// their first user message.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct StreamJson {
+    /// The agent's spelling and tool names.
+    wire: &'static Wire,
     streaming: HashMap<Thread, String>,
     /// The message decoder, shared with Qwen's stream-json (same messages, same blocks).
     pub(crate) core: ClaudeMessages,
+}
+
+impl StreamJson {
+    /// A decoder for the agent whose spelling and tool names `wire` holds.
+    pub(crate) fn new(wire: &'static Wire) -> StreamJson {
+        StreamJson {
+            wire,
+            streaming: HashMap::new(),
+            core: ClaudeMessages::default(),
+        }
+    }
 }
 
 impl Adapter for StreamJson {
@@ -40,8 +53,8 @@ impl Adapter for StreamJson {
         let mut emit = |kind: EventKind| out.push(Event { line: n, kind });
         let ty = str_of(&v, "type");
         match ty {
-            "assistant" => self.core.assistant(&v, &Wire::STREAM, &mut emit),
-            "user" => self.core.user(&v, &Wire::STREAM, &mut emit),
+            "assistant" => self.core.assistant(&v, self.wire, &mut emit),
+            "user" => self.core.user(&v, self.wire, &mut emit),
             "system" => {
                 if !system(&v, &mut emit) {
                     push_debug(
@@ -49,6 +62,8 @@ impl Adapter for StreamJson {
                         line,
                         &format!("unknown system subtype {:?}", str_of(&v, "subtype")),
                     );
+                } else if str_of(&v, "subtype") == "task_started" {
+                    self.core.subagent_prompt(&v, &mut emit);
                 }
             }
             "result" => emit(EventKind::Notice {

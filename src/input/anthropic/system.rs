@@ -168,12 +168,9 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
             server: string(v, "mcp_server_name"),
             id: string(v, "elicitation_id"),
         })),
-        "local_command_output" => emit(info(
-            v,
-            "local_command_output",
-            Level::Info,
-            string(v, "content"),
-        )),
+        "local_command_output" | "local_command" => {
+            emit(crate::input::anthropic::messages::local_command_turn(v))
+        }
         "model_refusal_fallback" | "model_refusal_no_fallback" => {
             emit(info(v, sub, Level::Warning, string(v, "content")))
         }
@@ -242,10 +239,11 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
 /// `result`: the end of a turn, with cost, counts and duration.
 pub(crate) fn result_notice(v: &Value) -> SystemNotice {
     let sub = string(v, "subtype");
+    // A result that says neither (claude-code-action's trimmed results) is not a failure.
     let is_error = v
         .get("is_error")
         .and_then(Value::as_bool)
-        .unwrap_or(sub != "success");
+        .unwrap_or(!sub.is_empty() && sub != "success");
     SystemNotice::Result {
         subtype: sub,
         is_error,

@@ -1,6 +1,30 @@
 //! Claude Code: the stream-json adapter and saved sessions (`~/.claude/projects/…`).
 
 pub(crate) mod session;
+/// Claude Code's tool names → tool kinds.
+pub(crate) mod tools;
+
+use crate::input::anthropic::messages::Wire;
+use crate::input::anthropic::stream::StreamJson;
+
+/// The live stream-json spelling, with Claude Code's tool names.
+pub(crate) const STREAM_WIRE: Wire = Wire {
+    synthetic: &["isSynthetic"],
+    tool_use_result: "tool_use_result",
+    tools: tools::known,
+};
+
+/// The saved-session spelling, with Claude Code's tool names.
+pub(crate) const SESSION_WIRE: Wire = Wire {
+    synthetic: &["isMeta", "isVisibleInTranscriptOnly"],
+    tool_use_result: "toolUseResult",
+    tools: tools::known,
+};
+
+/// A Claude Code stream-json adapter.
+pub(crate) fn stream() -> ClaudeStream {
+    StreamJson::new(&STREAM_WIRE)
+}
 
 /// Claude Code's stream-json adapter. The Agent SDK wire format is Claude Code's own; its decoder
 /// lives in `input::anthropic` only because Qwen Code's stream-json copies it.

@@ -236,6 +236,7 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
             });
             Item::Tool(Box::new(items::ToolItem {
                 name: str_of(it, "tool").to_owned(),
+                kind: crate::input::tool_kind::other(&input),
                 caller: crate::model::transcript::Caller::Model,
                 mcp_server: None,
                 input,

@@ -7,9 +7,10 @@
 //! adapter turns its shape into an [`Item`]; the [`Emitter`] turns items into events the same way
 //! for both, so the two formats fold into the same transcript (`docs/input-codex.md`).
 //!
-//! Tool names are chosen for the renderers' one-line summaries: `shell` with input `{command}`,
-//! `apply_patch` with a `description` (`add /path`), `mcp__<server>__<tool>` (shown as
-//! `tool · server (MCP)`), `WebSearch` with `query`, `TodoWrite` with `todos` (the checklist).
+//! Each call keeps the name of the Codex tool behind the item and says what it does in its kind:
+//! `shell` (a shell command, input `{command}`), `apply_patch` (a patch; input `{description,
+//! changes}`), the MCP server's own tool name (an MCP call, with its server), `web_search` (a web
+//! search, input `{query}`) and `update_plan` (the plan as a todo list, input `{todos}`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -17,8 +18,10 @@ use serde::Deserialize;
 use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde_json::{Value, json};
 
+use crate::input::tool_kind;
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SystemNotice};
+use crate::model::tool_kind::{PatchFile, ToolKind};
 use crate::model::transcript::{Caller, Part, Role, ToolCall, Turn, TurnMeta, TurnOrigin, Usage};
 
 /// Where an item is in its life: the stream sends `item.started`, `item.updated` and
@@ -48,8 +51,10 @@ pub(crate) enum Item {
 /// A tool-like item: what the call looks like, and its outcome once it has one.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ToolItem {
-    /// The tool name the renderers key on (`shell`, `apply_patch`, `mcp__s__t`, …).
+    /// The Codex tool's own name (`shell`, `apply_patch`, an MCP server's tool, …).
     pub(crate) name: String,
+    /// What the call does.
+    pub(crate) kind: ToolKind,
     /// Who runs it: the client (`model`), the provider (`server-tool`) or an MCP server.
     pub(crate) caller: Caller,
     /// The MCP server's name, for an MCP call.
@@ -59,7 +64,7 @@ pub(crate) struct ToolItem {
     /// `None` while the item is still in progress.
     pub(crate) outcome: Option<Outcome>,
     /// Each distinct state of the item is a call of its own that is done at once (the plan:
-    /// like Claude's `TodoWrite`, every change of the list is one call showing the whole list).
+    /// every change of the list is one call showing the whole list).
     pub(crate) snapshot: bool,
 }
 
@@ -216,7 +221,13 @@ impl Emitter {
                 push(block(
                     m,
                     Part::ToolCall {
-                        call: Box::new(ToolCall::new(call_id.clone(), t.name, t.caller, t.input)),
+                        call: Box::new(ToolCall::new(
+                            call_id.clone(),
+                            t.name,
+                            t.kind,
+                            t.caller,
+                            t.input,
+                        )),
                     },
                 ));
                 push(EventKind::ToolResult {
@@ -226,6 +237,7 @@ impl Emitter {
                     output: Value::String(String::new()),
                     error_text: None,
                     sidecar: None,
+                    server_run: false,
                 });
             }
             Item::Tool(t) => {
@@ -238,6 +250,7 @@ impl Emitter {
                 }
                 let ToolItem {
                     name,
+                    kind,
                     caller,
                     mcp_server,
                     input,
@@ -245,7 +258,7 @@ impl Emitter {
                     snapshot: _,
                 } = *t;
                 if self.announced.insert(call_id.clone()) {
-                    let mut call = ToolCall::new(call_id.clone(), name, caller, input);
+                    let mut call = ToolCall::new(call_id.clone(), name, kind, caller, input);
                     call.mcp_server = mcp_server;
                     let m = self.message_id(id);
                     push(block(
@@ -264,6 +277,7 @@ impl Emitter {
                         state: None,
                         output: None,
                         input: Some(input),
+                        kind: Some(kind),
                         error_text: None,
                         sidecar: None,
                     });
@@ -282,6 +296,7 @@ impl Emitter {
                         output: o.output,
                         error_text: o.error_text,
                         sidecar: o.sidecar,
+                        server_run: caller == Caller::ServerTool,
                     });
                 }
             }
@@ -376,6 +391,10 @@ pub(crate) fn shell_item(
     };
     ToolItem {
         name: "shell".into(),
+        kind: ToolKind::Shell {
+            command: command.clone(),
+            description: None,
+        },
         caller: Caller::Model,
         mcp_server: None,
         input: json!({ "command": command }),
@@ -453,6 +472,15 @@ pub(crate) fn patch_item(
     };
     ToolItem {
         name: "apply_patch".into(),
+        kind: ToolKind::Patch {
+            files: changes
+                .iter()
+                .map(|c| PatchFile {
+                    path: c.path.clone(),
+                    change: c.kind.clone(),
+                })
+                .collect(),
+        },
         caller: Caller::Model,
         mcp_server: None,
         input: json!({ "description": description, "changes": list }),
@@ -461,8 +489,8 @@ pub(crate) fn patch_item(
     }
 }
 
-/// An MCP call, named `mcp__<server>__<tool>` like Claude's so every renderer shows it as
-/// `tool · server (MCP)`. `result` is the MCP result (its `content` becomes the output); a
+/// An MCP call, named by the server's own tool name (its kind names the server too).
+/// `result` is the MCP result (its `content` becomes the output); a
 /// failed call with no `error` takes its error text from the result (Codex reports an
 /// `isError` result as `status: failed`, `error: null`).
 pub(crate) fn mcp_item(
@@ -486,9 +514,7 @@ pub(crate) fn mcp_item(
                 error_text: if is_error {
                     Some(
                         error
-                            .unwrap_or_else(|| {
-                                crate::input::anthropic::blocks::output_text(&output)
-                            })
+                            .unwrap_or_else(|| crate::model::transcript::output_text(&output))
                             .trim()
                             .to_owned(),
                     )
@@ -503,7 +529,12 @@ pub(crate) fn mcp_item(
         }
     };
     ToolItem {
-        name: format!("mcp__{server}__{tool}"),
+        name: tool.to_owned(),
+        kind: ToolKind::Mcp {
+            server: server.to_owned(),
+            tool: tool.to_owned(),
+            subject: tool_kind::first_of(&arguments, tool_kind::SUBJECT_KEYS),
+        },
         caller: Caller::Mcp,
         mcp_server: Some(server.to_owned()),
         input: if arguments.is_null() {
@@ -516,7 +547,7 @@ pub(crate) fn mcp_item(
     }
 }
 
-/// A web search, run by the model provider: `WebSearch` with `query` (and the action taken).
+/// A web search, run by the model provider: `web_search` with `query` (and the action taken).
 pub(crate) fn web_search_item(
     query: &str,
     action: Option<Value>,
@@ -528,7 +559,10 @@ pub(crate) fn web_search_item(
         input["action"] = a;
     }
     ToolItem {
-        name: "WebSearch".into(),
+        name: "web_search".into(),
+        kind: ToolKind::WebSearch {
+            query: query.to_owned(),
+        },
         caller: Caller::ServerTool,
         mcp_server: None,
         input,
@@ -542,9 +576,9 @@ pub(crate) fn web_search_item(
     }
 }
 
-/// The agent's plan (`todo_list`), shaped like Claude's `TodoWrite` so the renderers draw their
-/// checklist: `{todos: [{content, status}]}`, status `completed` or `pending`. Each change of
-/// the list is one call (see [`ToolItem::snapshot`]).
+/// The agent's plan (`todo_list`, written by Codex's `update_plan` tool) as a todo list:
+/// `{todos: [{content, status}]}`, status `completed` or `pending`. Each change of the list is
+/// one call (see [`ToolItem::snapshot`]).
 pub(crate) fn todo_item(items: &[Value]) -> ToolItem {
     let todos: Vec<Value> = items
         .iter()
@@ -558,7 +592,8 @@ pub(crate) fn todo_item(items: &[Value]) -> ToolItem {
         })
         .collect();
     ToolItem {
-        name: "TodoWrite".into(),
+        kind: tool_kind::todo(&json!({ "todos": todos })).unwrap_or_default(),
+        name: "update_plan".into(),
         caller: Caller::Model,
         mcp_server: None,
         input: json!({ "todos": todos }),

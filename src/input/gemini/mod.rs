@@ -2,4 +2,5 @@
 
 pub(crate) mod session;
 pub(crate) mod stream;
+mod tool_names;
 mod tools;

@@ -267,11 +267,18 @@ fn tool_call(v: &Value) -> ToolCall {
         Some(Value::Null) | None => Value::Object(Map::new()),
         Some(other) => other.clone(),
     };
-    let mut call = ToolCall::new(str_of(v, "tool_id").to_owned(), name, Caller::Model, input);
+    let mut call = ToolCall::new(
+        str_of(v, "tool_id").to_owned(),
+        name,
+        Default::default(),
+        Caller::Model,
+        input,
+    );
     if let Some((server, _tool)) = split_mcp_tool(&call.name) {
         call.mcp_server = Some(server.to_owned());
         call.caller = Caller::Mcp;
     }
+    call.kind = super::tool_names::kind_of(&call);
     call
 }
 
@@ -303,6 +310,7 @@ fn tool_result(v: &Value) -> EventKind {
         output,
         error_text: if is_error { error_text } else { None },
         sidecar: error.map(|e| json!({ "error": e })),
+        server_run: false,
     }
 }
 

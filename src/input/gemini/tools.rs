@@ -17,11 +17,18 @@ use crate::model::transcript::{Caller, ToolCall};
 pub(super) fn tool_call(c: &Value) -> (ToolCall, Option<EventKind>) {
     let name = str_of(c, "name").to_owned();
     let input = c.get("args").cloned().unwrap_or_else(|| json!({}));
-    let mut call = ToolCall::new(str_of(c, "id").to_owned(), name, Caller::Model, input);
+    let mut call = ToolCall::new(
+        str_of(c, "id").to_owned(),
+        name,
+        Default::default(),
+        Caller::Model,
+        input,
+    );
     if let Some(server) = mcp_server(c) {
         call.caller = Caller::Mcp;
         call.mcp_server = Some(server);
     }
+    call.kind = super::tool_names::kind_of(&call);
     let mut sidecar = Map::new();
     for k in ["status", "displayName", "description"] {
         if let Some(v) = c.get(k).filter(|v| !v.is_null()) {
@@ -74,6 +81,7 @@ pub(super) fn tool_call(c: &Value) -> (ToolCall, Option<EventKind>) {
         output: Value::String(shown.or(model_output).or(error).unwrap_or_default()),
         error_text,
         sidecar: Some(Value::Object(sidecar)),
+        server_run: false,
     };
     (call, Some(result))
 }
@@ -106,6 +114,7 @@ pub(super) fn function_result(id: &str, fr: &Value) -> EventKind {
         output: Value::String(output.or(error.clone()).unwrap_or_default()),
         error_text: error,
         sidecar: None,
+        server_run: false,
     }
 }
 

@@ -4,5 +4,6 @@ mod acp;
 pub(crate) mod daemon;
 mod permissions;
 pub(crate) mod stream;
+mod tool_names;
 mod tools;
 mod wire;

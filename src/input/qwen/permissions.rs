@@ -157,6 +157,7 @@ impl Conversation {
             state: Some(ToolState::ApprovalDenied),
             output: None,
             input: None,
+            kind: None,
             error_text: Some(message),
             sidecar: Some(rec.sidecar()),
         });
@@ -169,6 +170,7 @@ fn tool_update(id: &str, state: Option<ToolState>, sidecar: Value) -> EventKind 
         state,
         output: None,
         input: None,
+        kind: None,
         error_text: None,
         sidecar: Some(sidecar),
     }

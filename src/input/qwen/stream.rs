@@ -27,10 +27,16 @@ use crate::input::fields::{opt_string, parent_tool_use_id, str_of};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
-use crate::model::transcript::{Caller, Part, ToolState};
+use crate::model::transcript::{Part, ToolState};
+
+/// Qwen Code's stream-json: Claude's live spelling, Qwen Code's tool names.
+const WIRE: Wire = Wire {
+    synthetic: &["isSynthetic"],
+    tool_use_result: "tool_use_result",
+    tools: super::tool_names::known,
+};
 
 /// Decoder state: the open response per thread, block renumbering, tool names, denied calls.
-#[derive(Default)]
 pub(crate) struct QwenStream {
     claude: StreamJson,
     groups: HashMap<Thread, String>,
@@ -38,6 +44,18 @@ pub(crate) struct QwenStream {
     blocks: HashMap<Thread, (u64, HashMap<u64, u64>)>,
     names: HashMap<String, String>,
     denied: HashSet<String>,
+}
+
+impl Default for QwenStream {
+    fn default() -> QwenStream {
+        QwenStream {
+            claude: StreamJson::new(&WIRE),
+            groups: HashMap::new(),
+            blocks: HashMap::new(),
+            names: HashMap::new(),
+            denied: HashSet::new(),
+        }
+    }
 }
 
 impl Adapter for QwenStream {
@@ -72,7 +90,7 @@ impl Adapter for QwenStream {
                 self.groups.remove(&thread);
                 let names = &self.names;
                 let denied = &mut self.denied;
-                self.claude.core.user(&v, &Wire::STREAM, &mut |kind| {
+                self.claude.core.user(&v, &WIRE, &mut |kind| {
                     for k in denial(kind, names, denied) {
                         out.push(Event { line: n, kind: k });
                     }
@@ -136,21 +154,16 @@ impl QwenStream {
             m.insert("id".into(), Value::String(group));
         }
         let names = &mut self.names;
-        self.claude
-            .core
-            .assistant(&v, &Wire::STREAM, &mut |mut kind| {
-                if let EventKind::AssistantBlock {
-                    part: Part::ToolCall { call },
-                    ..
-                } = &mut kind
-                {
-                    if call.name == "agent" {
-                        call.caller = Caller::Subagent;
-                    }
-                    names.insert(call.tool_call_id.clone(), call.name.clone());
-                }
-                out.push(Event { line: n, kind });
-            });
+        self.claude.core.assistant(&v, &WIRE, &mut |kind| {
+            if let EventKind::AssistantBlock {
+                part: Part::ToolCall { call },
+                ..
+            } = &kind
+            {
+                names.insert(call.tool_call_id.clone(), call.name.clone());
+            }
+            out.push(Event { line: n, kind });
+        });
         if ends {
             self.groups.remove(&thread);
         }
@@ -234,7 +247,7 @@ fn denial(
     };
     let text = error_text
         .clone()
-        .unwrap_or_else(|| crate::input::anthropic::blocks::output_text(output));
+        .unwrap_or_else(|| crate::model::transcript::output_text(output));
     if !is_denial_text(&text) {
         return vec![kind];
     }
@@ -255,6 +268,7 @@ fn denied_update(id: String, output: Option<Value>, text: String) -> EventKind {
         state: Some(ToolState::ApprovalDenied),
         output,
         input: None,
+        kind: None,
         error_text: Some(text),
         sidecar: None,
     }

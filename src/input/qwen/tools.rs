@@ -27,8 +27,10 @@ use serde_json::{Map, Value, json};
 use crate::input::anthropic::blocks::split_mcp_name;
 use crate::input::fields::{info, opt_string, str_of};
 use crate::input::qwen::acp::{Conversation, Emit, parent_of, text_part};
+use crate::input::tool_kind;
 use crate::model::event::{EventKind, Thread};
 use crate::model::session::Level;
+use crate::model::tool_kind::ToolKind;
 use crate::model::transcript::{
     Caller, Part, Role, SubagentStatus, ToolCall, ToolState, Turn, TurnMeta, TurnOrigin,
 };
@@ -54,6 +56,9 @@ pub(super) struct CallRecord {
     subtask_started: bool,
     pub(super) denied: bool,
     done: bool,
+    /// Who runs the call and, for an MCP call, its server: what its kind is built from.
+    caller: Caller,
+    mcp_server: Option<String>,
 }
 
 impl CallRecord {
@@ -80,7 +85,20 @@ impl CallRecord {
             subtask_started: false,
             denied: false,
             done: false,
+            caller: Caller::Model,
+            mcp_server: None,
         }
+    }
+
+    /// What the call does, from its name and its input as far as it is known.
+    fn tool_kind(&self) -> ToolKind {
+        tool_kind::classify(
+            &self.name,
+            self.caller,
+            self.mcp_server.as_deref(),
+            &self.raw_input,
+            super::tool_names::known,
+        )
     }
 
     /// The harness's view of the call, kept whole beside the normalized fields.
@@ -165,6 +183,7 @@ impl Conversation {
                 state: None,
                 output: None,
                 input: Some(rec.raw_input.clone()),
+                kind: Some(rec.tool_kind()),
                 error_text: None,
                 sidecar: None,
             });
@@ -217,6 +236,7 @@ impl Conversation {
         }
         let input = (rec.raw_input != input_before && !is_empty_value(&rec.raw_input))
             .then(|| rec.raw_input.clone());
+        let kind = input.as_ref().map(|_| rec.tool_kind());
         let state = match status {
             None => None,
             Some("pending") => Some(ToolState::Pending),
@@ -229,6 +249,7 @@ impl Conversation {
             state,
             output: None,
             input,
+            kind,
             error_text: None,
             sidecar: Some(rec.sidecar()),
         });
@@ -255,7 +276,13 @@ impl Conversation {
         } else {
             rec.raw_input.clone()
         };
-        let mut call = ToolCall::new(id.to_owned(), name.clone(), Caller::Model, input);
+        let mut call = ToolCall::new(
+            id.to_owned(),
+            name.clone(),
+            ToolKind::default(),
+            Caller::Model,
+            input,
+        );
         let provenance = meta.get("provenance").and_then(Value::as_str);
         if let Some((server, _)) = split_mcp_name(&name) {
             call.caller = Caller::Mcp;
@@ -269,6 +296,9 @@ impl Conversation {
         } else if is_agent {
             call.caller = Caller::Subagent;
         }
+        rec.caller = call.caller;
+        rec.mcp_server.clone_from(&call.mcp_server);
+        call.kind = rec.tool_kind();
         call.state = match rec.status.as_str() {
             "pending" => ToolState::Pending,
             _ => ToolState::Running,
@@ -347,6 +377,7 @@ impl Conversation {
                 state: None,
                 output: Some(Value::String(text)),
                 input: None,
+                kind: None,
                 error_text: None,
                 sidecar: None,
             });
@@ -363,7 +394,7 @@ impl Conversation {
         rec.done = true;
         let is_error = rec.status != "completed";
         let output = rec.output();
-        let text = crate::input::anthropic::blocks::output_text(&output);
+        let text = crate::model::transcript::output_text(&output);
         if rec.is_agent && rec.subtask_started {
             e.push(EventKind::SubtaskFinished {
                 task_id: id.to_owned(),
@@ -393,6 +424,7 @@ impl Conversation {
                 state: None,
                 output: Some(output),
                 input: None,
+                kind: None,
                 error_text: None,
                 sidecar: Some(rec.sidecar()),
             });
@@ -411,6 +443,7 @@ impl Conversation {
                 }
             }),
             sidecar: Some(rec.sidecar()),
+            server_run: false,
         });
         self.release(id);
     }
@@ -444,6 +477,7 @@ impl Conversation {
                     state: None,
                     output: Some(Value::String(rec.shell_output.clone())),
                     input: None,
+                    kind: None,
                     error_text: None,
                     sidecar: None,
                 });
@@ -503,6 +537,7 @@ impl Conversation {
                 tool_call_id: id,
                 state: Some(ToolState::Success),
                 output: None,
+                kind: tool_kind::todo(&input),
                 input: Some(input),
                 error_text: None,
                 sidecar: Some(sidecar),
@@ -510,7 +545,8 @@ impl Conversation {
             return;
         }
         self.flush(&thread, e);
-        let mut call = ToolCall::new(id.clone(), "todo_write".into(), Caller::Model, input);
+        let kind = tool_kind::todo(&input).unwrap_or_default();
+        let mut call = ToolCall::new(id.clone(), "todo_write".into(), kind, Caller::Model, input);
         call.state = ToolState::Success;
         call.sidecar = Some(sidecar);
         self.calls.insert(
@@ -571,6 +607,7 @@ impl Conversation {
                         state: None,
                         output: Some(Value::String(rec.shell_output.clone())),
                         input: None,
+                        kind: None,
                         error_text: None,
                         sidecar: None,
                     });

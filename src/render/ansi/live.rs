@@ -317,11 +317,15 @@ impl TextRenderer {
         out: &mut dyn Write,
         call_id: &str,
         input: &serde_json::Value,
+        kind: Option<&crate::model::tool_kind::ToolKind>,
     ) -> io::Result<()> {
         let Some(call) = self.live.heads.get_mut(call_id) else {
             return Ok(());
         };
         call.input = input.clone();
+        if let Some(k) = kind {
+            call.kind = k.clone();
+        }
         if has_no_input(input) || !self.live.deferred.remove(call_id) {
             return Ok(());
         }

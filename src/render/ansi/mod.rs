@@ -200,6 +200,17 @@ impl Render for TextRenderer {
                 part,
                 ..
             } => self.live_part(out, message_id, part),
+            // A denial arrives before its call's result: the result is then shown as one.
+            EventKind::ToolDenied {
+                tool_call_id,
+                message,
+                ..
+            } => {
+                if let Some(call) = self.live.heads.get_mut(tool_call_id) {
+                    call.denied = Some(message.clone());
+                }
+                Ok(())
+            }
             EventKind::ToolResult {
                 thread: None,
                 tool_call_id,
@@ -207,8 +218,12 @@ impl Render for TextRenderer {
                 output,
                 error_text,
                 sidecar,
+                server_run: _,
             } => {
-                if !self.live.heads.contains_key(tool_call_id) {
+                // A second result for a call (a replay) adds nothing: the first one stands.
+                if !self.live.heads.contains_key(tool_call_id)
+                    || self.live.results.contains(tool_call_id)
+                {
                     return Ok(());
                 }
                 self.head_before_result(out, tool_call_id)?;
@@ -222,17 +237,14 @@ impl Render for TextRenderer {
                 {
                     return Ok(());
                 }
+                // The result as the fold applies it, so the live line and the final item agree.
                 let mut call = call.clone();
-                call.state = if *is_error {
-                    crate::model::transcript::ToolState::Error
-                } else {
-                    crate::model::transcript::ToolState::Success
-                };
-                call.output = Some(output.clone());
-                call.error_text = error_text
-                    .clone()
-                    .or_else(|| is_error.then(|| crate::render::summary::output_text(output)));
-                call.sidecar = sidecar.clone();
+                call.set_result(
+                    *is_error,
+                    output.clone(),
+                    error_text.clone(),
+                    sidecar.clone(),
+                );
                 let lines = self.view.call_result(&call, 0);
                 self.call_lines(out, &call, &lines)?;
                 self.live.results.insert(tool_call_id.clone());
@@ -241,8 +253,9 @@ impl Render for TextRenderer {
             EventKind::ToolUpdate {
                 tool_call_id,
                 input: Some(input),
+                kind,
                 ..
-            } => self.input_arrived(out, tool_call_id, input),
+            } => self.input_arrived(out, tool_call_id, input, kind.as_ref()),
             // A result waits for its item: the fold writes every turn still held before it.
             EventKind::Notice { notice } if !matches!(**notice, SystemNotice::Result { .. }) => {
                 self.live.mark_notice(notice);
@@ -277,7 +290,25 @@ impl Render for TextRenderer {
                 let lines = self.view.progress_line(description, 0);
                 self.call_lines(out, &call, &lines)
             }
-            _ => Ok(()),
+            // Shown when their items arrive (sub-agent threads inside their Agent call, a result
+            // notice after the turns it closes), or nothing to show as it happens.
+            EventKind::SessionInit { .. }
+            | EventKind::UserTurn { .. }
+            | EventKind::TextDelta { .. }
+            | EventKind::ReasoningDelta { .. }
+            | EventKind::AssistantBlock { .. }
+            | EventKind::AssistantEnd { .. }
+            | EventKind::ToolInputStarted { .. }
+            | EventKind::ToolResult { .. }
+            | EventKind::ToolUpdate { .. }
+            | EventKind::ToolProgress { .. }
+            | EventKind::SubtaskStarted { .. }
+            | EventKind::SubtaskUpdated { .. }
+            | EventKind::SubtaskFinished { .. }
+            | EventKind::Notice { .. }
+            | EventKind::ConversationReset
+            | EventKind::Absorbed { .. }
+            | EventKind::Debug { .. } => Ok(()),
         }
     }
 
@@ -320,7 +351,7 @@ impl Render for TextRenderer {
             bits.push(seconds(t.duration_ms));
             bits.push(format!(
                 "{} in · {} out tokens",
-                thousands(t.all_input_tokens()),
+                thousands(t.input_tokens()),
                 thousands(t.usage.output_tokens)
             ));
             if let Some(c) = t.cost {

@@ -165,8 +165,8 @@ impl View {
                 ..
             } => {
                 let mut lines = Vec::new();
-                if *is_error || subtype != "success" {
-                    let word = if subtype == "success" {
+                if *is_error {
+                    let word = if subtype == "success" || subtype.is_empty() {
                         "error"
                     } else {
                         subtype.as_str()

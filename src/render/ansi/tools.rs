@@ -1,12 +1,14 @@
 //! Tool calls in the terminal view: the one-line call (`⏺ Bash(ls -la)`), its result under `⎿`
-//! (shortened to a few lines with `… +N lines` unless `--full`), Edit / MultiEdit / Write as a
-//! coloured diff, TodoWrite as a checklist, and sub-agents as an indented block.
+//! (shortened to a few lines with `… +N lines` unless `--full`), file edits and writes as a
+//! coloured diff, a todo list as a checklist, and sub-agents as an indented block, each by the
+//! call's kind.
 
 use owo_colors::Style;
 use serde_json::Value;
 
 use super::View;
 use super::layout::{Line, Span, Wrapper};
+use crate::model::tool_kind::{TodoStatus, ToolKind};
 use crate::model::transcript::{Part, SubagentRecord, SubagentStatus, ToolCall, ToolState};
 use crate::render::summary::output_text;
 use crate::render::summary::{self, DiffLine};
@@ -30,12 +32,12 @@ impl View {
         if summary::is_mcp(call) {
             return w.finish();
         }
-        if let Some(s) = summary::input_summary(summary::canonical_name(call), &call.input) {
+        if let Some(s) = summary::input_summary(call) {
             w.words(&format!("({s})"), Style::new(), None);
         }
         let mut lines = w.finish();
         if self.full {
-            if let Some(long) = summary::long_input(summary::canonical_name(call), &call.input) {
+            if let Some(long) = summary::long_input(call) {
                 let ind = self.indent(depth);
                 let bar = vec![ind, Span::new("  │ ", self.pal.dim)];
                 let mut w = Wrapper::new(self.width, bar.clone(), bar);
@@ -118,64 +120,59 @@ impl View {
     }
 
     fn success(&self, w: &mut Wrapper, call: &ToolCall, out_text: &str) {
-        let tool = summary::canonical_name(call);
-        match tool {
-            "Edit" | "MultiEdit" | "Write" => {
-                if let Some(diff) = summary::edit_diff(tool, &call.input) {
-                    let adds = diff
-                        .iter()
-                        .filter(|d| matches!(d, DiffLine::Add(_)))
-                        .count();
-                    let dels = diff
-                        .iter()
-                        .filter(|d| matches!(d, DiffLine::Del(_)))
-                        .count();
-                    let path = summary::file_path(&call.input).unwrap_or("");
-                    let head = if tool == "Write" {
-                        format!("Wrote {adds} line{} to {path}", plural(adds))
-                    } else {
-                        format!("Updated {path} (+{adds} −{dels})")
-                    };
-                    w.raw_line(&head, Style::new());
-                    let keep = if self.full {
-                        diff.len()
-                    } else {
-                        DIFF_LINES.min(diff.len())
-                    };
-                    for d in &diff[..keep] {
-                        match d {
-                            DiffLine::Gap => w.raw_line("⋯", self.pal.dim),
-                            DiffLine::Ctx(l) => w.raw_line(&format!("  {l}"), self.pal.dim),
-                            DiffLine::Del(l) => w.raw_line(&format!("- {l}"), self.pal.diff_del),
-                            DiffLine::Add(l) => w.raw_line(&format!("+ {l}"), self.pal.diff_add),
-                        }
+        match &call.kind {
+            ToolKind::Edit { .. } | ToolKind::MultiEdit { .. } | ToolKind::Write { .. } => {
+                let diff = summary::edit_diff(&call.kind).unwrap_or_default();
+                let adds = diff
+                    .iter()
+                    .filter(|d| matches!(d, DiffLine::Add(_)))
+                    .count();
+                let dels = diff
+                    .iter()
+                    .filter(|d| matches!(d, DiffLine::Del(_)))
+                    .count();
+                let path = summary::changed_file(&call.kind);
+                let head = if let ToolKind::Write { .. } = call.kind {
+                    format!("Wrote {adds} line{} to {path}", plural(adds))
+                } else {
+                    format!("Updated {path} (+{adds} −{dels})")
+                };
+                w.raw_line(&head, Style::new());
+                let keep = if self.full {
+                    diff.len()
+                } else {
+                    DIFF_LINES.min(diff.len())
+                };
+                for d in &diff[..keep] {
+                    match d {
+                        DiffLine::Gap => w.raw_line("⋯", self.pal.dim),
+                        DiffLine::Ctx(l) => w.raw_line(&format!("  {l}"), self.pal.dim),
+                        DiffLine::Del(l) => w.raw_line(&format!("- {l}"), self.pal.diff_del),
+                        DiffLine::Add(l) => w.raw_line(&format!("+ {l}"), self.pal.diff_add),
                     }
-                    if keep < diff.len() {
-                        w.raw_line(&format!("… +{} lines", diff.len() - keep), self.pal.dim);
-                    }
-                    return;
                 }
-            }
-            "TodoWrite" => {
-                let todos = summary::todos(&call.input);
-                if !todos.is_empty() {
-                    for (status, text) in todos {
-                        let (mark, style) = match status.as_str() {
-                            "completed" => ("☒ ", self.pal.todo_done),
-                            "in_progress" => ("◼ ", self.pal.todo_active),
-                            _ => ("☐ ", Style::new()),
-                        };
-                        w.raw_line(&format!("{mark}{text}"), style);
-                    }
-                    return;
+                if keep < diff.len() {
+                    w.raw_line(&format!("… +{} lines", diff.len() - keep), self.pal.dim);
                 }
+                return;
             }
-            "StructuredOutput" => {
+            ToolKind::Todo { items } if !items.is_empty() => {
+                for item in items {
+                    let (mark, style) = match item.status {
+                        TodoStatus::Completed => ("☒ ", self.pal.todo_done),
+                        TodoStatus::InProgress => ("◼ ", self.pal.todo_active),
+                        TodoStatus::Pending => ("☐ ", Style::new()),
+                    };
+                    w.raw_line(&format!("{mark}{}", item.text), style);
+                }
+                return;
+            }
+            ToolKind::StructuredOutput => {
                 let json = serde_json::to_string_pretty(&call.input).unwrap_or_default();
                 self.capped(w, &json, self.pal.result, DIFF_LINES);
                 return;
             }
-            "Read"
+            ToolKind::Read { .. }
                 if !self.full && out_text.lines().next().is_some_and(|l| !l.starts_with('[')) =>
             {
                 let n = call
@@ -190,7 +187,19 @@ impl View {
                 );
                 return;
             }
-            _ => {}
+            // Drawn as their output below.
+            ToolKind::Todo { .. }
+            | ToolKind::Read { .. }
+            | ToolKind::Shell { .. }
+            | ToolKind::Patch { .. }
+            | ToolKind::Search { .. }
+            | ToolKind::WebFetch { .. }
+            | ToolKind::WebSearch { .. }
+            | ToolKind::Plan { .. }
+            | ToolKind::Subagent { .. }
+            | ToolKind::Skill { .. }
+            | ToolKind::Mcp { .. }
+            | ToolKind::Other { .. } => {}
         }
         if out_text.trim().is_empty() {
             w.raw_line("(no output)", self.pal.dim);

@@ -8,7 +8,7 @@ use super::layout::{self, Line, Span, Wrapper};
 use super::live::chunks;
 use super::markdown;
 use crate::model::session::SessionSnapshot;
-use crate::model::transcript::{Part, Role, Turn, TurnOrigin};
+use crate::model::transcript::{Part, Role, SyntheticReason, Turn, TurnOrigin};
 
 impl View {
     /// The indentation of a sub-agent's transcript, `depth` levels down.
@@ -52,6 +52,34 @@ impl View {
             first_prefix,
             vec![ind, Span::new("  ", Style::new())],
             base,
+        )
+    }
+
+    /// A piece of a local command's output (`/context`, `/cost`): Markdown (tables drawn as
+    /// tables), dimmed, after a quiet `·` like the command line above it.
+    fn command_output_chunk(&self, text: &str, depth: usize, first: bool) -> Vec<Line> {
+        let ind = self.indent(depth);
+        let mark = if first { "· " } else { "  " };
+        let first_prefix = vec![ind.clone(), Span::new(mark, self.pal.dim)];
+        let rest = vec![ind, Span::new("  ", Style::new())];
+        // Terminal output is line by line: each line outside a table ends in a hard break.
+        let lines: Vec<String> = text
+            .lines()
+            .map(|l| {
+                if l.trim_start().starts_with('|') || l.trim().is_empty() {
+                    l.to_owned()
+                } else {
+                    format!("{l}  ")
+                }
+            })
+            .collect();
+        markdown::render(
+            &lines.join("\n"),
+            &self.pal,
+            self.width,
+            first_prefix,
+            rest,
+            self.pal.dim,
         )
     }
 
@@ -165,6 +193,28 @@ impl View {
                 }
                 TurnOrigin::Replay => {
                     self.marked("> ", self.pal.dim, &text, self.pal.dim, depth, usize::MAX)
+                }
+                // A local command's output (`/context`, `/cost`) is Markdown with tables: drawn
+                // as such, dimmed, like text the model did not write.
+                TurnOrigin::Synthetic {
+                    reason: SyntheticReason::LocalCommandOutput,
+                } if !text.trim().is_empty() => {
+                    blocks.extend(
+                        chunks(&text)
+                            .into_iter()
+                            .enumerate()
+                            .map(|(i, c)| self.command_output_chunk(c, depth, i == 0)),
+                    );
+                    for p in &turn.parts[1..] {
+                        blocks.push(self.other_part(p, depth));
+                    }
+                    return blocks;
+                }
+                TurnOrigin::Synthetic { reason } if reason.is_person_action() => {
+                    if text.trim().is_empty() {
+                        return blocks;
+                    }
+                    self.marked("· ", self.pal.dim, &text, self.pal.dim, depth, 10)
                 }
                 TurnOrigin::Synthetic { reason } => {
                     if !self.context {

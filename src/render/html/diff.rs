@@ -15,7 +15,8 @@ use similar::{Algorithm, DiffTag, capture_diff_slices};
 
 use super::escape::Html;
 use super::highlight::{self, Highlighter, Segment};
-use crate::render::summary::{DiffLine, Missing, file_diff};
+use crate::model::tool_kind::ToolKind;
+use crate::render::summary::{DiffLine, changed_file, file_diff};
 
 /// Lines longer than this are compared whole, not word by word.
 const MAX_WORD_DIFF: usize = 1_000;
@@ -33,8 +34,8 @@ enum Row {
 const CONTEXT: usize = 3;
 
 /// Writes the file path and the change it received.
-pub(crate) fn push_file_change(h: &mut Html, tool: &str, input: &Value, sidecar: Option<&Value>) {
-    let path = crate::render::summary::file_path(input).unwrap_or_default();
+pub(crate) fn push_file_change(h: &mut Html, kind: &ToolKind, sidecar: Option<&Value>) {
+    let path = changed_file(kind);
     h.raw_trusted("<p class=\"path\">")
         .text(path)
         .raw_trusted("</p>");
@@ -48,7 +49,7 @@ pub(crate) fn push_file_change(h: &mut Html, tool: &str, input: &Value, sidecar:
             hunk_rows(hunk, &mut rows);
         }
     } else {
-        let lines = file_diff(tool, input, CONTEXT, Missing::Empty).unwrap_or_default();
+        let lines = file_diff(kind, CONTEXT).unwrap_or_default();
         for line in lines {
             rows.push(match line {
                 DiffLine::Gap => Row::Hunk("…".to_owned()),
@@ -281,8 +282,12 @@ mod tests {
     #[test]
     fn computed_diff_keeps_shared_lines_as_context() {
         let mut h = Html::default();
-        let input = json!({"file_path": "a.txt", "old_string": "x\ny\nz", "new_string": "x\nY\nz"});
-        push_file_change(&mut h, "Edit", &input, None);
+        let kind = ToolKind::Edit {
+            path: "a.txt".into(),
+            old: "x\ny\nz".into(),
+            new: "x\nY\nz".into(),
+        };
+        push_file_change(&mut h, &kind, None);
         let out = h.as_str();
         assert!(
             out.contains(concat!(
@@ -296,8 +301,12 @@ mod tests {
     #[test]
     fn changed_words_are_marked() {
         let mut h = Html::default();
-        let input = json!({"file_path": "a.txt", "old_string": "let total = 1;", "new_string": "let total = 2;"});
-        push_file_change(&mut h, "Edit", &input, None);
+        let kind = ToolKind::Edit {
+            path: "a.txt".into(),
+            old: "let total = 1;".into(),
+            new: "let total = 2;".into(),
+        };
+        push_file_change(&mut h, &kind, None);
         let out = h.as_str();
         assert!(
             out.contains("-let total = <span class=\"w\">1</span>;"),
@@ -313,7 +322,12 @@ mod tests {
     fn structured_patch_wins() {
         let mut h = Html::default();
         let side = json!({"structuredPatch": [{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 1, "lines": ["-a", "+<b>"]}]});
-        push_file_change(&mut h, "Edit", &json!({"file_path": "f"}), Some(&side));
+        let kind = ToolKind::Edit {
+            path: "f".into(),
+            old: String::new(),
+            new: String::new(),
+        };
+        push_file_change(&mut h, &kind, Some(&side));
         assert!(h.as_str().contains("@@ -1,1 +1,1 @@"));
         assert!(h.as_str().contains("+&lt;b&gt;"));
     }

@@ -25,8 +25,9 @@ use super::{CSS, JS, csp};
 use crate::model::Header;
 use crate::model::event::Event;
 use crate::model::session::SystemNotice;
+use crate::model::tool_kind::ToolKind;
 use crate::model::transcript::{Part, Role, TranscriptItem, TurnOrigin, Usage};
-use crate::render::summary::{display_name, file_path};
+use crate::render::summary::display_name;
 use crate::render::{Render, Summary};
 
 /// Prompts, tool names and files kept per session for the search (each capped).
@@ -147,7 +148,7 @@ impl<'a> Tally<'a> {
                     if let Part::ToolCall { call } = p {
                         self.row.tool_calls += 1;
                         self.term(display_name(call));
-                        if let Some(f) = file_path(&call.input) {
+                        for f in touched_files(&call.kind) {
                             self.term(f.to_owned());
                         }
                     }
@@ -189,6 +190,28 @@ impl Render for Tally<'_> {
 
     fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
         self.inner.finish(out, summary)
+    }
+}
+
+/// The files a call read or changed (for the archive's search).
+fn touched_files(kind: &ToolKind) -> Vec<&str> {
+    match kind {
+        ToolKind::Read { path }
+        | ToolKind::Write { path, .. }
+        | ToolKind::Edit { path, .. }
+        | ToolKind::MultiEdit { path, .. } => vec![path.as_str()],
+        ToolKind::Patch { files } => files.iter().map(|f| f.path.as_str()).collect(),
+        ToolKind::Shell { .. }
+        | ToolKind::Search { .. }
+        | ToolKind::WebFetch { .. }
+        | ToolKind::WebSearch { .. }
+        | ToolKind::Todo { .. }
+        | ToolKind::Plan { .. }
+        | ToolKind::Subagent { .. }
+        | ToolKind::Skill { .. }
+        | ToolKind::Mcp { .. }
+        | ToolKind::StructuredOutput
+        | ToolKind::Other { .. } => Vec::new(),
     }
 }
 

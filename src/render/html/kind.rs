@@ -1,12 +1,11 @@
 //! What a tool call is, for the page: the card's shape, whether it opens, its colour on the
 //! timeline and its group in the header's "tool calls by kind".
 //!
-//! Exists so that the HTML renderer asks one question in one place. The answer comes from
-//! `render::summary::canonical_name` (the name guess shared by every renderer) until the
-//! adapters set a kind on each call.
+//! Exists so that the HTML renderer asks one question in one place; the answer comes from the
+//! `ToolKind` the adapter set on the call (`model::tool_kind`), grouped as the page shows it.
 
+use crate::model::tool_kind::ToolKind;
 use crate::model::transcript::ToolCall;
-use crate::render::summary::canonical_name;
 
 /// The kinds of tool call the page tells apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,21 +64,24 @@ impl Kind {
     ];
 }
 
-/// The kind of a call.
+/// The kind of a call, from the kind its adapter set.
 pub(crate) fn kind_of(call: &ToolCall) -> Kind {
     if call.subagent.is_some() {
         return Kind::Agent;
     }
-    match canonical_name(call) {
-        "Bash" | "BashOutput" | "KillShell" | "KillBash" => Kind::Shell,
-        "Read" | "NotebookRead" => Kind::Read,
-        "Edit" | "MultiEdit" | "NotebookEdit" => Kind::Edit,
-        "Write" => Kind::Write,
-        "Glob" | "Grep" | "LS" => Kind::Search,
-        "WebFetch" | "WebSearch" => Kind::Web,
-        "TodoWrite" => Kind::Todo,
-        "ExitPlanMode" => Kind::Plan,
-        "Agent" | "Task" => Kind::Agent,
-        _ => Kind::Other,
+    match &call.kind {
+        ToolKind::Shell { .. } => Kind::Shell,
+        ToolKind::Read { .. } => Kind::Read,
+        ToolKind::Edit { .. } | ToolKind::MultiEdit { .. } | ToolKind::Patch { .. } => Kind::Edit,
+        ToolKind::Write { .. } => Kind::Write,
+        ToolKind::Search { .. } => Kind::Search,
+        ToolKind::WebFetch { .. } | ToolKind::WebSearch { .. } => Kind::Web,
+        ToolKind::Todo { .. } => Kind::Todo,
+        ToolKind::Plan { .. } => Kind::Plan,
+        ToolKind::Subagent { .. } => Kind::Agent,
+        ToolKind::Skill { .. }
+        | ToolKind::Mcp { .. }
+        | ToolKind::StructuredOutput
+        | ToolKind::Other { .. } => Kind::Other,
     }
 }

@@ -11,9 +11,10 @@ use super::kind::{Kind, kind_of};
 use super::markdown::push_markdown;
 use super::open::{PREVIEW_LINES, card_open};
 use super::{diff, turn};
+use crate::model::tool_kind::{TodoItem, TodoStatus, ToolKind};
 use crate::model::transcript::{SubagentRecord, SubagentStatus, ToolCall, ToolState};
 use crate::render::sgr;
-use crate::render::summary::{Fit, canonical_name, fitted_summary, output_text};
+use crate::render::summary::{Fit, fitted_summary, output_text};
 
 /// The state shown on a card: a CSS class and a word. A refused permission wins over the state
 /// the call ended in (the CLI reports a denial as an error result).
@@ -43,9 +44,23 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
         .attr(scope)
         .raw_trusted(if card_open(call) { "\" open>" } else { "\">" })
         .raw_trusted("<summary><span class=\"tname\">");
-    let shown_name = match &call.mcp_server {
-        Some(_) => crate::render::summary::mcp_tool_name(call),
-        None => &call.name,
+    let shown_name = match &call.kind {
+        ToolKind::Mcp { tool, .. } => tool,
+        ToolKind::Shell { .. }
+        | ToolKind::Read { .. }
+        | ToolKind::Write { .. }
+        | ToolKind::Edit { .. }
+        | ToolKind::MultiEdit { .. }
+        | ToolKind::Patch { .. }
+        | ToolKind::Search { .. }
+        | ToolKind::WebFetch { .. }
+        | ToolKind::WebSearch { .. }
+        | ToolKind::Todo { .. }
+        | ToolKind::Plan { .. }
+        | ToolKind::Subagent { .. }
+        | ToolKind::Skill { .. }
+        | ToolKind::StructuredOutput
+        | ToolKind::Other { .. } => &call.name,
     };
     h.text(shown_name).raw_trusted("</span>");
     if let Some(server) = &call.mcp_server {
@@ -59,7 +74,7 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
             .raw_trusted("</span>");
     }
     h.raw_trusted(" <span class=\"tsum\">")
-        .text(&fitted_summary(canonical_name(call), &call.input, Fit::CARD).unwrap_or_default())
+        .text(&fitted_summary(call, Fit::CARD).unwrap_or_default())
         .raw_trusted("</span>");
     // Lines of text that came back (an image is not lines).
     let lines = call
@@ -183,40 +198,54 @@ pub(crate) fn thousands(n: u64) -> String {
     crate::render::ansi::thousands(n)
 }
 
-/// The input, shaped by tool.
+/// The input, shaped by what the call does.
 fn push_input(h: &mut Html, call: &ToolCall) {
-    let input = &call.input;
-    let s = |k: &str| input.get(k).and_then(Value::as_str);
-    let tool = canonical_name(call);
-    match tool {
-        "Bash" => {
-            if let Some(d) = s("description") {
+    match &call.kind {
+        ToolKind::Shell {
+            command,
+            description,
+        } => {
+            if let Some(d) = description {
                 h.raw_trusted("<p class=\"desc\">")
                     .text(d)
                     .raw_trusted("</p>");
             }
             h.raw_trusted("<pre class=\"cmd\">$ ")
-                .text(s("command").unwrap_or_default())
+                .text(command)
                 .raw_trusted("</pre>");
         }
-        "Edit" | "MultiEdit" | "Write" => {
-            diff::push_file_change(h, tool, input, call.sidecar.as_ref())
+        ToolKind::Edit { .. } | ToolKind::MultiEdit { .. } | ToolKind::Write { .. } => {
+            diff::push_file_change(h, &call.kind, call.sidecar.as_ref())
         }
-        "TodoWrite" => push_todos(h, input),
-        "ExitPlanMode" if s("plan").is_some() => {
+        ToolKind::Todo { items } => push_todos(h, items),
+        ToolKind::Plan { plan } => {
             h.raw_trusted("<div class=\"md plan\">");
-            push_markdown(h, s("plan").unwrap_or_default());
+            push_markdown(h, plan);
             h.raw_trusted("</div>");
         }
         // The description and type are the sub-agent's heading: only the prompt is new here.
-        _ if call.subagent.is_some() && s("prompt").is_some() => {
+        ToolKind::Subagent { .. } if call.input.get("prompt").and_then(Value::as_str).is_some() => {
             h.raw_trusted(
                 "<details class=\"prompt\"><summary>Prompt</summary><div class=\"plain\">",
             )
-            .text(s("prompt").unwrap_or_default())
+            .text(
+                call.input
+                    .get("prompt")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default(),
+            )
             .raw_trusted("</div></details>");
         }
-        _ => push_fields(h, input),
+        ToolKind::Read { .. }
+        | ToolKind::Patch { .. }
+        | ToolKind::Search { .. }
+        | ToolKind::WebFetch { .. }
+        | ToolKind::WebSearch { .. }
+        | ToolKind::Subagent { .. }
+        | ToolKind::Skill { .. }
+        | ToolKind::Mcp { .. }
+        | ToolKind::StructuredOutput
+        | ToolKind::Other { .. } => push_fields(h, &call.input),
     }
 }
 
@@ -250,25 +279,21 @@ fn push_json(h: &mut Html, v: &Value) {
         .raw_trusted("</pre>");
 }
 
-/// TodoWrite's list as a checklist.
-fn push_todos(h: &mut Html, input: &Value) {
-    let Some(todos) = input.get("todos").and_then(Value::as_array) else {
-        return push_fields(h, input);
-    };
+/// A todo list as a checklist.
+fn push_todos(h: &mut Html, items: &[TodoItem]) {
     h.raw_trusted("<ul class=\"todos\">");
-    for t in todos {
-        let (class, mark) = match t.get("status").and_then(Value::as_str) {
-            Some("completed") => ("done", "☑"),
-            Some("in_progress") => ("doing", "◐"),
-            _ => ("todo", "☐"),
+    for t in items {
+        let (class, mark) = match t.status {
+            TodoStatus::Completed => ("done", "☑"),
+            TodoStatus::InProgress => ("doing", "◐"),
+            TodoStatus::Pending => ("todo", "☐"),
         };
-        let text = t.get("content").and_then(Value::as_str).unwrap_or_default();
         h.raw_trusted("<li class=\"")
             .raw_trusted(class)
             .raw_trusted("\"><span class=\"box\">")
             .raw_trusted(mark)
             .raw_trusted("</span> ")
-            .text(text)
+            .text(&t.text)
             .raw_trusted("</li>");
     }
     h.raw_trusted("</ul>");
@@ -300,9 +325,23 @@ fn push_result(h: &mut Html, call: &ToolCall) {
         }
     }
     // A file read's content is highlighted by the file's language.
-    let lang = match kind_of(call) {
-        Kind::Read => crate::render::summary::file_path(&call.input).and_then(highlight::language),
-        _ => None,
+    let lang = match &call.kind {
+        ToolKind::Read { path } => highlight::language(path),
+        ToolKind::Shell { .. }
+        | ToolKind::Write { .. }
+        | ToolKind::Edit { .. }
+        | ToolKind::MultiEdit { .. }
+        | ToolKind::Patch { .. }
+        | ToolKind::Search { .. }
+        | ToolKind::WebFetch { .. }
+        | ToolKind::WebSearch { .. }
+        | ToolKind::Todo { .. }
+        | ToolKind::Plan { .. }
+        | ToolKind::Subagent { .. }
+        | ToolKind::Skill { .. }
+        | ToolKind::Mcp { .. }
+        | ToolKind::StructuredOutput
+        | ToolKind::Other { .. } => None,
     };
     if let Some(output) = &call.output {
         push_output(h, output, class, lang);

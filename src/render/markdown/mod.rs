@@ -16,8 +16,6 @@
 
 use std::io::{self, Write};
 
-use serde_json::Value;
-
 mod escape;
 mod notices;
 
@@ -28,9 +26,10 @@ use super::totals::Totals;
 use super::{Render, Summary};
 use crate::model::Header;
 use crate::model::session::SessionSnapshot;
+use crate::model::tool_kind::{TodoStatus, ToolKind};
 use crate::model::transcript::{
-    Part, Role, SubagentRecord, SubagentStatus, ToolCall, ToolState, TranscriptItem, Turn,
-    TurnOrigin,
+    Part, Role, SubagentRecord, SubagentStatus, SyntheticReason, ToolCall, ToolState,
+    TranscriptItem, Turn, TurnOrigin,
 };
 use crate::render::RenderOptions;
 use escape::{fenced, html, inline, safe_markdown};
@@ -83,6 +82,18 @@ impl MarkdownRenderer {
                 TurnOrigin::Replay => quote(out, "User (replayed)", &text),
                 TurnOrigin::SubagentPrompt { .. } => quote(out, "Prompt", &text),
                 TurnOrigin::Notification => quote(out, "Notification", &text),
+                TurnOrigin::Synthetic { reason } if reason.is_person_action() => {
+                    if text.trim().is_empty() {
+                        return;
+                    }
+                    let label = match reason {
+                        SyntheticReason::LocalCommandOutput | SyntheticReason::BashOutput => {
+                            "Command output"
+                        }
+                        _ => "Command",
+                    };
+                    quote(out, label, &text)
+                }
                 TurnOrigin::Synthetic { reason } => {
                     if self.context {
                         let word = serde_json::to_value(reason)
@@ -165,11 +176,11 @@ impl MarkdownRenderer {
             html(&line)
         ));
         // The input.
-        let tool = summary::canonical_name(call);
-        match summary::edit_diff(tool, &call.input) {
+        match summary::edit_diff(&call.kind) {
             Some(diff) => {
                 let mut d = String::new();
-                if let Some(p) = summary::file_path(&call.input) {
+                let p = summary::changed_file(&call.kind);
+                if !p.is_empty() {
                     d.push_str(&format!("--- {p}\n+++ {p}\n"));
                 }
                 for l in diff {
@@ -182,30 +193,44 @@ impl MarkdownRenderer {
                 }
                 fenced(out, "diff", &d);
             }
-            None => match (tool, call.input.get("command").and_then(Value::as_str)) {
-                ("Bash", Some(cmd)) => fenced(out, "sh", cmd),
-                _ if summary::plan(call).is_some() => {
-                    out.push_str(&safe_markdown(summary::plan(call).unwrap_or_default()));
-                    out.push('\n');
-                }
-                _ if tool == "TodoWrite" => {
-                    for (status, text) in summary::todos(&call.input) {
-                        let mark = if status == "completed" { "x" } else { " " };
-                        let text = inline(&text);
-                        let text = if status == "in_progress" {
-                            format!("**{text}**")
-                        } else {
-                            text
+            None if summary::plan(call).is_some() => {
+                out.push_str(&safe_markdown(summary::plan(call).unwrap_or_default()));
+                out.push('\n');
+            }
+            None => match &call.kind {
+                ToolKind::Shell { command, .. } => fenced(out, "sh", command),
+                ToolKind::Todo { items } => {
+                    for item in items {
+                        let mark = match item.status {
+                            TodoStatus::Completed => "x",
+                            TodoStatus::InProgress | TodoStatus::Pending => " ",
+                        };
+                        let text = inline(&item.text);
+                        let text = match item.status {
+                            TodoStatus::InProgress => format!("**{text}**"),
+                            TodoStatus::Completed | TodoStatus::Pending => text,
                         };
                         out.push_str(&format!("- [{mark}] {text}\n"));
                     }
                     out.push('\n');
                 }
-                // The sub-agent block below shows its prompt.
-                _ if call.subagent.is_some() => {}
-                _ => {
+                ToolKind::Read { .. }
+                | ToolKind::Write { .. }
+                | ToolKind::Edit { .. }
+                | ToolKind::MultiEdit { .. }
+                | ToolKind::Patch { .. }
+                | ToolKind::Search { .. }
+                | ToolKind::WebFetch { .. }
+                | ToolKind::WebSearch { .. }
+                | ToolKind::Plan { .. }
+                | ToolKind::Subagent { .. }
+                | ToolKind::Skill { .. }
+                | ToolKind::Mcp { .. }
+                | ToolKind::StructuredOutput
+                | ToolKind::Other { .. } => {
+                    // The sub-agent block below shows its prompt.
                     let json = serde_json::to_string_pretty(&call.input).unwrap_or_default();
-                    if json != "{}" && json != "null" {
+                    if call.subagent.is_none() && json != "{}" && json != "null" {
                         fenced(out, "json", &json);
                     }
                 }
@@ -355,7 +380,7 @@ impl Render for MarkdownRenderer {
             t.turns,
             if t.turns == 1 { "" } else { "s" },
             super::ansi::seconds(t.duration_ms),
-            super::ansi::thousands(t.all_input_tokens()),
+            super::ansi::thousands(t.input_tokens()),
             super::ansi::thousands(t.usage.output_tokens)
         );
         if let Some(c) = t.cost {

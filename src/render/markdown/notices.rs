@@ -94,10 +94,11 @@ impl MarkdownRenderer {
                 ..
             } => {
                 self.totals.add(n);
-                if !*is_error && subtype == "success" {
+                if !*is_error {
                     return;
                 }
-                let mut t = format!("result: {subtype}");
+                let word = if subtype.is_empty() { "error" } else { subtype };
+                let mut t = format!("result: {word}");
                 if !errors.is_empty() {
                     t.push_str(&format!(" · {}", errors.join("; ")));
                 }

@@ -75,6 +75,7 @@ pub(crate) fn walk_event<V: VisitMut + ?Sized>(v: &mut V, e: &mut Event) {
             output,
             error_text,
             sidecar,
+            server_run: _,
         } => {
             opt_id(v, IdKind::Call, thread);
             id(v, IdKind::Call, tool_call_id);
@@ -87,12 +88,16 @@ pub(crate) fn walk_event<V: VisitMut + ?Sized>(v: &mut V, e: &mut Event) {
             state: _,
             output,
             input,
+            kind,
             error_text,
             sidecar,
         } => {
             id(v, IdKind::Call, tool_call_id);
             opt_value(v, ValueRole::Content, output);
             opt_value(v, ValueRole::Content, input);
+            if let Some(k) = kind {
+                super::walk_tool_kind(v, k);
+            }
             opt_text(v, error_text);
             opt_value(v, ValueRole::Meta, sidecar);
         }

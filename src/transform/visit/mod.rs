@@ -9,8 +9,8 @@ use serde_json::Value;
 
 use crate::model::session::{SessionSnapshot, SystemNotice};
 use crate::model::transcript::{
-    DebugRecord, Part, SubagentRecord, SubagentUsage, ToolCall, TranscriptItem, Turn, TurnMeta,
-    TurnOrigin, Usage,
+    DebugRecord, Part, SubagentRecord, SubagentUsage, ToolCall, ToolKind, TranscriptItem, Turn,
+    TurnMeta, TurnOrigin, Usage,
 };
 
 mod event;
@@ -78,6 +78,11 @@ pub(crate) trait VisitMut {
     fn cost(&mut self, _c: &mut Option<f64>) {}
     /// A text that only reports usage or cost (an `info` notice such as `cost-state`).
     fn usage_text(&mut self, s: &mut String) {
+        self.text(s);
+    }
+    /// A text that only reports how long something took (an `info` notice such as
+    /// `turn_duration`).
+    fn duration_text(&mut self, s: &mut String) {
         self.text(s);
     }
     /// The input line an event came from.
@@ -286,6 +291,7 @@ fn walk_call<V: VisitMut + ?Sized>(v: &mut V, c: &mut ToolCall) {
     let ToolCall {
         tool_call_id,
         name,
+        kind,
         caller: _,
         mcp_server,
         state: _,
@@ -301,6 +307,9 @@ fn walk_call<V: VisitMut + ?Sized>(v: &mut V, c: &mut ToolCall) {
     v.text(name);
     opt_text(v, mcp_server);
     v.value(ValueRole::Content, input);
+    // After the input, which holds the same strings: a pass that numbers what it meets first
+    // (`--stable`) numbers them in input order.
+    walk_tool_kind(v, kind);
     opt_value(v, ValueRole::Content, output);
     opt_text(v, error_text);
     opt_text(v, denied);
@@ -311,6 +320,63 @@ fn walk_call<V: VisitMut + ?Sized>(v: &mut V, c: &mut ToolCall) {
     if let Some(s) = skill {
         v.text(&mut s.skill_name);
         opt_text(v, &mut s.body);
+    }
+}
+
+/// The strings a tool kind copied from the call's input (commands, paths, text, todo items).
+pub(super) fn walk_tool_kind<V: VisitMut + ?Sized>(v: &mut V, k: &mut ToolKind) {
+    match k {
+        ToolKind::Shell {
+            command,
+            description,
+        } => {
+            v.text(command);
+            opt_text(v, description);
+        }
+        ToolKind::Read { path } => v.text(path),
+        ToolKind::Write { path, content } => {
+            v.text(path);
+            v.text(content);
+        }
+        ToolKind::Edit { path, old, new } => {
+            v.text(path);
+            v.text(old);
+            v.text(new);
+        }
+        ToolKind::MultiEdit { path, edits } => {
+            v.text(path);
+            for e in edits {
+                v.text(&mut e.old);
+                v.text(&mut e.new);
+            }
+        }
+        ToolKind::Patch { files } => {
+            for f in files {
+                v.text(&mut f.path);
+                v.text(&mut f.change);
+            }
+        }
+        ToolKind::Search { pattern, path } => {
+            v.text(pattern);
+            opt_text(v, path);
+        }
+        ToolKind::WebFetch { url } => v.text(url),
+        ToolKind::WebSearch { query } => v.text(query),
+        ToolKind::Todo { items } => items.iter_mut().for_each(|i| v.text(&mut i.text)),
+        ToolKind::Plan { plan } => v.text(plan),
+        ToolKind::Subagent { description } => v.text(description),
+        ToolKind::Skill { skill } => v.text(skill),
+        ToolKind::Mcp {
+            server,
+            tool,
+            subject,
+        } => {
+            v.text(server);
+            v.text(tool);
+            opt_text(v, subject);
+        }
+        ToolKind::StructuredOutput => {}
+        ToolKind::Other { subject } => opt_text(v, subject),
     }
 }
 
@@ -469,9 +535,14 @@ fn walk_notice<V: VisitMut + ?Sized>(v: &mut V, n: &mut SystemNotice) {
             let about_usage = ["cost", "usage", "token"]
                 .iter()
                 .any(|w| source.to_ascii_lowercase().contains(w));
+            let about_time = ["duration", "elapsed"]
+                .iter()
+                .any(|w| source.to_ascii_lowercase().contains(w));
             v.text(source);
             if about_usage {
                 v.usage_text(text);
+            } else if about_time {
+                v.duration_text(text);
             } else {
                 v.text(text);
             }

@@ -15,7 +15,7 @@ use super::log::{Body, SessionLog};
 use super::subagents::{self, Agent};
 use crate::fold::Folder;
 use crate::input::Report;
-use crate::input::anthropic::stream::{ClaudeMessages, Wire};
+use crate::input::anthropic::stream::ClaudeMessages;
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::session::SystemNotice;
 use crate::model::transcript::{SubagentStatus, SubagentUsage, TranscriptItem, Turn};
@@ -181,9 +181,10 @@ impl Emitter {
         match ty.as_str() {
             "assistant" => {
                 self.count_usage_once(&mut v);
-                self.messages.assistant(&v, &Wire::SESSION, &mut |kind| {
-                    out.push(Event { line: n, kind })
-                });
+                self.messages
+                    .assistant(&v, &crate::input::claude::SESSION_WIRE, &mut |kind| {
+                        out.push(Event { line: n, kind })
+                    });
                 let mut calls = Vec::new();
                 for b in blocks(&v) {
                     if b.get("type").and_then(Value::as_str) != Some("tool_use") {
@@ -210,9 +211,10 @@ impl Emitter {
                         });
                     }
                 }
-                self.messages.user(&v, &Wire::SESSION, &mut |kind| {
-                    out.push(Event { line: n, kind })
-                });
+                self.messages
+                    .user(&v, &crate::input::claude::SESSION_WIRE, &mut |kind| {
+                        out.push(Event { line: n, kind })
+                    });
             }
             "system" => out.push(Event {
                 line: n,
@@ -234,9 +236,10 @@ impl Emitter {
                     if let Some(t) = thread {
                         user["parent_tool_use_id"] = json!(t);
                     }
-                    self.messages.user(&user, &Wire::SESSION, &mut |kind| {
-                        out.push(Event { line: n, kind })
-                    });
+                    self.messages
+                        .user(&user, &crate::input::claude::SESSION_WIRE, &mut |kind| {
+                            out.push(Event { line: n, kind })
+                        });
                 } else {
                     out.push(Event {
                         line: n,

@@ -224,6 +224,10 @@ pub(crate) fn system(v: &Value) -> EventKind {
             let text = format!("stop hooks: {count} ran, {errors} failed");
             info(sub, level, text, v)
         }
+        // A local slash command and its output (2.1.x): the turn older CLIs' user messages give.
+        "local_command" | "local_command_output" => {
+            crate::input::anthropic::messages::local_command_turn(v)
+        }
         "turn_duration" => {
             let ms = v.get("durationMs").and_then(Value::as_u64).unwrap_or(0);
             info(sub, Level::Trace, format!("turn took {ms} ms"), v)

@@ -1,0 +1,31 @@
+//! Qwen Code's tool names → what each tool does ([`ToolKind`]), for the daemon and stream-json
+//! adapters. Names not listed go to the shared fallback (`input::tool_kind::classify`).
+
+use serde_json::Value;
+
+use crate::input::tool_kind::{self as k, other_by};
+use crate::model::tool_kind::ToolKind;
+
+/// The kind of a Qwen Code tool call, when the name is one of Qwen Code's tools.
+pub(crate) fn known(name: &str, input: &Value) -> Option<ToolKind> {
+    match name {
+        "run_shell_command" => k::shell(input),
+        "read_file" => k::read(input),
+        "write_file" => k::write(input),
+        "edit" => k::edit(input),
+        "glob" | "grep_search" => k::search(input),
+        "todo_write" => k::todo(input),
+        "agent" | "Agent" | "task" | "Task" => Some(k::subagent(input)),
+        "web_fetch" => k::str_field(input, "url").map(|url| ToolKind::WebFetch {
+            url: url.to_owned(),
+        }),
+        "web_search" => k::str_field(input, "query").map(|query| ToolKind::WebSearch {
+            query: query.to_owned(),
+        }),
+        "exit_plan_mode" => k::str_field(input, "plan").map(|plan| ToolKind::Plan {
+            plan: plan.to_owned(),
+        }),
+        "list_directory" => Some(other_by(input, &["path"])),
+        _ => None,
+    }
+}

@@ -1,0 +1,328 @@
+//! Claude Code message content across CLI versions (issue 15): slash commands, local commands,
+//! rejected tools, background tasks and results, each on a sample built from real lines, in
+//! every output.
+
+use serde_json::Value;
+
+use crate::util::{json_lines, sample, scribe};
+
+/// A `samples/claude-stream/` file (or `dir/file` under `samples/`) rendered with `args`; exit 0
+/// required.
+fn render(name: &str, args: &[&str]) -> String {
+    let path = if name.contains('/') {
+        sample(name)
+    } else {
+        sample(&format!("claude-stream/{name}"))
+    };
+    let out = scribe()
+        .args(args)
+        .arg(path)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The sample's folded records.
+fn records(name: &str) -> Vec<Value> {
+    json_lines(render(name, &["--to", "jsonl"]).as_bytes())
+}
+
+/// The user turns' (origin kind, first text).
+fn user_turns(recs: &[Value]) -> Vec<(String, String)> {
+    recs.iter()
+        .filter(|r| r["kind"] == "turn" && r["role"] == "user")
+        .map(|t| {
+            (
+                t["origin"]["kind"].as_str().unwrap_or_default().to_owned(),
+                t["parts"][0]["text"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned(),
+            )
+        })
+        .collect()
+}
+
+// Point 3: `/orchestrator create TODO app by Next.js` (1.0.98) and `/init` (1.0.17 writes it
+// without the slash) are the user's prompt; `/clear` stays a quiet command line; a prompt that
+// quotes `<bash-input>` is a prompt (point 2).
+#[test]
+fn slash_commands_with_a_request_are_prompts_in_every_output() {
+    let name = "classify-slash-command-request.jsonl";
+    let users = user_turns(&records(name));
+    assert_eq!(
+        users[0],
+        (
+            "user-input".into(),
+            "/orchestrator create TODO app by Next.js".into()
+        )
+    );
+    assert_eq!(users[1].0, "synthetic", "the expanded body is context");
+    assert_eq!(users[2], ("user-input".into(), "/init".into()));
+    assert_eq!(users[3], ("synthetic".into(), "/clear".into()));
+    assert_eq!(users[5].0, "user-input");
+    let text = render(name, &["--to", "text"]);
+    assert!(
+        text.contains("> /orchestrator create TODO app by Next.js"),
+        "{text}"
+    );
+    assert!(text.contains("> /init"), "{text}");
+    assert!(!text.contains("> /clear"), "{text}");
+    assert!(text.contains("> why does the log show <bash-input>ls</bash-input> twice?"));
+    assert!(
+        !text.contains("Split complex tasks"),
+        "the body is context: {text}"
+    );
+    let with_context = render(name, &["--to", "text", "--context"]);
+    assert!(
+        with_context.contains("Split complex tasks"),
+        "{with_context}"
+    );
+    let md = render(name, &["--to", "md"]);
+    assert!(
+        md.contains("> **User**\n>\n> /orchestrator create TODO app by Next.js"),
+        "{md}"
+    );
+    assert!(md.contains("> **User**\n>\n> /init"), "{md}");
+    let html = render(name, &["--to", "html"]);
+    assert!(
+        html.contains("<span class=\"who\">User</span></header><div class=\"plain\">/orchestrator create TODO app by Next.js</div>"),
+        "{html}"
+    );
+}
+
+/// Every tool call's (id, state) in a sample's JSONL.
+fn call_states(name: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for r in records(name) {
+        for p in r["parts"].as_array().into_iter().flatten() {
+            if p["type"] == "tool-call" {
+                let c = &p["call"];
+                out.push((
+                    c["toolCallId"].as_str().unwrap_or_default().to_owned(),
+                    c["state"].as_str().unwrap_or_default().to_owned(),
+                ));
+            }
+        }
+    }
+    out
+}
+
+// Point 7: 1.0.17 rejections (an is_error result "The user doesn't want to proceed…", and "…to
+// take this action right now" for the call beside it) are denials, said once in every view.
+#[test]
+fn rejected_tools_are_denials_printed_once() {
+    let name = "claude-session/rejected-tools.jsonl";
+    let states: Vec<String> = call_states(name).into_iter().map(|(_, s)| s).collect();
+    assert_eq!(states, ["success", "approval-denied", "approval-denied"]);
+    for to in ["text", "md", "html"] {
+        let out = render(name, &["--to", to]);
+        for phrase in [
+            "want to proceed with this tool use",
+            "want to take this action",
+        ] {
+            assert_eq!(
+                out.matches(phrase).count(),
+                1,
+                "--to {to}, {phrase}:\n{out}"
+            );
+        }
+        assert!(!out.contains("Error: The user"), "--to {to}:\n{out}");
+    }
+}
+
+// Point 8: a replayed result never moves a finished call backwards (success stays success).
+#[test]
+fn a_replayed_error_result_does_not_undo_a_success() {
+    let name = "fold-replayed-result.jsonl";
+    let states: Vec<String> = call_states(name).into_iter().map(|(_, s)| s).collect();
+    assert_eq!(states, ["success", "success"]);
+    let text = render(name, &["--to", "text"]);
+    assert!(!text.contains("Error"), "{text}");
+}
+
+// Point 10: claude-code-action's trimmed `result` (no `subtype`, no `is_error`) is not a failure.
+#[test]
+fn a_result_without_subtype_or_is_error_is_not_a_failure() {
+    let name = "result-without-subtype.jsonl";
+    let result = records(name)
+        .into_iter()
+        .find(|r| r["notice"]["kind"] == "result")
+        .expect("a result notice");
+    assert_eq!(result["notice"]["isError"], false, "{result}");
+    for to in ["text", "md", "html"] {
+        let out = render(name, &["--to", to]);
+        assert!(!out.contains('✗'), "--to {to}:\n{out}");
+        assert!(!out.contains("result: error"), "--to {to}:\n{out}");
+        assert!(!out.contains("notice error"), "--to {to}:\n{out}");
+    }
+}
+
+// Point 10: `system/turn_duration` keeps its notice but not its figure under --stable; newer
+// session entry types nobody knows (`started`, `result`) stay counted debug records.
+#[test]
+fn durations_go_under_stable_and_unknown_entries_stay_debug() {
+    let name = "claude-session/durations-and-unknown-types.jsonl";
+    let plain = render(name, &["--to", "jsonl"]);
+    assert!(plain.contains("1873"), "{plain}");
+    let stable = render(name, &["--stable", "--to", "jsonl"]);
+    assert!(!stable.contains("1873"), "{stable}");
+    assert!(stable.contains("\"source\":\"turn_duration\""), "{stable}");
+    let debug: Vec<Value> = json_lines(stable.as_bytes())
+        .into_iter()
+        .filter(|r| r["kind"] == "debug")
+        .collect();
+    assert_eq!(debug.len(), 2, "{stable}");
+    assert!(debug[0]["reason"].as_str().unwrap().contains("\"started\""));
+    assert!(debug[1]["reason"].as_str().unwrap().contains("\"result\""));
+}
+
+// Point 10: one token total in every view (cache reads and writes counted as input).
+#[test]
+fn token_totals_are_the_same_in_every_output() {
+    let Some(dir) = crate::util::corpus() else {
+        return;
+    };
+    // A real 2.1.3 capture whose result counts cache reads.
+    let path = dir.join(
+        "external/charlieyou/claude-agent-sdk-gleam/test/fixtures/assembled_stream_2.1.4.jsonl",
+    );
+    let run = |to: &str| {
+        let out = scribe().args(["--to", to]).arg(&path).assert().success();
+        String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+    };
+    let result = json_lines(run("jsonl").as_bytes())
+        .into_iter()
+        .find(|r| r["notice"]["kind"] == "result")
+        .expect("a result");
+    let u = &result["notice"]["usage"];
+    let input = [
+        "inputTokens",
+        "cacheReadInputTokens",
+        "cacheCreationInputTokens",
+    ]
+    .iter()
+    .map(|k| u[*k].as_u64().unwrap_or(0))
+    .sum::<u64>();
+    assert!(u["cacheReadInputTokens"].as_u64().unwrap_or(0) > 0, "{u}");
+    let grouped = thousands(input);
+    let text = run("text");
+    assert!(text.contains(&format!("{grouped} in ·")), "{text}");
+    let md = run("md");
+    assert!(md.contains(&format!("{grouped} in ·")), "{md}");
+    let html = run("html");
+    assert!(html.contains(&format!("<span>{input} in ·")), "{html}");
+}
+
+/// `47416` → `47,416`, as the text and Markdown closing lines write it.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+// Point 6: a local command (`/context`) from a 2.1.x saved session (`system/local_command`
+// rows) and from the wire (`system/local_command_output`) reads the same: the command, then its
+// output, markup and terminal escapes gone (kept raw in the JSONL), the table drawn as a table.
+#[test]
+fn local_command_output_is_the_command_and_its_output_from_stream_or_session() {
+    for name in [
+        "claude-session/local-command.jsonl",
+        "local-command-output.jsonl",
+    ] {
+        let recs = records(name);
+        let out = recs
+            .iter()
+            .find(|r| r["origin"]["reason"] == "local-command-output")
+            .unwrap_or_else(|| panic!("{name}: no local command output turn"));
+        assert_eq!(out["role"], "user", "{name}: not the model's words");
+        let shown = out["parts"][0]["text"].as_str().unwrap();
+        assert!(shown.starts_with("Context Usage\n"), "{name}: {shown}");
+        assert!(!shown.contains('\u{1b}'), "{name}: {shown}");
+        let raw = out["metadata"]["machinery"]["raw"].as_str().unwrap();
+        assert!(raw.contains("\u{1b}[1m"), "{name}: {raw}");
+        let text = render(name, &["--to", "text"]);
+        assert!(text.contains("· Context Usage\n"), "{name}:\n{text}");
+        assert!(text.contains("System prompt │ 3.1k"), "{name}:\n{text}");
+        assert!(
+            !text.contains("⏺ Context"),
+            "{name}: shown as the model's:\n{text}"
+        );
+        let md = render(name, &["--to", "md"]);
+        assert!(md.contains("> **Command output**"), "{name}:\n{md}");
+        assert!(
+            md.contains("> | System prompt | 3.1k | 1.6% |"),
+            "{name}:\n{md}"
+        );
+        let html = render(name, &["--to", "html"]);
+        assert!(html.contains("Command output"), "{name}");
+        for view in [&text, &md, &html] {
+            assert!(
+                !view.contains("local-command-stdout"),
+                "{name}: markup left"
+            );
+            assert!(!view.contains("[38;2"), "{name}: escape left");
+        }
+    }
+    let session = render("claude-session/local-command.jsonl", &["--to", "text"]);
+    assert!(session.contains("· /context\n"), "{session}");
+}
+
+// Point 8, from the real 05-subagent stream with its lines reordered as a background run writes
+// them: the Agent call's result comes first, then `task_updated` completed, a late `running`
+// update, and only then `task_notification` with the final usage. The completion lands on the
+// call, the finished run is not reopened, no phantom record or notice appears, and the
+// sub-agent's prompt comes from `task_started.prompt` (the stream sent no first user message).
+#[test]
+fn a_background_agent_completion_lands_on_its_call() {
+    let recs = records("fold-background-agent.jsonl");
+    let notices: Vec<&str> = recs
+        .iter()
+        .filter(|r| r["kind"] == "notice")
+        .map(|r| r["notice"]["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(notices, ["result"], "no task or orphan sub-agent notice");
+    let agent = recs
+        .iter()
+        .flat_map(|r| r["parts"].as_array().cloned().unwrap_or_default())
+        .find(|p| p["call"]["name"] == "Agent")
+        .expect("the Agent call");
+    let rec = &agent["call"]["subagent"];
+    assert_eq!(rec["status"], "completed");
+    assert_eq!(rec["usage"]["totalTokens"], 8652);
+    assert_eq!(rec["usage"]["durationMs"], 570);
+    assert_eq!(rec["transcript"][0]["origin"]["kind"], "subagent-prompt");
+    assert!(
+        rec["transcript"][0]["parts"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("[sub] Count the files")
+    );
+}
+
+// Point 8: a plain background Bash call (task_type local_bash, no agent, no transcript) gets no
+// phantom sub-agent record; its completion is written right after the turn of its call.
+#[test]
+fn a_background_bash_call_gets_no_phantom_subagent() {
+    let recs = records("fold-background-bash.jsonl");
+    let turn_at = recs
+        .iter()
+        .position(|r| r["id"] == "msg_A")
+        .expect("the Bash call's turn");
+    let call = &recs[turn_at]["parts"][0]["call"];
+    assert!(call.get("subagent").is_none(), "{call}");
+    let next = &recs[turn_at + 1]["notice"];
+    assert_eq!(next["kind"], "task", "{next}");
+    assert_eq!(next["status"], "completed");
+    assert!(next["summary"].as_str().unwrap().contains("exit code 0"));
+    let text = render("fold-background-bash.jsonl", &["--to", "text"]);
+    assert!(!text.contains("sub-agent"), "{text}");
+}

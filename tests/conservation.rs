@@ -1,0 +1,591 @@
+//! The conservation test (issue 15 point 1): whatever a raw log holds that a reader must see is
+//! found again in scribe's output.
+//!
+//! The test reads each raw file itself, line by line, and asks a per-format extractor what the
+//! file promises: tool call ids and result ids, every text the model wrote, every tool output,
+//! every user text, and every prompt a person typed. It then runs the real binary and looks for
+//! each item in `--to jsonl` (anywhere in the records, whitespace-insensitive), and for each typed
+//! prompt in `--to md` and `--to text` too (without `--context`). It knows nothing of scribe's
+//! model beyond "the text is in there", so it keeps holding on logs nobody has seen yet.
+//!
+//! To cover another agent, add a [`Format`] to [`FORMATS`]: a way to list its files and an
+//! extractor from raw JSON lines to [`Conserved`].
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::util::{corpus, corpus_captures, files_under, root, scribe};
+
+/// What a reader must find again from one raw file.
+#[derive(Debug, Default)]
+struct Conserved {
+    /// Ids that must appear verbatim as a string in the JSONL (tool call and tool result ids).
+    ids: Vec<(&'static str, String)>,
+    /// Texts that must appear in the JSONL (whitespace-insensitive): what the model wrote, tool
+    /// outputs, every user message's raw text.
+    texts: Vec<(&'static str, String)>,
+    /// Prompts a person typed: in the JSONL and visible in Markdown and the terminal view.
+    prompts: Vec<String>,
+}
+
+/// One kind of log: where its files are and what each promises.
+struct Format {
+    name: &'static str,
+    /// The files of this format in the corpus (given its directory) and in `samples/`.
+    files: fn(Option<&Path>) -> Vec<PathBuf>,
+    /// What must be conserved, from the file's raw JSON lines.
+    extract: fn(&[Value]) -> Conserved,
+}
+
+/// Every format the test covers.
+const FORMATS: &[Format] = &[Format {
+    name: "claude-code",
+    files: claude_files,
+    extract: claude_conserved,
+}];
+
+/// Files that still lose content for a reason another part of issue 15 fixes, with that reason.
+/// The test fails when one of them stops losing content, so the list only shrinks.
+const KNOWN_LOSSES: &[(&str, &str)] = &[
+    // Issue 15 point 5 (saved-session chains): rows with `"parentUuid": null` everywhere, or
+    // parents that are not in the file, become branches and their prompts are not shown.
+    (
+        "daaain/claude-code-log/test/test_data/edge_cases.jsonl",
+        CHAINS,
+    ),
+    (
+        "daaain/claude-code-log/test/test_data/representative_messages.jsonl",
+        CHAINS,
+    ),
+    (
+        "daaain/claude-code-log/test/test_data/session_b.jsonl",
+        CHAINS,
+    ),
+    (
+        "lpasqualis/claudeconvo/tests/fixtures/sample_conversation.jsonl",
+        CHAINS,
+    ),
+    (
+        "simonw/claude-code-transcripts/tests/sample_session.jsonl",
+        CHAINS,
+    ),
+    (
+        "claudeconvo/tests/fixtures/versions/1_0_70.entries.jsonl",
+        CHAINS,
+    ),
+    (
+        "claudeconvo/tests/fixtures/versions/1_0_71.entries.jsonl",
+        CHAINS,
+    ),
+    (
+        "claudeconvo/tests/fixtures/versions/1_0_72.entries.jsonl",
+        CHAINS,
+    ),
+    (
+        "claudeconvo/tests/fixtures/versions/1_0_81.entries.jsonl",
+        CHAINS,
+    ),
+    (
+        "claudeconvo/tests/fixtures/versions/1_0_83.entries.jsonl",
+        CHAINS,
+    ),
+    (
+        "claudeconvo/tests/fixtures/versions/1_0_84.entries.jsonl",
+        CHAINS,
+    ),
+    (
+        "claudeconvo/tests/fixtures/versions/1_0_85.entries.jsonl",
+        CHAINS,
+    ),
+    (
+        "claudeconvo/tests/fixtures/versions/1_0_88.entries.jsonl",
+        CHAINS,
+    ),
+    (
+        "claudeconvo/tests/fixtures/versions/1_0_89.entries.jsonl",
+        CHAINS,
+    ),
+    (
+        "claudeconvo/tests/fixtures/versions/1_0_90.entries.jsonl",
+        CHAINS,
+    ),
+    (
+        "claudeconvo/tests/fixtures/versions/1_0_92.entries.jsonl",
+        CHAINS,
+    ),
+    (
+        "claudeconvo/tests/fixtures/versions/1_0_93.entries.jsonl",
+        CHAINS,
+    ),
+    (
+        "claudeconvo/tests/fixtures/versions/1_0_95.entries.jsonl",
+        CHAINS,
+    ),
+    (
+        "claudeconvo/tests/fixtures/versions/1_0_96.entries.jsonl",
+        CHAINS,
+    ),
+    (
+        "claudeconvo/tests/fixtures/versions/1_0_98.entries.jsonl",
+        CHAINS,
+    ),
+    (
+        "claudeconvo/tests/fixtures/versions/1_0_100.entries.jsonl",
+        CHAINS,
+    ),
+    (
+        "claudeconvo/tests/fixtures/versions/1_0_102.entries.jsonl",
+        CHAINS,
+    ),
+    (
+        "claudeconvo/tests/fixtures/versions/1_0_103.entries.jsonl",
+        CHAINS,
+    ),
+    (
+        "claudeconvo/tests/fixtures/versions/1_0_105.entries.jsonl",
+        CHAINS,
+    ),
+    (
+        "claudeconvo/tests/fixtures/versions/1_0_106.entries.jsonl",
+        CHAINS,
+    ),
+    (
+        "claudeconvo/tests/fixtures/versions/1_0_107.entries.jsonl",
+        CHAINS,
+    ),
+    (
+        "claudeconvo/tests/fixtures/versions/1_0_108.entries.jsonl",
+        CHAINS,
+    ),
+    // Point 5 too: the abandoned branch of a real rewind is counted, its prompt not shown.
+    ("samples/claude-session/rewind.jsonl", CHAINS),
+];
+
+const CHAINS: &str = "issue 15 point 5: incomplete chains and rewound branches";
+
+#[test]
+fn every_claude_file_keeps_what_a_reader_must_see() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    let mut known_losses = 0;
+    let corpus_dir = corpus();
+    for format in FORMATS {
+        let files = (format.files)(corpus_dir.as_deref());
+        assert!(!files.is_empty(), "{}: no files found", format.name);
+        for path in &files {
+            let raw = raw_lines(path);
+            let want = (format.extract)(&raw);
+            checked += 1;
+            let missing = check(path, &want);
+            let known = KNOWN_LOSSES
+                .iter()
+                .find(|(suffix, _)| path.ends_with(suffix));
+            if let Some((suffix, why)) = known {
+                known_losses += usize::from(!missing.is_empty());
+                // Kept honest: a listed file that no longer loses anything must leave the list.
+                if missing.is_empty() {
+                    failures.push(format!(
+                        "{suffix} conserves everything now: take it off KNOWN_LOSSES ({why})"
+                    ));
+                }
+                continue;
+            }
+            if !missing.is_empty() {
+                failures.push(format!(
+                    "{} ({} missing):\n  {}",
+                    path.display(),
+                    missing.len(),
+                    missing
+                        .iter()
+                        .take(8)
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join("\n  ")
+                ));
+            }
+        }
+    }
+    eprintln!(
+        "conservation: {checked} files checked, {} losing content, {known_losses} with the known losses of KNOWN_LOSSES",
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} files lose content:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// Runs the binary on `path` and lists every promised item it cannot find.
+fn check(path: &Path, want: &Conserved) -> Vec<String> {
+    let jsonl = run(path, &["--to", "jsonl"]);
+    let mut strings = Vec::new();
+    let mut exact = HashSet::new();
+    for line in jsonl.lines() {
+        if let Ok(v) = serde_json::from_str::<Value>(line) {
+            collect_strings(&v, &mut strings, &mut exact);
+        }
+    }
+    let haystack = normalize(&strings.join("\n"));
+    let md = normalize(&unescape_md(&run(path, &["--to", "md"])));
+    let text = normalize(&run(
+        path,
+        &["--to", "text", "--color", "never", "--width", "65535"],
+    ));
+    let mut missing = Vec::new();
+    for (what, id) in &want.ids {
+        // Ids are unique tokens: one inside a notice's text (an orphan result) is found too.
+        if !exact.contains(id.as_str()) && !haystack.contains(id.as_str()) {
+            missing.push(format!("{what} {id} not in --to jsonl"));
+        }
+    }
+    for (what, t) in &want.texts {
+        if !haystack.contains(&normalize(t)) {
+            missing.push(format!("{what} not in --to jsonl: {}", short(t)));
+        }
+    }
+    for p in &want.prompts {
+        let n = normalize(p);
+        if !haystack.contains(&n) {
+            missing.push(format!("prompt not in --to jsonl: {}", short(p)));
+        }
+        // Each line on its own (the views prefix and indent lines of a long prompt), in pieces
+        // between control characters (the views show those as visible escapes).
+        let pieces: Vec<String> = p.lines().flat_map(printable_pieces).collect();
+        if let Some(piece) = pieces
+            .iter()
+            .find(|x| !md.contains(&normalize(&unescape_md(x))))
+        {
+            missing.push(format!("prompt not in --to md: {}", short(piece)));
+        }
+        if let Some(piece) = pieces.iter().find(|x| !text.contains(x.as_str())) {
+            missing.push(format!("prompt not in --to text: {}", short(piece)));
+        }
+    }
+    missing
+}
+
+/// The binary's stdout on `path` (exit 0 required: bad input is reported, not fatal).
+fn run(path: &Path, args: &[&str]) -> String {
+    let out = scribe()
+        .args(args)
+        .arg(path)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Every string in a JSON value (object keys excluded), appended to `out` and to `exact`.
+fn collect_strings(v: &Value, out: &mut Vec<String>, exact: &mut HashSet<String>) {
+    match v {
+        Value::String(s) => {
+            out.push(s.clone());
+            exact.insert(s.clone());
+        }
+        Value::Array(a) => a.iter().for_each(|x| collect_strings(x, out, exact)),
+        Value::Object(o) => o.values().for_each(|x| collect_strings(x, out, exact)),
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
+}
+
+/// Whitespace-insensitive form: every run of whitespace becomes one space.
+fn normalize(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Markdown's escapes undone (backslash before punctuation, the HTML entities scribe writes), so
+/// a prompt's words can be found in it.
+fn unescape_md(s: &str) -> String {
+    let s = s
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&");
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' && chars.peek().is_some_and(|n| n.is_ascii_punctuation()) {
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The runs of a line between control and invisible format characters, normalized.
+fn printable_pieces(line: &str) -> Vec<String> {
+    line.split(|c: char| {
+        c.is_control() || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+    })
+    .map(normalize)
+    .filter(|x| !x.is_empty())
+    .collect()
+}
+
+fn short(s: &str) -> String {
+    let one = normalize(s);
+    match one.char_indices().nth(100) {
+        Some((i, _)) => format!("{}…", &one[..i]),
+        None => one,
+    }
+}
+
+/// A raw file's JSON lines (lines that are not JSON are not promises; scribe reports them).
+fn raw_lines(path: &Path) -> Vec<Value> {
+    let bytes = std::fs::read(path).expect("read raw file");
+    String::from_utf8_lossy(&bytes)
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Claude Code: stream-json and saved sessions share the message shapes.
+
+/// Claude Code files: the corpus's streams and saved sessions, the Claude line files of
+/// `corpus/external` (per its README; whole JSON documents are left to their reader), and every
+/// sample scribe detects as Claude.
+fn claude_files(corpus: Option<&Path>) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some(dir) = corpus {
+        out.extend(
+            corpus_captures(dir)
+                .into_iter()
+                .filter(|p| p.starts_with(dir.join("claude-code"))),
+        );
+        out.extend(external_claude_files(&dir.join("external")));
+    }
+    let samples = files_under(&root().join("samples"), &|p| {
+        p.extension().is_some_and(|e| e == "jsonl") && !p.to_string_lossy().contains("/subagents/")
+    });
+    // A sample is Claude's when scribe's own detection says so (the header's `source`).
+    out.extend(samples.into_iter().filter(|p| {
+        let head = run(p, &["--to", "jsonl"]);
+        let source = head
+            .lines()
+            .next()
+            .and_then(|l| serde_json::from_str::<Value>(l).ok())
+            .and_then(|h| h.get("source").and_then(Value::as_str).map(str::to_owned))
+            .unwrap_or_default();
+        source.starts_with("claude") && !is_subagent_file(p)
+    }));
+    out
+}
+
+/// `agent-*.jsonl` beside a session: read with its session, not on its own here.
+fn is_subagent_file(p: &Path) -> bool {
+    p.file_name()
+        .is_some_and(|n| n.to_string_lossy().starts_with("agent-"))
+        && p.parent().is_some_and(|d| d.ends_with("subagents"))
+}
+
+/// The external corpus's Claude Code line files, from the README's table.
+fn external_claude_files(dir: &Path) -> Vec<PathBuf> {
+    let readme = std::fs::read_to_string(dir.join("README.md")).expect("external README");
+    let mut out = Vec::new();
+    for row in readme.lines().filter(|l| l.starts_with("| ")) {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        // | repo | commit | path | agent / format | …
+        let (Some(repo), Some(path), Some(format)) = (cells.get(1), cells.get(3), cells.get(4))
+        else {
+            continue;
+        };
+        let path = path.trim_matches('`');
+        if !format.starts_with("Claude Code")
+            || !(path.ends_with(".jsonl") || path.ends_with(".ndjson"))
+        {
+            continue;
+        }
+        let p = dir.join(repo).join(path);
+        assert!(
+            p.is_file(),
+            "README lists {} but it is missing",
+            p.display()
+        );
+        out.push(p);
+    }
+    assert!(
+        !out.is_empty(),
+        "no Claude files listed in {}",
+        dir.display()
+    );
+    out
+}
+
+/// What a Claude Code file promises: tool_use and tool_result ids, assistant text blocks, tool
+/// outputs, every user text (raw, as the classifier must keep it), typed prompts.
+fn claude_conserved(rows: &[Value]) -> Conserved {
+    let mut c = Conserved::default();
+    for row in rows {
+        let ty = row.get("type").and_then(Value::as_str).unwrap_or_default();
+        // A `system` row's words (local command output, informational messages); a compact
+        // boundary's `content` is the fixed label its compaction notice stands for.
+        let subtype = row
+            .get("subtype")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        if ty == "system" && subtype != "compact_boundary" {
+            push_text(&mut c, "system row content", row.get("content"));
+        }
+        let Some(content) = row.pointer("/message/content") else {
+            continue;
+        };
+        let blocks: Vec<Value> = match content {
+            Value::String(s) => vec![serde_json::json!({"type": "text", "text": s})],
+            Value::Array(a) => a.clone(),
+            _ => continue,
+        };
+        match ty {
+            "assistant" => {
+                for b in &blocks {
+                    match b.get("type").and_then(Value::as_str).unwrap_or_default() {
+                        "text" => push_text(&mut c, "assistant text", b.get("text")),
+                        "tool_use" | "server_tool_use" | "mcp_tool_use" => {
+                            push_id(&mut c, "tool_use id", b.get("id"))
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            "user" => {
+                let mut texts = Vec::new();
+                let mut has_result = false;
+                for b in &blocks {
+                    match b.get("type").and_then(Value::as_str).unwrap_or_default() {
+                        "text" => {
+                            if let Some(t) = b.get("text").and_then(Value::as_str) {
+                                texts.push(t.to_owned());
+                            }
+                        }
+                        "tool_result" => {
+                            has_result = true;
+                            push_id(&mut c, "tool_result id", b.get("tool_use_id"));
+                            for t in result_texts(b.get("content")) {
+                                push_text(&mut c, "tool output", Some(&Value::String(t)));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                for t in &texts {
+                    push_text(&mut c, "user text", Some(&Value::String(t.clone())));
+                }
+                if !has_result && !is_harness_row(row) {
+                    if let Some(p) = typed_prompt(&texts.join("\n")) {
+                        c.prompts.push(p);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    c
+}
+
+fn push_id(c: &mut Conserved, what: &'static str, v: Option<&Value>) {
+    if let Some(id) = v.and_then(Value::as_str).filter(|s| !s.is_empty()) {
+        c.ids.push((what, id.to_owned()));
+    }
+}
+
+fn push_text(c: &mut Conserved, what: &'static str, v: Option<&Value>) {
+    if let Some(t) = v.and_then(Value::as_str).filter(|s| !s.trim().is_empty()) {
+        c.texts.push((what, t.to_owned()));
+    }
+}
+
+/// The text of a tool_result's content: a string, or its text blocks.
+fn result_texts(content: Option<&Value>) -> Vec<String> {
+    match content {
+        Some(Value::String(s)) => vec![s.clone()],
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+            .filter_map(|b| b.get("text").and_then(Value::as_str).map(str::to_owned))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Rows the harness wrote, not a person: flagged context, sub-agent threads.
+fn is_harness_row(row: &Value) -> bool {
+    let flag = |k: &str| row.get(k).and_then(Value::as_bool).unwrap_or(false);
+    flag("isMeta")
+        || flag("isSynthetic")
+        || flag("isCompactSummary")
+        || flag("isVisibleInTranscriptOnly")
+        || flag("isSidechain")
+        || row.get("parent_tool_use_id").is_some_and(|p| !p.is_null())
+}
+
+/// The prompt a person typed, if this user text is one: plain text (reminder envelopes taken
+/// out), a slash command that carries a request (`/name args`), a bash-mode command or a memory
+/// note; none for CLI machinery (command output, caveats, interrupts, notifications).
+fn typed_prompt(text: &str) -> Option<String> {
+    let mut t = text.to_owned();
+    for tag in ["system-reminder", "user-prompt-submit-hook"] {
+        while let Some(start) = t.find(&format!("<{tag}>")) {
+            let close = format!("</{tag}>");
+            let end = t[start..]
+                .find(&close)
+                .map_or(t.len(), |e| start + e + close.len());
+            t.replace_range(start..end, "");
+        }
+    }
+    let t = t.trim();
+    if t.is_empty() {
+        return None;
+    }
+    const MACHINERY: &[&str] = &[
+        "<local-command-",
+        "<bash-stdout",
+        "<bash-stderr",
+        "<task-notification",
+        "[Request interrupted",
+        "Caveat: The messages below were generated",
+        "This session is being continued",
+        "[SYSTEM NOTIFICATION",
+    ];
+    if MACHINERY.iter().any(|m| t.starts_with(m)) {
+        return None;
+    }
+    if t.starts_with("<command-") {
+        let name = inner(t, "command-name").unwrap_or_default();
+        let name = name.trim_start_matches('/');
+        let message = inner(t, "command-message").unwrap_or_default();
+        let args = inner(t, "command-args").unwrap_or_default();
+        let carries_request = !args.is_empty()
+            || inner(t, "command-contents").is_some()
+            || (!message.is_empty() && message != name);
+        return carries_request.then(|| {
+            if args.is_empty() {
+                format!("/{name}")
+            } else {
+                format!("/{name} {args}")
+            }
+        });
+    }
+    if t.starts_with("<bash-input>") {
+        return inner(t, "bash-input").map(|c| format!("! {c}"));
+    }
+    if t.starts_with("<user-memory-input>") {
+        return inner(t, "user-memory-input");
+    }
+    Some(t.to_owned())
+}
+
+/// The trimmed text inside the first `<tag>…</tag>`.
+fn inner(t: &str, tag: &str) -> Option<String> {
+    let open = format!("<{tag}>");
+    let start = t.find(&open)? + open.len();
+    let end = t[start..]
+        .find(&format!("</{tag}>"))
+        .map_or(t.len(), |e| start + e);
+    Some(t[start..end].trim().to_owned())
+}
