@@ -113,16 +113,16 @@ async function checkSession(context, file, shots) {
   if (still) problems.push(`collapse all left ${still} toggles open`);
 
   // Search: nothing found for nonsense; the first speaker's words found, marked and stepped.
+  // Typing searches after a short pause (no Enter needed).
+  const counted = (re) => page.waitForFunction((src) => new RegExp(src).test(
+    document.getElementById("qcount").textContent), re.source, { timeout: 10_000 }).then(() => true, () => false);
   await page.fill("#q", "zq-no-such-text-qz");
-  await page.press("#q", "Enter");
-  if ((await page.textContent("#qcount")) !== "no match") problems.push("search for nothing found something");
+  if (!(await counted(/^no match$/))) problems.push("search for nothing found something");
   const prompt = await page.locator("main article:is(.o-user, .o-replay) .plain").first().textContent().catch(() => null);
   if (prompt && prompt.trim()) {
     const word = prompt.trim().split(/\s+/)[0];
     await page.fill("#q", word);
-    await page.press("#q", "Enter");
-    const count = await page.textContent("#qcount");
-    if (!/^1 of \d+$/.test(count)) problems.push(`search for "${word}" counted "${count}"`);
+    if (!(await counted(/^1 of \d+$/))) problems.push(`search for "${word}" counted "${await page.textContent("#qcount")}"`);
     if ((await page.locator("mark.hit").count()) === 0) problems.push("search marked nothing");
     const cur = page.locator(".cur");
     if ((await cur.count()) !== 1 || !(await cur.evaluate(inView))) problems.push("the match is not in view");
@@ -145,6 +145,8 @@ async function checkSession(context, file, shots) {
 async function checkColour(context, file) {
   const problems = [];
   const page = await open(context, file, problems);
+  const counted = (re) => page.waitForFunction((src) => new RegExp(src).test(
+    document.getElementById("qcount").textContent), re.source, { timeout: 10_000 }).then(() => true, () => false);
   // A long output: ten lines shown, the rest behind "show all N lines".
   const preview = page.locator("details.tool.k-shell").first();
   if (!(await preview.evaluate((d) => d.open))) problems.push("the failing command's card is closed");
@@ -184,7 +186,7 @@ async function checkColour(context, file) {
   if (!(await target.evaluate(inView))) problems.push(`timeline link ${href} does not show its target`);
   // Search: a count, next and previous, filters by kind.
   await page.fill("#q", "tests");
-  await page.press("#q", "Enter");
+  await counted(/^1 of/);
   const c1 = await page.textContent("#qcount");
   await page.click("#qnext");
   const c2 = await page.textContent("#qcount");

@@ -338,7 +338,7 @@ fn push_row(h: &mut Html, r: &IndexRow) {
     words.extend(r.terms.iter().map(String::as_str));
     h.raw_trusted("<tr data-s=\"")
         .attr(&words.join("\n").to_lowercase())
-        .raw_trusted("\"><td class=\"nowrap\">");
+        .raw_trusted("\"><td>");
     if let Some(d) = &r.date {
         push_time(h, d);
         if let Some(e) = r.end.as_ref().filter(|e| *e != d) {
