@@ -269,22 +269,28 @@ impl Map {
             }
             h.raw_trusted("</dd>");
         }
-        let u = if self.usage == Usage::default() {
-            totals.usage
-        } else {
+        // The harness's own totals when it reported them (the figures every output shows), else
+        // the turns' usage added up.
+        let u = if totals.usage == Usage::default() {
             self.usage
+        } else {
+            totals.usage
         };
         if u != Usage::default() {
             let t = super::tool::thousands;
+            let input = u
+                .input_tokens
+                .saturating_add(u.cache_read_input_tokens)
+                .saturating_add(u.cache_creation_input_tokens);
             h.raw_trusted("<dt>tokens</dt><dd>")
-                .text(&t(u.input_tokens))
-                .raw_trusted(" in · ")
-                .text(&t(u.output_tokens))
-                .raw_trusted(" out · ")
+                .text(&t(input))
+                .raw_trusted(" in (")
                 .text(&t(u.cache_read_input_tokens))
-                .raw_trusted(" cache read · ")
+                .raw_trusted(" cache read, ")
                 .text(&t(u.cache_creation_input_tokens))
-                .raw_trusted(" cache write</dd>");
+                .raw_trusted(" cache write) · ")
+                .text(&t(u.output_tokens))
+                .raw_trusted(" out</dd>");
         }
         if let Some(c) = self.cost.or(totals.cost) {
             h.raw_trusted("<dt>cost</dt><dd>$")
