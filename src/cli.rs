@@ -45,7 +45,9 @@ EXIT STATUS:
 pub(crate) struct Cli {
     /// Input files; `-` or none reads standard input. Each file is its own transcript. A
     /// directory stands for the saved Claude Code sessions in it (sub-agent files are read with
-    /// their session).
+    /// their session). A saved session is read twice (once to index its chain, once to write
+    /// it): on standard input it is copied to a temporary file as it arrives, which is removed
+    /// at exit.
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
 
@@ -85,6 +87,11 @@ pub(crate) struct Cli {
     /// Show synthetic context the harness injected (skill bodies, reminders, hook output).
     #[arg(long)]
     pub(crate) context: bool,
+
+    /// Show the raw input of each line nothing understood in HTML output (by default a note
+    /// says which line and why, and the raw text stays in --to jsonl only).
+    #[arg(long)]
+    pub(crate) debug: bool,
 
     /// Wrap text output at N columns (default: the terminal's width, or 80 when not a terminal).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(20..))]

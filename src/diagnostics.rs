@@ -2,8 +2,15 @@
 //!
 //! The run goes on after an input error unless `--strict` was given; the exit status is decided
 //! from the counts at the end.
+//!
+//! Every message goes through the terminal sanitizer: a file name, an agent id or a role read
+//! from the input can carry escape sequences, and stderr is usually a terminal. [`say`] is the
+//! one way to print a message that is not about a line. Under `--redact`, messages are redacted
+//! as well.
 
 use std::io::Write;
+
+use crate::render::ansi::sanitize::sanitize;
 
 /// Counts and prints input problems.
 #[derive(Debug, Default)]
@@ -84,11 +91,40 @@ pub(crate) fn error_words(e: &anyhow::Error) -> String {
         .join(": ")
 }
 
+/// Set by `--redact`: messages quote input text, and stderr often ends up in a CI log.
+static REDACTOR: std::sync::OnceLock<crate::transform::redact::Redactor> =
+    std::sync::OnceLock::new();
+
+/// Makes every later message pass through `--redact` too (secrets and the home directory).
+pub(crate) fn redact_messages(home: Option<&str>) {
+    let _ = REDACTOR.set(crate::transform::redact::Redactor::new(home));
+}
+
+/// `text` redacted when `--redact` was given, then sanitized for the terminal.
+fn clean(text: &str) -> String {
+    match REDACTOR.get() {
+        Some(r) => {
+            let mut t = text.to_owned();
+            r.redact(&mut t);
+            sanitize(&t).into_owned()
+        }
+        None => sanitize(text).into_owned(),
+    }
+}
+
 fn print(file: &str, line: u64, what: &str) {
+    let file = clean(file);
+    let what = clean(what);
     let mut err = std::io::stderr().lock();
     let _ = if line == 0 {
         writeln!(err, "scribe: {file}: {what}")
     } else {
         writeln!(err, "scribe: {file}:{line}: {what}")
     };
+}
+
+/// Prints `scribe: MESSAGE` on stderr with every control and invisible character made visible
+/// (the message may quote a file name or input text).
+pub(crate) fn say(message: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "scribe: {}", clean(message));
 }

@@ -14,6 +14,7 @@ mod exit;
 mod fold;
 mod input;
 mod model;
+mod output_file;
 mod pipeline;
 mod render;
 mod settings;
@@ -25,7 +26,7 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(err) if exit::is_broken_pipe(&err) => ExitCode::from(exit::SUCCESS),
         Err(err) => {
-            eprintln!("scribe: {}", diagnostics::error_words(&err));
+            diagnostics::say(&diagnostics::error_words(&err));
             ExitCode::from(exit::TROUBLE)
         }
     }

@@ -39,6 +39,9 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
         return crate::diff::run(cli, args);
     }
     let settings = Settings::resolve(cli);
+    if settings.redact {
+        crate::diagnostics::redact_messages(settings.home.as_deref());
+    }
     let mut diag = Diagnostics::new(settings.strict);
     let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let mut renderer = render::renderer_for(&settings.render_options());
@@ -46,10 +49,10 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
     let mut stopped = false;
     if let Some(dir) = &settings.output_dir {
         if dir.exists() && !dir.is_dir() {
-            eprintln!(
-                "scribe: --output-dir {}: this is a file, not a directory",
+            crate::diagnostics::say(&format!(
+                "--output-dir {}: this is a file, not a directory",
                 dir.display()
-            );
+            ));
             return Ok(exit::TROUBLE);
         }
     }
@@ -62,17 +65,17 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
         }
         let found = input::claude::session::session_files(p);
         if found.is_empty() {
-            eprintln!("scribe: no sessions found in {}", p.display());
+            crate::diagnostics::say(&format!("no sessions found in {}", p.display()));
             stopped = true;
         }
         inputs.extend(found);
     }
     // Two HTML documents back to back are not a page a browser can open.
     if settings.to == OutputFormat::Html && settings.output_dir.is_none() && inputs.len() > 1 {
-        eprintln!(
-            "scribe: --to html writes one page per input: with {} inputs, use --output-dir DIR",
+        crate::diagnostics::say(&format!(
+            "--to html writes one page per input: with {} inputs, use --output-dir DIR",
             inputs.len()
-        );
+        ));
         return Ok(exit::TROUBLE);
     }
     let mut files = settings
@@ -87,7 +90,10 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
             match File::open(path) {
                 Ok(f) => Box::new(f),
                 Err(e) => {
-                    eprintln!("scribe: {name}: {}", crate::diagnostics::io_words(&e));
+                    crate::diagnostics::say(&format!(
+                        "{name}: {}",
+                        crate::diagnostics::io_words(&e)
+                    ));
                     trouble = true;
                     continue;
                 }
@@ -112,7 +118,7 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
                 return Ok(exit::INPUT_ERROR);
             }
             Err(e) => {
-                eprintln!("scribe: {}", crate::diagnostics::error_words(&e));
+                crate::diagnostics::say(&crate::diagnostics::error_words(&e));
                 trouble = true;
             }
         }
@@ -181,10 +187,8 @@ impl OutputDir {
             return Ok(Rendered::default());
         }
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        let temp = dir.join(format!(".scribe-{}.part", std::process::id()));
-        let file =
-            File::create(&temp).with_context(|| format!("cannot write {}", temp.display()))?;
-        let mut buf = BufWriter::with_capacity(64 * 1024, file);
+        // Removed when dropped: an error below leaves nothing behind.
+        let mut buf = crate::output_file::temp_in(dir)?;
         let (outcome, row) = if self.html {
             let mut tally = Tally::new(renderer);
             let outcome = run_one(path, reader, settings, &mut tally, &mut buf, diag);
@@ -195,17 +199,7 @@ impl OutputDir {
                 None,
             )
         };
-        let rendered = match outcome {
-            Ok(r) => r,
-            Err(e) => {
-                drop(buf);
-                let _ = std::fs::remove_file(&temp);
-                return Err(e);
-            }
-        };
-        buf.flush()
-            .with_context(|| format!("cannot write {}", temp.display()))?;
-        drop(buf);
+        let rendered = outcome?;
         let target = output_path(
             dir,
             rendered.session_id.clone(),
@@ -213,8 +207,7 @@ impl OutputDir {
             settings,
             &mut self.written,
         );
-        std::fs::rename(&temp, &target)
-            .with_context(|| format!("cannot write {}", target.display()))?;
+        crate::output_file::install(buf, &target)?;
         if let Some(mut row) = row {
             row.href = target
                 .file_name()
@@ -234,23 +227,20 @@ impl OutputDir {
             return Ok(());
         }
         let target = self.dir.join("index.html");
-        let mut f = BufWriter::new(
-            File::create(&target).with_context(|| format!("cannot write {}", target.display()))?,
-        );
-        write_index(&mut f, &self.index)
-            .and_then(|()| f.flush())
-            .with_context(|| format!("cannot write {}", target.display()))?;
+        crate::output_file::write_whole(&self.dir, &target, |f| write_index(f, &self.index))?;
         match self.manifest {
-            Some(m) => m
-                .save(&self.dir)
-                .with_context(|| format!("cannot write {}", self.dir.display())),
+            Some(m) => {
+                let file = self.dir.join(Manifest::FILE);
+                crate::output_file::write_whole(&self.dir, &file, |f| m.save(f))
+            }
             None => Ok(()),
         }
     }
 }
 
-/// The `--output-dir` file for one input: `<sessionId>.<ext>`, else the input's own name; a
-/// name already written in this run gets a `-2`, `-3`, … suffix.
+/// The `--output-dir` file for one input: `<sessionId>.<ext>`, else the input's own name, made a
+/// safe file name (`output_file::safe_stem`); with `--redact`, a name that holds a secret is
+/// replaced by `session-<hash>`. A name already written in this run gets a `-2`, `-3`, … suffix.
 fn output_path(
     dir: &Path,
     session_id: Option<String>,
@@ -258,24 +248,22 @@ fn output_path(
     settings: &Settings,
     written: &mut HashSet<PathBuf>,
 ) -> PathBuf {
+    use crate::output_file::safe_stem;
     let stem = session_id
-        // Only a plain file name: no separator, no control character, nothing a shell or a
-        // terminal would read as more, and short enough for any file system.
-        .filter(|s| {
-            !s.is_empty()
-                && s.len() <= 128
-                && s != "."
-                && s != ".."
-                && s.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
-        })
+        .as_deref()
+        .and_then(safe_stem)
         .or_else(|| {
             input
                 .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
+                .map(|s| s.to_string_lossy())
                 .filter(|s| s != "-")
+                .and_then(|s| safe_stem(&s))
         })
         .unwrap_or_else(|| "stdin".to_owned());
+    let stem = match settings.redact {
+        true => crate::transform::redact::redacted_file_stem(stem),
+        false => stem,
+    };
     let ext = settings.to.extension();
     let mut target = dir.join(format!("{stem}.{ext}"));
     let mut n = 2;

@@ -27,6 +27,9 @@ pub(crate) struct Settings {
     pub(crate) thinking: bool,
     /// `--context`: show synthetic context (skill bodies, reminders, hook output).
     pub(crate) context: bool,
+    /// `--debug`: show the raw line of each `debug` record in HTML (by default only the note
+    /// saying which line was not understood and why).
+    pub(crate) debug: bool,
     /// The column at which text output wraps.
     pub(crate) width: usize,
     /// `--stable`: neutralise run-to-run noise (issue 7).
@@ -48,6 +51,7 @@ impl Settings {
             thinking: self.thinking,
             context: self.context,
             archive: self.output_dir.is_some(),
+            debug: self.debug,
         }
     }
 
@@ -88,6 +92,7 @@ impl Settings {
             full: cli.full,
             thinking: cli.thinking,
             context: cli.context,
+            debug: cli.debug,
             width,
             stable: cli.stable,
             redact: cli.redact,

@@ -138,7 +138,11 @@ fn stream_and_rollout_tell_the_same_story() {
         };
         assert_eq!(result(&s), result(&r), "{name}: result");
         // Only the rollout records the prompt.
-        let users = |recs: &[Value]| recs.iter().filter(|t| t["role"] == "user").count();
+        let users = |recs: &[Value]| {
+            recs.iter()
+                .filter(|t| t["role"] == "user" && t["origin"]["kind"] == "user-input")
+                .count()
+        };
         assert_eq!((users(&s), users(&r)), (0, 1), "{name}: user turns");
     }
 }
@@ -520,4 +524,139 @@ fn explicit_from_and_no_misdetection() {
         let src = recs[0]["source"].as_str().unwrap();
         assert!(!src.starts_with("codex"), "{file}: {src}");
     }
+}
+
+/// The 0.40 rollouts of the external corpus carry the conversation in `response_item` and
+/// older `event_msg` lines only (no `item_completed`): every prompt, answer and call is kept,
+/// each once, and every call ends.
+#[test]
+fn rollouts_without_item_completed_fold_completely() {
+    let Some(dir) = corpus() else { return };
+    let file = dir.join("external/jnarowski/agentcmd/packages/agent-cli-sdk/tests/fixtures/codex/full/rollout-2025-09-24T19-22-20-01997e76-d124-7592-9cac-2ec05abbca08.jsonl");
+    let (recs, stderr) = run(&file, &[]);
+    assert!(stderr.is_empty(), "{stderr}");
+    assert_eq!(debug_count(&recs), 0);
+    let c = calls(&recs);
+    assert_eq!(c.len(), 123, "every function_call");
+    assert!(
+        c.iter()
+            .all(|c| c["state"] == "success" || c["state"] == "error")
+    );
+    let ids: std::collections::BTreeSet<String> =
+        c.iter().map(|c| c["toolCallId"].to_string()).collect();
+    assert_eq!(ids.len(), 123, "each call once");
+    let prompts = recs
+        .iter()
+        .filter(|t| t["role"] == "user" && t["origin"]["kind"] == "user-input")
+        .count();
+    assert_eq!(prompts, 13, "every user_message, once");
+    assert_eq!(texts(&recs).len(), 9, "every agent_message, once");
+    // The shell wrapper is unwrapped from the argv array.
+    assert_eq!(c[0]["input"]["command"], "rg \"TeamSheet\"");
+}
+
+#[test]
+fn legacy_rollout_lines_each_fact_once() {
+    let (recs, stderr) = run(&sample("codex-rollout-legacy.jsonl"), &[]);
+    assert!(stderr.is_empty(), "{stderr}");
+    assert_eq!(debug_count(&recs), 0);
+    assert_eq!(recs.iter().filter(|r| r["kind"] == "session").count(), 1);
+    let prompts: Vec<_> = recs
+        .iter()
+        .filter(|t| t["role"] == "user" && t["origin"]["kind"] == "user-input")
+        .map(|t| t["parts"][0]["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        prompts,
+        [
+            "Find where TeamSheet is used and plan the fix.",
+            "Now fix it."
+        ]
+    );
+    assert_eq!(
+        texts(&recs),
+        ["TeamSheet is used in src/page.tsx; the plan is set."]
+    );
+    let reasoning = recs
+        .iter()
+        .flat_map(|t| t["parts"].as_array().cloned().unwrap_or_default())
+        .filter(|p| p["type"] == "reasoning")
+        .count();
+    assert_eq!(
+        reasoning, 2,
+        "agent_reasoning and its response_item copy: once"
+    );
+    let c = calls(&recs);
+    let by = |id: &str| c.iter().find(|c| c["toolCallId"] == id).unwrap().clone();
+    assert_eq!(by("call_rg")["input"]["command"], "rg -l TeamSheet");
+    assert_eq!(by("call_rg")["state"], "success");
+    assert_eq!(by("call_sed")["state"], "error");
+    assert!(
+        by("call_sed")["errorText"]
+            .as_str()
+            .unwrap()
+            .starts_with("exit code 2")
+    );
+    assert_eq!(by("call_ls")["input"]["command"], "ls -1 src");
+    assert_eq!(by("call_plan")["name"], "update_plan");
+    assert_eq!(by("call_patch")["name"], "apply_patch");
+    assert_eq!(by("call_mcp")["name"], "search");
+    assert_eq!(by("call_mcp")["mcpServer"], "docs");
+    assert_eq!(by("call_spawn")["name"], "spawn_agent");
+    assert_eq!(
+        by("call_cut")["state"],
+        "error",
+        "a call cut by the abort ends"
+    );
+    assert!(c.iter().any(|c| c["name"] == "web_search"));
+    assert_eq!(c.len(), 9);
+    // Each prompt's turn gets a result notice with the tokens counted during it.
+    let results = notices(&recs, "result");
+    assert_eq!(results.len(), 2);
+    assert_eq!(results[0]["usage"]["outputTokens"], 324);
+    assert_eq!(results[1]["isError"], true);
+}
+
+/// `codex exec resume` reports the thread's running total in `turn.completed`: the second
+/// run's result carries its own usage. A stream cut inside a turn says it is incomplete.
+#[test]
+fn a_resumed_run_reports_its_own_usage_and_a_cut_stream_is_incomplete() {
+    let input = concat!(
+        r#"{"type":"thread.started","thread_id":"t-1"}"#,
+        "\n",
+        r#"{"type":"turn.started"}"#,
+        "\n",
+        r#"{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"one"}}"#,
+        "\n",
+        r#"{"type":"turn.completed","usage":{"input_tokens":1000,"cached_input_tokens":400,"output_tokens":50}}"#,
+        "\n",
+        r#"{"type":"thread.started","thread_id":"t-1"}"#,
+        "\n",
+        r#"{"type":"turn.started"}"#,
+        "\n",
+        r#"{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"two"}}"#,
+        "\n",
+        r#"{"type":"turn.completed","usage":{"input_tokens":2500,"cached_input_tokens":1400,"output_tokens":80}}"#,
+        "\n",
+        r#"{"type":"turn.started"}"#,
+        "\n",
+    );
+    let out = crate::util::scribe_jsonl()
+        .write_stdin(input)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let recs = json_lines(&out);
+    let results = notices(&recs, "result");
+    assert_eq!(results[0]["usage"]["outputTokens"], 50);
+    assert_eq!(results[1]["usage"]["outputTokens"], 30);
+    assert_eq!(results[1]["usage"]["inputTokens"], 500);
+    assert_eq!(results[1]["usage"]["cacheReadInputTokens"], 1000);
+    let incomplete = notices(&recs, "info")
+        .into_iter()
+        .filter(|n| n["source"] == "incomplete")
+        .count();
+    assert_eq!(incomplete, 1);
 }

@@ -494,3 +494,28 @@ fn explicit_from_matches_detection() {
     );
     assert_eq!(a, b);
 }
+
+/// `gemini --resume` writes the history again as new lines with the same ids (timestamps of the
+/// resume, the thought merged into the text, no model or tokens) and re-lists it with
+/// `$set.messages`: the first version of each message stands, and nothing "left the context".
+#[test]
+fn a_resumed_chat_keeps_the_first_version_of_each_message() {
+    let (recs, stderr) = run(&sample("gemini-session-resume.jsonl"), &[]);
+    assert!(stderr.is_empty(), "{stderr}");
+    let turns: Vec<&Value> = recs.iter().filter(|r| r["kind"] == "turn").collect();
+    assert_eq!(turns.len(), 4, "each message once");
+    let g1 = turns[1];
+    assert_eq!(g1["parts"][0]["type"], "reasoning");
+    assert_eq!(
+        g1["parts"][1]["text"],
+        "It parses the flags and runs the pipeline."
+    );
+    assert_eq!(g1["metadata"]["model"], "gemini-2.5-pro");
+    assert_eq!(g1["metadata"]["usage"]["outputTokens"], 12);
+    assert_eq!(g1["timestamp"], "2026-01-05T09:00:04.000Z");
+    assert_eq!(turns[0]["timestamp"], "2026-01-05T09:00:01.000Z");
+    assert!(
+        !recs.iter().any(|r| r["notice"]["source"] == "history"),
+        "no message left the context"
+    );
+}

@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::util::{root, scribe};
+use crate::util::{peak_rss_kib, root, scribe};
 
 /// The page for a sample, rendered with the sample's path relative to the repository root (the
 /// path appears in the page, so goldens must not depend on where the checkout is).
@@ -323,33 +323,6 @@ fn synthetic_session(path: &Path, turns: usize) {
         .unwrap();
     }
     f.flush().unwrap();
-}
-
-/// Runs the binary to completion and returns its exit status and peak resident set size in KiB.
-///
-/// The peak is read from `/proc/<pid>/status` (`VmHWM`, the high-water mark of the address space
-/// the program got at `exec`) while it runs. `wait4`'s `ru_maxrss` cannot be used: a child forked
-/// from this test process starts with this process's pages, and Linux carries that high-water
-/// mark across `exec`, so it reports whatever the other tests in this process allocated.
-fn peak_rss_kib(mut cmd: Command) -> (i32, u64) {
-    let mut child = cmd.spawn().expect("spawn scribe");
-    let status_file = format!("/proc/{}/status", child.id());
-    let mut peak = 0;
-    loop {
-        if let Ok(text) = fs::read_to_string(&status_file) {
-            if let Some(kib) = text
-                .lines()
-                .find_map(|l| l.strip_prefix("VmHWM:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-            {
-                peak = peak.max(kib);
-            }
-        }
-        if let Some(status) = child.try_wait().expect("wait for scribe") {
-            return (status.code().unwrap_or(-1), peak);
-        }
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
 }
 
 #[test]

@@ -177,7 +177,7 @@ fn the_subagents_calls_nest_in_the_agent_call() {
 }
 
 #[test]
-fn resync_replay_shows_the_missed_range_and_skips_orphan_deltas() {
+fn resync_replay_shows_the_missed_range_and_folds_the_surviving_frames() {
     let Some(dir) = corpus() else { return };
     let (recs, _) = run(&dir.join("qwen-daemon/resync/replay.sse"), &[]);
     let missed: Vec<&Value> = recs
@@ -188,9 +188,16 @@ fn resync_replay_shows_the_missed_range_and_skips_orphan_deltas() {
     assert_eq!(missed[0]["notice"]["from"], 2);
     assert_eq!(missed[0]["notice"]["to"], 44);
     assert_eq!(missed[0]["notice"]["reason"], "ring_evicted");
-    // Frames 45–52 are the tail of a message whose start was evicted: skipped until the replay
-    // completed; the frame after the snapshot (53, a follow-up suggestion) is folded again.
-    assert!(turns(&recs).is_empty());
+    // Frames 45–52 are the daemon's bounded replay window: the tail of a message whose start
+    // was evicted, kept after the notice (nothing the input holds is lost).
+    let t = turns(&recs);
+    assert_eq!(t.len(), 1);
+    assert!(
+        t[0]["parts"][0]["text"]
+            .as_str()
+            .unwrap()
+            .ends_with("Done.")
+    );
     assert!(
         recs.iter()
             .any(|r| r["notice"]["source"] == "followup_suggestion")
@@ -336,6 +343,40 @@ fn upstream_conformance_vectors() {
         for s in fx["expectedAbsent"].as_array().into_iter().flatten() {
             assert!(!shown.contains(s.as_str().unwrap()), "{name}: shows {s}");
         }
+        // The same on what a reader sees: the text view (everything shown) and the HTML page.
+        for to in ["text", "html"] {
+            let out = crate::util::scribe()
+                .args(["--to", to, "--color", "never", "--full"])
+                .arg(up.join(fx["envelopes_file"].as_str().unwrap()))
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{name}: --to {to}");
+            let page = String::from_utf8_lossy(&out.stdout);
+            // Qwen's own UI words for a state (`completed`, `selected:allow`): scribe shows
+            // the state as a mark and words of its own; the facts must be there.
+            let ui_words = ["completed", "selected:allow"];
+            for s in fx["expectedContains"].as_array().unwrap() {
+                let s = s.as_str().unwrap();
+                // The text view shows a sub-agent's calls, not its prompt, and an ACP edit's
+                // summary, not its new text: those two are checked in HTML only.
+                let text_only_gap = matches!(name, "subagent-nesting" | "file-edit-diff");
+                if ui_words.contains(&s) || to == "text" && text_only_gap {
+                    continue;
+                }
+                let escaped = s
+                    .replace('&', "&amp;")
+                    .replace('<', "&lt;")
+                    .replace('>', "&gt;");
+                assert!(
+                    page.contains(s) || page.contains(&escaped),
+                    "{name}: --to {to} misses {s:?}"
+                );
+            }
+            for s in fx["expectedAbsent"].as_array().into_iter().flatten() {
+                let s = s.as_str().unwrap();
+                assert!(!page.contains(s), "{name}: --to {to} shows {s:?}");
+            }
+        }
         let all = calls(&turns(&recs));
         let text = |role: &str| -> Vec<String> {
             turns(&recs)
@@ -379,8 +420,17 @@ fn upstream_conformance_vectors() {
             }
             "mcp-budget-warning" => assert_eq!(notices("mcp_budget_warning"), 1),
             "cancellation-propagates" => {
-                // No cancellation arrives: the call is left as the input left it.
-                assert_eq!(call(&all, "long-task")["state"], "running");
+                // No cancellation arrives and the input ends: the call ends with no result,
+                // saying so, and the transcript says it is incomplete.
+                let c = call(&all, "long-task");
+                assert_eq!(c["state"], "error");
+                assert!(
+                    c["errorText"]
+                        .as_str()
+                        .unwrap()
+                        .contains("no result recorded")
+                );
+                assert_eq!(notices("incomplete"), 1);
             }
             "malformed-payload-redaction" => {
                 let debug: Vec<&Value> = recs.iter().filter(|r| r["kind"] == "debug").collect();
@@ -545,9 +595,12 @@ fn resync_latch_history_truncated_and_cancellation() {
             "turn:assistant",
             // What came before the gap is written before the notice.
             "notice:missed-events",
-            // A notice only: it neither starts nor ends the resync.
+            // Frames 6–8 are the replay window after the gap: the tail of the message is
+            // kept (the update of a call whose start was evicted has nothing to update).
+            "turn:assistant",
+            // A notice only: it neither starts nor ends anything.
             "notice:history_truncated",
-            // Frames 6–8 (orphaned deltas, a turn end) were skipped until replay_complete.
+            "notice:result",
             "turn:user",
             "turn:assistant",
             "notice:prompt_cancelled",
@@ -564,13 +617,14 @@ fn resync_latch_history_truncated_and_cancellation() {
     let t = turns(&recs);
     assert_eq!(t[1]["parts"][0]["text"], "Working on it");
     let all = calls(&t);
-    assert!(!all.iter().any(|c| c["toolCallId"] == "call_gone"));
+    // The update of a call whose start was evicted: the call is kept, ended, nameless.
+    assert_eq!(call(&all, "call_gone")["state"], "success");
     let sleep = call(&all, "call_sleep");
     assert_eq!(sleep["state"], "error");
     assert!(sleep["errorText"].as_str().unwrap().contains("cancelled"));
-    assert_eq!(recs[9]["notice"]["stopReason"], "cancelled");
+    assert_eq!(recs[11]["notice"]["stopReason"], "cancelled");
     assert!(
-        recs[10]["raw"]
+        recs[12]["raw"]
             .as_str()
             .unwrap()
             .contains("background_notification_turn_complete")
@@ -633,7 +687,7 @@ fn an_input_pieced_together_out_of_order_is_reported_once() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(
-        stderr.contains("event 1 arrives after event 65"),
+        stderr.contains("event 1 arrives after later events"),
         "{stderr}"
     );
     // Nothing is folded twice: each tool call appears once.
@@ -647,4 +701,69 @@ fn an_input_pieced_together_out_of_order_is_reported_once() {
     ids.sort();
     ids.dedup();
     assert_eq!(ids.len(), n);
+}
+
+/// The reducer orders by event id and never moves a call backwards; a cancelled command keeps
+/// what it printed, its signal and the daemon's message (samples/qwen-daemon-order.jsonl).
+#[test]
+fn events_fold_in_id_order_and_no_state_moves_backwards() {
+    let (recs, stderr) = run(&sample("qwen-daemon-order.jsonl"), &[]);
+    assert!(stderr.is_empty(), "{stderr}");
+    let all = calls(&turns(&recs));
+    // The permission request (id 3) arrived after the result (id 4): folded before it; the
+    // answer (id 5) came after the call ended and is a notice, not a step back to running.
+    let c1 = call(&all, "c1");
+    assert_eq!(c1["state"], "success");
+    assert_eq!(c1["sidecar"]["title"], "Shell: make");
+    assert_eq!(c1["output"], "built ok");
+    assert!(recs.iter().any(|r| {
+        r["notice"]["source"] == "permission_resolved"
+            && r["notice"]["text"]
+                .as_str()
+                .unwrap()
+                .contains("after the call ended")
+    }));
+    let c2 = call(&all, "c2");
+    assert_eq!(c2["state"], "error");
+    assert_eq!(c2["output"], "PASS a.test.js\n");
+    assert_eq!(
+        c2["errorText"],
+        "Command was cancelled by the user. (signal SIGTERM)"
+    );
+    // Ids 15 and 16 never came: a missed range, before what follows it.
+    let missed: Vec<&Value> = recs
+        .iter()
+        .filter(|r| r["notice"]["kind"] == "missed-events")
+        .collect();
+    assert_eq!(missed.len(), 1);
+    assert_eq!(
+        (
+            missed[0]["notice"]["from"].as_u64(),
+            missed[0]["notice"]["to"].as_u64()
+        ),
+        (Some(15), Some(16))
+    );
+    let last = recs.iter().rfind(|r| r["kind"] == "turn").unwrap();
+    assert_eq!(last["parts"][0]["text"], "After a hole.");
+}
+
+/// `session_rewound` cuts the conversation back to a user turn: what was said stays, and a
+/// notice names the turn and how many turns left the conversation.
+#[test]
+fn a_rewind_marks_where_the_later_turns_left() {
+    let (recs, stderr) = run(&sample("qwen-daemon-rewound.jsonl"), &[]);
+    assert!(stderr.is_empty(), "{stderr}");
+    let users: Vec<&Value> = turns(&recs)
+        .into_iter()
+        .filter(|t| t["role"] == "user")
+        .collect();
+    assert_eq!(users.len(), 2, "nothing that happened is dropped");
+    let n = recs
+        .iter()
+        .find(|r| r["notice"]["source"] == "session_rewound")
+        .unwrap();
+    let text = n["notice"]["text"].as_str().unwrap();
+    assert!(text.contains("user turn 2"), "{text}");
+    assert!(text.contains("1 user turn from there on left"), "{text}");
+    assert!(text.contains("a.txt"), "{text}");
 }

@@ -69,6 +69,96 @@ const CASES: &[(&str, &str, &str, &str)] = &[
         "whsec9a8b7c6d5e4f",
         "KEYBOARD_LAYOUT=us",
     ),
+    (
+        "private-key",
+        "-----BEGIN PGP PRIVATE KEY BLOCK-----\\nlQOYBF0Qm2Lk9Pw4Rt6Yu1Io3PaSdF\\n-----END PGP PRIVATE KEY BLOCK-----",
+        "lQOYBF0Qm2Lk9Pw4Rt6Yu1Io3PaSdF",
+        "BEGIN PGP PUBLIC KEY BLOCK mQINBF0Qm2Lk9Pw4",
+    ),
+    (
+        "private-key",
+        "-----BEGIN EC PRIVATE KEY-----\\nMHcCAQEEIBk9Pw4Rt6Yu1Io3PaSdFgHj",
+        "MHcCAQEEIBk9Pw4Rt6Yu1Io3PaSdFgHj",
+        "BEGIN CERTIFICATE MIIBk9Pw",
+    ),
+    (
+        "stripe-key",
+        "sk_live_51Hx9Qm2Lk9Pw4Rt6Yu1Io3Pa",
+        "51Hx9Qm2Lk9Pw4Rt6Yu1Io3Pa",
+        "pk_live_51Hx9Qm2Lk9Pw4Rt6Yu1Io3Pb",
+    ),
+    (
+        "gitlab-token",
+        "glpat-Zx8Qm2Lk9Pw4Rt6Yu1Io",
+        "Zx8Qm2Lk9Pw4Rt6Yu1Io",
+        "gitlab-runner register",
+    ),
+    (
+        "slack-token",
+        "xoxb-2048-4096-Zx8Qm2Lk9Pw4Rt6Yu1Io3Pa",
+        "Zx8Qm2Lk9Pw4Rt6Yu1Io3Pa",
+        "xoxo from the team",
+    ),
+    (
+        "slack-webhook",
+        "https://hooks.slack.com/services/T01ABCDEF/B01ABCDEF/Zx8Qm2Lk9Pw4Rt6Yu1Io3Pa",
+        "Zx8Qm2Lk9Pw4Rt6Yu1Io3Pa",
+        "https://api.slack.com/messaging/webhooks",
+    ),
+    (
+        "npm-token",
+        "npm_Zx8Qm2Lk9Pw4Rt6Yu1Io3PaSdFgHjKlQwErT",
+        "Zx8Qm2Lk9Pw4Rt6Yu1Io3PaSdFgHjKlQwErT",
+        "npm_config_registry",
+    ),
+    (
+        "huggingface-token",
+        "hf_Zx8Qm2Lk9Pw4Rt6Yu1Io3PaSdFgHjKlQw",
+        "Zx8Qm2Lk9Pw4Rt6Yu1Io3PaSdFgHjKlQw",
+        "hf_hub_download",
+    ),
+    (
+        "aws-credentials",
+        "aws_secret_access_key = wJalrXUtnFEMIK7MDENGbPxRfiCYzEXAMPLEKEY",
+        "wJalrXUtnFEMIK7MDENGbPxRfiCYzEXAMPLEKEY",
+        "region = eu-west-1",
+    ),
+    (
+        "cli-password",
+        "curl -u deploy:Zx8Qm2Lk9Pw4 https://api.example.com",
+        "Zx8Qm2Lk9Pw4",
+        "curl -u deploy https://api.example.com",
+    ),
+    (
+        "cli-password",
+        "mysql -h db -u root -pZx8Qm2Lk9Pw4 app",
+        "Zx8Qm2Lk9Pw4",
+        "mkdir -p build",
+    ),
+    (
+        "env",
+        "TOKEN=Zx8Qm2Lk9Pw4 SECRET_KEY_BASE=9f8e7d6c5b4a",
+        "Zx8Qm2Lk9Pw4",
+        "max_tokens=4096",
+    ),
+    (
+        "env",
+        "db password=Zx8Qm2Lk9Pw4",
+        "Zx8Qm2Lk9Pw4",
+        "passwordless login",
+    ),
+    (
+        "env",
+        "config: {\\\"client_secret\\\": \\\"Zx8Qm2Lk9Pw4\\\"}",
+        "Zx8Qm2Lk9Pw4",
+        "secrets are in the vault",
+    ),
+    (
+        "env",
+        "api_key: Zx8Qm2Lk9Pw4",
+        "Zx8Qm2Lk9Pw4",
+        "the token: it expires",
+    ),
 ];
 
 /// A Claude stream that carries `secret` in assistant text, a Bash input, its output and the
@@ -199,4 +289,242 @@ fn a_secret_split_across_deltas_never_shows() {
             assert_eq!(out.matches("Your key is").count(), 1, "{out}");
         }
     }
+}
+
+/// A Claude stream: an init line, then `extra` lines.
+fn stream_with(extra: &str) -> String {
+    format!(
+        "{}\n{extra}\n",
+        r#"{"type":"system","subtype":"init","cwd":"/w","session_id":"s-1","tools":["Bash"],"mcp_servers":[],"model":"m","permissionMode":"default","uuid":"i"}"#
+    )
+}
+
+/// Asserts that no format of `--redact` output over `input` holds `token`, while the output
+/// without `--redact` does (so the test can fail).
+fn assert_redacted_everywhere(what: &str, input: &str, token: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "in.jsonl", input);
+    assert!(
+        run(&f, "jsonl", false).contains(token),
+        "{what}: the input lacks the secret"
+    );
+    for to in FORMATS {
+        let red = run(&f, to, true);
+        assert!(!red.contains(token), "{what} {to}: secret left in\n{red}");
+    }
+}
+
+#[test]
+fn secret_in_a_debug_record_is_redacted() {
+    let line = r#"{"type":"mystery","note":"GH_TOKEN=ghp_R4nd0mT0k3nV4lu3F0rT3st1ngPurp0s3sXy"}"#;
+    assert_redacted_everywhere("debug", &stream_with(line), "R4nd0mT0k3n");
+}
+
+#[test]
+fn json_escaped_secret_in_a_kept_raw_line_is_redacted() {
+    // `\u0070` is `p`: `password` and `ghp_` spelled so that no pattern sees them in the raw text.
+    let line = r#"{"type":"mystery","\u0070assword":"Zx8Qm2Lk9Pw4","k":"gh\u0070_R4nd0mT0k3nV4lu3F0rT3st1ngPurp0s3sXy"}"#;
+    let input = stream_with(line);
+    assert_redacted_everywhere("escaped", &input, "Zx8Qm2Lk9Pw4");
+    assert_redacted_everywhere("escaped", &input, "R4nd0mT0k3n");
+    // Not even valid JSON: the escapes are decoded to look for secrets all the same.
+    let broken = r#"{"type":"mystery","k":"gh\u0070_R4nd0mT0k3nV4lu3F0rT3st1ngPurp0s3sXy""#;
+    assert_redacted_everywhere("escaped", &stream_with(broken), "R4nd0mT0k3n");
+}
+
+#[test]
+fn secret_used_as_a_json_key_is_redacted() {
+    let line = r#"{"type":"assistant","message":{"id":"m1","type":"message","role":"assistant","model":"m","content":[{"type":"tool_use","id":"t1","name":"Deploy","input":{"ghp_R4nd0mT0k3nV4lu3F0rT3st1ngPurp0s3sXy":true}}]},"parent_tool_use_id":null,"session_id":"s-1","uuid":"u1"}"#;
+    assert_redacted_everywhere("json key", &stream_with(line), "R4nd0mT0k3n");
+}
+
+#[test]
+fn secret_shaped_session_id_is_redacted_in_every_format() {
+    let input = stream_with("").replace("\"s-1\"", "\"sk-ant-api03-Zx8Qm2Lk9Pw4Rt6Yu1Io3PaSd\"");
+    assert_redacted_everywhere("session id", &input, "Zx8Qm2Lk9Pw4");
+}
+
+#[test]
+fn redact_works_with_diff() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = write(
+        dir.path(),
+        "a.jsonl",
+        &stream("GH_TOKEN=ghp_R4nd0mT0k3nV4lu3F0rT3st1ngPurp0s3sXy", "x"),
+    );
+    let b = write(
+        dir.path(),
+        "b.jsonl",
+        &stream("GH_TOKEN=ghp_Zx8Qm2Lk9Pw4Rt6Yu1Io3PaSdFgHjKlQwErTy", "y"),
+    );
+    let out = scribe()
+        .args(["--redact", "diff"])
+        .arg(&a)
+        .arg(&b)
+        .env("HOME", "/home/alice")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "the look-alikes differ: {text}");
+    assert!(
+        !text.contains("R4nd0m") && !text.contains("Zx8Qm2"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[REDACTED:github-token]") || !text.contains("ghp_"),
+        "{text}"
+    );
+}
+
+mod generated {
+    //! Property: a generated secret of any kind, placed in a random string field of a real
+    //! sample line, never survives `--redact` in any format.
+
+    use proptest::prelude::*;
+
+    use super::{FORMATS, run, write};
+    use crate::util::{files_under, root};
+
+    /// (prefix, length of the random body, what follows) per kind; the body is what must not
+    /// survive.
+    const KINDS: &[(&str, usize, &str)] = &[
+        ("sk-ant-api03-", 32, ""),
+        ("sk-proj-", 32, ""),
+        ("ghp_", 36, ""),
+        ("github_pat_", 40, ""),
+        ("glpat-", 20, ""),
+        ("xoxb-1234-5678-", 24, ""),
+        ("https://hooks.slack.com/services/T000/B000/", 24, ""),
+        ("sk_live_", 24, ""),
+        ("npm_", 36, ""),
+        ("hf_", 34, ""),
+        ("AIza", 35, ""),
+        ("Authorization: Bearer ", 24, ""),
+        ("TOKEN=", 14, ""),
+        ("SECRET_KEY_BASE=", 20, ""),
+        ("password=", 12, ""),
+        ("\"client_secret\": \"", 16, "\""),
+        ("api_key: ", 16, ""),
+        ("aws_secret_access_key = ", 40, ""),
+        ("curl -u bob:", 12, " https://x.example"),
+        ("mysql -u root -p", 12, " db"),
+        ("postgres://bob:", 12, "@db.example/app"),
+        (
+            "-----BEGIN RSA PRIVATE KEY-----\nMIIE",
+            40,
+            "\n-----END RSA PRIVATE KEY-----",
+        ),
+        ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl", 40, ""),
+    ];
+
+    /// Every line of the samples that is a JSON object, with the paths of its string values.
+    fn sample_lines() -> Vec<(serde_json::Value, Vec<Vec<String>>)> {
+        let files = files_under(&root().join("samples"), &|p| {
+            p.extension().is_some_and(|e| e == "jsonl")
+        });
+        let mut out = Vec::new();
+        for f in files {
+            for line in std::fs::read_to_string(&f).unwrap_or_default().lines() {
+                let Ok(v @ serde_json::Value::Object(_)) = serde_json::from_str(line) else {
+                    continue;
+                };
+                let mut paths = Vec::new();
+                string_paths(&v, &mut Vec::new(), &mut paths);
+                if !paths.is_empty() {
+                    out.push((v, paths));
+                }
+            }
+        }
+        out
+    }
+
+    fn string_paths(v: &serde_json::Value, at: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+        match v {
+            serde_json::Value::String(_) => out.push(at.clone()),
+            serde_json::Value::Array(a) => {
+                for (i, x) in a.iter().enumerate() {
+                    at.push(i.to_string());
+                    string_paths(x, at, out);
+                    at.pop();
+                }
+            }
+            serde_json::Value::Object(o) => {
+                for (k, x) in o {
+                    at.push(k.clone());
+                    string_paths(x, at, out);
+                    at.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn at_path<'a>(v: &'a mut serde_json::Value, path: &[String]) -> &'a mut serde_json::Value {
+        path.iter().fold(v, |v, k| match v {
+            serde_json::Value::Array(a) => &mut a[k.parse::<usize>().unwrap()],
+            other => &mut other[k.as_str()],
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn no_generated_secret_survives_in_any_format(
+            pick in any::<prop::sample::Index>(),
+            field in any::<prop::sample::Index>(),
+            kind in 0..KINDS.len(),
+            body in "[A-Za-z0-9]{64}",
+            replace in any::<bool>(),
+        ) {
+            let lines = sample_lines();
+            let (mut line, paths) = lines[pick.index(lines.len())].clone();
+            let (prefix, len, suffix) = KINDS[kind];
+            // A digit and both cases, so every kind's shape is met.
+            let body = format!("7aZ{}", &body[..len - 3]);
+            let secret = format!("{prefix}{body}{suffix}");
+            let path = &paths[field.index(paths.len())];
+            let slot = at_path(&mut line, path);
+            let old = slot.as_str().unwrap_or_default().to_owned();
+            *slot = serde_json::Value::String(match replace {
+                true => secret.clone(),
+                false => format!("{old} {secret} "),
+            });
+            let dir = tempfile::tempdir().unwrap();
+            let f = write(dir.path(), "in.jsonl", &format!("{line}\n"));
+            for to in FORMATS {
+                let out = run(&f, to, true);
+                prop_assert!(
+                    !out.contains(&body),
+                    "{} in {:?} of {}, --to {}:\n{}", secret, path, line, to, out
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn secret_echoed_in_a_stderr_diagnostic_is_redacted() {
+    let header = scribe()
+        .args(["--to", "jsonl"])
+        .arg(crate::util::sample("demo.jsonl"))
+        .output()
+        .unwrap()
+        .stdout;
+    let first = String::from_utf8_lossy(&header)
+        .lines()
+        .next()
+        .unwrap()
+        .to_owned();
+    let input = format!("{first}\n{{\"kind\":\"ghp_R4nd0mT0k3nV4lu3F0rT3st1ngPurp0s3sXy\"}}\n");
+    let plain = scribe().write_stdin(input.clone()).output().unwrap();
+    assert!(String::from_utf8_lossy(&plain.stderr).contains("R4nd0mT0k3n"));
+    let red = scribe()
+        .arg("--redact")
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&red.stderr);
+    assert!(err.contains("[REDACTED:github-token]"), "{err}");
+    assert!(!err.contains("R4nd0mT0k3n"), "{err}");
 }

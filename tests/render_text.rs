@@ -202,7 +202,7 @@ fn assert_no_content_controls(out: &[u8], what: &str) {
         "{what}: the title sequence is not shown"
     );
     assert!(
-        tagged.contains("\\u{202e}"),
+        tagged.contains("<U+202E>"),
         "{what}: the bidi override is not shown"
     );
     assert!(tagged.contains("\\r"), "{what}: the lone CR is not shown");

@@ -282,7 +282,7 @@ fn from_claude_session_is_accepted_and_stdin_works_without_subagents() {
 
 #[test]
 fn a_directory_of_sessions_is_one_transcript_per_session() {
-    // samples/claude-session: three loose session files and three project-like directories.
+    // samples/claude-session: loose session files and three project-like directories.
     let out = scribe_jsonl()
         .arg(sample("claude-session"))
         .assert()
@@ -300,11 +300,16 @@ fn a_directory_of_sessions_is_one_transcript_per_session() {
         files,
         [
             "/compaction.jsonl",
+            "/dangling-parents.jsonl",
             "/durations-and-unknown-types.jsonl",
+            "/hook-progress-parallel.jsonl",
             "/inline-sidechains.jsonl",
             "/local-command.jsonl",
             "/missing-subagent/5e55a0e1-0000-4000-8000-000000000006.jsonl",
+            "/no-parents.jsonl",
+            "/persisted-output/5e55a0e1-0000-4000-8000-000000000011.jsonl",
             "/rejected-tools.jsonl",
+            "/replayed-result.jsonl",
             "/rewind.jsonl",
             "/steering.jsonl",
             "/subagents-new/5e55a0e1-0000-4000-8000-000000000003.jsonl",

@@ -15,8 +15,16 @@ mod spine;
 mod session;
 // Saved sessions in the real corpus: clean conversion and equivalence with their stream.jsonl.
 mod session_corpus;
+// Chains that are not one clean line: hook progress rows, no parents, dangling parents.
+mod session_chains;
+// Session files on their own or with what is beside them: agent files, tool-results, stdin.
+mod session_files;
 // Qwen Code: daemon SSE events and stream-json, the corpus captures and upstream vectors.
 mod qwen;
+// Qwen Code saved chats: their own format, read fully.
+mod qwen_session;
+// Codex, Gemini and Qwen raw files: every call id, text, prompt and output kept (issue 11).
+mod conservation_agents;
 // OpenAI Codex CLI: codex exec --json streams and saved rollouts, corpus and samples/codex-*.
 mod codex;
 // Gemini CLI: stream-json and saved chats, the corpus captures and samples/gemini-*.
@@ -39,6 +47,9 @@ mod diff;
 mod redact;
 // --to jsonl / --to events goldens for every sample (a refactor must keep their bytes).
 mod goldens_jsonl;
+// Hostile input (issue 13): hyperlinks, invisible characters, stderr, inert Markdown, -o files,
+// depth.
+mod security;
 // Issue 15: every id, text, tool output and typed prompt of every raw Claude log is found again.
 mod conservation;
 // Issue 15: Claude Code content of every CLI version (commands, denials, tasks, results).

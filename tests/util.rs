@@ -182,3 +182,30 @@ pub(crate) fn spawn_live(
     });
     (child, stdin, rx)
 }
+
+/// Runs the binary to completion and returns its exit status and peak resident set size in KiB.
+///
+/// The peak is read from `/proc/<pid>/status` (`VmHWM`, the high-water mark of the address space
+/// the program got at `exec`) while it runs. `wait4`'s `ru_maxrss` cannot be used: a child forked
+/// from this test process starts with this process's pages, and Linux carries that high-water
+/// mark across `exec`, so it reports whatever the other tests in this process allocated.
+pub(crate) fn peak_rss_kib(mut cmd: std::process::Command) -> (i32, u64) {
+    let mut child = cmd.spawn().expect("spawn scribe");
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    loop {
+        if let Ok(text) = std::fs::read_to_string(&status_file) {
+            if let Some(kib) = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            {
+                peak = peak.max(kib);
+            }
+        }
+        if let Some(status) = child.try_wait().expect("wait for scribe") {
+            return (status.code().unwrap_or(-1), peak);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}

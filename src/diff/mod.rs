@@ -49,6 +49,9 @@ pub(crate) fn run(cli: &Cli, args: &DiffArgs) -> Result<u8> {
         return Ok(exit::TROUBLE);
     }
     let settings = Settings::resolve(cli);
+    if settings.redact {
+        crate::diagnostics::redact_messages(settings.home.as_deref());
+    }
     let stable = Some(settings.stable.unwrap_or(StableMode::Default));
     let mut diag = Diagnostics::new(args.strict);
     let mut side = |path: &Path| -> Result<Vec<Value>> {
@@ -61,11 +64,16 @@ pub(crate) fn run(cli: &Cli, args: &DiffArgs) -> Result<u8> {
     let ignorable = compare::ignorable(&[&old, &new]);
     let unknown = forms.unknown(&ignorable);
     if !unknown.is_empty() {
-        eprintln!(
-            "scribe diff: --ignore {}: no such field, part type, record kind or notice kind \
+        // The names come from the command line and from the transcripts: sanitized.
+        let message = format!(
+            "--ignore {}: no such field, part type, record kind or notice kind \
              in these transcripts; valid: {}",
             unknown.join(","),
             ignorable.iter().cloned().collect::<Vec<_>>().join(", ")
+        );
+        eprintln!(
+            "scribe diff: {}",
+            crate::render::ansi::sanitize::sanitize(&message)
         );
         return Ok(exit::TROUBLE);
     }

@@ -354,7 +354,7 @@ mod tests {
     #[test]
     fn clean_escapes_controls_and_bidi_but_keeps_newlines_and_tabs() {
         assert_eq!(clean("a\tb\nc"), "a\tb\nc");
-        assert_eq!(clean("\x1b[31mred\u{202e}"), "\\x1b[31mred\\u{202e}");
+        assert_eq!(clean("\x1b[31mred\u{202e}"), "\\x1b[31mred<U+202E>");
     }
 
     #[test]

@@ -20,7 +20,8 @@
 //!
 //! Sub-agent turns (those with a parent tool call) never reach the top level: they are collected
 //! per Agent call and moved into that call's `subagent.transcript` when its turn is written,
-//! recursively for nested sub-agents.
+//! recursively for nested sub-agents, down to `MAX_SUBAGENT_DEPTH` levels; deeper ones are laid
+//! out flat at that level, without recursion, and a notice says so.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
@@ -68,6 +69,16 @@ impl SubThread {
     }
 }
 
+/// An abandoned branch being folded on its own, between `BranchStarted` and `BranchEnded`: a
+/// conversation of its own, whose turns end up in one `branch` notice.
+#[derive(Debug)]
+struct OpenBranch {
+    leaf_id: String,
+    thread: Thread,
+    folder: Folder,
+    items: Vec<TranscriptItem>,
+}
+
 /// The fold's state. Private: events go in through `push`, final items come out.
 #[derive(Debug)]
 pub(crate) struct Folder {
@@ -89,6 +100,26 @@ pub(crate) struct Folder {
     skill_awaiting: Option<String>,
     last_session: Option<SessionSnapshot>,
     deltas: DeltaBuffer,
+    /// Whether sub-agents deeper than `MAX_SUBAGENT_DEPTH` were flattened, and said so.
+    flattened: Flattened,
+    /// The branch whose events are arriving, if any (branches nest inside it).
+    branch: Option<Box<OpenBranch>>,
+}
+
+/// The deepest sub-agent nesting written as nesting. Every pass over a transcript (transforms,
+/// renderers, `scribe diff`, serde) recurses once per level, so a chain of 13 900 nested
+/// sub-agents overflowed the stack, and the indented text view grew quadratically. Deeper
+/// sub-agents are laid out flat at this level (nothing is dropped) and a notice says so. Real
+/// runs nest two or three levels; at 10, scribe's own JSONL stays within serde_json's nesting
+/// limit of 128 when it is read back.
+pub(crate) const MAX_SUBAGENT_DEPTH: usize = 10;
+
+/// Whether the notice about flattened sub-agents is still to be written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Flattened {
+    No,
+    Due,
+    Told,
 }
 
 impl Folder {
@@ -105,11 +136,25 @@ impl Folder {
             skill_awaiting: None,
             last_session: None,
             deltas: DeltaBuffer::default(),
+            flattened: Flattened::No,
+            branch: None,
         }
     }
 
     /// Folds one event; appends every item that became final.
     pub(crate) fn push(&mut self, event: Event, out: &mut Vec<TranscriptItem>) {
+        if let Some(b) = self.branch.as_mut() {
+            let ends = matches!(event.kind, EventKind::BranchEnded) && b.folder.branch.is_none();
+            if !ends {
+                b.folder.push(event, &mut b.items);
+                return;
+            }
+            if let Some(b) = self.branch.take() {
+                self.close_branch(*b);
+            }
+            self.release(out);
+            return;
+        }
         let line = event.line;
         match event.kind {
             EventKind::SessionInit { session } => self.session(*session),
@@ -339,6 +384,16 @@ impl Folder {
                     data: serde_json::Value::Null,
                 })));
             }
+            EventKind::BranchStarted { leaf_id, thread } => {
+                self.branch = Some(Box::new(OpenBranch {
+                    leaf_id,
+                    thread,
+                    folder: Folder::new(),
+                    items: Vec::new(),
+                }));
+            }
+            // An end without a start (the start is always sent first): nothing to close.
+            EventKind::BranchEnded => {}
             // Understood and empty for the transcript; the adapter counted it.
             EventKind::Absorbed { .. } => {}
             EventKind::Debug { reason, raw } => {
@@ -354,6 +409,10 @@ impl Folder {
 
     /// The input ended: everything still held is written, in order.
     pub(crate) fn finish(&mut self, out: &mut Vec<TranscriptItem>) {
+        // A branch the input did not close (cut short) is closed with what it has.
+        if let Some(b) = self.branch.take() {
+            self.close_branch(*b);
+        }
         self.open_message.clear();
         self.skill_awaiting = None;
         for (thread, message_id, parts) in self.deltas.unsettled() {
@@ -375,7 +434,7 @@ impl Folder {
         for (call_id, mut st) in orphans {
             let mut turns = std::mem::take(&mut st.turns);
             for t in &mut turns {
-                self.attach_subagents(t);
+                self.attach_subagents(t, 2);
             }
             st.record.transcript = turns;
             out.push(TranscriptItem::Notice(Box::new(SystemNotice::Subagent {
@@ -523,6 +582,30 @@ impl Folder {
         }
     }
 
+    /// A finished branch: its turns in one `branch` notice; the notices and debug records it held
+    /// follow it, so nothing in it is lost.
+    fn close_branch(&mut self, mut b: OpenBranch) {
+        b.folder.finish(&mut b.items);
+        let mut turns = Vec::new();
+        let mut rest = Vec::new();
+        for item in b.items {
+            match item {
+                TranscriptItem::Turn(mut t) => {
+                    t.parent_task_id = b.thread.clone();
+                    turns.push(*t);
+                }
+                TranscriptItem::Notice(_) | TranscriptItem::Debug(_) => rest.push(item),
+                // The session header of the main conversation stands for the branch too.
+                TranscriptItem::Session(_) => {}
+            }
+        }
+        self.ready(TranscriptItem::Notice(Box::new(SystemNotice::Branch {
+            leaf_id: b.leaf_id,
+            turns,
+        })));
+        rest.into_iter().for_each(|item| self.ready(item));
+    }
+
     fn ready(&mut self, item: TranscriptItem) {
         self.queue.push_back(Pending::Ready(item));
     }
@@ -619,7 +702,7 @@ impl Folder {
                 break;
             }
             let item = self.queue.pop_front().expect("front exists");
-            out.push(self.finalize(item));
+            self.push_final(item, out);
             out.append(&mut self.after_turn);
         }
     }
@@ -627,7 +710,7 @@ impl Folder {
     /// Writes everything in the queue, final or not.
     fn release_all(&mut self, out: &mut Vec<TranscriptItem>) {
         while let Some(item) = self.queue.pop_front() {
-            out.push(self.finalize(item));
+            self.push_final(item, out);
             out.append(&mut self.after_turn);
         }
     }
@@ -636,80 +719,146 @@ impl Folder {
         match item {
             Pending::Ready(i) => i,
             Pending::Turn(mut t) => {
-                self.attach_subagents(&mut t);
+                self.attach_subagents(&mut t, 1);
                 TranscriptItem::Turn(t)
             }
         }
     }
 
-    /// Moves each Agent call's sub-agent thread into the call, recursively.
-    fn attach_subagents(&mut self, turn: &mut Turn) {
+    /// Writes `item`, and before it, once per run, the notice that sub-agents nested deeper
+    /// than `MAX_SUBAGENT_DEPTH` are shown flattened.
+    fn push_final(&mut self, item: Pending, out: &mut Vec<TranscriptItem>) {
+        let item = self.finalize(item);
+        if self.flattened == Flattened::Due {
+            self.flattened = Flattened::Told;
+            out.push(TranscriptItem::Notice(Box::new(SystemNotice::Info {
+                source: "scribe".to_owned(),
+                level: Level::Warning,
+                text: format!(
+                    "sub-agents are nested more than {MAX_SUBAGENT_DEPTH} levels deep: the deeper \
+                     ones are shown at level {MAX_SUBAGENT_DEPTH}, each right after the turn \
+                     whose call started it"
+                ),
+                data: serde_json::Value::Null,
+            })));
+        }
+        out.push(item);
+    }
+
+    /// Moves each Agent call's sub-agent thread into the call; `depth` is the nesting level of
+    /// `turn` (1 for a top-level turn). Recursion stops at `MAX_SUBAGENT_DEPTH`: below it,
+    /// `flatten` lays the deeper threads out in one list, without recursion.
+    fn attach_subagents(&mut self, turn: &mut Turn, depth: usize) {
         for part in &mut turn.parts {
             let Part::ToolCall { call } = part else {
                 continue;
             };
-            let id = call.tool_call_id.clone();
-            self.call_thread.remove(&id);
-            if let Some(st) = self.subthreads.remove(&id) {
-                let SubThread {
-                    mut record,
-                    announced,
-                    mut turns,
-                    ..
-                } = st;
-                self.written_runs.insert(id.clone());
-                self.task_call.remove(&record.task_id);
+            let Some(mut turns) = self.take_subthread(call) else {
+                continue;
+            };
+            if depth < MAX_SUBAGENT_DEPTH {
                 for t in &mut turns {
-                    self.attach_subagents(t);
+                    self.attach_subagents(t, depth + 1);
                 }
-                if !announced {
-                    record.status = match call.state {
-                        ToolState::Success => SubagentStatus::Completed,
-                        ToolState::Error | ToolState::ApprovalDenied => SubagentStatus::Failed,
-                        ToolState::Pending | ToolState::ApprovalPending | ToolState::Running => {
-                            SubagentStatus::Running
-                        }
-                    };
-                }
-                // A background task with no agent and no transcript (a shell command run in
-                // the background): its outcome, not a phantom sub-agent.
-                if announced && turns.is_empty() && record.subagent_type.is_none() {
-                    self.after_turn.push(task_notice(
-                        record.task_id,
-                        Some(record.status),
-                        Some(record.description).filter(|d| !d.is_empty()),
-                        record.summary,
-                        record.usage,
-                        None,
-                    ));
-                    continue;
-                }
-                if record.description.is_empty() {
-                    record.description = match &call.kind {
-                        ToolKind::Subagent { description } => description.clone(),
-                        // Turns in the thread of a call the adapter did not call a sub-agent:
-                        // the call's own line says what it was.
-                        ToolKind::Shell { .. }
-                        | ToolKind::Read { .. }
-                        | ToolKind::Write { .. }
-                        | ToolKind::Edit { .. }
-                        | ToolKind::MultiEdit { .. }
-                        | ToolKind::Patch { .. }
-                        | ToolKind::Search { .. }
-                        | ToolKind::WebFetch { .. }
-                        | ToolKind::WebSearch { .. }
-                        | ToolKind::Todo { .. }
-                        | ToolKind::Plan { .. }
-                        | ToolKind::Skill { .. }
-                        | ToolKind::Mcp { .. }
-                        | ToolKind::StructuredOutput
-                        | ToolKind::Other { .. } => String::new(),
-                    };
-                }
+            } else {
+                turns = self.flatten(turns);
+            }
+            if let Some(record) = call.subagent.as_mut() {
                 record.transcript = turns;
-                call.subagent = Some(record);
             }
         }
+    }
+
+    /// The turns of a sub-agent at the deepest level shown, with every thread below them laid
+    /// out in reading order (each sub-agent's turns right after the turn whose call started
+    /// it). An explicit stack: a chain of 100 000 sub-agents costs no call stack.
+    fn flatten(&mut self, turns: Vec<Turn>) -> Vec<Turn> {
+        let mut out = Vec::with_capacity(turns.len());
+        let mut stack = vec![turns.into_iter()];
+        while let Some(top) = stack.last_mut() {
+            let Some(mut t) = top.next() else {
+                stack.pop();
+                continue;
+            };
+            let mut below = Vec::new();
+            for part in &mut t.parts {
+                if let Part::ToolCall { call } = part {
+                    if let Some(turns) = self.take_subthread(call) {
+                        if !turns.is_empty() {
+                            self.flattened = self.flattened.max(Flattened::Due);
+                        }
+                        below.extend(turns);
+                    }
+                }
+            }
+            out.push(t);
+            if !below.is_empty() {
+                stack.push(below.into_iter());
+            }
+        }
+        out
+    }
+
+    /// Takes an Agent call's sub-agent thread out of the fold: the call gets its record (status
+    /// and description filled in, transcript empty) and the thread's turns are returned. A
+    /// background task with no transcript becomes a notice after the turn instead (`None`).
+    fn take_subthread(&mut self, call: &mut ToolCall) -> Option<Vec<Turn>> {
+        let id = call.tool_call_id.clone();
+        self.call_thread.remove(&id);
+        let SubThread {
+            mut record,
+            announced,
+            turns,
+            ..
+        } = self.subthreads.remove(&id)?;
+        self.written_runs.insert(id.clone());
+        self.task_call.remove(&record.task_id);
+        if !announced {
+            record.status = match call.state {
+                ToolState::Success => SubagentStatus::Completed,
+                ToolState::Error | ToolState::ApprovalDenied => SubagentStatus::Failed,
+                ToolState::Pending | ToolState::ApprovalPending | ToolState::Running => {
+                    SubagentStatus::Running
+                }
+            };
+        }
+        // A background task with no agent and no transcript (a shell command run in the
+        // background): its outcome, not a phantom sub-agent.
+        if announced && turns.is_empty() && record.subagent_type.is_none() {
+            self.after_turn.push(task_notice(
+                record.task_id,
+                Some(record.status),
+                Some(record.description).filter(|d| !d.is_empty()),
+                record.summary,
+                record.usage,
+                None,
+            ));
+            return None;
+        }
+        if record.description.is_empty() {
+            record.description = match &call.kind {
+                ToolKind::Subagent { description } => description.clone(),
+                // Turns in the thread of a call the adapter did not call a sub-agent: the call's
+                // own line says what it was.
+                ToolKind::Shell { .. }
+                | ToolKind::Read { .. }
+                | ToolKind::Write { .. }
+                | ToolKind::Edit { .. }
+                | ToolKind::MultiEdit { .. }
+                | ToolKind::Patch { .. }
+                | ToolKind::Search { .. }
+                | ToolKind::WebFetch { .. }
+                | ToolKind::WebSearch { .. }
+                | ToolKind::Todo { .. }
+                | ToolKind::Plan { .. }
+                | ToolKind::Skill { .. }
+                | ToolKind::Mcp { .. }
+                | ToolKind::StructuredOutput
+                | ToolKind::Other { .. } => String::new(),
+            };
+        }
+        call.subagent = Some(record);
+        Some(turns)
     }
 }
 

@@ -19,6 +19,8 @@ pub(crate) enum SourceFormat {
     QwenDaemon,
     /// Qwen Code `--output-format stream-json`.
     QwenStream,
+    /// A Qwen Code saved chat (`~/.qwen/tmp/<project>/chats/<sessionId>.jsonl`).
+    QwenSession,
     /// OpenAI Codex CLI `codex exec --json`.
     CodexExec,
     /// An OpenAI Codex CLI saved session (`$CODEX_HOME/sessions/…/rollout-*.jsonl`).
@@ -38,6 +40,7 @@ impl SourceFormat {
             SourceFormat::ClaudeSession => "claude-session",
             SourceFormat::QwenDaemon => "qwen-daemon",
             SourceFormat::QwenStream => "qwen-stream",
+            SourceFormat::QwenSession => "qwen-session",
             SourceFormat::CodexExec => "codex-exec",
             SourceFormat::CodexRollout => "codex-rollout",
             SourceFormat::GeminiStream => "gemini-stream",

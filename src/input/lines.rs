@@ -7,11 +7,18 @@
 
 use std::io::{self, BufRead};
 
+/// `InputLine::offset` of a line that is not in the input as such (a value taken out of a JSON
+/// document).
+pub(crate) const NOT_IN_FILE: u64 = u64::MAX;
+
 /// One line of input, decoded.
 #[derive(Debug)]
 pub(crate) struct InputLine {
     /// 1-based line number in its file.
     pub(crate) number: u64,
+    /// Byte offset of the line's first byte in the input (a saved session reads its rows back
+    /// by offset, see `input::claude::session`).
+    pub(crate) offset: u64,
     pub(crate) text: String,
     /// The bytes were not valid UTF-8; `text` holds U+FFFD where they were.
     pub(crate) lossy: bool,
@@ -23,6 +30,8 @@ pub(crate) struct InputLine {
 pub(crate) struct LineReader<R> {
     inner: R,
     number: u64,
+    /// Bytes consumed so far.
+    offset: u64,
     buf: Vec<u8>,
 }
 
@@ -32,6 +41,7 @@ impl<R: BufRead> LineReader<R> {
         LineReader {
             inner,
             number: 0,
+            offset: 0,
             buf: Vec::new(),
         }
     }
@@ -60,6 +70,8 @@ impl<R: BufRead> LineReader<R> {
             return Ok(None);
         }
         self.number += 1;
+        let offset = self.offset;
+        self.offset += self.buf.len() as u64;
         let mut bytes = &self.buf[..];
         let unterminated = bytes.last() != Some(&b'\n');
         if !unterminated {
@@ -77,6 +89,7 @@ impl<R: BufRead> LineReader<R> {
         };
         Ok(Some(InputLine {
             number: self.number,
+            offset,
             text,
             lossy,
             unterminated,

@@ -76,6 +76,8 @@ pub(crate) trait Adapter {
         for document::DocValue { line, value } in values {
             let line = InputLine {
                 number: line,
+                // Not a line of the file: an adapter that reads rows again spools them.
+                offset: lines::NOT_IN_FILE,
                 text: value.to_string(),
                 lossy: false,
                 unterminated: false,
@@ -83,8 +85,14 @@ pub(crate) trait Adapter {
             self.line(&line, out, report);
         }
     }
-    /// The input ended: emit whatever was held back.
+    /// The input ended: emit whatever was held back (or its first part, see `drain`).
     fn finish(&mut self, _out: &mut Vec<Event>, _report: &mut Report<'_>) {}
+    /// After `finish`: emits the next part of what was held back; false once nothing is left.
+    /// An adapter that writes a whole file at its end (a saved session, ordered by its chain)
+    /// sends it in parts, so that the events of a large file are never all in memory at once.
+    fn drain(&mut self, _out: &mut Vec<Event>, _report: &mut Report<'_>) -> bool {
+        false
+    }
     /// Where the input file is, for formats that read files beside it (a saved session's
     /// sub-agents). Not called for standard input.
     fn set_path(&mut self, _path: &Path) {}
@@ -97,6 +105,7 @@ pub(crate) fn adapter_for(format: SourceFormat) -> Box<dyn Adapter> {
         SourceFormat::ClaudeSession => Box::new(claude::session::ClaudeSession::default()),
         SourceFormat::QwenDaemon => Box::new(qwen::daemon::QwenDaemon::default()),
         SourceFormat::QwenStream => Box::new(qwen::stream::QwenStream::default()),
+        SourceFormat::QwenSession => Box::new(qwen::chat::QwenChat::default()),
         SourceFormat::CodexExec => Box::new(codex::exec::CodexExec::default()),
         SourceFormat::CodexRollout => Box::new(codex::rollout::CodexRollout::default()),
         SourceFormat::GeminiStream => Box::new(gemini::stream::GeminiStream::default()),

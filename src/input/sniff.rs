@@ -17,11 +17,12 @@ use super::{SourceFormat, claude, codex, gemini, qwen};
 pub(crate) const EVIDENCE: usize = 5;
 
 /// The formats detection tries, in the order it names them.
-pub(crate) const TRIED: [SourceFormat; 8] = [
+pub(crate) const TRIED: [SourceFormat; 9] = [
     SourceFormat::ClaudeStream,
     SourceFormat::ClaudeSession,
     SourceFormat::QwenDaemon,
     SourceFormat::QwenStream,
+    SourceFormat::QwenSession,
     SourceFormat::CodexExec,
     SourceFormat::CodexRollout,
     SourceFormat::GeminiStream,
@@ -99,6 +100,10 @@ pub(crate) fn classify(v: &Value) -> Option<SourceFormat> {
     if gemini::session::is_header_object(o) {
         return Some(SourceFormat::GeminiSession);
     }
+    // Before Claude's saved-session rule, which accepts the same uuid/sessionId keys.
+    if qwen::chat::is_chat_record(o) {
+        return Some(SourceFormat::QwenSession);
+    }
     if claude::session::looks_like_session(o) {
         return Some(SourceFormat::ClaudeSession);
     }
@@ -136,6 +141,7 @@ fn extends_claude_stream(f: SourceFormat) -> bool {
     matches!(
         f,
         SourceFormat::QwenStream
+            | SourceFormat::QwenSession
             | SourceFormat::ClaudeSession
             | SourceFormat::GeminiSession
             | SourceFormat::GeminiStream

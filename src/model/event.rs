@@ -185,6 +185,20 @@ pub(crate) enum EventKind {
     Notice { notice: Box<SystemNotice> },
     /// The agent cleared its conversation: turns before this point belong to an earlier one.
     ConversationReset,
+    /// The events up to the matching `BranchEnded` are a part of the conversation that was left
+    /// behind (a rewind or a fork): the fold keeps their turns in one `branch` notice, collapsed
+    /// and marked as rewound by every renderer, instead of on the main line.
+    #[serde(rename_all = "camelCase")]
+    BranchStarted {
+        /// The last row of the branch (the notice's `leafId`).
+        leaf_id: String,
+        /// The sub-agent thread the branch belongs to (`None`: the main conversation). The
+        /// events inside carry no thread of their own: the branch is folded as a conversation.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        thread: Thread,
+    },
+    /// The end of the branch the last `BranchStarted` opened.
+    BranchEnded,
     /// A line that was understood and carries nothing for the transcript (keep-alives, control
     /// protocol, stream markers). Counted, so that no line disappears unaccounted.
     Absorbed { what: String },

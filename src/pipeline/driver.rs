@@ -480,7 +480,13 @@ impl<'a> InputDriver<'a> {
                     diag,
                 };
                 adapter.finish(&mut self.events, &mut report);
-                self.feed(sink)?;
+                // A saved session sends its events in batches (flat memory).
+                loop {
+                    self.feed(sink)?;
+                    if !adapter.drain(&mut self.events, &mut report) {
+                        break;
+                    }
+                }
                 self.folder.finish(&mut self.items);
                 self.emit_items(sink)?;
             }
@@ -561,7 +567,12 @@ impl<'a> InputDriver<'a> {
         };
         adapter.document(values, &mut self.events, &mut report);
         adapter.finish(&mut self.events, &mut report);
-        self.feed(sink)?;
+        loop {
+            self.feed(sink)?;
+            if !adapter.drain(&mut self.events, &mut report) {
+                break;
+            }
+        }
         self.folder.finish(&mut self.items);
         self.emit_items(sink)
     }

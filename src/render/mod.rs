@@ -73,6 +73,8 @@ pub(crate) struct RenderOptions {
     pub(crate) context: bool,
     /// `--output-dir`: HTML pages sit beside an `index.html` and link back to it.
     pub(crate) archive: bool,
+    /// `--debug`: debug records show their raw input in HTML.
+    pub(crate) debug: bool,
 }
 
 /// What a renderer learns at the end of one input.
@@ -108,6 +110,6 @@ pub(crate) fn renderer_for(options: &RenderOptions) -> Box<dyn Render> {
         OutputFormat::Md => Box::new(markdown::MarkdownRenderer::new(options)),
         OutputFormat::Jsonl => Box::new(jsonl::JsonlRenderer),
         OutputFormat::Events => Box::new(events::EventsRenderer),
-        OutputFormat::Html => Box::new(html::HtmlRenderer::new(options.archive)),
+        OutputFormat::Html => Box::new(html::HtmlRenderer::new(options.archive, options.debug)),
     }
 }

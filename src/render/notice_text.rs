@@ -41,10 +41,11 @@ pub(crate) fn elicitation(server: &str) -> String {
     format!("MCP server {server} asked for input")
 }
 
-/// A side branch of the session (turns off the main line). Shared by the terminal view and
-/// Markdown, which show it as one line.
+/// A branch of the session left behind by a rewind or a fork (turns off the main line). Shared
+/// by the terminal view and Markdown, which show it as a heading over its turns.
 pub(crate) fn branch(turns: usize) -> String {
-    format!("a branch of {turns} turns off the main line")
+    let noun = if turns == 1 { "turn" } else { "turns" };
+    format!("rewound: a branch of {turns} {noun} off the main line")
 }
 
 #[cfg(test)]
@@ -67,6 +68,7 @@ mod tests {
             "hook lint: blocked (exit 2)"
         );
         assert_eq!(elicitation("db"), "MCP server db asked for input");
-        assert_eq!(branch(3), "a branch of 3 turns off the main line");
+        assert_eq!(branch(3), "rewound: a branch of 3 turns off the main line");
+        assert_eq!(branch(1), "rewound: a branch of 1 turn off the main line");
     }
 }

@@ -2,10 +2,12 @@
 //! line, the Markdown closing line and the HTML footer.
 //!
 //! Each renderer used to add them up itself; this is the one place that knows how (turns,
-//! duration and tokens are summed, the cost is a running total).
+//! duration and tokens are summed, the cost is a running total). When no result gives a
+//! number (a Qwen daemon's results carry none; an older Codex rollout writes no result), it is
+//! counted from the assistant turns themselves; a duration nobody gave stays unknown.
 
 use crate::model::session::SystemNotice;
-use crate::model::transcript::Usage;
+use crate::model::transcript::{Role, Turn, Usage};
 
 /// The totals of the `result` notices seen so far. Exists so that every human-readable
 /// renderer reports the same numbers; each only formats them.
@@ -21,6 +23,13 @@ pub(crate) struct Totals {
     pub(crate) usage: Usage,
     /// Claude reports the session's running cost in every result: the largest one is the total.
     pub(crate) cost: Option<f64>,
+    /// Some result gave a turn count / a duration / a usage (else the turns' own are used).
+    turns_given: bool,
+    duration_given: bool,
+    usage_given: bool,
+    /// Top-level assistant turns seen, and the usage they carry.
+    model_turns: u64,
+    turn_usage: Usage,
 }
 
 impl Totals {
@@ -38,7 +47,10 @@ impl Totals {
             // Counts come from the input: a hostile one must not overflow.
             self.turns = self.turns.saturating_add(turns.unwrap_or(0));
             self.duration_ms = self.duration_ms.saturating_add(duration_ms.unwrap_or(0));
+            self.turns_given |= turns.is_some();
+            self.duration_given |= duration_ms.is_some();
             if let Some(u) = usage {
+                self.usage_given = true;
                 self.usage.add(u);
             }
             if let Some(c) = cost {
@@ -47,10 +59,49 @@ impl Totals {
         }
     }
 
+    /// Adds a turn: a top-level assistant turn counts as one model turn, with its usage.
+    pub(crate) fn add_turn(&mut self, t: &Turn) {
+        if t.role != Role::Assistant || t.parent_task_id.is_some() {
+            return;
+        }
+        self.model_turns = self.model_turns.saturating_add(1);
+        if let Some(u) = &t.metadata.usage {
+            self.turn_usage.add(u);
+        }
+    }
+
+    /// True when there is something to report: a result, or turns to count.
+    pub(crate) fn any(&self) -> bool {
+        self.results > 0 || self.model_turns > 0
+    }
+
+    /// The turns: summed over the results when they give counts, else the assistant turns.
+    pub(crate) fn turn_count(&self) -> u64 {
+        if self.turns_given {
+            self.turns
+        } else {
+            self.model_turns
+        }
+    }
+
+    /// The wall time, when some result gave it (`None`: unknown, never `0.0s`).
+    pub(crate) fn duration(&self) -> Option<u64> {
+        self.duration_given.then_some(self.duration_ms)
+    }
+
+    /// The usage: summed over the results when they give it, else over the turns.
+    pub(crate) fn usage(&self) -> &Usage {
+        if self.usage_given {
+            &self.usage
+        } else {
+            &self.turn_usage
+        }
+    }
+
     /// Input tokens including the cached ones (cache reads and writes): the one figure every
     /// closing line and footer shows, so text, Markdown and HTML agree.
     pub(crate) fn input_tokens(&self) -> u64 {
-        let u = &self.usage;
+        let u = self.usage();
         u.input_tokens
             .saturating_add(u.cache_read_input_tokens)
             .saturating_add(u.cache_creation_input_tokens)
@@ -98,5 +149,41 @@ mod tests {
         assert_eq!(t.cost, Some(0.5));
         assert_eq!(t.input_tokens(), 24);
         assert_eq!(t.usage.output_tokens, 6);
+    }
+
+    #[test]
+    fn without_results_the_turns_are_counted_and_the_duration_is_unknown() {
+        use crate::model::transcript::{TurnMeta, TurnOrigin};
+        let turn = |role, usage| Turn {
+            id: "t".into(),
+            role,
+            origin: TurnOrigin::Model,
+            parent_task_id: None,
+            parts: Vec::new(),
+            metadata: TurnMeta {
+                usage,
+                ..TurnMeta::default()
+            },
+            timestamp: None,
+        };
+        let mut t = Totals::default();
+        assert!(!t.any());
+        t.add_turn(&turn(Role::User, None));
+        t.add_turn(&turn(
+            Role::Assistant,
+            Some(Usage {
+                input_tokens: 5,
+                output_tokens: 2,
+                ..Usage::default()
+            }),
+        ));
+        t.add_turn(&turn(Role::Assistant, None));
+        assert!(t.any());
+        assert_eq!((t.turn_count(), t.duration()), (2, None));
+        assert_eq!((t.input_tokens(), t.usage().output_tokens), (5, 2));
+        // A result that gives counts wins over the turns.
+        t.add(&result(None, 7));
+        assert_eq!((t.turn_count(), t.duration()), (7, Some(1000)));
+        assert_eq!(t.input_tokens(), 8);
     }
 }

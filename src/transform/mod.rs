@@ -120,6 +120,8 @@ fn is_live_only(kind: &EventKind) -> bool {
         | EventKind::SubtaskFinished { .. }
         | EventKind::Notice { .. }
         | EventKind::ConversationReset
+        | EventKind::BranchStarted { .. }
+        | EventKind::BranchEnded
         | EventKind::Debug { .. } => false,
     }
 }

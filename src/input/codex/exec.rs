@@ -9,19 +9,30 @@
 //! is held back for one line; when `turn.failed` repeats it, only the failure notice is written
 //! (the `error` line is absorbed), so a reader sees the error once.
 
+use serde::Deserialize;
+use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde_json::{Value, json};
 
-use crate::input::codex::items::{self, Change, Emitter, Item, Phase};
+use crate::input::codex::items::{self, Emitter, Item, Phase};
+use crate::input::codex::tools::{self, Change};
 use crate::input::fields::{self, str_of};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SessionSnapshot};
+use crate::model::transcript::Usage;
 
 /// Decoder state: the item emitter and a held-back `error` line (line number, message).
 #[derive(Default)]
 pub(crate) struct CodexExec {
     items: Emitter,
     held_error: Option<(u64, String)>,
+    /// The thread, and the usage its last `turn.completed` reported: after `exec resume`
+    /// Codex reports the thread's running total, so a later run's own usage is the difference.
+    thread: String,
+    last_total: Option<Usage>,
+    /// A `turn.started` with no `turn.completed` / `turn.failed` yet.
+    in_turn: bool,
+    last_line: u64,
 }
 
 impl Adapter for CodexExec {
@@ -34,7 +45,13 @@ impl Adapter for CodexExec {
             return;
         };
         let n = line.number;
+        self.last_line = n;
         let ty = str_of(&v, "type");
+        match ty {
+            "turn.started" => self.in_turn = true,
+            "turn.completed" | "turn.failed" => self.in_turn = false,
+            _ => {}
+        }
         if ty != "turn.failed" {
             // The run went on after it: the error was not fatal (e.g. `Reconnecting... 1/5`).
             self.flush_error(Level::Warning, out);
@@ -44,6 +61,10 @@ impl Adapter for CodexExec {
             "thread.started" => {
                 self.items.new_run();
                 let id = str_of(&v, "thread_id").to_owned();
+                if id != self.thread {
+                    self.thread = id.clone();
+                    self.last_total = None;
+                }
                 push(EventKind::SessionInit {
                     session: Box::new(SessionSnapshot {
                         id: id.clone(),
@@ -68,8 +89,7 @@ impl Adapter for CodexExec {
                     _ => Phase::Completed,
                 };
                 let raw = v.get("item").cloned().unwrap_or(Value::Null);
-                let id = items::first_item_id(&line.text)
-                    .unwrap_or_else(|| str_of(&raw, "id").to_owned());
+                let id = first_item_id(&line.text).unwrap_or_else(|| str_of(&raw, "id").to_owned());
                 match stream_item(&raw, phase) {
                     Some(item) => self.items.item(phase, &id, item, n, None, out),
                     None => push_debug(
@@ -84,12 +104,19 @@ impl Adapter for CodexExec {
             }),
             "turn.completed" => {
                 let turns = self.items.take_messages();
+                let reported = v.get("usage").and_then(items::usage);
+                let usage = match (reported, self.last_total) {
+                    // A resumed run of the same thread reports the thread's total so far.
+                    (Some(now), Some(before)) if items::covers(&now, &before) => {
+                        Some(items::minus(&now, &before))
+                    }
+                    (u, _) => u,
+                };
+                if reported.is_some() {
+                    self.last_total = reported;
+                }
                 push(EventKind::Notice {
-                    notice: Box::new(items::success(
-                        turns,
-                        v.get("usage").and_then(items::usage),
-                        None,
-                    )),
+                    notice: Box::new(items::success(turns, usage, None)),
                 });
             }
             "turn.failed" => {
@@ -134,6 +161,17 @@ impl Adapter for CodexExec {
 
     fn finish(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
         self.flush_error(Level::Error, out);
+        if self.in_turn {
+            out.push(Event {
+                line: self.last_line,
+                kind: fields::info(
+                    "incomplete",
+                    Level::Warning,
+                    "incomplete: the stream ends inside a turn (no turn.completed)".into(),
+                    Value::Null,
+                ),
+            });
+        }
     }
 }
 
@@ -175,8 +213,8 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
                 "exitCode": exit_code,
                 "status": status,
             });
-            Item::Tool(Box::new(items::shell_item(
-                items::shell_command(raw),
+            Item::Tool(Box::new(tools::shell_item(
+                tools::shell_command(raw),
                 status,
                 str_of(it, "aggregated_output"),
                 exit_code,
@@ -195,7 +233,7 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
                     detail: None,
                 })
                 .collect();
-            Item::Tool(Box::new(items::patch_item(
+            Item::Tool(Box::new(tools::patch_item(
                 &changes,
                 str_of(it, "status"),
                 None,
@@ -203,7 +241,7 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
         }
         "mcp_tool_call" => {
             let result = it.get("result").cloned().unwrap_or(Value::Null);
-            Item::Tool(Box::new(items::mcp_item(
+            Item::Tool(Box::new(tools::mcp_item(
                 str_of(it, "server"),
                 str_of(it, "tool"),
                 it.get("arguments").cloned().unwrap_or(Value::Null),
@@ -215,14 +253,14 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
                 result.get("structured_content").cloned(),
             )))
         }
-        "web_search" => Item::Tool(Box::new(items::web_search_item(
+        "web_search" => Item::Tool(Box::new(tools::web_search_item(
             str_of(it, "query"),
             it.get("action").cloned(),
             // `Value` kept the last `id`: the search call's own.
             it.get("id").and_then(Value::as_str).map(str::to_owned),
             done,
         ))),
-        "todo_list" => Item::Tool(Box::new(items::todo_item(
+        "todo_list" => Item::Tool(Box::new(tools::todo_item(
             it.get("items")
                 .and_then(Value::as_array)
                 .map(Vec::as_slice)
@@ -263,6 +301,41 @@ pub(crate) fn is_codex_exec_line(o: &serde_json::Map<String, Value>) -> bool {
         }
         _ => false,
     }
+}
+
+/// The *first* `id` of a stream line's `item`. A `web_search` item is written with two `id`
+/// keys (the item's `item_N`, then the search call's own id); `serde_json::Value` keeps the
+/// last, but the item id is the one that pairs `item.started` with `item.completed`.
+fn first_item_id(line: &str) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Outer {
+        item: FirstId,
+    }
+    struct FirstId(Option<String>);
+    struct FirstIdVisitor;
+    impl<'de> Visitor<'de> for FirstIdVisitor {
+        type Value = FirstId;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("an item object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<FirstId, A::Error> {
+            let mut first = None;
+            while let Some(key) = map.next_key::<String>()? {
+                if key == "id" && first.is_none() {
+                    first = map.next_value::<Value>()?.as_str().map(str::to_owned);
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(FirstId(first))
+        }
+    }
+    impl<'de> Deserialize<'de> for FirstId {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<FirstId, D::Error> {
+            d.deserialize_map(FirstIdVisitor)
+        }
+    }
+    serde_json::from_str::<Outer>(line).ok()?.item.0
 }
 
 #[cfg(test)]
@@ -318,6 +391,17 @@ mod tests {
         }
         folder.finish(&mut items);
         (ids_in, output_call_ids(&items))
+    }
+
+    #[test]
+    fn first_id_of_a_duplicate_key_item() {
+        let line = r#"{"type":"item.started","item":{"id":"item_0","type":"web_search","id":"ws_1","query":"q"}}"#;
+        assert_eq!(first_item_id(line).as_deref(), Some("item_0"));
+        let v: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(
+            v["item"]["id"], "ws_1",
+            "Value keeps the last duplicate key"
+        );
     }
 
     proptest! {

@@ -14,15 +14,14 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde::Deserialize;
-use serde::de::{IgnoredAny, MapAccess, Visitor};
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use crate::input::tool_kind;
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SystemNotice};
-use crate::model::tool_kind::{PatchFile, ToolKind};
-use crate::model::transcript::{Caller, Part, Role, ToolCall, Turn, TurnMeta, TurnOrigin, Usage};
+use crate::model::tool_kind::ToolKind;
+use crate::model::transcript::{
+    Caller, Part, Role, SyntheticReason, ToolCall, Turn, TurnMeta, TurnOrigin, Usage,
+};
 
 /// Where an item is in its life: the stream sends `item.started`, `item.updated` and
 /// `item.completed`; a rollout only records completed items.
@@ -42,6 +41,9 @@ pub(crate) enum Item {
     Reasoning { text: String },
     /// The user's prompt (rollouts only: the stream never carries it).
     User { text: String },
+    /// A user-role message the harness wrote for the model (environment context, instructions,
+    /// the developer prompt): a hidden context turn.
+    Context { text: String },
     /// Something the agent ran: a shell command, a patch, an MCP call, a web search, a plan.
     Tool(Box<ToolItem>),
     /// A non-fatal error item (e.g. unknown model metadata): a warning notice.
@@ -126,6 +128,65 @@ impl Emitter {
         std::mem::take(&mut self.messages)
     }
 
+    /// True when a call with this id was announced (open or finished).
+    pub(crate) fn knows(&self, id: &str) -> bool {
+        let id = self.scoped(id);
+        self.announced.contains(&id) || self.done.contains(&id)
+    }
+
+    /// The result of a call announced earlier (a rollout's `function_call_output`, an
+    /// `exec_command_end`); absorbed when the call already has one (another line of the same
+    /// rollout gave it first).
+    pub(crate) fn result(&mut self, id: &str, o: Outcome, line: u64, out: &mut Vec<Event>) {
+        let call_id = self.scoped(id);
+        if !self.done.insert(call_id.clone()) {
+            out.push(Event {
+                line,
+                kind: EventKind::Absorbed {
+                    what: "result already recorded by an earlier line".into(),
+                },
+            });
+            return;
+        }
+        self.announced.remove(&call_id);
+        self.message = None;
+        out.push(Event {
+            line,
+            kind: EventKind::ToolResult {
+                thread: None,
+                tool_call_id: call_id,
+                is_error: o.is_error,
+                output: o.output,
+                error_text: o.error_text,
+                sidecar: o.sidecar,
+                server_run: false,
+            },
+        });
+    }
+
+    /// Ends every call still open with an error saying why (`reason`): the turn was aborted
+    /// or the input ended before its result was written. Ids in sorted order, so the output
+    /// does not depend on hashing.
+    pub(crate) fn close_open(&mut self, reason: &str, line: u64, out: &mut Vec<Event>) {
+        let mut open: Vec<String> = self.announced.drain().collect();
+        open.sort();
+        for call_id in open {
+            self.done.insert(call_id.clone());
+            out.push(Event {
+                line,
+                kind: EventKind::ToolResult {
+                    thread: None,
+                    tool_call_id: call_id,
+                    is_error: true,
+                    output: Value::String(String::new()),
+                    error_text: Some(reason.to_owned()),
+                    sidecar: None,
+                    server_run: false,
+                },
+            });
+        }
+    }
+
     /// Emits the events for one item at line `line`.
     pub(crate) fn item(
         &mut self,
@@ -189,6 +250,23 @@ impl Emitter {
                     source_tool_call_id: None,
                 });
             }
+            Item::Context { text } => push(EventKind::UserTurn {
+                turn: Box::new(Turn {
+                    id: self.scoped(id),
+                    role: Role::User,
+                    origin: TurnOrigin::Synthetic {
+                        reason: SyntheticReason::Other,
+                    },
+                    parent_task_id: None,
+                    parts: vec![Part::Text {
+                        text,
+                        citations: Vec::new(),
+                    }],
+                    metadata: TurnMeta::default(),
+                    timestamp: timestamp.clone(),
+                }),
+                source_tool_call_id: None,
+            }),
             Item::Error { message } => push(EventKind::Notice {
                 notice: Box::new(SystemNotice::Info {
                     source: "error".into(),
@@ -304,304 +382,6 @@ impl Emitter {
     }
 }
 
-/// The shell command a reader wants to see: `/bin/bash -lc 'echo hi'` → `echo hi`. Anything
-/// that is not one shell with `-c`/`-lc` and one quoted word is returned as it is.
-pub(crate) fn shell_command(cmd: &str) -> String {
-    let mut words = cmd.splitn(3, ' ');
-    let (Some(shell), Some(flag), Some(rest)) = (words.next(), words.next(), words.next()) else {
-        return cmd.to_owned();
-    };
-    if !is_shell(shell) || !matches!(flag, "-c" | "-lc") {
-        return cmd.to_owned();
-    }
-    unquote(rest).unwrap_or_else(|| cmd.to_owned())
-}
-
-/// The same for an argv array (rollouts): `["/bin/bash", "-lc", "echo hi"]` → `echo hi`.
-pub(crate) fn shell_argv(argv: &[Value]) -> String {
-    let words: Vec<&str> = argv.iter().filter_map(Value::as_str).collect();
-    match words.as_slice() {
-        [shell, flag, script] if is_shell(shell) && matches!(*flag, "-c" | "-lc") => {
-            (*script).to_owned()
-        }
-        _ => words.join(" "),
-    }
-}
-
-fn is_shell(word: &str) -> bool {
-    let base = word.rsplit('/').next().unwrap_or(word);
-    matches!(base, "bash" | "sh" | "zsh" | "dash")
-}
-
-/// Undoes POSIX single-quoting of one word (`'a'\''b'` → `a'b`); `None` for anything else.
-fn unquote(word: &str) -> Option<String> {
-    let mut out = String::new();
-    let mut quoted = false;
-    let mut chars = word.chars();
-    while let Some(c) = chars.next() {
-        match (quoted, c) {
-            (true, '\'') => quoted = false,
-            (true, c) => out.push(c),
-            (false, '\'') => quoted = true,
-            (false, '\\') => out.push(chars.next()?),
-            (false, c) if c.is_whitespace() || matches!(c, '"' | '$' | '`' | ';' | '&' | '|') => {
-                return None;
-            }
-            (false, c) => out.push(c),
-        }
-    }
-    (!quoted).then_some(out)
-}
-
-/// A `shell` call: input `{command}`, output the interleaved stdout+stderr; a failed or declined
-/// command is an error whose text starts with its exit code.
-pub(crate) fn shell_item(
-    command: String,
-    status: &str,
-    output: &str,
-    exit_code: Option<i64>,
-    sidecar: Value,
-) -> ToolItem {
-    let outcome = match status {
-        "in_progress" | "" => None,
-        "completed" if exit_code.is_none_or(|c| c == 0) => Some(Outcome {
-            is_error: false,
-            output: Value::String(output.to_owned()),
-            error_text: None,
-            sidecar: Some(sidecar),
-        }),
-        other => {
-            let head = match (exit_code, other) {
-                (Some(c), _) => format!("exit code {c}"),
-                (None, "declined") => "declined".to_owned(),
-                (None, s) => s.to_owned(),
-            };
-            let text = if output.trim().is_empty() {
-                head
-            } else {
-                format!("{head}\n{}", output.trim_end())
-            };
-            Some(Outcome {
-                is_error: true,
-                output: Value::String(output.to_owned()),
-                error_text: Some(text),
-                sidecar: Some(sidecar),
-            })
-        }
-    };
-    ToolItem {
-        name: "shell".into(),
-        kind: ToolKind::Shell {
-            command: command.clone(),
-            description: None,
-        },
-        caller: Caller::Model,
-        mcp_server: None,
-        input: json!({ "command": command }),
-        outcome,
-        snapshot: false,
-    }
-}
-
-/// One file a patch touched: its path, what happened to it (`add`/`update`/`delete`) and, from
-/// a rollout, the diff or the new content.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Change {
-    /// The file's path (absolute in both formats).
-    pub(crate) path: String,
-    /// `add`, `update` or `delete`.
-    pub(crate) kind: String,
-    /// A rollout's `unified_diff` or `content`, with the field name it keeps in the input.
-    pub(crate) detail: Option<(&'static str, String)>,
-}
-
-/// An `apply_patch` call: input `{description, changes}`, output a line per file (`A path`).
-pub(crate) fn patch_item(
-    changes: &[Change],
-    status: &str,
-    tool_output: Option<String>,
-) -> ToolItem {
-    let description = changes
-        .iter()
-        .map(|c| format!("{} {}", c.kind, c.path))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let list: Vec<Value> = changes
-        .iter()
-        .map(|c| {
-            let mut o = json!({ "path": c.path, "kind": c.kind });
-            if let Some((k, v)) = &c.detail {
-                o[*k] = Value::String(v.clone());
-            }
-            o
-        })
-        .collect();
-    let summary = || {
-        changes
-            .iter()
-            .map(|c| {
-                let letter = match c.kind.as_str() {
-                    "add" => "A",
-                    "delete" => "D",
-                    "update" => "M",
-                    _ => "?",
-                };
-                format!("{letter} {}", c.path)
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    let outcome = match status {
-        "in_progress" | "" => None,
-        "completed" => Some(Outcome {
-            is_error: false,
-            output: Value::String(tool_output.unwrap_or_else(summary)),
-            error_text: None,
-            sidecar: None,
-        }),
-        other => Some(Outcome {
-            is_error: true,
-            output: Value::String(tool_output.clone().unwrap_or_default()),
-            error_text: Some(
-                tool_output
-                    .filter(|s| !s.trim().is_empty())
-                    .unwrap_or_else(|| format!("patch {other}")),
-            ),
-            sidecar: None,
-        }),
-    };
-    ToolItem {
-        name: "apply_patch".into(),
-        kind: ToolKind::Patch {
-            files: changes
-                .iter()
-                .map(|c| PatchFile {
-                    path: c.path.clone(),
-                    change: c.kind.clone(),
-                })
-                .collect(),
-        },
-        caller: Caller::Model,
-        mcp_server: None,
-        input: json!({ "description": description, "changes": list }),
-        outcome,
-        snapshot: false,
-    }
-}
-
-/// An MCP call, named by the server's own tool name (its kind names the server too).
-/// `result` is the MCP result (its `content` becomes the output); a
-/// failed call with no `error` takes its error text from the result (Codex reports an
-/// `isError` result as `status: failed`, `error: null`).
-pub(crate) fn mcp_item(
-    server: &str,
-    tool: &str,
-    arguments: Value,
-    status: &str,
-    result: &Value,
-    error: Option<String>,
-    structured: Option<Value>,
-) -> ToolItem {
-    let output = result.get("content").cloned().unwrap_or(Value::Null);
-    let outcome = match status {
-        "in_progress" | "" => None,
-        s => {
-            let is_error = s != "completed"
-                || error.is_some()
-                || result.get("isError").and_then(Value::as_bool) == Some(true);
-            Some(Outcome {
-                is_error,
-                error_text: if is_error {
-                    Some(
-                        error
-                            .unwrap_or_else(|| crate::model::transcript::output_text(&output))
-                            .trim()
-                            .to_owned(),
-                    )
-                    .filter(|t| !t.is_empty())
-                    .or_else(|| Some(format!("MCP call {s}")))
-                } else {
-                    None
-                },
-                output,
-                sidecar: structured.filter(|v| !v.is_null()),
-            })
-        }
-    };
-    ToolItem {
-        name: tool.to_owned(),
-        kind: ToolKind::Mcp {
-            server: server.to_owned(),
-            tool: tool.to_owned(),
-            subject: tool_kind::first_of(&arguments, tool_kind::SUBJECT_KEYS),
-        },
-        caller: Caller::Mcp,
-        mcp_server: Some(server.to_owned()),
-        input: if arguments.is_null() {
-            json!({})
-        } else {
-            arguments
-        },
-        outcome,
-        snapshot: false,
-    }
-}
-
-/// A web search, run by the model provider: `web_search` with `query` (and the action taken).
-pub(crate) fn web_search_item(
-    query: &str,
-    action: Option<Value>,
-    call_id: Option<String>,
-    done: bool,
-) -> ToolItem {
-    let mut input = json!({ "query": query });
-    if let Some(a) = action.filter(|a| !a.is_null()) {
-        input["action"] = a;
-    }
-    ToolItem {
-        name: "web_search".into(),
-        kind: ToolKind::WebSearch {
-            query: query.to_owned(),
-        },
-        caller: Caller::ServerTool,
-        mcp_server: None,
-        input,
-        outcome: done.then(|| Outcome {
-            is_error: false,
-            output: Value::String(String::new()),
-            error_text: None,
-            sidecar: call_id.map(|id| json!({ "callId": id })),
-        }),
-        snapshot: false,
-    }
-}
-
-/// The agent's plan (`todo_list`, written by Codex's `update_plan` tool) as a todo list:
-/// `{todos: [{content, status}]}`, status `completed` or `pending`. Each change of the list is
-/// one call (see [`ToolItem::snapshot`]).
-pub(crate) fn todo_item(items: &[Value]) -> ToolItem {
-    let todos: Vec<Value> = items
-        .iter()
-        .map(|i| {
-            let text = i.get("text").and_then(Value::as_str).unwrap_or_default();
-            let completed = i.get("completed").and_then(Value::as_bool) == Some(true);
-            json!({
-                "content": text,
-                "status": if completed { "completed" } else { "pending" },
-            })
-        })
-        .collect();
-    ToolItem {
-        kind: tool_kind::todo(&json!({ "todos": todos })).unwrap_or_default(),
-        name: "update_plan".into(),
-        caller: Caller::Model,
-        mcp_server: None,
-        input: json!({ "todos": todos }),
-        outcome: None,
-        snapshot: true,
-    }
-}
-
 /// Codex usage → the model's Anthropic-style usage. OpenAI's `input_tokens` include the cached
 /// ones; Anthropic's do not, so `inputTokens` is the uncached part and `cacheReadInputTokens`
 /// the cached part (their sum is Codex's `input_tokens`).
@@ -615,6 +395,28 @@ pub(crate) fn usage(v: &Value) -> Option<Usage> {
         cache_read_input_tokens: cached,
         cache_creation_input_tokens: n("cache_write_input_tokens"),
     })
+}
+
+/// True when every count of `now` is at least the one of `before` (a running total that grew).
+pub(crate) fn covers(now: &Usage, before: &Usage) -> bool {
+    now.input_tokens + now.cache_read_input_tokens
+        >= before.input_tokens + before.cache_read_input_tokens
+        && now.output_tokens >= before.output_tokens
+        && now.cache_read_input_tokens >= before.cache_read_input_tokens
+}
+
+/// `now − before`, count by count (never below zero).
+pub(crate) fn minus(now: &Usage, before: &Usage) -> Usage {
+    Usage {
+        input_tokens: now.input_tokens.saturating_sub(before.input_tokens),
+        output_tokens: now.output_tokens.saturating_sub(before.output_tokens),
+        cache_read_input_tokens: now
+            .cache_read_input_tokens
+            .saturating_sub(before.cache_read_input_tokens),
+        cache_creation_input_tokens: now
+            .cache_creation_input_tokens
+            .saturating_sub(before.cache_creation_input_tokens),
+    }
 }
 
 /// The readable text of an error message: Codex passes an HTTP error body through as a JSON
@@ -678,77 +480,11 @@ pub(crate) fn success(turns: u64, usage: Option<Usage>, duration_ms: Option<u64>
     }
 }
 
-/// The *first* `id` of a stream line's `item`. A `web_search` item is written with two `id`
-/// keys (the item's `item_N`, then the search call's own id); `serde_json::Value` keeps the
-/// last, but the item id is the one that pairs `item.started` with `item.completed`.
-pub(crate) fn first_item_id(line: &str) -> Option<String> {
-    #[derive(Deserialize)]
-    struct Outer {
-        item: FirstId,
-    }
-    struct FirstId(Option<String>);
-    struct FirstIdVisitor;
-    impl<'de> Visitor<'de> for FirstIdVisitor {
-        type Value = FirstId;
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("an item object")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<FirstId, A::Error> {
-            let mut first = None;
-            while let Some(key) = map.next_key::<String>()? {
-                if key == "id" && first.is_none() {
-                    first = map.next_value::<Value>()?.as_str().map(str::to_owned);
-                } else {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-            Ok(FirstId(first))
-        }
-    }
-    impl<'de> Deserialize<'de> for FirstId {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<FirstId, D::Error> {
-            d.deserialize_map(FirstIdVisitor)
-        }
-    }
-    serde_json::from_str::<Outer>(line).ok()?.item.0
-}
-
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
-
-    #[test]
-    fn unwraps_shell_commands() {
-        assert_eq!(
-            shell_command("/bin/bash -lc 'echo hello-from-shell && ls -1'"),
-            "echo hello-from-shell && ls -1"
-        );
-        assert_eq!(shell_command("bash -c 'it'\\''s'"), "it's");
-        assert_eq!(shell_command("/bin/bash -lc ls"), "ls");
-        // Two words, or something that is not a shell: kept as it is.
-        assert_eq!(
-            shell_command("/bin/bash -lc 'a' 'b'"),
-            "/bin/bash -lc 'a' 'b'"
-        );
-        assert_eq!(shell_command("python3 -c 'x'"), "python3 -c 'x'");
-        assert_eq!(shell_command("/bin/bash -lc 'open"), "/bin/bash -lc 'open");
-        assert_eq!(
-            shell_argv(&[json!("/bin/bash"), json!("-lc"), json!("cat x; exit 3")]),
-            "cat x; exit 3"
-        );
-        assert_eq!(shell_argv(&[json!("ls"), json!("-1")]), "ls -1");
-    }
-
-    #[test]
-    fn first_id_of_a_duplicate_key_item() {
-        let line = r#"{"type":"item.started","item":{"id":"item_0","type":"web_search","id":"ws_1","query":"q"}}"#;
-        assert_eq!(first_item_id(line).as_deref(), Some("item_0"));
-        let v: Value = serde_json::from_str(line).unwrap();
-        assert_eq!(
-            v["item"]["id"], "ws_1",
-            "Value keeps the last duplicate key"
-        );
-    }
 
     #[test]
     fn http_error_bodies_read_as_their_message() {

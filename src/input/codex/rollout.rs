@@ -11,7 +11,12 @@
 
 use serde_json::{Value, json};
 
-use crate::input::codex::items::{self, Change, Emitter, Item, Phase};
+use std::collections::HashMap;
+
+use crate::input::codex::history::{self, CallKind, Fact, Seen, Source};
+use crate::input::codex::items::{self, Emitter, Item, Phase};
+use crate::input::codex::legacy::HeldPrompt;
+use crate::input::codex::ui_items::{rollout_item, texts};
 use crate::input::fields::{self, opt_string, str_of};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind};
@@ -22,12 +27,29 @@ use crate::model::transcript::Usage;
 /// totals (cumulative in `token_count`) at the last turn start and now.
 #[derive(Default)]
 pub(crate) struct CodexRollout {
-    items: Emitter,
+    pub(super) items: Emitter,
     session: Option<SessionSnapshot>,
     session_line: u64,
     shown: Option<SessionSnapshot>,
     total_at_start: Usage,
     total: Usage,
+    /// Recent text facts, so that a fact written by two kinds of line shows once.
+    pub(super) seen: Seen,
+    /// A prompt from a `response_item`, waiting one line for the UI line that repeats it.
+    pub(super) held_prompt: Option<HeldPrompt>,
+    /// Open calls' kinds (a shell's output carries an exit code).
+    pub(super) call_kinds: HashMap<String, CallKind>,
+    /// Inside a `task_started` … `task_complete` pair.
+    in_task: bool,
+    /// A turn opened by a prompt in a rollout that writes no `task_started` (versions before
+    /// ~0.50): its result notice is written when the next prompt or the end comes.
+    untasked_turn: bool,
+    /// Why the current turn was aborted (`turn_aborted`), for its result.
+    aborted: Option<String>,
+    /// The number of the last line, for the end-of-input notices.
+    last_line: u64,
+    /// Events decoded while the session header waits (written right after it).
+    early: Vec<Event>,
 }
 
 impl Adapter for CodexRollout {
@@ -45,17 +67,26 @@ impl Adapter for CodexRollout {
             .and_then(Value::as_str)
             .map(str::to_owned);
         let ty = str_of(&v, "type");
+        self.last_line = n;
+        let carries_prompt = ty == "event_msg"
+            && (str_of(&p, "type") == "user_message"
+                || (str_of(&p, "type") == "item_completed"
+                    && p.pointer("/item/type").and_then(Value::as_str) == Some("UserMessage")));
+        if !carries_prompt && ty != "response_item" {
+            self.flush_prompt(out);
+        }
         // The header waits for the first turn context (which names the model), but never past
         // a line that shows something.
-        let quiet = match ty {
-            "event_msg" => matches!(
-                str_of(&p, "type"),
-                "task_started" | "token_count" | "thread_settings_applied"
-            ),
-            "session_meta" | "turn_context" | "response_item" | "world_state"
-            | "token_usage_record" => true,
-            _ => false,
-        };
+        let quiet = carries_prompt
+            || match ty {
+                "event_msg" => matches!(
+                    str_of(&p, "type"),
+                    "task_started" | "token_count" | "thread_settings_applied"
+                ),
+                "session_meta" | "turn_context" | "response_item" | "world_state"
+                | "token_usage_record" => true,
+                _ => false,
+            };
         if !quiet {
             self.flush_session(out);
         }
@@ -117,13 +148,17 @@ impl Adapter for CodexRollout {
                     self.flush_session(out);
                 }
             }
-            "response_item" => absorb(
-                out,
-                format!(
-                    "response_item/{} (the UI item carries it)",
-                    str_of(&p, "type")
-                ),
-            ),
+            "response_item" => {
+                // Harness context written before the first turn context waits for the session
+                // header, which waits for that context to name the model.
+                let mut buf = Vec::new();
+                self.response_item(&p, ts, line, &mut buf);
+                if self.session.is_some() {
+                    self.early.append(&mut buf);
+                } else {
+                    out.append(&mut buf);
+                }
+            }
             "world_state" | "token_usage_record" => absorb(out, ty.to_owned()),
             "compacted" => out.push(Event {
                 line: n,
@@ -138,13 +173,45 @@ impl Adapter for CodexRollout {
                     }),
                 },
             }),
-            "event_msg" => self.event_msg(&p, ts, line, out),
+            "event_msg" if carries_prompt && self.session.is_some() => {
+                // Older versions write the prompt before the turn context: it waits with the
+                // harness context for the session header.
+                let mut buf = Vec::new();
+                self.event_msg(&p, ts, line, &mut buf);
+                self.flush_prompt(&mut buf);
+                self.early.append(&mut buf);
+            }
+            "event_msg" => {
+                self.event_msg(&p, ts, line, out);
+                if carries_prompt {
+                    self.flush_prompt(out);
+                }
+            }
             other => push_debug(out, line, &format!("unknown rollout line type {other:?}")),
         }
     }
 
     fn finish(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
+        self.flush_prompt(out);
         self.flush_session(out);
+        let n = self.last_line;
+        let why = match &self.aborted {
+            Some(r) => format!("no result recorded: the turn was aborted ({r})"),
+            None => "no result recorded: the rollout ends before the call finished".to_owned(),
+        };
+        self.items.close_open(&why, n, out);
+        if self.in_task {
+            out.push(Event {
+                line: n,
+                kind: fields::info(
+                    "incomplete",
+                    Level::Warning,
+                    "incomplete: the rollout ends inside a turn (no task_complete)".into(),
+                    Value::Null,
+                ),
+            });
+        }
+        self.end_untasked_turn(n, out);
     }
 }
 
@@ -160,11 +227,83 @@ impl CodexRollout {
                 },
             });
         }
+        out.append(&mut self.early);
+    }
+
+    /// A new prompt: calls of the turn before it that never got a result end here, and in a
+    /// rollout without `task_started` the prompt opens a turn of its own.
+    pub(super) fn prompt_starts_turn(&mut self, n: u64, _ts: Option<String>, out: &mut Vec<Event>) {
+        self.items.close_open(
+            "no result recorded: the turn ended before the call finished",
+            n,
+            out,
+        );
+        if !self.in_task {
+            self.end_untasked_turn(n, out);
+            self.untasked_turn = true;
+            self.total_at_start = self.total;
+            self.items.take_messages();
+        }
+    }
+
+    /// The result notice of a turn that no `task_complete` ends: its messages and the tokens
+    /// counted since its prompt; no duration (the rollout does not give one).
+    fn end_untasked_turn(&mut self, n: u64, out: &mut Vec<Event>) {
+        if !std::mem::take(&mut self.untasked_turn) {
+            return;
+        }
+        let turns = self.items.take_messages();
+        let usage = diff(&self.total, &self.total_at_start);
+        let notice = match self.aborted.take() {
+            Some(reason) => items::failure(&format!("turn aborted ({reason})"), turns, usage, None),
+            None => items::success(turns, usage, None),
+        };
+        out.push(Event {
+            line: n,
+            kind: EventKind::Notice {
+                notice: Box::new(notice),
+            },
+        });
+    }
+
+    /// A text item of `item_completed`, each fact once.
+    fn item_text(&mut self, it: &Value, n: u64, ts: Option<String>, out: &mut Vec<Event>) {
+        let id = str_of(it, "id").to_owned();
+        match str_of(it, "type") {
+            "UserMessage" => {
+                let text = texts(it.get("content"));
+                self.text_fact((Source::Item, Fact::Prompt), &id, text, n, ts, out);
+            }
+            "AgentMessage" => {
+                let text = texts(it.get("content"));
+                self.text_fact((Source::Item, Fact::Answer), &id, text, n, ts, out);
+            }
+            _ => {
+                let mut list: Vec<String> = ["summary_text", "raw_content"]
+                    .iter()
+                    .map(|k| history::reasoning_texts(&json!({ "summary": it.get(*k) })))
+                    .find(|l| !l.is_empty())
+                    .unwrap_or_default();
+                list.retain(|t| self.seen.fresh(Source::Item, Fact::Reasoning, t));
+                if list.is_empty() {
+                    out.push(Event {
+                        line: n,
+                        kind: EventKind::Absorbed {
+                            what: "reasoning another line carried (or empty)".into(),
+                        },
+                    });
+                } else {
+                    let text = list.join("\n\n");
+                    self.items
+                        .item(Phase::Completed, &id, Item::Reasoning { text }, n, ts, out);
+                }
+            }
+        }
     }
 
     fn event_msg(&mut self, p: &Value, ts: Option<String>, line: &InputLine, out: &mut Vec<Event>) {
         let n = line.number;
-        let mut push = |kind| out.push(Event { line: n, kind });
+        let push = |out: &mut Vec<Event>, kind| out.push(Event { line: n, kind });
         match str_of(p, "type") {
             "item_completed" | "item_started" | "item_updated" => {
                 let phase = match str_of(p, "type") {
@@ -174,6 +313,15 @@ impl CodexRollout {
                 };
                 let it = p.get("item").unwrap_or(&Value::Null);
                 let id = str_of(it, "id").to_owned();
+                if phase == Phase::Completed
+                    && matches!(
+                        str_of(it, "type"),
+                        "UserMessage" | "AgentMessage" | "Reasoning"
+                    )
+                {
+                    self.item_text(it, n, ts, out);
+                    return;
+                }
                 match rollout_item(it, phase) {
                     Some(item) => self.items.item(phase, &id, item, n, ts, out),
                     None => push_debug(
@@ -183,22 +331,36 @@ impl CodexRollout {
                     ),
                 }
             }
-            "task_started" => {
+            "task_started" | "turn_started" => {
+                self.end_untasked_turn(n, out);
+                self.in_task = true;
+                self.aborted = None;
                 self.items.take_messages();
                 self.total_at_start = self.total;
-                push(EventKind::Absorbed {
-                    what: "event_msg/task_started".into(),
-                });
+                push(
+                    out,
+                    EventKind::Absorbed {
+                        what: "event_msg/task_started".into(),
+                    },
+                );
             }
             "token_count" => {
                 if let Some(u) = p.pointer("/info/total_token_usage").and_then(items::usage) {
+                    if !items::covers(&u, &self.total) {
+                        // Some versions restart the total at a resume: count from zero again.
+                        self.total_at_start = Usage::default();
+                    }
                     self.total = u;
                 }
-                push(EventKind::Absorbed {
-                    what: "event_msg/token_count (totalled at task_complete)".into(),
-                });
+                push(
+                    out,
+                    EventKind::Absorbed {
+                        what: "event_msg/token_count (totalled at task_complete)".into(),
+                    },
+                );
             }
-            "task_complete" => {
+            "task_complete" | "turn_complete" => {
+                self.in_task = false;
                 let turns = self.items.take_messages();
                 let usage = diff(&self.total, &self.total_at_start);
                 let duration = p.get("duration_ms").and_then(Value::as_u64);
@@ -206,14 +368,33 @@ impl CodexRollout {
                     Some(m) => items::failure(m, turns, usage, duration),
                     None => items::success(turns, usage, duration),
                 };
-                push(EventKind::Notice {
-                    notice: Box::new(notice),
-                });
+                push(
+                    out,
+                    EventKind::Notice {
+                        notice: Box::new(notice),
+                    },
+                );
             }
-            "thread_settings_applied" => push(EventKind::Absorbed {
-                what: "event_msg/thread_settings_applied".into(),
-            }),
+            "thread_settings_applied" => push(
+                out,
+                EventKind::Absorbed {
+                    what: "event_msg/thread_settings_applied".into(),
+                },
+            ),
             kind @ ("error" | "stream_error" | "warning" | "turn_aborted") => {
+                if kind == "turn_aborted" {
+                    let reason = str_of(p, "reason");
+                    self.aborted =
+                        Some(if reason.is_empty() { "aborted" } else { reason }.to_owned());
+                    self.items.close_open(
+                        &format!(
+                            "no result recorded: the turn was aborted ({})",
+                            self.aborted.as_deref().unwrap_or_default()
+                        ),
+                        n,
+                        out,
+                    );
+                }
                 // `stream_error` is a retry the run survives; `error` ends the turn.
                 let level = if matches!(kind, "warning" | "stream_error") {
                     Level::Warning
@@ -224,9 +405,16 @@ impl CodexRollout {
                     .iter()
                     .find_map(|k| p.get(*k).and_then(Value::as_str))
                     .unwrap_or(kind);
-                push(fields::info(kind, level, items::error_text(msg), p.clone()));
+                push(
+                    out,
+                    fields::info(kind, level, items::error_text(msg), p.clone()),
+                );
             }
-            other => push_debug(out, line, &format!("unknown event_msg type {other:?}")),
+            other => {
+                if !self.legacy_event(other, p, ts, line, out) {
+                    push_debug(out, line, &format!("unknown event_msg type {other:?}"));
+                }
+            }
         }
     }
 }
@@ -234,128 +422,8 @@ impl CodexRollout {
 /// The usage of one turn: the thread total now minus the total when the turn started; `None`
 /// when no `token_count` moved (a turn that failed before the model answered).
 fn diff(now: &Usage, start: &Usage) -> Option<Usage> {
-    let u = Usage {
-        input_tokens: now.input_tokens.saturating_sub(start.input_tokens),
-        output_tokens: now.output_tokens.saturating_sub(start.output_tokens),
-        cache_read_input_tokens: now
-            .cache_read_input_tokens
-            .saturating_sub(start.cache_read_input_tokens),
-        cache_creation_input_tokens: now
-            .cache_creation_input_tokens
-            .saturating_sub(start.cache_creation_input_tokens),
-    };
+    let u = items::minus(now, start);
     (u != Usage::default()).then_some(u)
-}
-
-/// Joins the `text` of a list of content parts.
-fn texts(v: Option<&Value>) -> String {
-    v.and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|c| c.as_str().or_else(|| c.get("text").and_then(Value::as_str)))
-        .collect::<Vec<_>>()
-        .join("\n\n")
-}
-
-/// A rollout UI item (PascalCase type, its own field names) → the shared item; `None` for an
-/// item type this adapter does not know.
-fn rollout_item(it: &Value, phase: Phase) -> Option<Item> {
-    Some(match str_of(it, "type") {
-        "UserMessage" => Item::User {
-            text: texts(it.get("content")),
-        },
-        "AgentMessage" => Item::Agent {
-            text: texts(it.get("content")),
-        },
-        "Reasoning" => {
-            let mut text = texts(it.get("summary_text"));
-            if text.is_empty() {
-                text = texts(it.get("raw_content"));
-            }
-            Item::Reasoning { text }
-        }
-        "CommandExecution" => {
-            let command = match it.get("command") {
-                Some(Value::Array(argv)) => items::shell_argv(argv),
-                Some(Value::String(s)) => items::shell_command(s),
-                _ => String::new(),
-            };
-            let exit_code = it.get("exit_code").and_then(Value::as_i64);
-            let status = str_of(it, "status");
-            let sidecar = json!({
-                "command": it.get("command").cloned().unwrap_or(Value::Null),
-                "cwd": it.get("cwd").cloned().unwrap_or(Value::Null),
-                "exitCode": exit_code,
-                "status": status,
-                "duration": it.get("duration").cloned().unwrap_or(Value::Null),
-            });
-            Item::Tool(Box::new(items::shell_item(
-                command,
-                completed_status(status, phase),
-                str_of(it, "aggregated_output"),
-                exit_code,
-                sidecar,
-            )))
-        }
-        "FileChange" => {
-            let changes: Vec<Change> = it
-                .get("changes")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flatten()
-                .map(|(path, c)| Change {
-                    path: path.clone(),
-                    kind: str_of(c, "type").to_owned(),
-                    detail: ["unified_diff", "content", "diff"].iter().find_map(|k| {
-                        c.get(*k)
-                            .and_then(Value::as_str)
-                            .map(|s| (*k, s.to_owned()))
-                    }),
-                })
-                .collect();
-            let out = [str_of(it, "stdout"), str_of(it, "stderr")]
-                .iter()
-                .filter(|s| !s.is_empty())
-                .copied()
-                .collect::<Vec<_>>()
-                .join("\n");
-            Item::Tool(Box::new(items::patch_item(
-                &changes,
-                completed_status(str_of(it, "status"), phase),
-                (!out.is_empty()).then_some(out),
-            )))
-        }
-        "McpToolCall" => {
-            let result = it.get("result").cloned().unwrap_or(Value::Null);
-            Item::Tool(Box::new(items::mcp_item(
-                str_of(it, "server"),
-                str_of(it, "tool"),
-                it.get("arguments").cloned().unwrap_or(Value::Null),
-                completed_status(str_of(it, "status"), phase),
-                &result,
-                it.pointer("/error/message")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned),
-                result.get("structuredContent").cloned(),
-            )))
-        }
-        "WebSearch" => Item::Tool(Box::new(items::web_search_item(
-            str_of(it, "query"),
-            it.get("action").cloned(),
-            None,
-            phase == Phase::Completed,
-        ))),
-        _ => return None,
-    })
-}
-
-/// A completed item with no status word is a completed one.
-fn completed_status(status: &str, phase: Phase) -> &str {
-    if status.is_empty() && phase == Phase::Completed {
-        "completed"
-    } else {
-        status
-    }
 }
 
 /// True for a rollout line (what tells it apart at the first line): `{timestamp, type,

@@ -35,6 +35,23 @@ use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
 use crate::model::transcript::{Part, Role, SyntheticReason, Turn, TurnMeta, TurnOrigin, Usage};
 
+/// Folds a resumed CLI's rewrite of a message into its first version: every field the first
+/// version has stays (its content, thoughts, model, tokens, timestamp); fields only the rewrite
+/// has are added.
+fn merge_rewrite(old: &mut Value, new: Value) {
+    let (Some(o), Value::Object(n)) = (old.as_object_mut(), new) else {
+        return;
+    };
+    for (k, v) in n {
+        let keep = o
+            .get(&k)
+            .is_some_and(|cur| !(cur.is_null() || cur == "" || cur == &json!([])));
+        if !keep {
+            o.insert(k, v);
+        }
+    }
+}
+
 /// One place in the replayed log.
 enum Entry {
     /// A message record (its last version) and the line that wrote it.
@@ -59,6 +76,9 @@ pub(crate) struct GeminiSession {
     /// Ids of the messages in the CLI's current context, in order.
     live: Vec<String>,
     cwd: Option<String>,
+    /// Ids written before the last resume (a second header): the resumed CLI rewrites them,
+    /// and the rewrite only adds what the first version lacked.
+    before_resume: HashSet<String>,
 }
 
 impl Adapter for GeminiSession {
@@ -86,6 +106,7 @@ impl Adapter for GeminiSession {
             for v in records {
                 let line = InputLine {
                     number: line,
+                    offset: crate::input::lines::NOT_IN_FILE,
                     text: v.to_string(),
                     lossy: false,
                     unterminated: false,
@@ -141,6 +162,12 @@ impl Adapter for GeminiSession {
                 "session header"
             };
             out.push(absorbed(what));
+            if self.header.is_some() {
+                // `--resume`: the history is written again as new lines with the same ids,
+                // and the context is rebuilt from them (nothing left it).
+                self.before_resume = self.index.keys().cloned().collect();
+                self.live.clear();
+            }
             self.header.get_or_insert(v);
         } else {
             push_debug(out, line, "unknown saved-chat record");
@@ -181,6 +208,17 @@ impl GeminiSession {
     fn upsert(&mut self, line: u64, record: Value) {
         let id = str_of(&record, "id").to_owned();
         if let Some(&i) = self.index.get(&id) {
+            if self.before_resume.remove(&id) {
+                // A resume's rewrite: the first version keeps its content (thoughts apart
+                // from the answer), model, tokens and time; the rewrite adds what it lacked.
+                if let Entry::Message { record: old, .. } = &mut self.entries[i] {
+                    merge_rewrite(old, record);
+                }
+                if !self.live.contains(&id) {
+                    self.live.push(id);
+                }
+                return;
+            }
             self.entries[i] = Entry::Message { line, record };
         } else {
             self.index.insert(id.clone(), self.entries.len());
@@ -205,8 +243,23 @@ impl GeminiSession {
             .collect();
         self.live.clear();
         for m in messages {
-            if m.get("id").is_some_and(Value::is_string) {
-                self.upsert(line, m.clone());
+            let id = str_of(m, "id").to_owned();
+            if m.get("id").is_none_or(|v| !v.is_string()) {
+                continue;
+            }
+            match self.index.get(&id) {
+                // A message the log already holds, listed again as context: what it said
+                // stays; the listing only adds fields it lacked.
+                Some(&i) => {
+                    if let Entry::Message { record, .. } = &mut self.entries[i] {
+                        merge_rewrite(record, m.clone());
+                    }
+                    self.before_resume.remove(&id);
+                    if !self.live.contains(&id) {
+                        self.live.push(id);
+                    }
+                }
+                None => self.upsert(line, m.clone()),
             }
         }
         if !dropped.is_empty() {

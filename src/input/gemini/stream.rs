@@ -65,6 +65,7 @@ impl Adapter for GeminiStream {
             for v in lines {
                 let line = InputLine {
                     number: line,
+                    offset: crate::input::lines::NOT_IN_FILE,
                     text: v.to_string(),
                     lossy: false,
                     unterminated: false,

@@ -4,12 +4,14 @@
 //! one JSON object per line. Each envelope is `{id?, v, type, data, promptId?, …}`
 //! (`shared/spec/qwen-daemon-events.md` §2). This module owns what is about the stream as a whole:
 //!
-//! * **Ordering by event id.** A file may hold several subscriptions (reconnects), so ids repeat:
-//!   an id already seen is a replayed duplicate and is folded once (first-seen order is kept).
-//!   Synthetic frames have no id and are never de-duplicated.
-//! * **Resync.** `state_resync_required` becomes a "missed events X–Y" notice and, as the design
-//!   says, ordinary deltas (chunks, tool updates, permissions, turn ends) are skipped until the
-//!   following `replay_complete` or `session_snapshot`; `history_truncated` is a notice only.
+//! * **Ordering by event id** (`qwen::order`): events fold in id order (one that arrives before
+//!   its predecessor waits for it); an id already seen is a replayed duplicate, folded once; a
+//!   hole no later event fills is a "missed events X–Y" notice. Synthetic frames have no id and
+//!   fold where they arrive.
+//! * **Resync.** `state_resync_required` becomes a "missed events X–Y" notice for the part of
+//!   its range this input does not hold (none when a live and a replay subscription are
+//!   concatenated); the events after it are the daemon's bounded replay window and fold
+//!   normally; `history_truncated` is a notice only.
 //! * **Session state** (available commands, approval mode, title, model) is gathered into one
 //!   `SessionSnapshot`, written when something else follows a change.
 //! * **The open set of types.** Every type in the published lists maps to something; any other
@@ -17,12 +19,11 @@
 //!
 //! The conversation itself (chunks, tool calls, permissions, sub-agents, plans) is `qwen::acp`.
 
-use std::collections::HashSet;
-
 use serde_json::{Map, Value};
 
 use crate::input::fields::{info, names, str_of};
 use crate::input::qwen::acp::{Conversation, Emit, iso_millis};
+use crate::input::qwen::order::{Admit, Held, Reorder};
 use crate::input::qwen::wire::{KNOWN_TYPES, NOTICES, REQUIRED, summary};
 use crate::input::sse::{Frame, SseItem, SseReader};
 use crate::input::{Adapter, InputLine, Report};
@@ -33,13 +34,10 @@ use crate::model::session::{Level, SessionSnapshot, SystemNotice};
 #[derive(Debug, Default)]
 pub(crate) struct QwenDaemon {
     sse: SseReader,
-    seen: HashSet<u64>,
-    /// The highest event id seen, and whether an id below it (a pieced-together input) was
-    /// reported.
-    max_id: u64,
+    /// Events in id order: duplicates, waiting events and holes (`qwen::order`).
+    order: Reorder,
+    /// Whether an event folded out of order (a pieced-together input) was reported.
     warned_order: bool,
-    /// `state_resync_required` was seen and no snapshot or replay has completed since.
-    awaiting_resync: bool,
     session: SessionSnapshot,
     /// The snapshot changed since it was written (or was never written: renderers learn the
     /// agent from it).
@@ -79,6 +77,11 @@ impl Adapter for QwenDaemon {
                 "SSE frame cut off at the end of the input (no blank line after it)",
             );
             self.frame(f, out, report);
+        }
+        // Events still waiting for a predecessor that never came: the hole is missed.
+        while let Some((from, to)) = self.order.skip_hole() {
+            self.missed(from, to, "gap in event ids", out);
+            self.drain(out, report);
         }
         let mut e = Emit {
             line: 0,
@@ -176,33 +179,89 @@ impl QwenDaemon {
         if let Some(v) = env.get("v").filter(|v| v.as_u64() != Some(1)) {
             return debug(out, format!("unsupported envelope version {v}"));
         }
-        let Some(ty) = env.get("type").and_then(Value::as_str) else {
+        if env.get("type").and_then(Value::as_str).is_none() {
             return debug(out, "malformed envelope (no type)".into());
-        };
-        let event_id = env.get("id").and_then(Value::as_u64);
-        if let Some(id) = event_id {
-            if !self.seen.insert(id) {
-                out.push(Event {
-                    line,
-                    kind: EventKind::Absorbed {
-                        what: format!("duplicate event {id} (replayed)"),
-                    },
-                });
-                return;
-            }
-            if id < self.max_id && !self.warned_order {
-                // One subscription delivers ids in order; this input was pieced together.
-                self.warned_order = true;
-                report.warning(
-                    line,
-                    &format!(
-                        "event {id} arrives after event {}: events are folded in arrival order",
-                        self.max_id
-                    ),
-                );
-            }
-            self.max_id = self.max_id.max(id);
         }
+        let Some(id) = env.get("id").and_then(Value::as_u64) else {
+            return self.fold(line, env, raw, out);
+        };
+        let held = Held {
+            line,
+            env,
+            raw: raw.to_owned(),
+        };
+        match self.order.admit(id, held) {
+            Admit::Duplicate(h) => out.push(Event {
+                line: h.line,
+                kind: EventKind::Absorbed {
+                    what: format!("duplicate event {id} (replayed)"),
+                },
+            }),
+            Admit::Waiting => {
+                if self.order.overflowing() {
+                    if let Some((from, to)) = self.order.skip_hole() {
+                        self.missed(from, to, "gap in event ids", out);
+                    }
+                    self.drain(out, report);
+                }
+            }
+            Admit::Late(h) => {
+                if !self.warned_order {
+                    // One subscription delivers ids in order; this input was pieced together.
+                    self.warned_order = true;
+                    report.warning(
+                        h.line,
+                        &format!("event {id} arrives after later events: folded where it arrives"),
+                    );
+                }
+                self.fold(h.line, h.env, &h.raw, out);
+            }
+            Admit::Ready(h) => {
+                self.fold(h.line, h.env, &h.raw, out);
+                self.drain(out, report);
+            }
+        }
+    }
+
+    /// Folds the waiting events whose turn has come.
+    fn drain(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
+        while let Some(h) = self.order.ready() {
+            self.fold(h.line, h.env, &h.raw, out);
+        }
+    }
+
+    /// A missed-range notice.
+    fn missed(&mut self, from: u64, to: u64, reason: &str, out: &mut Vec<Event>) {
+        let mut e = Emit {
+            line: 0,
+            event_id: None,
+            timestamp: None,
+            out,
+        };
+        // What arrived before the gap is written before the notice.
+        self.conversation.close_all(&mut e);
+        e.push(EventKind::Notice {
+            notice: Box::new(SystemNotice::MissedEvents {
+                from: Some(from),
+                to: Some(to),
+                reason: reason.to_owned(),
+            }),
+        });
+    }
+
+    /// Folds one envelope, in its turn.
+    fn fold(&mut self, line: u64, env: Map<String, Value>, raw: &str, out: &mut Vec<Event>) {
+        let debug = |out: &mut Vec<Event>, reason: String| {
+            out.push(Event {
+                line,
+                kind: EventKind::Debug {
+                    reason,
+                    raw: raw.to_owned(),
+                },
+            })
+        };
+        let ty = env.get("type").and_then(Value::as_str).unwrap_or_default();
+        let event_id = env.get("id").and_then(Value::as_u64);
         let data = env.get("data").cloned().unwrap_or(Value::Null);
         if !KNOWN_TYPES.contains(&ty) {
             return debug(out, format!("unknown daemon event type {ty:?}"));
@@ -211,15 +270,6 @@ impl QwenDaemon {
             if fields.iter().any(|f| data.get(*f).is_none()) {
                 return debug(out, format!("malformed {ty} payload"));
             }
-        }
-        if self.awaiting_resync && is_ordinary_delta(ty, &data) {
-            out.push(Event {
-                line,
-                kind: EventKind::Absorbed {
-                    what: format!("{ty} skipped while awaiting resync"),
-                },
-            });
-            return;
         }
         if self.session.session_id.is_empty() {
             if let Some(s) = data.get("sessionId").and_then(Value::as_str) {
@@ -274,25 +324,31 @@ impl QwenDaemon {
             "permission_resolved" | "permission_already_resolved" => c.permission_resolved(data, e),
             "turn_complete" => c.turn_complete(data, e),
             "prompt_cancelled" => c.prompt_cancelled(data, e),
+            "session_rewound" => c.rewound(data, e),
             "mid_turn_message_injected" => c.injected(data, e),
             "user_shell_command" => c.user_shell_command(data, e),
             "user_shell_result" => c.user_shell_result(data, e),
             "state_resync_required" => {
                 let last = data.get("lastDeliveredId").and_then(Value::as_u64);
                 let earliest = data.get("earliestAvailableId").and_then(Value::as_u64);
-                self.awaiting_resync = true;
-                // What arrived before the gap is written before the notice.
-                c.close_all(e);
-                e.push(EventKind::Notice {
-                    notice: Box::new(SystemNotice::MissedEvents {
-                        from: last.map(|n| n + 1),
-                        to: earliest.map(|n| n.saturating_sub(1)),
-                        reason: str_of(data, "reason").to_owned(),
+                match self.order.resync(last, earliest) {
+                    Some((from, to)) => {
+                        // What arrived before the gap is written before the notice.
+                        c.close_all(e);
+                        e.push(EventKind::Notice {
+                            notice: Box::new(SystemNotice::MissedEvents {
+                                from: Some(from),
+                                to: (to != u64::MAX).then_some(to),
+                                reason: str_of(data, "reason").to_owned(),
+                            }),
+                        });
+                    }
+                    None => e.push(EventKind::Absorbed {
+                        what: "state_resync_required for events this input holds".into(),
                     }),
-                });
+                }
             }
             "replay_complete" => {
-                self.awaiting_resync = false;
                 e.push(EventKind::Absorbed {
                     what: format!(
                         "replay_complete ({} events replayed)",
@@ -353,7 +409,6 @@ impl QwenDaemon {
                 }
             }
             "session_snapshot" => {
-                self.awaiting_resync = false;
                 if let Some(m) = data.get("currentModelId").and_then(Value::as_str) {
                     s.model = m.to_owned();
                 }
@@ -411,26 +466,6 @@ impl QwenDaemon {
         e.push(EventKind::SessionInit {
             session: Box::new(s),
         });
-    }
-}
-
-/// Chat-stream events, skipped while a resync is awaited (their context is gone).
-fn is_ordinary_delta(ty: &str, data: &Value) -> bool {
-    match ty {
-        "session_update" => !matches!(
-            data.pointer("/update/sessionUpdate")
-                .and_then(Value::as_str),
-            Some("available_commands_update" | "session_info_update" | "current_mode_update")
-        ),
-        "permission_request"
-        | "permission_resolved"
-        | "permission_already_resolved"
-        | "turn_complete"
-        | "prompt_cancelled"
-        | "mid_turn_message_injected"
-        | "user_shell_command"
-        | "user_shell_result" => true,
-        _ => false,
     }
 }
 

@@ -1,8 +1,13 @@
 //! Qwen Code: the daemon's SSE event stream (`qwen serve`) and `qwen -p --output-format stream-json`.
 
 mod acp;
+pub(crate) mod chat;
 pub(crate) mod daemon;
+mod messages;
+mod order;
 mod permissions;
+mod plan;
+mod state;
 pub(crate) mod stream;
 mod tool_names;
 mod tools;

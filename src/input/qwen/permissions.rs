@@ -7,19 +7,10 @@
 use serde_json::{Value, json};
 
 use crate::input::fields::{info, opt_string, str_of, string};
-use crate::input::qwen::acp::{Conversation, Emit};
-use crate::input::qwen::tools::content_lines;
+use crate::input::qwen::state::{Conversation, Emit, Request, content_lines};
 use crate::model::event::EventKind;
 use crate::model::session::Level;
 use crate::model::transcript::ToolState;
-
-/// A permission request, until it is resolved.
-#[derive(Debug)]
-pub(super) struct Request {
-    tool_call_id: Option<String>,
-    options: Vec<Value>,
-    label: String,
-}
 
 impl Conversation {
     /// `permission_request`: the call waits for approval (a request with no call id becomes a
@@ -137,6 +128,17 @@ impl Conversation {
             return;
         };
         let id = call_id.unwrap_or_default();
+        if rec.is_done() {
+            // A late answer for a call that already ended: a notice; the call keeps its state
+            // and title.
+            e.push(info(
+                "permission_resolved",
+                if allowed { Level::Info } else { Level::Warning },
+                format!("permission resolved after the call ended: {outcome_text}"),
+                data.clone(),
+            ));
+            return;
+        }
         if let Some(p) = rec.permission.as_mut() {
             p["outcome"] = json!(outcome_text);
         }

@@ -26,134 +26,15 @@ use serde_json::{Map, Value, json};
 
 use crate::input::anthropic::blocks::split_mcp_name;
 use crate::input::fields::{info, opt_string, str_of};
-use crate::input::qwen::acp::{Conversation, Emit, parent_of, text_part};
-use crate::input::tool_kind;
-use crate::model::event::{EventKind, Thread};
+use crate::input::qwen::state::{
+    CallRecord, Conversation, Emit, content_lines, is_empty_value, parent_of, text_part,
+};
+use crate::model::event::EventKind;
 use crate::model::session::Level;
 use crate::model::tool_kind::ToolKind;
 use crate::model::transcript::{
     Caller, Part, Role, SubagentStatus, ToolCall, ToolState, Turn, TurnMeta, TurnOrigin,
 };
-
-/// What the daemon has said about one tool call so far.
-#[derive(Debug)]
-pub(super) struct CallRecord {
-    thread: Thread,
-    pub(super) name: String,
-    status: String,
-    title: String,
-    kind: String,
-    locations: Value,
-    content: Value,
-    raw_input: Value,
-    raw_output: Value,
-    meta: Map<String, Value>,
-    pub(super) permission: Option<Value>,
-    shell_output: String,
-    /// Bytes of `shell_output` already sent in a `tool-update`.
-    shell_sent: usize,
-    is_agent: bool,
-    subtask_started: bool,
-    pub(super) denied: bool,
-    done: bool,
-    /// Who runs the call and, for an MCP call, its server: what its kind is built from.
-    caller: Caller,
-    mcp_server: Option<String>,
-}
-
-impl CallRecord {
-    /// A call the daemon has only named so far (pending, nothing else known). The one place
-    /// that lists a record's starting values, for the calls the daemon announces and the plan
-    /// updates that become TodoWrite calls.
-    fn new(thread: Thread, name: String) -> CallRecord {
-        let is_agent = matches!(name.as_str(), "agent" | "Agent" | "task" | "Task");
-        CallRecord {
-            thread,
-            name,
-            status: "pending".into(),
-            title: String::new(),
-            kind: String::new(),
-            locations: Value::Null,
-            content: Value::Null,
-            raw_input: Value::Null,
-            raw_output: Value::Null,
-            meta: Map::new(),
-            permission: None,
-            shell_output: String::new(),
-            shell_sent: 0,
-            is_agent,
-            subtask_started: false,
-            denied: false,
-            done: false,
-            caller: Caller::Model,
-            mcp_server: None,
-        }
-    }
-
-    /// What the call does, from its name and its input as far as it is known.
-    fn tool_kind(&self) -> ToolKind {
-        tool_kind::classify(
-            &self.name,
-            self.caller,
-            self.mcp_server.as_deref(),
-            &self.raw_input,
-            super::tool_names::known,
-        )
-    }
-
-    /// The harness's view of the call, kept whole beside the normalized fields.
-    pub(super) fn sidecar(&self) -> Value {
-        let mut o = Map::new();
-        o.insert("title".into(), json!(self.title));
-        if !self.kind.is_empty() {
-            o.insert("kind".into(), json!(self.kind));
-        }
-        o.insert("status".into(), json!(self.status));
-        if self.locations.as_array().is_some_and(|a| !a.is_empty()) {
-            o.insert("locations".into(), self.locations.clone());
-        }
-        if !is_empty_value(&self.raw_output) {
-            o.insert("rawOutput".into(), self.raw_output.clone());
-        }
-        for k in ["provenance", "serverId", "subagentType"] {
-            if let Some(v) = self.meta.get(k) {
-                o.insert(k.into(), v.clone());
-            }
-        }
-        if let Some(p) = &self.permission {
-            o.insert("permission".into(), p.clone());
-        }
-        Value::Object(o)
-    }
-
-    /// The call's output: its `content` (text joined; diffs kept), else `rawOutput`, else the
-    /// shell output streamed so far.
-    fn output(&self) -> Value {
-        let items = self.content.as_array().map(Vec::as_slice).unwrap_or(&[]);
-        if !items.is_empty() {
-            let texts: Vec<Option<&str>> = items.iter().map(content_text).collect();
-            if texts.iter().all(Option::is_some) {
-                return Value::String(texts.into_iter().flatten().collect::<Vec<_>>().join("\n"));
-            }
-            return Value::Array(
-                items
-                    .iter()
-                    .map(|i| match content_text(i) {
-                        Some(t) => json!({"type": "text", "text": t}),
-                        None => i.clone(),
-                    })
-                    .collect(),
-            );
-        }
-        if !is_empty_value(&self.raw_output) {
-            return self.raw_output.clone();
-        }
-        if !self.shell_output.is_empty() {
-            return Value::String(self.shell_output.clone());
-        }
-        Value::Null
-    }
-}
 
 impl Conversation {
     /// Every tool call still open (not finished, not denied), in the order they appeared.
@@ -393,8 +274,26 @@ impl Conversation {
         };
         rec.done = true;
         let is_error = rec.status != "completed";
-        let output = rec.output();
-        let text = crate::model::transcript::output_text(&output);
+        let mut output = rec.output();
+        let mut text = crate::model::transcript::output_text(&output);
+        // A failed (cancelled, killed) command: what it printed is its output; the daemon's
+        // message and the signal are the error.
+        let shell = &rec.raw_output;
+        if is_error && str_of(shell, "type") == "shell_result" {
+            let printed = str_of(shell, "output");
+            let mut why = if text.is_empty() {
+                format!("{} {}", rec.name, rec.status)
+            } else {
+                text.clone()
+            };
+            if let Some(sig) = shell.get("signal").and_then(Value::as_str) {
+                why = format!("{why} (signal {sig})");
+            }
+            if !printed.is_empty() {
+                output = Value::String(printed.to_owned());
+            }
+            text = why;
+        }
         if rec.is_agent && rec.subtask_started {
             e.push(EventKind::SubtaskFinished {
                 task_id: id.to_owned(),
@@ -435,12 +334,10 @@ impl Conversation {
             tool_call_id: id.to_owned(),
             is_error,
             output,
-            error_text: is_error.then(|| {
-                if text.is_empty() {
-                    format!("{} {}", rec.name, rec.status)
-                } else {
-                    text
-                }
+            error_text: is_error.then(|| match (&rec.end_note, text.is_empty()) {
+                (Some(note), _) => note.clone(),
+                (None, true) => format!("{} {}", rec.name, rec.status),
+                (None, false) => text,
             }),
             sidecar: Some(rec.sidecar()),
             server_run: false,
@@ -487,86 +384,21 @@ impl Conversation {
 
     /// Ends every call still open as an error: the prompt was cancelled.
     pub(super) fn cancel_open_calls(&mut self, reason: &str, e: &mut Emit<'_>) {
-        for id in self.open_calls() {
-            if let Some(rec) = self.calls.get_mut(&id) {
-                rec.status = "failed".into();
-                if rec.content.as_array().is_none_or(Vec::is_empty) {
-                    rec.content = json!([{"type": "content", "content": {"type": "text", "text": format!("cancelled: {reason}")}}]);
-                }
-            }
-            self.finish_call(&id, e);
-        }
+        self.end_open_calls(&format!("cancelled ({reason})"), e);
     }
 
-    /// `plan`: the todo list, as a finished `todo_write` call (updated in place when the same
-    /// plan call comes again).
-    pub(super) fn plan(&mut self, upd: &Value, e: &mut Emit<'_>) {
-        let thread = parent_of(upd);
-        let id = upd
-            .pointer("/_meta/qwenTranscript/planToolCallId")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-            .unwrap_or_else(|| e.name("daemon-plan"));
-        let todos: Vec<Value> = upd
-            .get("entries")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .map(|en| {
-                        let mut t = Map::new();
-                        if let Some(tid) = en.pointer("/_meta/qwenTodo/id") {
-                            t.insert("id".into(), tid.clone());
-                        }
-                        for k in ["content", "status", "priority"] {
-                            if let Some(v) = en.get(k) {
-                                t.insert(k.into(), v.clone());
-                            }
-                        }
-                        Value::Object(t)
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        let input = json!({ "todos": todos });
-        let mut sidecar = json!({"title": "Updated Plan", "kind": "think", "status": "completed"});
-        if let Some(pid) = upd.pointer("/_meta/qwenTodoPlan/id") {
-            sidecar["planId"] = pid.clone();
+    /// Ends every call still open as an error saying why (`note`); what a call printed so far
+    /// stays its output. Returns how many there were.
+    pub(super) fn end_open_calls(&mut self, note: &str, e: &mut Emit<'_>) -> usize {
+        let open = self.open_calls();
+        for id in &open {
+            if let Some(rec) = self.calls.get_mut(id) {
+                rec.status = "failed".into();
+                rec.end_note = Some(note.to_owned());
+            }
+            self.finish_call(id, e);
         }
-        if self.calls.contains_key(&id) {
-            e.push(EventKind::ToolUpdate {
-                tool_call_id: id,
-                state: Some(ToolState::Success),
-                output: None,
-                kind: tool_kind::todo(&input),
-                input: Some(input),
-                error_text: None,
-                sidecar: Some(sidecar),
-            });
-            return;
-        }
-        self.flush(&thread, e);
-        let kind = tool_kind::todo(&input).unwrap_or_default();
-        let mut call = ToolCall::new(id.clone(), "todo_write".into(), kind, Caller::Model, input);
-        call.state = ToolState::Success;
-        call.sidecar = Some(sidecar);
-        self.calls.insert(
-            id.clone(),
-            CallRecord {
-                status: "completed".into(),
-                title: "Updated Plan".into(),
-                kind: "think".into(),
-                done: true,
-                ..CallRecord::new(thread.clone(), "todo_write".into())
-            },
-        );
-        self.order.push(id);
-        self.block(
-            &thread,
-            Part::ToolCall {
-                call: Box::new(call),
-            },
-            e,
-        );
+        open.len()
     }
 
     /// `shell_output` / `tool_output`: the running shell call's output so far, or the user's own
@@ -657,42 +489,5 @@ fn merge_call(rec: &mut CallRecord, upd: &Value, meta: &Map<String, Value>) {
     }
     for (k, v) in meta {
         rec.meta.insert(k.clone(), v.clone());
-    }
-}
-
-/// The text of a tool-call `content` item (`{type:"content", content:{type:"text", text}}`).
-pub(super) fn content_text(item: &Value) -> Option<&str> {
-    match str_of(item, "type") {
-        "content" => {
-            let c = item.get("content")?;
-            (str_of(c, "type") == "text").then(|| str_of(c, "text"))
-        }
-        "text" => item.get("text").and_then(Value::as_str),
-        _ => None,
-    }
-}
-
-/// The text items of a value's `content` array, one per line. Shared by the progress pings of
-/// a call and the prompt of a permission request, which carry their text the same way.
-pub(super) fn content_lines(v: &Value) -> String {
-    v.get("content")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(content_text)
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
-        .unwrap_or_default()
-}
-
-/// True for null, "", [] and {}.
-pub(super) fn is_empty_value(v: &Value) -> bool {
-    match v {
-        Value::Null => true,
-        Value::String(s) => s.is_empty(),
-        Value::Array(a) => a.is_empty(),
-        Value::Object(o) => o.is_empty(),
-        Value::Bool(_) | Value::Number(_) => false,
     }
 }

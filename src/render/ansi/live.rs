@@ -107,6 +107,9 @@ pub(super) struct Stream {
 /// The live path's memory, so that the final items print only what it has not.
 #[derive(Debug, Default)]
 pub(super) struct Live {
+    /// How many abandoned branches the events are inside: their turns are shown once, under the
+    /// branch notice, not live.
+    pub(super) branch_depth: usize,
     /// Blocks whose deltas are streaming (main thread only).
     pub(super) streams: Vec<Stream>,
     /// Content parts printed from an `AssistantBlock`, by message id and fingerprint, counted.

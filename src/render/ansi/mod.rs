@@ -182,6 +182,18 @@ impl Render for TextRenderer {
 
     fn live(&mut self, out: &mut dyn Write, event: &Event) -> io::Result<()> {
         match &event.kind {
+            EventKind::BranchStarted { .. } => {
+                self.live.branch_depth += 1;
+                return Ok(());
+            }
+            EventKind::BranchEnded => {
+                self.live.branch_depth = self.live.branch_depth.saturating_sub(1);
+                return Ok(());
+            }
+            _ if self.live.branch_depth > 0 => return Ok(()),
+            _ => {}
+        }
+        match &event.kind {
             EventKind::TextDelta {
                 thread: None,
                 message_id,
@@ -307,12 +319,18 @@ impl Render for TextRenderer {
             | EventKind::SubtaskFinished { .. }
             | EventKind::Notice { .. }
             | EventKind::ConversationReset
+            // Counted above: the turns of a branch are shown once, under its notice.
+            | EventKind::BranchStarted { .. }
+            | EventKind::BranchEnded
             | EventKind::Absorbed { .. }
             | EventKind::Debug { .. } => Ok(()),
         }
     }
 
     fn item(&mut self, out: &mut dyn Write, item: &TranscriptItem) -> io::Result<()> {
+        if let TranscriptItem::Turn(t) = item {
+            self.totals.add_turn(t);
+        }
         match item {
             TranscriptItem::Session(s) => {
                 let lines = self.view.session(s);
@@ -342,17 +360,16 @@ impl Render for TextRenderer {
     fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
         let t = &self.totals;
         let mut bits = Vec::new();
-        if t.results > 0 {
-            bits.push(format!(
-                "{} turn{}",
-                t.turns,
-                if t.turns == 1 { "" } else { "s" }
-            ));
-            bits.push(seconds(t.duration_ms));
+        if t.any() {
+            let n = t.turn_count();
+            bits.push(format!("{} turn{}", n, if n == 1 { "" } else { "s" }));
+            if let Some(ms) = t.duration() {
+                bits.push(seconds(ms));
+            }
             bits.push(format!(
                 "{} in · {} out tokens",
                 thousands(t.input_tokens()),
-                thousands(t.usage.output_tokens)
+                thousands(t.usage().output_tokens)
             ));
             if let Some(c) = t.cost {
                 bits.push(format!("${c:.4}"));
@@ -410,6 +427,7 @@ mod tests {
             full: false,
             thinking: false,
             context: false,
+            debug: false,
             width: 80,
             archive: false,
         })

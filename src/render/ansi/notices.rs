@@ -155,7 +155,17 @@ impl View {
                 }
                 return lines;
             }
-            SystemNotice::Branch { turns, .. } => (notice_text::branch(turns.len()), pal.dim),
+            SystemNotice::Branch { turns, .. } => {
+                // Left behind by a rewind: its turns stay readable, indented under the heading.
+                let heading = format!("· {}", notice_text::branch(turns.len()));
+                let mut lines = self.note(&heading, pal.dim, depth);
+                for t in turns {
+                    for b in self.turn_blocks(t, depth + 1) {
+                        lines.extend(b);
+                    }
+                }
+                return lines;
+            }
             SystemNotice::Result {
                 subtype,
                 is_error,

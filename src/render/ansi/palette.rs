@@ -122,8 +122,8 @@ impl Palette {
         }
     }
 
-    /// Writes `text` as an OSC 8 hyperlink to `url` when colour is on and the URL is plain
-    /// printable ASCII; otherwise writes it like `paint`.
+    /// Writes `text` as an OSC 8 hyperlink to `url` when colour is on and [`osc8_target`]
+    /// accepts the URL; otherwise writes it like `paint` (the URL is shown as text beside it).
     pub(crate) fn paint_link(
         &self,
         out: &mut dyn Write,
@@ -131,14 +131,55 @@ impl Palette {
         text: &str,
         url: &str,
     ) -> io::Result<()> {
-        let safe =
-            !url.is_empty() && url.len() < 2048 && url.bytes().all(|b| (0x21..0x7f).contains(&b));
-        if self.enabled && safe {
+        if self.enabled && osc8_target(url) {
             write!(out, "\x1b]8;;{url}\x1b\\")?;
             self.paint(out, style, text)?;
             out.write_all(b"\x1b]8;;\x1b\\")
         } else {
             self.paint(out, style, text)
+        }
+    }
+}
+
+/// True when a terminal may be told to open `url` on a click: an `http:`, `https:` or `mailto:`
+/// URL (scheme compared without case) of plain printable ASCII, short enough for any terminal.
+/// A `file:`, `javascript:` or `data:` link in a transcript ("release notes" that opens
+/// `file:///home/user/.ssh/id_rsa`) stays text; so does anything that could end the sequence.
+pub(crate) fn osc8_target(url: &str) -> bool {
+    let scheme = |p: &str| {
+        url.as_bytes()
+            .get(..p.len())
+            .is_some_and(|b| b.eq_ignore_ascii_case(p.as_bytes()))
+    };
+    (scheme("https://") || scheme("http://") || scheme("mailto:"))
+        && url.len() < 2048
+        && url.bytes().all(|b| (0x21..0x7f).contains(&b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::osc8_target;
+
+    #[test]
+    fn osc8_only_for_web_and_mail_links() {
+        for ok in [
+            "https://example.com/a?b=c",
+            "HTTP://x.example",
+            "mailto:a@b.example",
+        ] {
+            assert!(osc8_target(ok), "{ok}");
+        }
+        for bad in [
+            "file:///home/user/.ssh/id_rsa",
+            "javascript:alert(1)",
+            "data:text/html,<b>x</b>",
+            "vbscript:x",
+            "/etc/passwd",
+            "https://x.example/\x1b]0;t\x07",
+            "https://x.example/a b",
+            "",
+        ] {
+            assert!(!osc8_target(bad), "{bad}");
         }
     }
 }

@@ -8,6 +8,8 @@
 
 use std::borrow::Cow;
 
+use crate::render::ansi::sanitize::{is_invisible, visible_code};
+
 /// An HTML fragment under construction; the only way the renderer writes markup.
 #[derive(Debug, Default)]
 pub(crate) struct Html {
@@ -15,9 +17,20 @@ pub(crate) struct Html {
 }
 
 impl Html {
-    /// Appends untrusted text for a text node.
+    /// Appends untrusted text for a text node. An invisible character (a tag character, a
+    /// zero-width space, a bidi control) is written as a marked, visible `<U+E0049>`.
     pub(crate) fn text(&mut self, s: &str) -> &mut Html {
-        self.buf.push_str(&escape_text(s));
+        if !s.chars().any(is_invisible) {
+            self.buf.push_str(&escape_text(s));
+            return self;
+        }
+        let mut rest = s;
+        while let Some((i, c)) = rest.char_indices().find(|&(_, c)| is_invisible(c)) {
+            self.buf.push_str(&escape_text(&rest[..i]));
+            self.buf.push_str(&invisible_mark(c));
+            rest = &rest[i + c.len_utf8()..];
+        }
+        self.buf.push_str(&escape_text(rest));
         self
     }
 
@@ -60,8 +73,23 @@ impl Integer for i64 {}
 impl Integer for usize {}
 impl<T: Integer> Integer for &T {}
 
+/// The markup that shows an invisible character: `<U+E0049>` in a `mark.invisible` (styled by
+/// the page so a reader sees that something was hidden there).
+pub(crate) fn invisible_mark(c: char) -> String {
+    let code = visible_code(c);
+    format!(
+        "<mark class=\"invisible\" title=\"invisible character {}\">{}</mark>",
+        &code[1..code.len() - 1],
+        escape_text(&code)
+    )
+}
+
 fn escape(s: &str, attr: bool) -> Cow<'_, str> {
-    let needs = |c: char| matches!(c, '&' | '<' | '>' | '\0') || (attr && matches!(c, '"' | '\''));
+    let needs = |c: char| {
+        matches!(c, '&' | '<' | '>' | '\0')
+            || (attr && matches!(c, '"' | '\''))
+            || (attr && is_invisible(c))
+    };
     if !s.contains(needs) {
         return Cow::Borrowed(s);
     }
@@ -74,6 +102,7 @@ fn escape(s: &str, attr: bool) -> Cow<'_, str> {
             '\0' => out.push('\u{FFFD}'),
             '"' if attr => out.push_str("&quot;"),
             '\'' if attr => out.push_str("&#39;"),
+            c if attr && is_invisible(c) => out.push_str(&escape_text(&visible_code(c))),
             c => out.push(c),
         }
     }

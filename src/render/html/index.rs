@@ -446,12 +446,12 @@ impl Manifest {
         });
     }
 
-    /// Writes this run's entries into `dir`.
-    pub(crate) fn save(mut self, dir: &Path) -> io::Result<()> {
+    /// Writes this run's entries to `out` (the caller writes [`Manifest::FILE`] through
+    /// `crate::output_file`, so a planted symbolic link is refused, not followed).
+    pub(crate) fn save(mut self, out: &mut dyn Write) -> io::Result<()> {
         self.version = Manifest::VERSION;
         self.entries = std::mem::take(&mut self.fresh);
-        let json = serde_json::to_vec(&self).map_err(io::Error::other)?;
-        std::fs::write(dir.join(Manifest::FILE), json)
+        serde_json::to_writer(&mut *out, &self).map_err(io::Error::other)
     }
 }
 

@@ -8,8 +8,9 @@
 
 use pulldown_cmark::{Alignment, CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd, html};
 
-use super::escape::{Html, safe_href};
+use super::escape::{Html, invisible_mark, safe_href};
 use super::highlight;
+use crate::render::ansi::sanitize::is_invisible;
 
 /// Renders untrusted Markdown into `out`.
 pub(crate) fn push_markdown(out: &mut Html, source: &str) {
@@ -47,7 +48,14 @@ pub(crate) fn push_markdown(out: &mut Html, source: &str) {
                 code = Some((lang, String::new()));
                 vec![]
             }
-            Event::Html(s) | Event::InlineHtml(s) => vec![Event::Text(s)],
+            Event::Html(s) | Event::InlineHtml(s) => marked(s),
+            Event::Text(s) => marked(s),
+            Event::Code(s) if s.chars().any(is_invisible) => {
+                let mut v = vec![Event::InlineHtml(CowStr::Borrowed("<code>"))];
+                v.extend(marked(s));
+                v.push(Event::InlineHtml(CowStr::Borrowed("</code>")));
+                v
+            }
             Event::Start(Tag::Table(aligns)) => {
                 let none = vec![Alignment::None; aligns.len()];
                 vec![Event::Start(Tag::Table(none))]
@@ -127,6 +135,27 @@ fn code_block(lang: &str, text: &str) -> String {
     h.as_str().to_owned()
 }
 
+/// A text event, split so that each invisible character becomes a marked `<U+…>` (written as
+/// markup this module makes; the text around it stays a text event, escaped by `push_html`).
+fn marked(s: CowStr<'_>) -> Vec<Event<'_>> {
+    if !s.chars().any(is_invisible) {
+        return vec![Event::Text(s)];
+    }
+    let mut v = Vec::new();
+    let mut rest: &str = &s;
+    while let Some((i, c)) = rest.char_indices().find(|&(_, c)| is_invisible(c)) {
+        if i > 0 {
+            v.push(Event::Text(CowStr::from(rest[..i].to_owned())));
+        }
+        v.push(Event::InlineHtml(CowStr::from(invisible_mark(c))));
+        rest = &rest[i + c.len_utf8()..];
+    }
+    if !rest.is_empty() {
+        v.push(Event::Text(CowStr::from(rest.to_owned())));
+    }
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,5 +221,16 @@ mod tests {
     fn attribute_breakout_in_link_is_escaped() {
         let out = md("[x](https://a.org/\"onmouseover=\"alert(1))");
         assert!(!out.contains("\"onmouseover"), "{out}");
+    }
+
+    #[test]
+    fn invisible_characters_are_marked() {
+        let out = md("see\u{e0049}\u{e0047} `a\u{200b}b`\n\n```\nx\u{202e}y\n```\n");
+        assert!(!out.contains('\u{e0049}'), "{out}");
+        assert!(!out.contains('\u{200b}'), "{out}");
+        assert!(!out.contains('\u{202e}'), "{out}");
+        assert!(out.contains("&lt;U+E0049&gt;</mark>"), "{out}");
+        assert!(out.contains("<code>a<mark"), "{out}");
+        assert!(out.contains("&lt;U+202E&gt;"), "{out}");
     }
 }

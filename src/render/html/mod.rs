@@ -64,6 +64,8 @@ fn csp() -> &'static str {
 /// Writes HTML. Holds counters, the map's few facts and one reusable buffer between items.
 #[derive(Debug, Default)]
 pub(crate) struct HtmlRenderer {
+    /// `--debug`: debug records show their raw input.
+    debug: bool,
     /// Turns written at the top level (the footer's count and the turns' anchors).
     turns: u64,
     totals: Totals,
@@ -84,10 +86,12 @@ pub(crate) struct HtmlRenderer {
 
 impl HtmlRenderer {
     /// A renderer for a run of inputs (each input is its own page). `in_archive`: the pages are
-    /// written beside an index page they link back to.
-    pub(crate) fn new(in_archive: bool) -> HtmlRenderer {
+    /// written beside an index page they link back to. `debug`: debug records show their raw
+    /// input.
+    pub(crate) fn new(in_archive: bool, debug: bool) -> HtmlRenderer {
         HtmlRenderer {
             in_archive,
+            debug,
             ..HtmlRenderer::default()
         }
     }
@@ -132,7 +136,9 @@ impl Render for HtmlRenderer {
             .raw_trusted("<meta name=\"generator\" content=\"scribe ")
             .attr(env!("CARGO_PKG_VERSION"))
             .raw_trusted("\">\n<link rel=\"icon\" href=\"data:,\">\n<title>")
-            .text(&header.file)
+            // `attr`, not `text`: a <title> holds no markup, so an invisible character in the
+            // file name is written as the plain text `<U+…>`.
+            .attr(&header.file)
             .raw_trusted(" · scribe</title>\n<style>")
             .raw_trusted(CSS)
             .raw_trusted("</style>\n</head>\n<body>\n<header class=\"page-h\"><nav class=\"bar\">");
@@ -182,6 +188,7 @@ impl Render for HtmlRenderer {
                 notice::push_session(&mut self.buf, s, self.sessions == 1);
             }
             TranscriptItem::Turn(t) => {
+                self.totals.add_turn(t);
                 self.turns += 1;
                 let anchor = format!("t{}", self.turns);
                 self.map.turn(t, &anchor);
@@ -197,7 +204,7 @@ impl Render for HtmlRenderer {
                     denied.contains(id)
                 });
             }
-            TranscriptItem::Debug(d) => notice::push_debug(&mut self.buf, d),
+            TranscriptItem::Debug(d) => notice::push_debug(&mut self.buf, d, self.debug),
         }
         self.flush_buf(out)
     }

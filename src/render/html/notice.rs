@@ -284,7 +284,7 @@ pub(crate) fn push_notice(
         }
         SystemNotice::Branch { leaf_id: _, turns } => {
             open(h, "info");
-            h.raw_trusted("<details class=\"branch\"><summary>Side branch · ")
+            h.raw_trusted("<details class=\"branch\"><summary>Rewound branch · ")
                 .num(turns.len())
                 .raw_trusted(if turns.len() == 1 {
                     " turn</summary>"
@@ -356,7 +356,16 @@ pub(crate) fn push_notice(
 }
 
 /// An input line nothing understood: kept whole, folded.
-pub(crate) fn push_debug(h: &mut Html, d: &DebugRecord) {
+pub(crate) fn push_debug(h: &mut Html, d: &DebugRecord, raw: bool) {
+    if !raw {
+        // The raw input may hold anything (a malformed payload, a secret): only on request.
+        h.raw_trusted("<p class=\"item debug\">Line ")
+            .num(d.line)
+            .raw_trusted(" not understood: ")
+            .text(&d.reason)
+            .raw_trusted("</p>\n");
+        return;
+    }
     h.raw_trusted("<details class=\"item debug\"><summary>Line ")
         .num(d.line)
         .raw_trusted(" not understood: ")

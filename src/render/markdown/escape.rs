@@ -1,8 +1,10 @@
 //! Escaping for Markdown output: fences that outgrow their content, HTML escapes for scribe's
 //! own tags, backslash escapes for scribe's own lines, and `safe_markdown` for untrusted
-//! Markdown text (raw HTML escaped, open fences closed, control characters made visible).
+//! Markdown text (raw HTML escaped, open fences closed, control and invisible characters made
+//! visible, and inert on GitHub: images shown as links, only `http(s)`/`mailto` links, `@`
+//! mentions in code spans).
 
-use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{CodeBlockKind, Event, LinkType, Options, Parser, Tag, TagEnd};
 
 use crate::render::ansi::sanitize::sanitize;
 
@@ -32,21 +34,69 @@ pub(super) fn fenced(out: &mut String, lang: &str, text: &str) {
     out.push_str(&format!("{fence}\n\n"));
 }
 
-/// Escapes text for HTML (inside `<summary>`), on one line.
+/// Escapes text for HTML (inside `<summary>`), on one line. An `@mention` is put in `<code>`,
+/// where GitHub does not notify anyone.
 pub(super) fn html(text: &str) -> String {
     // One line: a line break inside `<summary>` could end the HTML block at a blank line.
-    sanitize(text)
-        .replace(['\n', '\t'], " ")
-        .replace('&', "&amp;")
+    let text = sanitize(text).replace(['\n', '\t'], " ");
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for m in mentions(&text) {
+        out.push_str(&html_escape(&text[last..m.start]));
+        out.push_str("<code>");
+        out.push_str(&html_escape(&text[m.clone()]));
+        out.push_str("</code>");
+        last = m.end;
+    }
+    out.push_str(&html_escape(&text[last..]));
+    out
+}
+
+fn html_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
 }
 
-/// Escapes text for a line of scribe's own Markdown (notices): no markup, no HTML.
+/// The byte ranges of the `@user` and `@org/team` mentions GitHub would turn into notifications:
+/// an `@` not preceded by a word character (so `me@example.com` is not one), then a login.
+fn mentions(text: &str) -> Vec<std::ops::Range<usize>> {
+    static MENTION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"@[A-Za-z0-9][A-Za-z0-9-]*(?:/[A-Za-z0-9][A-Za-z0-9_.-]*)?")
+            .expect("valid regex")
+    });
+    MENTION
+        .find_iter(text)
+        .filter(|m| {
+            !text[..m.start()]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '`' | '@' | '/'))
+        })
+        .map(|m| m.range())
+        .collect()
+}
+
+/// Escapes text for a line of scribe's own Markdown (notices): no markup, no HTML, mentions in
+/// code spans.
 pub(super) fn inline(text: &str) -> String {
+    let text = sanitize(text);
     let mut out = String::new();
-    for c in sanitize(text).chars() {
+    let mut last = 0;
+    for m in mentions(&text) {
+        inline_escaped(&mut out, &text[last..m.start]);
+        out.push('`');
+        out.push_str(&text[m.clone()]);
+        out.push('`');
+        last = m.end;
+    }
+    inline_escaped(&mut out, &text[last..]);
+    out
+}
+
+fn inline_escaped(out: &mut String, text: &str) {
+    for c in text.chars() {
         match c {
             '\n' => out.push(' '),
             '<' => out.push_str("&lt;"),
@@ -59,6 +109,93 @@ pub(super) fn inline(text: &str) -> String {
             _ => out.push(c),
         }
     }
+}
+
+/// True for a link destination that may stay a link in Markdown meant for GitHub: `http(s):`,
+/// `mailto:` (and the bare address of an `<a@b.example>` autolink).
+fn inert_link(url: &str, link_type: LinkType) -> bool {
+    let scheme = |p: &str| {
+        url.as_bytes()
+            .get(..p.len())
+            .is_some_and(|b| b.eq_ignore_ascii_case(p.as_bytes()))
+    };
+    link_type == LinkType::Email
+        || ((scheme("https://") || scheme("http://") || scheme("mailto:"))
+            && !url.chars().any(char::is_control))
+}
+
+/// Backslash-escapes every bracket of a link's source (and the `<` of an autolink), so neither
+/// it nor a `[label]` inside it can become a link again.
+fn escape_brackets(
+    text: &str,
+    range: std::ops::Range<usize>,
+    edits: &mut Vec<(usize, String, usize)>,
+) {
+    for (i, b) in text[range.clone()].bytes().enumerate() {
+        if matches!(b, b'[' | b']' | b'<') {
+            edits.push((range.start + i, "\\".to_owned(), 0));
+        }
+    }
+}
+
+/// Makes Markdown inert when pasted into GitHub: an image becomes a link to it (`\![alt](url)`,
+/// so no tracking pixel loads), a link that is not `http(s)`/`mailto` becomes its literal text
+/// (`\[text](javascript:…)`), and an `@user` or `@org/team` mention outside code becomes a code
+/// span, where GitHub notifies nobody (a zero-width joiner would not survive copy and paste).
+fn make_inert(text: &str) -> String {
+    // (byte offset, text inserted there, bytes of the source it replaces)
+    let mut edits: Vec<(usize, String, usize)> = Vec::new();
+    let mut in_code_block = 0usize;
+    let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
+    for (ev, range) in Parser::new_ext(text, opts).into_offset_iter() {
+        match ev {
+            Event::Start(Tag::CodeBlock(_)) => in_code_block += 1,
+            Event::End(TagEnd::CodeBlock) => in_code_block = in_code_block.saturating_sub(1),
+            Event::Start(Tag::Image {
+                dest_url,
+                link_type,
+                ..
+            }) => {
+                edits.push((range.start, "\\".to_owned(), 0));
+                if !inert_link(&dest_url, link_type) {
+                    escape_brackets(text, range, &mut edits);
+                }
+            }
+            Event::Start(Tag::Link {
+                dest_url,
+                link_type,
+                ..
+            }) if !inert_link(&dest_url, link_type) => escape_brackets(text, range, &mut edits),
+            Event::Text(_) if in_code_block == 0 => {
+                let slice = &text[range.clone()];
+                for m in mentions(slice) {
+                    // A backslash before the `@` is taken into the code span's place.
+                    let (start, skip) = match text[..range.start + m.start].ends_with('\\') {
+                        true => (range.start + m.start - 1, 1),
+                        false => (range.start + m.start, 0),
+                    };
+                    let name = &slice[m.clone()];
+                    edits.push((start, format!("`{name}`"), name.len() + skip));
+                }
+            }
+            _ => {}
+        }
+    }
+    if edits.is_empty() {
+        return text.to_owned();
+    }
+    edits.sort_by_key(|e| e.0);
+    let mut out = String::with_capacity(text.len() + edits.len() * 2);
+    let mut last = 0;
+    for (at, insert, replaces) in edits {
+        if at < last {
+            continue;
+        }
+        out.push_str(&text[last..at]);
+        out.push_str(&insert);
+        last = at + replaces;
+    }
+    out.push_str(&text[last..]);
     out
 }
 
@@ -72,6 +209,7 @@ pub(crate) fn safe_markdown(text: &str) -> String {
     while let Some(escaped) = escape_html_once(&out) {
         out = escaped;
     }
+    out = make_inert(&out);
     if !out.ends_with('\n') {
         out.push('\n');
     }
@@ -189,5 +327,50 @@ mod tests {
         // item shows a tag that was code before.
         let t = safe_markdown("</details>#\n* ---|\n\n    a </summary>");
         assert!(!t.contains("</summary>"), "{t}");
+    }
+
+    #[test]
+    fn images_from_content_become_links() {
+        let t = safe_markdown("look ![pixel](https://tracker.example/p.gif) here\n");
+        assert_eq!(t, "look \\![pixel](https://tracker.example/p.gif) here\n");
+        let parsed = Parser::new(&t).any(|e| matches!(e, Event::Start(Tag::Image { .. })));
+        assert!(!parsed, "{t}");
+    }
+
+    #[test]
+    fn javascript_and_file_links_become_text() {
+        for src in [
+            "[notes](javascript:alert(1))",
+            "[notes](file:///home/u/.ssh/id_rsa)",
+            "[notes](data:text/html,x)",
+            "<javascript:alert(1)>",
+            "![x](javascript:alert(1))",
+            "[r][ref]\n\n[ref]: javascript:alert(1)",
+        ] {
+            let t = safe_markdown(src);
+            let link = Parser::new(&t)
+                .any(|e| matches!(e, Event::Start(Tag::Link { .. } | Tag::Image { .. })));
+            assert!(!link, "{src} → {t}");
+        }
+        let ok = safe_markdown("[a](https://x.example) <me@x.example> [m](mailto:a@b.c)");
+        assert_eq!(
+            ok,
+            "[a](https://x.example) <me@x.example> [m](mailto:a@b.c)\n"
+        );
+    }
+
+    #[test]
+    fn mentions_become_code_spans() {
+        assert_eq!(
+            safe_markdown("ping @octocat and @org/team, not me@x.example"),
+            "ping `@octocat` and `@org/team`, not me@x.example\n"
+        );
+        assert_eq!(safe_markdown("\\@octocat"), "`@octocat`\n");
+        assert_eq!(
+            safe_markdown("`@ok`\n\n```\n@ok\n```"),
+            "`@ok`\n\n```\n@ok\n```\n"
+        );
+        assert_eq!(inline("by @octocat_x"), "by `@octocat`\\_x");
+        assert_eq!(html("by @octocat"), "by <code>@octocat</code>");
     }
 }

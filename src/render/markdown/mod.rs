@@ -359,7 +359,10 @@ impl Render for MarkdownRenderer {
         let mut s = String::new();
         match item {
             TranscriptItem::Session(snap) => self.session(&mut s, snap),
-            TranscriptItem::Turn(t) => self.turn(&mut s, t),
+            TranscriptItem::Turn(t) => {
+                self.totals.add_turn(t);
+                self.turn(&mut s, t)
+            }
             TranscriptItem::Notice(n) => self.notice(&mut s, n),
             TranscriptItem::Debug(d) => s.push_str(&format!(
                 "*line {} not understood: {}*\n\n",
@@ -372,17 +375,19 @@ impl Render for MarkdownRenderer {
 
     fn finish(&mut self, out: &mut dyn Write, _summary: &Summary) -> io::Result<()> {
         let t = &self.totals;
-        if t.results == 0 {
+        if !t.any() {
             return Ok(());
         }
-        let mut line = format!(
-            "{} turn{} · {} · {} in · {} out tokens",
-            t.turns,
-            if t.turns == 1 { "" } else { "s" },
-            super::ansi::seconds(t.duration_ms),
+        let n = t.turn_count();
+        let mut line = format!("{} turn{}", n, if n == 1 { "" } else { "s" });
+        if let Some(ms) = t.duration() {
+            line.push_str(&format!(" · {}", super::ansi::seconds(ms)));
+        }
+        line.push_str(&format!(
+            " · {} in · {} out tokens",
             super::ansi::thousands(t.input_tokens()),
-            super::ansi::thousands(t.usage.output_tokens)
-        );
+            super::ansi::thousands(t.usage().output_tokens)
+        ));
         if let Some(c) = t.cost {
             line.push_str(&format!(" · ${c:.4}"));
         }

@@ -86,7 +86,18 @@ impl MarkdownRenderer {
                 self.subagent(out, record);
                 return;
             }
-            SystemNotice::Branch { turns, .. } => notice_text::branch(turns.len()),
+            SystemNotice::Branch { turns, .. } => {
+                // Left behind by a rewind: collapsed, its turns readable inside.
+                out.push_str(&format!(
+                    "<details>\n<summary>{}</summary>\n\n",
+                    super::escape::html(&notice_text::branch(turns.len()))
+                ));
+                for t in turns {
+                    self.turn(out, t);
+                }
+                out.push_str("</details>\n\n");
+                return;
+            }
             SystemNotice::Result {
                 subtype,
                 is_error,

@@ -166,11 +166,15 @@ pub(crate) fn walk_event<V: VisitMut + ?Sized>(v: &mut V, e: &mut Event) {
             v.subagent_usage(usage);
         }
         EventKind::Notice { notice } => walk_notice(v, notice),
-        EventKind::ConversationReset => {}
+        EventKind::ConversationReset | EventKind::BranchEnded => {}
+        EventKind::BranchStarted { leaf_id, thread } => {
+            id(v, IdKind::Turn, leaf_id);
+            opt_id(v, IdKind::Call, thread);
+        }
         EventKind::Absorbed { what } => v.text(what),
         EventKind::Debug { reason, raw } => {
             v.text(reason);
-            v.text(raw);
+            v.raw(raw);
         }
     }
 }

@@ -80,6 +80,10 @@ pub(crate) trait VisitMut {
     fn usage_text(&mut self, s: &mut String) {
         self.text(s);
     }
+    /// An input line kept as it was read (a `debug` record's `raw`).
+    fn raw(&mut self, s: &mut String) {
+        self.text(s);
+    }
     /// A text that only reports how long something took (an `info` notice such as
     /// `turn_duration`).
     fn duration_text(&mut self, s: &mut String) {
@@ -137,7 +141,7 @@ fn walk_debug<V: VisitMut + ?Sized>(v: &mut V, d: &mut DebugRecord) {
     let DebugRecord { reason, line, raw } = d;
     v.text(reason);
     v.line(line);
-    v.text(raw);
+    v.raw(raw);
 }
 
 fn walk_session<V: VisitMut + ?Sized>(v: &mut V, s: &mut SessionSnapshot) {

@@ -19,26 +19,38 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 
-/// What the ordering needs to know about one row.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Node {
-    /// Index of the parent row in the same slice, when it is in the file.
-    pub(crate) parent: Option<usize>,
-    pub(crate) role: NodeRole,
+/// The rows of one conversation as the ordering sees them, read in place from the index (no
+/// copy per row: a session may have millions).
+pub(crate) trait Chain {
+    /// How many rows.
+    fn len(&self) -> usize;
+    /// Index of row `i`'s parent, when it is in the file.
+    fn parent(&self, i: usize) -> Option<usize>;
+    /// The part row `i` plays.
+    fn role(&self, i: usize) -> NodeRole<'_>;
+}
+
+/// A 64-bit key for an id (a uuid, a message id, a tool call id): the index keeps keys, not the
+/// ids' text, so that it stays small beside a large file.
+pub(crate) fn key(id: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    id.hash(&mut h);
+    h.finish()
 }
 
 /// The part a row plays in deciding what belongs on the main line.
-#[derive(Debug, Clone, Default)]
-pub(crate) enum NodeRole {
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) enum NodeRole<'a> {
     /// One content block of an assistant message, with the tool calls it opened.
     Assistant {
-        /// `message.id`: rows sharing it are one message.
-        message_id: String,
-        /// The `tool_use` ids of this row's blocks.
-        tool_use_ids: Vec<String>,
+        /// `message.id` (its key; 0 for none): rows sharing it are one message.
+        message_id: u64,
+        /// The keys of this row's `tool_use` ids.
+        tool_use_ids: &'a [u64],
     },
-    /// A user row made only of tool results, answering these calls.
-    ToolResults(Vec<String>),
+    /// A user row made only of tool results, answering these calls (keys of their ids).
+    ToolResults(&'a [u64]),
     /// Any other user message (a prompt, injected context, a compaction summary).
     Message,
     /// Attachments, system rows and book-keeping links: never a reason to call a branch real.
@@ -46,58 +58,45 @@ pub(crate) enum NodeRole {
     Other,
 }
 
-impl NodeRole {
+impl NodeRole<'_> {
     fn is_message(&self) -> bool {
         !matches!(self, NodeRole::Other)
     }
 }
 
-/// One step of the written order.
+/// One step of the written order (16 bytes: there is one per row).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Step {
     /// A row of the main line.
     Row(usize),
     /// An abandoned branch.
-    Branch {
-        /// Its rows, in their own chain order.
-        rows: Vec<usize>,
-        /// Its last leaf in file order (the notice's `leafId`).
-        leaf: usize,
-    },
+    Branch(Box<Branch>),
+}
+
+/// An abandoned branch of the chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Branch {
+    /// Its rows, in their own chain order.
+    pub(crate) rows: Vec<usize>,
+    /// Its last leaf in file order (the notice's `leafId`).
+    pub(crate) leaf: usize,
 }
 
 /// Orders the rows of one conversation (see the module comment).
-pub(crate) fn order(nodes: &[Node]) -> Vec<Step> {
+pub(crate) fn order<C: Chain + ?Sized>(nodes: &C) -> Vec<Step> {
     let n = nodes.len();
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, node) in nodes.iter().enumerate() {
-        if let Some(p) = node.parent.filter(|&p| p < n && p != i) {
-            children[p].push(i);
-        }
+    let children = Children::new(nodes);
+    if n == 0 {
+        return Vec::new();
     }
-    let Some(leaf) = (0..n).rev().find(|&i| children[i].is_empty()) else {
-        // No leaf at all: every row is in a cycle. Keep them, in file order.
-        return (0..n).map(Step::Row).collect();
-    };
-
-    // The chain from the last leaf back to its root.
-    let mut on_line = vec![false; n];
-    let mut cursor = Some(leaf);
-    while let Some(i) = cursor {
-        if on_line[i] {
-            break;
-        }
-        on_line[i] = true;
-        cursor = nodes[i].parent.filter(|&p| p < n);
-    }
-
+    let mut on_line = main_lines(nodes);
     recover_siblings(nodes, &children, &mut on_line);
 
     // Off-line subtrees: merged back when they carry no message, else abandoned branches.
     let mut branches: Vec<Vec<usize>> = Vec::new();
     let mut grouped = vec![false; n];
     for root in 0..n {
-        let parent_on_line = match nodes[root].parent.filter(|&p| p < n && p != root) {
+        let parent_on_line = match nodes.parent(root).filter(|&p| p < n && p != root) {
             None => true,
             Some(p) => on_line[p],
         };
@@ -108,7 +107,7 @@ pub(crate) fn order(nodes: &[Node]) -> Vec<Step> {
         for &i in &subtree {
             grouped[i] = true;
         }
-        if subtree.iter().any(|&i| nodes[i].role.is_message()) {
+        if subtree.iter().any(|&i| nodes.role(i).is_message()) {
             branches.push(subtree);
         } else {
             for &i in &subtree {
@@ -132,7 +131,7 @@ pub(crate) fn order(nodes: &[Node]) -> Vec<Step> {
     // Kahn's algorithm over the line plus one pseudo-node per branch, smallest index first.
     let mut heap: BinaryHeap<Reverse<usize>> = BinaryHeap::new();
     for i in 0..n {
-        let is_root = match nodes[i].parent.filter(|&p| p < n && p != i) {
+        let is_root = match nodes.parent(i).filter(|&p| p < n && p != i) {
             None => true,
             Some(p) => !on_line[p] && !branch_at.contains_key(&i),
         };
@@ -152,18 +151,18 @@ pub(crate) fn order(nodes: &[Node]) -> Vec<Step> {
                 let leaf = rows
                     .iter()
                     .copied()
-                    .filter(|&r| children[r].is_empty())
+                    .filter(|&r| children.is_leaf(r))
                     .max()
                     .unwrap_or(i);
                 for &r in &rows {
                     written[r] = true;
                 }
-                steps.push(Step::Branch { rows, leaf });
+                steps.push(Step::Branch(Box::new(Branch { rows, leaf })));
                 continue;
             }
             written[i] = true;
             steps.push(Step::Row(i));
-            for &c in &children[i] {
+            for c in children.of(i) {
                 if on_line[c] || branch_at.contains_key(&c) {
                     heap.push(Reverse(c));
                 }
@@ -179,52 +178,173 @@ pub(crate) fn order(nodes: &[Node]) -> Vec<Step> {
     steps
 }
 
-/// Adds the siblings the CLI writes for one message: its other content blocks and the tool results
-/// that answer its calls, each of which hangs off its own row rather than off the line's leaf.
-fn recover_siblings(nodes: &[Node], children: &[Vec<usize>], on_line: &mut [bool]) {
-    let mut message_ids: HashSet<&str> = HashSet::new();
-    let mut tool_ids: HashSet<&str> = HashSet::new();
-    let mut work: Vec<usize> = Vec::new();
-    for (i, node) in nodes.iter().enumerate() {
-        if on_line[i] {
-            if let NodeRole::Assistant {
-                message_id,
-                tool_use_ids,
-            } = &node.role
-            {
-                message_ids.insert(message_id);
-                tool_ids.extend(tool_use_ids.iter().map(String::as_str));
+/// Each row's children, in file order, in two flat arrays (a saved session may have millions of
+/// rows: no allocation per row).
+struct Children {
+    /// `list[start[i]..start[i + 1]]` are the children of row `i`.
+    start: Vec<u32>,
+    list: Vec<u32>,
+}
+
+impl Children {
+    fn new<C: Chain + ?Sized>(nodes: &C) -> Children {
+        let n = nodes.len();
+        let parent = |i: usize| nodes.parent(i).filter(|&p| p < n && p != i);
+        let mut start = vec![0u32; n + 1];
+        for i in 0..n {
+            if let Some(p) = parent(i) {
+                start[p + 1] += 1;
             }
-            work.push(i);
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut list = vec![0u32; start[n] as usize];
+        for i in 0..n {
+            if let Some(p) = parent(i) {
+                list[fill[p] as usize] = i as u32;
+                fill[p] += 1;
+            }
+        }
+        Children { start, list }
+    }
+
+    /// The children of row `i`.
+    fn of(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        self.list[self.start[i] as usize..self.start[i + 1] as usize]
+            .iter()
+            .map(|&c| c as usize)
+    }
+
+    fn is_leaf(&self, i: usize) -> bool {
+        self.start[i] == self.start[i + 1]
+    }
+}
+
+/// Where a row stands while the main lines are traced.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    Unknown,
+    /// On the walk being traced now.
+    Path,
+    Line,
+    Off,
+}
+
+/// The main line of every tree in the file: the chain from the tree's last message row with no
+/// message below it (in file order) back to its root, or from its last row when it holds no
+/// message. A row whose parent is not in the file (a dangling `parentUuid`, a null one, or none
+/// at all) is a root; a file of several trees (a fixture without parents, a session continued
+/// after `/clear`, `/compact` or `--resume`) has several main lines, written in file order.
+/// Trailing book-keeping rows (a hook attachment, a `turn_duration`) never choose the line. Each
+/// row is visited a bounded number of times.
+fn main_lines<C: Chain + ?Sized>(nodes: &C) -> Vec<bool> {
+    let n = nodes.len();
+    let parent = |i: usize| nodes.parent(i).filter(|&p| p < n && p != i);
+    // Rows with a message somewhere below them: marked upwards from each message, stopping at
+    // the first row already marked.
+    let mut message_below = vec![false; n];
+    for i in (0..n).filter(|&i| nodes.role(i).is_message()) {
+        let mut up = parent(i);
+        while let Some(u) = up.filter(|&u| !message_below[u]) {
+            message_below[u] = true;
+            up = parent(u);
         }
     }
+    let mut mark = vec![Mark::Unknown; n];
+    let mut path: Vec<usize> = Vec::new();
+    let ends = (0..n)
+        .rev()
+        .filter(|&i| nodes.role(i).is_message() && !message_below[i]);
+    for start in ends.chain((0..n).rev()) {
+        if mark[start] != Mark::Unknown {
+            continue;
+        }
+        path.clear();
+        let mut cursor = Some(start);
+        // What the walk ran into: a row already traced decides for the whole path; a root (or a
+        // parent cycle, which a valid file never has) makes the path a new main line.
+        let verdict = loop {
+            let Some(i) = cursor else { break Mark::Line };
+            match mark[i] {
+                Mark::Line | Mark::Off => break Mark::Off,
+                Mark::Path => break Mark::Line,
+                Mark::Unknown => {}
+            }
+            mark[i] = Mark::Path;
+            path.push(i);
+            cursor = parent(i);
+        };
+        for &i in &path {
+            mark[i] = verdict;
+        }
+    }
+    mark.into_iter().map(|m| m == Mark::Line).collect()
+}
+
+/// Adds the rows the CLI writes for one message beside the line rather than on it: its other
+/// content blocks and the tool results that answer its calls, each of which hangs off its own
+/// row, or (2.1.x with hooks) off a `progress` row under the previous call. Rows that carry no
+/// message (progress, attachments) are looked through: when something below one belongs, the
+/// rows between are on the line too.
+fn recover_siblings<C: Chain + ?Sized>(nodes: &C, children: &Children, on_line: &mut [bool]) {
+    // Every block of a message on the line belongs, wherever it hangs; so do its calls' results.
+    let message_ids: HashSet<u64> = (0..nodes.len())
+        .filter(|&i| on_line[i])
+        .filter_map(|i| match nodes.role(i) {
+            NodeRole::Assistant { message_id, .. } if message_id != 0 => Some(message_id),
+            _ => None,
+        })
+        .collect();
+    let mut tool_ids: HashSet<u64> = HashSet::new();
+    for i in 0..nodes.len() {
+        if let NodeRole::Assistant {
+            message_id,
+            tool_use_ids,
+        } = nodes.role(i)
+        {
+            if message_ids.contains(&message_id) {
+                tool_ids.extend(tool_use_ids.iter().copied());
+            }
+        }
+    }
+    let mut looked_through = vec![false; nodes.len()];
+    let mut work: Vec<usize> = (0..nodes.len()).filter(|&i| on_line[i]).collect();
     while let Some(p) = work.pop() {
-        for &c in &children[p] {
-            if on_line[c] {
+        for c in children.of(p) {
+            if on_line[c] || looked_through[c] {
                 continue;
             }
-            let belongs = match &nodes[c].role {
-                NodeRole::Assistant {
-                    message_id,
-                    tool_use_ids,
-                } if !message_id.is_empty() && message_ids.contains(message_id.as_str()) => {
-                    tool_ids.extend(tool_use_ids.iter().map(String::as_str));
-                    true
+            let belongs = match nodes.role(c) {
+                NodeRole::Assistant { message_id, .. } => {
+                    message_id != 0 && message_ids.contains(&message_id)
                 }
                 NodeRole::ToolResults(ids) => {
-                    !ids.is_empty() && ids.iter().all(|id| tool_ids.contains(id.as_str()))
+                    !ids.is_empty() && ids.iter().all(|id| tool_ids.contains(id))
                 }
-                _ => false,
+                NodeRole::Message => false,
+                NodeRole::Other => {
+                    looked_through[c] = true;
+                    work.push(c);
+                    continue;
+                }
             };
             if belongs {
                 on_line[c] = true;
+                // The rows looked through on the way down are on the line with it.
+                let mut up = nodes.parent(c);
+                while let Some(u) = up.filter(|&u| !on_line[u]) {
+                    on_line[u] = true;
+                    up = nodes.parent(u);
+                }
                 work.push(c);
             }
         }
     }
 }
 
-fn collect_subtree(root: usize, children: &[Vec<usize>]) -> Vec<usize> {
+fn collect_subtree(root: usize, children: &Children) -> Vec<usize> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     let mut stack = vec![root];
@@ -233,7 +353,7 @@ fn collect_subtree(root: usize, children: &[Vec<usize>]) -> Vec<usize> {
             continue;
         }
         out.push(i);
-        stack.extend(children[i].iter().copied());
+        stack.extend(children.of(i));
     }
     out.sort_unstable();
     // The root first: it is the branch's key.
@@ -245,12 +365,12 @@ fn collect_subtree(root: usize, children: &[Vec<usize>]) -> Vec<usize> {
 }
 
 /// The rows of one subtree in parent-before-child order, smallest index first.
-fn topo(rows: &[usize], nodes: &[Node], children: &[Vec<usize>]) -> Vec<usize> {
+fn topo<C: Chain + ?Sized>(rows: &[usize], nodes: &C, children: &Children) -> Vec<usize> {
     let set: HashSet<usize> = rows.iter().copied().collect();
     let mut heap: BinaryHeap<Reverse<usize>> = rows
         .iter()
         .copied()
-        .filter(|&i| nodes[i].parent.is_none_or(|p| !set.contains(&p)))
+        .filter(|&i| nodes.parent(i).is_none_or(|p| !set.contains(&p)))
         .map(Reverse)
         .collect();
     let mut out = Vec::with_capacity(rows.len());
@@ -260,7 +380,7 @@ fn topo(rows: &[usize], nodes: &[Node], children: &[Vec<usize>]) -> Vec<usize> {
             continue;
         }
         out.push(i);
-        for &c in &children[i] {
+        for c in children.of(i) {
             if set.contains(&c) {
                 heap.push(Reverse(c));
             }
@@ -276,35 +396,66 @@ fn topo(rows: &[usize], nodes: &[Node], children: &[Vec<usize>]) -> Vec<usize> {
 mod tests {
     use super::*;
 
-    fn other(parent: Option<usize>) -> Node {
-        Node {
-            parent,
-            role: NodeRole::Other,
+    /// A row's role as the tests write it (owning its ids).
+    #[derive(Debug, Clone)]
+    enum Role {
+        Assistant(u64, Vec<u64>),
+        ToolResults(Vec<u64>),
+        Message,
+        Other,
+    }
+
+    /// A row as the tests write it: its parent and its role.
+    type Row = (Option<usize>, Role);
+
+    impl Chain for [Row] {
+        fn len(&self) -> usize {
+            <[Row]>::len(self)
+        }
+        fn parent(&self, i: usize) -> Option<usize> {
+            self[i].0
+        }
+        fn role(&self, i: usize) -> NodeRole<'_> {
+            match &self[i].1 {
+                Role::Assistant(m, ids) => NodeRole::Assistant {
+                    message_id: *m,
+                    tool_use_ids: ids,
+                },
+                Role::ToolResults(ids) => NodeRole::ToolResults(ids),
+                Role::Message => NodeRole::Message,
+                Role::Other => NodeRole::Other,
+            }
         }
     }
 
-    fn message(parent: Option<usize>) -> Node {
-        Node {
-            parent,
-            role: NodeRole::Message,
-        }
+    fn order(rows: &[Row]) -> Vec<Step> {
+        super::order(rows)
     }
 
-    fn assistant(parent: Option<usize>, id: &str, tools: &[&str]) -> Node {
-        Node {
-            parent,
-            role: NodeRole::Assistant {
-                message_id: id.into(),
-                tool_use_ids: tools.iter().map(|s| (*s).to_owned()).collect(),
-            },
-        }
+    fn branch(rows: Vec<usize>, leaf: usize) -> Step {
+        Step::Branch(Box::new(Branch { rows, leaf }))
     }
 
-    fn results(parent: Option<usize>, ids: &[&str]) -> Node {
-        Node {
+    fn other(parent: Option<usize>) -> Row {
+        (parent, Role::Other)
+    }
+
+    fn message(parent: Option<usize>) -> Row {
+        (parent, Role::Message)
+    }
+
+    fn assistant(parent: Option<usize>, id: &str, tools: &[&str]) -> Row {
+        (
             parent,
-            role: NodeRole::ToolResults(ids.iter().map(|s| (*s).to_owned()).collect()),
-        }
+            Role::Assistant(key(id), tools.iter().map(|s| key(s)).collect()),
+        )
+    }
+
+    fn results(parent: Option<usize>, ids: &[&str]) -> Row {
+        (
+            parent,
+            Role::ToolResults(ids.iter().map(|s| key(s)).collect()),
+        )
     }
 
     fn rows(steps: &[Step]) -> Vec<usize> {
@@ -312,7 +463,7 @@ mod tests {
             .iter()
             .filter_map(|s| match s {
                 Step::Row(i) => Some(*i),
-                Step::Branch { .. } => None,
+                Step::Branch(_) => None,
             })
             .collect()
     }
@@ -378,32 +529,82 @@ mod tests {
             vec![
                 Step::Row(0),
                 Step::Row(1),
-                Step::Branch {
-                    rows: vec![2, 3],
-                    leaf: 3
-                },
+                branch(vec![2, 3], 3),
                 Step::Row(4),
                 Step::Row(5),
             ]
         );
     }
 
-    fn arbitrary_nodes() -> impl proptest::strategy::Strategy<Value = Vec<Node>> {
+    #[test]
+    fn parallel_calls_chained_through_hook_progress_stay_on_the_line() {
+        // 2.1.x with a PreToolUse hook: the second tool_use hangs off the progress row under the
+        // first; the first call's result hangs off its own row and the next message off it.
+        let nodes = vec![
+            message(None),
+            assistant(Some(0), "m1", &["a"]),
+            other(Some(1)),
+            assistant(Some(2), "m1", &["b"]),
+            other(Some(3)),
+            results(Some(4), &["b"]),
+            results(Some(1), &["a"]),
+            assistant(Some(6), "m2", &[]),
+        ];
+        assert_eq!(order(&nodes), (0..8).map(Step::Row).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn rows_without_parents_are_read_in_file_order() {
+        // Fixtures of other tools: no parentUuid (or null everywhere), several roots.
+        let nodes = vec![
+            message(None),
+            assistant(None, "m1", &["a"]),
+            results(None, &["a"]),
+            assistant(None, "m2", &[]),
+            message(None),
+        ];
+        assert_eq!(order(&nodes), (0..5).map(Step::Row).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_trailing_book_keeping_row_does_not_choose_the_line() {
+        // A rewind, then the main line ends with a turn_duration row: the abandoned branch
+        // (rows 2, 3) is still the branch.
+        let nodes = vec![
+            message(None),
+            assistant(Some(0), "m1", &[]),
+            message(Some(1)),
+            assistant(Some(2), "m2", &[]),
+            message(Some(1)),
+            assistant(Some(4), "m3", &[]),
+            other(Some(5)),
+        ];
+        assert_eq!(
+            order(&nodes),
+            vec![
+                Step::Row(0),
+                Step::Row(1),
+                branch(vec![2, 3], 3),
+                Step::Row(4),
+                Step::Row(5),
+                Step::Row(6),
+            ]
+        );
+    }
+
+    fn arbitrary_nodes() -> impl proptest::strategy::Strategy<Value = Vec<Row>> {
         use proptest::prelude::*;
         proptest::collection::vec((any::<Option<u8>>(), 0u8..4, 0u8..3), 0..40).prop_map(|raw| {
             let n = raw.len();
             raw.into_iter()
-                .map(|(parent, kind, msg)| Node {
-                    parent: parent.map(|p| p as usize % n.max(1)),
-                    role: match kind {
-                        0 => NodeRole::Other,
-                        1 => NodeRole::Message,
-                        2 => NodeRole::Assistant {
-                            message_id: format!("m{msg}"),
-                            tool_use_ids: vec![format!("t{msg}")],
-                        },
-                        _ => NodeRole::ToolResults(vec![format!("t{msg}")]),
-                    },
+                .map(|(parent, kind, msg)| {
+                    let parent = parent.map(|p| p as usize % n.max(1));
+                    match kind {
+                        0 => other(parent),
+                        1 => message(parent),
+                        2 => assistant(parent, &format!("m{msg}"), &[&format!("t{msg}")]),
+                        _ => results(parent, &[&format!("t{msg}")]),
+                    }
                 })
                 .collect()
         })
@@ -417,9 +618,9 @@ mod tests {
             for step in order(&nodes) {
                 match step {
                     Step::Row(i) => seen.push(i),
-                    Step::Branch { rows, leaf } => {
-                        proptest::prop_assert!(rows.contains(&leaf));
-                        seen.extend(rows);
+                    Step::Branch(b) => {
+                        proptest::prop_assert!(b.rows.contains(&b.leaf));
+                        seen.extend(b.rows);
                     }
                 }
             }
@@ -431,14 +632,14 @@ mod tests {
         #[test]
         fn parents_come_first(mut nodes in arbitrary_nodes()) {
             for (i, n) in nodes.iter_mut().enumerate() {
-                n.parent = n.parent.filter(|&p| p < i);
+                n.0 = n.0.filter(|&p| p < i);
             }
             let mut at = vec![usize::MAX; nodes.len()];
             let mut pos = 0;
             for step in order(&nodes) {
                 let rows = match step {
                     Step::Row(i) => vec![i],
-                    Step::Branch { rows, .. } => rows,
+                    Step::Branch(b) => b.rows,
                 };
                 for i in rows {
                     at[i] = pos;
@@ -446,7 +647,7 @@ mod tests {
                 }
             }
             for (i, n) in nodes.iter().enumerate() {
-                if let Some(p) = n.parent {
+                if let Some(p) = n.0 {
                     proptest::prop_assert!(at[p] < at[i], "{p} after its child {i}");
                 }
             }
@@ -468,7 +669,7 @@ mod tests {
             .into_iter()
             .flat_map(|s| match s {
                 Step::Row(i) => vec![i],
-                Step::Branch { rows, .. } => rows,
+                Step::Branch(b) => b.rows,
             })
             .collect();
         all.sort_unstable();

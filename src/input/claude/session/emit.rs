@@ -1,84 +1,125 @@
-//! Emission: a parsed session (and its sub-agents) → normalized events, in chain order.
+//! Pass 2: the indexed session (and its sub-agents) → normalized events, in chain order, a few
+//! at a time.
 //!
-//! User and assistant rows go through the shared [`ClaudeMessages`] with the session's field
-//! spellings; an Agent call is followed by its sub-agent's rows, threaded under the call; an
-//! abandoned branch is folded on its own into one `branch` notice. Usage is kept on the first row
-//! of each `message.id` + `requestId` only.
+//! Each row is read again by offset when its turn comes, decoded, and let go. User and assistant
+//! rows go through the shared [`ClaudeMessages`] with the session's field spellings; an Agent call
+//! is followed by its sub-agent's rows, threaded under the call; an abandoned branch is sent
+//! between `BranchStarted` and `BranchEnded`, which the fold turns into one `branch` notice.
+//! Usage is kept on the first row of each `message.id` + `requestId` only.
+//!
+//! The work is a stack of frames (a conversation being written, with its position), so that
+//! `drain` can stop after a batch of events and carry on where it stopped: memory holds the
+//! index and one row, never the file.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::path::{Component, Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::chain::{self, Step};
+use super::chain::{self, Step, key};
 use super::entries;
-use super::log::{Body, SessionLog};
-use super::subagents::{self, Agent};
-use crate::fold::Folder;
+use super::facts::Facts;
+use super::log::{Body, LooseKind, SessionLog, UuidForm};
+use super::source::Sources;
+use super::subagents::Agent;
 use crate::input::Report;
 use crate::input::anthropic::stream::ClaudeMessages;
 use crate::model::event::{Event, EventKind, Thread};
-use crate::model::session::SystemNotice;
-use crate::model::transcript::{SubagentStatus, SubagentUsage, TranscriptItem, Turn};
+use crate::model::transcript::{SubagentStatus, SubagentUsage};
+
+/// How many events one `drain` call sends at most (a row's events are never split).
+const BATCH: usize = 512;
+
+/// One conversation being written.
+struct Frame {
+    log: SessionLog,
+    steps: Vec<Step>,
+    pos: usize,
+    thread: Thread,
+    /// The entries read before the first chain row are written first.
+    head_done: bool,
+    /// An abandoned branch being written: its rows and the position in them.
+    branch: Option<(Vec<usize>, usize)>,
+    /// Agent calls of the row just written whose sub-agents come next: (call id, line).
+    due_calls: VecDeque<(String, u64)>,
+    /// The row just written, whose loose entries follow its sub-agents.
+    due_anchor: Option<usize>,
+}
+
+impl Frame {
+    fn new(mut log: SessionLog, thread: Thread) -> Frame {
+        log.resolve();
+        let steps = chain::order(&log);
+        Frame {
+            log,
+            steps,
+            pos: 0,
+            thread,
+            head_done: false,
+            branch: None,
+            due_calls: VecDeque::new(),
+            due_anchor: None,
+        }
+    }
+}
 
 /// Emission state shared by the main line, its branches and its sub-agents.
 pub(crate) struct Emitter {
     messages: ClaudeMessages,
-    usage_seen: HashSet<(String, String)>,
+    /// Keys of the `message.id` + `requestId` pairs whose usage was counted.
+    usage_seen: HashSet<u64>,
     agents: Vec<Option<Agent>>,
     /// Agent call id → index in `agents`.
     by_call: HashMap<String, usize>,
     /// Agent calls whose sub-agent was announced and not yet finished.
     started: HashSet<String>,
-    /// Tool name of every call emitted so far (a denial names the tool; the result row does not).
-    tool_names: HashMap<String, String>,
+    /// Tool name (an index into `tool_names`) of every call emitted so far, by key of its id: a
+    /// denial names the tool, the result row does not.
+    tool_of: HashMap<u64, u32>,
+    tool_names: Vec<String>,
+    sources: Sources,
+    stack: Vec<Frame>,
+    /// The next sub-agent to check for being unclaimed once the main conversation is written.
+    next_orphan: usize,
+    /// Where full tool outputs persisted beside the session may be (see `persisted_output`).
+    tool_results: Vec<PathBuf>,
 }
 
 impl Emitter {
-    /// Matches each sub-agent to the Agent call that spawned it.
-    pub(crate) fn new(agents: Vec<Agent>, main: &SessionLog) -> Emitter {
+    /// Matches each sub-agent to the Agent call that spawned it; the main conversation is the
+    /// first to be written.
+    pub(crate) fn new(
+        main: SessionLog,
+        agents: Vec<Agent>,
+        sources: Sources,
+        tool_results: Vec<PathBuf>,
+    ) -> Emitter {
         let mut by_call = HashMap::new();
         // The spawning call: from the meta file, else from the call's result (`agentId`), else
         // from the prompt the call sent.
-        let mut result_agent: HashMap<String, String> = HashMap::new();
-        let mut prompt_call: HashMap<String, String> = HashMap::new();
-        let mut all_logs: Vec<&SessionLog> = vec![main];
-        all_logs.extend(agents.iter().map(|a| &a.log));
-        for log in all_logs {
-            for r in &log.rows {
-                let Body::Entry(v) = &r.body else { continue };
-                // CLI 2.0 put the sub-agent's id on the main-line result row itself.
-                let row_agent = v
-                    .get("agentId")
-                    .filter(|_| v.get("isSidechain").and_then(Value::as_bool) != Some(true));
-                let agent_id = v.pointer("/toolUseResult/agentId").or(row_agent);
-                if let Some(aid) = agent_id.and_then(Value::as_str) {
-                    if let Some(call) = first_result_id(v) {
-                        result_agent.insert(aid.to_owned(), call);
-                    }
+        let mut result_agent: HashMap<&str, &str> = HashMap::new();
+        let mut prompt_call: HashMap<u64, &str> = HashMap::new();
+        for log in std::iter::once(&main).chain(agents.iter().map(|a| &a.log)) {
+            for (_, aid, call, _) in &log.links.results {
+                if let Some(c) = call {
+                    result_agent.insert(aid, c);
                 }
-                for b in blocks(v) {
-                    // An Agent/Task call: a prompt plus a description or agent type (WebFetch
-                    // also has a `prompt`, and no sub-agent).
-                    let spawns = b.pointer("/input/description").is_some()
-                        || b.pointer("/input/subagent_type").is_some();
-                    if b.get("type").and_then(Value::as_str) == Some("tool_use") && spawns {
-                        if let (Some(p), Some(id)) = (
-                            b.pointer("/input/prompt").and_then(Value::as_str),
-                            b.get("id").and_then(Value::as_str),
-                        ) {
-                            prompt_call.insert(p.to_owned(), id.to_owned());
-                        }
-                    }
-                }
+            }
+            for (prompt, call) in &log.links.calls {
+                prompt_call.insert(*prompt, call);
             }
         }
         for (i, a) in agents.iter().enumerate() {
             let call = a
                 .tool_use_id
                 .clone()
-                .or_else(|| result_agent.get(&a.agent_id).cloned())
+                .or_else(|| result_agent.get(a.agent_id.as_str()).map(|c| c.to_string()))
                 .or_else(|| {
-                    subagents::first_prompt(&a.log).and_then(|p| prompt_call.get(&p).cloned())
+                    a.log
+                        .links
+                        .first_prompt
+                        .and_then(|p| prompt_call.get(&p))
+                        .map(|c| c.to_string())
                 });
             if let Some(c) = call {
                 by_call.entry(c).or_insert(i);
@@ -90,87 +131,229 @@ impl Emitter {
             agents: agents.into_iter().map(Some).collect(),
             by_call,
             started: HashSet::new(),
-            tool_names: HashMap::new(),
+            tool_of: HashMap::new(),
+            tool_names: Vec::new(),
+            sources,
+            stack: vec![Frame::new(main, None)],
+            next_orphan: 0,
+            tool_results,
         }
     }
 
     /// Reports Agent results that name a sub-agent whose transcript is not on disk.
-    pub(crate) fn missing_agents(
-        &self,
-        log: &SessionLog,
-        path: Option<&std::path::Path>,
-        report: &mut Report<'_>,
-    ) {
-        if path.is_none() {
+    pub(crate) fn missing_agents(&self, report: &mut Report<'_>) {
+        let Some(main) = self.stack.first() else {
             return;
-        }
+        };
         let known: HashSet<&str> = self
             .agents
             .iter()
             .flatten()
             .map(|a| a.agent_id.as_str())
             .collect();
-        for r in &log.rows {
-            let Body::Entry(v) = &r.body else { continue };
-            if let Some(aid) = v.pointer("/toolUseResult/agentId").and_then(Value::as_str) {
-                if !known.contains(aid) {
-                    report.diag.warning(
-                        report.file,
-                        r.line,
-                        &format!("sub-agent transcript agent-{aid}.jsonl not found"),
-                    );
-                }
+        for (line, aid, _, in_result) in &main.log.links.results {
+            if *in_result && !known.contains(aid.as_str()) {
+                report.warning(
+                    *line,
+                    &format!("sub-agent transcript agent-{aid}.jsonl not found"),
+                );
             }
         }
     }
 
-    /// Emits one conversation (the session, or a sub-agent under `thread`) in chain order.
-    pub(crate) fn conversation(
+    /// Writes the next batch of events; false once everything is written.
+    pub(crate) fn drain(&mut self, out: &mut Vec<Event>, report: &mut Report<'_>) -> bool {
+        while out.len() < BATCH {
+            let Some(mut f) = self.stack.pop() else {
+                // Sub-agent runs no Agent call claimed: threaded under their own id, so the
+                // fold keeps each as a `subagent` notice.
+                match self.agents[self.next_orphan.min(self.agents.len())..]
+                    .iter()
+                    .position(Option::is_some)
+                {
+                    Some(p) => {
+                        self.next_orphan += p;
+                        if let Some(agent) = self.agents[self.next_orphan].take() {
+                            let thread = Some(format!("agent-{}", agent.agent_id));
+                            self.stack.push(Frame::new(agent.log, thread));
+                        }
+                        continue;
+                    }
+                    None => return false,
+                }
+            };
+            if !f.head_done {
+                f.head_done = true;
+                self.loose(&mut f.log, None, out, report);
+            } else if let Some((call, line)) = f.due_calls.pop_front() {
+                self.stack.push(f);
+                self.subagent(&call, line, out);
+                continue;
+            } else if let Some(i) = f.due_anchor.take() {
+                self.loose(&mut f.log, Some(i), out, report);
+            } else if let Some((rows, at)) = &mut f.branch {
+                match rows.get(*at).copied() {
+                    Some(i) => {
+                        *at += 1;
+                        self.row(&mut f, i, None, out, report);
+                    }
+                    None => {
+                        let last = rows.last().map_or(0, |&i| f.log.rows[i].line());
+                        f.branch = None;
+                        out.push(Event {
+                            line: last,
+                            kind: EventKind::BranchEnded,
+                        });
+                    }
+                }
+            } else if f.pos < f.steps.len() {
+                let step = std::mem::replace(&mut f.steps[f.pos], Step::Row(0));
+                f.pos += 1;
+                match step {
+                    Step::Row(i) => {
+                        let thread = f.thread.clone();
+                        self.row(&mut f, i, thread, out, report);
+                    }
+                    Step::Branch(b) => {
+                        let chain::Branch { rows, leaf } = *b;
+                        let first_line = rows.first().map_or(0, |&i| f.log.rows[i].line());
+                        let leaf_id = self.uuid_of(&f.log, leaf);
+                        out.push(Event {
+                            line: first_line,
+                            kind: EventKind::BranchStarted {
+                                leaf_id,
+                                thread: f.thread.clone(),
+                            },
+                        });
+                        f.branch = Some((rows, 0));
+                    }
+                }
+            } else {
+                // This conversation is written.
+                continue;
+            }
+            self.stack.push(f);
+        }
+        true
+    }
+
+    /// The uuid of a row as the output names it.
+    fn uuid_of(&mut self, log: &SessionLog, i: usize) -> String {
+        let r = &log.rows[i];
+        let mut uuid = || {
+            self.sources
+                .read(log.source, r.offset)
+                .ok()
+                .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+                .and_then(|v| v.get("uuid").and_then(Value::as_str).map(str::to_owned))
+                .unwrap_or_default()
+        };
+        match r.uuid_form {
+            UuidForm::Own => uuid(),
+            UuidForm::Repeated => format!("{}#{}", uuid(), r.line()),
+            UuidForm::Missing => format!("line:{}", r.line()),
+        }
+    }
+
+    /// The entries outside the chain read after row `after` (or before every row).
+    fn loose(
         &mut self,
-        mut log: SessionLog,
+        log: &mut SessionLog,
+        after: Option<usize>,
+        out: &mut Vec<Event>,
+        report: &mut Report<'_>,
+    ) {
+        let after = after.map(|i| i as u32);
+        let start = log.loose.partition_point(|l| l.after < after);
+        let end = start + log.loose[start..].partition_point(|l| l.after == after);
+        for l in &log.loose[start..end] {
+            let kind = match l.what {
+                LooseKind::Absorbed(name) => EventKind::Absorbed {
+                    what: log.names[name as usize].clone(),
+                },
+                LooseKind::Reread => match self.reread(log.source, l.offset, l.line, report) {
+                    Err(debug) => *debug,
+                    Ok(v) => {
+                        let ty = v.get("type").and_then(Value::as_str).unwrap_or_default();
+                        // The facts were gathered in pass 1.
+                        entries::outside_chain(ty, &v, &mut Facts::default()).unwrap_or_else(|| {
+                            EventKind::Debug {
+                                reason: format!("unknown session entry type {ty:?}"),
+                                raw: v.to_string(),
+                            }
+                        })
+                    }
+                },
+            };
+            out.push(Event { line: l.line, kind });
+        }
+    }
+
+    /// Reads a line again; a line that is not a JSON object (as pass 1 found, or because the file
+    /// changed since) gives its `debug` record.
+    fn reread(
+        &mut self,
+        source: usize,
+        offset: u64,
+        line: u64,
+        report: &mut Report<'_>,
+    ) -> Result<Value, Box<EventKind>> {
+        let text = match self.sources.read(source, offset) {
+            Ok(t) => t,
+            Err(e) => {
+                let what = format!("saved-session line could not be read again: {e}");
+                report.error(line, &what);
+                return Err(Box::new(EventKind::Debug {
+                    reason: what,
+                    raw: String::new(),
+                }));
+            }
+        };
+        match serde_json::from_str::<Value>(&text) {
+            Ok(v) if v.is_object() => Ok(v),
+            // Pass 1 reported it already.
+            Ok(_) => Err(Box::new(EventKind::Debug {
+                reason: "not a JSON object".into(),
+                raw: text,
+            })),
+            Err(e) => Err(Box::new(EventKind::Debug {
+                reason: format!("invalid JSON: {e}"),
+                raw: text,
+            })),
+        }
+    }
+
+    fn row(
+        &mut self,
+        f: &mut Frame,
+        i: usize,
         thread: Thread,
         out: &mut Vec<Event>,
+        report: &mut Report<'_>,
     ) {
-        let steps = chain::order(&log.nodes());
-        // Entries outside the chain go right after the row read before them.
-        let mut anchored: HashMap<usize, Vec<Event>> = HashMap::new();
-        for (after, e) in std::mem::take(&mut log.loose) {
-            match after {
-                Some(i) => anchored.entry(i).or_default().push(e),
-                None => out.push(e),
-            }
+        f.due_anchor = Some(i);
+        let r = &f.log.rows[i];
+        let n = r.line();
+        if let Body::Absorbed(name) = r.body() {
+            out.push(Event {
+                line: n,
+                kind: EventKind::Absorbed {
+                    what: f.log.names[name as usize].clone(),
+                },
+            });
+            return;
         }
-        for step in steps {
-            match step {
-                Step::Row(i) => {
-                    self.row(&mut log, i, &thread, out);
-                    out.extend(anchored.remove(&i).unwrap_or_default());
-                }
-                Step::Branch { rows, leaf } => {
-                    self.branch(&mut log, &rows, leaf, &thread, &mut anchored, out)
-                }
-            }
-        }
-        let mut rest: Vec<(usize, Vec<Event>)> = anchored.into_iter().collect();
-        rest.sort_by_key(|(i, _)| *i);
-        out.extend(rest.into_iter().flat_map(|(_, e)| e));
-    }
-
-    fn row(&mut self, log: &mut SessionLog, i: usize, thread: &Thread, out: &mut Vec<Event>) {
-        let r = &mut log.rows[i];
-        let n = r.line;
-        let body = std::mem::replace(&mut r.body, Body::Absorbed(String::new()));
-        let mut v = match body {
-            Body::Absorbed(what) => {
+        let mut v = match self.reread(f.log.source, r.offset, n, report) {
+            Ok(v) => v,
+            Err(kind) => {
                 out.push(Event {
                     line: n,
-                    kind: EventKind::Absorbed { what },
+                    kind: *kind,
                 });
                 return;
             }
-            Body::Entry(v) => v,
         };
-        if let (Some(t), Some(o)) = (thread, v.as_object_mut()) {
+        if let (Some(t), Some(o)) = (&thread, v.as_object_mut()) {
             o.insert("parent_tool_use_id".into(), json!(t));
         }
         let ty = v
@@ -185,21 +368,26 @@ impl Emitter {
                     .assistant(&v, &crate::input::claude::SESSION_WIRE, &mut |kind| {
                         out.push(Event { line: n, kind })
                     });
-                let mut calls = Vec::new();
                 for b in blocks(&v) {
                     if b.get("type").and_then(Value::as_str) != Some("tool_use") {
                         continue;
                     }
                     let s = |k: &str| b.get(k).and_then(Value::as_str).unwrap_or_default();
-                    self.tool_names
-                        .insert(s("id").to_owned(), s("name").to_owned());
-                    calls.push(s("id").to_owned());
-                }
-                for call in calls {
-                    self.subagent(&call, n, out);
+                    let name = match self.tool_names.iter().position(|t| t == s("name")) {
+                        Some(p) => p,
+                        None => {
+                            self.tool_names.push(s("name").to_owned());
+                            self.tool_names.len() - 1
+                        }
+                    };
+                    self.tool_of.insert(key(s("id")), name as u32);
+                    if self.by_call.contains_key(s("id")) {
+                        f.due_calls.push_back((s("id").to_owned(), n));
+                    }
                 }
             }
             "user" => {
+                self.persisted_output(&mut v);
                 if let Some(kind) = self.denial(&v) {
                     out.push(Event { line: n, kind });
                 }
@@ -233,7 +421,7 @@ impl Emitter {
                         "timestamp": v.get("timestamp"),
                         "message": {"role": "user", "content": prompt},
                     });
-                    if let Some(t) = thread {
+                    if let Some(t) = &thread {
                         user["parent_tool_use_id"] = json!(t);
                     }
                     self.messages
@@ -253,6 +441,53 @@ impl Emitter {
                     what: other.to_owned(),
                 },
             }),
+        }
+    }
+
+    /// A tool output too large for the session file is there as a preview wrapped in
+    /// `<persisted-output>` naming the file that holds it all (`…/tool-results/<name>`). When
+    /// that file is beside the session, its text replaces the preview.
+    fn persisted_output(&self, v: &mut Value) {
+        if self.tool_results.is_empty() {
+            return;
+        }
+        let mut previews = Vec::new();
+        let Some(blocks) = v
+            .pointer_mut("/message/content")
+            .and_then(Value::as_array_mut)
+        else {
+            return;
+        };
+        for b in blocks {
+            if b.get("type").and_then(Value::as_str) != Some("tool_result") {
+                continue;
+            }
+            let preview = match b.get("content") {
+                Some(Value::String(s)) => s.clone(),
+                Some(Value::Array(items)) => items
+                    .iter()
+                    .filter_map(|i| i.get("text").and_then(Value::as_str))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                _ => continue,
+            };
+            let Some(name) = persisted_name(&preview) else {
+                continue;
+            };
+            let full = self
+                .tool_results
+                .iter()
+                .find_map(|d| std::fs::read(d.join(name)).ok());
+            if let Some(bytes) = full {
+                b["content"] = Value::String(String::from_utf8_lossy(&bytes).into_owned());
+                previews.push(preview);
+            }
+        }
+        // The previews stay readable beside the output (in the call's sidecar).
+        if let Some(r) = v.get_mut("toolUseResult").and_then(Value::as_object_mut) {
+            for p in previews {
+                r.insert("persistedPreview".into(), Value::String(p));
+            }
         }
     }
 
@@ -280,7 +515,11 @@ impl Emitter {
             _ => String::new(),
         };
         Some(EventKind::ToolDenied {
-            tool_name: self.tool_names.get(&id).cloned().unwrap_or_default(),
+            tool_name: self
+                .tool_of
+                .get(&key(&id))
+                .map(|&t| self.tool_names[t as usize].clone())
+                .unwrap_or_default(),
             tool_call_id: id,
             message,
         })
@@ -291,7 +530,7 @@ impl Emitter {
         let id = v.pointer("/message/id").and_then(Value::as_str);
         let request = v.get("requestId").and_then(Value::as_str).unwrap_or("");
         let Some(id) = id else { return };
-        if !self.usage_seen.insert((id.to_owned(), request.to_owned())) {
+        if !self.usage_seen.insert(key(&format!("{id}\u{0}{request}"))) {
             if let Some(m) = v.get_mut("message").and_then(Value::as_object_mut) {
                 m.shift_remove("usage");
             }
@@ -317,78 +556,8 @@ impl Emitter {
             },
         });
         self.started.insert(call.to_owned());
-        self.conversation(agent.log, Some(call.to_owned()), out);
-    }
-
-    /// An abandoned branch: folded on its own into one `branch` notice; the notices it held
-    /// follow it, so nothing in it is lost.
-    fn branch(
-        &mut self,
-        log: &mut SessionLog,
-        rows: &[usize],
-        leaf: usize,
-        thread: &Thread,
-        anchored: &mut HashMap<usize, Vec<Event>>,
-        out: &mut Vec<Event>,
-    ) {
-        let first_line = rows.first().map_or(0, |&i| log.rows[i].line);
-        let leaf_id = log.rows[leaf].uuid.clone();
-        let mut events = Vec::new();
-        for &i in rows {
-            self.row(log, i, &None, &mut events);
-            events.extend(anchored.remove(&i).unwrap_or_default());
-        }
-        let mut folder = Folder::new();
-        let mut items = Vec::new();
-        // Each row's line is still accounted for in `--to events`: its events went into the
-        // branch notice.
-        let mut lines: Vec<u64> = events.iter().map(|e| e.line).collect();
-        lines.dedup();
-        for e in events {
-            folder.push(e, &mut items);
-        }
-        folder.finish(&mut items);
-        let mut turns: Vec<Turn> = Vec::new();
-        let mut rest = Vec::new();
-        for item in items {
-            match item {
-                TranscriptItem::Turn(mut t) => {
-                    t.parent_task_id = thread.clone();
-                    turns.push(*t);
-                }
-                TranscriptItem::Notice(n) => rest.push(EventKind::Notice { notice: n }),
-                TranscriptItem::Debug(d) => rest.push(EventKind::Debug {
-                    reason: d.reason,
-                    raw: d.raw,
-                }),
-                TranscriptItem::Session(_) => {}
-            }
-        }
-        out.push(Event {
-            line: first_line,
-            kind: EventKind::Notice {
-                notice: Box::new(SystemNotice::Branch { leaf_id, turns }),
-            },
-        });
-        out.extend(rest.into_iter().map(|kind| Event {
-            line: first_line,
-            kind,
-        }));
-        out.extend(lines.into_iter().map(|line| Event {
-            line,
-            kind: EventKind::Absorbed {
-                what: "row of an abandoned branch (in the branch notice)".into(),
-            },
-        }));
-    }
-
-    /// Sub-agent runs no Agent call claimed: threaded under their own id, so the fold keeps each
-    /// as a `subagent` notice.
-    pub(crate) fn orphans(&mut self, out: &mut Vec<Event>) {
-        let left: Vec<Agent> = self.agents.iter_mut().filter_map(Option::take).collect();
-        for agent in left {
-            self.conversation(agent.log, Some(format!("agent-{}", agent.agent_id)), out);
-        }
+        self.stack
+            .push(Frame::new(agent.log, Some(call.to_owned())));
     }
 }
 
@@ -437,6 +606,21 @@ fn finished(call: &str, v: &Value) -> EventKind {
     }
 }
 
+/// The file a `<persisted-output>` preview names, relative to a `tool-results/` directory; only a
+/// plain relative path (no `..`, nothing absolute) is accepted.
+fn persisted_name(preview: &str) -> Option<&Path> {
+    if !preview.trim_start().starts_with("<persisted-output>") {
+        return None;
+    }
+    let at = preview.find("tool-results/")? + "tool-results/".len();
+    let name = preview[at..]
+        .split(|c: char| c.is_whitespace() || c == '<')
+        .next()?;
+    let name = Path::new(name.trim_end_matches(['.', ',', ')']));
+    let plain = name.components().all(|c| matches!(c, Component::Normal(_)));
+    (plain && name.components().next().is_some()).then_some(name)
+}
+
 fn blocks(v: &Value) -> impl Iterator<Item = &Value> {
     v.pointer("/message/content")
         .and_then(Value::as_array)
@@ -450,8 +634,4 @@ fn result_ids(v: &Value) -> Vec<String> {
         .filter_map(|b| b.get("tool_use_id").and_then(Value::as_str))
         .map(str::to_owned)
         .collect()
-}
-
-fn first_result_id(v: &Value) -> Option<String> {
-    result_ids(v).into_iter().next()
 }

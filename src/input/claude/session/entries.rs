@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use super::log::Facts;
+use super::facts::Facts;
 use crate::model::event::EventKind;
 use crate::model::session::{HookStatus, Level, SystemNotice};
 

@@ -1,331 +1,477 @@
-//! One saved-session file, parsed and held until its end: the chain rows, the session facts the
-//! rows repeat, and everything that lives outside the chain.
+//! Pass 1 over one saved-session file: an index of its rows, not the rows.
 //!
-//! Memory stays proportional to the conversation, not the file: a row's JSON is kept only when it
-//! will become a turn or a notice. Book-keeping entries (`api-request-blob` holds whole copies of
-//! the messages sent, lines of several megabytes) are reduced to a counted `absorbed` marker as
-//! soon as they are read, and model-context attachments (the system prompt snapshot, environment,
-//! tool listings) keep only their place in the chain.
+//! Ordering a session by its `parentUuid` chain needs the whole file, and a session can be
+//! gigabytes. So this pass keeps, per row, only what the ordering and the matching of sub-agents
+//! need (keys of its ids, its parent, its byte offset, its role), and per entry outside the chain
+//! its place; `emit` reads each row again, by offset, when it writes it. Memory is a few dozen
+//! bytes per row, whatever the rows hold.
 
 use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::chain::{Node, NodeRole};
+use super::chain::{Chain, NodeRole, key};
 use super::entries;
+use super::facts::Facts;
 use crate::input::{InputLine, Report, parse_json_line};
-use crate::model::event::{Event, EventKind};
+use crate::model::event::EventKind;
 
 /// What a chain row carries to the output.
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Body {
-    /// A row that becomes turns or notices (user, assistant, system, a shown attachment).
-    Entry(Value),
-    /// A row that only holds its place in the chain (progress, model-context attachments).
-    Absorbed(String),
+    /// A row that becomes turns or notices (user, assistant, system, a shown attachment): read
+    /// again when written.
+    Entry,
+    /// A row that only holds its place in the chain (progress, model-context attachments): an
+    /// `absorbed` event with this name (an index into `SessionLog::names`).
+    Absorbed(u32),
 }
 
-/// One row of the `parentUuid` chain.
+/// How a row's uuid is spelt in the output (a branch notice names its leaf).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum UuidForm {
+    /// Its own `uuid`.
+    Own,
+    /// A row that repeats an earlier row's uuid with other content: `<uuid>#<line>`.
+    Repeated,
+    /// No uuid: `line:<n>`.
+    Missing,
+}
+
+/// The part a row plays in the chain, without its ids (they are in `SessionLog::ids`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RoleKind {
+    Assistant,
+    ToolResults,
+    Message,
+    Other,
+}
+
+/// No parent (in `Row::parent` once resolved).
+const NO_PARENT: u64 = u64::MAX;
+
+/// One row of the `parentUuid` chain: 48 bytes, whatever the row holds.
 #[derive(Debug)]
 pub(crate) struct Row {
+    /// Where the line starts in its source.
+    pub(crate) offset: u64,
+    /// While the file is read: the key of its parent's uuid (`parentUuid`, or a compact
+    /// boundary's `logicalParentUuid`), `NO_PARENT` for none. Once resolved: the parent's index,
+    /// or `NO_PARENT` when it is not in the file.
+    parent: u64,
+    /// An assistant row's `message.id` key.
+    message: u64,
     /// The line it was read from (events carry it).
-    pub(crate) line: u64,
-    /// Its `uuid` (or `line:<n>` for a row without one).
-    pub(crate) uuid: String,
-    parent_uuid: Option<String>,
-    /// A `compact_boundary`'s `logicalParentUuid`: where the chain really continues from.
-    logical_parent: Option<String>,
-    is_boundary: bool,
-    /// What the chain ordering needs to know about it.
-    pub(crate) role: NodeRole,
+    line: u32,
+    /// A hash of its text: a repeated uuid with the same text is an exact copy.
+    text_hash: u32,
+    /// Its tool call (or result) id keys: `SessionLog::ids[ids..ids + ids_len]`.
+    ids: u32,
+    /// What it will become: an index into `SessionLog::names` when absorbed, `ENTRY` otherwise.
+    body: u32,
+    ids_len: u16,
+    kind: RoleKind,
+    pub(crate) uuid_form: UuidForm,
+    /// A compact boundary without a `parentUuid`: when its logical parent is not in the file
+    /// either, it continues the row read before it.
+    falls_back: bool,
+}
+
+/// `Row::body` of a row that becomes turns or notices.
+const ENTRY: u32 = u32::MAX;
+
+impl Row {
+    /// The line it was read from.
+    pub(crate) fn line(&self) -> u64 {
+        u64::from(self.line)
+    }
+
     /// What it will become.
-    pub(crate) body: Body,
-}
-
-/// The session facts repeated on every conversation row, gathered for the session header.
-#[derive(Debug, Default)]
-pub(crate) struct Facts {
-    /// The first row's uuid (the snapshot's `id`).
-    pub(crate) first_uuid: Option<String>,
-    /// `sessionId`: also how an older-layout sub-agent file names its session.
-    pub(crate) session_id: Option<String>,
-    /// `cwd`, the last one seen.
-    pub(crate) cwd: Option<String>,
-    /// `version` (the CLI's), the last one seen.
-    pub(crate) version: Option<String>,
-    /// `gitBranch`, the last one seen.
-    pub(crate) git_branch: Option<String>,
-    /// `permissionMode` of the user rows, the last one seen.
-    pub(crate) permission_mode: Option<String>,
-    /// The first real assistant `message.model` (not `<synthetic>`).
-    pub(crate) model: Option<String>,
-    /// The last `timestamp` (the snapshot's `updatedAt`).
-    pub(crate) last_timestamp: Option<String>,
-    /// `custom-title`: the title the user set (the last one wins).
-    pub(crate) custom_title: Option<String>,
-    /// `ai-title`: the title the CLI generated (the last one wins).
-    pub(crate) ai_title: Option<String>,
-    /// `summary`: the older CLIs' title (the last one wins).
-    pub(crate) summary: Option<String>,
-}
-
-impl Facts {
-    /// The title a reader would recognise: one the user set, else the CLI's, else a summary.
-    pub(crate) fn title(&self) -> Option<String> {
-        self.custom_title
-            .clone()
-            .or_else(|| self.ai_title.clone())
-            .or_else(|| self.summary.clone())
+    pub(crate) fn body(&self) -> Body {
+        match self.body {
+            ENTRY => Body::Entry,
+            name => Body::Absorbed(name),
+        }
     }
 }
 
-/// One parsed session (or sub-agent) file.
+/// An entry outside the chain, written after the chain row read before it.
+#[derive(Debug)]
+pub(crate) struct Loose {
+    /// Index of the chain row read just before it (`None`: written first).
+    pub(crate) after: Option<u32>,
+    pub(crate) line: u64,
+    pub(crate) offset: u64,
+    pub(crate) what: LooseKind,
+}
+
+/// What an entry outside the chain becomes.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum LooseKind {
+    /// An `absorbed` event with this name (an index into `SessionLog::names`).
+    Absorbed(u32),
+    /// Read again and decoded when written (a notice, or a `debug` record keeping the line).
+    Reread,
+}
+
+/// What pass 1 notes for matching sub-agents to their Agent calls (few per session).
+#[derive(Debug, Default)]
+pub(crate) struct AgentLinks {
+    /// A result row naming the sub-agent it ran: (line, agent id, the call it answers, named in
+    /// `toolUseResult` rather than on the row).
+    pub(crate) results: Vec<(u64, String, Option<String>, bool)>,
+    /// Agent calls: (key of the prompt they sent, call id).
+    pub(crate) calls: Vec<(u64, String)>,
+    /// The key of the first user message's text (a sub-agent's prompt).
+    pub(crate) first_prompt: Option<u64>,
+}
+
+/// The index of one session (or sub-agent) file.
 #[derive(Debug, Default)]
 pub(crate) struct SessionLog {
     /// The chain rows, in file order.
     pub(crate) rows: Vec<Row>,
-    index: HashMap<String, usize>,
+    /// The tool call and result id keys of every row, flat (see `Row::ids`).
+    ids: Vec<u64>,
+    /// uuid key → row index, while the file is read.
+    index: HashMap<u64, u32>,
     /// The session facts gathered from the rows and the title records.
     pub(crate) facts: Facts,
-    /// Events for entries outside the chain (metadata notices, absorbed book-keeping, debug),
-    /// in file order, each with the chain row read just before it: it is written after that row
-    /// (a steering message stays where it was typed), or first when no row came before it.
-    pub(crate) loose: Vec<(Option<usize>, Event)>,
+    /// Entries outside the chain, in file order (so their `after` never decreases).
+    pub(crate) loose: Vec<Loose>,
+    /// Names of absorbed rows and entries, each kept once.
+    pub(crate) names: Vec<String>,
+    name_index: HashMap<String, u32>,
     /// Sidechain rows found inside this file (the oldest CLIs wrote sub-agents inline), by agent.
     pub(crate) sidechains: Vec<(String, SessionLog)>,
-    /// For inline sidechain rows without an `agentId`: row uuid → the group it joined.
-    sidechain_roots: HashMap<String, String>,
+    /// For inline sidechain rows without an `agentId`: row uuid key → the group it joined.
+    sidechain_roots: HashMap<u64, usize>,
+    /// What matching sub-agents to their calls needs.
+    pub(crate) links: AgentLinks,
+    /// Which source its rows are read again from (see `source::Sources`).
+    pub(crate) source: usize,
+    /// The offset of the line being indexed.
+    at: u64,
+    /// Where the ids of the row being indexed start in `ids`, and how many.
+    last_ids: (u32, u16),
+    /// The file is a sub-agent's own transcript (`agent-*.jsonl` read on its own): its sidechain
+    /// rows are its conversation, not runs to split out.
+    pub(crate) standalone: bool,
+    /// The `agentId` its rows carry, when `standalone`.
+    pub(crate) agent_id: Option<String>,
 }
 
 impl SessionLog {
-    /// Reads one line of the file.
-    pub(crate) fn line(&mut self, line: &InputLine, report: &mut Report<'_>, nested: bool) {
+    /// Indexes one line of the file, found at `offset` in the log's source. Errors are reported
+    /// here, once; the line is read again for its `debug` record when written.
+    pub(crate) fn line(
+        &mut self,
+        line: &InputLine,
+        offset: u64,
+        report: &mut Report<'_>,
+        nested: bool,
+    ) {
         if line.text.trim().is_empty() {
             return;
         }
+        self.at = offset;
         let mut bad = Vec::new();
         let Some(v) = parse_json_line(line, &mut bad, report) else {
-            bad.into_iter().for_each(|e| self.push_loose(e));
+            self.push_loose(line, LooseKind::Reread);
             return;
         };
-        self.entry(line.number, v, nested);
+        self.entry(line, &v, nested);
     }
 
-    fn entry(&mut self, n: u64, v: Value, nested: bool) {
-        let ty = v
-            .get("type")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        let loose = |kind: EventKind| Event { line: n, kind };
-        match ty.as_str() {
+    fn entry(&mut self, line: &InputLine, v: &Value, nested: bool) {
+        let ty = v.get("type").and_then(Value::as_str).unwrap_or_default();
+        match ty {
             "user" | "assistant" | "system" | "attachment" => {
                 let sidechain = v.get("isSidechain").and_then(Value::as_bool) == Some(true);
-                if sidechain && !nested {
-                    let agent = self.sidechain_key(&v);
-                    let pos = match self.sidechains.iter().position(|(a, _)| *a == agent) {
-                        Some(p) => p,
-                        None => {
-                            self.sidechains.push((agent, SessionLog::default()));
-                            self.sidechains.len() - 1
-                        }
-                    };
-                    self.sidechains[pos].1.entry(n, v, true);
+                // A file whose first conversation row is a sidechain is a sub-agent's own file.
+                if sidechain && !nested && self.rows.is_empty() && self.sidechains.is_empty() {
+                    self.standalone = true;
+                }
+                if sidechain && self.standalone && self.agent_id.is_none() {
+                    self.agent_id = v.get("agentId").and_then(Value::as_str).map(str::to_owned);
+                }
+                if sidechain && !nested && !self.standalone {
+                    let group = self.sidechain_group(v);
+                    let side = &mut self.sidechains[group].1;
+                    side.at = self.at;
+                    side.entry(line, v, true);
                     return;
                 }
-                self.gather_facts(&v);
-                self.push_row(n, &ty, v);
+                self.facts.gather(v);
+                self.push_row(line, ty, v);
             }
-            _ => match entries::outside_chain(&ty, &v, &mut self.facts) {
-                Some(kind) => self.push_loose(loose(kind)),
+            _ => match entries::outside_chain(ty, v, &mut self.facts) {
+                Some(EventKind::Absorbed { what }) => {
+                    let name = self.name(&what);
+                    self.push_loose(line, LooseKind::Absorbed(name));
+                }
+                Some(_) => self.push_loose(line, LooseKind::Reread),
                 None if v.get("uuid").and_then(Value::as_str).is_some() => {
                     // Book-keeping that older CLIs linked into the chain (`progress`): keep the
                     // link, show nothing.
-                    self.push_row(n, &ty, v)
+                    self.push_row(line, ty, v)
                 }
-                None => self.push_loose(loose(EventKind::Debug {
-                    reason: format!("unknown session entry type {ty:?}"),
-                    raw: v.to_string(),
-                })),
+                None => self.push_loose(line, LooseKind::Reread),
             },
         }
     }
 
-    fn push_loose(&mut self, e: Event) {
-        self.loose.push((self.rows.len().checked_sub(1), e));
+    fn name(&mut self, what: &str) -> u32 {
+        if let Some(&i) = self.name_index.get(what) {
+            return i;
+        }
+        let i = self.names.len() as u32;
+        self.names.push(what.to_owned());
+        self.name_index.insert(what.to_owned(), i);
+        i
+    }
+
+    fn push_loose(&mut self, line: &InputLine, what: LooseKind) {
+        self.loose.push(Loose {
+            after: self.rows.len().checked_sub(1).map(|i| i as u32),
+            line: line.number,
+            offset: self.at,
+            what,
+        });
     }
 
     /// Which sub-agent an inline sidechain row belongs to: its `agentId`, or (the oldest CLIs
     /// wrote none) the root of its own chain, so that each Task call's run stays apart.
-    fn sidechain_key(&mut self, v: &Value) -> String {
-        if let Some(a) = v.get("agentId").and_then(Value::as_str) {
-            return a.to_owned();
+    fn sidechain_group(&mut self, v: &Value) -> usize {
+        let s = |k: &str| v.get(k).and_then(Value::as_str);
+        let name = match s("agentId") {
+            Some(a) => a.to_owned(),
+            None => {
+                let joined = s("parentUuid").and_then(|p| self.sidechain_roots.get(&key(p)));
+                match joined {
+                    Some(&g) => self.sidechains[g].0.clone(),
+                    None => format!("sidechain-{}", s("uuid").unwrap_or("sidechain")),
+                }
+            }
+        };
+        let group = match self.sidechains.iter().position(|(a, _)| *a == name) {
+            Some(p) => p,
+            None => {
+                self.sidechains.push((name, SessionLog::default()));
+                self.sidechains.len() - 1
+            }
+        };
+        if s("agentId").is_none() {
+            if let Some(u) = s("uuid") {
+                self.sidechain_roots.insert(key(u), group);
+            }
         }
-        let parent = v.get("parentUuid").and_then(Value::as_str);
-        let key = parent
-            .and_then(|p| self.sidechain_roots.get(p).cloned())
-            .unwrap_or_else(|| {
-                let uuid = v.get("uuid").and_then(Value::as_str).unwrap_or("sidechain");
-                format!("sidechain-{uuid}")
-            });
-        if let Some(u) = v.get("uuid").and_then(Value::as_str) {
-            self.sidechain_roots.insert(u.to_owned(), key.clone());
-        }
-        key
+        group
     }
 
-    fn push_row(&mut self, n: u64, ty: &str, v: Value) {
-        let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
-        let uuid = s("uuid").unwrap_or_else(|| format!("line:{n}"));
-        let role = role_of(ty, &v);
-        let is_boundary =
-            ty == "system" && v.get("subtype").and_then(Value::as_str) == Some("compact_boundary");
-        let parent_uuid = s("parentUuid");
-        let logical_parent = s("logicalParentUuid");
-        let body = match ty {
-            "user" | "assistant" | "system" => Body::Entry(v),
-            "attachment" => match entries::absorbed_attachment(&v) {
-                Some(what) => Body::Absorbed(what),
-                None => Body::Entry(v),
-            },
-            other => Body::Absorbed(other.to_owned()),
+    fn push_row(&mut self, line: &InputLine, ty: &str, v: &Value) {
+        let s = |k: &str| v.get(k).and_then(Value::as_str);
+        let (kind, message) = self.role_of(ty, v);
+        self.links.note(line.number, ty, v);
+        let is_boundary = ty == "system" && s("subtype") == Some("compact_boundary");
+        let parent = match (s("parentUuid"), s("logicalParentUuid")) {
+            (Some(p), _) => key(p),
+            (None, Some(l)) if is_boundary => key(l),
+            _ => NO_PARENT,
         };
-        let mut uuid = uuid;
-        if let Some(&first) = self.index.get(&uuid) {
+        let body = match ty {
+            "user" | "assistant" | "system" => ENTRY,
+            "attachment" => match entries::absorbed_attachment(v) {
+                Some(what) => self.name(&what),
+                None => ENTRY,
+            },
+            other => self.name(other),
+        };
+        let text_hash = key(&line.text) as u32;
+        let (mut uuid_key, mut form) = match s("uuid") {
+            Some(u) => (key(u), UuidForm::Own),
+            None => (key(&format!("line:{}", line.number)), UuidForm::Missing),
+        };
+        let (ids, ids_len) = self.last_ids;
+        if let Some(&first) = self.index.get(&uuid_key) {
             // The CLI sometimes writes a row twice (a resumed session): an exact copy is counted
             // and dropped; a row that differs is kept beside the first (same parent), never lost.
-            let same = match (&self.rows[first].body, &body) {
-                (Body::Entry(a), Body::Entry(b)) => a == b,
-                (Body::Absorbed(_), Body::Absorbed(_)) => true,
-                _ => false,
+            let first = &self.rows[first as usize];
+            let same = match (first.body, body) {
+                (ENTRY, ENTRY) => first.text_hash == text_hash,
+                (ENTRY, _) | (_, ENTRY) => false,
+                _ => true,
             };
             if same {
-                self.push_loose(Event {
-                    line: n,
-                    kind: EventKind::Absorbed {
-                        what: format!("{ty} (repeated uuid)"),
-                    },
-                });
+                self.ids.truncate(ids as usize);
+                let name = self.name(&format!("{ty} (repeated uuid)"));
+                self.push_loose(line, LooseKind::Absorbed(name));
                 return;
             }
-            uuid = format!("{uuid}#{n}");
+            uuid_key = key(&format!(
+                "{}#{}",
+                s("uuid").unwrap_or_default(),
+                line.number
+            ));
+            form = UuidForm::Repeated;
         }
-        self.index.insert(uuid.clone(), self.rows.len());
+        self.index.insert(uuid_key, self.rows.len() as u32);
         self.rows.push(Row {
-            line: n,
-            uuid,
-            parent_uuid,
-            logical_parent,
-            is_boundary,
-            role,
+            offset: self.at,
+            parent,
+            message,
+            line: line.number as u32,
+            text_hash,
+            ids,
             body,
+            ids_len,
+            kind,
+            uuid_form: form,
+            falls_back: is_boundary && s("parentUuid").is_none(),
         });
     }
 
-    fn gather_facts(&mut self, v: &Value) {
-        let s = |k: &str| {
-            v.get(k)
-                .and_then(Value::as_str)
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned)
+    /// What a row means to the chain ordering; its ids are appended to `ids` (`last_ids` says
+    /// where).
+    fn role_of(&mut self, ty: &str, v: &Value) -> (RoleKind, u64) {
+        let blocks = v.pointer("/message/content").and_then(Value::as_array);
+        let start = self.ids.len();
+        let role = match ty {
+            "assistant" => {
+                for b in blocks.into_iter().flatten() {
+                    let opens = matches!(
+                        b.get("type").and_then(Value::as_str),
+                        Some("tool_use" | "server_tool_use" | "mcp_tool_use")
+                    );
+                    if let Some(id) = b.get("id").and_then(Value::as_str).filter(|_| opens) {
+                        self.ids.push(key(id));
+                    }
+                }
+                let message = v
+                    .pointer("/message/id")
+                    .and_then(Value::as_str)
+                    .or_else(|| v.get("uuid").and_then(Value::as_str))
+                    .map_or(0, key);
+                (RoleKind::Assistant, message)
+            }
+            "user" => match blocks {
+                Some(bs)
+                    if !bs.is_empty()
+                        && bs.iter().all(|b| {
+                            b.get("type").and_then(Value::as_str) == Some("tool_result")
+                        }) =>
+                {
+                    for b in bs {
+                        if let Some(id) = b.get("tool_use_id").and_then(Value::as_str) {
+                            self.ids.push(key(id));
+                        }
+                    }
+                    (RoleKind::ToolResults, 0)
+                }
+                _ => (RoleKind::Message, 0),
+            },
+            _ => (RoleKind::Other, 0),
         };
-        let f = &mut self.facts;
-        if f.first_uuid.is_none() {
-            f.first_uuid = s("uuid");
-        }
-        if f.session_id.is_none() {
-            f.session_id = s("sessionId");
-        }
-        if let Some(c) = s("cwd") {
-            f.cwd = Some(c);
-        }
-        if let Some(x) = s("version") {
-            f.version = Some(x);
-        }
-        if let Some(x) = s("gitBranch") {
-            f.git_branch = Some(x);
-        }
-        if let Some(x) = s("permissionMode") {
-            f.permission_mode = Some(x);
-        }
-        if let Some(x) = s("timestamp") {
-            f.last_timestamp = Some(x);
-        }
-        if f.model.is_none() {
-            f.model = v
-                .pointer("/message/model")
-                .and_then(Value::as_str)
-                .filter(|m| !m.is_empty() && !m.starts_with('<'))
-                .map(str::to_owned);
-        }
+        let len = (self.ids.len() - start).min(usize::from(u16::MAX));
+        self.ids.truncate(start + len);
+        self.last_ids = (start as u32, len as u16);
+        role
     }
 
-    /// The rows as the chain module sees them.
-    pub(crate) fn nodes(&self) -> Vec<Node> {
-        self.rows
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let parent = match (&r.parent_uuid, &r.logical_parent) {
-                    (Some(p), _) => self.index.get(p).copied(),
-                    (None, Some(l)) if r.is_boundary => {
-                        self.index.get(l).copied().or_else(|| i.checked_sub(1))
-                    }
-                    (None, None) if r.is_boundary => i.checked_sub(1),
-                    (None, _) => None,
-                };
-                Node {
-                    parent: parent.filter(|&p| p != i),
-                    role: r.role.clone(),
-                }
-            })
-            .collect()
+    /// Turns the parents' keys into row indexes, once the whole file is read; the uuid index is
+    /// not needed after this.
+    pub(crate) fn resolve(&mut self) {
+        let index = std::mem::take(&mut self.index);
+        for i in 0..self.rows.len() {
+            let r = &self.rows[i];
+            let found = (r.parent != NO_PARENT)
+                .then(|| index.get(&r.parent))
+                .flatten()
+                .map(|&p| p as usize);
+            // A compact boundary whose logical parent is gone continues the row before it.
+            let found = match found {
+                None if r.falls_back => i.checked_sub(1),
+                f => f,
+            };
+            self.rows[i].parent = found.filter(|&p| p != i).map_or(NO_PARENT, |p| p as u64);
+        }
+        self.ids.shrink_to_fit();
+        self.rows.shrink_to_fit();
+        self.loose.shrink_to_fit();
     }
 }
 
-/// What a row means to the chain ordering.
-fn role_of(ty: &str, v: &Value) -> NodeRole {
-    let content = v.pointer("/message/content");
-    let blocks = content.and_then(Value::as_array);
-    match ty {
-        "assistant" => NodeRole::Assistant {
-            message_id: v
-                .pointer("/message/id")
-                .and_then(Value::as_str)
-                .or_else(|| v.get("uuid").and_then(Value::as_str))
-                .unwrap_or_default()
-                .to_owned(),
-            tool_use_ids: blocks
-                .map(|bs| {
-                    bs.iter()
-                        .filter(|b| {
-                            matches!(
-                                b.get("type").and_then(Value::as_str),
-                                Some("tool_use" | "server_tool_use" | "mcp_tool_use")
-                            )
-                        })
-                        .filter_map(|b| b.get("id").and_then(Value::as_str))
-                        .map(str::to_owned)
-                        .collect()
-                })
-                .unwrap_or_default(),
-        },
-        "user" => match blocks {
-            Some(bs)
-                if !bs.is_empty()
-                    && bs
-                        .iter()
-                        .all(|b| b.get("type").and_then(Value::as_str) == Some("tool_result")) =>
-            {
-                NodeRole::ToolResults(
-                    bs.iter()
-                        .filter_map(|b| b.get("tool_use_id").and_then(Value::as_str))
-                        .map(str::to_owned)
-                        .collect(),
-                )
+impl Chain for SessionLog {
+    fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    fn parent(&self, i: usize) -> Option<usize> {
+        let p = self.rows[i].parent;
+        (p != NO_PARENT).then_some(p as usize)
+    }
+
+    fn role(&self, i: usize) -> NodeRole<'_> {
+        let r = &self.rows[i];
+        let ids = &self.ids[r.ids as usize..r.ids as usize + usize::from(r.ids_len)];
+        match r.kind {
+            RoleKind::Assistant => NodeRole::Assistant {
+                message_id: r.message,
+                tool_use_ids: ids,
+            },
+            RoleKind::ToolResults => NodeRole::ToolResults(ids),
+            RoleKind::Message => NodeRole::Message,
+            RoleKind::Other => NodeRole::Other,
+        }
+    }
+}
+impl AgentLinks {
+    /// Notes a conversation row's links to sub-agents.
+    fn note(&mut self, line: u64, ty: &str, v: &Value) {
+        let blocks = || {
+            v.pointer("/message/content")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+        };
+        if ty == "user" {
+            // CLI 2.0 put the sub-agent's id on the main-line result row itself.
+            let row_agent = v
+                .get("agentId")
+                .filter(|_| v.get("isSidechain").and_then(Value::as_bool) != Some(true));
+            let in_result = v.pointer("/toolUseResult/agentId").and_then(Value::as_str);
+            if let Some(aid) = in_result.or_else(|| row_agent.and_then(Value::as_str)) {
+                let call = blocks()
+                    .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
+                    .find_map(|b| b.get("tool_use_id").and_then(Value::as_str))
+                    .map(str::to_owned);
+                self.results
+                    .push((line, aid.to_owned(), call, in_result.is_some()));
             }
-            _ => NodeRole::Message,
-        },
-        _ => NodeRole::Other,
+            if self.first_prompt.is_none() {
+                self.first_prompt = match v.pointer("/message/content") {
+                    Some(Value::String(s)) => Some(key(s)),
+                    Some(Value::Array(bs)) => bs
+                        .iter()
+                        .find_map(|b| b.get("text").and_then(Value::as_str))
+                        .map(key),
+                    _ => None,
+                };
+            }
+        }
+        for b in blocks() {
+            // An Agent/Task call: a prompt plus a description or agent type (WebFetch also has a
+            // `prompt`, and no sub-agent).
+            let spawns = b.pointer("/input/description").is_some()
+                || b.pointer("/input/subagent_type").is_some();
+            if b.get("type").and_then(Value::as_str) == Some("tool_use") && spawns {
+                if let (Some(p), Some(id)) = (
+                    b.pointer("/input/prompt").and_then(Value::as_str),
+                    b.get("id").and_then(Value::as_str),
+                ) {
+                    self.calls.push((key(p), id.to_owned()));
+                }
+            }
+        }
     }
 }

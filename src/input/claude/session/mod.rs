@@ -4,13 +4,18 @@
 //!
 //! A session file is not a stream: its order is the `parentUuid` chain (`chain.rs`), sub-agents
 //! live in files of their own (`subagents.rs`), and most of its entries are book-keeping
-//! (`entries.rs`). So this adapter reads the whole file first (`log.rs`) and emits at `finish`:
+//! (`entries.rs`). So this adapter reads the file twice, and memory stays flat however large it
+//! is: pass 1 (`log.rs`) indexes each row (keys of its ids, its parent, its byte offset, its role)
+//! as the lines arrive; pass 2 (`emit.rs`), from `finish` on, reads each row again by offset
+//! (`source.rs`; standard input is spooled to a temporary file for this) and writes, a batch at a
+//! time:
 //!
 //! 1. a session snapshot built from the facts the rows repeat (there is no `init` line);
 //! 2. the main line in chain order, user and assistant rows through the shared
 //!    `ClaudeMessages` with the session's field spellings (`Wire::SESSION`), each Agent call
 //!    followed by its sub-agent's rows (threaded under the call, as the stream does) and each
-//!    abandoned branch folded into one `branch` notice where it forked off;
+//!    abandoned branch sent between `BranchStarted` and `BranchEnded` where it forked off (the
+//!    fold makes it one `branch` notice);
 //! 3. the entries outside the chain (cost, queue removals, absorbed book-keeping), each after the
 //!    chain row read before it;
 //! 4. sub-agent runs no Agent call claimed, which the fold keeps as `subagent` notices.
@@ -30,48 +35,116 @@ mod chain;
 mod discover;
 mod emit;
 mod entries;
+mod facts;
 mod log;
 #[cfg(test)]
 mod robustness;
+mod source;
 mod subagents;
 
 pub(crate) use discover::session_files;
 
 use emit::Emitter;
 use log::SessionLog;
+use source::{Source, Sources, Spool};
 use subagents::Agent;
 
-/// The saved-session adapter: holds the file until its end, then emits it in chain order.
-#[derive(Debug, Default)]
+/// The saved-session adapter: indexes the file as it arrives, then writes it in chain order.
+#[derive(Default)]
 pub(crate) struct ClaudeSession {
     path: Option<PathBuf>,
     log: SessionLog,
+    /// Set at the first line: the input cannot be read again (standard input, a pipe), so its
+    /// lines are copied to a temporary file as they are read.
+    spool: Option<Spool>,
+    started: bool,
+    /// Pass 2, once the input has ended.
+    emitter: Option<Emitter>,
+}
+
+impl std::fmt::Debug for ClaudeSession {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClaudeSession")
+            .field("path", &self.path)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Adapter for ClaudeSession {
     fn set_path(&mut self, path: &Path) {
         self.path = Some(path.to_path_buf());
+        // `agent-*.jsonl` named on its own is a sub-agent's transcript, read as a conversation.
+        self.log.standalone = subagents::is_agent_file(path);
     }
 
     fn line(&mut self, line: &InputLine, _out: &mut Vec<Event>, report: &mut Report<'_>) {
-        self.log.line(line, report, false);
+        if !self.started {
+            self.started = true;
+            let seekable = self
+                .path
+                .as_deref()
+                .and_then(|p| std::fs::metadata(p).ok())
+                .is_some_and(|m| m.is_file())
+                && line.offset != crate::input::lines::NOT_IN_FILE;
+            if !seekable {
+                match Spool::new() {
+                    Ok(s) => self.spool = Some(s),
+                    Err(e) => report.error(
+                        line.number,
+                        &format!("cannot create a temporary file to read the session twice: {e}"),
+                    ),
+                }
+            }
+        }
+        let offset = match self.spool.as_mut().map(|s| s.push(&line.text)) {
+            None => line.offset,
+            Some(Ok(at)) => at,
+            Some(Err(e)) => {
+                report.error(
+                    line.number,
+                    &format!("cannot write the temporary file: {e}"),
+                );
+                line.offset
+            }
+        };
+        self.log.line(line, offset, report, false);
     }
 
     fn finish(&mut self, out: &mut Vec<Event>, report: &mut Report<'_>) {
         let mut log = std::mem::take(&mut self.log);
+        let mut sources = Sources::default();
+        let main = match (self.spool.take(), &self.path) {
+            (Some(spool), _) => match spool.into_source() {
+                Ok(s) => sources.add(s),
+                Err(e) => {
+                    report.error(0, &format!("cannot read the temporary file: {e}"));
+                    sources.add(Source::Path(PathBuf::new()))
+                }
+            },
+            (None, Some(p)) => sources.add(Source::Path(p.clone())),
+            (None, None) => sources.add(Source::Path(PathBuf::new())),
+        };
+        log.source = main;
         let mut agents: Vec<Agent> = std::mem::take(&mut log.sidechains)
             .into_iter()
-            .map(|(agent_id, log)| Agent {
-                agent_id,
-                tool_use_id: None,
-                description: String::new(),
-                agent_type: None,
-                log,
+            .map(|(agent_id, mut log)| {
+                log.source = main;
+                Agent {
+                    agent_id,
+                    tool_use_id: None,
+                    description: String::new(),
+                    agent_type: None,
+                    log,
+                }
             })
             .collect();
         if let Some(path) = &self.path {
-            for p in subagents::agent_files(path, log.facts.session_id.as_deref()) {
-                if let Some(a) = subagents::load(&p, report) {
+            // A sub-agent's own file owns no sibling files: only a session's are looked for
+            // beside it.
+            let session_id = log.facts.session_id.as_deref().filter(|_| !log.standalone);
+            for p in subagents::agent_files(path, session_id) {
+                if let Some(mut a) = subagents::load(&p, report) {
+                    a.log.source = sources.add(Source::Path(p));
                     agents.push(a);
                 }
             }
@@ -82,10 +155,25 @@ impl Adapter for ClaudeSession {
                 session: Box::new(snapshot(&log)),
             },
         });
-        let mut emitter = Emitter::new(agents, &log);
-        emitter.missing_agents(&log, self.path.as_deref(), report);
-        emitter.conversation(log, None, out);
-        emitter.orphans(out);
+        let tool_results = self
+            .path
+            .as_deref()
+            .map(tool_results_dirs)
+            .unwrap_or_default();
+        let emitter = Emitter::new(log, agents, sources, tool_results);
+        if self.path.is_some() {
+            emitter.missing_agents(report);
+        }
+        self.emitter = Some(emitter);
+        self.drain(out, report);
+    }
+
+    fn drain(&mut self, out: &mut Vec<Event>, report: &mut Report<'_>) -> bool {
+        let more = self.emitter.as_mut().is_some_and(|e| e.drain(out, report));
+        if !more {
+            self.emitter = None;
+        }
+        more
     }
 }
 
@@ -101,12 +189,33 @@ pub(crate) fn looks_like_session(o: &serde_json::Map<String, Value>) -> bool {
             .is_some_and(entries::is_session_only_type)
 }
 
+/// Where the CLI keeps the full text of tool outputs too large for the session file (2.0.52 and
+/// later): `<sessionId>/tool-results/` beside the session, or `tool-results/` in the project
+/// directory.
+fn tool_results_dirs(path: &Path) -> Vec<PathBuf> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut out = Vec::new();
+    if let Some(stem) = path.file_stem() {
+        out.push(dir.join(stem).join("tool-results"));
+    }
+    out.push(dir.join("tool-results"));
+    out
+}
+
 /// The session header: a saved session has no `init` line, so it is built from the rows.
 fn snapshot(log: &SessionLog) -> SessionSnapshot {
     let f = &log.facts;
+    // A sub-agent's own file: its id is the agent's (its rows' `sessionId` is its parent's).
+    let session_id = match (&log.agent_id, log.standalone) {
+        (Some(a), true) => format!("agent-{a}"),
+        _ => f.session_id.clone().unwrap_or_default(),
+    };
     SessionSnapshot {
         id: f.first_uuid.clone().unwrap_or_default(),
-        session_id: f.session_id.clone().unwrap_or_default(),
+        session_id,
         agent: "claude-code".into(),
         source: "claude-session".into(),
         version: f.version.clone(),

@@ -28,7 +28,7 @@ pub(crate) struct Agent {
     pub(crate) description: String,
     /// The meta file's `agentType`.
     pub(crate) agent_type: Option<String>,
-    /// Its rows.
+    /// Its rows' index.
     pub(crate) log: SessionLog,
 }
 
@@ -36,6 +36,12 @@ pub(crate) struct Agent {
 pub(crate) fn agent_files(path: &Path, session_id: Option<&str>) -> Vec<PathBuf> {
     let Some(dir) = path.parent() else {
         return Vec::new();
+    };
+    // A bare file name (`scribe 5e55….jsonl`) lives in the current directory.
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
     };
     let mut out = Vec::new();
     if let Some(stem) = path.file_stem() {
@@ -47,7 +53,7 @@ pub(crate) fn agent_files(path: &Path, session_id: Option<&str>) -> Vec<PathBuf>
         let mut beside = Vec::new();
         collect(dir, &mut beside, 1);
         for p in beside {
-            if p != path && first_session_id(&p).as_deref() == Some(sid) {
+            if p.file_name() != path.file_name() && first_session_id(&p).as_deref() == Some(sid) {
                 out.push(p);
             }
         }
@@ -120,7 +126,7 @@ pub(crate) fn load(p: &Path, report: &mut Report<'_>) -> Option<Agent> {
                 if line.lossy {
                     sub.error(line.number, "invalid UTF-8 (replaced with U+FFFD)");
                 }
-                log.line(&line, &mut sub, true);
+                log.line(&line, line.offset, &mut sub, true);
             }
             Ok(None) => break,
             Err(e) => {
@@ -151,22 +157,5 @@ pub(crate) fn load(p: &Path, report: &mut Report<'_>) -> Option<Agent> {
         description: s("description").unwrap_or_default(),
         agent_type: s("agentType"),
         log,
-    })
-}
-
-/// The text of a sub-agent's first user message (its prompt), to match an Agent call by.
-pub(crate) fn first_prompt(log: &SessionLog) -> Option<String> {
-    log.rows.iter().find_map(|r| match &r.body {
-        super::log::Body::Entry(v) if v.get("type").and_then(Value::as_str) == Some("user") => {
-            match v.pointer("/message/content")? {
-                Value::String(s) => Some(s.clone()),
-                Value::Array(bs) => bs
-                    .iter()
-                    .find_map(|b| b.get("text").and_then(Value::as_str))
-                    .map(str::to_owned),
-                _ => None,
-            }
-        }
-        _ => None,
     })
 }

@@ -1,0 +1,435 @@
+//! The rollout lines that carry the conversation besides `item_completed`: `response_item`
+//! (every version) and the UI events older versions persist (`user_message`,
+//! `agent_message`, `agent_reasoning`, `exec_command_end`, …). Decoding lives in
+//! `codex::history`; this module decides what each line adds, each fact once (see there).
+
+use serde_json::{Value, json};
+
+use crate::input::codex::history::{self, CallKind, Fact, Source};
+use crate::input::codex::items::{Item, Phase};
+use crate::input::codex::rollout::CodexRollout;
+use crate::input::codex::tools;
+use crate::input::fields::{self, str_of};
+use crate::input::{InputLine, push_debug};
+use crate::model::event::{Event, EventKind};
+use crate::model::session::Level;
+
+/// A prompt read from a `response_item` message, held for one line: the `user_message` /
+/// `item_completed` that follows it in every version carries the same prompt with the UI's
+/// id, and wins.
+pub(crate) struct HeldPrompt {
+    line: u64,
+    timestamp: Option<String>,
+    id: String,
+    text: String,
+}
+
+fn absorbed(line: u64, what: &str) -> Event {
+    Event {
+        line,
+        kind: EventKind::Absorbed {
+            what: what.to_owned(),
+        },
+    }
+}
+
+impl CodexRollout {
+    /// A text fact from a line of kind `source`: shown when new, absorbed when a line of
+    /// another kind carried it already.
+    pub(super) fn text_fact(
+        &mut self,
+        (source, fact): (Source, Fact),
+        id: &str,
+        text: String,
+        line: u64,
+        ts: Option<String>,
+        out: &mut Vec<Event>,
+    ) {
+        if text.trim().is_empty() {
+            out.push(absorbed(line, "empty text"));
+            return;
+        }
+        if !self.seen.fresh(source, fact, &text) {
+            out.push(absorbed(line, "copy of a fact another line carried"));
+            return;
+        }
+        if fact == Fact::Prompt {
+            self.prompt_starts_turn(line, ts.clone(), out);
+        }
+        self.items.item(
+            Phase::Completed,
+            id,
+            history::text_item(fact, text),
+            line,
+            ts,
+            out,
+        );
+    }
+
+    /// Writes a held `response_item` prompt (a copy of a prompt already shown is absorbed).
+    pub(super) fn flush_prompt(&mut self, out: &mut Vec<Event>) {
+        if let Some(h) = self.held_prompt.take() {
+            self.text_fact(
+                (Source::Response, Fact::Prompt),
+                &h.id,
+                h.text,
+                h.line,
+                h.timestamp,
+                out,
+            );
+        }
+    }
+
+    /// One `response_item` line.
+    pub(super) fn response_item(
+        &mut self,
+        p: &Value,
+        ts: Option<String>,
+        line: &InputLine,
+        out: &mut Vec<Event>,
+    ) {
+        let n = line.number;
+        let own_id = || {
+            p.get("id")
+                .and_then(Value::as_str)
+                .map_or_else(|| format!("line-{n}"), str::to_owned)
+        };
+        match str_of(p, "type") {
+            "message" => {
+                let text = history::content_text(p.get("content"));
+                match str_of(p, "role") {
+                    "assistant" => self.text_fact(
+                        (Source::Response, Fact::Answer),
+                        &own_id(),
+                        text,
+                        n,
+                        ts,
+                        out,
+                    ),
+                    "user" if !history::is_harness_context(&text) => {
+                        self.flush_prompt(out);
+                        self.held_prompt = Some(HeldPrompt {
+                            line: n,
+                            timestamp: ts,
+                            id: own_id(),
+                            text,
+                        });
+                    }
+                    _ if text.trim().is_empty() => out.push(absorbed(n, "empty message")),
+                    _ => self.items.item(
+                        Phase::Completed,
+                        &own_id(),
+                        Item::Context { text },
+                        n,
+                        ts,
+                        out,
+                    ),
+                }
+            }
+            "reasoning" => {
+                let fresh: Vec<String> = history::reasoning_texts(p)
+                    .into_iter()
+                    .filter(|t| self.seen.fresh(Source::Response, Fact::Reasoning, t))
+                    .collect();
+                if fresh.is_empty() {
+                    out.push(absorbed(
+                        n,
+                        "reasoning another line carried (or encrypted only)",
+                    ));
+                } else {
+                    let text = fresh.join("\n\n");
+                    self.items.item(
+                        Phase::Completed,
+                        &own_id(),
+                        Item::Reasoning { text },
+                        n,
+                        ts,
+                        out,
+                    );
+                }
+            }
+            "function_call" | "custom_tool_call" => {
+                let args = match p.get("arguments") {
+                    Some(Value::String(s)) => {
+                        serde_json::from_str(s).unwrap_or_else(|_| Value::String(s.clone()))
+                    }
+                    Some(v) => v.clone(),
+                    None => p.get("input").cloned().unwrap_or(Value::Null),
+                };
+                let (tool, kind) =
+                    history::call_item(str_of(p, "name"), str_of(p, "namespace"), &args);
+                self.open_call(p, tool, kind, n, ts, out);
+            }
+            "local_shell_call" => {
+                let argv = p
+                    .pointer("/action/command")
+                    .and_then(Value::as_array)
+                    .map(Vec::as_slice)
+                    .unwrap_or_default();
+                let (tool, kind) = history::call_item("shell", "", &json!({ "command": argv }));
+                self.open_call(p, tool, kind, n, ts, out);
+            }
+            "function_call_output" | "custom_tool_call_output" => {
+                let id = call_id(p);
+                let kind = self.call_kinds.remove(&id).unwrap_or(CallKind::Other);
+                let outcome = history::call_outcome(p.get("output").unwrap_or(&Value::Null), kind);
+                self.items.result(&id, outcome, n, out);
+            }
+            "web_search_call" => {
+                let action = p.get("action").cloned();
+                let query = action
+                    .as_ref()
+                    .and_then(|a| a.get("query").and_then(Value::as_str))
+                    .unwrap_or_default()
+                    .to_owned();
+                let done = !matches!(str_of(p, "status"), "in_progress" | "searching");
+                let tool = tools::web_search_item(&query, action, None, done);
+                self.items.item(
+                    Phase::Completed,
+                    &own_id(),
+                    Item::Tool(Box::new(tool)),
+                    n,
+                    ts,
+                    out,
+                );
+            }
+            // Harness bookkeeping: tool discovery, undo snapshots, encrypted compaction.
+            "tool_search_call" | "tool_search_output" | "ghost_snapshot" | "compaction"
+            | "compaction_summary" => out.push(absorbed(
+                n,
+                &format!("response_item/{} (harness bookkeeping)", str_of(p, "type")),
+            )),
+            other => push_debug(out, line, &format!("unknown response_item type {other:?}")),
+        }
+    }
+
+    /// Opens a call named by a `response_item`; remembers its kind for its output.
+    fn open_call(
+        &mut self,
+        p: &Value,
+        tool: crate::input::codex::items::ToolItem,
+        kind: CallKind,
+        n: u64,
+        ts: Option<String>,
+        out: &mut Vec<Event>,
+    ) {
+        let id = call_id(p);
+        self.call_kinds.insert(id.clone(), kind);
+        self.items
+            .item(Phase::Started, &id, Item::Tool(Box::new(tool)), n, ts, out);
+    }
+
+    /// One `event_msg` of the kinds older versions persist (and current ones in their
+    /// extended mode). Returns false for a type this function does not know.
+    pub(super) fn legacy_event(
+        &mut self,
+        ty: &str,
+        p: &Value,
+        ts: Option<String>,
+        line: &InputLine,
+        out: &mut Vec<Event>,
+    ) -> bool {
+        let n = line.number;
+        let id = format!("line-{n}");
+        match ty {
+            "user_message" => {
+                let text = str_of(p, "message").to_owned();
+                let context = !matches!(str_of(p, "kind"), "" | "plain")
+                    || history::is_harness_context(&text);
+                if context {
+                    self.items
+                        .item(Phase::Completed, &id, Item::Context { text }, n, ts, out);
+                } else {
+                    self.text_fact((Source::Event, Fact::Prompt), &id, text, n, ts, out);
+                    self.flush_prompt(out);
+                }
+            }
+            "agent_message" => {
+                let text = str_of(p, "message").to_owned();
+                self.text_fact((Source::Event, Fact::Answer), &id, text, n, ts, out);
+            }
+            "agent_reasoning" | "agent_reasoning_raw_content" => {
+                let text = str_of(p, "text").to_owned();
+                self.text_fact((Source::Event, Fact::Reasoning), &id, text, n, ts, out);
+            }
+            "exec_command_begin" => {
+                let (tool, kind) = history::call_item(
+                    "shell",
+                    "",
+                    &json!({ "command": p.get("command").cloned().unwrap_or(Value::Null) }),
+                );
+                self.open_call(p, tool, kind, n, ts, out);
+            }
+            "exec_command_end" => {
+                let cid = call_id(p);
+                self.call_kinds.remove(&cid);
+                if !self.items.knows(&cid) {
+                    let (tool, kind) = history::call_item(
+                        "shell",
+                        "",
+                        &json!({ "command": p.get("command").cloned().unwrap_or(Value::Null) }),
+                    );
+                    self.open_call(p, tool, kind, n, ts, out);
+                    self.call_kinds.remove(&cid);
+                }
+                self.items.result(&cid, tools::exec_end_outcome(p), n, out);
+            }
+            "mcp_tool_call_begin" | "mcp_tool_call_end" => {
+                let cid = call_id(p);
+                let tool = tools::mcp_end_item(p);
+                if ty == "mcp_tool_call_begin" || !self.items.knows(&cid) {
+                    let mut open = tool.clone();
+                    open.outcome = None;
+                    self.open_call(p, open, CallKind::Other, n, ts, out);
+                }
+                if ty == "mcp_tool_call_end" {
+                    self.call_kinds.remove(&cid);
+                    if let Some(o) = tool.outcome {
+                        self.items.result(&cid, o, n, out);
+                    }
+                }
+            }
+            "patch_apply_begin" => {
+                let changes: Vec<tools::Change> = p
+                    .get("changes")
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flatten()
+                    .map(|(path, c)| tools::Change {
+                        path: path.clone(),
+                        kind: c
+                            .as_object()
+                            .and_then(|o| o.keys().next().cloned())
+                            .unwrap_or_default(),
+                        detail: None,
+                    })
+                    .collect();
+                let tool = tools::patch_item(&changes, "in_progress", None);
+                self.open_call(p, tool, CallKind::Other, n, ts, out);
+            }
+            "patch_apply_end" => {
+                let cid = call_id(p);
+                self.call_kinds.remove(&cid);
+                if !self.items.knows(&cid) {
+                    let tool = tools::patch_item(&[], "in_progress", None);
+                    self.open_call(p, tool, CallKind::Other, n, ts, out);
+                    self.call_kinds.remove(&cid);
+                }
+                self.items.result(&cid, tools::patch_end_outcome(p), n, out);
+            }
+            "web_search_begin" => out.push(absorbed(n, "web_search_begin (its end carries it)")),
+            "web_search_end" => {
+                let tool = tools::web_search_item(
+                    str_of(p, "query"),
+                    p.get("action").cloned(),
+                    None,
+                    true,
+                );
+                self.items.item(
+                    Phase::Completed,
+                    &call_id(p),
+                    Item::Tool(Box::new(tool)),
+                    n,
+                    ts,
+                    out,
+                );
+            }
+            "view_image_tool_call" => {
+                let cid = call_id(p);
+                if !self.items.knows(&cid) {
+                    let path = p.get("path").cloned().unwrap_or(Value::Null);
+                    let tool = history::generic("view_image", json!({ "path": path }));
+                    self.open_call(p, tool, CallKind::Other, n, ts, out);
+                } else {
+                    out.push(absorbed(n, "view_image_tool_call (the call carries it)"));
+                }
+            }
+            t if t.starts_with("collab_") && t.ends_with("_end") => {
+                let cid = call_id(p);
+                if self.items.knows(&cid) {
+                    let mut data = p.clone();
+                    if let Some(o) = data.as_object_mut() {
+                        o.remove("type");
+                    }
+                    let status = str_of(p, "status");
+                    let failed = matches!(status, "failed" | "errored" | "error");
+                    self.items.result(
+                        &cid,
+                        crate::input::codex::items::Outcome {
+                            is_error: failed,
+                            output: data,
+                            error_text: failed.then(|| status.to_owned()),
+                            sidecar: None,
+                        },
+                        n,
+                        out,
+                    );
+                } else {
+                    out.push(Event {
+                        line: n,
+                        kind: fields::info(t, Level::Info, t.replace('_', " "), p.clone()),
+                    });
+                }
+            }
+            t if t.starts_with("collab_") => {
+                out.push(absorbed(n, &format!("{t} (its end carries the result)")));
+            }
+            // The plan and the diff repeat what their calls carry; the rest is UI chatter.
+            "plan_update"
+            | "turn_diff"
+            | "context_compacted"
+            | "session_configured"
+            | "agent_reasoning_section_break"
+            | "mcp_startup_update"
+            | "mcp_startup_complete"
+            | "mcp_list_tools_response"
+            | "list_custom_prompts_response"
+            | "list_skills_response"
+            | "exec_command_output_delta"
+            | "terminal_interaction"
+            | "agent_message_delta"
+            | "agent_reasoning_delta"
+            | "agent_reasoning_raw_content_delta"
+            | "shutdown_complete"
+            | "undo_started"
+            | "get_history_entry_response"
+            | "skills_update_available" => {
+                out.push(absorbed(n, &format!("event_msg/{ty}")));
+            }
+            "entered_review_mode"
+            | "exited_review_mode"
+            | "undo_completed"
+            | "thread_rolled_back"
+            | "background_event"
+            | "deprecation_notice"
+            | "exec_approval_request"
+            | "apply_patch_approval_request"
+            | "elicitation_request" => {
+                let level = if ty == "deprecation_notice" {
+                    Level::Warning
+                } else {
+                    Level::Info
+                };
+                let text = ["message", "reason"]
+                    .iter()
+                    .find_map(|k| p.get(*k).and_then(Value::as_str))
+                    .map_or_else(|| ty.replace('_', " "), str::to_owned);
+                out.push(Event {
+                    line: n,
+                    kind: fields::info(ty, level, text, p.clone()),
+                });
+            }
+            _ => return false,
+        }
+        true
+    }
+}
+
+/// A call line's id: `call_id`, else the item's own `id`.
+fn call_id(p: &Value) -> String {
+    p.get("call_id")
+        .or_else(|| p.get("id"))
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned()
+}

@@ -1,0 +1,193 @@
+//! Ordering a daemon event stream by event id (`docs/input-qwen.md`, "Ordering").
+//!
+//! The daemon numbers a session's events 1, 2, 3, … (`id`, per-session monotonic); a client may
+//! receive them out of order, twice (a live and a replay subscription of the same session
+//! concatenated), or with holes. [`Reorder`] hands events to the reducer in id order: an event
+//! whose predecessors have not arrived waits (at most [`WINDOW`] of them); one that arrives a
+//! second time is a duplicate; a hole that no later event fills is a missed range. Events
+//! without an id (synthetic frames) are not ordered.
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde_json::{Map, Value};
+
+/// How many events may wait for a missing predecessor before the hole is declared missed:
+/// enough for the reordering a proxy or a reconnect causes, small enough to keep memory flat.
+pub(crate) const WINDOW: usize = 64;
+
+/// The widest missed range checked id by id against what arrived (a resync may name any
+/// range; beyond this the whole range is reported).
+const CHECK_LIMIT: u64 = 100_000;
+
+/// One event waiting for its turn: the line it came from, its envelope and its raw text.
+#[derive(Debug)]
+pub(crate) struct Held {
+    pub(crate) line: u64,
+    pub(crate) env: Map<String, Value>,
+    pub(crate) raw: String,
+}
+
+/// What became of an arriving event.
+#[derive(Debug)]
+pub(crate) enum Admit {
+    /// Its id was folded already (or waits already): a duplicate.
+    Duplicate(Held),
+    /// It is the next one (or the first): fold it, then whatever [`Reorder::ready`] gives.
+    Ready(Held),
+    /// An id below the next expected one that never came before: folded now, out of order.
+    Late(Held),
+    /// It waits for a predecessor.
+    Waiting,
+}
+
+/// The ordering state: the next id expected, the ids folded, the events waiting.
+#[derive(Debug, Default)]
+pub(crate) struct Reorder {
+    next: Option<u64>,
+    seen: HashSet<u64>,
+    pending: BTreeMap<u64, Held>,
+}
+
+impl Reorder {
+    /// An event with id `id` arrived.
+    pub(crate) fn admit(&mut self, id: u64, held: Held) -> Admit {
+        if self.seen.contains(&id) || self.pending.contains_key(&id) {
+            return Admit::Duplicate(held);
+        }
+        match self.next {
+            Some(n) if id > n => {
+                self.pending.insert(id, held);
+                Admit::Waiting
+            }
+            Some(n) if id < n => {
+                self.seen.insert(id);
+                Admit::Late(held)
+            }
+            _ => {
+                self.take(id);
+                Admit::Ready(held)
+            }
+        }
+    }
+
+    fn take(&mut self, id: u64) {
+        self.seen.insert(id);
+        self.next = Some(self.next.map_or(id + 1, |n| n.max(id + 1)));
+    }
+
+    /// The waiting event whose turn has come, if any.
+    pub(crate) fn ready(&mut self) -> Option<Held> {
+        let n = self.next?;
+        let held = self.pending.remove(&n)?;
+        self.take(n);
+        Some(held)
+    }
+
+    /// True when more events wait than the window allows.
+    pub(crate) fn overflowing(&self) -> bool {
+        self.pending.len() > WINDOW
+    }
+
+    /// Gives up on the hole before the first waiting event: returns it as a missed range
+    /// (`from..=to`) and moves on, so that [`Reorder::ready`] gives the waiting events.
+    pub(crate) fn skip_hole(&mut self) -> Option<(u64, u64)> {
+        let (&first, _) = self.pending.iter().next()?;
+        let from = self.next.unwrap_or(first);
+        self.next = Some(first);
+        (from < first).then(|| (from, first - 1))
+    }
+
+    /// The daemon said events after `last` and before `earliest` are gone
+    /// (`state_resync_required`). Returns the part of that range this input does not hold
+    /// (`None`: another subscription in the same input delivered all of it), and expects
+    /// `earliest` next.
+    pub(crate) fn resync(
+        &mut self,
+        last: Option<u64>,
+        earliest: Option<u64>,
+    ) -> Option<(u64, u64)> {
+        let from = last.map_or(1, |l| l + 1);
+        let to = earliest.map(|e| e.saturating_sub(1));
+        if let Some(e) = earliest {
+            self.next = Some(self.next.map_or(e, |n| n.max(e)));
+        }
+        let Some(to) = to else {
+            return Some((from, u64::MAX));
+        };
+        if to < from {
+            return None;
+        }
+        if to - from > CHECK_LIMIT {
+            return Some((from, to));
+        }
+        let missing: Vec<u64> = (from..=to).filter(|i| !self.seen.contains(i)).collect();
+        Some((*missing.first()?, *missing.last()?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn held(n: u64) -> Held {
+        Held {
+            line: n,
+            env: Map::new(),
+            raw: String::new(),
+        }
+    }
+
+    fn order(ids: &[u64]) -> (Vec<u64>, Vec<(u64, u64)>) {
+        let mut r = Reorder::default();
+        let (mut folded, mut missed) = (Vec::new(), Vec::new());
+        for &id in ids {
+            match r.admit(id, held(id)) {
+                Admit::Ready(h) | Admit::Late(h) => {
+                    folded.push(h.line);
+                    while let Some(h) = r.ready() {
+                        folded.push(h.line);
+                    }
+                }
+                Admit::Duplicate(_) | Admit::Waiting => {}
+            }
+        }
+        while let Some(range) = r.skip_hole() {
+            missed.push(range);
+            while let Some(h) = r.ready() {
+                folded.push(h.line);
+            }
+        }
+        (folded, missed)
+    }
+
+    #[test]
+    fn events_fold_in_id_order() {
+        assert_eq!(order(&[1, 3, 2, 4]).0, [1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn a_replay_after_the_live_stream_adds_nothing_and_misses_nothing() {
+        let (folded, missed) = order(&[1, 2, 3, 4, 2, 3, 4, 5]);
+        assert_eq!(folded, [1, 2, 3, 4, 5]);
+        assert!(missed.is_empty());
+    }
+
+    #[test]
+    fn a_hole_nobody_fills_is_a_missed_range() {
+        let (folded, missed) = order(&[1, 2, 5, 6]);
+        assert_eq!(folded, [1, 2, 5, 6]);
+        assert_eq!(missed, [(3, 4)]);
+    }
+
+    #[test]
+    fn a_resync_for_events_already_here_is_no_gap() {
+        let mut r = Reorder::default();
+        for id in 1..=10 {
+            assert!(matches!(r.admit(id, held(id)), Admit::Ready(_)));
+        }
+        assert_eq!(r.resync(Some(1), Some(8)), None);
+        let mut r = Reorder::default();
+        assert_eq!(r.resync(Some(1), Some(45)), Some((2, 44)));
+        assert!(matches!(r.admit(45, held(45)), Admit::Ready(_)));
+    }
+}

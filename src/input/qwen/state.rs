@@ -1,0 +1,329 @@
+//! The state of one Qwen daemon conversation, shared by the modules that fold it: where events
+//! go (`Emit`), the conversation (`Conversation`: threads, tool calls, permission requests), what
+//! the daemon said about each call (`CallRecord`), and the small ACP helpers they all use.
+//!
+//! The folding itself is layered so that no two modules need each other: `qwen::messages`
+//! (chunks into parts and messages) uses only this; `qwen::tools` (calls, sub-agents, plans)
+//! uses this and `messages`; `qwen::permissions` uses this and `tools`; `qwen::acp` dispatches
+//! the daemon's events to all of them.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value, json};
+
+use crate::input::fields::str_of;
+use crate::input::tool_kind;
+use crate::model::event::{Event, EventKind, Thread};
+use crate::model::tool_kind::ToolKind;
+use crate::model::transcript::{Caller, Part};
+
+/// Where the events of one daemon envelope go, and what the envelope said about itself.
+pub(crate) struct Emit<'a> {
+    /// The input line of the envelope (its first `data:` line).
+    pub(crate) line: u64,
+    /// The envelope's `id` (absent on synthetic frames).
+    pub(crate) event_id: Option<u64>,
+    /// When the daemon stamped it (`_meta.serverTimestamp`), as RFC 3339 UTC.
+    pub(crate) timestamp: Option<String>,
+    /// Where the events go.
+    pub(crate) out: &'a mut Vec<Event>,
+}
+
+impl Emit<'_> {
+    /// Appends one event for this envelope.
+    pub(crate) fn push(&mut self, kind: EventKind) {
+        self.out.push(Event {
+            line: self.line,
+            kind,
+        });
+    }
+
+    /// A name for something first seen in this envelope: `<prefix>-<eventId>`, or the line.
+    pub(crate) fn name(&self, prefix: &str) -> String {
+        match self.event_id {
+            Some(id) => format!("{prefix}-{id}"),
+            None => format!("{prefix}-l{}", self.line),
+        }
+    }
+}
+
+/// What a run of chunks is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ChunkKind {
+    User,
+    Assistant,
+    Thought,
+}
+
+/// Chunks gathered into one part.
+#[derive(Debug)]
+pub(super) struct Gathered {
+    pub(super) kind: ChunkKind,
+    pub(super) text: String,
+    /// Non-text content that came with them (images, links, resources).
+    pub(super) extra: Vec<Part>,
+    /// The turn id (user chunks) or message id (assistant, thought) it belongs to.
+    pub(super) id: String,
+    /// The part's position in its message (for live deltas).
+    pub(super) index: u64,
+    pub(super) line: u64,
+    pub(super) timestamp: Option<String>,
+    pub(super) source: Option<String>,
+}
+
+/// Per thread: the open assistant message and the chunks not yet emitted.
+#[derive(Debug, Default)]
+pub(super) struct ThreadState {
+    /// The message taking parts now (`msg-<eventId>`), if any.
+    pub(super) message: Option<String>,
+    /// Parts the open message has so far.
+    pub(super) parts: u64,
+    /// The message a tool result closed, whose usage may still follow.
+    pub(super) closed_by_result: Option<String>,
+    pub(super) gathered: Option<Gathered>,
+}
+
+/// The conversation state of one daemon session.
+#[derive(Debug, Default)]
+pub(crate) struct Conversation {
+    /// Per thread (main, or a sub-agent's): its open message and gathered chunks.
+    pub(super) threads: HashMap<Thread, ThreadState>,
+    /// Every tool call seen, by id.
+    pub(super) calls: HashMap<String, CallRecord>,
+    /// Call ids in the order they appeared (cancellation walks them in order).
+    pub(super) order: Vec<String>,
+    /// Permission requests not resolved yet, by request id.
+    pub(super) requests: HashMap<String, Request>,
+    /// Output of the user's own shell command (`POST /shell`), until its result.
+    pub(super) user_shell: Option<(String, String)>,
+    /// The prompt was cancelled (`prompt_cancelled`, with its reason): calls still running end
+    /// as cancelled at the turn's end, unless the daemon's own update ends them first (with
+    /// the partial output, the signal and its message).
+    pub(super) cancelled: Option<String>,
+    /// The start of each top-level user turn so far (`session_rewound` names one by index).
+    pub(super) prompts: Vec<String>,
+}
+
+/// A text part with no citations.
+pub(super) fn text_part(text: String) -> Part {
+    Part::Text {
+        text,
+        citations: Vec::new(),
+    }
+}
+
+/// The sub-agent thread an ACP payload belongs to (`_meta.parentToolCallId`).
+pub(super) fn parent_of(upd: &Value) -> Thread {
+    upd.pointer("/_meta/parentToolCallId")
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+}
+
+/// Milliseconds since the Unix epoch → RFC 3339 UTC (`2026-11-30T08:15:59.643Z`).
+pub(crate) fn iso_millis(ms: u64) -> String {
+    let secs = ms / 1000;
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Howard Hinnant's civil-from-days, for days since 1970-01-01.
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60,
+        ms % 1000
+    )
+}
+
+/// A permission request, until it is resolved.
+#[derive(Debug)]
+pub(super) struct Request {
+    pub(super) tool_call_id: Option<String>,
+    pub(super) options: Vec<Value>,
+    pub(super) label: String,
+}
+
+/// What the daemon has said about one tool call so far.
+#[derive(Debug)]
+pub(super) struct CallRecord {
+    pub(super) thread: Thread,
+    pub(super) name: String,
+    pub(super) status: String,
+    pub(super) title: String,
+    pub(super) kind: String,
+    pub(super) locations: Value,
+    pub(super) content: Value,
+    pub(super) raw_input: Value,
+    pub(super) raw_output: Value,
+    pub(super) meta: Map<String, Value>,
+    pub(super) permission: Option<Value>,
+    pub(super) shell_output: String,
+    /// Bytes of `shell_output` already sent in a `tool-update`.
+    pub(super) shell_sent: usize,
+    pub(super) is_agent: bool,
+    pub(super) subtask_started: bool,
+    pub(super) denied: bool,
+    pub(super) done: bool,
+    /// Why scribe ended the call itself (a cancelled prompt, the end of the input): its error.
+    pub(super) end_note: Option<String>,
+    /// Who runs the call and, for an MCP call, its server: what its kind is built from.
+    pub(super) caller: Caller,
+    pub(super) mcp_server: Option<String>,
+}
+
+impl CallRecord {
+    /// A call the daemon has only named so far (pending, nothing else known). The one place
+    /// that lists a record's starting values, for the calls the daemon announces and the plan
+    /// updates that become TodoWrite calls.
+    pub(super) fn new(thread: Thread, name: String) -> CallRecord {
+        let is_agent = matches!(name.as_str(), "agent" | "Agent" | "task" | "Task");
+        CallRecord {
+            thread,
+            name,
+            status: "pending".into(),
+            title: String::new(),
+            kind: String::new(),
+            locations: Value::Null,
+            content: Value::Null,
+            raw_input: Value::Null,
+            raw_output: Value::Null,
+            meta: Map::new(),
+            permission: None,
+            shell_output: String::new(),
+            shell_sent: 0,
+            is_agent,
+            subtask_started: false,
+            denied: false,
+            done: false,
+            end_note: None,
+            caller: Caller::Model,
+            mcp_server: None,
+        }
+    }
+
+    /// What the call does, from its name and its input as far as it is known.
+    pub(super) fn tool_kind(&self) -> ToolKind {
+        tool_kind::classify(
+            &self.name,
+            self.caller,
+            self.mcp_server.as_deref(),
+            &self.raw_input,
+            super::tool_names::known,
+        )
+    }
+
+    /// True once the call has its result: later frames must not move it back.
+    pub(super) fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// The harness's view of the call, kept whole beside the normalized fields.
+    pub(super) fn sidecar(&self) -> Value {
+        let mut o = Map::new();
+        o.insert("title".into(), json!(self.title));
+        if !self.kind.is_empty() {
+            o.insert("kind".into(), json!(self.kind));
+        }
+        o.insert("status".into(), json!(self.status));
+        if self.locations.as_array().is_some_and(|a| !a.is_empty()) {
+            o.insert("locations".into(), self.locations.clone());
+        }
+        if !is_empty_value(&self.raw_output) {
+            o.insert("rawOutput".into(), self.raw_output.clone());
+        }
+        for k in ["provenance", "serverId", "subagentType"] {
+            if let Some(v) = self.meta.get(k) {
+                o.insert(k.into(), v.clone());
+            }
+        }
+        if let Some(p) = &self.permission {
+            o.insert("permission".into(), p.clone());
+        }
+        Value::Object(o)
+    }
+
+    /// The call's output: its `content` (text joined; diffs kept), else `rawOutput`, else the
+    /// shell output streamed so far.
+    pub(super) fn output(&self) -> Value {
+        let items = self.content.as_array().map(Vec::as_slice).unwrap_or(&[]);
+        if !items.is_empty() {
+            let texts: Vec<Option<&str>> = items.iter().map(content_text).collect();
+            if texts.iter().all(Option::is_some) {
+                return Value::String(texts.into_iter().flatten().collect::<Vec<_>>().join("\n"));
+            }
+            return Value::Array(
+                items
+                    .iter()
+                    .map(|i| match content_text(i) {
+                        Some(t) => json!({"type": "text", "text": t}),
+                        None => i.clone(),
+                    })
+                    .collect(),
+            );
+        }
+        if !is_empty_value(&self.raw_output) {
+            return self.raw_output.clone();
+        }
+        if !self.shell_output.is_empty() {
+            return Value::String(self.shell_output.clone());
+        }
+        Value::Null
+    }
+}
+
+/// The text of a tool-call `content` item (`{type:"content", content:{type:"text", text}}`).
+pub(super) fn content_text(item: &Value) -> Option<&str> {
+    match str_of(item, "type") {
+        "content" => {
+            let c = item.get("content")?;
+            (str_of(c, "type") == "text").then(|| str_of(c, "text"))
+        }
+        "text" => item.get("text").and_then(Value::as_str),
+        _ => None,
+    }
+}
+
+/// The text items of a value's `content` array, one per line. Shared by the progress pings of
+/// a call and the prompt of a permission request, which carry their text the same way.
+pub(super) fn content_lines(v: &Value) -> String {
+    v.get("content")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(content_text)
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default()
+}
+
+/// True for null, "", [] and {}.
+pub(super) fn is_empty_value(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::String(s) => s.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.is_empty(),
+        Value::Bool(_) | Value::Number(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iso_millis_known_instants() {
+        assert_eq!(iso_millis(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(iso_millis(951_782_400_000), "2000-02-29T00:00:00.000Z");
+        assert_eq!(iso_millis(1_796_026_559_643), "2026-11-30T08:15:59.643Z");
+    }
+}

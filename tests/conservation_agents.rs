@@ -1,0 +1,362 @@
+//! Conservation for Codex, Gemini and Qwen (issue 11 point 6): over every raw file of those
+//! agents in the shared corpus (external included) and in `samples/`, every call id, assistant
+//! text, typed prompt and tool output the raw log holds is kept in `--to jsonl`, and every
+//! typed prompt is visible in `--to md` and `--to text`. Each format has its own extractor
+//! that reads the raw lines without scribe's code, so a fact an adapter drops is caught.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::util::{corpus, files_under, root, run_jsonl, scribe};
+
+/// What a raw log holds that the transcript must keep.
+#[derive(Default, Debug)]
+struct Facts {
+    call_ids: Vec<String>,
+    texts: Vec<String>,
+    prompts: Vec<String>,
+    outputs: Vec<String>,
+}
+
+/// The raw formats these extractors read.
+#[derive(Debug, Clone, Copy)]
+enum Raw {
+    CodexExec,
+    CodexRollout,
+    GeminiStream,
+    GeminiChat,
+    QwenStream,
+    QwenDaemon,
+    QwenChat,
+}
+
+/// Every Codex, Gemini and Qwen raw file, with its format.
+fn raw_files() -> Vec<(PathBuf, Raw)> {
+    let mut out = Vec::new();
+    let samples = root().join("samples");
+    for (name, raw) in [
+        ("codex-exec-edges.jsonl", Raw::CodexExec),
+        ("codex-rollout-edges.jsonl", Raw::CodexRollout),
+        ("codex-rollout-legacy.jsonl", Raw::CodexRollout),
+        ("gemini-stream-edges.jsonl", Raw::GeminiStream),
+        ("qwen-session.jsonl", Raw::QwenChat),
+        ("qwen-daemon-edges.sse", Raw::QwenDaemon),
+    ] {
+        out.push((samples.join(name), raw));
+    }
+    let Some(dir) = corpus() else { return out };
+    for p in files_under(&dir, &|_| true) {
+        let s = p.to_string_lossy().into_owned();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        let raw = if s.contains("/codex/") && name.starts_with("rollout-") {
+            Some(Raw::CodexRollout)
+        } else if name.starts_with("stream-output")
+            || s.contains("/codex/") && name == "stream.jsonl"
+        {
+            Some(Raw::CodexExec)
+        } else if s.contains("gemini-cli/") && name == "stream.jsonl"
+            || s.contains("google-gemini/") && name.ends_with(".jsonl")
+        {
+            Some(Raw::GeminiStream)
+        } else if s.contains("gemini-cli/") && s.contains("/chats/") && name.ends_with(".jsonl") {
+            Some(Raw::GeminiChat)
+        } else if s.contains("qwen-code/") && name == "stream.jsonl"
+            || name == "qwen_output_sample.jsonl"
+        {
+            Some(Raw::QwenStream)
+        } else if s.contains("qwen-daemon/")
+            && (name.ends_with(".sse")
+                || name.starts_with("conformance-") && name.ends_with(".jsonl"))
+        {
+            Some(Raw::QwenDaemon)
+        } else {
+            None
+        };
+        if let Some(r) = raw {
+            out.push((p, r));
+        }
+    }
+    out
+}
+
+/// The JSON objects of a raw file: one a line, or one an SSE `data:` line.
+fn objects(path: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .map(|l| l.strip_prefix("data:").map_or(l, str::trim_start))
+        .filter_map(|l| serde_json::from_str::<Value>(l.trim()).ok())
+        .filter(Value::is_object)
+        .collect()
+}
+
+fn s(v: &Value, k: &str) -> String {
+    v.get(k)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// The text of a content list (`[{text}]`, `[{type, text}]`) or a string.
+fn content(v: Option<&Value>) -> Vec<String> {
+    match v {
+        Some(Value::String(t)) => vec![t.clone()],
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(|c| c.get("text").and_then(Value::as_str).map(str::to_owned))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// True for a message a harness wrote (`<environment_context>…`, `<session_context>…`).
+fn harness(t: &str) -> bool {
+    let t = t.trim();
+    t.starts_with('<') || t.starts_with("# AGENTS.md")
+}
+
+fn extract(path: &Path, raw: Raw) -> Facts {
+    let mut f = Facts::default();
+    let objs = objects(path);
+    match raw {
+        Raw::CodexExec => {
+            for o in objs.iter().filter(|o| s(o, "type") == "item.completed") {
+                let it = &o["item"];
+                match s(it, "type").as_str() {
+                    "agent_message" => f.texts.push(s(it, "text")),
+                    "command_execution" => {
+                        f.call_ids.push(s(it, "id"));
+                        f.outputs.push(s(it, "aggregated_output"));
+                    }
+                    "file_change" | "mcp_tool_call" | "collab_tool_call" => {
+                        f.call_ids.push(s(it, "id"));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Raw::CodexRollout => {
+            let items = objs.iter().any(|o| {
+                o.pointer("/payload/type").and_then(Value::as_str) == Some("item_completed")
+            });
+            for o in &objs {
+                let p = &o["payload"];
+                match (s(o, "type").as_str(), s(p, "type").as_str()) {
+                    ("event_msg", "user_message") if !harness(&s(p, "message")) => {
+                        f.prompts.push(s(p, "message"));
+                    }
+                    ("event_msg", "agent_message") => f.texts.push(s(p, "message")),
+                    ("event_msg", "item_completed") => {
+                        let it = &p["item"];
+                        match s(it, "type").as_str() {
+                            "UserMessage" => f.prompts.extend(content(it.get("content"))),
+                            "AgentMessage" => f.texts.extend(content(it.get("content"))),
+                            "CommandExecution" => {
+                                f.call_ids.push(s(it, "id"));
+                                f.outputs.push(s(it, "aggregated_output"));
+                            }
+                            "FileChange" | "McpToolCall" => f.call_ids.push(s(it, "id")),
+                            _ => {}
+                        }
+                    }
+                    (
+                        "response_item",
+                        "function_call" | "custom_tool_call" | "local_shell_call",
+                    ) => {
+                        f.call_ids.push(s(p, "call_id"));
+                    }
+                    ("response_item", "function_call_output") if !items => {
+                        if let Some(out) = p["output"].as_str() {
+                            match serde_json::from_str::<Value>(out) {
+                                Ok(v) if v["output"].is_string() => f.outputs.push(s(&v, "output")),
+                                Ok(_) => {}
+                                Err(_) => f.outputs.push(out.to_owned()),
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Raw::GeminiStream => {
+            for o in &objs {
+                match s(o, "type").as_str() {
+                    "message" if s(o, "role") == "user" => f.prompts.push(s(o, "content")),
+                    "message" => f.texts.push(s(o, "content")),
+                    "tool_use" => f.call_ids.push(s(o, "tool_id")),
+                    "tool_result" => {
+                        f.call_ids.push(s(o, "tool_id"));
+                        f.outputs.push(s(o, "output"));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Raw::GeminiChat => {
+            for o in &objs {
+                match s(o, "type").as_str() {
+                    "user" => f.prompts.extend(
+                        content(o.get("content"))
+                            .into_iter()
+                            .filter(|t| !harness(t)),
+                    ),
+                    "gemini" => {
+                        f.texts.extend(content(o.get("content")));
+                        for c in o["toolCalls"].as_array().into_iter().flatten() {
+                            f.call_ids.push(s(c, "id"));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Raw::QwenStream => {
+            for o in &objs {
+                let role = s(o, "type");
+                // A sub-agent's prompt is the Agent call's input, not typed by a person.
+                let sub = o["parent_tool_use_id"].is_string();
+                let blocks = o.pointer("/message/content");
+                if role == "user" && !sub {
+                    if let Some(Value::String(t)) = blocks {
+                        f.prompts.push(t.clone());
+                    }
+                }
+                for b in blocks.and_then(Value::as_array).into_iter().flatten() {
+                    match (role.as_str(), s(b, "type").as_str()) {
+                        ("assistant", "text") => f.texts.push(s(b, "text")),
+                        ("assistant", "tool_use") => f.call_ids.push(s(b, "id")),
+                        ("user", "tool_result") => {
+                            f.call_ids.push(s(b, "tool_use_id"));
+                            f.outputs.extend(content(b.get("content")));
+                        }
+                        ("user", "text") if !sub => f.prompts.push(s(b, "text")),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        Raw::QwenDaemon => {
+            fn walk(v: &Value, f: &mut Facts) {
+                match v {
+                    Value::Object(o) => {
+                        if let Some(kind) = o.get("sessionUpdate").and_then(Value::as_str) {
+                            let text = v.pointer("/content/text").and_then(Value::as_str);
+                            match (kind, text) {
+                                ("agent_message_chunk", Some(t)) => f.texts.push(t.to_owned()),
+                                ("user_message_chunk", Some(t)) => f.prompts.push(t.to_owned()),
+                                ("tool_call", _) => f.call_ids.push(s(v, "toolCallId")),
+                                _ => {}
+                            }
+                        }
+                        o.values().for_each(|x| walk(x, f));
+                    }
+                    Value::Array(a) => a.iter().for_each(|x| walk(x, f)),
+                    _ => {}
+                }
+            }
+            objs.iter().for_each(|o| walk(o, &mut f));
+        }
+        Raw::QwenChat => {
+            for o in &objs {
+                let parts = o.pointer("/message/parts").and_then(Value::as_array);
+                for p in parts.into_iter().flatten() {
+                    match s(o, "type").as_str() {
+                        "user" => f.prompts.push(s(p, "text")),
+                        "assistant" if p.get("thought").is_none() && p["text"].is_string() => {
+                            f.texts.push(s(p, "text"));
+                        }
+                        "assistant" if p["functionCall"].is_object() => {
+                            f.call_ids.push(s(&p["functionCall"], "id"));
+                        }
+                        "tool_result" => {
+                            if let Some(out) = p.pointer("/functionResponse/response/output") {
+                                f.outputs.push(out.as_str().unwrap_or_default().to_owned());
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    for list in [
+        &mut f.call_ids,
+        &mut f.texts,
+        &mut f.prompts,
+        &mut f.outputs,
+    ] {
+        list.retain(|t| !t.trim().is_empty());
+    }
+    f
+}
+
+/// Every string anywhere in a list of records.
+fn strings(recs: &[Value], out: &mut Vec<String>) {
+    fn walk(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::String(s) => out.push(s.clone()),
+            Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
+            Value::Object(o) => o.values().for_each(|x| walk(x, out)),
+            _ => {}
+        }
+    }
+    recs.iter().for_each(|r| walk(r, out));
+}
+
+/// A few plain words from the start of a prompt: what a reader must find in the rendered text
+/// whatever the renderer escapes or wraps.
+fn probe(prompt: &str) -> Vec<String> {
+    prompt
+        .split_whitespace()
+        .filter(|w| w.len() >= 3 && w.chars().all(|c| c.is_alphanumeric()))
+        .take(4)
+        .map(str::to_owned)
+        .collect()
+}
+
+fn render(path: &Path, to: &str) -> String {
+    let out = scribe()
+        .args(["--to", to, "--color", "never"])
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}: --to {to} failed", path.display());
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn every_codex_gemini_and_qwen_fact_is_kept() {
+    let files = raw_files();
+    assert!(files.len() >= 6);
+    let mut failures = Vec::new();
+    for (path, raw) in &files {
+        let facts = extract(path, *raw);
+        let (recs, _) = run_jsonl(path, &[]);
+        let mut all = Vec::new();
+        strings(&recs, &mut all);
+        let kept = |t: &String| all.iter().any(|s| s.contains(t.trim()));
+        let name = path.display();
+        for (what, list) in [
+            ("call id", &facts.call_ids),
+            ("assistant text", &facts.texts),
+            ("typed prompt", &facts.prompts),
+            ("tool output", &facts.outputs),
+        ] {
+            for t in list.iter().filter(|t| !kept(t)) {
+                failures.push(format!("{name} ({raw:?}): {what} lost: {:.80}", t.trim()));
+            }
+        }
+        if facts.prompts.is_empty() {
+            continue;
+        }
+        for to in ["md", "text"] {
+            let shown = render(path, to);
+            for p in &facts.prompts {
+                for w in probe(p).iter().filter(|w| !shown.contains(w.as_str())) {
+                    failures.push(format!("{name}: prompt word {w:?} not in --to {to}"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
