@@ -13,9 +13,11 @@ pub(crate) use crate::transform::StableMode;
 
 /// Fold a coding agent's event stream into a transcript you can read, share and diff.
 ///
-/// scribe reads Claude Code stream-json (`claude -p … --output-format stream-json --verbose`), the
-/// sessions Claude Code saves under `~/.claude/projects/`, Qwen Code's daemon events and
-/// stream-json, and its own JSONL. It classifies every message, folds tool calls, sub-agents,
+/// scribe reads the logs of four coding agents: Claude Code (stream-json from `claude -p …
+/// --output-format stream-json --verbose`, and the sessions it saves under
+/// `~/.claude/projects/`), Qwen Code (its daemon's events and stream-json), Codex CLI (`codex
+/// exec --json` and its rollout files) and Gemini CLI (stream-json and its saved chats), and its
+/// own JSONL. It classifies every message, folds tool calls, sub-agents,
 /// skills and MCP calls into turns, and writes the transcript as terminal text, Markdown, HTML or
 /// normalized JSONL. It is a filter: with no FILE, or with `-`, it reads standard input, and it
 /// prints each record as soon as it is
@@ -32,7 +34,8 @@ pub(crate) use crate::transform::StableMode;
   scribe session.jsonl --to md > transcript.md
   scribe session.jsonl --to jsonl > transcript.jsonl
   scribe --to events run.jsonl | jq -c 'select(.event == \"tool-result\")'
-  scribe --stable run.jsonl > golden.jsonl       (check in a golden transcript)
+  scribe --stable run.jsonl > golden.jsonl       (a golden transcript: --stable writes JSONL
+                                                  when stdout is not a terminal)
   scribe diff golden.jsonl new-run.jsonl         (exit 1 when the behaviour changed)
   scribe --redact session.jsonl > shareable.jsonl
   scribe ~/.claude/projects/-home-me-app/ -o transcripts/
@@ -51,9 +54,10 @@ pub(crate) struct Cli {
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
 
-    /// Output format.
-    #[arg(long = "to", short = 't', value_enum, default_value_t = OutputFormat::Text)]
-    pub(crate) to: OutputFormat,
+    /// Output format [default: text; with --stable and standard output not a terminal, jsonl,
+    /// so that `scribe --stable run.jsonl > golden.jsonl` writes a golden `scribe diff` reads].
+    #[arg(long = "to", short = 't', value_enum)]
+    pub(crate) to: Option<OutputFormat>,
 
     /// Input format; by default it is detected from the first JSON lines of each input (lines
     /// before them that are not JSON, such as a CLI's start-up messages, are skipped with one
@@ -70,6 +74,20 @@ pub(crate) struct Cli {
     /// Make the first input error fatal (exit 1) instead of reporting it and going on.
     #[arg(long)]
     pub(crate) strict: bool,
+
+    /// Follow a growing session, like `tail -f`: render FILE as it is now, then each record as
+    /// it is written, until Ctrl-C (exit 130, output closed properly). A directory (a project
+    /// directory, `~/.claude/projects`, `~/.codex/sessions`, `~/.gemini/tmp`) follows its most
+    /// recently written session and switches to a newer one when it appears. With `-o DIR`, the
+    /// files there are rewritten (at most once a second) as the session grows; HTML pages reload
+    /// themselves.
+    #[arg(long, short = 'F')]
+    pub(crate) follow: bool,
+
+    /// With --follow DIR: follow every active session in DIR at once (those written in the last
+    /// 10 minutes, and each new one), each output line prefixed with a short session tag.
+    #[arg(long)]
+    pub(crate) follow_all: bool,
 
     /// When to colour terminal output.
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN", global = true)]
@@ -108,12 +126,20 @@ pub(crate) struct Cli {
     #[arg(long, global = true)]
     pub(crate) redact: bool,
 
+    /// At the end, print on stderr an account of every input line: lines read, and how many are
+    /// reflected in a record, kept in a `debug` record, named by a diagnostic or blank (the sum is
+    /// checked); records written by kind; `debug` records by the raw line's kind; diagnostics by
+    /// kind.
+    #[arg(long)]
+    pub(crate) stats: bool,
+
     /// Compare two runs (see `scribe diff --help`).
     #[command(subcommand)]
     pub(crate) command: Option<Command>,
 
-    /// Print a generated document instead of reading input (the man page).
-    #[arg(long, value_enum, hide = true, value_name = "WHAT")]
+    /// Print a generated document instead of reading input: the man page, or a shell's
+    /// completion script (`scribe --generate bash > /etc/bash_completion.d/scribe`).
+    #[arg(long, value_enum, value_name = "WHAT")]
     pub(crate) generate: Option<Generate>,
 }
 
@@ -133,6 +159,16 @@ pub(crate) enum ColorWhen {
 pub(crate) enum Generate {
     /// The roff man page (man/scribe.1).
     Man,
+    /// Completions for bash.
+    Bash,
+    /// Completions for zsh.
+    Zsh,
+    /// Completions for fish.
+    Fish,
+    /// Completions for elvish.
+    Elvish,
+    /// Completions for PowerShell.
+    Powershell,
 }
 
 /// Subcommands. `scribe [FILE]...` with no subcommand is the filter.
@@ -140,6 +176,34 @@ pub(crate) enum Generate {
 pub(crate) enum Command {
     /// Compare two runs of the same task and show what the agent did differently.
     Diff(DiffArgs),
+    /// Run as an agent's hook: archive the session a hook payload names into DIR.
+    Hook(HookArgs),
+}
+
+/// `scribe hook --to html -o DIR`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Reads the hook payload as Claude Code (JSON on stdin: session_id, transcript_path, \
+cwd, hook_event_name), Gemini CLI (the same fields on stdin) and Codex (`notify`: the JSON as the \
+last argument, naming the thread; its rollout is looked up under $CODEX_HOME/sessions) send it, \
+converts the session's transcript (with its sub-agent files) into DIR and rewrites DIR's \
+index.html. It never fails the agent's turn: problems are written to DIR/scribe-hook.log and \
+it exits 0."
+)]
+pub(crate) struct HookArgs {
+    /// Output format of the archived page.
+    #[arg(long = "to", short = 't', value_enum, default_value_t = OutputFormat::Html)]
+    pub(crate) to: OutputFormat,
+    /// The archive directory.
+    #[arg(long = "output-dir", short = 'o', value_name = "DIR")]
+    pub(crate) output_dir: PathBuf,
+    /// A payload passed as an argument (Codex's `notify`); otherwise it is read from stdin.
+    #[arg(value_name = "PAYLOAD")]
+    pub(crate) payload: Option<String>,
+    /// Internal: convert this transcript (the hook runs itself with it, its stderr going to the
+    /// log file).
+    #[arg(long, hide = true, value_name = "PATH")]
+    pub(crate) transcript: Option<PathBuf>,
 }
 
 /// `scribe diff OLD NEW`.

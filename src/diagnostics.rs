@@ -8,6 +8,7 @@
 //! one way to print a message that is not about a line. Under `--redact`, messages are redacted
 //! as well.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 
 use crate::render::ansi::sanitize::sanitize;
@@ -18,6 +19,16 @@ pub(crate) struct Diagnostics {
     strict: bool,
     errors: u64,
     warnings: u64,
+    /// Diagnostics counted by kind (severity and the message up to its first colon), for `--stats`.
+    kinds: BTreeMap<String, u64>,
+    /// The input whose line numbers are being noted for `--stats` (not its sub-agent files).
+    tracked: Option<String>,
+    /// Lines of the tracked input a diagnostic named since the last `take_noted`.
+    noted: Vec<u64>,
+    /// Line spans of the tracked input that a multi-line record took in (first, last).
+    spans: Vec<(u64, u64)>,
+    /// Count, but print nothing (the fuzz targets, which would spend their time on stderr).
+    quiet: bool,
 }
 
 impl Diagnostics {
@@ -29,22 +40,74 @@ impl Diagnostics {
         }
     }
 
+    /// The same diagnostics, counted but not printed.
+    pub(crate) fn quiet(mut self) -> Diagnostics {
+        self.quiet = true;
+        self
+    }
+
     /// An input error: the line could not be used as it is.
     pub(crate) fn error(&mut self, file: &str, line: u64, what: &str) {
         self.errors += 1;
-        print(file, line, what);
+        self.note("error", file, line, what);
+        if !self.quiet {
+            print(file, line, what);
+        }
     }
 
     /// Something odd that did not stop the line from being used.
     pub(crate) fn warning(&mut self, file: &str, line: u64, what: &str) {
         self.warnings += 1;
-        print(file, line, what);
+        self.note("warning", file, line, what);
+        if !self.quiet {
+            print(file, line, what);
+        }
+    }
+
+    fn note(&mut self, severity: &str, file: &str, line: u64, what: &str) {
+        let gist = what.split(':').next().unwrap_or(what).trim();
+        let kind = format!("{severity}: {}", crate::stats::printable(gist, 60));
+        *self.kinds.entry(kind).or_default() += 1;
+        if self.tracked.as_deref() == Some(file) && line > 0 {
+            self.noted.push(line);
+        }
+    }
+
+    /// From now on, note the lines diagnostics name in `file` (`None`: stop noting).
+    pub(crate) fn track(&mut self, file: Option<&str>) {
+        self.tracked = file.map(str::to_owned);
+        self.noted.clear();
+        self.spans.clear();
+    }
+
+    /// Lines `first..=last` of `file` were read as one record.
+    pub(crate) fn span(&mut self, file: &str, first: u64, last: u64) {
+        if self.tracked.as_deref() == Some(file) && last > first {
+            self.spans.push((first, last));
+        }
+    }
+
+    /// Hands the noted lines and spans to the `--stats` ledger.
+    pub(crate) fn take_noted(&mut self, ledger: &mut crate::stats::Ledger) {
+        for line in self.noted.drain(..) {
+            ledger.diagnosed(line);
+        }
+        for (first, last) in self.spans.drain(..) {
+            ledger.span(first, last);
+        }
+    }
+
+    /// Diagnostics so far, by kind.
+    pub(crate) fn kinds(&self) -> &BTreeMap<String, u64> {
+        &self.kinds
     }
 
     /// A message about a whole input that is not an input error of one line (the caller decides
     /// the exit status).
     pub(crate) fn message(&mut self, file: &str, what: &str) {
-        print(file, 0, what);
+        if !self.quiet {
+            print(file, 0, what);
+        }
     }
 
     /// `--strict` was given and an error has happened: stop now.

@@ -23,10 +23,20 @@ use crate::model::transcript::TranscriptItem;
 use crate::render::html::index::{IndexRow, Manifest, Tally, write_index};
 use crate::render::{self, Render};
 use crate::settings::Settings;
+use crate::stats::Stats;
 use crate::transform::Transforms;
 
 /// The input driver: one input from bytes to transcript items (shared with `scribe diff`).
 pub(crate) mod driver;
+
+/// `scribe --follow`: inputs read while they are written.
+mod follow;
+/// `scribe hook`: archive the session an agent's hook payload names.
+mod hook;
+/// `--output-dir` pages rewritten whole, atomically (follow mode and `scribe hook`).
+mod pages;
+/// A growing file read as a stream.
+mod watch;
 
 use driver::{InputDriver, Sink, StrictStop};
 
@@ -35,14 +45,29 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
     if let Some(what) = cli.generate {
         return generate(what);
     }
-    if let Some(Command::Diff(args)) = &cli.command {
-        return crate::diff::run(cli, args);
+    match &cli.command {
+        Some(Command::Diff(args)) => return crate::diff::run(cli, args),
+        Some(Command::Hook(args)) => return Ok(hook::run(cli, args)),
+        None => {}
     }
     let settings = Settings::resolve(cli);
     if settings.redact {
         crate::diagnostics::redact_messages(settings.home.as_deref());
     }
+    if settings.follow {
+        return follow::run(&settings);
+    }
     let mut diag = Diagnostics::new(settings.strict);
+    let mut stats = Stats::default();
+    let code = run_inputs(&settings, &mut diag, &mut stats);
+    if settings.stats {
+        stats.print(diag.kinds());
+    }
+    code
+}
+
+/// Reads every input in turn (`run` less the `--stats` account).
+fn run_inputs(settings: &Settings, diag: &mut Diagnostics, stats: &mut Stats) -> Result<u8> {
     let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let mut renderer = render::renderer_for(&settings.render_options());
     let mut trouble = false;
@@ -103,12 +128,13 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
             None => run_one(
                 path,
                 reader,
-                &settings,
+                settings,
                 renderer.as_mut(),
                 &mut out,
-                &mut diag,
+                diag,
+                stats,
             ),
-            Some(files) => files.write(path, reader, &settings, renderer.as_mut(), &mut diag),
+            Some(files) => files.write(path, reader, settings, renderer.as_mut(), diag, stats),
         };
         match done {
             Ok(rendered) => stopped |= rendered.stopped,
@@ -175,6 +201,7 @@ impl OutputDir {
         settings: &Settings,
         renderer: &mut dyn Render,
         diag: &mut Diagnostics,
+        stats: &mut Stats,
     ) -> Result<Rendered> {
         let dir = &self.dir;
         // The page of an input unchanged since the last run over this directory is kept.
@@ -191,11 +218,11 @@ impl OutputDir {
         let mut buf = crate::output_file::temp_in(dir)?;
         let (outcome, row) = if self.html {
             let mut tally = Tally::new(renderer);
-            let outcome = run_one(path, reader, settings, &mut tally, &mut buf, diag);
+            let outcome = run_one(path, reader, settings, &mut tally, &mut buf, diag, stats);
             (outcome, Some(tally.row))
         } else {
             (
-                run_one(path, reader, settings, renderer, &mut buf, diag),
+                run_one(path, reader, settings, renderer, &mut buf, diag, stats),
                 None,
             )
         };
@@ -277,11 +304,12 @@ fn output_path(
 /// Reads one input to its end through the driver, rendering as it goes.
 fn run_one(
     path: &Path,
-    reader: Box<dyn Read>,
+    reader: impl Read,
     settings: &Settings,
     renderer: &mut dyn Render,
     out: &mut BufWriter<impl Write>,
     diag: &mut Diagnostics,
+    stats: &mut Stats,
 ) -> Result<Rendered> {
     let name = path.display().to_string();
     let mut sink = RenderSink {
@@ -289,9 +317,15 @@ fn run_one(
         out,
         transforms: settings.transforms(),
         session_id: None,
+        stats,
     };
-    let outcome = InputDriver::new(&name, path, settings.from).run(reader, &mut sink, diag)?;
+    let mut driver = InputDriver::new(&name, path, settings.from).keep_line_marks(settings.stats);
+    if settings.follow {
+        driver = driver.following();
+    }
+    let outcome = driver.run(reader, &mut sink, diag)?;
     sink.renderer.finish(sink.out, &outcome.summary)?;
+    sink.stats.close(&name, outcome.ledger);
     Ok(Rendered {
         session_id: sink.session_id,
         stopped: outcome.stopped,
@@ -313,6 +347,8 @@ struct RenderSink<'a, W: Write> {
     out: &'a mut BufWriter<W>,
     transforms: Transforms,
     session_id: Option<String>,
+    /// The `--stats` totals: records written by kind, debug records by raw kind.
+    stats: &'a mut Stats,
 }
 
 impl<W: Write> Sink for RenderSink<'_, W> {
@@ -322,6 +358,7 @@ impl<W: Write> Sink for RenderSink<'_, W> {
     }
 
     fn live(&mut self, event: &Event) -> Result<()> {
+        self.stats.debug_event(event);
         if self.transforms.is_empty() {
             self.renderer.live(self.out, event)?;
         } else if let Some(shown) = self.transforms.event(event) {
@@ -335,6 +372,7 @@ impl<W: Write> Sink for RenderSink<'_, W> {
             self.session_id = Some(s.session_id.clone());
         }
         self.transforms.item(&mut item);
+        self.stats.record_written(&item);
         Ok(self.renderer.item(self.out, &item)?)
     }
 
@@ -343,13 +381,66 @@ impl<W: Write> Sink for RenderSink<'_, W> {
     }
 }
 
-fn generate(what: Generate) -> Result<u8> {
-    match what {
-        Generate::Man => {
-            let mut out = io::stdout().lock();
-            clap_mangen::Man::new(Cli::command()).render(&mut out)?;
-            out.flush()?;
-        }
+/// Runs the filter over `data` as standard input, with the command-line `args`, writing the
+/// output nowhere and the diagnostics nowhere: the entry point of the fuzz targets (`fuzz/`).
+pub(crate) fn run_bytes(args: &[&str], data: &[u8]) -> Result<()> {
+    use clap::Parser;
+    let cli = Cli::try_parse_from(std::iter::once("scribe").chain(args.iter().copied()))?;
+    let settings = Settings::resolve(&cli);
+    let mut diag = Diagnostics::new(settings.strict).quiet();
+    let mut stats = Stats::default();
+    let mut renderer = render::renderer_for(&settings.render_options());
+    let mut out = BufWriter::new(io::sink());
+    let reader: Box<dyn Read> = Box::new(io::Cursor::new(data.to_vec()));
+    match run_one(
+        Path::new("-"),
+        reader,
+        &settings,
+        renderer.as_mut(),
+        &mut out,
+        &mut diag,
+        &mut stats,
+    ) {
+        Ok(_) => Ok(()),
+        Err(e) if e.downcast_ref::<StrictStop>().is_some() => Ok(()),
+        Err(e) => Err(e),
     }
+}
+
+/// The man page: clap_mangen's sections, except that `scribe diff` is described here rather
+/// than referred to as `scribe-diff(1)`, a page that does not exist.
+fn man_page(out: &mut dyn Write) -> io::Result<()> {
+    let man = clap_mangen::Man::new(Cli::command());
+    man.render_title(out)?;
+    man.render_name_section(out)?;
+    man.render_synopsis_section(out)?;
+    man.render_description_section(out)?;
+    man.render_options_section(out)?;
+    out.write_all(
+        b".SH SUBCOMMANDS\n.TP\n\\fBscribe diff\\fR [\\fIOPTIONS\\fR] \\fIOLD\\fR \\fINEW\\fR\n\
+          Compare two runs of the same task and show what the agent did differently; \
+          \\fBscribe diff \\-\\-help\\fR lists its options.\n",
+    )?;
+    man.render_extra_section(out)?;
+    man.render_version_section(out)
+}
+
+fn generate(what: Generate) -> Result<u8> {
+    use clap_complete::Shell;
+    let mut out = io::stdout().lock();
+    let shell = match what {
+        Generate::Man => {
+            man_page(&mut out)?;
+            out.flush()?;
+            return Ok(exit::SUCCESS);
+        }
+        Generate::Bash => Shell::Bash,
+        Generate::Zsh => Shell::Zsh,
+        Generate::Fish => Shell::Fish,
+        Generate::Elvish => Shell::Elvish,
+        Generate::Powershell => Shell::PowerShell,
+    };
+    clap_complete::generate(shell, &mut Cli::command(), "scribe", &mut out);
+    out.flush()?;
     Ok(exit::SUCCESS)
 }

@@ -100,7 +100,7 @@ fn run(input: &[u8]) -> (BTreeSet<String>, BTreeSet<String>) {
     let mut reader = LineReader::new(input);
     let mut adapter = crate::input::claude::stream();
     let mut folder = Folder::new();
-    let mut diag = Diagnostics::new(false);
+    let mut diag = Diagnostics::new(false).quiet();
     let (mut events, mut items) = (Vec::new(), Vec::new());
     let mut ids_in = BTreeSet::new();
     while let Some(line) = reader.next_line().unwrap() {

@@ -36,6 +36,12 @@ pub(crate) struct Settings {
     pub(crate) stable: Option<StableMode>,
     /// `--redact`: replace secrets and the home directory.
     pub(crate) redact: bool,
+    /// `--stats`: account for every input line on stderr at the end.
+    pub(crate) stats: bool,
+    /// `--follow`: keep reading inputs as they grow.
+    pub(crate) follow: bool,
+    /// `--follow-all`: follow every active session of a directory.
+    pub(crate) follow_all: bool,
     /// `$HOME`, read once here, for `--redact` (`None` when unset, empty or `/`).
     pub(crate) home: Option<String>,
 }
@@ -51,6 +57,7 @@ impl Settings {
             thinking: self.thinking,
             context: self.context,
             archive: self.output_dir.is_some(),
+            results_in_call_order: self.stable.is_some(),
             debug: self.debug,
         }
     }
@@ -84,7 +91,11 @@ impl Settings {
         };
         Settings {
             inputs,
-            to: cli.to,
+            to: cli.to.unwrap_or(match (cli.stable, stdout_tty) {
+                // `scribe --stable run.jsonl > golden.jsonl`: the README's CI recipe.
+                (Some(_), false) => OutputFormat::Jsonl,
+                _ => OutputFormat::Text,
+            }),
             from: cli.from,
             strict: cli.strict,
             output_dir: cli.output_dir.clone(),
@@ -96,6 +107,9 @@ impl Settings {
             width,
             stable: cli.stable,
             redact: cli.redact,
+            stats: cli.stats,
+            follow: cli.follow || cli.follow_all,
+            follow_all: cli.follow_all,
             home: std::env::var("HOME")
                 .ok()
                 .map(|h| h.trim_end_matches('/').to_owned())

@@ -326,3 +326,59 @@ fn a_background_bash_call_gets_no_phantom_subagent() {
     let text = render("fold-background-bash.jsonl", &["--to", "text"]);
     assert!(!text.contains("sub-agent"), "{text}");
 }
+
+// Issue 17 point 2: the SDK's permission round trip (`control_request can_use_tool`, then the
+// host's `control_response`) in §14's vocabulary: a question makes the call approval-pending, an
+// allow lets it run, a deny ends it approval-denied with the host's reason; a question still
+// open at the end says it waits for approval in every view. Point 3 and 4 ride along:
+// `session-state` is spelled `requires-action`, a rate-limit notice carries `at`, and
+// `system/status.permissionMode` writes the session snapshot again.
+#[test]
+fn permission_prompts_are_approval_states_in_every_output() {
+    let name = "fold-permission-prompts.jsonl";
+    let recs = records(name);
+    let states: Vec<(String, String)> = call_states(name);
+    let want = [
+        ("toolu_1", "success"),
+        ("toolu_2", "approval-denied"),
+        ("toolu_3", "approval-pending"),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    assert_eq!(states, want);
+    let denied = recs
+        .iter()
+        .flat_map(|r| r["parts"].as_array().cloned().unwrap_or_default())
+        .find(|p| p["call"]["toolCallId"] == "toolu_2")
+        .unwrap();
+    assert_eq!(denied["call"]["errorText"], "rm is not allowed here");
+    let text = render(name, &["--to", "text"]);
+    assert!(text.contains("(waiting for approval)"), "{text}");
+    assert!(text.contains("Denied: rm is not allowed here"), "{text}");
+    assert_eq!(text.matches("(no result)").count(), 0, "{text}");
+    let md = render(name, &["--to", "md"]);
+    assert!(md.contains("Bash(make) · waiting for approval"), "{md}");
+    let html = render(name, &["--to", "html"]);
+    assert!(html.contains("awaiting approval"), "html names the wait");
+
+    let notice = |kind: &str| {
+        recs.iter()
+            .find(|r| r["kind"] == "notice" && r["notice"]["kind"] == kind)
+            .unwrap_or_else(|| panic!("no {kind} notice"))["notice"]
+            .clone()
+    };
+    assert_eq!(notice("session-state")["state"], "requires-action");
+    assert_eq!(notice("rate-limit")["at"], "2026-11-30T10:00:00.000Z");
+    let modes: Vec<&str> = recs
+        .iter()
+        .filter(|r| r["kind"] == "session")
+        .map(|r| r["permissionMode"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        modes,
+        ["default", "plan"],
+        "the status line's mode updates the session"
+    );
+}

@@ -46,7 +46,20 @@ mod diff;
 // --redact: every secret pattern, positive and negative, in every format.
 mod redact;
 // --to jsonl / --to events goldens for every sample (a refactor must keep their bytes).
+/// The README's CI section, run as written.
+mod ci_recipe;
+/// Completions, licences, install notes, description, man page, Ctrl-C.
+mod finishing;
 mod goldens_jsonl;
+/// Mutated logs: no panic, every line accounted for.
+mod mutations;
+/// Hostile input of small size: no quadratic path.
+mod speed;
+/// `--stats`: every input line accounted for.
+mod stats;
+// --follow: growing files (stream, saved session with a sub-agent, Codex rollout) shown within a
+// second per record, rewinds marked late, Ctrl-C, directories, -o pages, and `scribe hook`.
+mod follow;
 // Hostile input (issue 13): hyperlinks, invisible characters, stderr, inert Markdown, -o files,
 // depth.
 mod security;
@@ -54,3 +67,7 @@ mod security;
 mod conservation;
 // Issue 15: Claude Code content of every CLI version (commands, denials, tasks, results).
 mod claude_content;
+// docs/conformance.md: every row's named tests exist; ✔ rows name one, n/a rows say why.
+mod conformance_doc;
+// No quadratic path: a 4x larger input takes well under 16x the time (issue 14 point 2).
+mod linear;

@@ -20,7 +20,7 @@ use std::path::Path;
 use anyhow::{Result, bail};
 use serde_json::{Map, Value};
 
-use crate::cli::{Cli, DiffArgs, DiffFormat, OutputFormat, SourceFormat, StableMode};
+use crate::cli::{Cli, DiffArgs, DiffFormat, SourceFormat, StableMode};
 use crate::diagnostics::Diagnostics;
 use crate::exit;
 use crate::model::Header;
@@ -37,10 +37,7 @@ mod print;
 pub(crate) fn run(cli: &Cli, args: &DiffArgs) -> Result<u8> {
     // Options of the filter itself, given before `diff`, would be silently ignored otherwise
     // (`--to` is compared with its default, the terminal view).
-    if cli.to != OutputFormat::Text
-        || cli.from != SourceFormat::Auto
-        || cli.strict
-        || cli.output_dir.is_some()
+    if cli.to.is_some() || cli.from != SourceFormat::Auto || cli.strict || cli.output_dir.is_some()
     {
         eprintln!(
             "scribe: --to, --from and --strict go after `diff` (scribe diff [OPTIONS] OLD NEW); \

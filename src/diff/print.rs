@@ -135,6 +135,9 @@ fn list_diff(out: &mut dyn Write, pal: &Palette, a: &[Value], b: &[Value]) -> io
     };
     let (a, b): (Vec<String>, Vec<String>) =
         (a.iter().map(show).collect(), b.iter().map(show).collect());
+    if super::align::too_long_for_myers(a.len(), b.len()) {
+        return long_diff(out, pal, a, b, None);
+    }
     let mut printed = 0;
     for op in similar::capture_diff_slices(similar::Algorithm::Myers, &a, &b) {
         let (removed, added) = match op {
@@ -202,8 +205,68 @@ fn one_side(out: &mut dyn Write, style: Style, prefix: &str, v: &Value) -> io::R
     Ok(())
 }
 
+/// The differences of two long sequences (lines or list items) in linear time, aligned as
+/// records are (`align`), with `context` equal lines around each change (`None`: no context).
+fn long_diff(
+    out: &mut dyn Write,
+    pal: &Palette,
+    a: Vec<String>,
+    b: Vec<String>,
+    context: Option<usize>,
+) -> io::Result<()> {
+    use super::align::Pair;
+    let pairs = super::align::align_strings(a.clone(), b.clone());
+    let changed = |p: &Pair| !matches!(p, Pair::Same(..));
+    let reach = context.unwrap_or(0);
+    // Which pairs are shown: every change, and equal lines within `reach` of one.
+    let mut shown = vec![false; pairs.len()];
+    let mut last_change: Option<usize> = None;
+    for (k, p) in pairs.iter().enumerate() {
+        if changed(p) {
+            last_change = Some(k);
+            shown[k.saturating_sub(reach)..=k]
+                .iter_mut()
+                .for_each(|s| *s = true);
+        } else if context.is_some() && last_change.is_some_and(|c| k - c <= reach) {
+            shown[k] = true;
+        }
+    }
+    let mut printed = 0;
+    let mut gap = false;
+    for (k, p) in pairs.iter().enumerate() {
+        if !shown[k] {
+            gap = printed > 0;
+            continue;
+        }
+        if printed >= MAX_DIFF_LINES {
+            let rest = pairs[k..].iter().filter(|p| changed(p)).count();
+            let more = format!("    … ({rest} more lines differ)");
+            return writeln!(out, "{}", more.style(pal.dim));
+        }
+        if std::mem::take(&mut gap) && context.is_some() {
+            writeln!(out, "{}", "    …".style(pal.dim))?;
+        }
+        printed += 1;
+        let (sign, style, line) = match *p {
+            Pair::Same(i, _) => (' ', pal.dim, &a[i]),
+            Pair::Old(i) | Pair::Changed(i, _) => ('-', pal.removed, &a[i]),
+            Pair::New(j) => ('+', pal.added, &b[j]),
+        };
+        writeln!(out, "{}", format!("    {sign} {line}").style(style))?;
+        if let Pair::Changed(_, j) = *p {
+            writeln!(out, "{}", format!("    + {}", b[j]).style(pal.added))?;
+        }
+    }
+    Ok(())
+}
+
 fn lines_diff(out: &mut dyn Write, pal: &Palette, a: &str, b: &str) -> io::Result<()> {
     let (a, b) = (clean(a), clean(b));
+    let (la, lb) = (a.lines().count(), b.lines().count());
+    if super::align::too_long_for_myers(la, lb) {
+        let lines = |s: &str| s.lines().map(str::to_owned).collect::<Vec<_>>();
+        return long_diff(out, pal, lines(&a), lines(&b), Some(2));
+    }
     let diff = TextDiff::from_lines(&a, &b);
     let mut printed = 0;
     for (n, group) in diff.grouped_ops(2).iter().enumerate() {

@@ -23,6 +23,7 @@
 //! recursively for nested sub-agents, down to `MAX_SUBAGENT_DEPTH` levels; deeper ones are laid
 //! out flat at that level, without recursion, and a notice says so.
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use crate::model::event::{Event, EventKind, Thread};
@@ -84,8 +85,10 @@ struct OpenBranch {
 pub(crate) struct Folder {
     queue: VecDeque<Pending>,
     subthreads: HashMap<String, SubThread>,
-    /// Which thread holds the turn of each tool call not yet written.
-    call_thread: HashMap<String, Thread>,
+    /// Where each tool call not yet written sits: its thread, its turn's id and its index in the
+    /// turn's parts, so that a result finds its call without scanning every part (30 000 calls in
+    /// one message made that quadratic).
+    call_thread: HashMap<String, CallSlot>,
     /// Task id → the Agent call that owns it.
     task_call: HashMap<String, String>,
     /// Background tasks of calls in the turn just written (a shell command run in the
@@ -100,10 +103,22 @@ pub(crate) struct Folder {
     skill_awaiting: Option<String>,
     last_session: Option<SessionSnapshot>,
     deltas: DeltaBuffer,
+    /// The turn id and part index that last kept the front turn from being final: checked first,
+    /// and the next scan starts there, so that checking a turn of n calls after each event costs
+    /// O(n) in all, not O(n) each time.
+    blocker: RefCell<(String, usize)>,
     /// Whether sub-agents deeper than `MAX_SUBAGENT_DEPTH` were flattened, and said so.
     flattened: Flattened,
     /// The branch whose events are arriving, if any (branches nest inside it).
     branch: Option<Box<OpenBranch>>,
+}
+
+/// Where a tool call sits in the fold (see `Folder::call_thread`).
+#[derive(Debug, Clone)]
+struct CallSlot {
+    thread: Thread,
+    turn: String,
+    part: usize,
 }
 
 /// The deepest sub-agent nesting written as nesting. Every pass over a transcript (transforms,
@@ -136,6 +151,7 @@ impl Folder {
             skill_awaiting: None,
             last_session: None,
             deltas: DeltaBuffer::default(),
+            blocker: RefCell::new((String::new(), 0)),
             flattened: Flattened::No,
             branch: None,
         }
@@ -222,7 +238,10 @@ impl Folder {
                 sidecar,
             } => {
                 if let Some(call) = self.find_call(&tool_call_id) {
-                    if let Some(s) = state {
+                    // No call moves backwards: a late question or answer about a finished call
+                    // (a permission resolved after the result) leaves its final state.
+                    if let Some(s) = state.filter(|s| s.is_terminal() || !call.state.is_terminal())
+                    {
                         call.state = s;
                     }
                     if output.is_some() {
@@ -498,18 +517,35 @@ impl Folder {
         meta: TurnMeta,
         timestamp: Option<String>,
     ) {
-        if let Part::ToolCall { call } = &part {
-            self.call_thread
-                .insert(call.tool_call_id.clone(), thread.clone());
-        }
+        let call_id = match &part {
+            Part::ToolCall { call } => Some(call.tool_call_id.clone()),
+            _ => None,
+        };
+        let slot = |folder: &mut Folder, part: usize| {
+            if let Some(id) = call_id.clone() {
+                let turn = message_id.clone();
+                let thread = thread.clone();
+                folder
+                    .call_thread
+                    .insert(id, CallSlot { thread, turn, part });
+            }
+        };
         let open = self.open_message.get(&thread) == Some(&message_id);
         if open {
-            if let Some(turn) = self.find_turn(&thread, &message_id) {
+            if let Some(at) = self
+                .find_turn(&thread, &message_id)
+                .map(|turn| turn.parts.len())
+            {
+                slot(self, at);
+                let turn = self
+                    .find_turn(&thread, &message_id)
+                    .expect("found just above");
                 turn.parts.push(part);
                 merge_meta(&mut turn.metadata, meta);
                 return;
             }
         }
+        slot(self, 0);
         self.open_message.insert(thread.clone(), message_id.clone());
         let turn = Turn {
             id: message_id,
@@ -650,7 +686,23 @@ impl Folder {
     }
 
     fn find_call(&mut self, id: &str) -> Option<&mut ToolCall> {
-        let thread = self.call_thread.get(id)?.clone();
+        let slot = self.call_thread.get(id)?.clone();
+        let is_it = |p: &Part| matches!(p, Part::ToolCall { call } if call.tool_call_id == id);
+        // Where the call was put, unless something moved it since.
+        let placed = self
+            .find_turn(&slot.thread, &slot.turn)
+            .and_then(|t| t.parts.get(slot.part))
+            .is_some_and(is_it);
+        if placed {
+            return self
+                .find_turn(&slot.thread, &slot.turn)
+                .and_then(|t| t.parts.get_mut(slot.part))
+                .and_then(|p| match p {
+                    Part::ToolCall { call } => Some(call.as_mut()),
+                    _ => None,
+                });
+        }
+        let thread = slot.thread;
         self.thread_turns(&thread)?.rev().find_map(|t| {
             t.parts.iter_mut().rev().find_map(|p| match p {
                 Part::ToolCall { call } if call.tool_call_id == id => Some(call.as_mut()),
@@ -672,7 +724,7 @@ impl Folder {
         if self.open_message.get(&None) == Some(&turn.id) {
             return false;
         }
-        turn.parts.iter().all(|p| match p {
+        let part_final = |p: &Part| match p {
             Part::ToolCall { call } => {
                 call.state.is_terminal()
                     && self.skill_awaiting.as_deref() != Some(call.tool_call_id.as_str())
@@ -688,7 +740,28 @@ impl Folder {
             | Part::SourceUrl { .. }
             | Part::SourceDocument { .. }
             | Part::Data { .. } => true,
-        })
+        };
+        let mut blocker = self.blocker.borrow_mut();
+        let start = if blocker.0 == turn.id && blocker.1 < turn.parts.len() {
+            blocker.1
+        } else {
+            0
+        };
+        // Every part is checked, from the last blocker on, wrapping around.
+        let n = turn.parts.len();
+        match (0..n)
+            .map(|k| (start + k) % n)
+            .find(|&i| !part_final(&turn.parts[i]))
+        {
+            Some(i) => {
+                if blocker.0 != turn.id {
+                    blocker.0.clone_from(&turn.id);
+                }
+                blocker.1 = i;
+                false
+            }
+            None => true,
+        }
     }
 
     /// Writes the final items at the front of the queue.

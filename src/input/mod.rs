@@ -58,6 +58,11 @@ impl Report<'_> {
     pub(crate) fn warning(&mut self, line: u64, what: &str) {
         self.diag.warning(self.file, line, what);
     }
+
+    /// Lines `first..=last` were read as one record that begins at `first` (for `--stats`).
+    pub(crate) fn span(&mut self, first: u64, last: u64) {
+        self.diag.span(self.file, first, last);
+    }
 }
 
 /// A source format's decoder.
@@ -96,6 +101,19 @@ pub(crate) trait Adapter {
     /// Where the input file is, for formats that read files beside it (a saved session's
     /// sub-agents). Not called for standard input.
     fn set_path(&mut self, _path: &Path) {}
+    /// True for an adapter that keeps lines and emits their events later (at the end of the
+    /// input, or when a multi-line frame closes). For the others, a line that yields no event and
+    /// no diagnostic is kept as a `debug` record by the pipeline, so that nothing vanishes.
+    fn holds_lines(&self) -> bool {
+        false
+    }
+    /// Follow mode (`--follow`): the file is still being written, so emit each line's events
+    /// as it is read (in file order) rather than holding the file until its end. Formats that
+    /// already stream ignore it.
+    fn set_live(&mut self) {}
+    /// Follow mode, while the input is quiet: read what grew in the files beside it (a saved
+    /// session's sub-agent transcripts).
+    fn poll(&mut self, _out: &mut Vec<Event>, _report: &mut Report<'_>) {}
 }
 
 /// The adapter for a (resolved) source format.

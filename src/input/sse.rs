@@ -24,6 +24,8 @@ pub(crate) struct Frame {
     pub(crate) retry: Option<u64>,
     /// The line of the frame's first field.
     pub(crate) line: u64,
+    /// The line of its last field.
+    pub(crate) last: u64,
     /// The input ended before the blank line that closes the frame.
     pub(crate) cut_off: bool,
 }
@@ -35,6 +37,9 @@ pub(crate) enum SseItem {
     Frame(Frame),
     /// A whole JSON object on one line, outside any frame (a saved envelope log).
     Json { line: u64, text: String },
+    /// A line outside any frame that is neither a known SSE field nor a JSON object: garbage,
+    /// which must not open a frame (that would swallow the JSON lines after it).
+    Garbage { line: u64, text: String },
     /// A comment (`: heartbeat`), a field that only joined a frame, a field the format ignores,
     /// or a blank line with no frame open: understood, nothing to hand on. The text says which.
     Consumed { line: u64, what: &'static str },
@@ -95,10 +100,18 @@ impl SseReader {
             Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
             None => (text, ""),
         };
+        if self.open.is_none() && !matches!(field, "data" | "event" | "id" | "retry") {
+            out.push(SseItem::Garbage {
+                line: number,
+                text: text.to_owned(),
+            });
+            return;
+        }
         let frame = self.open.get_or_insert_with(|| Frame {
             line: number,
             ..Frame::default()
         });
+        frame.last = number;
         let what = match field {
             "data" => {
                 if frame.has_data {
@@ -195,6 +208,14 @@ mod tests {
                 text: "{\"id\":2}".into()
             }
         );
+    }
+
+    #[test]
+    fn garbage_outside_a_frame_opens_none() {
+        let (items, rest) = feed("{\"id\":1}\nnot sse at all\n{\"id\":2}\n");
+        assert!(matches!(items[1], SseItem::Garbage { line: 2, .. }));
+        assert!(matches!(items[2], SseItem::Json { line: 3, .. }));
+        assert!(rest.is_none());
     }
 
     #[test]

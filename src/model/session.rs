@@ -79,6 +79,9 @@ pub(crate) enum Level {
 pub(crate) enum SystemNotice {
     #[serde(rename_all = "camelCase")]
     RateLimit {
+        /// When the notice was sent (the line's `timestamp`, when it has one).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        at: Option<String>,
         status: String,
         #[serde(skip_serializing_if = "Option::is_none")]
         resets_at: Option<Value>,

@@ -33,6 +33,7 @@ use crate::model::Header;
 use crate::model::event::{Event, EventKind};
 use crate::model::transcript::TranscriptItem;
 use crate::render::Summary;
+use crate::stats::Ledger;
 
 /// More consecutive lines with an input error than this, and the input is not JSON Lines.
 const MAX_BAD_RUN: u64 = 100;
@@ -66,6 +67,8 @@ pub(crate) struct Outcome {
     pub(crate) source: Option<&'static str>,
     /// The input was abandoned as not JSON Lines (the run exits 1).
     pub(crate) stopped: bool,
+    /// The account of its lines (per-line marks only with `keep_line_marks`).
+    pub(crate) ledger: Ledger,
 }
 
 /// `--strict` stopped the run at the first input error.
@@ -127,9 +130,29 @@ pub(crate) struct InputDriver<'a> {
     began: Option<&'static str>,
     /// The input was abandoned as not JSON Lines.
     stopped: bool,
+    /// Which lines an event, a record or a diagnostic named: a line of a streaming adapter that
+    /// nothing named becomes a `debug` record, one an adapter held and never used a diagnostic.
+    ledger: Ledger,
+    /// Events fed to the fold so far.
+    fed: u64,
+    /// Follow mode: the input is still being written (`Adapter::set_live`).
+    live: bool,
 }
 
 impl<'a> InputDriver<'a> {
+    /// Keeps a mark per line for `--stats` (the account of every line, checked at the end).
+    pub(crate) fn keep_line_marks(mut self, keep: bool) -> Self {
+        self.ledger = Ledger::new(keep);
+        self
+    }
+
+    /// Follow mode: the adapter emits as it reads, and a reader that returns `WouldBlock` (the
+    /// input is quiet) gives it a moment to read the files beside the input (`Adapter::poll`).
+    pub(crate) fn following(mut self) -> Self {
+        self.live = true;
+        self
+    }
+
     /// A driver for the input `path` (named `name` in messages; `-` is standard input), read as
     /// `from` (`Auto`: detected).
     pub(crate) fn new(name: &'a str, path: &'a Path, from: SourceFormat) -> InputDriver<'a> {
@@ -146,17 +169,35 @@ impl<'a> InputDriver<'a> {
             bytes: 0,
             began: None,
             stopped: false,
+            ledger: Ledger::default(),
+            fed: 0,
+            live: false,
         }
     }
 
     /// Reads the whole input into `sink`.
     pub(crate) fn run(
-        mut self,
+        self,
         reader: impl Read,
         sink: &mut dyn Sink,
         diag: &mut Diagnostics,
     ) -> Result<Outcome> {
         let errors_before = diag.errors();
+        diag.track(Some(self.name));
+        let result = self.read_all(reader, sink, diag);
+        diag.track(None);
+        let mut outcome = result?;
+        outcome.summary.errors = diag.errors() - errors_before;
+        Ok(outcome)
+    }
+
+    /// `run` less the diagnostics' line tracking.
+    fn read_all(
+        mut self,
+        reader: impl Read,
+        sink: &mut dyn Sink,
+        diag: &mut Diagnostics,
+    ) -> Result<Outcome> {
         let mut lines = LineReader::new(BufReader::with_capacity(256 * 1024, reader));
         loop {
             if lines.is_drained() {
@@ -164,13 +205,19 @@ impl<'a> InputDriver<'a> {
                 sink.idle()?;
             }
             let name = self.name;
-            let Some(line) = lines
-                .next_line()
-                .with_context(|| format!("cannot read {name}"))?
-            else {
+            let next = match lines.next_line() {
+                // A followed input is quiet (it only hands on whole lines, so nothing is lost).
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    self.poll(sink, diag)?;
+                    continue;
+                }
+                next => next.with_context(|| format!("cannot read {name}"))?,
+            };
+            let Some(line) = next else {
                 break;
             };
             self.summary.lines += 1;
+            self.ledger.read(line.number, line.text.trim().is_empty());
             if self.bytes < NUL_WINDOW {
                 self.bytes += line.text.len() as u64 + 1;
                 if line.text.contains('\0') {
@@ -202,11 +249,12 @@ impl<'a> InputDriver<'a> {
         if diag.must_stop() {
             return Err(StrictStop.into());
         }
-        self.summary.errors = diag.errors() - errors_before;
+        diag.take_noted(&mut self.ledger);
         Ok(Outcome {
             summary: self.summary,
             source: self.began.filter(|s| *s != "none"),
             stopped,
+            ledger: self.ledger,
         })
     }
 
@@ -262,6 +310,9 @@ impl<'a> InputDriver<'a> {
                     diag,
                 };
                 reader.line(&line, &mut self.items, &mut report);
+                if !self.items.is_empty() {
+                    self.ledger.record(line.number);
+                }
                 self.emit_items(sink)?;
             }
             State::Stream(adapter) => {
@@ -270,6 +321,15 @@ impl<'a> InputDriver<'a> {
                     diag,
                 };
                 adapter.line(&line, &mut self.events, &mut report);
+                diag.take_noted(&mut self.ledger);
+                if !adapter.holds_lines()
+                    && self.ledger.is_pending(line.number)
+                    && !self.events.iter().any(|e| e.line == line.number)
+                {
+                    // Nothing came of a line the adapter did not keep: a shape nobody foresaw.
+                    // It is kept whole, never dropped.
+                    input::push_debug(&mut self.events, &line, "line decoded into nothing");
+                }
                 self.feed(sink)?;
             }
             State::Document { text, .. } => {
@@ -283,6 +343,19 @@ impl<'a> InputDriver<'a> {
                 }
             }
             State::Stopped => {}
+        }
+        Ok(())
+    }
+
+    /// Follow mode, the input quiet: the adapter reads the files beside it.
+    fn poll(&mut self, sink: &mut dyn Sink, diag: &mut Diagnostics) -> Result<()> {
+        if let State::Stream(adapter) = &mut self.state {
+            let mut report = Report {
+                file: self.name,
+                diag,
+            };
+            adapter.poll(&mut self.events, &mut report);
+            self.feed(sink)?;
         }
         Ok(())
     }
@@ -363,6 +436,9 @@ impl<'a> InputDriver<'a> {
         let mut adapter = input::adapter_for(format);
         if self.name != "-" {
             adapter.set_path(self.path);
+        }
+        if self.live {
+            adapter.set_live();
         }
         let State::Sniffing(s) = std::mem::replace(&mut self.state, State::Stream(adapter)) else {
             return Ok(());
@@ -463,6 +539,10 @@ impl<'a> InputDriver<'a> {
         if self.began.is_none() {
             self.begin(sink, "none")?;
         }
+        // The message names the whole input: it accounts for every line read and not yet used.
+        for n in self.ledger.take_pending() {
+            self.ledger.diagnosed(n);
+        }
         self.state = State::Stopped;
         self.stopped = true;
         Ok(())
@@ -487,6 +567,7 @@ impl<'a> InputDriver<'a> {
                         break;
                     }
                 }
+                self.unreflected(diag);
                 self.folder.finish(&mut self.items);
                 self.emit_items(sink)?;
             }
@@ -494,7 +575,14 @@ impl<'a> InputDriver<'a> {
                 format,
                 text,
                 first_line,
-            } => self.document(format, &text, first_line, sink, diag)?,
+            } => {
+                let before = self.fed;
+                self.document(format, &text, first_line, sink, diag)?;
+                // A document is read whole: its lines are in its records, or its error names it.
+                self.ledger
+                    .document(first_line, self.summary.lines, self.fed > before);
+                self.unreflected(diag);
+            }
             State::Unknown => {
                 self.folder.finish(&mut self.items);
                 self.emit_items(sink)?;
@@ -509,6 +597,19 @@ impl<'a> InputDriver<'a> {
             self.begin(sink, source)?;
         }
         Ok(())
+    }
+
+    /// Lines an adapter held to the end and still reflected nowhere: said, rather than lost.
+    fn unreflected(&mut self, diag: &mut Diagnostics) {
+        diag.take_noted(&mut self.ledger);
+        for n in self.ledger.take_pending() {
+            diag.error(
+                self.name,
+                n,
+                "line not reflected in any record (read, but nothing was kept of it)",
+            );
+        }
+        diag.take_noted(&mut self.ledger);
     }
 
     /// A whole JSON document: its values are classified like lines, then given to the adapter.
@@ -589,6 +690,8 @@ impl<'a> InputDriver<'a> {
     /// Passes decoded events to the sink (live) and the fold, and the fold's final items on.
     fn feed(&mut self, sink: &mut dyn Sink) -> Result<()> {
         for event in self.events.drain(..) {
+            self.fed += 1;
+            self.ledger.event(&event);
             sink.live(&event)?;
             if matches!(event.kind, EventKind::Debug { .. }) {
                 self.summary.debug += 1;

@@ -73,6 +73,8 @@ pub(crate) struct RenderOptions {
     pub(crate) context: bool,
     /// `--output-dir`: HTML pages sit beside an `index.html` and link back to it.
     pub(crate) archive: bool,
+    /// `--stable`: tool results in call order, not in the order parallel calls finished.
+    pub(crate) results_in_call_order: bool,
     /// `--debug`: debug records show their raw input in HTML.
     pub(crate) debug: bool,
 }

@@ -16,6 +16,8 @@
 //! temp dirs (/tmp/x, /var/folders/…/T/x) <tmp-1>, <tmp-2>, … (numbered by first appearance)
 //! counters in a sub-agent's <usage>      <n> (tool_uses kept; tokens kept with keep-usage)
 //! sockets (…/name.sock)                  <socket>
+//! the shell's `Process Group PGID: N`    dropped (the whole line), and `pid`/`pgid` keys
+//!   line
 //! harness payloads (sidecars, notice     keys naming times, durations, versions, uuids, costs
 //!   data, machinery)                     and tokens dropped
 //! other UUIDs inside text                id-1, id-2, …    (numbered by first appearance)
@@ -28,10 +30,9 @@
 //! comes before the id's own field is rewritten too. Nothing here iterates a hash map into the
 //! output.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
-use aho_corasick::{AhoCorasick, MatchKind};
 use regex::{Captures, Regex};
 use serde_json::{Map, Value};
 
@@ -48,16 +49,11 @@ pub(crate) struct Stable {
     keep_usage: bool,
     ids: HashMap<(IdKind, String), String>,
     counters: HashMap<IdKind, usize>,
-    /// Every id long enough to look for in text, and its new name (same index).
-    in_text: Vec<String>,
-    new_names: Vec<String>,
-    in_text_set: HashSet<String>,
-    /// Finds any of `in_text[..big_len]` in one pass. Rebuilt only when `PENDING_MAX` newer ids
-    /// have piled up, so that a long session does not rebuild it for every item.
-    big: Option<AhoCorasick>,
-    big_len: usize,
-    /// Finds the newer ids, `in_text[big_len..]`; rebuilt whenever one arrives.
-    small: Option<AhoCorasick>,
+    /// Every id long enough to look for in text, and its new name (the first kind's name wins).
+    /// Text is cut into id-shaped words and each is looked up here: one hash lookup per
+    /// candidate, whatever the number of ids (an automaton over all ids had to be rebuilt as
+    /// ids arrived, which made long sessions quadratic).
+    in_text: HashMap<String, String>,
     tmp_dirs: HashMap<String, String>,
     /// Events kept so far (`--to events` line numbers).
     events: u64,
@@ -95,31 +91,18 @@ impl Stable {
             IdKind::Init => format!("init-{n}"),
             IdKind::Other => format!("id-{n}"),
         };
-        if id.len() >= MIN_ID_IN_TEXT && self.in_text_set.insert(id.to_owned()) {
-            self.in_text.push(id.to_owned());
-            self.new_names.push(name.clone());
-            self.small = None;
+        if id.len() >= MIN_ID_IN_TEXT && id.len() <= MAX_ID_IN_TEXT {
+            self.in_text
+                .entry(id.to_owned())
+                .or_insert_with(|| name.clone());
         }
         self.ids.insert((kind, id.to_owned()), name);
     }
 
     fn rewrite_text(&mut self, s: &mut String) {
-        if self.in_text.len() - self.big_len > PENDING_MAX {
-            self.big = Some(automaton(&self.in_text));
-            self.big_len = self.in_text.len();
-            self.small = None;
-        }
-        if let Some(big) = &self.big {
-            if big.is_match(s.as_str()) {
-                *s = big.replace_all(s, &self.new_names[..self.big_len]);
-            }
-        }
-        if self.in_text.len() > self.big_len {
-            let small = self
-                .small
-                .get_or_insert_with(|| automaton(&self.in_text[self.big_len..]));
-            if small.is_match(s.as_str()) {
-                *s = small.replace_all(s, &self.new_names[self.big_len..]);
+        if !self.in_text.is_empty() {
+            if let Some(renamed) = rename_ids_in_text(s, &self.in_text) {
+                *s = renamed;
             }
         }
         // A UUID no field introduced (inside a raw line, a path, a tool's output) is random too.
@@ -145,6 +128,10 @@ impl Stable {
                 .clone()
         });
         replace(s, &TIMESTAMP, |_| "<time>".to_owned());
+        // The shell tool's process group id (Qwen Code, Gemini CLI) changes on every run.
+        if s.contains("PGID") {
+            replace(s, &PGID_LINE, |_| String::new());
+        }
         let keep_usage = self.keep_usage;
         replace(s, &USAGE_BLOCK, |block| {
             VOLATILE_NUMBER
@@ -180,6 +167,8 @@ impl Stable {
             || k == "sessionid"
             || k == "requestid"
             || k == "runid"
+            || k == "pid"
+            || k == "pgid"
             || k.ends_with("socketpath");
         let usage = !self.keep_usage && is_usage_key(key);
         timeish || identity || usage
@@ -212,14 +201,76 @@ fn is_usage_key(key: &str) -> bool {
     k.contains("token") || k.contains("usage") || k.contains("cost")
 }
 
-/// How many ids may wait outside the big automaton.
-const PENDING_MAX: usize = 256;
+/// Ids longer than this are not searched for inside text (no agent's id is this long, and a
+/// bound keeps the per-word search linear in the text).
+const MAX_ID_IN_TEXT: usize = 256;
 
-fn automaton(ids: &[String]) -> AhoCorasick {
-    AhoCorasick::builder()
-        .match_kind(MatchKind::LeftmostLongest)
-        .build(ids)
-        .expect("plain strings build an automaton")
+/// At most this many `_`/`-` separators of a word are tried as the start or end of an id glued
+/// to a prefix or suffix (`client_<uuid>`, `agent-<id>`): the search per word stays bounded.
+const MAX_PARTS: usize = 24;
+
+/// A byte that can be part of an id written in text.
+fn is_id_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.' || b == b':'
+}
+
+/// Rewrites every known id in `s` (each word of id bytes, or a part of it between `_`/`-`/`.`/`:`
+/// separators, leftmost and then longest first); `None` when nothing changed. Linear in `s`:
+/// each word is looked up a bounded number of times.
+fn rename_ids_in_text(s: &str, names: &HashMap<String, String>) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out: Option<String> = None;
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if !is_id_byte(bytes[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && is_id_byte(bytes[i]) {
+            i += 1;
+        }
+        let word = &s[start..i];
+        if word.len() < MIN_ID_IN_TEXT {
+            continue;
+        }
+        // Boundaries: the word's ends and each separator (all ASCII, so char boundaries).
+        let mut cuts: Vec<usize> = vec![0];
+        cuts.extend(
+            word.bytes()
+                .enumerate()
+                .filter(|(_, b)| !b.is_ascii_alphanumeric())
+                .map(|(k, _)| k)
+                .take(MAX_PARTS),
+        );
+        let mut from = 0;
+        let mut a = 0;
+        while a < cuts.len() {
+            // A part starts at the word's start or right after a separator, and is tried from
+            // its longest end down.
+            let begin = if a == 0 { 0 } else { cuts[a] + 1 };
+            if begin < from || word.len() - begin < MIN_ID_IN_TEXT {
+                a += 1;
+                continue;
+            }
+            let ends = std::iter::once(word.len()).chain(cuts[a + 1..].iter().rev().copied());
+            let hit = ends
+                .filter(|&end| end >= begin + MIN_ID_IN_TEXT && end - begin <= MAX_ID_IN_TEXT)
+                .find_map(|end| names.get(&word[begin..end]).map(|n| (end, n)));
+            if let Some((end, name)) = hit {
+                let o = out.get_or_insert_with(|| String::with_capacity(s.len()));
+                o.push_str(&s[copied..start + begin]);
+                o.push_str(name);
+                copied = start + end;
+                from = end;
+            }
+            a += 1;
+        }
+    }
+    let mut o = out?;
+    o.push_str(&s[copied..]);
+    Some(o)
 }
 
 fn replace(s: &mut String, re: &Regex, mut with: impl FnMut(&Captures<'_>) -> String) {
@@ -256,6 +307,11 @@ static TMP_DIR: LazyLock<Regex> = LazyLock::new(|| {
 /// text where counters are rewritten (a `max_tokens=1024` the agent typed is behaviour).
 static USAGE_BLOCK: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?s)<usage>.*?</usage>").expect("valid regex"));
+
+/// The shell tool's `Process Group PGID: 12345` line (with its line end).
+static PGID_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?m)^Process Group PGID: (?:\d+|\(none\))(?:\r?\n|$)").expect("valid regex")
+});
 
 /// `duration_ms: 574`, `subagent_tokens: 8652` inside a usage block.
 static VOLATILE_NUMBER: LazyLock<Regex> = LazyLock::new(|| {

@@ -191,6 +191,10 @@ impl ClaudeMessages {
                 && self.task_prompts.get(p).map(String::as_str) == Some(joined.trim())
             {
                 self.task_prompts.remove(p);
+                // Accounted for: the prompt turn from `task_started.prompt` already says it.
+                emit(EventKind::Absorbed {
+                    what: "sub-agent prompt already shown from task_started.prompt".into(),
+                });
                 return;
             }
         }

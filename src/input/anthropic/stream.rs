@@ -11,12 +11,13 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use crate::input::anthropic::control::Permissions;
 pub(crate) use crate::input::anthropic::messages::{ClaudeMessages, Wire};
 pub(crate) use crate::input::anthropic::system::{info, result_notice, session_snapshot, system};
 use crate::input::fields::{opt_string, parent_tool_use_id, str_of, string};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind, Thread};
-use crate::model::session::{Level, SystemNotice};
+use crate::model::session::{Level, SessionSnapshot, SystemNotice};
 use crate::model::transcript::{TurnMeta, Usage};
 
 /// Decoder state: which message each thread is streaming, and which sub-agent threads have had
@@ -26,6 +27,11 @@ pub(crate) struct StreamJson {
     /// The agent's spelling and tool names.
     wire: &'static Wire,
     streaming: HashMap<Thread, String>,
+    /// The last session snapshot written, so that a later `system/status.permissionMode` can
+    /// update it (§14: the snapshot is the session's current state).
+    session: Option<SessionSnapshot>,
+    /// Permission questions (`control_request can_use_tool`) waiting for their answer.
+    permissions: Permissions,
     /// The message decoder, shared with Qwen's stream-json (same messages, same blocks).
     pub(crate) core: ClaudeMessages,
 }
@@ -36,6 +42,8 @@ impl StreamJson {
         StreamJson {
             wire,
             streaming: HashMap::new(),
+            session: None,
+            permissions: Permissions::default(),
             core: ClaudeMessages::default(),
         }
     }
@@ -56,7 +64,18 @@ impl Adapter for StreamJson {
             "assistant" => self.core.assistant(&v, self.wire, &mut emit),
             "user" => self.core.user(&v, self.wire, &mut emit),
             "system" => {
-                if !system(&v, &mut emit) {
+                let mut kinds = Vec::new();
+                let known = system(&v, &mut |k| kinds.push(k));
+                for k in kinds {
+                    if let EventKind::SessionInit { session } = &k {
+                        self.session = Some((**session).clone());
+                    }
+                    emit(k);
+                }
+                if str_of(&v, "subtype") == "status" {
+                    self.permission_mode(&v, &mut emit);
+                }
+                if !known {
                     push_debug(
                         out,
                         line,
@@ -106,6 +125,7 @@ impl Adapter for StreamJson {
                 let i = v.get("rate_limit_info").cloned().unwrap_or(Value::Null);
                 emit(EventKind::Notice {
                     notice: Box::new(SystemNotice::RateLimit {
+                        at: opt_string(&v, "timestamp"),
                         status: string(&i, "status"),
                         resets_at: i.get("resetsAt").cloned(),
                         rate_limit_type: opt_string(&i, "rateLimitType"),
@@ -132,6 +152,8 @@ impl Adapter for StreamJson {
                     format!("goal: {cond}"),
                 ))
             }
+            "control_request" if self.permissions.request(&v, &mut emit) => {}
+            "control_response" if self.permissions.response(&v, &mut emit) => {}
             "keep_alive" | "control_request" | "control_response" | "control_cancel_request" => {
                 emit(EventKind::Absorbed {
                     what: ty.to_owned(),
@@ -143,6 +165,28 @@ impl Adapter for StreamJson {
 }
 
 impl StreamJson {
+    /// `system/status {permissionMode}`: the mode changed mid-session, so the session snapshot
+    /// is written again with it (a stream without an init gets a snapshot holding what it knows).
+    fn permission_mode(&mut self, v: &Value, emit: &mut impl FnMut(EventKind)) {
+        let Some(mode) = v.get("permissionMode").and_then(Value::as_str) else {
+            return;
+        };
+        let session = self.session.get_or_insert_with(|| SessionSnapshot {
+            id: string(v, "uuid"),
+            session_id: string(v, "session_id"),
+            agent: "claude-code".to_owned(),
+            source: "claude-stream".to_owned(),
+            ..SessionSnapshot::default()
+        });
+        if session.permission_mode == mode {
+            return;
+        }
+        session.permission_mode = mode.to_owned();
+        emit(EventKind::SessionInit {
+            session: Box::new(session.clone()),
+        });
+    }
+
     /// `stream_event`: raw API deltas, for live display only (the final message is authoritative).
     pub(crate) fn stream_event(&mut self, v: &Value, emit: &mut impl FnMut(EventKind)) {
         let thread = parent_tool_use_id(v);

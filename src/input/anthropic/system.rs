@@ -75,8 +75,9 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
                 }
             }),
         })),
+        // §14 spells the states `idle | running | requires-action`; the wire says `requires_action`.
         "session_state_changed" => emit(notice(SystemNotice::SessionState {
-            state: string(v, "state"),
+            state: string(v, "state").replace('_', "-"),
         })),
         "compact_boundary" => {
             let m = v.get("compact_metadata").cloned().unwrap_or(Value::Null);

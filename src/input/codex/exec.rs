@@ -36,6 +36,11 @@ pub(crate) struct CodexExec {
 }
 
 impl Adapter for CodexExec {
+    /// Holds a line while an `error` waits to see whether a `turn.failed` repeats it.
+    fn holds_lines(&self) -> bool {
+        self.held_error.is_some()
+    }
+
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
         if line.text.trim().is_empty() {
             return;
@@ -365,7 +370,7 @@ mod tests {
     fn run(adapter: &mut dyn Adapter, input: &[u8]) -> (BTreeSet<String>, BTreeSet<String>) {
         let mut reader = LineReader::new(input);
         let mut folder = Folder::new();
-        let mut diag = Diagnostics::new(false);
+        let mut diag = Diagnostics::new(false).quiet();
         let (mut events, mut items) = (Vec::new(), Vec::new());
         let mut ids_in = BTreeSet::new();
         let mut report = Report {

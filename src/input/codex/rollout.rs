@@ -50,9 +50,17 @@ pub(crate) struct CodexRollout {
     last_line: u64,
     /// Events decoded while the session header waits (written right after it).
     early: Vec<Event>,
+    /// Follow mode (`--follow`): what waits for a later line is written once the file is quiet.
+    live: bool,
 }
 
 impl Adapter for CodexRollout {
+    /// Holds lines while the session header waits (their events are written after it) and while
+    /// a `response_item` prompt waits one line for the UI line that repeats it.
+    fn holds_lines(&self) -> bool {
+        !self.early.is_empty() || self.held_prompt.is_some()
+    }
+
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
         if line.text.trim().is_empty() {
             return;
@@ -188,6 +196,20 @@ impl Adapter for CodexRollout {
                 }
             }
             other => push_debug(out, line, &format!("unknown rollout line type {other:?}")),
+        }
+    }
+
+    fn set_live(&mut self) {
+        self.live = true;
+    }
+
+    /// Follow mode, the file quiet: the header (a later `turn_context` naming the model gives
+    /// a new one) and a held prompt (its UI copy, if it comes, is absorbed as seen) are written
+    /// rather than waiting for a line that may be minutes away.
+    fn poll(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
+        if self.live {
+            self.flush_prompt(out);
+            self.flush_session(out);
         }
     }
 

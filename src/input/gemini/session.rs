@@ -76,12 +76,36 @@ pub(crate) struct GeminiSession {
     /// Ids of the messages in the CLI's current context, in order.
     live: Vec<String>,
     cwd: Option<String>,
+    /// Lines whose content another line carries (the line, what happened): each is accounted
+    /// for by an `absorbed` event.
+    superseded: Vec<(u64, String)>,
+    /// Follow mode (`--follow`): what was emitted so far.
+    follow: Option<Box<Follow>>,
     /// Ids written before the last resume (a second header): the resumed CLI rewrites them,
     /// and the rewrite only adds what the first version lacked.
     before_resume: HashSet<String>,
 }
 
+/// Follow mode: entries are emitted as they are read, except the last one, which the CLI may
+/// still rewrite (a model message is written first without its tool calls, then with them). A
+/// rewrite of a message already shown is shown as an update: an `update` notice, then the
+/// message as it is now.
+#[derive(Default)]
+struct Follow {
+    began: bool,
+    /// Entries emitted (all but the last, which is held).
+    emitted: usize,
+    called: HashSet<String>,
+    /// Messages already shown that were rewritten since: their line, id and new record.
+    updates: Vec<(u64, String, Value)>,
+}
+
 impl Adapter for GeminiSession {
+    /// Holds lines: a saved chat is read whole: later lines replace and rewind earlier ones.
+    fn holds_lines(&self) -> bool {
+        true
+    }
+
     /// An older release's `session-*.json` (spec §3): one `ConversationRecord` document, the
     /// header fields and a `messages` array. Read as the JSONL log would hold it: the header, then
     /// each message as a record. Any other value is decoded as a log line.
@@ -129,7 +153,124 @@ impl Adapter for GeminiSession {
         }
     }
 
+    fn set_live(&mut self) {
+        self.follow = Some(Box::default());
+    }
+
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        self.read_line(line, out, report);
+        if self.follow.is_some() {
+            self.emit_settled(out, false);
+        }
+    }
+
+    fn finish(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
+        if self.follow.is_some() {
+            self.emit_settled(out, true);
+            return;
+        }
+        let Some(first) = self.first_line() else {
+            return;
+        };
+        out.push(Event {
+            line: first,
+            kind: EventKind::SessionInit {
+                session: Box::new(self.snapshot()),
+            },
+        });
+        for (line, what) in std::mem::take(&mut self.superseded) {
+            out.push(Event {
+                line,
+                kind: EventKind::Absorbed { what },
+            });
+        }
+        let mut called: HashSet<String> = HashSet::new();
+        for e in std::mem::take(&mut self.entries) {
+            entry(e, &mut called, out);
+        }
+    }
+}
+
+/// Emits one replayed entry.
+fn entry(e: Entry, called: &mut HashSet<String>, out: &mut Vec<Event>) {
+    match e {
+        Entry::Message { line, record } => message(line, &record, called, out),
+        Entry::Dropped { line, text, ids } => out.push(Event {
+            line,
+            kind: EventKind::Notice {
+                notice: Box::new(SystemNotice::Info {
+                    source: "history".into(),
+                    level: Level::Info,
+                    text,
+                    data: json!({ "messageIds": ids }),
+                }),
+            },
+        }),
+    }
+}
+
+impl GeminiSession {
+    /// Follow mode: emits the updates to messages already shown, then every entry but the last
+    /// (all of them at the end of the input).
+    fn emit_settled(&mut self, out: &mut Vec<Event>, all: bool) {
+        let first = self.first_line();
+        let snapshot = first.map(|_| self.snapshot());
+        let Some(f) = self.follow.as_mut() else {
+            return;
+        };
+        if !f.began {
+            let (Some(first), Some(snapshot)) = (first, snapshot) else {
+                return;
+            };
+            if self.entries.is_empty() && !all {
+                return;
+            }
+            out.push(Event {
+                line: first,
+                kind: EventKind::SessionInit {
+                    session: Box::new(snapshot),
+                },
+            });
+            f.began = true;
+        }
+        for (line, id, record) in std::mem::take(&mut f.updates) {
+            out.push(Event {
+                line,
+                kind: EventKind::Notice {
+                    notice: Box::new(SystemNotice::Info {
+                        source: "update".into(),
+                        level: Level::Info,
+                        text: format!("message {id}, shown above, was rewritten; as it is now:"),
+                        data: json!({ "messageId": id }),
+                    }),
+                },
+            });
+            message(line, &record, &mut f.called, out);
+        }
+        let end = if all {
+            self.entries.len()
+        } else {
+            self.entries.len().saturating_sub(1)
+        };
+        while f.emitted < end {
+            let e = match &self.entries[f.emitted] {
+                Entry::Message { line, record } => Entry::Message {
+                    line: *line,
+                    record: record.clone(),
+                },
+                Entry::Dropped { line, text, ids } => Entry::Dropped {
+                    line: *line,
+                    text: text.clone(),
+                    ids: ids.clone(),
+                },
+            };
+            entry(e, &mut f.called, out);
+            f.emitted += 1;
+        }
+    }
+
+    /// Reads one line of the log into the replay.
+    fn read_line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
         if line.text.trim().is_empty() {
             return;
         }
@@ -173,35 +314,6 @@ impl Adapter for GeminiSession {
             push_debug(out, line, "unknown saved-chat record");
         }
     }
-
-    fn finish(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
-        let Some(first) = self.first_line() else {
-            return;
-        };
-        out.push(Event {
-            line: first,
-            kind: EventKind::SessionInit {
-                session: Box::new(self.snapshot()),
-            },
-        });
-        let mut called: HashSet<String> = HashSet::new();
-        for e in std::mem::take(&mut self.entries) {
-            match e {
-                Entry::Message { line, record } => message(line, &record, &mut called, out),
-                Entry::Dropped { line, text, ids } => out.push(Event {
-                    line,
-                    kind: EventKind::Notice {
-                        notice: Box::new(SystemNotice::Info {
-                            source: "history".into(),
-                            level: Level::Info,
-                            text,
-                            data: json!({ "messageIds": ids }),
-                        }),
-                    },
-                }),
-            }
-        }
-    }
 }
 
 impl GeminiSession {
@@ -211,15 +323,47 @@ impl GeminiSession {
             if self.before_resume.remove(&id) {
                 // A resume's rewrite: the first version keeps its content (thoughts apart
                 // from the answer), model, tokens and time; the rewrite adds what it lacked.
-                if let Entry::Message { record: old, .. } = &mut self.entries[i] {
+                if let Entry::Message {
+                    line: first,
+                    record: old,
+                } = &mut self.entries[i]
+                {
+                    let was = self
+                        .follow
+                        .as_ref()
+                        .filter(|f| i < f.emitted)
+                        .map(|_| old.clone());
                     merge_rewrite(old, record);
+                    if *first != line {
+                        self.superseded.push((
+                            line,
+                            format!("saved-chat message rewritten after a resume, merged into the one on line {first}"),
+                        ));
+                    }
+                    if let (Some(was), Some(f)) = (was, self.follow.as_mut()) {
+                        if was != *old {
+                            f.updates.push((line, id.clone(), old.clone()));
+                        }
+                    }
                 }
                 if !self.live.contains(&id) {
                     self.live.push(id);
                 }
                 return;
             }
-            self.entries[i] = Entry::Message { line, record };
+            let same = matches!(&self.entries[i], Entry::Message { record: r, .. } if *r == record);
+            if let Some(f) = self.follow.as_mut().filter(|f| i < f.emitted && !same) {
+                f.updates.push((line, id.clone(), record.clone()));
+            }
+            let new = Entry::Message { line, record };
+            if let Entry::Message { line: old, .. } = std::mem::replace(&mut self.entries[i], new) {
+                if old != line {
+                    self.superseded.push((
+                        old,
+                        format!("saved-chat message replaced by the one on line {line}"),
+                    ));
+                }
+            }
         } else {
             self.index.insert(id.clone(), self.entries.len());
             self.entries.push(Entry::Message { line, record });

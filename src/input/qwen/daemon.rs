@@ -48,6 +48,11 @@ pub(crate) struct QwenDaemon {
 }
 
 impl Adapter for QwenDaemon {
+    /// Holds lines: an SSE frame spans several lines and is decoded when it closes.
+    fn holds_lines(&self) -> bool {
+        true
+    }
+
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
         let mut items = std::mem::take(&mut self.items);
         self.sse.line(line.number, &line.text, &mut items);
@@ -55,6 +60,17 @@ impl Adapter for QwenDaemon {
             match item {
                 SseItem::Frame(f) => self.frame(f, out, report),
                 SseItem::Json { line, text } => self.envelope_text(line, &text, out, report),
+                SseItem::Garbage { line: n, text } => {
+                    let what = "neither an SSE field nor a JSON object";
+                    report.error(n, what);
+                    out.push(Event {
+                        line: n,
+                        kind: EventKind::Debug {
+                            reason: what.into(),
+                            raw: text,
+                        },
+                    });
+                }
                 SseItem::Consumed { line, what } => {
                     if what == "comment" {
                         out.push(Event {
@@ -96,6 +112,7 @@ impl Adapter for QwenDaemon {
 
 impl QwenDaemon {
     fn frame(&mut self, f: Frame, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        report.span(f.line, f.last);
         if !f.has_data {
             out.push(Event {
                 line: f.line,

@@ -117,10 +117,14 @@ impl Conversation {
         let is_text = matches!(str_of(&upd["content"], "type"), "text" | "");
         if is_text && text.is_empty() {
             // The end of one model response (it carries the usage), or an empty marker.
+            let before = e.out.len();
             self.end_message(&thread, usage, e);
-            if usage.is_none() {
+            if e.out.len() == before {
                 e.push(EventKind::Absorbed {
-                    what: "empty agent_message_chunk".into(),
+                    what: match usage {
+                        None => "empty agent_message_chunk".into(),
+                        Some(_) => "empty agent_message_chunk with usage, no message open".into(),
+                    },
                 });
             }
             return;

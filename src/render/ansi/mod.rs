@@ -72,6 +72,9 @@ pub(crate) struct View {
 pub(crate) struct TextRenderer {
     view: View,
     live: Live,
+    /// `--stable`: tool results wait for their turn and print in call order, not in the order
+    /// parallel calls happened to finish.
+    results_in_call_order: bool,
     /// Something was written (blocks after the first are preceded by a blank line).
     wrote: bool,
     /// The last block was a one-line note (notes follow each other without blank lines).
@@ -91,6 +94,7 @@ impl TextRenderer {
                 context: settings.context,
             },
             live: Live::default(),
+            results_in_call_order: settings.results_in_call_order,
             wrote: false,
             after_note: false,
             totals: Totals::default(),
@@ -206,6 +210,11 @@ impl Render for TextRenderer {
                 index,
                 text,
             } => self.delta(out, message_id, *index, text, true),
+            // With results in call order, a call is printed whole with its turn.
+            EventKind::AssistantBlock {
+                part: crate::model::transcript::Part::ToolCall { .. },
+                ..
+            } if self.results_in_call_order => Ok(()),
             EventKind::AssistantBlock {
                 thread: None,
                 message_id,
@@ -235,6 +244,7 @@ impl Render for TextRenderer {
                 // A second result for a call (a replay) adds nothing: the first one stands.
                 if !self.live.heads.contains_key(tool_call_id)
                     || self.live.results.contains(tool_call_id)
+                    || self.results_in_call_order
                 {
                     return Ok(());
                 }
@@ -430,6 +440,7 @@ mod tests {
             debug: false,
             width: 80,
             archive: false,
+            results_in_call_order: false,
         })
     }
 

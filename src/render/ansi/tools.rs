@@ -80,7 +80,10 @@ impl View {
         let mut w = self.result_wrapper(depth);
         let out_text = call.output.as_ref().map(output_text).unwrap_or_default();
         match call.state {
-            ToolState::Pending | ToolState::ApprovalPending | ToolState::Running => {
+            ToolState::ApprovalPending => {
+                w.raw_line("(waiting for approval)", self.pal.dim);
+            }
+            ToolState::Pending | ToolState::Running => {
                 w.raw_line("(no result)", self.pal.dim);
             }
             ToolState::ApprovalDenied => {
@@ -355,11 +358,16 @@ impl View {
         if let Some(u) = rec.usage {
             w.words(
                 &format!(
-                    " · {} tool use{} · {} tokens · {}",
+                    " · {} tool use{} · {} tokens{}",
                     u.tool_uses,
                     plural(u.tool_uses as usize),
                     super::thousands(u.total_tokens),
-                    super::seconds(u.duration_ms)
+                    // `--stable=keep-usage` zeroes the duration: a zero is no duration at all.
+                    if u.duration_ms > 0 {
+                        format!(" · {}", super::seconds(u.duration_ms))
+                    } else {
+                        String::new()
+                    }
                 ),
                 self.pal.dim,
                 None,

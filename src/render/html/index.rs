@@ -35,6 +35,7 @@ const MAX_TERMS: usize = 100;
 
 /// What the index shows about one session page.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub(crate) struct IndexRow {
     /// The page's file name, relative to the index.
     pub(crate) href: String,

@@ -527,9 +527,13 @@ pub(crate) fn push_subagent(h: &mut Html, sub: &SubagentRecord, scope: &str, rep
                 " tool uses · "
             })
             .num(u.total_tokens)
-            .raw_trusted(" tokens · ")
-            .text(&super::times::duration(u.duration_ms))
-            .raw_trusted("</span>");
+            .raw_trusted(" tokens");
+        // `--stable=keep-usage` zeroes the duration: a zero is no duration at all.
+        if u.duration_ms > 0 {
+            h.raw_trusted(" · ")
+                .text(&super::times::duration(u.duration_ms));
+        }
+        h.raw_trusted("</span>");
     }
     h.raw_trusted("</p>");
     if !sub.progress.is_empty() {

@@ -163,7 +163,8 @@ impl MarkdownRenderer {
             ToolState::Success => "",
             ToolState::Error => " · error",
             ToolState::ApprovalDenied => " · denied",
-            ToolState::Pending | ToolState::ApprovalPending | ToolState::Running => " · no result",
+            ToolState::ApprovalPending => " · waiting for approval",
+            ToolState::Pending | ToolState::Running => " · no result",
         };
         let status = if call.denied.is_some() {
             " · denied"

@@ -407,11 +407,13 @@ fn walk_subagent<V: VisitMut + ?Sized>(v: &mut V, s: &mut SubagentRecord) {
 fn walk_notice<V: VisitMut + ?Sized>(v: &mut V, n: &mut SystemNotice) {
     match n {
         SystemNotice::RateLimit {
+            at,
             status,
             resets_at,
             rate_limit_type,
             info,
         } => {
+            v.timestamp(at);
             v.text(status);
             v.timestamp_value(resets_at);
             opt_text(v, rate_limit_type);

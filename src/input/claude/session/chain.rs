@@ -59,7 +59,7 @@ pub(crate) enum NodeRole<'a> {
 }
 
 impl NodeRole<'_> {
-    fn is_message(&self) -> bool {
+    pub(crate) fn is_message(&self) -> bool {
         !matches!(self, NodeRole::Other)
     }
 }

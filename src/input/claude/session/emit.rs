@@ -20,7 +20,7 @@ use super::chain::{self, Step, key};
 use super::entries;
 use super::facts::Facts;
 use super::log::{Body, LooseKind, SessionLog, UuidForm};
-use super::source::Sources;
+use super::source::{Source, Sources};
 use super::subagents::Agent;
 use crate::input::Report;
 use crate::input::anthropic::stream::ClaudeMessages;
@@ -238,7 +238,7 @@ impl Emitter {
     }
 
     /// The uuid of a row as the output names it.
-    fn uuid_of(&mut self, log: &SessionLog, i: usize) -> String {
+    pub(crate) fn uuid_of(&mut self, log: &SessionLog, i: usize) -> String {
         let r = &log.rows[i];
         let mut uuid = || {
             self.sources
@@ -266,27 +266,34 @@ impl Emitter {
         let after = after.map(|i| i as u32);
         let start = log.loose.partition_point(|l| l.after < after);
         let end = start + log.loose[start..].partition_point(|l| l.after == after);
-        for l in &log.loose[start..end] {
-            let kind = match l.what {
-                LooseKind::Absorbed(name) => EventKind::Absorbed {
-                    what: log.names[name as usize].clone(),
-                },
-                LooseKind::Reread => match self.reread(log.source, l.offset, l.line, report) {
-                    Err(debug) => *debug,
-                    Ok(v) => {
-                        let ty = v.get("type").and_then(Value::as_str).unwrap_or_default();
-                        // The facts were gathered in pass 1.
-                        entries::outside_chain(ty, &v, &mut Facts::default()).unwrap_or_else(|| {
-                            EventKind::Debug {
-                                reason: format!("unknown session entry type {ty:?}"),
-                                raw: v.to_string(),
-                            }
-                        })
-                    }
-                },
-            };
-            out.push(Event { line: l.line, kind });
+        for l in start..end {
+            let event = self.loose_entry(log, l, report);
+            out.push(event);
         }
+    }
+
+    /// Entry `l` of `log.loose` as its event.
+    fn loose_entry(&mut self, log: &SessionLog, l: usize, report: &mut Report<'_>) -> Event {
+        let l = &log.loose[l];
+        let kind = match l.what {
+            LooseKind::Absorbed(name) => EventKind::Absorbed {
+                what: log.names[name as usize].clone(),
+            },
+            LooseKind::Reread => match self.reread(log.source, l.offset, l.line, report) {
+                Err(debug) => *debug,
+                Ok(v) => {
+                    let ty = v.get("type").and_then(Value::as_str).unwrap_or_default();
+                    // The facts were gathered in pass 1.
+                    entries::outside_chain(ty, &v, &mut Facts::default()).unwrap_or_else(|| {
+                        EventKind::Debug {
+                            reason: format!("unknown session entry type {ty:?}"),
+                            raw: v.to_string(),
+                        }
+                    })
+                }
+            },
+        };
+        Event { line: l.line, kind }
     }
 
     /// Reads a line again; a line that is not a JSON object (as pass 1 found, or because the file
@@ -323,6 +330,7 @@ impl Emitter {
         }
     }
 
+    /// Writes row `i` of a frame's conversation; its loose entries and sub-agents follow.
     fn row(
         &mut self,
         f: &mut Frame,
@@ -332,18 +340,31 @@ impl Emitter {
         report: &mut Report<'_>,
     ) {
         f.due_anchor = Some(i);
-        let r = &f.log.rows[i];
+        self.write_row(&f.log, i, thread, &mut f.due_calls, out, report);
+    }
+
+    /// Writes row `i` of `log`; the Agent calls whose sub-agents are due are added to `due`.
+    fn write_row(
+        &mut self,
+        log: &SessionLog,
+        i: usize,
+        thread: Thread,
+        due: &mut VecDeque<(String, u64)>,
+        out: &mut Vec<Event>,
+        report: &mut Report<'_>,
+    ) {
+        let r = &log.rows[i];
         let n = r.line();
         if let Body::Absorbed(name) = r.body() {
             out.push(Event {
                 line: n,
                 kind: EventKind::Absorbed {
-                    what: f.log.names[name as usize].clone(),
+                    what: log.names[name as usize].clone(),
                 },
             });
             return;
         }
-        let mut v = match self.reread(f.log.source, r.offset, n, report) {
+        let mut v = match self.reread(log.source, r.offset, n, report) {
             Ok(v) => v,
             Err(kind) => {
                 out.push(Event {
@@ -382,7 +403,7 @@ impl Emitter {
                     };
                     self.tool_of.insert(key(s("id")), name as u32);
                     if self.by_call.contains_key(s("id")) {
-                        f.due_calls.push_back((s("id").to_owned(), n));
+                        due.push_back((s("id").to_owned(), n));
                     }
                 }
             }
@@ -533,6 +554,81 @@ impl Emitter {
         if !self.usage_seen.insert(key(&format!("{id}\u{0}{request}"))) {
             if let Some(m) = v.get_mut("message").and_then(Value::as_object_mut) {
                 m.shift_remove("usage");
+            }
+        }
+    }
+
+    /// Follow mode (`live.rs`): an emitter with no conversation of its own, handed rows as
+    /// they are read.
+    pub(crate) fn live(sources: Sources, tool_results: Vec<PathBuf>) -> Emitter {
+        let mut e = Emitter::new(SessionLog::default(), Vec::new(), sources, tool_results);
+        e.stack.clear();
+        e
+    }
+
+    /// Follow mode: registers the file of a sub-agent that appeared; returns its source id.
+    pub(crate) fn add_source(&mut self, s: Source) -> usize {
+        self.sources.add(s)
+    }
+
+    /// Follow mode: writes row `i` of `log` as it is read, threaded under `thread`.
+    pub(crate) fn live_row(
+        &mut self,
+        log: &SessionLog,
+        i: usize,
+        thread: &Thread,
+        out: &mut Vec<Event>,
+        report: &mut Report<'_>,
+    ) {
+        // No sub-agent is matched to a call ahead of time: `announce` threads each as it comes.
+        let mut due = VecDeque::new();
+        self.write_row(log, i, thread.clone(), &mut due, out, report);
+    }
+
+    /// Follow mode: writes entry `l` of `log.loose` (outside the chain) as it is read.
+    pub(crate) fn live_loose(
+        &mut self,
+        log: &SessionLog,
+        l: usize,
+        out: &mut Vec<Event>,
+        report: &mut Report<'_>,
+    ) {
+        let event = self.loose_entry(log, l, report);
+        out.push(event);
+    }
+
+    /// Follow mode: a sub-agent's transcript appeared; its rows follow, threaded under `call`.
+    pub(crate) fn announce(&mut self, call: &str, agent: &Agent, line: u64, out: &mut Vec<Event>) {
+        out.push(Event {
+            line,
+            kind: EventKind::SubtaskStarted {
+                task_id: agent.agent_id.clone(),
+                tool_call_id: Some(call.to_owned()),
+                description: agent.description.clone(),
+                subagent_type: agent.agent_type.clone(),
+                task_type: None,
+            },
+        });
+        self.started.insert(call.to_owned());
+    }
+
+    /// Follow mode, at the end: a whole conversation no call claimed (a sub-agent run, an
+    /// inline sidechain), written in chain order under `thread`.
+    pub(crate) fn conversation(
+        &mut self,
+        log: SessionLog,
+        thread: Thread,
+        out: &mut Vec<Event>,
+        report: &mut Report<'_>,
+    ) {
+        self.stack.push(Frame::new(log, thread));
+        loop {
+            // `drain` writes while `out` is under a batch: give it room each time.
+            let mut batch = Vec::new();
+            let more = self.drain(&mut batch, report);
+            out.append(&mut batch);
+            if !more {
+                break;
             }
         }
     }

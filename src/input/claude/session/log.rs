@@ -378,6 +378,21 @@ impl SessionLog {
         role
     }
 
+    /// Follow mode, while the file is still being read (before `resolve`): the index of row
+    /// `i`'s parent row, when it is in the file so far.
+    pub(crate) fn parent_so_far(&self, i: usize) -> Option<usize> {
+        let r = &self.rows[i];
+        let found = (r.parent != NO_PARENT)
+            .then(|| self.index.get(&r.parent))
+            .flatten()
+            .map(|&p| p as usize);
+        let found = match found {
+            None if r.falls_back => i.checked_sub(1),
+            f => f,
+        };
+        found.filter(|&p| p != i)
+    }
+
     /// Turns the parents' keys into row indexes, once the whole file is read; the uuid index is
     /// not needed after this.
     pub(crate) fn resolve(&mut self) {

@@ -22,6 +22,9 @@
 //!
 //! Usage is counted once per `message.id` + `requestId`: the CLI repeats the usage object on every
 //! content-block row of a message.
+//!
+//! Follow mode (`scribe --follow`, `live.rs`) cannot wait for the end: it writes each row in file
+//! order as it is read, through the same emitter.
 
 use std::path::{Path, PathBuf};
 
@@ -36,6 +39,7 @@ mod discover;
 mod emit;
 mod entries;
 mod facts;
+mod live;
 mod log;
 #[cfg(test)]
 mod robustness;
@@ -60,6 +64,8 @@ pub(crate) struct ClaudeSession {
     started: bool,
     /// Pass 2, once the input has ended.
     emitter: Option<Emitter>,
+    /// Follow mode (`live.rs`): rows are written in file order as they are read.
+    live: Option<Box<live::Live>>,
 }
 
 impl std::fmt::Debug for ClaudeSession {
@@ -71,13 +77,34 @@ impl std::fmt::Debug for ClaudeSession {
 }
 
 impl Adapter for ClaudeSession {
+    /// Holds lines: a saved session is read whole, then its chain is walked.
+    fn holds_lines(&self) -> bool {
+        true
+    }
+
     fn set_path(&mut self, path: &Path) {
         self.path = Some(path.to_path_buf());
         // `agent-*.jsonl` named on its own is a sub-agent's transcript, read as a conversation.
         self.log.standalone = subagents::is_agent_file(path);
     }
 
-    fn line(&mut self, line: &InputLine, _out: &mut Vec<Event>, report: &mut Report<'_>) {
+    fn set_live(&mut self) {
+        let tool_results = self
+            .path
+            .as_deref()
+            .map(tool_results_dirs)
+            .unwrap_or_default();
+        let path = self.path.clone().unwrap_or_default();
+        self.live = Some(Box::new(live::Live::new(path, tool_results)));
+    }
+
+    fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        if let Some(live) = self.live.as_mut() {
+            // Follow mode reads a file (never standard input): its rows are read again from it.
+            self.log.line(line, line.offset, report, false);
+            live.emit(&mut self.log, out, report);
+            return;
+        }
         if !self.started {
             self.started = true;
             let seekable = self
@@ -110,7 +137,19 @@ impl Adapter for ClaudeSession {
         self.log.line(line, offset, report, false);
     }
 
+    fn poll(&mut self, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        if let Some(live) = self.live.as_mut() {
+            live.poll(out, report);
+        }
+    }
+
     fn finish(&mut self, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        if let Some(mut live) = self.live.take() {
+            live.poll(out, report);
+            live.emit(&mut self.log, out, report);
+            live.finish(&mut self.log, out, report);
+            return;
+        }
         let mut log = std::mem::take(&mut self.log);
         let mut sources = Sources::default();
         let main = match (self.spool.take(), &self.path) {

@@ -57,7 +57,7 @@ fn run(input: &[u8]) -> BTreeSet<String> {
     let mut reader = LineReader::new(input);
     let mut adapter = ClaudeSession::default();
     let mut folder = Folder::new();
-    let mut diag = Diagnostics::new(false);
+    let mut diag = Diagnostics::new(false).quiet();
     let (mut events, mut items) = (Vec::new(), Vec::new());
     let mut report = Report {
         file: "-",

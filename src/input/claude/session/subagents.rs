@@ -136,6 +136,11 @@ pub(crate) fn load(p: &Path, report: &mut Report<'_>) -> Option<Agent> {
             }
         }
     }
+    Some(with_meta(p, log))
+}
+
+/// A sub-agent run from its file's name and its meta sidecar (`agent-<id>.meta.json`).
+pub(crate) fn with_meta(p: &Path, log: SessionLog) -> Agent {
     let stem = p
         .file_name()
         .and_then(|n| n.to_str())
@@ -151,11 +156,11 @@ pub(crate) fn load(p: &Path, report: &mut Report<'_>) -> Option<Agent> {
             .filter(|s| !s.is_empty())
             .map(str::to_owned)
     };
-    Some(Agent {
+    Agent {
         agent_id: stem.trim_start_matches("agent-").to_owned(),
         tool_use_id: s("toolUseId"),
         description: s("description").unwrap_or_default(),
         agent_type: s("agentType"),
         log,
-    })
+    }
 }

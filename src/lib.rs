@@ -1,0 +1,96 @@
+//! scribe: fold a coding agent's event stream into a transcript.
+//!
+//! The crate is the `scribe` binary; this library holds all of it so that the fuzz targets in
+//! `fuzz/` can drive the same code (`fuzzing`). Nothing here is a stable API: `main` is what the
+//! binary runs, and everything else is private to the crate.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+mod cli;
+mod diagnostics;
+mod diff;
+mod exit;
+mod fold;
+mod input;
+mod model;
+mod output_file;
+mod pipeline;
+mod render;
+mod settings;
+mod stats;
+mod transform;
+
+/// True while a `--follow` run owns Ctrl-C (it ends its output well-formed, then exits 130).
+pub(crate) static FOLLOWING: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// The `scribe` command: parse, resolve settings, run the pipeline, map the outcome to an exit
+/// status. A closed output pipe is a normal end (exit 0, nothing on stderr).
+pub fn main() -> ExitCode {
+    // Ctrl-C ends a run quietly, with the shell's status for SIGINT (128 + 2), and no message.
+    // Failing to install the handler only loses that nicety.
+    // A `--follow` run catches Ctrl-C itself (it closes its output first), so then this one
+    // stands aside.
+    let _ = ctrlc::set_handler(|| {
+        if !FOLLOWING.load(std::sync::atomic::Ordering::SeqCst) {
+            std::process::exit(130)
+        }
+    });
+    let cli = cli::Cli::parse();
+    match pipeline::run(&cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(err) if exit::is_broken_pipe(&err) => ExitCode::from(exit::SUCCESS),
+        Err(err) => {
+            diagnostics::say(&diagnostics::error_words(&err));
+            ExitCode::from(exit::TROUBLE)
+        }
+    }
+}
+
+/// Entry points for the fuzz targets (`fuzz/`): not an API.
+#[doc(hidden)]
+pub mod fuzzing {
+    /// The input formats, as `--from` names them: one fuzz target each.
+    pub const FORMATS: [&str; 9] = [
+        "claude-stream",
+        "claude-session",
+        "qwen-daemon",
+        "qwen-stream",
+        "qwen-session",
+        "codex-exec",
+        "codex-rollout",
+        "gemini-stream",
+        "gemini-session",
+    ];
+
+    /// The output formats, as `--to` names them.
+    pub const OUTPUTS: [&str; 5] = ["jsonl", "events", "text", "md", "html"];
+
+    /// Runs scribe over `data` with the command-line `args` (output and diagnostics go nowhere).
+    /// Returns whether the run ended without a run-level error; a panic is the failure fuzzing
+    /// looks for.
+    pub fn run(args: &[&str], data: &[u8]) -> bool {
+        crate::pipeline::run_bytes(args, data).is_ok()
+    }
+}
+
+#[cfg(test)]
+mod robustness_tests;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_fuzz_entry_point_runs_the_pipeline() {
+        for to in super::fuzzing::OUTPUTS {
+            assert!(super::fuzzing::run(
+                &["--to", to],
+                b"{\"type\":\"x\"}\nnot json\n"
+            ));
+        }
+        for from in super::fuzzing::FORMATS {
+            assert!(super::fuzzing::run(&["--from", from], b"\xff{\n"));
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! `scribe hook --to html -o DIR`: scribe as the agent's own hook. Reads the payload the agent
+//! sends when a turn or a session ends, converts the transcript it names (with its sub-agent
+//! files) into DIR and refreshes DIR's index.
+//!
+//! Payloads read:
+//! * Claude Code hooks (`Stop`, `SessionEnd`, …): JSON on stdin with `session_id`,
+//!   `transcript_path`, `cwd`, `hook_event_name`.
+//! * Gemini CLI hooks (`AfterAgent`, `SessionEnd`, …): the same four fields on stdin; Gemini
+//!   wants nothing but JSON on stdout, so `{}` is printed.
+//! * Codex `notify`: one JSON argument (`{"type": "agent-turn-complete", "thread-id": …}`) with no
+//!   path in it: the rollout is the file under `$CODEX_HOME/sessions` (default `~/.codex`) whose
+//!   name ends with the thread id.
+//!
+//! It must never fail or slow the agent's turn: the conversion runs in a child process of its
+//! own (`--transcript PATH`) whose standard error goes to `DIR/scribe-hook.log`, and the hook
+//! exits 0 whatever happens, writing its own problems to the same log.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+
+use anyhow::{Context, Result, anyhow, bail};
+use serde_json::Value;
+
+use super::driver::InputDriver;
+use super::pages::{Index, Page};
+use crate::cli::{Cli, HookArgs};
+use crate::diagnostics::Diagnostics;
+use crate::exit;
+use crate::input::{self, SourceFormat};
+use crate::render::RenderOptions;
+use crate::transform::Transforms;
+
+/// The log file in the archive directory.
+const LOG: &str = "scribe-hook.log";
+/// A payload larger than this is not a hook payload.
+const MAX_PAYLOAD: u64 = 1 << 20;
+
+/// Runs `scribe hook`; always exit 0 (see the module comment).
+pub(crate) fn run(cli: &Cli, args: &HookArgs) -> u8 {
+    let dir = &args.output_dir;
+    if let Some(transcript) = &args.transcript {
+        // The child: its stderr is the log already.
+        if let Err(e) = convert(cli, args, transcript) {
+            eprintln!("scribe: {}", crate::diagnostics::error_words(&e));
+        }
+        return exit::SUCCESS;
+    }
+    let from_stdin = args.payload.is_none();
+    if let Err(e) = hook(args) {
+        log(
+            dir,
+            &format!("scribe hook: {}", crate::diagnostics::error_words(&e)),
+        );
+    }
+    if from_stdin {
+        // Gemini CLI reads the hook's stdout as JSON; an empty object changes nothing (Claude
+        // Code ignores it too).
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(b"{}\n").and_then(|()| out.flush());
+    }
+    exit::SUCCESS
+}
+
+/// Reads the payload, finds the transcript and converts it in a child process.
+fn hook(args: &HookArgs) -> Result<()> {
+    let text = match &args.payload {
+        Some(p) => p.clone(),
+        None => {
+            let mut s = String::new();
+            std::io::stdin()
+                .take(MAX_PAYLOAD)
+                .read_to_string(&mut s)
+                .context("cannot read the hook payload on stdin")?;
+            s
+        }
+    };
+    let payload: Value = serde_json::from_str(text.trim())
+        .map_err(|e| anyhow!("the hook payload is not JSON ({e})"))?;
+    let transcript = transcript_of(&payload)?;
+    std::fs::create_dir_all(&args.output_dir)
+        .with_context(|| format!("cannot create {}", args.output_dir.display()))?;
+    let log = open_log(&args.output_dir)?;
+    let exe = std::env::current_exe().context("cannot find scribe's own executable")?;
+    let mut child = Command::new(exe);
+    child
+        .arg("hook")
+        .arg("--to")
+        .arg(format_name(args))
+        .arg("-o")
+        .arg(&args.output_dir)
+        .arg("--transcript")
+        .arg(&transcript)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(log));
+    let status = child.status().context("cannot run scribe")?;
+    if !status.success() {
+        bail!("converting {} failed ({status})", transcript.display());
+    }
+    Ok(())
+}
+
+/// `--to`'s value as the command line spells it.
+fn format_name(args: &HookArgs) -> String {
+    use clap::ValueEnum;
+    args.to
+        .to_possible_value()
+        .map_or_else(|| "html".to_owned(), |v| v.get_name().to_owned())
+}
+
+/// The transcript a payload names.
+fn transcript_of(payload: &Value) -> Result<PathBuf> {
+    if let Some(p) = payload
+        .get("transcript_path")
+        .and_then(Value::as_str)
+        .filter(|p| !p.is_empty())
+    {
+        return Ok(expand_home(p));
+    }
+    if let Some(thread) = payload.get("thread-id").and_then(Value::as_str) {
+        return codex_rollout(thread);
+    }
+    bail!("the hook payload names no transcript (no transcript_path, no thread-id)")
+}
+
+/// `~/…` as a shell would read it.
+fn expand_home(p: &str) -> PathBuf {
+    match (p.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => Path::new(&home).join(rest),
+        _ => PathBuf::from(p),
+    }
+}
+
+/// The Codex rollout of a thread: `$CODEX_HOME/sessions/…/rollout-…-<thread id>.jsonl`.
+fn codex_rollout(thread: &str) -> Result<PathBuf> {
+    if thread.is_empty()
+        || !thread
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+    {
+        bail!("the Codex thread id is not one");
+    }
+    let home = std::env::var_os("CODEX_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".codex")))
+        .ok_or_else(|| anyhow!("neither CODEX_HOME nor HOME is set"))?;
+    let sessions = home.join("sessions");
+    let suffix = format!("{thread}.jsonl");
+    input::claude::session::session_files(&sessions)
+        .into_iter()
+        .rev()
+        .find(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().ends_with(&suffix))
+        })
+        .ok_or_else(|| {
+            anyhow!(
+                "no rollout of Codex thread {thread} under {}",
+                sessions.display()
+            )
+        })
+}
+
+/// The child's work: one page (and the index) from the transcript.
+fn convert(cli: &Cli, args: &HookArgs, transcript: &Path) -> Result<()> {
+    let dir = &args.output_dir;
+    let options = RenderOptions {
+        format: args.to,
+        color: false,
+        width: 100,
+        full: false,
+        thinking: false,
+        context: false,
+        debug: false,
+        results_in_call_order: cli.stable.is_some(),
+        archive: true,
+    };
+    let home = std::env::var("HOME")
+        .ok()
+        .map(|h| h.trim_end_matches('/').to_owned())
+        .filter(|h| !h.is_empty());
+    let transforms = Transforms::with(cli.stable, cli.redact, home.as_deref());
+    let index = Mutex::new(Index::load(dir));
+    let mut page = Page::new(dir, transcript, options, transforms, false, Some(&index));
+    let name = transcript.display().to_string();
+    let file = File::open(transcript).with_context(|| format!("cannot read {name}"))?;
+    let mut diag = Diagnostics::new(false);
+    let outcome =
+        InputDriver::new(&name, transcript, SourceFormat::Auto).run(file, &mut page, &mut diag)?;
+    page.write(&outcome.summary, false)
+}
+
+/// The log file, opened for appending (created when missing).
+fn open_log(dir: &Path) -> Result<File> {
+    let path = dir.join(LOG);
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Appends one line to the log; if even that fails, there is nowhere left to say it.
+fn log(dir: &Path, line: &str) {
+    if std::fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    if let Ok(mut f) = open_log(dir) {
+        let _ = writeln!(f, "{line}");
+    }
+}

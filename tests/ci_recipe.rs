@@ -1,0 +1,179 @@
+//! The README's "Using scribe in CI" section, run as written: the commands are read from the
+//! README itself, so the test fails when the README and scribe disagree.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::stable::rerun;
+use crate::util::{root, sample};
+
+/// The `scribe …` commands of the README's CI section, in order: from the shell block of step 1
+/// and the `- run:` lines of the job step (the agent and `git` commands are not scribe's).
+fn readme_ci_commands() -> Vec<String> {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let section = readme
+        .split("## Using scribe in CI")
+        .nth(1)
+        .expect("README has a CI section");
+    let section = section.split("\n## ").next().unwrap_or(section);
+    let mut commands = Vec::new();
+    let mut in_code = false;
+    for line in section.lines() {
+        if line.starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        let line = line.trim().trim_start_matches("- run:").trim();
+        if in_code && line.starts_with("scribe ") && !line.contains('#') {
+            commands.push(line.to_owned());
+        }
+    }
+    commands
+}
+
+/// Runs one README command with `sh` in `dir`, the scribe under test first on PATH; returns its
+/// exit code.
+fn sh(dir: &Path, command: &str) -> i32 {
+    let bin = assert_cmd::cargo::cargo_bin("scribe");
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .current_dir(dir)
+        .env("PATH", path)
+        .env_remove("HOME")
+        .output()
+        .expect("sh runs");
+    assert!(
+        out.status.code() != Some(2),
+        "{command}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.status.code().expect("exit code")
+}
+
+#[test]
+fn the_readme_ci_recipe_works_as_written() {
+    let commands = readme_ci_commands();
+    let (golden, check): (Vec<&String>, Vec<&String>) =
+        commands.iter().partition(|c| !c.starts_with("scribe diff"));
+    assert_eq!(golden.len(), 1, "one golden command in {commands:?}");
+    assert_eq!(check.len(), 1, "one diff command in {commands:?}");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("tests/agent")).unwrap();
+    let run = std::fs::read_to_string(sample("ci-run.jsonl")).unwrap();
+    std::fs::write(dir.path().join("run.jsonl"), &run).unwrap();
+    // 1. The golden, as the README writes it (stdout is a file, not a terminal).
+    assert_eq!(sh(dir.path(), golden[0]), 0);
+    let written = std::fs::read_to_string(dir.path().join("tests/agent/golden.jsonl")).unwrap();
+    assert!(
+        written.starts_with("{\"kind\":\"header\""),
+        "the golden is scribe's JSONL: {}",
+        &written[..written.len().min(200)]
+    );
+    // 2. The job step on a rerun that did the same things: exit 0.
+    std::fs::write(dir.path().join("run.jsonl"), rerun(&run)).unwrap();
+    assert_eq!(sh(dir.path(), check[0]), 0, "a rerun passes");
+    // …and on a run whose tool output changed: exit 1.
+    let changed = rerun(&run).replacen("\"content\":\"", "\"content\":\"CHANGED ", 1);
+    assert_ne!(changed, rerun(&run));
+    std::fs::write(dir.path().join("run.jsonl"), changed).unwrap();
+    assert_eq!(sh(dir.path(), check[0]), 1, "a changed run fails the job");
+}
+
+#[test]
+fn stable_alone_writes_jsonl_to_a_file_and_text_when_asked() {
+    let out = crate::util::scribe()
+        .args(["--stable"])
+        .arg(sample("ci-run.jsonl"))
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("{\"kind\":\"header\""));
+    let out = crate::util::scribe()
+        .args(["--stable", "--to", "text"])
+        .arg(sample("ci-run.jsonl"))
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stdout).starts_with('{'));
+    // Without --stable the default stays the terminal view.
+    let out = crate::util::scribe()
+        .arg(sample("ci-run.jsonl"))
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stdout).starts_with('{'));
+}
+
+/// A run with a shell result that names its process group and pid, and a result notice with a
+/// duration.
+const NOISY: &str = r#"{"type":"system","subtype":"init","session_id":"s","model":"m","tools":["Bash"],"cwd":"/w"}
+{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]},"session_id":"s"}
+{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"a.txt\nExit Code: 0\nProcess Group PGID: 30936\n"}]},"tool_use_result":{"stdout":"a.txt","pid":30936},"session_id":"s"}
+{"type":"assistant","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"done"}]},"session_id":"s"}
+{"type":"result","subtype":"success","is_error":false,"duration_ms":12345,"duration_api_ms":2345,"num_turns":2,"result":"done","session_id":"s","total_cost_usd":0.01,"usage":{"input_tokens":10,"output_tokens":5}}
+"#;
+
+#[test]
+fn stable_drops_turn_durations_the_pgid_line_and_pid_in_every_format() {
+    for to in ["text", "md", "html", "jsonl", "events"] {
+        let out = crate::util::scribe()
+            .args(["--stable", "--to", to])
+            .write_stdin(NOISY)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("a.txt"), "{to}: the output is kept:\n{text}");
+        for noise in ["PGID", "30936", "12345", "12.3", "2345"] {
+            assert!(!text.contains(noise), "{to}: {noise} left in:\n{text}");
+        }
+        assert!(
+            !text.contains("0.0s"),
+            "{to}: a dropped duration shows as 0.0s:\n{text}"
+        );
+    }
+}
+
+/// Two parallel calls whose results arrive in the other order in the second run.
+fn parallel(first: &str, second: &str) -> String {
+    let call = |id: &str, cmd: &str| {
+        format!(
+            r#"{{"type":"assistant","message":{{"id":"m1","role":"assistant","content":[{{"type":"tool_use","id":"{id}","name":"Bash","input":{{"command":"{cmd}"}}}}]}},"session_id":"s"}}"#
+        )
+    };
+    let result = |id: &str| {
+        format!(
+            r#"{{"type":"user","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"{id}","content":"out of {id}"}}]}},"session_id":"s"}}"#
+        )
+    };
+    [
+        r#"{"type":"system","subtype":"init","session_id":"s","model":"m","tools":["Bash"],"cwd":"/w"}"#.to_owned(),
+        call("t1", "sleep 1; echo one"),
+        call("t2", "echo two"),
+        result(first),
+        result(second),
+        r#"{"type":"assistant","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"done"}]},"session_id":"s"}"#.to_owned(),
+    ]
+    .join("\n")
+        + "\n"
+}
+
+#[test]
+fn stable_orders_parallel_tool_results_by_call_order_in_every_format() {
+    for to in ["text", "md", "html", "jsonl"] {
+        let run = |input: String| {
+            let out = crate::util::scribe()
+                .args(["--stable", "--to", to])
+                .write_stdin(input)
+                .output()
+                .unwrap();
+            String::from_utf8(out.stdout).unwrap()
+        };
+        let (a, b) = (run(parallel("t1", "t2")), run(parallel("t2", "t1")));
+        assert_eq!(a, b, "{to}: the order results arrived in shows");
+        let (one, two) = (a.find("out of t1").unwrap(), a.find("out of t2").unwrap());
+        assert!(one < two, "{to}: results in call order:\n{a}");
+    }
+}

@@ -1,0 +1,132 @@
+//! docs/conformance.md names the test that proves each requirement of the two design documents.
+//! These tests keep that table honest: a row that names a test function which is not in the tree
+//! fails, and so does a ✔ row without a test or an n/a row without its reason.
+
+use std::collections::HashSet;
+use std::fs;
+use std::path::PathBuf;
+
+/// The repository root (where Cargo.toml is).
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// One table row of docs/conformance.md: id, status, the tests column, the notes column.
+struct Row {
+    id: String,
+    status: String,
+    tests: String,
+    note: String,
+}
+
+/// The requirement rows (`| C12 | … |`, `| Q4 | … |`) of docs/conformance.md. The requirement text
+/// may hold escaped pipes (`\|`), so cells are split on unescaped ones only.
+fn rows() -> Vec<Row> {
+    let text = fs::read_to_string(root().join("docs/conformance.md")).expect("docs/conformance.md");
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let Some(rest) = line.strip_prefix("| ") else {
+            continue;
+        };
+        if !rest.starts_with(['C', 'Q']) || !rest[1..].starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        let cells = split_cells(line);
+        assert_eq!(cells.len(), 6, "a row has six cells: {line}");
+        out.push(Row {
+            id: cells[0].clone(),
+            status: cells[3].clone(),
+            tests: cells[4].clone(),
+            note: cells[5].clone(),
+        });
+    }
+    out
+}
+
+/// The cells of a Markdown table row, split on `|` that is not escaped as `\|`.
+fn split_cells(line: &str) -> Vec<String> {
+    let inner = line.trim().trim_start_matches('|').trim_end_matches('|');
+    let mut cells = vec![String::new()];
+    let mut prev = ' ';
+    for c in inner.chars() {
+        if c == '|' && prev != '\\' {
+            cells.push(String::new());
+        } else {
+            cells.last_mut().unwrap().push(c);
+        }
+        prev = c;
+    }
+    cells.iter().map(|c| c.trim().to_owned()).collect()
+}
+
+/// The test references of a tests cell: each backticked `path::fn` or `path::tests::fn`.
+fn references(cell: &str) -> Vec<(String, String)> {
+    cell.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|r| {
+            let (path, name) = r
+                .rsplit_once("::")
+                .unwrap_or_else(|| panic!("not path::fn: {r}"));
+            (path.trim_end_matches("::tests").to_owned(), name.to_owned())
+        })
+        .collect()
+}
+
+#[test]
+fn every_row_names_tests_that_exist() {
+    let rows = rows();
+    assert!(rows.len() >= 237, "the table lost rows: {}", rows.len());
+    let mut missing = Vec::new();
+    for row in &rows {
+        for (path, name) in references(&row.tests) {
+            assert!(
+                path.starts_with("tests/") || path.starts_with("src/"),
+                "{}: a test lives under tests/ or src/: {path}",
+                row.id
+            );
+            if path.starts_with("src/") {
+                assert!(
+                    row.tests.contains(&format!("{path}::tests::{name}")),
+                    "{}: a unit test is named src/…::tests::fn: {path}::{name}",
+                    row.id
+                );
+            }
+            let source = fs::read_to_string(root().join(&path)).unwrap_or_default();
+            let defined = source.lines().any(|l| {
+                let l = l.trim_start();
+                l.starts_with(&format!("fn {name}(")) || l.starts_with(&format!("async fn {name}("))
+            });
+            if !defined {
+                missing.push(format!("{}: {path}::{name}", row.id));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "rows name tests that do not exist:\n{}",
+        missing.join("\n")
+    );
+}
+
+#[test]
+fn every_row_has_a_status_and_what_it_needs() {
+    let mut seen = HashSet::new();
+    for row in rows() {
+        assert!(seen.insert(row.id.clone()), "{} appears twice", row.id);
+        match row.status.as_str() {
+            "✔" => assert!(
+                !references(&row.tests).is_empty(),
+                "{}: a ✔ row names the test that proves it",
+                row.id
+            ),
+            "n/a" => assert!(
+                row.note.len() > 10,
+                "{}: an n/a row says why a converter does not need it",
+                row.id
+            ),
+            "~" | "✘" => {}
+            other => panic!("{}: unknown status {other:?}", row.id),
+        }
+    }
+}
