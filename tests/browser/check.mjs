@@ -8,8 +8,7 @@
 //
 // usage: node check.mjs SHOTS_DIR PAGE.html...   (prints one line per page; exit 1 on failure)
 import { chromium } from "playwright-core";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -18,16 +17,20 @@ const FLAGS = [
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ];
 
-async function browser(javaScriptEnabled) {
-  const dir = mkdtempSync(join(tmpdir(), "scribe-chromium-"));
-  const context = await chromium.launchPersistentContext(dir, {
+// One browser; a context with scripting on and one with it off.
+async function browser() {
+  const b = await chromium.launch({
     executablePath: process.env.SCRIBE_CHROMIUM || "/usr/bin/chromium",
     headless: true,
     args: FLAGS,
-    javaScriptEnabled,
-    viewport: { width: 1000, height: 800 },
   });
-  return { context, dir };
+  const context = async (javaScriptEnabled) => {
+    const c = await b.newContext({ javaScriptEnabled, viewport: { width: 1000, height: 800 } });
+    c.setDefaultTimeout(STEP_MS);
+    c.setDefaultNavigationTimeout(STEP_MS);
+    return c;
+  };
+  return { browser: b, on: await context(true), off: await context(false) };
 }
 
 // Everything in the DOM that should never come from transcript content.
@@ -66,21 +69,66 @@ function audit() {
   return bad;
 }
 
-async function open(context, file, problems) {
-  const url = pathToFileURL(resolve(file)).href;
-  const page = await context.newPage();
-  page.on("console", (m) => {
-    if (m.type() === "error" || m.type() === "warning") problems.push(`console ${m.type()}: ${m.text()}`);
+// Progress on stderr (shown live by tests/html_browser.rs), so a slow or stuck step is named.
+// Pages are checked a few at a time; each line names its page (kept through awaits).
+const T0 = Date.now();
+const current = new AsyncLocalStorage();
+const lastStep = new Map();
+const log = (msg) => {
+  const file = current.getStore() || "";
+  lastStep.set(file, msg.trim());
+  process.stderr.write(`[${((Date.now() - T0) / 1000).toFixed(1)}s] ${basename(file)}: ${msg.trim()}\n`);
+};
+// No wait may hang: every Playwright wait gives up after STEP_MS, every page after PAGE_MS,
+// and pages not started within TOTAL_MS are reported unchecked (failures, not skips).
+const STEP_MS = 10_000;
+const PAGE_MS = 60_000;
+const TOTAL_MS = 8 * 60_000;
+// Pages checked at once: the checks mostly wait on the browser, so a few overlap well.
+const PARALLEL = Number(process.env.SCRIBE_BROWSER_PARALLEL) || 4;
+
+// A tab a worker keeps and navigates from page to page (a new tab per page costs about three
+// times as much): what it reports goes to the problems of the page it shows.
+async function newTab(context) {
+  const tab = { page: await context.newPage(), url: "", problems: [] };
+  tab.page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") tab.problems.push(`console ${m.type()}: ${m.text()}`);
   });
-  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-  page.on("request", (r) => {
+  tab.page.on("pageerror", (e) => tab.problems.push(`page error: ${e.message}`));
+  tab.page.on("request", (r) => {
     const u = r.url();
+    const url = tab.url;
     // Only this page, and in an archive the pages beside it (a link followed on purpose).
     const beside = u.startsWith(url.slice(0, url.lastIndexOf("/") + 1)) && /\.html(#.*)?$/.test(u);
-    if (u.split("#")[0] !== url && !u.startsWith("data:") && !beside) problems.push(`network request: ${u}`);
+    if (u.split("#")[0] !== url && !u.startsWith("data:") && !beside) tab.problems.push(`network request: ${u}`);
   });
-  await page.goto(url, { waitUntil: "load" });
-  return page;
+  return tab;
+}
+
+async function open(tab, file, problems) {
+  log("open");
+  tab.problems = problems;
+  tab.url = pathToFileURL(resolve(file)).href;
+  // about:blank first: the same file again (a second round of checks) must load afresh.
+  if (tab.page.url().split("#")[0] === tab.url) await tab.page.goto("about:blank");
+  await tab.page.goto(tab.url, { waitUntil: "load" });
+  return tab.page;
+}
+
+// A real mouse click on an element, brought into view, if nothing covers the point clicked;
+// false if something does. (Playwright's own click also waits two animation frames for the
+// element to be still, which costs about half a second a click on a loaded machine.)
+async function clickAt(locator) {
+  const at = await locator.evaluate((el) => {
+    el.scrollIntoView({ block: "center" });
+    const r = el.getBoundingClientRect();
+    const x = r.left + Math.min(8, r.width / 2);
+    const y = r.top + r.height / 2;
+    return { x, y, hit: el.contains(document.elementFromPoint(x, y)) };
+  });
+  if (!at.hit) return false;
+  await locator.page().mouse.click(at.x, at.y);
+  return true;
 }
 
 const inView = (el) => {
@@ -88,27 +136,41 @@ const inView = (el) => {
   return r.height > 0 && r.bottom > 0 && r.top < innerHeight;
 };
 
-async function checkSession(context, file, shots) {
+async function checkSession(tab, file, shots) {
   const problems = [];
-  const page = await open(context, file, problems);
+  const page = await open(tab, file, problems);
   if (await page.evaluate(() => window.__scribe_xss !== undefined)) problems.push("injected script ran");
   problems.push(...(await page.evaluate(audit)));
   if (!(await page.locator("#search").isVisible())) problems.push("search box not shown");
 
-  // Closed toggles open on click (the first 25 visible ones, outermost first).
+  log("toggles");
+  // Closed toggles open on a real click: the first visible one of each kind (its class list),
+  // outermost first, so a toggle inside an opened one is tried too; at most 25.
+  const kinds = new Set();
   let clicked = 0;
-  for (const s of await page.$$("details:not([open]) > summary")) {
-    if (clicked >= 25) break;
-    if (!(await s.isVisible())) continue;
-    await s.click();
+  while (clicked < 25) {
+    const pick = await page.evaluate((seen) => {
+      const all = [...document.querySelectorAll("summary")];
+      const i = all.findIndex((s) => {
+        const d = s.parentElement;
+        return d.localName === "details" && !d.open && !seen.includes(d.className)
+          && s.getClientRects().length > 0 && s.checkVisibility();
+      });
+      return i < 0 ? null : { i, kind: all[i].parentElement.className };
+    }, [...kinds]);
+    if (!pick) break;
+    kinds.add(pick.kind);
+    const s = page.locator("summary").nth(pick.i);
     clicked++;
-    if (!(await s.evaluate((el) => el.parentElement.open))) problems.push(`toggle ${clicked} did not open on click`);
+    if (!(await clickAt(s))) problems.push(`a "${pick.kind}" toggle is covered by another element`);
+    else if (!(await s.evaluate((el) => el.parentElement.open))) problems.push(`a "${pick.kind}" toggle did not open on click`);
   }
+  log(`expand/collapse (${clicked} clicked)`);
   // Expand all / collapse all.
-  await page.click("#expand");
+  if (!(await clickAt(page.locator("#expand")))) problems.push("expand all is covered");
   const shut = await page.locator("details:not([open])").count();
   if (shut) problems.push(`expand all left ${shut} toggles closed`);
-  await page.click("#collapse");
+  if (!(await clickAt(page.locator("#collapse")))) problems.push("collapse all is covered");
   const still = await page.locator("details[open]").count();
   if (still) problems.push(`collapse all left ${still} toggles open`);
 
@@ -116,35 +178,54 @@ async function checkSession(context, file, shots) {
   // Typing searches after a short pause (no Enter needed).
   const counted = (re) => page.waitForFunction((src) => new RegExp(src).test(
     document.getElementById("qcount").textContent), re.source, { timeout: 10_000 }).then(() => true, () => false);
+  log("search nothing");
   await page.fill("#q", "zq-no-such-text-qz");
   if (!(await counted(/^no match$/))) problems.push("search for nothing found something");
-  const prompt = await page.locator("main article:is(.o-user, .o-replay) .plain").first().textContent().catch(() => null);
-  if (prompt && prompt.trim()) {
-    const word = prompt.trim().split(/\s+/)[0];
+  // A word the page certainly holds: the first prompt's, else (a stream without its prompt)
+  // the first model text's. Read without waiting: a page may have neither.
+  const said = await page.evaluate(() => {
+    const el = document.querySelector("main article:is(.o-user, .o-replay) .plain")
+      || document.querySelector("main article.assistant .md");
+    return el ? el.textContent : "";
+  });
+  let searched = "no prompt or model text to search";
+  if (said.trim()) {
+    const word = said.trim().split(/\s+/)[0];
+    log(`search ${word}`);
+    searched = `searched "${word}"`;
     await page.fill("#q", word);
     if (!(await counted(/^1 of \d+$/))) problems.push(`search for "${word}" counted "${await page.textContent("#qcount")}"`);
-    if ((await page.locator("mark.hit").count()) === 0) problems.push("search marked nothing");
-    const cur = page.locator(".cur");
-    if ((await cur.count()) !== 1 || !(await cur.evaluate(inView))) problems.push("the match is not in view");
+    problems.push(...(await page.evaluate(() => {
+      const bad = [];
+      if (!document.querySelector("mark.hit")) bad.push("search marked nothing");
+      const cur = document.querySelectorAll(".cur");
+      const r = cur.length === 1 && cur[0].getBoundingClientRect();
+      if (!r || !(r.height > 0 && r.bottom > 0 && r.top < innerHeight)) bad.push("the match is not in view");
+      return bad;
+    })));
   }
+  log("search cleared");
   await page.fill("#q", "");
   await page.press("#q", "Enter");
-  if ((await page.locator("main [hidden]").count()) !== 0) problems.push("search left items hidden");
-  if (await page.evaluate(() => window.__scribe_xss !== undefined)) problems.push("injected script ran (after clicks)");
-  await page.close();
+  problems.push(...(await page.evaluate(() => {
+    const bad = [];
+    if (document.querySelector("main [hidden]")) bad.push("search left items hidden");
+    if (window.__scribe_xss !== undefined) bad.push("injected script ran (after clicks)");
+    return bad;
+  })));
 
   const name = basename(file, ".html");
-  if (name === "colour") problems.push(...(await checkColour(context, file)));
-  if (name === "tour") problems.push(...(await checkTour(context, file)));
-  if (name === "colour" || name === "tour") await screenshots(context, file, shots, name);
-  return { problems, clicked };
+  if (name === "colour") problems.push(...(await checkColour(tab, file)));
+  if (name === "tour") problems.push(...(await checkTour(tab, file)));
+  if (name === "colour" || name === "tour") await screenshots(tab, file, shots, name);
+  return { problems, clicked, searched };
 }
 
 // html-colour.jsonl: previews, ANSI colours, highlighting, word marks, prompts, timeline,
 // local times, search steps and filters.
-async function checkColour(context, file) {
+async function checkColour(tab, file) {
   const problems = [];
-  const page = await open(context, file, problems);
+  const page = await open(tab, file, problems);
   const counted = (re) => page.waitForFunction((src) => new RegExp(src).test(
     document.getElementById("qcount").textContent), re.source, { timeout: 10_000 }).then(() => true, () => false);
   // A long output: ten lines shown, the rest behind "show all N lines".
@@ -198,15 +279,14 @@ async function checkColour(context, file) {
   for (const k of ["text", "tool", "error"]) await page.uncheck(`.kinds input[value=${k}]`);
   const onlyPrompts = await page.textContent("#qcount");
   if (onlyPrompts !== "1 of 1") problems.push(`prompts only: ${onlyPrompts}`);
-  await page.close();
   return problems;
 }
 
 // html-tour.jsonl: a diff and a todo list open on load, a sub-agent's report shown and its
 // transcript folded, a denial said once.
-async function checkTour(context, file) {
+async function checkTour(tab, file) {
   const problems = [];
-  const page = await open(context, file, problems);
+  const page = await open(tab, file, problems);
   if (!(await page.locator(".tool.k-edit pre.diff").first().isVisible())) problems.push("no diff visible on load");
   if (!(await page.locator("ul.todos").first().isVisible())) problems.push("no todo list visible on load");
   if (await page.locator("details.sub-transcript").first().evaluate((d) => d.open)) problems.push("sub-agent transcript open");
@@ -218,14 +298,13 @@ async function checkTour(context, file) {
   const href = await sub.getAttribute("href");
   await sub.click();
   if (!(await page.locator(href).evaluate(inView))) problems.push(`sub-agent mark ${href} does not show its target`);
-  await page.close();
   return problems;
 }
 
 // The archive index: grouped by project with totals, a search that filters, links to pages.
-async function checkIndex(context, file, shots) {
+async function checkIndex(tab, file, shots) {
   const problems = [];
-  const page = await open(context, file, problems);
+  const page = await open(tab, file, problems);
   problems.push(...(await page.evaluate(audit)));
   const projects = await page.locator("section.project").count();
   if (projects < 2) problems.push(`${projects} project groups`);
@@ -240,14 +319,14 @@ async function checkIndex(context, file, shots) {
   await page.locator("tr[data-s] a").first().click();
   await page.waitForLoadState("load");
   if (!(await page.locator("a[href='index.html']").count())) problems.push("a session page has no link back to the index");
-  await page.close();
-  await screenshots(context, file, shots, "index");
+  await screenshots(tab, file, shots, "index");
   return { problems, clicked: 0 };
 }
 
-async function screenshots(context, file, shots, name) {
+async function screenshots(tab, file, shots, name) {
+  log(`screenshots ${name}`);
   for (const scheme of ["light", "dark"]) {
-    const page = await context.newPage();
+    const page = await tab.page.context().newPage();
     await page.emulateMedia({ colorScheme: scheme });
     await page.setViewportSize({ width: 1100, height: 900 });
     await page.goto(pathToFileURL(resolve(file)).href, { waitUntil: "load" });
@@ -256,10 +335,10 @@ async function screenshots(context, file, shots, name) {
   }
 }
 
-async function checkNoScript(context, file) {
+async function checkNoScript(tab, file) {
+  log("no-script");
   const problems = [];
-  const page = await context.newPage();
-  await page.goto(pathToFileURL(resolve(file)).href, { waitUntil: "load" });
+  const page = await open(tab, file, problems);
   if (await page.locator("#search").isVisible()) problems.push("no-script: search box shown");
   if ((await page.locator("main [hidden]").count()) !== 0) problems.push("no-script: hidden items");
   const more = page.locator("details.more > summary").first();
@@ -269,7 +348,6 @@ async function checkNoScript(context, file) {
   }
   const t = page.locator("time[datetime]").first();
   if ((await t.count()) > 0 && !/UTC$/.test(await t.textContent())) problems.push("no-script: a time is not in UTC");
-  await page.close();
   return problems;
 }
 
@@ -278,31 +356,65 @@ if (!shots || files.length === 0) {
   console.error("usage: node check.mjs SHOTS_DIR PAGE.html...");
   process.exit(2);
 }
-const on = await browser(true);
-const off = await browser(false);
+const { browser: chrome, on, off } = await browser();
+
+// Runs one page's checks, or fails naming the step still running after PAGE_MS.
+async function withDeadline(check) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(
+      `no result after ${PAGE_MS / 1000} s (stuck at: ${lastStep.get(current.getStore())})`)), PAGE_MS);
+  });
+  try {
+    return await Promise.race([check(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// One page's checks: its problems (none when it passes) and what was exercised.
+// A worker's tabs are replaced after a failure, which may have left one mid-step.
+async function checkPage(file, tabs) {
+  try {
+    return await current.run(file, () => withDeadline(async () => {
+      const r = basename(file) === "index.html"
+        ? await checkIndex(tabs.on, file, shots)
+        : await checkSession(tabs.on, file, shots);
+      r.problems.push(...(await checkNoScript(tabs.off, file)));
+      return r;
+    }));
+  } catch (e) {
+    for (const k of ["on", "off"]) {
+      await tabs[k].page.close().catch(() => {});
+      tabs[k] = await newTab(k === "on" ? on : off);
+    }
+    return { problems: [`check failed at "${lastStep.get(file)}": ${e.message.split("\n")[0]}`] };
+  }
+}
+
+const results = new Array(files.length);
+let next = 0;
 let failed = 0;
 try {
-  for (const file of files) {
-    let problems, clicked;
-    try {
-      ({ problems, clicked } = basename(file) === "index.html"
-        ? await checkIndex(on.context, file, shots)
-        : await checkSession(on.context, file, shots));
-      problems.push(...(await checkNoScript(off.context, file)));
-    } catch (e) {
-      problems = [`check failed: ${e.message.split("\n")[0]}`];
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, files.length) }, async () => {
+    const tabs = { on: await newTab(on), off: await newTab(off) };
+    while (next < files.length) {
+      const i = next++;
+      results[i] = Date.now() - T0 > TOTAL_MS
+        ? { problems: [`not checked: the run passed its ${TOTAL_MS / 1000} s budget`] }
+        : await checkPage(files[i], tabs);
     }
+  }));
+  files.forEach((file, i) => {
+    const { problems, clicked, searched } = results[i];
     if (problems.length) {
       failed++;
       console.log(`FAIL ${file}\n  ${problems.join("\n  ")}`);
     } else {
-      console.log(`ok   ${file} (${clicked} toggles clicked)`);
+      console.log(`ok   ${file} (${clicked} toggles clicked${searched ? `, ${searched}` : ""})`);
     }
-  }
+  });
 } finally {
-  for (const b of [on, off]) {
-    await b.context.close();
-    rmSync(b.dir, { recursive: true, force: true });
-  }
+  await chrome.close();
 }
 process.exit(failed ? 1 : 0);
