@@ -205,3 +205,31 @@ pub(crate) enum EventKind {
     /// A line nothing understood: kept whole in a `debug` record.
     Debug { reason: String, raw: String },
 }
+
+impl EventKind {
+    /// A user turn holding one text part: what the saved-chat adapters (Gemini, Qwen) write for a
+    /// prompt or a harness message, so each does not build the turn by hand.
+    pub(crate) fn user_text(
+        id: String,
+        origin: crate::model::transcript::TurnOrigin,
+        text: String,
+        timestamp: Option<String>,
+    ) -> EventKind {
+        use crate::model::transcript::{Part, Role, Turn, TurnMeta};
+        EventKind::UserTurn {
+            turn: Box::new(Turn {
+                id,
+                role: Role::User,
+                origin,
+                parent_task_id: None,
+                parts: vec![Part::Text {
+                    text,
+                    citations: Vec::new(),
+                }],
+                metadata: TurnMeta::default(),
+                timestamp,
+            }),
+            source_tool_call_id: None,
+        }
+    }
+}

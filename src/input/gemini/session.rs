@@ -33,7 +33,7 @@ use crate::input::gemini::tools::{function_result, tool_call};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
-use crate::model::transcript::{Part, Role, SyntheticReason, Turn, TurnMeta, TurnOrigin, Usage};
+use crate::model::transcript::{Part, SyntheticReason, TurnMeta, TurnOrigin, Usage};
 
 /// Folds a resumed CLI's rewrite of a message into its first version: every field the first
 /// version has stays (its content, thoughts, model, tokens, timestamp); fields only the rewrite
@@ -515,21 +515,7 @@ fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &mut Vec<Eve
             } else {
                 TurnOrigin::UserInput
             };
-            emit(EventKind::UserTurn {
-                turn: Box::new(Turn {
-                    id,
-                    role: Role::User,
-                    origin,
-                    parent_task_id: None,
-                    parts: vec![Part::Text {
-                        text,
-                        citations: Vec::new(),
-                    }],
-                    metadata: TurnMeta::default(),
-                    timestamp: ts,
-                }),
-                source_tool_call_id: None,
-            });
+            emit(EventKind::user_text(id, origin, text, ts));
         }
         "gemini" => {
             let meta = TurnMeta {

@@ -16,7 +16,7 @@ use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
 use crate::model::transcript::{
-    Caller, Part, Role, SyntheticReason, ToolCall, Turn, TurnMeta, TurnOrigin, Usage,
+    Caller, Part, SyntheticReason, ToolCall, TurnMeta, TurnOrigin, Usage,
 };
 
 /// Decoder state: the session header as last written (re-written when the model changes).
@@ -51,7 +51,7 @@ impl Adapter for QwenChat {
                         what: "user record without text".into(),
                     });
                 } else {
-                    push(user_turn(id, TurnOrigin::UserInput, text, ts));
+                    push(EventKind::user_text(id, TurnOrigin::UserInput, text, ts));
                 }
             }
             "assistant" => {
@@ -209,7 +209,7 @@ fn system(v: &Value, id: String, ts: Option<String>, line: &InputLine, out: &mut
                 .and_then(Value::as_str)
                 .map(str::to_owned)
                 .unwrap_or_else(|| texts(parts_of(v), false));
-            push(user_turn(id, TurnOrigin::UserInput, text, ts));
+            push(EventKind::user_text(id, TurnOrigin::UserInput, text, ts));
         }
         "notification" | "background_task_completed" | "cron" => {
             let text = payload
@@ -217,7 +217,7 @@ fn system(v: &Value, id: String, ts: Option<String>, line: &InputLine, out: &mut
                 .and_then(Value::as_str)
                 .map(str::to_owned)
                 .unwrap_or_else(|| texts(parts_of(v), false));
-            push(user_turn(id, TurnOrigin::Notification, text, ts));
+            push(EventKind::user_text(id, TurnOrigin::Notification, text, ts));
         }
         "slash_command" | "at_command" => {
             let text = ["rawCommand", "userText", "message"]
@@ -225,7 +225,7 @@ fn system(v: &Value, id: String, ts: Option<String>, line: &InputLine, out: &mut
                 .find_map(|k| payload.get(*k).and_then(Value::as_str))
                 .unwrap_or(subtype)
                 .to_owned();
-            push(user_turn(
+            push(EventKind::user_text(
                 id,
                 TurnOrigin::Synthetic {
                     reason: SyntheticReason::SlashCommand,
@@ -351,25 +351,6 @@ fn model_part(p: &Value, message_id: &str) -> Option<Part> {
             text: text.to_owned(),
             citations: Vec::new(),
         })
-    }
-}
-
-/// A user-role turn.
-fn user_turn(id: String, origin: TurnOrigin, text: String, ts: Option<String>) -> EventKind {
-    EventKind::UserTurn {
-        turn: Box::new(Turn {
-            id,
-            role: Role::User,
-            origin,
-            parent_task_id: None,
-            parts: vec![Part::Text {
-                text,
-                citations: Vec::new(),
-            }],
-            metadata: TurnMeta::default(),
-            timestamp: ts,
-        }),
-        source_tool_call_id: None,
     }
 }
 
