@@ -535,3 +535,53 @@ fn corpus_pages_stay_small() {
     }
     assert!(biggest.0 < 40_000, "{} bytes: {}", biggest.0, biggest.1);
 }
+
+/// Terminal colours in a tool's output (issue 12): the HTML page shows them as coloured spans
+/// around the very words, the Markdown keeps every word and drops only the escape sequences;
+/// neither shows an ESC, nor the codes as text. An escape left open at the end (a title
+/// sequence cut off by a truncated output) must not swallow the text after it.
+#[test]
+fn terminal_colours_are_spans_in_html_and_only_the_codes_go_in_markdown() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("colours.jsonl");
+    let output = "\u{1b}[1;32m   Compiling\u{1b}[0m calc v0.1.0\ntest a ... \u{1b}[31mFAILED\u{1b}[0m\n\
+                  \u{1b}[2Kdone\u{1b}]0;cut off title and what follows";
+    let lines = [
+        serde_json::json!({"type": "assistant", "message": {"id": "m1", "role": "assistant",
+            "model": "claude-sonnet-4-5", "content": [{"type": "tool_use", "id": "t1",
+            "name": "Bash", "input": {"command": "cargo test --color=always"}}]}}),
+        serde_json::json!({"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": output}]}}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    fs::write(&input, text).unwrap();
+    let run = |to: &str| {
+        let out = scribe().args(["--to", to]).arg(&input).output().unwrap();
+        assert!(out.status.success(), "{to}: {out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let md = run("md");
+    let words =
+        "   Compiling calc v0.1.0\ntest a ... FAILED\ndone]0;cut off title and what follows";
+    assert!(md.contains(words), "Markdown lost words: {md}");
+    for code in ["\u{1b}", "[1;32m", "[0m", "\\x1b", "␛", "[2K"] {
+        assert!(!md.contains(code), "Markdown shows {code:?}: {md}");
+    }
+    let html = run("html");
+    assert!(
+        html.contains("<span class=\"a-f2 a-b\">   Compiling</span> calc v0.1.0"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<span class=\"a-f1\">FAILED</span>"),
+        "{html}"
+    );
+    assert!(
+        html.contains("done]0;cut off title and what follows"),
+        "{html}"
+    );
+    assert!(
+        !html.contains('\u{1b}') && !html.contains("[1;32m"),
+        "{html}"
+    );
+}

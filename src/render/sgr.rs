@@ -4,7 +4,8 @@
 //! escape sequences. The bytes are parsed by `anstyle-parse` (the VT state machine of the
 //! `anstyle` family, not a hand-written one): SGR sequences (`CSI … m`) set the style of the
 //! text that follows, every other escape (cursor moves, OSC titles and links, DCS strings) is
-//! dropped, and C0 controls other than newline and tab are dropped too. Colours are CSS classes
+//! dropped, and C0 controls other than newline and tab are dropped too; an escape still open
+//! when the text ends keeps what follows it as plain text (see `runs`). Colours are CSS classes
 //! (`a-f0`…`a-f15` foreground, `a-b0`…`a-b15` background, `a-b` bold, `a-d` dim, `a-i` italic,
 //! `a-u` underline), never `style=` attributes, which the page's CSP forbids; 256-colour and RGB
 //! colours fall back to the nearest of the 16 named ones, so light and dark themes both work.
@@ -24,12 +25,38 @@ pub(crate) fn strip(s: &str) -> String {
     if !has_escapes(s) {
         return s.to_owned();
     }
+    runs(s).into_iter().map(|(_, t)| t).collect()
+}
+
+/// The text as runs of one style each. An escape left open at the end of the text (an OSC,
+/// DCS or APC string that never met its terminator, a cut-off CSI) would swallow everything
+/// after it, so that tail is kept as plain text, its control characters dropped: a stray
+/// `ESC ]` must not hide the rest of a tool's output.
+fn runs(s: &str) -> Vec<(Style, String)> {
     let mut p = Styler::default();
     let mut parser = Parser::<DefaultCharAccumulator>::new();
-    for b in s.bytes() {
+    // Where the escape that has not ended yet began.
+    let mut open = None;
+    for (i, b) in s.bytes().enumerate() {
+        if b == 0x1b && open.is_none() {
+            open = Some(i);
+            p.ended = false;
+        }
         parser.advance(&mut p, b);
+        if p.ended {
+            open = None;
+        }
     }
-    p.runs.into_iter().map(|(_, t)| t).collect()
+    if let Some(i) = open {
+        let tail: String = s[i..]
+            .chars()
+            .filter(|c| !c.is_control() || matches!(c, '\n' | '\t'))
+            .collect();
+        if !tail.is_empty() {
+            p.runs.push((Style::default(), tail));
+        }
+    }
+    p.runs
 }
 
 /// Writes `s` as escaped text with its SGR colours as spans.
@@ -38,12 +65,7 @@ pub(crate) fn push_ansi(h: &mut Html, s: &str) {
         h.text(s);
         return;
     }
-    let mut p = Styler::default();
-    let mut parser = Parser::<DefaultCharAccumulator>::new();
-    for b in s.bytes() {
-        parser.advance(&mut p, b);
-    }
-    for (style, text) in &p.runs {
+    for (style, text) in &runs(s) {
         if style.is_plain() {
             h.text(text);
             continue;
@@ -207,6 +229,8 @@ fn nearest16(r: u8, g: u8, b: u8) -> u8 {
 struct Styler {
     style: Style,
     runs: Vec<(Style, String)>,
+    /// Set when a sequence ends (or text is printed, which only happens outside one).
+    ended: bool,
 }
 
 impl Styler {
@@ -220,6 +244,7 @@ impl Styler {
 
 impl Perform for Styler {
     fn print(&mut self, c: char) {
+        self.ended = true;
         self.push(c);
     }
 
@@ -229,7 +254,20 @@ impl Perform for Styler {
         }
     }
 
+    fn esc_dispatch(&mut self, _intermediates: &[u8], _ignore: bool, _byte: u8) {
+        self.ended = true;
+    }
+
+    fn osc_dispatch(&mut self, _params: &[&[u8]], _bell_terminated: bool) {
+        self.ended = true;
+    }
+
+    fn unhook(&mut self) {
+        self.ended = true;
+    }
+
     fn csi_dispatch(&mut self, params: &Params, intermediates: &[u8], ignore: bool, action: u8) {
+        self.ended = true;
         if action == b'm' && intermediates.is_empty() && !ignore {
             self.style.apply(params);
         }
@@ -264,5 +302,26 @@ mod tests {
         assert_eq!(strip("\u{1b}[32mok\u{1b}[0m\n\ttab\u{7}"), "ok\n\ttab");
         assert_eq!(strip("été"), "été");
         assert_eq!(strip("\u{1b}[1mé\u{1b}[0m"), "é");
+        // Ended strings (a title, an APC, a link's target) go; their neighbours stay.
+        assert_eq!(strip("a\u{1b}]0;title\u{7}b\u{1b}_apc\u{1b}\\c"), "abc");
+        assert_eq!(
+            strip("\u{1b}]8;;http://e\u{7}link\u{1b}]8;;\u{7}."),
+            "link."
+        );
+    }
+
+    #[test]
+    fn an_escape_left_open_does_not_swallow_the_rest() {
+        assert_eq!(
+            strip("ok\u{1b}]0;title and the rest\nline 2"),
+            "ok]0;title and the rest\nline 2"
+        );
+        assert_eq!(strip("a\u{1b}Pdcs body"), "aPdcs body");
+        assert_eq!(strip("a\u{1b}[31"), "a[31");
+        assert_eq!(strip("x\u{1b}"), "x");
+        assert_eq!(
+            html("\u{1b}[32mok\u{1b}]2;<b>"),
+            "<span class=\"a-f2\">ok</span>]2;&lt;b&gt;"
+        );
     }
 }
