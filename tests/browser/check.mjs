@@ -131,6 +131,9 @@ async function clickAt(locator) {
   return true;
 }
 
+// The kinds of toggle (their class lists) clicked so far in this run.
+const clickedKinds = new Set();
+
 const inView = (el) => {
   const r = el.getBoundingClientRect();
   return r.height > 0 && r.bottom > 0 && r.top < innerHeight;
@@ -144,9 +147,10 @@ async function checkSession(tab, file, shots) {
   if (!(await page.locator("#search").isVisible())) problems.push("search box not shown");
 
   log("toggles");
-  // Closed toggles open on a real click: the first visible one of each kind (its class list),
-  // outermost first, so a toggle inside an opened one is tried too; at most 25.
-  const kinds = new Set();
+  // Closed toggles open on a real click: the first visible one of each kind (its class list)
+  // not yet clicked in this run, outermost first, so a toggle inside an opened one is tried
+  // too; at most 25 a page. (Every toggle of every page is opened and closed by expand all /
+  // collapse all below.)
   let clicked = 0;
   while (clicked < 25) {
     const pick = await page.evaluate((seen) => {
@@ -157,9 +161,9 @@ async function checkSession(tab, file, shots) {
           && s.getClientRects().length > 0 && s.checkVisibility();
       });
       return i < 0 ? null : { i, kind: all[i].parentElement.className };
-    }, [...kinds]);
+    }, [...clickedKinds]);
     if (!pick) break;
-    kinds.add(pick.kind);
+    clickedKinds.add(pick.kind);
     const s = page.locator("summary").nth(pick.i);
     clicked++;
     if (!(await clickAt(s))) problems.push(`a "${pick.kind}" toggle is covered by another element`);
@@ -177,7 +181,7 @@ async function checkSession(tab, file, shots) {
   // Search: nothing found for nonsense; the first speaker's words found, marked and stepped.
   // Typing searches after a short pause (no Enter needed).
   const counted = (re) => page.waitForFunction((src) => new RegExp(src).test(
-    document.getElementById("qcount").textContent), re.source, { timeout: 10_000 }).then(() => true, () => false);
+    document.getElementById("qcount").textContent), re.source, { polling: 25 }).then(() => true, () => false);
   log("search nothing");
   await page.fill("#q", "zq-no-such-text-qz");
   if (!(await counted(/^no match$/))) problems.push("search for nothing found something");
@@ -227,7 +231,7 @@ async function checkColour(tab, file) {
   const problems = [];
   const page = await open(tab, file, problems);
   const counted = (re) => page.waitForFunction((src) => new RegExp(src).test(
-    document.getElementById("qcount").textContent), re.source, { timeout: 10_000 }).then(() => true, () => false);
+    document.getElementById("qcount").textContent), re.source, { polling: 25 }).then(() => true, () => false);
   // A long output: ten lines shown, the rest behind "show all N lines".
   const preview = page.locator("details.tool.k-shell").first();
   if (!(await preview.evaluate((d) => d.open))) problems.push("the failing command's card is closed");
