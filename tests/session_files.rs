@@ -182,6 +182,36 @@ fn generated_session(path: &std::path::Path, turns: usize) {
 }
 
 #[test]
+fn a_saved_session_longer_than_one_batch_loses_no_turn() {
+    // The chain is sent in batches of events; the last batch went with the call that said
+    // nothing was left, and was once dropped (every turn after the last full batch was lost).
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("long.jsonl");
+    generated_session(&input, 700);
+    let out = scribe()
+        .args(["--to", "jsonl"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let recs = json_lines(&out.stdout);
+    let prompts: Vec<&str> = recs
+        .iter()
+        .filter(|r| r["kind"] == "turn")
+        .flat_map(|t| t["parts"].as_array().unwrap())
+        .filter_map(|p| p["text"].as_str())
+        .filter(|t| t.ends_with(": build it again."))
+        .collect();
+    assert_eq!(prompts.len(), 700, "turns written: {}", prompts.len());
+    assert_eq!(prompts[699], "Step 699: build it again.");
+}
+
+#[test]
 fn a_saved_session_ten_times_larger_needs_no_more_memory() {
     // Issue 14: the chain is ordered from an index, rows are read again by offset, events leave
     // in batches. Not timed: only the peak resident set size of the child is compared.

@@ -92,7 +92,8 @@ pub(crate) trait Adapter {
     }
     /// The input ended: emit whatever was held back (or its first part, see `drain`).
     fn finish(&mut self, _out: &mut Vec<Event>, _report: &mut Report<'_>) {}
-    /// After `finish`: emits the next part of what was held back; false once nothing is left.
+    /// After `finish`: emits the next part of what was held back; false when nothing is left
+    /// after the events this call sent (which the caller must still pass on).
     /// An adapter that writes a whole file at its end (a saved session, ordered by its chain)
     /// sends it in parts, so that the events of a large file are never all in memory at once.
     fn drain(&mut self, _out: &mut Vec<Event>, _report: &mut Report<'_>) -> bool {

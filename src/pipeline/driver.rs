@@ -560,10 +560,13 @@ impl<'a> InputDriver<'a> {
                     diag,
                 };
                 adapter.finish(&mut self.events, &mut report);
-                // A saved session sends its events in batches (flat memory).
+                // A saved session sends its events in batches (flat memory); the call that says
+                // nothing is left may still have sent the last batch.
                 loop {
                     self.feed(sink)?;
-                    if !adapter.drain(&mut self.events, &mut report) {
+                    let more = adapter.drain(&mut self.events, &mut report);
+                    if !more {
+                        self.feed(sink)?;
                         break;
                     }
                 }
@@ -670,7 +673,9 @@ impl<'a> InputDriver<'a> {
         adapter.finish(&mut self.events, &mut report);
         loop {
             self.feed(sink)?;
-            if !adapter.drain(&mut self.events, &mut report) {
+            let more = adapter.drain(&mut self.events, &mut report);
+            if !more {
+                self.feed(sink)?;
                 break;
             }
         }
