@@ -660,3 +660,37 @@ fn a_resumed_run_reports_its_own_usage_and_a_cut_stream_is_incomplete() {
         .count();
     assert_eq!(incomplete, 1);
 }
+
+/// Codex's collab tools: starting a sub-agent (or writing to one) is a sub-agent call described
+/// by its prompt; waiting for sub-agents is a call about them; neither is an anonymous `other`.
+#[test]
+fn collab_tool_calls_are_sub_agent_calls() {
+    let lines = [
+        r#"{"type":"thread.started","thread_id":"t0"}"#,
+        r#"{"type":"turn.started"}"#,
+        r#"{"type":"item.completed","item":{"id":"item_0","type":"collab_tool_call","tool":"spawn_agent","sender_thread_id":"t0","receiver_thread_ids":["t1"],"prompt":"run the tests","agents_states":{"t1":{"status":"running","message":null}},"status":"completed"}}"#,
+        r#"{"type":"item.completed","item":{"id":"item_1","type":"collab_tool_call","tool":"wait","sender_thread_id":"t0","receiver_thread_ids":["t1"],"prompt":null,"agents_states":{"t1":{"status":"completed","message":"all green"}},"status":"completed"}}"#,
+        r#"{"type":"turn.completed","usage":{"input_tokens":1,"cached_input_tokens":0,"output_tokens":1}}"#,
+    ];
+    let out = crate::util::scribe_jsonl()
+        .args(["--from", "codex-exec"])
+        .write_stdin(lines.join("\n") + "\n")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let kinds: Vec<Value> = json_lines(&out)
+        .iter()
+        .flat_map(|r| r["parts"].as_array().cloned().unwrap_or_default())
+        .filter(|p| p["type"] == "tool-call")
+        .map(|p| p["call"]["kind"].clone())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            serde_json::json!({"type": "subagent", "description": "run the tests"}),
+            serde_json::json!({"type": "other", "subject": "t1"}),
+        ]
+    );
+}

@@ -274,6 +274,15 @@ fn fold_and_renderers_know_no_tool_names() {
         "\"todos\"",
         "\"command\"",
         "\"description\"",
+        // Result details of one agent (Claude Code's `toolUseResult`): the adapter reads them
+        // into the call's `facts`.
+        "structuredPatch",
+        "numLines",
+        "\"tool_name\"",
+        "/tool_name",
+        "toolUseResult",
+        "tool_use_result",
+        "\"resultDisplay\"",
     ];
     for f in files {
         let text = std::fs::read_to_string(&f).unwrap();
@@ -283,6 +292,42 @@ fn fold_and_renderers_know_no_tool_names() {
                     !line.contains(word),
                     "{}:{n}: a tool name or input field ({word}): {line}",
                     f.display()
+                );
+            }
+        }
+    }
+}
+
+/// Every match in the fold and the renderers on one of our own enums names its variants: clippy's
+/// `wildcard_enum_match_arm` is denied at the top of both layers (so `cargo clippy -D warnings`
+/// fails on a `_ =>` that could swallow a new variant), and no file below turns it off except
+/// with a reason.
+#[test]
+fn fold_and_renderers_deny_wildcard_arms_on_enums() {
+    for top in ["src/fold/mod.rs", "src/render/mod.rs"] {
+        let text = std::fs::read_to_string(root().join(top)).unwrap();
+        assert!(
+            text.lines()
+                .any(|l| l.trim() == "#![deny(clippy::wildcard_enum_match_arm)]"),
+            "{top} does not deny wildcard arms"
+        );
+    }
+    let rust = |p: &std::path::Path| p.extension().is_some_and(|e| e == "rs");
+    let mut files = files_under(&root().join("src/render"), &rust);
+    files.extend(files_under(&root().join("src/fold"), &rust));
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (n, l) in lines.iter().enumerate() {
+            if l.contains("wildcard_enum_match_arm") && !l.contains("#![deny(") {
+                let reason = lines[n..(n + 3).min(lines.len())]
+                    .iter()
+                    .any(|l| l.contains("reason = "));
+                assert!(
+                    reason,
+                    "{}:{}: wildcard arms allowed without a reason",
+                    f.display(),
+                    n + 1
                 );
             }
         }

@@ -767,3 +767,50 @@ fn a_rewind_marks_where_the_later_turns_left() {
     assert!(text.contains("1 user turn from there on left"), "{text}");
     assert!(text.contains("a.txt"), "{text}");
 }
+
+/// A call the daemon names only by its title ("Edit auth.ts", no `_meta.toolName`) is drawn by
+/// what ACP says of it: its `kind`, its `locations` and an edit's `diff` content. The edit shows
+/// its diff in the text view; the read names its file.
+#[test]
+fn a_call_named_only_by_its_title_is_drawn_by_its_acp_kind() {
+    let lines = [
+        r#"{"id": 1, "v": 1, "type": "session_update", "data": {"sessionId": "s", "update": {"sessionUpdate": "tool_call", "toolCallId": "c1", "title": "Edit auth.ts", "kind": "edit", "status": "pending", "locations": [{"path": "/w/auth.ts"}]}}}"#,
+        r#"{"id": 2, "v": 1, "type": "session_update", "data": {"sessionId": "s", "update": {"sessionUpdate": "tool_call_update", "toolCallId": "c1", "status": "completed", "content": [{"type": "diff", "path": "/w/auth.ts", "oldText": "let a = 1\n", "newText": "let a = 2\n"}]}}}"#,
+        r#"{"id": 3, "v": 1, "type": "session_update", "data": {"sessionId": "s", "update": {"sessionUpdate": "tool_call", "toolCallId": "c2", "title": "Read config", "kind": "read", "status": "pending", "locations": [{"path": "/w/config.json", "line": 1}]}}}"#,
+        r#"{"id": 4, "v": 1, "type": "session_update", "data": {"sessionId": "s", "update": {"sessionUpdate": "tool_call_update", "toolCallId": "c2", "status": "completed", "content": [{"type": "content", "content": {"type": "text", "text": "{}"}}]}}}"#,
+    ];
+    let input = lines.join("\n") + "\n";
+    let out = scribe_jsonl()
+        .args(["--from", "qwen-daemon"])
+        .write_stdin(input.clone())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let recs = json_lines(&out);
+    let all = calls(&turns(&recs));
+    assert_eq!(
+        call(&all, "c1")["kind"],
+        serde_json::json!({"type": "edit", "path": "/w/auth.ts", "old": "let a = 1\n", "new": "let a = 2\n"})
+    );
+    assert_eq!(
+        call(&all, "c2")["kind"],
+        serde_json::json!({"type": "read", "path": "/w/config.json"})
+    );
+    let text = crate::util::scribe()
+        .args(["--from", "qwen-daemon", "--width", "100"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(text).unwrap();
+    assert!(text.contains("Updated /w/auth.ts (+1 −1)"), "{text}");
+    assert!(
+        text.contains("- let a = 1") && text.contains("+ let a = 2"),
+        "{text}"
+    );
+    assert!(text.contains("Read config(/w/config.json)"), "{text}");
+}

@@ -576,3 +576,36 @@ fn no_generated_content_reaches_the_terminal_raw() {
         }
     }
 }
+
+/// "Read N lines" counts what the harness said it read (the call's `facts`, which the Claude
+/// adapter reads from `tool_use_result.file.numLines`), not the lines of the output it kept; a
+/// transcript written before calls had `facts` reads the same back.
+#[test]
+fn lines_read_come_from_the_adapters_facts() {
+    let input = concat!(
+        r#"{"type":"assistant","message":{"id":"msg_A","type":"message","role":"assistant","model":"m","content":[{"type":"tool_use","id":"toolu_r","name":"Read","input":{"file_path":"/w/big.rs"}}],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}},"parent_tool_use_id":null,"session_id":"s","uuid":"a1"}"#,
+        "\n",
+        r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_r","content":"1\tfn a() {}\n2\tfn b() {}"}]},"parent_tool_use_id":null,"session_id":"s","uuid":"u1","tool_use_result":{"type":"text","file":{"filePath":"/w/big.rs","numLines":50,"startLine":1,"totalLines":50}}}"#,
+        "\n"
+    );
+    let run = |args: &[&str], stdin: String| {
+        let out = scribe()
+            .args(args)
+            .write_stdin(stdin)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(out).unwrap()
+    };
+    let text = run(&["--from", "claude-stream", "--width", "100"], input.into());
+    assert!(text.contains("Read 50 lines"), "{text}");
+    let jsonl = run(&["--from", "claude-stream", "--to", "jsonl"], input.into());
+    assert!(jsonl.contains(r#""facts":{"linesRead":50}"#), "{jsonl}");
+    // The same transcript without `facts` (as scribe wrote it before they existed).
+    let old = jsonl.replace(r#","facts":{"linesRead":50}"#, "");
+    assert_ne!(old, jsonl);
+    let text = run(&["--width", "100"], old);
+    assert!(text.contains("Read 50 lines"), "{text}");
+}

@@ -23,14 +23,18 @@
 //! recursively for nested sub-agents, down to `MAX_SUBAGENT_DEPTH` levels; deeper ones are laid
 //! out flat at that level, without recursion, and a notice says so.
 
+// A match on one of our own enums names every variant: a new variant is a compile error here,
+// never silently swallowed by `_`. (Wildcards stay allowed on text, numbers and foreign types.)
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
 use crate::model::transcript::{
-    DebugRecord, Part, Role, SkillInfo, SubagentRecord, SubagentStatus, SyntheticReason, ToolCall,
-    ToolKind, ToolState, TranscriptItem, Turn, TurnMeta, TurnOrigin,
+    CallResult, DebugRecord, Part, Role, SkillInfo, SubagentRecord, SubagentStatus,
+    SyntheticReason, ToolCall, ToolKind, ToolState, TranscriptItem, Turn, TurnMeta, TurnOrigin,
 };
 
 mod deltas;
@@ -219,6 +223,7 @@ impl Folder {
                 output,
                 error_text,
                 sidecar,
+                facts,
                 server_run,
             } => {
                 // A client tool's result comes back in a user message, which ends the assistant
@@ -226,7 +231,14 @@ impl Folder {
                 if !server_run {
                     self.open_message.remove(&thread);
                 }
-                self.tool_result(&tool_call_id, is_error, output, error_text, sidecar, line)
+                let result = CallResult {
+                    is_error,
+                    output,
+                    error_text,
+                    sidecar,
+                    facts,
+                };
+                self.tool_result(&tool_call_id, result, line)
             }
             EventKind::ToolUpdate {
                 tool_call_id,
@@ -517,9 +529,11 @@ impl Folder {
         meta: TurnMeta,
         timestamp: Option<String>,
     ) {
-        let call_id = match &part {
-            Part::ToolCall { call } => Some(call.tool_call_id.clone()),
-            _ => None,
+        // Only a tool call has a slot to remember.
+        let call_id = if let Part::ToolCall { call } = &part {
+            Some(call.tool_call_id.clone())
+        } else {
+            None
         };
         let slot = |folder: &mut Folder, part: usize| {
             if let Some(id) = call_id.clone() {
@@ -559,15 +573,7 @@ impl Folder {
         self.push_turn(thread, turn);
     }
 
-    fn tool_result(
-        &mut self,
-        id: &str,
-        is_error: bool,
-        output: serde_json::Value,
-        error_text: Option<String>,
-        sidecar: Option<serde_json::Value>,
-        line: u64,
-    ) {
+    fn tool_result(&mut self, id: &str, result: CallResult, line: u64) {
         let Some(call) = self.find_call(id) else {
             self.ready(TranscriptItem::Notice(Box::new(SystemNotice::Info {
                 source: "tool_result".into(),
@@ -575,15 +581,24 @@ impl Folder {
                 text: format!(
                     "result for a tool call that is not in the input ({id}, line {line})"
                 ),
-                data: output,
+                data: result.output,
             })));
             return;
         };
         // No call moves backwards: a second result for a finished call (a replay) adds what
         // was missing and changes nothing else.
         if call.state.is_terminal() {
+            let CallResult {
+                output,
+                sidecar,
+                facts,
+                ..
+            } = result;
             if call.sidecar.is_none() {
                 call.sidecar = sidecar;
+            }
+            if call.facts.is_empty() {
+                call.facts = facts;
             }
             if call.output.is_none() {
                 call.output = Some(output);
@@ -600,7 +615,8 @@ impl Folder {
             }
             return;
         }
-        call.set_result(is_error, output, error_text, sidecar);
+        let is_error = result.is_error;
+        call.set_result(result);
         if call.skill.is_some() && !is_error {
             self.skill_awaiting = Some(id.to_owned());
         }
@@ -697,9 +713,12 @@ impl Folder {
             return self
                 .find_turn(&slot.thread, &slot.turn)
                 .and_then(|t| t.parts.get_mut(slot.part))
-                .and_then(|p| match p {
-                    Part::ToolCall { call } => Some(call.as_mut()),
-                    _ => None,
+                .and_then(|p| {
+                    if let Part::ToolCall { call } = p {
+                        Some(call.as_mut())
+                    } else {
+                        None
+                    }
                 });
         }
         let thread = slot.thread;

@@ -64,7 +64,7 @@ impl TranscriptReader {
 /// record this version of scribe knows.
 pub(crate) fn record(line: &str) -> Result<Option<TranscriptItem>, String> {
     let mut v: Value = serde_json::from_str(line).map_err(|e| format!("invalid JSON: {e}"))?;
-    add_missing_kinds(&mut v);
+    add_missing_fields(&mut v);
     let kind = v
         .get("kind")
         .and_then(Value::as_str)
@@ -93,12 +93,34 @@ pub(crate) fn record(line: &str) -> Result<Option<TranscriptItem>, String> {
     }))
 }
 
-/// Tool calls written before calls had a kind (schema version 1) get one here, judged from the
-/// name and input as scribe then did (Claude Code's tool names, then the input's shape), so an
-/// old transcript renders as it did.
-fn add_missing_kinds(v: &mut Value) {
+/// What older transcripts left out, filled in as the renderers of their day judged it, so an old
+/// transcript renders as it did: a tool call written before calls had a kind (schema version 1)
+/// gets one from its name and input (Claude Code's tool names, then the input's shape); a call
+/// written before calls had `facts` gets them from its sidecar (Claude Code's result details,
+/// which those renderers read); a tool reference written before data parts had a `summary` gets
+/// the tool it names.
+fn add_missing_fields(v: &mut Value) {
     match v {
         Value::Object(o) => {
+            if o.contains_key("toolCallId")
+                && o.contains_key("caller")
+                && !o.contains_key("facts")
+                && let Some(sidecar) = o.get("sidecar")
+            {
+                let facts = crate::input::claude::results::result_facts(sidecar);
+                if !facts.is_empty()
+                    && let Ok(f) = serde_json::to_value(facts)
+                {
+                    o.insert("facts".into(), f);
+                }
+            }
+            if o.get("type").and_then(Value::as_str) == Some("data")
+                && o.get("name").and_then(Value::as_str) == Some("tool_reference")
+                && !o.contains_key("summary")
+                && let Some(tool) = o.get("data").and_then(|d| d.get("tool_name")).cloned()
+            {
+                o.insert("summary".into(), tool);
+            }
             if o.contains_key("toolCallId") && o.contains_key("caller") && !o.contains_key("kind") {
                 let caller = o
                     .get("caller")
@@ -117,9 +139,9 @@ fn add_missing_kinds(v: &mut Value) {
                     o.insert("kind".into(), k);
                 }
             }
-            o.values_mut().for_each(add_missing_kinds);
+            o.values_mut().for_each(add_missing_fields);
         }
-        Value::Array(a) => a.iter_mut().for_each(add_missing_kinds),
+        Value::Array(a) => a.iter_mut().for_each(add_missing_fields),
         Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => {}
     }
 }
@@ -154,5 +176,21 @@ mod tests {
             Ok(Some(TranscriptItem::Notice(_)))
         ));
         assert!(record(r#"{"kind":"mystery"}"#).is_err());
+    }
+
+    #[test]
+    fn older_calls_get_facts_and_tool_references_a_summary() {
+        let turn = r#"{"kind":"turn","id":"t1","role":"assistant","origin":{"kind":"model"},"parts":[{"type":"tool-call","call":{"toolCallId":"c","name":"Read","kind":{"type":"read","path":"a"},"caller":"model","state":"success","input":{"file_path":"a"},"output":[{"type":"data","name":"tool_reference","data":{"type":"tool_reference","tool_name":"T"}}],"sidecar":{"file":{"numLines":9}}}}]}"#;
+        let Ok(Some(TranscriptItem::Turn(t))) = record(turn) else {
+            panic!("a turn");
+        };
+        let crate::model::transcript::Part::ToolCall { call } = &t.parts[0] else {
+            panic!("a call");
+        };
+        assert_eq!(call.facts.lines_read, Some(9));
+        assert_eq!(
+            call.output.as_ref().and_then(|o| o.pointer("/0/summary")),
+            Some(&Value::from("T"))
+        );
     }
 }

@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use crate::model::tool_kind::{TextEdit, TodoItem, TodoStatus, ToolKind};
+use crate::model::tool_kind::{ResultFacts, TextEdit, TodoItem, TodoStatus, ToolKind};
 use crate::model::transcript::Caller;
 
 /// An agent's table of its own tool names: the kind of a call it knows by name, `None` for one
@@ -34,6 +34,15 @@ pub(crate) fn classify(
         return subagent(input);
     }
     by_shape(name, input)
+}
+
+/// An agent's reader of its own result details (the sidecar): what a reader of a finished call
+/// wants that its output does not say.
+pub(crate) type FactsReader = fn(&Value) -> ResultFacts;
+
+/// A reader for result details that carry nothing scribe shows beside the output.
+pub(crate) fn no_facts(_details: &Value) -> ResultFacts {
+    ResultFacts::default()
 }
 
 /// A table that knows no tool name (formats whose calls carry no agent-specific names).

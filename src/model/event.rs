@@ -9,7 +9,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::session::{SessionSnapshot, SystemNotice};
-use super::transcript::{Part, SubagentStatus, SubagentUsage, ToolKind, Turn, TurnMeta};
+use super::transcript::{
+    Part, ResultFacts, SubagentStatus, SubagentUsage, ToolKind, Turn, TurnMeta,
+};
 
 /// One normalized event and the input line it came from.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -92,6 +94,9 @@ pub(crate) enum EventKind {
         error_text: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
         sidecar: Option<Value>,
+        /// What the adapter read from the harness's result details (`ResultFacts`).
+        #[serde(skip_serializing_if = "ResultFacts::is_empty", default)]
+        facts: ResultFacts,
         /// The tool ran on the API server (a server tool, a connector's MCP call): its result is
         /// one more block of the assistant message that called it. A client tool's result goes
         /// back to the model in a new message, so it ends the one that called it.

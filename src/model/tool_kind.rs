@@ -118,3 +118,37 @@ impl Default for ToolKind {
         ToolKind::Other { subject: None }
     }
 }
+
+/// What the harness reported about a finished call that a reader wants and the output text does
+/// not say (`facts` of a tool call in the JSONL). The adapter reads it from its agent's own
+/// result details (Claude Code's `toolUseResult`), so no renderer reads a vendor's result shape;
+/// the details themselves stay whole in the call's `sidecar`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ResultFacts {
+    /// How many lines a file read returned (the output may carry fewer, or line numbers).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub(crate) lines_read: Option<u64>,
+    /// The change an edit or write made, as the harness computed it (unified-diff hunks).
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub(crate) hunks: Vec<DiffHunk>,
+}
+
+impl ResultFacts {
+    /// Nothing reported: the field is left out of the output.
+    pub(crate) fn is_empty(&self) -> bool {
+        self == &ResultFacts::default()
+    }
+}
+
+/// One hunk of a unified diff: where it starts and how long it is on either side, and its lines,
+/// each beginning with `+` (added), `-` (removed) or a space (context), as the harness wrote them.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct DiffHunk {
+    pub(crate) old_start: u64,
+    pub(crate) old_lines: u64,
+    pub(crate) new_start: u64,
+    pub(crate) new_lines: u64,
+    pub(crate) lines: Vec<String>,
+}

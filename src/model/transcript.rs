@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::session::{SessionSnapshot, SystemNotice};
-pub(crate) use super::tool_kind::ToolKind;
+pub(crate) use super::tool_kind::{ResultFacts, ToolKind};
 
 /// One transcript entry: a user message or one whole assistant message (all its content-block
 /// frames merged).
@@ -260,6 +260,10 @@ pub(crate) enum Part {
     Data {
         name: String,
         data: Value,
+        /// A few words saying what it is, when the adapter knows (the tool a tool reference
+        /// names): shown beside the name where the data itself is not.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        summary: Option<String>,
     },
 }
 
@@ -288,6 +292,10 @@ pub(crate) struct ToolCall {
     /// The harness's structured result (Claude's `tool_use_result` envelope).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) sidecar: Option<Value>,
+    /// What the adapter read from the harness's result details for a reader (lines read, the
+    /// diff an edit made); renderers read this, never the sidecar.
+    #[serde(skip_serializing_if = "ResultFacts::is_empty", default)]
+    pub(crate) facts: ResultFacts,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) subagent: Option<SubagentRecord>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -315,6 +323,7 @@ impl ToolCall {
             error_text: None,
             denied: None,
             sidecar: None,
+            facts: ResultFacts::default(),
             subagent: None,
             skill: None,
         }
@@ -325,13 +334,14 @@ impl ToolCall {
     /// The call's result arrived: its final state, output, error text and the harness's details.
     /// The one place that applies a result, shared by the fold and the live text view so that
     /// both show the same call. An error with no text of its own reads as its output's text.
-    pub(crate) fn set_result(
-        &mut self,
-        is_error: bool,
-        output: Value,
-        error_text: Option<String>,
-        sidecar: Option<Value>,
-    ) {
+    pub(crate) fn set_result(&mut self, result: CallResult) {
+        let CallResult {
+            is_error,
+            output,
+            error_text,
+            sidecar,
+            facts,
+        } = result;
         // A refused call's error result is its denial.
         self.state = match (is_error, self.denied.is_some()) {
             (true, true) => ToolState::ApprovalDenied,
@@ -345,7 +355,20 @@ impl ToolCall {
         if sidecar.is_some() {
             self.sidecar = sidecar;
         }
+        if !facts.is_empty() {
+            self.facts = facts;
+        }
     }
+}
+
+/// A call's result as a `tool-result` event carries it: what [`ToolCall::set_result`] applies.
+#[derive(Debug, Clone)]
+pub(crate) struct CallResult {
+    pub(crate) is_error: bool,
+    pub(crate) output: Value,
+    pub(crate) error_text: Option<String>,
+    pub(crate) sidecar: Option<Value>,
+    pub(crate) facts: ResultFacts,
 }
 
 /// The plain text of a normalized tool output (a string, or an array of parts whose `text`

@@ -4,6 +4,10 @@
 //! terminal view and `--to events` care), then each transcript item once it is final, then the
 //! end of the input. Adding an output format is one new module and one arm in `renderer_for`.
 
+// A match on one of our own enums names every variant: a new variant is a compile error here,
+// never silently swallowed by `_`. (Wildcards stay allowed on text, numbers and foreign types.)
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use std::io::{self, Write};
 
 use clap::ValueEnum;

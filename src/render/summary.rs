@@ -463,7 +463,7 @@ pub(crate) fn output_text(output: &Value) -> String {
         Value::Array(items) => items,
         Value::String(s) => return s.clone(),
         Value::Null => return String::new(),
-        other => return other.to_string(),
+        Value::Bool(_) | Value::Number(_) | Value::Object(_) => return output.to_string(),
     };
     let mut parts = Vec::new();
     for item in items {
@@ -473,9 +473,7 @@ pub(crate) fn output_text(output: &Value) -> String {
             Some("file") => parts.push(format!("[{}]", field("mediaType").unwrap_or("file"))),
             Some("data") => {
                 let name = field("name").unwrap_or("data");
-                let detail = item
-                    .pointer("/data/tool_name")
-                    .and_then(Value::as_str)
+                let detail = field("summary")
                     .map(|t| format!(": {t}"))
                     .unwrap_or_default();
                 parts.push(format!("[{name}{detail}]"));

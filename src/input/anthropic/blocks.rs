@@ -118,6 +118,11 @@ pub(crate) fn block(b: &Value, tools: ToolTable) -> Block {
                 ty.to_owned()
             },
             data: b.clone(),
+            // A tool reference (a tool search's result) names the tool it found.
+            summary: (ty == "tool_reference")
+                .then(|| b.get("tool_name").and_then(Value::as_str))
+                .flatten()
+                .map(str::to_owned),
         }),
     }
 }

@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 use crate::input::anthropic::blocks::{self, Block};
 use crate::input::anthropic::classify::{self, Flags};
 use crate::input::fields::{opt_string, parent_tool_use_id};
-use crate::input::tool_kind::ToolTable;
+use crate::input::tool_kind::{FactsReader, ToolTable};
 use crate::model::event::EventKind;
 use crate::model::transcript::{Part, Role, Turn, TurnMeta, Usage};
 
@@ -22,6 +22,8 @@ pub(crate) struct Wire {
     pub(crate) tool_use_result: &'static str,
     /// The agent's tool names → tool kinds.
     pub(crate) tools: ToolTable,
+    /// The agent's result details (`tool_use_result`) → what a reader wants of them.
+    pub(crate) facts: FactsReader,
 }
 
 /// Assistant and user messages, shared by the stream and the saved-session adapters.
@@ -96,6 +98,7 @@ impl ClaudeMessages {
                         output,
                         error_text,
                         sidecar: None,
+                        facts: crate::model::transcript::ResultFacts::default(),
                         server_run: true,
                     });
                     continue;
@@ -155,6 +158,7 @@ impl ClaudeMessages {
                     self.subagent_threads_seen.remove(&tool_call_id);
                     self.task_prompts.remove(&tool_call_id);
                     first_result.get_or_insert_with(|| tool_call_id.clone());
+                    let facts = sc.as_ref().map(wire.facts).unwrap_or_default();
                     emit(EventKind::ToolResult {
                         thread: thread.clone(),
                         tool_call_id,
@@ -162,6 +166,7 @@ impl ClaudeMessages {
                         output,
                         error_text,
                         sidecar: sc,
+                        facts,
                         server_run: false,
                     });
                 }

@@ -1,5 +1,7 @@
 //! Claude Code: the stream-json adapter and saved sessions (`~/.claude/projects/…`).
 
+/// Claude Code's result details → facts a reader wants.
+pub(crate) mod results;
 pub(crate) mod session;
 /// Claude Code's tool names → tool kinds.
 pub(crate) mod tools;
@@ -12,6 +14,7 @@ pub(crate) const STREAM_WIRE: Wire = Wire {
     synthetic: &["isSynthetic"],
     tool_use_result: "tool_use_result",
     tools: tools::known,
+    facts: results::result_facts,
 };
 
 /// The saved-session spelling, with Claude Code's tool names.
@@ -19,6 +22,7 @@ pub(crate) const SESSION_WIRE: Wire = Wire {
     synthetic: &["isMeta", "isVisibleInTranscriptOnly"],
     tool_use_result: "toolUseResult",
     tools: tools::known,
+    facts: results::result_facts,
 };
 
 /// A Claude Code stream-json adapter.

@@ -279,7 +279,16 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
             });
             Item::Tool(Box::new(items::ToolItem {
                 name: str_of(it, "tool").to_owned(),
-                kind: crate::input::tool_kind::other(&input),
+                kind: tools::collab_kind(
+                    str_of(it, "tool"),
+                    it.get("prompt").and_then(Value::as_str),
+                    &it.get("receiver_thread_ids")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .collect::<Vec<_>>(),
+                ),
                 caller: crate::model::transcript::Caller::Model,
                 mcp_server: None,
                 input,

@@ -146,6 +146,7 @@ fn is_builtin(name: &str) -> bool {
             | "list_dir"
             | "grep_files"
             | "spawn_agent"
+            | "resume_agent"
             | "send_input"
             | "wait"
             | "close_agent"
@@ -210,6 +211,15 @@ pub(crate) fn call_item(name: &str, namespace: &str, arguments: &Value) -> (Tool
             }
             let mut t = generic("update_plan", input);
             t.kind = crate::input::tool_kind::todo(&t.input).unwrap_or_default();
+            (t, CallKind::Other)
+        }
+        "spawn_agent" | "resume_agent" | "send_input" | "wait" | "close_agent" => {
+            let mut t = generic(name, arguments.clone());
+            let agents: Vec<&str> = match arguments.get("ids") {
+                Some(Value::Array(ids)) => ids.iter().filter_map(Value::as_str).collect(),
+                _ => str_arg("id").into_iter().collect(),
+            };
+            t.kind = tools::collab_kind(name, str_arg("message").or(str_arg("prompt")), &agents);
             (t, CallKind::Other)
         }
         _ => {

@@ -159,6 +159,7 @@ impl Emitter {
                 output: o.output,
                 error_text: o.error_text,
                 sidecar: o.sidecar,
+                facts: crate::model::transcript::ResultFacts::default(),
                 server_run: false,
             },
         });
@@ -181,6 +182,7 @@ impl Emitter {
                     output: Value::String(String::new()),
                     error_text: Some(reason.to_owned()),
                     sidecar: None,
+                    facts: crate::model::transcript::ResultFacts::default(),
                     server_run: false,
                 },
             });
@@ -315,6 +317,7 @@ impl Emitter {
                     output: Value::String(String::new()),
                     error_text: None,
                     sidecar: None,
+                    facts: crate::model::transcript::ResultFacts::default(),
                     server_run: false,
                 });
             }
@@ -374,6 +377,7 @@ impl Emitter {
                         output: o.output,
                         error_text: o.error_text,
                         sidecar: o.sidecar,
+                        facts: crate::model::transcript::ResultFacts::default(),
                         server_run: caller == Caller::ServerTool,
                     });
                 }

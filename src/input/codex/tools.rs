@@ -10,6 +10,20 @@ use crate::input::fields::str_of;
 use crate::input::tool_kind;
 use crate::model::tool_kind::{PatchFile, ToolKind};
 use crate::model::transcript::Caller;
+/// A call of Codex's collab tools (the sub-agents it starts and talks to) → its kind. Starting,
+/// resuming or writing to a sub-agent hands it a prompt: a sub-agent call described by that
+/// prompt. Waiting for or closing sub-agents hands them nothing: a call about those agents.
+pub(crate) fn collab_kind(tool: &str, prompt: Option<&str>, agents: &[&str]) -> ToolKind {
+    match tool {
+        "spawn_agent" | "resume_agent" | "send_input" => ToolKind::Subagent {
+            description: prompt.unwrap_or_default().to_owned(),
+        },
+        _ => ToolKind::Other {
+            subject: Some(agents.join(", ")).filter(|s| !s.is_empty()),
+        },
+    }
+}
+
 /// The shell command a reader wants to see: `/bin/bash -lc 'echo hi'` → `echo hi`. Anything
 /// that is not one shell with `-c`/`-lc` and one quoted word is returned as it is.
 pub(crate) fn shell_command(cmd: &str) -> String {
@@ -415,5 +429,30 @@ mod tests {
             "cat x; exit 3"
         );
         assert_eq!(shell_argv(&[json!("ls"), json!("-1")]), "ls -1");
+    }
+}
+
+#[cfg(test)]
+mod collab_tests {
+    use super::*;
+
+    #[test]
+    fn collab_tools_are_sub_agent_calls_or_calls_about_agents() {
+        assert_eq!(
+            collab_kind("spawn_agent", Some("check the tests"), &[]),
+            ToolKind::Subagent {
+                description: "check the tests".into()
+            }
+        );
+        assert_eq!(
+            collab_kind("wait", None, &["t1", "t2"]),
+            ToolKind::Other {
+                subject: Some("t1, t2".into())
+            }
+        );
+        assert_eq!(
+            collab_kind("close_agent", None, &[]),
+            ToolKind::Other { subject: None }
+        );
     }
 }

@@ -311,6 +311,7 @@ fn tool_result(v: &Value) -> EventKind {
         output,
         error_text: if is_error { error_text } else { None },
         sidecar: error.map(|e| json!({ "error": e })),
+        facts: crate::model::transcript::ResultFacts::default(),
         server_run: false,
     }
 }

@@ -81,6 +81,7 @@ pub(super) fn tool_call(c: &Value) -> (ToolCall, Option<EventKind>) {
         output: Value::String(shown.or(model_output).or(error).unwrap_or_default()),
         error_text,
         sidecar: Some(Value::Object(sidecar)),
+        facts: crate::model::transcript::ResultFacts::default(),
         server_run: false,
     };
     (call, Some(result))
@@ -114,6 +115,7 @@ pub(super) fn function_result(id: &str, fr: &Value) -> EventKind {
         output: Value::String(output.or(error.clone()).unwrap_or_default()),
         error_text: error,
         sidecar: None,
+        facts: crate::model::transcript::ResultFacts::default(),
         server_run: false,
     }
 }

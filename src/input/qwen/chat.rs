@@ -120,6 +120,7 @@ impl Adapter for QwenChat {
                             })
                         }),
                         sidecar: display.map(|d| json!({ "resultDisplay": d })),
+                        facts: crate::model::transcript::ResultFacts::default(),
                         server_run: false,
                     });
                 }

@@ -315,6 +315,7 @@ fn content_part(c: &Value) -> Part {
                 other.to_owned()
             },
             data: c.clone(),
+            summary: None,
         },
     }
 }

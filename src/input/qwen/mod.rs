@@ -1,6 +1,8 @@
 //! Qwen Code: the daemon's SSE event stream (`qwen serve`) and `qwen -p --output-format stream-json`.
 
 mod acp;
+/// An ACP call's own kind, locations and diffs → what it does.
+mod acp_kind;
 pub(crate) mod chat;
 pub(crate) mod daemon;
 mod messages;

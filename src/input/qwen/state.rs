@@ -11,6 +11,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 
+use super::acp_kind::{AcpCall, acp_kind, first_location};
 use crate::input::fields::str_of;
 use crate::input::tool_kind;
 use crate::model::event::{Event, EventKind, Thread};
@@ -177,6 +178,9 @@ pub(super) struct CallRecord {
     /// Who runs the call and, for an MCP call, its server: what its kind is built from.
     pub(super) caller: Caller,
     pub(super) mcp_server: Option<String>,
+    /// The kind last sent for the call: a later frame that changes what the call says of itself
+    /// (its ACP kind, locations, diffs) sends the new one.
+    pub(super) kind_sent: ToolKind,
 }
 
 impl CallRecord {
@@ -206,18 +210,42 @@ impl CallRecord {
             end_note: None,
             caller: Caller::Model,
             mcp_server: None,
+            kind_sent: ToolKind::default(),
         }
     }
 
-    /// What the call does, from its name and its input as far as it is known.
+    /// What the call does, from its name and its input as far as it is known. A model's call
+    /// whose name Qwen Code's table does not know (a call named only by its title) is judged by
+    /// what the ACP call says of itself (its kind, locations and diffs) before its input's shape.
     pub(super) fn tool_kind(&self) -> ToolKind {
-        tool_kind::classify(
-            &self.name,
-            self.caller,
-            self.mcp_server.as_deref(),
-            &self.raw_input,
-            super::tool_names::known,
-        )
+        let unnamed = self.caller == Caller::Model
+            && super::tool_names::known(&self.name, &self.raw_input).is_none();
+        let acp = unnamed
+            .then(|| {
+                acp_kind(&AcpCall {
+                    kind: &self.kind,
+                    locations: &self.locations,
+                    content: &self.content,
+                    raw_input: &self.raw_input,
+                })
+            })
+            .flatten();
+        let kind = acp.unwrap_or_else(|| {
+            tool_kind::classify(
+                &self.name,
+                self.caller,
+                self.mcp_server.as_deref(),
+                &self.raw_input,
+                super::tool_names::known,
+            )
+        });
+        // An unnamed call with nothing else to show names the file it touches.
+        match kind {
+            ToolKind::Other { subject: None } if unnamed => ToolKind::Other {
+                subject: first_location(&self.locations),
+            },
+            kind => kind,
+        }
     }
 
     /// True once the call has its result: later frames must not move it back.

@@ -34,6 +34,7 @@ const WIRE: Wire = Wire {
     synthetic: &["isSynthetic"],
     tool_use_result: "tool_use_result",
     tools: super::tool_names::known,
+    facts: crate::input::tool_kind::no_facts,
 };
 
 /// Decoder state: the open response per thread, block renumbering, tool names, denied calls.

@@ -59,12 +59,13 @@ impl Conversation {
             .unwrap_or_default();
         merge_call(rec, fields, &meta);
         if rec.raw_input != before && !is_empty_value(&rec.raw_input) {
+            rec.kind_sent = rec.tool_kind();
             e.push(EventKind::ToolUpdate {
                 tool_call_id: id.to_owned(),
                 state: None,
                 output: None,
                 input: Some(rec.raw_input.clone()),
-                kind: Some(rec.tool_kind()),
+                kind: Some(rec.kind_sent.clone()),
                 error_text: None,
                 sidecar: None,
             });
@@ -111,13 +112,32 @@ impl Conversation {
             });
             return;
         }
+        let kind_now = rec.tool_kind();
+        let kind_changed = kind_now != rec.kind_sent;
+        let input = (rec.raw_input != input_before && !is_empty_value(&rec.raw_input))
+            .then(|| rec.raw_input.clone());
         if matches!(status, Some("completed" | "failed" | "cancelled")) {
+            if kind_changed || input.is_some() {
+                // The last frame said what the call did (its input, an edit's diff): the
+                // result's call shows it.
+                rec.kind_sent = kind_now.clone();
+                e.push(EventKind::ToolUpdate {
+                    tool_call_id: id.clone(),
+                    state: None,
+                    output: None,
+                    input,
+                    kind: Some(kind_now),
+                    error_text: None,
+                    sidecar: None,
+                });
+            }
             self.finish_call(&id, e);
             return;
         }
-        let input = (rec.raw_input != input_before && !is_empty_value(&rec.raw_input))
-            .then(|| rec.raw_input.clone());
-        let kind = input.as_ref().map(|_| rec.tool_kind());
+        let kind = (input.is_some() || kind_changed).then(|| {
+            rec.kind_sent = kind_now.clone();
+            kind_now
+        });
         let state = match status {
             None => None,
             Some("pending") => Some(ToolState::Pending),
@@ -180,6 +200,7 @@ impl Conversation {
         rec.caller = call.caller;
         rec.mcp_server.clone_from(&call.mcp_server);
         call.kind = rec.tool_kind();
+        rec.kind_sent = call.kind.clone();
         call.state = match rec.status.as_str() {
             "pending" => ToolState::Pending,
             _ => ToolState::Running,
@@ -340,6 +361,7 @@ impl Conversation {
                 (None, false) => text,
             }),
             sidecar: Some(rec.sidecar()),
+            facts: crate::model::transcript::ResultFacts::default(),
             server_run: false,
         });
         self.release(id);

@@ -396,7 +396,10 @@ fn has_no_input(input: &serde_json::Value) -> bool {
     match input {
         serde_json::Value::Null => true,
         serde_json::Value::Object(o) => o.is_empty(),
-        _ => false,
+        serde_json::Value::Bool(_)
+        | serde_json::Value::Number(_)
+        | serde_json::Value::String(_)
+        | serde_json::Value::Array(_) => false,
     }
 }
 

@@ -40,7 +40,7 @@ use super::{Render, Summary};
 use crate::model::Header;
 use crate::model::event::{Event, EventKind};
 use crate::model::session::SystemNotice;
-use crate::model::transcript::{Role, ToolCall, TranscriptItem};
+use crate::model::transcript::{CallResult, Role, ToolCall, TranscriptItem};
 use crate::render::RenderOptions;
 
 mod layout;
@@ -185,17 +185,18 @@ impl Render for TextRenderer {
     }
 
     fn live(&mut self, out: &mut dyn Write, event: &Event) -> io::Result<()> {
-        match &event.kind {
-            EventKind::BranchStarted { .. } => {
-                self.live.branch_depth += 1;
-                return Ok(());
-            }
-            EventKind::BranchEnded => {
-                self.live.branch_depth = self.live.branch_depth.saturating_sub(1);
-                return Ok(());
-            }
-            _ if self.live.branch_depth > 0 => return Ok(()),
-            _ => {}
+        // A branch's events are shown once, under its notice (the second match below lists
+        // every event kind).
+        if let EventKind::BranchStarted { .. } = &event.kind {
+            self.live.branch_depth += 1;
+            return Ok(());
+        }
+        if let EventKind::BranchEnded = &event.kind {
+            self.live.branch_depth = self.live.branch_depth.saturating_sub(1);
+            return Ok(());
+        }
+        if self.live.branch_depth > 0 {
+            return Ok(());
         }
         match &event.kind {
             EventKind::TextDelta {
@@ -239,6 +240,7 @@ impl Render for TextRenderer {
                 output,
                 error_text,
                 sidecar,
+                facts,
                 server_run: _,
             } => {
                 // A second result for a call (a replay) adds nothing: the first one stands.
@@ -261,12 +263,13 @@ impl Render for TextRenderer {
                 }
                 // The result as the fold applies it, so the live line and the final item agree.
                 let mut call = call.clone();
-                call.set_result(
-                    *is_error,
-                    output.clone(),
-                    error_text.clone(),
-                    sidecar.clone(),
-                );
+                call.set_result(CallResult {
+                    is_error: *is_error,
+                    output: output.clone(),
+                    error_text: error_text.clone(),
+                    sidecar: sidecar.clone(),
+                    facts: facts.clone(),
+                });
                 let lines = self.view.call_result(&call, 0);
                 self.call_lines(out, &call, &lines)?;
                 self.live.results.insert(tool_call_id.clone());
@@ -278,6 +281,19 @@ impl Render for TextRenderer {
                 kind,
                 ..
             } => self.input_arrived(out, tool_call_id, input, kind.as_ref()),
+            // What the call does became clear without new input (an ACP edit's diff): its
+            // result is drawn by the new kind.
+            EventKind::ToolUpdate {
+                tool_call_id,
+                input: None,
+                kind: Some(kind),
+                ..
+            } => {
+                if let Some(call) = self.live.heads.get_mut(tool_call_id) {
+                    call.kind = kind.clone();
+                }
+                Ok(())
+            }
             // A result waits for its item: the fold writes every turn still held before it.
             EventKind::Notice { notice } if !matches!(**notice, SystemNotice::Result { .. }) => {
                 self.live.mark_notice(notice);

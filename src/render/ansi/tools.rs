@@ -4,7 +4,6 @@
 //! call's kind.
 
 use owo_colors::Style;
-use serde_json::Value;
 
 use super::View;
 use super::layout::{Line, Span, Wrapper};
@@ -179,10 +178,8 @@ impl View {
                 if !self.full && out_text.lines().next().is_some_and(|l| !l.starts_with('[')) =>
             {
                 let n = call
-                    .sidecar
-                    .as_ref()
-                    .and_then(|s| s.pointer("/file/numLines"))
-                    .and_then(Value::as_u64)
+                    .facts
+                    .lines_read
                     .unwrap_or_else(|| out_text.lines().count() as u64);
                 w.raw_line(
                     &format!("Read {n} line{}", plural(n as usize)),
@@ -255,6 +252,10 @@ impl View {
                     lines.extend(self.subagent_calls(rec, depth));
                 }
             }
+            // No record of the run: what the harness handed back is all there is to say (a
+            // call that only starts a sub-agent returns before the sub-agent finishes, so its
+            // success says nothing of the sub-agent's end).
+            None if !report.trim().is_empty() => {}
             None => {
                 let mut w = self.result_wrapper(depth);
                 w.raw_line("sub-agent finished", self.pal.dim);
@@ -269,12 +270,18 @@ impl View {
             .unwrap_or(report);
         if !report.trim().is_empty() {
             let ind = self.indent(depth);
-            let pad = vec![ind, Span::new("     ", Style::new())];
+            let pad = vec![ind.clone(), Span::new("     ", Style::new())];
+            // The report opens the result when nothing above it did.
+            let first = if lines.is_empty() {
+                vec![ind, Span::new("  ⎿  ", self.pal.result)]
+            } else {
+                pad.clone()
+            };
             let mut md = super::markdown::render(
                 report.trim(),
                 &self.pal,
                 self.width,
-                pad.clone(),
+                first,
                 pad.clone(),
                 Style::new(),
             );

@@ -1,7 +1,7 @@
 //! Edit, MultiEdit and Write calls as a diff.
 //!
-//! The harness's own `structuredPatch` (in the call's sidecar) is used when it has hunks; without
-//! it the diff is built from the input by `render::summary::file_diff` (shared with the text and
+//! The harness's own hunks (the call's `facts`, read by the adapter) are used when it reported
+//! them; without them the diff is built from the kind by `render::summary::file_diff` (shared with the text and
 //! Markdown views), with a few lines of context.
 //!
 //! Lines are highlighted by the file's language (the old side and the new side each parsed in
@@ -10,12 +10,11 @@
 
 use std::ops::Range;
 
-use serde_json::Value;
 use similar::{Algorithm, DiffTag, capture_diff_slices};
 
 use super::escape::Html;
 use super::highlight::{self, Highlighter, Segment};
-use crate::model::tool_kind::ToolKind;
+use crate::model::tool_kind::{DiffHunk, ResultFacts, ToolKind};
 use crate::render::summary::{DiffLine, changed_file, file_diff};
 
 /// Lines longer than this are compared whole, not word by word.
@@ -34,18 +33,14 @@ enum Row {
 const CONTEXT: usize = 3;
 
 /// Writes the file path and the change it received.
-pub(crate) fn push_file_change(h: &mut Html, kind: &ToolKind, sidecar: Option<&Value>) {
+pub(crate) fn push_file_change(h: &mut Html, kind: &ToolKind, facts: &ResultFacts) {
     let path = changed_file(kind);
     h.raw_trusted("<p class=\"path\">")
         .text(path)
         .raw_trusted("</p>");
-    let patch = sidecar
-        .and_then(|v| v.get("structuredPatch"))
-        .and_then(Value::as_array)
-        .filter(|p| !p.is_empty());
     let mut rows = Vec::new();
-    if let Some(hunks) = patch {
-        for hunk in hunks {
+    if !facts.hunks.is_empty() {
+        for hunk in &facts.hunks {
             hunk_rows(hunk, &mut rows);
         }
     } else {
@@ -69,18 +64,13 @@ pub(crate) fn push_file_change(h: &mut Html, kind: &ToolKind, sidecar: Option<&V
     h.raw_trusted("</pre>");
 }
 
-/// One hunk of the harness's structured patch: `@@` header and prefixed lines.
-fn hunk_rows(hunk: &Value, rows: &mut Vec<Row>) {
-    let n = |k: &str| hunk.get(k).and_then(Value::as_u64).unwrap_or(0);
+/// One hunk the harness reported: `@@` header and prefixed lines.
+fn hunk_rows(hunk: &DiffHunk, rows: &mut Vec<Row>) {
     rows.push(Row::Hunk(format!(
         "@@ -{},{} +{},{} @@",
-        n("oldStart"),
-        n("oldLines"),
-        n("newStart"),
-        n("newLines")
+        hunk.old_start, hunk.old_lines, hunk.new_start, hunk.new_lines
     )));
-    let lines = hunk.get("lines").and_then(Value::as_array);
-    for line in lines.into_iter().flatten().filter_map(Value::as_str) {
+    for line in &hunk.lines {
         let mut chars = line.chars();
         rows.push(match chars.next() {
             Some(c @ ('+' | '-' | ' ')) => Row::Line(c, chars.as_str().to_owned()),
@@ -148,7 +138,7 @@ fn take_run(rows: &[Row], mark: char) -> Vec<&str> {
     rows.iter()
         .map_while(|r| match r {
             Row::Line(m, l) if *m == mark => Some(l.as_str()),
-            _ => None,
+            Row::Line(..) | Row::Hunk(_) => None,
         })
         .collect()
 }
@@ -277,7 +267,6 @@ fn push_line(h: &mut Html, mark: char, line: &str, segs: &[Segment], changed: &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn computed_diff_keeps_shared_lines_as_context() {
@@ -287,7 +276,7 @@ mod tests {
             old: "x\ny\nz".into(),
             new: "x\nY\nz".into(),
         };
-        push_file_change(&mut h, &kind, None);
+        push_file_change(&mut h, &kind, &ResultFacts::default());
         let out = h.as_str();
         assert!(
             out.contains(concat!(
@@ -306,7 +295,7 @@ mod tests {
             old: "let total = 1;".into(),
             new: "let total = 2;".into(),
         };
-        push_file_change(&mut h, &kind, None);
+        push_file_change(&mut h, &kind, &ResultFacts::default());
         let out = h.as_str();
         assert!(
             out.contains("-let total = <span class=\"w\">1</span>;"),
@@ -319,15 +308,24 @@ mod tests {
     }
 
     #[test]
-    fn structured_patch_wins() {
+    fn reported_hunks_win() {
         let mut h = Html::default();
-        let side = json!({"structuredPatch": [{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 1, "lines": ["-a", "+<b>"]}]});
+        let facts = ResultFacts {
+            lines_read: None,
+            hunks: vec![DiffHunk {
+                old_start: 1,
+                old_lines: 1,
+                new_start: 1,
+                new_lines: 1,
+                lines: vec!["-a".into(), "+<b>".into()],
+            }],
+        };
         let kind = ToolKind::Edit {
             path: "f".into(),
             old: String::new(),
             new: String::new(),
         };
-        push_file_change(&mut h, &kind, Some(&side));
+        push_file_change(&mut h, &kind, &facts);
         assert!(h.as_str().contains("@@ -1,1 +1,1 @@"));
         assert!(h.as_str().contains("+&lt;b&gt;"));
     }

@@ -24,7 +24,6 @@ use super::tool::thousands;
 use super::{CSS, JS, csp};
 use crate::model::Header;
 use crate::model::event::Event;
-use crate::model::session::SystemNotice;
 use crate::model::tool_kind::ToolKind;
 use crate::model::transcript::{Part, Role, TranscriptItem, TurnOrigin, Usage};
 use crate::render::summary::display_name;
@@ -156,14 +155,7 @@ impl<'a> Tally<'a> {
                 }
             }
             TranscriptItem::Notice(n) => {
-                let cost = match n.as_ref() {
-                    SystemNotice::Result { cost, .. } => *cost,
-                    SystemNotice::Info { source, data, .. } if source == "cost-state" => {
-                        data.get("totalCostUSD").and_then(serde_json::Value::as_f64)
-                    }
-                    _ => None,
-                };
-                if let Some(c) = cost {
+                if let Some(c) = super::map::reported_cost(n) {
                     // Claude reports the running total: the largest is the session's cost.
                     self.row.cost = Some(self.row.cost.map_or(c, |have| have.max(c)));
                 }

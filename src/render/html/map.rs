@@ -117,7 +117,11 @@ impl Map {
         };
         let label = match kind {
             MarkKind::Prompt => format!("prompt: {}", short(&t.text(), 60)),
-            _ => "turn".to_owned(),
+            MarkKind::Turn
+            | MarkKind::Tool
+            | MarkKind::Error
+            | MarkKind::Denied
+            | MarkKind::Other => "turn".to_owned(),
         };
         self.lanes.mark(
             Lane::Main,
@@ -192,14 +196,7 @@ impl Map {
 
     /// A notice: a cost the harness reported.
     pub(crate) fn notice(&mut self, n: &SystemNotice) {
-        let cost = match n {
-            SystemNotice::Result { cost, .. } => *cost,
-            SystemNotice::Info { source, data, .. } if source == "cost-state" => {
-                data.get("totalCostUSD").and_then(serde_json::Value::as_f64)
-            }
-            _ => None,
-        };
-        if let Some(c) = cost {
+        if let Some(c) = reported_cost(n) {
             self.cost = Some(self.cost.map_or(c, |have| have.max(c)));
         }
     }
@@ -341,4 +338,18 @@ fn iso(ms: i64) -> String {
     let w = times::utc_words(ms);
     // `YYYY-MM-DD HH:MM:SS UTC` → `YYYY-MM-DDTHH:MM:SSZ`.
     format!("{}T{}Z", &w[..10], &w[11..19])
+}
+
+/// The session's cost so far, when a notice reports it: the run's result, or a saved session's
+/// `cost-state` record (`totalCostUSD`). Shared by the page header and the archive index.
+pub(crate) fn reported_cost(n: &SystemNotice) -> Option<f64> {
+    if let SystemNotice::Result { cost, .. } = n {
+        return *cost;
+    }
+    if let SystemNotice::Info { source, data, .. } = n
+        && source == "cost-state"
+    {
+        return data.get("totalCostUSD").and_then(serde_json::Value::as_f64);
+    }
+    None
 }

@@ -21,6 +21,10 @@ pub(crate) fn push_markdown(out: &mut Html, source: &str) {
     // The code block being collected: its language word and its text so far.
     let mut code: Option<(String, String)> = None;
     let events = Parser::new_ext(source, opts).flat_map(|event| -> Vec<Event<'_>> {
+        #[allow(
+            clippy::wildcard_enum_match_arm,
+            reason = "inside a code block only its text and its end matter; the rest is dropped"
+        )]
         if let Some((_, text)) = code.as_mut() {
             match event {
                 Event::Text(t) | Event::Html(t) => {
@@ -35,6 +39,10 @@ pub(crate) fn push_markdown(out: &mut Html, source: &str) {
                 _ => return vec![],
             }
         }
+        #[allow(
+            clippy::wildcard_enum_match_arm,
+            reason = "the Markdown parser's events: the rest pass through unchanged"
+        )]
         match event {
             Event::Start(Tag::CodeBlock(kind)) => {
                 let lang = match kind {

@@ -117,7 +117,15 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
             .output
             .as_ref()
             .and_then(|o| handback::parse(&output_text(o))),
-        _ => None,
+        Kind::Shell
+        | Kind::Read
+        | Kind::Edit
+        | Kind::Write
+        | Kind::Search
+        | Kind::Web
+        | Kind::Todo
+        | Kind::Plan
+        | Kind::Other => None,
     };
     if let Some(sub) = &call.subagent {
         let report = handback.as_ref().map(|hb| hb.report.as_str());
@@ -215,7 +223,7 @@ fn push_input(h: &mut Html, call: &ToolCall) {
                 .raw_trusted("</pre>");
         }
         ToolKind::Edit { .. } | ToolKind::MultiEdit { .. } | ToolKind::Write { .. } => {
-            diff::push_file_change(h, &call.kind, call.sidecar.as_ref())
+            diff::push_file_change(h, &call.kind, &call.facts)
         }
         ToolKind::Todo { items } => push_todos(h, items),
         ToolKind::Plan { plan } => {
@@ -265,7 +273,11 @@ fn push_fields(h: &mut Html, input: &Value) {
         h.raw_trusted("<dt>").text(k).raw_trusted("</dt><dd>");
         match v {
             Value::String(s) => h.text(s),
-            other => h.text(&other.to_string()),
+            Value::Null
+            | Value::Bool(_)
+            | Value::Number(_)
+            | Value::Array(_)
+            | Value::Object(_) => h.text(&v.to_string()),
         };
         h.raw_trusted("</dd>");
     }
@@ -459,7 +471,7 @@ fn push_output(
                 }
             }
         }
-        other => push_json(h, other),
+        Value::Bool(_) | Value::Number(_) | Value::Object(_) => push_json(h, output),
     }
 }
 

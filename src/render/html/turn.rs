@@ -212,7 +212,11 @@ fn push_part(h: &mut Html, part: &Part, markdown: bool, scope: &str) {
                 .text(source_id)
                 .raw_trusted("</span></p>");
         }
-        Part::Data { name, data } => {
+        Part::Data {
+            name,
+            data,
+            summary: _,
+        } => {
             h.raw_trusted("<details class=\"data\"><summary>")
                 .text(name)
                 .raw_trusted("</summary><pre class=\"json\">")

@@ -148,6 +148,10 @@ fn make_inert(text: &str) -> String {
     let mut in_code_block = 0usize;
     let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
     for (ev, range) in Parser::new_ext(text, opts).into_offset_iter() {
+        #[allow(
+            clippy::wildcard_enum_match_arm,
+            reason = "the Markdown parser's events: only the few named here matter"
+        )]
         match ev {
             Event::Start(Tag::CodeBlock(_)) => in_code_block += 1,
             Event::End(TagEnd::CodeBlock) => in_code_block = in_code_block.saturating_sub(1),
@@ -255,6 +259,10 @@ fn open_fence(text: &str) -> Option<String> {
     let mut depth = 0usize;
     let mut last = None;
     for (ev, range) in Parser::new_ext(text, Options::ENABLE_TABLES).into_offset_iter() {
+        #[allow(
+            clippy::wildcard_enum_match_arm,
+            reason = "the Markdown parser's events: only the few named here matter"
+        )]
         match ev {
             Event::Start(Tag::Item | Tag::BlockQuote(_) | Tag::FootnoteDefinition(_)) => depth += 1,
             Event::End(TagEnd::Item | TagEnd::BlockQuote(_) | TagEnd::FootnoteDefinition) => {

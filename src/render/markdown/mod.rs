@@ -90,7 +90,16 @@ impl MarkdownRenderer {
                         SyntheticReason::LocalCommandOutput | SyntheticReason::BashOutput => {
                             "Command output"
                         }
-                        _ => "Command",
+                        SyntheticReason::SlashCommand
+                        | SyntheticReason::BashInput
+                        | SyntheticReason::MemoryInput
+                        | SyntheticReason::SkillBody
+                        | SyntheticReason::SystemReminder
+                        | SyntheticReason::HookOutput
+                        | SyntheticReason::LocalCommandCaveat
+                        | SyntheticReason::Interrupt
+                        | SyntheticReason::CompactSummary
+                        | SyntheticReason::Other => "Command",
                     };
                     quote(out, label, &text)
                 }

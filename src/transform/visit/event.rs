@@ -75,6 +75,7 @@ pub(crate) fn walk_event<V: VisitMut + ?Sized>(v: &mut V, e: &mut Event) {
             output,
             error_text,
             sidecar,
+            facts,
             server_run: _,
         } => {
             opt_id(v, IdKind::Call, thread);
@@ -82,6 +83,7 @@ pub(crate) fn walk_event<V: VisitMut + ?Sized>(v: &mut V, e: &mut Event) {
             v.value(ValueRole::Content, output);
             opt_text(v, error_text);
             opt_value(v, ValueRole::Meta, sidecar);
+            super::walk_facts(v, facts);
         }
         EventKind::ToolUpdate {
             tool_call_id,

@@ -9,8 +9,8 @@ use serde_json::Value;
 
 use crate::model::session::{SessionSnapshot, SystemNotice};
 use crate::model::transcript::{
-    DebugRecord, Part, SubagentRecord, SubagentUsage, ToolCall, ToolKind, TranscriptItem, Turn,
-    TurnMeta, TurnOrigin, Usage,
+    DebugRecord, Part, ResultFacts, SubagentRecord, SubagentUsage, ToolCall, ToolKind,
+    TranscriptItem, Turn, TurnMeta, TurnOrigin, Usage,
 };
 
 mod event;
@@ -284,9 +284,14 @@ fn walk_part<V: VisitMut + ?Sized>(v: &mut V, p: &mut Part) {
             v.text(title);
             id(v, IdKind::Other, source_id);
         }
-        Part::Data { name, data } => {
+        Part::Data {
+            name,
+            data,
+            summary,
+        } => {
             v.text(name);
             v.value(ValueRole::Content, data);
+            opt_text(v, summary);
         }
     }
 }
@@ -304,6 +309,7 @@ fn walk_call<V: VisitMut + ?Sized>(v: &mut V, c: &mut ToolCall) {
         error_text,
         denied,
         sidecar,
+        facts,
         subagent,
         skill,
     } = c;
@@ -318,6 +324,7 @@ fn walk_call<V: VisitMut + ?Sized>(v: &mut V, c: &mut ToolCall) {
     opt_text(v, error_text);
     opt_text(v, denied);
     opt_value(v, ValueRole::Meta, sidecar);
+    walk_facts(v, facts);
     if let Some(s) = subagent {
         walk_subagent(v, s);
     }
@@ -328,6 +335,17 @@ fn walk_call<V: VisitMut + ?Sized>(v: &mut V, c: &mut ToolCall) {
 }
 
 /// The strings a tool kind copied from the call's input (commands, paths, text, todo items).
+/// The text of a result's facts (the lines of the diff an edit made).
+pub(super) fn walk_facts<V: VisitMut + ?Sized>(v: &mut V, f: &mut ResultFacts) {
+    let ResultFacts {
+        lines_read: _,
+        hunks,
+    } = f;
+    for h in hunks {
+        h.lines.iter_mut().for_each(|l| v.text(l));
+    }
+}
+
 pub(super) fn walk_tool_kind<V: VisitMut + ?Sized>(v: &mut V, k: &mut ToolKind) {
     match k {
         ToolKind::Shell {
