@@ -111,6 +111,12 @@ pub(crate) struct Cli {
     #[arg(long)]
     pub(crate) debug: bool,
 
+    /// With --to events: write each input line's raw text beside the events it gave (`raw`),
+    /// to see how scribe read it (the design's includeRawEvent). Holds the raw lines of the
+    /// input in memory.
+    #[arg(long)]
+    pub(crate) include_raw: bool,
+
     /// Wrap text output at N columns (default: the terminal's width, or 80 when not a terminal).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(20..))]
     pub(crate) width: Option<u16>,

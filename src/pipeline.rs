@@ -5,7 +5,7 @@
 //! a read that may block), never per line: a live pipe shows each record as soon as it is final,
 //! and a file is written in large blocks.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -17,8 +17,9 @@ use crate::cli::{Cli, Command, Generate, OutputFormat};
 use crate::diagnostics::Diagnostics;
 use crate::exit;
 use crate::input;
+use crate::input::lines::InputLine;
 use crate::model::Header;
-use crate::model::event::Event;
+use crate::model::event::{Event, EventKind};
 use crate::model::transcript::TranscriptItem;
 use crate::render::html::index::{IndexRow, Manifest, Tally, write_index};
 use crate::render::{self, Render};
@@ -318,6 +319,7 @@ fn run_one(
         transforms: settings.transforms(),
         session_id: None,
         stats,
+        raw_lines: settings.include_raw.then(HashMap::new),
     };
     let mut driver = InputDriver::new(&name, path, settings.from).keep_line_marks(settings.stats);
     if settings.follow {
@@ -349,6 +351,8 @@ struct RenderSink<'a, W: Write> {
     session_id: Option<String>,
     /// The `--stats` totals: records written by kind, debug records by raw kind.
     stats: &'a mut Stats,
+    /// `--include-raw`: each input line's text, by line number, for the events it gives.
+    raw_lines: Option<HashMap<u64, String>>,
 }
 
 impl<W: Write> Sink for RenderSink<'_, W> {
@@ -357,12 +361,44 @@ impl<W: Write> Sink for RenderSink<'_, W> {
         Ok(self.renderer.begin(self.out, &header)?)
     }
 
+    fn raw_line(&mut self, line: &InputLine) -> Result<()> {
+        if let Some(lines) = &mut self.raw_lines {
+            lines.insert(line.number, line.text.clone());
+        }
+        Ok(())
+    }
+
     fn live(&mut self, event: &Event) -> Result<()> {
         self.stats.debug_event(event);
+        let raw = self
+            .raw_lines
+            .as_ref()
+            .and_then(|l| l.get(&event.line))
+            .cloned();
         if self.transforms.is_empty() {
-            self.renderer.live(self.out, event)?;
+            match raw {
+                Some(raw) => self.renderer.live_raw(self.out, event, &raw)?,
+                None => self.renderer.live(self.out, event)?,
+            }
         } else if let Some(shown) = self.transforms.event(event) {
-            self.renderer.live(self.out, &shown)?;
+            // The raw line goes through the same passes (as a debug record's raw text would).
+            let raw = raw.and_then(|raw| {
+                let as_debug = Event {
+                    line: event.line,
+                    kind: EventKind::Debug {
+                        reason: String::new(),
+                        raw,
+                    },
+                };
+                match self.transforms.raw_text(&as_debug)?.kind {
+                    EventKind::Debug { raw, .. } => Some(raw),
+                    _ => None,
+                }
+            });
+            match raw {
+                Some(raw) => self.renderer.live_raw(self.out, &shown, &raw)?,
+                None => self.renderer.live(self.out, &shown)?,
+            }
         }
         Ok(())
     }

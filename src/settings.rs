@@ -30,6 +30,8 @@ pub(crate) struct Settings {
     /// `--debug`: show the raw line of each `debug` record in HTML (by default only the note
     /// saying which line was not understood and why).
     pub(crate) debug: bool,
+    /// `--include-raw`: `--to events` writes each event's raw input line beside it.
+    pub(crate) include_raw: bool,
     /// The column at which text output wraps.
     pub(crate) width: usize,
     /// `--stable`: neutralise run-to-run noise (issue 7).
@@ -104,6 +106,7 @@ impl Settings {
             thinking: cli.thinking,
             context: cli.context,
             debug: cli.debug,
+            include_raw: cli.include_raw,
             width,
             stable: cli.stable,
             redact: cli.redact,

@@ -8,7 +8,7 @@ use crate::util::{json_lines, sample, scribe};
 
 /// A `samples/claude-stream/` file (or `dir/file` under `samples/`) rendered with `args`; exit 0
 /// required.
-fn render(name: &str, args: &[&str]) -> String {
+pub(crate) fn render(name: &str, args: &[&str]) -> String {
     let path = if name.contains('/') {
         sample(name)
     } else {
@@ -25,7 +25,7 @@ fn render(name: &str, args: &[&str]) -> String {
 }
 
 /// The sample's folded records.
-fn records(name: &str) -> Vec<Value> {
+pub(crate) fn records(name: &str) -> Vec<Value> {
     json_lines(render(name, &["--to", "jsonl"]).as_bytes())
 }
 
@@ -143,6 +143,33 @@ fn a_replayed_error_result_does_not_undo_a_success() {
     assert!(!text.contains("Error"), "{text}");
 }
 
+// Point 8: a replayed result (`isReplay`) whose call was already written with its first result
+// (a saved session: the turn is final before the replay row) is said to be a second result for
+// that call, never "a call that is not in the input", in every output; its output stays visible.
+#[test]
+fn a_replayed_result_after_its_call_was_written_is_a_second_result() {
+    let name = "claude-session/replayed-result.jsonl";
+    let states: Vec<String> = call_states(name).into_iter().map(|(_, s)| s).collect();
+    assert_eq!(states, ["success"]);
+    for to in ["text", "md", "html"] {
+        let out = render(name, &["--to", to]);
+        // Markdown escapes the id's underscore.
+        let id = if to == "md" { "toolu\\_q1" } else { "toolu_q1" };
+        assert!(
+            out.contains(&format!(
+                "a second result for the finished call {id} (line 4)"
+            )),
+            "--to {to}:\n{out}"
+        );
+        assert!(!out.contains("not in the input"), "--to {to}:\n{out}");
+    }
+    let jsonl = render(name, &["--to", "jsonl"]);
+    assert!(
+        jsonl.contains("Request interrupted by user for tool use"),
+        "{jsonl}"
+    );
+}
+
 // Point 10: claude-code-action's trimmed `result` (no `subtype`, no `is_error`) is not a failure.
 #[test]
 fn a_result_without_subtype_or_is_error_is_not_a_failure() {
@@ -231,7 +258,8 @@ fn thousands(n: u64) -> String {
 
 // Point 6: a local command (`/context`) from a 2.1.x saved session (`system/local_command`
 // rows) and from the wire (`system/local_command_output`) reads the same: the command, then its
-// output, markup and terminal escapes gone (kept raw in the JSONL), the table drawn as a table.
+// output, markup gone, the table drawn as a table; its terminal colours stay in the JSONL text,
+// become the text view's own styling (`--color always`) and are dropped in Markdown and HTML.
 #[test]
 fn local_command_output_is_the_command_and_its_output_from_stream_or_session() {
     for name in [
@@ -245,9 +273,14 @@ fn local_command_output_is_the_command_and_its_output_from_stream_or_session() {
             .unwrap_or_else(|| panic!("{name}: no local command output turn"));
         assert_eq!(out["role"], "user", "{name}: not the model's words");
         let shown = out["parts"][0]["text"].as_str().unwrap();
-        assert!(shown.starts_with("Context Usage\n"), "{name}: {shown}");
-        assert!(!shown.contains('\u{1b}'), "{name}: {shown}");
-        let raw = out["metadata"]["machinery"]["raw"].as_str().unwrap();
+        assert!(
+            shown.starts_with("\u{1b}[1mContext Usage\u{1b}[22m\n"),
+            "{name}: {shown}"
+        );
+        // The raw text is kept beside the classification when it differs from the text.
+        let raw = out["metadata"]["machinery"]["raw"]
+            .as_str()
+            .unwrap_or(shown);
         assert!(raw.contains("\u{1b}[1m"), "{name}: {raw}");
         let text = render(name, &["--to", "text"]);
         assert!(text.contains("· Context Usage\n"), "{name}:\n{text}");
@@ -270,7 +303,18 @@ fn local_command_output_is_the_command_and_its_output_from_stream_or_session() {
                 "{name}: markup left"
             );
             assert!(!view.contains("[38;2"), "{name}: escape left");
+            assert!(!view.contains('\u{1b}'), "{name}: escape left");
         }
+        // In colour, the command's own colours as the text view's styling: bold, RGB grey.
+        let coloured = render(name, &["--to", "text", "--color", "always"]);
+        assert!(
+            coloured.contains("\u{1b}[1mContext Usage\u{1b}[0m"),
+            "{name}:\n{coloured}"
+        );
+        assert!(
+            coloured.contains("\u{1b}[38;2;136;136;136m⛁ ⛁\u{1b}[0m"),
+            "{name}:\n{coloured}"
+        );
     }
     let session = render("claude-session/local-command.jsonl", &["--to", "text"]);
     assert!(session.contains("· /context\n"), "{session}");
@@ -381,4 +425,66 @@ fn permission_prompts_are_approval_states_in_every_output() {
         ["default", "plan"],
         "the status line's mode updates the session"
     );
+}
+
+// Point 8: the stream's `task_started.prompt` is the sub-agent's prompt turn; when the thread's
+// own first message follows (it has a time and an id, `task_started` has neither), the turn takes
+// them, and the prompt is shown once.
+#[test]
+fn a_subagent_prompt_from_task_started_takes_its_time_from_the_threads_first_message() {
+    let recs = records("./html-tour.jsonl");
+    let prompts: Vec<&Value> = recs
+        .iter()
+        .filter(|r| r["kind"] == "turn")
+        .flat_map(|t| t["parts"].as_array().into_iter().flatten())
+        .filter_map(|p| p["call"]["subagent"]["transcript"].as_array())
+        .flatten()
+        .filter(|t| t["origin"]["kind"] == "subagent-prompt")
+        .collect();
+    assert_eq!(prompts.len(), 1, "{prompts:?}");
+    assert_eq!(prompts[0]["id"], "u-sp");
+    assert!(prompts[0]["timestamp"].as_str().is_some(), "{}", prompts[0]);
+    // The thread's first message is the turn, not a second copy of it.
+    let events = render("./html-tour.jsonl", &["--to", "events"]);
+    assert_eq!(events.matches("\"subagent-prompt\"").count(), 1, "{events}");
+}
+
+// Point 6: a local command's output that holds escapes other than colours (a title, a link,
+// clearing the screen, a cut-off sequence) reaches the terminal with none of them: only the
+// text view's own styling is written.
+#[test]
+fn a_local_commands_other_escapes_never_reach_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hostile-local-command.jsonl");
+    let content = "\u{1b}]0;pwned\u{7}\u{1b}[2J\u{1b}[31mred\u{1b}[0m \u{1b}]8;;file:///etc/passwd\u{1b}\\link\u{1b}]8;;\u{1b}\\ \u{1b}[5;1Hend \u{1b}]";
+    let line = serde_json::json!({
+        "type": "system", "subtype": "local_command_output", "content": content,
+        "uuid": "lc-h", "session_id": "s1"
+    });
+    std::fs::write(&path, format!("{line}\n")).unwrap();
+    let run = |args: &[&str]| {
+        let out = scribe().args(args).arg(&path).assert().success();
+        String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+    };
+    let coloured = run(&["--to", "text", "--color", "always"]);
+    assert!(coloured.contains("\u{1b}[31mred\u{1b}[0m"), "{coloured:?}");
+    for bad in [
+        "pwned",
+        "\u{1b}]",
+        "\u{1b}[2J",
+        "\u{1b}[5;1H",
+        "/etc/passwd",
+    ] {
+        assert!(!coloured.contains(bad), "{bad:?} in {coloured:?}");
+    }
+    assert!(coloured.contains("link"), "{coloured:?}");
+    for args in [
+        &["--to", "text", "--color", "never"][..],
+        &["--to", "md"],
+        &["--to", "html"],
+    ] {
+        let out = run(args);
+        assert!(!out.contains('\u{1b}'), "{args:?}: {out:?}");
+        assert!(out.contains("red"), "{args:?}: {out:?}");
+    }
 }

@@ -435,7 +435,14 @@ fn upstream_conformance_vectors() {
             "malformed-payload-redaction" => {
                 let debug: Vec<&Value> = recs.iter().filter(|r| r["kind"] == "debug").collect();
                 assert_eq!(debug.len(), 1);
-                assert_eq!(debug[0]["reason"], "malformed mcp_budget_warning payload");
+                assert!(
+                    debug[0]["reason"]
+                        .as_str()
+                        .unwrap()
+                        .starts_with("malformed mcp_budget_warning payload"),
+                    "{}",
+                    debug[0]
+                );
             }
             "auth-device-flow-success" => {
                 assert_eq!(notices("auth_device_flow_started"), 1);

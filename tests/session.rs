@@ -308,6 +308,7 @@ fn a_directory_of_sessions_is_one_transcript_per_session() {
             "/missing-subagent/5e55a0e1-0000-4000-8000-000000000006.jsonl",
             "/no-parents.jsonl",
             "/persisted-output/5e55a0e1-0000-4000-8000-000000000011.jsonl",
+            "/persisted-output-nested/5e55a0e1-0000-4000-8000-000000000013.jsonl",
             "/rejected-tools.jsonl",
             "/replayed-result.jsonl",
             "/rewind.jsonl",

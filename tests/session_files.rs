@@ -111,6 +111,26 @@ fn the_full_tool_output_beside_the_session_replaces_the_preview() {
     assert_eq!(call["state"], "success");
 }
 
+// 2.0.52's layout: the full output in the project's `tool-results/<tool>-<ms>/result.txt`,
+// named by the preview, replaces the preview.
+#[test]
+fn the_full_tool_output_in_a_tool_and_time_directory_replaces_the_preview() {
+    let recs = fold(&sample(
+        "claude-session/persisted-output-nested/5e55a0e1-0000-4000-8000-000000000013.jsonl",
+    ));
+    let call = recs
+        .iter()
+        .filter(|r| r["kind"] == "turn")
+        .flat_map(|t| t["parts"].as_array().unwrap())
+        .find(|p| p["call"]["name"] == "Bash")
+        .map(|p| &p["call"])
+        .unwrap();
+    let output = call["output"].to_string();
+    assert!(output.contains("test 400: ok"), "{output}");
+    assert!(!output.contains("persisted-output"), "{output}");
+    assert_eq!(call["state"], "success");
+}
+
 #[test]
 fn a_saved_session_on_stdin_is_spooled_and_ordered_like_the_file() {
     let path = sample("claude-session/hook-progress-parallel.jsonl");

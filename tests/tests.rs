@@ -67,7 +67,13 @@ mod security;
 mod conservation;
 // Issue 15: Claude Code content of every CLI version (commands, denials, tasks, results).
 mod claude_content;
+// Issue 15: a result's own cost beside the session's running total (resumed runs).
+mod claude_cost;
 // docs/conformance.md: every row's named tests exist; ✔ rows name one, n/a rows say why.
 mod conformance_doc;
+// The design's conformance repro inputs (tests/repro/), each run and checked.
+mod conformance_repro;
+// Claude wire fields and blocks the design names, kept and typed; --include-raw.
+mod conformance_fields;
 // No quadratic path: a 4x larger input takes well under 16x the time (issue 14 point 2).
 mod linear;

@@ -103,8 +103,9 @@ pub(crate) struct Folder {
     written_runs: HashSet<String>,
     /// Per thread, the assistant message still taking content-block frames.
     open_message: HashMap<Thread, String>,
-    /// A Skill call whose result arrived and whose body may follow.
-    skill_awaiting: Option<String>,
+    /// Skill calls whose result arrived and whose body may follow, in result order (parallel
+    /// Skill calls each get one body).
+    skill_awaiting: VecDeque<String>,
     last_session: Option<SessionSnapshot>,
     deltas: DeltaBuffer,
     /// The turn id and part index that last kept the front turn from being final: checked first,
@@ -117,12 +118,18 @@ pub(crate) struct Folder {
     branch: Option<Box<OpenBranch>>,
 }
 
-/// Where a tool call sits in the fold (see `Folder::call_thread`).
+/// Where a tool call sits in the fold (see `Folder::call_thread`), or that it was written: a
+/// result that comes after its call was written is then told apart from one whose call is not
+/// in the input at all.
 #[derive(Debug, Clone)]
-struct CallSlot {
-    thread: Thread,
-    turn: String,
-    part: usize,
+enum CallSlot {
+    Open {
+        thread: Thread,
+        turn: String,
+        part: usize,
+    },
+    /// Written with its turn (or moved into a sub-agent record), finished or not.
+    Written { finished: bool },
 }
 
 /// The deepest sub-agent nesting written as nesting. Every pass over a transcript (transforms,
@@ -152,7 +159,7 @@ impl Folder {
             written_runs: HashSet::new(),
             after_turn: Vec::new(),
             open_message: HashMap::new(),
-            skill_awaiting: None,
+            skill_awaiting: VecDeque::new(),
             last_session: None,
             deltas: DeltaBuffer::default(),
             blocker: RefCell::new((String::new(), 0)),
@@ -189,7 +196,7 @@ impl Folder {
                 meta,
                 timestamp,
             } => {
-                self.skill_awaiting = None;
+                self.skill_awaiting.clear();
                 self.deltas.settled(&message_id);
                 self.assistant_block(thread, message_id, part, meta, timestamp)
             }
@@ -332,6 +339,15 @@ impl Folder {
                 description,
                 usage,
             } => match self.subthread_for(&task_id, tool_call_id.as_deref()) {
+                // A finished run is frozen (§14 ingest 4): late progress is said beside it.
+                Some(st) if st.record.status != SubagentStatus::Running => {
+                    self.ready(TranscriptItem::Notice(Box::new(SystemNotice::Info {
+                        source: "task_progress".into(),
+                        level: Level::Trace,
+                        text: format!("progress after the sub-agent finished: {description}"),
+                        data: serde_json::json!({ "taskId": task_id }),
+                    })))
+                }
                 Some(st) => {
                     if st.record.progress.last() != Some(&description) {
                         st.record.progress.push(description);
@@ -400,7 +416,7 @@ impl Folder {
                 if matches!(*notice, SystemNotice::Result { .. }) {
                     // The agent's turn is over: nothing before this can change any more.
                     self.open_message.clear();
-                    self.skill_awaiting = None;
+                    self.skill_awaiting.clear();
                     self.release_all(out);
                 }
                 self.ready(TranscriptItem::Notice(notice));
@@ -445,7 +461,7 @@ impl Folder {
             self.close_branch(*b);
         }
         self.open_message.clear();
-        self.skill_awaiting = None;
+        self.skill_awaiting.clear();
         for (thread, message_id, parts) in self.deltas.unsettled() {
             for part in parts {
                 self.assistant_block(
@@ -495,8 +511,9 @@ impl Folder {
         let thread = turn.parent_task_id.clone();
         self.open_message.remove(&thread);
         // A skill body follows its Skill call's result (or names it, in a saved session).
-        let target = source_tool_call_id.or_else(|| self.skill_awaiting.take());
-        self.skill_awaiting = None;
+        let target = source_tool_call_id
+            .inspect(|id| self.skill_awaiting.retain(|a| a != id))
+            .or_else(|| self.awaited_skill(&turn));
         if let (Some(call_id), TurnOrigin::Synthetic { .. }) = (&target, &turn.origin) {
             let body = turn.text();
             if let Some(call) = self.find_call(call_id) {
@@ -521,6 +538,53 @@ impl Folder {
         self.push_turn(thread, turn);
     }
 
+    /// The awaiting Skill call a synthetic turn is the body of: the one whose skill the body's
+    /// "Base directory for this skill: …/<name>" names, else the earliest. Other machinery
+    /// (a system reminder, hook output) is no body and leaves the calls waiting; a person's turn
+    /// ends the wait.
+    fn awaited_skill(&mut self, turn: &Turn) -> Option<String> {
+        match &turn.origin {
+            TurnOrigin::Synthetic {
+                reason: SyntheticReason::SkillBody | SyntheticReason::Other,
+            } => {}
+            TurnOrigin::Synthetic { .. } => return None,
+            TurnOrigin::UserInput
+            | TurnOrigin::ToolReturn { .. }
+            | TurnOrigin::SubagentPrompt { .. }
+            | TurnOrigin::Replay
+            | TurnOrigin::Notification
+            | TurnOrigin::Model => {
+                self.skill_awaiting.clear();
+                return None;
+            }
+        }
+        let text = turn.text();
+        let named = text
+            .trim_start()
+            .strip_prefix("Base directory for this skill:")
+            .and_then(|rest| rest.lines().next())
+            .map(|dir| dir.trim().trim_end_matches('/'))
+            .and_then(|dir| dir.rsplit('/').next())
+            .filter(|name| !name.is_empty())
+            .map(str::to_owned);
+        let ids: Vec<String> = self.skill_awaiting.iter().cloned().collect();
+        let at = named
+            .and_then(|name| {
+                ids.iter().position(|id| {
+                    self.skill_name_of(id)
+                        .is_some_and(|s| s == name || s.rsplit(':').next() == Some(name.as_str()))
+                })
+            })
+            .unwrap_or(0);
+        self.skill_awaiting.remove(at)
+    }
+
+    /// The skill a Skill call asked for (its `skill` input), to match a body to it.
+    fn skill_name_of(&mut self, id: &str) -> Option<String> {
+        self.find_call(id)
+            .and_then(|c| c.skill.as_ref().map(|s| s.skill_name.clone()))
+    }
+
     fn assistant_block(
         &mut self,
         thread: Thread,
@@ -541,7 +605,7 @@ impl Folder {
                 let thread = thread.clone();
                 folder
                     .call_thread
-                    .insert(id, CallSlot { thread, turn, part });
+                    .insert(id, CallSlot::Open { thread, turn, part });
             }
         };
         let open = self.open_message.get(&thread) == Some(&message_id);
@@ -575,12 +639,31 @@ impl Folder {
 
     fn tool_result(&mut self, id: &str, result: CallResult, line: u64) {
         let Some(call) = self.find_call(id) else {
+            // Kept, and said for what it is: a repeat (a replay) for a call already written
+            // with its result, a late result for a call written unfinished, or a result whose
+            // call is not in the input.
+            let (level, text) = match self.call_thread.get(id) {
+                Some(CallSlot::Written { finished: true }) => (
+                    Level::Info,
+                    format!(
+                        "a second result for the finished call {id} (line {line}) left it as it was"
+                    ),
+                ),
+                Some(CallSlot::Written { finished: false }) => (
+                    Level::Warning,
+                    format!(
+                        "a result for the call {id} (line {line}) that came after its turn was written"
+                    ),
+                ),
+                Some(CallSlot::Open { .. }) | None => (
+                    Level::Warning,
+                    format!("result for a tool call that is not in the input ({id}, line {line})"),
+                ),
+            };
             self.ready(TranscriptItem::Notice(Box::new(SystemNotice::Info {
                 source: "tool_result".into(),
-                level: Level::Warning,
-                text: format!(
-                    "result for a tool call that is not in the input ({id}, line {line})"
-                ),
+                level,
+                text,
                 data: result.output,
             })));
             return;
@@ -618,7 +701,7 @@ impl Folder {
         let is_error = result.is_error;
         call.set_result(result);
         if call.skill.is_some() && !is_error {
-            self.skill_awaiting = Some(id.to_owned());
+            self.skill_awaiting.push_back(id.to_owned());
         }
     }
 
@@ -702,17 +785,19 @@ impl Folder {
     }
 
     fn find_call(&mut self, id: &str) -> Option<&mut ToolCall> {
-        let slot = self.call_thread.get(id)?.clone();
+        let CallSlot::Open { thread, turn, part } = self.call_thread.get(id)?.clone() else {
+            return None;
+        };
         let is_it = |p: &Part| matches!(p, Part::ToolCall { call } if call.tool_call_id == id);
         // Where the call was put, unless something moved it since.
         let placed = self
-            .find_turn(&slot.thread, &slot.turn)
-            .and_then(|t| t.parts.get(slot.part))
+            .find_turn(&thread, &turn)
+            .and_then(|t| t.parts.get(part))
             .is_some_and(is_it);
         if placed {
             return self
-                .find_turn(&slot.thread, &slot.turn)
-                .and_then(|t| t.parts.get_mut(slot.part))
+                .find_turn(&thread, &turn)
+                .and_then(|t| t.parts.get_mut(part))
                 .and_then(|p| {
                     if let Part::ToolCall { call } = p {
                         Some(call.as_mut())
@@ -721,7 +806,6 @@ impl Folder {
                     }
                 });
         }
-        let thread = slot.thread;
         self.thread_turns(&thread)?.rev().find_map(|t| {
             t.parts.iter_mut().rev().find_map(|p| match p {
                 Part::ToolCall { call } if call.tool_call_id == id => Some(call.as_mut()),
@@ -731,6 +815,7 @@ impl Folder {
                 | Part::File { .. }
                 | Part::SourceUrl { .. }
                 | Part::SourceDocument { .. }
+                | Part::Compaction { .. }
                 | Part::Data { .. } => None,
             })
         })
@@ -746,7 +831,7 @@ impl Folder {
         let part_final = |p: &Part| match p {
             Part::ToolCall { call } => {
                 call.state.is_terminal()
-                    && self.skill_awaiting.as_deref() != Some(call.tool_call_id.as_str())
+                    && !self.skill_awaiting.contains(&call.tool_call_id)
                     && !self.subthreads.get(&call.tool_call_id).is_some_and(|st| {
                         st.announced
                             && (st.record.status == SubagentStatus::Running
@@ -758,6 +843,7 @@ impl Folder {
             | Part::File { .. }
             | Part::SourceUrl { .. }
             | Part::SourceDocument { .. }
+            | Part::Compaction { .. }
             | Part::Data { .. } => true,
         };
         let mut blocker = self.blocker.borrow_mut();
@@ -896,7 +982,11 @@ impl Folder {
     /// background task with no transcript becomes a notice after the turn instead (`None`).
     fn take_subthread(&mut self, call: &mut ToolCall) -> Option<Vec<Turn>> {
         let id = call.tool_call_id.clone();
-        self.call_thread.remove(&id);
+        if let Some(slot) = self.call_thread.get_mut(&id) {
+            *slot = CallSlot::Written {
+                finished: call.state.is_terminal(),
+            };
+        }
         let SubThread {
             mut record,
             announced,

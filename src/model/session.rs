@@ -37,6 +37,9 @@ pub(crate) struct SessionSnapshot {
     pub(crate) title: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) updated_at: Option<String>,
+    /// Whether the CLI's fast mode was on (Claude's `fast_mode_state`, e.g. `off`, `on`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) fast_mode_state: Option<String>,
 }
 
 /// An MCP server and whether it connected.
@@ -182,8 +185,14 @@ pub(crate) enum SystemNotice {
     Result {
         subtype: String,
         is_error: bool,
+        /// The running total the agent reported (Claude's `total_cost_usd`): the cost of the
+        /// process so far, or of the whole session after a `--resume` on newer CLIs.
         #[serde(skip_serializing_if = "Option::is_none")]
         cost: Option<f64>,
+        /// This result's own part of `cost` (since the previous result), when it is known and
+        /// may differ from `cost` (`input::anthropic::cost` says how it is found).
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        run_cost: Option<f64>,
         #[serde(skip_serializing_if = "Option::is_none")]
         turns: Option<u64>,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -204,6 +213,13 @@ pub(crate) enum SystemNotice {
         permission_denials: Vec<Value>,
         #[serde(skip_serializing_if = "Option::is_none")]
         structured_output: Option<Value>,
+        /// Usage and cost per model (Claude's `modelUsage`: model name → its counts), kept whole:
+        /// the only place a run that used several models says what each cost.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        model_usage: Option<Box<Value>>,
+        /// Whether fast mode was on when the run ended (Claude's `fast_mode_state`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        fast_mode_state: Option<String>,
     },
     /// Everything else the harness reports (local command output, notifications, refusals,
     /// memory recall, …): `source` names the wire kind, `data` keeps the payload.

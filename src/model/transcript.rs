@@ -45,6 +45,7 @@ impl Turn {
                 | Part::File { .. }
                 | Part::SourceUrl { .. }
                 | Part::SourceDocument { .. }
+                | Part::Compaction { .. }
                 | Part::Data { .. } => None,
             })
             .collect::<Vec<_>>()
@@ -157,6 +158,14 @@ pub(crate) struct TurnMeta {
     /// Parsed details of CLI machinery (slash command, bash mode, task notification, …).
     #[serde(skip_serializing_if = "Map::is_empty", default)]
     pub(crate) machinery: Map<String, Value>,
+    /// The queueing hint of a user message (`now`, `next`, `later`; Claude's `priority`), kept
+    /// because §7 lists losing it as a mistake.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) priority: Option<String>,
+    /// The files a resumed session's replayed message carried (Claude's `file_attachments`),
+    /// kept whole: their shape is not documented.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub(crate) file_attachments: Vec<Value>,
 }
 
 impl TurnMeta {
@@ -219,7 +228,7 @@ pub(crate) enum Part {
     Text {
         text: String,
         #[serde(skip_serializing_if = "Vec::is_empty", default)]
-        citations: Vec<Value>,
+        citations: Vec<Citation>,
     },
     Reasoning {
         text: String,
@@ -239,10 +248,7 @@ pub(crate) enum Part {
         #[serde(skip_serializing_if = "Option::is_none")]
         filename: Option<String>,
     },
-    #[allow(
-        dead_code,
-        reason = "no Claude block maps to it yet; part of the §14 model"
-    )]
+    /// A web page the model drew on (a web-search hit).
     #[serde(rename_all = "camelCase")]
     SourceUrl {
         url: String,
@@ -250,11 +256,21 @@ pub(crate) enum Part {
         title: Option<String>,
         source_id: String,
     },
+    /// A document given to the model as a source (a `search_result` block): §14's fields, and
+    /// the document's text, which §14 has no field for but which is content and is kept.
     #[serde(rename_all = "camelCase")]
     SourceDocument {
         media_type: String,
         title: String,
         source_id: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+    },
+    /// The API's summary of the turns before it (a `compaction` block): §14 has no part for it,
+    /// and a text part would put the summary in the model's mouth. `None` when compaction failed.
+    Compaction {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        summary: Option<String>,
     },
     /// Escape hatch for content with no better home (kept whole, never dropped).
     Data {
@@ -265,6 +281,22 @@ pub(crate) enum Part {
         #[serde(skip_serializing_if = "Option::is_none", default)]
         summary: Option<String>,
     },
+}
+
+/// Where a text part got what it says (§14 `Citation`): the page or document and the words
+/// quoted. The API's other citation fields (`type`, indexes, `encrypted_index`, …) are kept
+/// beside them, so nothing the input said is lost.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub(crate) struct Citation {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) quote: Option<String>,
+    /// The rest of the API's citation object.
+    #[serde(flatten)]
+    pub(crate) detail: Map<String, Value>,
 }
 
 /// One tool call, whose state evolves from the `tool_use` to its result (§14 `ToolCall`).
@@ -278,6 +310,11 @@ pub(crate) struct ToolCall {
     #[serde(default)]
     pub(crate) kind: ToolKind,
     pub(crate) caller: Caller,
+    /// What made the call when it was not the model directly: server-side code execution
+    /// calling a client tool (the `tool_use` block's `caller`, e.g.
+    /// `{type: "code_execution_20250825", tool_id}`), kept whole.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) called_by: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) mcp_server: Option<String>,
     pub(crate) state: ToolState,
@@ -316,6 +353,7 @@ impl ToolCall {
             name,
             kind,
             caller,
+            called_by: None,
             mcp_server: None,
             state: ToolState::Running,
             input,

@@ -50,6 +50,10 @@ pub(crate) trait Sink {
     fn live(&mut self, _event: &Event) -> Result<()> {
         Ok(())
     }
+    /// An input line, before the events it gives (`--include-raw` writes it beside them).
+    fn raw_line(&mut self, _line: &InputLine) -> Result<()> {
+        Ok(())
+    }
     /// A final transcript item.
     fn item(&mut self, item: TranscriptItem) -> Result<()>;
     /// The input has nothing more buffered: a good moment to flush.
@@ -320,6 +324,7 @@ impl<'a> InputDriver<'a> {
                     file: self.name,
                     diag,
                 };
+                sink.raw_line(&line)?;
                 adapter.line(&line, &mut self.events, &mut report);
                 diag.take_noted(&mut self.ledger);
                 if !adapter.holds_lines()

@@ -43,6 +43,15 @@ impl Render for EventsRenderer {
         out.write_all(b"\n")
     }
 
+    fn live_raw(&mut self, out: &mut dyn Write, event: &Event, raw: &str) -> io::Result<()> {
+        let mut v = serde_json::to_value(event)?;
+        if let Some(o) = v.as_object_mut() {
+            o.insert("raw".into(), serde_json::Value::String(raw.to_owned()));
+        }
+        serde_json::to_writer(&mut *out, &v)?;
+        out.write_all(b"\n")
+    }
+
     fn item(&mut self, _out: &mut dyn Write, _item: &TranscriptItem) -> io::Result<()> {
         Ok(())
     }

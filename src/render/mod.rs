@@ -26,6 +26,8 @@ mod markdown;
 pub(crate) mod notice_text;
 /// Terminal colour codes in tool output: parsed into styles (HTML) or stripped (Markdown).
 pub(crate) mod sgr;
+/// Terminal colours (SGR) in command output as styled runs, shared by the renderers.
+pub(crate) mod sgr_spans;
 /// One-line tool-call summaries shared by the human-readable renderers.
 pub(crate) mod summary;
 /// The totals of `result` notices shared by the text, Markdown and HTML renderers.
@@ -102,6 +104,11 @@ pub(crate) trait Render {
     fn live(&mut self, _out: &mut dyn Write, _event: &Event) -> io::Result<()> {
         Ok(())
     }
+    /// An event with the raw input line it came from (`--include-raw`); only `--to events`
+    /// writes the line, every other format takes the event alone.
+    fn live_raw(&mut self, out: &mut dyn Write, event: &Event, _raw: &str) -> io::Result<()> {
+        self.live(out, event)
+    }
     /// A transcript item that will not change any more.
     fn item(&mut self, out: &mut dyn Write, item: &TranscriptItem) -> io::Result<()>;
     /// Called once per input, after its last item.
@@ -117,5 +124,13 @@ pub(crate) fn renderer_for(options: &RenderOptions) -> Box<dyn Render> {
         OutputFormat::Jsonl => Box::new(jsonl::JsonlRenderer),
         OutputFormat::Events => Box::new(events::EventsRenderer),
         OutputFormat::Html => Box::new(html::HtmlRenderer::new(options.archive, options.debug)),
+    }
+}
+
+/// A `compaction` part in one line (text view and Markdown): what it is, then the summary.
+pub(crate) fn compaction_label(summary: Option<&str>) -> String {
+    match summary {
+        Some(s) => format!("[earlier turns compacted: {s}]"),
+        None => "[earlier turns compacted (no summary: compaction failed)]".to_owned(),
     }
 }

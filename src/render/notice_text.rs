@@ -5,6 +5,19 @@
 //! line, an MCP elicitation, a side branch). The formats deliberately differ on the rest (how
 //! much of a compaction, task or persisted-files notice to show), and the goldens pin that.
 
+/// `missed events 3–5: ring_evicted` (the design's `formatMissedRange`), with whichever end of
+/// the range is known. Shared by the terminal view and Markdown, so neither drops the range.
+pub(crate) fn missed_events(from: Option<u64>, to: Option<u64>, reason: &str) -> String {
+    let range = match (from, to) {
+        (Some(a), Some(b)) if a == b => format!(" {a}"),
+        (Some(a), Some(b)) => format!(" {a}–{b}"),
+        (Some(a), None) => format!(" from {a}"),
+        (None, Some(b)) => format!(" up to {b}"),
+        (None, None) => String::new(),
+    };
+    format!("missed events{range}: {reason}")
+}
+
 /// `rate limit: rejected (five_hour)`. Shared by the terminal view and the HTML page.
 pub(crate) fn rate_limit(status: &str, kind: Option<&str>) -> String {
     format!(

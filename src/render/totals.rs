@@ -2,7 +2,8 @@
 //! line, the Markdown closing line and the HTML footer.
 //!
 //! Each renderer used to add them up itself; this is the one place that knows how (turns,
-//! duration and tokens are summed, the cost is a running total). When no result gives a
+//! duration and tokens are summed; the cost is the sum of each result's own part, and the
+//! session's running total is kept beside it, see `cost` and `session_cost`). When no result gives a
 //! number (a Qwen daemon's results carry none; an older Codex rollout writes no result), it is
 //! counted from the assistant turns themselves; a duration nobody gave stays unknown.
 
@@ -21,8 +22,15 @@ pub(crate) struct Totals {
     pub(crate) duration_ms: u64,
     /// Token usage, summed over the results.
     pub(crate) usage: Usage,
-    /// Claude reports the session's running cost in every result: the largest one is the total.
+    /// The results' own costs, summed: what the runs in this input cost.
     pub(crate) cost: Option<f64>,
+    /// The running total the results report (Claude's `total_cost_usd`), carried over when a
+    /// new process counts again from zero: what the session has cost so far, earlier runs that
+    /// are not in this input included.
+    session: Option<f64>,
+    /// The last running total reported, and what earlier counts (before a restart) add to it.
+    last_reported: f64,
+    earlier_counts: f64,
     /// Some result gave a turn count / a duration / a usage (else the turns' own are used).
     turns_given: bool,
     duration_given: bool,
@@ -37,6 +45,7 @@ impl Totals {
     pub(crate) fn add(&mut self, n: &SystemNotice) {
         if let SystemNotice::Result {
             cost,
+            run_cost,
             turns,
             duration_ms,
             usage,
@@ -53,10 +62,41 @@ impl Totals {
                 self.usage_given = true;
                 self.usage.add(u);
             }
-            if let Some(c) = cost {
-                self.cost = Some(self.cost.map_or(*c, |t| t.max(*c)));
+            if let Some(c) = *cost {
+                // A total that falls is a new process counting from zero.
+                if c < self.last_reported {
+                    self.earlier_counts += self.last_reported;
+                }
+                self.last_reported = c;
+                self.session = Some(self.earlier_counts + c);
+            }
+            // The first result of an input without a stated part: its total is its own.
+            if let Some(own) = run_cost.or(*cost) {
+                self.cost = Some(self.cost.unwrap_or(0.0) + own);
             }
         }
+    }
+
+    /// The session's running total, when it is more than what the runs in this input cost
+    /// (a resumed run whose result counts the earlier runs too).
+    pub(crate) fn session_cost(&self) -> Option<f64> {
+        let (own, session) = (self.cost?, self.session_total()?);
+        (session - own >= 0.00005).then_some(session)
+    }
+
+    /// The session's running total as the results report it (restarted counts added up).
+    pub(crate) fn session_total(&self) -> Option<f64> {
+        self.session
+    }
+
+    /// The cost as every closing line and footer says it: `$0.1234`, and
+    /// `$0.1234 · $1.5000 session total` when the session's running total is larger.
+    pub(crate) fn cost_label(&self) -> Option<String> {
+        let own = self.cost?;
+        Some(match self.session_cost() {
+            Some(s) => format!("${own:.4} · ${s:.4} session total"),
+            None => format!("${own:.4}"),
+        })
     }
 
     /// Adds a turn: a top-level assistant turn counts as one model turn, with its usage.
@@ -117,6 +157,7 @@ mod tests {
             subtype: "success".into(),
             is_error: false,
             cost,
+            run_cost: None,
             turns: Some(turns),
             duration_ms: Some(1000),
             duration_api_ms: None,
@@ -132,11 +173,13 @@ mod tests {
             terminal_reason: None,
             permission_denials: Vec::new(),
             structured_output: None,
+            model_usage: None,
+            fast_mode_state: None,
         }
     }
 
     #[test]
-    fn results_add_up_and_the_largest_cost_wins() {
+    fn results_add_up_and_a_restarted_count_adds_to_the_session() {
         let mut t = Totals::default();
         t.add(&SystemNotice::SessionState {
             state: "idle".into(),
@@ -146,9 +189,27 @@ mod tests {
         t.add(&result(None, 1));
         t.add(&result(Some(0.25), 3));
         assert_eq!((t.results, t.turns, t.duration_ms), (3, 6, 3000));
-        assert_eq!(t.cost, Some(0.5));
+        // No stated parts: each total is taken whole, and the fall is a new count.
+        assert_eq!(t.cost, Some(0.75));
+        assert_eq!(t.session_cost(), None);
+        assert_eq!(t.cost_label().as_deref(), Some("$0.7500"));
         assert_eq!(t.input_tokens(), 24);
         assert_eq!(t.usage.output_tokens, 6);
+    }
+
+    #[test]
+    fn a_resumed_run_costs_its_own_part_and_the_session_total_is_labelled() {
+        let mut t = Totals::default();
+        let mut r = result(Some(1.25), 1);
+        if let SystemNotice::Result { run_cost, .. } = &mut r {
+            *run_cost = Some(0.25);
+        }
+        t.add(&r);
+        assert_eq!((t.cost, t.session_cost()), (Some(0.25), Some(1.25)));
+        assert_eq!(
+            t.cost_label().as_deref(),
+            Some("$0.2500 · $1.2500 session total")
+        );
     }
 
     #[test]

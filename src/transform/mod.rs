@@ -46,6 +46,20 @@ impl Transforms {
         }
     }
 
+    /// A raw input line (carried as a debug event's raw text) for `--include-raw`: redacted
+    /// like everything else; `None` under `--stable`, whose output a raw line (ids, times)
+    /// could never match.
+    pub(crate) fn raw_text(&mut self, event: &Event) -> Option<Event> {
+        if self.stable.is_some() {
+            return None;
+        }
+        let mut event = event.clone();
+        if let Some(r) = &mut self.redact {
+            visit::walk_event(r, &mut event);
+        }
+        Some(event)
+    }
+
     /// True when no pass is active.
     pub(crate) fn is_empty(&self) -> bool {
         self.redact.is_none() && self.stable.is_none()

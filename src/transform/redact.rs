@@ -29,8 +29,9 @@ const TABLE: &[Pattern] = &[
     Pattern {
         kind: "private-key",
         // Whole, or cut off before its END line (a truncated paste): then the body up to the end
-        // of the base64 (and the PEM headers of encrypted keys) goes.
-        regex: r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?:\r?\n(?:[A-Za-z-]+: [^\n]*|[A-Za-z0-9+/=]*))*)",
+        // of the base64 (and the PEM headers of encrypted keys) goes. Its line breaks may be
+        // written as `\n` escapes (a debug reason quotes an unknown value with `{:?}`).
+        regex: r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?:(?:\r?\n|\\r\\n|\\n)(?:[A-Za-z-]+: [^\n\\]*|[A-Za-z0-9+/=]*))*)",
     },
     Pattern {
         kind: "anthropic-key",
@@ -473,6 +474,12 @@ mod tests {
             "key: -----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nMIIEowIBAAKCAQEA7\nbmFzZTY0",
             "key: [REDACTED:private-key]",
             "see -----BEGIN CERTIFICATE-----\nMIIB",
+        ),
+        (
+            "private-key",
+            r#"subtype "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\nbmFzZTY0" seen"#,
+            r#"subtype "[REDACTED:private-key]" seen"#,
+            r#"see -----BEGIN CERTIFICATE-----\nMIIB"#,
         ),
         (
             "stripe-key",

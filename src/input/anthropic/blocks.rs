@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::input::tool_kind::{self, ToolTable};
 use crate::model::tool_kind::ToolKind;
-use crate::model::transcript::{Caller, Part, SkillInfo, ToolCall, output_text};
+use crate::model::transcript::{Caller, Citation, Part, SkillInfo, ToolCall, output_text};
 
 /// What one content block becomes.
 #[derive(Debug)]
@@ -38,10 +38,10 @@ pub(crate) fn block(b: &Value, tools: ToolTable) -> Block {
     let ty = b.get("type").and_then(Value::as_str).unwrap_or_default();
     match ty {
         "text" => {
-            let citations = b
+            let citations: Vec<Citation> = b
                 .get("citations")
                 .and_then(Value::as_array)
-                .cloned()
+                .map(|a| a.iter().map(citation).collect())
                 .unwrap_or_default();
             if citations.is_empty() {
                 Block::Text(s(b, "text"))
@@ -110,6 +110,23 @@ pub(crate) fn block(b: &Value, tools: ToolTable) -> Block {
             media_type: "text/plain".into(),
             title: s(b, "title"),
             source_id: s(b, "source"),
+            text: Some(output_text(&tool_output(
+                b.get("content").unwrap_or(&Value::Null),
+            )))
+            .filter(|t| !t.is_empty()),
+        }),
+        // A file the code-execution container was given: a file reference, like a `file` source.
+        "container_upload" => Block::Part(Part::File {
+            media_type: "application/octet-stream".into(),
+            url: format!("file-id:{}", s(b, "file_id")),
+            filename: None,
+        }),
+        "compaction" => Block::Part(Part::Compaction {
+            summary: match b.get("content") {
+                Some(Value::String(t)) => Some(t.clone()),
+                Some(Value::Null) | None => None,
+                Some(other) => Some(output_text(&tool_output(other))),
+            },
         }),
         _ => Block::Part(Part::Data {
             name: if ty.is_empty() {
@@ -138,6 +155,12 @@ fn tool_call(b: &Value, ty: &str, tools: ToolTable) -> ToolCall {
         Caller::Model,
         input,
     );
+    // Who made the call: `{type: "direct"}` is the model itself; anything else (server-side
+    // code execution calling the tool) is kept, so the chain is not lost.
+    call.called_by = b
+        .get("caller")
+        .filter(|c| !c.is_null() && c.get("type").and_then(Value::as_str) != Some("direct"))
+        .cloned();
     match ty {
         "server_tool_use" => call.caller = Caller::ServerTool,
         "mcp_tool_use" => {
@@ -191,6 +214,49 @@ fn tool_call(b: &Value, ty: &str, tools: ToolTable) -> ToolCall {
         }
     }
     call
+}
+
+/// An API citation → §14's `{url, title, quote}`, whatever the location kind (web page,
+/// document, search result, …); the other fields stay beside them.
+fn citation(c: &Value) -> Citation {
+    let mut detail = c.as_object().cloned().unwrap_or_default();
+    let mut take = |keys: &[&str]| {
+        keys.iter().find_map(|k| match detail.get(*k) {
+            Some(Value::String(s)) => {
+                let s = s.clone();
+                detail.shift_remove(*k);
+                Some(s)
+            }
+            _ => None,
+        })
+    };
+    let url = take(&["url", "source"]);
+    let title = take(&["title", "document_title"]);
+    let quote = take(&["cited_text"]);
+    Citation {
+        url,
+        title,
+        quote,
+        detail,
+    }
+}
+
+/// A web search's hits (`web_search_result` items of its result) → `source-url` parts, one per
+/// page, numbered after the search call so the ids are stable.
+pub(crate) fn web_search_hits(tool_call_id: &str, output: &Value) -> Vec<Part> {
+    let Some(items) = output.as_array() else {
+        return Vec::new();
+    };
+    items
+        .iter()
+        .filter(|i| i.get("type").and_then(Value::as_str) == Some("web_search_result"))
+        .enumerate()
+        .map(|(n, i)| Part::SourceUrl {
+            url: s(i, "url"),
+            title: i.get("title").and_then(Value::as_str).map(str::to_owned),
+            source_id: format!("{tool_call_id}#{}", n + 1),
+        })
+        .collect()
 }
 
 /// `mcp__<server>__<tool>` → (server, tool). Server names cannot contain `__`.

@@ -92,6 +92,7 @@ fn synthetic_reason(text: &str) -> SyntheticReason {
     } else if has_tag(t, "user-prompt-submit-hook")
         || t.contains("hook success:")
         || t.contains("hook additional context")
+        || is_hook_feedback(t)
     {
         SyntheticReason::HookOutput
     } else if has_tag(t, "command-name") || has_tag(t, "command-message") {
@@ -99,6 +100,32 @@ fn synthetic_reason(text: &str) -> SyntheticReason {
     } else {
         SyntheticReason::Other
     }
+}
+
+/// What the hook system writes back to the model on a hook's behalf: `<Event> hook feedback:`
+/// (a Stop or SubagentStop hook that blocks), `<Event>[:<Tool>] hook error:` /
+/// `hook blocking error`, `<Event> hook success:`. The first line is the hook system's, so a
+/// person's prompt that talks about hooks further on is not taken for one.
+fn is_hook_feedback(t: &str) -> bool {
+    let first = t.lines().next().unwrap_or_default();
+    let Some((event, after)) = first.split_once(" hook ") else {
+        return false;
+    };
+    let event_like = !event.is_empty()
+        && event
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == ':' || c == '_' || c == '-')
+        && event.starts_with(|c: char| c.is_ascii_uppercase());
+    event_like
+        && [
+            "feedback:",
+            "success:",
+            "error:",
+            "blocking error",
+            "additional context",
+        ]
+        .iter()
+        .any(|w| after.starts_with(w))
 }
 
 const OLD_CAVEAT: &str =
@@ -130,15 +157,16 @@ fn machinery(text: &str) -> Option<Classified> {
         if !stderr.is_empty() {
             m.insert("stderr".into(), json!(stderr));
         }
-        let shown = strip_terminal_escapes(&join_nonempty(&stdout, &stderr));
+        // Terminal colours stay in the text (the renderers draw or drop them).
+        let shown = join_nonempty(&stdout, &stderr);
         (SyntheticReason::LocalCommandOutput, shown, m, rest)
-    } else if t.starts_with("[Request interrupted by user") {
+    } else if let Some((marker, rest)) = interrupt_marker(t) {
         let mut m = Map::new();
         m.insert(
             "forToolUse".into(),
-            json!(t.starts_with("[Request interrupted by user for tool use]")),
+            json!(marker == "[Request interrupted by user for tool use]"),
         );
-        (SyntheticReason::Interrupt, t.to_owned(), m, "")
+        (SyntheticReason::Interrupt, marker.to_owned(), m, rest)
     } else if let Some((elems, rest)) = leading(t, &["bash-input"]) {
         let command = elem(&elems, "bash-input");
         let mut m = Map::new();
@@ -204,6 +232,24 @@ fn machinery(text: &str) -> Option<Classified> {
     Some(keep_raw(c, text))
 }
 
+/// The CLI's interrupt marker (`[Request interrupted by user]`, `… for tool use]`, any other
+/// `[Request interrupted by user…]`) when it stands on a line of its own at the start: the
+/// marker and what follows it on later lines. A prompt that begins with the marker's words and
+/// goes on on the same line ("[Request interrupted by user] happens when I press ESC - why?")
+/// quotes it: that is the person's prompt, not an interrupt.
+fn interrupt_marker(t: &str) -> Option<(&str, &str)> {
+    if !t.starts_with("[Request interrupted by user") {
+        return None;
+    }
+    let end = t.find(']')? + 1;
+    let (marker, rest) = t.split_at(end);
+    if marker.contains('\n') {
+        return None;
+    }
+    let same_line = rest.split('\n').next().unwrap_or_default();
+    same_line.trim().is_empty().then_some((marker, rest.trim()))
+}
+
 /// The tags of a slash-command record (any order, any whitespace between them).
 const COMMAND_TAGS: &[&str] = &[
     "command-name",
@@ -233,7 +279,16 @@ fn slash_command(elems: &[(&str, String)]) -> (SyntheticReason, String, Map<Stri
         n => n.to_owned(),
     };
     let shown_name = format!("/{bare}");
-    let shown = if args.is_empty() {
+    // A legacy record that has only `<command-contents>` (no name, no message): its text is the
+    // command as typed, and is what the reader sees (not a bare "/").
+    let legacy = bare
+        .is_empty()
+        .then(|| contents.as_deref().map(str::trim))
+        .flatten()
+        .filter(|c| !c.is_empty());
+    let shown = if let Some(c) = legacy {
+        c.to_owned()
+    } else if args.is_empty() {
         shown_name.clone()
     } else {
         format!("{shown_name} {args}")
@@ -243,8 +298,12 @@ fn slash_command(elems: &[(&str, String)]) -> (SyntheticReason, String, Map<Stri
         || message
             .as_deref()
             .is_some_and(|msg| !msg.is_empty() && msg != bare && !name.is_empty());
+    let command = match legacy {
+        Some(c) => c.split_whitespace().next().unwrap_or(c).to_owned(),
+        None => shown_name,
+    };
     let mut m = Map::new();
-    m.insert("command".into(), json!(shown_name));
+    m.insert("command".into(), json!(command));
     if let Some(msg) = message {
         m.insert("message".into(), json!(msg));
     }
@@ -275,7 +334,7 @@ pub(crate) fn local_command(content: &str) -> Classified {
                 origin: TurnOrigin::Synthetic {
                     reason: SyntheticReason::LocalCommandOutput,
                 },
-                text: strip_terminal_escapes(content.trim()),
+                text: content.trim().to_owned(),
                 machinery: Map::new(),
             },
             content,
@@ -285,8 +344,9 @@ pub(crate) fn local_command(content: &str) -> Classified {
 }
 
 /// Text without terminal control sequences (CSI such as colours, OSC such as titles and links,
-/// and other escapes): local commands (`/context`, `/cost`) colour their output for the
-/// terminal; the transcript keeps the words (the raw text stays in `machinery.raw`).
+/// and other escapes): `!` shell commands colour their output for the terminal; the transcript
+/// keeps the words (the raw text stays in `machinery.raw`). A local command's output (`/context`)
+/// keeps its colours instead, for the renderers (`render::sgr_spans`).
 pub(crate) fn strip_terminal_escapes(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
@@ -557,6 +617,102 @@ mod tests {
         }
     }
 
+    /// Row 3 beats row 5: a flagged message that opens a sub-agent thread is harness context,
+    /// not the sub-agent's prompt; the flag and the thread are independent.
+    #[test]
+    fn the_synthetic_flag_beats_a_subagent_first_turn() {
+        let flags = Flags {
+            synthetic: true,
+            subagent_first: true,
+            ..Flags::default()
+        };
+        let c = classify(
+            "<system-reminder>ctx</system-reminder>",
+            flags,
+            Some("toolu_A"),
+        );
+        assert_eq!(reason(&c), Some(SyntheticReason::SystemReminder));
+        // Without the flag the same thread's first turn is the prompt.
+        let prompt = Flags {
+            subagent_first: true,
+            ..Flags::default()
+        };
+        let c = classify("check it", prompt, Some("toolu_A"));
+        assert_eq!(
+            c.origin,
+            TurnOrigin::SubagentPrompt {
+                parent_tool_call_id: "toolu_A".into()
+            }
+        );
+    }
+
+    /// Row 4 before row 5: machinery in a sub-agent's first turn stays machinery.
+    #[test]
+    fn machinery_in_a_subagent_first_turn_stays_machinery() {
+        let flags = Flags {
+            subagent_first: true,
+            ..Flags::default()
+        };
+        let c = classify("[Request interrupted by user]", flags, Some("toolu_A"));
+        assert_eq!(reason(&c), Some(SyntheticReason::Interrupt));
+        let c = classify(
+            "<local-command-stdout>ok</local-command-stdout>",
+            flags,
+            Some("toolu_A"),
+        );
+        assert_eq!(reason(&c), Some(SyntheticReason::LocalCommandOutput));
+    }
+
+    /// The interrupt marker is machinery on a line of its own; a prompt that begins with its
+    /// words and goes on is the person's (repro t1 u3); later lines after it are their words.
+    #[test]
+    fn the_interrupt_marker_only_on_a_line_of_its_own() {
+        let quoted = plain("[Request interrupted by user] happens when I press ESC - why?");
+        assert_eq!(quoted.origin, TurnOrigin::UserInput);
+        assert_eq!(
+            quoted.text,
+            "[Request interrupted by user] happens when I press ESC - why?"
+        );
+        let marker = plain("[Request interrupted by user for tool use]");
+        assert_eq!(reason(&marker), Some(SyntheticReason::Interrupt));
+        assert_eq!(marker.machinery["forToolUse"], true);
+        let then = plain("[Request interrupted by user]\nnow do Y instead");
+        assert_eq!(then.origin, TurnOrigin::UserInput);
+        assert!(then.text.ends_with("now do Y instead"));
+        assert_eq!(then.machinery["kind"], "interrupt");
+    }
+
+    /// What the hook system writes for a hook is hook output, whatever the hook event; a prompt
+    /// that talks about hooks is not.
+    #[test]
+    fn hook_feedback_is_hook_output() {
+        let flagged = |t: &str| {
+            classify(
+                t,
+                Flags {
+                    synthetic: true,
+                    ..Flags::default()
+                },
+                None,
+            )
+        };
+        for t in [
+            "Stop hook feedback: lint failed",
+            "SubagentStop hook feedback:\nrun the tests",
+            "PreToolUse:Bash hook error: denied",
+        ] {
+            assert_eq!(
+                reason(&flagged(t)),
+                Some(SyntheticReason::HookOutput),
+                "{t}"
+            );
+        }
+        assert_eq!(
+            reason(&flagged("Why does the stop hook feedback: line appear?")),
+            Some(SyntheticReason::Other)
+        );
+    }
+
     #[test]
     fn slash_command_tags_in_any_order() {
         let a = plain(
@@ -703,7 +859,11 @@ mod tests {
             "<local-command-stdout>\u{1b}[1mContext Usage\u{1b}[22m\n\u{1b}[38;2;136;136;136m⛁ \u{1b}[39m 12k/200k tokens</local-command-stdout>",
         );
         assert_eq!(reason(&out), Some(SyntheticReason::LocalCommandOutput));
-        assert_eq!(out.text, "Context Usage\n⛁  12k/200k tokens");
+        // The colours stay in the text, for the renderers (`render::sgr_spans`).
+        assert_eq!(
+            out.text,
+            "\u{1b}[1mContext Usage\u{1b}[22m\n\u{1b}[38;2;136;136;136m⛁ \u{1b}[39m 12k/200k tokens"
+        );
         assert!(out.machinery["raw"].as_str().unwrap().contains('\u{1b}'));
         let wire = local_command("Total cost: $1.23\nTotal duration: 5m 12s");
         assert_eq!(reason(&wire), Some(SyntheticReason::LocalCommandOutput));

@@ -30,9 +30,10 @@ pub(crate) struct Wire {
 #[derive(Debug, Default)]
 pub(crate) struct ClaudeMessages {
     subagent_threads_seen: HashSet<String>,
-    /// Sub-agent prompts shown from `task_started`, by Agent call: the thread's own first user
-    /// message, when the stream sends it too, is the same prompt and is not shown twice.
-    task_prompts: HashMap<String, String>,
+    /// Sub-agent prompts from `task_started`, by Agent call, held until the thread's own first
+    /// user message (the same prompt, with its timestamp: it becomes the turn) or anything else
+    /// of the thread, the call's result or the end of the input (then this turn is written).
+    task_prompts: HashMap<String, Turn>,
     user_count: u64,
 }
 
@@ -40,6 +41,9 @@ impl ClaudeMessages {
     /// An assistant message: one event per content block.
     pub(crate) fn assistant(&mut self, v: &Value, wire: &Wire, emit: &mut impl FnMut(EventKind)) {
         let thread = parent_tool_use_id(v);
+        if let Some(p) = &thread {
+            self.held_prompt(p, emit);
+        }
         let msg = v.get("message").unwrap_or(&Value::Null);
         let message_id = msg
             .get("id")
@@ -73,6 +77,7 @@ impl ClaudeMessages {
             error,
             aborted: v.get("aborted").and_then(Value::as_bool).unwrap_or(false),
             machinery: Map::new(),
+            ..TurnMeta::default()
         };
         let timestamp = opt_string(v, "timestamp");
         let blocks = content_blocks(msg);
@@ -90,7 +95,9 @@ impl ClaudeMessages {
                     error_text,
                 } => {
                     // A result inside an assistant message is a server tool's or an MCP
-                    // connector's: the API ran it, and the message goes on.
+                    // connector's: the API ran it, and the message goes on. A web search's hits
+                    // are the pages the model read: each also becomes a `source-url` part.
+                    let hits = blocks::web_search_hits(&tool_call_id, &output);
                     emit(EventKind::ToolResult {
                         thread: thread.clone(),
                         tool_call_id,
@@ -101,6 +108,15 @@ impl ClaudeMessages {
                         facts: crate::model::transcript::ResultFacts::default(),
                         server_run: true,
                     });
+                    for part in hits {
+                        emit(EventKind::AssistantBlock {
+                            thread: thread.clone(),
+                            message_id: message_id.clone(),
+                            part,
+                            meta: meta.clone(),
+                            timestamp: timestamp.clone(),
+                        });
+                    }
                     continue;
                 }
             };
@@ -155,8 +171,8 @@ impl ClaudeMessages {
                         });
                     }
                     // An Agent call's result ends its sub-agent thread.
+                    self.held_prompt(&tool_call_id, emit);
                     self.subagent_threads_seen.remove(&tool_call_id);
-                    self.task_prompts.remove(&tool_call_id);
                     first_result.get_or_insert_with(|| tool_call_id.clone());
                     let facts = sc.as_ref().map(wire.facts).unwrap_or_default();
                     emit(EventKind::ToolResult {
@@ -192,16 +208,27 @@ impl ClaudeMessages {
         };
         let joined = texts.join("\n");
         if let Some(p) = &thread {
-            if parts.is_empty()
-                && self.task_prompts.get(p).map(String::as_str) == Some(joined.trim())
-            {
-                self.task_prompts.remove(p);
-                // Accounted for: the prompt turn from `task_started.prompt` already says it.
-                emit(EventKind::Absorbed {
-                    what: "sub-agent prompt already shown from task_started.prompt".into(),
+            let same = |t: &Turn| match t.parts.first() {
+                Some(Part::Text { text, .. }) => text.trim() == joined.trim(),
+                _ => false,
+            };
+            if parts.is_empty() && self.task_prompts.get(p).is_some_and(same) {
+                // The thread's own first message is the prompt `task_started` held: the turn,
+                // with this message's time and id.
+                let mut turn = self.task_prompts.remove(p).expect("checked above");
+                if let Some(ts) = opt_string(v, "timestamp") {
+                    turn.timestamp = Some(ts);
+                }
+                if let Some(id) = opt_string(v, "uuid") {
+                    turn.id = id;
+                }
+                emit(EventKind::UserTurn {
+                    turn: Box::new(turn),
+                    source_tool_call_id: None,
                 });
                 return;
             }
+            self.held_prompt(p, emit);
         }
         let c = classify::classify(&joined, flags, thread.as_deref());
         let mut turn_parts = Vec::with_capacity(parts.len() + 1);
@@ -230,6 +257,12 @@ impl ClaudeMessages {
             parts: turn_parts,
             metadata: TurnMeta {
                 machinery: c.machinery,
+                priority: opt_string(v, "priority"),
+                file_attachments: v
+                    .get("file_attachments")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default(),
                 ..TurnMeta::default()
             },
             timestamp: opt_string(v, "timestamp"),
@@ -249,7 +282,7 @@ impl ClaudeMessages {
 impl ClaudeMessages {
     /// `task_started.prompt` (the stream): the sub-agent's prompt turn, as a saved session has
     /// it, so a stream that does not send the thread's first user message still shows it.
-    pub(crate) fn subagent_prompt(&mut self, v: &Value, emit: &mut impl FnMut(EventKind)) {
+    pub(crate) fn subagent_prompt(&mut self, v: &Value) {
         let (Some(call), Some(prompt)) = (
             v.get("tool_use_id").and_then(Value::as_str),
             v.get("prompt").and_then(Value::as_str),
@@ -259,26 +292,44 @@ impl ClaudeMessages {
         if prompt.trim().is_empty() || !self.subagent_threads_seen.insert(call.to_owned()) {
             return;
         }
-        self.task_prompts
-            .insert(call.to_owned(), prompt.trim().to_owned());
         let id = format!("{}-prompt", opt_string(v, "task_id").unwrap_or_default());
-        emit(EventKind::UserTurn {
-            turn: Box::new(Turn {
-                id,
-                role: Role::User,
-                origin: crate::model::transcript::TurnOrigin::SubagentPrompt {
-                    parent_tool_call_id: call.to_owned(),
-                },
-                parent_task_id: Some(call.to_owned()),
-                parts: vec![Part::Text {
-                    text: prompt.to_owned(),
-                    citations: Vec::new(),
-                }],
-                metadata: TurnMeta::default(),
-                timestamp: opt_string(v, "timestamp"),
-            }),
-            source_tool_call_id: None,
-        });
+        let turn = Turn {
+            id,
+            role: Role::User,
+            origin: crate::model::transcript::TurnOrigin::SubagentPrompt {
+                parent_tool_call_id: call.to_owned(),
+            },
+            parent_task_id: Some(call.to_owned()),
+            parts: vec![Part::Text {
+                text: prompt.to_owned(),
+                citations: Vec::new(),
+            }],
+            metadata: TurnMeta::default(),
+            timestamp: opt_string(v, "timestamp"),
+        };
+        // Held: the thread's own first message, when it comes, gives the time (`task_prompts`).
+        self.task_prompts.insert(call.to_owned(), turn);
+    }
+
+    /// Writes the prompt turn `task_started` held for the Agent call `call`, if any: something
+    /// else of its thread came first, so the stream will not send the prompt as a message.
+    pub(crate) fn held_prompt(&mut self, call: &str, emit: &mut impl FnMut(EventKind)) {
+        if let Some(turn) = self.task_prompts.remove(call) {
+            emit(EventKind::UserTurn {
+                turn: Box::new(turn),
+                source_tool_call_id: None,
+            });
+        }
+    }
+
+    /// The input ended: writes every prompt turn still held, in the order the calls' ids sort
+    /// (a stream cut before any sub-agent message).
+    pub(crate) fn held_prompts(&mut self, emit: &mut impl FnMut(EventKind)) {
+        let mut calls: Vec<String> = self.task_prompts.keys().cloned().collect();
+        calls.sort();
+        for c in calls {
+            self.held_prompt(&c, emit);
+        }
     }
 }
 

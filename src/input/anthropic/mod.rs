@@ -7,6 +7,7 @@
 pub(crate) mod blocks;
 pub(crate) mod classify;
 pub(crate) mod control;
+pub(crate) mod cost;
 pub(crate) mod messages;
 pub(crate) mod stream;
 pub(crate) mod system;

@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use crate::input::anthropic::control::Permissions;
+use crate::input::anthropic::cost::CostLedger;
 pub(crate) use crate::input::anthropic::messages::{ClaudeMessages, Wire};
 pub(crate) use crate::input::anthropic::system::{info, result_notice, session_snapshot, system};
 use crate::input::fields::{opt_string, parent_tool_use_id, str_of, string};
@@ -34,6 +35,10 @@ pub(crate) struct StreamJson {
     permissions: Permissions,
     /// The message decoder, shared with Qwen's stream-json (same messages, same blocks).
     pub(crate) core: ClaudeMessages,
+    /// The previous result's running cost, to tell each result's own cost.
+    pub(crate) costs: CostLedger,
+    /// The number of the last line read, for what `finish` writes.
+    last_line: u64,
 }
 
 impl StreamJson {
@@ -45,6 +50,8 @@ impl StreamJson {
             session: None,
             permissions: Permissions::default(),
             core: ClaudeMessages::default(),
+            costs: CostLedger::default(),
+            last_line: 0,
         }
     }
 }
@@ -58,6 +65,7 @@ impl Adapter for StreamJson {
             return;
         };
         let n = line.number;
+        self.last_line = n;
         let mut emit = |kind: EventKind| out.push(Event { line: n, kind });
         let ty = str_of(&v, "type");
         match ty {
@@ -82,11 +90,11 @@ impl Adapter for StreamJson {
                         &format!("unknown system subtype {:?}", str_of(&v, "subtype")),
                     );
                 } else if str_of(&v, "subtype") == "task_started" {
-                    self.core.subagent_prompt(&v, &mut emit);
+                    self.core.subagent_prompt(&v);
                 }
             }
             "result" => emit(EventKind::Notice {
-                notice: Box::new(result_notice(&v)),
+                notice: Box::new(result_notice(&v, &mut self.costs)),
             }),
             "stream_event" => self.stream_event(&v, &mut emit),
             "tool_progress" => emit(EventKind::ToolProgress {
@@ -161,6 +169,14 @@ impl Adapter for StreamJson {
             }
             _ => push_debug(out, line, &format!("unknown message type {ty:?}")),
         }
+    }
+
+    /// Sub-agent prompts still held from `task_started` (a stream cut before the sub-agent's
+    /// own messages) are written, on the last line read.
+    fn finish(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
+        let line = self.last_line;
+        self.core
+            .held_prompts(&mut |kind| out.push(Event { line, kind }));
     }
 }
 

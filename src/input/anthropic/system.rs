@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+use crate::input::anthropic::cost::CostLedger;
 use crate::input::fields::{self, names, opt_string, str_of, string};
 use crate::model::event::EventKind;
 use crate::model::session::{HookStatus, Level, McpServer, Plugin, SessionSnapshot, SystemNotice};
@@ -53,6 +54,7 @@ pub(crate) fn session_snapshot(v: &Value, source: &str) -> SessionSnapshot {
         git_branch: None,
         title: None,
         updated_at: opt_string(v, "timestamp"),
+        fast_mode_state: fast_mode(v),
     }
 }
 
@@ -237,18 +239,21 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
     true
 }
 
-/// `result`: the end of a turn, with cost, counts and duration.
-pub(crate) fn result_notice(v: &Value) -> SystemNotice {
+/// `result`: the end of a turn, with cost, counts and duration. `costs` tells the run's own cost
+/// from the running total (`input::anthropic::cost`).
+pub(crate) fn result_notice(v: &Value, costs: &mut CostLedger) -> SystemNotice {
     let sub = string(v, "subtype");
     // A result that says neither (claude-code-action's trimmed results) is not a failure.
     let is_error = v
         .get("is_error")
         .and_then(Value::as_bool)
         .unwrap_or(!sub.is_empty() && sub != "success");
+    let cost = v.get("total_cost_usd").and_then(Value::as_f64);
     SystemNotice::Result {
         subtype: sub,
         is_error,
-        cost: v.get("total_cost_usd").and_then(Value::as_f64),
+        cost,
+        run_cost: costs.run_cost(v, cost),
         turns: v.get("num_turns").and_then(Value::as_u64),
         duration_ms: v.get("duration_ms").and_then(Value::as_u64),
         duration_api_ms: v.get("duration_api_ms").and_then(Value::as_u64),
@@ -272,5 +277,20 @@ pub(crate) fn result_notice(v: &Value) -> SystemNotice {
             .cloned()
             .unwrap_or_default(),
         structured_output: v.get("structured_output").filter(|s| !s.is_null()).cloned(),
+        model_usage: v
+            .get("modelUsage")
+            .filter(|m| m.as_object().is_some_and(|o| !o.is_empty()))
+            .map(|m| Box::new(m.clone())),
+        fast_mode_state: fast_mode(v),
+    }
+}
+
+/// `fast_mode_state` of an `init` or `result` line (a string on the wire; anything else is kept
+/// as its JSON text rather than dropped).
+fn fast_mode(v: &Value) -> Option<String> {
+    match v.get("fast_mode_state")? {
+        Value::Null => None,
+        Value::String(s) => Some(s.clone()),
+        other => Some(other.to_string()),
     }
 }

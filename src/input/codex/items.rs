@@ -451,6 +451,7 @@ pub(crate) fn failure(
         subtype: "error".into(),
         is_error: true,
         cost: None,
+        run_cost: None,
         turns: Some(turns),
         duration_ms,
         duration_api_ms: None,
@@ -461,6 +462,8 @@ pub(crate) fn failure(
         errors: vec![error_text(message)],
         permission_denials: Vec::new(),
         structured_output: None,
+        model_usage: None,
+        fast_mode_state: None,
     }
 }
 
@@ -471,6 +474,7 @@ pub(crate) fn success(turns: u64, usage: Option<Usage>, duration_ms: Option<u64>
         subtype: "success".into(),
         is_error: false,
         cost: None,
+        run_cost: None,
         turns: Some(turns),
         duration_ms,
         duration_api_ms: None,
@@ -481,6 +485,8 @@ pub(crate) fn success(turns: u64, usage: Option<Usage>, duration_ms: Option<u64>
         errors: Vec::new(),
         permission_denials: Vec::new(),
         structured_output: None,
+        model_usage: None,
+        fast_mode_state: None,
     }
 }
 

@@ -256,6 +256,11 @@ fn session_snapshot(v: &Value) -> SessionSnapshot {
         agent: AGENT.into(),
         source: "gemini-stream".into(),
         model: str_of(v, "model").to_owned(),
+        // §14 `updatedAt`: the init line's time.
+        updated_at: v
+            .get("timestamp")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned),
         ..SessionSnapshot::default()
     }
 }
@@ -393,6 +398,7 @@ pub(crate) fn result_notice(v: &Value, turns: u64) -> SystemNotice {
         is_error: status != "success",
         subtype: status,
         cost: None,
+        run_cost: None,
         turns: Some(turns),
         duration_ms: n("duration_ms"),
         duration_api_ms: None,
@@ -406,6 +412,8 @@ pub(crate) fn result_notice(v: &Value, turns: u64) -> SystemNotice {
         errors: error.into_iter().collect(),
         permission_denials: Vec::new(),
         structured_output: None,
+        model_usage: None,
+        fast_mode_state: None,
     }
 }
 

@@ -100,6 +100,7 @@ impl Conversation {
                 },
                 is_error: false,
                 cost: None,
+                run_cost: None,
                 turns: None,
                 duration_ms: None,
                 duration_api_ms: None,
@@ -110,6 +111,8 @@ impl Conversation {
                 errors: Vec::new(),
                 permission_denials: Vec::new(),
                 structured_output: None,
+                model_usage: None,
+                fast_mode_state: None,
             }),
         });
     }

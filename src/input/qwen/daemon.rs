@@ -24,7 +24,7 @@ use serde_json::{Map, Value};
 use crate::input::fields::{info, names, str_of};
 use crate::input::qwen::acp::{Conversation, Emit, iso_millis};
 use crate::input::qwen::order::{Admit, Held, Reorder};
-use crate::input::qwen::wire::{KNOWN_TYPES, NOTICES, REQUIRED, summary};
+use crate::input::qwen::wire::{KNOWN_TYPES, NOTICES, malformed, summary};
 use crate::input::sse::{Frame, SseItem, SseReader};
 use crate::input::{Adapter, InputLine, Report};
 use crate::model::event::{Event, EventKind};
@@ -283,10 +283,8 @@ impl QwenDaemon {
         if !KNOWN_TYPES.contains(&ty) {
             return debug(out, format!("unknown daemon event type {ty:?}"));
         }
-        if let Some((_, fields)) = REQUIRED.iter().find(|(t, _)| *t == ty) {
-            if fields.iter().any(|f| data.get(*f).is_none()) {
-                return debug(out, format!("malformed {ty} payload"));
-            }
+        if let Some(why) = malformed(ty, &data) {
+            return debug(out, why);
         }
         if self.session.session_id.is_empty() {
             if let Some(s) = data.get("sessionId").and_then(Value::as_str) {

@@ -126,13 +126,18 @@ impl Adapter for QwenStream {
                 out.push(Event {
                     line: n,
                     kind: EventKind::Notice {
-                        notice: Box::new(stream::result_notice(&v)),
+                        notice: Box::new(stream::result_notice(&v, &mut self.claude.costs)),
                     },
                 });
             }
             "stream_event" => self.stream_event(v, thread, n, out),
             _ => self.claude.line(line, out, report),
         }
+    }
+
+    /// What the shared decoder still holds (sub-agent prompts from `task_started`).
+    fn finish(&mut self, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        self.claude.finish(out, report);
     }
 }
 

@@ -326,14 +326,89 @@ pub(super) const NOTICES: &[(&str, Level, &str, &[&str])] = &[
     ),
 ];
 
-/// Fields each of these types must have, else the payload is malformed and kept as `debug`
-/// (upstream's rule, checked by its `malformed-payload-redaction` vector).
+/// Fields each type must have (present and not null), else the payload is malformed and kept
+/// as `debug` (upstream's rule, checked by its `malformed-payload-redaction` vector). One row per
+/// published type: the fields the spec's table does not mark optional and that carry the
+/// event's meaning (`sessionId`, on the envelope's session anyway, is not required). Every
+/// type's `data` must also be an object.
 pub(super) const REQUIRED: &[(&str, &[&str])] = &[
-    ("mcp_budget_warning", &["liveCount", "budget"]),
+    ("session_update", &["update"]),
     ("permission_request", &["requestId"]),
     ("permission_resolved", &["requestId", "outcome"]),
+    ("permission_already_resolved", &["requestId"]),
+    ("model_switched", &["modelId"]),
+    ("model_switch_failed", &["requestedModelId"]),
+    ("session_died", &[]),
+    ("session_closed", &[]),
+    ("session_metadata_updated", &[]),
+    ("session_recording_degraded", &[]),
+    ("artifact_changed", &[]),
+    ("source_changed", &[]),
+    ("mid_turn_message_injected", &[]),
+    ("pending_prompt_added", &["promptId"]),
+    ("pending_prompt_started", &["promptId"]),
+    ("pending_prompt_completed", &["promptId"]),
+    ("client_evicted", &[]),
+    ("slow_client_warning", &[]),
+    ("stream_error", &[]),
     ("state_resync_required", &["lastDeliveredId"]),
+    ("history_truncated", &[]),
+    ("mcp_budget_warning", &["liveCount", "budget"]),
+    ("mcp_child_refused_batch", &["refusedServers"]),
+    ("memory_changed", &[]),
+    ("agent_changed", &[]),
+    ("auth_device_flow_started", &["deviceFlowId"]),
+    ("auth_device_flow_throttled", &["deviceFlowId"]),
+    ("auth_device_flow_authorized", &["deviceFlowId"]),
+    ("auth_device_flow_failed", &["deviceFlowId"]),
+    ("auth_device_flow_cancelled", &["deviceFlowId"]),
+    ("approval_mode_changed", &["next"]),
+    ("tool_toggled", &["toolName", "enabled"]),
+    ("settings_changed", &["key"]),
+    ("trust_change_requested", &[]),
+    ("workspace_initialized", &[]),
+    ("github_setup_completed", &[]),
+    ("mcp_server_restarted", &["serverName"]),
+    ("mcp_server_restart_refused", &["serverName"]),
+    ("mcp_server_changed", &["serverName"]),
+    ("settings_reloaded", &[]),
+    ("mcp_server_added", &["name"]),
+    ("mcp_server_removed", &["name"]),
+    ("extensions_changed", &[]),
+    ("permission_partial_vote", &["requestId"]),
+    ("permission_forbidden", &["requestId"]),
+    ("prompt_cancelled", &[]),
+    ("replay_complete", &[]),
+    ("followup_suggestion", &["suggestion"]),
+    ("channel_delivery_result", &[]),
+    ("user_shell_command", &["command"]),
+    ("user_shell_result", &[]),
+    ("turn_complete", &[]),
+    ("turn_error", &[]),
+    ("session_rewound", &[]),
+    ("session_branched", &[]),
+    ("session_snapshot", &[]),
+    ("git_branch_changed", &[]),
+    ("git_status_changed", &[]),
 ];
+
+/// Why a known type's payload is malformed (`data` not an object, or a required field missing
+/// or null); `None` when it is well-formed.
+pub(super) fn malformed(ty: &str, data: &Value) -> Option<String> {
+    let Some(o) = data.as_object() else {
+        return Some(format!("malformed {ty} payload (data is not an object)"));
+    };
+    let fields = REQUIRED
+        .iter()
+        .find(|(t, _)| *t == ty)
+        .map_or(&[][..], |(_, f)| f);
+    let missing: Vec<&str> = fields
+        .iter()
+        .filter(|f| o.get(**f).is_none_or(Value::is_null))
+        .copied()
+        .collect();
+    (!missing.is_empty()).then(|| format!("malformed {ty} payload (no {})", missing.join(", ")))
+}
 
 /// `label (field: value, …)` over the fields present.
 pub(super) fn summary(label: &str, data: &Value, fields: &[&str]) -> String {
@@ -391,6 +466,28 @@ mod tests {
         for (t, _) in REQUIRED {
             assert!(KNOWN_TYPES.contains(t), "{t}");
         }
+        for t in KNOWN_TYPES {
+            assert!(
+                REQUIRED.iter().any(|(r, _)| r == t),
+                "{t} has no REQUIRED row"
+            );
+        }
         assert_eq!(KNOWN_TYPES.len(), 58);
+    }
+
+    #[test]
+    fn every_type_rejects_a_payload_that_is_not_an_object() {
+        for t in KNOWN_TYPES {
+            assert!(malformed(t, &Value::Null).is_some(), "{t}");
+            assert!(malformed(t, &serde_json::json!("x")).is_some(), "{t}");
+        }
+        assert_eq!(
+            malformed("model_switched", &serde_json::json!({"modelId": null})).as_deref(),
+            Some("malformed model_switched payload (no modelId)")
+        );
+        assert_eq!(
+            malformed("model_switched", &serde_json::json!({"modelId": "q"})),
+            None
+        );
     }
 }

@@ -307,6 +307,7 @@ impl TextRenderer {
             Part::File { .. }
             | Part::SourceUrl { .. }
             | Part::SourceDocument { .. }
+            | Part::Compaction { .. }
             | Part::Data { .. } => {
                 let lines = self.view.other_part(part, 0);
                 self.block(out, &lines)
@@ -381,6 +382,7 @@ impl TextRenderer {
                 Part::File { .. }
                 | Part::SourceUrl { .. }
                 | Part::SourceDocument { .. }
+                | Part::Compaction { .. }
                 | Part::Data { .. } => {
                     let lines = self.view.other_part(part, 0);
                     self.block(out, &lines)?

@@ -397,8 +397,8 @@ impl Render for TextRenderer {
                 thousands(t.input_tokens()),
                 thousands(t.usage().output_tokens)
             ));
-            if let Some(c) = t.cost {
-                bits.push(format!("${c:.4}"));
+            if let Some(c) = t.cost_label() {
+                bits.push(c);
             }
         }
         if summary.errors > 0 {

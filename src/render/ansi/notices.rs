@@ -136,11 +136,7 @@ impl View {
                 )
             }
             SystemNotice::MissedEvents { from, to, reason } => (
-                format!(
-                    "missed events{}{}: {reason}",
-                    from.map(|f| format!(" from {f}")).unwrap_or_default(),
-                    to.map(|t| format!(" to {t}")).unwrap_or_default()
-                ),
+                crate::render::notice_text::missed_events(*from, *to, reason),
                 pal.warning,
             ),
             SystemNotice::Subagent { record, .. } => {

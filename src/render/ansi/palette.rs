@@ -6,7 +6,9 @@
 
 use std::io::{self, Write};
 
-use owo_colors::Style;
+use owo_colors::{AnsiColors, Style, XtermColors};
+
+use crate::render::sgr_spans::{SgrColour, SgrStyle};
 
 /// The styles of the terminal view, by role.
 #[derive(Debug, Clone)]
@@ -139,6 +141,63 @@ impl Palette {
             self.paint(out, style, text)
         }
     }
+}
+
+/// The text view's style for a run of command output coloured by its command (`/context`):
+/// the colour and attributes the SGR sequence asked for, written by the palette's own code, so
+/// that no byte of the input's escape reaches the terminal (and nothing when colour is off).
+pub(crate) fn from_sgr(s: &SgrStyle) -> Style {
+    let mut out = Style::new();
+    if let Some(c) = s.fg {
+        out = match c {
+            SgrColour::Named(n) => out.color(named(n)),
+            SgrColour::Indexed(n) => out.color(XtermColors::from(n)),
+            SgrColour::Rgb(r, g, b) => out.truecolor(r, g, b),
+        };
+    }
+    if let Some(c) = s.bg {
+        out = match c {
+            SgrColour::Named(n) => out.on_color(named(n)),
+            SgrColour::Indexed(n) => out.on_color(XtermColors::from(n)),
+            SgrColour::Rgb(r, g, b) => out.on_truecolor(r, g, b),
+        };
+    }
+    if s.bold {
+        out = out.bold();
+    }
+    if s.dim {
+        out = out.dimmed();
+    }
+    if s.italic {
+        out = out.italic();
+    }
+    if s.underline {
+        out = out.underline();
+    }
+    out
+}
+
+/// One of the 16 named terminal colours, by its SGR index (0–7 normal, 8–15 bright).
+fn named(n: u8) -> AnsiColors {
+    const ALL: [AnsiColors; 16] = [
+        AnsiColors::Black,
+        AnsiColors::Red,
+        AnsiColors::Green,
+        AnsiColors::Yellow,
+        AnsiColors::Blue,
+        AnsiColors::Magenta,
+        AnsiColors::Cyan,
+        AnsiColors::White,
+        AnsiColors::BrightBlack,
+        AnsiColors::BrightRed,
+        AnsiColors::BrightGreen,
+        AnsiColors::BrightYellow,
+        AnsiColors::BrightBlue,
+        AnsiColors::BrightMagenta,
+        AnsiColors::BrightCyan,
+        AnsiColors::BrightWhite,
+    ];
+    ALL[usize::from(n % 16)]
 }
 
 /// True when a terminal may be told to open `url` on a click: an `http:`, `https:` or `mailto:`

@@ -83,6 +83,13 @@ impl View {
                 w.raw_line("(waiting for approval)", self.pal.dim);
             }
             ToolState::Pending | ToolState::Running => {
+                // A sub-agent still at work when the input ended: what it did so far.
+                if call.subagent.is_some() {
+                    let mut lines = self.subagent(call, depth);
+                    w.raw_line("(no result yet)", self.pal.dim);
+                    lines.extend(w.finish());
+                    return lines;
+                }
                 w.raw_line("(no result)", self.pal.dim);
             }
             ToolState::ApprovalDenied => {
@@ -312,6 +319,7 @@ impl View {
                 | Part::File { .. }
                 | Part::SourceUrl { .. }
                 | Part::SourceDocument { .. }
+                | Part::Compaction { .. }
                 | Part::Data { .. } => None,
             })
             .collect();

@@ -7,8 +7,10 @@ use super::View;
 use super::layout::{self, Line, Span, Wrapper};
 use super::live::chunks;
 use super::markdown;
+use super::palette;
 use crate::model::session::SessionSnapshot;
 use crate::model::transcript::{Part, Role, SyntheticReason, Turn, TurnOrigin};
+use crate::render::sgr_spans;
 
 impl View {
     /// The indentation of a sub-agent's transcript, `depth` levels down.
@@ -62,6 +64,20 @@ impl View {
         let mark = if first { "· " } else { "  " };
         let first_prefix = vec![ind.clone(), Span::new(mark, self.pal.dim)];
         let rest = vec![ind, Span::new("  ", Style::new())];
+        if sgr_spans::has_escapes(text) {
+            // Coloured by its command (`/context`): line by line, in the colours it asked for.
+            let mut w = Wrapper::new(self.width, first_prefix, rest);
+            for (style, run) in sgr_spans::runs(text.trim_end()) {
+                let style = palette::from_sgr(&style);
+                for (i, piece) in run.split('\n').enumerate() {
+                    if i > 0 {
+                        w.newline();
+                    }
+                    w.words(piece, style, None);
+                }
+            }
+            return w.finish();
+        }
         // Terminal output is line by line: each line outside a table ends in a hard break.
         let lines: Vec<String> = text
             .lines()
@@ -121,6 +137,7 @@ impl View {
                 )
             }
             Part::SourceDocument { title, .. } => format!("[document: {title}]"),
+            Part::Compaction { summary } => crate::render::compaction_label(summary.as_deref()),
             Part::Data { name, .. } => format!("[data: {name}]"),
             Part::Text { .. } | Part::Reasoning { .. } | Part::ToolCall { .. } => {
                 return Vec::new();
@@ -271,6 +288,7 @@ impl View {
                 Part::File { .. }
                 | Part::SourceUrl { .. }
                 | Part::SourceDocument { .. }
+                | Part::Compaction { .. }
                 | Part::Data { .. } => blocks.push(self.other_part(part, depth)),
             }
         }

@@ -24,9 +24,11 @@ use super::tool::thousands;
 use super::{CSS, JS, csp};
 use crate::model::Header;
 use crate::model::event::Event;
+use crate::model::session::SystemNotice;
 use crate::model::tool_kind::ToolKind;
 use crate::model::transcript::{Part, Role, TranscriptItem, TurnOrigin, Usage};
 use crate::render::summary::display_name;
+use crate::render::totals::Totals;
 use crate::render::{Render, Summary};
 
 /// Prompts, tool names and files kept per session for the search (each capped).
@@ -68,6 +70,8 @@ pub(crate) struct Tally<'a> {
     pub(crate) row: IndexRow,
     /// Tool names and files already in `row.terms`.
     seen: BTreeSet<String>,
+    /// The results seen, for the row's cost (the session's running total, `Totals`).
+    pub(crate) totals: Totals,
 }
 
 impl<'a> Tally<'a> {
@@ -77,6 +81,7 @@ impl<'a> Tally<'a> {
             inner,
             row: IndexRow::default(),
             seen: BTreeSet::new(),
+            totals: Totals::default(),
         }
     }
 
@@ -155,8 +160,14 @@ impl<'a> Tally<'a> {
                 }
             }
             TranscriptItem::Notice(n) => {
-                if let Some(c) = super::map::reported_cost(n) {
-                    // Claude reports the running total: the largest is the session's cost.
+                if matches!(n.as_ref(), SystemNotice::Result { .. }) {
+                    // The session's cost: its running total, earlier runs included.
+                    self.totals.add(n);
+                    if let Some(c) = self.totals.session_total() {
+                        self.row.cost = Some(c);
+                    }
+                } else if let Some(c) = super::map::reported_cost(n) {
+                    // A saved session's cost-state record: the largest is the session's cost.
                     self.row.cost = Some(self.row.cost.map_or(c, |have| have.max(c)));
                 }
             }

@@ -289,7 +289,13 @@ impl Map {
                 .text(&t(u.output_tokens))
                 .raw_trusted(" out</dd>");
         }
-        if let Some(c) = self.cost.or(totals.cost) {
+        // The runs' own cost (and the session's running total when larger), as every output
+        // says it; else a saved session's cost-state record.
+        if let Some(label) = totals.cost_label() {
+            h.raw_trusted("<dt>cost</dt><dd>")
+                .text(&label)
+                .raw_trusted("</dd>");
+        } else if let Some(c) = self.cost {
             h.raw_trusted("<dt>cost</dt><dd>$")
                 .text(&format!("{c:.4}"))
                 .raw_trusted("</dd>");

@@ -301,6 +301,7 @@ pub(crate) fn push_notice(
             subtype,
             is_error,
             cost,
+            run_cost,
             turns,
             duration_ms,
             errors,
@@ -322,8 +323,17 @@ pub(crate) fn push_notice(
             if let Some(d) = duration_ms {
                 h.raw_trusted(" · ").text(&duration(*d));
             }
-            if let Some(c) = cost {
-                h.raw_trusted(" · $").text(&format!("{c:.4}"));
+            // The run's own cost, and the running total beside it when that is more.
+            match (run_cost, cost) {
+                (Some(own), Some(total)) if total - own >= 0.00005 => {
+                    h.raw_trusted(" · $")
+                        .text(&format!("{own:.4} ($"))
+                        .text(&format!("{total:.4} session so far)"));
+                }
+                (Some(c), _) | (None, Some(c)) => {
+                    h.raw_trusted(" · $").text(&format!("{c:.4}"));
+                }
+                (None, None) => {}
             }
             for e in errors {
                 h.raw_trusted(" · ").text(e);

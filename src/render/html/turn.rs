@@ -6,6 +6,7 @@ use super::markdown::push_markdown;
 use super::times::{self, parse_ms, push_time};
 use super::tool::{push_call, push_file, thousands};
 use crate::model::transcript::{Part, Role, SyntheticReason, Turn, TurnOrigin};
+use crate::render::sgr_spans;
 
 /// What the previous turn of the same transcript said, so that a turn shows only what changed:
 /// the model when it is not the one before, and the time since the turn before.
@@ -77,8 +78,31 @@ pub(crate) fn push_turn(h: &mut Html, turn: &Turn, anchor: &str, cx: &mut Contex
             .raw_trusted("</p>");
     }
     let markdown = turn.role == Role::Assistant;
+    // A local command's output keeps its terminal colours in the text: the words only here.
+    let colours = matches!(
+        turn.origin,
+        TurnOrigin::Synthetic {
+            reason: SyntheticReason::LocalCommandOutput
+        }
+    );
     for (i, part) in turn.parts.iter().enumerate() {
-        push_part(h, part, markdown, &format!("{anchor}-c{}", i + 1));
+        match part {
+            Part::Text { text, .. } if colours && sgr_spans::has_escapes(text) => {
+                h.raw_trusted("<div class=\"plain\">")
+                    .text(&sgr_spans::strip(text))
+                    .raw_trusted("</div>");
+            }
+            Part::Text { .. }
+            | Part::Reasoning { .. }
+            | Part::ToolCall { .. }
+            | Part::File { .. }
+            | Part::SourceUrl { .. }
+            | Part::SourceDocument { .. }
+            | Part::Data { .. }
+            | Part::Compaction { .. } => {
+                push_part(h, part, markdown, &format!("{anchor}-c{}", i + 1))
+            }
+        }
     }
     if hidden {
         h.raw_trusted("</details>");
@@ -137,6 +161,30 @@ fn push_meta(h: &mut Html, turn: &Turn, cx: &mut Context) {
     }
 }
 
+/// A text part's citations (§14 `Citation`): each source, linked when its URL is safe, and the
+/// words it quotes.
+fn push_citations(h: &mut Html, citations: &[crate::model::transcript::Citation]) {
+    h.raw_trusted("<ul class=\"meta citations\">");
+    for c in citations {
+        h.raw_trusted("<li>");
+        let label = c.title.as_deref().or(c.url.as_deref()).unwrap_or("source");
+        match c.url.as_deref().and_then(safe_href) {
+            Some(href) => h
+                .raw_trusted("<a href=\"")
+                .attr(href)
+                .raw_trusted("\">")
+                .text(label)
+                .raw_trusted("</a>"),
+            None => h.text(label),
+        };
+        if let Some(q) = &c.quote {
+            h.raw_trusted(" — “").text(q).raw_trusted("”");
+        }
+        h.raw_trusted("</li>");
+    }
+    h.raw_trusted("</ul>");
+}
+
 /// One part. `markdown`: the text is the model's (rendered as Markdown) rather than a person's.
 fn push_part(h: &mut Html, part: &Part, markdown: bool, scope: &str) {
     match part {
@@ -151,9 +199,7 @@ fn push_part(h: &mut Html, part: &Part, markdown: bool, scope: &str) {
                     .raw_trusted("</div>");
             }
             if !citations.is_empty() {
-                h.raw_trusted("<p class=\"meta\">")
-                    .num(citations.len())
-                    .raw_trusted(" citation(s)</p>");
+                push_citations(h, citations);
             }
         }
         Part::Reasoning {
@@ -203,6 +249,7 @@ fn push_part(h: &mut Html, part: &Part, markdown: bool, scope: &str) {
             media_type,
             title,
             source_id,
+            text,
         } => {
             h.raw_trusted("<p class=\"source\">document: ")
                 .text(title)
@@ -211,6 +258,18 @@ fn push_part(h: &mut Html, part: &Part, markdown: bool, scope: &str) {
                 .raw_trusted(" ")
                 .text(source_id)
                 .raw_trusted("</span></p>");
+            if let Some(text) = text {
+                h.raw_trusted(
+                    "<details class=\"data\"><summary>document text</summary><div class=\"plain\">",
+                )
+                .text(text)
+                .raw_trusted("</div></details>");
+            }
+        }
+        Part::Compaction { summary } => {
+            h.raw_trusted("<details class=\"data\"><summary>Earlier turns compacted</summary><div class=\"plain\">")
+                .text(summary.as_deref().unwrap_or("(no summary: compaction failed)"))
+                .raw_trusted("</div></details>");
         }
         Part::Data {
             name,

@@ -101,7 +101,8 @@ impl MarkdownRenderer {
                         | SyntheticReason::CompactSummary
                         | SyntheticReason::Other => "Command",
                     };
-                    quote(out, label, &text)
+                    // Terminal colours a local command kept in its text: the words only here.
+                    quote(out, label, &crate::render::sgr_spans::strip(&text))
                 }
                 TurnOrigin::Synthetic { reason } => {
                     if self.context {
@@ -139,6 +140,7 @@ impl MarkdownRenderer {
                 Part::File { .. }
                 | Part::SourceUrl { .. }
                 | Part::SourceDocument { .. }
+                | Part::Compaction { .. }
                 | Part::Data { .. } => self.other_part(out, part),
             }
         }
@@ -161,6 +163,7 @@ impl MarkdownRenderer {
                 format!("[source: {} {url}]", title.as_deref().unwrap_or(""))
             }
             Part::SourceDocument { title, .. } => format!("[document: {title}]"),
+            Part::Compaction { summary } => crate::render::compaction_label(summary.as_deref()),
             Part::Data { name, .. } => format!("[data: {name}]"),
             Part::Text { .. } | Part::Reasoning { .. } | Part::ToolCall { .. } => return,
         };
@@ -398,8 +401,8 @@ impl Render for MarkdownRenderer {
             super::ansi::thousands(t.input_tokens()),
             super::ansi::thousands(t.usage().output_tokens)
         ));
-        if let Some(c) = t.cost {
-            line.push_str(&format!(" · ${c:.4}"));
+        if let Some(c) = t.cost_label() {
+            line.push_str(&format!(" · {c}"));
         }
         write!(out, "---\n\n**{line}**\n")
     }

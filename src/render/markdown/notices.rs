@@ -81,7 +81,9 @@ impl MarkdownRenderer {
                     .or(description.as_deref())
                     .unwrap_or_default()
             ),
-            SystemNotice::MissedEvents { reason, .. } => format!("missed events: {reason}"),
+            SystemNotice::MissedEvents { from, to, reason } => {
+                notice_text::missed_events(*from, *to, reason)
+            }
             SystemNotice::Subagent { record, .. } => {
                 self.subagent(out, record);
                 return;

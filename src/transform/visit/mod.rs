@@ -163,6 +163,7 @@ fn walk_session<V: VisitMut + ?Sized>(v: &mut V, s: &mut SessionSnapshot) {
         git_branch,
         title,
         updated_at,
+        fast_mode_state,
     } = s;
     id(v, IdKind::Init, init_id);
     id(v, IdKind::Session, session_id);
@@ -187,6 +188,7 @@ fn walk_session<V: VisitMut + ?Sized>(v: &mut V, s: &mut SessionSnapshot) {
     opt_text(v, git_branch);
     opt_text(v, title);
     v.timestamp(updated_at);
+    opt_text(v, fast_mode_state);
 }
 
 /// Walks one turn, its parts and any sub-agent transcripts inside them.
@@ -226,11 +228,17 @@ fn walk_meta<V: VisitMut + ?Sized>(v: &mut V, m: &mut TurnMeta) {
         error,
         aborted: _,
         machinery,
+        priority,
+        file_attachments,
     } = m;
     opt_text(v, model);
     opt_text(v, stop_reason);
     v.usage(usage);
     opt_text(v, error);
+    opt_text(v, priority);
+    file_attachments
+        .iter_mut()
+        .for_each(|f| v.value(ValueRole::Content, f));
     if !machinery.is_empty() {
         let mut x = Value::Object(std::mem::take(machinery));
         v.value(ValueRole::Meta, &mut x);
@@ -244,9 +252,18 @@ fn walk_part<V: VisitMut + ?Sized>(v: &mut V, p: &mut Part) {
     match p {
         Part::Text { text, citations } => {
             v.text(text);
-            citations
-                .iter_mut()
-                .for_each(|c| v.value(ValueRole::Content, c));
+            for c in citations {
+                opt_text(v, &mut c.url);
+                opt_text(v, &mut c.title);
+                opt_text(v, &mut c.quote);
+                if !c.detail.is_empty() {
+                    let mut x = Value::Object(std::mem::take(&mut c.detail));
+                    v.value(ValueRole::Content, &mut x);
+                    if let Value::Object(o) = x {
+                        c.detail = o;
+                    }
+                }
+            }
         }
         Part::Reasoning {
             text,
@@ -279,11 +296,14 @@ fn walk_part<V: VisitMut + ?Sized>(v: &mut V, p: &mut Part) {
             media_type,
             title,
             source_id,
+            text,
         } => {
             v.text(media_type);
             v.text(title);
             id(v, IdKind::Other, source_id);
+            opt_text(v, text);
         }
+        Part::Compaction { summary } => opt_text(v, summary),
         Part::Data {
             name,
             data,
@@ -302,6 +322,7 @@ fn walk_call<V: VisitMut + ?Sized>(v: &mut V, c: &mut ToolCall) {
         name,
         kind,
         caller: _,
+        called_by,
         mcp_server,
         state: _,
         input,
@@ -316,6 +337,7 @@ fn walk_call<V: VisitMut + ?Sized>(v: &mut V, c: &mut ToolCall) {
     id(v, IdKind::Call, tool_call_id);
     v.text(name);
     opt_text(v, mcp_server);
+    opt_value(v, ValueRole::Meta, called_by);
     v.value(ValueRole::Content, input);
     // After the input, which holds the same strings: a pass that numbers what it meets first
     // (`--stable`) numbers them in input order.
@@ -525,6 +547,7 @@ fn walk_notice<V: VisitMut + ?Sized>(v: &mut V, n: &mut SystemNotice) {
             subtype,
             is_error: _,
             cost,
+            run_cost,
             turns: _,
             duration_ms,
             duration_api_ms,
@@ -535,9 +558,12 @@ fn walk_notice<V: VisitMut + ?Sized>(v: &mut V, n: &mut SystemNotice) {
             errors,
             permission_denials,
             structured_output,
+            model_usage,
+            fast_mode_state,
         } => {
             v.text(subtype);
             v.cost(cost);
+            v.cost(run_cost);
             v.duration(duration_ms);
             v.duration(duration_api_ms);
             v.usage(usage);
@@ -549,6 +575,10 @@ fn walk_notice<V: VisitMut + ?Sized>(v: &mut V, n: &mut SystemNotice) {
                 .iter_mut()
                 .for_each(|d| v.value(ValueRole::Meta, d));
             opt_value(v, ValueRole::Content, structured_output);
+            if let Some(m) = model_usage {
+                v.value(ValueRole::Meta, m);
+            }
+            opt_text(v, fast_mode_state);
         }
         SystemNotice::Info {
             source,
