@@ -21,7 +21,7 @@ use crate::input::lines::InputLine;
 use crate::model::Header;
 use crate::model::event::{Event, EventKind};
 use crate::model::transcript::TranscriptItem;
-use crate::render::html::index::{IndexRow, Tally, write_index};
+use crate::render::html::index::{IndexRow, Manifest, Tally, write_index};
 use crate::render::{self, Render};
 use crate::settings::Settings;
 use crate::stats::Stats;
@@ -187,6 +187,9 @@ struct OutputDir {
     dir: PathBuf,
     written: HashSet<PathBuf>,
     index: Vec<IndexRow>,
+    /// HTML: the inputs a previous run rendered here (size, mtime, row), so that an unchanged
+    /// input keeps its page.
+    manifest: Option<Manifest>,
 }
 
 impl OutputDir {
@@ -201,6 +204,7 @@ impl OutputDir {
             dir: dir.to_owned(),
             written,
             index: Vec::new(),
+            manifest: html.then(|| Manifest::load(dir)),
         }
     }
 
@@ -216,6 +220,9 @@ impl OutputDir {
         diag: &mut Diagnostics,
         stats: &mut Stats,
     ) -> Result<Rendered> {
+        if self.keep_unchanged(path) {
+            return Ok(Rendered::default());
+        }
         let (buf, rendered, row) =
             render_into_dir(&self.dir, path, reader, settings, renderer, diag, stats)?;
         self.place(
@@ -228,9 +235,34 @@ impl OutputDir {
         Ok(rendered)
     }
 
+    /// True when `.scribe-index.json` says the input has not changed since its page was made
+    /// (checked before a parallel run, which then renders only the others).
+    fn is_unchanged(&self, path: &Path) -> bool {
+        self.manifest
+            .as_ref()
+            .is_some_and(|m| m.unchanged(&self.dir, path).is_some())
+    }
+
+    /// The page of an input unchanged since the last run over this directory is kept: its row
+    /// (from `.scribe-index.json`) goes into the index and the name it had stays taken. True
+    /// when the input needs no rendering.
+    fn keep_unchanged(&mut self, path: &Path) -> bool {
+        let dir = &self.dir;
+        let Some(m) = self.manifest.as_mut() else {
+            return false;
+        };
+        let Some(row) = m.unchanged(dir, path) else {
+            return false;
+        };
+        self.written.insert(dir.join(&row.href));
+        m.record(path, &row);
+        self.index.push(row);
+        true
+    }
+
     /// Names a rendered input's file (in the order inputs are placed, which is the order of the
     /// inputs, so names never depend on which input finished first) and renames it there; for
-    /// HTML, adds its row to the index.
+    /// HTML, adds its row to the index (and the manifest).
     fn place(
         &mut self,
         temp: tempfile::TempPath,
@@ -252,6 +284,9 @@ impl OutputDir {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
+            if let Some(m) = self.manifest.as_mut() {
+                m.record(path, &row);
+            }
             self.index.push(row);
         }
         Ok(())
@@ -263,7 +298,14 @@ impl OutputDir {
             return Ok(());
         }
         let target = self.dir.join("index.html");
-        crate::output_file::write_whole(&self.dir, &target, |f| write_index(f, &self.index))
+        crate::output_file::write_whole(&self.dir, &target, |f| write_index(f, &self.index))?;
+        match self.manifest {
+            Some(m) => {
+                let file = self.dir.join(Manifest::FILE);
+                crate::output_file::write_whole(&self.dir, &file, |f| m.save(f))
+            }
+            None => Ok(()),
+        }
     }
 }
 
@@ -287,11 +329,7 @@ fn render_into_dir(
     // Removed when dropped: an error below leaves nothing behind.
     let mut buf = crate::output_file::temp_in(dir)?;
     if settings.to == OutputFormat::Html {
-        let mut tally = Tally {
-            inner: renderer,
-            row: IndexRow::default(),
-            totals: Default::default(),
-        };
+        let mut tally = Tally::new(renderer);
         let rendered = run_one(path, reader, settings, &mut tally, &mut buf, diag, stats)?;
         Ok((buf, rendered, Some(tally.row)))
     } else {
@@ -372,6 +410,7 @@ fn run_one(
 }
 
 /// What rendering one input left to know.
+#[derive(Debug, Default)]
 struct Rendered {
     /// The first session id its transcript named (for `--output-dir` file names).
     session_id: Option<String>,

@@ -62,6 +62,7 @@ impl Settings {
             full: self.full,
             thinking: self.thinking,
             context: self.context,
+            archive: self.output_dir.is_some(),
             results_in_call_order: self.stable.is_some(),
             debug: self.debug,
         }

@@ -51,11 +51,14 @@ pub(super) fn convert(
         .build()?;
     let progress = Progress::new(settings.progress, inputs.len());
     let dir = files.dir.clone();
-    let converted: Vec<Converted> = pool.install(|| {
+    // Inputs whose pages a previous run made and that have not changed are not rendered again.
+    let unchanged: Vec<bool> = inputs.iter().map(|p| files.is_unchanged(p)).collect();
+    let converted: Vec<Option<Converted>> = pool.install(|| {
         inputs
             .par_iter()
-            .map(|path| {
-                let c = convert_one(&dir, path, settings);
+            .zip(&unchanged)
+            .map(|(path, &kept)| {
+                let c = (!kept).then(|| convert_one(&dir, path, settings));
                 progress.one_done();
                 c
             })
@@ -67,6 +70,10 @@ pub(super) fn convert(
         stopped: false,
     };
     for (path, c) in inputs.iter().zip(converted) {
+        let Some(c) = c else {
+            files.keep_unchanged(path);
+            continue;
+        };
         diag.absorb(c.diag);
         stats.absorb(c.stats);
         let placed = c.outcome.and_then(|(temp, rendered, row)| {

@@ -68,8 +68,9 @@ impl Adapter for QwenChat {
         self.live = true;
     }
 
-    /// True while the first header and the records after it are held.
-    fn holds_lines(&self) -> bool {
+    /// True while the first header and the records after it are held (the line just read is
+    /// one of them).
+    fn holds_line(&self, _number: u64) -> bool {
         self.shown.is_none() && !self.held.is_empty()
     }
 }
