@@ -31,7 +31,8 @@ fn a_resumed_run_costs_its_own_part_and_the_session_total_is_labelled() {
     let md = render(name, &["--to", "md"]);
     assert!(md.contains(label), "{md}");
     let html = render(name, &["--to", "html"]);
-    assert!(html.contains(&format!("<span>{label}</span>")), "{html}");
+    // The page says its cost once, in the map at the top.
+    assert!(html.contains(&format!("<dd>{label}</dd>")), "{html}");
     assert!(html.contains("$0.0500 ($1.2000 session so far)"), "{html}");
     assert!(!text.contains("$1.2000"), "{text}");
 }
