@@ -219,6 +219,7 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
             description,
             summary,
             usage: _,
+            result,
         } => {
             open(h, "info");
             h.raw_trusted("task ")
@@ -228,6 +229,12 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
             }
             if let Some(s) = summary {
                 h.raw_trusted(" · ").text(s);
+            }
+            // The task's final report (a background agent's), line breaks kept.
+            if let Some(r) = result {
+                h.raw_trusted("<p class=\"plain sub-result\">")
+                    .text(r)
+                    .raw_trusted("</p>");
             }
         }
         SystemNotice::MissedEvents { from, to, reason } => {

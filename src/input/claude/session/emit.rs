@@ -699,6 +699,7 @@ fn finished(call: &str, v: &Value) -> EventKind {
         status,
         summary,
         usage,
+        result: None,
     }
 }
 
