@@ -176,7 +176,8 @@ fn clean(text: &str) -> String {
 }
 
 fn print(file: &str, line: u64, what: &str) {
-    let file = clean(file);
+    // A file name is one line of the message, even when it holds a line break.
+    let file = clean(file).replace('\n', "\\n").replace('\r', "\\r");
     let what = clean(what);
     let mut err = std::io::stderr().lock();
     let _ = if line == 0 {

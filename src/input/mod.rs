@@ -102,10 +102,11 @@ pub(crate) trait Adapter {
     /// Where the input file is, for formats that read files beside it (a saved session's
     /// sub-agents). Not called for standard input.
     fn set_path(&mut self, _path: &Path) {}
-    /// True for an adapter that keeps lines and emits their events later (at the end of the
-    /// input, or when a multi-line frame closes). For the others, a line that yields no event and
-    /// no diagnostic is kept as a `debug` record by the pipeline, so that nothing vanishes.
-    fn holds_lines(&self) -> bool {
+    /// True when the adapter keeps line `number` (just read) and emits its events later (at the
+    /// end of the input, when a multi-line frame closes, or when a header it waits for comes).
+    /// Any other line that yields no event and no diagnostic is kept as a `debug` record by the
+    /// pipeline, in its place, so that nothing vanishes.
+    fn holds_line(&self, _number: u64) -> bool {
         false
     }
     /// Follow mode (`--follow`): the file is still being written, so emit each line's events

@@ -327,7 +327,7 @@ impl<'a> InputDriver<'a> {
                 sink.raw_line(&line)?;
                 adapter.line(&line, &mut self.events, &mut report);
                 diag.take_noted(&mut self.ledger);
-                if !adapter.holds_lines()
+                if !adapter.holds_line(line.number)
                     && self.ledger.is_pending(line.number)
                     && !self.events.iter().any(|e| e.line == line.number)
                 {

@@ -44,7 +44,7 @@ pub(crate) fn run(cli: &Cli, args: &HookArgs) -> u8 {
     if let Some(transcript) = &args.transcript {
         // The child: its stderr is the log already.
         if let Err(e) = convert(cli, args, transcript) {
-            eprintln!("scribe: {}", crate::diagnostics::error_words(&e));
+            eprintln!("scribe: {}", one_line(&crate::diagnostics::error_words(&e)));
         }
         return exit::SUCCESS;
     }
@@ -192,12 +192,26 @@ fn convert(cli: &Cli, args: &HookArgs, transcript: &Path) -> Result<()> {
     page.write(&outcome.summary, false)
 }
 
-/// The log file, opened for appending (created when missing).
+/// The log file, opened for appending (created when missing). Never through a symbolic link:
+/// one planted in a shared output directory would make every hook run append to its target
+/// (a `~/.bashrc`), with a line naming a path the payload chose.
 fn open_log(dir: &Path) -> Result<File> {
     let path = dir.join(LOG);
-    OpenOptions::new()
-        .create(true)
-        .append(true)
+    let mut options = OpenOptions::new();
+    options.create(true).append(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW);
+    }
+    #[cfg(not(unix))]
+    if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+        bail!(
+            "{} is a symbolic link; not writing through it",
+            path.display()
+        );
+    }
+    options
         .open(&path)
         .with_context(|| format!("cannot write {}", path.display()))
 }
@@ -208,6 +222,14 @@ fn log(dir: &Path, line: &str) {
         return;
     }
     if let Ok(mut f) = open_log(dir) {
-        let _ = writeln!(f, "{line}");
+        let _ = writeln!(f, "{}", one_line(line));
     }
+}
+
+/// A log entry as one line, whatever the payload put in a path: control sequences and
+/// invisible characters made visible, line breaks written `\n`.
+fn one_line(text: &str) -> String {
+    crate::render::ansi::sanitize::sanitize(text)
+        .replace('\n', "\\n")
+        .replace('\r', "\\r")
 }

@@ -123,6 +123,7 @@ impl<'a> Page<'a> {
         live: bool,
         index: Option<&'a Mutex<Index>>,
     ) -> Page<'a> {
+        let transforms = transforms.ordering_events(options.format == OutputFormat::Events);
         Page {
             dir: dir.to_owned(),
             options,
@@ -149,6 +150,9 @@ impl<'a> Page<'a> {
 
     /// Renders the whole page and writes it (with a reload tag when `refresh`).
     pub(crate) fn write(&mut self, summary: &Summary, refresh: bool) -> Result<()> {
+        let held = self.transforms.finish_events();
+        self.records
+            .extend(held.into_iter().map(|e| Record::Live(Box::new(e))));
         let Some(header) = &self.header else {
             return Ok(());
         };
@@ -232,8 +236,10 @@ impl Sink for Page<'_> {
         }
         if self.transforms.is_empty() {
             self.records.push(Record::Live(Box::new(event.clone())));
-        } else if let Some(shown) = self.transforms.event(event) {
-            self.records.push(Record::Live(Box::new(shown)));
+        } else {
+            for shown in self.transforms.event(event) {
+                self.records.push(Record::Live(Box::new(shown)));
+            }
         }
         self.changed = true;
         Ok(())

@@ -14,10 +14,12 @@ use crate::model::Header;
 use crate::model::event::{Event, EventKind};
 use crate::model::transcript::TranscriptItem;
 
+mod order;
 pub(crate) mod redact;
 pub(crate) mod stable;
 pub(crate) mod visit;
 
+use order::ResultOrder;
 use redact::Redactor;
 use stable::{Numbering, Stable};
 
@@ -35,6 +37,8 @@ pub(crate) enum StableMode {
 pub(crate) struct Transforms {
     redact: Option<Redactor>,
     stable: Option<Stable>,
+    /// `--stable --to events`: a turn's tool results held and released in call order.
+    order: Option<ResultOrder>,
 }
 
 impl Transforms {
@@ -43,7 +47,18 @@ impl Transforms {
         Transforms {
             redact: redact.then(|| Redactor::new(home)),
             stable: stable.map(|m| Stable::new(m == StableMode::KeepUsage)),
+            order: None,
         }
+    }
+
+    /// Under `--stable`, the events (`--to events`) are written with a turn's tool results in
+    /// call order rather than arrival order (`order`); the other formats order results from
+    /// the folded items.
+    pub(crate) fn ordering_events(mut self, events: bool) -> Transforms {
+        if events && self.stable.is_some() && self.order.is_none() {
+            self.order = Some(ResultOrder::default());
+        }
+        self
     }
 
     /// A raw input line (carried as a debug event's raw text) for `--include-raw`: redacted
@@ -85,8 +100,9 @@ impl Transforms {
         }
     }
 
-    /// Rewrites one event for the live view; `None` when `--stable` or `--redact` drops it.
-    pub(crate) fn event(&mut self, event: &Event) -> Option<Event> {
+    /// Rewrites one event for the live view: the events to show now (none when `--stable` or
+    /// `--redact` drops it, or while `--stable` holds a tool result back for call order).
+    pub(crate) fn event(&mut self, event: &Event) -> Vec<Event> {
         // A secret can straddle two deltas, where no pattern sees it whole: with `--redact` the
         // text is shown when its whole block arrives, never piece by piece.
         if self.redact.is_some()
@@ -95,21 +111,40 @@ impl Transforms {
                 EventKind::TextDelta { .. } | EventKind::ReasoningDelta { .. }
             )
         {
-            return None;
+            return Vec::new();
+        }
+        if self.stable.is_some() && is_live_only(&event.kind) {
+            return Vec::new();
         }
         let mut event = event.clone();
         if let Some(r) = &mut self.redact {
             visit::walk_event(r, &mut event);
         }
+        let ready = match &mut self.order {
+            Some(order) => order.push(event),
+            None => vec![event],
+        };
+        ready.into_iter().map(|e| self.stabilize(e)).collect()
+    }
+
+    /// The events still held back at the end of the input (`--stable --to events`).
+    pub(crate) fn finish_events(&mut self) -> Vec<Event> {
+        let held = self.order.as_mut().map(ResultOrder::release);
+        held.unwrap_or_default()
+            .into_iter()
+            .map(|e| self.stabilize(e))
+            .collect()
+    }
+
+    /// The `--stable` rewrite of an event about to be shown (ids numbered in the order shown,
+    /// lines numbered 1, 2, 3, …).
+    fn stabilize(&mut self, mut event: Event) -> Event {
         if let Some(s) = &mut self.stable {
-            if is_live_only(&event.kind) {
-                return None;
-            }
             visit::walk_event(&mut Numbering(s), &mut event);
             visit::walk_event(s, &mut event);
             event.line = s.next_event_line();
         }
-        Some(event)
+        event
     }
 }
 

@@ -321,6 +321,12 @@ static VOLATILE_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// `"key": 123` inside a JSON line that did not parse (a debug record's cut line).
+static JSON_NUMBER_FIELD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#""([A-Za-z0-9_\-]{1,64})"(\s*:\s*)-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?"#)
+        .expect("valid regex")
+});
+
 /// The first walk: numbers every id in the order the walk meets it.
 pub(crate) struct Numbering<'a>(pub(crate) &'a mut Stable);
 
@@ -400,6 +406,31 @@ impl VisitMut for Stable {
     fn cost(&mut self, c: &mut Option<f64>) {
         if !self.keep_usage {
             *c = None;
+        }
+    }
+
+    /// A debug record's raw line: as JSON, it loses the keys a harness payload loses (times,
+    /// durations, versions, uuids, pids); cut or broken, its volatile numbers become 0.
+    fn raw(&mut self, s: &mut String) {
+        match serde_json::from_str::<Value>(s) {
+            Ok(mut v @ (Value::Object(_) | Value::Array(_))) => {
+                self.meta_value(&mut v);
+                *s = v.to_string();
+            }
+            Ok(_) | Err(_) => {
+                self.rewrite_text(s);
+                let volatile = |key: &str| self.is_volatile_key(key);
+                if JSON_NUMBER_FIELD.is_match(s) {
+                    let renamed = JSON_NUMBER_FIELD.replace_all(s, |c: &Captures<'_>| {
+                        if volatile(&c[1]) {
+                            format!("\"{}\"{}0", &c[1], &c[2])
+                        } else {
+                            c[0].to_owned()
+                        }
+                    });
+                    *s = renamed.into_owned();
+                }
+            }
         }
     }
 
@@ -517,6 +548,19 @@ mod tests {
         let mut content = serde_json::json!({"timeout_ms": 5});
         st.value(ValueRole::Content, &mut content);
         assert_eq!(content, serde_json::json!({"timeout_ms": 5}));
+    }
+
+    #[test]
+    fn a_debug_records_raw_line_loses_durations_and_times() {
+        let mut st = Stable::new(false);
+        let mut raw =
+            r#"{"type":"x","durationMs":574,"timestamp":"2026-01-10T10:00:02.000Z","n":3}"#
+                .to_owned();
+        st.raw(&mut raw);
+        assert_eq!(raw, r#"{"type":"x","n":3}"#);
+        let mut cut = r#"{"type":"x","durationMs":574,"n":3,"elapsed_ms": 12.5"#.to_owned();
+        st.raw(&mut cut);
+        assert_eq!(cut, r#"{"type":"x","durationMs":0,"n":3,"elapsed_ms": 0"#);
     }
 
     #[test]

@@ -36,9 +36,9 @@ pub(crate) struct CodexExec {
 }
 
 impl Adapter for CodexExec {
-    /// Holds a line while an `error` waits to see whether a `turn.failed` repeats it.
-    fn holds_lines(&self) -> bool {
-        self.held_error.is_some()
+    /// Holds the line of an `error` while it waits to see whether a `turn.failed` repeats it.
+    fn holds_line(&self, number: u64) -> bool {
+        self.held_error.as_ref().is_some_and(|(l, _)| *l == number)
     }
 
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {

@@ -24,6 +24,13 @@ pub(crate) struct HeldPrompt {
     text: String,
 }
 
+impl HeldPrompt {
+    /// The line the prompt was read from.
+    pub(crate) fn line(&self) -> u64 {
+        self.line
+    }
+}
+
 fn absorbed(line: u64, what: &str) -> Event {
     Event {
         line,

@@ -50,15 +50,21 @@ pub(crate) struct CodexRollout {
     last_line: u64,
     /// Events decoded while the session header waits (written right after it).
     early: Vec<Event>,
+    /// The last line whose events went to `early`.
+    early_line: u64,
     /// Follow mode (`--follow`): what waits for a later line is written once the file is quiet.
     live: bool,
 }
 
 impl Adapter for CodexRollout {
-    /// Holds lines while the session header waits (their events are written after it) and while
-    /// a `response_item` prompt waits one line for the UI line that repeats it.
-    fn holds_lines(&self) -> bool {
-        !self.early.is_empty() || self.held_prompt.is_some()
+    /// Holds a line whose events wait for the session header (written after it), and a
+    /// `response_item` prompt's line while it waits one line for the UI line that repeats it.
+    fn holds_line(&self, number: u64) -> bool {
+        (!self.early.is_empty() && self.early_line == number)
+            || self
+                .held_prompt
+                .as_ref()
+                .is_some_and(|h| h.line() == number)
     }
 
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
@@ -163,6 +169,7 @@ impl Adapter for CodexRollout {
                 self.response_item(&p, ts, line, &mut buf);
                 if self.session.is_some() {
                     self.early.append(&mut buf);
+                    self.early_line = n;
                 } else {
                     out.append(&mut buf);
                 }
@@ -188,6 +195,7 @@ impl Adapter for CodexRollout {
                 self.event_msg(&p, ts, line, &mut buf);
                 self.flush_prompt(&mut buf);
                 self.early.append(&mut buf);
+                self.early_line = n;
             }
             "event_msg" => {
                 self.event_msg(&p, ts, line, out);

@@ -102,7 +102,7 @@ struct Follow {
 
 impl Adapter for GeminiSession {
     /// Holds lines: a saved chat is read whole: later lines replace and rewind earlier ones.
-    fn holds_lines(&self) -> bool {
+    fn holds_line(&self, _number: u64) -> bool {
         true
     }
 

@@ -49,7 +49,7 @@ pub(crate) struct QwenDaemon {
 
 impl Adapter for QwenDaemon {
     /// Holds lines: an SSE frame spans several lines and is decoded when it closes.
-    fn holds_lines(&self) -> bool {
+    fn holds_line(&self, _number: u64) -> bool {
         true
     }
 

@@ -147,7 +147,8 @@ fn make_inert(text: &str) -> String {
     let mut edits: Vec<(usize, String, usize)> = Vec::new();
     let mut in_code_block = 0usize;
     let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
-    for (ev, range) in Parser::new_ext(text, opts).into_offset_iter() {
+    let mut parser = Parser::new_ext(text, opts).into_offset_iter();
+    for (ev, range) in parser.by_ref() {
         #[allow(
             clippy::wildcard_enum_match_arm,
             reason = "the Markdown parser's events: only the few named here matter"
@@ -183,6 +184,15 @@ fn make_inert(text: &str) -> String {
                 }
             }
             _ => {}
+        }
+    }
+    // A link reference definition (`[pix]: https://tracker…`) is invisible and applies to the
+    // whole page: a `![x][pix]` or `[x][pix]` in another message (parsed apart, where it is
+    // plain text) would embed or link through it once the page is pasted. Each is escaped to
+    // its literal text, whatever its scheme.
+    for (_, def) in parser.reference_definitions().iter() {
+        if let Some(at) = text.get(def.span.clone()).and_then(|d| d.find('[')) {
+            edits.push((def.span.start + at, "\\".to_owned(), 0));
         }
     }
     if edits.is_empty() {
@@ -365,6 +375,17 @@ mod tests {
             ok,
             "[a](https://x.example) <me@x.example> [m](mailto:a@b.c)\n"
         );
+    }
+
+    #[test]
+    fn reference_definitions_become_text() {
+        let md = make_inert("a\n\n[ref]: javascript:alert(3)\n[pix]: https://t.example/p.gif\n");
+        assert_eq!(
+            md,
+            "a\n\n\\[ref]: javascript:alert(3)\n\\[pix]: https://t.example/p.gif\n"
+        );
+        let inner = make_inert("> [q]: https://t.example/q\n");
+        assert_eq!(inner, "> \\[q]: https://t.example/q\n");
     }
 
     #[test]

@@ -44,10 +44,15 @@ struct Frame {
     due_calls: VecDeque<(String, u64)>,
     /// The row just written, whose loose entries follow its sub-agents.
     due_anchor: Option<usize>,
+    /// The log was read from a file of its own (a sub-agent's `agent-*.jsonl`): its line numbers
+    /// name lines of that file, not of the input, so its events carry line 0 (a `debug`
+    /// record's reason names the file and line instead), and the input's account (`--stats`)
+    /// marks none of its lines.
+    elsewhere: bool,
 }
 
 impl Frame {
-    fn new(mut log: SessionLog, thread: Thread) -> Frame {
+    fn new(mut log: SessionLog, thread: Thread, elsewhere: bool) -> Frame {
         log.resolve();
         let steps = chain::order(&log);
         Frame {
@@ -59,6 +64,7 @@ impl Frame {
             branch: None,
             due_calls: VecDeque::new(),
             due_anchor: None,
+            elsewhere,
         }
     }
 }
@@ -83,6 +89,8 @@ pub(crate) struct Emitter {
     next_orphan: usize,
     /// Where full tool outputs persisted beside the session may be (see `persisted_output`).
     tool_results: Vec<PathBuf>,
+    /// The source id of the session file itself (its line numbers are the input's).
+    main_source: usize,
 }
 
 impl Emitter {
@@ -125,6 +133,7 @@ impl Emitter {
                 by_call.entry(c).or_insert(i);
             }
         }
+        let main_source = main.source;
         Emitter {
             messages: ClaudeMessages::default(),
             usage_seen: HashSet::new(),
@@ -134,9 +143,10 @@ impl Emitter {
             tool_of: HashMap::new(),
             tool_names: Vec::new(),
             sources,
-            stack: vec![Frame::new(main, None)],
+            stack: vec![Frame::new(main, None, false)],
             next_orphan: 0,
             tool_results,
+            main_source,
         }
     }
 
@@ -175,19 +185,23 @@ impl Emitter {
                         self.next_orphan += p;
                         if let Some(agent) = self.agents[self.next_orphan].take() {
                             let thread = Some(format!("agent-{}", agent.agent_id));
-                            self.stack.push(Frame::new(agent.log, thread));
+                            let elsewhere = self.elsewhere(&agent.log);
+                            self.stack.push(Frame::new(agent.log, thread, elsewhere));
                         }
                         continue;
                     }
                     None => return false,
                 }
             };
+            let start = out.len();
+            let elsewhere = f.elsewhere.then_some(f.log.source);
             if !f.head_done {
                 f.head_done = true;
                 self.loose(&mut f.log, None, out, report);
             } else if let Some((call, line)) = f.due_calls.pop_front() {
                 self.stack.push(f);
                 self.subagent(&call, line, out);
+                self.relocate(elsewhere, &mut out[start..]);
                 continue;
             } else if let Some(i) = f.due_anchor.take() {
                 self.loose(&mut f.log, Some(i), out, report);
@@ -232,9 +246,34 @@ impl Emitter {
                 // This conversation is written.
                 continue;
             }
+            self.relocate(elsewhere, &mut out[start..]);
             self.stack.push(f);
         }
         true
+    }
+
+    /// `Frame::elsewhere` for a log: true when it was read from a file other than the
+    /// session's own.
+    fn elsewhere(&self, log: &SessionLog) -> bool {
+        log.source != self.main_source
+    }
+
+    /// Events written from source `elsewhere` (a sub-agent's file; `None`: the input itself)
+    /// name no line of the input: line 0, and a `debug` record says where its line was.
+    fn relocate(&self, elsewhere: Option<usize>, events: &mut [Event]) {
+        let Some(source) = elsewhere else {
+            return;
+        };
+        for e in events {
+            if let EventKind::Debug { reason, .. } = &mut e.kind {
+                let name = self.sources.name(source);
+                let file = Path::new(&name)
+                    .file_name()
+                    .map_or(name.clone(), |n| n.to_string_lossy().into_owned());
+                reason.push_str(&format!(" ({file} line {})", e.line));
+            }
+            e.line = 0;
+        }
     }
 
     /// The uuid of a row as the output names it.
@@ -309,7 +348,12 @@ impl Emitter {
             Ok(t) => t,
             Err(e) => {
                 let what = format!("saved-session line could not be read again: {e}");
-                report.error(line, &what);
+                if source == self.main_source {
+                    report.error(line, &what);
+                } else {
+                    let name = self.sources.name(source);
+                    report.diag.error(&name, line, &what);
+                }
                 return Err(Box::new(EventKind::Debug {
                     reason: what,
                     raw: String::new(),
@@ -621,7 +665,8 @@ impl Emitter {
         out: &mut Vec<Event>,
         report: &mut Report<'_>,
     ) {
-        self.stack.push(Frame::new(log, thread));
+        let elsewhere = self.elsewhere(&log);
+        self.stack.push(Frame::new(log, thread, elsewhere));
         loop {
             // `drain` writes while `out` is under a batch: give it room each time.
             let mut batch = Vec::new();
@@ -652,8 +697,9 @@ impl Emitter {
             },
         });
         self.started.insert(call.to_owned());
+        let elsewhere = self.elsewhere(&agent.log);
         self.stack
-            .push(Frame::new(agent.log, Some(call.to_owned())));
+            .push(Frame::new(agent.log, Some(call.to_owned()), elsewhere));
     }
 }
 

@@ -78,7 +78,7 @@ impl std::fmt::Debug for ClaudeSession {
 
 impl Adapter for ClaudeSession {
     /// Holds lines: a saved session is read whole, then its chain is walked.
-    fn holds_lines(&self) -> bool {
+    fn holds_line(&self, _number: u64) -> bool {
         true
     }
 

@@ -29,6 +29,14 @@ impl Sources {
         self.list.len() - 1
     }
 
+    /// The name diagnostics give source `id` (its path; standard input's spool is `-`).
+    pub(crate) fn name(&self, id: usize) -> String {
+        match self.list.get(id) {
+            Some(Source::Path(p)) => p.display().to_string(),
+            Some(Source::Spool(_)) | None => "-".to_owned(),
+        }
+    }
+
     /// The text of the line that starts at `offset` in source `id`, decoded as the line reader
     /// decoded it the first time (newline, CR and a leading byte-order mark removed, invalid
     /// UTF-8 replaced).
