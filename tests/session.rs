@@ -313,9 +313,9 @@ fn a_directory_of_sessions_is_one_transcript_per_session() {
             "/replayed-result.jsonl",
             "/rewind.jsonl",
             "/steering.jsonl",
-            "/task-notification.jsonl",
             "/subagents-new/5e55a0e1-0000-4000-8000-000000000003.jsonl",
             "/subagents-old/5e55a0e1-0000-4000-8000-000000000004.jsonl",
+            "/task-notification.jsonl",
             "/trailing-title.jsonl",
         ]
     );
