@@ -1,57 +1,104 @@
 #!/usr/bin/env bash
-# Throughput and memory of scribe against a baseline measured in the same run: `jq -c .` over the
-# same bytes (parse + re-serialise every line, which is the least any JSONL filter must do).
+# Throughput and peak memory of scribe against baselines measured in the same run (issue 14).
 #
-#   benches/throughput.sh [SIZE_MB]     (default 200)
+#   benches/throughput.sh [--peers] [--runs N] [STREAM_MB] [SESSION_MB]   (defaults 100 and 30)
 #
-# Builds a synthetic Claude Code stream by repeating samples/demo.jsonl with fresh ids (so every
-# message folds as its own turn), then runs each command 3 times and reports the best wall time,
-# the ratio scribe/jq, and scribe's peak RSS. Needs jq and GNU time (/usr/bin/time).
+# Generates (benches/gen_claude.py) a Claude Code stream-json log and a saved session with
+# sub-agents, screenshots and lines over 3 MB, then times on each input:
+#   cat                 reading the bytes (the I/O floor)
+#   jq -c .             parse and re-serialise every line (what any JSON Lines filter must do)
+#   parse floor         a serde parse of every line into nothing (examples/parse_floor.rs)
+#   scribe --to F       for every output format, and --stable for jsonl and html
+# and with --peers, on the saved session, claude-code-log and claude-code-transcripts (HTML),
+# installed from PyPI into a virtualenv under $TMPDIR (removed at the end; PEERS_VENV=DIR uses
+# one already made). claude-code-log builds its message tree recursively and stops at Python's
+# default recursion limit (1000) on a long chain, so it is run with the limit raised.
+#
+# Each command runs N times (default 3; peers once) and the best wall time and the best CPU time
+# (user + system) are kept; peak RSS is GNU time's %M. "x jq" is jq's time over the command's
+# (above 1: faster than jq), from CPU time, which a machine shared with other work disturbs less
+# than wall time. Read the ratios within one run, not the seconds.
+# Prints a Markdown table (the README's performance section is one). Needs jq, python3, GNU time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-size_mb=${1:-200}
-cargo build --release --quiet
+peers=false
+runs=3
+while [[ $# -gt 0 && $1 == --* ]]; do
+  case $1 in
+    --peers) peers=true ;;
+    --runs) runs=$2; shift ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+stream_mb=${1:-100}
+session_mb=${2:-30}
+cargo build --release --locked --quiet --bin scribe --example parse_floor
 bin=target/release/scribe
+floor=target/release/examples/parse_floor
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-input=$work/input.jsonl
-python3 - "$size_mb" "$input" <<'PY'
-import sys
-size = int(sys.argv[1]) * 1024 * 1024
-demo = open("samples/demo.jsonl").read()
-with open(sys.argv[2], "w") as out:
-    n = 0
-    written = 0
-    while written < size:
-        chunk = demo.replace("msg_d", f"msg_{n}_").replace("toolu_", f"toolu_{n}_").replace("a3f9c1", f"t{n}")
-        out.write(chunk)
-        written += len(chunk)
-        n += 1
-PY
-bytes=$(stat -c %s "$input")
-best() { # best of 3 wall-clock seconds for a command writing to /dev/null
-  local b=999999
-  for _ in 1 2 3; do
-    local s e
-    s=$(date +%s.%N); "$@" > /dev/null; e=$(date +%s.%N)
-    b=$(python3 -c "print(min($b, $e - $s))")
+python3 benches/gen_claude.py stream "$stream_mb" "$work/stream.jsonl"
+mkdir "$work/session"
+python3 benches/gen_claude.py session "$session_mb" "$work/session"
+session=$(ls "$work"/session/*.jsonl)
+venv=${PEERS_VENV:-$work/venv}
+if $peers && [[ ! -x $venv/bin/claude-code-transcripts ]]; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet claude-code-log claude-code-transcripts
+fi
+
+# time_cmd NAME INPUT N CMD...: best wall and CPU time (s) and peak RSS (KiB) of N runs, output
+# discarded.
+results=$work/results
+time_cmd() {
+  local name=$1 input=$2 n=$3 best=999999 cpu=999999 peak=0
+  shift 3
+  for _ in $(seq "$n"); do
+    /usr/bin/time -f "%e %U %S %M" -o "$work/t" "$@" > /dev/null 2> "$work/stderr" || {
+      echo "$name failed:" >&2; tail -5 "$work/stderr" >&2; return 1; }
+    read -r s user sys kib < "$work/t"
+    best=$(python3 -c "print(min($best, $s))")
+    cpu=$(python3 -c "print(min($cpu, $user + $sys))")
+    peak=$(( kib > peak ? kib : peak ))
   done
-  echo "$b"
+  echo "$name|$input|$best|$cpu|$peak" >> "$results"
 }
-jq_s=$(best jq -c . "$input")
-scribe_s=$(best "$bin" --to jsonl "$input")
-events_s=$(best "$bin" --to events "$input")
-text_s=$(best "$bin" --to text "$input")
-html_s=$(best "$bin" --to html "$input")
-rss_kb=$( { /usr/bin/time -f %M "$bin" --to jsonl "$input" > /dev/null; } 2>&1 )
-python3 - "$bytes" "$jq_s" "$scribe_s" "$events_s" "$text_s" "$html_s" "$rss_kb" <<'PY'
-import sys
-b, jq, sc, ev, tx, ht, rss = int(sys.argv[1]), *map(float, sys.argv[2:7]), int(sys.argv[7])
-mb = b / 1e6
-print(f"input: {mb:.0f} MB")
-print(f"jq -c .           {jq:6.2f} s  {mb/jq:7.0f} MB/s  (baseline)")
-print(f"scribe --to jsonl {sc:6.2f} s  {mb/sc:7.0f} MB/s  {jq/sc:5.2f}x jq's speed")
-print(f"scribe --to events{ev:6.2f} s  {mb/ev:7.0f} MB/s  {jq/ev:5.2f}x jq's speed")
-print(f"scribe --to text  {tx:6.2f} s  {mb/tx:7.0f} MB/s  {jq/tx:5.2f}x jq's speed")
-print(f"scribe --to html  {ht:6.2f} s  {mb/ht:7.0f} MB/s  {jq/ht:5.2f}x jq's speed")
-print(f"scribe peak RSS   {rss/1024:6.1f} MB  (flat: independent of input size)")
+
+suite() { # suite LABEL FILE
+  local label=$1 file=$2
+  time_cmd "cat" "$label" "$runs" cat "$file"
+  time_cmd "jq -c ." "$label" "$runs" jq -c . "$file"
+  time_cmd "parse floor (serde, IgnoredAny)" "$label" "$runs" "$floor" "$file"
+  for to in jsonl events html md text; do
+    time_cmd "scribe --to $to" "$label" "$runs" "$bin" --to "$to" "$file"
+  done
+  time_cmd "scribe --to jsonl --stable" "$label" "$runs" "$bin" --to jsonl --stable "$file"
+  time_cmd "scribe --to html --stable" "$label" "$runs" "$bin" --to html --stable "$file"
+}
+suite stream "$work/stream.jsonl"
+suite session "$session"
+if $peers; then
+  time_cmd "claude-code-log (html)" session 1 "$venv/bin/python" -c \
+    'import sys; sys.setrecursionlimit(1000000); sys.argv[0] = "claude-code-log"; from claude_code_log.cli import main; sys.exit(main())' \
+    "$session" --no-cache -o "$work/ccl.html"
+  time_cmd "claude-code-transcripts json (html)" session 1 \
+    "$venv/bin/claude-code-transcripts" json "$session" -o "$work/cct"
+fi
+
+python3 - "$results" "$work/stream.jsonl" "$session" "$(nproc)" <<'PY'
+import os, platform, sys, datetime
+rows = [l.rstrip("\n").split("|") for l in open(sys.argv[1])]
+size = {"stream": os.path.getsize(sys.argv[2]), "session": os.path.getsize(sys.argv[3])}
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+load = open("/proc/loadavg").read().split()[0]
+print(f"{datetime.date.today()}, {cpu}, {sys.argv[4]} cores, load average {load} at the end")
+print(f"stream: {size['stream']/1e6:.0f} MB; saved session: {size['session']/1e6:.0f} MB\n")
+jq = {r[1]: float(r[3]) for r in rows if r[0] == "jq -c ."}
+html = {r[1]: float(r[3]) for r in rows if r[0] == "scribe --to html"}
+print("| input | command | wall s | CPU s | MB/s (CPU) | peak RSS MB | x jq | ÷ scribe html |")
+print("|---|---|---:|---:|---:|---:|---:|---:|")
+for name, inp, s, cpu, kib in rows:
+    cpu = max(float(cpu), 0.005)
+    print(f"| {inp} | {name} | {float(s):.2f} | {cpu:.2f} | {size[inp]/1e6/cpu:.0f} "
+          f"| {int(kib)/1024:.1f} | {jq[inp]/cpu:.2f} | {cpu/html[inp]:.2f} |")
 PY

@@ -71,6 +71,12 @@ pub(crate) struct Cli {
     #[arg(long = "output-dir", short = 'o', value_name = "DIR")]
     pub(crate) output_dir: Option<PathBuf>,
 
+    /// With `--output-dir`, convert up to N inputs at a time (default: one per core). File names,
+    /// the HTML index and the messages on stderr follow the order of the inputs whatever N is
+    /// (each input's messages are printed once it is placed). `--strict` converts one at a time.
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub(crate) jobs: Option<u16>,
+
     /// Make the first input error fatal (exit 1) instead of reporting it and going on.
     #[arg(long)]
     pub(crate) strict: bool,

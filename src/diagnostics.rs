@@ -29,6 +29,8 @@ pub(crate) struct Diagnostics {
     spans: Vec<(u64, u64)>,
     /// Count, but print nothing (the fuzz targets, which would spend their time on stderr).
     quiet: bool,
+    /// Messages kept to be printed later, in input order (`--jobs`), instead of printed now.
+    held: Option<String>,
 }
 
 impl Diagnostics {
@@ -46,22 +48,53 @@ impl Diagnostics {
         self
     }
 
+    /// The same diagnostics, with messages kept until [`Diagnostics::absorb`] prints them.
+    pub(crate) fn held(mut self) -> Diagnostics {
+        self.held = Some(String::new());
+        self
+    }
+
+    /// Adds the counts of `other` (an input converted on its own, `--jobs`) and prints the
+    /// messages it held.
+    pub(crate) fn absorb(&mut self, other: Diagnostics) {
+        self.errors += other.errors;
+        self.warnings += other.warnings;
+        for (kind, n) in other.kinds {
+            *self.kinds.entry(kind).or_default() += n;
+        }
+        if let Some(text) = other.held.filter(|t| !t.is_empty()) {
+            if !self.quiet {
+                let _ = std::io::stderr().lock().write_all(text.as_bytes());
+            }
+        }
+    }
+
+    /// Prints a message about `file` (line 0: the whole file), or keeps it (`held`).
+    fn print(&mut self, file: &str, line: u64, what: &str) {
+        if self.quiet {
+            return;
+        }
+        let text = message(file, line, what);
+        match self.held.as_mut() {
+            Some(held) => held.push_str(&text),
+            None => {
+                let _ = std::io::stderr().lock().write_all(text.as_bytes());
+            }
+        }
+    }
+
     /// An input error: the line could not be used as it is.
     pub(crate) fn error(&mut self, file: &str, line: u64, what: &str) {
         self.errors += 1;
         self.note("error", file, line, what);
-        if !self.quiet {
-            print(file, line, what);
-        }
+        self.print(file, line, what);
     }
 
     /// Something odd that did not stop the line from being used.
     pub(crate) fn warning(&mut self, file: &str, line: u64, what: &str) {
         self.warnings += 1;
         self.note("warning", file, line, what);
-        if !self.quiet {
-            print(file, line, what);
-        }
+        self.print(file, line, what);
     }
 
     fn note(&mut self, severity: &str, file: &str, line: u64, what: &str) {
@@ -105,9 +138,7 @@ impl Diagnostics {
     /// A message about a whole input that is not an input error of one line (the caller decides
     /// the exit status).
     pub(crate) fn message(&mut self, file: &str, what: &str) {
-        if !self.quiet {
-            print(file, 0, what);
-        }
+        self.print(file, 0, what);
     }
 
     /// `--strict` was given and an error has happened: stop now.
@@ -175,16 +206,16 @@ fn clean(text: &str) -> String {
     }
 }
 
-fn print(file: &str, line: u64, what: &str) {
+/// `scribe: FILE:LINE: WHAT` (or `scribe: FILE: WHAT` for line 0) and a newline, cleaned.
+fn message(file: &str, line: u64, what: &str) -> String {
     // A file name is one line of the message, even when it holds a line break.
     let file = clean(file).replace('\n', "\\n").replace('\r', "\\r");
     let what = clean(what);
-    let mut err = std::io::stderr().lock();
-    let _ = if line == 0 {
-        writeln!(err, "scribe: {file}: {what}")
+    if line == 0 {
+        format!("scribe: {file}: {what}\n")
     } else {
-        writeln!(err, "scribe: {file}:{line}: {what}")
-    };
+        format!("scribe: {file}:{line}: {what}\n")
+    }
 }
 
 /// Prints `scribe: MESSAGE` on stderr with every control and invisible character made visible

@@ -15,7 +15,7 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use tempfile::NamedTempFile;
+use tempfile::{NamedTempFile, TempPath};
 
 /// A new, empty temporary file in `dir` (`.scribe-XXXXXX.part`), buffered.
 pub(crate) fn temp_in(dir: &Path) -> Result<BufWriter<NamedTempFile>> {
@@ -34,6 +34,21 @@ pub(crate) fn install(temp: BufWriter<NamedTempFile>, target: &Path) -> Result<(
         .into_inner()
         .map_err(|e| e.into_error())
         .with_context(|| format!("cannot write {}", target.display()))?;
+    install_path(temp.into_temp_path(), target)
+}
+
+/// Flushes `temp` and closes it, keeping only its name (removed when dropped): a file written
+/// now and renamed later holds no file descriptor meanwhile (`--jobs`).
+pub(crate) fn finished(temp: BufWriter<NamedTempFile>) -> Result<TempPath> {
+    let temp = temp
+        .into_inner()
+        .map_err(|e| e.into_error())
+        .context("cannot write a file in the output directory")?;
+    Ok(temp.into_temp_path())
+}
+
+/// [`install`] for a file already written and closed.
+pub(crate) fn install_path(temp: TempPath, target: &Path) -> Result<()> {
     match std::fs::symlink_metadata(target) {
         Ok(m) if m.file_type().is_symlink() => bail!(
             "{} is a symbolic link: not writing through it (remove it, or choose another --output-dir)",

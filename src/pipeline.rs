@@ -21,7 +21,7 @@ use crate::input::lines::InputLine;
 use crate::model::Header;
 use crate::model::event::{Event, EventKind};
 use crate::model::transcript::TranscriptItem;
-use crate::render::html::index::{IndexRow, Tally, write_index};
+use crate::render::html::index::{IndexRow, Manifest, Tally, write_index};
 use crate::render::{self, Render};
 use crate::settings::Settings;
 use crate::stats::Stats;
@@ -36,6 +36,8 @@ mod follow;
 mod hook;
 /// `--output-dir` pages rewritten whole, atomically (follow mode and `scribe hook`).
 mod pages;
+/// `--jobs`: several inputs converted at a time under `--output-dir`.
+mod parallel;
 /// A growing file read as a stream.
 mod watch;
 
@@ -108,6 +110,16 @@ fn run_inputs(settings: &Settings, diag: &mut Diagnostics, stats: &mut Stats) ->
         .output_dir
         .as_ref()
         .map(|dir| OutputDir::new(dir, settings.to));
+    // Standard input is read where it stands in the list: one at a time.
+    let side_by_side =
+        settings.jobs > 1 && inputs.len() > 1 && !inputs.iter().any(|p| p.as_os_str() == "-");
+    if side_by_side {
+        if let Some(mut files) = files.take() {
+            let done = parallel::convert(&inputs, settings, &mut files, diag, stats)?;
+            files.finish()?;
+            return Ok(exit_code(trouble || done.trouble, stopped || done.stopped));
+        }
+    }
     for path in &inputs {
         let name = path.display().to_string();
         let reader: Box<dyn Read> = if name == "-" {
@@ -154,22 +166,30 @@ fn run_inputs(settings: &Settings, diag: &mut Diagnostics, stats: &mut Stats) ->
         files.finish()?;
     }
     out.flush()?;
-    Ok(if trouble {
+    Ok(exit_code(trouble, stopped))
+}
+
+/// The exit status of a run: an input that could not be read or written, else one abandoned as
+/// not JSON Lines, else success.
+fn exit_code(trouble: bool, stopped: bool) -> u8 {
+    if trouble {
         exit::TROUBLE
     } else if stopped {
         exit::INPUT_ERROR
     } else {
         exit::SUCCESS
-    })
+    }
 }
 
 /// `--output-dir`: where each input's file goes, the names taken so far, and (for HTML) the
 /// rows of `index.html`.
 struct OutputDir {
     dir: PathBuf,
-    html: bool,
     written: HashSet<PathBuf>,
     index: Vec<IndexRow>,
+    /// HTML: the inputs a previous run rendered here (size, mtime, row), so that an unchanged
+    /// input keeps its page.
+    manifest: Option<Manifest>,
 }
 
 impl OutputDir {
@@ -182,9 +202,9 @@ impl OutputDir {
         }
         OutputDir {
             dir: dir.to_owned(),
-            html,
             written,
             index: Vec::new(),
+            manifest: html.then(|| Manifest::load(dir)),
         }
     }
 
@@ -200,41 +220,76 @@ impl OutputDir {
         diag: &mut Diagnostics,
         stats: &mut Stats,
     ) -> Result<Rendered> {
+        if self.keep_unchanged(path) {
+            return Ok(Rendered::default());
+        }
+        let (buf, rendered, row) =
+            render_into_dir(&self.dir, path, reader, settings, renderer, diag, stats)?;
+        self.place(
+            crate::output_file::finished(buf)?,
+            &rendered,
+            row,
+            path,
+            settings,
+        )?;
+        Ok(rendered)
+    }
+
+    /// True when `.scribe-index.json` says the input has not changed since its page was made
+    /// (checked before a parallel run, which then renders only the others).
+    fn is_unchanged(&self, path: &Path) -> bool {
+        self.manifest
+            .as_ref()
+            .is_some_and(|m| m.unchanged(&self.dir, path).is_some())
+    }
+
+    /// The page of an input unchanged since the last run over this directory is kept: its row
+    /// (from `.scribe-index.json`) goes into the index and the name it had stays taken. True
+    /// when the input needs no rendering.
+    fn keep_unchanged(&mut self, path: &Path) -> bool {
         let dir = &self.dir;
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        // Removed when dropped: an error below leaves nothing behind.
-        let mut buf = crate::output_file::temp_in(dir)?;
-        let (outcome, row) = if self.html {
-            let mut tally = Tally {
-                inner: renderer,
-                row: IndexRow::default(),
-                totals: Default::default(),
-            };
-            let outcome = run_one(path, reader, settings, &mut tally, &mut buf, diag, stats);
-            (outcome, Some(tally.row))
-        } else {
-            (
-                run_one(path, reader, settings, renderer, &mut buf, diag, stats),
-                None,
-            )
+        let Some(m) = self.manifest.as_mut() else {
+            return false;
         };
-        let rendered = outcome?;
+        let Some(row) = m.unchanged(dir, path) else {
+            return false;
+        };
+        self.written.insert(dir.join(&row.href));
+        m.record(path, &row);
+        self.index.push(row);
+        true
+    }
+
+    /// Names a rendered input's file (in the order inputs are placed, which is the order of the
+    /// inputs, so names never depend on which input finished first) and renames it there; for
+    /// HTML, adds its row to the index (and the manifest).
+    fn place(
+        &mut self,
+        temp: tempfile::TempPath,
+        rendered: &Rendered,
+        row: Option<IndexRow>,
+        path: &Path,
+        settings: &Settings,
+    ) -> Result<()> {
         let target = output_path(
-            dir,
+            &self.dir,
             rendered.session_id.clone(),
             path,
             settings,
             &mut self.written,
         );
-        crate::output_file::install(buf, &target)?;
+        crate::output_file::install_path(temp, &target)?;
         if let Some(mut row) = row {
             row.href = target
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
+            if let Some(m) = self.manifest.as_mut() {
+                m.record(path, &row);
+            }
             self.index.push(row);
         }
-        Ok(rendered)
+        Ok(())
     }
 
     /// Writes `index.html` (HTML only, when a page was written).
@@ -243,7 +298,43 @@ impl OutputDir {
             return Ok(());
         }
         let target = self.dir.join("index.html");
-        crate::output_file::write_whole(&self.dir, &target, |f| write_index(f, &self.index))
+        crate::output_file::write_whole(&self.dir, &target, |f| write_index(f, &self.index))?;
+        match self.manifest {
+            Some(m) => {
+                let file = self.dir.join(Manifest::FILE);
+                crate::output_file::write_whole(&self.dir, &file, |f| m.save(f))
+            }
+            None => Ok(()),
+        }
+    }
+}
+
+/// Renders one input into a new temporary file in `dir`; for HTML, also the page's row for
+/// `index.html` (its `href` is set when the file is named).
+#[allow(clippy::type_complexity)]
+fn render_into_dir(
+    dir: &Path,
+    path: &Path,
+    reader: Box<dyn Read>,
+    settings: &Settings,
+    renderer: &mut dyn Render,
+    diag: &mut Diagnostics,
+    stats: &mut Stats,
+) -> Result<(
+    BufWriter<tempfile::NamedTempFile>,
+    Rendered,
+    Option<IndexRow>,
+)> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    // Removed when dropped: an error below leaves nothing behind.
+    let mut buf = crate::output_file::temp_in(dir)?;
+    if settings.to == OutputFormat::Html {
+        let mut tally = Tally::new(renderer);
+        let rendered = run_one(path, reader, settings, &mut tally, &mut buf, diag, stats)?;
+        Ok((buf, rendered, Some(tally.row)))
+    } else {
+        let rendered = run_one(path, reader, settings, renderer, &mut buf, diag, stats)?;
+        Ok((buf, rendered, None))
     }
 }
 
@@ -319,6 +410,7 @@ fn run_one(
 }
 
 /// What rendering one input left to know.
+#[derive(Debug, Default)]
 struct Rendered {
     /// The first session id its transcript named (for `--output-dir` file names).
     session_id: Option<String>,

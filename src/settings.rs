@@ -19,6 +19,8 @@ pub(crate) struct Settings {
     pub(crate) strict: bool,
     /// `--output-dir`: one file per input session there, instead of standard output.
     pub(crate) output_dir: Option<PathBuf>,
+    /// `--jobs`: inputs converted at a time under `--output-dir` (`--strict`: always 1).
+    pub(crate) jobs: usize,
     /// Whether terminal output may contain colour escapes.
     pub(crate) color: bool,
     /// `--full`: show results, sub-agent transcripts and long inputs whole.
@@ -46,6 +48,8 @@ pub(crate) struct Settings {
     pub(crate) follow_all: bool,
     /// `$HOME`, read once here, for `--redact` (`None` when unset, empty or `/`).
     pub(crate) home: Option<String>,
+    /// Standard error is a terminal: a long `--output-dir` run shows its progress there.
+    pub(crate) progress: bool,
 }
 
 impl Settings {
@@ -58,6 +62,7 @@ impl Settings {
             full: self.full,
             thinking: self.thinking,
             context: self.context,
+            archive: self.output_dir.is_some(),
             results_in_call_order: self.stable.is_some(),
             debug: self.debug,
         }
@@ -101,6 +106,11 @@ impl Settings {
             from: cli.from,
             strict: cli.strict,
             output_dir: cli.output_dir.clone(),
+            jobs: match (cli.strict, cli.jobs) {
+                (true, _) => 1,
+                (false, Some(n)) => usize::from(n),
+                (false, None) => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            },
             color,
             full: cli.full,
             thinking: cli.thinking,
@@ -117,6 +127,7 @@ impl Settings {
                 .ok()
                 .map(|h| h.trim_end_matches('/').to_owned())
                 .filter(|h| !h.is_empty()),
+            progress: std::io::stderr().is_terminal(),
         }
     }
 }

@@ -198,6 +198,26 @@ impl Stats {
         }
     }
 
+    /// Adds the totals of `other` (an input converted on its own, `--jobs`).
+    pub(crate) fn absorb(&mut self, other: Stats) {
+        self.inputs += other.inputs;
+        self.lines_read += other.lines_read;
+        self.in_records += other.in_records;
+        self.in_debug += other.in_debug;
+        self.diagnosed += other.diagnosed;
+        self.blank += other.blank;
+        self.unaccounted += other.unaccounted;
+        let room = SHOWN_UNACCOUNTED.saturating_sub(self.unaccounted_at.len());
+        self.unaccounted_at
+            .extend(other.unaccounted_at.into_iter().take(room));
+        for (kind, n) in other.records {
+            *self.records.entry(kind).or_default() += n;
+        }
+        for (kind, n) in other.debug_by_raw_kind {
+            *self.debug_by_raw_kind.entry(kind).or_default() += n;
+        }
+    }
+
     /// Prints the account on stderr.
     pub(crate) fn print(&self, diagnostics: &BTreeMap<String, u64>) {
         let mut err = std::io::stderr().lock();

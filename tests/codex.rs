@@ -122,21 +122,33 @@ fn stream_and_rollout_tell_the_same_story() {
                 c["state"].clone(),
             )
         };
+        // The exec stream does not report the model's tool search (`tool_search_call`); only
+        // the rollout records it.
+        let searched = |c: &&Value| c["name"] != "tool_search";
         assert_eq!(
             calls(&s).iter().map(shape).collect::<Vec<_>>(),
-            calls(&r).iter().map(shape).collect::<Vec<_>>(),
+            calls(&r)
+                .iter()
+                .filter(searched)
+                .map(shape)
+                .collect::<Vec<_>>(),
             "{name}: tool calls"
         );
-        let result = |recs: &[Value]| {
+        // A tool search is a model response of its own, which only the rollout counts.
+        let searches = calls(&r)
+            .iter()
+            .filter(|c| c["name"] == "tool_search")
+            .count();
+        let result = |recs: &[Value], unseen: usize| {
             let n = notices(recs, "result")[0].clone();
             (
                 n["isError"].clone(),
                 n["errors"].clone(),
                 n["usage"].clone(),
-                n["turns"].clone(),
+                n["turns"].as_u64().map(|t| t + unseen as u64),
             )
         };
-        assert_eq!(result(&s), result(&r), "{name}: result");
+        assert_eq!(result(&s, searches), result(&r, 0), "{name}: result");
         // Only the rollout records the prompt.
         let users = |recs: &[Value]| {
             recs.iter()
@@ -221,7 +233,10 @@ fn mcp_calls_have_caller_mcp_and_their_server() {
     };
     for path in [stream, rollout] {
         let (recs, _) = run(&path, &[]);
-        let c = calls(&recs);
+        let c: Vec<Value> = calls(&recs)
+            .into_iter()
+            .filter(|c| c["name"] != "tool_search")
+            .collect();
         assert_eq!(c.len(), 2);
         for call in &c {
             assert_eq!(call["caller"], "mcp");
@@ -659,6 +674,32 @@ fn a_resumed_run_reports_its_own_usage_and_a_cut_stream_is_incomplete() {
         .filter(|n| n["source"] == "incomplete")
         .count();
     assert_eq!(incomplete, 1);
+}
+
+/// The model's tool search (`tool_search_call` / `tool_search_output` in a rollout: MCP tools
+/// loaded on demand) is a call of its own, never absorbed: its query as input, the tools it
+/// found as its result (one line per namespace), the whole list kept in the sidecar.
+#[test]
+fn a_rollout_tool_search_is_a_call() {
+    let Some((_, rollout)) = scenario("mcp") else {
+        return;
+    };
+    let (recs, _) = run(&rollout, &[]);
+    let c = calls(&recs);
+    assert_eq!(c[0]["name"], "tool_search");
+    assert_eq!(c[0]["toolCallId"], "call_search_1");
+    assert_eq!(c[0]["input"]["query"], "echo");
+    assert_eq!(c[0]["state"], "success");
+    assert_eq!(c[0]["output"], "mcp__echo: echo, fail");
+    assert_eq!(c[0]["sidecar"]["tools"][0]["name"], "mcp__echo");
+    let out = crate::util::scribe()
+        .args(["--to", "text", "--color", "never"])
+        .arg(&rollout)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("tool_search(echo)"), "{text}");
+    assert!(text.contains("mcp__echo: echo, fail"), "{text}");
 }
 
 /// Codex's collab tools: starting a sub-agent (or writing to one) is a sub-agent call described

@@ -165,6 +165,19 @@ fn repro_misc_qwen_envelopes_and_payloads() {
             .any(|r| r["kind"] == "turn" && r["parts"][0]["text"] == "v2"),
         "a v2 envelope is not folded"
     );
+    // The rewind to turn 0 moves every turn after it into a rewound branch: they are looked
+    // for there as well as on the main line.
+    let mut recs = recs;
+    let branched: Vec<Value> = recs
+        .iter()
+        .filter(|r| r["notice"]["kind"] == "branch")
+        .flat_map(|r| r["notice"]["turns"].as_array().cloned().unwrap_or_default())
+        .map(|mut t| {
+            t["kind"] = "turn".into();
+            t
+        })
+        .collect();
+    recs.extend(branched);
     let img = recs
         .iter()
         .find(|r| r["kind"] == "turn" && r["parts"][0]["type"] == "file")

@@ -161,7 +161,8 @@ fn extract(path: &Path, raw: Raw) -> Facts {
                     }
                     (
                         "response_item",
-                        "function_call" | "custom_tool_call" | "local_shell_call",
+                        "function_call" | "custom_tool_call" | "local_shell_call"
+                        | "tool_search_call",
                     ) => {
                         f.call_ids.push(s(p, "call_id"));
                     }

@@ -119,7 +119,7 @@ fn other_agents_tools_are_drawn_by_what_they_do() {
         "html command"
     );
     assert!(
-        html.contains("<p class=\"path\">/w/app.py</p><pre class=\"diff\">"),
+        html.contains("<p class=\"path\">/w/app.py</p><pre class=\"diff hl\">"),
         "html diff"
     );
 }

@@ -111,6 +111,14 @@ const TAGS: &[&str] = &[
     "br",
     "footer",
     "script",
+    "nav",
+    "button",
+    "label",
+    // The timeline (written by the renderer only: content never becomes SVG).
+    "svg",
+    "rect",
+    "line",
+    "text",
 ];
 /// Attributes they may carry.
 const ATTRS: &[&str] = &[
@@ -135,6 +143,20 @@ const ATTRS: &[&str] = &[
     "checked",
     "start",
     "html",
+    "open",
+    "datetime",
+    "aria-live",
+    "value",
+    "role",
+    "viewBox",
+    "x",
+    "y",
+    "x1",
+    "x2",
+    "y1",
+    "y2",
+    "width",
+    "height",
 ];
 
 /// Every start tag in `html` as (name, [(attribute, value)]). Attribute values are always
@@ -185,6 +207,7 @@ fn hostile_sample_markup_is_only_ours() {
     let count = |t: &str| all.iter().filter(|(n, _)| n == t).count();
     assert_eq!(count("script"), 1, "exactly the page's own script");
     assert_eq!(count("style"), 1, "exactly the page's own style");
+    assert!(count("svg") <= 1, "at most the timeline");
     assert_eq!(
         count("meta"),
         5,
@@ -412,7 +435,12 @@ fn output_dir_writes_an_index_of_the_session_pages() {
     names.sort();
     assert_eq!(
         names,
-        ["index.html", "sess-a.html", "sess-b.html"],
+        [
+            ".scribe-index.json",
+            "index.html",
+            "sess-a.html",
+            "sess-b.html"
+        ],
         "no temporary file is left"
     );
     let index = fs::read_to_string(out.join("index.html")).unwrap();
@@ -424,7 +452,49 @@ fn output_dir_writes_an_index_of_the_session_pages() {
         .expect("a row links to page b");
     assert!(b_row < a_row, "newest first");
     assert!(index.contains("&lt;script&gt;window.x=1&lt;/script&gt; first prompt"));
-    assert!(!index.contains("<script"), "the index runs no script");
+    assert_eq!(
+        index.matches("<script").count(),
+        1,
+        "the index runs only its own script"
+    );
+    assert!(index.contains("<h2>/w</h2>"), "grouped by project");
+    assert!(index.contains("2 sessions · 2 turns"), "{index}");
+    // Every page links back to the index.
+    let page_a = fs::read_to_string(out.join("sess-a.html")).unwrap();
+    assert!(page_a.contains("<a href=\"index.html\">"));
+
+    // A second run renders only the input that changed.
+    let stamp = |name: &str| fs::metadata(out.join(name)).unwrap().modified().unwrap();
+    let (a_before, b_before) = (stamp("sess-a.html"), stamp("sess-b.html"));
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let mut more = fs::read_to_string(&b).unwrap();
+    more.push_str(concat!(
+        r#"{"type":"user","message":{"role":"user","content":"third"},"parent_tool_use_id":null,"uuid":"u3","timestamp":"2026-02-02T03:05:05Z"}"#,
+        "\n"
+    ));
+    fs::write(&b, more).unwrap();
+    crate::util::scribe()
+        .args(["--to", "html", "-o"])
+        .arg(&out)
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .success();
+    assert_eq!(
+        stamp("sess-a.html"),
+        a_before,
+        "an unchanged input keeps its page"
+    );
+    assert_ne!(
+        stamp("sess-b.html"),
+        b_before,
+        "a changed input is rendered again"
+    );
+    let index = fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(
+        index.contains("first prompt") && index.contains("third"),
+        "both rows are listed"
+    );
     assert!(index.contains("$0.5000"));
     assert!(index.contains("m-a") && index.contains("m-b"));
     assert!(index.contains("2026-02-02 03:04"));
@@ -442,4 +512,76 @@ fn several_inputs_to_html_on_stdout_ask_for_an_output_dir() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty(), "no half-written page");
     assert!(String::from_utf8_lossy(&out.stderr).contains("--output-dir"));
+}
+
+/// The size discipline (issue 12): every corpus session's page stays under 40 KB, the page's
+/// own stylesheet and script (highlighting and colour classes included) counted in.
+#[test]
+fn corpus_pages_stay_small() {
+    let Some(dir) = crate::util::corpus() else {
+        return;
+    };
+    let mut biggest = (0, String::new());
+    for input in crate::util::corpus_captures(&dir) {
+        let out = scribe()
+            .args(["--to", "html"])
+            .arg(&input)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", input.display());
+        if out.stdout.len() > biggest.0 {
+            biggest = (out.stdout.len(), input.display().to_string());
+        }
+    }
+    assert!(biggest.0 < 40_000, "{} bytes: {}", biggest.0, biggest.1);
+}
+
+/// Terminal colours in a tool's output (issue 12): the HTML page shows them as coloured spans
+/// around the very words, the Markdown keeps every word and drops only the escape sequences;
+/// neither shows an ESC, nor the codes as text. An escape left open at the end (a title
+/// sequence cut off by a truncated output) must not swallow the text after it.
+#[test]
+fn terminal_colours_are_spans_in_html_and_only_the_codes_go_in_markdown() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("colours.jsonl");
+    let output = "\u{1b}[1;32m   Compiling\u{1b}[0m calc v0.1.0\ntest a ... \u{1b}[31mFAILED\u{1b}[0m\n\
+                  \u{1b}[2Kdone\u{1b}]0;cut off title and what follows";
+    let lines = [
+        serde_json::json!({"type": "assistant", "message": {"id": "m1", "role": "assistant",
+            "model": "claude-sonnet-4-5", "content": [{"type": "tool_use", "id": "t1",
+            "name": "Bash", "input": {"command": "cargo test --color=always"}}]}}),
+        serde_json::json!({"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": output}]}}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    fs::write(&input, text).unwrap();
+    let run = |to: &str| {
+        let out = scribe().args(["--to", to]).arg(&input).output().unwrap();
+        assert!(out.status.success(), "{to}: {out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let md = run("md");
+    let words =
+        "   Compiling calc v0.1.0\ntest a ... FAILED\ndone]0;cut off title and what follows";
+    assert!(md.contains(words), "Markdown lost words: {md}");
+    for code in ["\u{1b}", "[1;32m", "[0m", "\\x1b", "␛", "[2K"] {
+        assert!(!md.contains(code), "Markdown shows {code:?}: {md}");
+    }
+    let html = run("html");
+    assert!(
+        html.contains("<span class=\"a-f2 a-b\">   Compiling</span> calc v0.1.0"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<span class=\"a-f1\">FAILED</span>"),
+        "{html}"
+    );
+    assert!(
+        html.contains("done]0;cut off title and what follows"),
+        "{html}"
+    );
+    assert!(
+        !html.contains('\u{1b}') && !html.contains("[1;32m"),
+        "{html}"
+    );
 }

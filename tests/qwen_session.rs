@@ -74,3 +74,18 @@ fn a_qwen_saved_chat_is_read_fully() {
             .any(|r| r["kind"] == "notice" && r["notice"]["kind"] == "compact")
     );
 }
+
+/// The first rows of a chat (its `session_source` record, the prompt) name no model; the first
+/// answer does. One header is written, naming the model, before the prompt: not one without a
+/// model and a second one a line later.
+#[test]
+fn a_qwen_saved_chat_has_one_header_that_names_its_model() {
+    let (recs, _) = run(&sample("qwen-session.jsonl"), &[]);
+    let sessions: Vec<&Value> = recs.iter().filter(|r| r["kind"] == "session").collect();
+    assert_eq!(sessions.len(), 1, "{sessions:?}");
+    assert_eq!(sessions[0]["model"], "qwen3-coder-plus");
+    assert_eq!(
+        recs[1]["kind"], "session",
+        "the header comes before the first turn"
+    );
+}

@@ -79,3 +79,5 @@ mod conformance_repro;
 mod conformance_fields;
 // No quadratic path: a 4x larger input takes well under 16x the time (issue 14 point 2).
 mod linear;
+// --jobs N with -o DIR: the same files, names, index and stderr as one input at a time.
+mod jobs;

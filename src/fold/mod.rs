@@ -415,10 +415,11 @@ impl Folder {
             },
             EventKind::Notice { notice } => {
                 if matches!(*notice, SystemNotice::Result { .. }) {
-                    // The agent's turn is over: nothing before this can change any more.
+                    // The agent's turn is over: nothing before this can change any more, but
+                    // for a sub-agent running in the background, whose report is still to come.
                     self.open_message.clear();
                     self.skill_awaiting.clear();
-                    self.release_all(out);
+                    self.release_all_but_background(out);
                 }
                 self.ready(TranscriptItem::Notice(notice));
             }
@@ -887,6 +888,44 @@ impl Folder {
             };
             if !done {
                 break;
+            }
+            let item = self.queue.pop_front().expect("front exists");
+            self.push_final(item, out);
+            out.append(&mut self.after_turn);
+        }
+    }
+
+    /// True for a call whose result came (the harness's "launched" acknowledgement) while the
+    /// sub-agent it started still runs: a background run, whose report is still to come.
+    fn runs_in_background(&self, call: &ToolCall) -> bool {
+        call.state.is_terminal()
+            && self.subthreads.get(&call.tool_call_id).is_some_and(|st| {
+                st.announced
+                    && !st.finished
+                    && (st.record.status == SubagentStatus::Running || st.ended_by_update)
+            })
+    }
+
+    /// The agent's turn ended: writes everything in the queue, final or not, up to a turn with a
+    /// call whose sub-agent runs in the background. That turn (and what follows it, so that the
+    /// order stays the input's) waits for the run to finish, so that its report lands on its
+    /// call; the end of the input writes it all the same.
+    fn release_all_but_background(&mut self, out: &mut Vec<TranscriptItem>) {
+        while let Some(front) = self.queue.front() {
+            if let Pending::Turn(t) = front {
+                let waits = t.parts.iter().any(|p| match p {
+                    Part::ToolCall { call } => self.runs_in_background(call),
+                    Part::Compaction { .. }
+                    | Part::Text { .. }
+                    | Part::Reasoning { .. }
+                    | Part::File { .. }
+                    | Part::SourceUrl { .. }
+                    | Part::SourceDocument { .. }
+                    | Part::Data { .. } => false,
+                });
+                if waits {
+                    return;
+                }
             }
             let item = self.queue.pop_front().expect("front exists");
             self.push_final(item, out);

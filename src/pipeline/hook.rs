@@ -176,6 +176,7 @@ fn convert(cli: &Cli, args: &HookArgs, transcript: &Path) -> Result<()> {
         context: false,
         debug: false,
         results_in_call_order: cli.stable.is_some(),
+        archive: true,
     };
     let home = std::env::var("HOME")
         .ok()

@@ -2,7 +2,7 @@
 //! refreshed by `scribe hook`: each page is rendered whole from the records kept so far, written
 //! to a temporary file beside it and renamed over it (a reader never sees half a page), at most
 //! once a second. The index lists every page the directory has had, across runs: its rows are
-//! kept in `DIR/.scribe-index.json`.
+//! kept in `DIR/.scribe-follow-index.json`.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -25,7 +25,7 @@ const MIN_INTERVAL: Duration = Duration::from_secs(1);
 /// How often a page open in a browser reloads itself while followed (seconds).
 const REFRESH_SECS: u32 = 2;
 /// The file that keeps the index's rows between runs.
-const ROWS_FILE: &str = ".scribe-index.json";
+const ROWS_FILE: &str = ".scribe-follow-index.json";
 
 /// Writes `bytes` to `dir/name` atomically, through `output_file` (a new temporary file beside
 /// it, renamed over it; never through a symbolic link).
@@ -158,11 +158,7 @@ impl<'a> Page<'a> {
         };
         let html = self.options.format == OutputFormat::Html;
         let mut inner: Box<dyn Render> = render::renderer_for(&self.options);
-        let mut tally = Tally {
-            inner: inner.as_mut(),
-            row: IndexRow::default(),
-            totals: Default::default(),
-        };
+        let mut tally = Tally::new(inner.as_mut());
         let mut bytes = Vec::new();
         tally.begin(&mut bytes, header)?;
         for r in &self.records {

@@ -24,6 +24,8 @@ mod jsonl;
 mod markdown;
 /// Notice wordings shared by the text, Markdown and HTML renderers.
 pub(crate) mod notice_text;
+/// Terminal colour codes in tool output: parsed into styles (HTML) or stripped (Markdown).
+pub(crate) mod sgr;
 /// Terminal colours (SGR) in command output as styled runs, shared by the renderers.
 pub(crate) mod sgr_spans;
 /// One-line tool-call summaries shared by the human-readable renderers.
@@ -75,6 +77,8 @@ pub(crate) struct RenderOptions {
     pub(crate) thinking: bool,
     /// `--context`: show synthetic context (skill bodies, reminders, hook output).
     pub(crate) context: bool,
+    /// `--output-dir`: HTML pages sit beside an `index.html` and link back to it.
+    pub(crate) archive: bool,
     /// `--stable`: tool results in call order, not in the order parallel calls finished.
     pub(crate) results_in_call_order: bool,
     /// `--debug`: debug records show their raw input in HTML.
@@ -119,7 +123,7 @@ pub(crate) fn renderer_for(options: &RenderOptions) -> Box<dyn Render> {
         OutputFormat::Md => Box::new(markdown::MarkdownRenderer::new(options)),
         OutputFormat::Jsonl => Box::new(jsonl::JsonlRenderer),
         OutputFormat::Events => Box::new(events::EventsRenderer),
-        OutputFormat::Html => Box::new(html::HtmlRenderer::new(options.debug)),
+        OutputFormat::Html => Box::new(html::HtmlRenderer::new(options.archive, options.debug)),
     }
 }
 

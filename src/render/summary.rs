@@ -187,6 +187,16 @@ pub(crate) fn is_agent_call(call: &ToolCall) -> bool {
     matches!(call.kind, ToolKind::Subagent { .. }) || call.subagent.is_some()
 }
 
+/// An Agent call's own result, when it says what its sub-agent's report does not: a background
+/// run's launch acknowledgement, which came long before the report. `None` when the report
+/// covers it (a hand-back that wraps the report), so that nothing is shown twice.
+pub(crate) fn hand_back_beside_report(call: &ToolCall) -> Option<String> {
+    let report = call.subagent.as_ref()?.summary.as_deref()?.trim();
+    let own = call.output.as_ref().map(output_text)?;
+    let own_t = own.trim();
+    (!own_t.is_empty() && !own_t.contains(report) && !report.contains(own_t)).then_some(own)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,12 +1,14 @@
 // Loads scribe HTML pages in Debian's headless Chromium and checks that each one is safe and
 // works: no console error, no network request, no injected script ran (the hostile sample's
-// payloads try to set window.__scribe_xss), no dangerous markup in the DOM, every card expands on
-// click, search filters and highlights, and with scripting off everything is still there.
+// payloads try to set window.__scribe_xss), no dangerous markup in the DOM, toggles open on
+// click, search finds and steps through matches, and with scripting off everything is still
+// there. Pages named colour.html, tour.html and index.html also get the checks of issue 12 (what
+// opens on load, previews, colours, highlighting, prompt index, timeline links, the archive
+// index), and screenshots in light and dark are saved for the README.
 //
 // usage: node check.mjs SHOTS_DIR PAGE.html...   (prints one line per page; exit 1 on failure)
 import { chromium } from "playwright-core";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -15,16 +17,20 @@ const FLAGS = [
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ];
 
-async function browser(javaScriptEnabled) {
-  const dir = mkdtempSync(join(tmpdir(), "scribe-chromium-"));
-  const context = await chromium.launchPersistentContext(dir, {
+// One browser; a context with scripting on and one with it off.
+async function browser() {
+  const b = await chromium.launch({
     executablePath: process.env.SCRIBE_CHROMIUM || "/usr/bin/chromium",
     headless: true,
     args: FLAGS,
-    javaScriptEnabled,
-    viewport: { width: 1000, height: 800 },
   });
-  return { context, dir };
+  const context = async (javaScriptEnabled) => {
+    const c = await b.newContext({ javaScriptEnabled, viewport: { width: 1000, height: 800 } });
+    c.setDefaultTimeout(STEP_MS);
+    c.setDefaultNavigationTimeout(STEP_MS);
+    return c;
+  };
+  return { browser: b, on: await context(true), off: await context(false) };
 }
 
 // Everything in the DOM that should never come from transcript content.
@@ -37,8 +43,13 @@ function audit() {
       if (a.name === "style") bad.push(`<${el.localName} style>`);
     }
   }
-  for (const tag of ["iframe", "object", "embed", "form", "base", "frame", "svg", "math"]) {
+  for (const tag of ["iframe", "object", "embed", "form", "base", "frame", "math", "foreignObject", "use", "image"]) {
     if (document.getElementsByTagName(tag).length) bad.push(`<${tag}>`);
+  }
+  // The one SVG is the renderer's timeline.
+  const svgs = document.getElementsByTagName("svg");
+  if (svgs.length > 1 || (svgs.length === 1 && !svgs[0].matches("section.map > svg.timeline"))) {
+    bad.push(`${svgs.length} <svg> (only the timeline may be one)`);
   }
   const here = location.href.split("#")[0];
   for (const a of document.querySelectorAll("[href]")) {
@@ -46,85 +57,301 @@ function audit() {
     const url = new URL(href, location.href);
     const ok = ["http:", "https:", "mailto:"].includes(url.protocol)
       || (href.startsWith("#") && url.href.split("#")[0] === here)
-      || (a.localName === "link" && href === "data:,");
+      || (a.localName === "link" && href === "data:,")
+      || href === "index.html"
+      || (document.body.classList.contains("archive") && /^[A-Za-z0-9._~%-]+\.html$/.test(href));
     if (!ok) bad.push(`href ${href}`);
   }
   for (const img of document.images) {
     if (!img.getAttribute("src").startsWith("data:image/")) bad.push(`img ${img.getAttribute("src")}`);
   }
+  if (document.documentElement.outerHTML.includes("\u001b")) bad.push("an ESC character in the DOM");
   return bad;
 }
 
-async function checkPage(context, file, shots) {
-  const problems = [];
-  const url = pathToFileURL(resolve(file)).href;
-  const page = await context.newPage();
-  page.on("console", (m) => {
-    if (m.type() === "error" || m.type() === "warning") problems.push(`console ${m.type()}: ${m.text()}`);
+// Progress on stderr (shown live by tests/html_browser.rs), so a slow or stuck step is named.
+// Pages are checked a few at a time; each line names its page (kept through awaits).
+const T0 = Date.now();
+const current = new AsyncLocalStorage();
+const lastStep = new Map();
+const log = (msg) => {
+  const file = current.getStore() || "";
+  lastStep.set(file, msg.trim());
+  process.stderr.write(`[${((Date.now() - T0) / 1000).toFixed(1)}s] ${basename(file)}: ${msg.trim()}\n`);
+};
+// No wait may hang: every Playwright wait gives up after STEP_MS, every page after PAGE_MS,
+// and pages not started within TOTAL_MS are reported unchecked (failures, not skips).
+const STEP_MS = 10_000;
+const PAGE_MS = 60_000;
+const TOTAL_MS = 8 * 60_000;
+// Pages checked at once: the checks mostly wait on the browser, so a few overlap well.
+const PARALLEL = Number(process.env.SCRIBE_BROWSER_PARALLEL) || 4;
+
+// A tab a worker keeps and navigates from page to page (a new tab per page costs about three
+// times as much): what it reports goes to the problems of the page it shows.
+async function newTab(context) {
+  const tab = { page: await context.newPage(), url: "", problems: [] };
+  tab.page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") tab.problems.push(`console ${m.type()}: ${m.text()}`);
   });
-  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-  page.on("request", (r) => {
+  tab.page.on("pageerror", (e) => tab.problems.push(`page error: ${e.message}`));
+  tab.page.on("request", (r) => {
     const u = r.url();
-    if (u !== url && !u.startsWith("data:")) problems.push(`network request: ${u}`);
+    const url = tab.url;
+    // Only this page, and in an archive the pages beside it (a link followed on purpose).
+    const beside = u.startsWith(url.slice(0, url.lastIndexOf("/") + 1)) && /\.html(#.*)?$/.test(u);
+    if (u.split("#")[0] !== url && !u.startsWith("data:") && !beside) tab.problems.push(`network request: ${u}`);
   });
-  await page.goto(url, { waitUntil: "load" });
+  return tab;
+}
+
+async function open(tab, file, problems) {
+  log("open");
+  tab.problems = problems;
+  tab.url = pathToFileURL(resolve(file)).href;
+  // about:blank first: the same file again (a second round of checks) must load afresh.
+  if (tab.page.url().split("#")[0] === tab.url) await tab.page.goto("about:blank");
+  await tab.page.goto(tab.url, { waitUntil: "load" });
+  return tab.page;
+}
+
+// A real mouse click on an element, brought into view, if nothing covers the point clicked;
+// false if something does. (Playwright's own click also waits two animation frames for the
+// element to be still, which costs about half a second a click on a loaded machine.)
+async function clickAt(locator) {
+  const at = await locator.evaluate((el) => {
+    el.scrollIntoView({ block: "center" });
+    const r = el.getBoundingClientRect();
+    const x = r.left + Math.min(8, r.width / 2);
+    const y = r.top + r.height / 2;
+    return { x, y, hit: el.contains(document.elementFromPoint(x, y)) };
+  });
+  if (!at.hit) return false;
+  await locator.page().mouse.click(at.x, at.y);
+  return true;
+}
+
+// The kinds of toggle (their class lists) clicked so far in this run.
+const clickedKinds = new Set();
+
+const inView = (el) => {
+  const r = el.getBoundingClientRect();
+  return r.height > 0 && r.bottom > 0 && r.top < innerHeight;
+};
+
+async function checkSession(tab, file, shots) {
+  const problems = [];
+  const page = await open(tab, file, problems);
   if (await page.evaluate(() => window.__scribe_xss !== undefined)) problems.push("injected script ran");
   problems.push(...(await page.evaluate(audit)));
   if (!(await page.locator("#search").isVisible())) problems.push("search box not shown");
 
-  // Cards and toggles expand on click, outermost first, so nested ones become visible.
+  log("toggles");
+  // Closed toggles open on a real click: the first visible one of each kind (its class list)
+  // not yet clicked in this run, outermost first, so a toggle inside an opened one is tried
+  // too; at most 25 a page. (Every toggle of every page is opened and closed by expand all /
+  // collapse all below.)
   let clicked = 0;
-  const all = page.locator("details");
-  const n = await all.count();
-  for (let i = 0; i < n && clicked < 300; i++) {
-    const d = all.nth(i);
-    if (await d.evaluate((el) => el.open)) continue;
-    const summary = d.locator(":scope > summary");
-    if (!(await summary.isVisible())) continue;
-    await summary.click();
+  while (clicked < 25) {
+    const pick = await page.evaluate((seen) => {
+      const all = [...document.querySelectorAll("summary")];
+      const i = all.findIndex((s) => {
+        const d = s.parentElement;
+        return d.localName === "details" && !d.open && !seen.includes(d.className)
+          && s.getClientRects().length > 0 && s.checkVisibility();
+      });
+      return i < 0 ? null : { i, kind: all[i].parentElement.className };
+    }, [...clickedKinds]);
+    if (!pick) break;
+    clickedKinds.add(pick.kind);
+    const s = page.locator("summary").nth(pick.i);
     clicked++;
-    if (!(await d.evaluate((el) => el.open))) problems.push(`details #${i} did not open on click`);
+    if (!(await clickAt(s))) problems.push(`a "${pick.kind}" toggle is covered by another element`);
+    else if (!(await s.evaluate((el) => el.parentElement.open))) problems.push(`a "${pick.kind}" toggle did not open on click`);
   }
-  const tools = await page.locator("details.tool").count();
-  const openTools = await page.locator("details.tool[open]").count();
-  if (openTools !== tools) problems.push(`${tools - openTools} of ${tools} tool cards not opened`);
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: join(shots, basename(file).replace(/\.html$/, ".png")), fullPage: true });
+  log(`expand/collapse (${clicked} clicked)`);
+  // Expand all / collapse all.
+  if (!(await clickAt(page.locator("#expand")))) problems.push("expand all is covered");
+  const shut = await page.locator("details:not([open])").count();
+  if (shut) problems.push(`expand all left ${shut} toggles closed`);
+  if (!(await clickAt(page.locator("#collapse")))) problems.push("collapse all is covered");
+  const still = await page.locator("details[open]").count();
+  if (still) problems.push(`collapse all left ${still} toggles open`);
 
-  // Search: a word that is nowhere hides every item; the first speaker's name is highlighted.
-  const items = await page.locator("main > *").count();
+  // Search: nothing found for nonsense; the first speaker's words found, marked and stepped.
+  // Typing searches after a short pause (no Enter needed).
+  const counted = (re) => page.waitForFunction((src) => new RegExp(src).test(
+    document.getElementById("qcount").textContent), re.source, { polling: 25 }).then(() => true, () => false);
+  log("search nothing");
   await page.fill("#q", "zq-no-such-text-qz");
-  await page.waitForFunction(() => document.getElementById("qcount").textContent !== "");
-  const visible = await page.locator("main > :not([hidden])").count();
-  if (items > 0 && visible !== 0) problems.push(`search for nothing left ${visible} items`);
-  const who = await page.locator("main > article .who").first().textContent().catch(() => null);
-  if (who) {
-    await page.fill("#q", who);
-    await page.waitForFunction(() => !/^0 of/.test(document.getElementById("qcount").textContent));
-    if ((await page.locator("mark.hit").count()) === 0) problems.push("search highlighted nothing");
+  if (!(await counted(/^no match$/))) problems.push("search for nothing found something");
+  // A word the page certainly holds: the first prompt's, else (a stream without its prompt)
+  // the first model text's. Read without waiting: a page may have neither.
+  const said = await page.evaluate(() => {
+    const el = document.querySelector("main article:is(.o-user, .o-replay) .plain")
+      || document.querySelector("main article.assistant .md");
+    return el ? el.textContent : "";
+  });
+  let searched = "no prompt or model text to search";
+  if (said.trim()) {
+    const word = said.trim().split(/\s+/)[0];
+    log(`search ${word}`);
+    searched = `searched "${word}"`;
+    await page.fill("#q", word);
+    if (!(await counted(/^1 of \d+$/))) problems.push(`search for "${word}" counted "${await page.textContent("#qcount")}"`);
+    problems.push(...(await page.evaluate(() => {
+      const bad = [];
+      if (!document.querySelector("mark.hit")) bad.push("search marked nothing");
+      const cur = document.querySelectorAll(".cur");
+      const r = cur.length === 1 && cur[0].getBoundingClientRect();
+      if (!r || !(r.height > 0 && r.bottom > 0 && r.top < innerHeight)) bad.push("the match is not in view");
+      return bad;
+    })));
   }
+  log("search cleared");
   await page.fill("#q", "");
-  await page.waitForFunction(() => document.getElementById("qcount").textContent === "");
-  if ((await page.locator("main > [hidden]").count()) !== 0) problems.push("clearing search left items hidden");
-  if (await page.evaluate(() => window.__scribe_xss !== undefined)) problems.push("injected script ran (after clicks)");
-  await page.close();
-  return { problems, tools, clicked };
+  await page.press("#q", "Enter");
+  problems.push(...(await page.evaluate(() => {
+    const bad = [];
+    if (document.querySelector("main [hidden]")) bad.push("search left items hidden");
+    if (window.__scribe_xss !== undefined) bad.push("injected script ran (after clicks)");
+    return bad;
+  })));
+
+  const name = basename(file, ".html");
+  if (name === "colour") problems.push(...(await checkColour(tab, file)));
+  if (name === "tour") problems.push(...(await checkTour(tab, file)));
+  if (name === "colour" || name === "tour") await screenshots(tab, file, shots, name);
+  return { problems, clicked, searched };
 }
 
-async function checkNoScript(context, file) {
+// html-colour.jsonl: previews, ANSI colours, highlighting, word marks, prompts, timeline,
+// local times, search steps and filters.
+async function checkColour(tab, file) {
   const problems = [];
-  const page = await context.newPage();
-  await page.goto(pathToFileURL(resolve(file)).href, { waitUntil: "load" });
-  if (await page.locator("#search").isVisible()) problems.push("no-script: search box shown");
-  if ((await page.locator("main > [hidden]").count()) !== 0) problems.push("no-script: hidden items");
-  const card = page.locator("details.tool > summary").first();
-  if ((await card.count()) > 0) {
-    await card.click();
-    if (!(await page.locator("details.tool").first().evaluate((el) => el.open))) {
-      problems.push("no-script: card did not open");
-    }
+  const page = await open(tab, file, problems);
+  const counted = (re) => page.waitForFunction((src) => new RegExp(src).test(
+    document.getElementById("qcount").textContent), re.source, { polling: 25 }).then(() => true, () => false);
+  // A long output: ten lines shown, the rest behind "show all N lines".
+  const preview = page.locator("details.tool.k-shell").first();
+  if (!(await preview.evaluate((d) => d.open))) problems.push("the failing command's card is closed");
+  const more = preview.locator("details.more > summary").first();
+  if (!/^show all \d+ lines$/.test(((await more.textContent()) || "").trim())) problems.push("no 'show all N lines'");
+  const shown = await preview.locator(".tbody > pre.out").first().evaluate((p) => p.textContent.split("\n").length);
+  if (shown !== 10) problems.push(`the preview shows ${shown} lines, not 10`);
+  // ANSI colours: styled spans, coloured; no ESC anywhere (audit).
+  const green = await page.locator("pre.out span.a-f2").first().evaluate((s) =>
+    getComputedStyle(s).color !== getComputedStyle(s.parentElement).color);
+  if (!green) problems.push("ANSI green is not a coloured span");
+  // Highlighted code: a keyword in the Rust fence, a comment in the diff, a marked word.
+  const kw = page.locator(".md pre.hl span.h-k").first();
+  if ((await kw.count()) === 0 || !(await kw.evaluate((s) =>
+    getComputedStyle(s).color !== getComputedStyle(s.closest("pre")).color))) {
+    problems.push("no highlighted keyword in the code fence");
   }
-  await page.close();
+  if ((await page.locator(".tool.k-edit pre.diff.hl .add .w").count()) === 0) problems.push("no changed word marked in the diff");
+  if (!(await page.locator(".tool.k-edit pre.diff").isVisible())) problems.push("the diff is not visible on load");
+  // The model is named when it changes, not on every turn.
+  const models = await page.locator(".turn-h .model").allTextContents();
+  if (models.join(",") !== "claude-sonnet-4-5,claude-opus-4-5") problems.push(`models shown: ${models}`);
+  // Local times with UTC on hover.
+  const t = page.locator(".turn-h time[datetime]").first();
+  if (!/UTC$/.test((await t.getAttribute("title")) || "")) problems.push("a time has no UTC title");
+  // The prompt index: every prompt, linked; a click lands on it.
+  const links = page.locator("nav.prompts a");
+  if ((await links.count()) !== 2) problems.push(`${await links.count()} prompts in the index, not 2`);
+  await links.nth(1).click();
+  if (!(await page.evaluate(() => location.hash === "#t6"))) problems.push("prompt link went elsewhere");
+  if (!(await page.locator("#t6").evaluate(inView))) problems.push("prompt link target not in view");
+  // The timeline: a mark for the failed call links to its card.
+  const err = page.locator("svg.timeline a:has(rect.tl-e)").first();
+  const href = await err.getAttribute("href");
+  await err.click();
+  const target = page.locator(href);
+  if (!(await target.evaluate(inView))) problems.push(`timeline link ${href} does not show its target`);
+  // Search: a count, next and previous, filters by kind.
+  await page.fill("#q", "tests");
+  await counted(/^1 of/);
+  const c1 = await page.textContent("#qcount");
+  await page.click("#qnext");
+  const c2 = await page.textContent("#qcount");
+  await page.click("#qprev");
+  const c3 = await page.textContent("#qcount");
+  if (!/^1 of [2-9]/.test(c1) || !c2.startsWith("2 of") || !c3.startsWith("1 of")) {
+    problems.push(`search steps: ${c1} / ${c2} / ${c3}`);
+  }
+  for (const k of ["text", "tool", "error"]) await page.uncheck(`.kinds input[value=${k}]`);
+  const onlyPrompts = await page.textContent("#qcount");
+  if (onlyPrompts !== "1 of 1") problems.push(`prompts only: ${onlyPrompts}`);
+  return problems;
+}
+
+// html-tour.jsonl: a diff and a todo list open on load, a sub-agent's report shown and its
+// transcript folded, a denial said once.
+async function checkTour(tab, file) {
+  const problems = [];
+  const page = await open(tab, file, problems);
+  if (!(await page.locator(".tool.k-edit pre.diff").first().isVisible())) problems.push("no diff visible on load");
+  if (!(await page.locator("ul.todos").first().isVisible())) problems.push("no todo list visible on load");
+  if (await page.locator("details.sub-transcript").first().evaluate((d) => d.open)) problems.push("sub-agent transcript open");
+  const body = await page.locator("main").textContent();
+  const denials = body.split("Writing outside the project needs approval.").length - 1;
+  if (denials !== 1) problems.push(`the denial is said ${denials} times`);
+  // A timeline mark in a sub-agent lane opens the folded transcript it links to.
+  const sub = page.locator("svg.timeline a").last();
+  const href = await sub.getAttribute("href");
+  await sub.click();
+  if (!(await page.locator(href).evaluate(inView))) problems.push(`sub-agent mark ${href} does not show its target`);
+  return problems;
+}
+
+// The archive index: grouped by project with totals, a search that filters, links to pages.
+async function checkIndex(tab, file, shots) {
+  const problems = [];
+  const page = await open(tab, file, problems);
+  problems.push(...(await page.evaluate(audit)));
+  const projects = await page.locator("section.project").count();
+  if (projects < 2) problems.push(`${projects} project groups`);
+  if ((await page.locator("section.project tfoot").count()) !== projects) problems.push("a project has no totals");
+  if (!/sessions ·/.test(await page.textContent(".page-h .totals"))) problems.push("no overall totals");
+  const rows = await page.locator("tr[data-s]").count();
+  await page.fill("#q", "notes.txt");
+  const shown = await page.locator("tr[data-s]:not([hidden])").count();
+  if (!(shown >= 1 && shown < rows)) problems.push(`search for notes.txt shows ${shown} of ${rows}`);
+  if (!/of \d+ sessions/.test(await page.textContent("#qcount"))) problems.push("the index search has no count");
+  await page.fill("#q", "");
+  await page.locator("tr[data-s] a").first().click();
+  await page.waitForLoadState("load");
+  if (!(await page.locator("a[href='index.html']").count())) problems.push("a session page has no link back to the index");
+  await screenshots(tab, file, shots, "index");
+  return { problems, clicked: 0 };
+}
+
+async function screenshots(tab, file, shots, name) {
+  log(`screenshots ${name}`);
+  for (const scheme of ["light", "dark"]) {
+    const page = await tab.page.context().newPage();
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.setViewportSize({ width: 1100, height: 900 });
+    await page.goto(pathToFileURL(resolve(file)).href, { waitUntil: "load" });
+    await page.screenshot({ path: join(shots, `${name}-${scheme}.png`) });
+    await page.close();
+  }
+}
+
+async function checkNoScript(tab, file) {
+  log("no-script");
+  const problems = [];
+  const page = await open(tab, file, problems);
+  if (await page.locator("#search").isVisible()) problems.push("no-script: search box shown");
+  if ((await page.locator("main [hidden]").count()) !== 0) problems.push("no-script: hidden items");
+  const more = page.locator("details.more > summary").first();
+  if ((await more.count()) > 0) {
+    await more.click();
+    if (!(await page.locator("details.more").first().evaluate((el) => el.open))) problems.push("no-script: 'show all' did not open");
+  }
+  const t = page.locator("time[datetime]").first();
+  if ((await t.count()) > 0 && !/UTC$/.test(await t.textContent())) problems.push("no-script: a time is not in UTC");
   return problems;
 }
 
@@ -133,29 +360,65 @@ if (!shots || files.length === 0) {
   console.error("usage: node check.mjs SHOTS_DIR PAGE.html...");
   process.exit(2);
 }
-const on = await browser(true);
-const off = await browser(false);
+const { browser: chrome, on, off } = await browser();
+
+// Runs one page's checks, or fails naming the step still running after PAGE_MS.
+async function withDeadline(check) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(
+      `no result after ${PAGE_MS / 1000} s (stuck at: ${lastStep.get(current.getStore())})`)), PAGE_MS);
+  });
+  try {
+    return await Promise.race([check(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// One page's checks: its problems (none when it passes) and what was exercised.
+// A worker's tabs are replaced after a failure, which may have left one mid-step.
+async function checkPage(file, tabs) {
+  try {
+    return await current.run(file, () => withDeadline(async () => {
+      const r = basename(file) === "index.html"
+        ? await checkIndex(tabs.on, file, shots)
+        : await checkSession(tabs.on, file, shots);
+      r.problems.push(...(await checkNoScript(tabs.off, file)));
+      return r;
+    }));
+  } catch (e) {
+    for (const k of ["on", "off"]) {
+      await tabs[k].page.close().catch(() => {});
+      tabs[k] = await newTab(k === "on" ? on : off);
+    }
+    return { problems: [`check failed at "${lastStep.get(file)}": ${e.message.split("\n")[0]}`] };
+  }
+}
+
+const results = new Array(files.length);
+let next = 0;
 let failed = 0;
 try {
-  for (const file of files) {
-    let problems, tools, clicked;
-    try {
-      ({ problems, tools, clicked } = await checkPage(on.context, file, shots));
-      problems.push(...(await checkNoScript(off.context, file)));
-    } catch (e) {
-      problems = [`check failed: ${e.message.split("\n")[0]}`];
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, files.length) }, async () => {
+    const tabs = { on: await newTab(on), off: await newTab(off) };
+    while (next < files.length) {
+      const i = next++;
+      results[i] = Date.now() - T0 > TOTAL_MS
+        ? { problems: [`not checked: the run passed its ${TOTAL_MS / 1000} s budget`] }
+        : await checkPage(files[i], tabs);
     }
+  }));
+  files.forEach((file, i) => {
+    const { problems, clicked, searched } = results[i];
     if (problems.length) {
       failed++;
       console.log(`FAIL ${file}\n  ${problems.join("\n  ")}`);
     } else {
-      console.log(`ok   ${file} (${tools} tool cards, ${clicked} toggles clicked)`);
+      console.log(`ok   ${file} (${clicked} toggles clicked${searched ? `, ${searched}` : ""})`);
     }
-  }
+  });
 } finally {
-  for (const b of [on, off]) {
-    await b.context.close();
-    rmSync(b.dir, { recursive: true, force: true });
-  }
+  await chrome.close();
 }
 process.exit(failed ? 1 : 0);

@@ -255,6 +255,31 @@ pub(crate) fn call_item(name: &str, namespace: &str, arguments: &Value) -> (Tool
     }
 }
 
+/// What a `tool_search_output` found, one line per tool (`mcp__echo: echo, fail` for a
+/// namespace), or a line saying it found none.
+pub(crate) fn tool_search_found(tools: &Value) -> String {
+    let lines: Vec<String> = tools
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|t| {
+            let name = str_of(t, "name");
+            match t.get("tools").and_then(Value::as_array) {
+                Some(inner) => {
+                    let names: Vec<&str> = inner.iter().map(|i| str_of(i, "name")).collect();
+                    format!("{name}: {}", names.join(", "))
+                }
+                None => name.to_owned(),
+            }
+        })
+        .collect();
+    if lines.is_empty() {
+        "no tools found".to_owned()
+    } else {
+        lines.join("\n")
+    }
+}
+
 /// A call the renderers know by its name only: the input as the model wrote it.
 pub(crate) fn generic(name: &str, input: Value) -> ToolItem {
     let input = if input.is_null() { json!({}) } else { input };

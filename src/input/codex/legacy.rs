@@ -200,9 +200,29 @@ impl CodexRollout {
                     out,
                 );
             }
-            // Harness bookkeeping: tool discovery, undo snapshots, encrypted compaction.
-            "tool_search_call" | "tool_search_output" | "ghost_snapshot" | "compaction"
-            | "compaction_summary" => out.push(absorbed(
+            // The model searching the tools it may call (MCP tools loaded on demand): a call
+            // of its own, whose result lists the tools found.
+            "tool_search_call" => {
+                let args = p.get("arguments").cloned().unwrap_or(Value::Null);
+                let tool = history::generic("tool_search", args);
+                self.open_call(p, tool, CallKind::Other, n, ts, out);
+            }
+            "tool_search_output" => {
+                let id = call_id(p);
+                self.call_kinds.remove(&id);
+                let tools = p.get("tools").cloned().unwrap_or(Value::Null);
+                let found = history::tool_search_found(&tools);
+                let failed = matches!(str_of(p, "status"), "failed" | "incomplete");
+                let outcome = crate::input::codex::items::Outcome {
+                    is_error: failed,
+                    error_text: failed.then(|| format!("tool search {}", str_of(p, "status"))),
+                    output: Value::String(found),
+                    sidecar: Some(json!({ "tools": tools })),
+                };
+                self.items.result(&id, outcome, n, out);
+            }
+            // Harness bookkeeping: undo snapshots, encrypted compaction.
+            "ghost_snapshot" | "compaction" | "compaction_summary" => out.push(absorbed(
                 n,
                 &format!("response_item/{} (harness bookkeeping)", str_of(p, "type")),
             )),

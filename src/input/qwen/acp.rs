@@ -38,6 +38,7 @@ impl Conversation {
             {
                 self.prompt_cancelled(&json!({"reason": "promptCancelled"}), e);
             }
+            "agent_message_chunk" if self.background_chunk(upd, e) => {}
             "agent_message_chunk" => self.agent_chunk(upd, e),
             "agent_thought_chunk" => self.chunk(ChunkKind::Thought, upd, e),
             "tool_call" | "tool_call_update" => self.tool_call(upd, e),
@@ -146,7 +147,7 @@ impl Conversation {
                 idx + 1,
                 if left == 1 { "" } else { "s" }
             ),
-            None => format!("session rewound to user turn {}", idx + 1),
+            None => format!("session rewound to user turn {}", idx.saturating_add(1)),
         };
         for (k, label) in [
             ("filesChanged", "files restored"),

@@ -19,10 +19,22 @@ use crate::model::transcript::{
     Caller, Part, SyntheticReason, ToolCall, TurnMeta, TurnOrigin, Usage,
 };
 
+/// Records read before the first header is written while no record has named the model: the
+/// first rows (a `session_source` record, the user's prompt) carry none, the first answer does.
+const HEADER_WAIT: usize = 32;
+
 /// Decoder state: the session header as last written (re-written when the model changes).
 #[derive(Default)]
 pub(crate) struct QwenChat {
     shown: Option<SessionSnapshot>,
+    /// The first header, held (with the events of the records read meanwhile) until a record
+    /// names the model or `HEADER_WAIT` records have passed, so that a chat gets one header
+    /// that names its model rather than one without and a second one a line later.
+    first: Option<(SessionSnapshot, u64)>,
+    held: Vec<Event>,
+    held_records: usize,
+    /// Follow mode: nothing is held (a prompt shows before its answer comes).
+    live: bool,
 }
 
 impl Adapter for QwenChat {
@@ -30,6 +42,56 @@ impl Adapter for QwenChat {
         if line.text.trim().is_empty() {
             return;
         }
+        if self.shown.is_none() {
+            // Still waiting for the model: this record's events wait behind the header.
+            let mut mine = Vec::new();
+            self.record(line, &mut mine, report);
+            self.held.extend(mine);
+            self.held_records += 1;
+            let named = self
+                .first
+                .as_ref()
+                .is_some_and(|(s, _)| !s.model.is_empty());
+            if named || self.live || self.held_records >= HEADER_WAIT {
+                self.release(out);
+            }
+            return;
+        }
+        self.record(line, out, report);
+    }
+
+    fn finish(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
+        self.release(out);
+    }
+
+    fn set_live(&mut self) {
+        self.live = true;
+    }
+
+    /// True while the first header and the records after it are held (the line just read is
+    /// one of them).
+    fn holds_line(&self, _number: u64) -> bool {
+        self.shown.is_none() && !self.held.is_empty()
+    }
+}
+
+impl QwenChat {
+    /// Writes the held first header, then the events held behind it.
+    fn release(&mut self, out: &mut Vec<Event>) {
+        if let Some((s, n)) = self.first.take() {
+            self.shown = Some(s.clone());
+            out.push(Event {
+                line: n,
+                kind: EventKind::SessionInit {
+                    session: Box::new(s),
+                },
+            });
+        }
+        out.append(&mut self.held);
+    }
+
+    /// Decodes one record.
+    fn record(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
         let Some(v) = parse_json_line(line, out, report) else {
             return;
         };
@@ -137,41 +199,22 @@ impl Adapter for QwenChat {
 }
 
 impl QwenChat {
-    /// Writes the session header from the first record, and again when a record names a model
-    /// (or another cwd, version or branch) that the last header did not.
+    /// Builds the session header from the first records (held, see `first`), and writes it
+    /// again when a record names a model (or another cwd, version or branch) that the last
+    /// header did not.
     fn session(&mut self, v: &Value, n: u64, out: &mut Vec<Event>) {
-        let mut s = self.shown.clone().unwrap_or_else(|| {
-            let id = fields::string(v, "sessionId");
-            SessionSnapshot {
-                id: id.clone(),
-                session_id: id,
-                agent: "qwen-code".into(),
-                source: "qwen-session".into(),
-                updated_at: opt_string(v, "timestamp"),
-                ..SessionSnapshot::default()
-            }
-        });
-        if let Some(m) = v.get("model").and_then(Value::as_str) {
-            s.model = m.to_owned();
-        }
-        if let Some(c) = v.get("cwd").and_then(Value::as_str) {
-            s.cwd = c.to_owned();
-        }
-        if let Some(ver) = v.get("version").and_then(Value::as_str) {
-            s.version = Some(ver.to_owned());
-        }
-        if let Some(b) = v.get("gitBranch").and_then(Value::as_str) {
-            s.git_branch = Some(b.to_owned());
-        }
-        let changed = match &self.shown {
-            None => true,
-            Some(old) => {
-                old.model != s.model
-                    || old.cwd != s.cwd
-                    || old.version != s.version
-                    || old.git_branch != s.git_branch
-            }
+        let Some(shown) = &self.shown else {
+            let (mut s, line) = self.first.take().unwrap_or_else(|| (new_snapshot(v), n));
+            fill_snapshot(&mut s, v);
+            self.first = Some((s, line));
+            return;
         };
+        let mut s = shown.clone();
+        fill_snapshot(&mut s, v);
+        let changed = shown.model != s.model
+            || shown.cwd != s.cwd
+            || shown.version != s.version
+            || shown.git_branch != s.git_branch;
         if changed {
             self.shown = Some(s.clone());
             out.push(Event {
@@ -181,6 +224,35 @@ impl QwenChat {
                 },
             });
         }
+    }
+}
+
+/// A session header from a chat's first record.
+fn new_snapshot(v: &Value) -> SessionSnapshot {
+    let id = fields::string(v, "sessionId");
+    SessionSnapshot {
+        id: id.clone(),
+        session_id: id,
+        agent: "qwen-code".into(),
+        source: "qwen-session".into(),
+        updated_at: opt_string(v, "timestamp"),
+        ..SessionSnapshot::default()
+    }
+}
+
+/// The session facts a record repeats (model, cwd, version, branch), over those known so far.
+fn fill_snapshot(s: &mut SessionSnapshot, v: &Value) {
+    if let Some(m) = v.get("model").and_then(Value::as_str) {
+        s.model = m.to_owned();
+    }
+    if let Some(c) = v.get("cwd").and_then(Value::as_str) {
+        s.cwd = c.to_owned();
+    }
+    if let Some(ver) = v.get("version").and_then(Value::as_str) {
+        s.version = Some(ver.to_owned());
+    }
+    if let Some(b) = v.get("gitBranch").and_then(Value::as_str) {
+        s.git_branch = Some(b.to_owned());
     }
 }
 

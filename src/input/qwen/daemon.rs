@@ -24,6 +24,7 @@ use serde_json::{Map, Value};
 use crate::input::fields::{info, names, str_of};
 use crate::input::qwen::acp::{Conversation, Emit, iso_millis};
 use crate::input::qwen::order::{Admit, Held, Reorder};
+use crate::input::qwen::rewind::Branches;
 use crate::input::qwen::wire::{KNOWN_TYPES, NOTICES, malformed, summary};
 use crate::input::sse::{Frame, SseItem, SseReader};
 use crate::input::{Adapter, InputLine, Report};
@@ -45,6 +46,13 @@ pub(crate) struct QwenDaemon {
     session_written: bool,
     conversation: Conversation,
     items: Vec<SseItem>,
+    /// The input file, read ahead for rewinds (`qwen::rewind`); none for standard input.
+    path: Option<std::path::PathBuf>,
+    /// Follow mode: the file is still being written and cannot be read ahead.
+    live: bool,
+    /// Whether the input was read ahead yet, and the rewound branches found in it.
+    scanned: bool,
+    branches: Option<Branches>,
 }
 
 impl Adapter for QwenDaemon {
@@ -53,7 +61,45 @@ impl Adapter for QwenDaemon {
         true
     }
 
+    fn set_path(&mut self, path: &std::path::Path) {
+        self.path = Some(path.to_path_buf());
+    }
+
+    fn set_live(&mut self) {
+        self.live = true;
+    }
+
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        if !self.scanned {
+            self.scanned = true;
+            let readable = self.path.as_deref().filter(|p| {
+                !self.live
+                    && line.offset != crate::input::lines::NOT_IN_FILE
+                    && std::fs::metadata(p).is_ok_and(|m| m.is_file())
+            });
+            if let Some(p) = readable {
+                self.branches = Branches::scan(p, Box::new(QwenDaemon::default()));
+            }
+        }
+        let from = out.len();
+        self.decode_line(line, out, report);
+        if let Some(b) = self.branches.as_mut() {
+            b.mark(out, from);
+        }
+    }
+
+    fn finish(&mut self, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        let from = out.len();
+        self.decode_finish(out, report);
+        if let Some(b) = self.branches.as_mut() {
+            b.mark(out, from);
+        }
+    }
+}
+
+impl QwenDaemon {
+    /// Decodes one input line (SSE framing, then each envelope).
+    fn decode_line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
         let mut items = std::mem::take(&mut self.items);
         self.sse.line(line.number, &line.text, &mut items);
         for item in items.drain(..) {
@@ -86,7 +132,8 @@ impl Adapter for QwenDaemon {
         self.items = items;
     }
 
-    fn finish(&mut self, out: &mut Vec<Event>, report: &mut Report<'_>) {
+    /// The end of the input: a cut-off frame, holes never filled, the conversation's end.
+    fn decode_finish(&mut self, out: &mut Vec<Event>, report: &mut Report<'_>) {
         if let Some(f) = self.sse.finish() {
             report.warning(
                 f.line,
@@ -338,6 +385,14 @@ impl QwenDaemon {
             "permission_request" => c.permission_request(data, e),
             "permission_resolved" | "permission_already_resolved" => c.permission_resolved(data, e),
             "turn_complete" => c.turn_complete(data, e),
+            // The daemon's own turn (telling the model a background run ended) is over; its
+            // `turn_complete` carries the result.
+            "background_notification_turn_complete" => {
+                c.close_all(e);
+                e.push(EventKind::Absorbed {
+                    what: "background_notification_turn_complete".into(),
+                });
+            }
             "prompt_cancelled" => c.prompt_cancelled(data, e),
             "session_rewound" => c.rewound(data, e),
             "mid_turn_message_injected" => c.injected(data, e),

@@ -5,10 +5,9 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::input::fields::{info, opt_string, str_of};
+use crate::input::fields::{opt_string, str_of};
 use crate::input::qwen::state::{ChunkKind, Conversation, Emit, Gathered, parent_of, text_part};
 use crate::model::event::{EventKind, Thread};
-use crate::model::session::Level;
 use crate::model::transcript::{Part, Role, Turn, TurnMeta, TurnOrigin, Usage};
 
 impl Conversation {
@@ -92,11 +91,30 @@ impl Conversation {
         }
         e.push(EventKind::AssistantBlock {
             thread: thread.clone(),
-            message_id,
+            message_id: message_id.clone(),
             part,
             meta: TurnMeta::default(),
             timestamp: e.timestamp.clone(),
         });
+        self.early_usage(thread, message_id, e);
+    }
+
+    /// A usage that came before its response's content goes to the message now open.
+    fn early_usage(&mut self, thread: &Thread, message_id: String, e: &mut Emit<'_>) {
+        if let Some(usage) = self
+            .threads
+            .get_mut(thread)
+            .and_then(|t| t.early_usage.take())
+        {
+            e.push(EventKind::AssistantEnd {
+                thread: thread.clone(),
+                message_id,
+                meta: TurnMeta {
+                    usage: Some(usage),
+                    ..TurnMeta::default()
+                },
+            });
+        }
     }
 
     pub(super) fn agent_chunk(&mut self, upd: &Value, e: &mut Emit<'_>) {
@@ -106,13 +124,6 @@ impl Conversation {
             .pointer("/content/text")
             .and_then(Value::as_str)
             .unwrap_or_default();
-        if let Some(src @ ("background_task_completed" | "background_notification_turn_started")) =
-            meta.get("source").and_then(Value::as_str)
-        {
-            self.flush(&thread, e);
-            e.push(info(src, Level::Info, text.to_owned(), upd.clone()));
-            return;
-        }
         let usage = meta.get("usage").map(qwen_usage);
         let is_text = matches!(str_of(&upd["content"], "type"), "text" | "");
         if is_text && text.is_empty() {
@@ -120,12 +131,15 @@ impl Conversation {
             let before = e.out.len();
             self.end_message(&thread, usage, e);
             if e.out.len() == before {
-                e.push(EventKind::Absorbed {
-                    what: match usage {
-                        None => "empty agent_message_chunk".into(),
-                        Some(_) => "empty agent_message_chunk with usage, no message open".into(),
-                    },
-                });
+                let what = match usage {
+                    None => "empty agent_message_chunk",
+                    Some(_) => {
+                        // Before any content of its response: kept for the next message.
+                        self.threads.entry(thread).or_default().early_usage = usage;
+                        "empty agent_message_chunk with usage, before its response's content"
+                    }
+                };
+                e.push(EventKind::Absorbed { what: what.into() });
             }
             return;
         }
@@ -203,6 +217,7 @@ impl Conversation {
                 if let Some(st) = self.threads.get_mut(thread) {
                     st.parts += parts.len() as u64;
                 }
+                let any = !parts.is_empty();
                 for part in parts {
                     e.push(EventKind::AssistantBlock {
                         thread: thread.clone(),
@@ -211,6 +226,9 @@ impl Conversation {
                         meta: TurnMeta::default(),
                         timestamp: g.timestamp.clone(),
                     });
+                }
+                if any {
+                    self.early_usage(thread, g.id.clone(), e);
                 }
             }
         }

@@ -72,7 +72,10 @@ impl Reorder {
 
     fn take(&mut self, id: u64) {
         self.seen.insert(id);
-        self.next = Some(self.next.map_or(id + 1, |n| n.max(id + 1)));
+        self.next = Some(
+            self.next
+                .map_or(id.saturating_add(1), |n| n.max(id.saturating_add(1))),
+        );
     }
 
     /// The waiting event whose turn has come, if any.
@@ -106,7 +109,7 @@ impl Reorder {
         last: Option<u64>,
         earliest: Option<u64>,
     ) -> Option<(u64, u64)> {
-        let from = last.map_or(1, |l| l + 1);
+        let from = last.map_or(1, |l| l.saturating_add(1));
         let to = earliest.map(|e| e.saturating_sub(1));
         if let Some(e) = earliest {
             self.next = Some(self.next.map_or(e, |n| n.max(e)));

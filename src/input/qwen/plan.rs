@@ -78,5 +78,10 @@ impl Conversation {
             },
             e,
         );
+        // The list went back to the model as the call's result: what comes next is another
+        // response (as after any call's result), not more of this one.
+        if let Some(t) = self.threads.get_mut(&thread) {
+            t.closed_by_result = t.message.take();
+        }
     }
 }

@@ -16,7 +16,7 @@ use crate::input::fields::str_of;
 use crate::input::tool_kind;
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::tool_kind::ToolKind;
-use crate::model::transcript::{Caller, Part};
+use crate::model::transcript::{Caller, Part, Usage};
 
 /// Where the events of one daemon envelope go, and what the envelope said about itself.
 pub(crate) struct Emit<'a> {
@@ -81,6 +81,9 @@ pub(super) struct ThreadState {
     pub(super) parts: u64,
     /// The message a tool result closed, whose usage may still follow.
     pub(super) closed_by_result: Option<String>,
+    /// A response's usage that came before any of its content (the daemon sends a `plan`
+    /// response's end marker first): it goes to the next message the thread opens.
+    pub(super) early_usage: Option<Usage>,
     pub(super) gathered: Option<Gathered>,
 }
 
@@ -103,6 +106,9 @@ pub(crate) struct Conversation {
     pub(super) cancelled: Option<String>,
     /// The start of each top-level user turn so far (`session_rewound` names one by index).
     pub(super) prompts: Vec<String>,
+    /// Sub-agents launched in the background whose completion has not come: the Agent call's
+    /// id and the task id the launch returned, if any (`qwen::background`).
+    pub(super) background: Vec<(String, Option<String>)>,
 }
 
 /// A text part with no citations.
@@ -229,7 +235,14 @@ impl CallRecord {
                     raw_input: &self.raw_input,
                 })
             })
-            .flatten();
+            .flatten()
+            // No ACP kind: ACP's own edit shape still says what it is (`oldText`/`newText` in
+            // its input, or a `diff` content item).
+            .or_else(|| {
+                unnamed
+                    .then(|| acp_edit(&self.raw_input, &self.content))
+                    .flatten()
+            });
         let kind = acp.unwrap_or_else(|| {
             tool_kind::classify(
                 &self.name,
@@ -342,6 +355,33 @@ pub(super) fn is_empty_value(v: &Value) -> bool {
         Value::Object(o) => o.is_empty(),
         Value::Bool(_) | Value::Number(_) => false,
     }
+}
+
+/// ACP's edit shape: `{path, oldText, newText}` in the call's input, else a content item
+/// `{type: "diff", path, oldText, newText}`; a missing or null `oldText` is a new file.
+fn acp_edit(input: &Value, content: &Value) -> Option<ToolKind> {
+    let diff = if input.get("newText").is_some_and(Value::is_string) {
+        input
+    } else {
+        content
+            .as_array()?
+            .iter()
+            .find(|c| str_of(c, "type") == "diff")?
+    };
+    let path = ["path", "file_path", "absolute_path"]
+        .iter()
+        .find_map(|k| diff.get(*k).and_then(Value::as_str))
+        .unwrap_or_default()
+        .to_owned();
+    let new = diff.get("newText")?.as_str()?.to_owned();
+    Some(match diff.get("oldText").and_then(Value::as_str) {
+        Some(old) => ToolKind::Edit {
+            path,
+            old: old.to_owned(),
+            new,
+        },
+        None => ToolKind::Write { path, content: new },
+    })
 }
 
 #[cfg(test)]

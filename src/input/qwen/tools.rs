@@ -90,6 +90,19 @@ impl Conversation {
         let status = upd.get("status").and_then(Value::as_str);
         if !self.calls.contains_key(&id) {
             self.open_call(&id, upd, &meta, e);
+            if str_of(upd, "sessionUpdate") == "tool_call_update" {
+                // Its `tool_call` is not in the input (evicted from the daemon's ring, cut off):
+                // the call is kept with what the update says, and it is said what is missing.
+                e.push(info(
+                    "orphan_tool_call_update",
+                    Level::Warning,
+                    format!(
+                        "tool call {id}: its start is not in the input (only its updates are), \
+                         so its name and input may be unknown"
+                    ),
+                    Value::Null,
+                ));
+            }
             if matches!(status, Some("completed" | "failed" | "cancelled")) {
                 self.finish_call(&id, e);
             }
@@ -167,7 +180,8 @@ impl Conversation {
             .and_then(Value::as_str)
             .or_else(|| upd.get("name").and_then(Value::as_str))
             .or_else(|| upd.get("title").and_then(Value::as_str))
-            .unwrap_or("tool")
+            .filter(|n| !n.is_empty())
+            .unwrap_or("unknown tool")
             .to_owned();
         let mut rec = CallRecord::new(thread.clone(), name.clone());
         let is_agent = rec.is_agent;
@@ -315,7 +329,27 @@ impl Conversation {
             }
             text = why;
         }
-        if rec.is_agent && rec.subtask_started {
+        // A sub-agent launched in the background: the result is the launch acknowledgement;
+        // the run goes on, and its completion comes later (`qwen::background`).
+        let background = rec.is_agent
+            && rec.subtask_started
+            && !is_error
+            && match rec
+                .raw_input
+                .get("run_in_background")
+                .and_then(Value::as_bool)
+            {
+                Some(b) => b,
+                // The tool's default is the background; its acknowledgement says so.
+                None => text.to_ascii_lowercase().contains("background"),
+            };
+        if background {
+            let task = ["task_id", "taskId", "agentId", "agent_id"]
+                .iter()
+                .find_map(|k| rec.raw_output.get(*k).and_then(Value::as_str))
+                .map(str::to_owned);
+            self.background.push((id.to_owned(), task));
+        } else if rec.is_agent && rec.subtask_started {
             e.push(EventKind::SubtaskFinished {
                 task_id: id.to_owned(),
                 tool_call_id: Some(id.to_owned()),

@@ -67,6 +67,8 @@ pub(crate) const KNOWN_TYPES: &[&str] = &[
     "session_snapshot",
     "git_branch_changed",
     "git_status_changed",
+    // In no published list; the live daemon 0.24.4 sends it when a background turn ends.
+    "background_notification_turn_complete",
 ];
 
 /// Workspace, auth and lifecycle events that become one `info` notice each: type, level, what
@@ -390,6 +392,7 @@ pub(super) const REQUIRED: &[(&str, &[&str])] = &[
     ("session_snapshot", &[]),
     ("git_branch_changed", &[]),
     ("git_status_changed", &[]),
+    ("background_notification_turn_complete", &[]),
 ];
 
 /// Why a known type's payload is malformed (`data` not an object, or a required field missing
@@ -472,7 +475,7 @@ mod tests {
                 "{t} has no REQUIRED row"
             );
         }
-        assert_eq!(KNOWN_TYPES.len(), 58);
+        assert_eq!(KNOWN_TYPES.len(), 59);
     }
 
     #[test]

@@ -455,6 +455,7 @@ mod tests {
             context: false,
             debug: false,
             width: 80,
+            archive: false,
             results_in_call_order: false,
         })
     }

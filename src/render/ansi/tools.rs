@@ -125,7 +125,13 @@ impl View {
                 self.success(&mut w, call, &out_text);
             }
         }
-        w.finish()
+        let mut lines = w.finish();
+        // A sub-agent that failed, was denied or still runs did work all the same: its prompt
+        // and calls are shown as for one that succeeded.
+        if let Some(rec) = &call.subagent {
+            lines.extend(self.subagent_body(rec, depth));
+        }
+        lines
     }
 
     fn success(&self, w: &mut Wrapper, call: &ToolCall, out_text: &str) {
@@ -245,20 +251,15 @@ impl View {
     /// A sub-agent's final status, its transcript with `--full`, and its report.
     fn subagent(&self, call: &ToolCall, depth: usize) -> Vec<Line> {
         let mut lines = Vec::new();
+        // The call's own result, when the report does not cover it (a background launch).
+        if let Some(ack) = summary::hand_back_beside_report(call) {
+            let mut w = self.result_wrapper(depth);
+            self.capped(&mut w, &ack, self.pal.dim, RESULT_LINES);
+            lines.extend(w.finish());
+        }
         let report = call.output.as_ref().map(output_text).unwrap_or_default();
         match &call.subagent {
-            Some(rec) => {
-                lines.extend(self.subagent_status(rec, depth));
-                if self.full {
-                    for turn in &rec.transcript {
-                        for block in self.turn_blocks(turn, depth + 1) {
-                            lines.extend(block);
-                        }
-                    }
-                } else {
-                    lines.extend(self.subagent_calls(rec, depth));
-                }
-            }
+            Some(rec) => lines.extend(self.subagent_body(rec, depth)),
             // No record of the run: what the harness handed back is all there is to say (a
             // call that only starts a sub-agent returns before the sub-agent finishes, so its
             // success says nothing of the sub-agent's end).
@@ -303,6 +304,21 @@ impl View {
                 md.extend(w.finish());
             }
             lines.extend(md);
+        }
+        lines
+    }
+
+    /// A sub-agent's status line, then its whole transcript with `--full`, else its last calls.
+    fn subagent_body(&self, rec: &SubagentRecord, depth: usize) -> Vec<Line> {
+        let mut lines = self.subagent_status(rec, depth);
+        if self.full {
+            for turn in &rec.transcript {
+                for block in self.turn_blocks(turn, depth + 1) {
+                    lines.extend(block);
+                }
+            }
+        } else {
+            lines.extend(self.subagent_calls(rec, depth));
         }
         lines
     }

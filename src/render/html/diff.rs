@@ -3,60 +3,219 @@
 //! The harness's own hunks (the call's `facts`, read by the adapter) are used when it reported
 //! them; without them the diff is built from the kind by `render::summary::file_diff` (shared with the text and
 //! Markdown views), with a few lines of context.
+//!
+//! Lines are highlighted by the file's language (the old side and the new side each parsed in
+//! order, so a string or comment that spans lines stays right), and inside a removed line and
+//! the added line that replaced it, the words that changed are marked.
+
+use std::ops::Range;
+
+use similar::{Algorithm, DiffTag, capture_diff_slices};
 
 use super::escape::Html;
+use super::highlight::{self, Highlighter, Segment};
 use crate::model::tool_kind::{DiffHunk, ResultFacts, ToolKind};
 use crate::render::summary::{DiffLine, changed_file, file_diff};
+
+/// Lines longer than this are compared whole, not word by word.
+const MAX_WORD_DIFF: usize = 1_000;
+
+/// The changed byte ranges of a removed line and of the added line paired with it.
+type WordMarks = (Vec<Range<usize>>, Vec<Range<usize>>);
+
+/// One line of the diff as written: its mark and text, or a hunk header.
+enum Row {
+    Hunk(String),
+    Line(char, String),
+}
 
 /// Lines of shared context kept at either end of a computed hunk.
 const CONTEXT: usize = 3;
 
 /// Writes the file path and the change it received.
 pub(crate) fn push_file_change(h: &mut Html, kind: &ToolKind, facts: &ResultFacts) {
+    let path = changed_file(kind);
     h.raw_trusted("<p class=\"path\">")
-        .text(changed_file(kind))
-        .raw_trusted("</p><pre class=\"diff\">");
+        .text(path)
+        .raw_trusted("</p>");
+    let mut rows = Vec::new();
     if !facts.hunks.is_empty() {
         for hunk in &facts.hunks {
-            push_hunk(h, hunk);
+            hunk_rows(hunk, &mut rows);
         }
     } else {
         let lines = file_diff(kind, CONTEXT).unwrap_or_default();
         for line in lines {
-            match line {
-                DiffLine::Gap => {
-                    h.raw_trusted("<span class=\"hunk\">…\n</span>");
-                }
-                DiffLine::Ctx(l) => push_line(h, ' ', &l),
-                DiffLine::Del(l) => push_line(h, '-', &l),
-                DiffLine::Add(l) => push_line(h, '+', &l),
-            }
+            rows.push(match line {
+                DiffLine::Gap => Row::Hunk("…".to_owned()),
+                DiffLine::Ctx(l) => Row::Line(' ', l),
+                DiffLine::Del(l) => Row::Line('-', l),
+                DiffLine::Add(l) => Row::Line('+', l),
+            });
         }
     }
+    let lang = highlight::language(path);
+    h.raw_trusted(if lang.is_some() {
+        "<pre class=\"diff hl\">"
+    } else {
+        "<pre class=\"diff\">"
+    });
+    push_rows(h, &rows, lang);
     h.raw_trusted("</pre>");
 }
 
 /// One hunk the harness reported: `@@` header and prefixed lines.
-fn push_hunk(h: &mut Html, hunk: &DiffHunk) {
-    h.raw_trusted("<span class=\"hunk\">@@ -")
-        .num(hunk.old_start)
-        .raw_trusted(",")
-        .num(hunk.old_lines)
-        .raw_trusted(" +")
-        .num(hunk.new_start)
-        .raw_trusted(",")
-        .num(hunk.new_lines)
-        .raw_trusted(" @@\n</span>");
+fn hunk_rows(hunk: &DiffHunk, rows: &mut Vec<Row>) {
+    rows.push(Row::Hunk(format!(
+        "@@ -{},{} +{},{} @@",
+        hunk.old_start, hunk.old_lines, hunk.new_start, hunk.new_lines
+    )));
     for line in &hunk.lines {
         let mut chars = line.chars();
-        match chars.next() {
-            Some(c @ ('+' | '-' | ' ')) => push_line(h, c, chars.as_str()),
-            _ => push_line(h, ' ', line),
+        rows.push(match chars.next() {
+            Some(c @ ('+' | '-' | ' ')) => Row::Line(c, chars.as_str().to_owned()),
+            _ => Row::Line(' ', line.to_owned()),
+        });
+    }
+}
+
+/// Writes the rows: each side highlighted in order, changed words marked in paired lines.
+fn push_rows(h: &mut Html, rows: &[Row], lang: Option<&'static syntect::parsing::SyntaxReference>) {
+    let size: usize = rows
+        .iter()
+        .map(|r| match r {
+            Row::Hunk(_) => 0,
+            Row::Line(_, l) => l.len(),
+        })
+        .sum();
+    let mut old = Highlighter::new(lang, size);
+    let mut new = Highlighter::new(lang, size);
+    let mut i = 0;
+    while i < rows.len() {
+        match &rows[i] {
+            Row::Hunk(text) => {
+                h.raw_trusted("<span class=\"hunk\">")
+                    .text(text)
+                    .raw_trusted("\n</span>");
+                i += 1;
+            }
+            Row::Line(' ', l) => {
+                old.line(l);
+                let segs = new.line(l);
+                push_line(h, ' ', l, &segs, &[]);
+                i += 1;
+            }
+            Row::Line(_, _) => {
+                // A block of removed lines, then the added lines that replace them.
+                let dels: Vec<&str> = take_run(&rows[i..], '-');
+                let adds: Vec<&str> = take_run(&rows[i + dels.len()..], '+');
+                let marks: Vec<WordMarks> = dels
+                    .iter()
+                    .zip(&adds)
+                    .map(|(a, b)| changed_words(a, b))
+                    .collect();
+                for (k, l) in dels.iter().enumerate() {
+                    let segs = old.line(l);
+                    let m = marks.get(k).map_or(&[][..], |m| &m.0[..]);
+                    push_line(h, '-', l, &segs, m);
+                }
+                for (k, l) in adds.iter().enumerate() {
+                    let segs = new.line(l);
+                    let m = marks.get(k).map_or(&[][..], |m| &m.1[..]);
+                    push_line(h, '+', l, &segs, m);
+                }
+                i += dels.len() + adds.len();
+                if dels.is_empty() && adds.is_empty() {
+                    i += 1;
+                }
+            }
         }
     }
 }
 
-fn push_line(h: &mut Html, mark: char, line: &str) {
+/// The texts of the rows at the start of `rows` marked `mark`.
+fn take_run(rows: &[Row], mark: char) -> Vec<&str> {
+    rows.iter()
+        .map_while(|r| match r {
+            Row::Line(m, l) if *m == mark => Some(l.as_str()),
+            Row::Line(..) | Row::Hunk(_) => None,
+        })
+        .collect()
+}
+
+/// Splits a line into words, runs of spaces and single punctuation marks.
+fn tokens(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let class = |c: char| {
+        if c.is_alphanumeric() || c == '_' {
+            0
+        } else if c.is_whitespace() {
+            1
+        } else {
+            2
+        }
+    };
+    let mut prev: Option<u8> = None;
+    for (i, c) in s.char_indices() {
+        let k = class(c);
+        if i > start && (prev != Some(k) || k == 2) {
+            out.push(&s[start..i]);
+            start = i;
+        }
+        prev = Some(k);
+    }
+    if start < s.len() {
+        out.push(&s[start..]);
+    }
+    out
+}
+
+/// The byte ranges that differ between a removed line and its replacement; none when the lines
+/// share too little for marks to help (the whole line is the change then).
+fn changed_words(old: &str, new: &str) -> WordMarks {
+    if old.len() > MAX_WORD_DIFF || new.len() > MAX_WORD_DIFF {
+        return (vec![], vec![]);
+    }
+    let a = tokens(old);
+    let b = tokens(new);
+    let offsets = |t: &[&str]| {
+        let mut at = 0;
+        let mut v = Vec::with_capacity(t.len() + 1);
+        for s in t {
+            v.push(at);
+            at += s.len();
+        }
+        v.push(at);
+        v
+    };
+    let (oa, ob) = (offsets(&a), offsets(&b));
+    let mut ra = Vec::new();
+    let mut rb = Vec::new();
+    let mut same = 0;
+    for op in capture_diff_slices(Algorithm::Myers, &a, &b) {
+        let (tag, x, y) = op.as_tag_tuple();
+        match tag {
+            DiffTag::Equal => same += oa[x.end] - oa[x.start],
+            DiffTag::Delete | DiffTag::Insert | DiffTag::Replace => {
+                if !x.is_empty() {
+                    ra.push(oa[x.start]..oa[x.end]);
+                }
+                if !y.is_empty() {
+                    rb.push(ob[y.start]..ob[y.end]);
+                }
+            }
+        }
+    }
+    // Marks help only when most of the line stayed.
+    if same * 2 < old.len().max(new.len()) {
+        return (vec![], vec![]);
+    }
+    (ra, rb)
+}
+
+/// One diff line: its syntax segments, with the changed ranges marked `w`.
+fn push_line(h: &mut Html, mark: char, line: &str, segs: &[Segment], changed: &[Range<usize>]) {
     let class = match mark {
         '+' => "add",
         '-' => "del",
@@ -66,9 +225,43 @@ fn push_line(h: &mut Html, mark: char, line: &str) {
     h.raw_trusted("<span class=\"")
         .raw_trusted(class)
         .raw_trusted("\">")
-        .text(mark.encode_utf8(&mut m))
-        .text(line)
-        .raw_trusted("\n</span>");
+        .text(mark.encode_utf8(&mut m));
+    // Cut the segments at the changed ranges' ends.
+    let mut cuts: Vec<usize> = segs.iter().flat_map(|(r, _)| [r.start, r.end]).collect();
+    cuts.extend(changed.iter().flat_map(|r| [r.start, r.end]));
+    cuts.push(0);
+    cuts.push(line.len());
+    cuts.sort_unstable();
+    cuts.dedup();
+    for w in cuts.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let Some(text) = line.get(a..b) else { continue };
+        let syn = segs
+            .iter()
+            .find(|(r, _)| r.start <= a && b <= r.end)
+            .and_then(|(_, c)| *c);
+        let hit = changed.iter().any(|r| r.start <= a && b <= r.end);
+        match (syn, hit) {
+            (None, false) => {
+                h.text(text);
+            }
+            (Some(c), false) => {
+                h.raw_trusted("<span class=\"")
+                    .raw_trusted(c)
+                    .raw_trusted("\">")
+                    .text(text)
+                    .raw_trusted("</span>");
+            }
+            (c, true) => {
+                h.raw_trusted("<span class=\"w");
+                if let Some(c) = c {
+                    h.raw_trusted(" ").raw_trusted(c);
+                }
+                h.raw_trusted("\">").text(text).raw_trusted("</span>");
+            }
+        }
+    }
+    h.raw_trusted("\n</span>");
 }
 
 #[cfg(test)]
@@ -90,6 +283,26 @@ mod tests {
                 "<span class=\"ctx\"> x\n</span><span class=\"del\">-y\n</span>",
                 "<span class=\"add\">+Y\n</span><span class=\"ctx\"> z\n</span>"
             )),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn changed_words_are_marked() {
+        let mut h = Html::default();
+        let kind = ToolKind::Edit {
+            path: "a.txt".into(),
+            old: "let total = 1;".into(),
+            new: "let total = 2;".into(),
+        };
+        push_file_change(&mut h, &kind, &ResultFacts::default());
+        let out = h.as_str();
+        assert!(
+            out.contains("-let total = <span class=\"w\">1</span>;"),
+            "{out}"
+        );
+        assert!(
+            out.contains("+let total = <span class=\"w\">2</span>;"),
             "{out}"
         );
     }

@@ -1,88 +1,174 @@
-//! `index.html` for `--to html --output-dir DIR`: one row per session page written in the run
-//! (date, first prompt, model, turns, cost, source), each linking to its page.
+//! `index.html` for `--to html --output-dir DIR`: the archive of the session pages written there,
+//! grouped by project (newest project and newest session first), each session with its title,
+//! time range, turns, tool calls, tokens and cost, totals per project and overall, and a search
+//! over titles, prompts, tool names and touched files (the words are embedded in each row; no
+//! request).
 //!
 //! `Tally` wraps the HTML renderer while one session is rendered and keeps the few facts a row
-//! needs as the items go by (O(1) memory per session); `write_index` writes the page once every
-//! input is done. The page has the same Content-Security-Policy and stylesheet as a session page.
+//! needs as the items go by (capped lists, so memory stays small per session); `write_index`
+//! writes the page once every input is done. The page has the same Content-Security-Policy,
+//! stylesheet and script as a session page. [`Manifest`] (`DIR/.scribe-index.json`) remembers
+//! each input's size and modification time with its row, so a second run over the same
+//! directory renders only the inputs that changed.
 
+use std::collections::BTreeSet;
 use std::io::{self, Write};
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
 
 use super::escape::Html;
-use super::{CSS, csp};
+use super::map::short;
+use super::times::{parse_ms, push_time, push_time_as};
+use super::tool::thousands;
+use super::{CSS, JS, csp};
 use crate::model::Header;
 use crate::model::event::Event;
 use crate::model::session::SystemNotice;
-use crate::model::transcript::{Part, Role, TranscriptItem, TurnOrigin};
+use crate::model::tool_kind::ToolKind;
+use crate::model::transcript::{Part, Role, TranscriptItem, TurnOrigin, Usage};
+use crate::render::summary::display_name;
 use crate::render::totals::Totals;
 use crate::render::{Render, Summary};
 
+/// Prompts, tool names and files kept per session for the search (each capped).
+const MAX_TERMS: usize = 100;
+
 /// What the index shows about one session page.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub(crate) struct IndexRow {
     /// The page's file name, relative to the index.
     pub(crate) href: String,
+    /// The first timestamp seen (or the session's own date).
     pub(crate) date: Option<String>,
+    /// The last timestamp seen.
+    #[serde(default)]
+    pub(crate) end: Option<String>,
     pub(crate) first_prompt: Option<String>,
     pub(crate) title: Option<String>,
     pub(crate) model: Option<String>,
     pub(crate) turns: u64,
+    #[serde(default)]
+    pub(crate) tool_calls: u64,
+    #[serde(default)]
+    pub(crate) usage: Usage,
     pub(crate) cost: Option<f64>,
     pub(crate) source: String,
+    /// The project: the session's working directory, else the decoded name of the
+    /// `~/.claude/projects/<dir>` folder the input sits in.
+    #[serde(default)]
+    pub(crate) project: Option<String>,
+    /// Words for the search: prompts, tool names, touched files.
+    #[serde(default)]
+    pub(crate) terms: Vec<String>,
 }
 
 /// A renderer that forwards everything to `inner` and fills `row` on the way.
 pub(crate) struct Tally<'a> {
     pub(crate) inner: &'a mut dyn Render,
     pub(crate) row: IndexRow,
+    /// Tool names and files already in `row.terms`.
+    seen: BTreeSet<String>,
     /// The results seen, for the row's cost (the session's running total, `Totals`).
     pub(crate) totals: Totals,
 }
 
-impl Tally<'_> {
+impl<'a> Tally<'a> {
+    /// A tally of one session rendered by `inner`.
+    pub(crate) fn new(inner: &'a mut dyn Render) -> Tally<'a> {
+        Tally {
+            inner,
+            row: IndexRow::default(),
+            seen: BTreeSet::new(),
+            totals: Totals::default(),
+        }
+    }
+
+    fn term(&mut self, t: String) {
+        if self.row.terms.len() < 3 * MAX_TERMS && self.seen.insert(t.clone()) {
+            self.row.terms.push(t);
+        }
+    }
+
+    fn time(&mut self, ts: Option<&String>) {
+        let Some(ts) = ts.filter(|t| parse_ms(t).is_some()) else {
+            return;
+        };
+        if self
+            .row
+            .date
+            .as_ref()
+            .is_none_or(|d| parse_ms(ts) < parse_ms(d))
+        {
+            self.row.date = Some(ts.clone());
+        }
+        if self
+            .row
+            .end
+            .as_ref()
+            .is_none_or(|e| parse_ms(ts) > parse_ms(e))
+        {
+            self.row.end = Some(ts.clone());
+        }
+    }
+
     fn observe(&mut self, item: &TranscriptItem) {
-        let row = &mut self.row;
         match item {
             TranscriptItem::Session(s) => {
-                if row.model.is_none() && !s.model.is_empty() {
-                    row.model = Some(s.model.clone());
+                if self.row.model.is_none() && !s.model.is_empty() {
+                    self.row.model = Some(s.model.clone());
                 }
                 if s.title.is_some() {
-                    row.title.clone_from(&s.title);
+                    self.row.title.clone_from(&s.title);
                 }
-                if row.date.is_none() {
-                    row.date.clone_from(&s.updated_at);
+                if !s.cwd.is_empty() {
+                    self.row.project = Some(s.cwd.clone());
+                }
+                if self.row.date.is_none() {
+                    self.row.date.clone_from(&s.updated_at);
                 }
             }
             TranscriptItem::Turn(t) => {
-                row.turns += 1;
-                if row.date.is_none() {
-                    row.date.clone_from(&t.timestamp);
+                self.row.turns += 1;
+                self.time(t.timestamp.as_ref());
+                if self.row.model.is_none() {
+                    self.row.model.clone_from(&t.metadata.model);
                 }
-                if row.model.is_none() {
-                    row.model.clone_from(&t.metadata.model);
+                if let Some(u) = &t.metadata.usage {
+                    self.row.usage.add(u);
                 }
                 let prompt = t.role == Role::User
                     && matches!(t.origin, TurnOrigin::UserInput | TurnOrigin::Replay);
-                if prompt && row.first_prompt.is_none() {
-                    row.first_prompt = t.parts.iter().find_map(|p| match p {
-                        Part::Text { text, .. } if !text.trim().is_empty() => Some(text.clone()),
-                        Part::Text { .. }
-                        | Part::Reasoning { .. }
-                        | Part::ToolCall { .. }
-                        | Part::File { .. }
-                        | Part::SourceUrl { .. }
-                        | Part::SourceDocument { .. }
-                        | Part::Compaction { .. }
-                        | Part::Data { .. } => None,
-                    });
+                if prompt {
+                    let text = t.text();
+                    if self.row.first_prompt.is_none() && !text.trim().is_empty() {
+                        self.row.first_prompt = Some(short(&text, 300));
+                    }
+                    if !text.trim().is_empty() {
+                        self.term(short(&text, 200));
+                    }
+                }
+                for p in &t.parts {
+                    if let Part::ToolCall { call } = p {
+                        self.row.tool_calls += 1;
+                        self.term(display_name(call));
+                        for f in touched_files(&call.kind) {
+                            self.term(f.to_owned());
+                        }
+                    }
                 }
             }
             TranscriptItem::Notice(n) => {
                 if matches!(n.as_ref(), SystemNotice::Result { .. }) {
                     // The session's cost: its running total, earlier runs included.
                     self.totals.add(n);
-                    row.cost = self.totals.session_total();
+                    if let Some(c) = self.totals.session_total() {
+                        self.row.cost = Some(c);
+                    }
+                } else if let Some(c) = super::map::reported_cost(n) {
+                    // A saved session's cost-state record: the largest is the session's cost.
+                    self.row.cost = Some(self.row.cost.map_or(c, |have| have.max(c)));
                 }
             }
             TranscriptItem::Debug(_) => {}
@@ -93,6 +179,7 @@ impl Tally<'_> {
 impl Render for Tally<'_> {
     fn begin(&mut self, out: &mut dyn Write, header: &Header) -> io::Result<()> {
         self.row.source = header.source.to_owned();
+        self.row.project = project_of_path(Path::new(&header.file));
         self.inner.begin(out, header)
     }
 
@@ -110,30 +197,97 @@ impl Render for Tally<'_> {
     }
 }
 
-/// `2026-11-30T08:16:33.625Z` → `2026-11-30 08:16`.
-fn short_date(iso: &str) -> String {
-    iso.get(..16).unwrap_or(iso).replacen('T', " ", 1)
-}
-
-/// The first line of a prompt, shortened for a table cell.
-fn first_line(text: &str) -> String {
-    let line = text
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or_default()
-        .trim();
-    let mut out: String = line.chars().take(120).collect();
-    if line.chars().count() > 120 {
-        out.push('…');
+/// The files a call read or changed (for the archive's search).
+fn touched_files(kind: &ToolKind) -> Vec<&str> {
+    match kind {
+        ToolKind::Read { path }
+        | ToolKind::Write { path, .. }
+        | ToolKind::Edit { path, .. }
+        | ToolKind::MultiEdit { path, .. } => vec![path.as_str()],
+        ToolKind::Patch { files } => files.iter().map(|f| f.path.as_str()).collect(),
+        ToolKind::Shell { .. }
+        | ToolKind::Search { .. }
+        | ToolKind::WebFetch { .. }
+        | ToolKind::WebSearch { .. }
+        | ToolKind::Todo { .. }
+        | ToolKind::Plan { .. }
+        | ToolKind::Subagent { .. }
+        | ToolKind::Skill { .. }
+        | ToolKind::Mcp { .. }
+        | ToolKind::StructuredOutput
+        | ToolKind::Other { .. } => Vec::new(),
     }
-    out
 }
 
-/// Writes the index page for the session pages of one run.
-/// Rows are listed newest first (by date, then file name).
+/// The project of a saved session file: `~/.claude/projects/-home-me-app/x.jsonl` →
+/// `/home/me/app` (Claude Code writes the path with `/` and `.` as `-`; the session's own `cwd`,
+/// when it has one, replaces this guess).
+fn project_of_path(path: &Path) -> Option<String> {
+    let dir = path.parent()?.file_name()?.to_str()?;
+    dir.starts_with('-').then(|| dir.replace('-', "/"))
+}
+
+/// The sums of some rows.
+#[derive(Debug, Default)]
+struct Sums {
+    sessions: u64,
+    turns: u64,
+    tool_calls: u64,
+    usage: Usage,
+    cost: Option<f64>,
+}
+
+impl Sums {
+    fn add(&mut self, r: &IndexRow) {
+        self.sessions += 1;
+        self.turns = self.turns.saturating_add(r.turns);
+        self.tool_calls = self.tool_calls.saturating_add(r.tool_calls);
+        self.usage.add(&r.usage);
+        if let Some(c) = r.cost {
+            self.cost = Some(self.cost.unwrap_or(0.0) + c);
+        }
+    }
+
+    /// `3 sessions · 41 turns · 17 tool calls · 12,345 tokens in · 678 out · $0.1234`.
+    fn words(&self) -> String {
+        let u = &self.usage;
+        let input = u
+            .input_tokens
+            .saturating_add(u.cache_read_input_tokens)
+            .saturating_add(u.cache_creation_input_tokens);
+        let mut s = format!(
+            "{} session{} · {} turns · {} tool calls · {} tokens in · {} out",
+            self.sessions,
+            if self.sessions == 1 { "" } else { "s" },
+            thousands(self.turns),
+            thousands(self.tool_calls),
+            thousands(input),
+            thousands(u.output_tokens)
+        );
+        if let Some(c) = self.cost {
+            s.push_str(&format!(" · ${c:.4}"));
+        }
+        s
+    }
+}
+
+/// Writes the index page for the session pages of one run: projects (newest first), each with
+/// its sessions (newest first) and totals, then the overall totals.
 pub(crate) fn write_index(out: &mut dyn Write, rows: &[IndexRow]) -> io::Result<()> {
     let mut rows: Vec<&IndexRow> = rows.iter().collect();
-    rows.sort_by(|a, b| b.date.cmp(&a.date).then_with(|| a.href.cmp(&b.href)));
+    let key = |r: &IndexRow| r.date.as_deref().and_then(parse_ms);
+    rows.sort_by(|a, b| key(b).cmp(&key(a)).then_with(|| a.href.cmp(&b.href)));
+    // Projects in the order of their newest session.
+    let mut projects: Vec<(&str, Vec<&IndexRow>)> = Vec::new();
+    for r in &rows {
+        let p = r.project.as_deref().unwrap_or("(no project)");
+        match projects.iter_mut().find(|(name, _)| *name == p) {
+            Some((_, list)) => list.push(r),
+            None => projects.push((p, vec![r])),
+        }
+    }
+    let mut all = Sums::default();
+    rows.iter().for_each(|r| all.add(r));
     let mut h = Html::default();
     h.raw_trusted("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
         .raw_trusted("<meta http-equiv=\"Content-Security-Policy\" content=\"")
@@ -142,39 +296,86 @@ pub(crate) fn write_index(out: &mut dyn Write, rows: &[IndexRow]) -> io::Result<
         .raw_trusted("<meta name=\"color-scheme\" content=\"light dark\">\n")
         .raw_trusted("<link rel=\"icon\" href=\"data:,\">\n<title>Sessions · scribe</title>\n<style>")
         .raw_trusted(CSS)
-        .raw_trusted("</style>\n</head>\n<body>\n<header class=\"page-h\"><h1>Sessions</h1><p class=\"meta\">")
-        .num(rows.len())
-        .raw_trusted(" sessions · scribe ")
+        .raw_trusted("</style>\n</head>\n<body class=\"archive\">\n<header class=\"page-h\"><h1>Sessions</h1><p class=\"meta totals\">")
+        .num(projects.len())
+        .raw_trusted(if projects.len() == 1 { " project · " } else { " projects · " })
+        .text(&all.words())
+        .raw_trusted(" · scribe ")
         .text(env!("CARGO_PKG_VERSION"))
-        .raw_trusted("</p></header>\n<main>\n<table class=\"index\"><thead><tr>")
-        .raw_trusted("<th>date</th><th>session</th><th>model</th><th>turns</th><th>cost</th><th>source</th>")
-        .raw_trusted("</tr></thead><tbody>\n");
-    for r in &rows {
-        let label = r
-            .title
-            .as_deref()
-            .or(r.first_prompt.as_deref())
-            .map(first_line)
-            .filter(|s| !s.is_empty())
-            .unwrap_or_else(|| r.href.clone());
-        h.raw_trusted("<tr><td class=\"mono nowrap\">")
-            .text(&r.date.as_deref().map(short_date).unwrap_or_default())
-            .raw_trusted("</td><td><a href=\"")
-            .attr(&percent_path(&r.href))
-            .raw_trusted("\">")
-            .text(&label)
-            .raw_trusted("</a></td><td class=\"mono nowrap\">")
-            .text(r.model.as_deref().unwrap_or(""))
-            .raw_trusted("</td><td>")
-            .num(r.turns)
-            .raw_trusted("</td><td>")
-            .text(&r.cost.map(|c| format!("${c:.4}")).unwrap_or_default())
-            .raw_trusted("</td><td class=\"mono nowrap\">")
-            .text(&r.source)
-            .raw_trusted("</td></tr>\n");
+        .raw_trusted("</p><div id=\"search\" class=\"search\" hidden>")
+        .raw_trusted("<input id=\"q\" type=\"search\" placeholder=\"Search titles, prompts, tools, files\" ")
+        .raw_trusted("aria-label=\"Search sessions\" autocomplete=\"off\"> <span id=\"qcount\" class=\"meta\" aria-live=\"polite\"></span>")
+        .raw_trusted("</div></header>\n<main>\n");
+    for (name, list) in &projects {
+        let mut sums = Sums::default();
+        list.iter().for_each(|r| sums.add(r));
+        h.raw_trusted("<section class=\"project\"><h2>")
+            .text(name)
+            .raw_trusted("</h2><table class=\"index\"><thead><tr>")
+            .raw_trusted("<th>when</th><th>session</th><th>turns</th><th>tool calls</th><th>tokens in / out</th><th>cost</th>")
+            .raw_trusted("</tr></thead><tbody>\n");
+        for r in list {
+            push_row(&mut h, r);
+        }
+        h.raw_trusted("</tbody><tfoot><tr><td colspan=\"6\" class=\"meta\">")
+            .text(&sums.words())
+            .raw_trusted("</td></tr></tfoot></table></section>\n");
     }
-    h.raw_trusted("</tbody></table>\n</main>\n</body></html>\n");
+    h.raw_trusted("</main>\n<footer class=\"page-f\"><span>Total: ")
+        .text(&all.words())
+        .raw_trusted("</span></footer>\n<script>")
+        .raw_trusted(JS)
+        .raw_trusted("</script>\n</body></html>\n");
     out.write_all(h.as_str().as_bytes())
+}
+
+fn push_row(h: &mut Html, r: &IndexRow) {
+    let label = r
+        .title
+        .as_deref()
+        .or(r.first_prompt.as_deref())
+        .map(|t| short(t, 120))
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| r.href.clone());
+    let mut words: Vec<&str> = vec![&label];
+    words.extend(r.first_prompt.as_deref());
+    words.extend(r.terms.iter().map(String::as_str));
+    h.raw_trusted("<tr data-s=\"")
+        .attr(&words.join("\n").to_lowercase())
+        .raw_trusted("\"><td>");
+    if let Some(d) = &r.date {
+        push_time(h, d);
+        if let Some(e) = r.end.as_ref().filter(|e| *e != d) {
+            h.raw_trusted(" – ");
+            push_time_as(h, e, "end");
+        }
+    }
+    h.raw_trusted("</td><td><a href=\"")
+        .attr(&percent_path(&r.href))
+        .raw_trusted("\">")
+        .text(&label)
+        .raw_trusted("</a><br><span class=\"meta\">")
+        .text(r.model.as_deref().unwrap_or(""))
+        .raw_trusted(" · ")
+        .text(&r.source)
+        .raw_trusted("</span></td><td>")
+        .num(r.turns)
+        .raw_trusted("</td><td>")
+        .num(r.tool_calls)
+        .raw_trusted("</td><td class=\"nowrap\">");
+    let u = &r.usage;
+    let input = u
+        .input_tokens
+        .saturating_add(u.cache_read_input_tokens)
+        .saturating_add(u.cache_creation_input_tokens);
+    if input > 0 || u.output_tokens > 0 {
+        h.text(&thousands(input))
+            .raw_trusted(" / ")
+            .text(&thousands(u.output_tokens));
+    }
+    h.raw_trusted("</td><td>")
+        .text(&r.cost.map(|c| format!("${c:.4}")).unwrap_or_default())
+        .raw_trusted("</td></tr>\n");
 }
 
 /// A file name as a relative URL: everything but unreserved characters percent-encoded, so a
@@ -189,6 +390,82 @@ fn percent_path(name: &str) -> String {
         }
     }
     out
+}
+
+/// What a previous run wrote in the directory: per input, its size and modification time and
+/// the row of the page made from it. A changed input (or a missing page) is rendered again;
+/// the others keep their page.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub(crate) struct Manifest {
+    /// The manifest's format (a different one is ignored).
+    version: u32,
+    entries: Vec<ManifestEntry>,
+    /// The entries of this run (what `save` writes).
+    #[serde(skip)]
+    fresh: Vec<ManifestEntry>,
+}
+
+/// One input of a run.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct ManifestEntry {
+    input: String,
+    size: u64,
+    mtime_ns: u128,
+    row: IndexRow,
+}
+
+impl Manifest {
+    /// The manifest's file name in the output directory.
+    pub(crate) const FILE: &'static str = ".scribe-index.json";
+    const VERSION: u32 = 1;
+
+    /// The manifest in `dir`, or an empty one (missing, unreadable or another version).
+    pub(crate) fn load(dir: &Path) -> Manifest {
+        std::fs::read(dir.join(Manifest::FILE))
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Manifest>(&b).ok())
+            .filter(|m| m.version == Manifest::VERSION)
+            .unwrap_or_default()
+    }
+
+    /// The row of an input that has not changed since the page in `dir` was written from it.
+    pub(crate) fn unchanged(&self, dir: &Path, input: &Path) -> Option<IndexRow> {
+        let (size, mtime_ns) = stamp(input)?;
+        let name = input.to_string_lossy();
+        let e = self.entries.iter().find(|e| e.input == name)?;
+        let page_there = dir.join(&e.row.href).is_file();
+        (e.size == size && e.mtime_ns == mtime_ns && page_there).then(|| e.row.clone())
+    }
+
+    /// Notes an input of this run and its row.
+    pub(crate) fn record(&mut self, input: &Path, row: &IndexRow) {
+        let Some((size, mtime_ns)) = stamp(input) else {
+            return;
+        };
+        self.fresh.push(ManifestEntry {
+            input: input.to_string_lossy().into_owned(),
+            size,
+            mtime_ns,
+            row: row.clone(),
+        });
+    }
+
+    /// Writes this run's entries to `out` (the caller writes [`Manifest::FILE`] through
+    /// `crate::output_file`, so a planted symbolic link is refused, not followed).
+    pub(crate) fn save(mut self, out: &mut dyn Write) -> io::Result<()> {
+        self.version = Manifest::VERSION;
+        self.entries = std::mem::take(&mut self.fresh);
+        serde_json::to_writer(&mut *out, &self).map_err(io::Error::other)
+    }
+}
+
+/// An input file's size and modification time (nanoseconds since 1970); `None` for stdin or a
+/// file that cannot be read.
+fn stamp(input: &Path) -> Option<(u64, u128)> {
+    let meta = std::fs::metadata(input).ok()?;
+    let mtime = meta.modified().ok()?;
+    let ns = mtime.duration_since(std::time::UNIX_EPOCH).ok()?.as_nanos();
+    meta.is_file().then_some((meta.len(), ns))
 }
 
 #[cfg(test)]
@@ -210,11 +487,22 @@ mod tests {
         let row = IndexRow {
             href: "s1.html".into(),
             first_prompt: Some("<script>alert(1)</script>".into()),
+            terms: vec!["\"><script>".into()],
             ..IndexRow::default()
         };
         write_index(&mut out, &[row]).unwrap();
         let page = String::from_utf8(out).unwrap();
         assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
-        assert_eq!(page.matches("<script").count(), 0);
+        assert!(page.contains("data-s=\"&lt;script&gt;alert(1)&lt;/script&gt;"));
+        assert_eq!(page.matches("<script").count(), 1, "only the page's own");
+    }
+
+    #[test]
+    fn project_folders_decode_to_paths() {
+        assert_eq!(
+            project_of_path(Path::new("/h/.claude/projects/-home-me-app/s.jsonl")).as_deref(),
+            Some("/home/me/app")
+        );
+        assert_eq!(project_of_path(Path::new("logs/s.jsonl")), None);
     }
 }

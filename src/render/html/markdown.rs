@@ -6,9 +6,10 @@
 //! `<img>` (a remote image would be a network request; a safe one becomes a link), and table
 //! alignments are dropped (they are written as `style=` attributes, which the page's CSP forbids).
 
-use pulldown_cmark::{Alignment, CowStr, Event, Options, Parser, Tag, TagEnd, html};
+use pulldown_cmark::{Alignment, CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd, html};
 
 use super::escape::{Html, invisible_mark, safe_href};
+use super::highlight;
 use crate::render::ansi::sanitize::is_invisible;
 
 /// Renders untrusted Markdown into `out`.
@@ -17,12 +18,44 @@ pub(crate) fn push_markdown(out: &mut Html, source: &str) {
     // For each open link or image: whether its tag was kept.
     let mut kept: Vec<bool> = Vec::new();
     let mut pending_url: Vec<Option<String>> = Vec::new();
+    // The code block being collected: its language word and its text so far.
+    let mut code: Option<(String, String)> = None;
     let events = Parser::new_ext(source, opts).flat_map(|event| -> Vec<Event<'_>> {
+        #[allow(
+            clippy::wildcard_enum_match_arm,
+            reason = "inside a code block only its text and its end matter; the rest is dropped"
+        )]
+        if let Some((_, text)) = code.as_mut() {
+            match event {
+                Event::Text(t) | Event::Html(t) => {
+                    text.push_str(&t);
+                    return vec![];
+                }
+                Event::End(TagEnd::CodeBlock) => {
+                    // Markup written here by the highlighter (every piece of text escaped).
+                    let (lang, text) = code.take().unwrap_or_default();
+                    return vec![Event::Html(CowStr::from(code_block(&lang, &text)))];
+                }
+                _ => return vec![],
+            }
+        }
         #[allow(
             clippy::wildcard_enum_match_arm,
             reason = "the Markdown parser's events: the rest pass through unchanged"
         )]
         match event {
+            Event::Start(Tag::CodeBlock(kind)) => {
+                let lang = match kind {
+                    CodeBlockKind::Fenced(info) => info
+                        .split([' ', ',', '{'])
+                        .next()
+                        .unwrap_or_default()
+                        .to_owned(),
+                    CodeBlockKind::Indented => String::new(),
+                };
+                code = Some((lang, String::new()));
+                vec![]
+            }
             Event::Html(s) | Event::InlineHtml(s) => marked(s),
             Event::Text(s) => marked(s),
             Event::Code(s) if s.chars().any(is_invisible) => {
@@ -96,6 +129,20 @@ pub(crate) fn push_markdown(out: &mut Html, source: &str) {
     out.raw_trusted(&buf);
 }
 
+/// A code block: highlighted when its fence names a language scribe knows.
+fn code_block(lang: &str, text: &str) -> String {
+    let mut h = Html::default();
+    let syntax = highlight::language(lang);
+    h.raw_trusted(if syntax.is_some() {
+        "<pre class=\"code hl\"><code>"
+    } else {
+        "<pre class=\"code\"><code>"
+    });
+    highlight::push_code(&mut h, syntax, text.strip_suffix('\n').unwrap_or(text));
+    h.raw_trusted("</code></pre>\n");
+    h.as_str().to_owned()
+}
+
 /// A text event, split so that each invisible character becomes a marked `<U+…>` (written as
 /// markup this module makes; the text around it stays a text event, escaped by `push_html`).
 fn marked(s: CowStr<'_>) -> Vec<Event<'_>> {
@@ -125,6 +172,17 @@ mod tests {
         let mut h = Html::default();
         push_markdown(&mut h, s);
         h.as_str().to_owned()
+    }
+
+    #[test]
+    fn fences_are_highlighted_and_escaped() {
+        let out = md("```rust\nfn x() {} // <script>\n```\n\n```\n<b>\n```\n");
+        assert!(out.contains("<span class=\"h-k\">fn</span>"), "{out}");
+        assert!(out.contains("&lt;script&gt;"), "{out}");
+        assert!(
+            out.contains("<pre class=\"code\"><code>&lt;b&gt;</code></pre>"),
+            "{out}"
+        );
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //!
 //! All markup goes through `escape::Html`; transcript content is untrusted everywhere.
 
+use std::collections::HashSet;
 use std::io::{self, Write};
 use std::sync::OnceLock;
 
@@ -19,13 +20,20 @@ use sha2::{Digest, Sha256};
 
 use super::{Render, Summary};
 use crate::model::Header;
-use crate::model::transcript::TranscriptItem;
+use crate::model::transcript::{Part, TranscriptItem, Turn};
 
 mod diff;
-mod escape;
+pub(crate) mod escape;
+mod handback;
+mod highlight;
 pub(crate) mod index;
+mod kind;
+mod map;
 mod markdown;
 mod notice;
+mod open;
+mod timeline;
+mod times;
 mod tool;
 mod turn;
 
@@ -34,7 +42,7 @@ use escape::Html;
 
 /// The page's stylesheet, inlined.
 const CSS: &str = include_str!("page.css");
-/// The page's script (search, print), inlined at the end of the body.
+/// The page's script (times, search, expand/collapse, print), inlined at the end of the body.
 const JS: &str = include_str!("page.js");
 
 /// The policy: nothing may load or run but the inline style and script above (matched by hash),
@@ -53,7 +61,7 @@ fn csp() -> &'static str {
     })
 }
 
-/// Writes HTML. Holds only counters and one reusable buffer between items.
+/// Writes HTML. Holds counters, the map's few facts and one reusable buffer between items.
 #[derive(Debug, Default)]
 pub(crate) struct HtmlRenderer {
     /// `--debug`: debug records show their raw input.
@@ -65,12 +73,24 @@ pub(crate) struct HtmlRenderer {
     /// Notices written, for unique anchors of the turns some of them carry.
     notices: u64,
     buf: Html,
+    /// The page sits beside an `index.html` (`--output-dir`): it links back to it.
+    in_archive: bool,
+    /// The input's name, for the map's heading when the session has no title.
+    file: String,
+    map: map::Map,
+    /// The previous top-level turn (model, time).
+    cx: turn::Context,
+    /// Calls whose card said they were denied: their permission notice is not repeated.
+    denied: HashSet<String>,
 }
 
 impl HtmlRenderer {
-    /// A renderer for a run of inputs (each input is its own page).
-    pub(crate) fn new(debug: bool) -> HtmlRenderer {
+    /// A renderer for a run of inputs (each input is its own page). `in_archive`: the pages are
+    /// written beside an index page they link back to. `debug`: debug records show their raw
+    /// input.
+    pub(crate) fn new(in_archive: bool, debug: bool) -> HtmlRenderer {
         HtmlRenderer {
+            in_archive,
             debug,
             ..HtmlRenderer::default()
         }
@@ -81,6 +101,17 @@ impl HtmlRenderer {
         self.buf.clear();
         Ok(())
     }
+
+    /// Notes the calls of a turn that were denied (their card says so).
+    fn note_denials(&mut self, t: &Turn) {
+        for p in &t.parts {
+            if let Part::ToolCall { call } = p
+                && call.denied.is_some()
+            {
+                self.denied.insert(call.tool_call_id.clone());
+            }
+        }
+    }
 }
 
 impl Render for HtmlRenderer {
@@ -89,11 +120,18 @@ impl Render for HtmlRenderer {
         self.totals = Totals::default();
         self.sessions = 0;
         self.notices = 0;
+        self.map = map::Map::default();
+        self.cx = turn::Context::default();
+        self.denied.clear();
+        self.file.clone_from(&header.file);
+        highlight::reset_budget();
         let h = &mut self.buf;
         h.raw_trusted("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
             .raw_trusted("<meta http-equiv=\"Content-Security-Policy\" content=\"")
             .attr(csp())
-            .raw_trusted("\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+            .raw_trusted(
+                "\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
+            )
             .raw_trusted("<meta name=\"color-scheme\" content=\"light dark\">\n")
             .raw_trusted("<meta name=\"generator\" content=\"scribe ")
             .attr(env!("CARGO_PKG_VERSION"))
@@ -103,38 +141,70 @@ impl Render for HtmlRenderer {
             .attr(&header.file)
             .raw_trusted(" · scribe</title>\n<style>")
             .raw_trusted(CSS)
-            .raw_trusted("</style>\n</head>\n<body>\n<header class=\"page-h\"><h1>")
-            .text(&header.file)
-            .raw_trusted("</h1><p class=\"meta\">")
+            .raw_trusted("</style>\n</head>\n<body>\n<header class=\"page-h\"><nav class=\"bar\">");
+        if self.in_archive {
+            h.raw_trusted("<a href=\"index.html\">← All sessions</a> ");
+        }
+        h.raw_trusted("<a href=\"#map\">Overview</a> <a href=\"#prompts\">Prompts</a> ")
+            .raw_trusted("<span class=\"meta\">")
             .text(header.source)
             .raw_trusted(" · scribe ")
             .text(env!("CARGO_PKG_VERSION"))
-            .raw_trusted("</p><div id=\"search\" class=\"search\" hidden>")
-            .raw_trusted("<input id=\"q\" type=\"search\" placeholder=\"Search turns\" ")
-            .raw_trusted("aria-label=\"Search turns\" autocomplete=\"off\"> <span id=\"qcount\" class=\"meta\"></span>")
-            .raw_trusted("</div></header>\n<main>\n");
+            .raw_trusted("</span><span class=\"tools\" id=\"tools\" hidden>")
+            .raw_trusted("<button type=\"button\" id=\"expand\">Expand all</button>")
+            .raw_trusted(
+                "<button type=\"button\" id=\"collapse\">Collapse all</button></span></nav>",
+            )
+            .raw_trusted("<div id=\"search\" class=\"search\" hidden>")
+            .raw_trusted("<input id=\"q\" type=\"search\" placeholder=\"Search\" ")
+            .raw_trusted("aria-label=\"Search\" autocomplete=\"off\">")
+            .raw_trusted(
+                "<button type=\"button\" id=\"qprev\" aria-label=\"Previous match\">↑</button>",
+            )
+            .raw_trusted(
+                "<button type=\"button\" id=\"qnext\" aria-label=\"Next match\">↓</button>",
+            )
+            .raw_trusted(" <span id=\"qcount\" class=\"meta\" aria-live=\"polite\"></span> ")
+            .raw_trusted("<span class=\"kinds\">")
+            .raw_trusted(
+                "<label><input type=\"checkbox\" value=\"prompt\" checked> prompts</label>",
+            )
+            .raw_trusted(
+                "<label><input type=\"checkbox\" value=\"text\" checked> assistant</label>",
+            )
+            .raw_trusted(
+                "<label><input type=\"checkbox\" value=\"tool\" checked> tool calls</label>",
+            )
+            .raw_trusted("<label><input type=\"checkbox\" value=\"error\" checked> errors</label>")
+            .raw_trusted("</span></div></header>\n<main>\n");
         self.flush_buf(out)
     }
 
     fn item(&mut self, out: &mut dyn Write, item: &TranscriptItem) -> io::Result<()> {
-        let h = &mut self.buf;
         match item {
             TranscriptItem::Session(s) => {
                 self.sessions += 1;
-                notice::push_session(h, s, self.sessions == 1);
+                self.map.session(s);
+                notice::push_session(&mut self.buf, s, self.sessions == 1);
             }
             TranscriptItem::Turn(t) => {
                 self.totals.add_turn(t);
                 self.turns += 1;
                 let anchor = format!("t{}", self.turns);
-                turn::push_turn(h, t, &anchor);
+                self.map.turn(t, &anchor);
+                self.note_denials(t);
+                turn::push_turn(&mut self.buf, t, &anchor, &mut self.cx);
             }
             TranscriptItem::Notice(n) => {
                 self.notices += 1;
+                self.map.notice(n);
                 let scope = format!("n{}", self.notices);
-                notice::push_notice(h, n, &mut self.totals, &scope);
+                let denied = &self.denied;
+                notice::push_notice(&mut self.buf, n, &mut self.totals, &scope, &|id| {
+                    denied.contains(id)
+                });
             }
-            TranscriptItem::Debug(d) => notice::push_debug(h, d, self.debug),
+            TranscriptItem::Debug(d) => notice::push_debug(&mut self.buf, d, self.debug),
         }
         self.flush_buf(out)
     }
@@ -142,7 +212,8 @@ impl Render for HtmlRenderer {
     fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
         let h = &mut self.buf;
         h.raw_trusted("</main>\n");
-        notice::push_footer(h, self.turns, &self.totals, summary.lines, summary.errors);
+        notice::push_footer(h, summary.errors);
+        self.map.push(h, &self.totals, &self.file);
         h.raw_trusted("<script>")
             .raw_trusted(JS)
             .raw_trusted("</script>\n</body></html>\n");

@@ -3,18 +3,21 @@
 
 use super::escape::Html;
 use super::tool::push_subagent;
-use super::turn::push_turn;
+use super::turn::{Context, push_turn};
 use crate::model::session::{HookStatus, Level, SessionSnapshot, SystemNotice};
 use crate::model::transcript::DebugRecord;
 use crate::render::notice_text;
 use crate::render::totals::Totals;
 
-/// `1.2 s`, `3 min 4 s`.
-pub(crate) fn duration(ms: u64) -> String {
-    if ms < 60_000 {
-        format!("{:.1} s", ms as f64 / 1000.0)
-    } else {
-        format!("{} min {} s", ms / 60_000, (ms % 60_000) / 1000)
+use super::times::duration;
+
+/// A sentence's first letter in capitals (the shared wordings start in lower case, for the
+/// middle of a terminal line).
+fn sentence(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
     }
 }
 
@@ -39,11 +42,34 @@ fn list(h: &mut Html, label: &str, items: &[String]) {
 /// The session summary. The first one is the page's header card; later ones (a re-`init`) are
 /// written in place, folded.
 pub(crate) fn push_session(h: &mut Html, s: &SessionSnapshot, first: bool) {
-    if first {
-        h.raw_trusted("<section class=\"item session\">");
-    } else {
-        h.raw_trusted("<details class=\"item session\"><summary>Session re-initialised</summary>");
+    // Folded: its summary names what a reader checks first (model, tools, MCP servers).
+    h.raw_trusted("<details class=\"item session\"><summary>")
+        .raw_trusted(if first {
+            "Setup"
+        } else {
+            "Session re-initialised"
+        });
+    for (i, part) in [s.model.as_str(), s.permission_mode.as_str()]
+        .iter()
+        .enumerate()
+    {
+        if !part.is_empty() {
+            h.raw_trusted(if i == 0 { ": " } else { " · " }).text(part);
+        }
     }
+    if !s.tools.is_empty() {
+        h.raw_trusted(" · ")
+            .num(s.tools.len())
+            .raw_trusted(" tools");
+    }
+    for m in &s.mcp_servers {
+        h.raw_trusted(" · MCP ")
+            .text(&m.name)
+            .raw_trusted(" (")
+            .text(&m.status)
+            .raw_trusted(")");
+    }
+    h.raw_trusted("</summary>");
     h.raw_trusted("<dl class=\"facts\">");
     let mut fact = |k: &str, v: &str| {
         if !v.is_empty() {
@@ -87,11 +113,7 @@ pub(crate) fn push_session(h: &mut Html, s: &SessionSnapshot, first: bool) {
     list(h, "agents", &s.agents);
     let plugins: Vec<String> = s.plugins.iter().map(|p| p.name.clone()).collect();
     list(h, "plugins", &plugins);
-    h.raw_trusted(if first {
-        "</section>\n"
-    } else {
-        "</details>\n"
-    });
+    h.raw_trusted("</details>\n");
 }
 
 fn open(h: &mut Html, class: &'static str) {
@@ -100,9 +122,21 @@ fn open(h: &mut Html, class: &'static str) {
         .raw_trusted("\">");
 }
 
-/// One notice as a quiet line (or a folded block when it carries turns). Adds results to
-/// `totals`.
-pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, scope: &str) {
+/// One notice as a quiet line in words (or a folded block when it carries turns). Adds results
+/// to `totals`. `shown_denial` tells whether a tool card already said that a call was denied
+/// (then its notice is not written again).
+pub(crate) fn push_notice(
+    h: &mut Html,
+    n: &SystemNotice,
+    totals: &mut Totals,
+    scope: &str,
+    shown_denial: &dyn Fn(&str) -> bool,
+) {
+    if let SystemNotice::PermissionDenied { tool_call_id, .. } = n
+        && shown_denial(tool_call_id)
+    {
+        return;
+    }
     match n {
         SystemNotice::RateLimit {
             status,
@@ -110,7 +144,10 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
             ..
         } => {
             open(h, "info");
-            h.text(&notice_text::rate_limit(status, rate_limit_type.as_deref()));
+            h.text(&sentence(&notice_text::rate_limit(
+                status,
+                rate_limit_type.as_deref(),
+            )));
         }
         SystemNotice::ApiRetry {
             attempt,
@@ -135,7 +172,7 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
             ..
         } => {
             open(h, "info");
-            h.raw_trusted("context compacted");
+            h.raw_trusted("Context compacted");
             if let Some(t) = trigger {
                 h.raw_trusted(" (").text(t).raw_trusted(")");
             }
@@ -161,7 +198,7 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
                 HookStatus::Progress => "progress",
                 HookStatus::Response => "done",
             };
-            h.raw_trusted("hook ")
+            h.raw_trusted("Hook ")
                 .text(hook_name)
                 .raw_trusted(" ")
                 .raw_trusted(word);
@@ -179,11 +216,11 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
         }
         SystemNotice::SessionState { state } => {
             open(h, "trace");
-            h.raw_trusted("session ").text(state);
+            h.raw_trusted("Session ").text(state);
         }
         SystemNotice::Status { status, detail } => {
             open(h, "trace");
-            h.raw_trusted("status: ")
+            h.raw_trusted("Status: ")
                 .text(status.as_deref().unwrap_or("—"));
             if let Some(d) = detail {
                 h.raw_trusted(" · ").text(d);
@@ -191,7 +228,7 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
         }
         SystemNotice::FilesPersisted { files, failed } => {
             open(h, "info");
-            h.raw_trusted("files persisted: ").num(files.len());
+            h.raw_trusted("Files saved: ").num(files.len());
             if !failed.is_empty() {
                 h.raw_trusted(" (")
                     .num(failed.len())
@@ -200,7 +237,7 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
         }
         SystemNotice::Elicitation { server, id: _ } => {
             open(h, "info");
-            h.text(&notice_text::elicitation(server));
+            h.text(&sentence(&notice_text::elicitation(server)));
         }
         SystemNotice::PermissionDenied {
             tool_name,
@@ -208,7 +245,7 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
             message,
         } => {
             open(h, "warning");
-            h.raw_trusted("permission denied: ")
+            h.raw_trusted("Permission denied: ")
                 .text(tool_name)
                 .raw_trusted(" · ")
                 .text(message);
@@ -222,7 +259,7 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
             result,
         } => {
             open(h, "info");
-            h.raw_trusted("task ")
+            h.raw_trusted("Task ")
                 .text(description.as_deref().unwrap_or(task_id));
             if let Some(s) = status {
                 h.raw_trusted(" · ").text(&format!("{s:?}").to_lowercase());
@@ -239,7 +276,7 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
         }
         SystemNotice::MissedEvents { from, to, reason } => {
             open(h, "warning");
-            h.raw_trusted("events missed");
+            h.raw_trusted("Events missed");
             if let (Some(a), Some(b)) = (from, to) {
                 h.raw_trusted(" ").num(a).raw_trusted("–").num(b);
             }
@@ -250,19 +287,20 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
             record,
         } => {
             open(h, "info");
-            push_subagent(h, record, &format!("{scope}-s"));
+            push_subagent(h, record, &format!("{scope}-s"), None);
         }
         SystemNotice::Branch { leaf_id: _, turns } => {
             open(h, "info");
-            h.raw_trusted("<details class=\"branch\"><summary>rewound branch · ")
+            h.raw_trusted("<details class=\"branch\"><summary>Rewound branch · ")
                 .num(turns.len())
                 .raw_trusted(if turns.len() == 1 {
                     " turn</summary>"
                 } else {
                     " turns</summary>"
                 });
+            let mut cx = Context::default();
             for (i, t) in turns.iter().enumerate() {
-                push_turn(h, t, &format!("{scope}-b{}", i + 1));
+                push_turn(h, t, &format!("{scope}-b{}", i + 1), &mut cx);
             }
             h.raw_trusted("</details>");
         }
@@ -278,9 +316,11 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
         } => {
             totals.add(n);
             open(h, if *is_error { "error" } else { "result" });
-            h.raw_trusted("result");
-            if !subtype.is_empty() {
-                h.raw_trusted(": ").text(subtype);
+            // `success` → "Done"; `error_max_turns` → "Stopped: error max turns".
+            if subtype == "success" && !*is_error {
+                h.raw_trusted("Done");
+            } else {
+                h.raw_trusted("Stopped: ").text(&subtype.replace('_', " "));
             }
             if let Some(t) = turns {
                 h.raw_trusted(" · ")
@@ -321,7 +361,12 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
                     Level::Error => "error",
                 },
             );
-            h.text(source).raw_trusted(": ").text(text);
+            // The record's name is machinery: the words say what happened.
+            if text.trim().is_empty() {
+                h.text(&sentence(&source.replace(['_', '-'], " ")));
+            } else {
+                h.text(&sentence(text));
+            }
         }
     }
     h.raw_trusted("</div>\n");
@@ -331,14 +376,14 @@ pub(crate) fn push_notice(h: &mut Html, n: &SystemNotice, totals: &mut Totals, s
 pub(crate) fn push_debug(h: &mut Html, d: &DebugRecord, raw: bool) {
     if !raw {
         // The raw input may hold anything (a malformed payload, a secret): only on request.
-        h.raw_trusted("<p class=\"item debug\">line ")
+        h.raw_trusted("<p class=\"item debug\">Line ")
             .num(d.line)
             .raw_trusted(" not understood: ")
             .text(&d.reason)
             .raw_trusted("</p>\n");
         return;
     }
-    h.raw_trusted("<details class=\"item debug\"><summary>line ")
+    h.raw_trusted("<details class=\"item debug\"><summary>Line ")
         .num(d.line)
         .raw_trusted(" not understood: ")
         .text(&d.reason)
@@ -347,43 +392,18 @@ pub(crate) fn push_debug(h: &mut Html, d: &DebugRecord, raw: bool) {
         .raw_trusted("</pre></details>\n");
 }
 
-/// The footer: turns, duration, tokens and cost.
-pub(crate) fn push_footer(h: &mut Html, turns: u64, t: &Totals, lines: u64, errors: u64) {
-    h.raw_trusted("<footer class=\"page-f\"><span>")
-        .num(turns)
-        .raw_trusted(if turns == 1 {
-            " turn</span>"
-        } else {
-            " turns</span>"
-        });
-    if t.any() {
-        let n = t.turn_count();
-        h.raw_trusted("<span>").num(n).raw_trusted(if n == 1 {
-            " agent turn</span>"
-        } else {
-            " agent turns</span>"
-        });
-        if let Some(ms) = t.duration() {
-            h.raw_trusted("<span>")
-                .text(&duration(ms))
-                .raw_trusted("</span>");
-        }
-        h.raw_trusted("<span>")
-            .num(t.input_tokens())
-            .raw_trusted(" in · ")
-            .num(t.usage().output_tokens)
-            .raw_trusted(" out tokens</span>");
-    }
-    if let Some(c) = t.cost_label() {
-        h.raw_trusted("<span>").text(&c).raw_trusted("</span>");
-    }
-    h.raw_trusted("<span>")
-        .num(lines)
-        .raw_trusted(" lines read</span>");
+/// The footer: what went wrong reading the input, if anything, and where to go next (the totals
+/// are in the map at the top; they are not repeated here).
+pub(crate) fn push_footer(h: &mut Html, errors: u64) {
+    h.raw_trusted("<footer class=\"page-f\"><a href=\"#map\">↑ Overview</a>");
     if errors > 0 {
         h.raw_trusted("<span class=\"bad\">")
             .num(errors)
-            .raw_trusted(" input errors</span>");
+            .raw_trusted(if errors == 1 {
+                " input line could not be read (see stderr)</span>"
+            } else {
+                " input lines could not be read (see stderr)</span>"
+            });
     }
     h.raw_trusted("</footer>\n");
 }

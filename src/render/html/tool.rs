@@ -5,11 +5,16 @@
 use serde_json::Value;
 
 use super::escape::{Html, safe_href, safe_image_src};
+use super::handback::{self, Handback};
+use super::highlight::{self, Highlighter, push_segments};
+use super::kind::{Kind, kind_of};
 use super::markdown::push_markdown;
+use super::open::{PREVIEW_LINES, card_open};
 use super::{diff, turn};
 use crate::model::tool_kind::{TodoItem, TodoStatus, ToolKind};
 use crate::model::transcript::{SubagentRecord, SubagentStatus, ToolCall, ToolState};
-use crate::render::summary::{Fit, fitted_summary};
+use crate::render::sgr;
+use crate::render::summary::{Fit, fitted_summary, output_text};
 
 /// The state shown on a card: a CSS class and a word. A refused permission wins over the state
 /// the call ended in (the CLI reports a denial as an error result).
@@ -30,9 +35,15 @@ fn state_of(call: &ToolCall) -> (&'static str, &'static str) {
 /// Writes one card. `scope` is a unique prefix for anchors of nested sub-agent turns.
 pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
     let (class, word) = state_of(call);
+    let kind = kind_of(call);
     h.raw_trusted("<details class=\"tool st-")
         .raw_trusted(class)
-        .raw_trusted("\"><summary><span class=\"tname\">");
+        .raw_trusted(" k-")
+        .raw_trusted(kind.word())
+        .raw_trusted("\" id=\"")
+        .attr(scope)
+        .raw_trusted(if card_open(call) { "\" open>" } else { "\">" })
+        .raw_trusted("<summary><span class=\"tname\">");
     let shown_name = match &call.kind {
         ToolKind::Mcp { tool, .. } => tool,
         ToolKind::Shell { .. }
@@ -64,7 +75,30 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
     }
     h.raw_trusted(" <span class=\"tsum\">")
         .text(&fitted_summary(call, Fit::CARD).unwrap_or_default())
-        .raw_trusted("</span> <span class=\"state\">")
+        .raw_trusted("</span>");
+    // Lines of text that came back (an image is not lines).
+    let lines = call
+        .output
+        .as_ref()
+        .filter(|o| {
+            !o.as_array().is_some_and(|a| {
+                a.iter()
+                    .any(|i| i.get("type").and_then(Value::as_str) == Some("file"))
+            })
+        })
+        .map_or(0, |o| output_text(o).trim_end_matches('\n').lines().count());
+    if kind == Kind::Read && lines > 0 {
+        h.raw_trusted(" <span class=\"meta\">")
+            .num(lines)
+            .raw_trusted(if lines == 1 { " line" } else { " lines" })
+            .raw_trusted("</span>");
+    }
+    if let Some(ms) = call_duration_ms(call) {
+        h.raw_trusted(" <span class=\"meta dur\">")
+            .text(&super::times::duration(ms))
+            .raw_trusted("</span>");
+    }
+    h.raw_trusted(" <span class=\"state\">")
         .raw_trusted(word)
         .raw_trusted("</span></summary><div class=\"tbody\">");
     push_input(h, call);
@@ -77,11 +111,99 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
         push_markdown(h, body);
         h.raw_trusted("</div></details>");
     }
+    // A sub-agent's hand-back: the report once, its trailer as facts.
+    let handback = match kind {
+        Kind::Agent => call
+            .output
+            .as_ref()
+            .and_then(|o| handback::parse(&output_text(o))),
+        Kind::Shell
+        | Kind::Read
+        | Kind::Edit
+        | Kind::Write
+        | Kind::Search
+        | Kind::Web
+        | Kind::Todo
+        | Kind::Plan
+        | Kind::Other => None,
+    };
     if let Some(sub) = &call.subagent {
-        push_subagent(h, sub, scope);
+        let report = handback.as_ref().map(|hb| hb.report.as_str());
+        push_subagent(h, sub, scope, report);
     }
-    push_result(h, call);
+    // A sub-agent's summary that is its whole output is not written twice.
+    let summary_is_output = call.state == ToolState::Success
+        && call
+            .subagent
+            .as_ref()
+            .and_then(|sub| sub.summary.as_deref())
+            .zip(call.output.as_ref())
+            .is_some_and(|(s, o)| s.trim() == output_text(o).trim());
+    match (&handback, call.denied.is_some()) {
+        (Some(hb), false) => push_handback(h, hb),
+        _ if summary_is_output => {}
+        _ => push_result(h, call),
+    }
     h.raw_trusted("</div></details>");
+}
+
+/// How long a call ran, when the harness said (`durationMs`, Codex's `duration`, a sub-agent's
+/// own count).
+fn call_duration_ms(call: &ToolCall) -> Option<u64> {
+    let side = call.sidecar.as_ref();
+    let ms = |k: &str| {
+        side.and_then(|v| v.get(k))
+            .and_then(serde_json::Value::as_u64)
+    };
+    ms("durationMs")
+        .or_else(|| ms("totalDurationMs"))
+        .or_else(|| ms("duration_ms"))
+        .or_else(|| {
+            let d = side?.get("duration")?;
+            let secs = d.get("secs")?.as_u64()?;
+            let nanos = d
+                .get("nanos")
+                .and_then(serde_json::Value::as_u64)
+                .unwrap_or(0);
+            Some(secs * 1000 + nanos / 1_000_000)
+        })
+        .or_else(|| call.subagent.as_ref()?.usage.map(|u| u.duration_ms))
+        .filter(|&ms| ms > 0)
+}
+
+/// A sub-agent's parsed hand-back: its report as Markdown and the trailer's facts in words.
+fn push_handback(h: &mut Html, hb: &Handback) {
+    if !hb.report.is_empty() {
+        h.raw_trusted("<div class=\"md report\">");
+        push_markdown(h, &hb.report);
+        h.raw_trusted("</div>");
+    }
+    let mut facts: Vec<String> = Vec::new();
+    if let Some(t) = &hb.tools_used {
+        facts.push(format!("tools used: {t}"));
+    }
+    for (k, v) in &hb.usage {
+        let n = v.parse::<u64>().ok();
+        facts.push(match (k.as_str(), n) {
+            ("subagent_tokens" | "total_tokens", Some(n)) => format!("{} tokens", thousands(n)),
+            ("tool_uses", Some(n)) => format!("{n} tool use{}", if n == 1 { "" } else { "s" }),
+            ("duration_ms", Some(n)) => super::times::duration(n),
+            _ => format!("{}: {v}", k.replace('_', " ")),
+        });
+    }
+    if let Some(id) = &hb.agent_id {
+        facts.push(format!("agent {id}"));
+    }
+    if !facts.is_empty() {
+        h.raw_trusted("<p class=\"meta\">")
+            .text(&facts.join(" · "))
+            .raw_trusted("</p>");
+    }
+}
+
+/// `12 345`-style grouping for token counts.
+pub(crate) fn thousands(n: u64) -> String {
+    crate::render::ansi::thousands(n)
 }
 
 /// The input, shaped by what the call does.
@@ -108,6 +230,19 @@ fn push_input(h: &mut Html, call: &ToolCall) {
             h.raw_trusted("<div class=\"md plan\">");
             push_markdown(h, plan);
             h.raw_trusted("</div>");
+        }
+        // The description and type are the sub-agent's heading: only the prompt is new here.
+        ToolKind::Subagent { .. } if call.input.get("prompt").and_then(Value::as_str).is_some() => {
+            h.raw_trusted(
+                "<details class=\"prompt\"><summary>Prompt</summary><div class=\"plain\">",
+            )
+            .text(
+                call.input
+                    .get("prompt")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default(),
+            )
+            .raw_trusted("</div></details>");
         }
         ToolKind::Read { .. }
         | ToolKind::Patch { .. }
@@ -198,35 +333,134 @@ fn push_result(h: &mut Html, call: &ToolCall) {
         .unwrap_or_default();
     if let Some(e) = call.error_text.as_deref().filter(|e| !e.trim().is_empty()) {
         if !output_text.contains(e.trim()) {
-            push_pre(h, "out err", e);
+            push_pre(h, "out err", e, None);
         }
     }
+    // A file read's content is highlighted by the file's language.
+    let lang = match &call.kind {
+        ToolKind::Read { path } => highlight::language(path),
+        ToolKind::Shell { .. }
+        | ToolKind::Write { .. }
+        | ToolKind::Edit { .. }
+        | ToolKind::MultiEdit { .. }
+        | ToolKind::Patch { .. }
+        | ToolKind::Search { .. }
+        | ToolKind::WebFetch { .. }
+        | ToolKind::WebSearch { .. }
+        | ToolKind::Todo { .. }
+        | ToolKind::Plan { .. }
+        | ToolKind::Subagent { .. }
+        | ToolKind::Skill { .. }
+        | ToolKind::Mcp { .. }
+        | ToolKind::StructuredOutput
+        | ToolKind::Other { .. } => None,
+    };
     if let Some(output) = &call.output {
-        push_output(h, output, class);
+        push_output(h, output, class, lang);
     }
 }
 
-fn push_pre(h: &mut Html, class: &'static str, text: &str) {
-    h.raw_trusted("<pre class=\"")
-        .raw_trusted(class)
-        .raw_trusted("\">")
-        .text(text)
-        .raw_trusted("</pre>");
+/// An output: colours kept (terminal escapes as spans), a file's lines highlighted, and past
+/// [`PREVIEW_LINES`] lines the rest behind "show all N lines".
+fn push_pre(
+    h: &mut Html,
+    class: &'static str,
+    text: &str,
+    lang: Option<&'static syntect::parsing::SyntaxReference>,
+) {
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    let total = body.split('\n').count();
+    // A toggle that would hide two or three lines is not worth a click.
+    let cut = if total > PREVIEW_LINES + 3 {
+        body.match_indices('\n')
+            .nth(PREVIEW_LINES - 1)
+            .map(|(i, _)| i)
+    } else {
+        None
+    };
+    let numbered = lang.is_some() && is_numbered(body);
+    let mut hl = Highlighter::new(lang, body.len());
+    let mut part = |h: &mut Html, text: &str, class: &str| {
+        h.raw_trusted("<pre class=\"").raw_trusted(class);
+        if lang.is_some() {
+            h.raw_trusted(" hl");
+        }
+        h.raw_trusted("\">");
+        if lang.is_some() {
+            push_code_lines(h, text, &mut hl, numbered);
+        } else {
+            sgr::push_ansi(h, text);
+        }
+        h.raw_trusted("</pre>");
+    };
+    match cut {
+        None => part(h, body, class),
+        Some(at) => {
+            part(h, &body[..at], class);
+            h.raw_trusted("<details class=\"more\"><summary>show all ")
+                .num(total)
+                .raw_trusted(" lines</summary>");
+            part(h, &body[at + 1..], &format!("{class} cont"));
+            h.raw_trusted("</details>");
+        }
+    }
+}
+
+/// True when every line starts with a line number and a tab or arrow (`cat -n`, Claude's Read).
+fn is_numbered(text: &str) -> bool {
+    text.lines().all(|l| split_number(l).is_some())
+}
+
+/// `"    12→code"` → `("12", "code")`.
+fn split_number(line: &str) -> Option<(&str, &str)> {
+    let t = line.trim_start();
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return None;
+    }
+    let (n, rest) = t.split_at(digits);
+    let code = rest.strip_prefix('\t').or_else(|| rest.strip_prefix('→'))?;
+    Some((n, code))
+}
+
+/// Lines of a file, highlighted, with their numbers apart from the code.
+fn push_code_lines(h: &mut Html, text: &str, hl: &mut Highlighter, numbered: bool) {
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            h.raw_trusted("\n");
+        }
+        let (num, code) = match numbered.then(|| split_number(line)).flatten() {
+            Some((n, c)) => (Some(n), c),
+            None => (None, line),
+        };
+        if let Some(n) = num {
+            h.raw_trusted("<span class=\"ln\">")
+                .text(n)
+                .raw_trusted("</span>");
+        }
+        let segs = hl.line(code);
+        push_segments(h, code, &segs);
+    }
 }
 
 /// A normalized tool output: a string, an array of text / file parts, or any JSON.
-fn push_output(h: &mut Html, output: &Value, class: &'static str) {
+fn push_output(
+    h: &mut Html,
+    output: &Value,
+    class: &'static str,
+    lang: Option<&'static syntect::parsing::SyntaxReference>,
+) {
     match output {
         Value::Null => {}
         Value::String(s) if s.is_empty() => {
             h.raw_trusted("<p class=\"meta\">(no output)</p>");
         }
-        Value::String(s) => push_pre(h, class, s),
+        Value::String(s) => push_pre(h, class, s, lang),
         Value::Array(items) => {
             for item in items {
                 let s = |k: &str| item.get(k).and_then(Value::as_str);
                 match s("type") {
-                    Some("text") => push_pre(h, class, s("text").unwrap_or_default()),
+                    Some("text") => push_pre(h, class, s("text").unwrap_or_default(), lang),
                     Some("file") => push_file(
                         h,
                         s("mediaType").unwrap_or_default(),
@@ -273,7 +507,9 @@ pub(crate) fn push_file(h: &mut Html, media_type: &str, url: &str, filename: Opt
 }
 
 /// A sub-agent run: what it was asked, where it stands, and its whole transcript behind a toggle.
-pub(crate) fn push_subagent(h: &mut Html, sub: &SubagentRecord, scope: &str) {
+/// `report` is the hand-back's report shown below by the card, so the same words are not
+/// written twice.
+pub(crate) fn push_subagent(h: &mut Html, sub: &SubagentRecord, scope: &str, report: Option<&str>) {
     let (class, word) = match sub.status {
         SubagentStatus::Running => ("running", "running"),
         SubagentStatus::Completed => ("success", "completed"),
@@ -307,7 +543,7 @@ pub(crate) fn push_subagent(h: &mut Html, sub: &SubagentRecord, scope: &str) {
         // `--stable=keep-usage` zeroes the duration: a zero is no duration at all.
         if u.duration_ms > 0 {
             h.raw_trusted(" · ")
-                .text(&super::notice::duration(u.duration_ms));
+                .text(&super::times::duration(u.duration_ms));
         }
         h.raw_trusted("</span>");
     }
@@ -319,7 +555,11 @@ pub(crate) fn push_subagent(h: &mut Html, sub: &SubagentRecord, scope: &str) {
         }
         h.raw_trusted("</ol>");
     }
-    if let Some(s) = &sub.summary {
+    if let Some(s) = sub
+        .summary
+        .as_ref()
+        .filter(|s| report.is_none_or(|r| r.trim() != s.trim()))
+    {
         h.raw_trusted("<p class=\"sub-summary\">")
             .text(s)
             .raw_trusted("</p>");
@@ -338,9 +578,10 @@ pub(crate) fn push_subagent(h: &mut Html, sub: &SubagentRecord, scope: &str) {
             " turns"
         })
         .raw_trusted("</summary><div class=\"nested\">");
+    let mut cx = turn::Context::default();
     for (i, t) in sub.transcript.iter().enumerate() {
         let anchor = format!("{scope}-{}", i + 1);
-        turn::push_turn(h, t, &anchor);
+        turn::push_turn(h, t, &anchor, &mut cx);
     }
     h.raw_trusted("</div></details></div>");
 }

@@ -3,9 +3,18 @@
 
 use super::escape::{Html, safe_href};
 use super::markdown::push_markdown;
-use super::tool::{push_call, push_file};
+use super::times::{self, parse_ms, push_time};
+use super::tool::{push_call, push_file, thousands};
 use crate::model::transcript::{Part, Role, SyntheticReason, Turn, TurnOrigin};
 use crate::render::sgr_spans;
+
+/// What the previous turn of the same transcript said, so that a turn shows only what changed:
+/// the model when it is not the one before, and the time since the turn before.
+#[derive(Debug, Default)]
+pub(crate) struct Context {
+    model: Option<String>,
+    ms: Option<i64>,
+}
 
 /// The label and CSS class of a turn's origin.
 fn origin_label(origin: &TurnOrigin) -> (&'static str, &'static str) {
@@ -38,7 +47,7 @@ fn synthetic_label(reason: SyntheticReason) -> &'static str {
 }
 
 /// Writes one turn whose element id is `anchor` (`t12`, or `t12-c1-3` inside a sub-agent).
-pub(crate) fn push_turn(h: &mut Html, turn: &Turn, anchor: &str) {
+pub(crate) fn push_turn(h: &mut Html, turn: &Turn, anchor: &str, cx: &mut Context) {
     let (label, class) = origin_label(&turn.origin);
     let role = match turn.role {
         Role::User => "user",
@@ -57,7 +66,7 @@ pub(crate) fn push_turn(h: &mut Html, turn: &Turn, anchor: &str) {
         .raw_trusted("</a> <span class=\"who\">")
         .raw_trusted(label)
         .raw_trusted("</span>");
-    push_meta(h, turn);
+    push_meta(h, turn, cx);
     h.raw_trusted("</header>");
     let hidden = turn.origin.is_hidden_context();
     if hidden {
@@ -101,28 +110,54 @@ pub(crate) fn push_turn(h: &mut Html, turn: &Turn, anchor: &str) {
     h.raw_trusted("</article>\n");
 }
 
-/// Model, time, tokens, interruption: the quiet line beside the speaker.
-fn push_meta(h: &mut Html, turn: &Turn) {
+/// Model (when it changed), tokens, interruption, time and the time since the turn before: the
+/// quiet line beside the speaker.
+fn push_meta(h: &mut Html, turn: &Turn, cx: &mut Context) {
     let m = &turn.metadata;
-    if let Some(model) = &m.model {
-        h.raw_trusted(" <span class=\"meta\">")
+    if let Some(model) = &m.model
+        && cx.model.as_ref() != Some(model)
+    {
+        h.raw_trusted(" <span class=\"meta model\">")
             .text(model)
             .raw_trusted("</span>");
+        cx.model = Some(model.clone());
     }
     if let Some(u) = &m.usage {
-        h.raw_trusted(" <span class=\"meta\">")
-            .num(u.input_tokens)
+        let cached = u
+            .cache_read_input_tokens
+            .saturating_add(u.cache_creation_input_tokens);
+        h.raw_trusted(" <span class=\"meta\" title=\"")
+            .attr(&format!(
+                "input {} · cache read {} · cache write {} · output {}",
+                thousands(u.input_tokens),
+                thousands(u.cache_read_input_tokens),
+                thousands(u.cache_creation_input_tokens),
+                thousands(u.output_tokens)
+            ))
+            .raw_trusted("\">")
+            .text(&thousands(u.input_tokens.saturating_add(cached)))
             .raw_trusted(" in · ")
-            .num(u.output_tokens)
+            .text(&thousands(u.output_tokens))
             .raw_trusted(" out</span>");
     }
     if m.aborted {
         h.raw_trusted(" <span class=\"badge warn\">interrupted</span>");
     }
     if let Some(ts) = &turn.timestamp {
-        h.raw_trusted(" <time class=\"meta\">")
-            .text(ts)
-            .raw_trusted("</time>");
+        h.raw_trusted(" <span class=\"meta\">");
+        push_time(h, ts);
+        let ms = parse_ms(ts);
+        if let (Some(now), Some(before)) = (ms, cx.ms)
+            && now > before
+        {
+            h.raw_trusted(" <span class=\"dur\" title=\"since the turn before\">+")
+                .text(&times::duration((now - before) as u64))
+                .raw_trusted("</span>");
+        }
+        h.raw_trusted("</span>");
+        if ms.is_some() {
+            cx.ms = ms;
+        }
     }
 }
 

@@ -19,6 +19,7 @@ use std::io::{self, Write};
 mod escape;
 mod notices;
 
+use super::sgr::strip;
 use super::summary::output_text;
 use super::summary::{self, DiffLine};
 use super::totals::Totals;
@@ -271,16 +272,20 @@ impl MarkdownRenderer {
                 // A denial's error is its message, shown above already.
                 if call.denied.as_deref().map(str::trim) != Some(text.trim()) {
                     out.push_str("**Error:**\n\n");
-                    fenced(out, "text", &text);
+                    fenced(out, "text", &strip(&text));
                 }
             }
-            // The sub-agent's own summary is in its block; the harness's hand-back adds nothing.
-            ToolState::Success if call.subagent.as_ref().is_some_and(|r| r.summary.is_some()) => {}
+            // The sub-agent's own summary is in its block; a hand-back that wraps it adds
+            // nothing (a background launch acknowledgement does, and is shown).
+            ToolState::Success
+                if call.subagent.as_ref().is_some_and(|r| r.summary.is_some())
+                    && crate::render::summary::hand_back_beside_report(call).is_none() => {}
             ToolState::Success => {
                 let text = call.output.as_ref().map(output_text).unwrap_or_default();
                 if !text.trim().is_empty() {
                     out.push_str("**Result:**\n\n");
-                    fenced(out, "text", &text);
+                    // Terminal colours are noise in Markdown: the words stay.
+                    fenced(out, "text", &strip(&text));
                 }
             }
             ToolState::Pending | ToolState::ApprovalPending | ToolState::Running => {}

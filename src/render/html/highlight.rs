@@ -1,0 +1,240 @@
+//! Syntax highlighting of code fences, file reads, writes and diffs, on the server.
+//!
+//! `syntect` (its grammars are Sublime Text's, compiled into the binary; its regex engine is the
+//! pure-Rust `fancy-regex`) parses each line into a stack of scopes. The page does not carry
+//! syntect's long scope names: each piece of text gets at most one of seven short classes
+//! (`h-c` comment, `h-s` string, `h-n` number or constant, `h-k` keyword, `h-f` function, `h-t`
+//! type or tag, `h-a` attribute), coloured by the page's stylesheet for light and dark alike.
+//! No script, no `style=`.
+//!
+//! Highlighting is a reading aid, never a cost: a block of more than [`MAX_BLOCK`] bytes, a
+//! line longer than [`MAX_LINE`], or a page past [`PAGE_BUDGET`] highlighted bytes is written
+//! plain, so a 100 MB session renders in linear time.
+
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use syntect::parsing::{ParseState, Scope, ScopeStack, SyntaxReference, SyntaxSet};
+
+use super::escape::Html;
+
+/// The largest block highlighted, in bytes.
+const MAX_BLOCK: usize = 64 * 1024;
+/// The longest line highlighted, in bytes (minified code stays plain).
+const MAX_LINE: usize = 2_000;
+/// Highlighted bytes per page, all blocks together.
+const PAGE_BUDGET: usize = 2 * 1024 * 1024;
+
+/// One piece of a line and its class, if any.
+pub(crate) type Segment = (Range<usize>, Option<&'static str>);
+
+fn syntaxes() -> &'static SyntaxSet {
+    static SET: OnceLock<SyntaxSet> = OnceLock::new();
+    SET.get_or_init(SyntaxSet::load_defaults_newlines)
+}
+
+/// The scope prefixes that decide a class, most specific first.
+fn classes() -> &'static [(Scope, &'static str)] {
+    static TABLE: OnceLock<Vec<(Scope, &'static str)>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        [
+            ("comment", "h-c"),
+            ("string", "h-s"),
+            ("constant.numeric", "h-n"),
+            ("constant.language", "h-n"),
+            ("constant.character", "h-s"),
+            ("entity.name.function", "h-f"),
+            ("support.function", "h-f"),
+            ("entity.name.tag", "h-t"),
+            ("entity.name.type", "h-t"),
+            ("entity.name.class", "h-t"),
+            ("entity.name.struct", "h-t"),
+            ("entity.name.enum", "h-t"),
+            ("support.type", "h-t"),
+            ("support.class", "h-t"),
+            ("storage.type", "h-k"),
+            ("storage.modifier", "h-k"),
+            ("keyword", "h-k"),
+            ("entity.other.attribute-name", "h-a"),
+            ("meta.mapping.key", "h-a"),
+            ("markup.heading", "h-k"),
+            ("variable.parameter", "h-a"),
+        ]
+        .iter()
+        .filter_map(|(s, c)| Scope::new(s).ok().map(|s| (s, *c)))
+        .collect()
+    })
+}
+
+/// The class of the innermost scope that has one.
+fn class_of(stack: &ScopeStack) -> Option<&'static str> {
+    let table = classes();
+    stack.as_slice().iter().rev().find_map(|s| {
+        table
+            .iter()
+            .find(|(p, _)| p.is_prefix_of(*s))
+            .map(|(_, c)| *c)
+    })
+}
+
+/// The grammar for a fence's info string (`rust`, `py`, `sh`) or a file name (`src/main.rs`,
+/// `Makefile`).
+pub(crate) fn language(hint: &str) -> Option<&'static SyntaxReference> {
+    let set = syntaxes();
+    let hint = hint.trim();
+    if hint.is_empty() {
+        return None;
+    }
+    let name = hint.rsplit(['/', '\\']).next().unwrap_or(hint);
+    let ext = name.rsplit_once('.').map(|(_, e)| e);
+    set.find_syntax_by_extension(name)
+        .or_else(|| ext.and_then(|e| set.find_syntax_by_extension(e)))
+        .or_else(|| {
+            // A fence's word (`rust`, `python`), never a path.
+            (!hint.contains(['/', '.'])).then(|| set.find_syntax_by_token(hint))?
+        })
+        .filter(|s| s.name != "Plain Text")
+}
+
+/// Parses lines in order, one grammar, one state.
+pub(crate) struct Highlighter {
+    state: Option<ParseState>,
+    stack: ScopeStack,
+}
+
+/// Bytes highlighted on this page so far (the budget); reset by [`reset_budget`].
+static SPENT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Starts a new page's budget.
+pub(crate) fn reset_budget() {
+    SPENT.store(0, std::sync::atomic::Ordering::Relaxed);
+}
+
+impl Highlighter {
+    /// A highlighter for a block of `size` bytes, or a plain one when there is no grammar or
+    /// the block or the page is over its limit.
+    pub(crate) fn new(syntax: Option<&'static SyntaxReference>, size: usize) -> Highlighter {
+        use std::sync::atomic::Ordering;
+        let state = syntax.filter(|_| {
+            size <= MAX_BLOCK && SPENT.fetch_add(size, Ordering::Relaxed) + size <= PAGE_BUDGET
+        });
+        Highlighter {
+            state: state.map(ParseState::new),
+            stack: ScopeStack::new(),
+        }
+    }
+
+    /// The classed segments of one line (given without its newline). After a parse error or an
+    /// overlong line, this and every later line are one plain segment.
+    pub(crate) fn line(&mut self, line: &str) -> Vec<Segment> {
+        let plain = || vec![(0..line.len(), None)];
+        let Some(state) = self.state.as_mut() else {
+            return plain();
+        };
+        if line.len() > MAX_LINE {
+            self.state = None;
+            return plain();
+        }
+        let mut with_nl = String::with_capacity(line.len() + 1);
+        with_nl.push_str(line);
+        with_nl.push('\n');
+        let Ok(ops) = state.parse_line(&with_nl, syntaxes()) else {
+            self.state = None;
+            return plain();
+        };
+        let mut out: Vec<Segment> = Vec::new();
+        let mut at = 0;
+        let push = |out: &mut Vec<Segment>, r: Range<usize>, c: Option<&'static str>| {
+            let r = r.start.min(line.len())..r.end.min(line.len());
+            if r.is_empty() {
+                return;
+            }
+            match out.last_mut() {
+                Some((last, lc)) if *lc == c && last.end == r.start => last.end = r.end,
+                _ => out.push((r, c)),
+            }
+        };
+        for (pos, op) in ops {
+            push(&mut out, at..pos, class_of(&self.stack));
+            at = pos;
+            if self.stack.apply(&op).is_err() {
+                self.state = None;
+                push(&mut out, at..line.len(), None);
+                return out;
+            }
+        }
+        push(&mut out, at..line.len(), class_of(&self.stack));
+        out
+    }
+}
+
+/// Writes one line's segments as escaped text in spans.
+pub(crate) fn push_segments(h: &mut Html, line: &str, segments: &[Segment]) {
+    for (r, class) in segments {
+        let text = line.get(r.clone()).unwrap_or_default();
+        match class {
+            Some(c) => {
+                h.raw_trusted("<span class=\"")
+                    .raw_trusted(c)
+                    .raw_trusted("\">")
+                    .text(text)
+                    .raw_trusted("</span>");
+            }
+            None => {
+                h.text(text);
+            }
+        }
+    }
+}
+
+/// Writes a whole block (a fence, a file's content) highlighted for `lang`.
+pub(crate) fn push_code(h: &mut Html, lang: Option<&'static SyntaxReference>, code: &str) {
+    let mut hl = Highlighter::new(lang, code.len());
+    for (i, line) in code.split('\n').enumerate() {
+        if i > 0 {
+            h.raw_trusted("\n");
+        }
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let segs = hl.line(line);
+        push_segments(h, line, &segs);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rust_gets_classes_and_stays_escaped() {
+        reset_budget();
+        let mut h = Html::default();
+        push_code(
+            &mut h,
+            language("rust"),
+            "fn main() { let s = \"<b>\"; } // hi",
+        );
+        let out = h.as_str();
+        assert!(out.contains("<span class=\"h-k\">fn</span>"), "{out}");
+        assert!(
+            out.contains("<span class=\"h-s\">\"&lt;b&gt;\"</span>"),
+            "{out}"
+        );
+        assert!(out.contains("<span class=\"h-c\">// hi</span>"), "{out}");
+        assert!(!out.contains("<b>"), "{out}");
+    }
+
+    #[test]
+    fn languages_from_paths_and_words() {
+        assert_eq!(
+            language("src/main.rs").map(|s| s.name.as_str()),
+            Some("Rust")
+        );
+        assert_eq!(language("python").map(|s| s.name.as_str()), Some("Python"));
+        assert_eq!(
+            language("Makefile").map(|s| s.name.as_str()),
+            Some("Makefile")
+        );
+        assert!(language("notes.unknownext").is_none());
+        assert!(language("").is_none());
+    }
+}

@@ -1,0 +1,361 @@
+//! The map of a session: the header (title, project, times, counts, tokens, cost), the prompt
+//! index and the timeline.
+//!
+//! The page is streamed, so these facts are known only at the end: [`Map`] gathers them as the
+//! items go by (a few numbers, one short line per prompt and one mark per turn or tool call, both
+//! capped), and [`Map::push`] writes them after the transcript. The stylesheet places them above
+//! it (a grid row), and on a wide screen the prompt index stays beside the transcript as it
+//! scrolls.
+
+use super::escape::Html;
+use super::kind::{Kind, kind_of};
+use super::timeline::{self, Lane, Mark, MarkKind};
+use super::times::{self, parse_ms, push_time};
+use crate::model::session::SystemNotice;
+use crate::model::transcript::{Part, Role, ToolState, Turn, TurnOrigin, Usage};
+use crate::render::totals::Totals;
+
+/// Prompts listed in the index; past this, the index says how many more there are.
+const MAX_PROMPTS: usize = 2_000;
+/// Characters of a prompt shown in the index.
+const PROMPT_CHARS: usize = 90;
+
+/// One user prompt in the index.
+#[derive(Debug)]
+struct Prompt {
+    anchor: String,
+    time: Option<String>,
+    text: String,
+}
+
+/// What the map knows so far.
+#[derive(Debug, Default)]
+pub(crate) struct Map {
+    /// A custom or AI title from the session.
+    title: Option<String>,
+    first_prompt: Option<String>,
+    project: Option<String>,
+    agent: Option<String>,
+    start: Option<i64>,
+    end: Option<i64>,
+    turns: u64,
+    prompts: Vec<Prompt>,
+    prompts_dropped: u64,
+    tools: [u64; Kind::ALL.len()],
+    errors: u64,
+    denials: u64,
+    /// Summed over the turns' own usage.
+    usage: Usage,
+    cost: Option<f64>,
+    pub(crate) lanes: timeline::Lanes,
+}
+
+/// A prompt's first line, shortened for the index.
+pub(crate) fn short(text: &str, max: usize) -> String {
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or_default();
+    let mut out: String = line.chars().take(max).collect();
+    if line.chars().count() > max {
+        out.push('…');
+    }
+    out
+}
+
+impl Map {
+    /// A session snapshot: title, project and agent.
+    pub(crate) fn session(&mut self, s: &crate::model::session::SessionSnapshot) {
+        if let Some(t) = s.title.as_ref().filter(|t| !t.trim().is_empty()) {
+            self.title = Some(t.clone());
+        }
+        if self.project.is_none() && !s.cwd.is_empty() {
+            self.project = Some(s.cwd.clone());
+        }
+        if self.agent.is_none() && !s.agent.is_empty() {
+            self.agent = Some(s.agent.clone());
+        }
+    }
+
+    fn time(&mut self, ts: Option<&str>) -> Option<i64> {
+        let ms = parse_ms(ts?)?;
+        self.start = Some(self.start.map_or(ms, |s| s.min(ms)));
+        self.end = Some(self.end.map_or(ms, |e| e.max(ms)));
+        Some(ms)
+    }
+
+    /// A top-level turn written with element id `anchor`.
+    pub(crate) fn turn(&mut self, t: &Turn, anchor: &str) {
+        self.turns += 1;
+        let ms = self.time(t.timestamp.as_deref());
+        if let Some(u) = &t.metadata.usage {
+            self.usage.add(u);
+        }
+        let prompt =
+            t.role == Role::User && matches!(t.origin, TurnOrigin::UserInput | TurnOrigin::Replay);
+        if prompt {
+            let text = t.text();
+            if self.first_prompt.is_none() && !text.trim().is_empty() {
+                self.first_prompt = Some(short(&text, 200));
+            }
+            if self.prompts.len() < MAX_PROMPTS {
+                self.prompts.push(Prompt {
+                    anchor: anchor.to_owned(),
+                    time: t.timestamp.clone(),
+                    text: short(&text, PROMPT_CHARS),
+                });
+            } else {
+                self.prompts_dropped += 1;
+            }
+        }
+        let kind = match (prompt, t.role, &t.metadata.error) {
+            (true, _, _) => MarkKind::Prompt,
+            (_, _, Some(_)) => MarkKind::Error,
+            (_, Role::Assistant, None) => MarkKind::Turn,
+            (_, Role::User, None) => MarkKind::Other,
+        };
+        let label = match kind {
+            MarkKind::Prompt => format!("prompt: {}", short(&t.text(), 60)),
+            MarkKind::Turn
+            | MarkKind::Tool
+            | MarkKind::Error
+            | MarkKind::Denied
+            | MarkKind::Other => "turn".to_owned(),
+        };
+        self.lanes.mark(
+            Lane::Main,
+            Mark {
+                ms,
+                kind,
+                anchor: anchor.to_owned(),
+                label,
+            },
+        );
+        self.parts(t, anchor, ms, Lane::Main);
+    }
+
+    /// The tool calls of a turn (and the turns of their sub-agents, each in its own lane). The
+    /// anchors follow the ones `turn::push_turn` and `tool::push_subagent` write.
+    fn parts(&mut self, t: &Turn, anchor: &str, ms: Option<i64>, lane: Lane) {
+        for (i, part) in t.parts.iter().enumerate() {
+            let Part::ToolCall { call } = part else {
+                continue;
+            };
+            let scope = format!("{anchor}-c{}", i + 1);
+            let kind = kind_of(call);
+            if lane == Lane::Main {
+                self.tools[Kind::ALL.iter().position(|k| *k == kind).unwrap_or(0)] += 1;
+            }
+            let mark = if call.denied.is_some() || call.state == ToolState::ApprovalDenied {
+                self.denials += 1;
+                MarkKind::Denied
+            } else if call.state == ToolState::Error {
+                self.errors += 1;
+                MarkKind::Error
+            } else {
+                MarkKind::Tool
+            };
+            let summary = crate::render::summary::call_line(call);
+            self.lanes.mark(
+                lane,
+                Mark {
+                    ms,
+                    kind: mark,
+                    anchor: scope.clone(),
+                    label: short(&summary, 80),
+                },
+            );
+            if let Some(sub) = &call.subagent {
+                let sub_lane = match lane {
+                    Lane::Main => self.lanes.new_lane(),
+                    other => other,
+                };
+                for (j, st) in sub.transcript.iter().enumerate() {
+                    let sub_anchor = format!("{scope}-{}", j + 1);
+                    let sms = st.timestamp.as_deref().and_then(parse_ms);
+                    let kind = if st.metadata.error.is_some() {
+                        MarkKind::Error
+                    } else {
+                        MarkKind::Turn
+                    };
+                    self.lanes.mark(
+                        sub_lane,
+                        Mark {
+                            ms: sms,
+                            kind,
+                            anchor: sub_anchor.clone(),
+                            label: format!("sub-agent: {}", short(&sub.description, 60)),
+                        },
+                    );
+                    self.parts(st, &sub_anchor, sms, sub_lane);
+                }
+            }
+        }
+    }
+
+    /// A notice: a cost the harness reported.
+    pub(crate) fn notice(&mut self, n: &SystemNotice) {
+        if let Some(c) = reported_cost(n) {
+            self.cost = Some(self.cost.map_or(c, |have| have.max(c)));
+        }
+    }
+
+    /// The session's title: its own, else its first prompt.
+    pub(crate) fn title(&self) -> Option<&str> {
+        self.title.as_deref().or(self.first_prompt.as_deref())
+    }
+
+    /// Writes the header card, the timeline and the prompt index (after the transcript).
+    pub(crate) fn push(&self, h: &mut Html, totals: &Totals, file: &str) {
+        h.raw_trusted("<section class=\"map\" id=\"map\"><h1>")
+            .text(self.title().unwrap_or(file))
+            .raw_trusted("</h1><p class=\"meta\">");
+        if let Some(p) = &self.project {
+            h.raw_trusted("<span class=\"proj\">")
+                .text(p)
+                .raw_trusted("</span> · ");
+        }
+        if let Some(a) = &self.agent {
+            h.text(a).raw_trusted(" · ");
+        }
+        h.text(file).raw_trusted("</p><dl class=\"facts\">");
+        if let Some(s) = self.start {
+            h.raw_trusted("<dt>started</dt><dd>");
+            push_time(h, &iso(s));
+            if let Some(e) = self.end.filter(|e| *e > s) {
+                h.raw_trusted(" · ").text(&times::duration((e - s) as u64));
+            }
+            h.raw_trusted("</dd>");
+        }
+        h.raw_trusted("<dt>turns</dt><dd>")
+            .num(self.turns)
+            .raw_trusted(" (")
+            .num(self.prompts.len() as u64 + self.prompts_dropped)
+            .raw_trusted(if self.prompts.len() as u64 + self.prompts_dropped == 1 {
+                " prompt)"
+            } else {
+                " prompts)"
+            })
+            .raw_trusted("</dd>");
+        let calls: u64 = self.tools.iter().sum();
+        if calls > 0 {
+            h.raw_trusted("<dt>tool calls</dt><dd>").num(calls);
+            let by: Vec<String> = Kind::ALL
+                .iter()
+                .zip(self.tools)
+                .filter(|(_, n)| *n > 0)
+                .map(|(k, n)| format!("{n} {}", k.word()))
+                .collect();
+            h.raw_trusted(": ").text(&by.join(", "));
+            if self.errors > 0 {
+                h.raw_trusted(" · <span class=\"bad\">")
+                    .num(self.errors)
+                    .raw_trusted(if self.errors == 1 {
+                        " error"
+                    } else {
+                        " errors"
+                    })
+                    .raw_trusted("</span>");
+            }
+            if self.denials > 0 {
+                h.raw_trusted(" · <span class=\"deny\">")
+                    .num(self.denials)
+                    .raw_trusted(" denied")
+                    .raw_trusted("</span>");
+            }
+            h.raw_trusted("</dd>");
+        }
+        // The harness's own totals when it reported them (the figures every output shows), else
+        // the turns' usage added up.
+        let u = if totals.usage == Usage::default() {
+            self.usage
+        } else {
+            totals.usage
+        };
+        if u != Usage::default() {
+            let t = super::tool::thousands;
+            let input = u
+                .input_tokens
+                .saturating_add(u.cache_read_input_tokens)
+                .saturating_add(u.cache_creation_input_tokens);
+            h.raw_trusted("<dt>tokens</dt><dd>")
+                .text(&t(input))
+                .raw_trusted(" in (")
+                .text(&t(u.cache_read_input_tokens))
+                .raw_trusted(" cache read, ")
+                .text(&t(u.cache_creation_input_tokens))
+                .raw_trusted(" cache write) · ")
+                .text(&t(u.output_tokens))
+                .raw_trusted(" out</dd>");
+        }
+        // The runs' own cost (and the session's running total when larger), as every output
+        // says it; else a saved session's cost-state record.
+        if let Some(label) = totals.cost_label() {
+            h.raw_trusted("<dt>cost</dt><dd>")
+                .text(&label)
+                .raw_trusted("</dd>");
+        } else if let Some(c) = self.cost {
+            h.raw_trusted("<dt>cost</dt><dd>$")
+                .text(&format!("{c:.4}"))
+                .raw_trusted("</dd>");
+        }
+        h.raw_trusted("</dl>");
+        self.lanes.push_svg(h, self.start, self.end);
+        h.raw_trusted("</section>\n");
+        self.push_prompts(h);
+    }
+
+    fn push_prompts(&self, h: &mut Html) {
+        if self.prompts.is_empty() {
+            return;
+        }
+        h.raw_trusted(
+            "<nav class=\"prompts\" id=\"prompts\" aria-label=\"Prompts\"><h2>Prompts</h2><ol>",
+        );
+        for p in &self.prompts {
+            h.raw_trusted("<li><a href=\"#")
+                .attr(&p.anchor)
+                .raw_trusted("\">")
+                .text(if p.text.is_empty() {
+                    "(empty prompt)"
+                } else {
+                    &p.text
+                })
+                .raw_trusted("</a>");
+            if let Some(t) = &p.time {
+                h.raw_trusted(" ");
+                push_time(h, t);
+            }
+            h.raw_trusted("</li>");
+        }
+        h.raw_trusted("</ol>");
+        if self.prompts_dropped > 0 {
+            h.raw_trusted("<p class=\"meta\">and ")
+                .num(self.prompts_dropped)
+                .raw_trusted(" more</p>");
+        }
+        h.raw_trusted("</nav>\n");
+    }
+}
+
+/// Milliseconds since 1970 as an RFC 3339 UTC timestamp.
+fn iso(ms: i64) -> String {
+    let w = times::utc_words(ms);
+    // `YYYY-MM-DD HH:MM:SS UTC` → `YYYY-MM-DDTHH:MM:SSZ`.
+    format!("{}T{}Z", &w[..10], &w[11..19])
+}
+
+/// The session's cost so far, when a notice reports it: the run's result, or a saved session's
+/// `cost-state` record (`totalCostUSD`). Shared by the page header and the archive index.
+pub(crate) fn reported_cost(n: &SystemNotice) -> Option<f64> {
+    if let SystemNotice::Result { cost, .. } = n {
+        return *cost;
+    }
+    if let SystemNotice::Info { source, data, .. } = n
+        && source == "cost-state"
+    {
+        return data.get("totalCostUSD").and_then(serde_json::Value::as_f64);
+    }
+    None
+}

@@ -1,0 +1,191 @@
+//! The timeline: the session drawn as inline SVG (no script, no library), turns and tool calls
+//! along time, each sub-agent in a lane of its own below the main one, errors and denials in
+//! their colours, and every mark a link to its place on the page.
+//!
+//! Marks are kept as the items go by, at most [`MAX_MARKS`] of them; past that only prompts,
+//! errors and denials are added (the ones a reader looks for), so a huge session still draws a
+//! small picture. When the input has no timestamps, marks are placed in order instead.
+
+use super::escape::Html;
+use super::times;
+
+/// Marks drawn at most (prompts, errors and denials past it are still kept, up to twice this).
+const MAX_MARKS: usize = 1_200;
+/// Sub-agent lanes drawn; later sub-agents share the last one.
+const MAX_LANES: u16 = 8;
+/// The drawing's width in SVG units (it scales to the page's width).
+const WIDTH: i64 = 1000;
+/// Left margin for the lane names.
+const LEFT: i64 = 70;
+/// Height of one lane.
+const LANE_H: i64 = 16;
+
+/// Where a mark is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Lane {
+    Main,
+    Sub(u16),
+}
+
+/// What a mark stands for (its shape and colour).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MarkKind {
+    Prompt,
+    Turn,
+    Tool,
+    Error,
+    Denied,
+    /// A user turn that is not a prompt (a tool return, a notification).
+    Other,
+}
+
+/// One mark.
+#[derive(Debug)]
+pub(crate) struct Mark {
+    pub(crate) ms: Option<i64>,
+    pub(crate) kind: MarkKind,
+    /// The element id it links to.
+    pub(crate) anchor: String,
+    /// Its tooltip.
+    pub(crate) label: String,
+}
+
+/// The marks of every lane.
+#[derive(Debug, Default)]
+pub(crate) struct Lanes {
+    marks: Vec<(Lane, Mark)>,
+    subs: u16,
+    dropped: u64,
+}
+
+impl Lanes {
+    /// A lane for a new sub-agent.
+    pub(crate) fn new_lane(&mut self) -> Lane {
+        self.subs = (self.subs + 1).min(MAX_LANES);
+        Lane::Sub(self.subs)
+    }
+
+    /// Adds a mark (or counts it, past the cap).
+    pub(crate) fn mark(&mut self, lane: Lane, mark: Mark) {
+        let wanted = matches!(
+            mark.kind,
+            MarkKind::Prompt | MarkKind::Error | MarkKind::Denied
+        );
+        if self.marks.len() < MAX_MARKS || (wanted && self.marks.len() < 2 * MAX_MARKS) {
+            self.marks.push((lane, mark));
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    /// Writes the SVG (nothing when there is nothing to draw).
+    pub(crate) fn push_svg(&self, h: &mut Html, start: Option<i64>, end: Option<i64>) {
+        if self.marks.is_empty() {
+            return;
+        }
+        let timed = self.marks.iter().filter(|(_, m)| m.ms.is_some()).count();
+        let span = match (start, end) {
+            (Some(s), Some(e)) if e > s && timed * 2 >= self.marks.len() => Some((s, e - s)),
+            _ => None,
+        };
+        let lanes = i64::from(self.subs) + 1;
+        let height = lanes * LANE_H + 16;
+        let inner = WIDTH - LEFT - 10;
+        h.raw_trusted("<svg class=\"timeline\" viewBox=\"0 0 ")
+            .num(WIDTH)
+            .raw_trusted(" ")
+            .num(height)
+            .raw_trusted(
+                "\" role=\"img\" aria-label=\"Timeline: turns and tool calls over time\">",
+            );
+        let y_of = |lane: Lane| match lane {
+            Lane::Main => LANE_H / 2 + 2,
+            Lane::Sub(n) => i64::from(n) * LANE_H + LANE_H / 2 + 2,
+        };
+        for l in 0..lanes {
+            let y = l * LANE_H + LANE_H / 2 + 2;
+            h.raw_trusted("<text class=\"tl-name\" x=\"0\" y=\"")
+                .num(y + 4)
+                .raw_trusted("\">")
+                .raw_trusted(if l == 0 { "main" } else { "sub-agent" });
+            if l > 0 {
+                h.raw_trusted(" ").num(l);
+            }
+            h.raw_trusted("</text><line class=\"tl-lane\" x1=\"")
+                .num(LEFT)
+                .raw_trusted("\" x2=\"")
+                .num(WIDTH - 10)
+                .raw_trusted("\" y1=\"")
+                .num(y)
+                .raw_trusted("\" y2=\"")
+                .num(y)
+                .raw_trusted("\"/>");
+        }
+        let n = self.marks.len().max(2) as i64 - 1;
+        let mut last_x = LEFT;
+        for (i, (lane, m)) in self.marks.iter().enumerate() {
+            let x = match (span, m.ms) {
+                (Some((s, len)), Some(ms)) => LEFT + (ms - s).clamp(0, len) * inner / len,
+                (Some(_), None) => last_x,
+                (None, _) => LEFT + i as i64 * inner / n,
+            };
+            last_x = x;
+            let y = y_of(*lane);
+            let class = match m.kind {
+                MarkKind::Prompt => "tl-p",
+                MarkKind::Turn => "tl-t",
+                MarkKind::Tool => "tl-c",
+                MarkKind::Error => "tl-e",
+                MarkKind::Denied => "tl-d",
+                MarkKind::Other => "tl-o",
+            };
+            h.raw_trusted("<a href=\"#")
+                .attr(&m.anchor)
+                .raw_trusted("\">");
+            if m.kind != MarkKind::Turn {
+                h.raw_trusted("<title>")
+                    .text(&m.label)
+                    .raw_trusted("</title>");
+            }
+            let (w, hh) = match m.kind {
+                MarkKind::Prompt => (3, 14),
+                MarkKind::Error | MarkKind::Denied => (6, 10),
+                MarkKind::Tool => (3, 8),
+                MarkKind::Turn | MarkKind::Other => (2, 6),
+            };
+            h.raw_trusted("<rect class=\"")
+                .raw_trusted(class)
+                .raw_trusted("\" x=\"")
+                .num(x - w / 2)
+                .raw_trusted("\" y=\"")
+                .num(y - hh / 2)
+                .raw_trusted("\" width=\"")
+                .num(w)
+                .raw_trusted("\" height=\"")
+                .num(hh)
+                .raw_trusted("\"/></a>");
+        }
+        let axis_y = lanes * LANE_H + 12;
+        h.raw_trusted("<text class=\"tl-name\" x=\"")
+            .num(LEFT)
+            .raw_trusted("\" y=\"")
+            .num(axis_y)
+            .raw_trusted("\">")
+            .raw_trusted(if span.is_some() { "0" } else { "first" })
+            .raw_trusted("</text><text class=\"tl-name tl-end\" x=\"")
+            .num(WIDTH - 10)
+            .raw_trusted("\" y=\"")
+            .num(axis_y)
+            .raw_trusted("\">");
+        match span {
+            Some((_, len)) => h.text(&times::duration(len as u64)),
+            None => h.raw_trusted("last (no timestamps: in order)"),
+        };
+        h.raw_trusted("</text></svg>");
+        if self.dropped > 0 {
+            h.raw_trusted("<p class=\"meta\">Timeline: ")
+                .num(self.dropped)
+                .raw_trusted(" more turns and tool calls not drawn.</p>");
+        }
+    }
+}
