@@ -361,6 +361,21 @@ fn claude_conserved(rows: &[Value]) -> Conserved {
                     }
                 }
                 for t in &texts {
+                    // A `<task-notification>` naming a call of the input becomes that call's
+                    // task end: its words (summary, the agent's `<result>`) and task id are what
+                    // must be kept, not the markup around them.
+                    if t.trim_start().starts_with("<task-notification") {
+                        push_id(
+                            &mut c,
+                            "task-notification task id",
+                            inner(t, "task-id").map(Value::String).as_ref(),
+                        );
+                        for tag in ["summary", "result"] {
+                            let v = inner(t, tag).map(Value::String);
+                            push_text(&mut c, "task-notification text", v.as_ref());
+                        }
+                        continue;
+                    }
                     push_text(&mut c, "user text", Some(&Value::String(t.clone())));
                 }
                 if !has_result && !is_harness_row(row) {

@@ -315,6 +315,7 @@ fn a_directory_of_sessions_is_one_transcript_per_session() {
             "/steering.jsonl",
             "/subagents-new/5e55a0e1-0000-4000-8000-000000000003.jsonl",
             "/subagents-old/5e55a0e1-0000-4000-8000-000000000004.jsonl",
+            "/task-notification.jsonl",
             "/trailing-title.jsonl",
         ]
     );

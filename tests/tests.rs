@@ -11,6 +11,8 @@ mod cli;
 mod corpus;
 // One test per §4 classification rule and per §14 fold step, over samples/claude-stream.
 mod spine;
+// Claude Code's <task-notification> message: the end of its call's task, once.
+mod claude_tasks;
 // Saved Claude Code sessions over samples/claude-session: chain order, branches, sub-agents, -o.
 mod session;
 // Saved sessions in the real corpus: clean conversion and equivalence with their stream.jsonl.

@@ -392,6 +392,7 @@ impl Folder {
                 status,
                 summary,
                 usage,
+                result,
             } => match self.subthread_for(&task_id, tool_call_id.as_deref()) {
                 Some(st) => {
                     st.record.status = status;
@@ -402,15 +403,15 @@ impl Folder {
                     if usage.is_some() {
                         st.record.usage = usage;
                     }
+                    if result.is_some() {
+                        st.record.result = result;
+                    }
                 }
-                None => self.ready(task_notice(
-                    task_id,
-                    Some(status),
-                    None,
-                    summary,
-                    usage,
-                    None,
-                )),
+                None => {
+                    let mut n = task_notice(task_id, Some(status), None, summary, usage, None);
+                    set_task_result(&mut n, result);
+                    self.ready(n)
+                }
             },
             EventKind::Notice { notice } => {
                 if matches!(*notice, SystemNotice::Result { .. }) {
@@ -748,7 +749,15 @@ impl Folder {
 
     fn subthread_for(&mut self, task_id: &str, call_id: Option<&str>) -> Option<&mut SubThread> {
         let call_id = match call_id {
-            Some(c) if self.written_runs.contains(c) => return None,
+            // A run already written, or a call written without one (a saved session's
+            // `<task-notification>` for a background call whose result came long before): its
+            // end is a task notice, not an orphan record.
+            Some(c)
+                if self.written_runs.contains(c)
+                    || matches!(self.call_thread.get(c), Some(CallSlot::Written { .. })) =>
+            {
+                return None;
+            }
             Some(c) => {
                 self.task_call.insert(task_id.to_owned(), c.to_owned());
                 c.to_owned()
@@ -1054,6 +1063,9 @@ impl Folder {
                 record.usage,
                 None,
             ));
+            if let Some(n) = self.after_turn.last_mut() {
+                set_task_result(n, record.result);
+            }
             return None;
         }
         if record.description.is_empty() {
@@ -1135,5 +1147,15 @@ fn task_notice(
         description,
         summary,
         usage,
+        result: None,
     }))
+}
+
+/// Puts a task's final report (`SubtaskFinished.result`) on the task notice `n`.
+fn set_task_result(n: &mut TranscriptItem, report: Option<String>) {
+    if let TranscriptItem::Notice(b) = n {
+        if let SystemNotice::Task { result, .. } = b.as_mut() {
+            *result = report;
+        }
+    }
 }

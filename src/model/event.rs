@@ -185,6 +185,10 @@ pub(crate) enum EventKind {
         summary: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
         usage: Option<SubagentUsage>,
+        /// The task's own final report when the input carries one (a background agent's
+        /// `<result>` in Claude Code's `<task-notification>` message), beside the short summary.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        result: Option<String>,
     },
     /// A system notice (hooks, retries, rate limits, results, …), final as it is.
     Notice { notice: Box<SystemNotice> },

@@ -159,6 +159,9 @@ pub(crate) enum SystemNotice {
         summary: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
         usage: Option<SubagentUsage>,
+        /// The task's final report, when its notification carried one (`<result>`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        result: Option<String>,
     },
     /// Events were lost between two points of the stream (a daemon's ring buffer overflowed).
     #[serde(rename_all = "camelCase")]

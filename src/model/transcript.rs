@@ -487,6 +487,10 @@ pub(crate) struct SubagentRecord {
     pub(crate) summary: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) usage: Option<SubagentUsage>,
+    /// The run's final report as its completion notification gave it (Claude Code's
+    /// `<task-notification>` `<result>`), when the input carries one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) result: Option<String>,
     pub(crate) transcript: Vec<Turn>,
 }
 
@@ -501,6 +505,7 @@ impl SubagentRecord {
             status: SubagentStatus::Running,
             summary: None,
             usage: None,
+            result: None,
             transcript: Vec::new(),
         }
     }

@@ -425,7 +425,9 @@ fn elem(elems: &[(&str, String)], tag: &str) -> String {
         .unwrap_or_default()
 }
 
-/// `<task-notification>`: rewritten to its summary, kept visible as a notification turn.
+/// `<task-notification>`: rewritten to its summary, kept visible as a notification turn. Its fields
+/// (`machinery`) let the message reader make it the task end of the call it names instead, when
+/// that call is in the input (`ClaudeMessages::task_end`).
 fn task_notification(t: &str) -> Classified {
     let mut m = Map::new();
     for (tag, key) in [

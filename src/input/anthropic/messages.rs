@@ -35,6 +35,17 @@ pub(crate) struct ClaudeMessages {
     /// of the thread, the call's result or the end of the input (then this turn is written).
     task_prompts: HashMap<String, Turn>,
     user_count: u64,
+    /// The tool calls seen so far (ids): a `<task-notification>` message naming one of them
+    /// becomes that call's task end instead of a turn of its own.
+    calls: HashSet<String>,
+    /// The stream's `task_started`: task id → its tool call.
+    task_calls: HashMap<String, String>,
+    /// Tasks a system `task_notification` already ended (the stream): the `<task-notification>`
+    /// message the harness also injects for them does not end them a second time.
+    tasks_ended: HashSet<String>,
+    /// Tasks a `<task-notification>` message ended: a system `task_notification` for them
+    /// arriving later is not a second end (see [`ClaudeMessages::ended_by_message`]).
+    tasks_ended_by_message: HashSet<String>,
 }
 
 impl ClaudeMessages {
@@ -120,6 +131,9 @@ impl ClaudeMessages {
                     continue;
                 }
             };
+            if let Part::ToolCall { call } = &part {
+                self.calls.insert(call.tool_call_id.clone());
+            }
             emit(EventKind::AssistantBlock {
                 thread: thread.clone(),
                 message_id: message_id.clone(),
@@ -128,6 +142,79 @@ impl ClaudeMessages {
                 timestamp: timestamp.clone(),
             });
         }
+    }
+
+    /// A system line of the stream: `task_started` ties a task to its call, `task_notification`
+    /// ends it (see [`ClaudeMessages::task_end`]).
+    pub(crate) fn system_task(&mut self, v: &Value) {
+        let (Some(task), call) = (
+            v.get("task_id").and_then(Value::as_str),
+            v.get("tool_use_id").and_then(Value::as_str),
+        ) else {
+            return;
+        };
+        match v.get("subtype").and_then(Value::as_str) {
+            Some("task_started") => {
+                if let Some(c) = call {
+                    self.task_calls.insert(task.to_owned(), c.to_owned());
+                }
+            }
+            Some("task_notification") => {
+                self.tasks_ended.insert(task.to_owned());
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether a `<task-notification>` message already ended the task a system
+    /// `task_notification` (the stream) is about to end: then that event is not written.
+    pub(crate) fn ended_by_message(&self, k: &EventKind) -> bool {
+        matches!(k, EventKind::SubtaskFinished { task_id, .. } if self.tasks_ended_by_message.contains(task_id))
+    }
+
+    /// A `<task-notification>` user message (its fields in `m`, from the classifier) naming a
+    /// task of a call in the input: the call's task end, with the message's `<result>` (a
+    /// background agent's final report) kept on it. `Some(None)`: a system `task_notification`
+    /// already ended the task and the message adds nothing to it (no `<result>`), so it is not
+    /// written twice. `None`: no call of the input is named; the message stays a turn.
+    fn task_end(&self, m: &Map<String, Value>) -> Option<Option<EventKind>> {
+        let s = |k: &str| m.get(k).and_then(Value::as_str).map(str::to_owned);
+        let task_id = s("taskId").unwrap_or_default();
+        let call = s("toolUseId")
+            .filter(|c| self.calls.contains(c))
+            .or_else(|| self.task_calls.get(&task_id).cloned())
+            .filter(|c| self.calls.contains(c))?;
+        let result = s("result").filter(|r| !r.trim().is_empty());
+        if self.tasks_ended.contains(&task_id) && result.is_none() {
+            return Some(None);
+        }
+        let n = |k: &str| {
+            m.get("usage")
+                .and_then(|u| u.get(k))
+                .and_then(Value::as_u64)
+        };
+        let usage = (n("totalTokens").is_some() || n("toolUses").is_some()).then(|| {
+            crate::model::transcript::SubagentUsage {
+                total_tokens: n("totalTokens").unwrap_or(0),
+                tool_uses: n("toolUses").unwrap_or(0),
+                duration_ms: n("durationMs").unwrap_or(0),
+            }
+        });
+        Some(Some(EventKind::SubtaskFinished {
+            task_id: if task_id.is_empty() {
+                call.clone()
+            } else {
+                task_id
+            },
+            tool_call_id: Some(call),
+            status: s("status")
+                .as_deref()
+                .and_then(crate::model::transcript::SubagentStatus::from_word)
+                .unwrap_or(crate::model::transcript::SubagentStatus::Completed),
+            summary: s("summary"),
+            usage,
+            result,
+        }))
     }
 
     /// A user message: tool results first (row 2), then whatever else it carried, classified.
@@ -231,6 +318,34 @@ impl ClaudeMessages {
             self.held_prompt(p, emit);
         }
         let c = classify::classify(&joined, flags, thread.as_deref());
+        if thread.is_none()
+            && parts.is_empty()
+            && c.origin == crate::model::transcript::TurnOrigin::Notification
+            && c.machinery.contains_key("taskId")
+        {
+            match self.task_end(&c.machinery) {
+                Some(Some(k)) => {
+                    if let EventKind::SubtaskFinished { task_id, .. } = &k {
+                        self.tasks_ended_by_message.insert(task_id.clone());
+                    }
+                    emit(k);
+                    return;
+                }
+                // Said already by the system `task_notification`: a trace record keeps the
+                // message (fields and raw text), hidden from readers as a repeat.
+                Some(None) => {
+                    emit(crate::input::fields::info(
+                        "task-notification",
+                        crate::model::session::Level::Trace,
+                        "a <task-notification> message for a task its system event already ended"
+                            .into(),
+                        Value::Object(c.machinery),
+                    ));
+                    return;
+                }
+                None => {}
+            }
+        }
         let mut turn_parts = Vec::with_capacity(parts.len() + 1);
         if !c.text.is_empty() || parts.is_empty() {
             turn_parts.push(Part::Text {

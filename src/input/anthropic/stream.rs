@@ -78,6 +78,17 @@ impl Adapter for StreamJson {
                     if let EventKind::SessionInit { session } = &k {
                         self.session = Some((**session).clone());
                     }
+                    // Ended already by its `<task-notification>` message (which carries the
+                    // same status, summary and usage): a trace record, not a second end.
+                    if self.core.ended_by_message(&k) {
+                        emit(crate::input::anthropic::system::info(
+                            &v,
+                            "task_notification",
+                            crate::model::session::Level::Trace,
+                            "a task_notification for a task its <task-notification> message already ended".into(),
+                        ));
+                        continue;
+                    }
                     emit(k);
                 }
                 if str_of(&v, "subtype") == "status" {
@@ -89,8 +100,11 @@ impl Adapter for StreamJson {
                         line,
                         &format!("unknown system subtype {:?}", str_of(&v, "subtype")),
                     );
-                } else if str_of(&v, "subtype") == "task_started" {
-                    self.core.subagent_prompt(&v);
+                } else {
+                    if str_of(&v, "subtype") == "task_started" {
+                        self.core.subagent_prompt(&v);
+                    }
+                    self.core.system_task(&v);
                 }
             }
             "result" => emit(EventKind::Notice {

@@ -149,6 +149,7 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
                 .unwrap_or(SubagentStatus::Completed),
             summary: opt_string(v, "summary"),
             usage: v.get("usage").and_then(SubagentUsage::from_json),
+            result: None,
         }),
         "permission_denied" => emit(EventKind::ToolDenied {
             tool_call_id: string(v, "tool_use_id"),

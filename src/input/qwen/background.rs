@@ -118,6 +118,7 @@ impl Conversation {
             status,
             summary: (!text.is_empty()).then_some(text),
             usage: None,
+            result: None,
         });
     }
 }

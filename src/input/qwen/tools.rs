@@ -360,6 +360,7 @@ impl Conversation {
                 },
                 summary: (!text.is_empty()).then(|| text.clone()),
                 usage: None,
+                result: None,
             });
         }
         // The fold ends a thread's message at a tool result; so does this side.

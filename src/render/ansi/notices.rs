@@ -117,23 +117,30 @@ impl View {
                 status,
                 description,
                 summary,
+                result,
                 ..
             } => {
                 let word = status
                     .map(|s| format!("{s:?}").to_lowercase())
                     .unwrap_or_else(|| "updated".into());
                 let what = summary.as_deref().or(description.as_deref()).unwrap_or("");
-                (
-                    format!(
-                        "task {task_id} {word}{}",
-                        if what.is_empty() {
-                            String::new()
-                        } else {
-                            format!(": {what}")
-                        }
-                    ),
-                    pal.dim,
-                )
+                let line = format!(
+                    "task {task_id} {word}{}",
+                    if what.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {what}")
+                    }
+                );
+                let Some(r) = result else {
+                    return self.note(&format!("· {line}"), pal.dim, depth);
+                };
+                // The task's own report (a background agent's final words), under its line.
+                let mut lines = self.note(&format!("· {line}"), pal.dim, depth);
+                for l in r.trim().lines() {
+                    lines.extend(self.note(l, pal.result, depth + 1));
+                }
+                return lines;
             }
             SystemNotice::MissedEvents { from, to, reason } => (
                 crate::render::notice_text::missed_events(*from, *to, reason),

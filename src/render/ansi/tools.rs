@@ -274,7 +274,10 @@ impl View {
         let report = call
             .subagent
             .as_ref()
-            .and_then(|r| r.summary.clone())
+            .and_then(|r| match (&r.summary, &r.result) {
+                (Some(s), Some(x)) => Some(format!("{s}\n\n{x}")),
+                (s, x) => x.clone().or_else(|| s.clone()),
+            })
             .unwrap_or(report);
         if !report.trim().is_empty() {
             let ind = self.indent(depth);

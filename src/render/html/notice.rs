@@ -256,6 +256,7 @@ pub(crate) fn push_notice(
             description,
             summary,
             usage: _,
+            result,
         } => {
             open(h, "info");
             h.raw_trusted("Task ")
@@ -265,6 +266,12 @@ pub(crate) fn push_notice(
             }
             if let Some(s) = summary {
                 h.raw_trusted(" · ").text(s);
+            }
+            // The task's final report (a background agent's), line breaks kept.
+            if let Some(r) = result {
+                h.raw_trusted("<p class=\"plain sub-result\">")
+                    .text(r)
+                    .raw_trusted("</p>");
             }
         }
         SystemNotice::MissedEvents { from, to, reason } => {

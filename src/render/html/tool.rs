@@ -564,6 +564,12 @@ pub(crate) fn push_subagent(h: &mut Html, sub: &SubagentRecord, scope: &str, rep
             .text(s)
             .raw_trusted("</p>");
     }
+    // The run's final report from its completion notification, line breaks kept.
+    if let Some(r) = &sub.result {
+        h.raw_trusted("<p class=\"plain sub-result\">")
+            .text(r)
+            .raw_trusted("</p>");
+    }
     h.raw_trusted("<details class=\"sub-transcript\"><summary>Sub-agent transcript · ")
         .num(sub.transcript.len())
         .raw_trusted(if sub.transcript.len() == 1 {

@@ -323,6 +323,9 @@ impl MarkdownRenderer {
         if let Some(s) = &rec.summary {
             quote(out, "Report", s);
         }
+        if let Some(r) = &rec.result {
+            quote(out, "Result", r);
+        }
         out.push_str("</details>\n\n");
     }
 

@@ -70,17 +70,26 @@ impl MarkdownRenderer {
                 status,
                 description,
                 summary,
+                result,
                 ..
-            } => format!(
-                "task {task_id}{}: {}",
-                status
-                    .map(|s| format!(" {s:?}").to_lowercase())
-                    .unwrap_or_default(),
-                summary
-                    .as_deref()
-                    .or(description.as_deref())
-                    .unwrap_or_default()
-            ),
+            } => {
+                let line = format!(
+                    "task {task_id}{}: {}",
+                    status
+                        .map(|s| format!(" {s:?}").to_lowercase())
+                        .unwrap_or_default(),
+                    summary
+                        .as_deref()
+                        .or(description.as_deref())
+                        .unwrap_or_default()
+                );
+                out.push_str(&format!("*{}*\n\n", inline(&line)));
+                // The task's own report (a background agent's final words), under its line.
+                if let Some(r) = result {
+                    super::quote(out, "Result", r);
+                }
+                return;
+            }
             SystemNotice::MissedEvents { from, to, reason } => {
                 notice_text::missed_events(*from, *to, reason)
             }

@@ -161,11 +161,13 @@ pub(crate) fn walk_event<V: VisitMut + ?Sized>(v: &mut V, e: &mut Event) {
             status: _,
             summary,
             usage,
+            result,
         } => {
             id(v, IdKind::Task, task_id);
             opt_id(v, IdKind::Call, tool_call_id);
             opt_text(v, summary);
             v.subagent_usage(usage);
+            opt_text(v, result);
         }
         EventKind::Notice { notice } => walk_notice(v, notice),
         EventKind::ConversationReset | EventKind::BranchEnded => {}

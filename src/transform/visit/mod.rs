@@ -433,6 +433,7 @@ fn walk_subagent<V: VisitMut + ?Sized>(v: &mut V, s: &mut SubagentRecord) {
         status: _,
         summary,
         usage,
+        result,
         transcript,
     } = s;
     id(v, IdKind::Task, task_id);
@@ -441,6 +442,7 @@ fn walk_subagent<V: VisitMut + ?Sized>(v: &mut V, s: &mut SubagentRecord) {
     progress.iter_mut().for_each(|p| v.text(p));
     opt_text(v, summary);
     v.subagent_usage(usage);
+    opt_text(v, result);
     transcript.iter_mut().for_each(|t| walk_turn(v, t));
 }
 
@@ -521,11 +523,13 @@ fn walk_notice<V: VisitMut + ?Sized>(v: &mut V, n: &mut SystemNotice) {
             description,
             summary,
             usage,
+            result,
         } => {
             id(v, IdKind::Task, task_id);
             opt_text(v, description);
             opt_text(v, summary);
             v.subagent_usage(usage);
+            opt_text(v, result);
         }
         SystemNotice::MissedEvents {
             from: _,

@@ -745,6 +745,7 @@ fn finished(call: &str, v: &Value) -> EventKind {
         status,
         summary,
         usage,
+        result: None,
     }
 }
 
