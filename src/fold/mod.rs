@@ -99,8 +99,12 @@ pub(crate) struct Folder {
     /// background is no sub-agent): their status, written right after the turn.
     after_turn: Vec<TranscriptItem>,
     /// Calls whose sub-agent record was already written with them: a task event that comes
-    /// later is a notice, not a second (phantom) record. One id per sub-agent run.
-    written_runs: HashSet<String>,
+    /// later is a notice, not a second (phantom) record. One fingerprint per sub-agent run.
+    written_runs: HashSet<u64>,
+    /// Calls already written, by the fingerprint of their id (see `fingerprint`), and whether
+    /// they were finished then: a later result is told apart from one whose call is not in the
+    /// input. Fingerprints, not ids, so that a stream of a million calls keeps a few bytes each.
+    written_calls: HashMap<u64, bool>,
     /// Per thread, the assistant message still taking content-block frames.
     open_message: HashMap<Thread, String>,
     /// Skill calls whose result arrived and whose body may follow, in result order (parallel
@@ -157,6 +161,7 @@ impl Folder {
             call_thread: HashMap::new(),
             task_call: HashMap::new(),
             written_runs: HashSet::new(),
+            written_calls: HashMap::new(),
             after_turn: Vec::new(),
             open_message: HashMap::new(),
             skill_awaiting: VecDeque::new(),
@@ -644,7 +649,7 @@ impl Folder {
             // Kept, and said for what it is: a repeat (a replay) for a call already written
             // with its result, a late result for a call written unfinished, or a result whose
             // call is not in the input.
-            let (level, text) = match self.call_thread.get(id) {
+            let (level, text) = match self.slot_of(id) {
                 Some(CallSlot::Written { finished: true }) => (
                     Level::Info,
                     format!(
@@ -753,8 +758,8 @@ impl Folder {
             // `<task-notification>` for a background call whose result came long before): its
             // end is a task notice, not an orphan record.
             Some(c)
-                if self.written_runs.contains(c)
-                    || matches!(self.call_thread.get(c), Some(CallSlot::Written { .. })) =>
+                if self.written_runs.contains(&fingerprint(c))
+                    || matches!(self.slot_of(c), Some(CallSlot::Written { .. })) =>
             {
                 return None;
             }
@@ -1025,15 +1030,26 @@ impl Folder {
         out
     }
 
+    /// Where the call `id` is: open in a turn, written (finished or not), or unknown.
+    fn slot_of(&self, id: &str) -> Option<CallSlot> {
+        match self.call_thread.get(id) {
+            Some(slot) => Some(slot.clone()),
+            None => self
+                .written_calls
+                .get(&fingerprint(id))
+                .map(|&finished| CallSlot::Written { finished }),
+        }
+    }
+
     /// Takes an Agent call's sub-agent thread out of the fold: the call gets its record (status
     /// and description filled in, transcript empty) and the thread's turns are returned. A
     /// background task with no transcript becomes a notice after the turn instead (`None`).
     fn take_subthread(&mut self, call: &mut ToolCall) -> Option<Vec<Turn>> {
         let id = call.tool_call_id.clone();
-        if let Some(slot) = self.call_thread.get_mut(&id) {
-            *slot = CallSlot::Written {
-                finished: call.state.is_terminal(),
-            };
+        // A written call leaves the index of open calls; only its fingerprint stays.
+        if self.call_thread.remove(&id).is_some() {
+            self.written_calls
+                .insert(fingerprint(&id), call.state.is_terminal());
         }
         let SubThread {
             mut record,
@@ -1041,7 +1057,7 @@ impl Folder {
             turns,
             ..
         } = self.subthreads.remove(&id)?;
-        self.written_runs.insert(id.clone());
+        self.written_runs.insert(fingerprint(&id));
         self.task_call.remove(&record.task_id);
         if !announced {
             record.status = match call.state {
@@ -1158,4 +1174,15 @@ fn set_task_result(n: &mut TranscriptItem, report: Option<String>) {
             *result = report;
         }
     }
+}
+
+/// A 64-bit fingerprint of a call id, for the sets of calls already written: two ids of one
+/// input share one with a chance of about n²/2⁶⁴ (none in practice), and the sets stay a few
+/// bytes a call however long the input.
+fn fingerprint(id: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    // Fixed keys: the same id gives the same fingerprint in every run.
+    let mut h = std::hash::DefaultHasher::new();
+    id.hash(&mut h);
+    h.finish()
 }
