@@ -386,8 +386,9 @@ fn upstream_conformance_vectors() {
         for s in fx["expectedAbsent"].as_array().into_iter().flatten() {
             assert!(!shown.contains(s.as_str().unwrap()), "{name}: shows {s}");
         }
-        // The same on what a reader sees: the text view (everything shown) and the HTML page.
-        for to in ["text", "html"] {
+        // The same on what a reader sees: the text view (everything shown), Markdown and the
+        // HTML page.
+        for to in ["text", "md", "html"] {
             let out = crate::util::scribe()
                 .args(["--to", to, "--color", "never", "--full"])
                 .arg(up.join(fx["envelopes_file"].as_str().unwrap()))
@@ -1202,4 +1203,60 @@ fn records_are_ordered_by_the_event_id_of_their_first_event() {
     let reply = turns(&recs)[1];
     assert_eq!(reply["parts"][0]["text"], "It is a tiny PNG.");
     assert_eq!(turns(&recs)[0]["parts"][1]["type"], "file");
+}
+
+/// Q44: each workspace event the design lists (memory, agent, tool toggled, settings,
+/// initialized, MCP budget, refused batch, restarted, restart refused) is one notice named by
+/// its type, none a debug record.
+#[test]
+fn every_workspace_event_is_its_own_notice() {
+    let types: [(&str, Value); 9] = [
+        ("memory_changed", serde_json::json!({})),
+        ("agent_changed", serde_json::json!({})),
+        (
+            "tool_toggled",
+            serde_json::json!({"toolName": "web_fetch", "enabled": false}),
+        ),
+        ("settings_changed", serde_json::json!({"key": "ui.theme"})),
+        ("workspace_initialized", serde_json::json!({})),
+        (
+            "mcp_budget_warning",
+            serde_json::json!({"liveCount": 9, "budget": 10}),
+        ),
+        (
+            "mcp_child_refused_batch",
+            serde_json::json!({"refusedServers": ["gh"]}),
+        ),
+        (
+            "mcp_server_restarted",
+            serde_json::json!({"serverName": "gh"}),
+        ),
+        (
+            "mcp_server_restart_refused",
+            serde_json::json!({"serverName": "gh"}),
+        ),
+    ];
+    let input: String = types
+        .iter()
+        .enumerate()
+        .map(|(i, (ty, data))| {
+            let mut data = data.clone();
+            data["sessionId"] = "sess-ws".into();
+            let env = serde_json::json!({"id": i + 1, "v": 1, "type": ty, "data": data});
+            format!("{env}\n")
+        })
+        .collect();
+    let tmp = tempfile::tempdir().unwrap();
+    let f = tmp.path().join("workspace.jsonl");
+    std::fs::write(&f, input).unwrap();
+    let (recs, stderr) = run(&f, &["--from", "qwen-daemon"]);
+    assert!(stderr.is_empty(), "{stderr}");
+    assert!(!recs.iter().any(|r| r["kind"] == "debug"), "{recs:#?}");
+    let sources: Vec<&str> = recs
+        .iter()
+        .filter(|r| r["kind"] == "notice")
+        .map(|r| r["notice"]["source"].as_str().unwrap())
+        .collect();
+    let want: Vec<&str> = types.iter().map(|(t, _)| *t).collect();
+    assert_eq!(sources, want);
 }
