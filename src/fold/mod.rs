@@ -152,6 +152,20 @@ enum Flattened {
     Told,
 }
 
+/// A later event of `turn` happened at `at`: it becomes the turn's end time when it is after the
+/// turn's start and its end so far (RFC 3339 times of one input compare as strings). A turn
+/// with no start time keeps no end either: there is no duration to tell.
+fn extend_turn(turn: &mut Turn, at: Option<String>) {
+    let Some(at) = at else { return };
+    let Some(start) = turn.timestamp.as_deref() else {
+        return;
+    };
+    let latest = turn.end_timestamp.as_deref().unwrap_or(start);
+    if at.as_str() > latest {
+        turn.end_timestamp = Some(at);
+    }
+}
+
 impl Folder {
     /// An empty fold, at the start of one input.
     pub(crate) fn new() -> Folder {
@@ -237,6 +251,7 @@ impl Folder {
                 sidecar,
                 facts,
                 server_run,
+                timestamp,
             } => {
                 // A client tool's result comes back in a user message, which ends the assistant
                 // message; a server-run tool's result is one more block of the same message.
@@ -250,7 +265,7 @@ impl Folder {
                     sidecar,
                     facts,
                 };
-                self.tool_result(&tool_call_id, result, line)
+                self.tool_result(&tool_call_id, result, line, timestamp)
             }
             EventKind::ToolUpdate {
                 tool_call_id,
@@ -600,6 +615,12 @@ impl Folder {
         meta: TurnMeta,
         timestamp: Option<String>,
     ) {
+        let mut part = part;
+        if let Part::ToolCall { call } = &mut part
+            && call.started_at.is_none()
+        {
+            call.started_at.clone_from(&timestamp);
+        }
         // Only a tool call has a slot to remember.
         let call_id = if let Part::ToolCall { call } = &part {
             Some(call.tool_call_id.clone())
@@ -627,6 +648,7 @@ impl Folder {
                     .expect("found just above");
                 turn.parts.push(part);
                 merge_meta(&mut turn.metadata, meta);
+                extend_turn(turn, timestamp);
                 return;
             }
         }
@@ -640,11 +662,20 @@ impl Folder {
             parts: vec![part],
             metadata: meta,
             timestamp,
+            end_timestamp: None,
         };
         self.push_turn(thread, turn);
     }
 
-    fn tool_result(&mut self, id: &str, result: CallResult, line: u64) {
+    fn tool_result(&mut self, id: &str, result: CallResult, line: u64, at: Option<String>) {
+        // The first result's time ends the call and, if later, the turn that made it.
+        let first = self.find_call(id).is_some_and(|c| !c.state.is_terminal());
+        if first
+            && let Some(CallSlot::Open { thread, turn, .. }) = self.call_thread.get(id).cloned()
+            && let Some(t) = self.find_turn(&thread, &turn)
+        {
+            extend_turn(t, at.clone());
+        }
         let Some(call) = self.find_call(id) else {
             // Kept, and said for what it is: a repeat (a replay) for a call already written
             // with its result, a late result for a call written unfinished, or a result whose
@@ -707,6 +738,9 @@ impl Folder {
         }
         let is_error = result.is_error;
         call.set_result(result);
+        if at.is_some() {
+            call.ended_at = at;
+        }
         if call.skill.is_some() && !is_error {
             self.skill_awaiting.push_back(id.to_owned());
         }

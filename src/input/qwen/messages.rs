@@ -196,6 +196,7 @@ impl Conversation {
                             ..TurnMeta::default()
                         },
                         timestamp: g.timestamp,
+                        end_timestamp: None,
                     }),
                     source_tool_call_id: None,
                 });
@@ -283,6 +284,7 @@ impl Conversation {
                     ..TurnMeta::default()
                 },
                 timestamp: e.timestamp.clone(),
+                end_timestamp: None,
             }),
             source_tool_call_id: None,
         });
