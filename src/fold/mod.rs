@@ -38,8 +38,11 @@ use crate::model::transcript::{
 };
 
 mod deltas;
+/// Hooks held from their start to their end, so that each is one notice.
+mod hooks;
 
 use deltas::DeltaBuffer;
+use hooks::{HookStep, OpenHooks};
 
 /// A top-level item waiting for its turn to be written.
 #[derive(Debug)]
@@ -120,6 +123,8 @@ pub(crate) struct Folder {
     flattened: Flattened,
     /// The branch whose events are arriving, if any (branches nest inside it).
     branch: Option<Box<OpenBranch>>,
+    /// Hooks that started and have not ended (written once, at their end).
+    hooks: OpenHooks,
 }
 
 /// Where a tool call sits in the fold (see `Folder::call_thread`), or that it was written: a
@@ -184,6 +189,7 @@ impl Folder {
             blocker: RefCell::new((String::new(), 0)),
             flattened: Flattened::No,
             branch: None,
+            hooks: OpenHooks::default(),
         }
     }
 
@@ -441,7 +447,14 @@ impl Folder {
                     self.skill_awaiting.clear();
                     self.release_all_but_background(out);
                 }
-                self.ready(TranscriptItem::Notice(notice));
+                match self.hooks.notice(*notice) {
+                    HookStep::Write(notices) => {
+                        for n in notices {
+                            self.ready(TranscriptItem::Notice(Box::new(n)));
+                        }
+                    }
+                    HookStep::Held => {}
+                }
             }
             EventKind::ConversationReset => {
                 self.open_message.clear();
@@ -484,6 +497,10 @@ impl Folder {
         }
         self.open_message.clear();
         self.skill_awaiting.clear();
+        let unended: Vec<SystemNotice> = self.hooks.drain().collect();
+        for n in unended {
+            self.ready(TranscriptItem::Notice(Box::new(n)));
+        }
         for (thread, message_id, parts) in self.deltas.unsettled() {
             for part in parts {
                 self.assistant_block(

@@ -199,7 +199,10 @@ async function checkSession(tab, file, shots) {
     searched = `searched "${word}"`;
     await page.fill("#q", word);
     if (!(await counted(/^1 of \d+$/))) problems.push(`search for "${word}" counted "${await page.textContent("#qcount")}"`);
-    problems.push(...(await page.evaluate(() => {
+    problems.push(...(await page.evaluate(async () => {
+      // The exact place is scrolled to once the browser has drawn the item (page.js).
+      await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
+      await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
       const bad = [];
       if (!document.querySelector("mark.hit")) bad.push("search marked nothing");
       const cur = document.querySelectorAll(".cur");

@@ -6,7 +6,7 @@ use super::markdown::push_markdown;
 use super::times::{self, parse_ms, push_time};
 use super::tool::{push_call, push_file, thousands};
 use crate::model::transcript::{Part, Role, SyntheticReason, Turn, TurnOrigin};
-use crate::render::sgr_spans;
+use crate::render::sgr;
 
 /// What the previous turn of the same transcript said, so that a turn shows only what changed:
 /// the model when it is not the one before, its own duration and the time since the turn before.
@@ -87,9 +87,9 @@ pub(crate) fn push_turn(h: &mut Html, turn: &Turn, anchor: &str, cx: &mut Contex
     );
     for (i, part) in turn.parts.iter().enumerate() {
         match part {
-            Part::Text { text, .. } if colours && sgr_spans::has_escapes(text) => {
+            Part::Text { text, .. } if colours && sgr::has_escapes(text) => {
                 h.raw_trusted("<div class=\"plain\">")
-                    .text(&sgr_spans::strip(text))
+                    .text(&sgr::strip(text))
                     .raw_trusted("</div>");
             }
             Part::Text { .. }
