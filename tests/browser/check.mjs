@@ -300,6 +300,18 @@ async function checkTour(tab, file) {
   const body = await page.locator("main").textContent();
   const denials = body.split("Writing outside the project needs approval.").length - 1;
   if (denials !== 1) problems.push(`the denial is said ${denials} times`);
+  // Durations: the Bash call (no duration from the harness) shows the time from its call line
+  // to its result line; each model turn shows its own duration.
+  const bashDur = await page.locator("#t2-c2 > summary .dur").textContent().catch(() => "");
+  if (bashDur !== "400 ms") problems.push(`the Bash call's duration reads "${bashDur}", not "400 ms"`);
+  const took = await page.locator("#t2 .turn-h .dur.took").textContent().catch(() => "");
+  if (took !== "500 ms") problems.push(`turn 2's own duration reads "${took}", not "500 ms"`);
+  // A hook is one line: its name, outcome and output, never a "started" line beside it.
+  const hooks = await page.locator(".notice.hook").allTextContents();
+  if (hooks.length !== 1 || !/^Hook SessionStart:startup · success · exit 0 · warmed the cache$/.test(hooks[0].trim())) {
+    problems.push(`hook lines: ${JSON.stringify(hooks)}`);
+  }
+  if (/started/.test(hooks.join(" "))) problems.push("a hook says it started");
   // A timeline mark in a sub-agent lane opens the folded transcript it links to.
   const sub = page.locator("svg.timeline a").last();
   const href = await sub.getAttribute("href");
