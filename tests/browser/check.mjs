@@ -222,10 +222,42 @@ async function checkSession(tab, file, shots) {
   })));
 
   const name = basename(file, ".html");
+  if (name === "hostile") problems.push(...(await checkCsp(tab, file)));
   if (name === "colour") problems.push(...(await checkColour(tab, file)));
   if (name === "tour") problems.push(...(await checkTour(tab, file)));
   if (name === "colour" || name === "tour") await screenshots(tab, file, shots, name);
   return { problems, clicked, searched };
+}
+
+// The page's CSP itself: were escaping ever to let the hostile sample's payloads into the DOM
+// (an inline script, an event handler, a script from elsewhere), none of them would run. The
+// browser reports each refusal on the console: those reports are this check's evidence, not
+// problems of the page.
+async function checkCsp(tab, file) {
+  log("csp");
+  const problems = [];
+  const page = await open(tab, file, problems);
+  const reports = [];
+  tab.problems = reports;
+  const r = await page.evaluate(async () => {
+    const refused = [];
+    document.addEventListener("securitypolicyviolation", (e) => refused.push(e.violatedDirective));
+    const s = document.createElement("script");
+    s.textContent = "window.__scribe_xss = 'csp-inline'";
+    document.body.appendChild(s);
+    const d = document.createElement("div");
+    d.innerHTML = '<img src="data:," onerror="window.__scribe_xss=\'csp-handler\'"><img src=x onerror="window.__scribe_xss=\'csp-handler2\'">';
+    document.body.appendChild(d);
+    const far = document.createElement("script");
+    far.src = "data:text/javascript,window.__scribe_xss='csp-src'";
+    document.body.appendChild(far);
+    await new Promise((ok) => setTimeout(ok, 300));
+    return { ran: window.__scribe_xss, refused };
+  });
+  tab.problems = problems;
+  if (r.ran !== undefined) problems.push(`CSP let an injected script run (${r.ran})`);
+  if (!r.refused.some((d) => d.startsWith("script-src"))) problems.push(`CSP refused nothing: ${JSON.stringify(r.refused)}`);
+  return problems;
 }
 
 // html-colour.jsonl: previews, ANSI colours, highlighting, word marks, prompts, timeline,
