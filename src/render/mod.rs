@@ -24,10 +24,9 @@ mod jsonl;
 mod markdown;
 /// Notice wordings shared by the text, Markdown and HTML renderers.
 pub(crate) mod notice_text;
-/// Terminal colour codes in tool output: parsed into styles (HTML) or stripped (Markdown).
+/// Terminal colours (SGR) in output: one parser, drawn as classed spans (HTML) or styled runs
+/// (the text view), stripped for Markdown.
 pub(crate) mod sgr;
-/// Terminal colours (SGR) in command output as styled runs, shared by the renderers.
-pub(crate) mod sgr_spans;
 /// One-line tool-call summaries shared by the human-readable renderers.
 pub(crate) mod summary;
 /// The totals of `result` notices shared by the text, Markdown and HTML renderers.

@@ -210,6 +210,7 @@ mod tests {
                 sidecar: None,
                 server_run: false,
                 facts: Default::default(),
+                timestamp: None,
             },
         }
     }

@@ -161,6 +161,7 @@ impl Emitter {
                 sidecar: o.sidecar,
                 facts: crate::model::transcript::ResultFacts::default(),
                 server_run: false,
+                timestamp: None,
             },
         });
     }
@@ -184,6 +185,7 @@ impl Emitter {
                     sidecar: None,
                     facts: crate::model::transcript::ResultFacts::default(),
                     server_run: false,
+                    timestamp: None,
                 },
             });
         }
@@ -248,6 +250,7 @@ impl Emitter {
                         }],
                         metadata: TurnMeta::default(),
                         timestamp: timestamp.clone(),
+                        end_timestamp: None,
                     }),
                     source_tool_call_id: None,
                 });
@@ -266,6 +269,7 @@ impl Emitter {
                     }],
                     metadata: TurnMeta::default(),
                     timestamp: timestamp.clone(),
+                    end_timestamp: None,
                 }),
                 source_tool_call_id: None,
             }),
@@ -319,6 +323,7 @@ impl Emitter {
                     sidecar: None,
                     facts: crate::model::transcript::ResultFacts::default(),
                     server_run: false,
+                    timestamp: timestamp.clone(),
                 });
             }
             Item::Tool(t) => {
@@ -379,6 +384,7 @@ impl Emitter {
                         sidecar: o.sidecar,
                         facts: crate::model::transcript::ResultFacts::default(),
                         server_run: caller == Caller::ServerTool,
+                        timestamp: timestamp.clone(),
                     });
                 }
             }

@@ -245,6 +245,7 @@ impl Render for TextRenderer {
                 sidecar,
                 facts,
                 server_run: _,
+                timestamp: _,
             } => {
                 // A second result for a call (a replay) adds nothing: the first one stands.
                 if !self.live.heads.contains_key(tool_call_id)
@@ -508,6 +509,7 @@ mod tests {
             parts,
             metadata: TurnMeta::default(),
             timestamp: None,
+            end_timestamp: None,
         }))
     }
 
