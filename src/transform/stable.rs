@@ -30,7 +30,7 @@
 //! comes before the id's own field is rewritten too. Nothing here iterates a hash map into the
 //! output.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::sync::LazyLock;
 
 use regex::{Captures, Regex};

@@ -7,7 +7,9 @@
 //! second time is a duplicate; a hole that no later event fills is a missed range. Events
 //! without an id (synthetic frames) are not ordered.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
+
+use foldhash::HashSet;
 
 use serde_json::{Map, Value};
 
