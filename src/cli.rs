@@ -112,8 +112,9 @@ pub(crate) struct Cli {
     #[arg(long)]
     pub(crate) context: bool,
 
-    /// Show the raw input of each line nothing understood in HTML output (by default a note
-    /// says which line and why, and the raw text stays in --to jsonl only).
+    /// Show each line nothing understood where it came: which line and why (text, Markdown), and
+    /// its raw input (HTML). By default they are only counted, in one line at the end ("3 lines
+    /// not understood"); --to jsonl always keeps them whole.
     #[arg(long)]
     pub(crate) debug: bool,
 

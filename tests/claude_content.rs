@@ -270,8 +270,12 @@ fn local_command_output_is_the_command_and_its_output_from_stream_or_session() {
         let recs = records(name);
         let out = recs
             .iter()
-            .find(|r| r["origin"]["reason"] == "local-command-output")
+            .find(|r| r["origin"]["detail"] == "local-command-output")
             .unwrap_or_else(|| panic!("{name}: no local command output turn"));
+        assert_eq!(
+            out["origin"]["reason"], "slash-command",
+            "{name}: §14's reason"
+        );
         assert_eq!(out["role"], "user", "{name}: not the model's words");
         let shown = out["parts"][0]["text"].as_str().unwrap();
         assert!(

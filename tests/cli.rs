@@ -31,7 +31,7 @@ fn reads_stdin_and_writes_a_header_first() {
     assert_eq!(code, 0);
     assert!(err.is_empty());
     assert_eq!(recs[0]["kind"], "header");
-    assert_eq!(recs[0]["version"], 2);
+    assert_eq!(recs[0]["version"], 3);
     assert_eq!(recs[0]["source"], "claude-stream");
     assert_eq!(recs[0]["file"], "-");
     assert_eq!(recs[1]["kind"], "turn");

@@ -130,3 +130,27 @@ fn every_row_has_a_status_and_what_it_needs() {
         }
     }
 }
+
+/// The counts in the table's header ("Rows: 228 ✔ / 0 ~ / 0 ✘ / 9 n/a") are the rows', so the
+/// header cannot claim a state the table does not have (issue 17's "done when": no ~ or ✘ row).
+#[test]
+fn the_header_counts_are_the_tables() {
+    let text = fs::read_to_string(root().join("docs/conformance.md")).expect("docs/conformance.md");
+    let header = text
+        .lines()
+        .find(|l| l.starts_with("Rows: "))
+        .expect("a `Rows: N ✔ / N ~ / N ✘ / N n/a` line");
+    let rows = rows();
+    let count = |s: &str| rows.iter().filter(|r| r.status == s).count();
+    let want = format!(
+        "Rows: {} ✔ / {} ~ / {} ✘ / {} n/a",
+        count("✔"),
+        count("~"),
+        count("✘"),
+        count("n/a")
+    );
+    assert!(
+        header.starts_with(&want),
+        "header {header:?}, table {want:?}"
+    );
+}

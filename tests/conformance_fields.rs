@@ -463,3 +463,321 @@ fn every_source_with_a_time_sets_updated_at() {
         assert!(at.starts_with("20"), "{}: {at}", path.display());
     }
 }
+
+/// C108: `origin.reason` of a synthetic turn is §14's closed set; scribe's finer kinds (bash mode,
+/// interrupt, …) are `detail` beside it, and a version-2 transcript, which wrote them in
+/// `reason`, reads back to the same turns and renders the same.
+#[test]
+fn synthetic_reasons_are_the_design_set_with_the_detail_beside_them() {
+    let closed = [
+        "skill-body",
+        "system-reminder",
+        "hook-output",
+        "slash-command",
+        "other",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let mut details = std::collections::BTreeSet::new();
+    let names = std::fs::read_dir(crate::util::sample("claude-stream"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("classify-"))
+        })
+        .collect::<Vec<_>>();
+    assert!(names.len() >= 10, "{names:?}");
+    for path in names {
+        let out = scribe()
+            .arg(&path)
+            .args(["--to", "jsonl"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let recs = json_lines(&out);
+        let mut old = Vec::new();
+        for r in &recs {
+            let mut v2 = r.clone();
+            if r["kind"] == "header" {
+                assert_eq!(r["version"], 3);
+                v2["version"] = json!(2);
+            }
+            if r["origin"]["kind"] == "synthetic" {
+                let reason = r["origin"]["reason"].as_str().unwrap();
+                assert!(closed.contains(&reason), "{path:?}: {r}");
+                if let Some(d) = r["origin"]["detail"].as_str() {
+                    assert!(
+                        !closed.contains(&d),
+                        "{path:?}: a detail that says nothing: {r}"
+                    );
+                    details.insert(d.to_owned());
+                    v2["origin"] = json!({"kind": "synthetic", "reason": d});
+                }
+            }
+            old.push(format!("{v2}\n"));
+        }
+        let (new_file, old_file) = (dir.path().join("v3.jsonl"), dir.path().join("v2.jsonl"));
+        std::fs::write(&new_file, &out).unwrap();
+        std::fs::write(&old_file, old.concat()).unwrap();
+        for to in [
+            &["--to", "jsonl"][..],
+            &["--to", "md", "--context"],
+            &["--to", "text", "--context"],
+        ] {
+            let render = |f: &std::path::Path| {
+                let o = scribe()
+                    .arg(f)
+                    .args(to)
+                    .assert()
+                    .success()
+                    .get_output()
+                    .clone();
+                assert!(
+                    o.stderr.is_empty(),
+                    "{f:?} {to:?}: {}",
+                    String::from_utf8_lossy(&o.stderr)
+                );
+                String::from_utf8(o.stdout)
+                    .unwrap()
+                    .replace("v2.jsonl", "v3.jsonl")
+            };
+            assert_eq!(render(&old_file), render(&new_file), "{path:?} {to:?}");
+        }
+    }
+    let want = [
+        "bash-input",
+        "bash-output",
+        "compact-summary",
+        "interrupt",
+        "local-command-caveat",
+        "local-command-output",
+        "memory-input",
+    ];
+    assert_eq!(details.into_iter().collect::<Vec<_>>(), want);
+}
+
+/// Q65: the shared-layer design's renderers do not show debug records unless the host opts in;
+/// scribe's promise is that a line nobody understood is never silent. So the text view,
+/// Markdown and HTML show none of them by default but count them in one line at the end, and
+/// `--debug` shows each where it came (HTML with its raw input); `--to jsonl` keeps them always.
+#[test]
+fn lines_not_understood_are_counted_by_default_and_shown_with_debug() {
+    let lines = [
+        json!({"type": "system", "subtype": "init", "session_id": "s", "model": "m", "tools": [], "cwd": "/w"}),
+        json!({"type": "mystery_one", "secret": "raw-of-line-two"}),
+        user("u1", json!("hello")),
+        json!({"type": "mystery_two"}),
+    ];
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let render = |args: &[&str]| {
+        let out = scribe()
+            .args(["--from", "claude-stream"])
+            .args(args)
+            .write_stdin(input.clone())
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(out).unwrap()
+    };
+    for to in ["text", "md", "html"] {
+        let plain = render(&["--to", to, "--width", "200"]);
+        let flat = plain.replace('\n', " ").to_lowercase();
+        assert_eq!(
+            flat.matches("2 lines not understood (--debug shows them)")
+                .count(),
+            1,
+            "--to {to}: {plain}"
+        );
+        assert!(
+            !flat.contains("line 2 not understood"),
+            "--to {to}: {plain}"
+        );
+        assert!(
+            !flat.contains("line 4 not understood"),
+            "--to {to}: {plain}"
+        );
+        assert!(!plain.contains("raw-of-line-two"), "--to {to}: {plain}");
+        let debug = render(&["--to", to, "--debug"]).to_lowercase();
+        assert!(
+            debug.contains("line 2 not understood"),
+            "--to {to} --debug: {debug}"
+        );
+        assert!(
+            debug.contains("line 4 not understood"),
+            "--to {to} --debug: {debug}"
+        );
+        assert!(
+            !debug.contains("lines not understood"),
+            "--to {to} --debug: {debug}"
+        );
+        assert_eq!(
+            debug.contains("raw-of-line-two"),
+            to == "html",
+            "--to {to} --debug"
+        );
+    }
+    let jsonl = run(&lines, &[]);
+    assert_eq!(jsonl.iter().filter(|r| r["kind"] == "debug").count(), 2);
+}
+
+/// C81: every stage-2 kind §10 lists has its counterpart in `--to events`, as the table "The
+/// design's stage-2 kinds" in docs/schema.md §2 maps them (§10 names the concerns; scribe's
+/// events are spelled in its own kebab-case, and `error` and `cost_update` are notices). One
+/// Claude stream per concern is converted and each counterpart looked for.
+#[test]
+fn every_stage_two_kind_of_the_design_has_its_event() {
+    let mut events = Vec::new();
+    for name in [
+        "fold-partial-messages.jsonl",
+        "fold-subagent.jsonl",
+        "fold-session-and-notices.jsonl",
+    ] {
+        let out = scribe()
+            .arg(crate::util::sample("claude-stream").join(name))
+            .args(["--to", "events"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        events.extend(json_lines(&out));
+    }
+    let meta = |id: &str| json!({"parent_tool_use_id": null, "session_id": "s", "uuid": id});
+    let stream = |id: &str, event: Value| {
+        let mut l = meta(id);
+        l["type"] = json!("stream_event");
+        l["event"] = event;
+        l
+    };
+    let mut progress = meta("p1");
+    progress["type"] = json!("tool_progress");
+    progress["tool_use_id"] = json!("toolu_9");
+    progress["tool_name"] = json!("Bash");
+    progress["elapsed_time_seconds"] = json!(2);
+    let lines = [
+        stream(
+            "e0",
+            json!({"type": "message_start", "message": {"id": "msg_T", "role": "assistant", "model": "m", "content": []}}),
+        ),
+        stream(
+            "e1",
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta", "thinking": "Hmm"}}),
+        ),
+        stream(
+            "e2",
+            json!({"type": "content_block_start", "index": 1, "content_block": {"type": "tool_use", "id": "toolu_9", "name": "Bash", "input": {}}}),
+        ),
+        progress,
+    ];
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let out = scribe()
+        .args(["--to", "events", "--from", "claude-stream"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    events.extend(json_lines(&out));
+    // §10 kind, its event, the notice kind (for a notice), a field the notice must carry.
+    let design = [
+        ("user_text", "user-turn", "", ""),
+        ("assistant_text_delta", "text-delta", "", ""),
+        ("thinking_delta", "reasoning-delta", "", ""),
+        ("tool_started", "tool-input-started", "", ""),
+        ("tool_progress", "tool-progress", "", ""),
+        ("tool_finished", "tool-result", "", ""),
+        ("subtask_started", "subtask-started", "", ""),
+        ("subtask_progress", "subtask-progress", "", ""),
+        ("subtask_finished", "subtask-finished", "", ""),
+        ("session_init", "session-init", "", ""),
+        ("session_status", "notice", "status", ""),
+        ("rate_limit", "notice", "rate-limit", ""),
+        ("result", "notice", "result", ""),
+        ("error", "notice", "api-retry", "error"),
+        ("cost_update", "notice", "result", "cost"),
+    ];
+    for (kind, event, notice, field) in design {
+        let found = events.iter().any(|e| {
+            e["event"] == event
+                && (notice.is_empty() || e["notice"]["kind"] == notice)
+                && (field.is_empty() || !e["notice"][field].is_null())
+        });
+        assert!(found, "§10 {kind}: no {event} {notice} {field}");
+    }
+    // The table in docs/schema.md names each of them.
+    let schema = std::fs::read_to_string(crate::util::root().join("docs/schema.md")).unwrap();
+    for (kind, ..) in design {
+        assert!(
+            schema.contains(&format!("| `{kind}` |")),
+            "schema.md: {kind}"
+        );
+    }
+}
+
+/// C4, C9: the real API-error capture keeps the API's `error` on its turn (the CLI's synthetic
+/// message), and the real max-turns capture's result is the failure subtype, as an error.
+#[test]
+fn api_errors_and_failed_results_of_real_captures_are_kept() {
+    let Some(dir) = crate::util::corpus() else {
+        return;
+    };
+    let jsonl = |name: &str| {
+        let (recs, _) = crate::util::run_jsonl(&dir.join("claude-code").join(name), &[]);
+        recs
+    };
+    let recs = jsonl("13-api-error/stream.jsonl");
+    let t = recs
+        .iter()
+        .find(|r| r["kind"] == "turn" && r["metadata"]["model"] == "<synthetic>")
+        .expect("the API error message");
+    assert_eq!(t["metadata"]["error"], "unknown");
+    assert!(
+        t["parts"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("API Error: 400")
+    );
+    let recs = jsonl("11-max-turns/stream.jsonl");
+    let result = recs
+        .iter()
+        .find(|r| r["notice"]["kind"] == "result")
+        .expect("a result");
+    assert_eq!(result["notice"]["subtype"], "error_max_turns");
+    assert_eq!(result["notice"]["isError"], true);
+}
+
+/// C15: a hook's `output` is what it wrote; a hook response without one keeps its stdout and its
+/// stderr both, neither dropped for the other.
+#[test]
+fn a_hook_response_keeps_stdout_and_stderr() {
+    let hook = |output: &str, stdout: &str, stderr: &str| {
+        json!({"type": "system", "subtype": "hook_response", "hook_id": "h1",
+               "hook_name": "Stop", "hook_event": "Stop", "output": output, "stdout": stdout,
+               "stderr": stderr, "exit_code": 2, "outcome": "error", "uuid": "h", "session_id": "s"})
+    };
+    let recs = run(
+        &[
+            hook("", "checked 3 files", "lint: 1 warning"),
+            hook("all of it", "all", "of it"),
+        ],
+        &[],
+    );
+    let outputs: Vec<&Value> = recs
+        .iter()
+        .filter(|r| r["notice"]["kind"] == "hook")
+        .map(|r| &r["notice"]["output"])
+        .collect();
+    assert_eq!(
+        outputs,
+        [
+            &json!("checked 3 files\nlint: 1 warning"),
+            &json!("all of it")
+        ]
+    );
+}

@@ -102,8 +102,15 @@ fn repro_untested_machinery_kinds_and_legacy_records() {
     assert_eq!(u2["parts"][0]["text"], "/old-style cmd");
     assert_eq!(u2["metadata"]["machinery"]["command"], "/old-style");
     let reason = |id: &str| turn(&recs, id)["origin"]["reason"].clone();
-    assert_eq!(reason("u3"), "local-command-caveat");
-    assert_eq!(reason("u4"), "local-command-output");
+    let detail = |id: &str| turn(&recs, id)["origin"]["detail"].clone();
+    assert_eq!(
+        (reason("u3"), detail("u3")),
+        ("other".into(), "local-command-caveat".into())
+    );
+    assert_eq!(
+        (reason("u4"), detail("u4")),
+        ("slash-command".into(), "local-command-output".into())
+    );
     assert_eq!(turn(&recs, "u4")["metadata"]["machinery"]["stderr"], "oops");
     assert_eq!(reason("u5"), "hook-output");
     assert_eq!(reason("u6"), "slash-command");
@@ -257,7 +264,8 @@ fn repro_prec_row_priorities() {
     // A replayed error result does not undo the success.
     assert_eq!(call(&recs, "toolu_1")["state"], "success");
     let u2 = turn(&recs, "u2");
-    assert_eq!(u2["origin"]["reason"], "interrupt");
+    assert_eq!(u2["origin"]["reason"], "other");
+    assert_eq!(u2["origin"]["detail"], "interrupt");
     let u3 = turn(&recs, "u3");
     assert_eq!(u3["origin"]["kind"], "tool-return");
     assert_eq!(u3["origin"]["toolCallId"], "toolu_8");
@@ -458,12 +466,12 @@ fn repro_qwen_daemon_paths() {
     // Q23, Q29: the user's own shell command and its output are their turns.
     let cmd = recs
         .iter()
-        .find(|r| r["origin"]["reason"] == "bash-input")
+        .find(|r| r["origin"]["detail"] == "bash-input")
         .unwrap();
     assert_eq!(cmd["parts"][0]["text"], "$ pwd");
     let out = recs
         .iter()
-        .find(|r| r["origin"]["reason"] == "bash-output")
+        .find(|r| r["origin"]["detail"] == "bash-output")
         .unwrap();
     assert_eq!(out["metadata"]["machinery"]["stdout"], "/w\n");
     assert_eq!(out["metadata"]["machinery"]["exitCode"], 0);

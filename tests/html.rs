@@ -10,11 +10,19 @@ use std::process::{Command, Stdio};
 use crate::util::{peak_rss_kib, root, scribe};
 
 /// The page for a sample, rendered with the sample's path relative to the repository root (the
-/// path appears in the page, so goldens must not depend on where the checkout is).
+/// path appears in the page, so goldens must not depend on where the checkout is). The hostile
+/// sample is rendered with `--debug`, so that its hostile lines nothing understood (their reason
+/// and raw text) are on the page and checked as escaped too.
 fn render(name: &str) -> String {
+    let debug: &[&str] = if name.contains("hostile") {
+        &["--debug"]
+    } else {
+        &[]
+    };
     let out = scribe()
         .current_dir(root())
         .args(["--to", "html"])
+        .args(debug)
         .arg(Path::new("samples").join(name))
         .output()
         .expect("scribe runs");

@@ -210,6 +210,47 @@ fn resync_replay_shows_the_missed_range_and_folds_the_surviving_frames() {
     assert_eq!(session["permissionMode"], "yolo");
 }
 
+/// Q52: the live subscription and the resync subscription of the same session saved in one
+/// file hold every event the resync calls missed: no missed range, and the transcript is the
+/// live one; with part of the range cut out of the live frames, only the ids no frame holds
+/// are missed, each run of them on its own.
+#[test]
+fn a_resync_after_the_live_frames_misses_only_what_no_frame_holds() {
+    let Some(dir) = corpus() else { return };
+    let live = std::fs::read_to_string(dir.join("qwen-daemon/resync/events.sse")).unwrap();
+    let replay = std::fs::read_to_string(dir.join("qwen-daemon/resync/replay.sse")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let missed = |text: String| {
+        let f = tmp.path().join("both.sse");
+        std::fs::write(&f, text).unwrap();
+        let (recs, stderr) = run(&f, &[]);
+        let ranges: Vec<(u64, u64)> = recs
+            .iter()
+            .filter(|r| r["notice"]["kind"] == "missed-events")
+            .map(|r| {
+                let n = &r["notice"];
+                (n["from"].as_u64().unwrap(), n["to"].as_u64().unwrap())
+            })
+            .collect();
+        (recs, ranges, stderr)
+    };
+    let (both, ranges, stderr) = missed(format!("{live}{replay}"));
+    assert!(stderr.is_empty(), "{stderr}");
+    assert_eq!(ranges, []);
+    let (alone, _) = run(&dir.join("qwen-daemon/resync/events.sse"), &[]);
+    assert!(turns(&both).len() >= 8, "{both:#?}");
+    assert_eq!(without_sessions(&both), without_sessions(&alone));
+    // Frames 10–12 and 30–31 lost from the live capture: the resync's 2–44 is those two runs.
+    let cut = format!(
+        "{}{}{}{replay}",
+        frames_between(&live, 1, 9),
+        frames_between(&live, 13, 29),
+        frames_between(&live, 32, 54)
+    );
+    let (_, ranges, _) = missed(cut);
+    assert_eq!(ranges, [(10, 12), (30, 31)]);
+}
+
 /// The frames of an SSE file whose id is within `[from, to]`, as SSE again.
 fn frames_between(text: &str, from: u64, to: u64) -> String {
     let mut out = String::from("retry: 3000\n\n");
@@ -345,8 +386,9 @@ fn upstream_conformance_vectors() {
         for s in fx["expectedAbsent"].as_array().into_iter().flatten() {
             assert!(!shown.contains(s.as_str().unwrap()), "{name}: shows {s}");
         }
-        // The same on what a reader sees: the text view (everything shown) and the HTML page.
-        for to in ["text", "html"] {
+        // The same on what a reader sees: the text view (everything shown), Markdown and the
+        // HTML page.
+        for to in ["text", "md", "html"] {
             let out = crate::util::scribe()
                 .args(["--to", to, "--color", "never", "--full"])
                 .arg(up.join(fx["envelopes_file"].as_str().unwrap()))
@@ -1124,4 +1166,97 @@ fn text_of_html(page: &str) -> String {
         .replace("&quot;", "\"")
         .replace("&#39;", "'")
         .replace("&amp;", "&")
+}
+
+/// Q5: records are ordered by the event id of their first event. A message is gathered from
+/// many chunks, so a notice (or an unknown event's debug record) whose id falls inside the
+/// message comes after it: the user turn that began at id 1 before `model_switched` (id 3), the
+/// reply that began at id 4 before the budget warning (id 5) and the unknown type (id 6), and
+/// those before the result (id 9).
+#[test]
+fn records_are_ordered_by_the_event_id_of_their_first_event() {
+    let (recs, _) = run(&sample("qwen-daemon-first-event-order.jsonl"), &[]);
+    let order: Vec<String> = recs
+        .iter()
+        .filter(|r| r["kind"] != "header" && r["kind"] != "session")
+        .map(|r| match r["kind"].as_str().unwrap() {
+            "turn" => format!("turn {}", r["id"].as_str().unwrap()),
+            "notice" => format!(
+                "notice {}",
+                r["notice"]["source"].as_str().unwrap_or("result")
+            ),
+            other => other.to_owned(),
+        })
+        .collect();
+    assert_eq!(
+        order,
+        [
+            "turn user-1",
+            "notice model_switched",
+            "turn msg-4",
+            "notice mcp_budget_warning",
+            "debug",
+            "notice result",
+        ],
+        "{recs:#?}"
+    );
+    let reply = turns(&recs)[1];
+    assert_eq!(reply["parts"][0]["text"], "It is a tiny PNG.");
+    assert_eq!(turns(&recs)[0]["parts"][1]["type"], "file");
+}
+
+/// Q44: each workspace event the design lists (memory, agent, tool toggled, settings,
+/// initialized, MCP budget, refused batch, restarted, restart refused) is one notice named by
+/// its type, none a debug record.
+#[test]
+fn every_workspace_event_is_its_own_notice() {
+    let types: [(&str, Value); 9] = [
+        ("memory_changed", serde_json::json!({})),
+        ("agent_changed", serde_json::json!({})),
+        (
+            "tool_toggled",
+            serde_json::json!({"toolName": "web_fetch", "enabled": false}),
+        ),
+        ("settings_changed", serde_json::json!({"key": "ui.theme"})),
+        ("workspace_initialized", serde_json::json!({})),
+        (
+            "mcp_budget_warning",
+            serde_json::json!({"liveCount": 9, "budget": 10}),
+        ),
+        (
+            "mcp_child_refused_batch",
+            serde_json::json!({"refusedServers": ["gh"]}),
+        ),
+        (
+            "mcp_server_restarted",
+            serde_json::json!({"serverName": "gh"}),
+        ),
+        (
+            "mcp_server_restart_refused",
+            serde_json::json!({"serverName": "gh"}),
+        ),
+    ];
+    let input: String = types
+        .iter()
+        .enumerate()
+        .map(|(i, (ty, data))| {
+            let mut data = data.clone();
+            data["sessionId"] = "sess-ws".into();
+            let env = serde_json::json!({"id": i + 1, "v": 1, "type": ty, "data": data});
+            format!("{env}\n")
+        })
+        .collect();
+    let tmp = tempfile::tempdir().unwrap();
+    let f = tmp.path().join("workspace.jsonl");
+    std::fs::write(&f, input).unwrap();
+    let (recs, stderr) = run(&f, &["--from", "qwen-daemon"]);
+    assert!(stderr.is_empty(), "{stderr}");
+    assert!(!recs.iter().any(|r| r["kind"] == "debug"), "{recs:#?}");
+    let sources: Vec<&str> = recs
+        .iter()
+        .filter(|r| r["kind"] == "notice")
+        .map(|r| r["notice"]["source"].as_str().unwrap())
+        .collect();
+    let want: Vec<&str> = types.iter().map(|(t, _)| *t).collect();
+    assert_eq!(sources, want);
 }

@@ -88,7 +88,8 @@ fn compaction_continues_the_chain_with_a_notice_and_the_summary() {
     );
     assert_eq!(recs[4]["notice"]["trigger"], "manual");
     assert_eq!(recs[4]["notice"]["preTokens"], 52000);
-    assert_eq!(recs[5]["origin"]["reason"], "compact-summary");
+    assert_eq!(recs[5]["origin"]["reason"], "other");
+    assert_eq!(recs[5]["origin"]["detail"], "compact-summary");
 }
 
 #[test]

@@ -57,6 +57,12 @@ fn synthetic(reason: &str) -> Value {
     serde_json::json!({"kind": "synthetic", "reason": reason})
 }
 
+/// A synthetic origin whose finer kind is not one of §14's reasons: §14's `reason`, scribe's
+/// `detail` beside it.
+fn detailed(reason: &str, detail: &str) -> Value {
+    serde_json::json!({"kind": "synthetic", "reason": reason, "detail": detail})
+}
+
 // §4 row 1
 #[test]
 fn replayed_user_message_is_a_replay_turn() {
@@ -87,25 +93,25 @@ fn slash_command_records_in_either_tag_order() {
 #[test]
 fn local_command_output() {
     let t = only_user_turns("classify-local-command-output.jsonl");
-    assert_eq!(t[0].0, synthetic("local-command-output"));
+    assert_eq!(t[0].0, detailed("slash-command", "local-command-output"));
     assert_eq!(t[0].1, "Set model to opus");
 }
 
 #[test]
 fn both_interrupt_markers() {
     let t = only_user_turns("classify-interrupt.jsonl");
-    assert_eq!(t[0].0, synthetic("interrupt"));
+    assert_eq!(t[0].0, detailed("other", "interrupt"));
     assert_eq!(t[0].2["forToolUse"], false);
-    assert_eq!(t[1].0, synthetic("interrupt"));
+    assert_eq!(t[1].0, detailed("other", "interrupt"));
     assert_eq!(t[1].2["forToolUse"], true);
 }
 
 #[test]
 fn bash_mode_input_and_output_with_exit_code() {
     let t = only_user_turns("classify-bash-mode.jsonl");
-    assert_eq!(t[0].0, synthetic("bash-input"));
+    assert_eq!(t[0].0, detailed("other", "bash-input"));
     assert_eq!(t[0].2["command"], "git status");
-    assert_eq!(t[1].0, synthetic("bash-output"));
+    assert_eq!(t[1].0, detailed("other", "bash-output"));
     assert_eq!(t[1].1, "On branch main");
     assert_eq!(t[1].2["exitCode"], 0);
 }
@@ -113,7 +119,7 @@ fn bash_mode_input_and_output_with_exit_code() {
 #[test]
 fn memory_input() {
     let t = only_user_turns("classify-memory-input.jsonl");
-    assert_eq!(t[0].0, synthetic("memory-input"));
+    assert_eq!(t[0].0, detailed("other", "memory-input"));
     assert_eq!(t[0].2["note"], "always run the tests");
 }
 
@@ -133,14 +139,14 @@ fn task_notification_becomes_a_readable_notification_turn() {
 #[test]
 fn local_command_caveat() {
     let t = only_user_turns("classify-local-command-caveat.jsonl");
-    assert_eq!(t[0].0, synthetic("local-command-caveat"));
+    assert_eq!(t[0].0, detailed("other", "local-command-caveat"));
     assert!(t[0].1.starts_with("The command below was run directly"));
 }
 
 #[test]
 fn compaction_continuation() {
     let t = only_user_turns("classify-compact-continuation.jsonl");
-    assert_eq!(t[0].0, synthetic("compact-summary"));
+    assert_eq!(t[0].0, detailed("other", "compact-summary"));
 }
 
 #[test]

@@ -8,7 +8,7 @@ pub(crate) mod tool_kind;
 pub(crate) mod transcript;
 
 /// Version of the normalized JSONL schema (`docs/schema.md`). Bump on any incompatible change.
-pub(crate) const SCHEMA_VERSION: u32 = 2;
+pub(crate) const SCHEMA_VERSION: u32 = 3;
 
 /// What a renderer knows about the input before the first item.
 #[derive(Debug, Clone)]

@@ -81,8 +81,23 @@ pub(crate) struct RenderOptions {
     pub(crate) archive: bool,
     /// `--stable`: tool results in call order, not in the order parallel calls finished.
     pub(crate) results_in_call_order: bool,
-    /// `--debug`: debug records show their raw input in HTML.
+    /// `--debug`: debug records are shown where they came (by default only counted at the
+    /// end), in HTML with their raw input.
     pub(crate) debug: bool,
+}
+
+/// The one line the text view, Markdown and HTML write at the end when lines nothing understood
+/// were not shown (`debug` records are hidden unless `--debug`, as the shared-layer design
+/// says renderers do; the count keeps them from being silent). `None` when there are none.
+pub(crate) fn debug_summary(debug: u64) -> Option<String> {
+    (debug > 0).then(|| {
+        let (s, them) = if debug == 1 {
+            ("", "it")
+        } else {
+            ("s", "them")
+        };
+        format!("{debug} line{s} not understood (--debug shows {them})")
+    })
 }
 
 /// What a renderer learns at the end of one input.

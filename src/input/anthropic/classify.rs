@@ -222,7 +222,7 @@ fn machinery(text: &str) -> Option<Classified> {
     } else {
         // A real question after the block: the person's input, the block above it.
         let mut m = m;
-        m.insert("kind".into(), json!(reason));
+        m.insert("kind".into(), json!(reason.name()));
         Classified {
             origin: TurnOrigin::UserInput,
             text: join_nonempty(&shown, rest),

@@ -103,11 +103,13 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
                 "hook_progress" => HookStatus::Progress,
                 _ => HookStatus::Response,
             };
-            let output = ["output", "stdout", "stderr"]
-                .iter()
-                .filter_map(|k| v.get(*k).and_then(Value::as_str))
-                .find(|s| !s.is_empty())
-                .map(str::to_owned);
+            // `output` is what the hook wrote, both streams; without it, stdout and stderr
+            // both (neither is dropped for the other).
+            let text = |k: &str| v.get(k).and_then(Value::as_str).filter(|s| !s.is_empty());
+            let output = text("output").map(str::to_owned).or_else(|| {
+                let both: Vec<&str> = ["stdout", "stderr"].into_iter().filter_map(text).collect();
+                (!both.is_empty()).then(|| both.join("\n"))
+            });
             emit(notice(SystemNotice::Hook {
                 hook_name: string(v, "hook_name"),
                 event: string(v, "hook_event"),

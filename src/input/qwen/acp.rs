@@ -56,6 +56,7 @@ impl Conversation {
     pub(crate) fn finish(&mut self, e: &mut Emit<'_>) {
         self.flush_shell_output(e);
         self.close_all(e);
+        self.waiting.release_all(e.out);
         if let Some(reason) = self.cancelled.take() {
             self.cancel_open_calls(&reason, e);
         }

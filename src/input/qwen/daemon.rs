@@ -313,8 +313,38 @@ impl QwenDaemon {
         });
     }
 
-    /// Folds one envelope, in its turn.
+    /// Folds one envelope, in its turn. A notice or debug record it gives while a run of chunks
+    /// that began before it is still being gathered waits for that run (`qwen::waiting`).
     fn fold(&mut self, line: u64, env: Map<String, Value>, raw: &str, out: &mut Vec<Event>) {
+        let before = self.conversation.open_runs();
+        let from = out.len();
+        self.fold_envelope(line, env, raw, out);
+        if before.is_empty() {
+            return;
+        }
+        let still: Vec<_> = self
+            .conversation
+            .open_runs()
+            .into_iter()
+            .filter(|r| before.contains(r))
+            .collect();
+        if still.is_empty() {
+            return;
+        }
+        let (records, rest): (Vec<Event>, Vec<Event>) = out
+            .drain(from..)
+            .partition(|ev| matches!(ev.kind, EventKind::Notice { .. } | EventKind::Debug { .. }));
+        out.extend(rest);
+        self.conversation.hold_behind(still, records);
+    }
+
+    fn fold_envelope(
+        &mut self,
+        line: u64,
+        env: Map<String, Value>,
+        raw: &str,
+        out: &mut Vec<Event>,
+    ) {
         let debug = |out: &mut Vec<Event>, reason: String| {
             out.push(Event {
                 line,
@@ -401,21 +431,23 @@ impl QwenDaemon {
             "state_resync_required" => {
                 let last = data.get("lastDeliveredId").and_then(Value::as_u64);
                 let earliest = data.get("earliestAvailableId").and_then(Value::as_u64);
-                match self.order.resync(last, earliest) {
-                    Some((from, to)) => {
-                        // What arrived before the gap is written before the notice.
-                        c.close_all(e);
-                        e.push(EventKind::Notice {
-                            notice: Box::new(SystemNotice::MissedEvents {
-                                from: Some(from),
-                                to: (to != u64::MAX).then_some(to),
-                                reason: str_of(data, "reason").to_owned(),
-                            }),
-                        });
-                    }
-                    None => e.push(EventKind::Absorbed {
+                let missed = self.order.resync(last, earliest);
+                if missed.is_empty() {
+                    e.push(EventKind::Absorbed {
                         what: "state_resync_required for events this input holds".into(),
-                    }),
+                    });
+                } else {
+                    // What arrived before the gap is written before the notice.
+                    c.close_all(e);
+                }
+                for (from, to) in missed {
+                    e.push(EventKind::Notice {
+                        notice: Box::new(SystemNotice::MissedEvents {
+                            from: Some(from),
+                            to: (to != u64::MAX).then_some(to),
+                            reason: str_of(data, "reason").to_owned(),
+                        }),
+                    });
                 }
             }
             "replay_complete" => {

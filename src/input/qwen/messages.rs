@@ -27,15 +27,16 @@ impl Conversation {
             .pointer("/_meta/source")
             .and_then(Value::as_str)
             .map(str::to_owned);
-        if kind == ChunkKind::User {
-            // A user message ends the assistant message before it.
-            self.end_message(&thread, None, e);
-        }
         let same = self
             .threads
             .get(&thread)
             .and_then(|t| t.gathered.as_ref())
             .is_some_and(|g| g.kind == kind);
+        if kind == ChunkKind::User && !same {
+            // A user message ends the assistant message before it (its own next chunk, an
+            // image after the text, is more of the same message).
+            self.end_message(&thread, None, e);
+        }
         if !same {
             self.flush(&thread, e);
         }
@@ -163,6 +164,7 @@ impl Conversation {
         };
         let line = e.line;
         e.line = g.line;
+        let key = (thread.clone(), g.id.clone(), g.index);
         match g.kind {
             ChunkKind::User => {
                 let mut m = Map::new();
@@ -233,6 +235,7 @@ impl Conversation {
             }
         }
         e.line = line;
+        self.waiting.emitted(&key, e.out);
     }
 
     /// Ends the thread's open message: gathered chunks out, usage attached.

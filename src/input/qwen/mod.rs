@@ -16,4 +16,6 @@ mod state;
 pub(crate) mod stream;
 mod tool_names;
 mod tools;
+/// Records that wait for a gathered run of chunks that began before them.
+mod waiting;
 mod wire;

@@ -103,30 +103,33 @@ impl Reorder {
     }
 
     /// The daemon said events after `last` and before `earliest` are gone
-    /// (`state_resync_required`). Returns the part of that range this input does not hold
-    /// (`None`: another subscription in the same input delivered all of it), and expects
-    /// `earliest` next.
-    pub(crate) fn resync(
-        &mut self,
-        last: Option<u64>,
-        earliest: Option<u64>,
-    ) -> Option<(u64, u64)> {
+    /// (`state_resync_required`). Returns the parts of that range this input does not hold, one
+    /// range per run of absent ids (none: another subscription in the same input delivered all
+    /// of it; two: it delivered the middle), and expects `earliest` next. `to` is `u64::MAX`
+    /// when the daemon named no end.
+    pub(crate) fn resync(&mut self, last: Option<u64>, earliest: Option<u64>) -> Vec<(u64, u64)> {
         let from = last.map_or(1, |l| l.saturating_add(1));
         let to = earliest.map(|e| e.saturating_sub(1));
         if let Some(e) = earliest {
             self.next = Some(self.next.map_or(e, |n| n.max(e)));
         }
         let Some(to) = to else {
-            return Some((from, u64::MAX));
+            return vec![(from, u64::MAX)];
         };
         if to < from {
-            return None;
+            return Vec::new();
         }
         if to - from > CHECK_LIMIT {
-            return Some((from, to));
+            return vec![(from, to)];
         }
-        let missing: Vec<u64> = (from..=to).filter(|i| !self.seen.contains(i)).collect();
-        Some((*missing.first()?, *missing.last()?))
+        let mut ranges: Vec<(u64, u64)> = Vec::new();
+        for i in (from..=to).filter(|i| !self.seen.contains(i) && !self.pending.contains_key(i)) {
+            match ranges.last_mut() {
+                Some((_, end)) if *end + 1 == i => *end = i,
+                Some(_) | None => ranges.push((i, i)),
+            }
+        }
+        ranges
     }
 }
 
@@ -190,9 +193,23 @@ mod tests {
         for id in 1..=10 {
             assert!(matches!(r.admit(id, held(id)), Admit::Ready(_)));
         }
-        assert_eq!(r.resync(Some(1), Some(8)), None);
+        assert_eq!(r.resync(Some(1), Some(8)), []);
         let mut r = Reorder::default();
-        assert_eq!(r.resync(Some(1), Some(45)), Some((2, 44)));
+        assert_eq!(r.resync(Some(1), Some(45)), [(2, 44)]);
         assert!(matches!(r.admit(45, held(45)), Admit::Ready(_)));
+    }
+
+    /// Q52: a resync whose range another subscription delivered in part reports only the ids
+    /// still absent, each run on its own, not one range from the first to the last.
+    #[test]
+    fn a_resync_reports_only_the_runs_of_absent_ids() {
+        let mut r = Reorder::default();
+        for id in [1, 2, 3, 6, 7] {
+            r.admit(id, held(id));
+        }
+        assert_eq!(r.resync(Some(1), Some(10)), [(4, 5), (8, 9)]);
+        let mut r = Reorder::default();
+        r.admit(1, held(1));
+        assert_eq!(r.resync(Some(1), None), [(2, u64::MAX)]);
     }
 }

@@ -12,6 +12,7 @@ use foldhash::HashMap;
 use serde_json::{Map, Value, json};
 
 use super::acp_kind::{AcpCall, acp_kind, first_location};
+use super::waiting::{RunKey, Waiting};
 use crate::input::fields::str_of;
 use crate::input::tool_kind;
 use crate::model::event::{Event, EventKind, Thread};
@@ -109,6 +110,31 @@ pub(crate) struct Conversation {
     /// Sub-agents launched in the background whose completion has not come: the Agent call's
     /// id and the task id the launch returned, if any (`qwen::background`).
     pub(super) background: Vec<(String, Option<String>)>,
+    /// Notices and debug records that came in the middle of a gathered run (`qwen::waiting`).
+    pub(super) waiting: Waiting,
+}
+
+impl Conversation {
+    /// The runs of chunks gathered and not emitted yet, in thread order.
+    pub(crate) fn open_runs(&self) -> Vec<RunKey> {
+        let mut runs: Vec<RunKey> = self
+            .threads
+            .iter()
+            .filter_map(|(t, st)| {
+                st.gathered
+                    .as_ref()
+                    .map(|g| (t.clone(), g.id.clone(), g.index))
+            })
+            .collect();
+        runs.sort();
+        runs
+    }
+
+    /// `events` (notices, debug records) came while the runs `open` were gathered: they wait
+    /// until those are emitted, so that the message that began first is written first.
+    pub(crate) fn hold_behind(&mut self, open: Vec<RunKey>, events: Vec<Event>) {
+        self.waiting.hold(open, events);
+    }
 }
 
 /// A text part with no citations.

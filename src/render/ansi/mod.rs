@@ -79,6 +79,8 @@ pub(crate) struct TextRenderer {
     wrote: bool,
     /// The last block was a one-line note (notes follow each other without blank lines).
     after_note: bool,
+    /// `--debug`: each line nothing understood is shown where it came, not only counted.
+    debug: bool,
     totals: Totals,
 }
 
@@ -97,6 +99,7 @@ impl TextRenderer {
             results_in_call_order: settings.results_in_call_order,
             wrote: false,
             after_note: false,
+            debug: settings.debug,
             totals: Totals::default(),
         }
     }
@@ -377,6 +380,7 @@ impl Render for TextRenderer {
             }
             TranscriptItem::Notice(n) if self.live.take_notice(n) => Ok(()),
             TranscriptItem::Notice(n) => self.notice(out, n),
+            TranscriptItem::Debug(_) if !self.debug => Ok(()),
             TranscriptItem::Debug(d) => {
                 let lines = vec![vec![Span::new(
                     &format!("? line {} not understood: {}", d.line, d.reason),
@@ -411,6 +415,9 @@ impl Render for TextRenderer {
                 summary.errors,
                 if summary.errors == 1 { "" } else { "s" }
             ));
+        }
+        if let Some(note) = super::debug_summary(summary.debug).filter(|_| !self.debug) {
+            bits.push(note);
         }
         if bits.is_empty() {
             return Ok(());

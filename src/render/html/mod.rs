@@ -64,7 +64,8 @@ fn csp() -> &'static str {
 /// Writes HTML. Holds counters, the map's few facts and one reusable buffer between items.
 #[derive(Debug, Default)]
 pub(crate) struct HtmlRenderer {
-    /// `--debug`: debug records show their raw input.
+    /// `--debug`: debug records are shown, with their raw input (else only counted in the
+    /// footer).
     debug: bool,
     /// Turns written at the top level (the footer's count and the turns' anchors).
     turns: u64,
@@ -86,8 +87,8 @@ pub(crate) struct HtmlRenderer {
 
 impl HtmlRenderer {
     /// A renderer for a run of inputs (each input is its own page). `in_archive`: the pages are
-    /// written beside an index page they link back to. `debug`: debug records show their raw
-    /// input.
+    /// written beside an index page they link back to. `debug`: debug records are shown,
+    /// with their raw input.
     pub(crate) fn new(in_archive: bool, debug: bool) -> HtmlRenderer {
         HtmlRenderer {
             in_archive,
@@ -204,7 +205,8 @@ impl Render for HtmlRenderer {
                     denied.contains(id)
                 });
             }
-            TranscriptItem::Debug(d) => notice::push_debug(&mut self.buf, d, self.debug),
+            TranscriptItem::Debug(_) if !self.debug => {}
+            TranscriptItem::Debug(d) => notice::push_debug(&mut self.buf, d),
         }
         self.flush_buf(out)
     }
@@ -212,7 +214,8 @@ impl Render for HtmlRenderer {
     fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
         let h = &mut self.buf;
         h.raw_trusted("</main>\n");
-        notice::push_footer(h, summary.errors);
+        let hidden = if self.debug { 0 } else { summary.debug };
+        notice::push_footer(h, summary.errors, hidden);
         self.map.push(h, &self.totals, &self.file);
         h.raw_trusted("<script>")
             .raw_trusted(JS)

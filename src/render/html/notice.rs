@@ -372,17 +372,8 @@ pub(crate) fn push_notice(
     h.raw_trusted("</div>\n");
 }
 
-/// An input line nothing understood: kept whole, folded.
-pub(crate) fn push_debug(h: &mut Html, d: &DebugRecord, raw: bool) {
-    if !raw {
-        // The raw input may hold anything (a malformed payload, a secret): only on request.
-        h.raw_trusted("<p class=\"item debug\">Line ")
-            .num(d.line)
-            .raw_trusted(" not understood: ")
-            .text(&d.reason)
-            .raw_trusted("</p>\n");
-        return;
-    }
+/// An input line nothing understood (`--debug`): which line and why, its raw input folded.
+pub(crate) fn push_debug(h: &mut Html, d: &DebugRecord) {
     h.raw_trusted("<details class=\"item debug\"><summary>Line ")
         .num(d.line)
         .raw_trusted(" not understood: ")
@@ -392,9 +383,10 @@ pub(crate) fn push_debug(h: &mut Html, d: &DebugRecord, raw: bool) {
         .raw_trusted("</pre></details>\n");
 }
 
-/// The footer: what went wrong reading the input, if anything, and where to go next (the totals
-/// are in the map at the top; they are not repeated here).
-pub(crate) fn push_footer(h: &mut Html, errors: u64) {
+/// The footer: what went wrong reading the input, if anything (lines not read; lines nothing
+/// understood that `--debug` would show), and where to go next (the totals are in the map at
+/// the top; they are not repeated here).
+pub(crate) fn push_footer(h: &mut Html, errors: u64, hidden_debug: u64) {
     h.raw_trusted("<footer class=\"page-f\"><a href=\"#map\">↑ Overview</a>");
     if errors > 0 {
         h.raw_trusted("<span class=\"bad\">")
@@ -404,6 +396,11 @@ pub(crate) fn push_footer(h: &mut Html, errors: u64) {
             } else {
                 " input lines could not be read (see stderr)</span>"
             });
+    }
+    if let Some(note) = crate::render::debug_summary(hidden_debug) {
+        h.raw_trusted("<span class=\"debug\">")
+            .text(&note)
+            .raw_trusted("</span>");
     }
     h.raw_trusted("</footer>\n");
 }

@@ -38,6 +38,8 @@ use escape::{fenced, html, inline, safe_markdown};
 pub(crate) struct MarkdownRenderer {
     thinking: bool,
     context: bool,
+    /// `--debug`: each line nothing understood is shown where it came, not only counted.
+    debug: bool,
     totals: Totals,
 }
 
@@ -47,6 +49,7 @@ impl MarkdownRenderer {
         MarkdownRenderer {
             thinking: settings.thinking,
             context: settings.context,
+            debug: settings.debug,
             totals: Totals::default(),
         }
     }
@@ -383,6 +386,7 @@ impl Render for MarkdownRenderer {
                 self.turn(&mut s, t)
             }
             TranscriptItem::Notice(n) => self.notice(&mut s, n),
+            TranscriptItem::Debug(_) if !self.debug => {}
             TranscriptItem::Debug(d) => s.push_str(&format!(
                 "*line {} not understood: {}*\n\n",
                 d.line,
@@ -392,7 +396,10 @@ impl Render for MarkdownRenderer {
         out.write_all(s.as_bytes())
     }
 
-    fn finish(&mut self, out: &mut dyn Write, _summary: &Summary) -> io::Result<()> {
+    fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
+        if let Some(note) = super::debug_summary(summary.debug).filter(|_| !self.debug) {
+            write!(out, "*{}*\n\n", inline(&note))?;
+        }
         let t = &self.totals;
         if !t.any() {
             return Ok(());
