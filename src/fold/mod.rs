@@ -28,7 +28,9 @@
 #![deny(clippy::wildcard_enum_match_arm)]
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
+
+use foldhash::{HashMap, HashSet};
 
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
@@ -176,13 +178,13 @@ impl Folder {
     pub(crate) fn new() -> Folder {
         Folder {
             queue: VecDeque::new(),
-            subthreads: HashMap::new(),
-            call_thread: HashMap::new(),
-            task_call: HashMap::new(),
-            written_runs: HashSet::new(),
-            written_calls: HashMap::new(),
+            subthreads: HashMap::default(),
+            call_thread: HashMap::default(),
+            task_call: HashMap::default(),
+            written_runs: HashSet::default(),
+            written_calls: HashMap::default(),
             after_turn: Vec::new(),
-            open_message: HashMap::new(),
+            open_message: HashMap::default(),
             skill_awaiting: VecDeque::new(),
             last_session: None,
             deltas: DeltaBuffer::default(),

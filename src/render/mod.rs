@@ -118,6 +118,12 @@ pub(crate) trait Render {
     fn live(&mut self, _out: &mut dyn Write, _event: &Event) -> io::Result<()> {
         Ok(())
     }
+    /// True when `live` writes anything. The formats that show only final items say false (the
+    /// default, as `live` is), so the pipeline skips rewriting events nobody reads: with
+    /// `--stable` that was a quarter of a `--to jsonl` run (issue 14).
+    fn shows_events(&self) -> bool {
+        false
+    }
     /// An event with the raw input line it came from (`--include-raw`); only `--to events`
     /// writes the line, every other format takes the event alone.
     fn live_raw(&mut self, out: &mut dyn Write, event: &Event, _raw: &str) -> io::Result<()> {

@@ -2,7 +2,7 @@
 //! (stream-json, saved sessions, Qwen's stream-json): content blocks become parts and tool
 //! results, and a user message's text is classified by §4 at this boundary.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 
 use serde_json::{Map, Value, json};
 

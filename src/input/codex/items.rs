@@ -12,7 +12,7 @@
 //! changes}`), the MCP server's own tool name (an MCP call, with its server), `web_search` (a web
 //! search, input `{query}`) and `update_plan` (the plan as a todo list, input `{todos}`).
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 
 use serde_json::Value;
 

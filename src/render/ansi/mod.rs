@@ -181,6 +181,10 @@ impl TextRenderer {
 }
 
 impl Render for TextRenderer {
+    fn shows_events(&self) -> bool {
+        true
+    }
+
     fn begin(&mut self, _out: &mut dyn Write, _header: &Header) -> io::Result<()> {
         self.live = Live::default();
         self.totals = Totals::default();
