@@ -7,7 +7,7 @@
 //! second time is a duplicate; a hole that no later event fills is a missed range. Events
 //! without an id (synthetic frames) are not ordered.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
@@ -44,14 +44,57 @@ pub(crate) enum Admit {
 #[derive(Debug, Default)]
 pub(crate) struct Reorder {
     next: Option<u64>,
-    seen: HashSet<u64>,
+    seen: IdRanges,
     pending: BTreeMap<u64, Held>,
+}
+
+/// The ids folded so far, as disjoint runs (`start → end`, both inclusive). A daemon numbers its
+/// events 1, 2, 3, …, so the runs are few (one per hole) and memory stays flat however long the
+/// stream is, where a set of ids would grow with every event.
+#[derive(Debug, Default)]
+struct IdRanges {
+    runs: BTreeMap<u64, u64>,
+}
+
+impl IdRanges {
+    /// True when `id` was folded.
+    fn contains(&self, id: u64) -> bool {
+        self.runs
+            .range(..=id)
+            .next_back()
+            .is_some_and(|(_, &end)| id <= end)
+    }
+
+    /// Records `id`, joining it to the runs it touches.
+    fn insert(&mut self, id: u64) {
+        if self.contains(id) {
+            return;
+        }
+        let before = self
+            .runs
+            .range(..id)
+            .next_back()
+            .filter(|(_, end)| end.checked_add(1) == Some(id))
+            .map(|(&start, _)| start);
+        let after = id
+            .checked_add(1)
+            .and_then(|next| self.runs.get(&next).map(|&end| (next, end)));
+        let start = before.unwrap_or(id);
+        let end = match after {
+            Some((next, end)) => {
+                self.runs.remove(&next);
+                end
+            }
+            None => id,
+        };
+        self.runs.insert(start, end);
+    }
 }
 
 impl Reorder {
     /// An event with id `id` arrived.
     pub(crate) fn admit(&mut self, id: u64, held: Held) -> Admit {
-        if self.seen.contains(&id) || self.pending.contains_key(&id) {
+        if self.seen.contains(id) || self.pending.contains_key(&id) {
             return Admit::Duplicate(held);
         }
         match self.next {
@@ -121,7 +164,7 @@ impl Reorder {
             return vec![(from, to)];
         }
         let mut ranges: Vec<(u64, u64)> = Vec::new();
-        for i in (from..=to).filter(|i| !self.seen.contains(i) && !self.pending.contains_key(i)) {
+        for i in (from..=to).filter(|i| !self.seen.contains(*i) && !self.pending.contains_key(i)) {
             match ranges.last_mut() {
                 Some((_, end)) if *end + 1 == i => *end = i,
                 Some(_) | None => ranges.push((i, i)),
@@ -209,5 +252,26 @@ mod tests {
         let mut r = Reorder::default();
         r.admit(1, held(1));
         assert_eq!(r.resync(Some(1), None), [(2, u64::MAX)]);
+    }
+
+    /// The folded ids are kept as runs: a long gapless stream is one run, holes and late
+    /// arrivals split and join runs, and the top of the range does not overflow.
+    #[test]
+    fn folded_ids_are_kept_as_few_runs() {
+        let mut ids = IdRanges::default();
+        for id in 1..=10_000 {
+            ids.insert(id);
+        }
+        assert_eq!(ids.runs.len(), 1);
+        for id in [10_002, 10_004, u64::MAX, u64::MAX - 1] {
+            ids.insert(id);
+        }
+        assert_eq!(ids.runs.len(), 4);
+        assert!(!ids.contains(10_001) && !ids.contains(10_003) && !ids.contains(0));
+        ids.insert(10_003);
+        ids.insert(10_001);
+        assert_eq!(ids.runs.len(), 2);
+        assert!((1..=10_004).all(|id| ids.contains(id)));
+        assert!(ids.contains(u64::MAX) && !ids.contains(u64::MAX - 2));
     }
 }
