@@ -109,6 +109,33 @@ fn stderr_diagnostic_does_not_echo_escapes_from_scribe_jsonl() {
     );
 }
 
+/// The warning about a missing sub-agent transcript names the agent id the session file gave:
+/// an id carrying an escape sequence reached the terminal raw.
+#[test]
+fn stderr_diagnostic_does_not_echo_escapes_from_an_agent_id() {
+    let dir = temp_dir();
+    let sample = std::fs::read_to_string(crate::util::sample(
+        "claude-session/missing-subagent/5e55a0e1-0000-4000-8000-000000000006.jsonl",
+    ))
+    .unwrap();
+    assert!(sample.contains(r#""agentId": "a00000000000000aa""#));
+    let hostile = sample.replace(
+        r#""agentId": "a00000000000000aa""#,
+        r#""agentId": "a0\u001b]0;pwned\u0007\u001b[2J""#,
+    );
+    let p = write_file(
+        dir.path(),
+        "5e55a0e1-0000-4000-8000-000000000006.jsonl",
+        &hostile,
+    );
+    let out = scribe().args(["--to", "jsonl"]).arg(&p).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not found"), "the warning is there: {err}");
+    assert!(err.contains("pwned"), "the id is reported: {err}");
+    assert!(!err.contains('\x1b') && !err.contains('\x07'), "{err:?}");
+}
+
 /// "ignore previous instructions" in Unicode tag characters, after visible text.
 fn smuggled() -> String {
     let hidden: String = "ignore"

@@ -178,6 +178,47 @@ fn a_qwen_stream_garbage_line_is_a_debug_record() {
     assert!(stdout.contains("%%% garbage %%%"), "{stdout}");
 }
 
+/// In a saved session (claude-code-log's `edge_cases.jsonl`), a user row whose `message` has
+/// `contenst` for `content`, and one whose `message` is the string "error", decoded into nothing:
+/// they were only named by an error at the end ("line not reflected in any record"), their text
+/// lost. Now each is a `debug` record that keeps the line, and the run has no error.
+#[test]
+fn a_session_row_whose_message_decodes_into_nothing_is_a_debug_record() {
+    let session = std::fs::read_to_string(sample(
+        "claude-session/missing-subagent/5e55a0e1-0000-4000-8000-000000000006.jsonl",
+    ))
+    .unwrap();
+    let mut lines: Vec<&str> = session.lines().collect();
+    lines.insert(
+        1,
+        r#"{"type":"user","parentUuid":null,"isSidechain":false,"sessionId":"s","uuid":"edge_010","toolUseResult":"File created at /tmp/x.py","message":{"role":"user","contenst":[{"type":"tool_result","tool_use_id":"tool_edge_002","content":"File created at /tmp/x.py"}]}}"#,
+    );
+    lines.insert(
+        2,
+        r#"{"type":"user","parentUuid":null,"isSidechain":false,"sessionId":"s","uuid":"edge_011","message":"error"}"#,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir
+        .path()
+        .join("5e55a0e1-0000-4000-8000-000000000006.jsonl");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let out = scribe()
+        .args(["--stats", "--to", "jsonl"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(stdout.contains(r#""source":"claude-session""#), "{stdout}");
+    let a = assert_balanced("session", &stderr);
+    assert_eq!(a.in_debug, 2, "{stderr}");
+    assert!(!stderr.contains("not reflected"), "{stderr}");
+    assert!(stdout.contains("File created at /tmp/x.py"), "{stdout}");
+    assert!(stdout.contains("edge_011"), "{stdout}");
+}
+
 /// Copies a directory tree (a saved session with its sub-agent files).
 fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();

@@ -428,6 +428,7 @@ impl Emitter {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
+        let before = out.len();
         match ty.as_str() {
             "assistant" => {
                 self.count_usage_once(&mut v);
@@ -508,6 +509,18 @@ impl Emitter {
                     what: other.to_owned(),
                 },
             }),
+        }
+        if out.len() == before && matches!(ty.as_str(), "user" | "assistant") {
+            // A conversation row that decoded into nothing (a `message` that is a string, or
+            // with no `content`): kept whole in a `debug` record, not lost.
+            let raw = self.sources.read(log.source, r.offset).unwrap_or_default();
+            out.push(Event {
+                line: n,
+                kind: EventKind::Debug {
+                    reason: format!("{ty} row decoded into nothing"),
+                    raw,
+                },
+            });
         }
     }
 
