@@ -278,3 +278,32 @@ fn a_sub_agent_files_lines_are_not_counted_as_the_sessions_lines() {
         "{reason}"
     );
 }
+
+/// Found by the `qwen_daemon` fuzzer: a `state_resync_required` moved the next expected id past
+/// events waiting for a hole, and the end of input gave up on everything still waiting, so a
+/// tool output, a reply, a prompt and two calls were only named by "line not reflected in any
+/// record". Every one of them is in the transcript now, and no line needs that safety net.
+#[test]
+fn a_resync_past_waiting_daemon_events_loses_none_of_them() {
+    let file = root().join("tests/fuzz-found/qwen-daemon-resync-past-waiting-events.sse");
+    let out = scribe()
+        .args(["--stats", "--from", "qwen-daemon", "--to", "jsonl"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_balanced("resync", &stderr);
+    assert!(!stderr.contains("not reflected"), "{stderr}");
+    for text in [
+        "built ok",
+        "Built.",
+        "Now wait a long time.",
+        "call_gone",
+        "call_sleep",
+    ] {
+        assert!(stdout.contains(text), "{text} lost:\n{stdout}");
+    }
+}

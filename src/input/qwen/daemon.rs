@@ -141,9 +141,12 @@ impl QwenDaemon {
             );
             self.frame(f, out, report);
         }
-        // Events still waiting for a predecessor that never came: the hole is missed.
-        while let Some((from, to)) = self.order.skip_hole() {
-            self.missed(from, to, "gap in event ids", out);
+        // Events still waiting for a predecessor that never came: the hole is missed. Each
+        // round releases at least the first waiting event, so the loop ends.
+        while self.order.has_waiting() {
+            if let Some((from, to)) = self.order.skip_hole() {
+                self.missed(from, to, "gap in event ids", out);
+            }
             self.drain(out, report);
         }
         let mut e = Emit {
@@ -247,7 +250,9 @@ impl QwenDaemon {
             return debug(out, "malformed envelope (no type)".into());
         }
         let Some(id) = env.get("id").and_then(Value::as_u64) else {
-            return self.fold(line, env, raw, out);
+            // A frame without an id may move the order on (a resync names where it resumes).
+            self.fold(line, env, raw, out);
+            return self.drain(out, report);
         };
         let held = Held {
             line,

@@ -121,12 +121,20 @@ impl Reorder {
         );
     }
 
-    /// The waiting event whose turn has come, if any.
+    /// The waiting event whose turn has come, if any: the next id, or one that a resync has
+    /// left behind (the daemon said the ids before it are gone, so it waits for nothing).
     pub(crate) fn ready(&mut self) -> Option<Held> {
         let n = self.next?;
-        let held = self.pending.remove(&n)?;
-        self.take(n);
+        let entry = self.pending.first_entry().filter(|e| *e.key() <= n)?;
+        let id = *entry.key();
+        let held = entry.remove();
+        self.take(id);
         Some(held)
+    }
+
+    /// True when events wait for a predecessor.
+    pub(crate) fn has_waiting(&self) -> bool {
+        !self.pending.is_empty()
     }
 
     /// True when more events wait than the window allows.
@@ -273,5 +281,23 @@ mod tests {
         assert_eq!(ids.runs.len(), 2);
         assert!((1..=10_004).all(|id| ids.contains(id)));
         assert!(ids.contains(u64::MAX) && !ids.contains(u64::MAX - 2));
+    }
+
+    /// A resync that moves past events waiting for a hole releases them (in id order) rather
+    /// than stranding them below the next expected id.
+    #[test]
+    fn a_resync_past_waiting_events_releases_them() {
+        let mut r = Reorder::default();
+        for id in [1, 2, 4, 6] {
+            r.admit(id, held(id));
+        }
+        assert_eq!(r.resync(Some(2), Some(6)), [(3, 3), (5, 5)]);
+        let mut folded = Vec::new();
+        while let Some(h) = r.ready() {
+            folded.push(h.line);
+        }
+        assert_eq!(folded, [4, 6]);
+        assert!(matches!(r.admit(7, held(7)), Admit::Ready(_)));
+        assert!(!r.has_waiting());
     }
 }
