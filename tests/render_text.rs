@@ -609,3 +609,31 @@ fn lines_read_come_from_the_adapters_facts() {
     let text = run(&["--width", "100"], old);
     assert!(text.contains("Read 50 lines"), "{text}");
 }
+
+/// `--full` shows every tool output whole (conservation_views found it missing): under an
+/// edit's diff, a todo checklist and a plan, the tool's own reply is shown too, and only there.
+#[test]
+fn full_text_shows_the_tool_reply_under_an_edit_a_todo_list_and_a_plan() {
+    let replies = [
+        (
+            "demo.jsonl",
+            "The file /home/dev/calc/src/calc.rs has been updated.",
+        ),
+        ("demo.jsonl", "Todos have been modified successfully."),
+        ("render-demo.jsonl", "User has approved your plan."),
+    ];
+    for (file, reply) in replies {
+        let args = ["--color", "never", "--width", "65535"];
+        let full =
+            String::from_utf8(text(&[&args[..], &["--full"]].concat(), &sample(file))).unwrap();
+        assert!(
+            full.contains(reply),
+            "{file} --full lacks {reply:?}:\n{full}"
+        );
+        let short = String::from_utf8(text(&args, &sample(file))).unwrap();
+        assert!(
+            !short.contains(reply),
+            "{file} without --full shows {reply:?}"
+        );
+    }
+}

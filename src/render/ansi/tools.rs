@@ -120,7 +120,10 @@ impl View {
                     return self.subagent(call, depth);
                 }
                 if let Some(plan) = summary::plan(call) {
-                    return self.plan(plan, depth);
+                    let mut lines = self.plan(plan, depth);
+                    self.full_result(&mut w, &out_text);
+                    lines.extend(w.finish());
+                    return lines;
                 }
                 self.success(&mut w, call, &out_text);
             }
@@ -169,6 +172,7 @@ impl View {
                 if keep < diff.len() {
                     w.raw_line(&format!("… +{} lines", diff.len() - keep), self.pal.dim);
                 }
+                self.full_result(w, out_text);
                 return;
             }
             ToolKind::Todo { items } if !items.is_empty() => {
@@ -180,6 +184,7 @@ impl View {
                     };
                     w.raw_line(&format!("{mark}{}", item.text), style);
                 }
+                self.full_result(w, out_text);
                 return;
             }
             ToolKind::StructuredOutput => {
@@ -223,6 +228,15 @@ impl View {
             if let Some(body) = call.skill.as_ref().and_then(|s| s.body.as_deref()) {
                 self.capped(w, body, self.pal.dim, 10);
             }
+        }
+    }
+
+    /// With `--full`, the tool's own words under a call drawn from its input (an edit's diff, a
+    /// todo checklist, a plan), dimmed: `--full` promises every tool output whole, and the tool's
+    /// reply ("The file … has been updated", "User has approved your plan") is one.
+    fn full_result(&self, w: &mut Wrapper, out_text: &str) {
+        if self.full && !out_text.trim().is_empty() {
+            self.capped(w, out_text, self.pal.dim, usize::MAX);
         }
     }
 
