@@ -637,3 +637,18 @@ fn full_text_shows_the_tool_reply_under_an_edit_a_todo_list_and_a_plan() {
         );
     }
 }
+
+/// An MCP call's arguments were in no text view (conservation_views): `--full` shows them under
+/// the call's head, the default view keeps the one-line head.
+#[test]
+fn full_text_shows_an_mcp_calls_arguments() {
+    let file = sample("claude-stream/fold-mcp-and-server-tools.jsonl");
+    let args = ["--color", "never", "--width", "65535"];
+    let full = String::from_utf8(text(&[&args[..], &["--full"]].concat(), &file)).unwrap();
+    assert!(
+        full.contains("│ {") && full.contains(r#""query": "fold""#),
+        "{full}"
+    );
+    let short = String::from_utf8(text(&args, &file)).unwrap();
+    assert!(!short.contains(r#""query": "fold""#), "{short}");
+}

@@ -29,7 +29,14 @@ impl View {
         let name = summary::display_name(call);
         w.words(&name, self.pal.tool, None);
         if summary::is_mcp(call) {
-            return w.finish();
+            let mut lines = w.finish();
+            // An MCP call's arguments have no one-line summary: `--full` shows them whole.
+            let args = call.input.as_object().filter(|o| !o.is_empty());
+            if let Some(args) = args.filter(|_| self.full) {
+                let json = serde_json::to_string_pretty(args).unwrap_or_default();
+                lines.extend(self.input_block(&json, depth));
+            }
+            return lines;
         }
         if let Some(s) = summary::input_summary(call) {
             w.words(&format!("({s})"), Style::new(), None);
@@ -37,16 +44,21 @@ impl View {
         let mut lines = w.finish();
         if self.full {
             if let Some(long) = summary::long_input(call) {
-                let ind = self.indent(depth);
-                let bar = vec![ind, Span::new("  │ ", self.pal.dim)];
-                let mut w = Wrapper::new(self.width, bar.clone(), bar);
-                for l in long.trim_end().split('\n') {
-                    w.raw_line(l, self.pal.dim);
-                }
-                lines.extend(w.finish());
+                lines.extend(self.input_block(&long, depth));
             }
         }
         lines
+    }
+
+    /// A call's input shown whole under its head (`--full`), behind a dim bar.
+    fn input_block(&self, input: &str, depth: usize) -> Vec<Line> {
+        let ind = self.indent(depth);
+        let bar = vec![ind, Span::new("  │ ", self.pal.dim)];
+        let mut w = Wrapper::new(self.width, bar.clone(), bar);
+        for l in input.trim_end().split('\n') {
+            w.raw_line(l, self.pal.dim);
+        }
+        w.finish()
     }
 
     fn result_wrapper(&self, depth: usize) -> Wrapper {
