@@ -652,3 +652,35 @@ fn full_text_shows_an_mcp_calls_arguments() {
     let short = String::from_utf8(text(&args, &file)).unwrap();
     assert!(!short.contains(r#""query": "fold""#), "{short}");
 }
+
+/// A failed call's output beside its error text was in no text or Markdown view
+/// (conservation_views, Gemini's `output` beside `error.message`): both are shown.
+#[test]
+fn a_failed_calls_output_beside_its_error_is_shown() {
+    let Some(dir) = corpus() else { return };
+    let file = dir.join("gemini-cli/mcp/stream.jsonl");
+    let args = ["--color", "never", "--width", "65535"];
+    let shown = String::from_utf8(text(&args, &file)).unwrap();
+    let md = String::from_utf8(text(&["--to", "md"], &file)).unwrap();
+    for view in [&shown, &md] {
+        assert!(
+            view.contains("MCP tool 'fail' reported an error."),
+            "{view}"
+        );
+        assert!(view.contains("testing the error path"), "{view}");
+    }
+}
+
+/// A structured output's own reply was in no text view (conservation_views): `--full` shows it
+/// under the JSON.
+#[test]
+fn full_text_shows_a_structured_outputs_reply() {
+    let Some(dir) = corpus() else { return };
+    let file = dir.join("claude-code/20-structured-output/stream.jsonl");
+    let args = ["--color", "never", "--width", "65535", "--full"];
+    let shown = String::from_utf8(text(&args, &file)).unwrap();
+    assert!(
+        shown.contains("Structured output provided successfully"),
+        "{shown}"
+    );
+}

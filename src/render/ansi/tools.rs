@@ -126,6 +126,9 @@ impl View {
                     format!("Error: {msg}")
                 };
                 self.capped(&mut w, &msg, self.pal.error, RESULT_LINES);
+                if let Some(output) = summary::output_beside_error(call) {
+                    self.capped(&mut w, &output, self.pal.result, RESULT_LINES);
+                }
             }
             ToolState::Success => {
                 if summary::is_agent_call(call) {
@@ -202,6 +205,7 @@ impl View {
             ToolKind::StructuredOutput => {
                 let json = serde_json::to_string_pretty(&call.input).unwrap_or_default();
                 self.capped(w, &json, self.pal.result, DIFF_LINES);
+                self.full_result(w, out_text);
                 return;
             }
             ToolKind::Read { .. }
@@ -244,7 +248,7 @@ impl View {
     }
 
     /// With `--full`, the tool's own words under a call drawn from its input (an edit's diff, a
-    /// todo checklist, a plan), dimmed: `--full` promises every tool output whole, and the tool's
+    /// todo checklist, a plan, a structured output), dimmed: `--full` promises every tool output whole, and the tool's
     /// reply ("The file … has been updated", "User has approved your plan") is one.
     fn full_result(&self, w: &mut Wrapper, out_text: &str) {
         if self.full && !out_text.trim().is_empty() {
