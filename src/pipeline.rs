@@ -5,7 +5,7 @@
 //! a read that may block), never per line: a live pipe shows each record as soon as it is final,
 //! and a file is written in large blocks.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -195,7 +195,7 @@ struct OutputDir {
 impl OutputDir {
     fn new(dir: &Path, to: OutputFormat) -> OutputDir {
         let html = to == OutputFormat::Html;
-        let mut written = HashSet::new();
+        let mut written = HashSet::default();
         // `index.html` is the HTML index's own name: no session page may take it.
         if html {
             written.insert(dir.join("index.html"));
@@ -391,7 +391,7 @@ fn run_one(
         transforms: settings.transforms(),
         session_id: None,
         stats,
-        raw_lines: settings.include_raw.then(HashMap::new),
+        raw_lines: settings.include_raw.then(HashMap::default),
     };
     let mut driver = InputDriver::new(&name, path, settings.from).keep_line_marks(settings.stats);
     if settings.follow {
@@ -445,6 +445,9 @@ impl<W: Write> Sink for RenderSink<'_, W> {
 
     fn live(&mut self, event: &Event) -> Result<()> {
         self.stats.debug_event(event);
+        if !self.renderer.shows_events() {
+            return Ok(());
+        }
         let raw = self
             .raw_lines
             .as_ref()

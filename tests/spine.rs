@@ -296,7 +296,7 @@ fn session_is_refreshed_only_when_it_changes_and_notices_keep_their_order() {
     assert_eq!(
         kinds,
         [
-            "hook",
+            // A hook's start and its end are one fact: the end, in the end's place.
             "hook",
             "api-retry",
             "rate-limit",
@@ -306,6 +306,12 @@ fn session_is_refreshed_only_when_it_changes_and_notices_keep_their_order() {
             "result"
         ]
     );
+    let hook = &recs.iter().find(|r| r["notice"]["kind"] == "hook").unwrap()["notice"];
+    assert_eq!(hook["hookName"], "SessionStart:startup");
+    assert_eq!(hook["event"], "SessionStart");
+    assert_eq!(hook["status"], "response");
+    assert_eq!(hook["outcome"], "success");
+    assert_eq!(hook["output"], "ready\n");
     let t = turns(&recs);
     assert_eq!(
         calls(t[0])[0]["denied"],

@@ -21,7 +21,7 @@
 //! position by position, so that two 700 KB runs that differ everywhere cost no more than
 //! reading them.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::ops::Range;
 
 use serde_json::Value;
@@ -215,7 +215,7 @@ fn anchors(
     new: Range<usize>,
 ) -> Vec<(usize, usize)> {
     // key → (count in a, index in a, count in b, index in b)
-    let mut seen: HashMap<&str, (u32, usize, u32, usize)> = HashMap::new();
+    let mut seen: HashMap<&str, (u32, usize, u32, usize)> = HashMap::default();
     for i in old {
         let e = seen.entry(a[i].as_str()).or_insert((0, i, 0, 0));
         e.0 += 1;

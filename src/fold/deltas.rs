@@ -5,7 +5,9 @@
 //! message until its first frame arrives (then dropped), and whatever is left at the end of the
 //! input becomes the message's content.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
+
+use foldhash::HashMap;
 
 use crate::model::event::Thread;
 use crate::model::transcript::Part;

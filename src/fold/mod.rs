@@ -28,7 +28,9 @@
 #![deny(clippy::wildcard_enum_match_arm)]
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
+
+use foldhash::{HashMap, HashSet};
 
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
@@ -38,8 +40,11 @@ use crate::model::transcript::{
 };
 
 mod deltas;
+/// Hooks held from their start to their end, so that each is one notice.
+mod hooks;
 
 use deltas::DeltaBuffer;
+use hooks::{HookStep, OpenHooks};
 
 /// A top-level item waiting for its turn to be written.
 #[derive(Debug)]
@@ -120,6 +125,8 @@ pub(crate) struct Folder {
     flattened: Flattened,
     /// The branch whose events are arriving, if any (branches nest inside it).
     branch: Option<Box<OpenBranch>>,
+    /// Hooks that started and have not ended (written once, at their end).
+    hooks: OpenHooks,
 }
 
 /// Where a tool call sits in the fold (see `Folder::call_thread`), or that it was written: a
@@ -152,24 +159,39 @@ enum Flattened {
     Told,
 }
 
+/// A later event of `turn` happened at `at`: it becomes the turn's end time when it is after the
+/// turn's start and its end so far (RFC 3339 times of one input compare as strings). A turn
+/// with no start time keeps no end either: there is no duration to tell.
+fn extend_turn(turn: &mut Turn, at: Option<String>) {
+    let Some(at) = at else { return };
+    let Some(start) = turn.timestamp.as_deref() else {
+        return;
+    };
+    let latest = turn.end_timestamp.as_deref().unwrap_or(start);
+    if at.as_str() > latest {
+        turn.end_timestamp = Some(at);
+    }
+}
+
 impl Folder {
     /// An empty fold, at the start of one input.
     pub(crate) fn new() -> Folder {
         Folder {
             queue: VecDeque::new(),
-            subthreads: HashMap::new(),
-            call_thread: HashMap::new(),
-            task_call: HashMap::new(),
-            written_runs: HashSet::new(),
-            written_calls: HashMap::new(),
+            subthreads: HashMap::default(),
+            call_thread: HashMap::default(),
+            task_call: HashMap::default(),
+            written_runs: HashSet::default(),
+            written_calls: HashMap::default(),
             after_turn: Vec::new(),
-            open_message: HashMap::new(),
+            open_message: HashMap::default(),
             skill_awaiting: VecDeque::new(),
             last_session: None,
             deltas: DeltaBuffer::default(),
             blocker: RefCell::new((String::new(), 0)),
             flattened: Flattened::No,
             branch: None,
+            hooks: OpenHooks::default(),
         }
     }
 
@@ -237,6 +259,7 @@ impl Folder {
                 sidecar,
                 facts,
                 server_run,
+                timestamp,
             } => {
                 // A client tool's result comes back in a user message, which ends the assistant
                 // message; a server-run tool's result is one more block of the same message.
@@ -250,7 +273,7 @@ impl Folder {
                     sidecar,
                     facts,
                 };
-                self.tool_result(&tool_call_id, result, line)
+                self.tool_result(&tool_call_id, result, line, timestamp)
             }
             EventKind::ToolUpdate {
                 tool_call_id,
@@ -426,7 +449,14 @@ impl Folder {
                     self.skill_awaiting.clear();
                     self.release_all_but_background(out);
                 }
-                self.ready(TranscriptItem::Notice(notice));
+                match self.hooks.notice(*notice) {
+                    HookStep::Write(notices) => {
+                        for n in notices {
+                            self.ready(TranscriptItem::Notice(Box::new(n)));
+                        }
+                    }
+                    HookStep::Held => {}
+                }
             }
             EventKind::ConversationReset => {
                 self.open_message.clear();
@@ -469,6 +499,10 @@ impl Folder {
         }
         self.open_message.clear();
         self.skill_awaiting.clear();
+        let unended: Vec<SystemNotice> = self.hooks.drain().collect();
+        for n in unended {
+            self.ready(TranscriptItem::Notice(Box::new(n)));
+        }
         for (thread, message_id, parts) in self.deltas.unsettled() {
             for part in parts {
                 self.assistant_block(
@@ -600,6 +634,12 @@ impl Folder {
         meta: TurnMeta,
         timestamp: Option<String>,
     ) {
+        let mut part = part;
+        if let Part::ToolCall { call } = &mut part
+            && call.started_at.is_none()
+        {
+            call.started_at.clone_from(&timestamp);
+        }
         // Only a tool call has a slot to remember.
         let call_id = if let Part::ToolCall { call } = &part {
             Some(call.tool_call_id.clone())
@@ -627,6 +667,7 @@ impl Folder {
                     .expect("found just above");
                 turn.parts.push(part);
                 merge_meta(&mut turn.metadata, meta);
+                extend_turn(turn, timestamp);
                 return;
             }
         }
@@ -640,11 +681,20 @@ impl Folder {
             parts: vec![part],
             metadata: meta,
             timestamp,
+            end_timestamp: None,
         };
         self.push_turn(thread, turn);
     }
 
-    fn tool_result(&mut self, id: &str, result: CallResult, line: u64) {
+    fn tool_result(&mut self, id: &str, result: CallResult, line: u64, at: Option<String>) {
+        // The first result's time ends the call and, if later, the turn that made it.
+        let first = self.find_call(id).is_some_and(|c| !c.state.is_terminal());
+        if first
+            && let Some(CallSlot::Open { thread, turn, .. }) = self.call_thread.get(id).cloned()
+            && let Some(t) = self.find_turn(&thread, &turn)
+        {
+            extend_turn(t, at.clone());
+        }
         let Some(call) = self.find_call(id) else {
             // Kept, and said for what it is: a repeat (a replay) for a call already written
             // with its result, a late result for a call written unfinished, or a result whose
@@ -707,6 +757,9 @@ impl Folder {
         }
         let is_error = result.is_error;
         call.set_result(result);
+        if at.is_some() {
+            call.ended_at = at;
+        }
         if call.skill.is_some() && !is_error {
             self.skill_awaiting.push_back(id.to_owned());
         }

@@ -102,6 +102,9 @@ pub(crate) enum EventKind {
         /// back to the model in a new message, so it ends the one that called it.
         #[serde(skip_serializing_if = "std::ops::Not::not", default)]
         server_run: bool,
+        /// The time of the line that brought the result, when it carries one (the call's end).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Option<String>,
     },
     /// A tool call changed state without finishing (approval asked, approved, still running).
     #[serde(rename_all = "camelCase")]
@@ -237,6 +240,7 @@ impl EventKind {
                 }],
                 metadata: TurnMeta::default(),
                 timestamp,
+                end_timestamp: None,
             }),
             source_tool_call_id: None,
         }

@@ -29,6 +29,11 @@ pub(crate) struct Turn {
     pub(crate) metadata: TurnMeta,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) timestamp: Option<String>,
+    /// The time of the turn's last event (its last block, or the last result of a call it made)
+    /// when it is later than `timestamp`: with it, the turn's own duration. Set by the fold from
+    /// the times the input's lines carry.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub(crate) end_timestamp: Option<String>,
 }
 
 impl Turn {
@@ -467,6 +472,14 @@ pub(crate) struct ToolCall {
     pub(crate) subagent: Option<SubagentRecord>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) skill: Option<SkillInfo>,
+    /// The time of the input line that started the call (its `tool-call` block), when the line
+    /// carries one.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub(crate) started_at: Option<String>,
+    /// The time of the input line that brought the call's result, when the line carries one:
+    /// with `startedAt`, how long the call took when the harness did not say.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub(crate) ended_at: Option<String>,
 }
 
 impl ToolCall {
@@ -494,6 +507,8 @@ impl ToolCall {
             facts: ResultFacts::default(),
             subagent: None,
             skill: None,
+            started_at: None,
+            ended_at: None,
         }
     }
 }

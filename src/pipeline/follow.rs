@@ -13,8 +13,8 @@
 //! so every adapter, the fold and the renderer finish as at the end of a file (an HTML page is
 //! closed, pending records are written), and the run exits 130.
 
+use foldhash::HashSet;
 use std::cell::RefCell;
-use std::collections::HashSet;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -229,7 +229,7 @@ fn latest(
     let mut out = BufWriter::with_capacity(64 * 1024, stdout);
     let mut renderer = render::renderer_for(&settings.render_options());
     let mut diag = Diagnostics::new(settings.strict);
-    let mut followed: HashSet<PathBuf> = HashSet::new();
+    let mut followed: HashSet<PathBuf> = HashSet::default();
     let mut stopped = false;
     let Some(mut current) = wait_for_session(dir, stop, &followed) else {
         return Ok(false);
@@ -380,7 +380,7 @@ fn all(
     let shared = Mutex::new(io::stdout());
     let now = SystemTime::now();
     let watch = Watch::new(dir);
-    let mut started: HashSet<PathBuf> = HashSet::new();
+    let mut started: HashSet<PathBuf> = HashSet::default();
     let mut first: Vec<PathBuf> = input::claude::session::session_files(dir)
         .into_iter()
         .filter(|p| {

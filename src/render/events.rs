@@ -24,6 +24,10 @@ struct HeaderEvent<'a> {
 }
 
 impl Render for EventsRenderer {
+    fn shows_events(&self) -> bool {
+        true
+    }
+
     fn begin(&mut self, out: &mut dyn Write, header: &Header) -> io::Result<()> {
         serde_json::to_writer(
             &mut *out,

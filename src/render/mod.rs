@@ -24,10 +24,9 @@ mod jsonl;
 mod markdown;
 /// Notice wordings shared by the text, Markdown and HTML renderers.
 pub(crate) mod notice_text;
-/// Terminal colour codes in tool output: parsed into styles (HTML) or stripped (Markdown).
+/// Terminal colours (SGR) in output: one parser, drawn as classed spans (HTML) or styled runs
+/// (the text view), stripped for Markdown.
 pub(crate) mod sgr;
-/// Terminal colours (SGR) in command output as styled runs, shared by the renderers.
-pub(crate) mod sgr_spans;
 /// One-line tool-call summaries shared by the human-readable renderers.
 pub(crate) mod summary;
 /// The totals of `result` notices shared by the text, Markdown and HTML renderers.
@@ -118,6 +117,12 @@ pub(crate) trait Render {
     /// Every normalized event, as soon as it is decoded (before it is folded).
     fn live(&mut self, _out: &mut dyn Write, _event: &Event) -> io::Result<()> {
         Ok(())
+    }
+    /// True when `live` writes anything. The formats that show only final items say false (the
+    /// default, as `live` is), so the pipeline skips rewriting events nobody reads: with
+    /// `--stable` that was a quarter of a `--to jsonl` run (issue 14).
+    fn shows_events(&self) -> bool {
+        false
     }
     /// An event with the raw input line it came from (`--include-raw`); only `--to events`
     /// writes the line, every other format takes the event alone.

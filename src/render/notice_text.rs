@@ -38,8 +38,19 @@ pub(crate) fn retry_detail(error_status: Option<u64>, error: Option<&str>) -> St
     )
 }
 
-/// A finished hook: `hook lint: blocked (exit 2)`. Shared by the terminal view and Markdown.
-pub(crate) fn hook_line(hook_name: &str, outcome: Option<&str>, exit_code: Option<i64>) -> String {
+/// A hook as one line: `hook lint: blocked (exit 2)`, or `hook lint: started, no end reported`
+/// for one whose end never came (`ended` false). Shared by the terminal view and Markdown.
+pub(crate) fn hook_line(
+    hook_name: &str,
+    ended: bool,
+    outcome: Option<&str>,
+    exit_code: Option<i64>,
+) -> String {
+    let outcome = match (ended, outcome) {
+        (true, o) => o.map(str::to_owned),
+        (false, Some(o)) => Some(format!("started, no end reported, {o}")),
+        (false, None) => Some("started, no end reported".to_owned()),
+    };
     format!(
         "hook {hook_name}{}{}",
         outcome.map(|o| format!(": {o}")).unwrap_or_default(),
@@ -77,7 +88,7 @@ mod tests {
         );
         assert_eq!(retry_detail(None, None), "");
         assert_eq!(
-            hook_line("lint", Some("blocked"), Some(2)),
+            hook_line("lint", true, Some("blocked"), Some(2)),
             "hook lint: blocked (exit 2)"
         );
         assert_eq!(elicitation("db"), "MCP server db asked for input");

@@ -1,26 +1,49 @@
-//! Terminal colours in tool output: styled spans in HTML, stripped in Markdown (`ESC[32m` → `<span class="a-f2">`).
+//! Terminal colours in text, parsed once and drawn two ways: as classed spans in HTML
+//! (`ESC[32m` → `<span class="a-f2">`), and as styled runs the text view draws in its own
+//! styles; Markdown (and search) keep the words only (`strip`).
 //!
-//! Test runners, compilers and `git` colour their output, and a tool call's output keeps the
-//! escape sequences. The bytes are parsed by `anstyle-parse` (the VT state machine of the
-//! `anstyle` family, not a hand-written one): SGR sequences (`CSI … m`) set the style of the
-//! text that follows, every other escape (cursor moves, OSC titles and links, DCS strings) is
-//! dropped, and C0 controls other than newline and tab are dropped too; an escape still open
-//! when the text ends keeps what follows it as plain text (see `runs`). Colours are CSS classes
-//! (`a-f0`…`a-f15` foreground, `a-b0`…`a-b15` background, `a-b` bold, `a-d` dim, `a-i` italic,
-//! `a-u` underline), never `style=` attributes, which the page's CSP forbids; 256-colour and RGB
-//! colours fall back to the nearest of the 16 named ones, so light and dark themes both work.
+//! Test runners, compilers, `git`, local commands (`/context`, `/cost`) and `!` shell commands
+//! colour their output, and the transcript keeps those escape sequences. The bytes are parsed by
+//! `anstyle-parse` (the VT state machine of the `anstyle` family, not a hand-written one): SGR
+//! sequences (`CSI … m`) set the style of the text that follows, every other escape (cursor
+//! moves, OSC titles and links, DCS strings) is dropped, and so are control characters other
+//! than newline and tab; an escape still open when the text ends keeps what follows it as plain
+//! text (see `runs`). No byte of an escape from the input is ever written.
+//!
+//! In HTML, colours are CSS classes (`a-f0`…`a-f15` foreground, `a-g0`…`a-g15` background, `a-b`
+//! bold, `a-d` dim, `a-i` italic, `a-u` underline), never `style=` attributes, which the page's
+//! CSP forbids; 256-colour and RGB colours fall back to the nearest of the 16 named ones, so
+//! light and dark themes both work. The text view keeps 256-colour and RGB values as they are.
 
 use anstyle_parse::{DefaultCharAccumulator, Params, Parser, Perform};
 
 use crate::render::html::escape::Html;
+
+/// A colour: an index into the 16 named colours, a 256-colour index, or RGB.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SgrColour {
+    Named(u8),
+    Indexed(u8),
+    Rgb(u8, u8, u8),
+}
+
+/// The graphic rendition of one run of text.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct SgrStyle {
+    pub(crate) fg: Option<SgrColour>,
+    pub(crate) bg: Option<SgrColour>,
+    pub(crate) bold: bool,
+    pub(crate) dim: bool,
+    pub(crate) italic: bool,
+    pub(crate) underline: bool,
+}
 
 /// True when the text holds an escape sequence worth parsing (ESC, or the 8-bit CSI).
 pub(crate) fn has_escapes(s: &str) -> bool {
     s.contains(['\u{1b}', '\u{9b}'])
 }
 
-/// The text with every escape sequence and control character but newline and tab removed (the
-/// Markdown view, and search, want the words only).
+/// The text with every escape sequence and control character but newline and tab removed.
 pub(crate) fn strip(s: &str) -> String {
     if !has_escapes(s) {
         return s.to_owned();
@@ -28,14 +51,12 @@ pub(crate) fn strip(s: &str) -> String {
     runs(s).into_iter().map(|(_, t)| t).collect()
 }
 
-/// The text as runs of one style each. An escape left open at the end of the text (an OSC,
-/// DCS or APC string that never met its terminator, a cut-off CSI) would swallow everything
-/// after it, so that tail is kept as plain text, its control characters dropped: a stray
-/// `ESC ]` must not hide the rest of a tool's output.
-fn runs(s: &str) -> Vec<(Style, String)> {
+/// The text as runs of one style each. An escape still open when the text ends (a cut-off CSI,
+/// an OSC without its terminator) would swallow what follows it: that tail is kept as plain
+/// text, its control characters dropped.
+pub(crate) fn runs(s: &str) -> Vec<(SgrStyle, String)> {
     let mut p = Styler::default();
     let mut parser = Parser::<DefaultCharAccumulator>::new();
-    // Where the escape that has not ended yet began.
     let mut open = None;
     for (i, b) in s.bytes().enumerate() {
         if b == 0x1b && open.is_none() {
@@ -53,88 +74,24 @@ fn runs(s: &str) -> Vec<(Style, String)> {
             .filter(|c| !c.is_control() || matches!(c, '\n' | '\t'))
             .collect();
         if !tail.is_empty() {
-            p.runs.push((Style::default(), tail));
+            p.push(SgrStyle::default(), tail);
         }
     }
     p.runs
 }
 
-/// Writes `s` as escaped text with its SGR colours as spans.
-pub(crate) fn push_ansi(h: &mut Html, s: &str) {
-    if !has_escapes(s) {
-        h.text(s);
-        return;
-    }
-    for (style, text) in &runs(s) {
-        if style.is_plain() {
-            h.text(text);
-            continue;
-        }
-        h.raw_trusted("<span class=\"");
-        style.push_classes(h);
-        h.raw_trusted("\">").text(text).raw_trusted("</span>");
-    }
-}
-
-/// The current graphic rendition: indexes into the 16 named colours, and four attributes.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Style {
-    fg: Option<u8>,
-    bg: Option<u8>,
-    bold: bool,
-    dim: bool,
-    italic: bool,
-    underline: bool,
-}
-
-impl Style {
-    fn is_plain(&self) -> bool {
-        *self == Style::default()
-    }
-
-    /// The class list (only digits and fixed words: nothing from the input).
-    fn push_classes(&self, h: &mut Html) {
-        let mut first = true;
-        let mut class = |h: &mut Html, c: &str, n: Option<u8>| {
-            if !first {
-                h.raw_trusted(" ");
-            }
-            first = false;
-            h.raw_trusted(c);
-            if let Some(n) = n {
-                h.num(u64::from(n));
-            }
-        };
-        if let Some(f) = self.fg {
-            class(h, "a-f", Some(f));
-        }
-        if let Some(b) = self.bg {
-            class(h, "a-g", Some(b));
-        }
-        if self.bold {
-            class(h, "a-b", None);
-        }
-        if self.dim {
-            class(h, "a-d", None);
-        }
-        if self.italic {
-            class(h, "a-i", None);
-        }
-        if self.underline {
-            class(h, "a-u", None);
-        }
-    }
-
+impl SgrStyle {
     /// Applies one SGR sequence (its parameters, each with its sub-parameters).
     fn apply(&mut self, params: &Params) {
-        let mut it = params.iter().map(|p| p.first().copied().unwrap_or(0));
         if params.is_empty() {
-            *self = Style::default();
+            *self = SgrStyle::default();
             return;
         }
-        while let Some(code) = it.next() {
+        let mut it = params.iter().peekable();
+        while let Some(p) = it.next() {
+            let code = p.first().copied().unwrap_or(0);
             match code {
-                0 => *self = Style::default(),
+                0 => *self = SgrStyle::default(),
                 1 => self.bold = true,
                 2 => self.dim = true,
                 3 => self.italic = true,
@@ -142,14 +99,33 @@ impl Style {
                 22 => (self.bold, self.dim) = (false, false),
                 23 => self.italic = false,
                 24 => self.underline = false,
-                30..=37 => self.fg = Some((code - 30) as u8),
-                90..=97 => self.fg = Some((code - 90 + 8) as u8),
+                30..=37 => self.fg = Some(SgrColour::Named((code - 30) as u8)),
+                90..=97 => self.fg = Some(SgrColour::Named((code - 90 + 8) as u8)),
                 39 => self.fg = None,
-                40..=47 => self.bg = Some((code - 40) as u8),
-                100..=107 => self.bg = Some((code - 100 + 8) as u8),
+                40..=47 => self.bg = Some(SgrColour::Named((code - 40) as u8)),
+                100..=107 => self.bg = Some(SgrColour::Named((code - 100 + 8) as u8)),
                 49 => self.bg = None,
                 38 | 48 => {
-                    let colour = extended(&mut it);
+                    // `38;5;n` / `38;2;r;g;b`, or the colon form with sub-parameters.
+                    let mut args: Vec<u16> = p.iter().skip(1).copied().collect();
+                    if args.is_empty() {
+                        let n = match it.peek().and_then(|q| q.first()) {
+                            Some(5) => 2,
+                            Some(2) => 4,
+                            _ => 0,
+                        };
+                        for _ in 0..n {
+                            if let Some(q) = it.next() {
+                                args.push(q.first().copied().unwrap_or(0));
+                            }
+                        }
+                    }
+                    let byte = |i: usize| args.get(i).map_or(0, |v| (*v).min(255) as u8);
+                    let colour = match args.first() {
+                        Some(5) => Some(SgrColour::Indexed(byte(1))),
+                        Some(2) => Some(SgrColour::Rgb(byte(1), byte(2), byte(3))),
+                        _ => None,
+                    };
                     if code == 38 {
                         self.fg = colour;
                     } else {
@@ -162,36 +138,134 @@ impl Style {
     }
 }
 
-/// `5;N` (256 colours) or `2;R;G;B` after a 38/48, as the nearest of the 16 named colours.
-fn extended(it: &mut impl Iterator<Item = u16>) -> Option<u8> {
-    match it.next()? {
-        5 => {
-            let n = it.next()?;
-            Some(match n {
-                0..=15 => n as u8,
-                16..=231 => {
-                    let n = n - 16;
-                    nearest16(
-                        (n / 36 * 51) as u8,
-                        (n / 6 % 6 * 51) as u8,
-                        (n % 6 * 51) as u8,
-                    )
-                }
-                _ => {
-                    let g = ((n.saturating_sub(232)) * 10 + 8).min(255) as u8;
-                    nearest16(g, g, g)
-                }
-            })
+/// The parser's listener: collects runs of printable text under the current style.
+#[derive(Default)]
+struct Styler {
+    style: SgrStyle,
+    runs: Vec<(SgrStyle, String)>,
+    /// The escape sequence begun last has ended (or none was begun).
+    ended: bool,
+}
+
+impl Styler {
+    fn push(&mut self, style: SgrStyle, text: String) {
+        match self.runs.last_mut() {
+            Some((s, t)) if *s == style => t.push_str(&text),
+            _ => self.runs.push((style, text)),
         }
-        2 => {
-            let (r, g, b) = (it.next()?, it.next()?, it.next()?);
-            Some(nearest16(
-                r.min(255) as u8,
-                g.min(255) as u8,
-                b.min(255) as u8,
-            ))
+    }
+
+    fn push_char(&mut self, c: char) {
+        let style = self.style;
+        match self.runs.last_mut() {
+            Some((s, t)) if *s == style => t.push(c),
+            _ => self.runs.push((style, c.to_string())),
         }
-        _ => None,
+    }
+}
+
+impl Perform for Styler {
+    fn print(&mut self, c: char) {
+        // Text is printed only outside a sequence.
+        self.ended = true;
+        if !c.is_control() {
+            self.push_char(c);
+        }
+    }
+
+    fn execute(&mut self, byte: u8) {
+        if matches!(byte, b'\n' | b'\t') {
+            self.push_char(byte as char);
+        }
+    }
+
+    fn csi_dispatch(&mut self, params: &Params, intermediates: &[u8], ignore: bool, action: u8) {
+        // `ignore`: more parameters than the parser keeps; a half-read SGR is not applied.
+        if action == b'm' && intermediates.is_empty() && !ignore {
+            self.style.apply(params);
+        }
+        self.ended = true;
+    }
+
+    fn esc_dispatch(&mut self, _intermediates: &[u8], _ignore: bool, _byte: u8) {
+        self.ended = true;
+    }
+
+    fn osc_dispatch(&mut self, _params: &[&[u8]], _bell_terminated: bool) {
+        self.ended = true;
+    }
+
+    fn unhook(&mut self) {
+        self.ended = true;
+    }
+}
+
+/// Writes `s` as escaped text with its SGR colours as spans.
+pub(crate) fn push_ansi(h: &mut Html, s: &str) {
+    if !has_escapes(s) {
+        h.text(s);
+        return;
+    }
+    for (style, text) in &runs(s) {
+        if *style == SgrStyle::default() {
+            h.text(text);
+            continue;
+        }
+        h.raw_trusted("<span class=\"");
+        push_classes(h, style);
+        h.raw_trusted("\">").text(text).raw_trusted("</span>");
+    }
+}
+
+/// A style's class list (only digits and fixed words: nothing from the input).
+fn push_classes(h: &mut Html, style: &SgrStyle) {
+    let mut first = true;
+    let mut class = |h: &mut Html, c: &str, n: Option<u8>| {
+        if !first {
+            h.raw_trusted(" ");
+        }
+        first = false;
+        h.raw_trusted(c);
+        if let Some(n) = n {
+            h.num(u64::from(n));
+        }
+    };
+    if let Some(f) = style.fg {
+        class(h, "a-f", Some(f.named16()));
+    }
+    if let Some(b) = style.bg {
+        class(h, "a-g", Some(b.named16()));
+    }
+    if style.bold {
+        class(h, "a-b", None);
+    }
+    if style.dim {
+        class(h, "a-d", None);
+    }
+    if style.italic {
+        class(h, "a-i", None);
+    }
+    if style.underline {
+        class(h, "a-u", None);
+    }
+}
+
+impl SgrColour {
+    /// The nearest of the 16 named colours (what a page's stylesheet has a class for).
+    fn named16(self) -> u8 {
+        match self {
+            SgrColour::Named(n) => n,
+            SgrColour::Indexed(n @ 0..=15) => n,
+            SgrColour::Indexed(n @ 16..=231) => {
+                let n = n - 16;
+                nearest16(n / 36 * 51, n / 6 % 6 * 51, n % 6 * 51)
+            }
+            SgrColour::Indexed(n) => {
+                let g = (u16::from(n - 232) * 10 + 8).min(255) as u8;
+                nearest16(g, g, g)
+            }
+            SgrColour::Rgb(r, g, b) => nearest16(r, g, b),
+        }
     }
 }
 
@@ -222,56 +296,6 @@ fn nearest16(r: u8, g: u8, b: u8) -> u8 {
     (0u8..16)
         .min_by_key(|&i| d(PALETTE[usize::from(i)]))
         .unwrap_or(7)
-}
-
-/// Collects runs of text that share a style.
-#[derive(Debug, Default)]
-struct Styler {
-    style: Style,
-    runs: Vec<(Style, String)>,
-    /// Set when a sequence ends (or text is printed, which only happens outside one).
-    ended: bool,
-}
-
-impl Styler {
-    fn push(&mut self, c: char) {
-        match self.runs.last_mut() {
-            Some((s, t)) if *s == self.style => t.push(c),
-            _ => self.runs.push((self.style, c.to_string())),
-        }
-    }
-}
-
-impl Perform for Styler {
-    fn print(&mut self, c: char) {
-        self.ended = true;
-        self.push(c);
-    }
-
-    fn execute(&mut self, byte: u8) {
-        if matches!(byte, b'\n' | b'\t') {
-            self.push(char::from(byte));
-        }
-    }
-
-    fn esc_dispatch(&mut self, _intermediates: &[u8], _ignore: bool, _byte: u8) {
-        self.ended = true;
-    }
-
-    fn osc_dispatch(&mut self, _params: &[&[u8]], _bell_terminated: bool) {
-        self.ended = true;
-    }
-
-    fn unhook(&mut self) {
-        self.ended = true;
-    }
-
-    fn csi_dispatch(&mut self, params: &Params, intermediates: &[u8], ignore: bool, action: u8) {
-        self.ended = true;
-        if action == b'm' && intermediates.is_empty() && !ignore {
-            self.style.apply(params);
-        }
-    }
 }
 
 #[cfg(test)]
@@ -323,5 +347,42 @@ mod tests {
             html("\u{1b}[32mok\u{1b}]2;<b>"),
             "<span class=\"a-f2\">ok</span>]2;&lt;b&gt;"
         );
+    }
+
+    #[test]
+    fn colours_become_styles_and_other_escapes_go() {
+        let r = runs(
+            "\u{1b}[1mContext\u{1b}[22m \u{1b}]0;title\u{7}\u{1b}[38;2;136;136;136m⛁\u{1b}[39m ok\u{1b}[2J",
+        );
+        assert_eq!(
+            r,
+            vec![
+                (
+                    SgrStyle {
+                        bold: true,
+                        ..SgrStyle::default()
+                    },
+                    "Context".to_owned()
+                ),
+                (SgrStyle::default(), " ".to_owned()),
+                (
+                    SgrStyle {
+                        fg: Some(SgrColour::Rgb(136, 136, 136)),
+                        ..SgrStyle::default()
+                    },
+                    "⛁".to_owned()
+                ),
+                (SgrStyle::default(), " ok".to_owned()),
+            ]
+        );
+        assert_eq!(strip("a\u{1b}[31mb\u{1b}[0m\nc\u{7}"), "ab\nc");
+    }
+
+    #[test]
+    fn an_escape_left_open_keeps_the_rest_as_text() {
+        assert_eq!(strip("x\u{1b}]8;;http://a b c"), "x]8;;http://a b c");
+        let r = runs("\u{1b}[38;5;196mred\u{1b}[91mbright");
+        assert_eq!(r[0].0.fg, Some(SgrColour::Indexed(196)));
+        assert_eq!(r[1].0.fg, Some(SgrColour::Named(9)));
     }
 }

@@ -226,6 +226,7 @@ mod tests {
                 ..TurnMeta::default()
             },
             timestamp: None,
+            end_timestamp: None,
         };
         let mut t = Totals::default();
         assert!(!t.any());

@@ -21,7 +21,7 @@
 //! The end of the input releases the rest. What is held is one stretch of a turn; a prompt
 //! forgets the calls numbered so far, so memory stays bounded by one prompt's calls.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use crate::model::event::{Event, EventKind};
 use crate::model::transcript::Part;
@@ -210,6 +210,7 @@ mod tests {
                 sidecar: None,
                 server_run: false,
                 facts: Default::default(),
+                timestamp: None,
             },
         }
     }

@@ -30,7 +30,7 @@
 //! comes before the id's own field is rewritten too. Nothing here iterates a hash map into the
 //! output.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::sync::LazyLock;
 
 use regex::{Captures, Regex};
@@ -47,13 +47,16 @@ const MIN_ID_IN_TEXT: usize = 8;
 #[derive(Debug, Default)]
 pub(crate) struct Stable {
     keep_usage: bool,
-    ids: HashMap<(IdKind, String), String>,
+    /// The number given to each id, by kind and the id's [`fingerprint`] (not the id itself:
+    /// a long stream brings hundreds of thousands of ids, and the strings were three quarters
+    /// of the run's memory, issue 14). The name is made from the kind and the number.
+    ids: HashMap<(IdKind, u64), usize>,
     counters: HashMap<IdKind, usize>,
-    /// Every id long enough to look for in text, and its new name (the first kind's name wins).
-    /// Text is cut into id-shaped words and each is looked up here: one hash lookup per
-    /// candidate, whatever the number of ids (an automaton over all ids had to be rebuilt as
-    /// ids arrived, which made long sessions quadratic).
-    in_text: HashMap<String, String>,
+    /// Every id long enough to look for in text, by fingerprint, and its kind and number (the
+    /// first kind's name wins). Text is cut into id-shaped words and each is looked up here:
+    /// one hash lookup per candidate, whatever the number of ids (an automaton over all ids had
+    /// to be rebuilt as ids arrived, which made long sessions quadratic).
+    in_text: HashMap<u64, (IdKind, usize)>,
     tmp_dirs: HashMap<String, String>,
     /// Events kept so far (`--to events` line numbers).
     events: u64,
@@ -74,29 +77,25 @@ impl Stable {
         self.events
     }
 
-    /// Gives `id` a number if it has none yet.
-    pub(crate) fn number(&mut self, kind: IdKind, id: &str) {
-        if id.is_empty() || self.ids.contains_key(&(kind, id.to_owned())) {
-            return;
+    /// Gives `id` a number if it has none yet; its number (`None` for an empty id).
+    pub(crate) fn number(&mut self, kind: IdKind, id: &str) -> Option<usize> {
+        if id.is_empty() {
+            return None;
+        }
+        let key = (kind, fingerprint(id));
+        if let Some(&n) = self.ids.get(&key) {
+            return Some(n);
         }
         // An id already renamed (e.g. read back from stable output) keeps its name's shape but
         // still gets a number here, so that a golden made by an older scribe stays comparable.
-        let n = self.counters.entry(kind).or_insert(0);
-        *n += 1;
-        let name = match kind {
-            IdKind::Turn => format!("t{n}"),
-            IdKind::Call => format!("call-{n}"),
-            IdKind::Task => format!("task-{n}"),
-            IdKind::Session => format!("s{n}"),
-            IdKind::Init => format!("init-{n}"),
-            IdKind::Other => format!("id-{n}"),
-        };
+        let counter = self.counters.entry(kind).or_insert(0);
+        *counter += 1;
+        let n = *counter;
         if id.len() >= MIN_ID_IN_TEXT && id.len() <= MAX_ID_IN_TEXT {
-            self.in_text
-                .entry(id.to_owned())
-                .or_insert_with(|| name.clone());
+            self.in_text.entry(key.1).or_insert((kind, n));
         }
-        self.ids.insert((kind, id.to_owned()), name);
+        self.ids.insert(key, n);
+        Some(n)
     }
 
     fn rewrite_text(&mut self, s: &mut String) {
@@ -113,8 +112,8 @@ impl Stable {
             }
             let ids = &self.ids;
             replace(s, &UUID, |c| {
-                ids.get(&(IdKind::Other, c[0].to_owned()))
-                    .cloned()
+                ids.get(&(IdKind::Other, fingerprint(&c[0])))
+                    .map(|&n| name(IdKind::Other, n))
                     .unwrap_or_else(|| c[0].to_owned())
             });
         }
@@ -209,6 +208,28 @@ const MAX_ID_IN_TEXT: usize = 256;
 /// to a prefix or suffix (`client_<uuid>`, `agent-<id>`): the search per word stays bounded.
 const MAX_PARTS: usize = 24;
 
+/// The new name of the `n`th id of a kind.
+fn name(kind: IdKind, n: usize) -> String {
+    match kind {
+        IdKind::Turn => format!("t{n}"),
+        IdKind::Call => format!("call-{n}"),
+        IdKind::Task => format!("task-{n}"),
+        IdKind::Session => format!("s{n}"),
+        IdKind::Init => format!("init-{n}"),
+        IdKind::Other => format!("id-{n}"),
+    }
+}
+
+/// An id's 64-bit fingerprint (SipHash with fixed keys, as the fold keeps written calls): the
+/// maps hold this instead of the id. Two ids of a run share one only by a chance of about
+/// n²/2⁶⁵ (10⁻⁸ for a million ids).
+fn fingerprint(id: &str) -> u64 {
+    use std::hash::Hasher;
+    let mut h = std::hash::DefaultHasher::new();
+    h.write(id.as_bytes());
+    h.finish()
+}
+
 /// A byte that can be part of an id written in text.
 fn is_id_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.' || b == b':'
@@ -217,7 +238,7 @@ fn is_id_byte(b: u8) -> bool {
 /// Rewrites every known id in `s` (each word of id bytes, or a part of it between `_`/`-`/`.`/`:`
 /// separators, leftmost and then longest first); `None` when nothing changed. Linear in `s`:
 /// each word is looked up a bounded number of times.
-fn rename_ids_in_text(s: &str, names: &HashMap<String, String>) -> Option<String> {
+fn rename_ids_in_text(s: &str, names: &HashMap<u64, (IdKind, usize)>) -> Option<String> {
     let bytes = s.as_bytes();
     let mut out: Option<String> = None;
     let mut copied = 0;
@@ -257,11 +278,15 @@ fn rename_ids_in_text(s: &str, names: &HashMap<String, String>) -> Option<String
             let ends = std::iter::once(word.len()).chain(cuts[a + 1..].iter().rev().copied());
             let hit = ends
                 .filter(|&end| end >= begin + MIN_ID_IN_TEXT && end - begin <= MAX_ID_IN_TEXT)
-                .find_map(|end| names.get(&word[begin..end]).map(|n| (end, n)));
-            if let Some((end, name)) = hit {
+                .find_map(|end| {
+                    names
+                        .get(&fingerprint(&word[begin..end]))
+                        .map(|&(kind, n)| (end, kind, n))
+                });
+            if let Some((end, kind, n)) = hit {
                 let o = out.get_or_insert_with(|| String::with_capacity(s.len()));
                 o.push_str(&s[copied..start + begin]);
-                o.push_str(name);
+                o.push_str(&name(kind, n));
                 copied = start + end;
                 from = end;
             }
@@ -339,9 +364,8 @@ impl VisitMut for Numbering<'_> {
 
 impl VisitMut for Stable {
     fn id(&mut self, kind: IdKind, id: &mut String) {
-        self.number(kind, id);
-        if let Some(new) = self.ids.get(&(kind, id.clone())) {
-            id.clone_from(new);
+        if let Some(n) = self.number(kind, id) {
+            *id = name(kind, n);
         }
     }
 

@@ -199,7 +199,10 @@ async function checkSession(tab, file, shots) {
     searched = `searched "${word}"`;
     await page.fill("#q", word);
     if (!(await counted(/^1 of \d+$/))) problems.push(`search for "${word}" counted "${await page.textContent("#qcount")}"`);
-    problems.push(...(await page.evaluate(() => {
+    problems.push(...(await page.evaluate(async () => {
+      // The exact place is scrolled to once the browser has drawn the item (page.js).
+      await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
+      await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
       const bad = [];
       if (!document.querySelector("mark.hit")) bad.push("search marked nothing");
       const cur = document.querySelectorAll(".cur");
@@ -219,10 +222,42 @@ async function checkSession(tab, file, shots) {
   })));
 
   const name = basename(file, ".html");
+  if (name === "hostile") problems.push(...(await checkCsp(tab, file)));
   if (name === "colour") problems.push(...(await checkColour(tab, file)));
   if (name === "tour") problems.push(...(await checkTour(tab, file)));
   if (name === "colour" || name === "tour") await screenshots(tab, file, shots, name);
   return { problems, clicked, searched };
+}
+
+// The page's CSP itself: were escaping ever to let the hostile sample's payloads into the DOM
+// (an inline script, an event handler, a script from elsewhere), none of them would run. The
+// browser reports each refusal on the console: those reports are this check's evidence, not
+// problems of the page.
+async function checkCsp(tab, file) {
+  log("csp");
+  const problems = [];
+  const page = await open(tab, file, problems);
+  const reports = [];
+  tab.problems = reports;
+  const r = await page.evaluate(async () => {
+    const refused = [];
+    document.addEventListener("securitypolicyviolation", (e) => refused.push(e.violatedDirective));
+    const s = document.createElement("script");
+    s.textContent = "window.__scribe_xss = 'csp-inline'";
+    document.body.appendChild(s);
+    const d = document.createElement("div");
+    d.innerHTML = '<img src="data:," onerror="window.__scribe_xss=\'csp-handler\'"><img src=x onerror="window.__scribe_xss=\'csp-handler2\'">';
+    document.body.appendChild(d);
+    const far = document.createElement("script");
+    far.src = "data:text/javascript,window.__scribe_xss='csp-src'";
+    document.body.appendChild(far);
+    await new Promise((ok) => setTimeout(ok, 300));
+    return { ran: window.__scribe_xss, refused };
+  });
+  tab.problems = problems;
+  if (r.ran !== undefined) problems.push(`CSP let an injected script run (${r.ran})`);
+  if (!r.refused.some((d) => d.startsWith("script-src"))) problems.push(`CSP refused nothing: ${JSON.stringify(r.refused)}`);
+  return problems;
 }
 
 // html-colour.jsonl: previews, ANSI colours, highlighting, word marks, prompts, timeline,
@@ -297,6 +332,18 @@ async function checkTour(tab, file) {
   const body = await page.locator("main").textContent();
   const denials = body.split("Writing outside the project needs approval.").length - 1;
   if (denials !== 1) problems.push(`the denial is said ${denials} times`);
+  // Durations: the Bash call (no duration from the harness) shows the time from its call line
+  // to its result line; each model turn shows its own duration.
+  const bashDur = await page.locator("#t2-c2 > summary .dur").textContent().catch(() => "");
+  if (bashDur !== "400 ms") problems.push(`the Bash call's duration reads "${bashDur}", not "400 ms"`);
+  const took = await page.locator("#t2 .turn-h .dur.took").textContent().catch(() => "");
+  if (took !== "500 ms") problems.push(`turn 2's own duration reads "${took}", not "500 ms"`);
+  // A hook is one line: its name, outcome and output, never a "started" line beside it.
+  const hooks = await page.locator(".notice.hook").allTextContents();
+  if (hooks.length !== 1 || !/^Hook SessionStart:startup · success · exit 0 · warmed the cache$/.test(hooks[0].trim())) {
+    problems.push(`hook lines: ${JSON.stringify(hooks)}`);
+  }
+  if (/started/.test(hooks.join(" "))) problems.push("a hook says it started");
   // A timeline mark in a sub-agent lane opens the folded transcript it links to.
   const sub = page.locator("svg.timeline a").last();
   const href = await sub.getAttribute("href");

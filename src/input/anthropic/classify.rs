@@ -346,7 +346,7 @@ pub(crate) fn local_command(content: &str) -> Classified {
 /// Text without terminal control sequences (CSI such as colours, OSC such as titles and links,
 /// and other escapes): `!` shell commands colour their output for the terminal; the transcript
 /// keeps the words (the raw text stays in `machinery.raw`). A local command's output (`/context`)
-/// keeps its colours instead, for the renderers (`render::sgr_spans`).
+/// keeps its colours instead, for the renderers (`render::sgr`).
 pub(crate) fn strip_terminal_escapes(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
@@ -861,7 +861,7 @@ mod tests {
             "<local-command-stdout>\u{1b}[1mContext Usage\u{1b}[22m\n\u{1b}[38;2;136;136;136m⛁ \u{1b}[39m 12k/200k tokens</local-command-stdout>",
         );
         assert_eq!(reason(&out), Some(SyntheticReason::LocalCommandOutput));
-        // The colours stay in the text, for the renderers (`render::sgr_spans`).
+        // The colours stay in the text, for the renderers (`render::sgr`).
         assert_eq!(
             out.text,
             "\u{1b}[1mContext Usage\u{1b}[22m\n\u{1b}[38;2;136;136;136m⛁ \u{1b}[39m 12k/200k tokens"

@@ -8,7 +8,7 @@
 //! §14's vocabulary — the same states Qwen's permission events give. Any other control message
 //! is machinery: absorbed and counted.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use serde_json::Value;
 

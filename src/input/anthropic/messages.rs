@@ -2,7 +2,7 @@
 //! (stream-json, saved sessions, Qwen's stream-json): content blocks become parts and tool
 //! results, and a user message's text is classified by §4 at this boundary.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 
 use serde_json::{Map, Value, json};
 
@@ -118,6 +118,7 @@ impl ClaudeMessages {
                         sidecar: None,
                         facts: crate::model::transcript::ResultFacts::default(),
                         server_run: true,
+                        timestamp: timestamp.clone(),
                     });
                     for part in hits {
                         emit(EventKind::AssistantBlock {
@@ -271,6 +272,7 @@ impl ClaudeMessages {
                         sidecar: sc,
                         facts,
                         server_run: false,
+                        timestamp: opt_string(v, "timestamp"),
                     });
                 }
             }
@@ -381,6 +383,7 @@ impl ClaudeMessages {
                 ..TurnMeta::default()
             },
             timestamp: opt_string(v, "timestamp"),
+            end_timestamp: None,
         };
         let source_tool_call_id = v
             .get("sourceToolUseID")
@@ -421,6 +424,7 @@ impl ClaudeMessages {
             }],
             metadata: TurnMeta::default(),
             timestamp: opt_string(v, "timestamp"),
+            end_timestamp: None,
         };
         // Held: the thread's own first message, when it comes, gives the time (`task_prompts`).
         self.task_prompts.insert(call.to_owned(), turn);
@@ -501,6 +505,7 @@ pub(crate) fn local_command_turn(v: &Value) -> EventKind {
                 ..TurnMeta::default()
             },
             timestamp: opt_string(v, "timestamp"),
+            end_timestamp: None,
         }),
         source_tool_call_id: None,
     }

@@ -7,7 +7,7 @@
 //! the adapter boundary) and `system` / `result` lines by `anthropic::system`; this module holds the
 //! dispatch and the partial-message stream events.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use serde_json::Value;
 
@@ -46,7 +46,7 @@ impl StreamJson {
     pub(crate) fn new(wire: &'static Wire) -> StreamJson {
         StreamJson {
             wire,
-            streaming: HashMap::new(),
+            streaming: HashMap::default(),
             session: None,
             permissions: Permissions::default(),
             core: ClaudeMessages::default(),

@@ -12,7 +12,7 @@
 //! changes}`), the MCP server's own tool name (an MCP call, with its server), `web_search` (a web
 //! search, input `{query}`) and `update_plan` (the plan as a todo list, input `{todos}`).
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -161,6 +161,7 @@ impl Emitter {
                 sidecar: o.sidecar,
                 facts: crate::model::transcript::ResultFacts::default(),
                 server_run: false,
+                timestamp: None,
             },
         });
     }
@@ -184,6 +185,7 @@ impl Emitter {
                     sidecar: None,
                     facts: crate::model::transcript::ResultFacts::default(),
                     server_run: false,
+                    timestamp: None,
                 },
             });
         }
@@ -248,6 +250,7 @@ impl Emitter {
                         }],
                         metadata: TurnMeta::default(),
                         timestamp: timestamp.clone(),
+                        end_timestamp: None,
                     }),
                     source_tool_call_id: None,
                 });
@@ -266,6 +269,7 @@ impl Emitter {
                     }],
                     metadata: TurnMeta::default(),
                     timestamp: timestamp.clone(),
+                    end_timestamp: None,
                 }),
                 source_tool_call_id: None,
             }),
@@ -319,6 +323,7 @@ impl Emitter {
                     sidecar: None,
                     facts: crate::model::transcript::ResultFacts::default(),
                     server_run: false,
+                    timestamp: timestamp.clone(),
                 });
             }
             Item::Tool(t) => {
@@ -379,6 +384,7 @@ impl Emitter {
                         sidecar: o.sidecar,
                         facts: crate::model::transcript::ResultFacts::default(),
                         server_run: caller == Caller::ServerTool,
+                        timestamp: timestamp.clone(),
                     });
                 }
             }

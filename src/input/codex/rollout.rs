@@ -11,7 +11,7 @@
 
 use serde_json::{Value, json};
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use crate::input::codex::history::{self, CallKind, Fact, Seen, Source};
 use crate::input::codex::items::{self, Emitter, Item, Phase};

@@ -23,7 +23,7 @@
 //! * `info` / `warning` / `error` messages become notices. The project directory comes from
 //!   `../.project_root` beside the `chats` directory.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 use std::path::Path;
 
 use serde_json::{Map, Value, json};
@@ -184,7 +184,7 @@ impl Adapter for GeminiSession {
                 kind: EventKind::Absorbed { what },
             });
         }
-        let mut called: HashSet<String> = HashSet::new();
+        let mut called: HashSet<String> = HashSet::default();
         for e in std::mem::take(&mut self.entries) {
             entry(e, &mut called, out);
         }

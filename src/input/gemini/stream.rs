@@ -108,6 +108,7 @@ impl Adapter for GeminiStream {
                     }],
                     metadata: TurnMeta::default(),
                     timestamp: ts,
+                    end_timestamp: None,
                 };
                 out.push(Event {
                     line: n,
@@ -318,6 +319,10 @@ fn tool_result(v: &Value) -> EventKind {
         sidecar: error.map(|e| json!({ "error": e })),
         facts: crate::model::transcript::ResultFacts::default(),
         server_run: false,
+        timestamp: v
+            .get("timestamp")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
     }
 }
 

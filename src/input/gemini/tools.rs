@@ -83,6 +83,7 @@ pub(super) fn tool_call(c: &Value) -> (ToolCall, Option<EventKind>) {
         sidecar: Some(Value::Object(sidecar)),
         facts: crate::model::transcript::ResultFacts::default(),
         server_run: false,
+        timestamp: None,
     };
     (call, Some(result))
 }
@@ -117,6 +118,7 @@ pub(super) fn function_result(id: &str, fr: &Value) -> EventKind {
         sidecar: None,
         facts: crate::model::transcript::ResultFacts::default(),
         server_run: false,
+        timestamp: None,
     }
 }
 

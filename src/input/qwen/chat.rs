@@ -184,6 +184,7 @@ impl QwenChat {
                         sidecar: display.map(|d| json!({ "resultDisplay": d })),
                         facts: crate::model::transcript::ResultFacts::default(),
                         server_run: false,
+                        timestamp: ts.clone(),
                     });
                 }
                 if !any {

@@ -198,6 +198,7 @@ impl Conversation {
                             ..TurnMeta::default()
                         },
                         timestamp: g.timestamp,
+                        end_timestamp: None,
                     }),
                     source_tool_call_id: None,
                 });
@@ -286,6 +287,7 @@ impl Conversation {
                     ..TurnMeta::default()
                 },
                 timestamp: e.timestamp.clone(),
+                end_timestamp: None,
             }),
             source_tool_call_id: None,
         });

@@ -11,7 +11,7 @@
 //! passes. Standard input, pipes and `--follow` cannot be read ahead: there a rewind stays a
 //! notice only, after the turns it cut.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 use std::path::Path;
 
 use serde_json::Value;

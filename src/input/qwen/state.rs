@@ -7,7 +7,7 @@
 //! uses this and `messages`; `qwen::permissions` uses this and `tools`; `qwen::acp` dispatches
 //! the daemon's events to all of them.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use serde_json::{Map, Value, json};
 

@@ -18,7 +18,7 @@
 //! * `system/init` has `qwen_code_version` and `permission_mode`; a `goal_state` stream event
 //!   reports the session goal.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -51,10 +51,10 @@ impl Default for QwenStream {
     fn default() -> QwenStream {
         QwenStream {
             claude: StreamJson::new(&WIRE),
-            groups: HashMap::new(),
-            blocks: HashMap::new(),
-            names: HashMap::new(),
-            denied: HashSet::new(),
+            groups: HashMap::default(),
+            blocks: HashMap::default(),
+            names: HashMap::default(),
+            denied: HashSet::default(),
         }
     }
 }
@@ -211,7 +211,7 @@ impl QwenStream {
                 if let Some(id) = ev.pointer("/message/id").and_then(Value::as_str) {
                     self.groups.insert(thread.clone(), id.to_owned());
                 }
-                self.blocks.insert(thread.clone(), (0, HashMap::new()));
+                self.blocks.insert(thread.clone(), (0, HashMap::default()));
             }
             "content_block_start" | "content_block_delta" | "content_block_stop" => {
                 let index = ev.get("index").and_then(Value::as_u64).unwrap_or(0);

@@ -267,6 +267,7 @@ impl Conversation {
                     parts: vec![text_part(prompt.to_owned())],
                     metadata: TurnMeta::default(),
                     timestamp: None,
+                    end_timestamp: None,
                 }),
                 source_tool_call_id: None,
             });
@@ -398,6 +399,7 @@ impl Conversation {
             sidecar: Some(rec.sidecar()),
             facts: crate::model::transcript::ResultFacts::default(),
             server_run: false,
+            timestamp: None,
         });
         self.release(id);
     }

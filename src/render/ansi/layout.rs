@@ -63,6 +63,11 @@ fn char_width(c: char) -> usize {
 
 /// Display width of a string.
 pub(crate) fn width(s: &str) -> usize {
+    // Every character below U+0300 takes one column, so ASCII text is as wide as it is long:
+    // the char-by-char sum was an eighth of `--to text` (issue 14).
+    if s.is_ascii() {
+        return s.len();
+    }
     s.chars().map(char_width).sum()
 }
 
@@ -197,14 +202,20 @@ impl Wrapper {
     /// broken mid-way, for `push` and `raw_line`.
     fn put_cut(&mut self, text: &str, limit: usize, style: Style, link: Option<&String>) {
         let mut piece = String::new();
+        // The piece's width, kept as it grows (measuring it again for each character made a
+        // line cost its length squared).
+        let mut piece_width = 0;
         for c in text.chars() {
-            if self.col + width(&piece) + char_width(c) > limit && !piece.is_empty() {
+            let w = char_width(c);
+            if self.col + piece_width + w > limit && !piece.is_empty() {
                 self.put(&piece, style, link);
                 piece.clear();
+                piece_width = 0;
                 self.newline();
                 self.start();
             }
             piece.push(c);
+            piece_width += w;
         }
         self.put(&piece, style, link);
     }

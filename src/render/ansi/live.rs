@@ -7,8 +7,8 @@
 //! rendered whole (no deltas) is cut at exactly the same places: the output is the same bytes
 //! whether or not the input had partial messages.
 
+use foldhash::{HashMap, HashSet};
 use std::collections::hash_map::DefaultHasher;
-use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 
 use std::io::{self, Write};
@@ -114,8 +114,9 @@ pub(super) struct Live {
     pub(super) streams: Vec<Stream>,
     /// Content parts printed from an `AssistantBlock`, by message id and fingerprint, counted.
     shown: HashMap<(String, u64), u32>,
-    /// Main-thread calls whose head line was printed, kept to render their result later.
-    pub(super) heads: HashMap<String, ToolCall>,
+    /// Main-thread calls whose head line was printed, kept to render their result later (boxed:
+    /// a message of 100 000 parallel calls grows this map, and a rehash moves only pointers).
+    pub(super) heads: HashMap<String, Box<ToolCall>>,
     /// Calls in `heads` whose line waits for their input: some sources open a call before they
     /// send its arguments (a `tool-update` brings them), and a line without them says nothing.
     pub(super) deferred: HashSet<String>,
@@ -297,7 +298,7 @@ impl TextRenderer {
             Part::ToolCall { call } => {
                 self.live
                     .heads
-                    .insert(call.tool_call_id.clone(), (**call).clone());
+                    .insert(call.tool_call_id.clone(), call.clone());
                 if has_no_input(&call.input) {
                     self.live.deferred.insert(call.tool_call_id.clone());
                     return Ok(());

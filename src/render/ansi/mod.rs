@@ -181,6 +181,10 @@ impl TextRenderer {
 }
 
 impl Render for TextRenderer {
+    fn shows_events(&self) -> bool {
+        true
+    }
+
     fn begin(&mut self, _out: &mut dyn Write, _header: &Header) -> io::Result<()> {
         self.live = Live::default();
         self.totals = Totals::default();
@@ -245,6 +249,7 @@ impl Render for TextRenderer {
                 sidecar,
                 facts,
                 server_run: _,
+                timestamp: _,
             } => {
                 // A second result for a call (a replay) adds nothing: the first one stands.
                 if !self.live.heads.contains_key(tool_call_id)
@@ -508,6 +513,7 @@ mod tests {
             parts,
             metadata: TurnMeta::default(),
             timestamp: None,
+            end_timestamp: None,
         }))
     }
 

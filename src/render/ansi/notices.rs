@@ -69,10 +69,9 @@ impl View {
                 exit_code,
                 outcome,
             } => {
-                if *status != HookStatus::Response {
-                    return Vec::new();
-                }
-                let mut t = notice_text::hook_line(hook_name, outcome.as_deref(), *exit_code);
+                let ended = *status == HookStatus::Response;
+                let mut t =
+                    notice_text::hook_line(hook_name, ended, outcome.as_deref(), *exit_code);
                 if hook_name.is_empty() {
                     t = format!("hook {event}");
                 }

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use owo_colors::{AnsiColors, Style, XtermColors};
 
-use crate::render::sgr_spans::{SgrColour, SgrStyle};
+use crate::render::sgr::{SgrColour, SgrStyle};
 
 /// The styles of the terminal view, by role.
 #[derive(Debug, Clone)]

@@ -10,7 +10,7 @@ use super::markdown;
 use super::palette;
 use crate::model::session::SessionSnapshot;
 use crate::model::transcript::{Part, Role, SyntheticReason, Turn, TurnOrigin};
-use crate::render::sgr_spans;
+use crate::render::sgr;
 
 impl View {
     /// The indentation of a sub-agent's transcript, `depth` levels down.
@@ -64,10 +64,10 @@ impl View {
         let mark = if first { "· " } else { "  " };
         let first_prefix = vec![ind.clone(), Span::new(mark, self.pal.dim)];
         let rest = vec![ind, Span::new("  ", Style::new())];
-        if sgr_spans::has_escapes(text) {
+        if sgr::has_escapes(text) {
             // Coloured by its command (`/context`): line by line, in the colours it asked for.
             let mut w = Wrapper::new(self.width, first_prefix, rest);
-            for (style, run) in sgr_spans::runs(text.trim_end()) {
+            for (style, run) in sgr::runs(text.trim_end()) {
                 let style = palette::from_sgr(&style);
                 for (i, piece) in run.split('\n').enumerate() {
                     if i > 0 {

@@ -187,6 +187,10 @@ impl Render for Tally<'_> {
         self.inner.live(out, event)
     }
 
+    fn shows_events(&self) -> bool {
+        self.inner.shows_events()
+    }
+
     fn item(&mut self, out: &mut dyn Write, item: &TranscriptItem) -> io::Result<()> {
         self.observe(item);
         self.inner.item(out, item)

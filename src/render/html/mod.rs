@@ -11,7 +11,7 @@
 //!
 //! All markup goes through `escape::Html`; transcript content is untrusted everywhere.
 
-use std::collections::HashSet;
+use foldhash::HashSet;
 use std::io::{self, Write};
 use std::sync::OnceLock;
 

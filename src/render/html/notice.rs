@@ -186,22 +186,25 @@ pub(crate) fn push_notice(
         }
         SystemNotice::Hook {
             hook_name,
-            event: _,
+            event,
             status,
             output,
             exit_code,
             outcome,
         } => {
-            open(h, "trace");
-            let word = match status {
-                HookStatus::Started => "started",
-                HookStatus::Progress => "progress",
-                HookStatus::Response => "done",
-            };
-            h.raw_trusted("Hook ")
-                .text(hook_name)
-                .raw_trusted(" ")
-                .raw_trusted(word);
+            // One line per hook (the fold holds its start until its end): name, event, outcome,
+            // output. Only a hook whose end never came says how far it got.
+            open(h, "trace hook");
+            h.raw_trusted("Hook ").text(hook_name);
+            if !event.is_empty() && !hook_name.starts_with(event.as_str()) {
+                h.raw_trusted(" (").text(event).raw_trusted(")");
+            }
+            match status {
+                HookStatus::Started | HookStatus::Progress => {
+                    h.raw_trusted(" · started, no end reported");
+                }
+                HookStatus::Response => {}
+            }
             if let Some(o) = outcome {
                 h.raw_trusted(" · ").text(o);
             }

@@ -80,6 +80,9 @@
   var kinds = box.querySelectorAll(".kinds input");
   var units = null, starts = [], text = "", matches = [], cur = -1, needle = "", timer = 0;
   var MAX_MARKS = 200;
+  // What the last step marked (so that undoing it touches those nodes only, never a scan of a
+  // page that may hold a million elements).
+  var marked = [], curEl = null;
 
   function build() {
     units = [];
@@ -113,14 +116,17 @@
   }
 
   function unmark() {
-    var old = main.querySelector(".cur");
-    if (old) old.classList.remove("cur");
-    var marks = main.querySelectorAll("mark.hit");
-    for (var i = 0; i < marks.length; i++) {
-      var m = marks[i], parent = m.parentNode;
+    if (curEl) curEl.classList.remove("cur");
+    curEl = null;
+    var parents = [];
+    for (var i = 0; i < marked.length; i++) {
+      var m = marked[i], parent = m.parentNode;
+      if (!parent) continue;
       parent.replaceChild(doc.createTextNode(m.textContent), m);
-      parent.normalize();
+      if (parents.indexOf(parent) < 0) parents.push(parent);
     }
+    parents.forEach(function (p) { p.normalize(); });
+    marked = [];
   }
 
   function mark(el) {
@@ -139,6 +145,7 @@
         m.className = "hit";
         m.textContent = text.slice(i, i + needle.length);
         frag.appendChild(m);
+        marked.push(m);
         at = i + needle.length;
       }
       frag.appendChild(doc.createTextNode(text.slice(at)));
@@ -154,8 +161,20 @@
     reveal(el);
     if (el.localName === "details") el.open = true;
     el.classList.add("cur");
+    curEl = el;
     mark(el);
-    el.scrollIntoView({ block: "center" });
+    // On a long page every item is laid out only near the screen, and asking where a place
+    // inside an item not laid out yet is costs a forced layout (a quarter second on a 100 MB
+    // session's page). So the step scrolls to the item that holds the match (whose box is
+    // known), and the exact place follows once the browser has drawn it.
+    var top = el;
+    while (top.parentElement && top.parentElement !== main) top = top.parentElement;
+    window.scrollTo(0, top.getBoundingClientRect().top + window.scrollY - 80);
+    requestAnimationFrame(function () {
+      setTimeout(function () {
+        if (curEl === el) el.scrollIntoView({ block: "center" });
+      }, 0);
+    });
     count.textContent = cur + 1 + " of " + matches.length;
   }
 

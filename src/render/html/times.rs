@@ -57,6 +57,13 @@ pub(crate) fn parse_ms(s: &str) -> Option<i64> {
     Some(((days * 86_400 + h * 3600 + mi * 60 + sec) - offset_min * 60) * 1000 + ms)
 }
 
+/// Milliseconds from `start` to `end` when both parse and `end` is later: the duration of a
+/// call or a turn from the times of its first and last input lines.
+pub(crate) fn span_ms(start: Option<&str>, end: Option<&str>) -> Option<u64> {
+    let (s, e) = (parse_ms(start?)?, parse_ms(end?)?);
+    (e > s).then(|| (e - s) as u64)
+}
+
 /// `2026-11-30 08:16:33 UTC` for milliseconds since 1970.
 pub(crate) fn utc_words(ms: i64) -> String {
     let secs = ms.div_euclid(1000);

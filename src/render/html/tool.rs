@@ -147,8 +147,8 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
     h.raw_trusted("</div></details>");
 }
 
-/// How long a call ran, when the harness said (`durationMs`, Codex's `duration`, a sub-agent's
-/// own count).
+/// How long a call ran: what the harness said (`durationMs`, Codex's `duration`, a sub-agent's
+/// own count), else the time from the line that started it to the line that brought its result.
 fn call_duration_ms(call: &ToolCall) -> Option<u64> {
     let side = call.sidecar.as_ref();
     let ms = |k: &str| {
@@ -169,6 +169,7 @@ fn call_duration_ms(call: &ToolCall) -> Option<u64> {
         })
         .or_else(|| call.subagent.as_ref()?.usage.map(|u| u.duration_ms))
         .filter(|&ms| ms > 0)
+        .or_else(|| super::times::span_ms(call.started_at.as_deref(), call.ended_at.as_deref()))
 }
 
 /// A sub-agent's parsed hand-back: its report as Markdown and the trailer's facts in words.

@@ -6,10 +6,10 @@ use super::markdown::push_markdown;
 use super::times::{self, parse_ms, push_time};
 use super::tool::{push_call, push_file, thousands};
 use crate::model::transcript::{Part, Role, SyntheticReason, Turn, TurnOrigin};
-use crate::render::sgr_spans;
+use crate::render::sgr;
 
 /// What the previous turn of the same transcript said, so that a turn shows only what changed:
-/// the model when it is not the one before, and the time since the turn before.
+/// the model when it is not the one before, its own duration and the time since the turn before.
 #[derive(Debug, Default)]
 pub(crate) struct Context {
     model: Option<String>,
@@ -87,9 +87,9 @@ pub(crate) fn push_turn(h: &mut Html, turn: &Turn, anchor: &str, cx: &mut Contex
     );
     for (i, part) in turn.parts.iter().enumerate() {
         match part {
-            Part::Text { text, .. } if colours && sgr_spans::has_escapes(text) => {
+            Part::Text { text, .. } if colours && sgr::has_escapes(text) => {
                 h.raw_trusted("<div class=\"plain\">")
-                    .text(&sgr_spans::strip(text))
+                    .text(&sgr::strip(text))
                     .raw_trusted("</div>");
             }
             Part::Text { .. }
@@ -110,8 +110,8 @@ pub(crate) fn push_turn(h: &mut Html, turn: &Turn, anchor: &str, cx: &mut Contex
     h.raw_trusted("</article>\n");
 }
 
-/// Model (when it changed), tokens, interruption, time and the time since the turn before: the
-/// quiet line beside the speaker.
+/// Model (when it changed), tokens, interruption, time, the turn's own duration and the time
+/// since the turn before: the quiet line beside the speaker.
 fn push_meta(h: &mut Html, turn: &Turn, cx: &mut Context) {
     let m = &turn.metadata;
     if let Some(model) = &m.model
@@ -146,6 +146,13 @@ fn push_meta(h: &mut Html, turn: &Turn, cx: &mut Context) {
     if let Some(ts) = &turn.timestamp {
         h.raw_trusted(" <span class=\"meta\">");
         push_time(h, ts);
+        if let Some(took) = times::span_ms(Some(ts), turn.end_timestamp.as_deref()) {
+            h.raw_trusted(
+                " · <span class=\"dur took\" title=\"the turn, from its first to its last event\">",
+            )
+            .text(&times::duration(took))
+            .raw_trusted("</span>");
+        }
         let ms = parse_ms(ts);
         if let (Some(now), Some(before)) = (ms, cx.ms)
             && now > before

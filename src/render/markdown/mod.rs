@@ -105,7 +105,7 @@ impl MarkdownRenderer {
                         | SyntheticReason::Other => "Command",
                     };
                     // Terminal colours a local command kept in its text: the words only here.
-                    quote(out, label, &crate::render::sgr_spans::strip(&text))
+                    quote(out, label, &crate::render::sgr::strip(&text))
                 }
                 TurnOrigin::Synthetic { reason } => {
                     if self.context {

@@ -42,10 +42,8 @@ impl MarkdownRenderer {
                 output,
                 ..
             } => {
-                if *status != HookStatus::Response {
-                    return;
-                }
-                let line = notice_text::hook_line(hook_name, outcome.as_deref(), *exit_code);
+                let ended = *status == HookStatus::Response;
+                let line = notice_text::hook_line(hook_name, ended, outcome.as_deref(), *exit_code);
                 out.push_str(&format!("*{}*\n\n", inline(&line)));
                 if self.context {
                     if let Some(o) = output.as_deref().filter(|o| !o.trim().is_empty()) {

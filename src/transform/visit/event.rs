@@ -77,6 +77,7 @@ pub(crate) fn walk_event<V: VisitMut + ?Sized>(v: &mut V, e: &mut Event) {
             sidecar,
             facts,
             server_run: _,
+            timestamp,
         } => {
             opt_id(v, IdKind::Call, thread);
             id(v, IdKind::Call, tool_call_id);
@@ -84,6 +85,7 @@ pub(crate) fn walk_event<V: VisitMut + ?Sized>(v: &mut V, e: &mut Event) {
             opt_text(v, error_text);
             opt_value(v, ValueRole::Meta, sidecar);
             super::walk_facts(v, facts);
+            v.timestamp(timestamp);
         }
         EventKind::ToolUpdate {
             tool_call_id,

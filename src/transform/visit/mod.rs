@@ -201,6 +201,7 @@ pub(crate) fn walk_turn<V: VisitMut + ?Sized>(v: &mut V, t: &mut Turn) {
         parts,
         metadata,
         timestamp,
+        end_timestamp,
     } = t;
     id(v, IdKind::Turn, turn_id);
     match origin {
@@ -218,6 +219,7 @@ pub(crate) fn walk_turn<V: VisitMut + ?Sized>(v: &mut V, t: &mut Turn) {
     parts.iter_mut().for_each(|p| walk_part(v, p));
     walk_meta(v, metadata);
     v.timestamp(timestamp);
+    v.timestamp(end_timestamp);
 }
 
 fn walk_meta<V: VisitMut + ?Sized>(v: &mut V, m: &mut TurnMeta) {
@@ -333,6 +335,8 @@ fn walk_call<V: VisitMut + ?Sized>(v: &mut V, c: &mut ToolCall) {
         facts,
         subagent,
         skill,
+        started_at,
+        ended_at,
     } = c;
     id(v, IdKind::Call, tool_call_id);
     v.text(name);
@@ -354,6 +358,8 @@ fn walk_call<V: VisitMut + ?Sized>(v: &mut V, c: &mut ToolCall) {
         v.text(&mut s.skill_name);
         opt_text(v, &mut s.body);
     }
+    v.timestamp(started_at);
+    v.timestamp(ended_at);
 }
 
 /// The strings a tool kind copied from the call's input (commands, paths, text, todo items).

@@ -17,7 +17,9 @@
 //! never has, are written after the others (with everything below them) rather than lost.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashSet};
+use std::collections::BinaryHeap;
+
+use foldhash::HashSet;
 
 /// The rows of one conversation as the ordering sees them, read in place from the index (no
 /// copy per row: a session may have millions).
@@ -122,7 +124,7 @@ pub(crate) fn order<C: Chain + ?Sized>(nodes: &C) -> Vec<Step> {
         }
     }
 
-    let branch_at: std::collections::HashMap<usize, usize> = branches
+    let branch_at: foldhash::HashMap<usize, usize> = branches
         .iter()
         .enumerate()
         .map(|(b, rows)| (rows[0], b))
@@ -297,7 +299,7 @@ fn recover_siblings<C: Chain + ?Sized>(nodes: &C, children: &Children, on_line: 
             _ => None,
         })
         .collect();
-    let mut tool_ids: HashSet<u64> = HashSet::new();
+    let mut tool_ids: HashSet<u64> = HashSet::default();
     for i in 0..nodes.len() {
         if let NodeRole::Assistant {
             message_id,
@@ -346,7 +348,7 @@ fn recover_siblings<C: Chain + ?Sized>(nodes: &C, children: &Children, on_line: 
 
 fn collect_subtree(root: usize, children: &Children) -> Vec<usize> {
     let mut out = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut stack = vec![root];
     while let Some(i) = stack.pop() {
         if !seen.insert(i) {
@@ -374,7 +376,7 @@ fn topo<C: Chain + ?Sized>(rows: &[usize], nodes: &C, children: &Children) -> Ve
         .map(Reverse)
         .collect();
     let mut out = Vec::with_capacity(rows.len());
-    let mut done = HashSet::new();
+    let mut done = HashSet::default();
     while let Some(Reverse(i)) = heap.pop() {
         if !done.insert(i) {
             continue;

@@ -11,7 +11,9 @@
 //! `drain` can stop after a batch of events and carry on where it stopped: memory holds the
 //! index and one row, never the file.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
+
+use foldhash::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -102,11 +104,11 @@ impl Emitter {
         sources: Sources,
         tool_results: Vec<PathBuf>,
     ) -> Emitter {
-        let mut by_call = HashMap::new();
+        let mut by_call = HashMap::default();
         // The spawning call: from the meta file, else from the call's result (`agentId`), else
         // from the prompt the call sent.
-        let mut result_agent: HashMap<&str, &str> = HashMap::new();
-        let mut prompt_call: HashMap<u64, &str> = HashMap::new();
+        let mut result_agent: HashMap<&str, &str> = HashMap::default();
+        let mut prompt_call: HashMap<u64, &str> = HashMap::default();
         for log in std::iter::once(&main).chain(agents.iter().map(|a| &a.log)) {
             for (_, aid, call, _) in &log.links.results {
                 if let Some(c) = call {
@@ -136,11 +138,11 @@ impl Emitter {
         let main_source = main.source;
         Emitter {
             messages: ClaudeMessages::default(),
-            usage_seen: HashSet::new(),
+            usage_seen: HashSet::default(),
             agents: agents.into_iter().map(Some).collect(),
             by_call,
-            started: HashSet::new(),
-            tool_of: HashMap::new(),
+            started: HashSet::default(),
+            tool_of: HashMap::default(),
             tool_names: Vec::new(),
             sources,
             stack: vec![Frame::new(main, None, false)],

@@ -11,7 +11,7 @@
 //!   their meta file names, as the stream interleaves them; a run whose call is not known by the
 //!   end is kept as a `subagent` notice, as in a finished file.
 
-use std::collections::HashSet;
+use foldhash::HashSet;
 use std::fs::File;
 use std::io::Read;
 use std::path::PathBuf;
@@ -69,7 +69,7 @@ impl Live {
             loose_done: 0,
             tip: None,
             tails: Vec::new(),
-            known: HashSet::new(),
+            known: HashSet::default(),
         }
     }
 

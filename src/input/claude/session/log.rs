@@ -6,7 +6,7 @@
 //! its place; `emit` reads each row again, by offset, when it writes it. Memory is a few dozen
 //! bytes per row, whatever the rows hold.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use serde_json::Value;
 

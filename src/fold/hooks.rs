@@ -1,0 +1,161 @@
+//! Hooks as one fact each. The harness says a hook started (and sometimes how it is going)
+//! before it says how it ended; a reader wants one line per hook: its name, event, outcome and
+//! output. So a hook that has not ended is held here, and its end, when it comes, stands for it
+//! (keeping the output a progress report gave when the end has none). A hook that never ended
+//! is written as it was last heard of, when the input ends (or when too many are waiting).
+
+use std::collections::VecDeque;
+
+use crate::model::session::{HookStatus, SystemNotice};
+
+/// Hooks waiting for their end beyond this many are written as they are: a stream whose hooks
+/// never report an end keeps flat memory.
+const MAX_OPEN: usize = 64;
+
+/// The hooks that started and have not ended, oldest first.
+#[derive(Debug, Default)]
+pub(super) struct OpenHooks {
+    open: VecDeque<SystemNotice>,
+}
+
+/// What to do with a notice: write it now (with any hooks that had to be let go), or nothing
+/// yet.
+pub(super) enum HookStep {
+    /// Write these, in order.
+    Write(Vec<SystemNotice>),
+    /// The notice is held until its hook ends.
+    Held,
+}
+
+/// Which hook a notice is about: its name and event (`None`: not a hook).
+fn key(n: &SystemNotice) -> Option<(&str, &str)> {
+    if let SystemNotice::Hook {
+        hook_name, event, ..
+    } = n
+    {
+        Some((hook_name.as_str(), event.as_str()))
+    } else {
+        None
+    }
+}
+
+impl OpenHooks {
+    /// Takes one notice: a hook's start or progress is held, its end replaces what was held for
+    /// it; every other notice passes.
+    pub(super) fn notice(&mut self, n: SystemNotice) -> HookStep {
+        let SystemNotice::Hook { status, .. } = &n else {
+            return HookStep::Write(vec![n]);
+        };
+        let at = self.open.iter().position(|o| key(o) == key(&n));
+        match status {
+            HookStatus::Started | HookStatus::Progress => {
+                match at {
+                    // A progress report: the latest word about the hook, with its output.
+                    Some(i) => self.open[i] = merge(self.open[i].clone(), n),
+                    None => self.open.push_back(n),
+                }
+                let mut spill = Vec::new();
+                while self.open.len() > MAX_OPEN {
+                    spill.extend(self.open.pop_front());
+                }
+                if spill.is_empty() {
+                    HookStep::Held
+                } else {
+                    HookStep::Write(spill)
+                }
+            }
+            HookStatus::Response => {
+                let end = match at.and_then(|i| self.open.remove(i)) {
+                    Some(before) => merge(before, n),
+                    None => n,
+                };
+                HookStep::Write(vec![end])
+            }
+        }
+    }
+
+    /// The input ended: the hooks that never ended, oldest first.
+    pub(super) fn drain(&mut self) -> impl Iterator<Item = SystemNotice> + '_ {
+        self.open.drain(..)
+    }
+}
+
+/// The later notice about a hook, keeping the earlier one's output, exit code or outcome where
+/// the later one has none.
+fn merge(before: SystemNotice, later: SystemNotice) -> SystemNotice {
+    let SystemNotice::Hook {
+        output: o0,
+        exit_code: e0,
+        outcome: c0,
+        ..
+    } = before
+    else {
+        return later;
+    };
+    let SystemNotice::Hook {
+        hook_name,
+        event,
+        status,
+        output,
+        exit_code,
+        outcome,
+    } = later
+    else {
+        return later;
+    };
+    SystemNotice::Hook {
+        hook_name,
+        event,
+        status,
+        output: output.filter(|o| !o.is_empty()).or(o0),
+        exit_code: exit_code.or(e0),
+        outcome: outcome.or(c0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hook(status: HookStatus, output: Option<&str>) -> SystemNotice {
+        SystemNotice::Hook {
+            hook_name: "PreToolUse:Bash".into(),
+            event: "PreToolUse".into(),
+            status,
+            output: output.map(str::to_owned),
+            exit_code: None,
+            outcome: None,
+        }
+    }
+
+    #[test]
+    fn a_started_hook_is_held_and_its_end_stands_for_it() {
+        let mut h = OpenHooks::default();
+        assert!(matches!(
+            h.notice(hook(HookStatus::Started, None)),
+            HookStep::Held
+        ));
+        assert!(matches!(
+            h.notice(hook(HookStatus::Progress, Some("half"))),
+            HookStep::Held
+        ));
+        let HookStep::Write(w) = h.notice(hook(HookStatus::Response, None)) else {
+            panic!("the end is written");
+        };
+        assert_eq!(w, vec![hook(HookStatus::Response, Some("half"))]);
+        assert_eq!(h.drain().count(), 0);
+    }
+
+    #[test]
+    fn a_hook_that_never_ended_is_written_at_the_end() {
+        let mut h = OpenHooks::default();
+        assert!(matches!(
+            h.notice(hook(HookStatus::Started, None)),
+            HookStep::Held
+        ));
+        assert_eq!(
+            h.drain().collect::<Vec<_>>(),
+            vec![hook(HookStatus::Started, None)]
+        );
+    }
+}
