@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use crate::conservation_views::{Visible, check_files};
 use crate::util::{corpus, corpus_captures, files_under, root, scribe};
 
 /// What a reader must find again from one raw file.
@@ -28,6 +29,8 @@ struct Conserved {
     texts: Vec<(&'static str, String)>,
     /// Prompts a person typed: in the JSONL and visible in Markdown and the terminal view.
     prompts: Vec<String>,
+    /// Tool calls (name, input): visible in the rendered views (`conservation_views`).
+    calls: Vec<(String, Value)>,
 }
 
 /// One kind of log: where its files are and what each promises.
@@ -101,6 +104,44 @@ fn every_claude_file_keeps_what_a_reader_must_see() {
         "{} of {checked} files lose content:\n{}",
         failures.len(),
         failures.join("\n")
+    );
+}
+
+/// Every assistant text, tool call and tool output of every Claude file is visible in the
+/// rendered views (`conservation_views`), not only kept in the JSONL.
+#[test]
+fn every_claude_file_shows_what_a_reader_must_see() {
+    let corpus_dir = corpus();
+    let files: Vec<(PathBuf, Visible)> = FORMATS
+        .iter()
+        .flat_map(|f| {
+            (f.files)(corpus_dir.as_deref())
+                .into_iter()
+                .map(|p| (p, f.extract))
+        })
+        .map(|(p, extract)| {
+            let c = extract(&raw_lines(&p));
+            let texts = c
+                .texts
+                .into_iter()
+                .filter(|(what, _)| matches!(*what, "assistant text" | "tool output"))
+                .collect();
+            (
+                p,
+                Visible {
+                    texts,
+                    calls: c.calls,
+                },
+            )
+        })
+        .collect();
+    let n = files.len();
+    let lost = check_files(files);
+    assert!(
+        lost.is_empty(),
+        "{} pieces lost over {n} files:\n{}",
+        lost.len(),
+        lost.join("\n")
     );
 }
 
@@ -334,7 +375,14 @@ fn claude_conserved(rows: &[Value]) -> Conserved {
                     match b.get("type").and_then(Value::as_str).unwrap_or_default() {
                         "text" => push_text(&mut c, "assistant text", b.get("text")),
                         "tool_use" | "server_tool_use" | "mcp_tool_use" => {
-                            push_id(&mut c, "tool_use id", b.get("id"))
+                            push_id(&mut c, "tool_use id", b.get("id"));
+                            c.calls.push((
+                                b.get("name")
+                                    .and_then(Value::as_str)
+                                    .unwrap_or_default()
+                                    .to_owned(),
+                                b.get("input").cloned().unwrap_or(Value::Null),
+                            ));
                         }
                         _ => {}
                     }

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use crate::conservation_views::{Visible, check_files};
 use crate::util::{corpus, files_under, root, run_jsonl, scribe};
 
 /// What a raw log holds that the transcript must keep.
@@ -17,6 +18,11 @@ struct Facts {
     texts: Vec<String>,
     prompts: Vec<String>,
     outputs: Vec<String>,
+    /// Tool calls (name, input): visible in the rendered views (`conservation_views`).
+    calls: Vec<(String, Value)>,
+    /// Assistant texts as a reader sees them when `texts` holds streamed pieces of them (Qwen
+    /// daemon chunks); empty when `texts` are whole.
+    views: Vec<String>,
 }
 
 /// The raw formats these extractors read.
@@ -127,9 +133,15 @@ fn extract(path: &Path, raw: Raw) -> Facts {
                     "command_execution" => {
                         f.call_ids.push(s(it, "id"));
                         f.outputs.push(s(it, "aggregated_output"));
+                        f.calls.push(("command".into(), it["command"].clone()));
                     }
-                    "file_change" | "mcp_tool_call" | "collab_tool_call" => {
+                    "file_change" => {
                         f.call_ids.push(s(it, "id"));
+                        f.calls.push(("file_change".into(), paths(&it["changes"])));
+                    }
+                    "mcp_tool_call" | "collab_tool_call" => {
+                        f.call_ids.push(s(it, "id"));
+                        f.calls.push((s(it, "tool"), it["arguments"].clone()));
                     }
                     _ => {}
                 }
@@ -154,6 +166,7 @@ fn extract(path: &Path, raw: Raw) -> Facts {
                             "CommandExecution" => {
                                 f.call_ids.push(s(it, "id"));
                                 f.outputs.push(s(it, "aggregated_output"));
+                                f.calls.push(("command".into(), it["command"].clone()));
                             }
                             "FileChange" | "McpToolCall" => f.call_ids.push(s(it, "id")),
                             _ => {}
@@ -165,6 +178,11 @@ fn extract(path: &Path, raw: Raw) -> Facts {
                         | "tool_search_call",
                     ) => {
                         f.call_ids.push(s(p, "call_id"));
+                        let input = ["arguments", "input", "action"]
+                            .iter()
+                            .find_map(|k| p.get(*k).cloned())
+                            .unwrap_or(Value::Null);
+                        f.calls.push((s(p, "name"), input));
                     }
                     ("response_item", "function_call_output") if !items => {
                         if let Some(out) = p["output"].as_str() {
@@ -184,7 +202,10 @@ fn extract(path: &Path, raw: Raw) -> Facts {
                 match s(o, "type").as_str() {
                     "message" if s(o, "role") == "user" => f.prompts.push(s(o, "content")),
                     "message" => f.texts.push(s(o, "content")),
-                    "tool_use" => f.call_ids.push(s(o, "tool_id")),
+                    "tool_use" => {
+                        f.call_ids.push(s(o, "tool_id"));
+                        f.calls.push((s(o, "tool_name"), o["parameters"].clone()));
+                    }
                     "tool_result" => {
                         f.call_ids.push(s(o, "tool_id"));
                         f.outputs.push(s(o, "output"));
@@ -205,6 +226,7 @@ fn extract(path: &Path, raw: Raw) -> Facts {
                         f.texts.extend(content(o.get("content")));
                         for c in o["toolCalls"].as_array().into_iter().flatten() {
                             f.call_ids.push(s(c, "id"));
+                            f.calls.push((s(c, "name"), c["args"].clone()));
                         }
                     }
                     _ => {}
@@ -225,7 +247,10 @@ fn extract(path: &Path, raw: Raw) -> Facts {
                 for b in blocks.and_then(Value::as_array).into_iter().flatten() {
                     match (role.as_str(), s(b, "type").as_str()) {
                         ("assistant", "text") => f.texts.push(s(b, "text")),
-                        ("assistant", "tool_use") => f.call_ids.push(s(b, "id")),
+                        ("assistant", "tool_use") => {
+                            f.call_ids.push(s(b, "id"));
+                            f.calls.push((s(b, "name"), b["input"].clone()));
+                        }
                         ("user", "tool_result") => {
                             f.call_ids.push(s(b, "tool_use_id"));
                             f.outputs.extend(content(b.get("content")));
@@ -237,25 +262,66 @@ fn extract(path: &Path, raw: Raw) -> Facts {
             }
         }
         Raw::QwenDaemon => {
-            fn walk(v: &Value, f: &mut Facts) {
+            /// The walk's state: the message being streamed (chunks joined until another kind
+            /// of update) and each call's latest input.
+            #[derive(Default)]
+            struct Daemon {
+                message: String,
+                inputs: Vec<(String, String, Value)>,
+            }
+            fn walk(v: &Value, f: &mut Facts, d: &mut Daemon) {
                 match v {
                     Value::Object(o) => {
                         if let Some(kind) = o.get("sessionUpdate").and_then(Value::as_str) {
                             let text = v.pointer("/content/text").and_then(Value::as_str);
+                            if kind != "agent_message_chunk" && !d.message.is_empty() {
+                                f.views.push(std::mem::take(&mut d.message));
+                            }
                             match (kind, text) {
-                                ("agent_message_chunk", Some(t)) => f.texts.push(t.to_owned()),
+                                ("agent_message_chunk", Some(t)) => {
+                                    f.texts.push(t.to_owned());
+                                    d.message.push_str(t);
+                                }
                                 ("user_message_chunk", Some(t)) => f.prompts.push(t.to_owned()),
-                                ("tool_call", _) => f.call_ids.push(s(v, "toolCallId")),
+                                ("tool_call" | "tool_call_update", _) => {
+                                    let id = s(v, "toolCallId");
+                                    if kind == "tool_call" {
+                                        f.call_ids.push(id.clone());
+                                    }
+                                    let input = v
+                                        .get("rawInput")
+                                        .filter(|i| i.as_object().is_some_and(|o| !o.is_empty()));
+                                    match d.inputs.iter_mut().find(|(i, _, _)| *i == id) {
+                                        Some(entry) => {
+                                            if let Some(i) = input {
+                                                entry.2 = i.clone();
+                                            }
+                                        }
+                                        None => d.inputs.push((
+                                            id,
+                                            v.pointer("/_meta/toolName")
+                                                .and_then(Value::as_str)
+                                                .map_or_else(|| s(v, "title"), str::to_owned),
+                                            input.cloned().unwrap_or(Value::Null),
+                                        )),
+                                    }
+                                }
                                 _ => {}
                             }
                         }
-                        o.values().for_each(|x| walk(x, f));
+                        o.values().for_each(|x| walk(x, f, d));
                     }
-                    Value::Array(a) => a.iter().for_each(|x| walk(x, f)),
+                    Value::Array(a) => a.iter().for_each(|x| walk(x, f, d)),
                     _ => {}
                 }
             }
-            objs.iter().for_each(|o| walk(o, &mut f));
+            let mut d = Daemon::default();
+            objs.iter().for_each(|o| walk(o, &mut f, &mut d));
+            if !d.message.is_empty() {
+                f.views.push(d.message);
+            }
+            f.calls
+                .extend(d.inputs.into_iter().map(|(_, title, input)| (title, input)));
         }
         Raw::QwenChat => {
             for o in &objs {
@@ -268,6 +334,8 @@ fn extract(path: &Path, raw: Raw) -> Facts {
                         }
                         "assistant" if p["functionCall"].is_object() => {
                             f.call_ids.push(s(&p["functionCall"], "id"));
+                            let call = &p["functionCall"];
+                            f.calls.push((s(call, "name"), call["args"].clone()));
                         }
                         "tool_result" => {
                             if let Some(out) = p.pointer("/functionResponse/response/output") {
@@ -289,6 +357,51 @@ fn extract(path: &Path, raw: Raw) -> Facts {
         list.retain(|t| !t.trim().is_empty());
     }
     f
+}
+
+/// The paths of a Codex `changes` list: what a file change shows.
+fn paths(changes: &Value) -> Value {
+    Value::Array(
+        changes
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|c| c["path"].clone())
+            .collect(),
+    )
+}
+
+/// Every assistant text, tool call and tool output of every Codex, Gemini and Qwen file is
+/// visible in the rendered views (`conservation_views`), not only kept in the JSONL.
+#[test]
+fn every_codex_gemini_and_qwen_file_shows_what_a_reader_must_see() {
+    let files: Vec<(PathBuf, Visible)> = raw_files()
+        .into_iter()
+        .map(|(p, raw)| {
+            let f = extract(&p, raw);
+            let whole = if f.views.is_empty() { f.texts } else { f.views };
+            let texts = whole
+                .into_iter()
+                .map(|t| ("assistant text", t))
+                .chain(f.outputs.into_iter().map(|t| ("tool output", t)))
+                .collect();
+            (
+                p,
+                Visible {
+                    texts,
+                    calls: f.calls,
+                },
+            )
+        })
+        .collect();
+    let n = files.len();
+    let lost = check_files(files);
+    assert!(
+        lost.is_empty(),
+        "{} pieces lost over {n} files:\n{}",
+        lost.len(),
+        lost.join("\n")
+    );
 }
 
 /// Every string anywhere in a list of records.

@@ -609,3 +609,78 @@ fn lines_read_come_from_the_adapters_facts() {
     let text = run(&["--width", "100"], old);
     assert!(text.contains("Read 50 lines"), "{text}");
 }
+
+/// `--full` shows every tool output whole (conservation_views found it missing): under an
+/// edit's diff, a todo checklist and a plan, the tool's own reply is shown too, and only there.
+#[test]
+fn full_text_shows_the_tool_reply_under_an_edit_a_todo_list_and_a_plan() {
+    let replies = [
+        (
+            "demo.jsonl",
+            "The file /home/dev/calc/src/calc.rs has been updated.",
+        ),
+        ("demo.jsonl", "Todos have been modified successfully."),
+        ("render-demo.jsonl", "User has approved your plan."),
+    ];
+    for (file, reply) in replies {
+        let args = ["--color", "never", "--width", "65535"];
+        let full =
+            String::from_utf8(text(&[&args[..], &["--full"]].concat(), &sample(file))).unwrap();
+        assert!(
+            full.contains(reply),
+            "{file} --full lacks {reply:?}:\n{full}"
+        );
+        let short = String::from_utf8(text(&args, &sample(file))).unwrap();
+        assert!(
+            !short.contains(reply),
+            "{file} without --full shows {reply:?}"
+        );
+    }
+}
+
+/// An MCP call's arguments were in no text view (conservation_views): `--full` shows them under
+/// the call's head, the default view keeps the one-line head.
+#[test]
+fn full_text_shows_an_mcp_calls_arguments() {
+    let file = sample("claude-stream/fold-mcp-and-server-tools.jsonl");
+    let args = ["--color", "never", "--width", "65535"];
+    let full = String::from_utf8(text(&[&args[..], &["--full"]].concat(), &file)).unwrap();
+    assert!(
+        full.contains("│ {") && full.contains(r#""query": "fold""#),
+        "{full}"
+    );
+    let short = String::from_utf8(text(&args, &file)).unwrap();
+    assert!(!short.contains(r#""query": "fold""#), "{short}");
+}
+
+/// A failed call's output beside its error text was in no text or Markdown view
+/// (conservation_views, Gemini's `output` beside `error.message`): both are shown.
+#[test]
+fn a_failed_calls_output_beside_its_error_is_shown() {
+    let Some(dir) = corpus() else { return };
+    let file = dir.join("gemini-cli/mcp/stream.jsonl");
+    let args = ["--color", "never", "--width", "65535"];
+    let shown = String::from_utf8(text(&args, &file)).unwrap();
+    let md = String::from_utf8(text(&["--to", "md"], &file)).unwrap();
+    for view in [&shown, &md] {
+        assert!(
+            view.contains("MCP tool 'fail' reported an error."),
+            "{view}"
+        );
+        assert!(view.contains("testing the error path"), "{view}");
+    }
+}
+
+/// A structured output's own reply was in no text view (conservation_views): `--full` shows it
+/// under the JSON.
+#[test]
+fn full_text_shows_a_structured_outputs_reply() {
+    let Some(dir) = corpus() else { return };
+    let file = dir.join("claude-code/20-structured-output/stream.jsonl");
+    let args = ["--color", "never", "--width", "65535", "--full"];
+    let shown = String::from_utf8(text(&args, &file)).unwrap();
+    assert!(
+        shown.contains("Structured output provided successfully"),
+        "{shown}"
+    );
+}

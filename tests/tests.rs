@@ -67,6 +67,8 @@ mod follow;
 mod security;
 // Issue 15: every id, text, tool output and typed prompt of every raw Claude log is found again.
 mod conservation;
+// Issue 15: every assistant text, tool call and tool output visible in md, text and HTML.
+mod conservation_views;
 // Issue 15: Claude Code content of every CLI version (commands, denials, tasks, results).
 mod claude_content;
 // Issue 15: a result's own cost beside the session's running total (resumed runs).

@@ -187,6 +187,15 @@ pub(crate) fn is_agent_call(call: &ToolCall) -> bool {
     matches!(call.kind, ToolKind::Subagent { .. }) || call.subagent.is_some()
 }
 
+/// A failed call's output, when it says what its error text does not (Gemini's `output` beside
+/// its `error.message`, Codex's output beside a failure): the views show the error text, and
+/// this too, so no word of the tool's is lost.
+pub(crate) fn output_beside_error(call: &ToolCall) -> Option<String> {
+    let error = call.error_text.as_deref()?;
+    let out = call.output.as_ref().map(output_text)?;
+    (!out.trim().is_empty() && !error.contains(out.trim())).then_some(out)
+}
+
 /// An Agent call's own result, when it says what its sub-agent's report does not: a background
 /// run's launch acknowledgement, which came long before the report. `None` when the report
 /// covers it (a hand-back that wraps the report), so that nothing is shown twice.

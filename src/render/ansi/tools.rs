@@ -29,7 +29,14 @@ impl View {
         let name = summary::display_name(call);
         w.words(&name, self.pal.tool, None);
         if summary::is_mcp(call) {
-            return w.finish();
+            let mut lines = w.finish();
+            // An MCP call's arguments have no one-line summary: `--full` shows them whole.
+            let args = call.input.as_object().filter(|o| !o.is_empty());
+            if let Some(args) = args.filter(|_| self.full) {
+                let json = serde_json::to_string_pretty(args).unwrap_or_default();
+                lines.extend(self.input_block(&json, depth));
+            }
+            return lines;
         }
         if let Some(s) = summary::input_summary(call) {
             w.words(&format!("({s})"), Style::new(), None);
@@ -37,16 +44,21 @@ impl View {
         let mut lines = w.finish();
         if self.full {
             if let Some(long) = summary::long_input(call) {
-                let ind = self.indent(depth);
-                let bar = vec![ind, Span::new("  │ ", self.pal.dim)];
-                let mut w = Wrapper::new(self.width, bar.clone(), bar);
-                for l in long.trim_end().split('\n') {
-                    w.raw_line(l, self.pal.dim);
-                }
-                lines.extend(w.finish());
+                lines.extend(self.input_block(&long, depth));
             }
         }
         lines
+    }
+
+    /// A call's input shown whole under its head (`--full`), behind a dim bar.
+    fn input_block(&self, input: &str, depth: usize) -> Vec<Line> {
+        let ind = self.indent(depth);
+        let bar = vec![ind, Span::new("  │ ", self.pal.dim)];
+        let mut w = Wrapper::new(self.width, bar.clone(), bar);
+        for l in input.trim_end().split('\n') {
+            w.raw_line(l, self.pal.dim);
+        }
+        w.finish()
     }
 
     fn result_wrapper(&self, depth: usize) -> Wrapper {
@@ -114,13 +126,19 @@ impl View {
                     format!("Error: {msg}")
                 };
                 self.capped(&mut w, &msg, self.pal.error, RESULT_LINES);
+                if let Some(output) = summary::output_beside_error(call) {
+                    self.capped(&mut w, &output, self.pal.result, RESULT_LINES);
+                }
             }
             ToolState::Success => {
                 if summary::is_agent_call(call) {
                     return self.subagent(call, depth);
                 }
                 if let Some(plan) = summary::plan(call) {
-                    return self.plan(plan, depth);
+                    let mut lines = self.plan(plan, depth);
+                    self.full_result(&mut w, &out_text);
+                    lines.extend(w.finish());
+                    return lines;
                 }
                 self.success(&mut w, call, &out_text);
             }
@@ -169,6 +187,7 @@ impl View {
                 if keep < diff.len() {
                     w.raw_line(&format!("… +{} lines", diff.len() - keep), self.pal.dim);
                 }
+                self.full_result(w, out_text);
                 return;
             }
             ToolKind::Todo { items } if !items.is_empty() => {
@@ -180,11 +199,13 @@ impl View {
                     };
                     w.raw_line(&format!("{mark}{}", item.text), style);
                 }
+                self.full_result(w, out_text);
                 return;
             }
             ToolKind::StructuredOutput => {
                 let json = serde_json::to_string_pretty(&call.input).unwrap_or_default();
                 self.capped(w, &json, self.pal.result, DIFF_LINES);
+                self.full_result(w, out_text);
                 return;
             }
             ToolKind::Read { .. }
@@ -223,6 +244,15 @@ impl View {
             if let Some(body) = call.skill.as_ref().and_then(|s| s.body.as_deref()) {
                 self.capped(w, body, self.pal.dim, 10);
             }
+        }
+    }
+
+    /// With `--full`, the tool's own words under a call drawn from its input (an edit's diff, a
+    /// todo checklist, a plan, a structured output), dimmed: `--full` promises every tool output whole, and the tool's
+    /// reply ("The file … has been updated", "User has approved your plan") is one.
+    fn full_result(&self, w: &mut Wrapper, out_text: &str) {
+        if self.full && !out_text.trim().is_empty() {
+            self.capped(w, out_text, self.pal.dim, usize::MAX);
         }
     }
 

@@ -277,6 +277,10 @@ impl MarkdownRenderer {
                     out.push_str("**Error:**\n\n");
                     fenced(out, "text", &strip(&text));
                 }
+                if let Some(output) = crate::render::summary::output_beside_error(call) {
+                    out.push_str("**Output:**\n\n");
+                    fenced(out, "text", &strip(&output));
+                }
             }
             // The sub-agent's own summary is in its block; a hand-back that wraps it adds
             // nothing (a background launch acknowledgement does, and is shown).
