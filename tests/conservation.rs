@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::conservation_views::{Visible, check_files};
+use crate::conservation_views::{Visible, assert_all_visible};
 use crate::util::{corpus, corpus_captures, files_under, root, scribe};
 
 /// What a reader must find again from one raw file.
@@ -135,14 +135,7 @@ fn every_claude_file_shows_what_a_reader_must_see() {
             )
         })
         .collect();
-    let n = files.len();
-    let lost = check_files(files);
-    assert!(
-        lost.is_empty(),
-        "{} pieces lost over {n} files:\n{}",
-        lost.len(),
-        lost.join("\n")
-    );
+    assert_all_visible(files);
 }
 
 /// Runs the binary on `path` and lists every promised item it cannot find.

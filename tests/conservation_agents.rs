@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::conservation_views::{Visible, check_files};
+use crate::conservation_views::{Visible, assert_all_visible};
 use crate::util::{corpus, files_under, root, run_jsonl, scribe};
 
 /// What a raw log holds that the transcript must keep.
@@ -394,14 +394,7 @@ fn every_codex_gemini_and_qwen_file_shows_what_a_reader_must_see() {
             )
         })
         .collect();
-    let n = files.len();
-    let lost = check_files(files);
-    assert!(
-        lost.is_empty(),
-        "{} pieces lost over {n} files:\n{}",
-        lost.len(),
-        lost.join("\n")
-    );
+    assert_all_visible(files);
 }
 
 /// Every string anywhere in a list of records.

@@ -310,10 +310,23 @@ const KNOWN_VIEW_LOSSES: &[(&str, &str, &str, &str)] = &[
     ),
 ];
 
+/// Fails, listing every lost piece, unless every file of `files` shows all it promises in every
+/// view (the assertion both conservation tests end with).
+pub(crate) fn assert_all_visible(files: Vec<(PathBuf, Visible)>) {
+    let n = files.len();
+    let lost = check_files(files);
+    assert!(
+        lost.is_empty(),
+        "{} pieces lost over {n} files:\n{}",
+        lost.len(),
+        lost.join("\n")
+    );
+}
+
 /// Checks every file of `files` (path, what it promises) in every view, on a few threads, and
 /// returns one line per lost piece (`file: view: kind lost: text`) that [`KNOWN_VIEW_LOSSES`]
 /// does not list, and one per listed loss no longer found.
-pub(crate) fn check_files(files: Vec<(PathBuf, Visible)>) -> Vec<String> {
+fn check_files(files: Vec<(PathBuf, Visible)>) -> Vec<String> {
     let paths: Vec<String> = files.iter().map(|(p, _)| p.display().to_string()).collect();
     let lost = lost_pieces(files);
     let matches = |(suffix, view, what, _): &(&str, &str, &str, &str), line: &str| {
