@@ -307,3 +307,51 @@ fn a_resync_past_waiting_daemon_events_loses_none_of_them() {
         assert!(stdout.contains(text), "{text} lost:\n{stdout}");
     }
 }
+
+/// Found by the `qwen_daemon` fuzzer: a chunk that adds a non-text part to a message begun on an
+/// earlier line, and a content-less chunk that ends the message, wrote nothing under their own
+/// lines, so only the safety net ("line not reflected in any record") accounted for them,
+/// although the part is in the transcript.
+#[test]
+fn qwen_chunks_gathered_into_an_earlier_lines_message_are_accounted_for() {
+    let frame = |id: u64, update: &str| {
+        format!(
+            "id: {id}\nevent: session_update\ndata: {{\"id\":{id},\"v\":1,\"type\":\"session_update\",\"data\":{{\"sessionId\":\"s\",\"update\":{update}}}}}\n\n"
+        )
+    };
+    let sse = [
+        frame(
+            1,
+            r#"{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"Draw it."}}"#,
+        ),
+        frame(
+            2,
+            r#"{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Here:"}}"#,
+        ),
+        frame(
+            3,
+            r#"{"sessionUpdate":"agent_message_chunk","content":{"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="}}"#,
+        ),
+        frame(
+            4,
+            r#"{"sessionUpdate":"agent_message_chunk","_meta":{"usage":{"inputTokens":5,"outputTokens":2}}}"#,
+        ),
+    ]
+    .concat();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("events.sse");
+    std::fs::write(&file, sse).unwrap();
+    let out = scribe()
+        .args(["--stats", "--from", "qwen-daemon", "--to", "jsonl"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_balanced("gathered", &stderr);
+    assert!(!stderr.contains("not reflected"), "{stderr}");
+    assert!(stdout.contains("iVBORw0KGgo="), "{stdout}");
+    assert!(stdout.contains("Here:"), "{stdout}");
+}

@@ -82,6 +82,14 @@ impl Conversation {
             }
             _ => g.extra.push(content_part(content)),
         }
+        // A chunk that adds to a part written later (under the first chunk's line) and showed
+        // nothing now still says where its line went, so the line is accounted for.
+        let first = g.line;
+        if line != first && !matches!(e.out.last(), Some(ev) if ev.line == line) {
+            e.push(EventKind::Absorbed {
+                what: format!("gathered into the message that line {first} began"),
+            });
+        }
     }
 
     /// Emits one finished part of the thread's open message (opened if need be).
@@ -131,6 +139,12 @@ impl Conversation {
             // The end of one model response (it carries the usage), or an empty marker.
             let before = e.out.len();
             self.end_message(&thread, usage, e);
+            if e.out.len() > before && !e.out[before..].iter().any(|ev| ev.line == e.line) {
+                // It ended the message, whose events carry its earlier lines.
+                e.push(EventKind::Absorbed {
+                    what: "agent_message_chunk ending the message".into(),
+                });
+            }
             if e.out.len() == before {
                 let what = match usage {
                     None => "empty agent_message_chunk",
