@@ -82,7 +82,7 @@ impl View {
             w.raw_line(l, style);
         }
         if keep < lines.len() {
-            w.raw_line(&format!("… +{} lines", lines.len() - keep), self.pal.dim);
+            w.raw_line(&cut_note(lines.len() - keep), self.pal.dim);
         }
     }
 
@@ -185,7 +185,7 @@ impl View {
                     }
                 }
                 if keep < diff.len() {
-                    w.raw_line(&format!("… +{} lines", diff.len() - keep), self.pal.dim);
+                    w.raw_line(&cut_note(diff.len() - keep), self.pal.dim);
                 }
                 self.full_result(w, out_text);
                 return;
@@ -272,7 +272,7 @@ impl View {
             lines.truncate(DIFF_LINES);
             let pad = vec![ind, Span::new("     ", Style::new())];
             let mut w = Wrapper::new(self.width, pad.clone(), pad);
-            w.words(&format!("… +{more} lines"), self.pal.dim, None);
+            w.words(&cut_note(more), self.pal.dim, None);
             lines.extend(w.finish());
         }
         lines
@@ -330,7 +330,7 @@ impl View {
                 let more = md.len() - RESULT_LINES;
                 md.truncate(RESULT_LINES);
                 let mut w = Wrapper::new(self.width, pad.clone(), pad);
-                w.words(&format!("… +{more} lines"), self.pal.dim, None);
+                w.words(&cut_note(more), self.pal.dim, None);
                 md.extend(w.finish());
             }
             lines.extend(md);
@@ -378,7 +378,10 @@ impl View {
         let skipped = calls.len().saturating_sub(SHOWN);
         if skipped > 0 {
             w.raw_line(
-                &format!("… +{skipped} earlier tool use{}", plural(skipped)),
+                &format!(
+                    "… +{skipped} earlier tool use{} (--full shows them)",
+                    plural(skipped)
+                ),
                 self.pal.dim,
             );
         }
@@ -450,4 +453,11 @@ impl View {
 
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
+}
+
+/// The line that stands for what the default view leaves out of a long output or diff: how much,
+/// and how to see it (the terminal has no click to open it, as Claude Code's own "ctrl+r to
+/// expand" has).
+pub(super) fn cut_note(lines: usize) -> String {
+    format!("… +{lines} lines (--full shows them)")
 }

@@ -188,7 +188,7 @@ impl View {
         }
         if keep < lines.len() {
             w.words(
-                &format!("… +{} lines", lines.len() - keep),
+                &super::tools::cut_note(lines.len() - keep),
                 self.pal.dim,
                 None,
             );
