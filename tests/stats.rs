@@ -202,15 +202,7 @@ fn a_session_row_whose_message_decodes_into_nothing_is_a_debug_record() {
         .path()
         .join("5e55a0e1-0000-4000-8000-000000000006.jsonl");
     std::fs::write(&file, lines.join("\n") + "\n").unwrap();
-    let out = scribe()
-        .args(["--stats", "--to", "jsonl"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
+    let (stdout, stderr) = stats_run(&[], &file);
     assert!(stdout.contains(r#""source":"claude-session""#), "{stdout}");
     let a = assert_balanced("session", &stderr);
     assert_eq!(a.in_debug, 2, "{stderr}");
@@ -286,15 +278,7 @@ fn a_sub_agent_files_lines_are_not_counted_as_the_sessions_lines() {
 #[test]
 fn a_resync_past_waiting_daemon_events_loses_none_of_them() {
     let file = root().join("tests/fuzz-found/qwen-daemon-resync-past-waiting-events.sse");
-    let out = scribe()
-        .args(["--stats", "--from", "qwen-daemon", "--to", "jsonl"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
+    let (stdout, stderr) = stats_run(&["--from", "qwen-daemon"], &file);
     assert_balanced("resync", &stderr);
     assert!(!stderr.contains("not reflected"), "{stderr}");
     for text in [
@@ -341,17 +325,24 @@ fn qwen_chunks_gathered_into_an_earlier_lines_message_are_accounted_for() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("events.sse");
     std::fs::write(&file, sse).unwrap();
-    let out = scribe()
-        .args(["--stats", "--from", "qwen-daemon", "--to", "jsonl"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
+    let (stdout, stderr) = stats_run(&["--from", "qwen-daemon"], &file);
     assert_balanced("gathered", &stderr);
     assert!(!stderr.contains("not reflected"), "{stderr}");
     assert!(stdout.contains("iVBORw0KGgo="), "{stdout}");
     assert!(stdout.contains("Here:"), "{stdout}");
+}
+
+/// Runs `scribe --stats --to jsonl ARGS FILE` and returns its standard output and error.
+fn stats_run(args: &[&str], file: &Path) -> (String, String) {
+    let out = scribe()
+        .arg("--stats")
+        .args(args)
+        .args(["--to", "jsonl"])
+        .arg(file)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
