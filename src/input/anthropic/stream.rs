@@ -198,13 +198,22 @@ impl Adapter for StreamJson {
     }
 }
 
+/// True when the line begins `{"type":"…"` naming neither `assistant` nor `user` (how Claude Code
+/// writes every line): no use trying the typed row on it. A line written another way is tried.
+fn named_other_type(text: &str) -> bool {
+    text.strip_prefix(r#"{"type":""#)
+        .and_then(|rest| rest.split_once('"'))
+        .is_some_and(|(ty, _)| ty != "assistant" && ty != "user")
+}
+
 impl StreamJson {
     /// The common case, decoded without a `Value` tree: an `assistant` or `user` line, parsed
     /// straight into the typed row the message decoder reads (`anthropic::row`). False when the
     /// line is anything else, or does not parse that way (broken JSON, a repeated key): it then
     /// goes the general way, which reports what is wrong with it.
     fn typed(&mut self, line: &InputLine, out: &mut Vec<Event>) -> bool {
-        if !line.text.trim_start().starts_with('{') {
+        let text = line.text.trim_start();
+        if !text.starts_with('{') || named_other_type(text) {
             return false;
         }
         let Ok(row) = serde_json::from_str::<Row<'_>>(&line.text) else {
