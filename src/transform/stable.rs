@@ -47,16 +47,17 @@ const MIN_ID_IN_TEXT: usize = 8;
 #[derive(Debug, Default)]
 pub(crate) struct Stable {
     keep_usage: bool,
-    /// The number given to each id, by kind and the id's [`fingerprint`] (not the id itself:
-    /// a long stream brings hundreds of thousands of ids, and the strings were three quarters
-    /// of the run's memory, issue 14). The name is made from the kind and the number.
-    ids: HashMap<(IdKind, u64), usize>,
-    counters: HashMap<IdKind, usize>,
-    /// Every id long enough to look for in text, by fingerprint, and its kind and number (the
-    /// first kind's name wins). Text is cut into id-shaped words and each is looked up here:
-    /// one hash lookup per candidate, whatever the number of ids (an automaton over all ids had
-    /// to be rebuilt as ids arrived, which made long sessions quadratic).
-    in_text: HashMap<u64, (IdKind, usize)>,
+    /// The number of each id under the first kind it was seen as, by the id's [`fingerprint`]
+    /// (not the id itself: a long stream brings millions of ids, issue 14). The name is made
+    /// from the kind and the number. It is also what text is searched for: text is cut into
+    /// id-shaped words and each is looked up here (one hash lookup per candidate, whatever the
+    /// number of ids; the first kind's name wins). 16 bytes an id: one map, not one per use.
+    first: HashMap<u64, (IdKind, u32)>,
+    /// The rare id seen under a second kind too: its number as that kind.
+    others: HashMap<(IdKind, u64), u32>,
+    counters: HashMap<IdKind, u32>,
+    /// Some id is long enough to be looked for in text.
+    long_ids: bool,
     tmp_dirs: HashMap<String, String>,
     /// Events kept so far (`--to events` line numbers).
     events: u64,
@@ -78,12 +79,12 @@ impl Stable {
     }
 
     /// Gives `id` a number if it has none yet; its number (`None` for an empty id).
-    pub(crate) fn number(&mut self, kind: IdKind, id: &str) -> Option<usize> {
+    pub(crate) fn number(&mut self, kind: IdKind, id: &str) -> Option<u32> {
         if id.is_empty() {
             return None;
         }
-        let key = (kind, fingerprint(id));
-        if let Some(&n) = self.ids.get(&key) {
+        let key = fingerprint(id);
+        if let Some(n) = self.number_of(kind, key) {
             return Some(n);
         }
         // An id already renamed (e.g. read back from stable output) keeps its name's shape but
@@ -92,15 +93,31 @@ impl Stable {
         *counter += 1;
         let n = *counter;
         if id.len() >= MIN_ID_IN_TEXT && id.len() <= MAX_ID_IN_TEXT {
-            self.in_text.entry(key.1).or_insert((kind, n));
+            self.long_ids = true;
         }
-        self.ids.insert(key, n);
+        match self.first.entry(key) {
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert((kind, n));
+            }
+            std::collections::hash_map::Entry::Occupied(_) => {
+                self.others.insert((kind, key), n);
+            }
+        }
         Some(n)
     }
 
+    /// The number an id (by fingerprint) has as `kind`, if any.
+    fn number_of(&self, kind: IdKind, key: u64) -> Option<u32> {
+        match self.first.get(&key) {
+            Some(&(k, n)) if k == kind => Some(n),
+            Some(_) => self.others.get(&(kind, key)).copied(),
+            None => None,
+        }
+    }
+
     fn rewrite_text(&mut self, s: &mut String) {
-        if !self.in_text.is_empty() {
-            if let Some(renamed) = rename_ids_in_text(s, &self.in_text) {
+        if self.long_ids {
+            if let Some(renamed) = rename_ids_in_text(s, &self.first) {
                 *s = renamed;
             }
         }
@@ -110,10 +127,10 @@ impl Stable {
             for u in &found {
                 self.number(IdKind::Other, u);
             }
-            let ids = &self.ids;
+            let this = &*self;
             replace(s, &UUID, |c| {
-                ids.get(&(IdKind::Other, fingerprint(&c[0])))
-                    .map(|&n| name(IdKind::Other, n))
+                this.number_of(IdKind::Other, fingerprint(&c[0]))
+                    .map(|n| name(IdKind::Other, n))
                     .unwrap_or_else(|| c[0].to_owned())
             });
         }
@@ -209,7 +226,7 @@ const MAX_ID_IN_TEXT: usize = 256;
 const MAX_PARTS: usize = 24;
 
 /// The new name of the `n`th id of a kind.
-fn name(kind: IdKind, n: usize) -> String {
+fn name(kind: IdKind, n: u32) -> String {
     match kind {
         IdKind::Turn => format!("t{n}"),
         IdKind::Call => format!("call-{n}"),
@@ -238,7 +255,7 @@ fn is_id_byte(b: u8) -> bool {
 /// Rewrites every known id in `s` (each word of id bytes, or a part of it between `_`/`-`/`.`/`:`
 /// separators, leftmost and then longest first); `None` when nothing changed. Linear in `s`:
 /// each word is looked up a bounded number of times.
-fn rename_ids_in_text(s: &str, names: &HashMap<u64, (IdKind, usize)>) -> Option<String> {
+fn rename_ids_in_text(s: &str, names: &HashMap<u64, (IdKind, u32)>) -> Option<String> {
     let bytes = s.as_bytes();
     let mut out: Option<String> = None;
     let mut copied = 0;

@@ -159,7 +159,11 @@ impl Wrapper {
     /// Adds sanitized text, wrapping at spaces. Runs of spaces collapse to one; line feeds and
     /// tabs are spaces here (callers that keep lines use `newline` or `raw_line`).
     pub(crate) fn words(&mut self, text: &str, style: Style, link: Option<&String>) {
-        let text = sanitize(text).replace(['\n', '\t'], " ");
+        let text = sanitize(text);
+        let text = match text.contains(['\n', '\t']) {
+            true => std::borrow::Cow::Owned(text.replace(['\n', '\t'], " ")),
+            false => text,
+        };
         for (i, word) in text.split(' ').enumerate() {
             if i > 0 {
                 self.space = true;
@@ -223,7 +227,10 @@ impl Wrapper {
     /// Adds one line of preformatted text (code, tool output): never joined, cut at the width.
     pub(crate) fn raw_line(&mut self, text: &str, style: Style) {
         let text = sanitize(text);
-        let text = text.replace('\t', "    ");
+        let text = match text.contains('\t') {
+            true => std::borrow::Cow::Owned(text.replace('\t', "    ")),
+            false => text,
+        };
         self.start();
         self.put_cut(&text, self.width, style, None);
         self.newline();
