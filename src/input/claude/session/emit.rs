@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 
 use super::chain::{self, Step, key};
 use super::entries;
-use super::facts::Facts;
+use super::head;
 use super::log::{Body, LooseKind, SessionLog, UuidForm};
 use super::source::{Source, Sources};
 use super::subagents::Agent;
@@ -282,11 +282,9 @@ impl Emitter {
     pub(crate) fn uuid_of(&mut self, log: &SessionLog, i: usize) -> String {
         let r = &log.rows[i];
         let mut uuid = || {
-            self.sources
-                .read(log.source, r.offset)
-                .ok()
-                .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-                .and_then(|v| v.get("uuid").and_then(Value::as_str).map(str::to_owned))
+            let text = self.sources.read(log.source, r.offset).ok();
+            (text.as_deref().and_then(head::read))
+                .and_then(|h| h.uuid.as_str().map(str::to_owned))
                 .unwrap_or_default()
         };
         match r.uuid_form {
@@ -324,12 +322,9 @@ impl Emitter {
                 Err(debug) => *debug,
                 Ok(v) => {
                     let ty = v.get("type").and_then(Value::as_str).unwrap_or_default();
-                    // The facts were gathered in pass 1.
-                    entries::outside_chain(ty, &v, &mut Facts::default()).unwrap_or_else(|| {
-                        EventKind::Debug {
-                            reason: format!("unknown session entry type {ty:?}"),
-                            raw: v.to_string(),
-                        }
+                    entries::outside_chain(ty, &v).unwrap_or_else(|| EventKind::Debug {
+                        reason: format!("unknown session entry type {ty:?}"),
+                        raw: v.to_string(),
                     })
                 }
             },
@@ -367,11 +362,11 @@ impl Emitter {
             // Pass 1 reported it already.
             Ok(_) => Err(Box::new(EventKind::Debug {
                 reason: "not a JSON object".into(),
-                raw: text,
+                raw: text.into_owned(),
             })),
             Err(e) => Err(Box::new(EventKind::Debug {
                 reason: format!("invalid JSON: {e}"),
-                raw: text,
+                raw: text.into_owned(),
             })),
         }
     }
@@ -513,7 +508,9 @@ impl Emitter {
         if out.len() == before && matches!(ty.as_str(), "user" | "assistant") {
             // A conversation row that decoded into nothing (a `message` that is a string, or
             // with no `content`): kept whole in a `debug` record, not lost.
-            let raw = self.sources.read(log.source, r.offset).unwrap_or_default();
+            let raw = (self.sources.read(log.source, r.offset))
+                .map(std::borrow::Cow::into_owned)
+                .unwrap_or_default();
             out.push(Event {
                 line: n,
                 kind: EventKind::Debug {

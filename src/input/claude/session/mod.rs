@@ -39,6 +39,7 @@ mod discover;
 mod emit;
 mod entries;
 mod facts;
+mod head;
 mod live;
 mod log;
 #[cfg(test)]
