@@ -34,7 +34,9 @@ const BATCH: usize = 512;
 
 /// One conversation being written.
 struct Frame {
-    log: SessionLog,
+    /// Boxed: a frame is taken off the stack and put back for every row, and the log is most of
+    /// its size.
+    log: Box<SessionLog>,
     steps: Vec<Step>,
     pos: usize,
     thread: Thread,
@@ -58,7 +60,7 @@ impl Frame {
         log.resolve();
         let steps = chain::order(&log);
         Frame {
-            log,
+            log: Box::new(log),
             steps,
             pos: 0,
             thread,
@@ -455,10 +457,10 @@ impl Emitter {
                     out.push(Event { line: n, kind });
                 }
                 for call in result_ids(&v) {
-                    if self.started.remove(&call) {
+                    if self.started.remove(call) {
                         out.push(Event {
                             line: n,
-                            kind: finished(&call, &v),
+                            kind: finished(call, &v),
                         });
                     }
                 }
@@ -539,15 +541,21 @@ impl Emitter {
             if b.get("type").and_then(Value::as_str) != Some("tool_result") {
                 continue;
             }
-            let preview = match b.get("content") {
-                Some(Value::String(s)) => s.clone(),
+            let texts: Vec<&str> = match b.get("content") {
+                Some(Value::String(s)) => vec![s],
                 Some(Value::Array(items)) => items
                     .iter()
                     .filter_map(|i| i.get("text").and_then(Value::as_str))
-                    .collect::<Vec<_>>()
-                    .join("\n"),
+                    .collect(),
                 _ => continue,
             };
+            // Most outputs are no preview, which their first text that is not blank tells before
+            // any copy (the texts are joined by newlines, and the tag holds none).
+            let first = texts.iter().find(|t| !t.trim_start().is_empty());
+            if !first.is_some_and(|t| t.trim_start().starts_with(PERSISTED)) {
+                continue;
+            }
+            let preview = texts.join("\n");
             let Some(name) = persisted_name(&preview) else {
                 continue;
             };
@@ -607,7 +615,7 @@ impl Emitter {
         let id = v.pointer("/message/id").and_then(Value::as_str);
         let request = v.get("requestId").and_then(Value::as_str).unwrap_or("");
         let Some(id) = id else { return };
-        if !self.usage_seen.insert(key(&format!("{id}\u{0}{request}"))) {
+        if !self.usage_seen.insert(usage_key(id, request)) {
             if let Some(m) = v.get_mut("message").and_then(Value::as_object_mut) {
                 m.shift_remove("usage");
             }
@@ -761,10 +769,13 @@ fn finished(call: &str, v: &Value) -> EventKind {
     }
 }
 
+/// How a preview of a tool output kept in a file of its own starts.
+const PERSISTED: &str = "<persisted-output>";
+
 /// The file a `<persisted-output>` preview names, relative to a `tool-results/` directory; only a
 /// plain relative path (no `..`, nothing absolute) is accepted.
 fn persisted_name(preview: &str) -> Option<&Path> {
-    if !preview.trim_start().starts_with("<persisted-output>") {
+    if !preview.trim_start().starts_with(PERSISTED) {
         return None;
     }
     let at = preview.find("tool-results/")? + "tool-results/".len();
@@ -783,10 +794,19 @@ fn blocks(v: &Value) -> impl Iterator<Item = &Value> {
         .flatten()
 }
 
-fn result_ids(v: &Value) -> Vec<String> {
+fn result_ids(v: &Value) -> impl Iterator<Item = &str> {
     blocks(v)
         .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
         .filter_map(|b| b.get("tool_use_id").and_then(Value::as_str))
-        .map(str::to_owned)
-        .collect()
+}
+
+/// The key of a `message.id` + `requestId` pair (without joining them into a string for every
+/// assistant row).
+fn usage_key(id: &str, request: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    // `str::hash` ends each string with a marker byte: ("a", "bc") and ("ab", "c") differ.
+    id.hash(&mut h);
+    request.hash(&mut h);
+    h.finish()
 }

@@ -54,9 +54,10 @@ macro_rules! other_scalars {
     };
 }
 
-/// An object's fields by name (`NAMES`): `field` decodes the value of the `i`th into its slot.
+/// An object's fields by name: `index` numbers a key pass 1 reads, `field` decodes the value of
+/// the key numbered `i` into its slot.
 pub(crate) trait Fields<'de>: Default {
-    const NAMES: &'static [&'static str];
+    fn index(name: &str) -> Option<usize>;
     fn field<A: MapAccess<'de>>(&mut self, i: usize, map: &mut A) -> Result<(), A::Error>;
 }
 
@@ -64,17 +65,23 @@ pub(crate) trait Fields<'de>: Default {
 macro_rules! fields {
     ($lt:lifetime, $ty:ty { $($name:literal => $field:ident),* $(,)? }) => {
         impl<$lt> Fields<$lt> for $ty {
-            const NAMES: &'static [&'static str] = &[$($name),*];
+            fn index(name: &str) -> Option<usize> {
+                #[allow(non_camel_case_types)]
+                enum F { $($field),* }
+                match name {
+                    $($name => Some(F::$field as usize),)*
+                    _ => None,
+                }
+            }
             fn field<A: MapAccess<$lt>>(&mut self, i: usize, map: &mut A) -> Result<(), A::Error> {
-                let mut n = 0usize;
+                #[allow(non_camel_case_types)]
+                enum F { $($field),* }
                 $(
-                    if i == n {
+                    if i == F::$field as usize {
                         self.$field = map.next_value()?;
                         return Ok(());
                     }
-                    n += 1;
                 )*
-                let _ = n;
                 map.next_value::<Checked>().map(drop)
             }
         }
@@ -376,7 +383,7 @@ impl<'de, T: Fields<'de>> Deserialize<'de> for Obj<T> {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
                 let mut t = T::default();
-                while let Some(k) = map.next_key_seed(FieldOf(T::NAMES))? {
+                while let Some(k) = map.next_key_seed(FieldOf::<T>(PhantomData))? {
                     match k {
                         // A key given twice keeps its last value, as a `Value` map does.
                         Some(i) => t.field(i, &mut map)?,
@@ -400,24 +407,24 @@ impl<'de, T: Fields<'de>> Deserialize<'de> for Obj<T> {
     }
 }
 
-/// A key, as the index of its name in a list (`None`: a key the struct does not read); the key's
-/// text is never copied.
-struct FieldOf(&'static [&'static str]);
+/// A key, as the number `T` gives its name (`None`: a key `T` does not read); the key's text is
+/// never copied.
+struct FieldOf<T>(PhantomData<T>);
 
-impl<'de> DeserializeSeed<'de> for FieldOf {
+impl<'de, T: Fields<'de>> DeserializeSeed<'de> for FieldOf<T> {
     type Value = Option<usize>;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_str(self)
     }
 }
 
-impl<'de> Visitor<'de> for FieldOf {
+impl<'de, T: Fields<'de>> Visitor<'de> for FieldOf<T> {
     type Value = Option<usize>;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a key")
     }
     fn visit_str<E>(self, s: &str) -> Result<Self::Value, E> {
-        Ok(self.0.iter().position(|n| *n == s))
+        Ok(T::index(s))
     }
 }
 
