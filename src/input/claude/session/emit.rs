@@ -11,6 +11,7 @@
 //! `drain` can stop after a batch of events and carry on where it stopped: memory holds the
 //! index and one row, never the file.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 
 use foldhash::{HashMap, HashSet};
@@ -20,11 +21,12 @@ use serde_json::{Value, json};
 
 use super::chain::{self, Step, key};
 use super::entries;
-use super::head;
+use super::head::{self, PERSISTED};
 use super::log::{Body, LooseKind, SessionLog, UuidForm};
 use super::source::{Source, Sources};
 use super::subagents::Agent;
 use crate::input::Report;
+use crate::input::anthropic::row::{self, Row, Whole};
 use crate::input::anthropic::stream::ClaudeMessages;
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::transcript::{SubagentStatus, SubagentUsage};
@@ -407,6 +409,9 @@ impl Emitter {
             });
             return;
         }
+        if r.plain_user() && self.user_from_text(log, i, &thread, out) {
+            return;
+        }
         let mut v = match self.reread(log.source, r.offset, n, report) {
             Ok(v) => v,
             Err(kind) => {
@@ -511,7 +516,7 @@ impl Emitter {
             // A conversation row that decoded into nothing (a `message` that is a string, or
             // with no `content`): kept whole in a `debug` record, not lost.
             let raw = (self.sources.read(log.source, r.offset))
-                .map(std::borrow::Cow::into_owned)
+                .map(Cow::into_owned)
                 .unwrap_or_default();
             out.push(Event {
                 line: n,
@@ -521,6 +526,67 @@ impl Emitter {
                 },
             });
         }
+    }
+
+    /// A user row that needs nothing but the message decoder (no permission decision, no
+    /// persisted-output preview, no result of an Agent call whose sub-agent was announced),
+    /// decoded straight from its text into the decoder's typed row, without a `Value` tree (its
+    /// tool outputs are most of a session's bytes). False when it is not such a row after all,
+    /// or does not decode that way (a repeated key): it then goes the general way.
+    fn user_from_text(
+        &mut self,
+        log: &SessionLog,
+        i: usize,
+        thread: &Thread,
+        out: &mut Vec<Event>,
+    ) -> bool {
+        let r = &log.rows[i];
+        let n = r.line();
+        let Ok(text) = self.sources.read(log.source, r.offset) else {
+            return false;
+        };
+        let Ok(mut row) = serde_json::from_str::<Row<'_>>(&text) else {
+            return false;
+        };
+        let answers_started = match &row.message {
+            Some(m) => match &m.content {
+                row::Content::Blocks(bs) => bs.iter().any(|e| match e {
+                    row::Element::Block(b) => {
+                        b.ty.as_deref() == Some("tool_result")
+                            && b.tool_use_id
+                                .as_deref()
+                                .is_some_and(|c| self.started.contains(c))
+                    }
+                    row::Element::NotObject => false,
+                }),
+                row::Content::Text(_) | row::Content::None => false,
+            },
+            None => false,
+        };
+        if row.ty.as_deref() != Some("user") || answers_started {
+            return false;
+        }
+        if let Some(t) = thread {
+            row.parent_tool_use_id = Some(Cow::Owned(t.clone()));
+        }
+        let before = out.len();
+        self.messages.user_row(
+            row,
+            &Whole::text(&text),
+            &crate::input::claude::SESSION_WIRE,
+            &mut |kind| out.push(Event { line: n, kind }),
+        );
+        if out.len() == before {
+            // A conversation row that decoded into nothing: kept whole, as the general way keeps it.
+            out.push(Event {
+                line: n,
+                kind: EventKind::Debug {
+                    reason: "user row decoded into nothing".to_owned(),
+                    raw: text.into_owned(),
+                },
+            });
+        }
+        true
     }
 
     /// A tool output too large for the session file is there as a preview wrapped in
@@ -768,9 +834,6 @@ fn finished(call: &str, v: &Value) -> EventKind {
         result: None,
     }
 }
-
-/// How a preview of a tool output kept in a file of its own starts.
-const PERSISTED: &str = "<persisted-output>";
 
 /// The file a `<persisted-output>` preview names, relative to a `tool-results/` directory; only a
 /// plain relative path (no `..`, nothing absolute) is accepted.

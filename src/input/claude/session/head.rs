@@ -114,6 +114,9 @@ pub(crate) struct Head<'a> {
     pub(crate) summary: Scalar<'a>,
     pub(crate) operation: Scalar<'a>,
     pub(crate) content: Scalar<'a>,
+    /// A tool result the permission system decided on (pass 2 reads such a row whole).
+    pub(crate) permission_decision: Present,
+    pub(crate) tool_denial_kind: Present,
 }
 
 fields!('de, Head<'de> {
@@ -139,6 +142,8 @@ fields!('de, Head<'de> {
     "summary" => summary,
     "operation" => operation,
     "content" => content,
+    "permissionDecision" => permission_decision,
+    "toolDenialKind" => tool_denial_kind,
 });
 
 impl<'a> Head<'a> {
@@ -201,6 +206,8 @@ pub(crate) struct Block<'a> {
     /// The key of its `text` when that is a string (a sub-agent's first prompt is matched by it).
     pub(crate) text: Hashed,
     pub(crate) input: Obj<Input>,
+    /// Its `content` may be a `<persisted-output>` preview (pass 2 reads such a row whole).
+    pub(crate) preview: Preview,
 }
 
 fields!('de, Block<'de> {
@@ -209,7 +216,99 @@ fields!('de, Block<'de> {
     "tool_use_id" => tool_use_id,
     "text" => text,
     "input" => input,
+    "content" => preview,
 });
+
+/// Whether a tool result's `content` starts as a preview of an output kept in a file of its own:
+/// its text, or the first of its items' texts that is not blank, begins `<persisted-output>`
+/// (what `emit::persisted_output` looks for).
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Preview(pub(crate) bool);
+
+/// How a content item's `text` begins, for [`Preview`].
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) enum TextStart {
+    /// Absent, or not a string.
+    #[default]
+    None,
+    Blank,
+    /// Not blank: whether it begins `<persisted-output>`.
+    Starts(bool),
+}
+
+/// One item of a tool result's `content` list, for [`Preview`].
+#[derive(Debug, Default)]
+pub(crate) struct Item {
+    pub(crate) text: TextStart,
+}
+
+fields!('de, Item { "text" => text });
+
+/// How a preview of a tool output kept in a file of its own starts.
+pub(crate) const PERSISTED: &str = "<persisted-output>";
+
+impl TextStart {
+    fn of(s: &str) -> TextStart {
+        let t = s.trim_start();
+        if t.is_empty() {
+            TextStart::Blank
+        } else {
+            TextStart::Starts(t.starts_with(PERSISTED))
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for TextStart {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = TextStart;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Self::Value, E> {
+                Ok(TextStart::of(s))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(TextStart::None)
+            }
+            other_kinds!(TextStart::None);
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for Preview {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Preview;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Self::Value, E> {
+                Ok(Preview(matches!(TextStart::of(s), TextStart::Starts(true))))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(Preview(false))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut first = None;
+                while let Some(item) = seq.next_element::<Obj<Item>>()? {
+                    if let (None, TextStart::Starts(p)) = (first, item.0.text) {
+                        first = Some(p);
+                    }
+                }
+                Ok(Preview(first == Some(true)))
+            }
+            other_scalars!(Preview(false));
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                Checked::drain_map(map).map(|_| Preview(false))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
 
 /// A tool call's input, as far as telling an Agent call: does it have a description or agent
 /// type, and the key of its prompt.
@@ -515,5 +614,25 @@ mod tests {
         assert!(!blocks[2].0.input.0.subagent_type.0);
         assert_eq!(blocks[2].0.input.0.prompt.0, Some(key("p")));
         assert!(!h.tool_use_result.1);
+    }
+
+    /// `Block::preview` says what `emit::persisted_output` would look at: the text, or the first
+    /// item text that is not blank.
+    #[test]
+    fn tells_a_persisted_output_preview() {
+        let preview = |content: &str| {
+            let line = format!(
+                r#"{{"message":{{"content":[{{"type":"tool_result","content":{content}}}]}}}}"#
+            );
+            read(&line).unwrap().blocks()[0].0.preview.0
+        };
+        assert!(preview(r#"" \n<persisted-output>x""#));
+        assert!(!preview(r#""out <persisted-output>""#));
+        assert!(preview(
+            r#"[{"type":"text","text":"  "},7,{"text":"<persisted-output>"}]"#
+        ));
+        assert!(!preview(r#"[{"text":"a"},{"text":"<persisted-output>"}]"#));
+        assert!(!preview(r#"{"text":"<persisted-output>"}"#));
+        assert!(!preview("7"));
     }
 }

@@ -73,6 +73,9 @@ pub(crate) struct Row {
     /// A compact boundary without a `parentUuid`: when its logical parent is not in the file
     /// either, it continues the row read before it.
     falls_back: bool,
+    /// A user row that needs nothing but the message decoder: no permission decision, no
+    /// `<persisted-output>` preview (pass 2 decodes it from its text, see `emit`).
+    plain_user: bool,
 }
 
 /// `Row::body` of a row that becomes turns or notices.
@@ -82,6 +85,11 @@ impl Row {
     /// The line it was read from.
     pub(crate) fn line(&self) -> u64 {
         u64::from(self.line)
+    }
+
+    /// See `Row::plain_user`.
+    pub(crate) fn plain_user(&self) -> bool {
+        self.plain_user
     }
 
     /// What it will become.
@@ -334,6 +342,13 @@ impl SessionLog {
             kind,
             uuid_form: form,
             falls_back: is_boundary && v.parent_uuid.as_str().is_none(),
+            plain_user: ty == "user"
+                && !v.permission_decision.0
+                && !v.tool_denial_kind.0
+                && !v
+                    .blocks()
+                    .iter()
+                    .any(|b| b.0.ty.as_str() == Some("tool_result") && b.0.preview.0),
         });
     }
 
