@@ -7,7 +7,7 @@
 //! value is only checked ([`Checked`]), not kept.
 //!
 //! The decoding accepts and rejects exactly the lines `Value` does, so a line's diagnostics do not
-//! change: [`Checked`] walks a value through the same `deserialize_any` paths (nesting limit,
+//! change: [`Checked`] (`input::lenient`) walks a value through the same `deserialize_any` paths (nesting limit,
 //! string escapes, number range) without keeping it, a key given twice keeps its last value (as a
 //! `Value` map does), and a field of an unexpected kind reads as absent, as `Value::as_str` gives
 //! `None` for it. A line this decoding rejects is decoded again as a `Value`
@@ -21,6 +21,7 @@ use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use super::chain::key;
+use crate::input::lenient::Checked;
 
 /// The visitor methods for the value kinds a field does not read: each is checked and reads as
 /// `$other`.
@@ -28,10 +29,10 @@ macro_rules! other_kinds {
     ($other:expr) => {
         other_scalars!($other);
         fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-            Checked::drain_seq(seq).map(|_| $other)
+            drain_seq(seq).map(|_| $other)
         }
         fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-            Checked::drain_map(map).map(|_| $other)
+            drain_map(map).map(|_| $other)
         }
     };
 }
@@ -303,7 +304,7 @@ impl<'de> Deserialize<'de> for Preview {
             }
             other_scalars!(Preview(false));
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                Checked::drain_map(map).map(|_| Preview(false))
+                drain_map(map).map(|_| Preview(false))
             }
         }
         d.deserialize_any(V)
@@ -460,7 +461,7 @@ impl<'de> Deserialize<'de> for Content<'de> {
             }
             other_scalars!(Content::Other);
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                Checked::drain_map(map).map(|_| Content::Other)
+                drain_map(map).map(|_| Content::Other)
             }
         }
         d.deserialize_any(V)
@@ -492,7 +493,7 @@ impl<'de, T: Fields<'de>> Deserialize<'de> for Obj<T> {
                 Ok(Obj(t, true))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-                Checked::drain_seq(seq).map(|_| Obj(T::default(), false))
+                drain_seq(seq).map(|_| Obj(T::default(), false))
             }
             fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
                 Ok(Obj(T::default(), false))
@@ -527,42 +528,16 @@ impl<'de, T: Fields<'de>> Visitor<'de> for FieldOf<T> {
     }
 }
 
-/// A value that is read and checked as `Value` would read it (nesting limit, escapes, number
-/// range), and not kept.
-pub(crate) struct Checked;
-
-impl Checked {
-    fn drain_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Checked, A::Error> {
-        while seq.next_element::<Checked>()?.is_some() {}
-        Ok(Checked)
-    }
-
-    fn drain_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Checked, A::Error> {
-        while map.next_key::<Checked>()?.is_some() {
-            map.next_value::<Checked>()?;
-        }
-        Ok(Checked)
-    }
+/// Reads the rest of a list, each item checked as a `Value` parse would read it ([`Checked`]).
+fn drain_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<(), A::Error> {
+    while seq.next_element::<Checked>()?.is_some() {}
+    Ok(())
 }
 
-impl<'de> Deserialize<'de> for Checked {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Checked;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(Checked)
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(Checked)
-            }
-            other_kinds!(Checked);
-        }
-        d.deserialize_any(V)
-    }
+/// Reads the rest of an object, each key and value checked as a `Value` parse would read them.
+fn drain_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
+    while map.next_entry::<Checked, Checked>()?.is_some() {}
+    Ok(())
 }
 
 #[cfg(test)]
