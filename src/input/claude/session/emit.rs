@@ -11,6 +11,7 @@
 //! `drain` can stop after a batch of events and carry on where it stopped: memory holds the
 //! index and one row, never the file.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 
 use foldhash::{HashMap, HashSet};
@@ -20,11 +21,12 @@ use serde_json::{Value, json};
 
 use super::chain::{self, Step, key};
 use super::entries;
-use super::facts::Facts;
+use super::head::{self, PERSISTED};
 use super::log::{Body, LooseKind, SessionLog, UuidForm};
 use super::source::{Source, Sources};
 use super::subagents::Agent;
 use crate::input::Report;
+use crate::input::anthropic::row::{self, Row, Whole};
 use crate::input::anthropic::stream::ClaudeMessages;
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::transcript::{SubagentStatus, SubagentUsage};
@@ -34,7 +36,9 @@ const BATCH: usize = 512;
 
 /// One conversation being written.
 struct Frame {
-    log: SessionLog,
+    /// Boxed: a frame is taken off the stack and put back for every row, and the log is most of
+    /// its size.
+    log: Box<SessionLog>,
     steps: Vec<Step>,
     pos: usize,
     thread: Thread,
@@ -58,7 +62,7 @@ impl Frame {
         log.resolve();
         let steps = chain::order(&log);
         Frame {
-            log,
+            log: Box::new(log),
             steps,
             pos: 0,
             thread,
@@ -282,11 +286,9 @@ impl Emitter {
     pub(crate) fn uuid_of(&mut self, log: &SessionLog, i: usize) -> String {
         let r = &log.rows[i];
         let mut uuid = || {
-            self.sources
-                .read(log.source, r.offset)
-                .ok()
-                .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-                .and_then(|v| v.get("uuid").and_then(Value::as_str).map(str::to_owned))
+            let text = self.sources.read(log.source, r.offset).ok();
+            (text.as_deref().and_then(head::read))
+                .and_then(|h| h.uuid.as_str().map(str::to_owned))
                 .unwrap_or_default()
         };
         match r.uuid_form {
@@ -324,12 +326,9 @@ impl Emitter {
                 Err(debug) => *debug,
                 Ok(v) => {
                     let ty = v.get("type").and_then(Value::as_str).unwrap_or_default();
-                    // The facts were gathered in pass 1.
-                    entries::outside_chain(ty, &v, &mut Facts::default()).unwrap_or_else(|| {
-                        EventKind::Debug {
-                            reason: format!("unknown session entry type {ty:?}"),
-                            raw: v.to_string(),
-                        }
+                    entries::outside_chain(ty, &v).unwrap_or_else(|| EventKind::Debug {
+                        reason: format!("unknown session entry type {ty:?}"),
+                        raw: v.to_string(),
                     })
                 }
             },
@@ -367,11 +366,11 @@ impl Emitter {
             // Pass 1 reported it already.
             Ok(_) => Err(Box::new(EventKind::Debug {
                 reason: "not a JSON object".into(),
-                raw: text,
+                raw: text.into_owned(),
             })),
             Err(e) => Err(Box::new(EventKind::Debug {
                 reason: format!("invalid JSON: {e}"),
-                raw: text,
+                raw: text.into_owned(),
             })),
         }
     }
@@ -408,6 +407,9 @@ impl Emitter {
                     what: log.names[name as usize].clone(),
                 },
             });
+            return;
+        }
+        if r.plain_user() && self.user_from_text(log, i, &thread, out) {
             return;
         }
         let mut v = match self.reread(log.source, r.offset, n, report) {
@@ -460,10 +462,10 @@ impl Emitter {
                     out.push(Event { line: n, kind });
                 }
                 for call in result_ids(&v) {
-                    if self.started.remove(&call) {
+                    if self.started.remove(call) {
                         out.push(Event {
                             line: n,
-                            kind: finished(&call, &v),
+                            kind: finished(call, &v),
                         });
                     }
                 }
@@ -513,7 +515,9 @@ impl Emitter {
         if out.len() == before && matches!(ty.as_str(), "user" | "assistant") {
             // A conversation row that decoded into nothing (a `message` that is a string, or
             // with no `content`): kept whole in a `debug` record, not lost.
-            let raw = self.sources.read(log.source, r.offset).unwrap_or_default();
+            let raw = (self.sources.read(log.source, r.offset))
+                .map(Cow::into_owned)
+                .unwrap_or_default();
             out.push(Event {
                 line: n,
                 kind: EventKind::Debug {
@@ -522,6 +526,67 @@ impl Emitter {
                 },
             });
         }
+    }
+
+    /// A user row that needs nothing but the message decoder (no permission decision, no
+    /// persisted-output preview, no result of an Agent call whose sub-agent was announced),
+    /// decoded straight from its text into the decoder's typed row, without a `Value` tree (its
+    /// tool outputs are most of a session's bytes). False when it is not such a row after all,
+    /// or does not decode that way (a repeated key): it then goes the general way.
+    fn user_from_text(
+        &mut self,
+        log: &SessionLog,
+        i: usize,
+        thread: &Thread,
+        out: &mut Vec<Event>,
+    ) -> bool {
+        let r = &log.rows[i];
+        let n = r.line();
+        let Ok(text) = self.sources.read(log.source, r.offset) else {
+            return false;
+        };
+        let Ok(mut row) = serde_json::from_str::<Row<'_>>(&text) else {
+            return false;
+        };
+        let answers_started = match &row.message {
+            Some(m) => match &m.content {
+                row::Content::Blocks(bs) => bs.iter().any(|e| match e {
+                    row::Element::Block(b) => {
+                        b.ty.as_deref() == Some("tool_result")
+                            && b.tool_use_id
+                                .as_deref()
+                                .is_some_and(|c| self.started.contains(c))
+                    }
+                    row::Element::NotObject => false,
+                }),
+                row::Content::Text(_) | row::Content::None => false,
+            },
+            None => false,
+        };
+        if row.ty.as_deref() != Some("user") || answers_started {
+            return false;
+        }
+        if let Some(t) = thread {
+            row.parent_tool_use_id = Some(Cow::Owned(t.clone()));
+        }
+        let before = out.len();
+        self.messages.user_row(
+            row,
+            &Whole::text(&text),
+            &crate::input::claude::SESSION_WIRE,
+            &mut |kind| out.push(Event { line: n, kind }),
+        );
+        if out.len() == before {
+            // A conversation row that decoded into nothing: kept whole, as the general way keeps it.
+            out.push(Event {
+                line: n,
+                kind: EventKind::Debug {
+                    reason: "user row decoded into nothing".to_owned(),
+                    raw: text.into_owned(),
+                },
+            });
+        }
+        true
     }
 
     /// A tool output too large for the session file is there as a preview wrapped in
@@ -542,15 +607,21 @@ impl Emitter {
             if b.get("type").and_then(Value::as_str) != Some("tool_result") {
                 continue;
             }
-            let preview = match b.get("content") {
-                Some(Value::String(s)) => s.clone(),
+            let texts: Vec<&str> = match b.get("content") {
+                Some(Value::String(s)) => vec![s],
                 Some(Value::Array(items)) => items
                     .iter()
                     .filter_map(|i| i.get("text").and_then(Value::as_str))
-                    .collect::<Vec<_>>()
-                    .join("\n"),
+                    .collect(),
                 _ => continue,
             };
+            // Most outputs are no preview, which their first text that is not blank tells before
+            // any copy (the texts are joined by newlines, and the tag holds none).
+            let first = texts.iter().find(|t| !t.trim_start().is_empty());
+            if !first.is_some_and(|t| t.trim_start().starts_with(PERSISTED)) {
+                continue;
+            }
+            let preview = texts.join("\n");
             let Some(name) = persisted_name(&preview) else {
                 continue;
             };
@@ -610,7 +681,7 @@ impl Emitter {
         let id = v.pointer("/message/id").and_then(Value::as_str);
         let request = v.get("requestId").and_then(Value::as_str).unwrap_or("");
         let Some(id) = id else { return };
-        if !self.usage_seen.insert(key(&format!("{id}\u{0}{request}"))) {
+        if !self.usage_seen.insert(usage_key(id, request)) {
             if let Some(m) = v.get_mut("message").and_then(Value::as_object_mut) {
                 m.shift_remove("usage");
             }
@@ -767,7 +838,7 @@ fn finished(call: &str, v: &Value) -> EventKind {
 /// The file a `<persisted-output>` preview names, relative to a `tool-results/` directory; only a
 /// plain relative path (no `..`, nothing absolute) is accepted.
 fn persisted_name(preview: &str) -> Option<&Path> {
-    if !preview.trim_start().starts_with("<persisted-output>") {
+    if !preview.trim_start().starts_with(PERSISTED) {
         return None;
     }
     let at = preview.find("tool-results/")? + "tool-results/".len();
@@ -786,10 +857,19 @@ fn blocks(v: &Value) -> impl Iterator<Item = &Value> {
         .flatten()
 }
 
-fn result_ids(v: &Value) -> Vec<String> {
+fn result_ids(v: &Value) -> impl Iterator<Item = &str> {
     blocks(v)
         .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
         .filter_map(|b| b.get("tool_use_id").and_then(Value::as_str))
-        .map(str::to_owned)
-        .collect()
+}
+
+/// The key of a `message.id` + `requestId` pair (without joining them into a string for every
+/// assistant row).
+fn usage_key(id: &str, request: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    // `str::hash` ends each string with a marker byte: ("a", "bc") and ("ab", "c") differ.
+    id.hash(&mut h);
+    request.hash(&mut h);
+    h.finish()
 }

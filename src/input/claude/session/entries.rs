@@ -98,71 +98,91 @@ pub(crate) fn is_session_only_type(ty: &str) -> bool {
         )
 }
 
-/// An entry outside the chain: its event, after recording any session fact it carries. `None`
-/// when the type is not one the spec lists (the caller decides).
-pub(crate) fn outside_chain(ty: &str, v: &Value, facts: &mut Facts) -> Option<EventKind> {
-    let s = |k: &str| {
-        v.get(k)
-            .and_then(Value::as_str)
-            .filter(|s| !s.is_empty())
-            .map(str::to_owned)
-    };
-    let absorbed = |what: &str| {
-        Some(EventKind::Absorbed {
-            what: what.to_owned(),
-        })
-    };
+/// What an entry outside the chain becomes, decided from a few of its string fields (pass 1
+/// decides it from the row's head, pass 2 from its `Value`, by the same rules).
+#[derive(Debug)]
+pub(crate) enum Outside<'v> {
+    /// Book-keeping or a title record: an `absorbed` event with this name.
+    Absorbed(String),
+    /// `cost-state`: an `info` notice with the cost.
+    Cost,
+    /// Input typed while the agent worked and taken back out of the queue: an `info` notice.
+    Unqueued { op: &'v str, content: &'v str },
+}
+
+/// An entry outside the chain, from `get` (its top-level string fields, as
+/// `v.get(k).and_then(Value::as_str)` reads them) and whether it has a `uuid` key, after
+/// recording any session fact it carries. `None` when the type is not one the spec lists (the
+/// caller decides).
+pub(crate) fn classify<'v>(
+    ty: &str,
+    get: impl Fn(&str) -> Option<&'v str>,
+    has_uuid: bool,
+    facts: &mut Facts,
+) -> Option<Outside<'v>> {
+    let s = |k: &str| get(k).filter(|s| !s.is_empty());
+    let absorbed = |what: &str| Some(Outside::Absorbed(what.to_owned()));
     match ty {
         "custom-title" => {
             if let Some(t) = s("customTitle").or_else(|| s("title")) {
-                facts.custom_title = Some(t);
+                facts.custom_title = Some(t.to_owned());
             }
             absorbed("custom-title (session title)")
         }
         "ai-title" => {
             if let Some(t) = s("aiTitle").or_else(|| s("title")) {
-                facts.ai_title = Some(t);
+                facts.ai_title = Some(t.to_owned());
             }
             absorbed("ai-title (session title)")
         }
         "summary" => {
             if let Some(t) = s("summary") {
-                facts.summary = Some(t);
+                facts.summary = Some(t.to_owned());
             }
             absorbed("summary (session title)")
         }
-        "cost-state" => {
+        "cost-state" => Some(Outside::Cost),
+        "queue-operation" => {
+            let op = s("operation").unwrap_or_default();
+            match get("content") {
+                Some(content) if matches!(op, "remove" | "popAll") => {
+                    Some(Outside::Unqueued { op, content })
+                }
+                _ => absorbed(&format!("queue-operation/{op}")),
+            }
+        }
+        _ if BOOKKEEPING.contains(&ty) && !has_uuid => absorbed(ty),
+        _ => None,
+    }
+}
+
+/// An entry outside the chain, read again in pass 2: its event (the facts were gathered in pass
+/// 1). `None` when the type is not one the spec lists.
+pub(crate) fn outside_chain(ty: &str, v: &Value) -> Option<EventKind> {
+    let get = |k: &str| v.get(k).and_then(Value::as_str);
+    let kind = match classify(ty, get, v.get("uuid").is_some(), &mut Facts::default())? {
+        Outside::Absorbed(what) => EventKind::Absorbed { what },
+        Outside::Cost => {
             let cost = v.get("totalCostUSD").and_then(Value::as_f64);
             let text = match cost {
                 Some(c) => format!("session cost so far: ${c:.4}"),
                 None => "session cost".to_owned(),
             };
-            Some(info("cost-state", Level::Info, text, v))
+            info("cost-state", Level::Info, text, v)
         }
-        "queue-operation" => {
-            let op = s("operation").unwrap_or_default();
-            match v.get("content").and_then(Value::as_str) {
-                // Input typed while the agent worked and taken back out of the queue.
-                Some(c) if matches!(op.as_str(), "remove" | "popAll") => Some(info(
-                    "queue-operation",
-                    Level::Info,
-                    format!("queued input {op}: {c}"),
-                    v,
-                )),
-                _ => absorbed(&format!("queue-operation/{op}")),
-            }
-        }
-        _ if BOOKKEEPING.contains(&ty) && v.get("uuid").is_none() => absorbed(ty),
-        _ => None,
-    }
+        Outside::Unqueued { op, content } => info(
+            "queue-operation",
+            Level::Info,
+            format!("queued input {op}: {content}"),
+            v,
+        ),
+    };
+    Some(kind)
 }
 
-/// For an attachment row that only feeds the model context: what to call it when absorbed.
-pub(crate) fn absorbed_attachment(v: &Value) -> Option<String> {
-    let ty = v
-        .pointer("/attachment/type")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
+/// For an attachment row that only feeds the model context (its `attachment.type` is `ty`): what
+/// to call it when absorbed.
+pub(crate) fn absorbed_attachment(ty: &str) -> Option<String> {
     CONTEXT_ATTACHMENTS
         .contains(&ty)
         .then(|| format!("attachment/{ty}"))

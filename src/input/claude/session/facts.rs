@@ -1,7 +1,7 @@
 //! The session facts that conversation rows repeat (ids, cwd, version, model, titles), gathered
 //! for the session header: a saved session has no `init` line.
 
-use serde_json::Value;
+use super::head::{Head, Scalar};
 
 /// The session facts repeated on every conversation row, gathered for the session header.
 #[derive(Debug, Default)]
@@ -40,41 +40,30 @@ impl Facts {
     }
 
     /// Notes what one conversation row says about the session.
-    pub(crate) fn gather(&mut self, v: &Value) {
-        let s = |k: &str| {
-            v.get(k)
-                .and_then(Value::as_str)
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned)
-        };
+    pub(crate) fn gather(&mut self, h: &Head<'_>) {
+        let s = |v: &Scalar<'_>| v.as_str().filter(|s| !s.is_empty()).map(str::to_owned);
         let f = self;
         if f.first_uuid.is_none() {
-            f.first_uuid = s("uuid");
+            f.first_uuid = s(&h.uuid);
         }
         if f.session_id.is_none() {
-            f.session_id = s("sessionId");
+            f.session_id = s(&h.session_id);
         }
-        if let Some(c) = s("cwd") {
-            f.cwd = Some(c);
-        }
-        if let Some(x) = s("version") {
-            f.version = Some(x);
-        }
-        if let Some(x) = s("gitBranch") {
-            f.git_branch = Some(x);
-        }
-        if let Some(x) = s("permissionMode") {
-            f.permission_mode = Some(x);
-        }
-        if let Some(x) = s("timestamp") {
-            f.last_timestamp = Some(x);
+        // The last one seen of each: copied only when it changes (rows repeat them).
+        for (slot, v) in [
+            (&mut f.cwd, &h.cwd),
+            (&mut f.version, &h.version),
+            (&mut f.git_branch, &h.git_branch),
+            (&mut f.permission_mode, &h.permission_mode),
+            (&mut f.last_timestamp, &h.timestamp),
+        ] {
+            match v.as_str().filter(|s| !s.is_empty()) {
+                Some(x) if slot.as_deref() != Some(x) => *slot = Some(x.to_owned()),
+                Some(_) | None => {}
+            }
         }
         if f.model.is_none() {
-            f.model = v
-                .pointer("/message/model")
-                .and_then(Value::as_str)
-                .filter(|m| !m.is_empty() && !m.starts_with('<'))
-                .map(str::to_owned);
+            f.model = s(&h.message.0.model).filter(|m| !m.starts_with('<'));
         }
     }
 }

@@ -8,13 +8,11 @@
 
 use foldhash::HashMap;
 
-use serde_json::Value;
-
 use super::chain::{Chain, NodeRole, key};
-use super::entries;
+use super::entries::{self, Outside};
 use super::facts::Facts;
+use super::head::{self, Head};
 use crate::input::{InputLine, Report, parse_json_line};
-use crate::model::event::EventKind;
 
 /// What a chain row carries to the output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,6 +73,9 @@ pub(crate) struct Row {
     /// A compact boundary without a `parentUuid`: when its logical parent is not in the file
     /// either, it continues the row read before it.
     falls_back: bool,
+    /// A user row that needs nothing but the message decoder: no permission decision, no
+    /// `<persisted-output>` preview (pass 2 decodes it from its text, see `emit`).
+    plain_user: bool,
 }
 
 /// `Row::body` of a row that becomes turns or notices.
@@ -84,6 +85,11 @@ impl Row {
     /// The line it was read from.
     pub(crate) fn line(&self) -> u64 {
         u64::from(self.line)
+    }
+
+    /// See `Row::plain_user`.
+    pub(crate) fn plain_user(&self) -> bool {
+        self.plain_user
     }
 
     /// What it will become.
@@ -175,25 +181,30 @@ impl SessionLog {
             return;
         }
         self.at = offset;
-        let mut bad = Vec::new();
-        let Some(v) = parse_json_line(line, &mut bad, report) else {
-            self.push_loose(line, LooseKind::Reread);
+        if let Some(h) = head::read(&line.text) {
+            self.entry(line, &h, nested);
             return;
-        };
-        self.entry(line, &v, nested);
+        }
+        // Not a JSON object: decoded as a `Value` for its diagnostic, reported here, and read
+        // again for its `debug` record when written.
+        let mut bad = Vec::new();
+        match parse_json_line(line, &mut bad, report) {
+            Some(v) => self.entry(line, &head::of_value(&v), nested),
+            None => self.push_loose(line, LooseKind::Reread),
+        }
     }
 
-    fn entry(&mut self, line: &InputLine, v: &Value, nested: bool) {
-        let ty = v.get("type").and_then(Value::as_str).unwrap_or_default();
+    fn entry(&mut self, line: &InputLine, v: &Head<'_>, nested: bool) {
+        let ty = v.ty.as_str().unwrap_or_default();
         match ty {
             "user" | "assistant" | "system" | "attachment" => {
-                let sidechain = v.get("isSidechain").and_then(Value::as_bool) == Some(true);
+                let sidechain = v.is_sidechain.as_bool() == Some(true);
                 // A file whose first conversation row is a sidechain is a sub-agent's own file.
                 if sidechain && !nested && self.rows.is_empty() && self.sidechains.is_empty() {
                     self.standalone = true;
                 }
                 if sidechain && self.standalone && self.agent_id.is_none() {
-                    self.agent_id = v.get("agentId").and_then(Value::as_str).map(str::to_owned);
+                    self.agent_id = v.agent_id.as_str().map(str::to_owned);
                 }
                 if sidechain && !nested && !self.standalone {
                     let group = self.sidechain_group(v);
@@ -205,13 +216,15 @@ impl SessionLog {
                 self.facts.gather(v);
                 self.push_row(line, ty, v);
             }
-            _ => match entries::outside_chain(ty, v, &mut self.facts) {
-                Some(EventKind::Absorbed { what }) => {
+            _ => match entries::classify(ty, |k| v.str(k), v.uuid.is_present(), &mut self.facts) {
+                Some(Outside::Absorbed(what)) => {
                     let name = self.name(&what);
                     self.push_loose(line, LooseKind::Absorbed(name));
                 }
-                Some(_) => self.push_loose(line, LooseKind::Reread),
-                None if v.get("uuid").and_then(Value::as_str).is_some() => {
+                Some(Outside::Cost | Outside::Unqueued { .. }) => {
+                    self.push_loose(line, LooseKind::Reread)
+                }
+                None if v.uuid.as_str().is_some() => {
                     // Book-keeping that older CLIs linked into the chain (`progress`): keep the
                     // link, show nothing.
                     self.push_row(line, ty, v)
@@ -242,15 +255,15 @@ impl SessionLog {
 
     /// Which sub-agent an inline sidechain row belongs to: its `agentId`, or (the oldest CLIs
     /// wrote none) the root of its own chain, so that each Task call's run stays apart.
-    fn sidechain_group(&mut self, v: &Value) -> usize {
-        let s = |k: &str| v.get(k).and_then(Value::as_str);
-        let name = match s("agentId") {
+    fn sidechain_group(&mut self, v: &Head<'_>) -> usize {
+        let name = match v.agent_id.as_str() {
             Some(a) => a.to_owned(),
             None => {
-                let joined = s("parentUuid").and_then(|p| self.sidechain_roots.get(&key(p)));
+                let joined =
+                    (v.parent_uuid.as_str()).and_then(|p| self.sidechain_roots.get(&key(p)));
                 match joined {
                     Some(&g) => self.sidechains[g].0.clone(),
-                    None => format!("sidechain-{}", s("uuid").unwrap_or("sidechain")),
+                    None => format!("sidechain-{}", v.uuid.as_str().unwrap_or("sidechain")),
                 }
             }
         };
@@ -261,34 +274,35 @@ impl SessionLog {
                 self.sidechains.len() - 1
             }
         };
-        if s("agentId").is_none() {
-            if let Some(u) = s("uuid") {
+        if v.agent_id.as_str().is_none() {
+            if let Some(u) = v.uuid.as_str() {
                 self.sidechain_roots.insert(key(u), group);
             }
         }
         group
     }
 
-    fn push_row(&mut self, line: &InputLine, ty: &str, v: &Value) {
-        let s = |k: &str| v.get(k).and_then(Value::as_str);
+    fn push_row(&mut self, line: &InputLine, ty: &str, v: &Head<'_>) {
         let (kind, message) = self.role_of(ty, v);
         self.links.note(line.number, ty, v);
-        let is_boundary = ty == "system" && s("subtype") == Some("compact_boundary");
-        let parent = match (s("parentUuid"), s("logicalParentUuid")) {
+        let is_boundary = ty == "system" && v.subtype.as_str() == Some("compact_boundary");
+        let parent = match (v.parent_uuid.as_str(), v.logical_parent_uuid.as_str()) {
             (Some(p), _) => key(p),
             (None, Some(l)) if is_boundary => key(l),
             _ => NO_PARENT,
         };
         let body = match ty {
             "user" | "assistant" | "system" => ENTRY,
-            "attachment" => match entries::absorbed_attachment(v) {
-                Some(what) => self.name(&what),
-                None => ENTRY,
-            },
+            "attachment" => {
+                match entries::absorbed_attachment(v.attachment.0.ty.as_str().unwrap_or_default()) {
+                    Some(what) => self.name(&what),
+                    None => ENTRY,
+                }
+            }
             other => self.name(other),
         };
-        let text_hash = key(&line.text) as u32;
-        let (mut uuid_key, mut form) = match s("uuid") {
+        let text_hash = text_hash(&line.text);
+        let (mut uuid_key, mut form) = match v.uuid.as_str() {
             Some(u) => (key(u), UuidForm::Own),
             None => (key(&format!("line:{}", line.number)), UuidForm::Missing),
         };
@@ -310,7 +324,7 @@ impl SessionLog {
             }
             uuid_key = key(&format!(
                 "{}#{}",
-                s("uuid").unwrap_or_default(),
+                v.uuid.as_str().unwrap_or_default(),
                 line.number
             ));
             form = UuidForm::Repeated;
@@ -327,48 +341,54 @@ impl SessionLog {
             ids_len,
             kind,
             uuid_form: form,
-            falls_back: is_boundary && s("parentUuid").is_none(),
+            falls_back: is_boundary && v.parent_uuid.as_str().is_none(),
+            plain_user: ty == "user"
+                && !v.permission_decision.0
+                && !v.tool_denial_kind.0
+                && !v
+                    .blocks()
+                    .iter()
+                    .any(|b| b.0.ty.as_str() == Some("tool_result") && b.0.preview.0),
         });
     }
 
     /// What a row means to the chain ordering; its ids are appended to `ids` (`last_ids` says
     /// where).
-    fn role_of(&mut self, ty: &str, v: &Value) -> (RoleKind, u64) {
-        let blocks = v.pointer("/message/content").and_then(Value::as_array);
+    fn role_of(&mut self, ty: &str, v: &Head<'_>) -> (RoleKind, u64) {
+        let blocks = v.blocks();
         let start = self.ids.len();
         let role = match ty {
             "assistant" => {
-                for b in blocks.into_iter().flatten() {
+                for b in blocks {
+                    let b = &b.0;
                     let opens = matches!(
-                        b.get("type").and_then(Value::as_str),
+                        b.ty.as_str(),
                         Some("tool_use" | "server_tool_use" | "mcp_tool_use")
                     );
-                    if let Some(id) = b.get("id").and_then(Value::as_str).filter(|_| opens) {
+                    if let Some(id) = b.id.as_str().filter(|_| opens) {
                         self.ids.push(key(id));
                     }
                 }
-                let message = v
-                    .pointer("/message/id")
-                    .and_then(Value::as_str)
-                    .or_else(|| v.get("uuid").and_then(Value::as_str))
+                let message = (v.message.0.id.as_str())
+                    .or_else(|| v.uuid.as_str())
                     .map_or(0, key);
                 (RoleKind::Assistant, message)
             }
-            "user" => match blocks {
-                Some(bs)
+            "user" => match &v.message.0.content {
+                head::Content::Blocks(bs)
                     if !bs.is_empty()
-                        && bs.iter().all(|b| {
-                            b.get("type").and_then(Value::as_str) == Some("tool_result")
-                        }) =>
+                        && bs.iter().all(|b| b.0.ty.as_str() == Some("tool_result")) =>
                 {
                     for b in bs {
-                        if let Some(id) = b.get("tool_use_id").and_then(Value::as_str) {
+                        if let Some(id) = b.0.tool_use_id.as_str() {
                             self.ids.push(key(id));
                         }
                     }
                     (RoleKind::ToolResults, 0)
                 }
-                _ => (RoleKind::Message, 0),
+                head::Content::Blocks(_) | head::Content::Text(_) | head::Content::Other => {
+                    (RoleKind::Message, 0)
+                }
             },
             _ => (RoleKind::Other, 0),
         };
@@ -442,51 +462,48 @@ impl Chain for SessionLog {
 }
 impl AgentLinks {
     /// Notes a conversation row's links to sub-agents.
-    fn note(&mut self, line: u64, ty: &str, v: &Value) {
-        let blocks = || {
-            v.pointer("/message/content")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-        };
+    fn note(&mut self, line: u64, ty: &str, v: &Head<'_>) {
+        let blocks = v.blocks();
         if ty == "user" {
             // CLI 2.0 put the sub-agent's id on the main-line result row itself.
-            let row_agent = v
-                .get("agentId")
-                .filter(|_| v.get("isSidechain").and_then(Value::as_bool) != Some(true));
-            let in_result = v.pointer("/toolUseResult/agentId").and_then(Value::as_str);
-            if let Some(aid) = in_result.or_else(|| row_agent.and_then(Value::as_str)) {
-                let call = blocks()
-                    .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
-                    .find_map(|b| b.get("tool_use_id").and_then(Value::as_str))
+            let row_agent =
+                (v.agent_id.as_str()).filter(|_| v.is_sidechain.as_bool() != Some(true));
+            let in_result = v.tool_use_result.0.agent_id.as_str();
+            if let Some(aid) = in_result.or(row_agent) {
+                let call = blocks
+                    .iter()
+                    .filter(|b| b.0.ty.as_str() == Some("tool_result"))
+                    .find_map(|b| b.0.tool_use_id.as_str())
                     .map(str::to_owned);
                 self.results
                     .push((line, aid.to_owned(), call, in_result.is_some()));
             }
             if self.first_prompt.is_none() {
-                self.first_prompt = match v.pointer("/message/content") {
-                    Some(Value::String(s)) => Some(key(s)),
-                    Some(Value::Array(bs)) => bs
-                        .iter()
-                        .find_map(|b| b.get("text").and_then(Value::as_str))
-                        .map(key),
-                    _ => None,
+                self.first_prompt = match &v.message.0.content {
+                    head::Content::Text(k) => Some(*k),
+                    head::Content::Blocks(bs) => bs.iter().find_map(|b| b.0.text.0),
+                    head::Content::Other => None,
                 };
             }
         }
-        for b in blocks() {
+        for b in blocks {
+            let b = &b.0;
             // An Agent/Task call: a prompt plus a description or agent type (WebFetch also has a
             // `prompt`, and no sub-agent).
-            let spawns = b.pointer("/input/description").is_some()
-                || b.pointer("/input/subagent_type").is_some();
-            if b.get("type").and_then(Value::as_str) == Some("tool_use") && spawns {
-                if let (Some(p), Some(id)) = (
-                    b.pointer("/input/prompt").and_then(Value::as_str),
-                    b.get("id").and_then(Value::as_str),
-                ) {
-                    self.calls.push((key(p), id.to_owned()));
+            let input = &b.input.0;
+            let spawns = input.description.0 || input.subagent_type.0;
+            if b.ty.as_str() == Some("tool_use") && spawns {
+                if let (Some(p), Some(id)) = (input.prompt.0, b.id.as_str()) {
+                    self.calls.push((p, id.to_owned()));
                 }
             }
         }
     }
+}
+
+/// A hash of a row's text, to tell an exact copy of a row from one that repeats its uuid with
+/// other content: a fast fixed-seed hash (the text is the whole line).
+fn text_hash(text: &str) -> u32 {
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::with_seed(0x5e55_a0e1).hash_one(text) as u32
 }

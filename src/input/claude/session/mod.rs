@@ -6,9 +6,10 @@
 //! live in files of their own (`subagents.rs`), and most of its entries are book-keeping
 //! (`entries.rs`). So this adapter reads the file twice, and memory stays flat however large it
 //! is: pass 1 (`log.rs`) indexes each row (keys of its ids, its parent, its byte offset, its role)
-//! as the lines arrive; pass 2 (`emit.rs`), from `finish` on, reads each row again by offset
-//! (`source.rs`; standard input is spooled to a temporary file for this) and writes, a batch at a
-//! time:
+//! as the lines arrive, reading only those fields of it (`head.rs`: no `Value` tree); pass 2
+//! (`emit.rs`), from `finish` on, reads each row again by offset (`source.rs`, through a
+//! read-ahead window; standard input is spooled to a temporary file for this) and writes, a batch
+//! at a time:
 //!
 //! 1. a session snapshot built from the facts the rows repeat (there is no `init` line);
 //! 2. the main line in chain order, user and assistant rows through the shared
@@ -39,6 +40,7 @@ mod discover;
 mod emit;
 mod entries;
 mod facts;
+mod head;
 mod live;
 mod log;
 #[cfg(test)]

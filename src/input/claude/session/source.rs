@@ -1,8 +1,9 @@
 //! Pass 2 reads each row again from where pass 1 found it: the session file itself, a sub-agent
 //! file, or, for standard input (which cannot be read twice), a temporary spool file.
 
+use std::borrow::Cow;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Seek, SeekFrom, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 
 /// Where one log's rows can be read again.
@@ -18,9 +19,22 @@ pub(crate) enum Source {
 #[derive(Debug, Default)]
 pub(crate) struct Sources {
     list: Vec<Source>,
-    open: Option<(usize, BufReader<File>)>,
-    buf: Vec<u8>,
+    /// The source open: its id, the file, and where its read position is (`None`: not known,
+    /// seek first; a spool's handle shares its position with the writer's).
+    open: Option<(usize, File, Option<u64>)>,
+    /// Bytes of the open source from `window_at` on, read ahead: rows are mostly read again in
+    /// file order, so most rows are in the window already, and each byte is copied from the file
+    /// about once (seeking a `BufReader` for every row threw its buffer away and read 64 KB
+    /// again).
+    window: Vec<u8>,
+    window_at: u64,
 }
+
+/// How much is read ahead at a time.
+const CHUNK: usize = 64 * 1024;
+
+/// A window grown past this for one huge line is let go before the next read.
+const KEEP: usize = 1 << 20;
 
 impl Sources {
     /// Registers a source; returns its id.
@@ -39,23 +53,10 @@ impl Sources {
 
     /// The text of the line that starts at `offset` in source `id`, decoded as the line reader
     /// decoded it the first time (newline, CR and a leading byte-order mark removed, invalid
-    /// UTF-8 replaced).
-    pub(crate) fn read(&mut self, id: usize, offset: u64) -> io::Result<String> {
-        if self.open.as_ref().is_none_or(|(o, _)| *o != id) {
-            let file = match self.list.get(id) {
-                Some(Source::Path(p)) => File::open(p)?,
-                Some(Source::Spool(f)) => f.try_clone()?,
-                None => return Err(io::Error::other("no such source")),
-            };
-            self.open = Some((id, BufReader::with_capacity(64 * 1024, file)));
-        }
-        let Some((_, reader)) = self.open.as_mut() else {
-            return Err(io::Error::other("no source open"));
-        };
-        reader.seek(SeekFrom::Start(offset))?;
-        self.buf.clear();
-        reader.read_until(b'\n', &mut self.buf)?;
-        let mut bytes = &self.buf[..];
+    /// UTF-8 replaced): borrowed from the window unless it had to be repaired.
+    pub(crate) fn read(&mut self, id: usize, offset: u64) -> io::Result<Cow<'_, str>> {
+        let (start, end) = self.line_at(id, offset)?;
+        let mut bytes = &self.window[start..end];
         if bytes.last() == Some(&b'\n') {
             bytes = &bytes[..bytes.len() - 1];
             if bytes.last() == Some(&b'\r') {
@@ -65,13 +66,79 @@ impl Sources {
         if offset == 0 {
             bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         }
-        if self.buf.len() > 1 << 20 {
-            // One huge line must not keep its buffer for the rest of the run.
-            let text = String::from_utf8_lossy(bytes).into_owned();
-            self.buf = Vec::new();
-            return Ok(text);
+        Ok(match std::str::from_utf8(bytes) {
+            Ok(s) => Cow::Borrowed(s),
+            Err(_) => Cow::Owned(String::from_utf8_lossy(bytes).into_owned()),
+        })
+    }
+
+    /// Makes the window hold the line at `offset` of source `id`, its newline included when it
+    /// has one; returns where it is in the window.
+    fn line_at(&mut self, id: usize, offset: u64) -> io::Result<(usize, usize)> {
+        if self.open.as_ref().is_none_or(|(o, ..)| *o != id) {
+            let file = match self.list.get(id) {
+                Some(Source::Path(p)) => File::open(p)?,
+                Some(Source::Spool(f)) => f.try_clone()?,
+                None => return Err(io::Error::other("no such source")),
+            };
+            self.open = Some((id, file, None));
+            self.window.clear();
         }
-        Ok(String::from_utf8_lossy(bytes).into_owned())
+        if self.window.capacity() > KEEP {
+            // One huge line must not keep its buffer for the rest of the run.
+            self.window = Vec::new();
+        }
+        let end = self.window_at + self.window.len() as u64;
+        if offset < self.window_at || offset >= end {
+            self.window.clear();
+            self.window_at = offset;
+        }
+        let mut from = (offset - self.window_at) as usize;
+        let mut searched = from;
+        loop {
+            if let Some(nl) = memchr::memchr(b'\n', &self.window[searched..]) {
+                return Ok((from, searched + nl + 1));
+            }
+            // Not all of the line is here: keep what is, from the line's start, and read on.
+            if from > 0 {
+                self.window.drain(..from);
+                self.window_at = offset;
+                from = 0;
+            }
+            searched = self.window.len();
+            if self.fill()? == 0 {
+                // The last line, without a newline.
+                return Ok((0, self.window.len()));
+            }
+        }
+    }
+
+    /// Reads what follows the window onto its end (at least `CHUNK`, and as much again as it
+    /// holds, so a long line is read in few steps); returns how many bytes came.
+    fn fill(&mut self) -> io::Result<usize> {
+        let Some((_, file, pos)) = self.open.as_mut() else {
+            return Err(io::Error::other("no source open"));
+        };
+        let at = self.window_at + self.window.len() as u64;
+        if *pos != Some(at) {
+            file.seek(SeekFrom::Start(at))?;
+        }
+        let old = self.window.len();
+        self.window.resize(old + CHUNK.max(old), 0);
+        let n = loop {
+            match file.read(&mut self.window[old..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.window.truncate(old);
+                    *pos = None;
+                    return Err(e);
+                }
+            }
+        };
+        self.window.truncate(old + n);
+        *pos = Some(at + n as u64);
+        Ok(n)
     }
 }
 
