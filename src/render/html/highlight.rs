@@ -1,7 +1,8 @@
 //! Syntax highlighting of code fences, file reads, writes and diffs, on the server.
 //!
-//! `syntect` (its grammars are Sublime Text's, compiled into the binary; its regex engine is the
-//! pure-Rust `fancy-regex`) parses each line into a stack of scopes. The page does not carry
+//! `syntect` (its grammars are Sublime Text's, compiled into the binary; its regex engine is
+//! Oniguruma, the C library the grammars were written for, about three times faster here than
+//! the pure-Rust `fancy-regex`) parses each line into a stack of scopes. The page does not carry
 //! syntect's long scope names: each piece of text gets at most one of seven short classes
 //! (`h-c` comment, `h-s` string, `h-n` number or constant, `h-k` keyword, `h-f` function, `h-t`
 //! type or tag, `h-a` attribute), coloured by the page's stylesheet for light and dark alike.
@@ -22,10 +23,10 @@ use super::escape::Html;
 const MAX_BLOCK: usize = 64 * 1024;
 /// The longest line highlighted, in bytes (minified code stays plain).
 const MAX_LINE: usize = 2_000;
-/// Highlighted bytes per page, all blocks together. syntect's pure-Rust engine highlights about
-/// half a megabyte per CPU second here: at 2 MB highlighting was three quarters of a large
-/// page's time (4.3 of 5.3 s on a 40 MB stream, issue 14); 512 KB (some 12 000 lines of code)
-/// bounds it at about a second.
+/// Highlighted bytes per page, all blocks together. With the pure-Rust regex engine syntect
+/// highlighted about half a megabyte per CPU second here (at 2 MB highlighting was three
+/// quarters of a large page's time, 4.3 of 5.3 s on a 40 MB stream, issue 14); Oniguruma does
+/// about 1.5 MB, so 512 KB (some 12 000 lines of code) costs about a third of a second.
 const PAGE_BUDGET: usize = 512 * 1024;
 
 /// One piece of a line and its class, if any.
