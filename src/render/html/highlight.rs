@@ -70,14 +70,30 @@ fn classes() -> &'static [(Scope, &'static str)] {
     })
 }
 
+/// The class a single scope decides, if any (the first prefix in [`classes`] that matches).
+fn class_of_scope(scope: Scope) -> Option<&'static str> {
+    classes()
+        .iter()
+        .find(|(p, _)| p.is_prefix_of(scope))
+        .map(|(_, c)| *c)
+}
+
+thread_local! {
+    /// Each scope's class, once worked out: the grammars use a few hundred scopes, and matching
+    /// each against the 21 prefixes on every token was a tenth of the highlighter's own time
+    /// (issue 14).
+    static MEMO: std::cell::RefCell<foldhash::HashMap<Scope, Option<&'static str>>> =
+        std::cell::RefCell::default();
+}
+
 /// The class of the innermost scope that has one.
 fn class_of(stack: &ScopeStack) -> Option<&'static str> {
-    let table = classes();
-    stack.as_slice().iter().rev().find_map(|s| {
-        table
+    MEMO.with_borrow_mut(|memo| {
+        stack
+            .as_slice()
             .iter()
-            .find(|(p, _)| p.is_prefix_of(*s))
-            .map(|(_, c)| *c)
+            .rev()
+            .find_map(|s| *memo.entry(*s).or_insert_with(|| class_of_scope(*s)))
     })
 }
 
@@ -104,6 +120,10 @@ pub(crate) fn language(hint: &str) -> Option<&'static SyntaxReference> {
 pub(crate) struct Highlighter {
     state: Option<ParseState>,
     stack: ScopeStack,
+    /// The line being parsed with its newline (the grammars expect one), reused line to line.
+    with_nl: String,
+    /// The last line's segments, reused line to line.
+    segments: Vec<Segment>,
 }
 
 /// Bytes highlighted on this page so far (the budget); reset by [`reset_budget`].
@@ -125,28 +145,39 @@ impl Highlighter {
         Highlighter {
             state: state.map(ParseState::new),
             stack: ScopeStack::new(),
+            with_nl: String::new(),
+            segments: Vec::new(),
         }
     }
 
     /// The classed segments of one line (given without its newline). After a parse error or an
     /// overlong line, this and every later line are one plain segment.
-    pub(crate) fn line(&mut self, line: &str) -> Vec<Segment> {
-        let plain = || vec![(0..line.len(), None)];
+    pub(crate) fn line(&mut self, line: &str) -> &[Segment] {
+        self.segments.clear();
+        self.classify(line);
+        &self.segments
+    }
+
+    /// Fills `self.segments` for `line`.
+    fn classify(&mut self, line: &str) {
+        let out = &mut self.segments;
         let Some(state) = self.state.as_mut() else {
-            return plain();
+            out.push((0..line.len(), None));
+            return;
         };
         if line.len() > MAX_LINE {
             self.state = None;
-            return plain();
+            out.push((0..line.len(), None));
+            return;
         }
-        let mut with_nl = String::with_capacity(line.len() + 1);
-        with_nl.push_str(line);
-        with_nl.push('\n');
-        let Ok(ops) = state.parse_line(&with_nl, syntaxes()) else {
+        self.with_nl.clear();
+        self.with_nl.push_str(line);
+        self.with_nl.push('\n');
+        let Ok(ops) = state.parse_line(&self.with_nl, syntaxes()) else {
             self.state = None;
-            return plain();
+            out.push((0..line.len(), None));
+            return;
         };
-        let mut out: Vec<Segment> = Vec::new();
         let mut at = 0;
         let push = |out: &mut Vec<Segment>, r: Range<usize>, c: Option<&'static str>| {
             let r = r.start.min(line.len())..r.end.min(line.len());
@@ -159,16 +190,15 @@ impl Highlighter {
             }
         };
         for (pos, op) in ops {
-            push(&mut out, at..pos, class_of(&self.stack));
+            push(out, at..pos, class_of(&self.stack));
             at = pos;
             if self.stack.apply(&op).is_err() {
                 self.state = None;
-                push(&mut out, at..line.len(), None);
-                return out;
+                push(out, at..line.len(), None);
+                return;
             }
         }
-        push(&mut out, at..line.len(), class_of(&self.stack));
-        out
+        push(out, at..line.len(), class_of(&self.stack));
     }
 }
 
@@ -200,7 +230,7 @@ pub(crate) fn push_code(h: &mut Html, lang: Option<&'static SyntaxReference>, co
         }
         let line = line.strip_suffix('\r').unwrap_or(line);
         let segs = hl.line(line);
-        push_segments(h, line, &segs);
+        push_segments(h, line, segs);
     }
 }
 

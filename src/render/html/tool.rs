@@ -440,7 +440,7 @@ fn push_code_lines(h: &mut Html, text: &str, hl: &mut Highlighter, numbered: boo
                 .raw_trusted("</span>");
         }
         let segs = hl.line(code);
-        push_segments(h, code, &segs);
+        push_segments(h, code, segs);
     }
 }
 
