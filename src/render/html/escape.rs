@@ -35,6 +35,14 @@ impl Html {
         self
     }
 
+    /// Hands the buffer to the filtered Markdown renderer (`markdown::push_markdown`), which
+    /// writes its HTML straight into it: the same trust as `raw_trusted` of its output, without
+    /// an intermediate string per text. Only for that one caller. Grep for it.
+    pub(crate) fn raw_trusted_with(&mut self, write: impl FnOnce(&mut String)) -> &mut Html {
+        write(&mut self.buf);
+        self
+    }
+
     /// Appends an integer (digits never need escaping; only integer types are accepted, so this
     /// is not a second raw path).
     pub(crate) fn num(&mut self, n: impl Integer) -> &mut Html {
@@ -46,6 +54,11 @@ impl Html {
     /// The markup written so far.
     pub(crate) fn as_str(&self) -> &str {
         &self.buf
+    }
+
+    /// The markup written, as a string of its own (a fragment that becomes one Markdown event).
+    pub(crate) fn into_string(self) -> String {
+        self.buf
     }
 
     /// Forgets what was written, keeping the allocation (one buffer serves every item).
@@ -85,22 +98,25 @@ fn push_invisible_mark(out: &mut String, c: char) {
 /// starts, and runs that need nothing are copied whole (the old three passes over decoded
 /// characters and a copy were a twentieth of a page's time, issue 14).
 fn push_escaped(out: &mut String, s: &str, attr: bool) {
+    let stops = if attr { &ATTR_STOPS } else { &TEXT_STOPS };
     let bytes = s.as_bytes();
     let mut start = 0;
     let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
+    loop {
+        while bytes.get(i).is_some_and(|&b| !stops[usize::from(b)]) {
+            i += 1;
+        }
+        let Some(&b) = bytes.get(i) else {
+            break;
+        };
         if b.is_ascii() {
             let with = match b {
                 b'&' => "&amp;",
                 b'<' => "&lt;",
                 b'>' => "&gt;",
-                b'\0' => "\u{FFFD}",
-                b'"' if attr => "&quot;",
-                b'\'' if attr => "&#39;",
-                _ => {
-                    i += 1;
-                    continue;
-                }
+                b'"' => "&quot;",
+                b'\'' => "&#39;",
+                _ => "\u{FFFD}",
             };
             out.push_str(&s[start..i]);
             out.push_str(with);
@@ -108,7 +124,8 @@ fn push_escaped(out: &mut String, s: &str, attr: bool) {
             start = i;
             continue;
         }
-        // `i` is where a character starts: every step before moved over whole characters.
+        // `i` is where a character starts: every step before moved over whole characters
+        // (a stop is never a continuation byte).
         let Some(c) = s[i..].chars().next() else {
             break;
         };
@@ -125,6 +142,27 @@ fn push_escaped(out: &mut String, s: &str, attr: bool) {
         i += len;
     }
     out.push_str(&s[start..]);
+}
+
+/// The bytes [`push_escaped`] stops at in a text node: `&`, `<`, `>`, NUL and the first byte of
+/// every non-ASCII character (it may be invisible). Continuation bytes are skipped.
+static TEXT_STOPS: [bool; 256] = stops(b"&<>\0");
+/// The same in an attribute value: also `"` and `'`.
+static ATTR_STOPS: [bool; 256] = stops(b"&<>\0\"'");
+
+const fn stops(ascii: &[u8]) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < ascii.len() {
+        t[ascii[i] as usize] = true;
+        i += 1;
+    }
+    let mut b = 0xC0;
+    while b < 256 {
+        t[b] = true;
+        b += 1;
+    }
+    t
 }
 
 /// The URL when a link to it is safe to follow: `http:`, `https:`, `mailto:` (scheme matched
