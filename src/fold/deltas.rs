@@ -55,7 +55,9 @@ impl DeltaBuffer {
     /// The message's final frames are arriving: its deltas are no longer needed.
     pub(super) fn settled(&mut self, message_id: &str) {
         self.pending.remove(message_id);
-        if !self.settled.iter().any(|m| m == message_id) {
+        // Newest first: a message's blocks arrive one after another, so it is most often the
+        // last one settled.
+        if !self.settled.iter().rev().any(|m| m == message_id) {
             if self.settled.len() == SETTLED_MEMORY {
                 self.settled.pop_front();
             }

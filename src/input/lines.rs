@@ -72,21 +72,28 @@ impl<R: BufRead> LineReader<R> {
         self.number += 1;
         let offset = self.offset;
         self.offset += self.buf.len() as u64;
-        let mut bytes = &self.buf[..];
+        // The line's bytes become its text without a copy; the next line is read into a new
+        // buffer (one allocation, as a copy would need).
+        let mut bytes = std::mem::take(&mut self.buf);
         let unterminated = bytes.last() != Some(&b'\n');
         if !unterminated {
-            bytes = &bytes[..bytes.len() - 1];
+            bytes.pop();
             if bytes.last() == Some(&b'\r') {
-                bytes = &bytes[..bytes.len() - 1];
+                bytes.pop();
             }
         }
-        if self.number == 1 {
-            bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        if self.number == 1 && bytes.starts_with(b"\xEF\xBB\xBF") {
+            bytes.drain(..3);
         }
-        let (text, lossy) = match std::str::from_utf8(bytes) {
-            Ok(s) => (s.to_owned(), false),
-            Err(_) => (String::from_utf8_lossy(bytes).into_owned(), true),
+        let (text, lossy) = match String::from_utf8(bytes) {
+            Ok(s) => (s, false),
+            Err(e) => (String::from_utf8_lossy(e.as_bytes()).into_owned(), true),
         };
+        let mut text = text;
+        // A long line read in pieces may hold twice its length: give the slack back.
+        if text.capacity() - text.len() > 64 * 1024 {
+            text.shrink_to_fit();
+        }
         Ok(Some(InputLine {
             number: self.number,
             offset,

@@ -29,6 +29,8 @@ pub(crate) mod fields;
 mod format;
 /// Google Gemini CLI: stream-json and saved chats.
 mod gemini;
+/// Typed fields that read as `Value`'s accessors do.
+pub(crate) mod lenient;
 pub(crate) mod lines;
 /// Qwen Code: the daemon's SSE stream and stream-json.
 mod qwen;

@@ -12,7 +12,10 @@ use crate::model::event::Event;
 use crate::model::transcript::TranscriptItem;
 
 /// Writes every event as it is decoded; ignores the folded items.
-pub(crate) struct EventsRenderer;
+#[derive(Default)]
+pub(crate) struct EventsRenderer {
+    line: super::JsonLine,
+}
 
 #[derive(Serialize)]
 struct HeaderEvent<'a> {
@@ -29,8 +32,8 @@ impl Render for EventsRenderer {
     }
 
     fn begin(&mut self, out: &mut dyn Write, header: &Header) -> io::Result<()> {
-        serde_json::to_writer(
-            &mut *out,
+        self.line.write(
+            out,
             &HeaderEvent {
                 event: "header",
                 schema: "scribe.events",
@@ -38,13 +41,11 @@ impl Render for EventsRenderer {
                 source: header.source,
                 file: &header.file,
             },
-        )?;
-        out.write_all(b"\n")
+        )
     }
 
     fn live(&mut self, out: &mut dyn Write, event: &Event) -> io::Result<()> {
-        serde_json::to_writer(&mut *out, event)?;
-        out.write_all(b"\n")
+        self.line.write(out, event)
     }
 
     fn live_raw(&mut self, out: &mut dyn Write, event: &Event, raw: &str) -> io::Result<()> {

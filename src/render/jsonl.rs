@@ -15,11 +15,9 @@ use crate::model::session::{SessionSnapshot, SystemNotice};
 use crate::model::transcript::{DebugRecord, TranscriptItem, Turn};
 
 /// Writes one JSON record per line.
-pub(crate) struct JsonlRenderer;
-
-fn write<T: Serialize>(out: &mut dyn Write, record: &T) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, record)?;
-    out.write_all(b"\n")
+#[derive(Default)]
+pub(crate) struct JsonlRenderer {
+    line: super::JsonLine,
 }
 
 /// The first record of every transcript.
@@ -48,7 +46,7 @@ struct NoticeRecord<'a> {
 
 impl Render for JsonlRenderer {
     fn begin(&mut self, out: &mut dyn Write, header: &Header) -> io::Result<()> {
-        write(
+        self.line.write(
             out,
             &HeaderRecord {
                 kind: "header",
@@ -63,28 +61,28 @@ impl Render for JsonlRenderer {
 
     fn item(&mut self, out: &mut dyn Write, item: &TranscriptItem) -> io::Result<()> {
         match item {
-            TranscriptItem::Session(s) => write(
+            TranscriptItem::Session(s) => self.line.write(
                 out,
                 &Tagged::<SessionSnapshot> {
                     kind: "session",
                     body: s,
                 },
             ),
-            TranscriptItem::Turn(t) => write(
+            TranscriptItem::Turn(t) => self.line.write(
                 out,
                 &Tagged::<Turn> {
                     kind: "turn",
                     body: t,
                 },
             ),
-            TranscriptItem::Notice(n) => write(
+            TranscriptItem::Notice(n) => self.line.write(
                 out,
                 &NoticeRecord {
                     kind: "notice",
                     notice: n,
                 },
             ),
-            TranscriptItem::Debug(d) => write(
+            TranscriptItem::Debug(d) => self.line.write(
                 out,
                 &Tagged::<DebugRecord> {
                     kind: "debug",

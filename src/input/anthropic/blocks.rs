@@ -3,8 +3,10 @@
 //! Shared by every Claude format (stream-json and saved sessions store the same blocks). Unknown
 //! block types are kept whole as `data` parts: nothing inside a message is dropped.
 
+use serde::Deserialize;
 use serde_json::{Value, json};
 
+use crate::input::anthropic::row::{Element, RawBlock, owned};
 use crate::input::tool_kind::{self, ToolTable};
 use crate::model::tool_kind::ToolKind;
 use crate::model::transcript::{Caller, Citation, Part, SkillInfo, ToolCall, output_text};
@@ -34,32 +36,41 @@ fn s(v: &Value, key: &str) -> String {
 }
 
 /// Decodes one content block (either side of the conversation); `tools` names the agent's tools.
-pub(crate) fn block(b: &Value, tools: ToolTable) -> Block {
-    let ty = b.get("type").and_then(Value::as_str).unwrap_or_default();
-    match ty {
+/// `whole` gives the block as it was, for the blocks kept whole (a type nobody knows).
+pub(crate) fn block(b: Element<'_>, whole: impl FnOnce() -> Value, tools: ToolTable) -> Block {
+    let mut b = match b {
+        Element::Block(b) => *b,
+        Element::NotObject => {
+            return Block::Part(Part::Data {
+                name: "block".into(),
+                data: whole(),
+                summary: None,
+            });
+        }
+    };
+    let ty = b.ty.take().unwrap_or_default();
+    match ty.as_ref() {
         "text" => {
-            let citations: Vec<Citation> = b
-                .get("citations")
-                .and_then(Value::as_array)
-                .map(|a| a.iter().map(citation).collect())
-                .unwrap_or_default();
+            let citations: Vec<Citation> = match &b.citations {
+                Some(Value::Array(a)) => a.iter().map(citation).collect(),
+                _ => Vec::new(),
+            };
             if citations.is_empty() {
-                Block::Text(s(b, "text"))
+                Block::Text(owned(b.text))
             } else {
                 Block::Part(Part::Text {
-                    text: s(b, "text"),
+                    text: owned(b.text),
                     citations,
                 })
             }
         }
         "thinking" => Block::Part(Part::Reasoning {
-            text: s(b, "thinking"),
+            text: owned(b.thinking),
             redacted: false,
             signature: b
-                .get("signature")
-                .and_then(Value::as_str)
+                .signature
                 .filter(|s| !s.is_empty())
-                .map(str::to_owned),
+                .map(std::borrow::Cow::into_owned),
         }),
         "redacted_thinking" => Block::Part(Part::Reasoning {
             text: String::new(),
@@ -67,14 +78,14 @@ pub(crate) fn block(b: &Value, tools: ToolTable) -> Block {
             signature: None,
         }),
         "tool_use" | "server_tool_use" | "mcp_tool_use" => Block::Part(Part::ToolCall {
-            call: Box::new(tool_call(b, ty, tools)),
+            call: Box::new(tool_call(b, &ty, tools)),
         }),
         // An MCP connector's result reads like a client tool's.
         "tool_result" | "mcp_tool_result" => {
-            let is_error = b.get("is_error").and_then(Value::as_bool).unwrap_or(false);
-            let output = tool_output(b.get("content").unwrap_or(&Value::Null));
+            let is_error = b.is_error.unwrap_or(false);
+            let output = tool_output(b.content.unwrap_or(Value::Null));
             Block::Result {
-                tool_call_id: s(b, "tool_use_id"),
+                tool_call_id: owned(b.tool_use_id),
                 is_error,
                 error_text: is_error.then(|| output_text(&output)),
                 output,
@@ -84,7 +95,7 @@ pub(crate) fn block(b: &Value, tools: ToolTable) -> Block {
             // Server tools: web_search, web_fetch, code_execution, bash/text-editor code
             // execution, tool_search, advisor. An error is a content object whose type ends in
             // `_error`.
-            let content = b.get("content").cloned().unwrap_or(Value::Null);
+            let content = b.content.unwrap_or(Value::Null);
             let err_code = content
                 .get("type")
                 .and_then(Value::as_str)
@@ -98,7 +109,7 @@ pub(crate) fn block(b: &Value, tools: ToolTable) -> Block {
                         .to_owned()
                 });
             Block::Result {
-                tool_call_id: s(b, "tool_use_id"),
+                tool_call_id: owned(b.tool_use_id),
                 is_error: err_code.is_some(),
                 error_text: err_code,
                 output: content,
@@ -108,22 +119,25 @@ pub(crate) fn block(b: &Value, tools: ToolTable) -> Block {
         "document" => Block::Part(media_part(b, "application/pdf")),
         "search_result" => Block::Part(Part::SourceDocument {
             media_type: "text/plain".into(),
-            title: s(b, "title"),
-            source_id: s(b, "source"),
-            text: Some(output_text(&tool_output(
-                b.get("content").unwrap_or(&Value::Null),
-            )))
-            .filter(|t| !t.is_empty()),
+            title: owned(b.title),
+            source_id: b
+                .source
+                .as_ref()
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            text: Some(output_text(&tool_output(b.content.unwrap_or(Value::Null))))
+                .filter(|t| !t.is_empty()),
         }),
         // A file the code-execution container was given: a file reference, like a `file` source.
         "container_upload" => Block::Part(Part::File {
             media_type: "application/octet-stream".into(),
-            url: format!("file-id:{}", s(b, "file_id")),
+            url: format!("file-id:{}", b.file_id.as_deref().unwrap_or_default()),
             filename: None,
         }),
         "compaction" => Block::Part(Part::Compaction {
-            summary: match b.get("content") {
-                Some(Value::String(t)) => Some(t.clone()),
+            summary: match b.content {
+                Some(Value::String(t)) => Some(t),
                 Some(Value::Null) | None => None,
                 Some(other) => Some(output_text(&tool_output(other))),
             },
@@ -132,25 +146,24 @@ pub(crate) fn block(b: &Value, tools: ToolTable) -> Block {
             name: if ty.is_empty() {
                 "block".into()
             } else {
-                ty.to_owned()
+                ty.clone().into_owned()
             },
-            data: b.clone(),
+            data: whole(),
             // A tool reference (a tool search's result) names the tool it found.
             summary: (ty == "tool_reference")
-                .then(|| b.get("tool_name").and_then(Value::as_str))
+                .then_some(b.tool_name)
                 .flatten()
-                .map(str::to_owned),
+                .map(std::borrow::Cow::into_owned),
         }),
     }
 }
 
 /// A `tool_use`-like block → a running tool call, with caller, MCP server and skill filled in.
-fn tool_call(b: &Value, ty: &str, tools: ToolTable) -> ToolCall {
-    let name = s(b, "name");
-    let input = b.get("input").cloned().unwrap_or_else(|| json!({}));
+fn tool_call(b: RawBlock<'_>, ty: &str, tools: ToolTable) -> ToolCall {
+    let input = b.input.unwrap_or_else(|| json!({}));
     let mut call = ToolCall::new(
-        s(b, "id"),
-        name.clone(),
+        owned(b.id),
+        owned(b.name),
         Default::default(),
         Caller::Model,
         input,
@@ -158,17 +171,16 @@ fn tool_call(b: &Value, ty: &str, tools: ToolTable) -> ToolCall {
     // Who made the call: `{type: "direct"}` is the model itself; anything else (server-side
     // code execution calling the tool) is kept, so the chain is not lost.
     call.called_by = b
-        .get("caller")
-        .filter(|c| !c.is_null() && c.get("type").and_then(Value::as_str) != Some("direct"))
-        .cloned();
+        .caller
+        .filter(|c| !c.is_null() && c.get("type").and_then(Value::as_str) != Some("direct"));
     match ty {
         "server_tool_use" => call.caller = Caller::ServerTool,
         "mcp_tool_use" => {
             call.caller = Caller::Mcp;
-            call.mcp_server = Some(s(b, "server_name"));
+            call.mcp_server = Some(owned(b.server_name));
         }
         _ => {
-            if let Some((server, _tool)) = split_mcp_name(&name) {
+            if let Some((server, _tool)) = split_mcp_name(&call.name) {
                 call.caller = Caller::Mcp;
                 call.mcp_server = Some(server.to_owned());
             }
@@ -267,8 +279,8 @@ pub(crate) fn split_mcp_name(name: &str) -> Option<(&str, &str)> {
 }
 
 /// An image or document block → a `file` part with a `data:` URL (or the source URL).
-fn media_part(b: &Value, default_type: &str) -> Part {
-    let src = b.get("source").cloned().unwrap_or(Value::Null);
+fn media_part(b: RawBlock<'_>, default_type: &str) -> Part {
+    let src = b.source.unwrap_or(Value::Null);
     let media_type = src
         .get("media_type")
         .and_then(Value::as_str)
@@ -284,7 +296,7 @@ fn media_part(b: &Value, default_type: &str) -> Part {
     Part::File {
         media_type,
         url,
-        filename: b.get("title").and_then(Value::as_str).map(str::to_owned),
+        filename: b.title.map(std::borrow::Cow::into_owned),
     }
 }
 
@@ -302,7 +314,7 @@ fn percent_encode(text: &str) -> String {
 
 /// A tool result's content, normalized: a string stays a string; an array of blocks becomes a
 /// string when it is all text, else an array of `text` / `file` parts.
-pub(crate) fn tool_output(content: &Value) -> Value {
+pub(crate) fn tool_output(content: Value) -> Value {
     match content {
         Value::Array(blocks) => {
             let all_text = blocks
@@ -318,15 +330,18 @@ pub(crate) fn tool_output(content: &Value) -> Value {
             Value::Array(
                 blocks
                     .iter()
-                    .map(|b| match block(b, tool_kind::no_names) {
-                        Block::Text(t) => json!({"type": "text", "text": t}),
-                        Block::Part(p) => serde_json::to_value(p).unwrap_or(Value::Null),
-                        Block::Result { output, .. } => output,
+                    .map(|b| {
+                        let element = Element::deserialize(b).unwrap_or(Element::NotObject);
+                        match block(element, || b.clone(), tool_kind::no_names) {
+                            Block::Text(t) => json!({"type": "text", "text": t}),
+                            Block::Part(p) => serde_json::to_value(p).unwrap_or(Value::Null),
+                            Block::Result { output, .. } => output,
+                        }
                     })
                     .collect(),
             )
         }
-        other => other.clone(),
+        other => other,
     }
 }
 
@@ -347,13 +362,13 @@ mod tests {
     #[test]
     fn text_only_output_is_a_string() {
         let v = json!([{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]);
-        assert_eq!(tool_output(&v), json!("a\nb"));
+        assert_eq!(tool_output(v), json!("a\nb"));
     }
 
     #[test]
     fn image_output_is_a_file_part() {
         let v = json!([{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AAA"}}]);
-        let out = tool_output(&v);
+        let out = tool_output(v);
         assert_eq!(out[0]["type"], "file");
         assert_eq!(out[0]["url"], "data:image/png;base64,AAA");
     }

@@ -4,22 +4,23 @@
 
 use foldhash::{HashMap, HashSet};
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::input::anthropic::blocks::{self, Block};
 use crate::input::anthropic::classify::{self, Flags};
+use crate::input::anthropic::row::{self, Content, Element, RawBlock, Row, Spelling, Whole};
 use crate::input::fields::{opt_string, parent_tool_use_id};
 use crate::input::tool_kind::{FactsReader, ToolTable};
 use crate::model::event::EventKind;
-use crate::model::transcript::{Part, Role, Turn, TurnMeta, Usage};
+use crate::model::transcript::{Part, Role, Turn, TurnMeta};
 
 /// What differs between the formats that share these messages: field names (the live wire and a
 /// saved session spell some differently) and the agent whose tool names the blocks carry.
 /// Each agent's folder defines its own (`claude::STREAM_WIRE`, …).
 #[derive(Debug)]
 pub(crate) struct Wire {
-    pub(crate) synthetic: &'static [&'static str],
-    pub(crate) tool_use_result: &'static str,
+    /// How the format spells its flags and the result details.
+    pub(crate) spelling: Spelling,
     /// The agent's tool names → tool kinds.
     pub(crate) tools: ToolTable,
     /// The agent's result details (`tool_use_result`) → what a reader wants of them.
@@ -51,49 +52,51 @@ pub(crate) struct ClaudeMessages {
 impl ClaudeMessages {
     /// An assistant message: one event per content block.
     pub(crate) fn assistant(&mut self, v: &Value, wire: &Wire, emit: &mut impl FnMut(EventKind)) {
-        let thread = parent_tool_use_id(v);
+        self.assistant_row(row::from_value(v), &Whole::Value(v), wire, emit);
+    }
+
+    /// [`ClaudeMessages::assistant`], of a row already decoded (`whole` gives its blocks as
+    /// they were, for those kept whole).
+    pub(crate) fn assistant_row(
+        &mut self,
+        row: Row<'_>,
+        whole: &Whole<'_>,
+        wire: &Wire,
+        emit: &mut impl FnMut(EventKind),
+    ) {
+        let thread = thread_of(&row);
         if let Some(p) = &thread {
             self.held_prompt(p, emit);
         }
-        let msg = v.get("message").unwrap_or(&Value::Null);
+        let msg = row.message.unwrap_or_default();
         let message_id = msg
-            .get("id")
-            .and_then(Value::as_str)
-            .or_else(|| v.get("uuid").and_then(Value::as_str))
+            .id
+            .as_deref()
+            .or(row.uuid.as_deref())
             .unwrap_or_default()
             .to_owned();
-        let model = opt_string(msg, "model");
-        let api_error = v
-            .get("is_api_error_message")
-            .and_then(Value::as_bool)
-            .unwrap_or(false)
-            || v.get("isApiErrorMessage")
-                .and_then(Value::as_bool)
-                .unwrap_or(false)
-            || model.as_deref() == Some("<synthetic>") && v.get("error").is_some();
+        let model = msg.model.map(std::borrow::Cow::into_owned);
+        let api_error = row.is_api_error_message.unwrap_or(false)
+            || row.is_api_error_message_saved.unwrap_or(false)
+            || model.as_deref() == Some("<synthetic>") && row.error.is_some();
+        let error_text = row.error.flatten().map(std::borrow::Cow::into_owned);
         let error = if api_error {
-            Some(
-                v.get("error")
-                    .and_then(Value::as_str)
-                    .unwrap_or("api_error")
-                    .to_owned(),
-            )
+            Some(error_text.unwrap_or_else(|| "api_error".to_owned()))
         } else {
-            opt_string(v, "error")
+            error_text
         };
         let meta = TurnMeta {
             model,
-            stop_reason: opt_string(msg, "stop_reason"),
-            usage: msg.get("usage").and_then(Usage::from_json),
+            stop_reason: msg.stop_reason.map(std::borrow::Cow::into_owned),
+            usage: msg.usage.as_ref().map(row::UsageFields::usage),
             error,
-            aborted: v.get("aborted").and_then(Value::as_bool).unwrap_or(false),
+            aborted: row.aborted.unwrap_or(false),
             machinery: Map::new(),
             ..TurnMeta::default()
         };
-        let timestamp = opt_string(v, "timestamp");
-        let blocks = content_blocks(msg);
-        for b in blocks.iter() {
-            let part = match blocks::block(b, wire.tools) {
+        let timestamp = row.timestamp.map(std::borrow::Cow::into_owned);
+        for (i, b) in elements(msg.content).into_iter().enumerate() {
+            let part = match blocks::block(b, || whole.block(i), wire.tools) {
                 Block::Text(text) => Part::Text {
                     text,
                     citations: Vec::new(),
@@ -220,18 +223,27 @@ impl ClaudeMessages {
 
     /// A user message: tool results first (row 2), then whatever else it carried, classified.
     pub(crate) fn user(&mut self, v: &Value, wire: &Wire, emit: &mut impl FnMut(EventKind)) {
-        let thread = parent_tool_use_id(v);
-        let msg = v.get("message").unwrap_or(&Value::Null);
-        let blocks = content_blocks(msg);
-        let mut sidecar = v
-            .get(wire.tool_use_result)
-            .filter(|s| !s.is_null())
-            .cloned();
+        self.user_row(row::from_value(v), &Whole::Value(v), wire, emit);
+    }
+
+    /// [`ClaudeMessages::user`], of a row already decoded (`whole` as for
+    /// [`ClaudeMessages::assistant_row`]).
+    pub(crate) fn user_row(
+        &mut self,
+        mut row: Row<'_>,
+        whole: &Whole<'_>,
+        wire: &Wire,
+        emit: &mut impl FnMut(EventKind),
+    ) {
+        let thread = thread_of(&row);
+        let mut sidecar = row.take_details(wire.spelling);
+        let content = row.message.take().map(|m| m.content).unwrap_or_default();
+        let timestamp = row.timestamp.take().map(std::borrow::Cow::into_owned);
         let mut texts: Vec<String> = Vec::new();
         let mut parts: Vec<Part> = Vec::new();
         let mut first_result: Option<String> = None;
-        for b in blocks.iter() {
-            match blocks::block(b, wire.tools) {
+        for (i, b) in elements(content).into_iter().enumerate() {
+            match blocks::block(b, || whole.block(i), wire.tools) {
                 Block::Text(t) => texts.push(t),
                 Block::Part(p) => parts.push(p),
                 Block::Result {
@@ -272,7 +284,7 @@ impl ClaudeMessages {
                         sidecar: sc,
                         facts,
                         server_run: false,
-                        timestamp: opt_string(v, "timestamp"),
+                        timestamp: timestamp.clone(),
                     });
                 }
             }
@@ -281,15 +293,9 @@ impl ClaudeMessages {
             return;
         }
         let flags = Flags {
-            replay: v.get("isReplay").and_then(Value::as_bool).unwrap_or(false),
-            synthetic: wire
-                .synthetic
-                .iter()
-                .any(|k| v.get(*k).and_then(Value::as_bool).unwrap_or(false)),
-            compact_summary: v
-                .get("isCompactSummary")
-                .and_then(Value::as_bool)
-                .unwrap_or(false),
+            replay: row.is_replay.unwrap_or(false),
+            synthetic: row.synthetic(wire.spelling),
+            compact_summary: row.is_compact_summary.unwrap_or(false),
             subagent_first: match &thread {
                 Some(p) => self.subagent_threads_seen.insert(p.clone()),
                 None => false,
@@ -305,11 +311,11 @@ impl ClaudeMessages {
                 // The thread's own first message is the prompt `task_started` held: the turn,
                 // with this message's time and id.
                 let mut turn = self.task_prompts.remove(p).expect("checked above");
-                if let Some(ts) = opt_string(v, "timestamp") {
+                if let Some(ts) = timestamp {
                     turn.timestamp = Some(ts);
                 }
-                if let Some(id) = opt_string(v, "uuid") {
-                    turn.id = id;
+                if let Some(id) = row.uuid {
+                    turn.id = id.into_owned();
                 }
                 emit(EventKind::UserTurn {
                     turn: Box::new(turn),
@@ -365,7 +371,10 @@ impl ClaudeMessages {
             (_, o) => o,
         };
         self.user_count += 1;
-        let id = opt_string(v, "uuid").unwrap_or_else(|| format!("u{}", self.user_count));
+        let id = row
+            .uuid
+            .map(std::borrow::Cow::into_owned)
+            .unwrap_or_else(|| format!("u{}", self.user_count));
         let turn = Turn {
             id,
             role: Role::User,
@@ -374,22 +383,18 @@ impl ClaudeMessages {
             parts: turn_parts,
             metadata: TurnMeta {
                 machinery: c.machinery,
-                priority: opt_string(v, "priority"),
-                file_attachments: v
-                    .get("file_attachments")
-                    .and_then(Value::as_array)
-                    .cloned()
-                    .unwrap_or_default(),
+                priority: row.priority.map(std::borrow::Cow::into_owned),
+                file_attachments: row.file_attachments.unwrap_or_default(),
                 ..TurnMeta::default()
             },
-            timestamp: opt_string(v, "timestamp"),
+            timestamp,
             end_timestamp: None,
         };
-        let source_tool_call_id = v
-            .get("sourceToolUseID")
-            .or_else(|| v.get("source_tool_use_id"))
-            .and_then(Value::as_str)
-            .map(str::to_owned);
+        let source_tool_call_id = row
+            .source_tool_use_id_saved
+            .or(row.source_tool_use_id)
+            .flatten()
+            .map(std::borrow::Cow::into_owned);
         emit(EventKind::UserTurn {
             turn: Box::new(turn),
             source_tool_call_id,
@@ -452,13 +457,26 @@ impl ClaudeMessages {
     }
 }
 
-/// A message's content as blocks, borrowed (a plain string content becomes one text block).
-fn content_blocks(msg: &Value) -> std::borrow::Cow<'_, [Value]> {
-    match msg.get("content") {
-        Some(Value::Array(a)) => std::borrow::Cow::Borrowed(a.as_slice()),
-        Some(Value::String(s)) => std::borrow::Cow::Owned(vec![json!({"type": "text", "text": s})]),
-        _ => std::borrow::Cow::Owned(Vec::new()),
+/// A message's content as blocks (a plain string content becomes one text block).
+fn elements(content: Content<'_>) -> Vec<Element<'_>> {
+    match content {
+        Content::Blocks(blocks) => blocks,
+        Content::Text(text) => vec![Element::Block(Box::new(RawBlock {
+            ty: Some("text".into()),
+            text: Some(text),
+            ..RawBlock::default()
+        }))],
+        Content::None => Vec::new(),
     }
+}
+
+/// The thread of a row (`parent_tool_use_id`): the Agent call a sub-agent's row belongs to,
+/// `None` for the main line (`fields::parent_tool_use_id`, typed).
+fn thread_of(row: &Row<'_>) -> Option<String> {
+    row.parent_tool_use_id
+        .as_deref()
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
 }
 
 /// What the CLI writes when the person rejects a tool call (1.0.x to 2.0.x, before

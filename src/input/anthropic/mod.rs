@@ -9,5 +9,7 @@ pub(crate) mod classify;
 pub(crate) mod control;
 pub(crate) mod cost;
 pub(crate) mod messages;
+/// Assistant and user rows, typed and borrowed.
+pub(crate) mod row;
 pub(crate) mod stream;
 pub(crate) mod system;

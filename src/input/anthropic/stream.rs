@@ -14,6 +14,7 @@ use serde_json::Value;
 use crate::input::anthropic::control::Permissions;
 use crate::input::anthropic::cost::CostLedger;
 pub(crate) use crate::input::anthropic::messages::{ClaudeMessages, Wire};
+use crate::input::anthropic::row::{Row, Whole};
 pub(crate) use crate::input::anthropic::system::{info, result_notice, session_snapshot, system};
 use crate::input::fields::{opt_string, parent_tool_use_id, str_of, string};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
@@ -59,6 +60,9 @@ impl StreamJson {
 impl Adapter for StreamJson {
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
         if line.text.trim().is_empty() {
+            return;
+        }
+        if self.typed(line, out) {
             return;
         }
         let Some(v) = parse_json_line(line, out, report) else {
@@ -194,7 +198,45 @@ impl Adapter for StreamJson {
     }
 }
 
+/// True when the line begins `{"type":"…"` naming neither `assistant` nor `user` (how Claude Code
+/// writes every line): no use trying the typed row on it. A line written another way is tried.
+fn named_other_type(text: &str) -> bool {
+    text.strip_prefix(r#"{"type":""#)
+        .and_then(|rest| rest.split_once('"'))
+        .is_some_and(|(ty, _)| ty != "assistant" && ty != "user")
+}
+
 impl StreamJson {
+    /// The common case, decoded without a `Value` tree: an `assistant` or `user` line, parsed
+    /// straight into the typed row the message decoder reads (`anthropic::row`). False when the
+    /// line is anything else, or does not parse that way (broken JSON, a repeated key): it then
+    /// goes the general way, which reports what is wrong with it.
+    fn typed(&mut self, line: &InputLine, out: &mut Vec<Event>) -> bool {
+        let text = line.text.trim_start();
+        if !text.starts_with('{') || named_other_type(text) {
+            return false;
+        }
+        let Ok(row) = serde_json::from_str::<Row<'_>>(&line.text) else {
+            return false;
+        };
+        let n = line.number;
+        let whole = Whole::text(&line.text);
+        let mut emit = |kind: EventKind| out.push(Event { line: n, kind });
+        match row.ty.as_deref() {
+            Some("assistant") => {
+                self.last_line = n;
+                self.core.assistant_row(row, &whole, self.wire, &mut emit);
+                true
+            }
+            Some("user") => {
+                self.last_line = n;
+                self.core.user_row(row, &whole, self.wire, &mut emit);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// `system/status {permissionMode}`: the mode changed mid-session, so the session snapshot
     /// is written again with it (a stream without an init gets a snapshot holding what it knows).
     fn permission_mode(&mut self, v: &Value, emit: &mut impl FnMut(EventKind)) {

@@ -7,20 +7,19 @@ pub(crate) mod session;
 pub(crate) mod tools;
 
 use crate::input::anthropic::messages::Wire;
+use crate::input::anthropic::row::Spelling;
 use crate::input::anthropic::stream::StreamJson;
 
 /// The live stream-json spelling, with Claude Code's tool names.
 pub(crate) const STREAM_WIRE: Wire = Wire {
-    synthetic: &["isSynthetic"],
-    tool_use_result: "tool_use_result",
+    spelling: Spelling::Live,
     tools: tools::known,
     facts: results::result_facts,
 };
 
 /// The saved-session spelling, with Claude Code's tool names.
 pub(crate) const SESSION_WIRE: Wire = Wire {
-    synthetic: &["isMeta", "isVisibleInTranscriptOnly"],
-    tool_use_result: "toolUseResult",
+    spelling: Spelling::Saved,
     tools: tools::known,
     facts: results::result_facts,
 };

@@ -31,8 +31,7 @@ use crate::model::transcript::{Part, ToolState};
 
 /// Qwen Code's stream-json: Claude's live spelling, Qwen Code's tool names.
 const WIRE: Wire = Wire {
-    synthetic: &["isSynthetic"],
-    tool_use_result: "tool_use_result",
+    spelling: crate::input::anthropic::row::Spelling::Live,
     tools: super::tool_names::known,
     facts: crate::input::tool_kind::no_facts,
 };

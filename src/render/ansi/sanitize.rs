@@ -68,7 +68,11 @@ fn flag_tags_follow(rest: &str) -> Option<usize> {
 /// Returns `text` with every unsafe character replaced by a visible escape; borrows when there
 /// is nothing to replace (the common case).
 pub(crate) fn sanitize(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_unsafe) {
+    // Printable ASCII, newlines and tabs: a byte scan the compiler vectorizes says so at once.
+    let plain = text
+        .bytes()
+        .all(|b| (0x20..0x7f).contains(&b) || b == b'\n' || b == b'\t');
+    if plain || !text.chars().any(is_unsafe) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 16);

@@ -219,18 +219,27 @@ pub(crate) fn safe_markdown(text: &str) -> String {
     // Escaping one piece of HTML can change how the rest parses (an HTML block that swallowed
     // the next lines becomes a paragraph, and a line that was code joins a list and shows its
     // tags), so escape until the parser finds no HTML. Each pass removes at least one `<`.
+    // Each pass below parses the text; each looks only for what needs a character the text may
+    // not hold at all (HTML a `<`; images, links, definitions and mentions a `[`, `<` or `@`;
+    // fences three backticks or tildes), so a text without them skips the parse (issue 14).
     let mut out = sanitize(text).into_owned();
-    while let Some(escaped) = escape_html_once(&out) {
-        out = escaped;
+    while out.contains('<') {
+        match escape_html_once(&out) {
+            Some(escaped) => out = escaped,
+            None => break,
+        }
     }
-    out = make_inert(&out);
+    if out.contains(['[', '<', '@']) {
+        out = make_inert(&out);
+    }
     if !out.ends_with('\n') {
         out.push('\n');
     }
     // A top-level fence that never closes would swallow the rest of the page: close it. Ask the
     // parser which fences are real (a ``` inside an indented code block is not one), and leave
     // fences inside list items and quotes alone: those end with their container.
-    if let Some(close) = open_fence(&out) {
+    let fenced = out.contains("```") || out.contains("~~~");
+    if let Some(close) = fenced.then(|| open_fence(&out)).flatten() {
         out.push_str(&close);
         out.push('\n');
     }

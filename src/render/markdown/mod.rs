@@ -61,7 +61,9 @@ impl MarkdownRenderer {
 fn quote(out: &mut String, title: &str, text: &str) {
     let mut quoted = format!("> **{title}**\n>\n");
     for l in text.lines() {
-        quoted.push_str(&format!("> {l}\n"));
+        quoted.push_str("> ");
+        quoted.push_str(l);
+        quoted.push('\n');
     }
     out.push_str(&safe_markdown(&quoted));
     out.push('\n');
