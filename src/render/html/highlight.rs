@@ -126,21 +126,29 @@ pub(crate) struct Highlighter {
     segments: Vec<Segment>,
 }
 
-/// Bytes highlighted on this page so far (the budget); reset by [`reset_budget`].
-static SPENT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+thread_local! {
+    /// Bytes highlighted on this page so far (the budget); reset by [`reset_budget`]. One per
+    /// thread, since a page is rendered on one thread from `begin` to `finish` and `-o DIR`
+    /// renders pages side by side: one count for the process let a page spend another's
+    /// budget, so what was highlighted depended on timing.
+    static SPENT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
 
 /// Starts a new page's budget.
 pub(crate) fn reset_budget() {
-    SPENT.store(0, std::sync::atomic::Ordering::Relaxed);
+    SPENT.set(0);
 }
 
 impl Highlighter {
     /// A highlighter for a block of `size` bytes, or a plain one when there is no grammar or
     /// the block or the page is over its limit.
     pub(crate) fn new(syntax: Option<&'static SyntaxReference>, size: usize) -> Highlighter {
-        use std::sync::atomic::Ordering;
         let state = syntax.filter(|_| {
-            size <= MAX_BLOCK && SPENT.fetch_add(size, Ordering::Relaxed) + size <= PAGE_BUDGET
+            size <= MAX_BLOCK && {
+                let spent = SPENT.get() + size;
+                SPENT.set(spent);
+                spent <= PAGE_BUDGET
+            }
         });
         Highlighter {
             state: state.map(ParseState::new),
