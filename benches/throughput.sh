@@ -16,8 +16,9 @@
 #
 # Each command runs N times (default 3; peers once) and the best wall time and the best CPU time
 # (user + system) are kept; peak RSS is GNU time's %M. "x jq" is jq's time over the command's
-# (above 1: faster than jq), from CPU time, which a machine shared with other work disturbs less
-# than wall time. Read the ratios within one run, not the seconds.
+# (above 1: faster than jq), from CPU time (which a machine shared with other work disturbs less)
+# and from wall time (what a user waits; a command may use a second core). Read the ratios within
+# one run, not the seconds.
 # Prints a Markdown table (the README's performance section is one). Needs jq, python3, GNU time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -94,11 +95,16 @@ load = open("/proc/loadavg").read().split()[0]
 print(f"{datetime.date.today()}, {cpu}, {sys.argv[4]} cores, load average {load} at the end")
 print(f"stream: {size['stream']/1e6:.0f} MB; saved session: {size['session']/1e6:.0f} MB\n")
 jq = {r[1]: float(r[3]) for r in rows if r[0] == "jq -c ."}
+jq_wall = {r[1]: float(r[2]) for r in rows if r[0] == "jq -c ."}
 html = {r[1]: float(r[3]) for r in rows if r[0] == "scribe --to html"}
-print("| input | command | wall s | CPU s | MB/s (CPU) | peak RSS MB | x jq | ÷ scribe html |")
-print("|---|---|---:|---:|---:|---:|---:|---:|")
+html_wall = {r[1]: float(r[2]) for r in rows if r[0] == "scribe --to html"}
+print("| input | command | wall s | CPU s | MB/s (CPU) | peak RSS MB | x jq (CPU) | x jq (wall) "
+      "| ÷ scribe html (CPU) | ÷ scribe html (wall) |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 for name, inp, s, cpu, kib in rows:
     cpu = max(float(cpu), 0.005)
-    print(f"| {inp} | {name} | {float(s):.2f} | {cpu:.2f} | {size[inp]/1e6/cpu:.0f} "
-          f"| {int(kib)/1024:.1f} | {jq[inp]/cpu:.2f} | {cpu/html[inp]:.2f} |")
+    s = max(float(s), 0.005)
+    print(f"| {inp} | {name} | {s:.2f} | {cpu:.2f} | {size[inp]/1e6/cpu:.0f} "
+          f"| {int(kib)/1024:.1f} | {jq[inp]/cpu:.2f} | {jq_wall[inp]/s:.2f} "
+          f"| {cpu/html[inp]:.2f} | {s/html_wall[inp]:.2f} |")
 PY

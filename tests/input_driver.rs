@@ -513,3 +513,46 @@ fn lines_of_two_unrelated_formats_are_read_as_the_majority_with_a_warning() {
     );
     assert_eq!(records(&out)[0]["source"], "claude-stream");
 }
+
+/// An assistant or user line is decoded without a `Value` tree, skipping the fields scribe does
+/// not read; a line that is not JSON must still be refused wherever its fault is (issue 14):
+/// an unpaired surrogate escape, a number out of range, nesting past the parser's limit, in a
+/// field nobody reads, each a `debug` record with the parser's reason and an error on stderr.
+/// Also: a repeated key keeps its last value, as any JSON reader here does.
+#[test]
+fn a_fast_decoded_line_that_is_not_json_is_still_refused_and_kept() {
+    let msg = |id: &str| {
+        format!(
+            r#""message":{{"id":"{id}","role":"assistant","model":"m","content":[{{"type":"text","text":"said {id}"}}]}}"#
+        )
+    };
+    let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+    let lines = [
+        r#"{"type":"system","subtype":"init","session_id":"s","cwd":"/x","tools":[],"model":"m","uuid":"i"}"#.to_owned(),
+        format!(r#"{{"type":"assistant","junk":"\ud800",{}}}"#, msg("m1")),
+        format!(r#"{{"type":"assistant","junk":{{"n":1e999}},{}}}"#, msg("m2")),
+        format!(r#"{{"type":"assistant","junk":{deep},{}}}"#, msg("m3")),
+        format!(r#"{{"type":"assistant","uuid":"first","uuid":"last",{}}}"#, msg("m4")).replace(r#""id":"m4","#, ""),
+    ];
+    let (code, out, err) = run(&["--to", "jsonl"], lines.join("\n") + "\n");
+    assert_eq!(code, 0, "{err}");
+    let recs = records(&out);
+    let debug: Vec<&Value> = recs.iter().filter(|r| r["kind"] == "debug").collect();
+    let reasons: Vec<&str> = debug
+        .iter()
+        .map(|r| r["reason"].as_str().unwrap())
+        .collect();
+    assert_eq!(debug.len(), 3, "{reasons:?}");
+    assert!(reasons[0].contains("hex escape"), "{reasons:?}");
+    assert!(reasons[1].contains("number out of range"), "{reasons:?}");
+    assert!(reasons[2].contains("recursion limit"), "{reasons:?}");
+    for (r, n) in debug.iter().zip([2, 3, 4]) {
+        assert_eq!(r["line"], n);
+        assert_eq!(r["raw"].as_str().unwrap(), lines[n - 1]);
+        assert!(err.contains(&format!("-:{n}: invalid JSON")), "{err}");
+    }
+    let turns: Vec<&Value> = recs.iter().filter(|r| r["kind"] == "turn").collect();
+    assert_eq!(turns.len(), 1, "{out}");
+    assert_eq!(turns[0]["id"], "last");
+    assert_eq!(turns[0]["parts"][0]["text"], "said m4");
+}

@@ -30,9 +30,10 @@
 use std::cell::RefCell;
 use std::collections::VecDeque;
 
-use foldhash::{HashMap, HashSet};
+use foldhash::HashMap;
 
 use crate::model::event::{Event, EventKind, Thread};
+use crate::model::recent::Recent;
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
 use crate::model::transcript::{
     CallResult, DebugRecord, Part, Role, SkillInfo, SubagentRecord, SubagentStatus,
@@ -105,11 +106,11 @@ pub(crate) struct Folder {
     after_turn: Vec<TranscriptItem>,
     /// Calls whose sub-agent record was already written with them: a task event that comes
     /// later is a notice, not a second (phantom) record. One fingerprint per sub-agent run.
-    written_runs: HashSet<u64>,
-    /// Calls already written, by the fingerprint of their id (see `fingerprint`), and whether
+    written_runs: Recent<()>,
+    /// Calls already written, by the fingerprint of their id (`model::recent`), and whether
     /// they were finished then: a later result is told apart from one whose call is not in the
-    /// input. Fingerprints, not ids, so that a stream of a million calls keeps a few bytes each.
-    written_calls: HashMap<u64, bool>,
+    /// input. The most recent 65 536, as fingerprints: a million calls need no more memory than that.
+    written_calls: Recent<bool>,
     /// Per thread, the assistant message still taking content-block frames.
     open_message: HashMap<Thread, String>,
     /// Skill calls whose result arrived and whose body may follow, in result order (parallel
@@ -181,8 +182,8 @@ impl Folder {
             subthreads: HashMap::default(),
             call_thread: HashMap::default(),
             task_call: HashMap::default(),
-            written_runs: HashSet::default(),
-            written_calls: HashMap::default(),
+            written_runs: Recent::default(),
+            written_calls: Recent::default(),
             after_turn: Vec::new(),
             open_message: HashMap::default(),
             skill_awaiting: VecDeque::new(),
@@ -811,7 +812,7 @@ impl Folder {
             // `<task-notification>` for a background call whose result came long before): its
             // end is a task notice, not an orphan record.
             Some(c)
-                if self.written_runs.contains(&fingerprint(c))
+                if self.written_runs.contains(c)
                     || matches!(self.slot_of(c), Some(CallSlot::Written { .. })) =>
             {
                 return None;
@@ -1089,7 +1090,7 @@ impl Folder {
             Some(slot) => Some(slot.clone()),
             None => self
                 .written_calls
-                .get(&fingerprint(id))
+                .get(id)
                 .map(|&finished| CallSlot::Written { finished }),
         }
     }
@@ -1101,8 +1102,7 @@ impl Folder {
         let id = call.tool_call_id.clone();
         // A written call leaves the index of open calls; only its fingerprint stays.
         if self.call_thread.remove(&id).is_some() {
-            self.written_calls
-                .insert(fingerprint(&id), call.state.is_terminal());
+            self.written_calls.insert(&id, call.state.is_terminal());
         }
         let SubThread {
             mut record,
@@ -1110,7 +1110,7 @@ impl Folder {
             turns,
             ..
         } = self.subthreads.remove(&id)?;
-        self.written_runs.insert(fingerprint(&id));
+        self.written_runs.insert(&id, ());
         self.task_call.remove(&record.task_id);
         if !announced {
             record.status = match call.state {
@@ -1227,15 +1227,4 @@ fn set_task_result(n: &mut TranscriptItem, report: Option<String>) {
             *result = report;
         }
     }
-}
-
-/// A 64-bit fingerprint of a call id, for the sets of calls already written: two ids of one
-/// input share one with a chance of about n²/2⁶⁴ (none in practice), and the sets stay a few
-/// bytes a call however long the input.
-fn fingerprint(id: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
-    // Fixed keys: the same id gives the same fingerprint in every run.
-    let mut h = std::hash::DefaultHasher::new();
-    id.hash(&mut h);
-    h.finish()
 }

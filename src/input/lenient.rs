@@ -3,23 +3,29 @@
 //! Decoding a line into typed structs skips every field nobody reads and borrows strings from the
 //! line, where a `Value` tree allocates a key, a value and a map slot for each. But the adapters'
 //! meaning was written against `Value`: `v.get(k).and_then(Value::as_str)` is `None` for a number
-//! as much as for a missing field, and a wrong type never makes a line unreadable. These
-//! `deserialize_with` functions keep exactly that meaning — a field of another type reads as
-//! absent (`as_str`, `as_bool`, `as_u64`), a free-form field is kept whole, and `present` tells a
-//! field that is there (even `null`) from one that is not (`v.get(k).is_some()`).
+//! as much as for a missing field, a wrong type never makes a line unreadable, a repeated key
+//! keeps its last value, and a line that is not JSON is refused however it is decoded. So:
 //!
-//! Use them with `#[serde(default, deserialize_with = "…")]`; they work alike from a line's text
-//! and from a `&Value` (serde_json's `Value` is a deserializer that lends its strings).
+//! - each field type here reads as the accessor it stands for ([`Str`] is `as_str`, [`Bool`]
+//!   `as_bool`, [`U64`] `as_u64`, [`Present`] `get(k).cloned()`, …);
+//! - [`lenient_struct!`] writes a struct's `Deserialize` that takes the last of repeated keys and
+//!   reads every field it does not name as [`Checked`] — parsed as strictly as a `Value` parse
+//!   (serde's own skip, which a derived struct uses, lets through an unpaired surrogate escape,
+//!   a number out of range and nesting past the recursion limit), and dropped without being built.
+//!
+//! They work alike from a line's text and from a `&Value` (serde_json's `Value` is a deserializer
+//! that lends its strings).
 
 use std::borrow::Cow;
 use std::fmt;
+use std::marker::PhantomData;
 
 use serde::Deserialize;
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 /// One JSON value, kept only when it is a string, a boolean or an unsigned integer (what the
-/// accessors below pick from); anything else is skipped without being built.
+/// field types below pick from); anything else is read ([`Checked`]) and dropped.
 pub(crate) enum Scalar<'a> {
     Str(Cow<'a, str>),
     Bool(bool),
@@ -83,74 +89,187 @@ impl<'de> Visitor<'de> for ScalarVisitor {
         d.deserialize_any(self)
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Scalar<'de>, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(Scalar::Other)
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Scalar<'de>, A::Error> {
+        CheckVisitor.visit_seq(seq).map(|_| Scalar::Other)
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Scalar<'de>, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(Scalar::Other)
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Scalar<'de>, A::Error> {
+        CheckVisitor.visit_map(map).map(|_| Scalar::Other)
+    }
+}
+
+/// A JSON value read as strictly as a `Value` parse reads it, and dropped (see the module doc).
+pub(crate) struct Checked;
+
+impl<'de> Deserialize<'de> for Checked {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(CheckVisitor)
+    }
+}
+
+/// The visitor behind [`Checked`]: takes every value, keeps none.
+struct CheckVisitor;
+
+impl<'de> Visitor<'de> for CheckVisitor {
+    type Value = Checked;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_borrowed_str<E>(self, _: &'de str) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_unit<E>(self) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_none<E>(self) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Checked, D::Error> {
+        d.deserialize_any(self)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Checked, A::Error> {
+        while seq.next_element::<Checked>()?.is_some() {}
+        Ok(Checked)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Checked, A::Error> {
+        while map.next_entry::<Checked, Checked>()?.is_some() {}
+        Ok(Checked)
+    }
+}
+
+/// An object key, borrowed from the line when it has no escapes.
+pub(crate) struct Key<'a>(pub(crate) Cow<'a, str>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Key<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match Scalar::deserialize(d)? {
+            Scalar::Str(s) => Ok(Key(s)),
+            // serde_json's keys are always strings; a `Value`'s too.
+            Scalar::Bool(_) | Scalar::U64(_) | Scalar::Other => Ok(Key(Cow::Borrowed(""))),
+        }
     }
 }
 
 /// `v.get(k).and_then(Value::as_str)`, borrowed from the line where it has no escapes.
-pub(crate) fn str<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'de, str>>, D::Error> {
-    Ok(match Scalar::deserialize(d)? {
-        Scalar::Str(s) => Some(s),
-        Scalar::Bool(_) | Scalar::U64(_) | Scalar::Other => None,
-    })
+#[derive(Debug, Default)]
+pub(crate) struct Str<'a>(pub(crate) Option<Cow<'a, str>>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Str<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Str(match Scalar::deserialize(d)? {
+            Scalar::Str(s) => Some(s),
+            Scalar::Bool(_) | Scalar::U64(_) | Scalar::Other => None,
+        }))
+    }
 }
 
 /// `v.get(k).map(Value::as_str)`: `Some` when the field is there, whatever it holds.
-pub(crate) fn present_str<'de, D: Deserializer<'de>>(
-    d: D,
-) -> Result<Option<Option<Cow<'de, str>>>, D::Error> {
-    str(d).map(Some)
+#[derive(Debug, Default)]
+pub(crate) struct PresentStr<'a>(pub(crate) Option<Option<Cow<'a, str>>>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for PresentStr<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Str::deserialize(d).map(|s| PresentStr(Some(s.0)))
+    }
 }
 
 /// `v.get(k).and_then(Value::as_bool)`.
-pub(crate) fn bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
-    Ok(match Scalar::deserialize(d)? {
-        Scalar::Bool(b) => Some(b),
-        Scalar::Str(_) | Scalar::U64(_) | Scalar::Other => None,
-    })
+#[derive(Debug, Default)]
+pub(crate) struct Bool(pub(crate) Option<bool>);
+
+impl<'de> Deserialize<'de> for Bool {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Bool(match Scalar::deserialize(d)? {
+            Scalar::Bool(b) => Some(b),
+            Scalar::Str(_) | Scalar::U64(_) | Scalar::Other => None,
+        }))
+    }
 }
 
 /// `v.get(k).and_then(Value::as_u64)`.
-pub(crate) fn u64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
-    Ok(match Scalar::deserialize(d)? {
-        Scalar::U64(n) => Some(n),
-        Scalar::Str(_) | Scalar::Bool(_) | Scalar::Other => None,
-    })
+#[derive(Debug, Default)]
+pub(crate) struct U64(pub(crate) Option<u64>);
+
+impl<'de> Deserialize<'de> for U64 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(U64(match Scalar::deserialize(d)? {
+            Scalar::U64(n) => Some(n),
+            Scalar::Str(_) | Scalar::Bool(_) | Scalar::Other => None,
+        }))
+    }
 }
 
 /// `v.get(k).cloned()`: a free-form field kept whole, `null` included (serde's own `Option`
 /// would read `null` as absent).
-pub(crate) fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
-    Value::deserialize(d).map(Some)
+#[derive(Debug, Default)]
+pub(crate) struct Present(pub(crate) Option<Value>);
+
+impl<'de> Deserialize<'de> for Present {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Value::deserialize(d).map(|v| Present(Some(v)))
+    }
 }
 
 /// `v.get(k).and_then(Value::as_array).cloned()`: the items of an array field, else `None`.
-pub(crate) fn array<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<Value>>, D::Error> {
-    Ok(match Value::deserialize(d)? {
-        Value::Array(a) => Some(a),
-        _ => None,
-    })
+#[derive(Debug, Default)]
+pub(crate) struct Array(pub(crate) Option<Vec<Value>>);
+
+impl<'de> Deserialize<'de> for Array {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Array(match Value::deserialize(d)? {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }))
+    }
 }
 
 /// A field read as `T` when it is an object, and as absent when it is anything else (what
 /// `v.get(k)` followed by field lookups gives: nothing from a string or a number).
-pub(crate) fn object<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
-where
-    D: Deserializer<'de>,
-    T: Deserialize<'de>,
-{
-    d.deserialize_any(ObjectVisitor(std::marker::PhantomData))
+#[derive(Debug)]
+pub(crate) struct Object<T>(pub(crate) Option<T>);
+
+impl<T> Default for Object<T> {
+    fn default() -> Self {
+        Object(None)
+    }
 }
 
-/// The visitor behind [`object`]: a map goes to `T`'s own derive, anything else is skipped.
-struct ObjectVisitor<T>(std::marker::PhantomData<T>);
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ObjectVisitor(PhantomData)).map(Object)
+    }
+}
+
+/// The visitor behind [`Object`]: a map goes to `T`'s own `Deserialize`, anything else is read
+/// and dropped.
+struct ObjectVisitor<T>(PhantomData<T>);
 
 impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectVisitor<T> {
     type Value = Option<T>;
@@ -163,9 +282,8 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectVisitor<T> {
         T::deserialize(de::value::MapAccessDeserializer::new(map)).map(Some)
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Option<T>, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(None)
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Option<T>, A::Error> {
+        CheckVisitor.visit_seq(seq).map(|_| None)
     }
 
     fn visit_borrowed_str<E>(self, _: &'de str) -> Result<Option<T>, E> {
@@ -205,24 +323,90 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectVisitor<T> {
     }
 }
 
+/// A type read as itself, for a field of [`lenient_struct!`] whose type has its own lenient
+/// `Deserialize`.
+pub(crate) struct Same<T>(pub(crate) T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Same<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        T::deserialize(d).map(Same)
+    }
+}
+
+/// A struct of lenient fields (`"key" => name: Type as Reader`: the field `name` of type `Type`
+/// is `Reader`'s `.0`, read from the key `key`) with a `Default` and a `Deserialize` that reads
+/// an object: a named key into its field (the last of repeated keys wins, as in a `Value`), any
+/// other key as [`Checked`]. Anything but an object is an error.
+macro_rules! lenient_struct {
+    (
+        $(#[$meta:meta])*
+        pub(crate) struct $name:ident $(<$lt:lifetime>)? {
+            $(
+                $(#[$fmeta:meta])*
+                $key:literal => $field:ident : $ty:ty as $reader:ty,
+            )*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Default)]
+        pub(crate) struct $name $(<$lt>)? {
+            $(
+                $(#[$fmeta])*
+                pub(crate) $field: $ty,
+            )*
+        }
+
+        impl<'de $(: $lt, $lt)?> serde::Deserialize<'de> for $name $(<$lt>)? {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                /// The visitor of one object.
+                struct Fields<'de $(, $lt)?>(std::marker::PhantomData<(&'de (), $(&$lt (),)?)>);
+
+                impl<'de $(: $lt, $lt)?> serde::de::Visitor<'de> for Fields<'de $(, $lt)?> {
+                    type Value = $name $(<$lt>)?;
+
+                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        f.write_str("a JSON object")
+                    }
+
+                    fn visit_map<A: serde::de::MapAccess<'de>>(
+                        self,
+                        mut map: A,
+                    ) -> Result<Self::Value, A::Error> {
+                        let mut out = <$name>::default();
+                        while let Some(key) = map.next_key::<$crate::input::lenient::Key<'de>>()? {
+                            match key.0.as_ref() {
+                                $( $key => out.$field = map.next_value::<$reader>()?.0, )*
+                                _ => {
+                                    map.next_value::<$crate::input::lenient::Checked>()?;
+                                }
+                            }
+                        }
+                        Ok(out)
+                    }
+                }
+
+                d.deserialize_map(Fields(std::marker::PhantomData))
+            }
+        }
+    };
+}
+
+pub(crate) use lenient_struct;
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
 
-    #[derive(Deserialize, Default)]
-    #[serde(default)]
-    struct Probe<'a> {
-        #[serde(deserialize_with = "str", borrow)]
-        s: Option<Cow<'a, str>>,
-        #[serde(deserialize_with = "present_str", borrow)]
-        p: Option<Option<Cow<'a, str>>>,
-        #[serde(deserialize_with = "bool")]
-        b: Option<bool>,
-        #[serde(deserialize_with = "u64")]
-        n: Option<u64>,
-        #[serde(deserialize_with = "present")]
-        v: Option<Value>,
+    lenient_struct! {
+        /// Every field type, for the tests.
+        pub(crate) struct Probe<'a> {
+            "s" => s: Option<Cow<'a, str>> as Str<'a>,
+            "p" => p: Option<Option<Cow<'a, str>>> as PresentStr<'a>,
+            "b" => b: Option<bool> as Bool,
+            "n" => n: Option<u64> as U64,
+            "v" => v: Option<Value> as Present,
+        }
     }
 
     /// Each field reads as the `Value` accessor it stands for, from text and from a `Value`.
@@ -232,7 +416,7 @@ mod tests {
             json!({"s": "x", "p": 1, "b": true, "n": 7, "v": null}),
             json!({"s": 1, "b": "true", "n": -1, "v": {"a": [1]}}),
             json!({"s": {"a": 1}, "p": null, "b": null, "n": 1.5}),
-            json!({"s": ["x"], "p": "q\"r", "n": "7"}),
+            json!({"s": ["x"], "p": "q\"r", "n": "7", "other": [1, {"x": 2}]}),
             json!({}),
         ];
         for c in cases {
@@ -251,6 +435,37 @@ mod tests {
                 assert_eq!(probe.v.as_ref(), c.get("v"));
             }
         }
+    }
+
+    /// A repeated key keeps its last value, as a `Value` does.
+    #[test]
+    fn the_last_of_repeated_keys_wins() {
+        let text = r#"{"s": "first", "s": "last"}"#;
+        let probe: Probe = serde_json::from_str(text).unwrap();
+        let value: Value = serde_json::from_str(text).unwrap();
+        assert_eq!(probe.s.as_deref(), value["s"].as_str());
+    }
+
+    /// What a `Value` parse refuses, the typed parse refuses too, wherever it is in the line
+    /// (serde's own skip of an unnamed field would let each through).
+    #[test]
+    fn a_line_a_value_parse_refuses_is_refused() {
+        let deep = format!(r#"{{"a":{}1{}}}"#, "[".repeat(200), "]".repeat(200));
+        let long = format!(r#"{{"a":1{}}}"#, "0".repeat(400));
+        for line in [
+            r#"{"a":"\ud800"}"#,
+            r#"{"s":"ok","a":"\uDC00x"}"#,
+            r#"{"a":1e999}"#,
+            r#"{"v":{"x":-2E+400}}"#,
+            r#"{"s":["\ud800"]}"#,
+            deep.as_str(),
+            long.as_str(),
+        ] {
+            assert!(serde_json::from_str::<Value>(line).is_err(), "{line}");
+            assert!(serde_json::from_str::<Probe>(line).is_err(), "{line}");
+        }
+        let fine = r#"{"a":"\ud83d\ude00","b":true,"c":1.5e3}"#;
+        assert!(serde_json::from_str::<Probe>(fine).is_ok());
     }
 
     /// A string without escapes is borrowed from the line, not copied.

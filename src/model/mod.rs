@@ -3,6 +3,8 @@
 //! items; renderers read only transcript items.
 
 pub(crate) mod event;
+/// A bounded memory of the ids an input has shown.
+pub(crate) mod recent;
 pub(crate) mod session;
 pub(crate) mod tool_kind;
 pub(crate) mod transcript;

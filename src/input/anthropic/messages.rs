@@ -38,7 +38,7 @@ pub(crate) struct ClaudeMessages {
     user_count: u64,
     /// The tool calls seen so far (ids): a `<task-notification>` message naming one of them
     /// becomes that call's task end instead of a turn of its own.
-    calls: HashSet<String>,
+    calls: crate::model::recent::Recent<()>,
     /// The stream's `task_started`: task id → its tool call.
     task_calls: HashMap<String, String>,
     /// Tasks a system `task_notification` already ended (the stream): the `<task-notification>`
@@ -136,7 +136,7 @@ impl ClaudeMessages {
                 }
             };
             if let Part::ToolCall { call } = &part {
-                self.calls.insert(call.tool_call_id.clone());
+                self.calls.insert(&call.tool_call_id, ());
             }
             emit(EventKind::AssistantBlock {
                 thread: thread.clone(),

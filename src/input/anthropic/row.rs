@@ -12,94 +12,65 @@ use std::cell::OnceCell;
 use std::fmt;
 
 use serde::Deserialize;
-use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use crate::input::lenient;
+use crate::input::lenient::{
+    Array, Bool, Checked, Object, Present, PresentStr, Same, Str, U64, lenient_struct,
+};
 use crate::model::transcript::Usage;
 
-/// The fields of a row that the message decoder reads.
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-pub(crate) struct Row<'a> {
-    #[serde(rename = "type", deserialize_with = "lenient::str")]
-    pub(crate) ty: Option<Cow<'a, str>>,
-    #[serde(deserialize_with = "lenient::object")]
-    pub(crate) message: Option<Message<'a>>,
-    #[serde(deserialize_with = "lenient::str")]
-    pub(crate) parent_tool_use_id: Option<Cow<'a, str>>,
-    #[serde(deserialize_with = "lenient::str")]
-    pub(crate) uuid: Option<Cow<'a, str>>,
-    #[serde(deserialize_with = "lenient::str")]
-    pub(crate) timestamp: Option<Cow<'a, str>>,
-    /// The stream's spelling.
-    #[serde(deserialize_with = "lenient::bool")]
-    pub(crate) is_api_error_message: Option<bool>,
-    /// A saved session's spelling.
-    #[serde(rename = "isApiErrorMessage", deserialize_with = "lenient::bool")]
-    pub(crate) is_api_error_message_saved: Option<bool>,
-    /// `Some` when the field is there (even `null`), holding its text when it is a string.
-    #[serde(deserialize_with = "lenient::present_str")]
-    pub(crate) error: Option<Option<Cow<'a, str>>>,
-    #[serde(deserialize_with = "lenient::bool")]
-    pub(crate) aborted: Option<bool>,
-    /// The result details, stream spelling.
-    #[serde(deserialize_with = "lenient::present")]
-    pub(crate) tool_use_result: Option<Value>,
-    /// The result details, saved-session spelling.
-    #[serde(rename = "toolUseResult", deserialize_with = "lenient::present")]
-    pub(crate) tool_use_result_saved: Option<Value>,
-    #[serde(rename = "isReplay", deserialize_with = "lenient::bool")]
-    pub(crate) is_replay: Option<bool>,
-    #[serde(rename = "isSynthetic", deserialize_with = "lenient::bool")]
-    pub(crate) is_synthetic: Option<bool>,
-    #[serde(rename = "isMeta", deserialize_with = "lenient::bool")]
-    pub(crate) is_meta: Option<bool>,
-    #[serde(
-        rename = "isVisibleInTranscriptOnly",
-        deserialize_with = "lenient::bool"
-    )]
-    pub(crate) is_visible_in_transcript_only: Option<bool>,
-    #[serde(rename = "isCompactSummary", deserialize_with = "lenient::bool")]
-    pub(crate) is_compact_summary: Option<bool>,
-    #[serde(deserialize_with = "lenient::str")]
-    pub(crate) priority: Option<Cow<'a, str>>,
-    #[serde(deserialize_with = "lenient::array")]
-    pub(crate) file_attachments: Option<Vec<Value>>,
-    /// A saved session's spelling; `Some` when the field is there.
-    #[serde(rename = "sourceToolUseID", deserialize_with = "lenient::present_str")]
-    pub(crate) source_tool_use_id_saved: Option<Option<Cow<'a, str>>>,
-    #[serde(deserialize_with = "lenient::present_str")]
-    pub(crate) source_tool_use_id: Option<Option<Cow<'a, str>>>,
+lenient_struct! {
+    /// The fields of a row that the message decoder reads.
+    pub(crate) struct Row<'a> {
+        "type" => ty: Option<Cow<'a, str>> as Str<'a>,
+        "message" => message: Option<Message<'a>> as Object<Message<'a>>,
+        "parent_tool_use_id" => parent_tool_use_id: Option<Cow<'a, str>> as Str<'a>,
+        "uuid" => uuid: Option<Cow<'a, str>> as Str<'a>,
+        "timestamp" => timestamp: Option<Cow<'a, str>> as Str<'a>,
+        /// The stream's spelling.
+        "is_api_error_message" => is_api_error_message: Option<bool> as Bool,
+        /// A saved session's spelling.
+        "isApiErrorMessage" => is_api_error_message_saved: Option<bool> as Bool,
+        /// `Some` when the field is there (even `null`), holding its text when it is a string.
+        "error" => error: Option<Option<Cow<'a, str>>> as PresentStr<'a>,
+        "aborted" => aborted: Option<bool> as Bool,
+        /// The result details, stream spelling.
+        "tool_use_result" => tool_use_result: Option<Value> as Present,
+        /// The result details, saved-session spelling.
+        "toolUseResult" => tool_use_result_saved: Option<Value> as Present,
+        "isReplay" => is_replay: Option<bool> as Bool,
+        "isSynthetic" => is_synthetic: Option<bool> as Bool,
+        "isMeta" => is_meta: Option<bool> as Bool,
+        "isVisibleInTranscriptOnly" => is_visible_in_transcript_only: Option<bool> as Bool,
+        "isCompactSummary" => is_compact_summary: Option<bool> as Bool,
+        "priority" => priority: Option<Cow<'a, str>> as Str<'a>,
+        "file_attachments" => file_attachments: Option<Vec<Value>> as Array,
+        /// A saved session's spelling; `Some` when the field is there.
+        "sourceToolUseID" => source_tool_use_id_saved: Option<Option<Cow<'a, str>>> as PresentStr<'a>,
+        "source_tool_use_id" => source_tool_use_id: Option<Option<Cow<'a, str>>> as PresentStr<'a>,
+    }
 }
 
-/// The `message` object of a row.
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-pub(crate) struct Message<'a> {
-    #[serde(deserialize_with = "lenient::str")]
-    pub(crate) id: Option<Cow<'a, str>>,
-    #[serde(deserialize_with = "lenient::str")]
-    pub(crate) model: Option<Cow<'a, str>>,
-    #[serde(deserialize_with = "lenient::str")]
-    pub(crate) stop_reason: Option<Cow<'a, str>>,
-    #[serde(deserialize_with = "lenient::object")]
-    pub(crate) usage: Option<UsageFields>,
-    pub(crate) content: Content<'a>,
+lenient_struct! {
+    /// The `message` object of a row.
+    pub(crate) struct Message<'a> {
+        "id" => id: Option<Cow<'a, str>> as Str<'a>,
+        "model" => model: Option<Cow<'a, str>> as Str<'a>,
+        "stop_reason" => stop_reason: Option<Cow<'a, str>> as Str<'a>,
+        "usage" => usage: Option<UsageFields> as Object<UsageFields>,
+        "content" => content: Content<'a> as Same<Content<'a>>,
+    }
 }
 
-/// A message's token counts (`Usage::from_json`, typed).
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-pub(crate) struct UsageFields {
-    #[serde(deserialize_with = "lenient::u64")]
-    input_tokens: Option<u64>,
-    #[serde(deserialize_with = "lenient::u64")]
-    output_tokens: Option<u64>,
-    #[serde(deserialize_with = "lenient::u64")]
-    cache_read_input_tokens: Option<u64>,
-    #[serde(deserialize_with = "lenient::u64")]
-    cache_creation_input_tokens: Option<u64>,
+lenient_struct! {
+    /// A message's token counts (`Usage::from_json`, typed).
+    pub(crate) struct UsageFields {
+        "input_tokens" => input_tokens: Option<u64> as U64,
+        "output_tokens" => output_tokens: Option<u64> as U64,
+        "cache_read_input_tokens" => cache_read_input_tokens: Option<u64> as U64,
+        "cache_creation_input_tokens" => cache_creation_input_tokens: Option<u64> as U64,
+    }
 }
 
 impl UsageFields {
@@ -131,44 +102,27 @@ pub(crate) enum Element<'a> {
     NotObject,
 }
 
-/// The fields of a content block that `blocks::block` reads, for every block type it knows.
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-pub(crate) struct RawBlock<'a> {
-    #[serde(rename = "type", deserialize_with = "lenient::str")]
-    pub(crate) ty: Option<Cow<'a, str>>,
-    #[serde(deserialize_with = "lenient::str")]
-    pub(crate) text: Option<Cow<'a, str>>,
-    #[serde(deserialize_with = "lenient::present")]
-    pub(crate) citations: Option<Value>,
-    #[serde(deserialize_with = "lenient::str")]
-    pub(crate) thinking: Option<Cow<'a, str>>,
-    #[serde(deserialize_with = "lenient::str")]
-    pub(crate) signature: Option<Cow<'a, str>>,
-    #[serde(deserialize_with = "lenient::str")]
-    pub(crate) id: Option<Cow<'a, str>>,
-    #[serde(deserialize_with = "lenient::str")]
-    pub(crate) name: Option<Cow<'a, str>>,
-    #[serde(deserialize_with = "lenient::present")]
-    pub(crate) input: Option<Value>,
-    #[serde(deserialize_with = "lenient::present")]
-    pub(crate) caller: Option<Value>,
-    #[serde(deserialize_with = "lenient::str")]
-    pub(crate) server_name: Option<Cow<'a, str>>,
-    #[serde(deserialize_with = "lenient::str")]
-    pub(crate) tool_use_id: Option<Cow<'a, str>>,
-    #[serde(deserialize_with = "lenient::bool")]
-    pub(crate) is_error: Option<bool>,
-    #[serde(deserialize_with = "lenient::present")]
-    pub(crate) content: Option<Value>,
-    #[serde(deserialize_with = "lenient::present")]
-    pub(crate) source: Option<Value>,
-    #[serde(deserialize_with = "lenient::str")]
-    pub(crate) title: Option<Cow<'a, str>>,
-    #[serde(deserialize_with = "lenient::str")]
-    pub(crate) file_id: Option<Cow<'a, str>>,
-    #[serde(deserialize_with = "lenient::str")]
-    pub(crate) tool_name: Option<Cow<'a, str>>,
+lenient_struct! {
+    /// The fields of a content block that `blocks::block` reads, for every block type it knows.
+    pub(crate) struct RawBlock<'a> {
+        "type" => ty: Option<Cow<'a, str>> as Str<'a>,
+        "text" => text: Option<Cow<'a, str>> as Str<'a>,
+        "citations" => citations: Option<Value> as Present,
+        "thinking" => thinking: Option<Cow<'a, str>> as Str<'a>,
+        "signature" => signature: Option<Cow<'a, str>> as Str<'a>,
+        "id" => id: Option<Cow<'a, str>> as Str<'a>,
+        "name" => name: Option<Cow<'a, str>> as Str<'a>,
+        "input" => input: Option<Value> as Present,
+        "caller" => caller: Option<Value> as Present,
+        "server_name" => server_name: Option<Cow<'a, str>> as Str<'a>,
+        "tool_use_id" => tool_use_id: Option<Cow<'a, str>> as Str<'a>,
+        "is_error" => is_error: Option<bool> as Bool,
+        "content" => content: Option<Value> as Present,
+        "source" => source: Option<Value> as Present,
+        "title" => title: Option<Cow<'a, str>> as Str<'a>,
+        "file_id" => file_id: Option<Cow<'a, str>> as Str<'a>,
+        "tool_name" => tool_name: Option<Cow<'a, str>> as Str<'a>,
+    }
 }
 
 impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
@@ -208,7 +162,7 @@ impl<'de: 'a, 'a> Visitor<'de> for ContentVisitor<'a> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content<'a>, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        while map.next_entry::<Checked, Checked>()?.is_some() {}
         Ok(Content::None)
     }
 
@@ -243,7 +197,7 @@ impl<'de: 'a, 'a> Visitor<'de> for ContentVisitor<'a> {
 
 impl<'de: 'a, 'a> Deserialize<'de> for Element<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Ok(match lenient::object::<D, RawBlock<'a>>(d)? {
+        Ok(match Object::<RawBlock<'a>>::deserialize(d)?.0 {
             Some(b) => Element::Block(Box::new(b)),
             None => Element::NotObject,
         })

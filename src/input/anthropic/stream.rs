@@ -209,8 +209,8 @@ fn named_other_type(text: &str) -> bool {
 impl StreamJson {
     /// The common case, decoded without a `Value` tree: an `assistant` or `user` line, parsed
     /// straight into the typed row the message decoder reads (`anthropic::row`). False when the
-    /// line is anything else, or does not parse that way (broken JSON, a repeated key): it then
-    /// goes the general way, which reports what is wrong with it.
+    /// line is anything else, or is not JSON (the typed parse refuses what a `Value` parse
+    /// refuses): it then goes the general way, which reports what is wrong with it.
     fn typed(&mut self, line: &InputLine, out: &mut Vec<Event>) -> bool {
         let text = line.text.trim_start();
         if !text.starts_with('{') || named_other_type(text) {
@@ -219,6 +219,7 @@ impl StreamJson {
         let Ok(row) = serde_json::from_str::<Row<'_>>(&line.text) else {
             return false;
         };
+
         let n = line.number;
         let whole = Whole::text(&line.text);
         let mut emit = |kind: EventKind| out.push(Event { line: n, kind });

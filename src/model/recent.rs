@@ -1,0 +1,100 @@
+//! A bounded memory of the ids an input has shown: the ids most recently added, as 64-bit
+//! fingerprints, and a value for each.
+//!
+//! The fold remembers the calls it has written (so that a late result still finds where its call
+//! went) and the Claude decoder the calls it has seen (so that a `<task-notification>` naming one
+//! ends its task). Kept for every call, both grew with the input: 92 MB of a 1 GiB stream's peak
+//! (issue 14, "flat memory"). A late result or notification comes within a few thousand calls
+//! of its call; [`Recent::CAPACITY`] is far beyond that, and bounds the memory at about 2 MB.
+
+use std::collections::VecDeque;
+use std::hash::{Hash, Hasher};
+
+use foldhash::HashMap;
+
+/// The ids most recently added (at most [`Recent::CAPACITY`]) and a value for each.
+#[derive(Debug)]
+pub(crate) struct Recent<V> {
+    values: HashMap<u64, V>,
+    /// Fingerprints in the order they were first added, oldest first (what goes when full).
+    order: VecDeque<u64>,
+}
+
+impl<V> Default for Recent<V> {
+    fn default() -> Self {
+        Recent {
+            values: HashMap::default(),
+            order: VecDeque::new(),
+        }
+    }
+}
+
+impl<V> Recent<V> {
+    /// Ids remembered at most: some 65 000 calls back.
+    pub(crate) const CAPACITY: usize = 1 << 16;
+
+    /// Remembers `id` with `value` (replacing its value if it is remembered already), forgetting
+    /// the oldest id when full.
+    pub(crate) fn insert(&mut self, id: &str, value: V) {
+        let key = fingerprint(id);
+        if self.values.insert(key, value).is_some() {
+            return;
+        }
+        self.order.push_back(key);
+        if self.order.len() > Self::CAPACITY {
+            if let Some(old) = self.order.pop_front() {
+                self.values.remove(&old);
+            }
+        }
+    }
+
+    /// The value remembered for `id`.
+    pub(crate) fn get(&self, id: &str) -> Option<&V> {
+        self.values.get(&fingerprint(id))
+    }
+
+    /// True when `id` is remembered.
+    pub(crate) fn contains(&self, id: &str) -> bool {
+        self.values.contains_key(&fingerprint(id))
+    }
+}
+
+/// A 64-bit fingerprint of an id: two ids of one input share one with a chance of about n²/2⁶⁴
+/// (none in practice), and the same id gives the same fingerprint in every run (fixed keys).
+pub(crate) fn fingerprint(id: &str) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    id.hash(&mut h);
+    h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_oldest_ids_go_first_and_memory_stays_bounded() {
+        let mut r = Recent::default();
+        for i in 0..Recent::<()>::CAPACITY + 10 {
+            r.insert(&format!("toolu_{i}"), i);
+        }
+        assert!(!r.contains("toolu_0"));
+        assert!(!r.contains("toolu_9"));
+        assert!(r.contains("toolu_10"));
+        assert_eq!(
+            r.get(&format!("toolu_{}", Recent::<()>::CAPACITY + 9)),
+            Some(&(Recent::<()>::CAPACITY + 9))
+        );
+        assert_eq!(r.values.len(), Recent::<()>::CAPACITY);
+        assert_eq!(r.order.len(), Recent::<()>::CAPACITY);
+    }
+
+    #[test]
+    fn a_second_insert_updates_the_value_and_keeps_the_place() {
+        let mut r = Recent::default();
+        r.insert("a", false);
+        r.insert("b", false);
+        r.insert("a", true);
+        assert_eq!(r.get("a"), Some(&true));
+        assert_eq!(r.order.len(), 2);
+    }
+}
