@@ -106,3 +106,73 @@ fn strict_converts_one_input_at_a_time_and_stops_at_the_first_error() {
         "the input after the error is not converted: {names:?}"
     );
 }
+
+/// A stream whose one assistant turn per line carries a 60 KB JSON fence (a grammar that is
+/// quick to run): `turns` of them are more code than a page highlights (512 KB, 8 blocks).
+fn code_heavy_stream(path: &Path, session: &str, turns: usize) {
+    let line = "  {\"id\": 12, \"ok\": true, \"tags\": [\"a\", \"b\"], \"note\": null},\n";
+    let fence = format!("```json\n{}```", line.repeat(60_000 / line.len()));
+    let mut s = String::new();
+    for i in 0..turns {
+        let row = serde_json::json!({
+            "type": "assistant",
+            "session_id": session,
+            "message": {"id": format!("m{i}"), "role": "assistant", "model": "m",
+                        "content": [{"type": "text", "text": fence}]}
+        });
+        s.push_str(&row.to_string());
+        s.push('\n');
+    }
+    std::fs::write(path, s).unwrap();
+}
+
+/// Pages rendered side by side each spend their own highlighting budget: a budget shared by
+/// the process let one page's code use up another's, so which blocks were highlighted depended
+/// on timing.
+#[test]
+fn pages_rendered_side_by_side_highlight_what_they_highlight_alone() {
+    let scratch = tempfile::tempdir().unwrap();
+    let inputs: Vec<PathBuf> = (0..2)
+        .map(|k| {
+            let p = scratch.path().join(format!("code{k}.jsonl"));
+            code_heavy_stream(&p, &format!("s{k}"), 10);
+            p
+        })
+        .collect();
+    let mut runs = Vec::new();
+    for jobs in ["1", "2"] {
+        let dir = scratch.path().join(format!("out-{jobs}"));
+        let out = scribe()
+            .args(["--to", "html", "--jobs", jobs, "-o"])
+            .arg(&dir)
+            .args(&inputs)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        runs.push(contents(&dir));
+    }
+    for (name, bytes) in &runs[0] {
+        let page = String::from_utf8_lossy(bytes);
+        if name.ends_with(".html") && name != "index.html" {
+            let highlighted = page
+                .split("<pre class=\"code hl\">")
+                .skip(1)
+                .filter(|b| {
+                    b.split("</pre>")
+                        .next()
+                        .unwrap_or("")
+                        .contains("<span class=\"h-")
+                })
+                .count();
+            assert_eq!(
+                highlighted, 8,
+                "{name}: 8 blocks of 60 KB fit the page's 512 KB"
+            );
+        }
+        assert!(runs[1][name] == *bytes, "{name} differs with --jobs 2");
+    }
+}

@@ -102,7 +102,7 @@ fn push_rows(h: &mut Html, rows: &[Row], lang: Option<&'static syntect::parsing:
             Row::Line(' ', l) => {
                 old.line(l);
                 let segs = new.line(l);
-                push_line(h, ' ', l, &segs, &[]);
+                push_line(h, ' ', l, segs, &[]);
                 i += 1;
             }
             Row::Line(_, _) => {
@@ -117,12 +117,12 @@ fn push_rows(h: &mut Html, rows: &[Row], lang: Option<&'static syntect::parsing:
                 for (k, l) in dels.iter().enumerate() {
                     let segs = old.line(l);
                     let m = marks.get(k).map_or(&[][..], |m| &m.0[..]);
-                    push_line(h, '-', l, &segs, m);
+                    push_line(h, '-', l, segs, m);
                 }
                 for (k, l) in adds.iter().enumerate() {
                     let segs = new.line(l);
                     let m = marks.get(k).map_or(&[][..], |m| &m.1[..]);
-                    push_line(h, '+', l, &segs, m);
+                    push_line(h, '+', l, segs, m);
                 }
                 i += dels.len() + adds.len();
                 if dels.is_empty() && adds.is_empty() {

@@ -1,7 +1,8 @@
 //! Syntax highlighting of code fences, file reads, writes and diffs, on the server.
 //!
-//! `syntect` (its grammars are Sublime Text's, compiled into the binary; its regex engine is the
-//! pure-Rust `fancy-regex`) parses each line into a stack of scopes. The page does not carry
+//! `syntect` (its grammars are Sublime Text's, compiled into the binary; its regex engine is
+//! Oniguruma, the C library the grammars were written for, about three times faster here than
+//! the pure-Rust `fancy-regex`) parses each line into a stack of scopes. The page does not carry
 //! syntect's long scope names: each piece of text gets at most one of seven short classes
 //! (`h-c` comment, `h-s` string, `h-n` number or constant, `h-k` keyword, `h-f` function, `h-t`
 //! type or tag, `h-a` attribute), coloured by the page's stylesheet for light and dark alike.
@@ -22,10 +23,10 @@ use super::escape::Html;
 const MAX_BLOCK: usize = 64 * 1024;
 /// The longest line highlighted, in bytes (minified code stays plain).
 const MAX_LINE: usize = 2_000;
-/// Highlighted bytes per page, all blocks together. syntect's pure-Rust engine highlights about
-/// half a megabyte per CPU second here: at 2 MB highlighting was three quarters of a large
-/// page's time (4.3 of 5.3 s on a 40 MB stream, issue 14); 512 KB (some 12 000 lines of code)
-/// bounds it at about a second.
+/// Highlighted bytes per page, all blocks together. With the pure-Rust regex engine syntect
+/// highlighted about half a megabyte per CPU second here (at 2 MB highlighting was three
+/// quarters of a large page's time, 4.3 of 5.3 s on a 40 MB stream, issue 14); Oniguruma does
+/// about 1.5 MB, so 512 KB (some 12 000 lines of code) costs about a third of a second.
 const PAGE_BUDGET: usize = 512 * 1024;
 
 /// One piece of a line and its class, if any.
@@ -69,14 +70,30 @@ fn classes() -> &'static [(Scope, &'static str)] {
     })
 }
 
+/// The class a single scope decides, if any (the first prefix in [`classes`] that matches).
+fn class_of_scope(scope: Scope) -> Option<&'static str> {
+    classes()
+        .iter()
+        .find(|(p, _)| p.is_prefix_of(scope))
+        .map(|(_, c)| *c)
+}
+
+thread_local! {
+    /// Each scope's class, once worked out: the grammars use a few hundred scopes, and matching
+    /// each against the 21 prefixes on every token was a tenth of the highlighter's own time
+    /// (issue 14).
+    static MEMO: std::cell::RefCell<foldhash::HashMap<Scope, Option<&'static str>>> =
+        std::cell::RefCell::default();
+}
+
 /// The class of the innermost scope that has one.
 fn class_of(stack: &ScopeStack) -> Option<&'static str> {
-    let table = classes();
-    stack.as_slice().iter().rev().find_map(|s| {
-        table
+    MEMO.with_borrow_mut(|memo| {
+        stack
+            .as_slice()
             .iter()
-            .find(|(p, _)| p.is_prefix_of(*s))
-            .map(|(_, c)| *c)
+            .rev()
+            .find_map(|s| *memo.entry(*s).or_insert_with(|| class_of_scope(*s)))
     })
 }
 
@@ -103,49 +120,72 @@ pub(crate) fn language(hint: &str) -> Option<&'static SyntaxReference> {
 pub(crate) struct Highlighter {
     state: Option<ParseState>,
     stack: ScopeStack,
+    /// The line being parsed with its newline (the grammars expect one), reused line to line.
+    with_nl: String,
+    /// The last line's segments, reused line to line.
+    segments: Vec<Segment>,
 }
 
-/// Bytes highlighted on this page so far (the budget); reset by [`reset_budget`].
-static SPENT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+thread_local! {
+    /// Bytes highlighted on this page so far (the budget); reset by [`reset_budget`]. One per
+    /// thread, since a page is rendered on one thread from `begin` to `finish` and `-o DIR`
+    /// renders pages side by side: one count for the process let a page spend another's
+    /// budget, so what was highlighted depended on timing.
+    static SPENT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
 
 /// Starts a new page's budget.
 pub(crate) fn reset_budget() {
-    SPENT.store(0, std::sync::atomic::Ordering::Relaxed);
+    SPENT.set(0);
 }
 
 impl Highlighter {
     /// A highlighter for a block of `size` bytes, or a plain one when there is no grammar or
     /// the block or the page is over its limit.
     pub(crate) fn new(syntax: Option<&'static SyntaxReference>, size: usize) -> Highlighter {
-        use std::sync::atomic::Ordering;
         let state = syntax.filter(|_| {
-            size <= MAX_BLOCK && SPENT.fetch_add(size, Ordering::Relaxed) + size <= PAGE_BUDGET
+            size <= MAX_BLOCK && {
+                let spent = SPENT.get() + size;
+                SPENT.set(spent);
+                spent <= PAGE_BUDGET
+            }
         });
         Highlighter {
             state: state.map(ParseState::new),
             stack: ScopeStack::new(),
+            with_nl: String::new(),
+            segments: Vec::new(),
         }
     }
 
     /// The classed segments of one line (given without its newline). After a parse error or an
     /// overlong line, this and every later line are one plain segment.
-    pub(crate) fn line(&mut self, line: &str) -> Vec<Segment> {
-        let plain = || vec![(0..line.len(), None)];
+    pub(crate) fn line(&mut self, line: &str) -> &[Segment] {
+        self.segments.clear();
+        self.classify(line);
+        &self.segments
+    }
+
+    /// Fills `self.segments` for `line`.
+    fn classify(&mut self, line: &str) {
+        let out = &mut self.segments;
         let Some(state) = self.state.as_mut() else {
-            return plain();
+            out.push((0..line.len(), None));
+            return;
         };
         if line.len() > MAX_LINE {
             self.state = None;
-            return plain();
+            out.push((0..line.len(), None));
+            return;
         }
-        let mut with_nl = String::with_capacity(line.len() + 1);
-        with_nl.push_str(line);
-        with_nl.push('\n');
-        let Ok(ops) = state.parse_line(&with_nl, syntaxes()) else {
+        self.with_nl.clear();
+        self.with_nl.push_str(line);
+        self.with_nl.push('\n');
+        let Ok(ops) = state.parse_line(&self.with_nl, syntaxes()) else {
             self.state = None;
-            return plain();
+            out.push((0..line.len(), None));
+            return;
         };
-        let mut out: Vec<Segment> = Vec::new();
         let mut at = 0;
         let push = |out: &mut Vec<Segment>, r: Range<usize>, c: Option<&'static str>| {
             let r = r.start.min(line.len())..r.end.min(line.len());
@@ -158,16 +198,15 @@ impl Highlighter {
             }
         };
         for (pos, op) in ops {
-            push(&mut out, at..pos, class_of(&self.stack));
+            push(out, at..pos, class_of(&self.stack));
             at = pos;
             if self.stack.apply(&op).is_err() {
                 self.state = None;
-                push(&mut out, at..line.len(), None);
-                return out;
+                push(out, at..line.len(), None);
+                return;
             }
         }
-        push(&mut out, at..line.len(), class_of(&self.stack));
-        out
+        push(out, at..line.len(), class_of(&self.stack));
     }
 }
 
@@ -199,7 +238,7 @@ pub(crate) fn push_code(h: &mut Html, lang: Option<&'static SyntaxReference>, co
         }
         let line = line.strip_suffix('\r').unwrap_or(line);
         let segs = hl.line(line);
-        push_segments(h, line, &segs);
+        push_segments(h, line, segs);
     }
 }
 

@@ -20,7 +20,7 @@ pub(crate) fn push_markdown(out: &mut Html, source: &str) {
     let mut pending_url: Vec<Option<String>> = Vec::new();
     // The code block being collected: its language word and its text so far.
     let mut code: Option<(String, String)> = None;
-    let events = Parser::new_ext(source, opts).flat_map(|event| -> Vec<Event<'_>> {
+    let events = Parser::new_ext(source, opts).flat_map(|event| -> Emit<'_> {
         #[allow(
             clippy::wildcard_enum_match_arm,
             reason = "inside a code block only its text and its end matter; the rest is dropped"
@@ -29,14 +29,14 @@ pub(crate) fn push_markdown(out: &mut Html, source: &str) {
             match event {
                 Event::Text(t) | Event::Html(t) => {
                     text.push_str(&t);
-                    return vec![];
+                    return Emit::none();
                 }
                 Event::End(TagEnd::CodeBlock) => {
                     // Markup written here by the highlighter (every piece of text escaped).
                     let (lang, text) = code.take().unwrap_or_default();
-                    return vec![Event::Html(CowStr::from(code_block(&lang, &text)))];
+                    return Emit::one(Event::Html(CowStr::from(code_block(&lang, &text))));
                 }
-                _ => return vec![],
+                _ => return Emit::none(),
             }
         }
         #[allow(
@@ -54,7 +54,7 @@ pub(crate) fn push_markdown(out: &mut Html, source: &str) {
                     CodeBlockKind::Indented => String::new(),
                 };
                 code = Some((lang, String::new()));
-                vec![]
+                Emit::none()
             }
             Event::Html(s) | Event::InlineHtml(s) => marked(s),
             Event::Text(s) => marked(s),
@@ -62,11 +62,11 @@ pub(crate) fn push_markdown(out: &mut Html, source: &str) {
                 let mut v = vec![Event::InlineHtml(CowStr::Borrowed("<code>"))];
                 v.extend(marked(s));
                 v.push(Event::InlineHtml(CowStr::Borrowed("</code>")));
-                v
+                Emit::Many(v.into_iter())
             }
             Event::Start(Tag::Table(aligns)) => {
                 let none = vec![Alignment::None; aligns.len()];
-                vec![Event::Start(Tag::Table(none))]
+                Emit::one(Event::Start(Tag::Table(none)))
             }
             Event::Start(Tag::Link {
                 link_type,
@@ -77,16 +77,16 @@ pub(crate) fn push_markdown(out: &mut Html, source: &str) {
                 if safe_href(&dest_url).is_some() {
                     kept.push(true);
                     pending_url.push(None);
-                    vec![Event::Start(Tag::Link {
+                    Emit::one(Event::Start(Tag::Link {
                         link_type,
                         dest_url,
                         title,
                         id,
-                    })]
+                    }))
                 } else {
                     kept.push(false);
                     pending_url.push(Some(dest_url.into_string()));
-                    vec![]
+                    Emit::none()
                 }
             }
             Event::Start(Tag::Image {
@@ -96,37 +96,70 @@ pub(crate) fn push_markdown(out: &mut Html, source: &str) {
                 if safe_href(&dest_url).is_some() {
                     kept.push(true);
                     pending_url.push(None);
-                    vec![
-                        Event::Start(Tag::Link {
-                            link_type: pulldown_cmark::LinkType::Inline,
-                            dest_url,
-                            title,
-                            id: CowStr::Borrowed(""),
-                        }),
-                        Event::Text(CowStr::Borrowed("[image] ")),
-                    ]
+                    Emit::Many(
+                        vec![
+                            Event::Start(Tag::Link {
+                                link_type: pulldown_cmark::LinkType::Inline,
+                                dest_url,
+                                title,
+                                id: CowStr::Borrowed(""),
+                            }),
+                            Event::Text(CowStr::Borrowed("[image] ")),
+                        ]
+                        .into_iter(),
+                    )
                 } else {
                     kept.push(false);
                     pending_url.push(Some(dest_url.into_string()));
-                    vec![Event::Text(CowStr::Borrowed("[image] "))]
+                    Emit::one(Event::Text(CowStr::Borrowed("[image] ")))
                 }
             }
             Event::End(TagEnd::Link) | Event::End(TagEnd::Image) => {
                 let url = pending_url.pop().flatten();
                 if kept.pop().unwrap_or(false) {
-                    vec![Event::End(TagEnd::Link)]
+                    Emit::one(Event::End(TagEnd::Link))
                 } else {
                     // The refused destination stays readable as text.
                     let shown = url.map(|u| format!(" <{u}>")).unwrap_or_default();
-                    vec![Event::Text(CowStr::from(shown))]
+                    Emit::one(Event::Text(CowStr::from(shown)))
                 }
             }
-            other => vec![other],
+            other => Emit::one(other),
         }
     });
-    let mut buf = String::new();
-    html::push_html(&mut buf, events);
-    out.raw_trusted(&buf);
+    out.raw_trusted_with(|buf| html::push_html(buf, events));
+}
+
+/// What one parser event becomes: nothing, one event, or a few. Most become one, and a `Vec`
+/// for each was an allocation per event.
+enum Emit<'a> {
+    /// Nothing or one event.
+    One(Option<Event<'a>>),
+    /// Several events (an inline code span with a marked invisible character, an image).
+    Many(std::vec::IntoIter<Event<'a>>),
+}
+
+impl<'a> Emit<'a> {
+    /// The event is dropped.
+    fn none() -> Emit<'a> {
+        Emit::One(None)
+    }
+
+    /// The event becomes `e`.
+    fn one(e: Event<'a>) -> Emit<'a> {
+        Emit::One(Some(e))
+    }
+}
+
+impl<'a> Iterator for Emit<'a> {
+    type Item = Event<'a>;
+
+    fn next(&mut self) -> Option<Event<'a>> {
+        match self {
+            Emit::One(e) => e.take(),
+            Emit::Many(v) => v.next(),
+        }
+    }
 }
 
 /// A code block: highlighted when its fence names a language scribe knows.
@@ -140,14 +173,14 @@ fn code_block(lang: &str, text: &str) -> String {
     });
     highlight::push_code(&mut h, syntax, text.strip_suffix('\n').unwrap_or(text));
     h.raw_trusted("</code></pre>\n");
-    h.as_str().to_owned()
+    h.into_string()
 }
 
 /// A text event, split so that each invisible character becomes a marked `<U+…>` (written as
 /// markup this module makes; the text around it stays a text event, escaped by `push_html`).
-fn marked(s: CowStr<'_>) -> Vec<Event<'_>> {
+fn marked(s: CowStr<'_>) -> Emit<'_> {
     if !s.chars().any(is_invisible) {
-        return vec![Event::Text(s)];
+        return Emit::one(Event::Text(s));
     }
     let mut v = Vec::new();
     let mut rest: &str = &s;
@@ -161,7 +194,7 @@ fn marked(s: CowStr<'_>) -> Vec<Event<'_>> {
     if !rest.is_empty() {
         v.push(Event::Text(CowStr::from(rest.to_owned())));
     }
-    v
+    Emit::Many(v.into_iter())
 }
 
 #[cfg(test)]

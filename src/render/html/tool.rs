@@ -2,6 +2,8 @@
 //! line and its state, and whose body shows the input and the output in the form that suits the
 //! tool (a diff for edits, a checklist for todos, an image, a skill body, a nested sub-agent).
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use super::escape::{Html, safe_href, safe_image_src};
@@ -76,18 +78,25 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
     h.raw_trusted(" <span class=\"tsum\">")
         .text(&fitted_summary(call, Fit::CARD).unwrap_or_default())
         .raw_trusted("</span>");
+    // The output's text, once per card (borrowed when it is one string).
+    let text = call.output.as_ref().map(output_str);
     // Lines of text that came back (an image is not lines).
-    let lines = call
-        .output
-        .as_ref()
-        .filter(|o| {
-            !o.as_array().is_some_and(|a| {
+    let lines = || {
+        let image = call.output.as_ref().is_some_and(|o| {
+            o.as_array().is_some_and(|a| {
                 a.iter()
                     .any(|i| i.get("type").and_then(Value::as_str) == Some("file"))
             })
-        })
-        .map_or(0, |o| output_text(o).trim_end_matches('\n').lines().count());
-    if kind == Kind::Read && lines > 0 {
+        });
+        match &text {
+            Some(t) if !image => t.trim_end_matches('\n').lines().count(),
+            Some(_) | None => 0,
+        }
+    };
+    if kind == Kind::Read
+        && let lines = lines()
+        && lines > 0
+    {
         h.raw_trusted(" <span class=\"meta\">")
             .num(lines)
             .raw_trusted(if lines == 1 { " line" } else { " lines" })
@@ -113,10 +122,7 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
     }
     // A sub-agent's hand-back: the report once, its trailer as facts.
     let handback = match kind {
-        Kind::Agent => call
-            .output
-            .as_ref()
-            .and_then(|o| handback::parse(&output_text(o))),
+        Kind::Agent => text.as_deref().and_then(handback::parse),
         Kind::Shell
         | Kind::Read
         | Kind::Edit
@@ -137,12 +143,12 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
             .subagent
             .as_ref()
             .and_then(|sub| sub.summary.as_deref())
-            .zip(call.output.as_ref())
-            .is_some_and(|(s, o)| s.trim() == output_text(o).trim());
+            .zip(text.as_deref())
+            .is_some_and(|(s, o)| s.trim() == o.trim());
     match (&handback, call.denied.is_some()) {
         (Some(hb), false) => push_handback(h, hb),
         _ if summary_is_output => {}
-        _ => push_result(h, call),
+        _ => push_result(h, call, text.as_deref().unwrap_or_default()),
     }
     h.raw_trusted("</div></details>");
 }
@@ -312,8 +318,19 @@ fn push_todos(h: &mut Html, items: &[TodoItem]) {
     h.raw_trusted("</ul>");
 }
 
-/// The output, or why there is none.
-fn push_result(h: &mut Html, call: &ToolCall) {
+/// The text of a tool output, borrowed when it is one string (most are: `output_text` copied
+/// every output, 3 MB ones included, three times per card, issue 14).
+fn output_str(output: &Value) -> Cow<'_, str> {
+    match output {
+        Value::String(s) => Cow::Borrowed(s),
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::Array(_) | Value::Object(_) => {
+            Cow::Owned(output_text(output))
+        }
+    }
+}
+
+/// The output (whose text is `output_text`), or why there is none.
+fn push_result(h: &mut Html, call: &ToolCall, output_text: &str) {
     if let Some(msg) = &call.denied {
         h.raw_trusted("<p class=\"denied-msg\">Permission denied: ")
             .text(msg)
@@ -327,11 +344,6 @@ fn push_result(h: &mut Html, call: &ToolCall) {
     };
     // An error's message, when the output does not already say it (a failed command's exit
     // code, an MCP error beside a result).
-    let output_text = call
-        .output
-        .as_ref()
-        .map(crate::render::summary::output_text)
-        .unwrap_or_default();
     if let Some(e) = call.error_text.as_deref().filter(|e| !e.trim().is_empty()) {
         if !output_text.contains(e.trim()) {
             push_pre(h, "out err", e, None);
@@ -440,7 +452,7 @@ fn push_code_lines(h: &mut Html, text: &str, hl: &mut Highlighter, numbered: boo
                 .raw_trusted("</span>");
         }
         let segs = hl.line(code);
-        push_segments(h, code, &segs);
+        push_segments(h, code, segs);
     }
 }
 
