@@ -503,6 +503,28 @@ mod generated {
     }
 }
 
+/// A session state the wire does not define is kept as it came: the adapter once wrote every
+/// `_` as `-`, which turned a `github_pat_…` in it into a `github-pat-…` that no pattern knows,
+/// and the secret went out in three formats (found by `no_generated_secret_survives_in_any_format`,
+/// which picks its line and field at random).
+#[test]
+fn a_secret_in_a_session_state_is_redacted() {
+    let body = "7aZq8Rk2LmP0xYv5Tn3WcQe9HbUi1JoAs4DfGh";
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(
+        dir.path(),
+        "state.jsonl",
+        &format!(
+            "{{\"type\":\"system\",\"subtype\":\"session_state_changed\",\"uuid\":\"s3\",\"session_id\":\"s1\",\"state\":\"requires_action github_pat_{body}\"}}\n"
+        ),
+    );
+    for to in FORMATS {
+        let red = run(&f, to, true);
+        assert!(!red.contains(body), "--to {to}: secret left in\n{red}");
+    }
+    assert!(run(&f, "jsonl", false).contains(&format!("requires_action github_pat_{body}")));
+}
+
 #[test]
 fn secret_echoed_in_a_stderr_diagnostic_is_redacted() {
     let header = scribe()

@@ -79,7 +79,12 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
         })),
         // §14 spells the states `idle | running | requires-action`; the wire says `requires_action`.
         "session_state_changed" => emit(notice(SystemNotice::SessionState {
-            state: string(v, "state").replace('_', "-"),
+            // The wire's three states in the model's spelling; any other value is kept as it
+            // came (rewriting it would hide a secret inside it from --redact's patterns).
+            state: match str_of(v, "state") {
+                "requires_action" => "requires-action".to_owned(),
+                other => other.to_owned(),
+            },
         })),
         "compact_boundary" => {
             let m = v.get("compact_metadata").cloned().unwrap_or(Value::Null);
