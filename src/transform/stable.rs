@@ -585,7 +585,6 @@ mod uuid_tests {
             format!("ab-{}", &u[1..]),
             "----------------------------------------".to_owned(),
             format!("é{u}ü-{}", u.to_uppercase()),
-            format!("{u}"),
         ];
         for c in &cases {
             let want: Vec<_> = re.find_iter(c).map(|m| m.range()).collect();
