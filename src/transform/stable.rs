@@ -122,33 +122,47 @@ impl Stable {
             }
         }
         // A UUID no field introduced (inside a raw line, a path, a tool's output) is random too.
-        if UUID.is_match(s) {
-            let found: Vec<String> = UUID.find_iter(s).map(|m| m.as_str().to_owned()).collect();
-            for u in &found {
-                self.number(IdKind::Other, u);
+        let found = uuids(s);
+        if !found.is_empty() {
+            let mut out = String::with_capacity(s.len());
+            let mut copied = 0;
+            for r in found {
+                let n = self
+                    .number(IdKind::Other, &s[r.clone()])
+                    .expect("a UUID is not empty");
+                out.push_str(&s[copied..r.start]);
+                out.push_str(&name(IdKind::Other, n));
+                copied = r.end;
             }
-            let this = &*self;
-            replace(s, &UUID, |c| {
-                this.number_of(IdKind::Other, fingerprint(&c[0]))
-                    .map(|n| name(IdKind::Other, n))
-                    .unwrap_or_else(|| c[0].to_owned())
+            out.push_str(&s[copied..]);
+            *s = out;
+        }
+        // Each pattern below needs a piece of text checked first with memchr/memmem, far faster
+        // than asking the regex (which every string of every item went through, issue 14).
+        if s.contains(".sock") {
+            replace(s, &SOCKET, |_| "<socket>".to_owned());
+        }
+        let tmp_dirs = &mut self.tmp_dirs;
+        if s.contains("/tmp") || s.contains("/var/folders/") {
+            replace(s, &TMP_DIR, |c| {
+                let next = tmp_dirs.len() + 1;
+                tmp_dirs
+                    .entry(c[0].to_owned())
+                    .or_insert_with(|| format!("<tmp-{next}>"))
+                    .clone()
             });
         }
-        replace(s, &SOCKET, |_| "<socket>".to_owned());
-        let tmp_dirs = &mut self.tmp_dirs;
-        replace(s, &TMP_DIR, |c| {
-            let next = tmp_dirs.len() + 1;
-            tmp_dirs
-                .entry(c[0].to_owned())
-                .or_insert_with(|| format!("<tmp-{next}>"))
-                .clone()
-        });
-        replace(s, &TIMESTAMP, |_| "<time>".to_owned());
+        if may_hold_a_date(s) {
+            replace(s, &TIMESTAMP, |_| "<time>".to_owned());
+        }
         // The shell tool's process group id (Qwen Code, Gemini CLI) changes on every run.
         if s.contains("PGID") {
             replace(s, &PGID_LINE, |_| String::new());
         }
         let keep_usage = self.keep_usage;
+        if !s.contains("<usage>") {
+            return;
+        }
         replace(s, &USAGE_BLOCK, |block| {
             VOLATILE_NUMBER
                 .replace_all(&block[0], |c: &Captures<'_>| {
@@ -163,11 +177,25 @@ impl Stable {
     }
 
     fn is_volatile_key(&self, key: &str) -> bool {
-        let k: String = key
-            .chars()
-            .filter(|c| *c != '_' && *c != '-')
-            .flat_map(char::to_lowercase)
-            .collect();
+        // The key in lower case without `_` and `-`: on the stack for the usual short ASCII key
+        // (a `String` per key of every sidecar was a tenth of a `--stable` run, issue 14).
+        let mut short = [0u8; 64];
+        let mut len = 0;
+        let owned: String;
+        let k: &str = if key.is_ascii() && key.len() <= short.len() {
+            for b in key.bytes().filter(|b| *b != b'_' && *b != b'-') {
+                short[len] = b.to_ascii_lowercase();
+                len += 1;
+            }
+            std::str::from_utf8(&short[..len]).unwrap_or_default()
+        } else {
+            owned = key
+                .chars()
+                .filter(|c| *c != '_' && *c != '-')
+                .flat_map(char::to_lowercase)
+                .collect();
+            &owned
+        };
         let timeish = k.contains("timestamp")
             || k.contains("duration")
             || k.contains("elapsed")
@@ -260,6 +288,8 @@ fn rename_ids_in_text(s: &str, names: &HashMap<u64, (IdKind, u32)>) -> Option<St
     let mut out: Option<String> = None;
     let mut copied = 0;
     let mut i = 0;
+    // The boundaries of the current word, kept between words (one allocation, not one a word).
+    let mut cuts: Vec<usize> = Vec::new();
     while i < bytes.len() {
         if !is_id_byte(bytes[i]) {
             i += 1;
@@ -274,7 +304,8 @@ fn rename_ids_in_text(s: &str, names: &HashMap<u64, (IdKind, u32)>) -> Option<St
             continue;
         }
         // Boundaries: the word's ends and each separator (all ASCII, so char boundaries).
-        let mut cuts: Vec<usize> = vec![0];
+        cuts.clear();
+        cuts.push(0);
         cuts.extend(
             word.bytes()
                 .enumerate()
@@ -321,11 +352,49 @@ fn replace(s: &mut String, re: &Regex, mut with: impl FnMut(&Captures<'_>) -> St
     }
 }
 
-static UUID: LazyLock<Regex> = LazyLock::new(|| {
-    // No word boundaries: harnesses glue prefixes on (`client_<uuid>`, `agent-<uuid>`).
-    Regex::new(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
-        .expect("valid regex")
-});
+/// False when `s` holds no `d-dd-` (a digit, `-`, two digits, `-`), which every date of
+/// [`TIMESTAMP`] (`dddd-dd-dd…`) holds: the regex need not look.
+fn may_hold_a_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    memchr::memchr_iter(b'-', b).any(|i| {
+        i > 0
+            && b[i - 1].is_ascii_digit()
+            && b.get(i + 1).is_some_and(u8::is_ascii_digit)
+            && b.get(i + 2).is_some_and(u8::is_ascii_digit)
+            && b.get(i + 3) == Some(&b'-')
+    })
+}
+
+/// Where the UUIDs of `s` are (`8-4-4-4-12` hex digits, leftmost first, not overlapping): what
+/// the regex `[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-…-[0-9a-fA-F]{12}` finds, found from each `-` (which
+/// memchr finds fast) instead of by trying every position: the regex's search of every text was
+/// a tenth of a `--stable` run (issue 14). No word boundaries: harnesses glue prefixes on
+/// (`client_<uuid>`, `agent-<uuid>`).
+fn uuids(s: &str) -> Vec<std::ops::Range<usize>> {
+    const SHAPE: &[u8; 36] = b"xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx";
+    let b = s.as_bytes();
+    let at = |start: usize| {
+        b.get(start..start + 36).is_some_and(|w| {
+            w.iter().zip(SHAPE).all(|(c, want)| match want {
+                b'-' => *c == b'-',
+                _ => c.is_ascii_hexdigit(),
+            })
+        })
+    };
+    let mut found = Vec::new();
+    let mut next = 0;
+    // Every UUID has its first `-` 8 bytes after its start.
+    for dash in memchr::memchr_iter(b'-', b) {
+        let Some(start) = dash.checked_sub(8) else {
+            continue;
+        };
+        if start >= next && at(start) {
+            found.push(start..start + 36);
+            next = start + 36;
+        }
+    }
+    found
+}
 
 static TIMESTAMP: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?")
@@ -491,6 +560,36 @@ impl VisitMut for Stable {
     /// Input line numbers shift when keep-alives or retries come and go.
     fn line(&mut self, line: &mut u64) {
         *line = 0;
+    }
+}
+
+#[cfg(test)]
+mod uuid_tests {
+    use super::uuids;
+
+    /// The UUIDs found are the regex's, leftmost first and not overlapping.
+    #[test]
+    fn uuids_are_what_the_regex_finds() {
+        let re = regex::Regex::new(
+            r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
+        )
+        .unwrap();
+        let u = "3f2a9b1c-0d4e-4f5a-8b6c-7d8e9f0a1b2c";
+        let cases = [
+            String::new(),
+            u.to_owned(),
+            format!("client_{u}"),
+            format!("agent-{u}-{u}"),
+            format!("a{u}{u}b"),
+            format!("{}-{u}", &u[..20]),
+            format!("ab-{}", &u[1..]),
+            "----------------------------------------".to_owned(),
+            format!("é{u}ü-{}", u.to_uppercase()),
+        ];
+        for c in &cases {
+            let want: Vec<_> = re.find_iter(c).map(|m| m.range()).collect();
+            assert_eq!(uuids(c), want, "{c}");
+        }
     }
 }
 
