@@ -27,6 +27,8 @@ lenient_struct! {
         "message" => message: Option<Message<'a>> as Object<Message<'a>>,
         "parent_tool_use_id" => parent_tool_use_id: Option<Cow<'a, str>> as Str<'a>,
         "uuid" => uuid: Option<Cow<'a, str>> as Str<'a>,
+        /// A saved session's API request (its usage is counted once per message and request).
+        "requestId" => request_id: Option<Cow<'a, str>> as Str<'a>,
         "timestamp" => timestamp: Option<Cow<'a, str>> as Str<'a>,
         /// The stream's spelling.
         "is_api_error_message" => is_api_error_message: Option<bool> as Bool,

@@ -412,6 +412,9 @@ impl Emitter {
         if r.plain_user() && self.user_from_text(log, i, &thread, out) {
             return;
         }
+        if r.is_assistant() && self.assistant_from_text(log, i, &thread, due, out) {
+            return;
+        }
         let mut v = match self.reread(log.source, r.offset, n, report) {
             Ok(v) => v,
             Err(kind) => {
@@ -443,17 +446,7 @@ impl Emitter {
                         continue;
                     }
                     let s = |k: &str| b.get(k).and_then(Value::as_str).unwrap_or_default();
-                    let name = match self.tool_names.iter().position(|t| t == s("name")) {
-                        Some(p) => p,
-                        None => {
-                            self.tool_names.push(s("name").to_owned());
-                            self.tool_names.len() - 1
-                        }
-                    };
-                    self.tool_of.insert(key(s("id")), name as u32);
-                    if self.by_call.contains_key(s("id")) {
-                        due.push_back((s("id").to_owned(), n));
-                    }
+                    self.note_call(s("id"), s("name"), n, due);
                 }
             }
             "user" => {
@@ -587,6 +580,93 @@ impl Emitter {
             });
         }
         true
+    }
+
+    /// An assistant row decoded straight from its text into the decoder's typed row, as
+    /// [`Emitter::user_from_text`] does for plain user rows: its usage counted once per message
+    /// and request, its tool calls noted for the results and sub-agents that follow. False when
+    /// it does not decode that way (it then goes the general way).
+    fn assistant_from_text(
+        &mut self,
+        log: &SessionLog,
+        i: usize,
+        thread: &Thread,
+        due: &mut VecDeque<(String, u64)>,
+        out: &mut Vec<Event>,
+    ) -> bool {
+        let r = &log.rows[i];
+        let n = r.line();
+        let Ok(text) = self.sources.read(log.source, r.offset) else {
+            return false;
+        };
+        let Ok(mut row) = serde_json::from_str::<Row<'_>>(&text) else {
+            return false;
+        };
+        if row.ty.as_deref() != Some("assistant") {
+            return false;
+        }
+        if let Some(t) = thread {
+            row.parent_tool_use_id = Some(Cow::Owned(t.clone()));
+        }
+        // Usage counted once per message and request (`count_usage_once`, typed).
+        if let Some(m) = row.message.as_mut() {
+            if let Some(id) = m.id.as_deref() {
+                let request = row.request_id.as_deref().unwrap_or("");
+                if !self.usage_seen.insert(usage_key(id, request)) {
+                    m.usage = None;
+                }
+            }
+        }
+        let calls: Vec<(String, String)> = match row.message.as_ref().map(|m| &m.content) {
+            Some(row::Content::Blocks(bs)) => bs
+                .iter()
+                .filter_map(|e| match e {
+                    row::Element::Block(b) if b.ty.as_deref() == Some("tool_use") => Some((
+                        b.id.as_deref().unwrap_or_default().to_owned(),
+                        b.name.as_deref().unwrap_or_default().to_owned(),
+                    )),
+                    row::Element::Block(_) | row::Element::NotObject => None,
+                })
+                .collect(),
+            Some(row::Content::Text(_) | row::Content::None) | None => Vec::new(),
+        };
+        let before = out.len();
+        self.messages.assistant_row(
+            row,
+            &Whole::text(&text),
+            &crate::input::claude::SESSION_WIRE,
+            &mut |kind| out.push(Event { line: n, kind }),
+        );
+        if out.len() == before {
+            // A conversation row that decoded into nothing: kept whole, as the general way keeps it.
+            out.push(Event {
+                line: n,
+                kind: EventKind::Debug {
+                    reason: "assistant row decoded into nothing".to_owned(),
+                    raw: text.into_owned(),
+                },
+            });
+        }
+        for (id, name) in calls {
+            self.note_call(&id, &name, n, due);
+        }
+        true
+    }
+
+    /// A tool call of an assistant row: its tool's name kept by number, and, when a sub-agent
+    /// waits for the call, the call queued to be written after the row.
+    fn note_call(&mut self, id: &str, name: &str, n: u64, due: &mut VecDeque<(String, u64)>) {
+        let name = match self.tool_names.iter().position(|t| t == name) {
+            Some(p) => p,
+            None => {
+                self.tool_names.push(name.to_owned());
+                self.tool_names.len() - 1
+            }
+        };
+        self.tool_of.insert(key(id), name as u32);
+        if self.by_call.contains_key(id) {
+            due.push_back((id.to_owned(), n));
+        }
     }
 
     /// A tool output too large for the session file is there as a preview wrapped in

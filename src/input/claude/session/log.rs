@@ -92,6 +92,11 @@ impl Row {
         self.plain_user
     }
 
+    /// An `assistant` row (pass 2 decodes it from its text, see `emit`).
+    pub(crate) fn is_assistant(&self) -> bool {
+        matches!(self.kind, RoleKind::Assistant)
+    }
+
     /// What it will become.
     pub(crate) fn body(&self) -> Body {
         match self.body {
