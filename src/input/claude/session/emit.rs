@@ -506,18 +506,10 @@ impl Emitter {
             }),
         }
         if out.len() == before && matches!(ty.as_str(), "user" | "assistant") {
-            // A conversation row that decoded into nothing (a `message` that is a string, or
-            // with no `content`): kept whole in a `debug` record, not lost.
             let raw = (self.sources.read(log.source, r.offset))
                 .map(Cow::into_owned)
                 .unwrap_or_default();
-            out.push(Event {
-                line: n,
-                kind: EventKind::Debug {
-                    reason: format!("{ty} row decoded into nothing"),
-                    raw,
-                },
-            });
+            decoded_into_nothing(out, n, &ty, raw);
         }
     }
 
@@ -570,14 +562,7 @@ impl Emitter {
             &mut |kind| out.push(Event { line: n, kind }),
         );
         if out.len() == before {
-            // A conversation row that decoded into nothing: kept whole, as the general way keeps it.
-            out.push(Event {
-                line: n,
-                kind: EventKind::Debug {
-                    reason: "user row decoded into nothing".to_owned(),
-                    raw: text.into_owned(),
-                },
-            });
+            decoded_into_nothing(out, n, "user", text.into_owned());
         }
         true
     }
@@ -638,14 +623,7 @@ impl Emitter {
             &mut |kind| out.push(Event { line: n, kind }),
         );
         if out.len() == before {
-            // A conversation row that decoded into nothing: kept whole, as the general way keeps it.
-            out.push(Event {
-                line: n,
-                kind: EventKind::Debug {
-                    reason: "assistant row decoded into nothing".to_owned(),
-                    raw: text.into_owned(),
-                },
-            });
+            decoded_into_nothing(out, n, "assistant", text.into_owned());
         }
         for (id, name) in calls {
             self.note_call(&id, &name, n, due);
@@ -928,6 +906,18 @@ fn persisted_name(preview: &str) -> Option<&Path> {
     let name = Path::new(name.trim_end_matches(['.', ',', ')']));
     let plain = name.components().all(|c| matches!(c, Component::Normal(_)));
     (plain && name.components().next().is_some()).then_some(name)
+}
+
+/// A conversation row that decoded into nothing (a `message` that is a string, or with no
+/// `content`): kept whole in a `debug` record, not lost — however the row was decoded.
+fn decoded_into_nothing(out: &mut Vec<Event>, line: u64, ty: &str, raw: String) {
+    out.push(Event {
+        line,
+        kind: EventKind::Debug {
+            reason: format!("{ty} row decoded into nothing"),
+            raw,
+        },
+    });
 }
 
 fn blocks(v: &Value) -> impl Iterator<Item = &Value> {
