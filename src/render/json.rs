@@ -7,7 +7,8 @@
 //! in serde_json's shapes) is kept identical, so a record reads back the same and the output
 //! does not change; the tests compare the two on generated values.
 
-use serde::ser::{self, Error as _, Serialize};
+use serde::Serialize;
+use serde::ser::{self, Error as _};
 
 /// serde_json's error type: a custom error from a `Serialize` impl keeps its message.
 type Error = serde_json::Error;
