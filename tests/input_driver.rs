@@ -590,5 +590,8 @@ fn task_and_result_lines_read_the_same_the_typed_and_the_general_way() {
     assert_eq!(a, b);
     assert_eq!(a[0]["event"], "subtask-started", "{:#?}", a[0]);
     assert_eq!(a[0]["taskType"], "local_agent", "{:#?}", a[0]);
-    assert!(a.iter().any(|e| e.to_string().contains("still working")), "{a:#?}");
+    assert!(
+        a.iter().any(|e| e.to_string().contains("still working")),
+        "{a:#?}"
+    );
 }
