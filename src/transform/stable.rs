@@ -36,6 +36,7 @@ use std::sync::LazyLock;
 use regex::{Captures, Regex};
 use serde_json::{Map, Value};
 
+use super::id_table::IdTable;
 use super::visit::{IdKind, ValueRole, VisitMut, walk_value};
 use crate::model::transcript::{SubagentUsage, Usage};
 
@@ -51,8 +52,8 @@ pub(crate) struct Stable {
     /// (not the id itself: a long stream brings millions of ids, issue 14). The name is made
     /// from the kind and the number. It is also what text is searched for: text is cut into
     /// id-shaped words and each is looked up here (one hash lookup per candidate, whatever the
-    /// number of ids; the first kind's name wins). 16 bytes an id: one map, not one per use.
-    first: HashMap<u64, (IdKind, u32)>,
+    /// number of ids; the first kind's name wins). 12 bytes an id (`id_table`).
+    first: IdTable,
     /// The rare id seen under a second kind too: its number as that kind.
     others: HashMap<(IdKind, u64), u32>,
     counters: HashMap<IdKind, u32>,
@@ -95,21 +96,16 @@ impl Stable {
         if id.len() >= MIN_ID_IN_TEXT && id.len() <= MAX_ID_IN_TEXT {
             self.long_ids = true;
         }
-        match self.first.entry(key) {
-            std::collections::hash_map::Entry::Vacant(v) => {
-                v.insert((kind, n));
-            }
-            std::collections::hash_map::Entry::Occupied(_) => {
-                self.others.insert((kind, key), n);
-            }
+        if !self.first.insert_new(key, kind, n) {
+            self.others.insert((kind, key), n);
         }
         Some(n)
     }
 
     /// The number an id (by fingerprint) has as `kind`, if any.
     fn number_of(&self, kind: IdKind, key: u64) -> Option<u32> {
-        match self.first.get(&key) {
-            Some(&(k, n)) if k == kind => Some(n),
+        match self.first.get(key) {
+            Some((k, n)) if k == kind => Some(n),
             Some(_) => self.others.get(&(kind, key)).copied(),
             None => None,
         }
@@ -283,7 +279,7 @@ fn is_id_byte(b: u8) -> bool {
 /// Rewrites every known id in `s` (each word of id bytes, or a part of it between `_`/`-`/`.`/`:`
 /// separators, leftmost and then longest first); `None` when nothing changed. Linear in `s`:
 /// each word is looked up a bounded number of times.
-fn rename_ids_in_text(s: &str, names: &HashMap<u64, (IdKind, u32)>) -> Option<String> {
+fn rename_ids_in_text(s: &str, names: &IdTable) -> Option<String> {
     let bytes = s.as_bytes();
     let mut out: Option<String> = None;
     let mut copied = 0;
@@ -328,8 +324,8 @@ fn rename_ids_in_text(s: &str, names: &HashMap<u64, (IdKind, u32)>) -> Option<St
                 .filter(|&end| end >= begin + MIN_ID_IN_TEXT && end - begin <= MAX_ID_IN_TEXT)
                 .find_map(|end| {
                     names
-                        .get(&fingerprint(&word[begin..end]))
-                        .map(|&(kind, n)| (end, kind, n))
+                        .get(fingerprint(&word[begin..end]))
+                        .map(|(kind, n)| (end, kind, n))
                 });
             if let Some((end, kind, n)) = hit {
                 let o = out.get_or_insert_with(|| String::with_capacity(s.len()));
