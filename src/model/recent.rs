@@ -5,7 +5,10 @@
 //! went) and the Claude decoder the calls it has seen (so that a `<task-notification>` naming one
 //! ends its task). Kept for every call, both grew with the input: 92 MB of a 1 GiB stream's peak
 //! (issue 14, "flat memory"). A late result or notification comes within a few thousand calls
-//! of its call; [`Recent::CAPACITY`] is far beyond that, and bounds the memory at about 2 MB.
+//! of its call; [`Recent::CAPACITY`] is far beyond that, and bounds the memory at about 1 MB
+//! (for a value of a few bytes): the capacity fills a hash table of 2¹⁶ slots to its load limit
+//! and the order a ring of 2¹⁶, and the oldest id goes before a new one comes, so neither grows
+//! to the next power of two.
 
 use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
@@ -30,22 +33,25 @@ impl<V> Default for Recent<V> {
 }
 
 impl<V> Recent<V> {
-    /// Ids remembered at most: some 65 000 calls back.
-    pub(crate) const CAPACITY: usize = 1 << 16;
+    /// Ids remembered at most: some 57 000 calls back (7/8 of 2¹⁶, the load a hash table of
+    /// 2¹⁶ slots holds).
+    pub(crate) const CAPACITY: usize = (1 << 16) / 8 * 7;
 
     /// Remembers `id` with `value` (replacing its value if it is remembered already), forgetting
     /// the oldest id when full.
     pub(crate) fn insert(&mut self, id: &str, value: V) {
         let key = fingerprint(id);
-        if self.values.insert(key, value).is_some() {
+        if let Some(v) = self.values.get_mut(&key) {
+            *v = value;
             return;
         }
-        self.order.push_back(key);
-        if self.order.len() > Self::CAPACITY {
+        if self.order.len() == Self::CAPACITY {
             if let Some(old) = self.order.pop_front() {
                 self.values.remove(&old);
             }
         }
+        self.values.insert(key, value);
+        self.order.push_back(key);
     }
 
     /// The value remembered for `id`.
@@ -86,6 +92,9 @@ mod tests {
         );
         assert_eq!(r.values.len(), Recent::<()>::CAPACITY);
         assert_eq!(r.order.len(), Recent::<()>::CAPACITY);
+        // Neither grew past the size the capacity is chosen for.
+        assert!(r.values.capacity() < 1 << 16, "{}", r.values.capacity());
+        assert!(r.order.capacity() <= 1 << 16, "{}", r.order.capacity());
     }
 
     #[test]

@@ -3,11 +3,15 @@
 //!
 //! Exists because an id must keep its number to the end of the input, so this memory grows with
 //! the number of distinct ids, and at 1 GiB of stream it was most of the run's peak (issue 14).
-//! An entry is 12 bytes (the fingerprint as two `u32`s, the kind packed above the number), not
-//! 16, and the table is cut into [`SHARDS`] tables by the fingerprint's top bits: each grows on
-//! its own, so growing holds one small table twice for a moment, not the whole one.
+//! Numbers are given in order, kind by kind, so the fingerprints are kept in order of number
+//! (8 bytes an id, in fixed chunks that never move), and the hash table holds only the packed
+//! kind and number (4 bytes, and a control byte), comparing a candidate through the
+//! fingerprint its number points at. The table is cut into [`SHARDS`] tables by the
+//! fingerprint's top bits: each grows on its own, so growing holds one small table twice for a
+//! moment, not the whole one.
 
 use foldhash::HashMap;
+use hashbrown::HashTable;
 
 use super::visit::IdKind;
 
@@ -21,6 +25,9 @@ const KIND_SHIFT: u32 = 29;
 /// input) goes to the overflow map.
 const NUMBER_MAX: u32 = (1 << KIND_SHIFT) - 1;
 
+/// Fingerprints per chunk of [`Fingerprints`].
+const CHUNK: usize = 4096;
+
 /// Every kind, in the order of [`kind_index`].
 const KINDS: [IdKind; 6] = [
     IdKind::Turn,
@@ -32,7 +39,7 @@ const KINDS: [IdKind; 6] = [
 ];
 
 /// The kind's place in [`KINDS`] (a new kind is a compile error here).
-fn kind_index(kind: IdKind) -> u32 {
+fn kind_index(kind: IdKind) -> usize {
     match kind {
         IdKind::Turn => 0,
         IdKind::Call => 1,
@@ -43,10 +50,35 @@ fn kind_index(kind: IdKind) -> u32 {
     }
 }
 
-/// Fingerprint → first kind and number, as a few small tables.
+/// One kind's fingerprints by number (number 1 first), in chunks that are filled, never moved.
+#[derive(Debug, Default)]
+struct Fingerprints(Vec<Box<[u64]>>);
+
+impl Fingerprints {
+    /// The fingerprint of number `n`; 0 (no id's, as far as any lookup can tell) for one never
+    /// set.
+    fn get(&self, n: u32) -> u64 {
+        let i = n as usize - 1;
+        self.0.get(i / CHUNK).map_or(0, |c| c[i % CHUNK])
+    }
+
+    /// Sets the fingerprint of number `n`.
+    fn set(&mut self, n: u32, key: u64) {
+        let i = n as usize - 1;
+        while self.0.len() <= i / CHUNK {
+            self.0.push(vec![0; CHUNK].into_boxed_slice());
+        }
+        self.0[i / CHUNK][i % CHUNK] = key;
+    }
+}
+
+/// Fingerprint → first kind and number.
 #[derive(Debug)]
 pub(crate) struct IdTable {
-    shards: Vec<HashMap<[u32; 2], u32>>,
+    /// Packed kind and number, found by the fingerprint's hash, checked through `prints`.
+    shards: Vec<HashTable<u32>>,
+    /// Each kind's fingerprints by number.
+    prints: [Fingerprints; 6],
     /// Entries whose number does not fit a packed entry.
     overflow: HashMap<u64, (IdKind, u32)>,
 }
@@ -54,41 +86,67 @@ pub(crate) struct IdTable {
 impl Default for IdTable {
     fn default() -> Self {
         IdTable {
-            shards: (0..SHARDS).map(|_| HashMap::default()).collect(),
+            shards: (0..SHARDS).map(|_| HashTable::new()).collect(),
+            prints: Default::default(),
             overflow: HashMap::default(),
         }
     }
 }
 
-/// The shard of a fingerprint and its key there.
-fn place(key: u64) -> (usize, [u32; 2]) {
-    let shard = (key >> (64 - SHARDS.trailing_zeros())) as usize;
-    (shard, [key as u32, (key >> 32) as u32])
+/// The shard of a fingerprint: its top bits.
+fn shard(key: u64) -> usize {
+    (key >> (64 - SHARDS.trailing_zeros())) as usize
+}
+
+/// The hash of a fingerprint in its shard's table. The fingerprint is a hash already, but its
+/// top bits are the shard's, the same for the whole table, and the table tells entries apart
+/// by the hash's top bits: multiplying by an odd constant mixes every bit into them and keeps
+/// the low bits (the bucket) as random as they were.
+fn table_hash(key: u64) -> u64 {
+    key.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// A packed entry's kind and number.
+fn unpack(packed: u32) -> (IdKind, u32) {
+    (KINDS[(packed >> KIND_SHIFT) as usize], packed & NUMBER_MAX)
 }
 
 impl IdTable {
+    /// The fingerprint a packed entry stands for.
+    fn print_of(&self, packed: u32) -> u64 {
+        let (kind, n) = unpack(packed);
+        self.prints[kind_index(kind)].get(n)
+    }
+
     /// The kind and number the id with fingerprint `key` was first given.
     pub(crate) fn get(&self, key: u64) -> Option<(IdKind, u32)> {
-        let (shard, k) = place(key);
-        match self.shards[shard].get(&k) {
-            Some(&packed) => Some((KINDS[(packed >> KIND_SHIFT) as usize], packed & NUMBER_MAX)),
+        match self.shards[shard(key)].find(table_hash(key), |&p| self.print_of(p) == key) {
+            Some(&packed) => Some(unpack(packed)),
             None => self.overflow.get(&key).copied(),
         }
     }
 
-    /// Records `key` as `kind` number `n`, unless it is recorded already (then false, and the
-    /// first record stays).
+    /// Records that `kind` number `n` is the id with fingerprint `key` (numbers come in order,
+    /// kind by kind), and, unless the id has a first kind already (then false), that this is it.
     pub(crate) fn insert_new(&mut self, key: u64, kind: IdKind, n: u32) -> bool {
-        if self.get(key).is_some() {
-            return false;
-        }
+        let first = self.get(key).is_none();
         if n > NUMBER_MAX {
-            self.overflow.insert(key, (kind, n));
-        } else {
-            let (shard, k) = place(key);
-            self.shards[shard].insert(k, (kind_index(kind) << KIND_SHIFT) | n);
+            if first {
+                self.overflow.insert(key, (kind, n));
+            }
+            return first;
         }
-        true
+        self.prints[kind_index(kind)].set(n, key);
+        if first {
+            let packed = ((kind_index(kind) as u32) << KIND_SHIFT) | n;
+            let prints = &self.prints;
+            let hash = |&p: &u32| {
+                let (kind, n) = unpack(p);
+                table_hash(prints[kind_index(kind)].get(n))
+            };
+            self.shards[shard(key)].insert_unique(table_hash(key), packed, hash);
+        }
+        first
     }
 }
 
@@ -114,5 +172,21 @@ mod tests {
             }
         }
         assert_eq!(t.get(12345), None);
+    }
+
+    /// Many ids, so that tables grow and chunks fill: every one still reads back, and a
+    /// fingerprint that shares a shard and hash bits with a known one is not taken for it.
+    #[test]
+    fn many_ids_read_back_and_strangers_are_not_found() {
+        let mut t = IdTable::default();
+        let key = |i: u64| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        for i in 1..=20_000u32 {
+            let kind = KINDS[i as usize % 6];
+            assert!(t.insert_new(key(u64::from(i)), kind, i));
+        }
+        for i in 1..=20_000u32 {
+            assert_eq!(t.get(key(u64::from(i))), Some((KINDS[i as usize % 6], i)));
+            assert_eq!(t.get(key(u64::from(i)) ^ 2), None);
+        }
     }
 }

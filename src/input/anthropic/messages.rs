@@ -40,14 +40,16 @@ pub(crate) struct ClaudeMessages {
     /// The tool calls seen so far (ids): a `<task-notification>` message naming one of them
     /// becomes that call's task end instead of a turn of its own.
     calls: crate::model::recent::Recent<()>,
-    /// The stream's `task_started`: task id → its tool call.
-    task_calls: HashMap<String, String>,
+    /// The stream's `task_started`: task id → its tool call. These three task memories are
+    /// bounded (`Recent`): kept for every task, they grew with the input, 13 MB of a 1 GiB
+    /// stream's peak (issue 14).
+    task_calls: crate::model::recent::Recent<String>,
     /// Tasks a system `task_notification` already ended (the stream): the `<task-notification>`
     /// message the harness also injects for them does not end them a second time.
-    tasks_ended: HashSet<String>,
+    tasks_ended: crate::model::recent::Recent<()>,
     /// Tasks a `<task-notification>` message ended: a system `task_notification` for them
     /// arriving later is not a second end (see [`ClaudeMessages::ended_by_message`]).
-    tasks_ended_by_message: HashSet<String>,
+    tasks_ended_by_message: crate::model::recent::Recent<()>,
 }
 
 impl ClaudeMessages {
@@ -158,11 +160,11 @@ impl ClaudeMessages {
         match t.subtype.as_deref() {
             Some("task_started") => {
                 if let Some(c) = call {
-                    self.task_calls.insert(task.to_owned(), c.to_owned());
+                    self.task_calls.insert(task, c.to_owned());
                 }
             }
             Some("task_notification") => {
-                self.tasks_ended.insert(task.to_owned());
+                self.tasks_ended.insert(task, ());
             }
             _ => {}
         }
@@ -332,7 +334,7 @@ impl ClaudeMessages {
             match self.task_end(&c.machinery) {
                 Some(Some(k)) => {
                     if let EventKind::SubtaskFinished { task_id, .. } = &k {
-                        self.tasks_ended_by_message.insert(task_id.clone());
+                        self.tasks_ended_by_message.insert(task_id, ());
                     }
                     emit(k);
                     return;
