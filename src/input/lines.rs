@@ -1,6 +1,6 @@
 //! Bytes to numbered lines, tolerant of everything real files contain.
 //!
-//! Reads with `read_until(b'\n')`, so a line may be of any length (a saved session holds lines of
+//! Reads up to each `\n` (as `read_until` does), so a line may be of any length (a saved session holds lines of
 //! several megabytes). Strips a UTF-8 byte-order mark at the start of the input and a CR before
 //! the LF. Decodes invalid UTF-8 lossily and says so, and marks a last line that has no newline,
 //! so that a cut-off stream can be reported without losing the lines before it.
@@ -59,14 +59,7 @@ impl<R: BufRead> LineReader<R> {
     /// The next line, or `None` at the end of the input.
     pub(crate) fn next_line(&mut self) -> io::Result<Option<InputLine>> {
         self.buf.clear();
-        let n = loop {
-            match self.inner.read_until(b'\n', &mut self.buf) {
-                Ok(n) => break n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            }
-        };
-        if n == 0 {
+        if !self.read_line_bytes()? {
             return Ok(None);
         }
         self.number += 1;
@@ -101,6 +94,40 @@ impl<R: BufRead> LineReader<R> {
             lossy,
             unterminated,
         }))
+    }
+}
+
+impl<R: BufRead> LineReader<R> {
+    /// Reads the next line's bytes, its newline included, into `self.buf` (empty before);
+    /// false at the end of the input. Like `read_until`, but a line that is whole in the
+    /// reader's buffer is copied once into a buffer of its size: `read_until` grew a new
+    /// buffer by doubling for every line (about seven reallocations a line, issue 14).
+    fn read_line_bytes(&mut self) -> io::Result<bool> {
+        loop {
+            let available = match self.inner.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if available.is_empty() {
+                return Ok(!self.buf.is_empty());
+            }
+            match memchr::memchr(b'\n', available) {
+                Some(i) => {
+                    if self.buf.is_empty() {
+                        self.buf.reserve_exact(i + 1);
+                    }
+                    self.buf.extend_from_slice(&available[..=i]);
+                    self.inner.consume(i + 1);
+                    return Ok(true);
+                }
+                None => {
+                    let n = available.len();
+                    self.buf.extend_from_slice(available);
+                    self.inner.consume(n);
+                }
+            }
+        }
     }
 }
 
