@@ -128,7 +128,13 @@ pub(crate) struct Pending {
     pieces: VecDeque<Piece>,
     /// Bytes of text held in `pieces` (not yet written).
     held: usize,
+    /// A written piece's buffer, emptied, for the page's next one (so the page's buffer keeps
+    /// its size instead of growing again for each item).
+    spare: String,
 }
+
+/// A written piece's buffer larger than this is given back rather than kept as the spare.
+const KEEP: usize = 1 << 20;
 
 impl Pending {
     /// Writes `h` (emptied) to `out`, or as much of it as the holes before it allow.
@@ -139,7 +145,7 @@ impl Pending {
             h.clear();
             return Ok(());
         }
-        let text = h.take_string();
+        let text = h.swap_string(std::mem::take(&mut self.spare));
         self.held += text.len();
         self.pieces.push_back(Piece {
             text,
@@ -191,7 +197,13 @@ impl Pending {
             }
             out.write_all(&piece.text.as_bytes()[piece.written..])?;
             self.held -= piece.text.len() - piece.written;
-            self.pieces.pop_front();
+            if let Some(done) = self.pieces.pop_front()
+                && done.text.capacity() <= KEEP
+                && done.text.capacity() > self.spare.capacity()
+            {
+                self.spare = done.text;
+                self.spare.clear();
+            }
         }
         Ok(())
     }

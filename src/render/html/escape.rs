@@ -101,9 +101,10 @@ impl Html {
         std::mem::take(&mut self.holes)
     }
 
-    /// The markup written so far, leaving the buffer empty (and without its allocation).
-    pub(crate) fn take_string(&mut self) -> String {
-        std::mem::take(&mut self.buf)
+    /// The markup written so far, leaving the buffer empty: `spare` (emptied) becomes it.
+    pub(crate) fn swap_string(&mut self, mut spare: String) -> String {
+        spare.clear();
+        std::mem::replace(&mut self.buf, spare)
     }
 }
 
