@@ -97,9 +97,35 @@ fn class_of(stack: &ScopeStack) -> Option<&'static str> {
     })
 }
 
+thread_local! {
+    /// Each hint's grammar, once looked up: the lookup compares the name with every grammar's
+    /// extensions (a fiftieth of a page with many reads and edits, issue 14). Forgotten when it
+    /// holds [`MEMO_HINTS`] hints.
+    static LANGUAGES: std::cell::RefCell<foldhash::HashMap<String, Option<&'static SyntaxReference>>> =
+        std::cell::RefCell::default();
+}
+
+/// The most hints [`LANGUAGES`] keeps.
+const MEMO_HINTS: usize = 4096;
+
 /// The grammar for a fence's info string (`rust`, `py`, `sh`) or a file name (`src/main.rs`,
 /// `Makefile`).
 pub(crate) fn language(hint: &str) -> Option<&'static SyntaxReference> {
+    LANGUAGES.with_borrow_mut(|memo| {
+        if let Some(found) = memo.get(hint) {
+            return *found;
+        }
+        if memo.len() >= MEMO_HINTS {
+            memo.clear();
+        }
+        let found = look_up(hint);
+        memo.insert(hint.to_owned(), found);
+        found
+    })
+}
+
+/// [`language`] without the memo.
+fn look_up(hint: &str) -> Option<&'static SyntaxReference> {
     let set = syntaxes();
     let hint = hint.trim();
     if hint.is_empty() {
