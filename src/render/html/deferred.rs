@@ -20,7 +20,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use super::escape::Html;
 
 /// Bytes of page held behind unfilled holes before the page's thread stops to fill them.
-const WINDOW: usize = 4 << 20;
+const WINDOW: usize = 1 << 20;
 
 /// The work of one hole: writes the block's markup into a fragment of its own.
 type Work = Box<dyn FnOnce(&mut Html) + Send>;
