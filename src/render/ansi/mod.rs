@@ -430,15 +430,28 @@ impl Render for TextRenderer {
     }
 }
 
-/// `12,345`.
+/// `12,345`. Digit by digit into a string of the right size (a `to_string` and a push per
+/// character were 2 % of a stream's HTML page, issue 14).
 pub(crate) fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+    // The digits, last first.
+    let mut digits = [0u8; 20];
+    let mut len = 0;
+    let mut rest = n;
+    loop {
+        digits[len] = b'0' + (rest % 10) as u8;
+        len += 1;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let mut out = String::with_capacity(len + len / 3);
+    // `i`: the digits that follow this one.
+    for i in (0..len).rev() {
+        out.push(char::from(digits[i]));
+        if i > 0 && i % 3 == 0 {
             out.push(',');
         }
-        out.push(c);
     }
     out
 }
@@ -457,6 +470,25 @@ mod tests {
     use super::*;
     use crate::model::transcript::{Part, Role, Turn, TurnMeta, TurnOrigin};
     use crate::render::OutputFormat;
+
+    #[test]
+    fn thousands_are_grouped_by_three() {
+        let by_chars = |n: u64| {
+            let s = n.to_string();
+            let mut out = String::new();
+            for (i, c) in s.chars().enumerate() {
+                if i > 0 && (s.len() - i) % 3 == 0 {
+                    out.push(',');
+                }
+                out.push(c);
+            }
+            out
+        };
+        assert_eq!(thousands(12_345), "12,345");
+        for n in [0, 7, 999, 1_000, 100_000, 1_234_567, 999_999_999, u64::MAX] {
+            assert_eq!(thousands(n), by_chars(n), "{n}");
+        }
+    }
 
     fn renderer() -> TextRenderer {
         TextRenderer::new(&RenderOptions {
