@@ -176,3 +176,112 @@ fn pages_rendered_side_by_side_highlight_what_they_highlight_alone() {
         assert!(runs[1][name] == *bytes, "{name} differs with --jobs 2");
     }
 }
+
+/// A stream whose turns each carry every kind of block the page highlights: a Rust fence
+/// between Markdown, a numbered file read longer than its preview, an edit's diff, then a long
+/// command output that is never highlighted. `turns` of them hold more code than a page's
+/// budget, and some outputs more page than is held behind a block another thread highlights
+/// (1 MB).
+fn mixed_code_stream(path: &Path, turns: usize) {
+    let code = |i: usize, n: usize| {
+        (0..n)
+            .map(|k| format!("fn f{i}_{k}(x: u32) -> &'static str {{ if x > {k} {{ \"<b>\" }} else {{ \"&\" }} }} // {k}\n"))
+            .collect::<String>()
+    };
+    let mut s = String::new();
+    for i in 0..turns {
+        let text = format!(
+            "Turn {i}, *some* prose.\n\n```rust\n{}```\n\n- a list\n- with `code`\n\n```python\ndef g{i}():\n    return '<i>'\n```\n",
+            code(i, 20 + i % 7)
+        );
+        let read: String = code(i, 120)
+            .lines()
+            .enumerate()
+            .map(|(n, l)| format!("{:>6}\t{l}\n", n + 1))
+            .collect();
+        // Every twentieth output is more page at once than the window holds.
+        let lines = if i % 20 == 10 { 25_000 } else { 800 };
+        let log = format!("line {i} of a build log, <nothing> to highlight & more\n").repeat(lines);
+        let row = |v: serde_json::Value| {
+            s.push_str(&v.to_string());
+            s.push('\n');
+        };
+        let mut row = row;
+        row(serde_json::json!({
+            "type": "assistant", "session_id": "mixed",
+            "message": {"id": format!("m{i}"), "role": "assistant", "model": "m", "content": [
+                {"type": "text", "text": text},
+                {"type": "tool_use", "id": format!("r{i}"), "name": "Read",
+                 "input": {"file_path": format!("/p/src/f{i}.rs")}},
+                {"type": "tool_use", "id": format!("e{i}"), "name": "Edit",
+                 "input": {"file_path": format!("/p/src/f{i}.rs"),
+                           "old_string": code(i, 6), "new_string": code(i + 1, 7)}},
+                {"type": "tool_use", "id": format!("b{i}"), "name": "Bash",
+                 "input": {"command": "make"}}
+            ]}
+        }));
+        row(serde_json::json!({
+            "type": "user", "session_id": "mixed",
+            "message": {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": format!("r{i}"), "content": read},
+                {"type": "tool_result", "tool_use_id": format!("e{i}"), "content": "ok"},
+                {"type": "tool_result", "tool_use_id": format!("b{i}"), "content": log}
+            ]}
+        }));
+    }
+    std::fs::write(path, s).unwrap();
+}
+
+/// With more than one job, a page's highlighted blocks are written by other threads while the
+/// page goes on: the page is the one a single thread writes, byte for byte, read from a file
+/// or from a pipe, and its budget is spent on the same blocks.
+#[test]
+fn a_page_highlighted_on_other_threads_is_the_page_written_alone() {
+    let scratch = tempfile::tempdir().unwrap();
+    let input = scratch.path().join("mixed.jsonl");
+    mixed_code_stream(&input, 40);
+    let run = |jobs: &str, stdin: bool| {
+        let mut cmd = scribe();
+        cmd.args(["--to", "html", "--jobs", jobs]);
+        if stdin {
+            cmd.arg("-").pipe_stdin(&input).unwrap();
+        } else {
+            cmd.arg(&input);
+        }
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.stdout, out.stderr)
+    };
+    let alone = run("1", false);
+    let page = String::from_utf8_lossy(&alone.0);
+    let highlighted = |open: &str| {
+        page.split(open)
+            .skip(1)
+            .map(|b| b.split("</pre>").next().unwrap_or(""))
+            .partition::<Vec<_>, _>(|b| b.contains("<span class=\"h-"))
+    };
+    for open in [
+        "<pre class=\"code hl\">",
+        "<pre class=\"out hl\">",
+        "<pre class=\"diff hl\">",
+    ] {
+        let (hl, plain) = highlighted(open);
+        assert!(
+            !hl.is_empty() && !plain.is_empty(),
+            "{open}: some blocks within the budget, some past it ({} and {})",
+            hl.len(),
+            plain.len()
+        );
+    }
+    assert!(page.len() > 2 << 20, "more page than the 1 MB window");
+    assert!(run("2", false) == alone, "--jobs 2 gives another page");
+    // Read from a pipe, the page is named `-`, and the input pauses more often.
+    assert!(
+        run("2", true) == run("1", true),
+        "--jobs 2 gives another page from a pipe"
+    );
+}

@@ -38,9 +38,13 @@ pub(crate) struct SgrStyle {
     pub(crate) underline: bool,
 }
 
-/// True when the text holds an escape sequence worth parsing (ESC, or the 8-bit CSI).
+/// True when the text holds an escape sequence worth parsing (ESC, or the 8-bit CSI). A byte
+/// scan (a search for two characters decoded each character, 3 % of a saved session's page,
+/// issue 14): U+009B is the bytes C2 9B, and a 9B byte is U+009B only after a C2 (elsewhere it
+/// continues another character).
 pub(crate) fn has_escapes(s: &str) -> bool {
-    s.contains(['\u{1b}', '\u{9b}'])
+    let b = s.as_bytes();
+    memchr::memchr2_iter(0x1b, 0x9b, b).any(|i| b[i] == 0x1b || (i > 0 && b[i - 1] == 0xc2))
 }
 
 /// The text with every escape sequence and control character but newline and tab removed.
@@ -301,6 +305,24 @@ fn nearest16(r: u8, g: u8, b: u8) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn escapes_are_found_by_their_bytes() {
+        assert!(has_escapes("a\u{1b}[1mb"));
+        assert!(has_escapes("\u{9b}1m"));
+        assert!(has_escapes("é\u{9b}"));
+        // 9B bytes that continue other characters: U+00DB, U+011B, U+2E9B.
+        assert!(!has_escapes("Û ě \u{2e9b} plain"));
+        assert!(!has_escapes(""));
+    }
+
+    proptest::proptest! {
+        /// The byte scan says what a search for the two characters says.
+        #[test]
+        fn the_byte_scan_finds_what_the_char_search_finds(s in "(\\PC|[\u{1b}\u{9b}\u{db}\u{11b}\u{2e9b}])*") {
+            proptest::prop_assert_eq!(has_escapes(&s), s.contains(['\u{1b}', '\u{9b}']));
+        }
+    }
 
     fn html(s: &str) -> String {
         let mut h = Html::default();

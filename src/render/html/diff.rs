@@ -11,6 +11,7 @@
 use std::ops::Range;
 
 use similar::{Algorithm, DiffTag, capture_diff_slices};
+use syntect::parsing::SyntaxReference;
 
 use super::escape::Html;
 use super::highlight::{self, Highlighter, Segment};
@@ -60,7 +61,21 @@ pub(crate) fn push_file_change(h: &mut Html, kind: &ToolKind, facts: &ResultFact
     } else {
         "<pre class=\"diff\">"
     });
-    push_rows(h, &rows, lang);
+    let size: usize = rows
+        .iter()
+        .map(|r| match r {
+            Row::Hunk(_) => 0,
+            Row::Line(_, l) => l.len(),
+        })
+        .sum();
+    // Each side is a block of its own for the budget, the old one first.
+    let old = highlight::budget(lang, size);
+    let new = highlight::budget(lang, size);
+    if old.is_none() && new.is_none() {
+        push_rows(h, &rows, [old, new]);
+    } else {
+        h.block(move |h| push_rows(h, &rows, [old, new]));
+    }
     h.raw_trusted("</pre>");
 }
 
@@ -79,17 +94,12 @@ fn hunk_rows(hunk: &DiffHunk, rows: &mut Vec<Row>) {
     }
 }
 
-/// Writes the rows: each side highlighted in order, changed words marked in paired lines.
-fn push_rows(h: &mut Html, rows: &[Row], lang: Option<&'static syntect::parsing::SyntaxReference>) {
-    let size: usize = rows
-        .iter()
-        .map(|r| match r {
-            Row::Hunk(_) => 0,
-            Row::Line(_, l) => l.len(),
-        })
-        .sum();
-    let mut old = Highlighter::new(lang, size);
-    let mut new = Highlighter::new(lang, size);
+/// Writes the rows: each side highlighted in order by the grammar the budget granted it (old,
+/// new), changed words marked in paired lines.
+fn push_rows(h: &mut Html, rows: &[Row], granted: [Option<&'static SyntaxReference>; 2]) {
+    let [old, new] = granted;
+    let mut old = Highlighter::granted(old);
+    let mut new = Highlighter::granted(new);
     let mut i = 0;
     while i < rows.len() {
         match &rows[i] {

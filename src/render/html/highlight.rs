@@ -97,9 +97,35 @@ fn class_of(stack: &ScopeStack) -> Option<&'static str> {
     })
 }
 
+thread_local! {
+    /// Each hint's grammar, once looked up: the lookup compares the name with every grammar's
+    /// extensions (a fiftieth of a page with many reads and edits, issue 14). Forgotten when it
+    /// holds [`MEMO_HINTS`] hints.
+    static LANGUAGES: std::cell::RefCell<foldhash::HashMap<String, Option<&'static SyntaxReference>>> =
+        std::cell::RefCell::default();
+}
+
+/// The most hints [`LANGUAGES`] keeps.
+const MEMO_HINTS: usize = 4096;
+
 /// The grammar for a fence's info string (`rust`, `py`, `sh`) or a file name (`src/main.rs`,
 /// `Makefile`).
 pub(crate) fn language(hint: &str) -> Option<&'static SyntaxReference> {
+    LANGUAGES.with_borrow_mut(|memo| {
+        if let Some(found) = memo.get(hint) {
+            return *found;
+        }
+        if memo.len() >= MEMO_HINTS {
+            memo.clear();
+        }
+        let found = look_up(hint);
+        memo.insert(hint.to_owned(), found);
+        found
+    })
+}
+
+/// [`language`] without the memo.
+fn look_up(hint: &str) -> Option<&'static SyntaxReference> {
     let set = syntaxes();
     let hint = hint.trim();
     if hint.is_empty() {
@@ -139,19 +165,27 @@ pub(crate) fn reset_budget() {
     SPENT.set(0);
 }
 
+/// The grammar a block of `size` bytes is highlighted with: none when there is no grammar or
+/// the block or the page is over its limit. Charges the page's budget, so it is asked in page
+/// order, on the page's thread, whoever then highlights the block.
+pub(crate) fn budget(
+    syntax: Option<&'static SyntaxReference>,
+    size: usize,
+) -> Option<&'static SyntaxReference> {
+    syntax.filter(|_| {
+        size <= MAX_BLOCK && {
+            let spent = SPENT.get() + size;
+            SPENT.set(spent);
+            spent <= PAGE_BUDGET
+        }
+    })
+}
+
 impl Highlighter {
-    /// A highlighter for a block of `size` bytes, or a plain one when there is no grammar or
-    /// the block or the page is over its limit.
-    pub(crate) fn new(syntax: Option<&'static SyntaxReference>, size: usize) -> Highlighter {
-        let state = syntax.filter(|_| {
-            size <= MAX_BLOCK && {
-                let spent = SPENT.get() + size;
-                SPENT.set(spent);
-                spent <= PAGE_BUDGET
-            }
-        });
+    /// A highlighter for the grammar [`budget`] granted (plain for none).
+    pub(crate) fn granted(syntax: Option<&'static SyntaxReference>) -> Highlighter {
         Highlighter {
-            state: state.map(ParseState::new),
+            state: syntax.map(ParseState::new),
             stack: ScopeStack::new(),
             with_nl: String::new(),
             segments: Vec::new(),
@@ -229,9 +263,19 @@ pub(crate) fn push_segments(h: &mut Html, line: &str, segments: &[Segment]) {
     }
 }
 
-/// Writes a whole block (a fence, a file's content) highlighted for `lang`.
-pub(crate) fn push_code(h: &mut Html, lang: Option<&'static SyntaxReference>, code: &str) {
-    let mut hl = Highlighter::new(lang, code.len());
+/// Writes a whole block (a fence, a file's content) highlighted for `lang`: on another thread
+/// when the budget grants it and `h` defers (`Html::block`).
+pub(crate) fn push_code(h: &mut Html, lang: Option<&'static SyntaxReference>, code: String) {
+    match budget(lang, code.len()) {
+        None => write_code(h, Highlighter::granted(None), &code),
+        granted @ Some(_) => {
+            h.block(move |h| write_code(h, Highlighter::granted(granted), &code));
+        }
+    }
+}
+
+/// The lines of a block, highlighted by `hl`.
+fn write_code(h: &mut Html, mut hl: Highlighter, code: &str) {
     for (i, line) in code.split('\n').enumerate() {
         if i > 0 {
             h.raw_trusted("\n");
@@ -253,7 +297,7 @@ mod tests {
         push_code(
             &mut h,
             language("rust"),
-            "fn main() { let s = \"<b>\"; } // hi",
+            "fn main() { let s = \"<b>\"; } // hi".to_owned(),
         );
         let out = h.as_str();
         assert!(out.contains("<span class=\"h-k\">fn</span>"), "{out}");

@@ -6,6 +6,8 @@
 //! `<img>` (a remote image would be a network request; a safe one becomes a link), and table
 //! alignments are dropped (they are written as `style=` attributes, which the page's CSP forbids).
 
+use std::cell::RefCell;
+
 use pulldown_cmark::{Alignment, CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd, html};
 
 use super::escape::{Html, invisible_mark, safe_href};
@@ -20,6 +22,10 @@ pub(crate) fn push_markdown(out: &mut Html, source: &str) {
     let mut pending_url: Vec<Option<String>> = Vec::new();
     // The code block being collected: its language word and its text so far.
     let mut code: Option<(String, String)> = None;
+    // Shared by the writer below and the code blocks, which are written into the page directly
+    // (a highlighted one may become a hole another thread fills, `Html::block`): the writer
+    // has written every earlier event when the parser hands over a block's end.
+    let page = RefCell::new(out);
     let events = Parser::new_ext(source, opts).flat_map(|event| -> Emit<'_> {
         #[allow(
             clippy::wildcard_enum_match_arm,
@@ -32,9 +38,11 @@ pub(crate) fn push_markdown(out: &mut Html, source: &str) {
                     return Emit::none();
                 }
                 Event::End(TagEnd::CodeBlock) => {
-                    // Markup written here by the highlighter (every piece of text escaped).
                     let (lang, text) = code.take().unwrap_or_default();
-                    return Emit::one(Event::Html(CowStr::from(code_block(&lang, &text))));
+                    code_block(&mut page.borrow_mut(), &lang, text);
+                    // The block's last byte goes through the writer, which so knows that a
+                    // line ended, as it did when the block was one event.
+                    return Emit::one(Event::Html(CowStr::Borrowed("\n")));
                 }
                 _ => return Emit::none(),
             }
@@ -127,7 +135,19 @@ pub(crate) fn push_markdown(out: &mut Html, source: &str) {
             other => Emit::one(other),
         }
     });
-    out.raw_trusted_with(|buf| html::push_html(buf, events));
+    // Writing into a `String` cannot fail.
+    let _ = html::write_html_fmt(Writer(&page), events);
+}
+
+/// The filtered Markdown renderer's output, written into the page: every event it writes is one
+/// the filter above let through or made, so its markup is trusted as `raw_trusted` is.
+struct Writer<'p, 'h>(&'p RefCell<&'h mut Html>);
+
+impl std::fmt::Write for Writer<'_, '_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.borrow_mut().raw_trusted(s);
+        Ok(())
+    }
 }
 
 /// What one parser event becomes: nothing, one event, or a few. Most become one, and a `Vec`
@@ -162,18 +182,20 @@ impl<'a> Iterator for Emit<'a> {
     }
 }
 
-/// A code block: highlighted when its fence names a language scribe knows.
-fn code_block(lang: &str, text: &str) -> String {
-    let mut h = Html::default();
+/// A code block, but for its last newline: highlighted when its fence names a language scribe
+/// knows.
+fn code_block(h: &mut Html, lang: &str, mut text: String) {
     let syntax = highlight::language(lang);
     h.raw_trusted(if syntax.is_some() {
         "<pre class=\"code hl\"><code>"
     } else {
         "<pre class=\"code\"><code>"
     });
-    highlight::push_code(&mut h, syntax, text.strip_suffix('\n').unwrap_or(text));
-    h.raw_trusted("</code></pre>\n");
-    h.into_string()
+    if text.ends_with('\n') {
+        text.pop();
+    }
+    highlight::push_code(h, syntax, text);
+    h.raw_trusted("</code></pre>");
 }
 
 /// A text event, split so that each invisible character becomes a marked `<U+…>` (written as

@@ -22,6 +22,7 @@ use super::{Render, Summary};
 use crate::model::Header;
 use crate::model::transcript::{Part, TranscriptItem, Turn};
 
+mod deferred;
 mod diff;
 pub(crate) mod escape;
 mod handback;
@@ -74,6 +75,8 @@ pub(crate) struct HtmlRenderer {
     /// Notices written, for unique anchors of the turns some of them carry.
     notices: u64,
     buf: Html,
+    /// What was written of the page but waits for a block another thread highlights.
+    pending: deferred::Pending,
     /// The page sits beside an `index.html` (`--output-dir`): it links back to it.
     in_archive: bool,
     /// The input's name, for the map's heading when the session has no title.
@@ -88,19 +91,24 @@ pub(crate) struct HtmlRenderer {
 impl HtmlRenderer {
     /// A renderer for a run of inputs (each input is its own page). `in_archive`: the pages are
     /// written beside an index page they link back to. `debug`: debug records are shown,
-    /// with their raw input.
-    pub(crate) fn new(in_archive: bool, debug: bool) -> HtmlRenderer {
+    /// with their raw input. `parallel`: highlighted blocks are written on rayon's threads
+    /// (`deferred`).
+    pub(crate) fn new(in_archive: bool, debug: bool, parallel: bool) -> HtmlRenderer {
         HtmlRenderer {
             in_archive,
             debug,
+            buf: if parallel {
+                Html::deferring()
+            } else {
+                Html::default()
+            },
             ..HtmlRenderer::default()
         }
     }
 
+    /// Writes what the buffer holds, as far as the blocks other threads highlight allow.
     fn flush_buf(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        out.write_all(self.buf.as_str().as_bytes())?;
-        self.buf.clear();
-        Ok(())
+        self.pending.write(out, &mut self.buf)
     }
 
     /// Notes the calls of a turn that were denied (their card says so).
@@ -220,6 +228,11 @@ impl Render for HtmlRenderer {
         h.raw_trusted("<script>")
             .raw_trusted(JS)
             .raw_trusted("</script>\n</body></html>\n");
-        self.flush_buf(out)
+        self.flush_buf(out)?;
+        self.pending.finish(out)
+    }
+
+    fn idle(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        self.pending.finish(out)
     }
 }

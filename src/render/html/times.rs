@@ -9,11 +9,12 @@ use super::escape::Html;
 /// `…+02:00`, or no zone, read as UTC); `None` for anything else.
 pub(crate) fn parse_ms(s: &str) -> Option<i64> {
     let b = s.as_bytes();
+    // Digits summed up (`str::parse` was most of this function's time, issue 14). A range that
+    // cuts a character holds a byte that is not a digit, as `s.get` would have refused it.
     let num = |r: std::ops::Range<usize>| -> Option<i64> {
-        let part = s.get(r)?;
-        part.bytes()
-            .all(|c| c.is_ascii_digit())
-            .then(|| part.parse().ok())?
+        let part = b.get(r)?;
+        (!part.is_empty() && part.iter().all(u8::is_ascii_digit))
+            .then(|| part.iter().fold(0, |n, d| n * 10 + i64::from(d - b'0')))
     };
     if b.len() < 19 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b' ') {
         return None;
@@ -79,12 +80,34 @@ pub(crate) fn utc_words(ms: i64) -> String {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    if !(0..=9999).contains(&y) {
+        return format!(
+            "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
+            rem / 3600,
+            rem % 3600 / 60,
+            rem % 60
+        );
+    }
+    // Digit by digit: `format!` with padding was a fortieth of a stream's page (issue 14).
+    let mut out = [0u8; 23];
+    let mut put = |at: usize, n: i64, width: usize| {
+        let mut n = n;
+        for k in (at..at + width).rev() {
+            out[k] = b'0' + (n % 10) as u8;
+            n /= 10;
+        }
+    };
+    put(0, y, 4);
+    put(5, m, 2);
+    put(8, d, 2);
+    put(11, rem / 3600, 2);
+    put(14, rem % 3600 / 60, 2);
+    put(17, rem % 60, 2);
+    for (at, c) in [(4, b'-'), (7, b'-'), (10, b' '), (13, b':'), (16, b':')] {
+        out[at] = c;
+    }
+    out[19..].copy_from_slice(b" UTC");
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Writes a `<time>`: the UTC time in words, the instant in `datetime` for the script. A
@@ -120,7 +143,8 @@ pub(crate) fn duration(ms: u64) -> String {
     if ms < 1000 {
         format!("{ms} ms")
     } else if ms < 60_000 {
-        format!("{:.1} s", ms as f64 / 1000.0)
+        let t = crate::render::ansi::tenths(ms);
+        format!("{}.{} s", t / 10, t % 10)
     } else if ms < 3_600_000 {
         format!("{} min {} s", ms / 60_000, (ms % 60_000) / 1000)
     } else {
@@ -142,6 +166,46 @@ mod tests {
         assert_eq!(parse_ms("2024-02-29T12:00:00"), Some(1_709_208_000_000));
         assert_eq!(parse_ms("yesterday"), None);
         assert_eq!(parse_ms("2026-13-01T00:00:00Z"), None);
+    }
+
+    #[test]
+    fn utc_words_are_the_formatted_ones() {
+        let formatted = |ms: i64| {
+            let secs = ms.div_euclid(1000);
+            let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+            let (y, m, d) = civil(days);
+            format!(
+                "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
+                rem / 3600,
+                rem % 3600 / 60,
+                rem % 60
+            )
+        };
+        for ms in [
+            0,
+            1_709_208_000_000,
+            parse_ms("2026-11-30T08:16:33.625Z").unwrap(),
+            parse_ms("9999-12-31T23:59:59Z").unwrap(),
+            parse_ms("9999-12-31T23:59:59-01:00").unwrap(),
+            parse_ms("0000-01-01T00:00:00+01:00").unwrap(),
+            -1,
+            253_402_300_799_999,
+        ] {
+            assert_eq!(utc_words(ms), formatted(ms), "{ms}");
+        }
+    }
+
+    /// The civil date of a day count, written out again for the test.
+    fn civil(days: i64) -> (i64, i64, i64) {
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let d = doy - (153 * mp + 2) / 5 + 1;
+        let m = if mp < 10 { mp + 3 } else { mp - 9 };
+        (yoe + era * 400 + i64::from(m <= 2), m, d)
     }
 
     #[test]

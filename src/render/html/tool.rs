@@ -374,7 +374,8 @@ fn push_result(h: &mut Html, call: &ToolCall, output_text: &str) {
 }
 
 /// An output: colours kept (terminal escapes as spans), a file's lines highlighted, and past
-/// [`PREVIEW_LINES`] lines the rest behind "show all N lines".
+/// [`PREVIEW_LINES`] lines the rest behind "show all N lines". A highlighted one is written on
+/// another thread when the page defers (`Html::block`).
 fn push_pre(
     h: &mut Html,
     class: &'static str,
@@ -382,17 +383,34 @@ fn push_pre(
     lang: Option<&'static syntect::parsing::SyntaxReference>,
 ) {
     let body = text.strip_suffix('\n').unwrap_or(text);
-    let total = body.split('\n').count();
+    match highlight::budget(lang, body.len()) {
+        None => write_pre(h, class, body, lang, Highlighter::granted(None)),
+        granted @ Some(_) => {
+            let body = body.to_owned();
+            h.block(move |h| write_pre(h, class, &body, lang, Highlighter::granted(granted)));
+        }
+    }
+}
+
+/// [`push_pre`] once the budget is decided: `hl` highlights (or not) the lines of `lang`.
+fn write_pre(
+    h: &mut Html,
+    class: &'static str,
+    body: &str,
+    lang: Option<&'static syntect::parsing::SyntaxReference>,
+    mut hl: Highlighter,
+) {
+    // Newlines found a block at a time (`split` and `match_indices` look for each on its own:
+    // a twentieth of a saved session's page, issue 14).
+    let newlines = || memchr::memchr_iter(b'\n', body.as_bytes());
+    let total = newlines().count() + 1;
     // A toggle that would hide two or three lines is not worth a click.
     let cut = if total > PREVIEW_LINES + 3 {
-        body.match_indices('\n')
-            .nth(PREVIEW_LINES - 1)
-            .map(|(i, _)| i)
+        newlines().nth(PREVIEW_LINES - 1)
     } else {
         None
     };
     let numbered = lang.is_some() && is_numbered(body);
-    let mut hl = Highlighter::new(lang, body.len());
     let mut part = |h: &mut Html, text: &str, class: &str| {
         h.raw_trusted("<pre class=\"").raw_trusted(class);
         if lang.is_some() {
