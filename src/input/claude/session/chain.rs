@@ -35,10 +35,7 @@ pub(crate) trait Chain {
 /// A 64-bit key for an id (a uuid, a message id, a tool call id): the index keeps keys, not the
 /// ids' text, so that it stays small beside a large file.
 pub(crate) fn key(id: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    id.hash(&mut h);
-    h.finish()
+    crate::model::recent::fingerprint(id)
 }
 
 /// The part a row plays in deciding what belongs on the main line.
