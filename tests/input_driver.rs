@@ -556,3 +556,42 @@ fn a_fast_decoded_line_that_is_not_json_is_still_refused_and_kept() {
     assert_eq!(turns[0]["id"], "last");
     assert_eq!(turns[0]["parts"][0]["text"], "said m4");
 }
+
+/// `system` task lines and `result` lines are decoded the typed way when Claude Code wrote them
+/// (`{"type":"system","subtype":"task_…`) and the general way (a `Value`) otherwise: both ways
+/// must give the same events, odd fields included (a number where a string goes, `usage` that is
+/// not an object, a repeated key, a cost given as an integer, errors mixing strings and numbers).
+/// The general way is forced by a space after the opening brace.
+#[test]
+fn task_and_result_lines_read_the_same_the_typed_and_the_general_way() {
+    let lines = [
+        r#"{"type":"system","subtype":"task_started","task_id":"t1","tool_use_id":"c1","description":"d","subagent_type":7,"task_type":"local_agent","prompt":"go","timestamp":"2026-01-01T00:00:00Z"}"#,
+        r#"{"type":"system","subtype":"task_progress","task_id":"t1","tool_use_id":"c1","description":"working","description":"still working","usage":{"total_tokens":5,"tool_uses":"2"}}"#,
+        r#"{"type":"system","subtype":"task_progress","task_id":"t1","usage":[1,2]}"#,
+        r#"{"type":"system","subtype":"task_notification","task_id":"t1","tool_use_id":"c1","status":"failed","summary":"s","usage":{"duration_ms":9}}"#,
+        r#"{"type":"system","subtype":"task_notification","task_id":"t2","status":"weird"}"#,
+        r#"{"type":"result","subtype":"error_during_execution","total_cost_usd":2,"num_turns":3,"usage":{"input_tokens":4},"errors":["e1",5,"e2"],"permission_denials":[{"tool_name":"Bash"}],"structured_output":null,"modelUsage":{},"model_usage_since_last_result":{"m":{"costUSD":0.5}},"fast_mode_state":{"on":true},"result":"r"}"#,
+        r#"{"type":"result","is_error":false,"total_cost_usd":2.75,"modelUsage":{"m":{"inputTokens":1}},"structured_output":{"a":1},"stop_reason":"end_turn","terminal_reason":"completed"}"#,
+    ];
+    let typed = lines.join("\n") + "\n";
+    let general = lines.map(|l| l.replacen('{', "{ ", 1)).join("\n") + "\n";
+    let (code, a, err) = run(&["--to", "events"], typed);
+    assert_eq!(code, 0, "{err}");
+    let (code, b, err) = run(&["--to", "events"], general);
+    assert_eq!(code, 0, "{err}");
+    let events = |s: &str| -> Vec<Value> {
+        records(s)
+            .into_iter()
+            .filter(|r| r["event"] != "header")
+            .collect()
+    };
+    let (a, b) = (events(&a), events(&b));
+    assert!(a.len() >= 7, "{a:#?}");
+    assert_eq!(a, b);
+    assert_eq!(a[0]["event"], "subtask-started", "{:#?}", a[0]);
+    assert_eq!(a[0]["taskType"], "local_agent", "{:#?}", a[0]);
+    assert!(
+        a.iter().any(|e| e.to_string().contains("still working")),
+        "{a:#?}"
+    );
+}

@@ -109,7 +109,7 @@ pub(crate) struct Folder {
     written_runs: Recent<()>,
     /// Calls already written, by the fingerprint of their id (`model::recent`), and whether
     /// they were finished then: a later result is told apart from one whose call is not in the
-    /// input. The most recent 65 536, as fingerprints: a million calls need no more memory than that.
+    /// input. The most recent 28 672 (`Recent::CAPACITY`), as fingerprints: a million calls need no more memory than that.
     written_calls: Recent<bool>,
     /// Per thread, the assistant message still taking content-block frames.
     open_message: HashMap<Thread, String>,

@@ -243,6 +243,16 @@ impl<'de> Deserialize<'de> for U64 {
     }
 }
 
+/// `v.get(k).and_then(Value::as_f64)`: any number, as a float.
+#[derive(Debug, Default)]
+pub(crate) struct F64(pub(crate) Option<f64>);
+
+impl<'de> Deserialize<'de> for F64 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Value::deserialize(d).map(|v| F64(v.as_f64()))
+    }
+}
+
 /// `v.get(k).cloned()`: a free-form field kept whole, `null` included (serde's own `Option`
 /// would read `null` as absent).
 #[derive(Debug, Default)]

@@ -5,7 +5,11 @@
 //! went) and the Claude decoder the calls it has seen (so that a `<task-notification>` naming one
 //! ends its task). Kept for every call, both grew with the input: 92 MB of a 1 GiB stream's peak
 //! (issue 14, "flat memory"). A late result or notification comes within a few thousand calls
-//! of its call; [`Recent::CAPACITY`] is far beyond that, and bounds the memory at about 2 MB.
+//! of its call; [`Recent::CAPACITY`] is far beyond that, and bounds the memory at about 1 MB
+//! (for a value of a few bytes): the oldest id goes before a new one comes, the order is a ring
+//! of 2¹⁵, and the hash table of 2¹⁶ slots is at most half full, so that the slots freed ids
+//! leave behind are reclaimed in place instead of making the table double (hashbrown doubles a
+//! table more than half full when it runs out of never-used slots).
 
 use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
@@ -30,22 +34,25 @@ impl<V> Default for Recent<V> {
 }
 
 impl<V> Recent<V> {
-    /// Ids remembered at most: some 65 000 calls back.
-    pub(crate) const CAPACITY: usize = 1 << 16;
+    /// Ids remembered at most: some 28 000 calls back (half of the 7/8 of 2¹⁶ a hash table of
+    /// 2¹⁶ slots holds, see the module doc).
+    pub(crate) const CAPACITY: usize = (1 << 16) / 16 * 7;
 
     /// Remembers `id` with `value` (replacing its value if it is remembered already), forgetting
     /// the oldest id when full.
     pub(crate) fn insert(&mut self, id: &str, value: V) {
         let key = fingerprint(id);
-        if self.values.insert(key, value).is_some() {
+        if let Some(v) = self.values.get_mut(&key) {
+            *v = value;
             return;
         }
-        self.order.push_back(key);
-        if self.order.len() > Self::CAPACITY {
+        if self.order.len() == Self::CAPACITY {
             if let Some(old) = self.order.pop_front() {
                 self.values.remove(&old);
             }
         }
+        self.values.insert(key, value);
+        self.order.push_back(key);
     }
 
     /// The value remembered for `id`.
@@ -87,6 +94,12 @@ mod tests {
         );
         assert_eq!(r.values.len(), Recent::<()>::CAPACITY);
         assert_eq!(r.order.len(), Recent::<()>::CAPACITY);
+        // Neither grew past the size the capacity is chosen for, however many ids came and went.
+        for i in 0..4 * Recent::<()>::CAPACITY {
+            r.insert(&format!("more_{i}"), i);
+        }
+        assert!(r.values.capacity() < 1 << 16, "{}", r.values.capacity());
+        assert!(r.order.capacity() <= 1 << 15, "{}", r.order.capacity());
     }
 
     #[test]

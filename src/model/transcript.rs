@@ -688,19 +688,6 @@ pub(crate) struct SubagentUsage {
     pub(crate) duration_ms: u64,
 }
 
-impl SubagentUsage {
-    /// Reads a harness usage object (`total_tokens`, `tool_uses`, `duration_ms`).
-    pub(crate) fn from_json(v: &Value) -> Option<SubagentUsage> {
-        let o = v.as_object()?;
-        let n = |k: &str| o.get(k).and_then(Value::as_u64).unwrap_or(0);
-        Some(SubagentUsage {
-            total_tokens: n("total_tokens"),
-            tool_uses: n("tool_uses"),
-            duration_ms: n("duration_ms"),
-        })
-    }
-}
-
 /// An input line nothing understood: kept whole and counted, never dropped silently.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]

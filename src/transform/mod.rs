@@ -14,6 +14,8 @@ use crate::model::Header;
 use crate::model::event::{Event, EventKind};
 use crate::model::transcript::TranscriptItem;
 
+/// `--stable`'s memory of ids, compact.
+mod id_table;
 mod order;
 pub(crate) mod redact;
 pub(crate) mod stable;

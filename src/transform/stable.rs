@@ -36,6 +36,7 @@ use std::sync::LazyLock;
 use regex::{Captures, Regex};
 use serde_json::{Map, Value};
 
+use super::id_table::IdTable;
 use super::visit::{IdKind, ValueRole, VisitMut, walk_value};
 use crate::model::transcript::{SubagentUsage, Usage};
 
@@ -51,8 +52,8 @@ pub(crate) struct Stable {
     /// (not the id itself: a long stream brings millions of ids, issue 14). The name is made
     /// from the kind and the number. It is also what text is searched for: text is cut into
     /// id-shaped words and each is looked up here (one hash lookup per candidate, whatever the
-    /// number of ids; the first kind's name wins). 16 bytes an id: one map, not one per use.
-    first: HashMap<u64, (IdKind, u32)>,
+    /// number of ids; the first kind's name wins). 12 bytes an id (`id_table`).
+    first: IdTable,
     /// The rare id seen under a second kind too: its number as that kind.
     others: HashMap<(IdKind, u64), u32>,
     counters: HashMap<IdKind, u32>,
@@ -95,21 +96,16 @@ impl Stable {
         if id.len() >= MIN_ID_IN_TEXT && id.len() <= MAX_ID_IN_TEXT {
             self.long_ids = true;
         }
-        match self.first.entry(key) {
-            std::collections::hash_map::Entry::Vacant(v) => {
-                v.insert((kind, n));
-            }
-            std::collections::hash_map::Entry::Occupied(_) => {
-                self.others.insert((kind, key), n);
-            }
+        if !self.first.insert_new(key, kind, n) {
+            self.others.insert((kind, key), n);
         }
         Some(n)
     }
 
     /// The number an id (by fingerprint) has as `kind`, if any.
     fn number_of(&self, kind: IdKind, key: u64) -> Option<u32> {
-        match self.first.get(&key) {
-            Some(&(k, n)) if k == kind => Some(n),
+        match self.first.get(key) {
+            Some((k, n)) if k == kind => Some(n),
             Some(_) => self.others.get(&(kind, key)).copied(),
             None => None,
         }
@@ -139,11 +135,11 @@ impl Stable {
         }
         // Each pattern below needs a piece of text checked first with memchr/memmem, far faster
         // than asking the regex (which every string of every item went through, issue 14).
-        if s.contains(".sock") {
+        if holds(s, &SOCK) {
             replace(s, &SOCKET, |_| "<socket>".to_owned());
         }
         let tmp_dirs = &mut self.tmp_dirs;
-        if s.contains("/tmp") || s.contains("/var/folders/") {
+        if holds(s, &TMP) || holds(s, &VAR_FOLDERS) {
             replace(s, &TMP_DIR, |c| {
                 let next = tmp_dirs.len() + 1;
                 tmp_dirs
@@ -156,11 +152,11 @@ impl Stable {
             replace(s, &TIMESTAMP, |_| "<time>".to_owned());
         }
         // The shell tool's process group id (Qwen Code, Gemini CLI) changes on every run.
-        if s.contains("PGID") {
+        if holds(s, &PGID) {
             replace(s, &PGID_LINE, |_| String::new());
         }
         let keep_usage = self.keep_usage;
-        if !s.contains("<usage>") {
+        if !holds(s, &USAGE) {
             return;
         }
         replace(s, &USAGE_BLOCK, |block| {
@@ -265,15 +261,29 @@ fn name(kind: IdKind, n: u32) -> String {
     }
 }
 
-/// An id's 64-bit fingerprint (SipHash with fixed keys, as the fold keeps written calls): the
-/// maps hold this instead of the id. Two ids of a run share one only by a chance of about
+/// An id's 64-bit fingerprint (foldhash's quality hash with a fixed seed): the maps hold this
+/// instead of the id. Two ids of a run share one only by a chance of about
 /// n²/2⁶⁵ (10⁻⁸ for a million ids).
 fn fingerprint(id: &str) -> u64 {
-    use std::hash::Hasher;
-    let mut h = std::hash::DefaultHasher::new();
-    h.write(id.as_bytes());
-    h.finish()
+    use std::hash::BuildHasher;
+    // SipHash was 4 % of a --stable run (issue 14).
+    foldhash::quality::FixedState::default().hash_one(id.as_bytes())
 }
+
+/// A needle searched for in every string of every item, compiled once (memchr's SIMD search;
+/// `str::contains` for these five was a tenth of a --stable run, issue 14).
+type Needle = LazyLock<memchr::memmem::Finder<'static>>;
+
+/// Whether `s` holds the needle.
+fn holds(s: &str, needle: &Needle) -> bool {
+    needle.find(s.as_bytes()).is_some()
+}
+
+static SOCK: Needle = LazyLock::new(|| memchr::memmem::Finder::new(".sock"));
+static TMP: Needle = LazyLock::new(|| memchr::memmem::Finder::new("/tmp"));
+static VAR_FOLDERS: Needle = LazyLock::new(|| memchr::memmem::Finder::new("/var/folders/"));
+static PGID: Needle = LazyLock::new(|| memchr::memmem::Finder::new("PGID"));
+static USAGE: Needle = LazyLock::new(|| memchr::memmem::Finder::new("<usage>"));
 
 /// A byte that can be part of an id written in text.
 fn is_id_byte(b: u8) -> bool {
@@ -283,7 +293,7 @@ fn is_id_byte(b: u8) -> bool {
 /// Rewrites every known id in `s` (each word of id bytes, or a part of it between `_`/`-`/`.`/`:`
 /// separators, leftmost and then longest first); `None` when nothing changed. Linear in `s`:
 /// each word is looked up a bounded number of times.
-fn rename_ids_in_text(s: &str, names: &HashMap<u64, (IdKind, u32)>) -> Option<String> {
+fn rename_ids_in_text(s: &str, names: &IdTable) -> Option<String> {
     let bytes = s.as_bytes();
     let mut out: Option<String> = None;
     let mut copied = 0;
@@ -328,8 +338,8 @@ fn rename_ids_in_text(s: &str, names: &HashMap<u64, (IdKind, u32)>) -> Option<St
                 .filter(|&end| end >= begin + MIN_ID_IN_TEXT && end - begin <= MAX_ID_IN_TEXT)
                 .find_map(|end| {
                     names
-                        .get(&fingerprint(&word[begin..end]))
-                        .map(|&(kind, n)| (end, kind, n))
+                        .get(fingerprint(&word[begin..end]))
+                        .map(|(kind, n)| (end, kind, n))
                 });
             if let Some((end, kind, n)) = hit {
                 let o = out.get_or_insert_with(|| String::with_capacity(s.len()));

@@ -25,10 +25,15 @@ pub(crate) struct CostLedger {
 }
 
 impl CostLedger {
-    /// The run's own cost of a `result` line whose reported running total is `total` (see the
-    /// module doc for the order of trust); remembers the total for the next result.
-    pub(crate) fn run_cost(&mut self, v: &Value, total: Option<f64>) -> Option<f64> {
-        let stated = since_last_result(v);
+    /// The run's own cost of a `result` line whose reported running total is `total` and whose
+    /// `model_usage_since_last_result` is `per_model` (see the module doc for the order of
+    /// trust); remembers the total for the next result.
+    pub(crate) fn run_cost(
+        &mut self,
+        per_model: Option<&Value>,
+        total: Option<f64>,
+    ) -> Option<f64> {
+        let stated = since_last_result(per_model);
         let Some(total) = total else {
             return stated;
         };
@@ -38,8 +43,8 @@ impl CostLedger {
 }
 
 /// The sum of `model_usage_since_last_result.*.costUSD`, when the result gives any.
-fn since_last_result(v: &Value) -> Option<f64> {
-    let per_model = v.get("model_usage_since_last_result")?.as_object()?;
+fn since_last_result(per_model: Option<&Value>) -> Option<f64> {
+    let per_model = per_model?.as_object()?;
     let costs: Vec<f64> = per_model
         .values()
         .filter_map(|m| m.get("costUSD").and_then(Value::as_f64))
@@ -55,22 +60,18 @@ mod tests {
     #[test]
     fn the_rise_of_the_total_is_the_run_and_a_fall_is_a_new_count() {
         let mut l = CostLedger::default();
-        let plain = json!({});
-        assert_eq!(l.run_cost(&plain, Some(0.5)), None);
-        assert_eq!(l.run_cost(&plain, Some(0.75)), Some(0.25));
+        assert_eq!(l.run_cost(None, Some(0.5)), None);
+        assert_eq!(l.run_cost(None, Some(0.75)), Some(0.25));
         // A new process of an older CLI starts again at zero: all of it is this run's.
-        assert_eq!(l.run_cost(&plain, Some(0.125)), Some(0.125));
-        assert_eq!(l.run_cost(&plain, None), None);
+        assert_eq!(l.run_cost(None, Some(0.125)), Some(0.125));
+        assert_eq!(l.run_cost(None, None), None);
     }
 
     #[test]
     fn a_stated_part_wins_over_the_difference() {
         let mut l = CostLedger::default();
-        let v = json!({"model_usage_since_last_result": {
-            "a": {"costUSD": 0.25}, "b": {"costUSD": 0.5}, "c": {"inputTokens": 3}
-        }});
-        assert_eq!(l.run_cost(&v, Some(3.0)), Some(0.75));
-        let empty = json!({"model_usage_since_last_result": {}});
-        assert_eq!(l.run_cost(&empty, Some(3.5)), Some(0.5));
+        let v = json!({"a": {"costUSD": 0.25}, "b": {"costUSD": 0.5}, "c": {"inputTokens": 3}});
+        assert_eq!(l.run_cost(Some(&v), Some(3.0)), Some(0.75));
+        assert_eq!(l.run_cost(Some(&json!({})), Some(3.5)), Some(0.5));
     }
 }

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use crate::input::anthropic::blocks::{self, Block};
 use crate::input::anthropic::classify::{self, Flags};
 use crate::input::anthropic::row::{self, Content, Element, RawBlock, Row, Spelling, Whole};
+use crate::input::anthropic::typed_system::TaskLine;
 use crate::input::fields::{opt_string, parent_tool_use_id};
 use crate::input::tool_kind::{FactsReader, ToolTable};
 use crate::model::event::EventKind;
@@ -39,14 +40,16 @@ pub(crate) struct ClaudeMessages {
     /// The tool calls seen so far (ids): a `<task-notification>` message naming one of them
     /// becomes that call's task end instead of a turn of its own.
     calls: crate::model::recent::Recent<()>,
-    /// The stream's `task_started`: task id → its tool call.
-    task_calls: HashMap<String, String>,
+    /// The stream's `task_started`: task id → its tool call. These three task memories are
+    /// bounded (`Recent`): kept for every task, they grew with the input, 13 MB of a 1 GiB
+    /// stream's peak (issue 14).
+    task_calls: crate::model::recent::Recent<String>,
     /// Tasks a system `task_notification` already ended (the stream): the `<task-notification>`
     /// message the harness also injects for them does not end them a second time.
-    tasks_ended: HashSet<String>,
+    tasks_ended: crate::model::recent::Recent<()>,
     /// Tasks a `<task-notification>` message ended: a system `task_notification` for them
     /// arriving later is not a second end (see [`ClaudeMessages::ended_by_message`]).
-    tasks_ended_by_message: HashSet<String>,
+    tasks_ended_by_message: crate::model::recent::Recent<()>,
 }
 
 impl ClaudeMessages {
@@ -150,21 +153,18 @@ impl ClaudeMessages {
 
     /// A system line of the stream: `task_started` ties a task to its call, `task_notification`
     /// ends it (see [`ClaudeMessages::task_end`]).
-    pub(crate) fn system_task(&mut self, v: &Value) {
-        let (Some(task), call) = (
-            v.get("task_id").and_then(Value::as_str),
-            v.get("tool_use_id").and_then(Value::as_str),
-        ) else {
+    pub(crate) fn system_task(&mut self, t: &TaskLine<'_>) {
+        let (Some(task), call) = (t.task_id.as_deref(), t.tool_use_id.as_deref()) else {
             return;
         };
-        match v.get("subtype").and_then(Value::as_str) {
+        match t.subtype.as_deref() {
             Some("task_started") => {
                 if let Some(c) = call {
-                    self.task_calls.insert(task.to_owned(), c.to_owned());
+                    self.task_calls.insert(task, c.to_owned());
                 }
             }
             Some("task_notification") => {
-                self.tasks_ended.insert(task.to_owned());
+                self.tasks_ended.insert(task, ());
             }
             _ => {}
         }
@@ -334,7 +334,7 @@ impl ClaudeMessages {
             match self.task_end(&c.machinery) {
                 Some(Some(k)) => {
                     if let EventKind::SubtaskFinished { task_id, .. } = &k {
-                        self.tasks_ended_by_message.insert(task_id.clone());
+                        self.tasks_ended_by_message.insert(task_id, ());
                     }
                     emit(k);
                     return;
@@ -405,17 +405,14 @@ impl ClaudeMessages {
 impl ClaudeMessages {
     /// `task_started.prompt` (the stream): the sub-agent's prompt turn, as a saved session has
     /// it, so a stream that does not send the thread's first user message still shows it.
-    pub(crate) fn subagent_prompt(&mut self, v: &Value) {
-        let (Some(call), Some(prompt)) = (
-            v.get("tool_use_id").and_then(Value::as_str),
-            v.get("prompt").and_then(Value::as_str),
-        ) else {
+    pub(crate) fn subagent_prompt(&mut self, t: &TaskLine<'_>) {
+        let (Some(call), Some(prompt)) = (t.tool_use_id.as_deref(), t.prompt.as_deref()) else {
             return;
         };
         if prompt.trim().is_empty() || !self.subagent_threads_seen.insert(call.to_owned()) {
             return;
         }
-        let id = format!("{}-prompt", opt_string(v, "task_id").unwrap_or_default());
+        let id = format!("{}-prompt", t.task_id.as_deref().unwrap_or_default());
         let turn = Turn {
             id,
             role: Role::User,
@@ -428,7 +425,7 @@ impl ClaudeMessages {
                 citations: Vec::new(),
             }],
             metadata: TurnMeta::default(),
-            timestamp: opt_string(v, "timestamp"),
+            timestamp: t.timestamp.as_deref().map(str::to_owned),
             end_timestamp: None,
         };
         // Held: the thread's own first message, when it comes, gives the time (`task_prompts`).

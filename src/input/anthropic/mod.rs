@@ -13,3 +13,5 @@ pub(crate) mod messages;
 pub(crate) mod row;
 pub(crate) mod stream;
 pub(crate) mod system;
+/// `system` task lines and `result` lines, typed and borrowed.
+pub(crate) mod typed_system;

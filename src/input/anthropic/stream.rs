@@ -15,7 +15,10 @@ use crate::input::anthropic::control::Permissions;
 use crate::input::anthropic::cost::CostLedger;
 pub(crate) use crate::input::anthropic::messages::{ClaudeMessages, Wire};
 use crate::input::anthropic::row::{Row, Whole};
-pub(crate) use crate::input::anthropic::system::{info, result_notice, session_snapshot, system};
+pub(crate) use crate::input::anthropic::system::{
+    info, result_notice, result_notice_of, session_snapshot, system,
+};
+use crate::input::anthropic::typed_system::{ResultLine, TaskLine};
 use crate::input::fields::{opt_string, parent_tool_use_id, str_of, string};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind, Thread};
@@ -105,10 +108,11 @@ impl Adapter for StreamJson {
                         &format!("unknown system subtype {:?}", str_of(&v, "subtype")),
                     );
                 } else {
-                    if str_of(&v, "subtype") == "task_started" {
-                        self.core.subagent_prompt(&v);
+                    let task = TaskLine::from_value(&v);
+                    if task.subtype.as_deref() == Some("task_started") {
+                        self.core.subagent_prompt(&task);
                     }
-                    self.core.system_task(&v);
+                    self.core.system_task(&task);
                 }
             }
             "result" => emit(EventKind::Notice {
@@ -198,28 +202,57 @@ impl Adapter for StreamJson {
     }
 }
 
-/// True when the line begins `{"type":"…"` naming neither `assistant` nor `user` (how Claude Code
-/// writes every line): no use trying the typed row on it. A line written another way is tried.
-fn named_other_type(text: &str) -> bool {
-    text.strip_prefix(r#"{"type":""#)
-        .and_then(|rest| rest.split_once('"'))
-        .is_some_and(|(ty, _)| ty != "assistant" && ty != "user")
+/// The kind of line the typed way may decode, told from how Claude Code begins every line
+/// (`{"type":"…"`, and for a `system` line `,"subtype":"…"`). A line written another way is
+/// tried as a message row; any other line goes the general way.
+#[derive(Debug, PartialEq)]
+enum Typed {
+    Message,
+    Task,
+    Result,
+    No,
+}
+
+/// Which [`Typed`] kind `text` (the line, leading blanks removed) begins as.
+fn typed_kind(text: &str) -> Typed {
+    let Some(rest) = text.strip_prefix(r#"{"type":""#) else {
+        return Typed::Message;
+    };
+    let Some((ty, rest)) = rest.split_once('"') else {
+        return Typed::No;
+    };
+    match ty {
+        "assistant" | "user" => Typed::Message,
+        "result" => Typed::Result,
+        "system" if rest.starts_with(r#","subtype":"task_"#) => Typed::Task,
+        _ => Typed::No,
+    }
 }
 
 impl StreamJson {
-    /// The common case, decoded without a `Value` tree: an `assistant` or `user` line, parsed
-    /// straight into the typed row the message decoder reads (`anthropic::row`). False when the
-    /// line is anything else, or is not JSON (the typed parse refuses what a `Value` parse
-    /// refuses): it then goes the general way, which reports what is wrong with it.
+    /// The common cases, decoded without a `Value` tree: an `assistant` or `user` line, parsed
+    /// straight into the typed row the message decoder reads (`anthropic::row`), a `system` task
+    /// line or a `result` line (`anthropic::typed_system`). False when the line is anything else,
+    /// or is not JSON (the typed parse refuses what a `Value` parse refuses), or needs the whole
+    /// line: it then goes the general way, which reports what is wrong with it.
     fn typed(&mut self, line: &InputLine, out: &mut Vec<Event>) -> bool {
         let text = line.text.trim_start();
-        if !text.starts_with('{') || named_other_type(text) {
+        if !text.starts_with('{') {
             return false;
         }
+        match typed_kind(text) {
+            Typed::Message => self.typed_message(line, out),
+            Typed::Task => self.typed_task(line, out),
+            Typed::Result => self.typed_result(line, out),
+            Typed::No => false,
+        }
+    }
+
+    /// An `assistant` or `user` line, the typed way.
+    fn typed_message(&mut self, line: &InputLine, out: &mut Vec<Event>) -> bool {
         let Ok(row) = serde_json::from_str::<Row<'_>>(&line.text) else {
             return false;
         };
-
         let n = line.number;
         let whole = Whole::text(&line.text);
         let mut emit = |kind: EventKind| out.push(Event { line: n, kind });
@@ -236,6 +269,46 @@ impl StreamJson {
             }
             _ => false,
         }
+    }
+
+    /// A `system` task line, the typed way: what the general way does with it, in the same
+    /// order. A `task_notification` for a task a message already ended is written as a trace
+    /// record keeping the whole line, so it goes the general way.
+    fn typed_task(&mut self, line: &InputLine, out: &mut Vec<Event>) -> bool {
+        let Ok(task) = serde_json::from_str::<TaskLine<'_>>(&line.text) else {
+            return false;
+        };
+        let Some(kind) = task.event() else {
+            return false;
+        };
+        if self.core.ended_by_message(&kind) {
+            return false;
+        }
+        self.last_line = line.number;
+        out.push(Event {
+            line: line.number,
+            kind,
+        });
+        if task.subtype.as_deref() == Some("task_started") {
+            self.core.subagent_prompt(&task);
+        }
+        self.core.system_task(&task);
+        true
+    }
+
+    /// A `result` line, the typed way.
+    fn typed_result(&mut self, line: &InputLine, out: &mut Vec<Event>) -> bool {
+        let Ok(result) = serde_json::from_str::<ResultLine<'_>>(&line.text) else {
+            return false;
+        };
+        self.last_line = line.number;
+        out.push(Event {
+            line: line.number,
+            kind: EventKind::Notice {
+                notice: Box::new(result_notice_of(result, &mut self.costs)),
+            },
+        });
+        true
     }
 
     /// `system/status {permissionMode}`: the mode changed mid-session, so the session snapshot

@@ -1,13 +1,17 @@
 //! Claude's `system` messages, `init` and `result` → session snapshots and notices (shared with
 //! Qwen's stream-json, which sends the same kinds).
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::input::anthropic::cost::CostLedger;
+use crate::input::anthropic::row::UsageFields;
+use crate::input::anthropic::typed_system::{ResultLine, TaskLine};
 use crate::input::fields::{self, names, opt_string, str_of, string};
 use crate::model::event::EventKind;
 use crate::model::session::{HookStatus, Level, McpServer, Plugin, SessionSnapshot, SystemNotice};
-use crate::model::transcript::{SubagentStatus, SubagentUsage, Usage};
+use crate::model::transcript::SubagentStatus;
 
 pub(crate) fn info(v: &Value, source: &str, level: Level, text: String) -> EventKind {
     let mut data = v.clone();
@@ -124,19 +128,7 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
                 outcome: opt_string(v, "outcome"),
             }))
         }
-        "task_started" => emit(EventKind::SubtaskStarted {
-            task_id: string(v, "task_id"),
-            tool_call_id: opt_string(v, "tool_use_id"),
-            description: string(v, "description"),
-            subagent_type: opt_string(v, "subagent_type"),
-            task_type: opt_string(v, "task_type"),
-        }),
-        "task_progress" => emit(EventKind::SubtaskProgress {
-            task_id: string(v, "task_id"),
-            tool_call_id: opt_string(v, "tool_use_id"),
-            description: string(v, "description"),
-            usage: v.get("usage").and_then(SubagentUsage::from_json),
-        }),
+        "task_started" | "task_progress" => emit(task_event(v)),
         "task_updated" => {
             let p = v.get("patch").unwrap_or(&Value::Null);
             emit(EventKind::SubtaskUpdated {
@@ -149,15 +141,7 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
                 error: opt_string(p, "error"),
             })
         }
-        "task_notification" => emit(EventKind::SubtaskFinished {
-            task_id: string(v, "task_id"),
-            tool_call_id: opt_string(v, "tool_use_id"),
-            status: SubagentStatus::from_word(str_of(v, "status"))
-                .unwrap_or(SubagentStatus::Completed),
-            summary: opt_string(v, "summary"),
-            usage: v.get("usage").and_then(SubagentUsage::from_json),
-            result: None,
-        }),
+        "task_notification" => emit(task_event(v)),
         "permission_denied" => emit(EventKind::ToolDenied {
             tool_call_id: string(v, "tool_use_id"),
             tool_name: string(v, "tool_name"),
@@ -247,56 +231,69 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
     true
 }
 
+/// A task line's event, read the typed way (`typed_system`) from the `Value`: one mapping for
+/// both.
+fn task_event(v: &Value) -> EventKind {
+    TaskLine::from_value(v)
+        .event()
+        .expect("called for the three task subtypes only")
+}
+
 /// `result`: the end of a turn, with cost, counts and duration. `costs` tells the run's own cost
 /// from the running total (`input::anthropic::cost`).
 pub(crate) fn result_notice(v: &Value, costs: &mut CostLedger) -> SystemNotice {
-    let sub = string(v, "subtype");
+    result_notice_of(ResultLine::from_value(v), costs)
+}
+
+/// [`result_notice`] of a typed `result` line (the stream's common way, without a `Value`).
+pub(crate) fn result_notice_of(r: ResultLine<'_>, costs: &mut CostLedger) -> SystemNotice {
+    let sub = r.subtype.as_deref().unwrap_or_default().to_owned();
     // A result that says neither (claude-code-action's trimmed results) is not a failure.
-    let is_error = v
-        .get("is_error")
-        .and_then(Value::as_bool)
-        .unwrap_or(!sub.is_empty() && sub != "success");
-    let cost = v.get("total_cost_usd").and_then(Value::as_f64);
+    let is_error = r.is_error.unwrap_or(!sub.is_empty() && sub != "success");
+    let cost = r.total_cost_usd;
+    let owned = |s: Option<Cow<'_, str>>| s.map(Cow::into_owned);
     SystemNotice::Result {
         subtype: sub,
         is_error,
         cost,
-        run_cost: costs.run_cost(v, cost),
-        turns: v.get("num_turns").and_then(Value::as_u64),
-        duration_ms: v.get("duration_ms").and_then(Value::as_u64),
-        duration_api_ms: v.get("duration_api_ms").and_then(Value::as_u64),
-        usage: v.get("usage").and_then(Usage::from_json),
-        text: opt_string(v, "result"),
-        stop_reason: opt_string(v, "stop_reason"),
-        terminal_reason: opt_string(v, "terminal_reason"),
-        errors: v
-            .get("errors")
-            .and_then(Value::as_array)
+        run_cost: costs.run_cost(r.since_last_result.as_ref(), cost),
+        turns: r.num_turns,
+        duration_ms: r.duration_ms,
+        duration_api_ms: r.duration_api_ms,
+        usage: r.usage.as_ref().map(UsageFields::usage),
+        text: owned(r.result),
+        stop_reason: owned(r.stop_reason),
+        terminal_reason: owned(r.terminal_reason),
+        errors: r
+            .errors
             .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
+                a.into_iter()
+                    .filter_map(|e| match e {
+                        Value::String(s) => Some(s),
+                        _ => None,
+                    })
                     .collect()
             })
             .unwrap_or_default(),
-        permission_denials: v
-            .get("permission_denials")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default(),
-        structured_output: v.get("structured_output").filter(|s| !s.is_null()).cloned(),
-        model_usage: v
-            .get("modelUsage")
+        permission_denials: r.permission_denials.unwrap_or_default(),
+        structured_output: r.structured_output.filter(|s| !s.is_null()),
+        model_usage: r
+            .model_usage
             .filter(|m| m.as_object().is_some_and(|o| !o.is_empty()))
-            .map(|m| Box::new(m.clone())),
-        fast_mode_state: fast_mode(v),
+            .map(Box::new),
+        fast_mode_state: fast_mode_of(r.fast_mode_state.as_ref()),
     }
 }
 
 /// `fast_mode_state` of an `init` or `result` line (a string on the wire; anything else is kept
 /// as its JSON text rather than dropped).
 fn fast_mode(v: &Value) -> Option<String> {
-    match v.get("fast_mode_state")? {
+    fast_mode_of(v.get("fast_mode_state"))
+}
+
+/// [`fast_mode`] of the field itself.
+fn fast_mode_of(v: Option<&Value>) -> Option<String> {
+    match v? {
         Value::Null => None,
         Value::String(s) => Some(s.clone()),
         other => Some(other.to_string()),

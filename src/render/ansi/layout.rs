@@ -173,7 +173,6 @@ impl Wrapper {
             }
             self.start();
             let w = width(word);
-            let prefix_w: usize = self.rest.iter().map(|s| width(&s.text)).sum();
             let gap = usize::from(self.space && self.has_content());
             if self.has_content() && self.col + gap + w > self.width {
                 self.newline();
@@ -197,6 +196,7 @@ impl Wrapper {
                 continue;
             }
             // Longer than a whole line: cut it.
+            let prefix_w: usize = self.rest.iter().map(|s| width(&s.text)).sum();
             self.put_cut(word, self.width.max(prefix_w + 1), style, link);
         }
     }
@@ -205,6 +205,11 @@ impl Wrapper {
     /// (each piece at least one character). The one place a word or a preformatted line is
     /// broken mid-way, for `push` and `raw_line`.
     fn put_cut(&mut self, text: &str, limit: usize, style: Style, link: Option<&String>) {
+        // Most lines fit: put whole, without building them again a character at a time.
+        if self.col + width(text) <= limit {
+            self.put(text, style, link);
+            return;
+        }
         let mut piece = String::new();
         // The piece's width, kept as it grows (measuring it again for each character made a
         // line cost its length squared).

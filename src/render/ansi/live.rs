@@ -8,8 +8,7 @@
 //! whether or not the input had partial messages.
 
 use foldhash::{HashMap, HashSet};
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash};
 
 use std::io::{self, Write};
 
@@ -112,8 +111,9 @@ pub(super) struct Live {
     pub(super) branch_depth: usize,
     /// Blocks whose deltas are streaming (main thread only).
     pub(super) streams: Vec<Stream>,
-    /// Content parts printed from an `AssistantBlock`, by message id and fingerprint, counted.
-    shown: HashMap<(String, u64), u32>,
+    /// Content parts printed from an `AssistantBlock`, by fingerprint (of the message id and
+    /// the part), counted.
+    shown: HashMap<u64, u32>,
     /// Main-thread calls whose head line was printed, kept to render their result later (boxed:
     /// a message of 100 000 parallel calls grows this map, and a rehash moves only pointers).
     pub(super) heads: HashMap<String, Box<ToolCall>>,
@@ -131,14 +131,26 @@ pub(super) struct Live {
     /// The call whose lines were the last thing printed (a result right below its call needs no
     /// reminder of which call it belongs to).
     pub(super) last_call: Option<String>,
+    /// The buffer fingerprints are written into.
+    scratch: Vec<u8>,
 }
 
-fn fingerprint<T: serde::Serialize>(value: &T) -> u64 {
-    let mut h = DefaultHasher::new();
-    serde_json::to_string(value)
-        .unwrap_or_default()
-        .hash(&mut h);
-    h.finish()
+/// A 64-bit fingerprint of `value`'s JSON text, after `scope` (a message id, or nothing), so
+/// that a final item can tell whether the live path printed it. Written into `scratch` (kept
+/// between calls, given back when one large value grew it) and hashed with a fixed seed: no
+/// allocation per part, where a `String` of the JSON and an owned key were (issue 14).
+fn fingerprint<T: serde::Serialize>(scratch: &mut Vec<u8>, scope: &str, value: &T) -> u64 {
+    const KEEP: usize = 1 << 20;
+    scratch.clear();
+    scratch.extend_from_slice(scope.as_bytes());
+    scratch.push(0);
+    // A part or notice always serializes (the JSONL output writes the same values).
+    let _ = crate::render::json::write(scratch, value);
+    let h = foldhash::quality::FixedState::default().hash_one(&scratch[..]);
+    if scratch.capacity() > KEEP {
+        *scratch = Vec::new();
+    }
+    h
 }
 
 /// Takes one from a counted set.
@@ -159,25 +171,26 @@ fn take_one<K: Eq + Hash>(map: &mut HashMap<K, u32>, key: K) -> bool {
 impl Live {
     /// Remembers that a part of `message_id` was printed.
     pub(super) fn mark(&mut self, message_id: &str, part: &Part) {
-        *self
-            .shown
-            .entry((message_id.to_owned(), fingerprint(part)))
-            .or_default() += 1;
+        let key = fingerprint(&mut self.scratch, message_id, part);
+        *self.shown.entry(key).or_default() += 1;
     }
 
     /// True (once) if the live path printed this part.
     pub(super) fn take(&mut self, message_id: &str, part: &Part) -> bool {
-        take_one(&mut self.shown, (message_id.to_owned(), fingerprint(part)))
+        let key = fingerprint(&mut self.scratch, message_id, part);
+        take_one(&mut self.shown, key)
     }
 
     /// Remembers that a notice was printed from its event.
     pub(super) fn mark_notice(&mut self, notice: &SystemNotice) {
-        *self.notices.entry(fingerprint(notice)).or_default() += 1;
+        let key = fingerprint(&mut self.scratch, "", notice);
+        *self.notices.entry(key).or_default() += 1;
     }
 
     /// True (once) if the live path printed this notice.
     pub(super) fn take_notice(&mut self, notice: &SystemNotice) -> bool {
-        take_one(&mut self.notices, fingerprint(notice))
+        let key = fingerprint(&mut self.scratch, "", notice);
+        take_one(&mut self.notices, key)
     }
 
     /// The first unsettled stream of a message's text (or reasoning), removed.

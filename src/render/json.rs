@@ -1,0 +1,748 @@
+//! Compact JSON text, written the way `serde_json::to_writer` writes it, byte for byte, but with
+//! strings escaped eight bytes at a time.
+//!
+//! Exists because serde_json looks up every byte of every string in a table, and a `--to jsonl`
+//! run is mostly strings: that loop was a tenth of the run's instructions (issue 14). Everything
+//! else (numbers through `itoa` and `zmij`, as serde_json does; maps, sequences, enum variants
+//! in serde_json's shapes) is kept identical, so a record reads back the same and the output
+//! does not change; the tests compare the two on generated values.
+
+use serde::Serialize;
+use serde::ser::{self, Error as _};
+
+/// serde_json's error type: a custom error from a `Serialize` impl keeps its message.
+type Error = serde_json::Error;
+
+/// Appends `value` as compact JSON to `out`.
+pub(crate) fn write<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Result<(), Error> {
+    value.serialize(&mut Writer { out })
+}
+
+/// The serializer: an output buffer (the record's, kept between records by `JsonLine`).
+struct Writer<'a> {
+    out: &'a mut Vec<u8>,
+}
+
+/// Which bytes serde_json escapes in a string, and how: 0 none, `u` as `\u00XX`, any other byte
+/// as a backslash and itself.
+const ESCAPE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = b'u';
+        b += 1;
+    }
+    t[0x08] = b'b';
+    t[0x09] = b't';
+    t[0x0a] = b'n';
+    t[0x0c] = b'f';
+    t[0x0d] = b'r';
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t
+};
+
+/// Eight copies of a byte, for the word-at-a-time tests.
+const fn splat(b: u8) -> u64 {
+    u64::from_ne_bytes([b; 8])
+}
+
+/// True when one of the eight bytes of `w` is below 0x20, a quote or a backslash. Each test is
+/// exact about whether some byte matches (which one it flags may be wrong, and is not used).
+fn needs_escape(w: u64) -> bool {
+    const LOW: u64 = splat(0x01);
+    const HIGH: u64 = splat(0x80);
+    let has_zero = |v: u64| v.wrapping_sub(LOW) & !v & HIGH;
+    let below_space = w.wrapping_sub(splat(0x20)) & !w & HIGH;
+    (below_space | has_zero(w ^ splat(b'"')) | has_zero(w ^ splat(b'\\'))) != 0
+}
+
+/// The index of the first byte at or after `from` that must be escaped.
+fn next_escape(bytes: &[u8], mut from: usize) -> Option<usize> {
+    while let Some(chunk) = bytes.get(from..from + 8) {
+        let w = u64::from_ne_bytes(chunk.try_into().expect("eight bytes"));
+        if needs_escape(w) {
+            break;
+        }
+        from += 8;
+    }
+    bytes
+        .get(from..)?
+        .iter()
+        .position(|&b| ESCAPE[b as usize] != 0)
+        .map(|i| from + i)
+}
+
+/// Appends `s` as a JSON string, escaped as serde_json escapes it.
+fn write_str(out: &mut Vec<u8>, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let bytes = s.as_bytes();
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    let mut start = 0;
+    while let Some(i) = next_escape(bytes, start) {
+        out.extend_from_slice(&bytes[start..i]);
+        let b = bytes[i];
+        match ESCAPE[b as usize] {
+            b'u' => out.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[(b >> 4) as usize],
+                HEX[(b & 0xf) as usize],
+            ]),
+            e => out.extend_from_slice(&[b'\\', e]),
+        }
+        start = i + 1;
+    }
+    out.extend_from_slice(&bytes[start..]);
+    out.push(b'"');
+}
+
+impl Writer<'_> {
+    /// An integer, as `itoa` writes it (serde_json's way).
+    fn integer(&mut self, n: impl itoa::Integer) {
+        self.out
+            .extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+    }
+
+    /// A float as serde_json writes it: `null` unless finite.
+    fn float(&mut self, finite: bool, text: impl FnOnce(&mut zmij::Buffer) -> &str) {
+        if finite {
+            let mut buf = zmij::Buffer::new();
+            self.out.extend_from_slice(text(&mut buf).as_bytes());
+        } else {
+            self.out.extend_from_slice(b"null");
+        }
+    }
+
+    /// Opens `{"variant":`, the shape serde_json gives an enum variant that holds data.
+    fn variant_key(&mut self, variant: &str) {
+        self.out.push(b'{');
+        write_str(self.out, variant);
+        self.out.push(b':');
+    }
+}
+
+/// A map, struct, sequence or tuple being written: whether a comma goes before the next item,
+/// and what closes it (one bracket, or two for an enum variant's `{"variant":[…]}`).
+struct Compound<'w, 'a> {
+    writer: &'w mut Writer<'a>,
+    first: bool,
+    close: &'static [u8],
+}
+
+impl<'w, 'a> Compound<'w, 'a> {
+    /// Opens with `open` (after a variant key when there is one).
+    fn open(writer: &'w mut Writer<'a>, open: u8, close: &'static [u8]) -> Self {
+        writer.out.push(open);
+        Compound {
+            writer,
+            first: true,
+            close,
+        }
+    }
+
+    /// The comma before every item but the first.
+    fn comma(&mut self) {
+        if !self.first {
+            self.writer.out.push(b',');
+        }
+        self.first = false;
+    }
+
+    /// One item of a sequence or tuple.
+    fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.comma();
+        value.serialize(&mut *self.writer)
+    }
+
+    /// A struct field: its name, a colon, its value.
+    fn field<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), Error> {
+        self.comma();
+        write_str(self.writer.out, key);
+        self.writer.out.push(b':');
+        value.serialize(&mut *self.writer)
+    }
+
+    /// The closing bracket(s).
+    fn close(self) -> Result<(), Error> {
+        self.writer.out.extend_from_slice(self.close);
+        Ok(())
+    }
+}
+
+impl<'w, 'a> ser::Serializer for &'w mut Writer<'a> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Compound<'w, 'a>;
+    type SerializeTuple = Compound<'w, 'a>;
+    type SerializeTupleStruct = Compound<'w, 'a>;
+    type SerializeTupleVariant = Compound<'w, 'a>;
+    type SerializeMap = Compound<'w, 'a>;
+    type SerializeStruct = Compound<'w, 'a>;
+    type SerializeStructVariant = Compound<'w, 'a>;
+
+    fn serialize_bool(self, v: bool) -> Result<(), Error> {
+        self.out
+            .extend_from_slice(if v { b"true" } else { b"false" });
+        Ok(())
+    }
+    fn serialize_i8(self, v: i8) -> Result<(), Error> {
+        self.integer(v);
+        Ok(())
+    }
+    fn serialize_i16(self, v: i16) -> Result<(), Error> {
+        self.integer(v);
+        Ok(())
+    }
+    fn serialize_i32(self, v: i32) -> Result<(), Error> {
+        self.integer(v);
+        Ok(())
+    }
+    fn serialize_i64(self, v: i64) -> Result<(), Error> {
+        self.integer(v);
+        Ok(())
+    }
+    fn serialize_i128(self, v: i128) -> Result<(), Error> {
+        self.integer(v);
+        Ok(())
+    }
+    fn serialize_u8(self, v: u8) -> Result<(), Error> {
+        self.integer(v);
+        Ok(())
+    }
+    fn serialize_u16(self, v: u16) -> Result<(), Error> {
+        self.integer(v);
+        Ok(())
+    }
+    fn serialize_u32(self, v: u32) -> Result<(), Error> {
+        self.integer(v);
+        Ok(())
+    }
+    fn serialize_u64(self, v: u64) -> Result<(), Error> {
+        self.integer(v);
+        Ok(())
+    }
+    fn serialize_u128(self, v: u128) -> Result<(), Error> {
+        self.integer(v);
+        Ok(())
+    }
+    fn serialize_f32(self, v: f32) -> Result<(), Error> {
+        self.float(v.is_finite(), |b| b.format_finite(v));
+        Ok(())
+    }
+    fn serialize_f64(self, v: f64) -> Result<(), Error> {
+        self.float(v.is_finite(), |b| b.format_finite(v));
+        Ok(())
+    }
+    fn serialize_char(self, v: char) -> Result<(), Error> {
+        write_str(self.out, v.encode_utf8(&mut [0; 4]));
+        Ok(())
+    }
+    fn serialize_str(self, v: &str) -> Result<(), Error> {
+        write_str(self.out, v);
+        Ok(())
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<(), Error> {
+        let mut seq = Compound::open(self, b'[', b"]");
+        for b in v {
+            seq.element(b)?;
+        }
+        seq.close()
+    }
+    fn serialize_none(self) -> Result<(), Error> {
+        self.serialize_unit()
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Error> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<(), Error> {
+        self.out.extend_from_slice(b"null");
+        Ok(())
+    }
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Error> {
+        self.serialize_unit()
+    }
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<(), Error> {
+        self.serialize_str(variant)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        self.variant_key(variant);
+        value.serialize(&mut *self)?;
+        self.out.push(b'}');
+        Ok(())
+    }
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'w, 'a>, Error> {
+        Ok(Compound::open(self, b'[', b"]"))
+    }
+    fn serialize_tuple(self, _len: usize) -> Result<Compound<'w, 'a>, Error> {
+        Ok(Compound::open(self, b'[', b"]"))
+    }
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'w, 'a>, Error> {
+        Ok(Compound::open(self, b'[', b"]"))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'w, 'a>, Error> {
+        self.variant_key(variant);
+        Ok(Compound::open(self, b'[', b"]}"))
+    }
+    fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'w, 'a>, Error> {
+        Ok(Compound::open(self, b'{', b"}"))
+    }
+    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'w, 'a>, Error> {
+        Ok(Compound::open(self, b'{', b"}"))
+    }
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'w, 'a>, Error> {
+        self.variant_key(variant);
+        Ok(Compound::open(self, b'{', b"}}"))
+    }
+}
+
+impl ser::SerializeSeq for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.close()
+    }
+}
+
+impl ser::SerializeTuple for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.close()
+    }
+}
+
+impl ser::SerializeTupleStruct for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.close()
+    }
+}
+
+impl ser::SerializeTupleVariant for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.close()
+    }
+}
+
+impl ser::SerializeMap for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
+        self.comma();
+        key.serialize(MapKey {
+            out: self.writer.out,
+        })?;
+        self.writer.out.push(b':');
+        Ok(())
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        value.serialize(&mut *self.writer)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.close()
+    }
+}
+
+impl ser::SerializeStruct for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        self.field(key, value)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.close()
+    }
+}
+
+impl ser::SerializeStructVariant for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        self.field(key, value)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.close()
+    }
+}
+
+/// A map key: a string, or what serde_json turns into one (a number or a bool, quoted; a unit
+/// variant's name). Anything else is serde_json's error.
+struct MapKey<'a> {
+    out: &'a mut Vec<u8>,
+}
+
+impl MapKey<'_> {
+    /// A key written as its text, quoted.
+    fn quoted(self, text: &str) -> Result<(), Error> {
+        self.out.push(b'"');
+        self.out.extend_from_slice(text.as_bytes());
+        self.out.push(b'"');
+        Ok(())
+    }
+
+    /// A float key: serde_json refuses one that is not finite.
+    fn float(
+        self,
+        finite: bool,
+        text: impl FnOnce(&mut zmij::Buffer) -> &str,
+    ) -> Result<(), Error> {
+        if !finite {
+            return Err(Error::custom(
+                "float key must be finite (got NaN or +/-inf)",
+            ));
+        }
+        let mut buf = zmij::Buffer::new();
+        self.quoted(text(&mut buf))
+    }
+}
+
+/// serde_json's message for a key of a kind JSON cannot hold.
+fn key_must_be_a_string() -> Error {
+    Error::custom("key must be a string")
+}
+
+impl ser::Serializer for MapKey<'_> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = ser::Impossible<(), Error>;
+    type SerializeTuple = ser::Impossible<(), Error>;
+    type SerializeTupleStruct = ser::Impossible<(), Error>;
+    type SerializeTupleVariant = ser::Impossible<(), Error>;
+    type SerializeMap = ser::Impossible<(), Error>;
+    type SerializeStruct = ser::Impossible<(), Error>;
+    type SerializeStructVariant = ser::Impossible<(), Error>;
+
+    fn serialize_str(self, v: &str) -> Result<(), Error> {
+        write_str(self.out, v);
+        Ok(())
+    }
+    fn serialize_char(self, v: char) -> Result<(), Error> {
+        write_str(self.out, v.encode_utf8(&mut [0; 4]));
+        Ok(())
+    }
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<(), Error> {
+        write_str(self.out, variant);
+        Ok(())
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        value.serialize(self)
+    }
+    fn serialize_bool(self, v: bool) -> Result<(), Error> {
+        self.quoted(if v { "true" } else { "false" })
+    }
+    fn serialize_i8(self, v: i8) -> Result<(), Error> {
+        self.quoted(itoa::Buffer::new().format(v))
+    }
+    fn serialize_i16(self, v: i16) -> Result<(), Error> {
+        self.quoted(itoa::Buffer::new().format(v))
+    }
+    fn serialize_i32(self, v: i32) -> Result<(), Error> {
+        self.quoted(itoa::Buffer::new().format(v))
+    }
+    fn serialize_i64(self, v: i64) -> Result<(), Error> {
+        self.quoted(itoa::Buffer::new().format(v))
+    }
+    fn serialize_i128(self, v: i128) -> Result<(), Error> {
+        self.quoted(itoa::Buffer::new().format(v))
+    }
+    fn serialize_u8(self, v: u8) -> Result<(), Error> {
+        self.quoted(itoa::Buffer::new().format(v))
+    }
+    fn serialize_u16(self, v: u16) -> Result<(), Error> {
+        self.quoted(itoa::Buffer::new().format(v))
+    }
+    fn serialize_u32(self, v: u32) -> Result<(), Error> {
+        self.quoted(itoa::Buffer::new().format(v))
+    }
+    fn serialize_u64(self, v: u64) -> Result<(), Error> {
+        self.quoted(itoa::Buffer::new().format(v))
+    }
+    fn serialize_u128(self, v: u128) -> Result<(), Error> {
+        self.quoted(itoa::Buffer::new().format(v))
+    }
+    fn serialize_f32(self, v: f32) -> Result<(), Error> {
+        self.float(v.is_finite(), |b| b.format_finite(v))
+    }
+    fn serialize_f64(self, v: f64) -> Result<(), Error> {
+        self.float(v.is_finite(), |b| b.format_finite(v))
+    }
+    fn serialize_bytes(self, _v: &[u8]) -> Result<(), Error> {
+        Err(key_must_be_a_string())
+    }
+    fn serialize_none(self) -> Result<(), Error> {
+        Err(key_must_be_a_string())
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<(), Error> {
+        Err(key_must_be_a_string())
+    }
+    fn serialize_unit(self) -> Result<(), Error> {
+        Err(key_must_be_a_string())
+    }
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Error> {
+        Err(key_must_be_a_string())
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _value: &T,
+    ) -> Result<(), Error> {
+        Err(key_must_be_a_string())
+    }
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, Error> {
+        Err(key_must_be_a_string())
+    }
+    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple, Error> {
+        Err(key_must_be_a_string())
+    }
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeTupleStruct, Error> {
+        Err(key_must_be_a_string())
+    }
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeTupleVariant, Error> {
+        Err(key_must_be_a_string())
+    }
+    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, Error> {
+        Err(key_must_be_a_string())
+    }
+    fn serialize_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeStruct, Error> {
+        Err(key_must_be_a_string())
+    }
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeStructVariant, Error> {
+        Err(key_must_be_a_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    fn ours<T: Serialize + ?Sized>(v: &T) -> String {
+        let mut out = Vec::new();
+        write(&mut out, v).expect("serializes");
+        String::from_utf8(out).expect("UTF-8")
+    }
+
+    /// Arbitrary JSON values, strings drawn to hit every escape and the word boundaries.
+    fn value() -> impl Strategy<Value = Value> {
+        let text = prop::collection::vec(
+            prop_oneof![
+                Just('"'),
+                Just('\\'),
+                Just('\n'),
+                Just('\u{1}'),
+                Just('\u{1f}'),
+                Just('\u{7f}'),
+                Just('é'),
+                Just('😀'),
+                any::<char>(),
+                prop::char::range(' ', '~'),
+            ],
+            0..40,
+        )
+        .prop_map(|c| c.into_iter().collect::<String>());
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
+            any::<f64>().prop_map(Value::from),
+            text.clone().prop_map(Value::from),
+        ];
+        leaf.prop_recursive(4, 64, 8, move |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::from),
+                prop::collection::vec((text.clone(), inner), 0..6)
+                    .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn writes_what_serde_json_writes(v in value()) {
+            prop_assert_eq!(ours(&v), serde_json::to_string(&v).unwrap());
+        }
+
+        #[test]
+        fn escapes_any_string_as_serde_json_does(s in any::<String>()) {
+            prop_assert_eq!(ours(&s), serde_json::to_string(&s).unwrap());
+        }
+    }
+
+    #[test]
+    fn every_byte_that_needs_escaping_is_found_at_every_place_in_a_word() {
+        for b in 0u8..=0x7f {
+            for at in 0..20 {
+                let mut s = "a".repeat(20);
+                s.replace_range(at..at + 1, &(b as char).to_string());
+                assert_eq!(
+                    ours(&s),
+                    serde_json::to_string(&s).unwrap(),
+                    "byte {b:#x} at {at}"
+                );
+            }
+        }
+    }
+
+    /// The shapes serde derives: enum variants of every kind, options, maps with number keys.
+    #[test]
+    fn derived_shapes_are_serde_jsons() {
+        #[derive(Serialize)]
+        enum E {
+            Unit,
+            New(u8),
+            Tuple(u8, String),
+            Struct { a: Option<u8>, b: f32 },
+        }
+        #[derive(Serialize)]
+        #[serde(tag = "kind", rename_all = "snake_case")]
+        enum Tagged {
+            One { x: u8 },
+            Two,
+        }
+        #[derive(Serialize)]
+        struct S<'a> {
+            e: Vec<E>,
+            t: Vec<Tagged>,
+            m: std::collections::BTreeMap<i32, &'a str>,
+            b: std::collections::BTreeMap<bool, char>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            skipped: Option<u8>,
+            unit: (),
+            tuple: (u8, f64, &'a str),
+            bytes: &'a serde_bytes_like::Bytes,
+            nan: f64,
+            big: u128,
+        }
+        mod serde_bytes_like {
+            pub(super) struct Bytes(pub(super) [u8; 3]);
+            impl serde::Serialize for Bytes {
+                fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                    s.serialize_bytes(&self.0)
+                }
+            }
+        }
+        let v = S {
+            e: vec![
+                E::Unit,
+                E::New(7),
+                E::Tuple(1, "x\"".into()),
+                E::Struct { a: None, b: 1.5 },
+            ],
+            t: vec![Tagged::One { x: 1 }, Tagged::Two],
+            m: [(-3, "a"), (12, "b")].into_iter().collect(),
+            b: [(true, 'é')].into_iter().collect(),
+            skipped: None,
+            unit: (),
+            tuple: (1, 0.1, "\u{0}"),
+            bytes: &serde_bytes_like::Bytes([1, 2, 255]),
+            nan: f64::NAN,
+            big: u128::MAX,
+        };
+        assert_eq!(ours(&v), serde_json::to_string(&v).unwrap());
+        assert_eq!(
+            ours(&json!({"a": [1, {"b": null}], "": {}})),
+            r#"{"a":[1,{"b":null}],"":{}}"#
+        );
+    }
+
+    #[test]
+    fn a_key_json_cannot_hold_is_refused_as_serde_json_refuses_it() {
+        let m: std::collections::BTreeMap<Vec<u8>, u8> = [(vec![1], 1)].into_iter().collect();
+        let ours = write(&mut Vec::new(), &m).unwrap_err().to_string();
+        assert_eq!(ours, serde_json::to_string(&m).unwrap_err().to_string());
+    }
+}
