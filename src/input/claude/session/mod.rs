@@ -176,6 +176,9 @@ impl Adapter for ClaudeSession {
             (None, None) => sources.add(Source::Path(PathBuf::new())),
         };
         log.source = main;
+        // The file has been read: its uuid table is let go before the sub-agents are loaded and
+        // the chain is ordered, not after (it was the peak of a 1 GiB session).
+        log.resolve();
         let mut agents: Vec<Agent> = std::mem::take(&mut log.sidechains)
             .into_iter()
             .map(|(agent_id, mut log)| {
