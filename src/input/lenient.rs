@@ -24,6 +24,77 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
+/// The visitor methods for the value kinds a reader does not keep: each is read (a list or an
+/// object item by item as [`Checked`], so as strictly as a `Value` parse) and gives `$other`.
+/// `strs` adds the strings, `scalars` the booleans, numbers and null, `nested` lists, objects
+/// and `Some`.
+macro_rules! visit_others {
+    ($other:expr; $($kind:ident),+) => {
+        $( $crate::input::lenient::visit_others!(@$kind $other); )+
+    };
+    (@strs $other:expr) => {
+        fn visit_borrowed_str<E>(self, _: &'de str) -> Result<Self::Value, E> {
+            Ok($other)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+            Ok($other)
+        }
+    };
+    (@scalars $other:expr) => {
+        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+            Ok($other)
+        }
+        $crate::input::lenient::visit_others!(@numbers $other);
+    };
+    (@numbers $other:expr) => {
+        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+            Ok($other)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+            Ok($other)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+            Ok($other)
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok($other)
+        }
+        fn visit_none<E>(self) -> Result<Self::Value, E> {
+            Ok($other)
+        }
+    };
+    (@nested $other:expr) => {
+        fn visit_some<D: serde::Deserializer<'de>>(
+            self,
+            d: D,
+        ) -> Result<Self::Value, D::Error> {
+            d.deserialize_any(self)
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Self::Value, A::Error> {
+            while seq
+                .next_element::<$crate::input::lenient::Checked>()?
+                .is_some()
+            {}
+            Ok($other)
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> Result<Self::Value, A::Error> {
+            while map
+                .next_entry::<$crate::input::lenient::Checked, $crate::input::lenient::Checked>()?
+                .is_some()
+            {}
+            Ok($other)
+        }
+    };
+}
+
+pub(crate) use visit_others;
+
 /// One JSON value, kept only when it is a string, a boolean or an unsigned integer (what the
 /// field types below pick from); anything else is read ([`Checked`]) and dropped.
 pub(crate) enum Scalar<'a> {
@@ -85,17 +156,7 @@ impl<'de> Visitor<'de> for ScalarVisitor {
         Ok(Scalar::Other)
     }
 
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Scalar<'de>, D::Error> {
-        d.deserialize_any(self)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Scalar<'de>, A::Error> {
-        CheckVisitor.visit_seq(seq).map(|_| Scalar::Other)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Scalar<'de>, A::Error> {
-        CheckVisitor.visit_map(map).map(|_| Scalar::Other)
-    }
+    visit_others!(Scalar::Other; nested);
 }
 
 /// A JSON value read as strictly as a `Value` parse reads it, and dropped (see the module doc).
@@ -117,51 +178,7 @@ impl<'de> Visitor<'de> for CheckVisitor {
         f.write_str("any JSON value")
     }
 
-    fn visit_borrowed_str<E>(self, _: &'de str) -> Result<Checked, E> {
-        Ok(Checked)
-    }
-
-    fn visit_str<E>(self, _: &str) -> Result<Checked, E> {
-        Ok(Checked)
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<Checked, E> {
-        Ok(Checked)
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<Checked, E> {
-        Ok(Checked)
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<Checked, E> {
-        Ok(Checked)
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<Checked, E> {
-        Ok(Checked)
-    }
-
-    fn visit_unit<E>(self) -> Result<Checked, E> {
-        Ok(Checked)
-    }
-
-    fn visit_none<E>(self) -> Result<Checked, E> {
-        Ok(Checked)
-    }
-
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Checked, D::Error> {
-        d.deserialize_any(self)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Checked, A::Error> {
-        while seq.next_element::<Checked>()?.is_some() {}
-        Ok(Checked)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Checked, A::Error> {
-        while map.next_entry::<Checked, Checked>()?.is_some() {}
-        Ok(Checked)
-    }
+    visit_others!(Checked; strs, scalars, nested);
 }
 
 /// An object key, borrowed from the line when it has no escapes.
@@ -296,40 +313,135 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectVisitor<T> {
         CheckVisitor.visit_seq(seq).map(|_| None)
     }
 
-    fn visit_borrowed_str<E>(self, _: &'de str) -> Result<Option<T>, E> {
-        Ok(None)
-    }
-
-    fn visit_str<E>(self, _: &str) -> Result<Option<T>, E> {
-        Ok(None)
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<Option<T>, E> {
-        Ok(None)
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<Option<T>, E> {
-        Ok(None)
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<Option<T>, E> {
-        Ok(None)
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<Option<T>, E> {
-        Ok(None)
-    }
-
-    fn visit_unit<E>(self) -> Result<Option<T>, E> {
-        Ok(None)
-    }
-
-    fn visit_none<E>(self) -> Result<Option<T>, E> {
-        Ok(None)
-    }
-
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<T>, D::Error> {
         d.deserialize_any(self)
+    }
+
+    visit_others!(None; strs, scalars);
+}
+
+impl Str<'_> {
+    /// `Value::as_str`.
+    pub(crate) fn as_str(&self) -> Option<&str> {
+        self.0.as_deref()
+    }
+}
+
+impl PresentStr<'_> {
+    /// `Value::as_str`.
+    pub(crate) fn as_str(&self) -> Option<&str> {
+        self.0.as_ref().and_then(|s| s.as_deref())
+    }
+
+    /// The key is there, whatever its value (`Value::get(k).is_some()`).
+    pub(crate) fn is_present(&self) -> bool {
+        self.0.is_some()
+    }
+}
+
+impl Bool {
+    /// `Value::as_bool`.
+    pub(crate) fn as_bool(&self) -> Option<bool> {
+        self.0
+    }
+}
+
+/// `v.get(k).is_some()`: the key is there, whatever it holds (read as [`Checked`], not kept).
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Given(pub(crate) bool);
+
+impl<'de> Deserialize<'de> for Given {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Checked::deserialize(d).map(|_| Given(true))
+    }
+}
+
+/// A fingerprint (`recent::fingerprint`) of a field when it is a string, to match it with
+/// another without keeping its text (a prompt may be long).
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Hashed(pub(crate) Option<u64>);
+
+impl<'de> Deserialize<'de> for Hashed {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Hashed;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Hashed, E> {
+                Ok(Hashed(Some(crate::model::recent::fingerprint(s))))
+            }
+            visit_others!(Hashed(None); scalars, nested);
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// How a string field begins, after leading white space: its first [`Lead::LEN`] bytes, so that
+/// a marker at its start can be told without copying the rest (a tool output may be megabytes).
+/// `None`: absent, or not a string; an empty lead: blank.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Lead(pub(crate) Option<LeadText>);
+
+/// The first bytes of a text (at most [`Lead::LEN`], cut on a character boundary).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LeadText {
+    bytes: [u8; Lead::LEN],
+    len: u8,
+}
+
+impl Lead {
+    /// Bytes kept.
+    pub(crate) const LEN: usize = 32;
+
+    /// The lead of `s`.
+    pub(crate) fn of(s: &str) -> LeadText {
+        let t = s.trim_start();
+        let mut len = t.len().min(Lead::LEN);
+        while !t.is_char_boundary(len) {
+            len -= 1;
+        }
+        let mut bytes = [0; Lead::LEN];
+        bytes[..len].copy_from_slice(&t.as_bytes()[..len]);
+        LeadText {
+            bytes,
+            len: len as u8,
+        }
+    }
+}
+
+impl LeadText {
+    pub(crate) fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
+    }
+}
+
+impl<'de> Deserialize<'de> for Lead {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Lead;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Lead, E> {
+                Ok(Lead(Some(Lead::of(s))))
+            }
+            visit_others!(Lead(None); scalars, nested);
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A field read as `T` when it is an object and as `T::default()` (every field absent) when it
+/// is anything else ([`Object`] without the `Option`).
+#[derive(Debug, Default)]
+pub(crate) struct Obj<T>(pub(crate) T);
+
+impl<'de, T: Deserialize<'de> + Default> Deserialize<'de> for Obj<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Object::<T>::deserialize(d).map(|o| Obj(o.0.unwrap_or_default()))
     }
 }
 

@@ -68,6 +68,7 @@ impl<V> Recent<V> {
 
 /// A 64-bit fingerprint of an id: two ids of one input share one with a chance of about n²/2⁶⁴
 /// (none in practice), and the same id gives the same fingerprint in every run (fixed keys).
+#[inline]
 pub(crate) fn fingerprint(id: &str) -> u64 {
     let mut h = std::hash::DefaultHasher::new();
     id.hash(&mut h);

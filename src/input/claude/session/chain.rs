@@ -35,10 +35,7 @@ pub(crate) trait Chain {
 /// A 64-bit key for an id (a uuid, a message id, a tool call id): the index keeps keys, not the
 /// ids' text, so that it stays small beside a large file.
 pub(crate) fn key(id: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    id.hash(&mut h);
-    h.finish()
+    crate::model::recent::fingerprint(id)
 }
 
 /// The part a row plays in deciding what belongs on the main line.
@@ -66,7 +63,7 @@ impl NodeRole<'_> {
     }
 }
 
-/// One step of the written order (16 bytes: there is one per row).
+/// One step of the written order, as `Order::take` hands it over.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Step {
     /// A row of the main line.
@@ -79,17 +76,50 @@ pub(crate) enum Step {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Branch {
     /// Its rows, in their own chain order.
-    pub(crate) rows: Vec<usize>,
+    pub(crate) rows: Vec<u32>,
     /// Its last leaf in file order (the notice's `leafId`).
     pub(crate) leaf: usize,
 }
 
+/// The written order of one conversation, in 4 bytes a row (a saved session may have millions).
+#[derive(Debug, Default)]
+pub(crate) struct Order {
+    /// Row indexes, and `BRANCH | b` for `branches[b]`.
+    steps: Vec<u32>,
+    /// The abandoned branches, each taken once.
+    branches: Vec<Option<Branch>>,
+}
+
+/// The bit of an `Order` step that makes it a branch's number.
+const BRANCH: u32 = 1 << 31;
+
+impl Order {
+    /// How many steps.
+    pub(crate) fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// Step `pos` (a branch is handed over once; asked again, it is an empty one).
+    pub(crate) fn take(&mut self, pos: usize) -> Step {
+        match self.steps[pos] {
+            s if s & BRANCH == 0 => Step::Row(s as usize),
+            s => {
+                let b = self.branches[(s & !BRANCH) as usize].take();
+                Step::Branch(Box::new(b.unwrap_or(Branch {
+                    rows: Vec::new(),
+                    leaf: 0,
+                })))
+            }
+        }
+    }
+}
+
 /// Orders the rows of one conversation (see the module comment).
-pub(crate) fn order<C: Chain + ?Sized>(nodes: &C) -> Vec<Step> {
+pub(crate) fn order<C: Chain + ?Sized>(nodes: &C) -> Order {
     let n = nodes.len();
     let children = Children::new(nodes);
     if n == 0 {
-        return Vec::new();
+        return Order::default();
     }
     let mut on_line = main_lines(nodes);
     recover_siblings(nodes, &children, &mut on_line);
@@ -131,20 +161,24 @@ pub(crate) fn order<C: Chain + ?Sized>(nodes: &C) -> Vec<Step> {
         .collect();
 
     // Kahn's algorithm over the line plus one pseudo-node per branch, smallest index first.
-    let mut heap: BinaryHeap<Reverse<usize>> = BinaryHeap::new();
+    let mut heap: BinaryHeap<Reverse<u32>> = BinaryHeap::new();
     for i in 0..n {
         let is_root = match nodes.parent(i).filter(|&p| p < n && p != i) {
             None => true,
             Some(p) => !on_line[p] && !branch_at.contains_key(&i),
         };
         if (on_line[i] || branch_at.contains_key(&i)) && is_root {
-            heap.push(Reverse(i));
+            heap.push(Reverse(i as u32));
         }
     }
-    let mut steps = Vec::with_capacity(n);
+    let mut order = Order {
+        steps: Vec::with_capacity(n),
+        branches: Vec::new(),
+    };
     let mut written = vec![false; n];
     loop {
         while let Some(Reverse(i)) = heap.pop() {
+            let i = i as usize;
             if written[i] {
                 continue;
             }
@@ -159,25 +193,29 @@ pub(crate) fn order<C: Chain + ?Sized>(nodes: &C) -> Vec<Step> {
                 for &r in &rows {
                     written[r] = true;
                 }
-                steps.push(Step::Branch(Box::new(Branch { rows, leaf })));
+                order.steps.push(BRANCH | order.branches.len() as u32);
+                order.branches.push(Some(Branch {
+                    rows: rows.into_iter().map(|r| r as u32).collect(),
+                    leaf,
+                }));
                 continue;
             }
             written[i] = true;
-            steps.push(Step::Row(i));
+            order.steps.push(i as u32);
             for c in children.of(i) {
                 if on_line[c] || branch_at.contains_key(&c) {
-                    heap.push(Reverse(c));
+                    heap.push(Reverse(c as u32));
                 }
             }
         }
         // Rows in a parent cycle never become free: start again from the first one left, so
         // that it and everything below it is written.
         match (0..n).find(|&i| on_line[i] && !written[i]) {
-            Some(i) => heap.push(Reverse(i)),
+            Some(i) => heap.push(Reverse(i as u32)),
             None => break,
         }
     }
-    steps
+    order
 }
 
 /// Each row's children, in file order, in two flat arrays (a saved session may have millions of
@@ -255,7 +293,7 @@ fn main_lines<C: Chain + ?Sized>(nodes: &C) -> Vec<bool> {
         }
     }
     let mut mark = vec![Mark::Unknown; n];
-    let mut path: Vec<usize> = Vec::new();
+    let mut path: Vec<u32> = Vec::new();
     let ends = (0..n)
         .rev()
         .filter(|&i| nodes.role(i).is_message() && !message_below[i]);
@@ -275,11 +313,11 @@ fn main_lines<C: Chain + ?Sized>(nodes: &C) -> Vec<bool> {
                 Mark::Unknown => {}
             }
             mark[i] = Mark::Path;
-            path.push(i);
+            path.push(i as u32);
             cursor = parent(i);
         };
         for &i in &path {
-            mark[i] = verdict;
+            mark[i as usize] = verdict;
         }
     }
     mark.into_iter().map(|m| m == Mark::Line).collect()
@@ -312,9 +350,38 @@ fn recover_siblings<C: Chain + ?Sized>(nodes: &C, children: &Children, on_line: 
         }
     }
     let mut looked_through = vec![false; nodes.len()];
-    let mut work: Vec<usize> = (0..nodes.len()).filter(|&i| on_line[i]).collect();
+    // Each row on the line, and what joins it below it (a row is looked at from its parent
+    // only, so the order does not matter); the stack holds only what is being walked now.
+    let mut work: Vec<u32> = Vec::new();
+    for top in (0..nodes.len()).rev() {
+        if !on_line[top] {
+            continue;
+        }
+        work.push(top as u32);
+        recover_below(
+            nodes,
+            children,
+            on_line,
+            &mut looked_through,
+            &mut work,
+            &message_ids,
+            &tool_ids,
+        );
+    }
+}
+
+/// `recover_siblings` below the rows on `work`.
+fn recover_below<C: Chain + ?Sized>(
+    nodes: &C,
+    children: &Children,
+    on_line: &mut [bool],
+    looked_through: &mut [bool],
+    work: &mut Vec<u32>,
+    message_ids: &HashSet<u64>,
+    tool_ids: &HashSet<u64>,
+) {
     while let Some(p) = work.pop() {
-        for c in children.of(p) {
+        for c in children.of(p as usize) {
             if on_line[c] || looked_through[c] {
                 continue;
             }
@@ -328,7 +395,7 @@ fn recover_siblings<C: Chain + ?Sized>(nodes: &C, children: &Children, on_line: 
                 NodeRole::Message => false,
                 NodeRole::Other => {
                     looked_through[c] = true;
-                    work.push(c);
+                    work.push(c as u32);
                     continue;
                 }
             };
@@ -340,7 +407,7 @@ fn recover_siblings<C: Chain + ?Sized>(nodes: &C, children: &Children, on_line: 
                     on_line[u] = true;
                     up = nodes.parent(u);
                 }
-                work.push(c);
+                work.push(c as u32);
             }
         }
     }
@@ -431,10 +498,11 @@ mod tests {
     }
 
     fn order(rows: &[Row]) -> Vec<Step> {
-        super::order(rows)
+        let mut o = super::order(rows);
+        (0..o.len()).map(|pos| o.take(pos)).collect()
     }
 
-    fn branch(rows: Vec<usize>, leaf: usize) -> Step {
+    fn branch(rows: Vec<u32>, leaf: usize) -> Step {
         Step::Branch(Box::new(Branch { rows, leaf }))
     }
 
@@ -621,8 +689,8 @@ mod tests {
                 match step {
                     Step::Row(i) => seen.push(i),
                     Step::Branch(b) => {
-                        proptest::prop_assert!(b.rows.contains(&b.leaf));
-                        seen.extend(b.rows);
+                        proptest::prop_assert!(b.rows.contains(&(b.leaf as u32)));
+                        seen.extend(b.rows.iter().map(|&r| r as usize));
                     }
                 }
             }
@@ -641,7 +709,7 @@ mod tests {
             for step in order(&nodes) {
                 let rows = match step {
                     Step::Row(i) => vec![i],
-                    Step::Branch(b) => b.rows,
+                    Step::Branch(b) => b.rows.iter().map(|&r| r as usize).collect(),
                 };
                 for i in rows {
                     at[i] = pos;
@@ -671,7 +739,7 @@ mod tests {
             .into_iter()
             .flat_map(|s| match s {
                 Step::Row(i) => vec![i],
-                Step::Branch(b) => b.rows,
+                Step::Branch(b) => b.rows.iter().map(|&r| r as usize).collect(),
             })
             .collect();
         all.sort_unstable();

@@ -39,13 +39,13 @@ struct Frame {
     /// Boxed: a frame is taken off the stack and put back for every row, and the log is most of
     /// its size.
     log: Box<SessionLog>,
-    steps: Vec<Step>,
+    steps: chain::Order,
     pos: usize,
     thread: Thread,
     /// The entries read before the first chain row are written first.
     head_done: bool,
     /// An abandoned branch being written: its rows and the position in them.
-    branch: Option<(Vec<usize>, usize)>,
+    branch: Option<(Vec<u32>, usize)>,
     /// Agent calls of the row just written whose sub-agents come next: (call id, line).
     due_calls: VecDeque<(String, u64)>,
     /// The row just written, whose loose entries follow its sub-agents.
@@ -85,9 +85,12 @@ pub(crate) struct Emitter {
     by_call: HashMap<String, usize>,
     /// Agent calls whose sub-agent was announced and not yet finished.
     started: HashSet<String>,
-    /// Tool name (an index into `tool_names`) of every call emitted so far, by key of its id: a
-    /// denial names the tool, the result row does not.
+    /// Tool name (an index into `tool_names`) of the calls emitted so far that a permission
+    /// decision answers, by key of its id: a denial names the tool, the result row does not.
     tool_of: HashMap<u64, u32>,
+    /// Keys of the calls a permission decision answers (`SessionLog::denied`); `None` in follow
+    /// mode, which cannot know ahead: every call is kept.
+    denied: Option<HashSet<u64>>,
     tool_names: Vec<String>,
     sources: Sources,
     stack: Vec<Frame>,
@@ -140,6 +143,10 @@ impl Emitter {
             }
         }
         let main_source = main.source;
+        let denied = std::iter::once(&main)
+            .chain(agents.iter().map(|a| &a.log))
+            .flat_map(|log| log.denied.iter().copied())
+            .collect();
         Emitter {
             messages: ClaudeMessages::default(),
             usage_seen: HashSet::default(),
@@ -147,6 +154,7 @@ impl Emitter {
             by_call,
             started: HashSet::default(),
             tool_of: HashMap::default(),
+            denied: Some(denied),
             tool_names: Vec::new(),
             sources,
             stack: vec![Frame::new(main, None, false)],
@@ -212,13 +220,13 @@ impl Emitter {
             } else if let Some(i) = f.due_anchor.take() {
                 self.loose(&mut f.log, Some(i), out, report);
             } else if let Some((rows, at)) = &mut f.branch {
-                match rows.get(*at).copied() {
+                match rows.get(*at).map(|&i| i as usize) {
                     Some(i) => {
                         *at += 1;
                         self.row(&mut f, i, None, out, report);
                     }
                     None => {
-                        let last = rows.last().map_or(0, |&i| f.log.rows[i].line());
+                        let last = rows.last().map_or(0, |&i| f.log.rows[i as usize].line());
                         f.branch = None;
                         out.push(Event {
                             line: last,
@@ -227,7 +235,7 @@ impl Emitter {
                     }
                 }
             } else if f.pos < f.steps.len() {
-                let step = std::mem::replace(&mut f.steps[f.pos], Step::Row(0));
+                let step = f.steps.take(f.pos);
                 f.pos += 1;
                 match step {
                     Step::Row(i) => {
@@ -236,7 +244,7 @@ impl Emitter {
                     }
                     Step::Branch(b) => {
                         let chain::Branch { rows, leaf } = *b;
-                        let first_line = rows.first().map_or(0, |&i| f.log.rows[i].line());
+                        let first_line = rows.first().map_or(0, |&i| f.log.rows[i as usize].line());
                         let leaf_id = self.uuid_of(&f.log, leaf);
                         out.push(Event {
                             line: first_line,
@@ -286,12 +294,12 @@ impl Emitter {
     pub(crate) fn uuid_of(&mut self, log: &SessionLog, i: usize) -> String {
         let r = &log.rows[i];
         let mut uuid = || {
-            let text = self.sources.read(log.source, r.offset).ok();
+            let text = self.sources.read(log.source, r.offset()).ok();
             (text.as_deref().and_then(head::read))
                 .and_then(|h| h.uuid.as_str().map(str::to_owned))
                 .unwrap_or_default()
         };
-        match r.uuid_form {
+        match r.uuid_form() {
             UuidForm::Own => uuid(),
             UuidForm::Repeated => format!("{}#{}", uuid(), r.line()),
             UuidForm::Missing => format!("line:{}", r.line()),
@@ -307,8 +315,8 @@ impl Emitter {
         report: &mut Report<'_>,
     ) {
         let after = after.map(|i| i as u32);
-        let start = log.loose.partition_point(|l| l.after < after);
-        let end = start + log.loose[start..].partition_point(|l| l.after == after);
+        let start = log.loose.partition_point(|l| l.after() < after);
+        let end = start + log.loose[start..].partition_point(|l| l.after() == after);
         for l in start..end {
             let event = self.loose_entry(log, l, report);
             out.push(event);
@@ -318,11 +326,11 @@ impl Emitter {
     /// Entry `l` of `log.loose` as its event.
     fn loose_entry(&mut self, log: &SessionLog, l: usize, report: &mut Report<'_>) -> Event {
         let l = &log.loose[l];
-        let kind = match l.what {
+        let kind = match l.what() {
             LooseKind::Absorbed(name) => EventKind::Absorbed {
                 what: log.names[name as usize].clone(),
             },
-            LooseKind::Reread => match self.reread(log.source, l.offset, l.line, report) {
+            LooseKind::Reread => match self.reread(log.source, l.offset(), l.line(), report) {
                 Err(debug) => *debug,
                 Ok(v) => {
                     let ty = v.get("type").and_then(Value::as_str).unwrap_or_default();
@@ -333,7 +341,10 @@ impl Emitter {
                 }
             },
         };
-        Event { line: l.line, kind }
+        Event {
+            line: l.line(),
+            kind,
+        }
     }
 
     /// Reads a line again; a line that is not a JSON object (as pass 1 found, or because the file
@@ -400,7 +411,7 @@ impl Emitter {
     ) {
         let r = &log.rows[i];
         let n = r.line();
-        if let Body::Absorbed(name) = r.body() {
+        if let Body::Absorbed(name) = log.body(i) {
             out.push(Event {
                 line: n,
                 kind: EventKind::Absorbed {
@@ -415,7 +426,7 @@ impl Emitter {
         if r.is_assistant() && self.assistant_from_text(log, i, &thread, due, out) {
             return;
         }
-        let mut v = match self.reread(log.source, r.offset, n, report) {
+        let mut v = match self.reread(log.source, r.offset(), n, report) {
             Ok(v) => v,
             Err(kind) => {
                 out.push(Event {
@@ -506,7 +517,7 @@ impl Emitter {
             }),
         }
         if out.len() == before && matches!(ty.as_str(), "user" | "assistant") {
-            let raw = (self.sources.read(log.source, r.offset))
+            let raw = (self.sources.read(log.source, r.offset()))
                 .map(Cow::into_owned)
                 .unwrap_or_default();
             decoded_into_nothing(out, n, &ty, raw);
@@ -527,7 +538,7 @@ impl Emitter {
     ) -> bool {
         let r = &log.rows[i];
         let n = r.line();
-        let Ok(text) = self.sources.read(log.source, r.offset) else {
+        let Ok(text) = self.sources.read(log.source, r.offset()) else {
             return false;
         };
         let Ok(mut row) = serde_json::from_str::<Row<'_>>(&text) else {
@@ -581,7 +592,7 @@ impl Emitter {
     ) -> bool {
         let r = &log.rows[i];
         let n = r.line();
-        let Ok(text) = self.sources.read(log.source, r.offset) else {
+        let Ok(text) = self.sources.read(log.source, r.offset()) else {
             return false;
         };
         let Ok(mut row) = serde_json::from_str::<Row<'_>>(&text) else {
@@ -641,7 +652,10 @@ impl Emitter {
                 self.tool_names.len() - 1
             }
         };
-        self.tool_of.insert(key(id), name as u32);
+        let id_key = key(id);
+        if self.denied.as_ref().is_none_or(|d| d.contains(&id_key)) {
+            self.tool_of.insert(id_key, name as u32);
+        }
         if self.by_call.contains_key(id) {
             due.push_back((id.to_owned(), n));
         }
@@ -751,6 +765,7 @@ impl Emitter {
     pub(crate) fn live(sources: Sources, tool_results: Vec<PathBuf>) -> Emitter {
         let mut e = Emitter::new(SessionLog::default(), Vec::new(), sources, tool_results);
         e.stack.clear();
+        e.denied = None;
         e
     }
 

@@ -1,7 +1,7 @@
 //! The session facts that conversation rows repeat (ids, cwd, version, model, titles), gathered
 //! for the session header: a saved session has no `init` line.
 
-use super::head::{Head, Scalar};
+use super::head::Head;
 
 /// The session facts repeated on every conversation row, gathered for the session header.
 #[derive(Debug, Default)]
@@ -41,13 +41,13 @@ impl Facts {
 
     /// Notes what one conversation row says about the session.
     pub(crate) fn gather(&mut self, h: &Head<'_>) {
-        let s = |v: &Scalar<'_>| v.as_str().filter(|s| !s.is_empty()).map(str::to_owned);
+        let s = |v: Option<&str>| v.filter(|s| !s.is_empty()).map(str::to_owned);
         let f = self;
         if f.first_uuid.is_none() {
-            f.first_uuid = s(&h.uuid);
+            f.first_uuid = s(h.uuid.as_str());
         }
         if f.session_id.is_none() {
-            f.session_id = s(&h.session_id);
+            f.session_id = s(h.session_id.as_str());
         }
         // The last one seen of each: copied only when it changes (rows repeat them).
         for (slot, v) in [
@@ -63,7 +63,7 @@ impl Facts {
             }
         }
         if f.model.is_none() {
-            f.model = s(&h.message.0.model).filter(|m| !m.starts_with('<'));
+            f.model = s(h.message.0.model.as_str()).filter(|m| !m.starts_with('<'));
         }
     }
 }

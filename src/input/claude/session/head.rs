@@ -7,145 +7,52 @@
 //! value is only checked ([`Checked`]), not kept.
 //!
 //! The decoding accepts and rejects exactly the lines `Value` does, so a line's diagnostics do not
-//! change: [`Checked`] (`input::lenient`) walks a value through the same `deserialize_any` paths (nesting limit,
-//! string escapes, number range) without keeping it, a key given twice keeps its last value (as a
-//! `Value` map does), and a field of an unexpected kind reads as absent, as `Value::as_str` gives
-//! `None` for it. A line this decoding rejects is decoded again as a `Value`
-//! (`parse_json_line`) for its diagnostic.
+//! change: the structs are `input::lenient`'s ([`lenient_struct!`]: a key given twice keeps its
+//! last value, every key not named is read as [`Checked`], through the same `deserialize_any`
+//! paths as a `Value` parse: nesting limit, string escapes, number range), and a field of an
+//! unexpected kind reads as absent, as `Value::as_str` gives `None` for it. A line this decoding
+//! rejects is decoded again as a `Value` (`parse_json_line`) for its diagnostic.
 
-use std::borrow::Cow;
 use std::fmt;
-use std::marker::PhantomData;
 
 use serde::Deserialize;
-use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{Deserializer, SeqAccess, Visitor};
 
-use super::chain::key;
-use crate::input::lenient::Checked;
+use crate::input::lenient::{
+    Bool, Given, Hashed, Lead, Obj, PresentStr, Same, Str, lenient_struct, visit_others,
+};
 
-/// The visitor methods for the value kinds a field does not read: each is checked and reads as
-/// `$other`.
-macro_rules! other_kinds {
-    ($other:expr) => {
-        other_scalars!($other);
-        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-            drain_seq(seq).map(|_| $other)
-        }
-        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-            drain_map(map).map(|_| $other)
-        }
-    };
+lenient_struct! {
+    /// A row's fields pass 1 reads (wire spec §7: conversation rows, and the entries outside the
+    /// chain whose titles and operations it records).
+    pub(crate) struct Head<'a> {
+        "type" => ty: Str<'a> as Same<Str<'a>>,
+        "uuid" => uuid: PresentStr<'a> as Same<PresentStr<'a>>,
+        "parentUuid" => parent_uuid: PresentStr<'a> as Same<PresentStr<'a>>,
+        "logicalParentUuid" => logical_parent_uuid: Str<'a> as Same<Str<'a>>,
+        "isSidechain" => is_sidechain: Bool as Same<Bool>,
+        "agentId" => agent_id: Str<'a> as Same<Str<'a>>,
+        "subtype" => subtype: Str<'a> as Same<Str<'a>>,
+        "sessionId" => session_id: Str<'a> as Same<Str<'a>>,
+        "cwd" => cwd: Str<'a> as Same<Str<'a>>,
+        "version" => version: Str<'a> as Same<Str<'a>>,
+        "gitBranch" => git_branch: Str<'a> as Same<Str<'a>>,
+        "permissionMode" => permission_mode: Str<'a> as Same<Str<'a>>,
+        "timestamp" => timestamp: Str<'a> as Same<Str<'a>>,
+        "message" => message: Obj<Message<'a>> as Same<Obj<Message<'a>>>,
+        "toolUseResult" => tool_use_result: Obj<ToolUseResult<'a>> as Same<Obj<ToolUseResult<'a>>>,
+        "attachment" => attachment: Obj<Attachment<'a>> as Same<Obj<Attachment<'a>>>,
+        "customTitle" => custom_title: Str<'a> as Same<Str<'a>>,
+        "title" => title: Str<'a> as Same<Str<'a>>,
+        "aiTitle" => ai_title: Str<'a> as Same<Str<'a>>,
+        "summary" => summary: Str<'a> as Same<Str<'a>>,
+        "operation" => operation: Str<'a> as Same<Str<'a>>,
+        "content" => content: Str<'a> as Same<Str<'a>>,
+        /// A tool result the permission system decided on (pass 2 reads such a row whole).
+        "permissionDecision" => permission_decision: Given as Same<Given>,
+        "toolDenialKind" => tool_denial_kind: Given as Same<Given>,
+    }
 }
-
-/// The visitor methods for null and numbers, which read as `$other`.
-macro_rules! other_scalars {
-    ($other:expr) => {
-        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-            Ok($other)
-        }
-        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-            Ok($other)
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-            Ok($other)
-        }
-        fn visit_unit<E>(self) -> Result<Self::Value, E> {
-            Ok($other)
-        }
-    };
-}
-
-/// An object's fields by name: `index` numbers a key pass 1 reads, `field` decodes the value of
-/// the key numbered `i` into its slot.
-pub(crate) trait Fields<'de>: Default {
-    fn index(name: &str) -> Option<usize>;
-    fn field<A: MapAccess<'de>>(&mut self, i: usize, map: &mut A) -> Result<(), A::Error>;
-}
-
-/// Implements [`Fields`] for a struct from its wire names and fields, in one list.
-macro_rules! fields {
-    ($lt:lifetime, $ty:ty { $($name:literal => $field:ident),* $(,)? }) => {
-        impl<$lt> Fields<$lt> for $ty {
-            fn index(name: &str) -> Option<usize> {
-                #[allow(non_camel_case_types)]
-                enum F { $($field),* }
-                match name {
-                    $($name => Some(F::$field as usize),)*
-                    _ => None,
-                }
-            }
-            fn field<A: MapAccess<$lt>>(&mut self, i: usize, map: &mut A) -> Result<(), A::Error> {
-                #[allow(non_camel_case_types)]
-                enum F { $($field),* }
-                $(
-                    if i == F::$field as usize {
-                        self.$field = map.next_value()?;
-                        return Ok(());
-                    }
-                )*
-                map.next_value::<Checked>().map(drop)
-            }
-        }
-    };
-}
-
-/// A row's fields pass 1 reads (wire spec §7: conversation rows, and the entries outside the
-/// chain whose titles and operations it records).
-#[derive(Debug, Default)]
-pub(crate) struct Head<'a> {
-    pub(crate) ty: Scalar<'a>,
-    pub(crate) uuid: Scalar<'a>,
-    pub(crate) parent_uuid: Scalar<'a>,
-    pub(crate) logical_parent_uuid: Scalar<'a>,
-    pub(crate) is_sidechain: Scalar<'a>,
-    pub(crate) agent_id: Scalar<'a>,
-    pub(crate) subtype: Scalar<'a>,
-    pub(crate) session_id: Scalar<'a>,
-    pub(crate) cwd: Scalar<'a>,
-    pub(crate) version: Scalar<'a>,
-    pub(crate) git_branch: Scalar<'a>,
-    pub(crate) permission_mode: Scalar<'a>,
-    pub(crate) timestamp: Scalar<'a>,
-    pub(crate) message: Obj<Message<'a>>,
-    pub(crate) tool_use_result: Obj<ToolUseResult<'a>>,
-    pub(crate) attachment: Obj<Attachment<'a>>,
-    pub(crate) custom_title: Scalar<'a>,
-    pub(crate) title: Scalar<'a>,
-    pub(crate) ai_title: Scalar<'a>,
-    pub(crate) summary: Scalar<'a>,
-    pub(crate) operation: Scalar<'a>,
-    pub(crate) content: Scalar<'a>,
-    /// A tool result the permission system decided on (pass 2 reads such a row whole).
-    pub(crate) permission_decision: Present,
-    pub(crate) tool_denial_kind: Present,
-}
-
-fields!('de, Head<'de> {
-    "type" => ty,
-    "uuid" => uuid,
-    "parentUuid" => parent_uuid,
-    "logicalParentUuid" => logical_parent_uuid,
-    "isSidechain" => is_sidechain,
-    "agentId" => agent_id,
-    "subtype" => subtype,
-    "sessionId" => session_id,
-    "cwd" => cwd,
-    "version" => version,
-    "gitBranch" => git_branch,
-    "permissionMode" => permission_mode,
-    "timestamp" => timestamp,
-    "message" => message,
-    "toolUseResult" => tool_use_result,
-    "attachment" => attachment,
-    "customTitle" => custom_title,
-    "title" => title,
-    "aiTitle" => ai_title,
-    "summary" => summary,
-    "operation" => operation,
-    "content" => content,
-    "permissionDecision" => permission_decision,
-    "toolDenialKind" => tool_denial_kind,
-});
 
 impl<'a> Head<'a> {
     /// A top-level string field by its wire name, as `v.get(k).and_then(Value::as_str)` reads it
@@ -172,53 +79,43 @@ impl<'a> Head<'a> {
     }
 }
 
-/// `message`: its id, model and content.
-#[derive(Debug, Default)]
-pub(crate) struct Message<'a> {
-    pub(crate) id: Scalar<'a>,
-    pub(crate) model: Scalar<'a>,
-    pub(crate) content: Content<'a>,
+lenient_struct! {
+    /// `message`: its id, model and content.
+    pub(crate) struct Message<'a> {
+        "id" => id: Str<'a> as Same<Str<'a>>,
+        "model" => model: Str<'a> as Same<Str<'a>>,
+        "content" => content: Content<'a> as Same<Content<'a>>,
+    }
 }
 
-fields!('de, Message<'de> { "id" => id, "model" => model, "content" => content });
-
-/// `toolUseResult`: the sub-agent a result names.
-#[derive(Debug, Default)]
-pub(crate) struct ToolUseResult<'a> {
-    pub(crate) agent_id: Scalar<'a>,
+lenient_struct! {
+    /// `toolUseResult`: the sub-agent a result names.
+    pub(crate) struct ToolUseResult<'a> {
+        "agentId" => agent_id: Str<'a> as Same<Str<'a>>,
+    }
 }
 
-fields!('de, ToolUseResult<'de> { "agentId" => agent_id });
-
-/// `attachment`: its type.
-#[derive(Debug, Default)]
-pub(crate) struct Attachment<'a> {
-    pub(crate) ty: Scalar<'a>,
+lenient_struct! {
+    /// `attachment`: its type.
+    pub(crate) struct Attachment<'a> {
+        "type" => ty: Str<'a> as Same<Str<'a>>,
+    }
 }
 
-fields!('de, Attachment<'de> { "type" => ty });
-
-/// One content block: its kind, ids, text (as a key) and an Agent call's input.
-#[derive(Debug, Default)]
-pub(crate) struct Block<'a> {
-    pub(crate) ty: Scalar<'a>,
-    pub(crate) id: Scalar<'a>,
-    pub(crate) tool_use_id: Scalar<'a>,
-    /// The key of its `text` when that is a string (a sub-agent's first prompt is matched by it).
-    pub(crate) text: Hashed,
-    pub(crate) input: Obj<Input>,
-    /// Its `content` may be a `<persisted-output>` preview (pass 2 reads such a row whole).
-    pub(crate) preview: Preview,
+lenient_struct! {
+    /// One content block: its kind, ids, text (as a fingerprint) and an Agent call's input.
+    pub(crate) struct Block<'a> {
+        "type" => ty: Str<'a> as Same<Str<'a>>,
+        "id" => id: Str<'a> as Same<Str<'a>>,
+        "tool_use_id" => tool_use_id: Str<'a> as Same<Str<'a>>,
+        /// The fingerprint of its `text` when that is a string (a sub-agent's first prompt is
+        /// matched by it).
+        "text" => text: Hashed as Same<Hashed>,
+        "input" => input: Obj<Input> as Same<Obj<Input>>,
+        /// Its `content` may be a `<persisted-output>` preview (pass 2 reads such a row whole).
+        "content" => preview: Preview as Same<Preview>,
+    }
 }
-
-fields!('de, Block<'de> {
-    "type" => ty,
-    "id" => id,
-    "tool_use_id" => tool_use_id,
-    "text" => text,
-    "input" => input,
-    "content" => preview,
-});
 
 /// Whether a tool result's `content` starts as a preview of an output kept in a file of its own:
 /// its text, or the first of its items' texts that is not blank, begins `<persisted-output>`
@@ -226,58 +123,15 @@ fields!('de, Block<'de> {
 #[derive(Debug, Default, Clone, Copy)]
 pub(crate) struct Preview(pub(crate) bool);
 
-/// How a content item's `text` begins, for [`Preview`].
-#[derive(Debug, Default, Clone, Copy)]
-pub(crate) enum TextStart {
-    /// Absent, or not a string.
-    #[default]
-    None,
-    Blank,
-    /// Not blank: whether it begins `<persisted-output>`.
-    Starts(bool),
+lenient_struct! {
+    /// One item of a tool result's `content` list, for [`Preview`].
+    pub(crate) struct Item {
+        "text" => text: Lead as Same<Lead>,
+    }
 }
-
-/// One item of a tool result's `content` list, for [`Preview`].
-#[derive(Debug, Default)]
-pub(crate) struct Item {
-    pub(crate) text: TextStart,
-}
-
-fields!('de, Item { "text" => text });
 
 /// How a preview of a tool output kept in a file of its own starts.
 pub(crate) const PERSISTED: &str = "<persisted-output>";
-
-impl TextStart {
-    fn of(s: &str) -> TextStart {
-        let t = s.trim_start();
-        if t.is_empty() {
-            TextStart::Blank
-        } else {
-            TextStart::Starts(t.starts_with(PERSISTED))
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for TextStart {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = TextStart;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_str<E>(self, s: &str) -> Result<Self::Value, E> {
-                Ok(TextStart::of(s))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(TextStart::None)
-            }
-            other_kinds!(TextStart::None);
-        }
-        d.deserialize_any(V)
-    }
-}
 
 impl<'de> Deserialize<'de> for Preview {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -288,41 +142,46 @@ impl<'de> Deserialize<'de> for Preview {
                 f.write_str("any JSON value")
             }
             fn visit_str<E>(self, s: &str) -> Result<Self::Value, E> {
-                Ok(Preview(matches!(TextStart::of(s), TextStart::Starts(true))))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(Preview(false))
+                Ok(Preview(s.trim_start().starts_with(PERSISTED)))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                // The first item text that is not blank decides.
                 let mut first = None;
                 while let Some(item) = seq.next_element::<Obj<Item>>()? {
-                    if let (None, TextStart::Starts(p)) = (first, item.0.text) {
-                        first = Some(p);
+                    match (first, item.0.text.0) {
+                        (None, Some(lead)) if !lead.as_str().is_empty() => {
+                            first = Some(lead.as_str().starts_with(PERSISTED));
+                        }
+                        _ => {}
                     }
                 }
                 Ok(Preview(first == Some(true)))
             }
-            other_scalars!(Preview(false));
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                drain_map(map).map(|_| Preview(false))
+            visit_others!(Preview(false); scalars);
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Self::Value, A::Error> {
+                use crate::input::lenient::Checked;
+                while map.next_entry::<Checked, Checked>()?.is_some() {}
+                Ok(Preview(false))
             }
         }
         d.deserialize_any(V)
     }
 }
 
-/// A tool call's input, as far as telling an Agent call: does it have a description or agent
-/// type, and the key of its prompt.
-#[derive(Debug, Default)]
-pub(crate) struct Input {
-    pub(crate) description: Present,
-    pub(crate) subagent_type: Present,
-    pub(crate) prompt: Hashed,
+lenient_struct! {
+    /// A tool call's input, as far as telling an Agent call: does it have a description or
+    /// agent type, and the fingerprint of its prompt.
+    pub(crate) struct Input {
+        "description" => description: Given as Same<Given>,
+        "subagent_type" => subagent_type: Given as Same<Given>,
+        "prompt" => prompt: Hashed as Same<Hashed>,
+    }
 }
 
-fields!('de, Input { "description" => description, "subagent_type" => subagent_type, "prompt" => prompt });
-
-/// `message.content`: a string (kept as its key) or a list of blocks.
+/// `message.content`: a string (kept as its fingerprint) or a list of blocks.
 #[derive(Debug, Default)]
 pub(crate) enum Content<'a> {
     /// Absent, or neither a string nor a list.
@@ -332,125 +191,16 @@ pub(crate) enum Content<'a> {
     Blocks(Vec<Obj<Block<'a>>>),
 }
 
-/// Decodes a row's line; `None` when it is not a JSON object (or not JSON): the caller decodes it
-/// as a `Value` for the diagnostic.
-pub(crate) fn read(text: &str) -> Option<Head<'_>> {
-    match serde_json::from_str::<Obj<Head<'_>>>(text) {
-        Ok(o) if o.1 => Some(o.0),
-        Ok(_) | Err(_) => None,
-    }
-}
-
-/// A row already decoded as a `Value` (the fallback after [`read`] refused it): the same view.
-pub(crate) fn of_value(v: &serde_json::Value) -> Head<'_> {
-    Obj::<Head<'_>>::deserialize(v).map_or_else(|_| Head::default(), |o| o.0)
-}
-
-/// A field pass 1 reads as a string or a flag, whatever kind of value it turns out to be.
-#[derive(Debug, Default)]
-pub(crate) enum Scalar<'a> {
-    #[default]
-    Absent,
-    /// A string: borrowed from the line unless it had escapes.
-    Str(Cow<'a, str>),
-    Bool(bool),
-    /// Present, of another kind (null, a number, an array, an object).
-    Other,
-}
-
-impl Scalar<'_> {
-    /// `Value::as_str`.
-    pub(crate) fn as_str(&self) -> Option<&str> {
-        match self {
-            Scalar::Str(s) => Some(s),
-            Scalar::Absent | Scalar::Bool(_) | Scalar::Other => None,
-        }
-    }
-
-    /// `Value::as_bool`.
-    pub(crate) fn as_bool(&self) -> Option<bool> {
-        match self {
-            Scalar::Bool(b) => Some(*b),
-            Scalar::Absent | Scalar::Str(_) | Scalar::Other => None,
-        }
-    }
-
-    /// The key is there, whatever its value (`Value::get(k).is_some()`).
-    pub(crate) fn is_present(&self) -> bool {
-        !matches!(self, Scalar::Absent)
-    }
-}
-
-impl<'de> Deserialize<'de> for Scalar<'de> {
+impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Scalar<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Self::Value, E> {
-                Ok(Scalar::Str(Cow::Borrowed(s)))
-            }
-            fn visit_str<E>(self, s: &str) -> Result<Self::Value, E> {
-                Ok(Scalar::Str(Cow::Owned(s.to_owned())))
-            }
-            fn visit_bool<E>(self, b: bool) -> Result<Self::Value, E> {
-                Ok(Scalar::Bool(b))
-            }
-            other_kinds!(Scalar::Other);
-        }
-        d.deserialize_any(V)
-    }
-}
-
-/// The key (`chain::key`) of a field when it is a string; the string itself is not kept.
-#[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct Hashed(pub(crate) Option<u64>);
-
-impl<'de> Deserialize<'de> for Hashed {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Hashed;
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = Content<'a>;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("any JSON value")
             }
             fn visit_str<E>(self, s: &str) -> Result<Self::Value, E> {
-                Ok(Hashed(Some(key(s))))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(Hashed(None))
-            }
-            other_kinds!(Hashed(None));
-        }
-        d.deserialize_any(V)
-    }
-}
-
-/// Whether a key is there, whatever its value (`Value::pointer(..).is_some()`).
-#[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct Present(pub(crate) bool);
-
-impl<'de> Deserialize<'de> for Present {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Checked::deserialize(d).map(|_| Present(true))
-    }
-}
-
-impl<'de> Deserialize<'de> for Content<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Content<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_str<E>(self, s: &str) -> Result<Self::Value, E> {
-                Ok(Content::Text(key(s)))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(Content::Other)
+                Ok(Content::Text(crate::model::recent::fingerprint(s)))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
                 let mut blocks = Vec::with_capacity(seq.size_hint().unwrap_or(1).min(16));
@@ -459,85 +209,29 @@ impl<'de> Deserialize<'de> for Content<'de> {
                 }
                 Ok(Content::Blocks(blocks))
             }
-            other_scalars!(Content::Other);
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                drain_map(map).map(|_| Content::Other)
+            visit_others!(Content::Other; scalars);
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Self::Value, A::Error> {
+                use crate::input::lenient::Checked;
+                while map.next_entry::<Checked, Checked>()?.is_some() {}
+                Ok(Content::Other)
             }
         }
-        d.deserialize_any(V)
+        d.deserialize_any(V(std::marker::PhantomData))
     }
 }
 
-/// An object read as `T`, and whether it was one: any other kind of value is checked and reads as
-/// `T::default()` (every field absent), as `Value::get` finds nothing in it.
-#[derive(Debug, Default)]
-pub(crate) struct Obj<T>(pub(crate) T, pub(crate) bool);
-
-impl<'de, T: Fields<'de>> Deserialize<'de> for Obj<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<T>(PhantomData<T>);
-        impl<'de, T: Fields<'de>> Visitor<'de> for V<T> {
-            type Value = Obj<T>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut t = T::default();
-                while let Some(k) = map.next_key_seed(FieldOf::<T>(PhantomData))? {
-                    match k {
-                        // A key given twice keeps its last value, as a `Value` map does.
-                        Some(i) => t.field(i, &mut map)?,
-                        None => map.next_value::<Checked>().map(drop)?,
-                    }
-                }
-                Ok(Obj(t, true))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-                drain_seq(seq).map(|_| Obj(T::default(), false))
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(Obj(T::default(), false))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(Obj(T::default(), false))
-            }
-            other_scalars!(Obj(T::default(), false));
-        }
-        d.deserialize_any(V(PhantomData))
-    }
+/// Decodes a row's line; `None` when it is not a JSON object (or not JSON): the caller decodes it
+/// as a `Value` for the diagnostic.
+pub(crate) fn read(text: &str) -> Option<Head<'_>> {
+    serde_json::from_str::<Head<'_>>(text).ok()
 }
 
-/// A key, as the number `T` gives its name (`None`: a key `T` does not read); the key's text is
-/// never copied.
-struct FieldOf<T>(PhantomData<T>);
-
-impl<'de, T: Fields<'de>> DeserializeSeed<'de> for FieldOf<T> {
-    type Value = Option<usize>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_str(self)
-    }
-}
-
-impl<'de, T: Fields<'de>> Visitor<'de> for FieldOf<T> {
-    type Value = Option<usize>;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a key")
-    }
-    fn visit_str<E>(self, s: &str) -> Result<Self::Value, E> {
-        Ok(T::index(s))
-    }
-}
-
-/// Reads the rest of a list, each item checked as a `Value` parse would read it ([`Checked`]).
-fn drain_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<(), A::Error> {
-    while seq.next_element::<Checked>()?.is_some() {}
-    Ok(())
-}
-
-/// Reads the rest of an object, each key and value checked as a `Value` parse would read them.
-fn drain_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
-    while map.next_entry::<Checked, Checked>()?.is_some() {}
-    Ok(())
+/// A row already decoded as a `Value` (the fallback after [`read`] refused it): the same view.
+pub(crate) fn of_value(v: &serde_json::Value) -> Head<'_> {
+    Head::deserialize(v).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -584,11 +278,14 @@ mod tests {
         let blocks = h.blocks();
         assert_eq!(blocks.len(), 3);
         assert_eq!(blocks[0].0.tool_use_id.as_str(), Some("t1"));
-        assert!(!blocks[1].1);
+        assert!(blocks[1].0.ty.as_str().is_none() && blocks[1].0.id.as_str().is_none());
         assert!(blocks[2].0.input.0.description.0);
         assert!(!blocks[2].0.input.0.subagent_type.0);
-        assert_eq!(blocks[2].0.input.0.prompt.0, Some(key("p")));
-        assert!(!h.tool_use_result.1);
+        assert_eq!(
+            blocks[2].0.input.0.prompt.0,
+            Some(crate::model::recent::fingerprint("p"))
+        );
+        assert!(h.tool_use_result.0.agent_id.as_str().is_none());
     }
 
     /// `Block::preview` says what `emit::persisted_output` would look at: the text, or the first

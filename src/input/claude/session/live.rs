@@ -21,7 +21,7 @@ use serde_json::json;
 use super::chain::{Chain, NodeRole};
 use super::emit::Emitter;
 use super::log::SessionLog;
-use super::source::{Source, Sources};
+use super::source::{Peek, Source, Sources};
 use super::subagents::{self, Agent};
 use crate::input::{InputLine, Report};
 use crate::model::event::{Event, EventKind};
@@ -167,6 +167,7 @@ impl Live {
             let Ok(file) = File::open(&p) else { continue };
             self.known.insert(p.clone());
             let mut log = SessionLog::default();
+            log.peek = Peek::file(&p);
             log.source = self.emitter.add_source(Source::Path(p.clone()));
             self.tails.push(Tail {
                 agent: subagents::with_meta(&p, log),

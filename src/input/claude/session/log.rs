@@ -6,12 +6,17 @@
 //! its place; `emit` reads each row again, by offset, when it writes it. Memory is a few dozen
 //! bytes per row, whatever the rows hold.
 
+use std::borrow::Cow;
+
 use foldhash::HashMap;
 
 use super::chain::{Chain, NodeRole, key};
+use super::chunked::Chunked;
 use super::entries::{self, Outside};
 use super::facts::Facts;
 use super::head::{self, Head};
+use super::source::Peek;
+use super::uuids::{UuidText, Uuids};
 use crate::input::{InputLine, Report, parse_json_line};
 
 /// What a chain row carries to the output.
@@ -45,75 +50,120 @@ enum RoleKind {
     Other,
 }
 
-/// No parent (in `Row::parent` once resolved).
-const NO_PARENT: u64 = u64::MAX;
+/// No parent, no name (in `Row::parent`, `Loose::after`, `Loose::what`).
+const NONE: u32 = u32::MAX;
 
-/// One row of the `parentUuid` chain: 48 bytes, whatever the row holds.
+/// One row of the `parentUuid` chain: 20 bytes, whatever the row holds (a session of a million
+/// rows is indexed in 20 MB; issue 14).
 #[derive(Debug)]
 pub(crate) struct Row {
-    /// Where the line starts in its source.
-    pub(crate) offset: u64,
-    /// While the file is read: the key of its parent's uuid (`parentUuid`, or a compact
-    /// boundary's `logicalParentUuid`), `NO_PARENT` for none. Once resolved: the parent's index,
-    /// or `NO_PARENT` when it is not in the file.
-    parent: u64,
-    /// An assistant row's `message.id` key.
-    message: u64,
+    /// Where the line starts in its source: the low 32 bits (the high 16 in `offset_hi`).
+    offset_lo: u32,
+    /// The index of its parent row (`parentUuid`, or a compact boundary's `logicalParentUuid`),
+    /// `NONE` when it is not in the file (or, while the file is read, not in it yet: it waits in
+    /// the uuid table's `pending`).
+    parent: u32,
     /// The line it was read from (events carry it).
     line: u32,
-    /// A hash of its text: a repeated uuid with the same text is an exact copy.
-    text_hash: u32,
-    /// Its tool call (or result) id keys: `SessionLog::ids[ids..ids + ids_len]`.
-    ids: u32,
-    /// What it will become: an index into `SessionLog::names` when absorbed, `ENTRY` otherwise.
-    body: u32,
-    ids_len: u16,
-    kind: RoleKind,
-    pub(crate) uuid_form: UuidForm,
-    /// A compact boundary without a `parentUuid`: when its logical parent is not in the file
-    /// either, it continues the row read before it.
-    falls_back: bool,
-    /// A user row that needs nothing but the message decoder: no permission decision, no
-    /// `<persisted-output>` preview (pass 2 decodes it from its text, see `emit`).
-    plain_user: bool,
+    /// Where its keys start in `SessionLog::ids`; they end where the next row's start. An
+    /// assistant row's are its `message.id` and then its tool call ids, a tool result row's its
+    /// call ids, an absorbed row's its name (an index into `SessionLog::names`).
+    slot: u32,
+    offset_hi: u16,
+    /// Its `RoleKind` (bits 0–1), `UuidForm` (bits 2–3) and the flags `ABSORBED`, `FALLS_BACK`,
+    /// `PLAIN_USER`.
+    bits: u8,
 }
 
-/// `Row::body` of a row that becomes turns or notices.
-const ENTRY: u32 = u32::MAX;
+/// `Row::bits`: an absorbed row (its key is its name).
+const ABSORBED: u8 = 1 << 4;
+/// `Row::bits`: a compact boundary without a `parentUuid`: when its logical parent is not in the
+/// file either, it continues the row read before it.
+const FALLS_BACK: u8 = 1 << 5;
+/// `Row::bits`: a user row that needs nothing but the message decoder: no permission decision,
+/// no `<persisted-output>` preview (pass 2 decodes it from its text, see `emit`).
+const PLAIN_USER: u8 = 1 << 6;
+
+const KINDS: [RoleKind; 4] = [
+    RoleKind::Assistant,
+    RoleKind::ToolResults,
+    RoleKind::Message,
+    RoleKind::Other,
+];
+const FORMS: [UuidForm; 3] = [UuidForm::Own, UuidForm::Repeated, UuidForm::Missing];
+
+/// An offset in two parts (files up to 256 TiB).
+fn split(offset: u64) -> (u32, u16) {
+    (offset as u32, (offset >> 32) as u16)
+}
+
+fn join(lo: u32, hi: u16) -> u64 {
+    (u64::from(hi) << 32) | u64::from(lo)
+}
 
 impl Row {
+    /// Where the line starts in its source.
+    pub(crate) fn offset(&self) -> u64 {
+        join(self.offset_lo, self.offset_hi)
+    }
+
     /// The line it was read from.
     pub(crate) fn line(&self) -> u64 {
         u64::from(self.line)
     }
 
-    /// See `Row::plain_user`.
+    /// A user row that needs nothing but the message decoder (see `PLAIN_USER`).
     pub(crate) fn plain_user(&self) -> bool {
-        self.plain_user
+        self.bits & PLAIN_USER != 0
+    }
+
+    fn kind(&self) -> RoleKind {
+        KINDS[usize::from(self.bits & 3)]
+    }
+
+    /// How its uuid is spelt in the output.
+    pub(crate) fn uuid_form(&self) -> UuidForm {
+        FORMS[usize::from((self.bits >> 2) & 3).min(2)]
     }
 
     /// An `assistant` row (pass 2 decodes it from its text, see `emit`).
     pub(crate) fn is_assistant(&self) -> bool {
-        matches!(self.kind, RoleKind::Assistant)
-    }
-
-    /// What it will become.
-    pub(crate) fn body(&self) -> Body {
-        match self.body {
-            ENTRY => Body::Entry,
-            name => Body::Absorbed(name),
-        }
+        matches!(self.kind(), RoleKind::Assistant)
     }
 }
 
-/// An entry outside the chain, written after the chain row read before it.
+/// An entry outside the chain, written after the chain row read before it (20 bytes).
 #[derive(Debug)]
 pub(crate) struct Loose {
+    /// Index of the chain row read just before it (`NONE`: written first).
+    after: u32,
+    line: u32,
+    offset_lo: u32,
+    /// `LooseKind::Absorbed`'s name, `NONE` for `LooseKind::Reread`.
+    what: u32,
+    offset_hi: u16,
+}
+
+impl Loose {
     /// Index of the chain row read just before it (`None`: written first).
-    pub(crate) after: Option<u32>,
-    pub(crate) line: u64,
-    pub(crate) offset: u64,
-    pub(crate) what: LooseKind,
+    pub(crate) fn after(&self) -> Option<u32> {
+        (self.after != NONE).then_some(self.after)
+    }
+
+    pub(crate) fn line(&self) -> u64 {
+        u64::from(self.line)
+    }
+
+    pub(crate) fn offset(&self) -> u64 {
+        join(self.offset_lo, self.offset_hi)
+    }
+
+    pub(crate) fn what(&self) -> LooseKind {
+        match self.what {
+            NONE => LooseKind::Reread,
+            name => LooseKind::Absorbed(name),
+        }
+    }
 }
 
 /// What an entry outside the chain becomes.
@@ -141,11 +191,14 @@ pub(crate) struct AgentLinks {
 #[derive(Debug, Default)]
 pub(crate) struct SessionLog {
     /// The chain rows, in file order.
-    pub(crate) rows: Vec<Row>,
-    /// The tool call and result id keys of every row, flat (see `Row::ids`).
+    pub(crate) rows: Chunked<Row>,
+    /// The keys of the rows, flat (see `Row::slot`).
     ids: Vec<u64>,
-    /// uuid key → row index, while the file is read.
-    index: HashMap<u64, u32>,
+    /// Which row has which uuid, while the file is read (boxed: a session may have thousands of
+    /// sub-agent logs, and theirs are let go when their file is read).
+    uuids: Option<Box<Uuids>>,
+    /// Where pass 1 reads a uuid again (see `uuids`); set by whoever reads the file.
+    pub(crate) peek: Peek,
     /// The session facts gathered from the rows and the title records.
     pub(crate) facts: Facts,
     /// Entries outside the chain, in file order (so their `after` never decreases).
@@ -155,16 +208,17 @@ pub(crate) struct SessionLog {
     name_index: HashMap<String, u32>,
     /// Sidechain rows found inside this file (the oldest CLIs wrote sub-agents inline), by agent.
     pub(crate) sidechains: Vec<(String, SessionLog)>,
-    /// For inline sidechain rows without an `agentId`: row uuid key → the group it joined.
-    sidechain_roots: HashMap<u64, usize>,
+    /// For inline sidechain rows without an `agentId`: row uuid → the group it joined.
+    sidechain_roots: HashMap<Box<str>, usize>,
     /// What matching sub-agents to their calls needs.
     pub(crate) links: AgentLinks,
+    /// Keys of the calls a permission decision answers: the only calls whose tool's name pass 2
+    /// must keep (a denial names the tool, the result row does not).
+    pub(crate) denied: Vec<u64>,
     /// Which source its rows are read again from (see `source::Sources`).
     pub(crate) source: usize,
     /// The offset of the line being indexed.
     at: u64,
-    /// Where the ids of the row being indexed start in `ids`, and how many.
-    last_ids: (u32, u16),
     /// The file is a sub-agent's own transcript (`agent-*.jsonl` read on its own): its sidechain
     /// rows are its conversation, not runs to split out.
     pub(crate) standalone: bool,
@@ -186,20 +240,22 @@ impl SessionLog {
             return;
         }
         self.at = offset;
+        let mut peek = std::mem::take(&mut self.peek);
         if let Some(h) = head::read(&line.text) {
-            self.entry(line, &h, nested);
-            return;
+            self.entry(line, &h, nested, &mut peek);
+        } else {
+            // Not a JSON object: decoded as a `Value` for its diagnostic, reported here, and
+            // read again for its `debug` record when written.
+            let mut bad = Vec::new();
+            match parse_json_line(line, &mut bad, report) {
+                Some(v) => self.entry(line, &head::of_value(&v), nested, &mut peek),
+                None => self.push_loose(line, LooseKind::Reread),
+            }
         }
-        // Not a JSON object: decoded as a `Value` for its diagnostic, reported here, and read
-        // again for its `debug` record when written.
-        let mut bad = Vec::new();
-        match parse_json_line(line, &mut bad, report) {
-            Some(v) => self.entry(line, &head::of_value(&v), nested),
-            None => self.push_loose(line, LooseKind::Reread),
-        }
+        self.peek = peek;
     }
 
-    fn entry(&mut self, line: &InputLine, v: &Head<'_>, nested: bool) {
+    fn entry(&mut self, line: &InputLine, v: &Head<'_>, nested: bool, peek: &mut Peek) {
         let ty = v.ty.as_str().unwrap_or_default();
         match ty {
             "user" | "assistant" | "system" | "attachment" => {
@@ -215,11 +271,11 @@ impl SessionLog {
                     let group = self.sidechain_group(v);
                     let side = &mut self.sidechains[group].1;
                     side.at = self.at;
-                    side.entry(line, v, true);
+                    side.entry(line, v, true, peek);
                     return;
                 }
                 self.facts.gather(v);
-                self.push_row(line, ty, v);
+                self.push_row(line, ty, v, peek);
             }
             _ => match entries::classify(ty, |k| v.str(k), v.uuid.is_present(), &mut self.facts) {
                 Some(Outside::Absorbed(what)) => {
@@ -232,7 +288,7 @@ impl SessionLog {
                 None if v.uuid.as_str().is_some() => {
                     // Book-keeping that older CLIs linked into the chain (`progress`): keep the
                     // link, show nothing.
-                    self.push_row(line, ty, v)
+                    self.push_row(line, ty, v, peek)
                 }
                 None => self.push_loose(line, LooseKind::Reread),
             },
@@ -250,11 +306,16 @@ impl SessionLog {
     }
 
     fn push_loose(&mut self, line: &InputLine, what: LooseKind) {
+        let (offset_lo, offset_hi) = split(self.at);
         self.loose.push(Loose {
-            after: self.rows.len().checked_sub(1).map(|i| i as u32),
-            line: line.number,
-            offset: self.at,
-            what,
+            after: self.rows.len().checked_sub(1).map_or(NONE, |i| i as u32),
+            line: line.number as u32,
+            offset_lo,
+            what: match what {
+                LooseKind::Absorbed(name) => name,
+                LooseKind::Reread => NONE,
+            },
+            offset_hi,
         });
     }
 
@@ -264,8 +325,7 @@ impl SessionLog {
         let name = match v.agent_id.as_str() {
             Some(a) => a.to_owned(),
             None => {
-                let joined =
-                    (v.parent_uuid.as_str()).and_then(|p| self.sidechain_roots.get(&key(p)));
+                let joined = (v.parent_uuid.as_str()).and_then(|p| self.sidechain_roots.get(p));
                 match joined {
                     Some(&g) => self.sidechains[g].0.clone(),
                     None => format!("sidechain-{}", v.uuid.as_str().unwrap_or("sidechain")),
@@ -281,89 +341,140 @@ impl SessionLog {
         };
         if v.agent_id.as_str().is_none() {
             if let Some(u) = v.uuid.as_str() {
-                self.sidechain_roots.insert(key(u), group);
+                self.sidechain_roots.insert(u.into(), group);
             }
         }
         group
     }
 
-    fn push_row(&mut self, line: &InputLine, ty: &str, v: &Head<'_>) {
-        let (kind, message) = self.role_of(ty, v);
+    fn push_row(&mut self, line: &InputLine, ty: &str, v: &Head<'_>, peek: &mut Peek) {
+        let start = self.ids.len();
+        let kind = self.role_of(ty, v);
         self.links.note(line.number, ty, v);
         let is_boundary = ty == "system" && v.subtype.as_str() == Some("compact_boundary");
-        let parent = match (v.parent_uuid.as_str(), v.logical_parent_uuid.as_str()) {
-            (Some(p), _) => key(p),
-            (None, Some(l)) if is_boundary => key(l),
-            _ => NO_PARENT,
+        let parent_key = match (v.parent_uuid.as_str(), v.logical_parent_uuid.as_str()) {
+            (Some(p), _) => Some(p),
+            (None, Some(l)) if is_boundary => Some(l),
+            _ => None,
         };
-        let body = match ty {
-            "user" | "assistant" | "system" => ENTRY,
+        let absorbed = match ty {
+            "user" | "assistant" | "system" => None,
             "attachment" => {
-                match entries::absorbed_attachment(v.attachment.0.ty.as_str().unwrap_or_default()) {
-                    Some(what) => self.name(&what),
-                    None => ENTRY,
-                }
+                entries::absorbed_attachment(v.attachment.0.ty.as_str().unwrap_or_default())
+                    .map(|what| self.name(&what))
             }
-            other => self.name(other),
+            other => Some(self.name(other)),
         };
-        let text_hash = text_hash(&line.text);
-        let (mut uuid_key, mut form) = match v.uuid.as_str() {
-            Some(u) => (key(u), UuidForm::Own),
-            None => (key(&format!("line:{}", line.number)), UuidForm::Missing),
+        if let Some(name) = absorbed {
+            self.ids.push(u64::from(name));
+        }
+        let (mut key, mut form) = match v.uuid.as_str() {
+            Some(u) => (Cow::Borrowed(u), UuidForm::Own),
+            None => (
+                Cow::Owned(format!("line:{}", line.number)),
+                UuidForm::Missing,
+            ),
         };
-        let (ids, ids_len) = self.last_ids;
-        if let Some(&first) = self.index.get(&uuid_key) {
+        let i = self.rows.len() as u32;
+        let uuids = self.uuids.get_or_insert_with(Box::default);
+        if let Some(first) = uuids.find(&self.rows, &key, peek) {
             // The CLI sometimes writes a row twice (a resumed session): an exact copy is counted
             // and dropped; a row that differs is kept beside the first (same parent), never lost.
-            let first = &self.rows[first as usize];
-            let same = match (first.body, body) {
-                (ENTRY, ENTRY) => first.text_hash == text_hash,
-                (ENTRY, _) | (_, ENTRY) => false,
-                _ => true,
+            let first_absorbed = self.rows[first as usize].bits & ABSORBED != 0;
+            let same = match (first_absorbed, absorbed) {
+                (false, None) => uuids.same_line(&self.rows, first, &line.text, peek),
+                (false, Some(_)) | (true, None) => false,
+                (true, Some(_)) => true,
             };
             if same {
-                self.ids.truncate(ids as usize);
+                self.ids.truncate(start);
                 let name = self.name(&format!("{ty} (repeated uuid)"));
                 self.push_loose(line, LooseKind::Absorbed(name));
                 return;
             }
-            uuid_key = key(&format!(
+            key = Cow::Owned(format!(
                 "{}#{}",
                 v.uuid.as_str().unwrap_or_default(),
                 line.number
             ));
             form = UuidForm::Repeated;
         }
-        self.index.insert(uuid_key, self.rows.len() as u32);
+        let parent = match parent_key {
+            Some(p) => uuids.find(&self.rows, p, peek).unwrap_or_else(|| {
+                uuids.wait(i, p);
+                NONE
+            }),
+            None => NONE,
+        };
+        let decided = ty == "user" && (v.permission_decision.0 || v.tool_denial_kind.0);
+        if decided {
+            let results = v
+                .blocks()
+                .iter()
+                .filter(|b| b.0.ty.as_str() == Some("tool_result"));
+            self.denied.extend(
+                results
+                    .filter_map(|b| b.0.tool_use_id.as_str())
+                    .map(super::chain::key),
+            );
+        }
+        let plain_user = ty == "user"
+            && !decided
+            && !v
+                .blocks()
+                .iter()
+                .any(|b| b.0.ty.as_str() == Some("tool_result") && b.0.preview.0);
+        let mut bits = (kind as u8) | ((form as u8) << 2);
+        for (flag, set) in [
+            (ABSORBED, absorbed.is_some()),
+            (FALLS_BACK, is_boundary && v.parent_uuid.as_str().is_none()),
+            (PLAIN_USER, plain_user),
+        ] {
+            if set {
+                bits |= flag;
+            }
+        }
+        let (offset_lo, offset_hi) = split(self.at);
         self.rows.push(Row {
-            offset: self.at,
+            offset_lo,
             parent,
-            message,
             line: line.number as u32,
-            text_hash,
-            ids,
-            body,
-            ids_len,
-            kind,
-            uuid_form: form,
-            falls_back: is_boundary && v.parent_uuid.as_str().is_none(),
-            plain_user: ty == "user"
-                && !v.permission_decision.0
-                && !v.tool_denial_kind.0
-                && !v
-                    .blocks()
-                    .iter()
-                    .any(|b| b.0.ty.as_str() == Some("tool_result") && b.0.preview.0),
+            slot: start as u32,
+            offset_hi,
+            bits,
         });
+        let uuid = match v.uuid.as_str() {
+            None => UuidText::Empty,
+            Some(u) => match uuid_position(line, u) {
+                Some(at) if self.at != 0 && !line.lossy => UuidText::At(u, at),
+                Some(_) | None => UuidText::Spelled(u),
+            },
+        };
+        let repeated = matches!(form, UuidForm::Repeated);
+        let children = uuids.insert(&self.rows, i, &key, uuid, repeated, peek);
+        for c in children {
+            let child = &mut self.rows[c as usize];
+            if c == i {
+                // Its own parent: none (and no falling back either).
+                child.bits &= !FALLS_BACK;
+            } else {
+                child.parent = i;
+            }
+        }
     }
 
-    /// What a row means to the chain ordering; its ids are appended to `ids` (`last_ids` says
-    /// where).
-    fn role_of(&mut self, ty: &str, v: &Head<'_>) -> (RoleKind, u64) {
+    /// What a row means to the chain ordering; its keys are appended to `ids`: an assistant
+    /// row's `message.id` key (or its uuid's, or 0), then its tool call ids (at most 65 535); a
+    /// tool result row's call ids.
+    fn role_of(&mut self, ty: &str, v: &Head<'_>) -> RoleKind {
         let blocks = v.blocks();
         let start = self.ids.len();
         let role = match ty {
             "assistant" => {
+                let message = (v.message.0.id.as_str())
+                    .or_else(|| v.uuid.as_str())
+                    .map_or(0, key);
+                self.ids.push(message);
                 for b in blocks {
                     let b = &b.0;
                     let opens = matches!(
@@ -374,10 +485,7 @@ impl SessionLog {
                         self.ids.push(key(id));
                     }
                 }
-                let message = (v.message.0.id.as_str())
-                    .or_else(|| v.uuid.as_str())
-                    .map_or(0, key);
-                (RoleKind::Assistant, message)
+                RoleKind::Assistant
             }
             "user" => match &v.message.0.content {
                 head::Content::Blocks(bs)
@@ -389,17 +497,17 @@ impl SessionLog {
                             self.ids.push(key(id));
                         }
                     }
-                    (RoleKind::ToolResults, 0)
+                    RoleKind::ToolResults
                 }
                 head::Content::Blocks(_) | head::Content::Text(_) | head::Content::Other => {
-                    (RoleKind::Message, 0)
+                    RoleKind::Message
                 }
             },
-            _ => (RoleKind::Other, 0),
+            _ => RoleKind::Other,
         };
-        let len = (self.ids.len() - start).min(usize::from(u16::MAX));
-        self.ids.truncate(start + len);
-        self.last_ids = (start as u32, len as u16);
+        let first = start + usize::from(matches!(role, RoleKind::Assistant));
+        let len = (self.ids.len() - first).min(usize::from(u16::MAX));
+        self.ids.truncate(first + len);
         role
     }
 
@@ -407,38 +515,55 @@ impl SessionLog {
     /// `i`'s parent row, when it is in the file so far.
     pub(crate) fn parent_so_far(&self, i: usize) -> Option<usize> {
         let r = &self.rows[i];
-        let found = (r.parent != NO_PARENT)
-            .then(|| self.index.get(&r.parent))
-            .flatten()
-            .map(|&p| p as usize);
-        let found = match found {
-            None if r.falls_back => i.checked_sub(1),
-            f => f,
+        let found = match r.parent {
+            NONE if r.bits & FALLS_BACK != 0 => i.checked_sub(1),
+            NONE => None,
+            p => Some(p as usize),
         };
         found.filter(|&p| p != i)
     }
 
-    /// Turns the parents' keys into row indexes, once the whole file is read; the uuid index is
-    /// not needed after this.
+    /// Ends pass 1, once the whole file is read: a compact boundary whose logical parent never
+    /// came continues the row before it; the uuid table is let go. Called again, it changes
+    /// nothing.
     pub(crate) fn resolve(&mut self) {
-        let index = std::mem::take(&mut self.index);
+        self.uuids = None;
+        self.peek = Peek::Nothing;
         for i in 0..self.rows.len() {
-            let r = &self.rows[i];
-            let found = (r.parent != NO_PARENT)
-                .then(|| index.get(&r.parent))
-                .flatten()
-                .map(|&p| p as usize);
-            // A compact boundary whose logical parent is gone continues the row before it.
-            let found = match found {
-                None if r.falls_back => i.checked_sub(1),
-                f => f,
-            };
-            self.rows[i].parent = found.filter(|&p| p != i).map_or(NO_PARENT, |p| p as u64);
+            let parent = self.parent_so_far(i).map_or(NONE, |p| p as u32);
+            self.rows[i].parent = parent;
         }
-        self.ids.shrink_to_fit();
-        self.rows.shrink_to_fit();
-        self.loose.shrink_to_fit();
     }
+}
+
+impl SessionLog {
+    /// Row `i`'s keys (see `Row::slot`).
+    fn keys(&self, i: usize) -> &[u64] {
+        let start = self.rows[i].slot as usize;
+        let end = match i + 1 < self.rows.len() {
+            true => self.rows[i + 1].slot as usize,
+            false => self.ids.len(),
+        };
+        &self.ids[start..end]
+    }
+
+    /// What row `i` will become.
+    pub(crate) fn body(&self, i: usize) -> Body {
+        match self.rows[i].bits & ABSORBED {
+            0 => Body::Entry,
+            _ => Body::Absorbed(self.keys(i).first().map_or(0, |&n| n as u32)),
+        }
+    }
+}
+
+/// Where `u` (a field of the head decoded from `line`, borrowed from it when it had no escapes)
+/// starts in the line's text; `None` when it is not borrowed from it.
+fn uuid_position(line: &InputLine, u: &str) -> Option<u32> {
+    let base = line.text.as_ptr() as usize;
+    let at = (u.as_ptr() as usize).checked_sub(base)?;
+    (at + u.len() < line.text.len())
+        .then(|| u32::try_from(at).ok())
+        .flatten()
 }
 
 impl Chain for SessionLog {
@@ -448,18 +573,18 @@ impl Chain for SessionLog {
 
     fn parent(&self, i: usize) -> Option<usize> {
         let p = self.rows[i].parent;
-        (p != NO_PARENT).then_some(p as usize)
+        (p != NONE).then_some(p as usize)
     }
 
     fn role(&self, i: usize) -> NodeRole<'_> {
         let r = &self.rows[i];
-        let ids = &self.ids[r.ids as usize..r.ids as usize + usize::from(r.ids_len)];
-        match r.kind {
+        let keys = self.keys(i);
+        match r.kind() {
             RoleKind::Assistant => NodeRole::Assistant {
-                message_id: r.message,
-                tool_use_ids: ids,
+                message_id: keys.first().copied().unwrap_or(0),
+                tool_use_ids: keys.get(1..).unwrap_or_default(),
             },
-            RoleKind::ToolResults => NodeRole::ToolResults(ids),
+            RoleKind::ToolResults => NodeRole::ToolResults(keys),
             RoleKind::Message => NodeRole::Message,
             RoleKind::Other => NodeRole::Other,
         }
@@ -506,9 +631,126 @@ impl AgentLinks {
     }
 }
 
-/// A hash of a row's text, to tell an exact copy of a row from one that repeats its uuid with
-/// other content: a fast fixed-seed hash (the text is the whole line).
-fn text_hash(text: &str) -> u32 {
-    use std::hash::BuildHasher;
-    foldhash::fast::FixedState::with_seed(0x5e55_a0e1).hash_one(text) as u32
+#[cfg(test)]
+mod tests {
+    use std::io::BufReader;
+
+    use super::*;
+    use crate::diagnostics::Diagnostics;
+    use crate::input::lines::LineReader;
+
+    /// A session whose uuids repeat, fork, come after their children, dangle, and sit far back
+    /// (beyond the uuids kept as text, so that they are read again from the file).
+    fn session() -> String {
+        let row = |ty: &str, uuid: &str, parent: &str, content: &str| {
+            let parent = match parent {
+                "" => "null".to_owned(),
+                p => format!("\"{p}\""),
+            };
+            format!(
+                r#"{{"type":"{ty}","uuid":"{uuid}","parentUuid":{parent},"message":{{"id":"m-{uuid}","content":"{content}"}}}}"#
+            )
+        };
+        let mut lines = vec![
+            row("user", "a", "", "first"),
+            row("assistant", "b", "a", "answer"),
+            row("user", "c", "b", "second"),
+            // A fork off `a`.
+            row("user", "d", "a", "forked"),
+            // An exact copy of `c` (dropped), then a row repeating its uuid with other content.
+            row("user", "c", "b", "second"),
+            row("user", "c", "d", "changed"),
+            // A parent named before its row, and one never there.
+            row("user", "e", "z", "early"),
+            row("user", "z", "c", "late"),
+            row("user", "f", "nowhere", "dangling"),
+            row("user", "g", "g", "its own parent"),
+        ];
+        for i in 0..100 {
+            let parent = if i == 0 {
+                "z".to_owned()
+            } else {
+                format!("fill{}", i - 1)
+            };
+            lines.push(row("user", &format!("fill{i}"), &parent, "filler"));
+        }
+        // Far back: `a`, `c` (its first row), and `c` repeated in its own spelling.
+        lines.push(row("assistant", "h", "a", "late answer"));
+        lines.push(row("user", "i", "c", "to c"));
+        lines.push(row("user", "j", "c#6", "to the repeated c"));
+        lines.push(row("user", "c", "b", "second"));
+        lines.join("\n") + "\n"
+    }
+
+    /// Reads `text` (as the file at `path`) into a log with `uuids` as its table.
+    fn index(path: &std::path::Path, uuids: Uuids) -> SessionLog {
+        let mut log = SessionLog {
+            uuids: Some(Box::new(uuids)),
+            ..SessionLog::default()
+        };
+        log.peek = Peek::file(path);
+        let mut diag = Diagnostics::new(false);
+        let mut report = Report {
+            file: "t",
+            diag: &mut diag,
+        };
+        let mut lines = LineReader::new(BufReader::new(std::fs::File::open(path).unwrap()));
+        while let Some(line) = lines.next_line().unwrap() {
+            log.line(&line, line.offset, &mut report, false);
+        }
+        log.resolve();
+        log
+    }
+
+    /// Each row as (line, parent's line, uuid form).
+    type Rows = Vec<(u64, Option<u64>, UuidForm)>;
+
+    /// The rows (see `Rows`) and the line of each entry outside the chain.
+    fn shape(log: &SessionLog) -> (Rows, Vec<u64>) {
+        let rows = (0..log.rows.len())
+            .map(|i| {
+                let r = &log.rows[i];
+                let parent = log.parent(i).map(|p| log.rows[p].line());
+                (r.line(), parent, r.uuid_form())
+            })
+            .collect();
+        (rows, log.loose.iter().map(Loose::line).collect())
+    }
+
+    #[test]
+    fn uuids_that_share_a_fingerprint_stay_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, session()).unwrap();
+        let (rows, loose) = shape(&index(&path, Uuids::colliding()));
+        let parent_of = |line: u64| rows.iter().find(|r| r.0 == line).map(|r| r.1);
+        // Lines: a 1, b 2, c 3, d 4, copy of c 5, c again 6, e 7, z 8, f 9, g 10, fill 11–110,
+        // h 111, i 112, j 113, c once more 114.
+        assert_eq!(parent_of(2), Some(Some(1)));
+        assert_eq!(parent_of(3), Some(Some(2)));
+        assert_eq!(parent_of(4), Some(Some(1)));
+        assert_eq!(parent_of(5), None, "the exact copy is dropped");
+        assert_eq!(loose, vec![5, 114]);
+        assert_eq!(parent_of(6), Some(Some(4)));
+        assert_eq!(parent_of(7), Some(Some(8)), "a parent read after its child");
+        assert_eq!(parent_of(8), Some(Some(3)));
+        assert_eq!(parent_of(9), Some(None), "a parent not in the file");
+        assert_eq!(parent_of(10), Some(None), "its own parent");
+        assert_eq!(parent_of(11), Some(Some(8)));
+        assert_eq!(parent_of(111), Some(Some(1)), "read again from the file");
+        assert_eq!(parent_of(112), Some(Some(3)));
+        assert_eq!(parent_of(113), Some(Some(6)));
+        assert_eq!(parent_of(114), None, "a far copy is dropped too");
+        let forms: Vec<UuidForm> = rows.iter().map(|r| r.2).collect();
+        assert_eq!(
+            forms.iter().filter(|f| **f == UuidForm::Repeated).count(),
+            1
+        );
+        // The same as with fingerprints that differ.
+        assert_eq!(
+            (rows, loose),
+            shape(&index(&path, Uuids::default())),
+            "colliding fingerprints change nothing"
+        );
+    }
 }

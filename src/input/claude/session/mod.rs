@@ -36,6 +36,7 @@ use crate::model::event::{Event, EventKind};
 use crate::model::session::SessionSnapshot;
 
 mod chain;
+mod chunked;
 mod discover;
 mod emit;
 mod entries;
@@ -47,12 +48,13 @@ mod log;
 mod robustness;
 mod source;
 mod subagents;
+mod uuids;
 
 pub(crate) use discover::session_files;
 
 use emit::Emitter;
 use log::SessionLog;
-use source::{Source, Sources, Spool};
+use source::{Peek, Source, Sources, Spool};
 use subagents::Agent;
 
 /// The saved-session adapter: indexes the file as it arrives, then writes it in chain order.
@@ -60,9 +62,6 @@ use subagents::Agent;
 pub(crate) struct ClaudeSession {
     path: Option<PathBuf>,
     log: SessionLog,
-    /// Set at the first line: the input cannot be read again (standard input, a pipe), so its
-    /// lines are copied to a temporary file as they are read.
-    spool: Option<Spool>,
     started: bool,
     /// Pass 2, once the input has ended.
     emitter: Option<Emitter>,
@@ -97,6 +96,7 @@ impl Adapter for ClaudeSession {
             .map(tool_results_dirs)
             .unwrap_or_default();
         let path = self.path.clone().unwrap_or_default();
+        self.log.peek = Peek::file(&path);
         self.live = Some(Box::new(live::Live::new(path, tool_results)));
     }
 
@@ -115,9 +115,13 @@ impl Adapter for ClaudeSession {
                 .and_then(|p| std::fs::metadata(p).ok())
                 .is_some_and(|m| m.is_file())
                 && line.offset != crate::input::lines::NOT_IN_FILE;
-            if !seekable {
+            if seekable {
+                if let Some(p) = &self.path {
+                    self.log.peek = Peek::file(p);
+                }
+            } else {
                 match Spool::new() {
-                    Ok(s) => self.spool = Some(s),
+                    Ok(s) => self.log.peek = Peek::Spool(s),
                     Err(e) => report.error(
                         line.number,
                         &format!("cannot create a temporary file to read the session twice: {e}"),
@@ -125,16 +129,18 @@ impl Adapter for ClaudeSession {
                 }
             }
         }
-        let offset = match self.spool.as_mut().map(|s| s.push(&line.text)) {
-            None => line.offset,
-            Some(Ok(at)) => at,
-            Some(Err(e)) => {
-                report.error(
-                    line.number,
-                    &format!("cannot write the temporary file: {e}"),
-                );
-                line.offset
-            }
+        let offset = match &mut self.log.peek {
+            Peek::Spool(s) => match s.push(&line.text) {
+                Ok(at) => at,
+                Err(e) => {
+                    report.error(
+                        line.number,
+                        &format!("cannot write the temporary file: {e}"),
+                    );
+                    line.offset
+                }
+            },
+            Peek::Nothing | Peek::File { .. } => line.offset,
         };
         self.log.line(line, offset, report, false);
     }
@@ -154,7 +160,11 @@ impl Adapter for ClaudeSession {
         }
         let mut log = std::mem::take(&mut self.log);
         let mut sources = Sources::default();
-        let main = match (self.spool.take(), &self.path) {
+        let spool = match std::mem::take(&mut log.peek) {
+            Peek::Spool(s) => Some(s),
+            Peek::Nothing | Peek::File { .. } => None,
+        };
+        let main = match (spool, &self.path) {
             (Some(spool), _) => match spool.into_source() {
                 Ok(s) => sources.add(s),
                 Err(e) => {
@@ -166,10 +176,15 @@ impl Adapter for ClaudeSession {
             (None, None) => sources.add(Source::Path(PathBuf::new())),
         };
         log.source = main;
+        // The file has been read: its uuid table is let go before the sub-agents are loaded and
+        // the chain is ordered, not after (it was the peak of a 1 GiB session).
+        log.resolve();
         let mut agents: Vec<Agent> = std::mem::take(&mut log.sidechains)
             .into_iter()
             .map(|(agent_id, mut log)| {
                 log.source = main;
+                // The file has been read: its uuid table is let go now (see `subagents::load`).
+                log.resolve();
                 Agent {
                     agent_id,
                     tool_use_id: None,

@@ -174,3 +174,58 @@ impl Spool {
         Ok(Source::Spool(f))
     }
 }
+
+/// Pass 1's way back to the bytes of a line it has already indexed: the uuid table keeps
+/// fingerprints of uuids, not their text, and reads a uuid again from here to tell two uuids
+/// with one fingerprint apart (see `uuids`). The file by path, or the spool being written.
+#[derive(Debug, Default)]
+pub(crate) enum Peek {
+    /// Nothing to read from (a log built in a test): a fingerprint is trusted.
+    #[default]
+    Nothing,
+    /// A regular file, opened at the first read.
+    File { path: PathBuf, file: Option<File> },
+    /// Standard input's spool, still being written.
+    Spool(Spool),
+}
+
+impl Peek {
+    /// The file at `path`.
+    pub(crate) fn file(path: &std::path::Path) -> Peek {
+        Peek::File {
+            path: path.to_path_buf(),
+            file: None,
+        }
+    }
+
+    /// Fills as much of `buf` as the source holds from `at` on; returns how many bytes came.
+    pub(crate) fn read_at(&mut self, at: u64, buf: &mut [u8]) -> io::Result<usize> {
+        let spool = matches!(self, Peek::Spool(_));
+        let file = match self {
+            Peek::Nothing => return Err(io::Error::other("nothing to read lines again from")),
+            Peek::File { path, file } => match file {
+                Some(f) => f,
+                None => file.insert(File::open(&*path)?),
+            },
+            Peek::Spool(s) => {
+                s.out.flush()?;
+                s.out.get_mut()
+            }
+        };
+        file.seek(SeekFrom::Start(at))?;
+        let mut n = 0;
+        while n < buf.len() {
+            match file.read(&mut buf[n..]) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        if spool {
+            // The spool's writer appends where the handle stands.
+            file.seek(SeekFrom::End(0))?;
+        }
+        Ok(n)
+    }
+}

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::log::SessionLog;
+use super::source::Peek;
 use crate::input::Report;
 use crate::input::lines::LineReader;
 
@@ -120,6 +121,7 @@ pub(crate) fn load(p: &Path, report: &mut Report<'_>) -> Option<Agent> {
     };
     let mut lines = LineReader::new(BufReader::new(f));
     let mut log = SessionLog::default();
+    log.peek = Peek::file(p);
     loop {
         match lines.next_line() {
             Ok(Some(line)) => {
@@ -136,6 +138,9 @@ pub(crate) fn load(p: &Path, report: &mut Report<'_>) -> Option<Agent> {
             }
         }
     }
+    // Its pass 1 is over: the uuid table is let go now, not when its turn to be written comes
+    // (a session may have thousands of sub-agents, all loaded before the first is written).
+    log.resolve();
     Some(with_meta(p, log))
 }
 
