@@ -57,8 +57,9 @@ pub(crate) struct Stable {
     /// The rare id seen under a second kind too: its number as that kind.
     others: HashMap<(IdKind, u64), u32>,
     counters: HashMap<IdKind, u32>,
-    /// Some id is long enough to be looked for in text.
-    long_ids: bool,
+    /// The lengths of the ids long enough to be looked for in text: only a part of a word of
+    /// one of these lengths is looked up (most words of a long tool output are no id's length).
+    id_lengths: IdLengths,
     tmp_dirs: HashMap<String, String>,
     /// Events kept so far (`--to events` line numbers).
     events: u64,
@@ -94,7 +95,7 @@ impl Stable {
         *counter += 1;
         let n = *counter;
         if id.len() >= MIN_ID_IN_TEXT && id.len() <= MAX_ID_IN_TEXT {
-            self.long_ids = true;
+            self.id_lengths.insert(id.len());
         }
         if !self.first.insert_new(key, kind, n) {
             self.others.insert((kind, key), n);
@@ -112,8 +113,8 @@ impl Stable {
     }
 
     fn rewrite_text(&mut self, s: &mut String) {
-        if self.long_ids {
-            if let Some(renamed) = rename_ids_in_text(s, &self.first) {
+        if !self.id_lengths.is_empty() {
+            if let Some(renamed) = rename_ids_in_text(s, &self.first, &self.id_lengths) {
                 *s = renamed;
             }
         }
@@ -287,13 +288,44 @@ static USAGE: Needle = LazyLock::new(|| memchr::memmem::Finder::new("<usage>"));
 
 /// A byte that can be part of an id written in text.
 fn is_id_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.' || b == b':'
+    /// The bytes of [`is_id_byte`], as a table: the test runs on every byte of every text.
+    const ID_BYTES: [bool; 256] = {
+        let mut t = [false; 256];
+        let mut b = 0;
+        while b < 256 {
+            let c = b as u8;
+            t[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'.' || c == b':';
+            b += 1;
+        }
+        t
+    };
+    ID_BYTES[b as usize]
+}
+
+/// A set of id lengths up to [`MAX_ID_IN_TEXT`], as bits.
+#[derive(Debug, Default)]
+struct IdLengths([u64; MAX_ID_IN_TEXT / 64 + 1]);
+
+impl IdLengths {
+    fn insert(&mut self, len: usize) {
+        self.0[len / 64] |= 1 << (len % 64);
+    }
+
+    fn contains(&self, len: usize) -> bool {
+        self.0
+            .get(len / 64)
+            .is_some_and(|w| w & (1 << (len % 64)) != 0)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.iter().all(|w| *w == 0)
+    }
 }
 
 /// Rewrites every known id in `s` (each word of id bytes, or a part of it between `_`/`-`/`.`/`:`
 /// separators, leftmost and then longest first); `None` when nothing changed. Linear in `s`:
 /// each word is looked up a bounded number of times.
-fn rename_ids_in_text(s: &str, names: &IdTable) -> Option<String> {
+fn rename_ids_in_text(s: &str, names: &IdTable, lengths: &IdLengths) -> Option<String> {
     let bytes = s.as_bytes();
     let mut out: Option<String> = None;
     let mut copied = 0;
@@ -335,7 +367,11 @@ fn rename_ids_in_text(s: &str, names: &IdTable) -> Option<String> {
             }
             let ends = std::iter::once(word.len()).chain(cuts[a + 1..].iter().rev().copied());
             let hit = ends
-                .filter(|&end| end >= begin + MIN_ID_IN_TEXT && end - begin <= MAX_ID_IN_TEXT)
+                .filter(|&end| {
+                    end >= begin + MIN_ID_IN_TEXT
+                        && end - begin <= MAX_ID_IN_TEXT
+                        && lengths.contains(end - begin)
+                })
                 .find_map(|end| {
                     names
                         .get(fingerprint(&word[begin..end]))
