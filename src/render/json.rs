@@ -173,6 +173,22 @@ impl<'w, 'a> Compound<'w, 'a> {
     }
 }
 
+/// The ten integer methods of a `Serializer`, each `$body` with the serializer and the value
+/// (every integer is written the same way, by `itoa`).
+macro_rules! integers {
+    (|$ser:ident, $v:ident| $body:expr) => {
+        integers!(@ $ser $v $body; serialize_i8 i8, serialize_i16 i16, serialize_i32 i32,
+            serialize_i64 i64, serialize_i128 i128, serialize_u8 u8, serialize_u16 u16,
+            serialize_u32 u32, serialize_u64 u64, serialize_u128 u128);
+    };
+    (@ $ser:ident $v:ident $body:expr; $($method:ident $ty:ty),*) => {$(
+        fn $method(self, $v: $ty) -> Result<(), Error> {
+            let $ser = self;
+            $body
+        }
+    )*};
+}
+
 impl<'w, 'a> ser::Serializer for &'w mut Writer<'a> {
     type Ok = ();
     type Error = Error;
@@ -189,46 +205,10 @@ impl<'w, 'a> ser::Serializer for &'w mut Writer<'a> {
             .extend_from_slice(if v { b"true" } else { b"false" });
         Ok(())
     }
-    fn serialize_i8(self, v: i8) -> Result<(), Error> {
-        self.integer(v);
+    integers!(|w, v| {
+        w.integer(v);
         Ok(())
-    }
-    fn serialize_i16(self, v: i16) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_i32(self, v: i32) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_i64(self, v: i64) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_i128(self, v: i128) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_u8(self, v: u8) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_u16(self, v: u16) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_u32(self, v: u32) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_u64(self, v: u64) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_u128(self, v: u128) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
+    });
     fn serialize_f32(self, v: f32) -> Result<(), Error> {
         self.float(v.is_finite(), |b| b.format_finite(v));
         Ok(())
@@ -333,49 +313,29 @@ impl<'w, 'a> ser::Serializer for &'w mut Writer<'a> {
     }
 }
 
-impl ser::SerializeSeq for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.close()
-    }
+/// The four sequence shapes (a sequence, a tuple, a tuple struct, a tuple variant's fields):
+/// items after commas, then the closing bracket(s).
+macro_rules! sequence {
+    ($($trait:ident :: $method:ident),*) => {$(
+        impl ser::$trait for Compound<'_, '_> {
+            type Ok = ();
+            type Error = Error;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+                self.element(value)
+            }
+            fn end(self) -> Result<(), Error> {
+                self.close()
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.close()
-    }
-}
-
-impl ser::SerializeTupleStruct for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.close()
-    }
-}
-
-impl ser::SerializeTupleVariant for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.close()
-    }
-}
+sequence!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl ser::SerializeMap for Compound<'_, '_> {
     type Ok = ();
@@ -396,35 +356,27 @@ impl ser::SerializeMap for Compound<'_, '_> {
     }
 }
 
-impl ser::SerializeStruct for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Error> {
-        self.field(key, value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.close()
-    }
+/// The two struct shapes (a struct, a struct variant's fields): `"name":value` after commas.
+macro_rules! structure {
+    ($($trait:ident),*) => {$(
+        impl ser::$trait for Compound<'_, '_> {
+            type Ok = ();
+            type Error = Error;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<(), Error> {
+                self.field(key, value)
+            }
+            fn end(self) -> Result<(), Error> {
+                self.close()
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeStructVariant for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Error> {
-        self.field(key, value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.close()
-    }
-}
+structure!(SerializeStruct, SerializeStructVariant);
 
 /// A map key: a string, or what serde_json turns into one (a number or a bool, quoted; a unit
 /// variant's name). Anything else is serde_json's error.
@@ -500,36 +452,7 @@ impl ser::Serializer for MapKey<'_> {
     fn serialize_bool(self, v: bool) -> Result<(), Error> {
         self.quoted(if v { "true" } else { "false" })
     }
-    fn serialize_i8(self, v: i8) -> Result<(), Error> {
-        self.quoted(itoa::Buffer::new().format(v))
-    }
-    fn serialize_i16(self, v: i16) -> Result<(), Error> {
-        self.quoted(itoa::Buffer::new().format(v))
-    }
-    fn serialize_i32(self, v: i32) -> Result<(), Error> {
-        self.quoted(itoa::Buffer::new().format(v))
-    }
-    fn serialize_i64(self, v: i64) -> Result<(), Error> {
-        self.quoted(itoa::Buffer::new().format(v))
-    }
-    fn serialize_i128(self, v: i128) -> Result<(), Error> {
-        self.quoted(itoa::Buffer::new().format(v))
-    }
-    fn serialize_u8(self, v: u8) -> Result<(), Error> {
-        self.quoted(itoa::Buffer::new().format(v))
-    }
-    fn serialize_u16(self, v: u16) -> Result<(), Error> {
-        self.quoted(itoa::Buffer::new().format(v))
-    }
-    fn serialize_u32(self, v: u32) -> Result<(), Error> {
-        self.quoted(itoa::Buffer::new().format(v))
-    }
-    fn serialize_u64(self, v: u64) -> Result<(), Error> {
-        self.quoted(itoa::Buffer::new().format(v))
-    }
-    fn serialize_u128(self, v: u128) -> Result<(), Error> {
-        self.quoted(itoa::Buffer::new().format(v))
-    }
+    integers!(|key, v| key.quoted(itoa::Buffer::new().format(v)));
     fn serialize_f32(self, v: f32) -> Result<(), Error> {
         self.float(v.is_finite(), |b| b.format_finite(v))
     }
