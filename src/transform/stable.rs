@@ -262,13 +262,10 @@ fn name(kind: IdKind, n: u32) -> String {
     }
 }
 
-/// An id's 64-bit fingerprint (foldhash's quality hash with a fixed seed): the maps hold this
-/// instead of the id. Two ids of a run share one only by a chance of about
-/// n²/2⁶⁵ (10⁻⁸ for a million ids).
+/// An id's 64-bit fingerprint (`model::recent`'s): the maps hold this instead of the id. Two ids
+/// of a run share one only by a chance of about n²/2⁶⁵ (10⁻⁸ for a million ids).
 fn fingerprint(id: &str) -> u64 {
-    use std::hash::BuildHasher;
-    // SipHash was 4 % of a --stable run (issue 14).
-    foldhash::quality::FixedState::default().hash_one(id.as_bytes())
+    crate::model::recent::fingerprint(id)
 }
 
 /// A needle searched for in every string of every item, compiled once (memchr's SIMD search;
