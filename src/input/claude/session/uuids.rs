@@ -92,9 +92,13 @@ impl Uuids {
         }
     }
 
-    /// The row whose key is `key`, if one has been read.
-    pub(crate) fn find(&mut self, rows: &Chunked<Row>, key: &str, peek: &mut Peek) -> Option<u32> {
-        let h = self.hash(key);
+    /// The table, and a [`Check`] over the other fields, borrowed apart: a lookup's comparison
+    /// reads them while the table is searched.
+    fn table_and_check<'a>(
+        &'a mut self,
+        rows: &'a Chunked<Row>,
+        peek: &'a mut Peek,
+    ) -> (&'a mut HashTable<u32>, Check<'a>) {
         let Uuids {
             table,
             side,
@@ -103,7 +107,7 @@ impl Uuids {
             buf,
             ..
         } = self;
-        let mut check = Check {
+        let check = Check {
             side,
             spelled,
             recent,
@@ -111,6 +115,13 @@ impl Uuids {
             peek,
             rows,
         };
+        (table, check)
+    }
+
+    /// The row whose key is `key`, if one has been read.
+    pub(crate) fn find(&mut self, rows: &Chunked<Row>, key: &str, peek: &mut Peek) -> Option<u32> {
+        let h = self.hash(key);
+        let (table, mut check) = self.table_and_check(rows, peek);
         table
             .find(spread(h), |&r| {
                 check.side[r as usize].hash == h && check.is_key_of(r, key)
@@ -179,22 +190,7 @@ impl Uuids {
             }
         };
         let replaced = if replace {
-            let Uuids {
-                table,
-                side,
-                spelled,
-                recent,
-                buf,
-                ..
-            } = self;
-            let mut check = Check {
-                side,
-                spelled,
-                recent,
-                buf,
-                peek,
-                rows,
-            };
+            let (table, mut check) = self.table_and_check(rows, peek);
             match table.find_mut(spread(h), |&x| {
                 check.side[x as usize].hash == h && check.is_key_of(x, key)
             }) {
