@@ -38,6 +38,8 @@ mod hook;
 mod pages;
 /// `--jobs`: several inputs converted at a time under `--output-dir`.
 mod parallel;
+/// One input on two threads: the driver's and the renderer's.
+mod threaded;
 /// A growing file read as a stream.
 mod watch;
 
@@ -122,7 +124,7 @@ fn run_inputs(settings: &Settings, diag: &mut Diagnostics, stats: &mut Stats) ->
     }
     for path in &inputs {
         let name = path.display().to_string();
-        let reader: Box<dyn Read> = if name == "-" {
+        let reader: Box<dyn Read + Send> = if name == "-" {
             Box::new(io::stdin())
         } else {
             match File::open(path) {
@@ -137,8 +139,14 @@ fn run_inputs(settings: &Settings, diag: &mut Diagnostics, stats: &mut Stats) ->
                 }
             }
         };
+        // One input at a time: its driver and its renderer on two threads, unless --jobs 1 or
+        // rendering is too cheap to pay for the handover.
+        let threads = Threads::from(
+            settings.jobs > 1 && !(renderer.renders_cheaply() && settings.transforms().is_empty()),
+        );
         let done = match files.as_mut() {
-            None => run_one(
+            None => run_one_on(
+                threads,
                 path,
                 reader,
                 settings,
@@ -147,7 +155,15 @@ fn run_inputs(settings: &Settings, diag: &mut Diagnostics, stats: &mut Stats) ->
                 diag,
                 stats,
             ),
-            Some(files) => files.write(path, reader, settings, renderer.as_mut(), diag, stats),
+            Some(files) => files.write(
+                threads,
+                path,
+                reader,
+                settings,
+                renderer.as_mut(),
+                diag,
+                stats,
+            ),
         };
         match done {
             Ok(rendered) => stopped |= rendered.stopped,
@@ -211,10 +227,12 @@ impl OutputDir {
     /// Renders one input into a temporary file in the directory (so memory stays flat, as on
     /// standard output), then renames it after the session it named. For HTML, also notes the
     /// page's row for `index.html`.
+    #[allow(clippy::too_many_arguments)]
     fn write(
         &mut self,
+        threads: Threads,
         path: &Path,
-        reader: Box<dyn Read>,
+        reader: Box<dyn Read + Send>,
         settings: &Settings,
         renderer: &mut dyn Render,
         diag: &mut Diagnostics,
@@ -223,8 +241,9 @@ impl OutputDir {
         if self.keep_unchanged(path) {
             return Ok(Rendered::default());
         }
-        let (buf, rendered, row) =
-            render_into_dir(&self.dir, path, reader, settings, renderer, diag, stats)?;
+        let (buf, rendered, row) = render_into_dir(
+            threads, &self.dir, path, reader, settings, renderer, diag, stats,
+        )?;
         self.place(
             crate::output_file::finished(buf)?,
             &rendered,
@@ -311,11 +330,12 @@ impl OutputDir {
 
 /// Renders one input into a new temporary file in `dir`; for HTML, also the page's row for
 /// `index.html` (its `href` is set when the file is named).
-#[allow(clippy::type_complexity)]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn render_into_dir(
+    threads: Threads,
     dir: &Path,
     path: &Path,
-    reader: Box<dyn Read>,
+    reader: Box<dyn Read + Send>,
     settings: &Settings,
     renderer: &mut dyn Render,
     diag: &mut Diagnostics,
@@ -330,10 +350,14 @@ fn render_into_dir(
     let mut buf = crate::output_file::temp_in(dir)?;
     if settings.to == OutputFormat::Html {
         let mut tally = Tally::new(renderer);
-        let rendered = run_one(path, reader, settings, &mut tally, &mut buf, diag, stats)?;
+        let rendered = run_one_on(
+            threads, path, reader, settings, &mut tally, &mut buf, diag, stats,
+        )?;
         Ok((buf, rendered, Some(tally.row)))
     } else {
-        let rendered = run_one(path, reader, settings, renderer, &mut buf, diag, stats)?;
+        let rendered = run_one_on(
+            threads, path, reader, settings, renderer, &mut buf, diag, stats,
+        )?;
         Ok((buf, rendered, None))
     }
 }
@@ -374,6 +398,39 @@ fn output_path(
     target
 }
 
+/// How many threads one input is converted on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Threads {
+    /// All on the calling thread (`--jobs 1`, and each of several inputs converted side by side).
+    One,
+    /// The driver on a thread of its own, the renderer on the calling one (`threaded`).
+    Two,
+}
+
+impl From<bool> for Threads {
+    fn from(two: bool) -> Threads {
+        if two { Threads::Two } else { Threads::One }
+    }
+}
+
+/// `run_one`, on the threads asked for.
+#[allow(clippy::too_many_arguments)]
+fn run_one_on(
+    threads: Threads,
+    path: &Path,
+    reader: impl Read + Send,
+    settings: &Settings,
+    renderer: &mut dyn Render,
+    out: &mut BufWriter<impl Write>,
+    diag: &mut Diagnostics,
+    stats: &mut Stats,
+) -> Result<Rendered> {
+    match threads {
+        Threads::One => run_one(path, reader, settings, renderer, out, diag, stats),
+        Threads::Two => threaded::run_one(path, reader, settings, renderer, out, diag, stats),
+    }
+}
+
 /// Reads one input to its end through the driver, rendering as it goes.
 fn run_one(
     path: &Path,
@@ -385,28 +442,13 @@ fn run_one(
     stats: &mut Stats,
 ) -> Result<Rendered> {
     let name = path.display().to_string();
-    let mut sink = RenderSink {
-        renderer,
-        out,
-        transforms: settings.transforms(),
-        session_id: None,
-        stats,
-        raw_lines: settings.include_raw.then(HashMap::default),
-    };
+    let mut sink = RenderSink::new(renderer, out, settings, stats);
     let mut driver = InputDriver::new(&name, path, settings.from).keep_line_marks(settings.stats);
     if settings.follow {
         driver = driver.following();
     }
     let outcome = driver.run(reader, &mut sink, diag)?;
-    for held in sink.transforms.finish_events() {
-        sink.renderer.live(sink.out, &held)?;
-    }
-    sink.renderer.finish(sink.out, &outcome.summary)?;
-    sink.stats.close(&name, outcome.ledger);
-    Ok(Rendered {
-        session_id: sink.session_id,
-        stopped: outcome.stopped,
-    })
+    sink.finish(&name, outcome)
 }
 
 /// What rendering one input left to know.
@@ -430,6 +472,57 @@ struct RenderSink<'a, W: Write> {
     raw_lines: Option<HashMap<u64, String>>,
 }
 
+impl<'a, W: Write> RenderSink<'a, W> {
+    /// The sink for one input.
+    fn new(
+        renderer: &'a mut dyn Render,
+        out: &'a mut BufWriter<W>,
+        settings: &Settings,
+        stats: &'a mut Stats,
+    ) -> RenderSink<'a, W> {
+        RenderSink {
+            renderer,
+            out,
+            transforms: settings.transforms(),
+            session_id: None,
+            stats,
+            raw_lines: settings.include_raw.then(HashMap::default),
+        }
+    }
+
+    /// `--include-raw`: keeps an input line's text for the events it gives.
+    fn keep_raw_line(&mut self, number: u64, text: String) {
+        if let Some(lines) = &mut self.raw_lines {
+            lines.insert(number, text);
+        }
+    }
+
+    /// `Sink::item`, leaving the item to its owner (`threaded` gives it back to the thread that
+    /// made it, to be freed there).
+    fn render_item(&mut self, item: &mut TranscriptItem) -> Result<()> {
+        if let (TranscriptItem::Session(s), None) = (&*item, &self.session_id) {
+            self.session_id = Some(s.session_id.clone());
+        }
+        self.transforms.item(item);
+        self.stats.record_written(item);
+        Ok(self.renderer.item(self.out, item)?)
+    }
+
+    /// Ends the input `name` once the driver is done with it: the events `--stable` held, the
+    /// renderer's last words, the `--stats` account.
+    fn finish(mut self, name: &str, outcome: driver::Outcome) -> Result<Rendered> {
+        for held in self.transforms.finish_events() {
+            self.renderer.live(self.out, &held)?;
+        }
+        self.renderer.finish(self.out, &outcome.summary)?;
+        self.stats.close(name, outcome.ledger);
+        Ok(Rendered {
+            session_id: self.session_id,
+            stopped: outcome.stopped,
+        })
+    }
+}
+
 impl<W: Write> Sink for RenderSink<'_, W> {
     fn begin(&mut self, mut header: Header) -> Result<()> {
         self.transforms.header(&mut header);
@@ -437,8 +530,8 @@ impl<W: Write> Sink for RenderSink<'_, W> {
     }
 
     fn raw_line(&mut self, line: &InputLine) -> Result<()> {
-        if let Some(lines) = &mut self.raw_lines {
-            lines.insert(line.number, line.text.clone());
+        if self.raw_lines.is_some() {
+            self.keep_raw_line(line.number, line.text.clone());
         }
         Ok(())
     }
@@ -486,12 +579,7 @@ impl<W: Write> Sink for RenderSink<'_, W> {
     }
 
     fn item(&mut self, mut item: TranscriptItem) -> Result<()> {
-        if let (TranscriptItem::Session(s), None) = (&item, &self.session_id) {
-            self.session_id = Some(s.session_id.clone());
-        }
-        self.transforms.item(&mut item);
-        self.stats.record_written(&item);
-        Ok(self.renderer.item(self.out, &item)?)
+        self.render_item(&mut item)
     }
 
     fn idle(&mut self) -> Result<()> {

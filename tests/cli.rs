@@ -155,8 +155,23 @@ fn a_50_mb_line_goes_through_whole() {
 
 #[test]
 fn broken_pipe_is_a_quiet_success() {
+    // One thread (events), the renderer on a thread of its own (text, md, --stable jsonl), and
+    // --jobs 1.
+    for args in [
+        &["--to", "events"][..],
+        &["--to", "text"],
+        &["--to", "md"],
+        &["--to", "jsonl", "--stable"],
+        &["--to", "text", "--jobs", "1"],
+    ] {
+        broken_pipe_with(args);
+    }
+}
+
+/// `broken_pipe_is_a_quiet_success` for one command line.
+fn broken_pipe_with(args: &[&str]) {
     let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("scribe"))
-        .args(["--to", "events"])
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -179,30 +194,38 @@ fn broken_pipe_is_a_quiet_success() {
         .read_to_string(&mut err)
         .unwrap();
     let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(0));
-    assert!(err.is_empty(), "stderr: {err}");
+    assert_eq!(status.code(), Some(0), "{args:?}");
+    assert!(err.is_empty(), "{args:?}: stderr: {err}");
 }
 
 #[test]
 fn output_appears_while_the_input_is_still_open() {
-    let (mut child, mut stdin, rx) = crate::util::spawn_live(&["--to", "jsonl"]);
-    // A whole agent turn, then the stream pauses with stdin still open.
-    writeln!(stdin, "{TEXT_TURN}\n{RESULT}").unwrap();
-    stdin.flush().unwrap();
-    let mut seen = Vec::new();
-    while !seen
-        .iter()
-        .any(|l: &String| l.contains("\"kind\":\"turn\""))
-    {
-        // The bound only keeps a broken build from hanging the suite; it is not a timing check.
-        let line = rx
-            .recv_timeout(Duration::from_secs(60))
-            .expect("the turn was printed before EOF");
-        seen.push(line);
+    // JSON Lines on one thread; --stable JSON Lines and Markdown with the renderer on a thread of
+    // its own.
+    for (args, turn) in [
+        (&["--to", "jsonl"][..], "\"kind\":\"turn\""),
+        (&["--to", "jsonl", "--stable"], "\"kind\":\"turn\""),
+        (&["--to", "md"], "hi"),
+    ] {
+        let (mut child, mut stdin, rx) = crate::util::spawn_live(args);
+        // A whole agent turn, then the stream pauses with stdin still open.
+        writeln!(stdin, "{TEXT_TURN}\n{RESULT}").unwrap();
+        stdin.flush().unwrap();
+        let mut seen = Vec::new();
+        while !seen.iter().any(|l: &String| l.contains(turn)) {
+            // The bound only keeps a broken build from hanging the suite; it is not a timing
+            // check.
+            let line = rx
+                .recv_timeout(Duration::from_secs(60))
+                .unwrap_or_else(|_| panic!("{args:?}: the turn was printed before EOF"));
+            seen.push(line);
+        }
+        if args[1] == "jsonl" {
+            assert!(seen[0].contains("\"kind\":\"header\""));
+        }
+        drop(stdin);
+        assert!(child.wait().unwrap().success(), "{args:?}");
     }
-    assert!(seen[0].contains("\"kind\":\"header\""));
-    drop(stdin);
-    assert!(child.wait().unwrap().success());
 }
 
 #[test]

@@ -285,3 +285,46 @@ fn a_page_highlighted_on_other_threads_is_the_page_written_alone() {
         "--jobs 2 gives another page from a pipe"
     );
 }
+
+/// One input with its renderer on a thread of its own (`--jobs 2`, `pipeline::threaded`) writes
+/// what one thread writes (`--jobs 1`): standard output, standard error and the exit status, for
+/// every sample in every format, plain, with `--stable`, and with `--include-raw`.
+#[test]
+fn one_input_on_two_threads_is_the_same_as_on_one() {
+    let samples = root().join("samples");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&samples)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl" || e == "sse"))
+        .collect();
+    files.sort();
+    files.push(samples.join("claude-session"));
+    assert!(files.len() > 20, "{files:?}");
+    let run = |file: &Path, args: &[&str], jobs: &str| {
+        let out = scribe()
+            .args(args)
+            .args(["--jobs", jobs, "--color", "never"])
+            .arg(file)
+            .output()
+            .unwrap();
+        (out.status.code(), out.stdout, out.stderr)
+    };
+    let mut compared = 0;
+    for file in &files {
+        for to in ["jsonl", "events", "html", "md", "text"] {
+            for extra in [&[][..], &["--stable"], &["--include-raw"]] {
+                let mut args = vec!["--to", to];
+                args.extend_from_slice(extra);
+                let one = run(file, &args, "1");
+                let two = run(file, &args, "2");
+                assert!(
+                    one == two,
+                    "{} {args:?}: --jobs 1 and --jobs 2 differ",
+                    file.display()
+                );
+                compared += usize::from(!one.1.is_empty());
+            }
+        }
+    }
+    assert!(compared > 300, "{compared} runs wrote something");
+}

@@ -100,6 +100,7 @@ fn convert_one(dir: &Path, path: &Path, settings: &Settings) -> Converted {
         .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), crate::diagnostics::io_words(&e)))
         .and_then(|f| {
             render_into_dir(
+                super::Threads::One,
                 dir,
                 path,
                 Box::new(f),

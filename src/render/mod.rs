@@ -155,6 +155,12 @@ pub(crate) trait Render {
     fn shows_events(&self) -> bool {
         false
     }
+    /// True when writing an item costs little next to decoding and folding it (the JSON Lines
+    /// formats): with no `--redact`/`--stable` pass either, a thread of its own for the renderer
+    /// costs more in handing items over than it saves (`pipeline::threaded`, issue 14).
+    fn renders_cheaply(&self) -> bool {
+        false
+    }
     /// An event with the raw input line it came from (`--include-raw`); only `--to events`
     /// writes the line, every other format takes the event alone.
     fn live_raw(&mut self, out: &mut dyn Write, event: &Event, _raw: &str) -> io::Result<()> {

@@ -88,7 +88,7 @@ impl ClaudeMessages {
         } else {
             error_text
         };
-        let meta = TurnMeta {
+        let mut meta = TurnMeta {
             model,
             stop_reason: msg.stop_reason.map(std::borrow::Cow::into_owned),
             usage: msg.usage.as_ref().map(row::UsageFields::usage),
@@ -97,8 +97,11 @@ impl ClaudeMessages {
             machinery: Map::new(),
             ..TurnMeta::default()
         };
-        let timestamp = row.timestamp.map(std::borrow::Cow::into_owned);
-        for (i, b) in elements(msg.content).into_iter().enumerate() {
+        let mut timestamp = row.timestamp.map(std::borrow::Cow::into_owned);
+        let (mut thread, mut message_id) = (thread, message_id);
+        let blocks = elements(msg.content);
+        let last = blocks.len().saturating_sub(1);
+        for (i, b) in blocks.into_iter().enumerate() {
             let part = match blocks::block(b, || whole.block(i), wire.tools) {
                 Block::Text(text) => Part::Text {
                     text,
@@ -141,12 +144,24 @@ impl ClaudeMessages {
             if let Part::ToolCall { call } = &part {
                 self.calls.insert(&call.tool_call_id, ());
             }
-            emit(EventKind::AssistantBlock {
-                thread: thread.clone(),
-                message_id: message_id.clone(),
-                part,
-                meta: meta.clone(),
-                timestamp: timestamp.clone(),
+            // The last block takes what the others are given copies of (most messages of a
+            // stream have one block).
+            emit(if i == last {
+                EventKind::AssistantBlock {
+                    thread: thread.take(),
+                    message_id: std::mem::take(&mut message_id),
+                    part,
+                    meta: std::mem::take(&mut meta),
+                    timestamp: timestamp.take(),
+                }
+            } else {
+                EventKind::AssistantBlock {
+                    thread: thread.clone(),
+                    message_id: message_id.clone(),
+                    part,
+                    meta: meta.clone(),
+                    timestamp: timestamp.clone(),
+                }
             });
         }
     }

@@ -192,6 +192,19 @@ impl Highlighter {
         }
     }
 
+    /// True when `other` is where this one is (the same grammar granted, the same parse and
+    /// scope stacks): a line then highlights the same in both.
+    pub(crate) fn in_step_with(&self, other: &Highlighter) -> bool {
+        self.state == other.state && self.stack == other.stack
+    }
+
+    /// Moves to where `other` is: what parsing the lines `other` parsed since the two were in
+    /// step would have done, without parsing them again.
+    pub(crate) fn catch_up(&mut self, other: &Highlighter) {
+        self.state.clone_from(&other.state);
+        self.stack.clone_from(&other.stack);
+    }
+
     /// The classed segments of one line (given without its newline). After a parse error or an
     /// overlong line, this and every later line are one plain segment.
     pub(crate) fn line(&mut self, line: &str) -> &[Segment] {
