@@ -47,7 +47,9 @@ enum Call {
     Begin(Header),
     /// `--include-raw`: an input line's number and text.
     RawLine(u64, String),
-    Live(Event),
+    /// Boxed: only debug events go over unless the renderer shows events, and an event is
+    /// larger than the other calls.
+    Live(Box<Event>),
     Item(TranscriptItem),
     Idle,
 }
@@ -126,7 +128,7 @@ impl Sink for Handover {
 
     fn live(&mut self, event: &Event) -> Result<()> {
         if self.all_events || matches!(event.kind, EventKind::Debug { .. }) {
-            self.push(Call::Live(event.clone()))?;
+            self.push(Call::Live(Box::new(event.clone())))?;
         }
         Ok(())
     }
