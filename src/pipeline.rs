@@ -427,7 +427,22 @@ fn run_one_on(
 ) -> Result<Rendered> {
     match threads {
         Threads::One => run_one(path, reader, settings, renderer, out, diag, stats),
-        Threads::Two => threaded::run_one(path, reader, settings, renderer, out, diag, stats),
+        Threads::Two => {
+            let name = path.display().to_string();
+            let mut sink = RenderSink::new(renderer, out, settings, stats);
+            let outcome = threaded::drive(&name, path, reader, settings, &mut sink, diag)?;
+            sink.finish(&name, outcome)
+        }
+    }
+}
+
+/// The driver for one input, as the settings ask for it.
+fn driver_for<'a>(name: &'a str, path: &'a Path, settings: &Settings) -> InputDriver<'a> {
+    let driver = InputDriver::new(name, path, settings.from).keep_line_marks(settings.stats);
+    if settings.follow {
+        driver.following()
+    } else {
+        driver
     }
 }
 
@@ -443,11 +458,7 @@ fn run_one(
 ) -> Result<Rendered> {
     let name = path.display().to_string();
     let mut sink = RenderSink::new(renderer, out, settings, stats);
-    let mut driver = InputDriver::new(&name, path, settings.from).keep_line_marks(settings.stats);
-    if settings.follow {
-        driver = driver.following();
-    }
-    let outcome = driver.run(reader, &mut sink, diag)?;
+    let outcome = driver_for(&name, path, settings).run(reader, &mut sink, diag)?;
     sink.finish(&name, outcome)
 }
 

@@ -17,22 +17,20 @@
 //! The output is the same byte for byte: the renderer sees the same calls in the same order.
 //! Only diagnostics may reach standard error a little earlier relative to standard output.
 
-use std::io::{BufWriter, Read, Write};
+use std::io::{Read, Write};
 use std::path::Path;
 use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
 
 use anyhow::Result;
 
-use super::driver::{InputDriver, Sink};
-use super::{RenderSink, Rendered};
+use super::RenderSink;
+use super::driver::{Outcome, Sink};
 use crate::diagnostics::Diagnostics;
 use crate::input::lines::InputLine;
 use crate::model::Header;
 use crate::model::event::{Event, EventKind};
 use crate::model::transcript::TranscriptItem;
-use crate::render::Render;
 use crate::settings::Settings;
-use crate::stats::Stats;
 
 /// Messages in a batch before it is handed over.
 const BATCH: usize = 16;
@@ -157,19 +155,17 @@ fn make(sink: &mut RenderSink<'_, impl Write>, call: &mut Call) -> Result<()> {
     }
 }
 
-/// `run_one` with the driver on a thread of its own (not for `--follow`, whose reader waits on
-/// the terminal's switches).
-pub(super) fn run_one(
+/// Reads one input to its end with the driver on a thread of its own, making its calls on
+/// `sink` here (`pipeline::run_one_on`; not for `--follow`, whose reader waits on the terminal's
+/// switches).
+pub(super) fn drive(
+    name: &str,
     path: &Path,
     reader: impl Read + Send,
     settings: &Settings,
-    renderer: &mut dyn Render,
-    out: &mut BufWriter<impl Write>,
+    sink: &mut RenderSink<'_, impl Write>,
     diag: &mut Diagnostics,
-    stats: &mut Stats,
-) -> Result<Rendered> {
-    let name = path.display().to_string();
-    let mut sink = RenderSink::new(renderer, out, settings, stats);
+) -> Result<Outcome> {
     let all_events = sink.renderer.shows_events();
     let (to_renderer, batches) = sync_channel::<Vec<Call>>(DEPTH);
     let (give_back, written) = channel::<Vec<Call>>();
@@ -181,16 +177,14 @@ pub(super) fn run_one(
         all_events,
         raw_lines: settings.include_raw,
     };
-    let name = name.as_str();
     let (outcome, failed) = std::thread::scope(|scope| {
         let driving = std::thread::Builder::new()
             .name("scribe-driver".to_owned())
             .spawn_scoped(scope, move || {
                 // Moved here: the renderer's loop ends when this sink (its sender) is dropped.
                 let mut handover = handover;
-                let driver =
-                    InputDriver::new(name, path, settings.from).keep_line_marks(settings.stats);
-                let outcome = driver.run(reader, &mut handover, diag);
+                let outcome =
+                    super::driver_for(name, path, settings).run(reader, &mut handover, diag);
                 // What the driver gave last goes over even when it failed (`--strict`).
                 let sent = handover.hand_over();
                 outcome.and_then(|o| sent.map(|()| o))
@@ -202,7 +196,7 @@ pub(super) fn run_one(
         let mut failed = None;
         'batches: for mut batch in batches.iter() {
             for call in &mut batch {
-                if let Err(e) = make(&mut sink, call) {
+                if let Err(e) = make(sink, call) {
                     failed = Some(e);
                     break 'batches;
                 }
@@ -217,8 +211,8 @@ pub(super) fn run_one(
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (outcome, failed)
     });
-    if let Some(e) = failed {
-        return Err(e);
+    match failed {
+        Some(e) => Err(e),
+        None => outcome,
     }
-    sink.finish(name, outcome?)
 }
