@@ -159,15 +159,32 @@ impl Wrapper {
     /// Adds sanitized text, wrapping at spaces. Runs of spaces collapse to one; line feeds and
     /// tabs are spaces here (callers that keep lines use `newline` or `raw_line`).
     pub(crate) fn words(&mut self, text: &str, style: Style, link: Option<&String>) {
+        self.words_by(text, style, link, true);
+    }
+
+    /// [`Wrapper::words`], placing runs of words that fit at once when `runs` (tests compare
+    /// it with word by word).
+    fn words_by(&mut self, text: &str, style: Style, link: Option<&String>, runs: bool) {
         let text = sanitize(text);
         let text = match text.contains(['\n', '\t']) {
             true => std::borrow::Cow::Owned(text.replace(['\n', '\t'], " ")),
             false => text,
         };
-        for (i, word) in text.split(' ').enumerate() {
-            if i > 0 {
+        let ascii = runs && text.is_ascii();
+        // The words between single spaces, as `split(' ')` gives them; `rest` is `None` after
+        // the last.
+        let mut rest = Some(&*text);
+        let mut first = true;
+        while let Some(left) = rest {
+            let (word, after) = match left.find(' ') {
+                Some(i) => (&left[..i], Some(&left[i + 1..])),
+                None => (left, None),
+            };
+            rest = after;
+            if !first {
                 self.space = true;
             }
+            first = false;
             if word.is_empty() {
                 continue;
             }
@@ -193,12 +210,44 @@ impl Wrapper {
             self.space = false;
             if self.col + w <= self.width {
                 self.put(word, style, link);
+                if let (true, Some(after)) = (ascii, rest) {
+                    rest = self.put_run(after);
+                }
                 continue;
             }
             // Longer than a whole line: cut it.
             let prefix_w: usize = self.rest.iter().map(|s| width(&s.text)).sum();
             self.put_cut(word, self.width.max(prefix_w + 1), style, link);
         }
+    }
+
+    /// Right after a word was put: puts at once the words of `after` (ASCII text that followed
+    /// the word and one space) that fit on the line and are each one space apart, as the word
+    /// loop would one by one (each then joins the word's span, a space before it), and returns
+    /// what is left for the loop. Prose fills a line with one copy instead of two calls a word
+    /// (`words` was a tenth of `--to text`, issue 14).
+    fn put_run<'t>(&mut self, after: &'t str) -> Option<&'t str> {
+        let room = (self.width - self.col).saturating_sub(1);
+        let end = if after.len() <= room {
+            after.len()
+        } else if after.as_bytes()[room] == b' ' {
+            room
+        } else {
+            after[..room].rfind(' ').unwrap_or(0)
+        };
+        let mut end = after[..end].find("  ").unwrap_or(end);
+        if after[..end].ends_with(' ') {
+            end -= 1;
+        }
+        if end == 0 || after.starts_with(' ') {
+            return Some(after);
+        }
+        let last = self.cur.last_mut().expect("the word just put");
+        last.text.push(' ');
+        last.text.push_str(&after[..end]);
+        self.col += 1 + end;
+        // What follows is a space (the loop's next, possibly empty, word after it) or nothing.
+        after.get(end + 1..).filter(|_| end < after.len())
     }
 
     /// Puts text that may be longer than a line, cut into pieces that end at column `limit`
@@ -319,6 +368,45 @@ mod tests {
         w.end_line();
         w.raw_line("a\x1b[2Jb", s);
         assert_eq!(plain(&w.finish()), ["abcdef", "ghij", "a\\x1b[", "2Jb"]);
+    }
+
+    /// Every span of `lines`: its text, style and link.
+    fn spans(lines: &[Line]) -> Vec<Vec<(String, Style, Option<String>)>> {
+        lines
+            .iter()
+            .map(|l| {
+                l.iter()
+                    .map(|s| (s.text.clone(), s.style, s.link.clone()))
+                    .collect()
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        /// Runs placed at once wrap exactly as words placed one by one: any text of words,
+        /// runs of spaces and line feeds (ASCII or not), in styles and links that change from
+        /// one piece to the next, at any width, after a prefix.
+        #[test]
+        fn runs_wrap_as_words_one_by_one(
+            pieces in proptest::collection::vec(("[ab \n]{0,40}|[aé ]{0,12}", 0..3u8), 1..6),
+            width in 1usize..24,
+        ) {
+            let run = |runs: bool| {
+                let s = Style::new();
+                let mut w = Wrapper::new(width, vec![Span::new("> ", s)], vec![Span::new("  ", s)]);
+                let link = String::from("https://example.com");
+                for (text, kind) in &pieces {
+                    let (style, link) = match kind {
+                        0 => (s, None),
+                        1 => (s.bold(), None),
+                        _ => (s, Some(&link)),
+                    };
+                    w.words_by(text, style, link, runs);
+                }
+                spans(&w.finish())
+            };
+            proptest::prop_assert_eq!(run(true), run(false));
+        }
     }
 
     #[test]
