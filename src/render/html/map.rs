@@ -57,11 +57,15 @@ pub(crate) fn short(text: &str, max: usize) -> String {
         .map(str::trim)
         .find(|l| !l.is_empty())
         .unwrap_or_default();
-    let mut out: String = line.chars().take(max).collect();
-    if line.chars().count() > max {
-        out.push('…');
+    // A line of no more bytes than `max` has no more characters: copied whole (character by
+    // character, this was a fortieth of a page's instructions, issue 14).
+    if line.len() <= max {
+        return line.to_owned();
     }
-    out
+    match line.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line.to_owned(),
+    }
 }
 
 impl Map {
@@ -358,4 +362,20 @@ pub(crate) fn reported_cost(n: &SystemNotice) -> Option<f64> {
         return data.get("totalCostUSD").and_then(serde_json::Value::as_f64);
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short;
+
+    #[test]
+    fn short_keeps_the_first_line_and_cuts_by_characters() {
+        assert_eq!(short("\n  fix the bug  \nmore", 20), "fix the bug");
+        assert_eq!(short("abcdef", 6), "abcdef");
+        assert_eq!(short("abcdefg", 6), "abcdef…");
+        // Six characters in twelve bytes: not cut.
+        assert_eq!(short("éééééé", 6), "éééééé");
+        assert_eq!(short("ééééééé", 6), "éééééé…");
+        assert_eq!(short("", 6), "");
+    }
 }
