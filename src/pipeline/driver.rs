@@ -62,6 +62,80 @@ pub(crate) trait Sink {
     }
 }
 
+/// What a driver hands on: the events it decoded, still to be folded, or items that are final
+/// already (scribe's own transcript read back). [`InputDriver::run`] folds them on the spot
+/// ([`Folding`]); the two-thread pipeline (`threaded`) hands the events over and folds them on
+/// the renderer's thread, so that a second core does the fold as well as the rendering.
+pub(crate) trait Delivery {
+    /// The input's header, once its format is known (or known to be unknown).
+    fn begin(&mut self, header: Header) -> Result<()>;
+    /// An input line, before the events it gives.
+    fn raw_line(&mut self, line: &InputLine) -> Result<()>;
+    /// A decoded event, to be folded.
+    fn event(&mut self, event: Event) -> Result<()>;
+    /// A final transcript item that needs no fold.
+    fn item(&mut self, item: TranscriptItem) -> Result<()>;
+    /// No event follows: the fold gives what it still holds.
+    fn end_of_events(&mut self) -> Result<()>;
+    /// The input has nothing more buffered: a good moment to flush.
+    fn idle(&mut self) -> Result<()>;
+}
+
+/// Folds the events a driver delivers and gives the fold's items to a [`Sink`].
+pub(crate) struct Folding<'s> {
+    sink: &'s mut dyn Sink,
+    folder: Folder,
+    items: Vec<TranscriptItem>,
+}
+
+impl<'s> Folding<'s> {
+    /// A fold into `sink`.
+    pub(crate) fn new(sink: &'s mut dyn Sink) -> Folding<'s> {
+        Folding {
+            sink,
+            folder: Folder::new(),
+            items: Vec::new(),
+        }
+    }
+
+    /// Gives the items the fold made final.
+    fn give(&mut self) -> Result<()> {
+        for item in self.items.drain(..) {
+            self.sink.item(item)?;
+        }
+        Ok(())
+    }
+}
+
+impl Delivery for Folding<'_> {
+    fn begin(&mut self, header: Header) -> Result<()> {
+        self.sink.begin(header)
+    }
+
+    fn raw_line(&mut self, line: &InputLine) -> Result<()> {
+        self.sink.raw_line(line)
+    }
+
+    fn event(&mut self, event: Event) -> Result<()> {
+        self.sink.live(&event)?;
+        self.folder.push(event, &mut self.items);
+        self.give()
+    }
+
+    fn item(&mut self, item: TranscriptItem) -> Result<()> {
+        self.sink.item(item)
+    }
+
+    fn end_of_events(&mut self) -> Result<()> {
+        self.folder.finish(&mut self.items);
+        self.give()
+    }
+
+    fn idle(&mut self) -> Result<()> {
+        self.sink.idle()
+    }
+}
+
 /// How an input ended.
 #[derive(Debug, Default)]
 pub(crate) struct Outcome {
@@ -122,7 +196,6 @@ pub(crate) struct InputDriver<'a> {
     path: &'a Path,
     from: SourceFormat,
     state: State,
-    folder: Folder,
     summary: Summary,
     events: Vec<Event>,
     items: Vec<TranscriptItem>,
@@ -165,7 +238,6 @@ impl<'a> InputDriver<'a> {
             path,
             from,
             state: State::Sniffing(Box::default()),
-            folder: Folder::new(),
             summary: Summary::default(),
             events: Vec::new(),
             items: Vec::new(),
@@ -179,11 +251,21 @@ impl<'a> InputDriver<'a> {
         }
     }
 
-    /// Reads the whole input into `sink`.
+    /// Reads the whole input into `sink`, folding its events here.
     pub(crate) fn run(
         self,
         reader: impl Read,
         sink: &mut dyn Sink,
+        diag: &mut Diagnostics,
+    ) -> Result<Outcome> {
+        self.deliver(reader, &mut Folding::new(sink), diag)
+    }
+
+    /// Reads the whole input, handing its events (unfolded) and records to `sink`.
+    pub(crate) fn deliver(
+        self,
+        reader: impl Read,
+        sink: &mut dyn Delivery,
         diag: &mut Diagnostics,
     ) -> Result<Outcome> {
         let errors_before = diag.errors();
@@ -199,7 +281,7 @@ impl<'a> InputDriver<'a> {
     fn read_all(
         mut self,
         reader: impl Read,
-        sink: &mut dyn Sink,
+        sink: &mut dyn Delivery,
         diag: &mut Diagnostics,
     ) -> Result<Outcome> {
         let mut lines = LineReader::new(BufReader::with_capacity(256 * 1024, reader));
@@ -263,7 +345,12 @@ impl<'a> InputDriver<'a> {
     }
 
     /// One line, in whatever state the input is.
-    fn line(&mut self, line: InputLine, sink: &mut dyn Sink, diag: &mut Diagnostics) -> Result<()> {
+    fn line(
+        &mut self,
+        line: InputLine,
+        sink: &mut dyn Delivery,
+        diag: &mut Diagnostics,
+    ) -> Result<()> {
         match &mut self.state {
             State::Sniffing(s) => {
                 let first_json = s.evidence.len() == 0;
@@ -353,7 +440,7 @@ impl<'a> InputDriver<'a> {
     }
 
     /// Follow mode, the input quiet: the adapter reads the files beside it.
-    fn poll(&mut self, sink: &mut dyn Sink, diag: &mut Diagnostics) -> Result<()> {
+    fn poll(&mut self, sink: &mut dyn Delivery, diag: &mut Diagnostics) -> Result<()> {
         if let State::Stream(adapter) = &mut self.state {
             let mut report = Report {
                 file: self.name,
@@ -367,7 +454,7 @@ impl<'a> InputDriver<'a> {
 
     /// The reader has nothing buffered: a live stream may be paused here, so decide now if the
     /// evidence already agrees rather than hold its output back.
-    fn drained(&mut self, sink: &mut dyn Sink, diag: &mut Diagnostics) -> Result<()> {
+    fn drained(&mut self, sink: &mut dyn Delivery, diag: &mut Diagnostics) -> Result<()> {
         match &self.state {
             State::Sniffing(s) if s.evidence.is_consistent() => self.decide(sink, diag),
             _ => Ok(()),
@@ -375,7 +462,7 @@ impl<'a> InputDriver<'a> {
     }
 
     /// Ends detection: picks the decoder and replays the held lines into it.
-    fn decide(&mut self, sink: &mut dyn Sink, diag: &mut Diagnostics) -> Result<()> {
+    fn decide(&mut self, sink: &mut dyn Delivery, diag: &mut Diagnostics) -> Result<()> {
         let State::Sniffing(s) = &self.state else {
             return Ok(());
         };
@@ -468,7 +555,7 @@ impl<'a> InputDriver<'a> {
     fn replay(
         &mut self,
         lines: impl Iterator<Item = InputLine>,
-        sink: &mut dyn Sink,
+        sink: &mut dyn Delivery,
         diag: &mut Diagnostics,
     ) -> Result<()> {
         for line in lines {
@@ -487,7 +574,12 @@ impl<'a> InputDriver<'a> {
 
     /// Counts lines in a row that raised an input error; past `MAX_BAD_RUN` the input is not
     /// JSON Lines.
-    fn count_bad(&mut self, bad: bool, sink: &mut dyn Sink, diag: &mut Diagnostics) -> Result<()> {
+    fn count_bad(
+        &mut self,
+        bad: bool,
+        sink: &mut dyn Delivery,
+        diag: &mut Diagnostics,
+    ) -> Result<()> {
         self.bad_run = if bad { self.bad_run + 1 } else { 0 };
         if self.bad_run > MAX_BAD_RUN && !matches!(self.state, State::Stopped) {
             self.stop(
@@ -504,7 +596,7 @@ impl<'a> InputDriver<'a> {
     fn skip_chatter(
         &mut self,
         held: Vec<InputLine>,
-        sink: &mut dyn Sink,
+        sink: &mut dyn Delivery,
         diag: &mut Diagnostics,
     ) -> Result<()> {
         let skipped: Vec<InputLine> = held
@@ -536,7 +628,7 @@ impl<'a> InputDriver<'a> {
 
     /// Abandons the input: it is not JSON Lines. One message for the whole input, not one per
     /// line; the run's exit status (1) says it failed.
-    fn stop(&mut self, sink: &mut dyn Sink, diag: &mut Diagnostics, why: &str) -> Result<()> {
+    fn stop(&mut self, sink: &mut dyn Delivery, diag: &mut Diagnostics, why: &str) -> Result<()> {
         diag.message(
             self.name,
             &format!("does not look like JSON Lines ({why}); stopped reading it"),
@@ -554,7 +646,7 @@ impl<'a> InputDriver<'a> {
     }
 
     /// The input ended.
-    fn finish(&mut self, sink: &mut dyn Sink, diag: &mut Diagnostics) -> Result<()> {
+    fn finish(&mut self, sink: &mut dyn Delivery, diag: &mut Diagnostics) -> Result<()> {
         if matches!(self.state, State::Sniffing(_)) {
             self.decide(sink, diag)?;
         }
@@ -576,8 +668,7 @@ impl<'a> InputDriver<'a> {
                     }
                 }
                 self.unreflected(diag);
-                self.folder.finish(&mut self.items);
-                self.emit_items(sink)?;
+                sink.end_of_events()?;
             }
             State::Document {
                 format,
@@ -592,8 +683,7 @@ impl<'a> InputDriver<'a> {
                 self.unreflected(diag);
             }
             State::Unknown => {
-                self.folder.finish(&mut self.items);
-                self.emit_items(sink)?;
+                sink.end_of_events()?;
             }
             State::Sniffing(_) | State::Transcript(_) | State::Stopped => {}
         }
@@ -626,7 +716,7 @@ impl<'a> InputDriver<'a> {
         format: SourceFormat,
         text: &str,
         first_line: u64,
-        sink: &mut dyn Sink,
+        sink: &mut dyn Delivery,
         diag: &mut Diagnostics,
     ) -> Result<()> {
         let values = match document::values(text, first_line) {
@@ -684,12 +774,11 @@ impl<'a> InputDriver<'a> {
                 break;
             }
         }
-        self.folder.finish(&mut self.items);
-        self.emit_items(sink)
+        sink.end_of_events()
     }
 
     /// Writes the header.
-    fn begin(&mut self, sink: &mut dyn Sink, source: &'static str) -> Result<()> {
+    fn begin(&mut self, sink: &mut dyn Delivery, source: &'static str) -> Result<()> {
         self.began = Some(source);
         sink.begin(Header {
             file: self.name.to_owned(),
@@ -697,25 +786,21 @@ impl<'a> InputDriver<'a> {
         })
     }
 
-    /// Passes decoded events to the sink (live) and the fold, and the fold's final items on.
-    fn feed(&mut self, sink: &mut dyn Sink) -> Result<()> {
+    /// Passes decoded events on, to be folded.
+    fn feed(&mut self, sink: &mut dyn Delivery) -> Result<()> {
         for event in self.events.drain(..) {
             self.fed += 1;
             self.ledger.event(&event);
-            sink.live(&event)?;
             if matches!(event.kind, EventKind::Debug { .. }) {
                 self.summary.debug += 1;
             }
-            self.folder.push(event, &mut self.items);
-            for item in self.items.drain(..) {
-                sink.item(item)?;
-            }
+            sink.event(event)?;
         }
         Ok(())
     }
 
     /// Passes final items (a transcript's records, the fold's last ones) to the sink.
-    fn emit_items(&mut self, sink: &mut dyn Sink) -> Result<()> {
+    fn emit_items(&mut self, sink: &mut dyn Delivery) -> Result<()> {
         for item in self.items.drain(..) {
             sink.item(item)?;
         }

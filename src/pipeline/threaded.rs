@@ -1,18 +1,21 @@
-//! One input on two threads: the driver (reading, decoding, folding) on one, `--redact`,
+//! One input on two threads: the driver (reading and decoding) on one; the fold, `--redact`,
 //! `--stable` and the renderer on the other (issue 14).
 //!
-//! A single large input used one core while the other sat idle: decoding and folding are about
-//! two thirds of a run, rendering the rest. Here the driver runs on a thread of its own and hands
-//! what it would have given the sink to the thread that renders, in order, in batches: a batch
-//! goes when the driver's reader has nothing left in its buffer (the moment the one-thread
-//! pipeline flushes, so a live pipe shows each record as soon as it is final) or when it holds
-//! [`BATCH`] messages or [`BATCH_BYTES`] of input. At most [`DEPTH`] batches wait between the
-//! threads, so memory stays bounded as the input grows.
+//! A single large input used one core while the other sat idle. Here the driver runs on a
+//! thread of its own and hands what it delivers (events, still to be folded, and records) to
+//! the thread that renders, in order, in batches: a batch goes when the driver's reader has
+//! nothing left in its buffer (the moment the one-thread pipeline flushes, so a live pipe shows
+//! each record as soon as it is final) or when it holds [`BATCH`] messages or [`BATCH_BYTES`] of
+//! input. At most [`DEPTH`] batches wait between the threads, so memory stays bounded as the
+//! input grows. Decoding is about two thirds of a `--to jsonl` run and the fold a tenth, so the
+//! fold goes with the renderer: the two threads then carry about as much as each other, and an
+//! event crosses once, moved, where the fold's items (and a copy of each event the renderer
+//! shows) crossed before.
 //!
 //! What the driver made is freed by the driver: the renderer hands each batch back once it is
-//! written. Freed on the renderer's thread, each of an item's allocations was a remote free for
-//! the allocator (mimalloc), and those frees and their collection cost as much as the second
-//! core gave.
+//! written, with the items it folded from the batch's events. Freed on the renderer's thread,
+//! each of an item's allocations was a remote free for the allocator (mimalloc), and those
+//! frees and their collection cost as much as the second core gave.
 //!
 //! The output is the same byte for byte: the renderer sees the same calls in the same order.
 //! Only diagnostics may reach standard error a little earlier relative to standard output.
@@ -24,11 +27,12 @@ use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
 use anyhow::Result;
 
 use super::RenderSink;
-use super::driver::{Outcome, Sink};
+use super::driver::{Delivery, Outcome, Sink};
 use crate::diagnostics::Diagnostics;
+use crate::fold::Folder;
 use crate::input::lines::InputLine;
 use crate::model::Header;
-use crate::model::event::{Event, EventKind};
+use crate::model::event::Event;
 use crate::model::transcript::TranscriptItem;
 use crate::settings::Settings;
 
@@ -45,11 +49,29 @@ enum Call {
     Begin(Header),
     /// `--include-raw`: an input line's number and text.
     RawLine(u64, String),
-    /// Boxed: only debug events go over unless the renderer shows events, and an event is
-    /// larger than the other calls.
-    Live(Box<Event>),
+    /// The batch's next event, to fold (the events travel apart, in [`Batch::events`]: an
+    /// event is larger than the other calls, and a vector of them is reused batch to batch).
+    Event,
     Item(TranscriptItem),
+    EndOfEvents,
     Idle,
+}
+
+/// Calls handed over together, and on the way back the items the renderer folded from them.
+struct Batch {
+    calls: Vec<Call>,
+    events: Vec<Event>,
+    folded: Vec<TranscriptItem>,
+}
+
+impl Batch {
+    fn new() -> Batch {
+        Batch {
+            calls: Vec::with_capacity(BATCH),
+            events: Vec::with_capacity(BATCH),
+            folded: Vec::new(),
+        }
+    }
 }
 
 /// The renderer's thread stopped taking batches (it failed: its own error is the one reported).
@@ -66,23 +88,20 @@ impl std::error::Error for RendererGone {}
 
 /// The driver's sink: the calls, batched for the renderer's thread.
 struct Handover {
-    to_renderer: SyncSender<Vec<Call>>,
+    to_renderer: SyncSender<Batch>,
     /// Batches the renderer is done with, to be freed here.
-    written: Receiver<Vec<Call>>,
-    batch: Vec<Call>,
+    written: Receiver<Batch>,
+    batch: Batch,
     /// Input bytes read since the last batch went.
     bytes: usize,
-    /// Every event goes over (the renderer shows them); otherwise only debug events, which
-    /// `--stats` counts.
-    all_events: bool,
     /// `--include-raw`: input lines go over.
     raw_lines: bool,
 }
 
 impl Handover {
     fn push(&mut self, call: Call) -> Result<()> {
-        self.batch.push(call);
-        if self.batch.len() >= BATCH {
+        self.batch.calls.push(call);
+        if self.batch.calls.len() >= BATCH {
             self.hand_over()?;
         }
         Ok(())
@@ -91,16 +110,18 @@ impl Handover {
     /// Sends the batch, if any.
     fn hand_over(&mut self) -> Result<()> {
         self.bytes = 0;
-        if self.batch.is_empty() {
+        if self.batch.calls.is_empty() {
             return Ok(());
         }
-        // The written batches are dropped here; the last one's vector is reused.
+        // The written batches are dropped here; the last one's vectors are reused.
         let mut next = None;
         for mut written in self.written.try_iter() {
-            written.clear();
+            written.calls.clear();
+            written.events.clear();
+            written.folded.clear();
             next = Some(written);
         }
-        let next = next.unwrap_or_else(|| Vec::with_capacity(BATCH));
+        let next = next.unwrap_or_else(Batch::new);
         let batch = std::mem::replace(&mut self.batch, next);
         self.to_renderer
             .send(batch)
@@ -108,7 +129,7 @@ impl Handover {
     }
 }
 
-impl Sink for Handover {
+impl Delivery for Handover {
     fn begin(&mut self, header: Header) -> Result<()> {
         self.push(Call::Begin(header))
     }
@@ -124,34 +145,62 @@ impl Sink for Handover {
         Ok(())
     }
 
-    fn live(&mut self, event: &Event) -> Result<()> {
-        if self.all_events || matches!(event.kind, EventKind::Debug { .. }) {
-            self.push(Call::Live(Box::new(event.clone())))?;
-        }
-        Ok(())
+    fn event(&mut self, event: Event) -> Result<()> {
+        self.batch.events.push(event);
+        self.push(Call::Event)
     }
 
     fn item(&mut self, item: TranscriptItem) -> Result<()> {
         self.push(Call::Item(item))
     }
 
+    fn end_of_events(&mut self) -> Result<()> {
+        self.push(Call::EndOfEvents)
+    }
+
     fn idle(&mut self) -> Result<()> {
-        self.batch.push(Call::Idle);
+        self.batch.calls.push(Call::Idle);
         self.hand_over()
     }
 }
 
-/// Makes one call on the renderer's sink, leaving what it carries to be freed by its maker.
-fn make(sink: &mut RenderSink<'_, impl Write>, call: &mut Call) -> Result<()> {
-    match call {
-        Call::Begin(header) => sink.begin(header.clone()),
-        Call::RawLine(number, text) => {
-            sink.keep_raw_line(*number, std::mem::take(text));
-            Ok(())
+/// The renderer's end: the fold, and the sink it gives to.
+struct Renderer<'r, 'o, W: Write> {
+    sink: &'r mut RenderSink<'o, W>,
+    folder: Folder,
+}
+
+impl<W: Write> Renderer<'_, '_, W> {
+    /// Makes one call on the renderer's sink, leaving what it carries (and the items folded
+    /// from it, in `folded`) to be freed by the driver. `events`: the batch's events not yet
+    /// folded.
+    fn make(
+        &mut self,
+        call: &mut Call,
+        events: &mut impl Iterator<Item = Event>,
+        folded: &mut Vec<TranscriptItem>,
+    ) -> Result<()> {
+        let start = folded.len();
+        match call {
+            Call::Begin(header) => return self.sink.begin(header.clone()),
+            Call::RawLine(number, text) => {
+                self.sink.keep_raw_line(*number, std::mem::take(text));
+                return Ok(());
+            }
+            Call::Event => {
+                if let Some(event) = events.next() {
+                    self.sink.live(&event)?;
+                    self.folder.push(event, folded);
+                }
+            }
+            Call::Item(item) => return self.sink.render_item(item),
+            Call::EndOfEvents => self.folder.finish(folded),
+            Call::Idle => return self.sink.idle(),
         }
-        Call::Live(event) => sink.live(event),
-        Call::Item(item) => sink.render_item(item),
-        Call::Idle => sink.idle(),
+        for item in &mut folded[start..] {
+            self.sink.render_item(item)?;
+        }
+        Ok(())
     }
 }
 
@@ -166,15 +215,13 @@ pub(super) fn drive(
     sink: &mut RenderSink<'_, impl Write>,
     diag: &mut Diagnostics,
 ) -> Result<Outcome> {
-    let all_events = sink.renderer.shows_events();
-    let (to_renderer, batches) = sync_channel::<Vec<Call>>(DEPTH);
-    let (give_back, written) = channel::<Vec<Call>>();
+    let (to_renderer, batches) = sync_channel::<Batch>(DEPTH);
+    let (give_back, written) = channel::<Batch>();
     let handover = Handover {
         to_renderer,
         written,
-        batch: Vec::with_capacity(BATCH),
+        batch: Batch::new(),
         bytes: 0,
-        all_events,
         raw_lines: settings.include_raw,
     };
     let (outcome, failed) = std::thread::scope(|scope| {
@@ -184,7 +231,7 @@ pub(super) fn drive(
                 // Moved here: the renderer's loop ends when this sink (its sender) is dropped.
                 let mut handover = handover;
                 let outcome =
-                    super::driver_for(name, path, settings).run(reader, &mut handover, diag);
+                    super::driver_for(name, path, settings).deliver(reader, &mut handover, diag);
                 // What the driver gave last goes over even when it failed (`--strict`).
                 let sent = handover.hand_over();
                 outcome.and_then(|o| sent.map(|()| o))
@@ -193,14 +240,20 @@ pub(super) fn drive(
             Ok(handle) => handle,
             Err(e) => return (Err(e.into()), None),
         };
+        let mut renderer = Renderer {
+            sink,
+            folder: Folder::new(),
+        };
         let mut failed = None;
         'batches: for mut batch in batches.iter() {
-            for call in &mut batch {
-                if let Err(e) = make(sink, call) {
+            let mut events = batch.events.drain(..);
+            for call in &mut batch.calls {
+                if let Err(e) = renderer.make(call, &mut events, &mut batch.folded) {
                     failed = Some(e);
                     break 'batches;
                 }
             }
+            drop(events);
             // Freed by the driver; once it has ended, here.
             let _ = give_back.send(batch);
         }

@@ -155,9 +155,11 @@ pub(crate) trait Render {
     fn shows_events(&self) -> bool {
         false
     }
-    /// True when writing an item costs little next to decoding and folding it (the JSON Lines
-    /// formats): with no `--redact`/`--stable` pass either, a thread of its own for the renderer
-    /// costs more in handing items over than it saves (`pipeline::threaded`, issue 14).
+    /// True when writing an item costs little next to decoding it (the JSON Lines formats):
+    /// with no `--redact`/`--stable` pass either, a thread of its own for the fold and the
+    /// renderer costs more in handing events over than it saves (`pipeline::threaded`, issue
+    /// 14: on a 42 MB stream, `--to jsonl` took 0.46 s of CPU and 323 ms instead of 0.29 s and
+    /// 287 ms).
     fn renders_cheaply(&self) -> bool {
         false
     }
