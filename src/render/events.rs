@@ -31,10 +31,6 @@ impl Render for EventsRenderer {
         true
     }
 
-    fn renders_cheaply(&self) -> bool {
-        true
-    }
-
     fn begin(&mut self, out: &mut dyn Write, header: &Header) -> io::Result<()> {
         self.line.write(
             out,

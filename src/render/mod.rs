@@ -155,14 +155,6 @@ pub(crate) trait Render {
     fn shows_events(&self) -> bool {
         false
     }
-    /// True when writing an item costs little next to decoding it (the JSON Lines formats):
-    /// with no `--redact`/`--stable` pass either, a thread of its own for the fold and the
-    /// renderer costs more in handing events over than it saves (`pipeline::threaded`, issue
-    /// 14: on a 42 MB stream, `--to jsonl` took 0.46 s of CPU and 323 ms instead of 0.29 s and
-    /// 287 ms).
-    fn renders_cheaply(&self) -> bool {
-        false
-    }
     /// An event with the raw input line it came from (`--include-raw`); only `--to events`
     /// writes the line, every other format takes the event alone.
     fn live_raw(&mut self, out: &mut dyn Write, event: &Event, _raw: &str) -> io::Result<()> {
