@@ -15,10 +15,10 @@
 # default recursion limit (1000) on a long chain, so it is run with the limit raised.
 #
 # Each command runs N times (default 3; peers once) and the best wall time and the best CPU time
-# (user + system) are kept; peak RSS is GNU time's %M. "x jq" is jq's time over the command's
-# (above 1: faster than jq), from CPU time (which a machine shared with other work disturbs less)
-# and from wall time (what a user waits; a command may use a second core). Read the ratios within
-# one run, not the seconds.
+# (user + system) are kept, measured to the microsecond; peak RSS is GNU time's %M. "x jq" is
+# jq's time over the command's (above 1: faster than jq), from CPU time (which a machine shared
+# with other work disturbs less) and from wall time (what a user waits; a command may use a
+# second core). Read the ratios within one run, not the seconds.
 # Prints a Markdown table (the README's performance section is one). Needs jq, python3, GNU time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,6 +48,26 @@ if $peers && [[ ! -x $venv/bin/claude-code-transcripts ]]; then
   "$venv/bin/pip" install --quiet claude-code-log claude-code-transcripts
 fi
 
+# measure CMD...: runs CMD (output discarded, standard error to $work/stderr) and prints its wall
+# time, user and system CPU time (s, to the microsecond, from the rusage of the child: GNU time's
+# %e rounds to 10 ms, a tenth of a short run) and peak RSS (KiB: GNU time's %M, as a child of
+# this small C program rather than of Python, whose own size the kernel would count as the
+# child's peak); fails as CMD does.
+measure() {
+  python3 - "$work/stderr" "$work/rss" "$@" <<'PY'
+import os, subprocess, sys, time
+err = open(sys.argv[1], "wb")
+cmd = ["/usr/bin/time", "-f", "%M", "-o", sys.argv[2], *sys.argv[3:]]
+start = time.perf_counter()
+child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+_, status, use = os.wait4(child.pid, 0)
+wall = time.perf_counter() - start
+rss = open(sys.argv[2]).read().split()[-1]
+print(f"{wall:.6f} {use.ru_utime:.6f} {use.ru_stime:.6f} {rss}")
+sys.exit(0 if os.waitstatus_to_exitcode(status) == 0 else 1)
+PY
+}
+
 # time_cmd NAME INPUT N CMD...: best wall and CPU time (s) and peak RSS (KiB) of N runs, output
 # discarded.
 results=$work/results
@@ -55,7 +75,7 @@ time_cmd() {
   local name=$1 input=$2 n=$3 best=999999 cpu=999999 peak=0
   shift 3
   for _ in $(seq "$n"); do
-    /usr/bin/time -f "%e %U %S %M" -o "$work/t" "$@" > /dev/null 2> "$work/stderr" || {
+    measure "$@" > "$work/t" || {
       echo "$name failed:" >&2; tail -5 "$work/stderr" >&2; return 1; }
     read -r s user sys kib < "$work/t"
     best=$(python3 -c "print(min($best, $s))")
@@ -104,7 +124,7 @@ print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 for name, inp, s, cpu, kib in rows:
     cpu = max(float(cpu), 0.005)
     s = max(float(s), 0.005)
-    print(f"| {inp} | {name} | {s:.2f} | {cpu:.2f} | {size[inp]/1e6/cpu:.0f} "
+    print(f"| {inp} | {name} | {s:.3f} | {cpu:.3f} | {size[inp]/1e6/cpu:.0f} "
           f"| {int(kib)/1024:.1f} | {jq[inp]/cpu:.2f} | {jq_wall[inp]/s:.2f} "
           f"| {cpu/html[inp]:.2f} | {s/html_wall[inp]:.2f} |")
 PY
