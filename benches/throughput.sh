@@ -14,8 +14,9 @@
 # one already made). claude-code-log builds its message tree recursively and stops at Python's
 # default recursion limit (1000) on a long chain, so it is run with the limit raised.
 #
-# Each command runs N times (default 3; peers once) and the best wall time and the best CPU time
-# (user + system) are kept, measured to the microsecond; peak RSS is GNU time's %M. "x jq" is
+# Each command runs N times (default 3; peers once), in N rounds of every command, and the best
+# wall time and the best CPU time (user + system) are kept, measured to the microsecond; peak
+# RSS is GNU time's %M. "x jq" is
 # jq's time over the command's (above 1: faster than jq), from CPU time (which a machine shared
 # with other work disturbs less) and from wall time (what a user waits; a command may use a
 # second core). Read the ratios within one run, not the seconds.
@@ -68,47 +69,52 @@ sys.exit(0 if os.waitstatus_to_exitcode(status) == 0 else 1)
 PY
 }
 
-# time_cmd NAME INPUT N CMD...: best wall and CPU time (s) and peak RSS (KiB) of N runs, output
-# discarded.
+# time_cmd NAME INPUT CMD...: one run, output discarded: its wall and CPU time (s) and peak RSS
+# (KiB) go to $results, a line a run.
 results=$work/results
 time_cmd() {
-  local name=$1 input=$2 n=$3 best=999999 cpu=999999 peak=0
-  shift 3
-  for _ in $(seq "$n"); do
-    measure "$@" > "$work/t" || {
-      echo "$name failed:" >&2; tail -5 "$work/stderr" >&2; return 1; }
-    read -r s user sys kib < "$work/t"
-    best=$(python3 -c "print(min($best, $s))")
-    cpu=$(python3 -c "print(min($cpu, $user + $sys))")
-    peak=$(( kib > peak ? kib : peak ))
-  done
-  echo "$name|$input|$best|$cpu|$peak" >> "$results"
+  local name=$1 input=$2
+  shift 2
+  measure "$@" > "$work/t" || {
+    echo "$name failed:" >&2; tail -5 "$work/stderr" >&2; return 1; }
+  read -r s user sys kib < "$work/t"
+  echo "$name|$input|$s|$(python3 -c "print($user + $sys)")|$kib" >> "$results"
 }
 
-suite() { # suite LABEL FILE
+suite() { # suite LABEL FILE: every command once
   local label=$1 file=$2
-  time_cmd "cat" "$label" "$runs" cat "$file"
-  time_cmd "jq -c ." "$label" "$runs" jq -c . "$file"
-  time_cmd "parse floor (serde, IgnoredAny)" "$label" "$runs" "$floor" "$file"
+  time_cmd "cat" "$label" cat "$file"
+  time_cmd "jq -c ." "$label" jq -c . "$file"
+  time_cmd "parse floor (serde, IgnoredAny)" "$label" "$floor" "$file"
   for to in jsonl events html md text; do
-    time_cmd "scribe --to $to" "$label" "$runs" "$bin" --to "$to" "$file"
+    time_cmd "scribe --to $to" "$label" "$bin" --to "$to" "$file"
   done
-  time_cmd "scribe --to jsonl --stable" "$label" "$runs" "$bin" --to jsonl --stable "$file"
-  time_cmd "scribe --to html --stable" "$label" "$runs" "$bin" --to html --stable "$file"
+  time_cmd "scribe --to jsonl --stable" "$label" "$bin" --to jsonl --stable "$file"
+  time_cmd "scribe --to html --stable" "$label" "$bin" --to html --stable "$file"
 }
-suite stream "$work/stream.jsonl"
-suite session "$session"
+# Round by round, every command once a round: a spell of load on a shared machine then slows
+# every command of a round alike instead of all the runs of one, and the ratios hold.
+for _ in $(seq "$runs"); do
+  suite stream "$work/stream.jsonl"
+  suite session "$session"
+done
 if $peers; then
-  time_cmd "claude-code-log (html)" session 1 "$venv/bin/python" -c \
+  time_cmd "claude-code-log (html)" session "$venv/bin/python" -c \
     'import sys; sys.setrecursionlimit(1000000); sys.argv[0] = "claude-code-log"; from claude_code_log.cli import main; sys.exit(main())' \
     "$session" --no-cache -o "$work/ccl.html"
-  time_cmd "claude-code-transcripts json (html)" session 1 \
+  time_cmd "claude-code-transcripts json (html)" session \
     "$venv/bin/claude-code-transcripts" json "$session" -o "$work/cct"
 fi
 
 python3 - "$results" "$work/stream.jsonl" "$session" "$(nproc)" <<'PY'
 import os, platform, sys, datetime
-rows = [l.rstrip("\n").split("|") for l in open(sys.argv[1])]
+# Each command's best wall time and best CPU time over its runs, and its largest peak.
+best = {}
+for l in open(sys.argv[1]):
+    name, inp, s, cpu, kib = l.rstrip("\n").split("|")
+    b = best.setdefault((name, inp), [float(s), float(cpu), int(kib)])
+    b[0], b[1], b[2] = min(b[0], float(s)), min(b[1], float(cpu)), max(b[2], int(kib))
+rows = [[name, inp, s, cpu, kib] for (name, inp), (s, cpu, kib) in best.items()]
 size = {"stream": os.path.getsize(sys.argv[2]), "session": os.path.getsize(sys.argv[3])}
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
 load = open("/proc/loadavg").read().split()[0]
