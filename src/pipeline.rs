@@ -140,8 +140,10 @@ fn run_inputs(settings: &Settings, diag: &mut Diagnostics, stats: &mut Stats) ->
             }
         };
         // One input at a time: its driver on one thread, its fold and renderer on another,
-        // unless --jobs 1.
-        let threads = Threads::from(settings.jobs > 1);
+        // unless --jobs 1 or rendering is too cheap to pay for the handover.
+        let threads = Threads::from(
+            settings.jobs > 1 && !(renderer.renders_cheaply() && settings.transforms().is_empty()),
+        );
         let done = match files.as_mut() {
             None => run_one_on(
                 threads,

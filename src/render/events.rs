@@ -27,6 +27,10 @@ struct HeaderEvent<'a> {
 }
 
 impl Render for EventsRenderer {
+    fn renders_cheaply(&self) -> bool {
+        true
+    }
+
     fn shows_events(&self) -> bool {
         true
     }

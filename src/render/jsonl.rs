@@ -45,6 +45,10 @@ struct NoticeRecord<'a> {
 }
 
 impl Render for JsonlRenderer {
+    fn renders_cheaply(&self) -> bool {
+        true
+    }
+
     fn begin(&mut self, out: &mut dyn Write, header: &Header) -> io::Result<()> {
         self.line.write(
             out,

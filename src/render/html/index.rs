@@ -191,6 +191,10 @@ impl Render for Tally<'_> {
         self.inner.shows_events()
     }
 
+    fn renders_cheaply(&self) -> bool {
+        self.inner.renders_cheaply()
+    }
+
     fn item(&mut self, out: &mut dyn Write, item: &TranscriptItem) -> io::Result<()> {
         self.observe(item);
         self.inner.item(out, item)
