@@ -838,35 +838,33 @@ impl Folder {
         &mut self,
         thread: &Thread,
     ) -> Option<Box<dyn DoubleEndedIterator<Item = &mut Turn> + '_>> {
-        match thread {
-            None => Some(Box::new(self.queue.iter_mut().filter_map(|p| match p {
-                Pending::Turn(t) => Some(t.as_mut()),
-                Pending::Ready(_) => None,
-            }))),
-            Some(parent) => self.subthreads.get_mut(parent).map(|st| {
-                Box::new(st.turns.iter_mut()) as Box<dyn DoubleEndedIterator<Item = &mut Turn>>
-            }),
-        }
+        turns_in(&mut self.queue, &mut self.subthreads, thread)
     }
 
     fn find_turn(&mut self, thread: &Thread, id: &str) -> Option<&mut Turn> {
         self.thread_turns(thread)?.rev().find(|t| t.id == id)
     }
 
+    /// The open call `id`, where `call_thread` says it was put (its slot is borrowed, not
+    /// copied: this runs for every result) or, if something moved it since, wherever it is in
+    /// its thread.
     fn find_call(&mut self, id: &str) -> Option<&mut ToolCall> {
-        let CallSlot::Open { thread, turn, part } = self.call_thread.get(id)?.clone() else {
+        let CallSlot::Open { thread, turn, part } = self.call_thread.get(id)? else {
             return None;
         };
+        let (queue, subthreads) = (&mut self.queue, &mut self.subthreads);
         let is_it = |p: &Part| matches!(p, Part::ToolCall { call } if call.tool_call_id == id);
         // Where the call was put, unless something moved it since.
-        let placed = self
-            .find_turn(&thread, &turn)
-            .and_then(|t| t.parts.get(part))
+        let placed = turns_in(queue, subthreads, thread)?
+            .rev()
+            .find(|t| t.id == *turn)
+            .and_then(|t| t.parts.get(*part))
             .is_some_and(is_it);
         if placed {
-            return self
-                .find_turn(&thread, &turn)
-                .and_then(|t| t.parts.get_mut(part))
+            return turns_in(queue, subthreads, thread)?
+                .rev()
+                .find(|t| t.id == *turn)
+                .and_then(|t| t.parts.get_mut(*part))
                 .and_then(|p| {
                     if let Part::ToolCall { call } = p {
                         Some(call.as_mut())
@@ -875,7 +873,7 @@ impl Folder {
                     }
                 });
         }
-        self.thread_turns(&thread)?.rev().find_map(|t| {
+        turns_in(queue, subthreads, thread)?.rev().find_map(|t| {
             t.parts.iter_mut().rev().find_map(|p| match p {
                 Part::ToolCall { call } if call.tool_call_id == id => Some(call.as_mut()),
                 Part::ToolCall { .. }
@@ -1166,6 +1164,26 @@ impl Folder {
 
 /// Merges a later frame's facts into a turn's: usage is replaced, never added (the CLI repeats
 /// the message's usage on every content-block frame).
+
+/// The turns of `thread` still held: the main thread's in the queue, a sub-agent's in its
+/// record. A function of the two fields, not of the fold, so that a caller can hold another
+/// field (`Folder::find_call` holds the call's slot) while it looks.
+fn turns_in<'a>(
+    queue: &'a mut VecDeque<Pending>,
+    subthreads: &'a mut HashMap<String, SubThread>,
+    thread: &Thread,
+) -> Option<Box<dyn DoubleEndedIterator<Item = &'a mut Turn> + 'a>> {
+    match thread {
+        None => Some(Box::new(queue.iter_mut().filter_map(|p| match p {
+            Pending::Turn(t) => Some(t.as_mut()),
+            Pending::Ready(_) => None,
+        }))),
+        Some(parent) => subthreads.get_mut(parent).map(|st| {
+            Box::new(st.turns.iter_mut()) as Box<dyn DoubleEndedIterator<Item = &mut Turn>>
+        }),
+    }
+}
+
 fn merge_meta(into: &mut TurnMeta, from: TurnMeta) {
     if let Some(u) = from.usage {
         match into.usage.as_mut() {
