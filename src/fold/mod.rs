@@ -1162,9 +1162,6 @@ impl Folder {
     }
 }
 
-/// Merges a later frame's facts into a turn's: usage is replaced, never added (the CLI repeats
-/// the message's usage on every content-block frame).
-
 /// The turns of `thread` still held: the main thread's in the queue, a sub-agent's in its
 /// record. A function of the two fields, not of the fold, so that a caller can hold another
 /// field (`Folder::find_call` holds the call's slot) while it looks.
@@ -1184,6 +1181,8 @@ fn turns_in<'a>(
     }
 }
 
+/// Merges a later frame's facts into a turn's: usage is replaced, never added (the CLI repeats
+/// the message's usage on every content-block frame).
 fn merge_meta(into: &mut TurnMeta, from: TurnMeta) {
     if let Some(u) = from.usage {
         match into.usage.as_mut() {
