@@ -47,46 +47,57 @@ const fn splat(b: u8) -> u64 {
     u64::from_ne_bytes([b; 8])
 }
 
-/// True when one of the eight bytes of `w` is below 0x20, a quote or a backslash. Each test is
-/// exact about whether some byte matches (which one it flags may be wrong, and is not used).
-fn needs_escape(w: u64) -> bool {
-    const LOW: u64 = splat(0x01);
+/// The bytes of `w` (eight bytes, the first in the low bits) that serde_json escapes: below
+/// 0x20, a quote or a backslash, each marked by its top bit, exactly (no carry crosses from one
+/// byte into the next: every sum stays below 0x100), so the lowest mark is the first such byte.
+fn escapes_in(w: u64) -> u64 {
+    const LOW7: u64 = splat(0x7f);
     const HIGH: u64 = splat(0x80);
-    let has_zero = |v: u64| v.wrapping_sub(LOW) & !v & HIGH;
-    let below_space = w.wrapping_sub(splat(0x20)) & !w & HIGH;
-    (below_space | has_zero(w ^ splat(b'"')) | has_zero(w ^ splat(b'\\'))) != 0
+    // The top bit of each byte of `v` that is zero.
+    let zero = |v: u64| !(((v & LOW7) + LOW7) | v) & HIGH;
+    let below_space = !(((w & LOW7) + splat(0x60)) | w) & HIGH;
+    below_space | zero(w ^ splat(b'"')) | zero(w ^ splat(b'\\'))
 }
 
 /// Appends `s` as a JSON string, escaped as serde_json escapes it.
 ///
-/// Each word of eight bytes that needs no escape is copied as it is tested (a fixed-size copy,
-/// one store), so a string is read once and the output is written without a `memcpy` call per
-/// run of plain text: a stream's strings are short and broken by newlines, and those calls
-/// were 438 000 on 20 000 lines (issue 14). A word that holds a byte to escape, and the last
-/// bytes, go one by one.
+/// A string is read once, eight bytes at a time, and each byte to escape is found exactly
+/// ([`escapes_in`]); the text between two of them is copied whole. Before, a word that held
+/// one went byte by byte, and a saved session's outputs have one every 32 bytes (issue 14).
 fn write_str(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     out.reserve(bytes.len() + 2);
     out.push(b'"');
+    // The first byte not yet written.
+    let mut start = 0;
     let mut words = bytes.chunks_exact(8);
+    let mut at = 0;
     for word in &mut words {
-        let w: [u8; 8] = word.try_into().expect("eight bytes");
-        if needs_escape(u64::from_ne_bytes(w)) {
-            w.iter().for_each(|&b| put_byte(out, b));
-        } else {
-            out.extend_from_slice(&w);
+        let mut marks = escapes_in(u64::from_le_bytes(word.try_into().expect("eight bytes")));
+        while marks != 0 {
+            let i = at + (marks.trailing_zeros() / 8) as usize;
+            out.extend_from_slice(&bytes[start..i]);
+            put_escape(out, bytes[i]);
+            start = i + 1;
+            marks &= marks - 1;
+        }
+        at += 8;
+    }
+    for (i, &b) in words.remainder().iter().enumerate() {
+        if ESCAPE[b as usize] != 0 {
+            out.extend_from_slice(&bytes[start..at + i]);
+            put_escape(out, b);
+            start = at + i + 1;
         }
     }
-    words.remainder().iter().for_each(|&b| put_byte(out, b));
+    out.extend_from_slice(&bytes[start..]);
     out.push(b'"');
 }
 
-/// Appends one byte of a string, escaped when serde_json escapes it.
-#[inline(always)]
-fn put_byte(out: &mut Vec<u8>, b: u8) {
+/// Appends the escape serde_json writes for `b`, a byte [`ESCAPE`] marks.
+fn put_escape(out: &mut Vec<u8>, b: u8) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     match ESCAPE[b as usize] {
-        0 => out.push(b),
         b'u' => out.extend_from_slice(&[
             b'\\',
             b'u',
@@ -592,6 +603,29 @@ mod tests {
         #[test]
         fn escapes_any_string_as_serde_json_does(s in any::<String>()) {
             prop_assert_eq!(ours(&s), serde_json::to_string(&s).unwrap());
+        }
+    }
+
+    /// `escapes_in` marks exactly the bytes `ESCAPE` marks, whatever their neighbours are
+    /// (bytes above 0x7f included, where a borrow or a carry would spill into the next byte).
+    #[test]
+    fn escapes_in_marks_exactly_the_bytes_to_escape() {
+        for b in 0..=255u8 {
+            for filler in [0u8, 0x1f, 0x20, b'"', b'\\', 0x7f, 0x80, 0xc3, 0xff] {
+                for lane in 0..8 {
+                    let mut w = [filler; 8];
+                    w[lane] = b;
+                    let marks = escapes_in(u64::from_le_bytes(w));
+                    for (i, &x) in w.iter().enumerate() {
+                        let marked = marks >> (i * 8 + 7) & 1 == 1;
+                        assert_eq!(
+                            marked,
+                            ESCAPE[x as usize] != 0,
+                            "byte {x:#x} in lane {i} of {w:x?}"
+                        );
+                    }
+                }
+            }
         }
     }
 
