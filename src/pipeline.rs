@@ -112,6 +112,10 @@ fn run_inputs(settings: &Settings, diag: &mut Diagnostics, stats: &mut Stats) ->
         .output_dir
         .as_ref()
         .map(|dir| OutputDir::new(dir, settings.to));
+    // Several inputs into a directory: freed memory is held longer (`allocator`).
+    if files.is_some() && inputs.len() > 1 {
+        crate::allocator::several_inputs();
+    }
     // Standard input is read where it stands in the list: one at a time.
     let side_by_side =
         settings.jobs > 1 && inputs.len() > 1 && !inputs.iter().any(|p| p.as_os_str() == "-");
