@@ -12,11 +12,9 @@
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 const MI_OPTION_ALLOW_THP: libmimalloc_sys::mi_option_t = 43;
 
-/// Milliseconds freed memory is held when one input is converted. mimalloc asks Linux for
-/// transparent huge pages otherwise, which makes every page it touches 2 MiB of resident
-/// memory: a 40 MB stream then peaked at 28 MB instead of 11. A saved session's first pass frees
-/// its tables as the second builds its own: with memory held 10 ms and one input on two
-/// threads (each with its own heap), `--stable --to jsonl` of a 1 GiB session peaked at
+/// Milliseconds freed memory is held when one input is converted. A saved session's first
+/// pass frees its tables as the second builds its own: with memory held 10 ms and one input on
+/// two threads (each with its own heap), `--stable --to jsonl` of a 1 GiB session peaked at
 /// 61–69 MB; after 2 ms it peaks at 52 MB (49 at 0 ms, with a third more system time).
 const ONE_INPUT_DELAY_MS: std::ffi::c_long = 2;
 
@@ -28,6 +26,8 @@ const ONE_INPUT_DELAY_MS: std::ffi::c_long = 2;
 const SEVERAL_INPUTS_DELAY_MS: std::ffi::c_long = 10;
 
 /// The options a run starts with; called before anything allocates (the binary's constructor).
+/// Transparent huge pages are refused: mimalloc asks Linux for them otherwise, which makes every
+/// page it touches 2 MiB of resident memory (a 40 MB stream then peaked at 28 MB instead of 11).
 pub fn options_at_start() {
     // SAFETY: setting an option is allowed at any time; the values are plain integers.
     unsafe {

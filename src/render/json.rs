@@ -62,8 +62,9 @@ fn escapes_in(w: u64) -> u64 {
 /// Appends `s` as a JSON string, escaped as serde_json escapes it.
 ///
 /// A string is read once, eight bytes at a time, and each byte to escape is found exactly
-/// ([`escapes_in`]); the text between two of them is copied whole. Before, a word that held
-/// one went byte by byte, and a saved session's outputs have one every 32 bytes (issue 14).
+/// ([`escapes_in`]); the text between two of them is copied whole. A word that held one used
+/// to be searched again byte by byte, and a saved session's outputs have one every 32 bytes
+/// (issue 14).
 fn write_str(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     out.reserve(bytes.len() + 2);
