@@ -71,6 +71,18 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
     code
 }
 
+/// Says that `-o DIR` names an existing file, and how to write one file instead: `-o` is
+/// `--output-dir`, and a user who expects `-o FILE` (as in many tools) should learn the way that
+/// works. The path goes through [`crate::diagnostics::say`], so a planted name's control bytes
+/// don't reach the terminal.
+pub(crate) fn say_output_dir_is_a_file(dir: &std::path::Path) {
+    crate::diagnostics::say(&format!(
+        "--output-dir {}: this is a file, not a directory (-o writes one file per input into a \
+         directory; to write one file, redirect standard output: scribe INPUT > FILE)",
+        dir.display()
+    ));
+}
+
 /// Reads every input in turn (`run` less the `--stats` account).
 fn run_inputs(settings: &Settings, diag: &mut Diagnostics, stats: &mut Stats) -> Result<u8> {
     let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
@@ -79,10 +91,7 @@ fn run_inputs(settings: &Settings, diag: &mut Diagnostics, stats: &mut Stats) ->
     let mut stopped = false;
     if let Some(dir) = &settings.output_dir {
         if dir.exists() && !dir.is_dir() {
-            crate::diagnostics::say(&format!(
-                "--output-dir {}: this is a file, not a directory",
-                dir.display()
-            ));
+            say_output_dir_is_a_file(dir);
             return Ok(exit::TROUBLE);
         }
     }

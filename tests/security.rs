@@ -519,3 +519,34 @@ fn hook_log_does_not_follow_a_symlink_planted_in_the_output_dir() {
     assert_eq!(log.lines().count(), 1, "{log}");
     assert!(log.contains("/nonexistent/a\\nb"), "{log}");
 }
+
+/// `-o` names a directory; given an existing file (as a user expecting `-o FILE` would), the
+/// run stops with exit status 2 and says how to write one file instead, in plain runs and with
+/// `--follow` alike, and the file's name reaches stderr without its control bytes.
+#[test]
+fn output_dir_that_is_a_file_is_refused_with_the_way_to_write_one_file() {
+    let dir = temp_dir();
+    let input = write_file(dir.path(), "in.jsonl", "");
+    let file = write_file(dir.path(), "out\x1b[2J.html", "kept\n");
+    for follow in [false, true] {
+        let mut cmd = scribe();
+        if follow {
+            cmd.arg("--follow");
+        }
+        let out = cmd
+            .arg(&input)
+            .args(["--to", "html", "-o"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "follow {follow}: {err:?}");
+        assert!(err.contains("this is a file, not a directory"), "{err:?}");
+        assert!(err.contains("scribe INPUT > FILE"), "{err:?}");
+        assert!(
+            !err.contains('\x1b') && err.contains("out\\x1b[2J.html"),
+            "{err:?}"
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept\n");
+}

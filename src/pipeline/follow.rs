@@ -72,10 +72,7 @@ pub(crate) fn run(settings: &Settings) -> Result<u8> {
     }
     if let Some(dir) = &settings.output_dir {
         if dir.exists() && !dir.is_dir() {
-            eprintln!(
-                "scribe: --output-dir {}: this is a file, not a directory",
-                dir.display()
-            );
+            super::say_output_dir_is_a_file(dir);
             return Ok(exit::TROUBLE);
         }
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
