@@ -71,16 +71,20 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
     code
 }
 
-/// Says that `-o DIR` names an existing file, and how to write one file instead: `-o` is
-/// `--output-dir`, and a user who expects `-o FILE` (as in many tools) should learn the way that
-/// works. The path goes through [`crate::diagnostics::say`], so a planted name's control bytes
-/// don't reach the terminal.
-pub(crate) fn say_output_dir_is_a_file(dir: &std::path::Path) {
-    crate::diagnostics::say(&format!(
-        "--output-dir {}: this is a file, not a directory (-o writes one file per input into a \
-         directory; to write one file, redirect standard output: scribe INPUT > FILE)",
-        dir.display()
-    ));
+/// Whether `-o DIR` names an existing file that is not a directory; if so, says so and how to
+/// write one file instead: `-o` is `--output-dir`, and a user who expects `-o FILE` (as in many
+/// tools) should learn the way that works. The path goes through [`crate::diagnostics::say`],
+/// so a planted name's control bytes don't reach the terminal. Plain runs and `--follow` ask it.
+pub(crate) fn output_dir_is_a_file(dir: &std::path::Path) -> bool {
+    let refused = dir.exists() && !dir.is_dir();
+    if refused {
+        crate::diagnostics::say(&format!(
+            "--output-dir {}: this is a file, not a directory (-o writes one file per input into \
+             a directory; to write one file, redirect standard output: scribe INPUT > FILE)",
+            dir.display()
+        ));
+    }
+    refused
 }
 
 /// Reads every input in turn (`run` less the `--stats` account).
@@ -90,8 +94,7 @@ fn run_inputs(settings: &Settings, diag: &mut Diagnostics, stats: &mut Stats) ->
     let mut trouble = false;
     let mut stopped = false;
     if let Some(dir) = &settings.output_dir {
-        if dir.exists() && !dir.is_dir() {
-            say_output_dir_is_a_file(dir);
+        if output_dir_is_a_file(dir) {
             return Ok(exit::TROUBLE);
         }
     }

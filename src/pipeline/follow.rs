@@ -71,8 +71,7 @@ pub(crate) fn run(settings: &Settings) -> Result<u8> {
         return Ok(exit::TROUBLE);
     }
     if let Some(dir) = &settings.output_dir {
-        if dir.exists() && !dir.is_dir() {
-            super::say_output_dir_is_a_file(dir);
+        if super::output_dir_is_a_file(dir) {
             return Ok(exit::TROUBLE);
         }
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
