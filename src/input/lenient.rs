@@ -24,6 +24,8 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
+use crate::model::details::{self, Details};
+
 /// The visitor methods for the value kinds a reader does not keep: each is read (a list or an
 /// object item by item as [`Checked`], so as strictly as a `Value` parse) and gives `$other`.
 /// `strs` adds the strings, `scalars` the booleans, numbers and null, `nested` lists, objects
@@ -262,6 +264,63 @@ impl<'de> Deserialize<'de> for Present {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         Value::deserialize(d).map(|v| Present(Some(v)))
     }
+}
+
+/// `v.get(k).cloned()` kept as compact JSON text ([`Details`]): a free-form field that is
+/// copied to the output, not read, so never built as a `Value` tree (`null` included).
+#[derive(Debug, Default)]
+pub(crate) struct PresentDetails(pub(crate) Option<Details>);
+
+impl<'de> Deserialize<'de> for PresentDetails {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        details::read(d).map(|x| PresentDetails(Some(x)))
+    }
+}
+
+/// `v.get(k).and_then(Value::as_array)`, each item read as `T`: the items of an array field,
+/// else `None` (anything else is read and dropped).
+#[derive(Debug)]
+pub(crate) struct Items<T>(pub(crate) Option<Vec<T>>);
+
+impl<T> Default for Items<T> {
+    fn default() -> Self {
+        Items(None)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Items<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ItemsVisitor(PhantomData)).map(Items)
+    }
+}
+
+/// The visitor behind [`Items`].
+struct ItemsVisitor<T>(PhantomData<T>);
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for ItemsVisitor<T> {
+    type Value = Option<Vec<T>>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Option<Vec<T>>, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Some(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Option<Vec<T>>, A::Error> {
+        CheckVisitor.visit_map(map).map(|_| None)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<Vec<T>>, D::Error> {
+        d.deserialize_any(self)
+    }
+
+    visit_others!(None; strs, scalars);
 }
 
 /// `v.get(k).and_then(Value::as_array).cloned()`: the items of an array field, else `None`.

@@ -107,7 +107,9 @@ fn add_missing_fields(v: &mut Value) {
                 && !o.contains_key("facts")
                 && let Some(sidecar) = o.get("sidecar")
             {
-                let facts = crate::input::claude::results::result_facts(sidecar);
+                let facts = crate::input::claude::results::result_facts(
+                    &crate::model::details::Details::from_value(sidecar),
+                );
                 if !facts.is_empty()
                     && let Ok(f) = serde_json::to_value(facts)
                 {

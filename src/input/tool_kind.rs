@@ -9,6 +9,8 @@
 
 use serde_json::Value;
 
+use crate::model::details::Details;
+
 use crate::model::tool_kind::{ResultFacts, TextEdit, TodoItem, TodoStatus, ToolKind};
 use crate::model::transcript::Caller;
 
@@ -38,10 +40,10 @@ pub(crate) fn classify(
 
 /// An agent's reader of its own result details (the sidecar): what a reader of a finished call
 /// wants that its output does not say.
-pub(crate) type FactsReader = fn(&Value) -> ResultFacts;
+pub(crate) type FactsReader = fn(&Details) -> ResultFacts;
 
 /// A reader for result details that carry nothing scribe shows beside the output.
-pub(crate) fn no_facts(_details: &Value) -> ResultFacts {
+pub(crate) fn no_facts(_details: &Details) -> ResultFacts {
     ResultFacts::default()
 }
 

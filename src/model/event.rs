@@ -8,6 +8,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use super::details::Details;
 use super::session::{SessionSnapshot, SystemNotice};
 use super::transcript::{
     Part, ResultFacts, SubagentStatus, SubagentUsage, ToolKind, Turn, TurnMeta,
@@ -93,7 +94,7 @@ pub(crate) enum EventKind {
         #[serde(skip_serializing_if = "Option::is_none")]
         error_text: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
-        sidecar: Option<Value>,
+        sidecar: Option<Details>,
         /// What the adapter read from the harness's result details (`ResultFacts`).
         #[serde(skip_serializing_if = "ResultFacts::is_empty", default)]
         facts: ResultFacts,
@@ -128,7 +129,7 @@ pub(crate) enum EventKind {
         /// The harness's structured view of the call, replacing the previous one (Qwen's title,
         /// kind, status, locations, rawOutput).
         #[serde(skip_serializing_if = "Option::is_none")]
-        sidecar: Option<Value>,
+        sidecar: Option<Details>,
     },
     /// The harness refused to run a tool call.
     #[serde(rename_all = "camelCase")]

@@ -7,6 +7,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::details::Details;
+
 use super::session::{SessionSnapshot, SystemNotice};
 pub(crate) use super::tool_kind::{ResultFacts, ToolKind};
 
@@ -463,7 +465,7 @@ pub(crate) struct ToolCall {
     pub(crate) denied: Option<String>,
     /// The harness's structured result (Claude's `tool_use_result` envelope).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) sidecar: Option<Value>,
+    pub(crate) sidecar: Option<Details>,
     /// What the adapter read from the harness's result details for a reader (lines read, the
     /// diff an edit made); renderers read this, never the sidecar.
     #[serde(skip_serializing_if = "ResultFacts::is_empty", default)]
@@ -550,7 +552,7 @@ pub(crate) struct CallResult {
     pub(crate) is_error: bool,
     pub(crate) output: Value,
     pub(crate) error_text: Option<String>,
-    pub(crate) sidecar: Option<Value>,
+    pub(crate) sidecar: Option<Details>,
     pub(crate) facts: ResultFacts,
 }
 

@@ -20,8 +20,6 @@ use crate::model::transcript::TranscriptItem;
 pub(crate) mod ansi;
 mod events;
 pub(crate) mod html;
-/// Compact JSON written as serde_json writes it, with strings escaped a word at a time.
-mod json;
 mod jsonl;
 mod markdown;
 /// Notice wordings shared by the text, Markdown and HTML renderers.
@@ -132,7 +130,7 @@ impl JsonLine {
         record: &T,
     ) -> io::Result<()> {
         self.0.clear();
-        json::write(&mut self.0, record)?;
+        crate::json_text::write(&mut self.0, record)?;
         self.0.push(b'\n');
         let written = out.write_all(&self.0);
         if self.0.capacity() > Self::KEEP {

@@ -12,6 +12,7 @@ use crate::input::anthropic::row::{self, Content, Element, RawBlock, Row, Spelli
 use crate::input::anthropic::typed_system::TaskLine;
 use crate::input::fields::{opt_string, parent_tool_use_id};
 use crate::input::tool_kind::{FactsReader, ToolTable};
+use crate::model::details::Details;
 use crate::model::event::EventKind;
 use crate::model::transcript::{Part, Role, Turn, TurnMeta};
 
@@ -268,7 +269,8 @@ impl ClaudeMessages {
                     mut error_text,
                 } => {
                     let sc = sidecar.take();
-                    if let Some(Value::String(s)) = &sc {
+                    let side_text = sc.as_ref().and_then(Details::as_str);
+                    if let Some(s) = &side_text {
                         if s.starts_with("Error:") {
                             is_error = true;
                             if error_text.is_none() {
@@ -278,7 +280,7 @@ impl ClaudeMessages {
                     }
                     // A rejection written before `toolDenialKind` existed: a denial, not an
                     // error (the fold keeps the result's output on the denied call).
-                    if is_error && is_rejection(sc.as_ref(), &output) {
+                    if is_error && is_rejection(side_text.as_deref(), &output) {
                         emit(EventKind::ToolDenied {
                             tool_call_id: tool_call_id.clone(),
                             tool_name: String::new(),
@@ -498,8 +500,8 @@ const REJECTED_SIDECAR: &str = "User rejected tool use";
 const REJECTED_TEXT: &str = "The user doesn't want to ";
 
 /// True when an error result is the person's rejection of the call.
-fn is_rejection(sidecar: Option<&Value>, output: &Value) -> bool {
-    let side = sidecar.and_then(Value::as_str).unwrap_or_default();
+fn is_rejection(sidecar: Option<&str>, output: &Value) -> bool {
+    let side = sidecar.unwrap_or_default();
     side == REJECTED_SIDECAR
         || side
             .trim_start_matches("Error:")

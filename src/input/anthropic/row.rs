@@ -16,8 +16,10 @@ use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 use crate::input::lenient::{
-    Array, Bool, Checked, Object, Present, PresentStr, Same, Str, U64, lenient_struct,
+    Array, Bool, Checked, Object, Present, PresentDetails, PresentStr, Same, Str, U64,
+    lenient_struct,
 };
+use crate::model::details::Details;
 use crate::model::transcript::Usage;
 
 lenient_struct! {
@@ -38,9 +40,9 @@ lenient_struct! {
         "error" => error: Option<Option<Cow<'a, str>>> as PresentStr<'a>,
         "aborted" => aborted: Option<bool> as Bool,
         /// The result details, stream spelling.
-        "tool_use_result" => tool_use_result: Option<Value> as Present,
+        "tool_use_result" => tool_use_result: Option<Details> as PresentDetails,
         /// The result details, saved-session spelling.
-        "toolUseResult" => tool_use_result_saved: Option<Value> as Present,
+        "toolUseResult" => tool_use_result_saved: Option<Details> as PresentDetails,
         "isReplay" => is_replay: Option<bool> as Bool,
         "isSynthetic" => is_synthetic: Option<bool> as Bool,
         "isMeta" => is_meta: Option<bool> as Bool,
@@ -270,7 +272,7 @@ impl Row<'_> {
     }
 
     /// The result details (`tool_use_result` / `toolUseResult`) when there and not `null`.
-    pub(crate) fn take_details(&mut self, spelling: Spelling) -> Option<Value> {
+    pub(crate) fn take_details(&mut self, spelling: Spelling) -> Option<Details> {
         match spelling {
             Spelling::Live => self.tool_use_result.take(),
             Spelling::Saved => self.tool_use_result_saved.take(),

@@ -5,37 +5,89 @@
 //! `structuredPatch` hunks. The details stay whole in the call's sidecar; these are copied out so
 //! that no renderer reads Claude Code's result shape.
 
-use serde_json::Value;
+use std::borrow::Cow;
+use std::sync::LazyLock;
 
+use memchr::memmem;
+
+use serde::Deserialize;
+
+use crate::input::lenient::{Items, Obj, Object, Str, U64};
+use crate::model::details::Details;
 use crate::model::tool_kind::{DiffHunk, ResultFacts};
 
-/// The facts in one result's details; a detail not in the expected shape is left out.
-pub(crate) fn result_facts(details: &Value) -> ResultFacts {
-    ResultFacts {
-        lines_read: details.pointer("/file/numLines").and_then(Value::as_u64),
-        hunks: details
-            .get("structuredPatch")
-            .and_then(Value::as_array)
-            .map(|hunks| hunks.iter().map(hunk).collect())
-            .unwrap_or_default(),
-    }
+/// The fields of the details that hold facts: a read's file, an edit's patch. Read leniently
+/// (`input::lenient`: a field of another type reads as absent), and everything else skipped
+/// unread: the details' text is already known to be valid JSON without repeated keys.
+#[derive(Deserialize, Default)]
+struct FactFields<'a> {
+    #[serde(default)]
+    file: Object<FileFields>,
+    #[serde(default, rename = "structuredPatch", borrow)]
+    patch: Items<Obj<HunkFields<'a>>>,
+}
+
+/// A read's `file`.
+#[derive(Deserialize, Default)]
+struct FileFields {
+    #[serde(default, rename = "numLines")]
+    num_lines: U64,
 }
 
 /// One `structuredPatch` hunk; missing numbers are 0 and lines that are not text are skipped.
-fn hunk(h: &Value) -> DiffHunk {
-    let n = |k: &str| h.get(k).and_then(Value::as_u64).unwrap_or(0);
-    DiffHunk {
-        old_start: n("oldStart"),
-        old_lines: n("oldLines"),
-        new_start: n("newStart"),
-        new_lines: n("newLines"),
-        lines: h
-            .get("lines")
-            .and_then(Value::as_array)
+#[derive(Deserialize, Default)]
+struct HunkFields<'a> {
+    #[serde(default, rename = "oldStart")]
+    old_start: U64,
+    #[serde(default, rename = "oldLines")]
+    old_lines: U64,
+    #[serde(default, rename = "newStart")]
+    new_start: U64,
+    #[serde(default, rename = "newLines")]
+    new_lines: U64,
+    #[serde(default, borrow)]
+    lines: Items<Str<'a>>,
+}
+
+/// The facts in one result's details; a detail not in the expected shape is left out. Only the
+/// two fields that hold them are read from the details' text.
+pub(crate) fn result_facts(details: &Details) -> ResultFacts {
+    // The text is in the written form (`model::details`), where a key is written out quoted:
+    // details that name neither field (most of them) are not parsed.
+    static NAMES: LazyLock<[memmem::Finder<'static>; 2]> = LazyLock::new(|| {
+        [
+            memmem::Finder::new(br#""file""#),
+            memmem::Finder::new(br#""structuredPatch""#),
+        ]
+    });
+    let text = details.text().as_bytes();
+    if NAMES.iter().all(|name| name.find(text).is_none()) {
+        return ResultFacts::default();
+    }
+    // A derived struct refuses anything but an object: such details hold no facts.
+    let Some(f) = details.read::<FactFields<'_>>() else {
+        return ResultFacts::default();
+    };
+    ResultFacts {
+        lines_read: f.file.0.and_then(|file| file.num_lines.0),
+        hunks: f
+            .patch
+            .0
+            .unwrap_or_default()
             .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .map(str::to_owned)
+            .map(|Obj(h)| DiffHunk {
+                old_start: h.old_start.0.unwrap_or(0),
+                old_lines: h.old_lines.0.unwrap_or(0),
+                new_start: h.new_start.0.unwrap_or(0),
+                new_lines: h.new_lines.0.unwrap_or(0),
+                lines: h
+                    .lines
+                    .0
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter_map(|s| s.0.map(Cow::into_owned))
+                    .collect(),
+            })
             .collect(),
     }
 }
@@ -43,14 +95,14 @@ fn hunk(h: &Value) -> DiffHunk {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     #[test]
     fn reads_line_count_and_hunks() {
-        let f = result_facts(&json!({
+        let f = result_facts(&Details::from_value(&json!({
             "file": {"filePath": "a", "numLines": 7},
             "structuredPatch": [{"oldStart": 2, "oldLines": 1, "newStart": 2, "newLines": 2, "lines": ["-a", "+b", "+c", 5]}]
-        }));
+        })));
         assert_eq!(f.lines_read, Some(7));
         assert_eq!(f.hunks.len(), 1);
         assert_eq!(f.hunks[0].new_lines, 2);
@@ -59,7 +111,9 @@ mod tests {
 
     #[test]
     fn other_details_say_nothing() {
-        assert!(result_facts(&json!("Error: no")).is_empty());
-        assert!(result_facts(&json!({"stdout": "x", "structuredPatch": []})).is_empty());
+        let facts = |v: Value| result_facts(&Details::from_value(&v));
+        assert!(facts(json!("Error: no")).is_empty());
+        assert!(facts(json!({"stdout": "x", "structuredPatch": []})).is_empty());
+        assert!(facts(json!({"file": "x", "structuredPatch": 3})).is_empty());
     }
 }

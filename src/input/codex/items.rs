@@ -16,6 +16,7 @@ use foldhash::{HashMap, HashSet};
 
 use serde_json::Value;
 
+use crate::model::details::Details;
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SystemNotice};
 use crate::model::tool_kind::ToolKind;
@@ -158,7 +159,7 @@ impl Emitter {
                 is_error: o.is_error,
                 output: o.output,
                 error_text: o.error_text,
-                sidecar: o.sidecar,
+                sidecar: o.sidecar.map(Details::from),
                 facts: crate::model::transcript::ResultFacts::default(),
                 server_run: false,
                 timestamp: None,
@@ -381,7 +382,7 @@ impl Emitter {
                         is_error: o.is_error,
                         output: o.output,
                         error_text: o.error_text,
-                        sidecar: o.sidecar,
+                        sidecar: o.sidecar.map(Details::from),
                         facts: crate::model::transcript::ResultFacts::default(),
                         server_run: caller == Caller::ServerTool,
                         timestamp: timestamp.clone(),

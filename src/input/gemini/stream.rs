@@ -23,6 +23,7 @@ use serde_json::{Map, Value, json};
 
 use crate::input::fields::str_of;
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
+use crate::model::details::Details;
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
 use crate::model::transcript::{Caller, Part, Role, ToolCall, Turn, TurnMeta, TurnOrigin, Usage};
@@ -316,7 +317,7 @@ fn tool_result(v: &Value) -> EventKind {
         is_error,
         output,
         error_text: if is_error { error_text } else { None },
-        sidecar: error.map(|e| json!({ "error": e })),
+        sidecar: error.map(|e| Details::from(json!({ "error": e }))),
         facts: crate::model::transcript::ResultFacts::default(),
         server_run: false,
         timestamp: v

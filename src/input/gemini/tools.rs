@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 
 use crate::input::fields::str_of;
 use crate::input::gemini::stream::split_mcp_tool;
+use crate::model::details::Details;
 use crate::model::event::EventKind;
 use crate::model::transcript::{Caller, ToolCall};
 
@@ -80,7 +81,7 @@ pub(super) fn tool_call(c: &Value) -> (ToolCall, Option<EventKind>) {
         is_error,
         output: Value::String(shown.or(model_output).or(error).unwrap_or_default()),
         error_text,
-        sidecar: Some(Value::Object(sidecar)),
+        sidecar: Some(Details::from(Value::Object(sidecar))),
         facts: crate::model::transcript::ResultFacts::default(),
         server_run: false,
         timestamp: None,

@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 
 use crate::input::fields::{self, opt_string, str_of};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
+use crate::model::details::Details;
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
 use crate::model::transcript::{
@@ -181,7 +182,7 @@ impl QwenChat {
                                 format!("tool call {}", str_of(result, "status"))
                             })
                         }),
-                        sidecar: display.map(|d| json!({ "resultDisplay": d })),
+                        sidecar: display.map(|d| Details::from(json!({ "resultDisplay": d }))),
                         facts: crate::model::transcript::ResultFacts::default(),
                         server_run: false,
                         timestamp: ts.clone(),

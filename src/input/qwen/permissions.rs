@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use crate::input::fields::{info, opt_string, str_of, string};
 use crate::input::qwen::state::{Conversation, Emit, Request, content_lines};
+use crate::model::details::Details;
 use crate::model::event::EventKind;
 use crate::model::session::Level;
 use crate::model::transcript::ToolState;
@@ -161,7 +162,7 @@ impl Conversation {
             input: None,
             kind: None,
             error_text: Some(message),
-            sidecar: Some(rec.sidecar()),
+            sidecar: Some(Details::from(rec.sidecar())),
         });
     }
 }
@@ -174,7 +175,7 @@ fn tool_update(id: &str, state: Option<ToolState>, sidecar: Value) -> EventKind 
         input: None,
         kind: None,
         error_text: None,
-        sidecar: Some(sidecar),
+        sidecar: Some(Details::from(sidecar)),
     }
 }
 

@@ -5,6 +5,7 @@ use serde_json::{Map, Value, json};
 
 use crate::input::qwen::state::{CallRecord, Conversation, Emit, parent_of};
 use crate::input::tool_kind;
+use crate::model::details::Details;
 use crate::model::event::EventKind;
 use crate::model::transcript::{Caller, Part, ToolCall, ToolState};
 
@@ -51,7 +52,7 @@ impl Conversation {
                 kind: tool_kind::todo(&input),
                 input: Some(input),
                 error_text: None,
-                sidecar: Some(sidecar),
+                sidecar: Some(Details::from(sidecar)),
             });
             return;
         }
@@ -59,7 +60,7 @@ impl Conversation {
         let kind = tool_kind::todo(&input).unwrap_or_default();
         let mut call = ToolCall::new(id.clone(), "todo_write".into(), kind, Caller::Model, input);
         call.state = ToolState::Success;
-        call.sidecar = Some(sidecar);
+        call.sidecar = Some(Details::from(sidecar));
         self.calls.insert(
             id.clone(),
             CallRecord {

@@ -29,6 +29,7 @@ use crate::input::fields::{info, opt_string, str_of};
 use crate::input::qwen::state::{
     CallRecord, Conversation, Emit, content_lines, is_empty_value, parent_of, text_part,
 };
+use crate::model::details::Details;
 use crate::model::event::EventKind;
 use crate::model::session::Level;
 use crate::model::tool_kind::ToolKind;
@@ -165,7 +166,7 @@ impl Conversation {
             input,
             kind,
             error_text: None,
-            sidecar: Some(rec.sidecar()),
+            sidecar: Some(Details::from(rec.sidecar())),
         });
         if start {
             self.start_subtask(&id, e);
@@ -219,7 +220,7 @@ impl Conversation {
             "pending" => ToolState::Pending,
             _ => ToolState::Running,
         };
-        call.sidecar = Some(rec.sidecar());
+        call.sidecar = Some(Details::from(rec.sidecar()));
         let start = is_agent && !is_empty_value(&rec.raw_input);
         self.calls.insert(id.to_owned(), rec);
         self.order.push(id.to_owned());
@@ -382,7 +383,7 @@ impl Conversation {
                 input: None,
                 kind: None,
                 error_text: None,
-                sidecar: Some(rec.sidecar()),
+                sidecar: Some(Details::from(rec.sidecar())),
             });
             return;
         }
@@ -396,7 +397,7 @@ impl Conversation {
                 (None, true) => format!("{} {}", rec.name, rec.status),
                 (None, false) => text,
             }),
-            sidecar: Some(rec.sidecar()),
+            sidecar: Some(Details::from(rec.sidecar())),
             facts: crate::model::transcript::ResultFacts::default(),
             server_run: false,
             timestamp: None,

@@ -156,16 +156,16 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
 /// How long a call ran: what the harness said (`durationMs`, Codex's `duration`, a sub-agent's
 /// own count), else the time from the line that started it to the line that brought its result.
 fn call_duration_ms(call: &ToolCall) -> Option<u64> {
-    let side = call.sidecar.as_ref();
-    let ms = |k: &str| {
-        side.and_then(|v| v.get(k))
-            .and_then(serde_json::Value::as_u64)
+    let [ms, total_ms, duration_ms, duration] = match &call.sidecar {
+        Some(side) => side.fields(["durationMs", "totalDurationMs", "duration_ms", "duration"]),
+        None => Default::default(),
     };
-    ms("durationMs")
-        .or_else(|| ms("totalDurationMs"))
-        .or_else(|| ms("duration_ms"))
+    let num = |v: Option<serde_json::Value>| v.as_ref().and_then(serde_json::Value::as_u64);
+    num(ms)
+        .or_else(|| num(total_ms))
+        .or_else(|| num(duration_ms))
         .or_else(|| {
-            let d = side?.get("duration")?;
+            let d = duration?;
             let secs = d.get("secs")?.as_u64()?;
             let nanos = d
                 .get("nanos")

@@ -2,8 +2,8 @@
 //! the order the stream sends them.
 
 use super::{
-    IdKind, ValueRole, VisitMut, id, opt_id, opt_text, opt_value, walk_meta, walk_notice,
-    walk_part, walk_session, walk_turn,
+    IdKind, ValueRole, VisitMut, id, opt_details, opt_id, opt_text, opt_value, walk_meta,
+    walk_notice, walk_part, walk_session, walk_turn,
 };
 use crate::model::event::{Event, EventKind};
 
@@ -83,7 +83,7 @@ pub(crate) fn walk_event<V: VisitMut + ?Sized>(v: &mut V, e: &mut Event) {
             id(v, IdKind::Call, tool_call_id);
             v.value(ValueRole::Content, output);
             opt_text(v, error_text);
-            opt_value(v, ValueRole::Meta, sidecar);
+            opt_details(v, ValueRole::Meta, sidecar);
             super::walk_facts(v, facts);
             v.timestamp(timestamp);
         }
@@ -103,7 +103,7 @@ pub(crate) fn walk_event<V: VisitMut + ?Sized>(v: &mut V, e: &mut Event) {
                 super::walk_tool_kind(v, k);
             }
             opt_text(v, error_text);
-            opt_value(v, ValueRole::Meta, sidecar);
+            opt_details(v, ValueRole::Meta, sidecar);
         }
         EventKind::ToolDenied {
             tool_call_id,

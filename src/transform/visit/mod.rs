@@ -7,6 +7,7 @@
 
 use serde_json::Value;
 
+use crate::model::details::Details;
 use crate::model::session::{SessionSnapshot, SystemNotice};
 use crate::model::transcript::{
     DebugRecord, Part, ResultFacts, SubagentRecord, SubagentUsage, ToolCall, ToolKind,
@@ -114,6 +115,13 @@ fn opt_id<V: VisitMut + ?Sized>(v: &mut V, kind: IdKind, s: &mut Option<String>)
 fn opt_value<V: VisitMut + ?Sized>(v: &mut V, role: ValueRole, x: &mut Option<Value>) {
     if let Some(x) = x {
         v.value(role, x);
+    }
+}
+
+/// Details kept as text ([`Details`]) are walked as the `Value` they hold, and written again.
+fn opt_details<V: VisitMut + ?Sized>(v: &mut V, role: ValueRole, x: &mut Option<Details>) {
+    if let Some(x) = x {
+        x.edit(|x| v.value(role, x));
     }
 }
 
@@ -349,7 +357,7 @@ fn walk_call<V: VisitMut + ?Sized>(v: &mut V, c: &mut ToolCall) {
     opt_value(v, ValueRole::Content, output);
     opt_text(v, error_text);
     opt_text(v, denied);
-    opt_value(v, ValueRole::Meta, sidecar);
+    opt_details(v, ValueRole::Meta, sidecar);
     walk_facts(v, facts);
     if let Some(s) = subagent {
         walk_subagent(v, s);

@@ -50,7 +50,7 @@ const fn splat(b: u8) -> u64 {
 /// The bytes of `w` (eight bytes, the first in the low bits) that serde_json escapes: below
 /// 0x20, a quote or a backslash, each marked by its top bit, exactly (no carry crosses from one
 /// byte into the next: every sum stays below 0x100), so the lowest mark is the first such byte.
-fn escapes_in(w: u64) -> u64 {
+pub(crate) fn escapes_in(w: u64) -> u64 {
     const LOW7: u64 = splat(0x7f);
     const HIGH: u64 = splat(0x80);
     // The top bit of each byte of `v` that is zero.
@@ -65,7 +65,7 @@ fn escapes_in(w: u64) -> u64 {
 /// ([`escapes_in`]); the text between two of them is copied whole. A word that held one used
 /// to be searched again byte by byte, and a saved session's outputs have one every 32 bytes
 /// (issue 14).
-fn write_str(out: &mut Vec<u8>, s: &str) {
+pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     out.reserve(bytes.len() + 2);
     out.push(b'"');
@@ -142,7 +142,14 @@ struct Compound<'w, 'a> {
     writer: &'w mut Writer<'a>,
     first: bool,
     close: &'static [u8],
+    /// serde_json's raw-JSON struct ([`RAW_JSON_TOKEN`]): its one field is JSON text, copied.
+    raw: bool,
 }
+
+/// The struct name (and field name) serde_json's `RawValue` serializes as: JSON text that its
+/// serializers copy as it is and its `to_value` parses. [`crate::model::details::Details`]
+/// serializes the same way, so that text already written once is copied, not walked again.
+pub(crate) const RAW_JSON_TOKEN: &str = "$serde_json::private::RawValue";
 
 impl<'w, 'a> Compound<'w, 'a> {
     /// Opens with `open` (after a variant key when there is one).
@@ -152,6 +159,17 @@ impl<'w, 'a> Compound<'w, 'a> {
             writer,
             first: true,
             close,
+            raw: false,
+        }
+    }
+
+    /// serde_json's raw-JSON struct: nothing around its text.
+    fn raw(writer: &'w mut Writer<'a>) -> Self {
+        Compound {
+            writer,
+            first: true,
+            close: b"",
+            raw: true,
         }
     }
 
@@ -174,6 +192,12 @@ impl<'w, 'a> Compound<'w, 'a> {
     /// of a record are field names, and a name of a few bytes went through the escape's slower
     /// byte-by-byte tail (issue 14).
     fn field<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), Error> {
+        if self.raw {
+            return value.serialize(MapKey {
+                out: self.writer.out,
+                verbatim: true,
+            });
+        }
         self.comma();
         let out = &mut *self.writer.out;
         if key.bytes().all(|b| ESCAPE[b as usize] == 0) {
@@ -320,7 +344,10 @@ impl<'w, 'a> ser::Serializer for &'w mut Writer<'a> {
     fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'w, 'a>, Error> {
         Ok(Compound::open(self, b'{', b"}"))
     }
-    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'w, 'a>, Error> {
+    fn serialize_struct(self, name: &'static str, _len: usize) -> Result<Compound<'w, 'a>, Error> {
+        if name == RAW_JSON_TOKEN {
+            return Ok(Compound::raw(self));
+        }
         Ok(Compound::open(self, b'{', b"}"))
     }
     fn serialize_struct_variant(
@@ -366,6 +393,7 @@ impl ser::SerializeMap for Compound<'_, '_> {
         self.comma();
         key.serialize(MapKey {
             out: self.writer.out,
+            verbatim: false,
         })?;
         self.writer.out.push(b':');
         Ok(())
@@ -402,8 +430,11 @@ structure!(SerializeStruct, SerializeStructVariant);
 
 /// A map key: a string, or what serde_json turns into one (a number or a bool, quoted; a unit
 /// variant's name). Anything else is serde_json's error.
+///
+/// `verbatim` is the text of a raw-JSON struct ([`RAW_JSON_TOKEN`]): a string copied as it is.
 struct MapKey<'a> {
     out: &'a mut Vec<u8>,
+    verbatim: bool,
 }
 
 impl MapKey<'_> {
@@ -448,7 +479,11 @@ impl ser::Serializer for MapKey<'_> {
     type SerializeStructVariant = ser::Impossible<(), Error>;
 
     fn serialize_str(self, v: &str) -> Result<(), Error> {
-        write_str(self.out, v);
+        if self.verbatim {
+            self.out.extend_from_slice(v.as_bytes());
+        } else {
+            write_str(self.out, v);
+        }
         Ok(())
     }
     fn serialize_char(self, v: char) -> Result<(), Error> {
@@ -549,7 +584,7 @@ impl ser::Serializer for MapKey<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use proptest::prelude::*;
     use serde_json::{Value, json};
@@ -561,7 +596,7 @@ mod tests {
     }
 
     /// Arbitrary JSON values, strings drawn to hit every escape and the word boundaries.
-    fn value() -> impl Strategy<Value = Value> {
+    pub(crate) fn value() -> impl Strategy<Value = Value> {
         let text = prop::collection::vec(
             prop_oneof![
                 Just('"'),

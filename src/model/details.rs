@@ -1,0 +1,712 @@
+//! A harness's free-form details about a tool call (Claude Code's `tool_use_result`, Qwen
+//! Code's tool-call record, Codex's exit codes …), kept as compact JSON text.
+//!
+//! Why text and not a `Value` tree: Claude Code's details repeat a call's whole output in the
+//! harness's own shape (a read's file, an edit's patch, a command's stdout), in many small
+//! strings. Building a tree of them (a key, a value and a hashed map slot for each) and walking
+//! it again to write it was a tenth of a `--to jsonl` run (issue 14). The text is written once,
+//! while the line is parsed ([`capture`]), exactly as the JSONL output writes JSON
+//! (`json_text`), and copied into the output; a reader that wants a field reads just that one
+//! ([`Details::fields`]).
+//!
+//! What a `Value` would have kept is kept: the same numbers, the same escapes, keys in their
+//! order, and for a key given twice in one object the last value in the first one's place (such
+//! an object, or one of more than [`KEYS_COMPARED`] keys, goes through a `Value` once).
+
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::ser::{SerializeStruct, Serializer};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use crate::json_text::{self, RAW_JSON_TOKEN};
+
+/// Compact JSON text, as `json_text` writes the `Value` it stands for.
+#[derive(Clone, PartialEq)]
+pub(crate) struct Details(Box<str>);
+
+/// Objects with more keys than this are checked for repeated keys through a `Value` (so that
+/// the check stays linear), smaller ones by comparing their keys.
+const KEYS_COMPARED: usize = 32;
+
+impl Details {
+    /// The text of `value`.
+    pub(crate) fn from_value(value: &Value) -> Details {
+        let mut out = Vec::new();
+        // A `Value` always serializes (its keys are strings, its floats finite).
+        let _ = json_text::write(&mut out, value);
+        Details::from_json(out)
+    }
+
+    /// JSON text that `json_text` wrote (so UTF-8).
+    fn from_json(out: Vec<u8>) -> Details {
+        Details(
+            String::from_utf8(out)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+                .into_boxed_str(),
+        )
+    }
+
+    /// The JSON text.
+    pub(crate) fn text(&self) -> &str {
+        &self.0
+    }
+
+    /// The details as a `Value` tree (parsed again: for a reader that walks all of them).
+    pub(crate) fn to_value(&self) -> Value {
+        serde_json::from_str(&self.0).unwrap_or(Value::Null)
+    }
+
+    /// True for JSON `null`.
+    pub(crate) fn is_null(&self) -> bool {
+        &*self.0 == "null"
+    }
+
+    /// The string, when the details are one (`Value::as_str`).
+    pub(crate) fn as_str(&self) -> Option<String> {
+        if self.0.starts_with('"') {
+            serde_json::from_str(&self.0).ok()
+        } else {
+            None
+        }
+    }
+
+    /// The values of the named top-level keys, in the order named (`None` for a key that is
+    /// not there, and for every key when the details are not an object); everything else is
+    /// skipped, not built.
+    pub(crate) fn fields<const N: usize>(&self, keys: [&str; N]) -> [Option<Value>; N] {
+        let mut found = [const { None }; N];
+        let mut de = serde_json::Deserializer::from_str(&self.0);
+        let _ = de.deserialize_any(Pick {
+            keys: &keys,
+            found: &mut found,
+        });
+        found
+    }
+
+    /// Reads the details as `T` (a reader's typed view of a few fields).
+    pub(crate) fn read<'a, T: Deserialize<'a>>(&'a self) -> Option<T> {
+        serde_json::from_str(&self.0).ok()
+    }
+
+    /// Changes the details through their `Value` tree, and writes them again.
+    pub(crate) fn edit(&mut self, change: impl FnOnce(&mut Value)) {
+        let mut v = self.to_value();
+        change(&mut v);
+        *self = Details::from_value(&v);
+    }
+}
+
+impl From<Value> for Details {
+    fn from(value: Value) -> Details {
+        Details::from_value(&value)
+    }
+}
+
+impl fmt::Debug for Details {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Written as serde_json writes its `RawValue`: the JSONL writer and serde_json's own writers
+/// copy the text, serde_json's `to_value` parses it.
+impl Serialize for Details {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut raw = s.serialize_struct(RAW_JSON_TOKEN, 1)?;
+        raw.serialize_field(RAW_JSON_TOKEN, &*self.0)?;
+        raw.end()
+    }
+}
+
+/// Read back (a JSONL transcript's `sidecar`) by [`capture`], which any deserializer can feed
+/// (serde's buffer for an internally tagged enum, which a transcript's parts are, cannot give
+/// [`read`] its raw text).
+impl<'de> Deserialize<'de> for Details {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        capture(d)
+    }
+}
+
+/// Reads one JSON value from `d` as [`Details`], refusing what a `Value` parse refuses.
+///
+/// The value's text is taken as it stands when it is already what the writer would write
+/// ([`is_written_form`]: what `JSON.stringify` writes, bar floats, nearly always is), so it is
+/// only scanned, never decoded; anything else is read again by [`capture`], which writes it.
+pub(crate) fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Details, D::Error> {
+    let raw = Box::<RawValue>::deserialize(d)?;
+    if is_written_form(raw.get().as_bytes()) {
+        return Ok(Details(raw.into()));
+    }
+    let mut de = serde_json::Deserializer::from_str(raw.get());
+    capture(&mut de).map_err(de::Error::custom)
+}
+
+/// The deepest nesting [`is_written_form`] follows; deeper text goes to [`capture`], which
+/// applies serde_json's own limit.
+const DEPTH_SCANNED: usize = 16;
+
+/// True when `b` is one JSON value exactly as `json_text` writes the `Value` a parse of it
+/// gives: no white space, strings escaped only where the writer escapes (so `\/`, a `\u`
+/// escape of a printable character or an upper-case hex digit are not), integers only (a float
+/// may be spelled many ways) in the range a `Value` keeps as an integer, no repeated key and no
+/// object of [`KEYS_COMPARED`] keys or more, at most [`DEPTH_SCANNED`] deep. A `true` means the
+/// text is valid JSON that a `Value` parse accepts; a `false` only that [`capture`] must decide.
+fn is_written_form(b: &[u8]) -> bool {
+    // The open containers (`[` or `{`, and where their keys start in `keys`), and the keys
+    // of the open objects: on the stack, as details are small and many.
+    let mut open = Stack::<(u8, usize), DEPTH_SCANNED>::new((0, 0));
+    let mut keys = Stack::<(usize, usize), KEYS_SCANNED>::new((0, 0));
+    let mut i = 0;
+    'value: loop {
+        match b.get(i) {
+            Some(b'"') => match string_end(b, i) {
+                Some(end) => i = end,
+                None => return false,
+            },
+            Some(&c @ (b'[' | b'{')) => {
+                i += 1;
+                let base = keys.len();
+                if !open.push((c, base)) {
+                    return false;
+                }
+                let close = if c == b'[' { b']' } else { b'}' };
+                if b.get(i) == Some(&close) {
+                    i += 1;
+                    open.pop();
+                } else if c == b'[' {
+                    continue 'value;
+                } else {
+                    match key(b, i, &mut keys, base) {
+                        Some(next) => i = next,
+                        None => return false,
+                    }
+                    continue 'value;
+                }
+            }
+            Some(b't') if b[i..].starts_with(b"true") => i += 4,
+            Some(b'f') if b[i..].starts_with(b"false") => i += 5,
+            Some(b'n') if b[i..].starts_with(b"null") => i += 4,
+            Some(b'-' | b'0'..=b'9') => match integer_end(b, i) {
+                Some(end) => i = end,
+                None => return false,
+            },
+            _ => return false,
+        }
+        // After a value: commas and closing brackets, until the next value or the end.
+        loop {
+            let Some(&(c, base)) = open.last() else {
+                return i == b.len();
+            };
+            match (c, b.get(i)) {
+                (b'[', Some(b',')) => {
+                    i += 1;
+                    continue 'value;
+                }
+                (b'{', Some(b',')) => {
+                    match key(b, i + 1, &mut keys, base) {
+                        Some(next) => i = next,
+                        None => return false,
+                    }
+                    continue 'value;
+                }
+                (b'[', Some(b']')) | (b'{', Some(b'}')) => {
+                    i += 1;
+                    open.pop();
+                    keys.truncate(base);
+                }
+                _ => return false,
+            }
+        }
+    }
+}
+
+/// An object key at `i` and its colon: where the value starts. `None` when the key is not in
+/// the written form, repeats a key of the object (those from `base` in `keys`), or the object
+/// has [`KEYS_COMPARED`] keys already.
+fn key(
+    b: &[u8],
+    i: usize,
+    keys: &mut Stack<(usize, usize), KEYS_SCANNED>,
+    base: usize,
+) -> Option<usize> {
+    if b.get(i) != Some(&b'"') || keys.len() - base >= KEYS_COMPARED {
+        return None;
+    }
+    let end = string_end(b, i)?;
+    if keys.items()[base..]
+        .iter()
+        .any(|&(s, e)| b[s..e] == b[i..end])
+    {
+        return None;
+    }
+    if !keys.push((i, end)) {
+        return None;
+    }
+    (b.get(end) == Some(&b':')).then_some(end + 1)
+}
+
+/// The most keys of open objects [`is_written_form`] holds at once.
+const KEYS_SCANNED: usize = 48;
+
+/// A stack of at most `N` items, in place (no allocation for the small values it scans).
+struct Stack<T: Copy, const N: usize> {
+    items: [T; N],
+    len: usize,
+}
+
+impl<T: Copy, const N: usize> Stack<T, N> {
+    fn new(fill: T) -> Self {
+        Stack {
+            items: [fill; N],
+            len: 0,
+        }
+    }
+
+    /// Pushes `item`; false when the stack is full.
+    fn push(&mut self, item: T) -> bool {
+        if self.len == N {
+            return false;
+        }
+        self.items[self.len] = item;
+        self.len += 1;
+        true
+    }
+
+    fn pop(&mut self) {
+        self.len = self.len.saturating_sub(1);
+    }
+
+    fn last(&self) -> Option<&T> {
+        self.items[..self.len].last()
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
+    fn items(&self) -> &[T] {
+        &self.items[..self.len]
+    }
+}
+
+/// The end of the string that starts (with its quote) at `i`, when it is in the written form:
+/// no control character, and only the escapes the writer writes.
+fn string_end(b: &[u8], i: usize) -> Option<usize> {
+    let mut j = i + 1;
+    loop {
+        // Eight bytes at a time up to the next quote, backslash or control character.
+        while let Some(word) = b.get(j..j + 8) {
+            let marks = json_text::escapes_in(u64::from_le_bytes(word.try_into().ok()?));
+            if marks != 0 {
+                j += (marks.trailing_zeros() / 8) as usize;
+                break;
+            }
+            j += 8;
+        }
+        match *b.get(j)? {
+            b'"' => return Some(j + 1),
+            b'\\' => {
+                j += match *b.get(j + 1)? {
+                    b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't' => 2,
+                    b'u' => {
+                        let hex = b.get(j + 2..j + 6)?;
+                        let lower = |c: u8| c.is_ascii_digit() || (b'a'..=b'f').contains(&c);
+                        let code = u8::from_str_radix(std::str::from_utf8(&hex[2..]).ok()?, 16);
+                        let written = hex.starts_with(b"00")
+                            && hex[2..].iter().all(|&c| lower(c))
+                            && code.is_ok_and(|c| c < 0x20 && !matches!(c, 8 | 9 | 10 | 12 | 13));
+                        if !written {
+                            return None;
+                        }
+                        6
+                    }
+                    _ => return None,
+                };
+            }
+            0x00..=0x1f => return None,
+            _ => j += 1,
+        }
+    }
+}
+
+/// The end of the integer at `i`, when it is one a `Value` keeps as an integer and the writer
+/// writes as it stands (no leading zero, no `-0`, no fraction or exponent).
+fn integer_end(b: &[u8], i: usize) -> Option<usize> {
+    let negative = b[i] == b'-';
+    let start = i + usize::from(negative);
+    let digits = b[start..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let end = start + digits;
+    let text = &b[start..end];
+    if digits == 0
+        || (text[0] == b'0' && (digits > 1 || negative))
+        || matches!(b.get(end), Some(b'.' | b'e' | b'E'))
+    {
+        return None;
+    }
+    let n: u64 = std::str::from_utf8(text).ok()?.parse().ok()?;
+    (!negative || n <= 1 << 63).then_some(end)
+}
+
+/// Reads one JSON value from `d` as [`Details`], as strictly as a `Value` parse reads it (the
+/// same parser, the same recursion limit), writing its text as it goes.
+pub(crate) fn capture<'de, D: Deserializer<'de>>(d: D) -> Result<Details, D::Error> {
+    let mut text = Text {
+        out: Vec::with_capacity(128),
+        keys: Vec::new(),
+        rewrite: false,
+    };
+    Any(&mut text).deserialize(d)?;
+    if text.rewrite {
+        let v: Value = serde_json::from_slice(&text.out).map_err(de::Error::custom)?;
+        return Ok(Details::from_value(&v));
+    }
+    Ok(Details::from_json(text.out))
+}
+
+/// The text being written, and the keys of the objects open around the value being read.
+struct Text {
+    out: Vec<u8>,
+    /// Where each key of the open objects is in `out` (start, end), innermost last.
+    keys: Vec<(usize, usize)>,
+    /// A key was repeated (or an object was too large to compare): the text goes through a
+    /// `Value` once, which keeps the last value in the first one's place.
+    rewrite: bool,
+}
+
+/// One value of any kind, into [`Text`].
+struct Any<'t>(&'t mut Text);
+
+impl<'de> DeserializeSeed<'de> for Any<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Any<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<(), E> {
+        self.0
+            .out
+            .extend_from_slice(if v { b"true" } else { b"false" });
+        Ok(())
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<(), E> {
+        json_text::write(&mut self.0.out, &v).map_err(|_| unreachable_error())
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<(), E> {
+        json_text::write(&mut self.0.out, &v).map_err(|_| unreachable_error())
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
+        // A `Value` holds a float that is not finite as `null`, as the writer writes it.
+        json_text::write(&mut self.0.out, &v).map_err(|_| unreachable_error())
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+        json_text::write_str(&mut self.0.out, v);
+        Ok(())
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.0.out.extend_from_slice(b"null");
+        Ok(())
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        self.visit_unit()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let t = self.0;
+        t.out.push(b'[');
+        let mut first = true;
+        loop {
+            let mark = t.out.len();
+            if !first {
+                t.out.push(b',');
+            }
+            if seq.next_element_seed(Any(&mut *t))?.is_none() {
+                t.out.truncate(mark);
+                break;
+            }
+            first = false;
+        }
+        t.out.push(b']');
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let t = self.0;
+        let base = t.keys.len();
+        t.out.push(b'{');
+        loop {
+            let mark = t.out.len();
+            if t.keys.len() > base {
+                t.out.push(b',');
+            }
+            let start = t.out.len();
+            if map.next_key_seed(Key(&mut *t))?.is_none() {
+                t.out.truncate(mark);
+                break;
+            }
+            let end = t.out.len();
+            let mine = &t.keys[base..];
+            if mine.len() >= KEYS_COMPARED
+                || mine.iter().any(|&(s, e)| t.out[s..e] == t.out[start..end])
+            {
+                t.rewrite = true;
+            }
+            t.keys.push((start, end));
+            t.out.push(b':');
+            map.next_value_seed(Any(&mut *t))?;
+        }
+        t.keys.truncate(base);
+        t.out.push(b'}');
+        Ok(())
+    }
+}
+
+/// An object key, into [`Text`] (JSON keys are strings).
+struct Key<'t>(&'t mut Text);
+
+impl<'de> DeserializeSeed<'de> for Key<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Key<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string key")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+        json_text::write_str(&mut self.0.out, v);
+        Ok(())
+    }
+}
+
+/// The error a `json_text` write of a number would give: none does (integers and floats always
+/// write), but the visitor's error type must be named.
+fn unreachable_error<E: de::Error>() -> E {
+    E::custom("number not written")
+}
+
+/// The visitor behind [`Details::fields`].
+struct Pick<'k, 'f, const N: usize> {
+    keys: &'k [&'k str; N],
+    found: &'f mut [Option<Value>; N],
+}
+
+impl<'de, const N: usize> Visitor<'de> for Pick<'_, '_, N> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(k) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match self.keys.iter().position(|w| *w == k) {
+                // The last of repeated keys, as in a `Value`.
+                Some(i) => self.found[i] = Some(map.next_value()?),
+                None => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// What a `Value` parse and the writer make of `text`.
+    fn through_value(text: &str) -> String {
+        let v: Value = serde_json::from_str(text).expect("JSON");
+        Details::from_value(&v).text().to_owned()
+    }
+
+    /// What [`capture`] makes of `text`, checked against what [`read`] makes of it.
+    fn captured(text: &str) -> String {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let out = capture(&mut de).expect("JSON").text().to_owned();
+        assert_eq!(read_text(text).expect("JSON"), out, "{text}");
+        out
+    }
+
+    fn read_text(text: &str) -> Result<String, serde_json::Error> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        read(&mut de).map(|d| d.text().to_owned())
+    }
+
+    #[test]
+    fn only_the_written_form_is_taken_as_it_stands() {
+        for text in [
+            r#"{"a":[1,-2,"x\n\u001f",true,null,{}],"b":{"c":[]}}"#,
+            "18446744073709551615",
+            "-9223372036854775808",
+        ] {
+            assert!(is_written_form(text.as_bytes()), "{text}");
+        }
+        let deep = format!(
+            "{}{}",
+            "[".repeat(DEPTH_SCANNED + 1),
+            "]".repeat(DEPTH_SCANNED + 1)
+        );
+        for text in [
+            r#"{"a": 1}"#,
+            r#""\/""#,
+            r#""\u0041""#,
+            r#""\u001F""#,
+            r#""\u000a""#,
+            "1.0",
+            "1e3",
+            "-0",
+            "01",
+            "18446744073709551616",
+            "-9223372036854775809",
+            r#"{"a":1,"a":2}"#,
+            "[1,]",
+            "[1]x",
+            &deep,
+        ] {
+            assert!(!is_written_form(text.as_bytes()), "{text}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_spelling_reads_as_its_value_writes(v in crate::json_text::tests::value()) {
+            let compact = serde_json::to_string(&v).expect("writes");
+            // What a `Value` parse gives (its floats are not always the ones written).
+            let written = Details::from_value(&serde_json::from_str(&compact).expect("reads"));
+            let pretty = serde_json::to_string_pretty(&v).expect("writes");
+            proptest::prop_assert_eq!(read_text(&compact).expect("reads"), written.text());
+            proptest::prop_assert_eq!(read_text(&pretty).expect("reads"), written.text());
+            let mut de = serde_json::Deserializer::from_str(&pretty);
+            let captured = capture(&mut de).expect("reads");
+            proptest::prop_assert_eq!(captured.text(), written.text());
+        }
+    }
+
+    #[test]
+    fn captured_text_is_what_a_value_would_write() {
+        for text in [
+            r#"{"a":1,"b":[true,false,null],"c":{"d":"e\u00e9\n\"\\\/","f":-3,"g":1.5e300}}"#,
+            r#" [ 1 , 2.0 , -0 , 18446744073709551615 , -9223372036854775808 , 1e-7 ] "#,
+            r#""\ud83d\ude00 \u0001""#,
+            r#"{"k":1,"x":{"k":2},"k2":{"k":3,"k":4}}"#,
+            r#"{"a":1,"b":2,"a":3}"#,
+            r#"{}"#,
+            r#"[]"#,
+            r#"[[],{},[{}]]"#,
+            "12345678901234567890123",
+        ] {
+            assert_eq!(captured(text), through_value(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_repeated_key_keeps_its_last_value_in_its_first_place() {
+        assert_eq!(captured(r#"{"a":1,"b":2,"a":3}"#), r#"{"a":3,"b":2}"#);
+        let many: Vec<String> = (0..40).map(|i| format!("\"k{i}\":{i}")).collect();
+        let text = format!("{{{},\"k39\":0}}", many.join(","));
+        assert_eq!(captured(&text), through_value(&text));
+        assert!(captured(&text).ends_with(r#""k39":0}"#));
+    }
+
+    #[test]
+    fn what_a_value_parse_refuses_is_refused() {
+        for text in [
+            r#"{"a":"\ud800"}"#,
+            "[1e400]",
+            &format!("{}{}", "[".repeat(200), "]".repeat(200)),
+            r#"{"a":1,}"#,
+        ] {
+            let mut de = serde_json::Deserializer::from_str(text);
+            assert!(capture(&mut de).is_err(), "{text}");
+            assert!(read_text(text).is_err(), "{text}");
+            assert!(serde_json::from_str::<Value>(text).is_err(), "{text}");
+        }
+    }
+
+    #[test]
+    fn captured_from_a_value_too() {
+        let v = json!({"a": [1, -2, 3.5, "x"], "b": null});
+        assert_eq!(
+            capture(&v).expect("reads").text(),
+            Details::from_value(&v).text()
+        );
+    }
+
+    #[test]
+    fn written_as_its_text_and_read_back_as_a_value() {
+        let d = Details::from_value(&json!({"z": 1, "a": [true, "é"]}));
+        let mut out = Vec::new();
+        json_text::write(&mut out, &d).expect("writes");
+        assert_eq!(
+            String::from_utf8(out).expect("UTF-8"),
+            r#"{"z":1,"a":[true,"é"]}"#
+        );
+        assert_eq!(serde_json::to_string(&d).expect("writes"), d.text());
+        // serde_json's `to_value` knows the raw-text token: a changed token fails here.
+        assert_eq!(
+            serde_json::to_value(&d).expect("converts"),
+            json!({"z": 1, "a": [true, "é"]})
+        );
+        let back: Details =
+            serde_json::from_str(r#" { "z" : 1 , "a" : [ true , "\u00e9" ] } "#).expect("reads");
+        assert_eq!(back, d);
+    }
+
+    #[test]
+    fn fields_reads_only_the_named_keys() {
+        let d = Details::from_value(&json!({"a": 1, "b": {"c": 2}, "a2": "x", "a": 5}));
+        assert_eq!(
+            d.fields(["a", "b", "none"]),
+            [Some(json!(5)), Some(json!({"c": 2})), None]
+        );
+        assert_eq!(Details::from_value(&json!("text")).fields(["a"]), [None]);
+        assert_eq!(
+            Details::from_value(&json!("Error: x")).as_str().as_deref(),
+            Some("Error: x")
+        );
+        assert_eq!(Details::from_value(&json!(1)).as_str(), None);
+        assert!(Details::from_value(&Value::Null).is_null());
+    }
+
+    #[test]
+    fn edit_changes_the_text() {
+        let mut d = Details::from_value(&json!({"a": "secret"}));
+        d.edit(|v| v["a"] = json!("x"));
+        assert_eq!(d.text(), r#"{"a":"x"}"#);
+    }
+}
