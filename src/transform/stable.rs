@@ -38,6 +38,7 @@ use serde_json::{Map, Value};
 
 use super::id_table::IdTable;
 use super::visit::{IdKind, ValueRole, VisitMut, walk_value};
+use crate::model::details::Details;
 use crate::model::transcript::{SubagentUsage, Usage};
 
 /// Ids shorter than this are not searched for inside text (generated ids like `u1` would match
@@ -489,6 +490,7 @@ impl VisitMut for Numbering<'_> {
         self.0.number(kind, id);
     }
     fn value(&mut self, _role: ValueRole, _v: &mut Value) {}
+    fn details(&mut self, _role: ValueRole, _d: &mut Details) {}
 }
 
 impl VisitMut for Stable {

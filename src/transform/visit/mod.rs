@@ -55,6 +55,12 @@ pub(crate) trait VisitMut {
     fn value(&mut self, _role: ValueRole, v: &mut Value) {
         walk_value(self, v);
     }
+    /// A JSON payload kept as text ([`Details`]). The default walks it as the `Value` it holds
+    /// (through [`VisitMut::value`]) and writes it again; a pass that leaves values alone says
+    /// so here, and the text is not read at all.
+    fn details(&mut self, role: ValueRole, d: &mut Details) {
+        d.edit(|x| self.value(role, x));
+    }
     /// A wall-clock time.
     fn timestamp(&mut self, _t: &mut Option<String>) {}
     /// A wall-clock time kept as JSON (a number or a string).
@@ -118,10 +124,10 @@ fn opt_value<V: VisitMut + ?Sized>(v: &mut V, role: ValueRole, x: &mut Option<Va
     }
 }
 
-/// Details kept as text ([`Details`]) are walked as the `Value` they hold, and written again.
+/// Details kept as text, through [`VisitMut::details`].
 fn opt_details<V: VisitMut + ?Sized>(v: &mut V, role: ValueRole, x: &mut Option<Details>) {
     if let Some(x) = x {
-        x.edit(|x| v.value(role, x));
+        v.details(role, x);
     }
 }
 
