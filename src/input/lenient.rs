@@ -324,17 +324,7 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for ItemsVisitor<T> {
 }
 
 /// `v.get(k).and_then(Value::as_array).cloned()`: the items of an array field, else `None`.
-#[derive(Debug, Default)]
-pub(crate) struct Array(pub(crate) Option<Vec<Value>>);
-
-impl<'de> Deserialize<'de> for Array {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Ok(Array(match Value::deserialize(d)? {
-            Value::Array(a) => Some(a),
-            _ => None,
-        }))
-    }
-}
+pub(crate) type Array = Items<Value>;
 
 /// A field read as `T` when it is an object, and as absent when it is anything else (what
 /// `v.get(k)` followed by field lookups gives: nothing from a string or a number).
