@@ -74,8 +74,8 @@ pub(crate) struct Cli {
     /// With `--output-dir`, convert up to N inputs at a time (default: one per core). File names,
     /// the HTML index and the messages on stderr follow the order of the inputs whatever N is
     /// (each input's messages are printed once it is placed). `--strict` converts one at a time.
-    /// Above 1, an HTML page's code is also highlighted on the other cores, and an input not
-    /// converted beside others is decoded on one thread while another folds and writes it
+    /// Above 1, an input not converted beside others is decoded on one thread while another
+    /// folds and writes it
     /// (except plain `--to jsonl`/`events`, which are faster on one; the output is the same).
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub(crate) jobs: Option<u16>,

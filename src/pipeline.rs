@@ -610,7 +610,6 @@ impl<W: Write> Sink for RenderSink<'_, W> {
     }
 
     fn idle(&mut self) -> Result<()> {
-        self.renderer.idle(self.out)?;
         Ok(self.out.flush()?)
     }
 }

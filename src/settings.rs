@@ -65,7 +65,6 @@ impl Settings {
             archive: self.output_dir.is_some(),
             results_in_call_order: self.stable.is_some(),
             debug: self.debug,
-            parallel: self.jobs > 1,
         }
     }
 

@@ -177,8 +177,6 @@ fn convert(cli: &Cli, args: &HookArgs, transcript: &Path) -> Result<()> {
         debug: false,
         results_in_call_order: cli.stable.is_some(),
         archive: true,
-        // A hook's child works in the background, beside the agent: one thread.
-        parallel: false,
     };
     let home = std::env::var("HOME")
         .ok()

@@ -83,8 +83,6 @@ pub(crate) struct RenderOptions {
     /// `--debug`: debug records are shown where they came (by default only counted at the
     /// end), in HTML with their raw input.
     pub(crate) debug: bool,
-    /// `--jobs` above 1: a renderer may use other threads for one page (HTML's highlighting).
-    pub(crate) parallel: bool,
 }
 
 /// The one line the text view, Markdown and HTML write at the end when lines nothing understood
@@ -171,11 +169,6 @@ pub(crate) trait Render {
     fn item(&mut self, out: &mut dyn Write, item: &TranscriptItem) -> io::Result<()>;
     /// Called once per input, after its last item.
     fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()>;
-    /// The input has nothing more to read for now: whatever the renderer holds back (HTML's
-    /// blocks highlighted on other threads) is written, so a followed page is not behind.
-    fn idle(&mut self, _out: &mut dyn Write) -> io::Result<()> {
-        Ok(())
-    }
 }
 
 /// The renderer for an output format. The writer is passed to each call, so that the pipeline
@@ -186,11 +179,7 @@ pub(crate) fn renderer_for(options: &RenderOptions) -> Box<dyn Render> {
         OutputFormat::Md => Box::new(markdown::MarkdownRenderer::new(options)),
         OutputFormat::Jsonl => Box::new(jsonl::JsonlRenderer::default()),
         OutputFormat::Events => Box::new(events::EventsRenderer::default()),
-        OutputFormat::Html => Box::new(html::HtmlRenderer::new(
-            options.archive,
-            options.debug,
-            options.parallel,
-        )),
+        OutputFormat::Html => Box::new(html::HtmlRenderer::new(options.archive, options.debug)),
     }
 }
 

@@ -531,7 +531,6 @@ mod tests {
             width: 80,
             archive: false,
             results_in_call_order: false,
-            parallel: false,
         })
     }
 

@@ -11,10 +11,9 @@
 use std::ops::Range;
 
 use similar::{Algorithm, DiffTag, capture_diff_slices};
-use syntect::parsing::SyntaxReference;
 
 use super::escape::Html;
-use super::highlight::{self, Highlighter, Segment};
+use super::highlight::{self, Highlighter, Language, Segment};
 use crate::model::tool_kind::{DiffHunk, ResultFacts, ToolKind};
 use crate::render::summary::{DiffLine, changed_file, file_diff};
 
@@ -61,21 +60,7 @@ pub(crate) fn push_file_change(h: &mut Html, kind: &ToolKind, facts: &ResultFact
     } else {
         "<pre class=\"diff\">"
     });
-    let size: usize = rows
-        .iter()
-        .map(|r| match r {
-            Row::Hunk(_) => 0,
-            Row::Line(_, l) => l.len(),
-        })
-        .sum();
-    // Each side is a block of its own for the budget, the old one first.
-    let old = highlight::budget(lang, size);
-    let new = highlight::budget(lang, size);
-    if old.is_none() && new.is_none() {
-        push_rows(h, &rows, [old, new]);
-    } else {
-        h.block(move |h| push_rows(h, &rows, [old, new]));
-    }
+    push_rows(h, &rows, lang);
     h.raw_trusted("</pre>");
 }
 
@@ -94,12 +79,11 @@ fn hunk_rows(hunk: &DiffHunk, rows: &mut Vec<Row>) {
     }
 }
 
-/// Writes the rows: each side highlighted in order by the grammar the budget granted it (old,
-/// new), changed words marked in paired lines.
-fn push_rows(h: &mut Html, rows: &[Row], granted: [Option<&'static SyntaxReference>; 2]) {
-    let [old, new] = granted;
-    let mut old = Highlighter::granted(old);
-    let mut new = Highlighter::granted(new);
+/// Writes the rows: each side highlighted in order for `lang`, changed words marked in paired
+/// lines.
+fn push_rows(h: &mut Html, rows: &[Row], lang: Option<&'static Language>) {
+    let mut old = Highlighter::new(lang);
+    let mut new = Highlighter::new(lang);
     let mut i = 0;
     while i < rows.len() {
         match &rows[i] {

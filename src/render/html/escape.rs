@@ -6,21 +6,12 @@
 //! URLs pass [`safe_href`] (a scheme allowlist) or [`safe_image_src`] before they reach an
 //! attribute.
 
-use std::collections::VecDeque;
-
-use super::deferred::Job;
 use crate::render::ansi::sanitize::{is_invisible, visible_code};
 
 /// An HTML fragment under construction; the only way the renderer writes markup.
 #[derive(Debug, Default)]
 pub(crate) struct Html {
     buf: String,
-    /// Blocks whose markup another thread is writing: (where it goes in `buf`, the job), in
-    /// order (`deferred`).
-    holes: VecDeque<(usize, Job)>,
-    /// Whether a block may be written by another thread (a page's buffer with `--jobs` above
-    /// 1); else every block is written here and now.
-    defers: bool,
 }
 
 impl Html {
@@ -54,57 +45,12 @@ impl Html {
 
     /// The markup written so far.
     pub(crate) fn as_str(&self) -> &str {
-        debug_assert!(
-            self.holes.is_empty(),
-            "markup read before its holes are filled"
-        );
         &self.buf
-    }
-
-    /// The markup written, as a string of its own (a fragment that becomes one Markdown event).
-    pub(crate) fn into_string(self) -> String {
-        debug_assert!(
-            self.holes.is_empty(),
-            "markup read before its holes are filled"
-        );
-        self.buf
     }
 
     /// Forgets what was written, keeping the allocation (one buffer serves every item).
     pub(crate) fn clear(&mut self) {
         self.buf.clear();
-        self.holes.clear();
-    }
-
-    /// A page's buffer, whose highlighted blocks may be written by other threads.
-    pub(crate) fn deferring() -> Html {
-        Html {
-            defers: true,
-            ..Html::default()
-        }
-    }
-
-    /// Writes a block's markup with `write`: here and now, or (when this buffer defers) on
-    /// another thread, into a hole at this point that `deferred::Pending` fills in order. The
-    /// markup must depend on nothing but what `write` owns (the budget is decided before).
-    pub(crate) fn block(&mut self, write: impl FnOnce(&mut Html) + Send + 'static) -> &mut Html {
-        if self.defers {
-            self.holes.push_back((self.buf.len(), Job::spawn(write)));
-        } else {
-            write(self);
-        }
-        self
-    }
-
-    /// The holes written so far, leaving none.
-    pub(crate) fn take_holes(&mut self) -> VecDeque<(usize, Job)> {
-        std::mem::take(&mut self.holes)
-    }
-
-    /// The markup written so far, leaving the buffer empty: `spare` (emptied) becomes it.
-    pub(crate) fn swap_string(&mut self, mut spare: String) -> String {
-        spare.clear();
-        std::mem::replace(&mut self.buf, spare)
     }
 }
 

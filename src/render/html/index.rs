@@ -203,10 +203,6 @@ impl Render for Tally<'_> {
     fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
         self.inner.finish(out, summary)
     }
-
-    fn idle(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        self.inner.idle(out)
-    }
 }
 
 /// The files a call read or changed (for the archive's search).

@@ -194,7 +194,7 @@ fn code_block(h: &mut Html, lang: &str, mut text: String) {
     if text.ends_with('\n') {
         text.pop();
     }
-    highlight::push_code(h, syntax, text);
+    highlight::push_code(h, syntax, &text);
     h.raw_trusted("</code></pre>");
 }
 

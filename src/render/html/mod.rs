@@ -22,7 +22,6 @@ use super::{Render, Summary};
 use crate::model::Header;
 use crate::model::transcript::{Part, TranscriptItem, Turn};
 
-mod deferred;
 mod diff;
 pub(crate) mod escape;
 mod handback;
@@ -75,8 +74,6 @@ pub(crate) struct HtmlRenderer {
     /// Notices written, for unique anchors of the turns some of them carry.
     notices: u64,
     buf: Html,
-    /// What was written of the page but waits for a block another thread highlights.
-    pending: deferred::Pending,
     /// The page sits beside an `index.html` (`--output-dir`): it links back to it.
     in_archive: bool,
     /// The input's name, for the map's heading when the session has no title.
@@ -91,24 +88,20 @@ pub(crate) struct HtmlRenderer {
 impl HtmlRenderer {
     /// A renderer for a run of inputs (each input is its own page). `in_archive`: the pages are
     /// written beside an index page they link back to. `debug`: debug records are shown,
-    /// with their raw input. `parallel`: highlighted blocks are written on rayon's threads
-    /// (`deferred`).
-    pub(crate) fn new(in_archive: bool, debug: bool, parallel: bool) -> HtmlRenderer {
+    /// with their raw input.
+    pub(crate) fn new(in_archive: bool, debug: bool) -> HtmlRenderer {
         HtmlRenderer {
             in_archive,
             debug,
-            buf: if parallel {
-                Html::deferring()
-            } else {
-                Html::default()
-            },
             ..HtmlRenderer::default()
         }
     }
 
-    /// Writes what the buffer holds, as far as the blocks other threads highlight allow.
+    /// Writes what the buffer holds and empties it.
     fn flush_buf(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        self.pending.write(out, &mut self.buf)
+        out.write_all(self.buf.as_str().as_bytes())?;
+        self.buf.clear();
+        Ok(())
     }
 
     /// Notes the calls of a turn that were denied (their card says so).
@@ -133,7 +126,6 @@ impl Render for HtmlRenderer {
         self.cx = turn::Context::default();
         self.denied.clear();
         self.file.clone_from(&header.file);
-        highlight::reset_budget();
         let h = &mut self.buf;
         h.raw_trusted("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
             .raw_trusted("<meta http-equiv=\"Content-Security-Policy\" content=\"")
@@ -228,11 +220,6 @@ impl Render for HtmlRenderer {
         h.raw_trusted("<script>")
             .raw_trusted(JS)
             .raw_trusted("</script>\n</body></html>\n");
-        self.flush_buf(out)?;
-        self.pending.finish(out)
-    }
-
-    fn idle(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        self.pending.finish(out)
+        self.flush_buf(out)
     }
 }

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::escape::{Html, safe_href, safe_image_src};
 use super::handback::{self, Handback};
-use super::highlight::{self, Highlighter, push_segments};
+use super::highlight::{self, Highlighter, Language, push_segments};
 use super::kind::{Kind, kind_of};
 use super::markdown::push_markdown;
 use super::open::{PREVIEW_LINES, card_open};
@@ -376,20 +376,9 @@ fn push_result(h: &mut Html, call: &ToolCall, output_text: &str) {
 /// An output: colours kept (terminal escapes as spans), a file's lines highlighted, and past
 /// [`PREVIEW_LINES`] lines the rest behind "show all N lines". A highlighted one is written on
 /// another thread when the page defers (`Html::block`).
-fn push_pre(
-    h: &mut Html,
-    class: &'static str,
-    text: &str,
-    lang: Option<&'static syntect::parsing::SyntaxReference>,
-) {
+fn push_pre(h: &mut Html, class: &'static str, text: &str, lang: Option<&'static Language>) {
     let body = text.strip_suffix('\n').unwrap_or(text);
-    match highlight::budget(lang, body.len()) {
-        None => write_pre(h, class, body, lang, Highlighter::granted(None)),
-        granted @ Some(_) => {
-            let body = body.to_owned();
-            h.block(move |h| write_pre(h, class, &body, lang, Highlighter::granted(granted)));
-        }
-    }
+    write_pre(h, class, body, lang, Highlighter::new(lang));
 }
 
 /// [`push_pre`] once the budget is decided: `hl` highlights (or not) the lines of `lang`.
@@ -397,7 +386,7 @@ fn write_pre(
     h: &mut Html,
     class: &'static str,
     body: &str,
-    lang: Option<&'static syntect::parsing::SyntaxReference>,
+    lang: Option<&'static Language>,
     mut hl: Highlighter,
 ) {
     // Newlines found a block at a time (`split` and `match_indices` look for each on its own:
@@ -475,12 +464,7 @@ fn push_code_lines(h: &mut Html, text: &str, hl: &mut Highlighter, numbered: boo
 }
 
 /// A normalized tool output: a string, an array of text / file parts, or any JSON.
-fn push_output(
-    h: &mut Html,
-    output: &Value,
-    class: &'static str,
-    lang: Option<&'static syntect::parsing::SyntaxReference>,
-) {
+fn push_output(h: &mut Html, output: &Value, class: &'static str, lang: Option<&'static Language>) {
     match output {
         Value::Null => {}
         Value::String(s) if s.is_empty() => {
