@@ -132,6 +132,47 @@ fn many_calls_in_one_message_are_linear_in_every_format() {
     }
 }
 
+/// A stream whose one call reads `file`, `lines` lines of `line` each.
+fn file_read(file: &str, line: &str, lines: usize) -> String {
+    let session = "5f0c2a9e-0000-4c1b-9d7e-2b8f1e6a3c12";
+    let content = format!("{line}\n").repeat(lines);
+    let call = serde_json::json!({"type": "assistant", "session_id": session, "message": {
+    "id": "msg_read", "role": "assistant", "model": "m", "content": [
+        {"type": "tool_use", "id": "toolu_read", "name": "Read", "input": {"file_path": file}}
+    ]}});
+    let result = serde_json::json!({"type": "user", "session_id": session, "message": {
+    "role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": "toolu_read", "content": content}
+    ]}});
+    format!("{call}\n{result}\n")
+}
+
+#[test]
+fn highlighting_is_linear_in_the_length_of_a_line() {
+    // Lines four times longer (up to the 2 000 bytes a line is highlighted), as many of them.
+    // The lexer asks of every word whether only spaces come before it (a YAML key, a TOML
+    // key), and of every run of backticks in Markdown where its closing run is: answered by a
+    // scan of the line, each is quadratic (a scan of what comes before each word took 9.8x).
+    let cases = [
+        ("f.yaml", "key: ", "word "),
+        ("f.md", "text ", "` `` ``` "),
+        ("f.toml", "k = ", "[1, 'a'] "),
+    ];
+    for (file, start, unit) in cases {
+        let line = |len: usize| format!("{start}{}", unit.repeat(len / unit.len()));
+        let small = file_read(file, &line(480), 2_000);
+        let large = file_read(file, &line(1_920), 2_000);
+        let args = ["--to", "html"];
+        let t_small = best_time(&args, &small);
+        let t_large = best_time(&args, &large);
+        let ratio = t_large.as_secs_f64() / t_small.as_secs_f64();
+        assert!(
+            ratio < 8.0,
+            "{file}: lines 4x longer took {ratio:.1}x the time ({t_small:?} -> {t_large:?})"
+        );
+    }
+}
+
 #[test]
 fn a_stream_ten_times_larger_needs_no_more_memory() {
     // Issue 14: a stream is folded as it is read; only the open turn is held. Not timed: the

@@ -60,11 +60,17 @@ enum Next {
 /// The pieces of one line, appended to `out` (adjacent pieces of one class merged), and what it
 /// leaves open.
 pub(crate) fn line(lang: &Language, open: &mut Open, line: &str, out: &mut Vec<Segment>) {
+    let b = line.as_bytes();
+    let indent = b.len() - b.trim_ascii_start().len();
+    let after_dash = (b.get(indent) == Some(&b'-'))
+        .then(|| indent + 1 + b[indent + 1..].len() - b[indent + 1..].trim_ascii_start().len());
     let mut lexer = Lexer {
         lang,
-        b: line.as_bytes(),
+        b,
         out,
         next: Next::Anything,
+        indent,
+        after_dash,
     };
     if lang.traits.has(Traits::HEADINGS) {
         lexer.markdown(open);
@@ -84,6 +90,10 @@ struct Lexer<'a, 'o> {
     b: &'a [u8],
     out: &'o mut Vec<Segment>,
     next: Next,
+    /// Where the line's first non-space byte is.
+    indent: usize,
+    /// Where the line's first non-space byte after a leading `-` is (a YAML list item).
+    after_dash: Option<usize>,
 }
 
 /// True for a byte that continues a word: letters, digits, `_` and any byte of a non-ASCII
@@ -119,11 +129,10 @@ impl Lexer<'_, '_> {
         self.b.get(i).copied().unwrap_or(0)
     }
 
-    /// True when only spaces (and, where `dash` is set, one list dash) come before `i`.
+    /// True when only spaces (and, where `dash` is set, one list dash) come before `i`, the
+    /// start of a token that is not a space (worked out once a line, asked of every word).
     fn starts_line(&self, i: usize, dash: bool) -> bool {
-        let before = &self.b[..i];
-        let trimmed = before.trim_ascii_start();
-        trimmed.is_empty() || (dash && trimmed.trim_ascii_end() == b"-")
+        i <= self.indent || (dash && Some(i) == self.after_dash)
     }
 
     /// A line of code (or of a markup page), from where `open` says it starts.
