@@ -22,9 +22,8 @@ pub(crate) fn push_markdown(out: &mut Html, source: &str) {
     let mut pending_url: Vec<Option<String>> = Vec::new();
     // The code block being collected: its language word and its text so far.
     let mut code: Option<(String, String)> = None;
-    // Shared by the writer below and the code blocks, which are written into the page directly
-    // (a highlighted one may become a hole another thread fills, `Html::block`): the writer
-    // has written every earlier event when the parser hands over a block's end.
+    // Shared by the writer below and the code blocks, which are written into the page directly:
+    // the writer has written every earlier event when the parser hands over a block's end.
     let page = RefCell::new(out);
     let events = Parser::new_ext(source, opts).flat_map(|event| -> Emit<'_> {
         #[allow(

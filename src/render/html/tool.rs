@@ -373,22 +373,11 @@ fn push_result(h: &mut Html, call: &ToolCall, output_text: &str) {
     }
 }
 
-/// An output: colours kept (terminal escapes as spans), a file's lines highlighted, and past
-/// [`PREVIEW_LINES`] lines the rest behind "show all N lines". A highlighted one is written on
-/// another thread when the page defers (`Html::block`).
+/// An output: colours kept (terminal escapes as spans), a file's lines highlighted for `lang`,
+/// and past [`PREVIEW_LINES`] lines the rest behind "show all N lines".
 fn push_pre(h: &mut Html, class: &'static str, text: &str, lang: Option<&'static Language>) {
     let body = text.strip_suffix('\n').unwrap_or(text);
-    write_pre(h, class, body, lang, Highlighter::new(lang));
-}
-
-/// [`push_pre`] once the budget is decided: `hl` highlights (or not) the lines of `lang`.
-fn write_pre(
-    h: &mut Html,
-    class: &'static str,
-    body: &str,
-    lang: Option<&'static Language>,
-    mut hl: Highlighter,
-) {
+    let mut hl = Highlighter::new(lang);
     // Newlines found a block at a time (`split` and `match_indices` look for each on its own:
     // a twentieth of a saved session's page, issue 14).
     let newlines = || memchr::memchr_iter(b'\n', body.as_bytes());
