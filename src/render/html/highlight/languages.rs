@@ -20,6 +20,34 @@ pub(crate) struct Quote {
     pub(crate) spans_lines: bool,
 }
 
+impl Quote {
+    /// A quote from `open` to `close` in which a backslash escapes, ending with its line.
+    const fn new(open: &'static str, close: &'static str) -> Quote {
+        Quote {
+            open,
+            close,
+            escapes: true,
+            spans_lines: false,
+        }
+    }
+
+    /// The same quote, in which a backslash is just a backslash.
+    const fn raw(self) -> Quote {
+        Quote {
+            escapes: false,
+            ..self
+        }
+    }
+
+    /// The same quote, going on past the end of its line.
+    const fn across_lines(self) -> Quote {
+        Quote {
+            spans_lines: true,
+            ..self
+        }
+    }
+}
+
 /// A language's particular habits, as bits.
 #[derive(Clone, Copy)]
 pub(crate) struct Traits(u32);
@@ -174,54 +202,19 @@ impl Language {
 }
 
 /// `"…"` with escapes, ending with its line.
-const DOUBLE: Quote = Quote {
-    open: "\"",
-    close: "\"",
-    escapes: true,
-    spans_lines: false,
-};
+const DOUBLE: Quote = Quote::new("\"", "\"");
 /// `'…'` with escapes, ending with its line.
-const SINGLE: Quote = Quote {
-    open: "'",
-    close: "'",
-    escapes: true,
-    spans_lines: false,
-};
+const SINGLE: Quote = Quote::new("'", "'");
 /// `"…"` with escapes, across lines.
-const DOUBLE_LINES: Quote = Quote {
-    open: "\"",
-    close: "\"",
-    escapes: true,
-    spans_lines: true,
-};
+const DOUBLE_LINES: Quote = Quote::new("\"", "\"").across_lines();
 /// `'…'` without escapes, across lines (shell).
-const SINGLE_RAW_LINES: Quote = Quote {
-    open: "'",
-    close: "'",
-    escapes: false,
-    spans_lines: true,
-};
+const SINGLE_RAW_LINES: Quote = Quote::new("'", "'").raw().across_lines();
 /// `` `…` `` with escapes, across lines (template literals, shell).
-const BACKTICK_LINES: Quote = Quote {
-    open: "`",
-    close: "`",
-    escapes: true,
-    spans_lines: true,
-};
+const BACKTICK_LINES: Quote = Quote::new("`", "`").across_lines();
 /// `"""…"""` across lines.
-const TRIPLE_DOUBLE: Quote = Quote {
-    open: "\"\"\"",
-    close: "\"\"\"",
-    escapes: true,
-    spans_lines: true,
-};
+const TRIPLE_DOUBLE: Quote = Quote::new("\"\"\"", "\"\"\"").across_lines();
 /// `'''…'''` across lines.
-const TRIPLE_SINGLE: Quote = Quote {
-    open: "'''",
-    close: "'''",
-    escapes: true,
-    spans_lines: true,
-};
+const TRIPLE_SINGLE: Quote = Quote::new("'''", "'''").across_lines();
 
 /// The C family's comments.
 const SLASHES: &[&str] = &["//"];
@@ -255,18 +248,8 @@ pub(crate) static LANGUAGES: &[Language] = &[
         block_comment: C_BLOCK,
         quotes: &[
             DOUBLE_LINES,
-            Quote {
-                open: "##\"",
-                close: "\"##",
-                escapes: false,
-                spans_lines: true,
-            },
-            Quote {
-                open: "#\"",
-                close: "\"#",
-                escapes: false,
-                spans_lines: true,
-            },
+            Quote::new("##\"", "\"##").raw().across_lines(),
+            Quote::new("#\"", "\"#").raw().across_lines(),
         ],
         string_prefixes: "rbc",
         vocabulary: RUST,
@@ -313,16 +296,7 @@ pub(crate) static LANGUAGES: &[Language] = &[
         words: &["golang"],
         line_comments: SLASHES,
         block_comment: C_BLOCK,
-        quotes: &[
-            DOUBLE,
-            SINGLE,
-            Quote {
-                open: "`",
-                close: "`",
-                escapes: false,
-                spans_lines: true,
-            },
-        ],
+        quotes: &[DOUBLE, SINGLE, Quote::new("`", "`").raw().across_lines()],
         vocabulary: GO,
         traits: C_LIKE,
         ..BLANK
@@ -459,16 +433,7 @@ pub(crate) static LANGUAGES: &[Language] = &[
         files: &["lua"],
         line_comments: &["--"],
         block_comment: Some(("--[[", "]]")),
-        quotes: &[
-            DOUBLE,
-            SINGLE,
-            Quote {
-                open: "[[",
-                close: "]]",
-                escapes: false,
-                spans_lines: true,
-            },
-        ],
+        quotes: &[DOUBLE, SINGLE, Quote::new("[[", "]]").raw().across_lines()],
         vocabulary: LUA,
         traits: Traits::CALLS,
         ..BLANK
@@ -540,15 +505,7 @@ pub(crate) static LANGUAGES: &[Language] = &[
         words: &["postgresql", "postgres", "mysql", "sqlite", "plsql"],
         line_comments: &["--"],
         block_comment: C_BLOCK,
-        quotes: &[
-            Quote {
-                open: "'",
-                close: "'",
-                escapes: false,
-                spans_lines: true,
-            },
-            DOUBLE,
-        ],
+        quotes: &[Quote::new("'", "'").raw().across_lines(), DOUBLE],
         vocabulary: SQL,
         traits: Traits(Traits::CALLS.0 | Traits::CASELESS.0),
         ..BLANK
@@ -588,15 +545,7 @@ pub(crate) static LANGUAGES: &[Language] = &[
         files: &["nix"],
         line_comments: HASH,
         block_comment: C_BLOCK,
-        quotes: &[
-            DOUBLE_LINES,
-            Quote {
-                open: "''",
-                close: "''",
-                escapes: false,
-                spans_lines: true,
-            },
-        ],
+        quotes: &[DOUBLE_LINES, Quote::new("''", "''").raw().across_lines()],
         vocabulary: NIX,
         traits: Traits::DASHED_WORDS,
         ..BLANK
@@ -696,15 +645,7 @@ pub(crate) static LANGUAGES: &[Language] = &[
         name: "YAML",
         files: &["yaml", "yml", ".clang-format", "pnpm-lock.yaml"],
         line_comments: HASH,
-        quotes: &[
-            DOUBLE,
-            Quote {
-                open: "'",
-                close: "'",
-                escapes: false,
-                spans_lines: false,
-            },
-        ],
+        quotes: &[DOUBLE, Quote::new("'", "'").raw()],
         vocabulary: YAML,
         traits: Traits(Traits::KEYS_COLON.0 | Traits::CASELESS.0),
         ..BLANK
@@ -715,19 +656,9 @@ pub(crate) static LANGUAGES: &[Language] = &[
         line_comments: HASH,
         quotes: &[
             TRIPLE_DOUBLE,
-            Quote {
-                open: "'''",
-                close: "'''",
-                escapes: false,
-                spans_lines: true,
-            },
+            Quote::new("'''", "'''").raw().across_lines(),
             DOUBLE,
-            Quote {
-                open: "'",
-                close: "'",
-                escapes: false,
-                spans_lines: false,
-            },
+            Quote::new("'", "'").raw(),
         ],
         vocabulary: TOML,
         traits: Traits(Traits::KEYS_EQUALS.0 | Traits::SECTIONS.0 | Traits::DASHED_WORDS.0),
@@ -770,18 +701,8 @@ pub(crate) static LANGUAGES: &[Language] = &[
         words: &["markup", "xaml"],
         block_comment: Some(("<!--", "-->")),
         quotes: &[
-            Quote {
-                open: "\"",
-                close: "\"",
-                escapes: false,
-                spans_lines: true,
-            },
-            Quote {
-                open: "'",
-                close: "'",
-                escapes: false,
-                spans_lines: true,
-            },
+            Quote::new("\"", "\"").raw().across_lines(),
+            Quote::new("'", "'").raw().across_lines(),
         ],
         vocabulary: MARKUP,
         traits: Traits::MARKUP,
