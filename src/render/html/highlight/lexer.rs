@@ -183,23 +183,29 @@ impl Lexer<'_, '_> {
 
     /// The rest of a string from `i`: to its closing quote or the line's end.
     fn quoted(&mut self, i: usize, quote: u8, in_tag: bool, open: &mut Open) -> usize {
+        let (j, closed) = self.scan_quote(i, quote);
+        self.push(i..j, STRING);
+        if closed {
+            *open = if in_tag { Open::Tag } else { Open::Code };
+        }
+        j
+    }
+
+    /// Where the string of quote `quote` whose text starts at `i` ends: after its closing quote
+    /// (true) or at the end of the line (false).
+    fn scan_quote(&self, i: usize, quote: u8) -> (usize, bool) {
         let q: &Quote = &self.lang.quotes[usize::from(quote)];
         let mut j = i;
         while j < self.b.len() {
             if q.escapes && self.b[j] == b'\\' {
                 j += 2;
             } else if self.at(j, q.close) {
-                j += q.close.len();
-                self.push(i..j, STRING);
-                *open = if in_tag { Open::Tag } else { Open::Code };
-                return j;
+                return (j + q.close.len(), true);
             } else {
                 j += 1;
             }
         }
-        let j = j.min(self.b.len());
-        self.push(i..j, STRING);
-        j
+        (j.min(self.b.len()), false)
     }
 
     /// The quote that opens a string at `i`, if one does (longest first, as listed).
@@ -343,19 +349,19 @@ impl Lexer<'_, '_> {
 
     /// A string at `i`, or, where the language has keys before a colon, a key written as one.
     fn string_or_key(&mut self, i: usize, quote: u8, open: &mut Open) -> usize {
-        let mut inner = Open::Code;
-        let start = self.out.len();
-        let j = self.open_quote(i, quote, false, &mut inner);
-        let j = self.quoted(j, quote, false, &mut inner);
-        if inner != Open::Code {
-            *open = inner;
+        let opened = i + self.lang.quotes[usize::from(quote)].open.len();
+        let (j, closed) = self.scan_quote(opened, quote);
+        if !closed {
+            self.push(i..j, STRING);
+            *open = Open::Quote {
+                quote,
+                in_tag: false,
+            };
             return j;
         }
         let after = j + self.b[j..].iter().take_while(|&&c| c == b' ').count();
-        if self.lang.traits.has(Traits::KEYS_COLON) && self.byte(after) == b':' {
-            self.out.truncate(start);
-            self.push(i..j, ATTRIBUTE);
-        }
+        let key = self.lang.traits.has(Traits::KEYS_COLON) && self.byte(after) == b':';
+        self.push(i..j, if key { ATTRIBUTE } else { STRING });
         j
     }
 
@@ -816,6 +822,11 @@ mod tests {
                 "n:true"
             ]
         );
+        // A key right after a string is a piece of its own, never laid over the string.
+        assert_eq!(
+            classes("json", "[\"a\"\"b\": 1]"),
+            ["s:\"a\"", "a:\"b\"", "n:1"]
+        );
         assert_eq!(
             classes(
                 "yaml",
@@ -930,6 +941,7 @@ mod tests {
         let index = languages::index();
         let samples = [
             "a\\é\"b'c`d/*e*/f#g$h@i<j>k&l;m'",
+            "\"a\"\"b\": f\"c\"'d': x",
             "\"\\é",
             "'\\",
             "'é",
@@ -947,8 +959,11 @@ mod tests {
                 for _ in 0..2 {
                     let mut segs = Vec::new();
                     line(lang, &mut open, s, &mut segs);
+                    let mut at = 0;
                     for (r, _) in &segs {
                         assert!(s.get(r.clone()).is_some(), "{}: {s:?} {r:?}", lang.name);
+                        assert_eq!(r.start, at, "{}: {s:?}: a gap or an overlap", lang.name);
+                        at = r.end;
                     }
                     assert_eq!(
                         segs.last().map(|(r, _)| r.end),
