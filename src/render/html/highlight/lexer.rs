@@ -976,4 +976,60 @@ mod tests {
         }
         assert!(languages::find(&index, "rs").is_some());
     }
+
+    /// Text made of the pieces that open and close things, the quotes and the colon most often,
+    /// so that they meet (`"a""b":`, `/* "`, `<a b='`).
+    fn fragments() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let piece = prop_oneof![
+            4 => Just("\""),
+            3 => Just("'"),
+            3 => Just(":"),
+            2 => Just(" "),
+            2 => Just("a"),
+            1 => Just("`"),
+            1 => Just("#"),
+            1 => Just("$"),
+            1 => Just("@"),
+            1 => Just("<"),
+            1 => Just(">"),
+            1 => Just("&"),
+            1 => Just("="),
+            1 => Just("/*"),
+            1 => Just("*/"),
+            1 => Just("\\"),
+            1 => Just("["),
+            1 => Just("]"),
+            1 => Just("{"),
+            1 => Just("-"),
+            1 => Just("1"),
+            1 => Just("Z"),
+            1 => Just("é"),
+            1 => Just("\n"),
+        ];
+        proptest::collection::vec(piece, 0..48).prop_map(|p| p.concat())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2048))]
+        /// Any text, in every language, line after line: the pieces of each line follow one
+        /// another with no gap or overlap, on character boundaries, to the line's end.
+        #[test]
+        fn pieces_tile_every_line_of_any_text(text in fragments()) {
+            for lang in languages::LANGUAGES {
+                let mut open = Open::Code;
+                for l in text.split('\n') {
+                    let mut segs = Vec::new();
+                    line(lang, &mut open, l, &mut segs);
+                    let mut at = 0;
+                    for (r, _) in &segs {
+                        proptest::prop_assert_eq!(r.start, at, "{}: {:?}", lang.name, l);
+                        proptest::prop_assert!(l.get(r.clone()).is_some(), "{}: {:?}", lang.name, l);
+                        at = r.end;
+                    }
+                    proptest::prop_assert_eq!(at, l.len(), "{}: {:?}", lang.name, l);
+                }
+            }
+        }
+    }
 }
