@@ -504,6 +504,118 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Same<T> {
     }
 }
 
+/// A struct whose fields are read from an object where the struct lies ([`lenient_struct!`]
+/// writes it): a struct of many fields, returned by value through each layer of serde's
+/// visitors, was copied at each (a tenth of a `--to jsonl` run went to such copies; issue 14).
+pub(crate) trait Fill<'de>: Default {
+    /// Reads the object's fields into `self`, a named key into its field (the last of repeated
+    /// keys wins), any other key as [`Checked`].
+    fn fill<A: MapAccess<'de>>(&mut self, map: A) -> Result<(), A::Error>;
+}
+
+/// How a [`lenient_struct!`] field's reader puts its value in the field: every reader's value
+/// is moved in, but an [`Object`] of a [`Fill`] struct is read where the field lies.
+pub(crate) trait ReadInto<'de> {
+    /// The field's type.
+    type Out;
+    /// Reads the next value of `map` into `out`.
+    fn read_into<A: MapAccess<'de>>(map: &mut A, out: &mut Self::Out) -> Result<(), A::Error>;
+}
+
+/// [`ReadInto`] for readers whose value is moved into the field (`.0`).
+macro_rules! read_by_move {
+    ($( [$($generics:tt)*] $reader:ty => $out:ty; )*) => {
+        $(
+            impl<$($generics)*> ReadInto<'de> for $reader {
+                type Out = $out;
+                fn read_into<A: MapAccess<'de>>(
+                    map: &mut A,
+                    out: &mut $out,
+                ) -> Result<(), A::Error> {
+                    *out = map.next_value::<Self>()?.0;
+                    Ok(())
+                }
+            }
+        )*
+    };
+}
+
+read_by_move! {
+    ['de: 'a, 'a] Str<'a> => Option<Cow<'a, str>>;
+    ['de: 'a, 'a] PresentStr<'a> => Option<Option<Cow<'a, str>>>;
+    ['de] Bool => Option<bool>;
+    ['de] U64 => Option<u64>;
+    ['de] F64 => Option<f64>;
+    ['de] Present => Option<Value>;
+    ['de] PresentDetails => Option<Details>;
+    ['de, T: Deserialize<'de>] Items<T> => Option<Vec<T>>;
+    ['de, T: Deserialize<'de>] Same<T> => T;
+}
+
+impl<'de, T: Fill<'de>> ReadInto<'de> for Object<T> {
+    type Out = Option<T>;
+    fn read_into<A: MapAccess<'de>>(map: &mut A, out: &mut Option<T>) -> Result<(), A::Error> {
+        // Anything but an object leaves the field absent, as `Object` reads it.
+        *out = None;
+        map.next_value_seed(ObjectInPlace(out))
+    }
+}
+
+/// The seed and visitor behind [`Object`]'s [`ReadInto`]: an object fills a new `T` in the
+/// field; anything else is read and dropped.
+struct ObjectInPlace<'p, T>(&'p mut Option<T>);
+
+impl<'de, T: Fill<'de>> de::DeserializeSeed<'de> for ObjectInPlace<'_, T> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de, T: Fill<'de>> Visitor<'de> for ObjectInPlace<'_, T> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+        self.0.insert(T::default()).fill(map)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
+        CheckVisitor.visit_seq(seq).map(|_| ())
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+
+    visit_others!((); strs, scalars);
+}
+
+/// Reads a line that must be one object into `out`, where it lies ([`Fill`]); what
+/// `serde_json::from_str::<T>` does for a [`lenient_struct!`], without moving the struct out.
+pub(crate) fn fill_from_str<'de, T: Fill<'de>>(
+    text: &'de str,
+    out: &mut T,
+) -> serde_json::Result<()> {
+    /// The visitor of the line's one object.
+    struct Whole<'p, T>(&'p mut T);
+    impl<'de, T: Fill<'de>> Visitor<'de> for Whole<'_, T> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+            self.0.fill(map)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.deserialize_map(Whole(out))?;
+    de.end()
+}
+
 /// A struct of lenient fields (`"key" => name: Type as Reader`: the field `name` of type `Type`
 /// is `Reader`'s `.0`, read from the key `key`) with a `Default` and a `Deserialize` that reads
 /// an object: a named key into its field (the last of repeated keys wins, as in a `Value`), any
@@ -541,22 +653,32 @@ macro_rules! lenient_struct {
 
                     fn visit_map<A: serde::de::MapAccess<'de>>(
                         self,
-                        mut map: A,
+                        map: A,
                     ) -> Result<Self::Value, A::Error> {
                         let mut out = <$name>::default();
-                        while let Some(key) = map.next_key::<$crate::input::lenient::Key<'de>>()? {
-                            match key.0.as_ref() {
-                                $( $key => out.$field = map.next_value::<$reader>()?.0, )*
-                                _ => {
-                                    map.next_value::<$crate::input::lenient::Checked>()?;
-                                }
-                            }
-                        }
+                        $crate::input::lenient::Fill::fill(&mut out, map)?;
                         Ok(out)
                     }
                 }
 
                 d.deserialize_map(Fields(std::marker::PhantomData))
+            }
+        }
+
+        impl<'de $(: $lt, $lt)?> $crate::input::lenient::Fill<'de> for $name $(<$lt>)? {
+            fn fill<A: serde::de::MapAccess<'de>>(&mut self, mut map: A) -> Result<(), A::Error> {
+                while let Some(key) = map.next_key::<$crate::input::lenient::Key<'de>>()? {
+                    match key.0.as_ref() {
+                        $( $key => <$reader as $crate::input::lenient::ReadInto<'de>>::read_into(
+                            &mut map,
+                            &mut self.$field,
+                        )?, )*
+                        _ => {
+                            map.next_value::<$crate::input::lenient::Checked>()?;
+                        }
+                    }
+                }
+                Ok(())
             }
         }
     };

@@ -16,8 +16,8 @@ use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 use crate::input::lenient::{
-    Array, Bool, Checked, Object, Present, PresentDetails, PresentStr, Same, Str, U64,
-    lenient_struct,
+    Array, Bool, Checked, Fill, Object, Present, PresentDetails, PresentStr, Same, Str, U64,
+    lenient_struct, visit_others,
 };
 use crate::model::details::Details;
 use crate::model::transcript::Usage;
@@ -201,11 +201,38 @@ impl<'de: 'a, 'a> Visitor<'de> for ContentVisitor<'a> {
 
 impl<'de: 'a, 'a> Deserialize<'de> for Element<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Ok(match Object::<RawBlock<'a>>::deserialize(d)?.0 {
-            Some(b) => Element::Block(Box::new(b)),
-            None => Element::NotObject,
-        })
+        d.deserialize_any(ElementVisitor(std::marker::PhantomData))
     }
+}
+
+/// The visitor behind [`Element`]: an object is read into its box where it lies
+/// (`RawBlock::fill`; the block is large, and moving it out of each layer of serde's visitors
+/// copied it each time), anything else is read and dropped, as [`Object`] reads it.
+struct ElementVisitor<'a>(std::marker::PhantomData<&'a ()>);
+
+impl<'de: 'a, 'a> Visitor<'de> for ElementVisitor<'a> {
+    type Value = Element<'a>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Element<'a>, A::Error> {
+        let mut block = Box::<RawBlock<'a>>::default();
+        Fill::fill(&mut *block, map)?;
+        Ok(Element::Block(block))
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Element<'a>, D::Error> {
+        d.deserialize_any(self)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Element<'a>, A::Error> {
+        while seq.next_element::<Checked>()?.is_some() {}
+        Ok(Element::NotObject)
+    }
+
+    visit_others!(Element::NotObject; strs, scalars);
 }
 
 /// Where a row's content blocks can be had whole, as `Value`s, for the rare block kept as it is
@@ -242,6 +269,14 @@ impl<'a> Whole<'a> {
             .cloned()
             .unwrap_or(Value::Null)
     }
+}
+
+/// A row read from its line's text, where it lies ([`Fill`]), or `None` when the line is not
+/// one JSON object: what `serde_json::from_str::<Row>` gives, without the copies of the row.
+pub(crate) fn from_text(text: &str) -> Option<Row<'_>> {
+    let mut row = Row::default();
+    crate::input::lenient::fill_from_str(text, &mut row).ok()?;
+    Some(row)
 }
 
 /// A row read from a `Value` (a saved session's row, Qwen's stream-json line). It cannot fail:
@@ -284,4 +319,66 @@ impl Row<'_> {
 /// A `Cow` field as the owned `String` the model keeps ("" when absent).
 pub(crate) fn owned(s: Option<Cow<'_, str>>) -> String {
     s.map(Cow::into_owned).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A row read where it lies reads as a `Value` of the line does: a repeated `message` keeps
+    /// only its last value (not the first one's fields merged with it), a `message` that is not
+    /// an object leaves none, and a block that is not an object is kept as such.
+    #[test]
+    fn a_row_read_in_place_reads_as_a_value_does() {
+        let cases = [
+            (
+                r#"{"message":{"id":"a","model":"m"},"message":{"id":"b"}}"#,
+                Some(("b", None)),
+            ),
+            (r#"{"message":{"id":"a"},"message":"x"}"#, None),
+            (
+                r#"{"message":"x","message":{"id":"b","model":"n"}}"#,
+                Some(("b", Some("n"))),
+            ),
+            (r#"{"message":[{"id":"a"}]}"#, None),
+        ];
+        for (line, want) in cases {
+            let row = from_text(line).expect(line);
+            let got = row
+                .message
+                .as_ref()
+                .map(|m| (m.id.as_deref().unwrap_or(""), m.model.as_deref()));
+            assert_eq!(got, want, "{line}");
+            let value: Value = serde_json::from_str(line).unwrap();
+            assert_eq!(got.map(|g| g.0), value["message"]["id"].as_str(), "{line}");
+        }
+        let row = from_text(
+            r#"{"message":{"content":[{"type":"text","type":"tool_use","id":"t"},7,[1]]}}"#,
+        )
+        .unwrap();
+        let Content::Blocks(blocks) = &row.message.unwrap().content else {
+            panic!("blocks");
+        };
+        assert!(
+            matches!(&blocks[0], Element::Block(b) if b.ty.as_deref() == Some("tool_use") && b.id.as_deref() == Some("t"))
+        );
+        assert!(matches!(blocks[1], Element::NotObject));
+        assert!(matches!(blocks[2], Element::NotObject));
+    }
+
+    /// What is not one JSON object is refused, as `serde_json::from_str` refuses it.
+    #[test]
+    fn a_line_that_is_not_one_object_is_refused() {
+        for line in [
+            r#"[1]"#,
+            r#"{"type":"user"} x"#,
+            r#"{"type":"user""#,
+            r#""s""#,
+            r#"{"a":"\ud800"}"#,
+        ] {
+            assert!(from_text(line).is_none(), "{line}");
+            assert!(serde_json::from_str::<Row>(line).is_err(), "{line}");
+        }
+        assert!(from_text(" {\"type\":\"user\"} \n").is_some());
+    }
 }

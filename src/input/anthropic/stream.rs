@@ -14,7 +14,7 @@ use serde_json::Value;
 use crate::input::anthropic::control::Permissions;
 use crate::input::anthropic::cost::CostLedger;
 pub(crate) use crate::input::anthropic::messages::{ClaudeMessages, Wire};
-use crate::input::anthropic::row::{Row, Whole};
+use crate::input::anthropic::row::{self, Whole};
 pub(crate) use crate::input::anthropic::system::{
     info, result_notice, result_notice_of, session_snapshot, system,
 };
@@ -250,7 +250,7 @@ impl StreamJson {
 
     /// An `assistant` or `user` line, the typed way.
     fn typed_message(&mut self, line: &InputLine, out: &mut Vec<Event>) -> bool {
-        let Ok(row) = serde_json::from_str::<Row<'_>>(&line.text) else {
+        let Some(row) = row::from_text(&line.text) else {
             return false;
         };
         let n = line.number;

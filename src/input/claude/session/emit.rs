@@ -26,7 +26,7 @@ use super::log::{Body, LooseKind, SessionLog, UuidForm};
 use super::source::{Source, Sources};
 use super::subagents::Agent;
 use crate::input::Report;
-use crate::input::anthropic::row::{self, Row, Whole};
+use crate::input::anthropic::row::{self, Whole};
 use crate::input::anthropic::stream::ClaudeMessages;
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::transcript::{SubagentStatus, SubagentUsage};
@@ -541,7 +541,7 @@ impl Emitter {
         let Ok(text) = self.sources.read(log.source, r.offset()) else {
             return false;
         };
-        let Ok(mut row) = serde_json::from_str::<Row<'_>>(&text) else {
+        let Some(mut row) = row::from_text(&text) else {
             return false;
         };
         let answers_started = match &row.message {
@@ -595,7 +595,7 @@ impl Emitter {
         let Ok(text) = self.sources.read(log.source, r.offset()) else {
             return false;
         };
-        let Ok(mut row) = serde_json::from_str::<Row<'_>>(&text) else {
+        let Some(mut row) = row::from_text(&text) else {
             return false;
         };
         if row.ty.as_deref() != Some("assistant") {
