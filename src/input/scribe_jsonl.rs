@@ -97,8 +97,9 @@ pub(crate) fn record(line: &str) -> Result<Option<TranscriptItem>, String> {
 /// transcript renders as it did: a tool call written before calls had a kind (schema version 1)
 /// gets one from its name and input (Claude Code's tool names, then the input's shape); a call
 /// written before calls had `facts` gets them from its sidecar (Claude Code's result details,
-/// which those renderers read); a tool reference written before data parts had a `summary` gets
-/// the tool it names.
+/// which those renderers read), and one written before facts had a `durationMs` gets the
+/// duration the page read from the sidecar ([`duration_in_sidecar`]); a tool reference written
+/// before data parts had a `summary` gets the tool it names.
 fn add_missing_fields(v: &mut Value) {
     match v {
         Value::Object(o) => {
@@ -115,6 +116,15 @@ fn add_missing_fields(v: &mut Value) {
                 {
                     o.insert("facts".into(), f);
                 }
+            }
+            if o.contains_key("toolCallId")
+                && o.contains_key("caller")
+                && let Some(ms) = o.get("sidecar").and_then(duration_in_sidecar)
+                && let Value::Object(facts) = o
+                    .entry("facts")
+                    .or_insert_with(|| Value::Object(serde_json::Map::new()))
+            {
+                facts.entry("durationMs").or_insert(Value::from(ms));
             }
             if o.get("type").and_then(Value::as_str) == Some("data")
                 && o.get("name").and_then(Value::as_str) == Some("tool_reference")
@@ -146,6 +156,21 @@ fn add_missing_fields(v: &mut Value) {
         Value::Array(a) => a.iter_mut().for_each(add_missing_fields),
         Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => {}
     }
+}
+
+/// The duration the HTML page of schema 3 read from a call's sidecar, before the adapters set
+/// `facts.durationMs`: the first whole number of milliseconds among `durationMs`,
+/// `totalDurationMs` and `duration_ms`, else Codex's `duration` (`{secs, nanos}`).
+fn duration_in_sidecar(sidecar: &Value) -> Option<u64> {
+    ["durationMs", "totalDurationMs", "duration_ms"]
+        .iter()
+        .find_map(|k| sidecar.get(k).and_then(Value::as_u64))
+        .or_else(|| {
+            let d = sidecar.get("duration")?;
+            let secs = d.get("secs")?.as_u64()?;
+            let nanos = d.get("nanos").and_then(Value::as_u64).unwrap_or(0);
+            Some(secs.saturating_mul(1000).saturating_add(nanos / 1_000_000))
+        })
 }
 
 #[cfg(test)]
@@ -194,5 +219,48 @@ mod tests {
             call.output.as_ref().and_then(|o| o.pointer("/0/summary")),
             Some(&Value::from("T"))
         );
+    }
+
+    /// A call written before facts had a duration gets the one the page read from its sidecar;
+    /// a duration its facts already hold is kept.
+    #[test]
+    fn older_calls_get_the_duration_their_page_showed() {
+        let duration = |call: &str| {
+            let turn = format!(
+                r#"{{"kind":"turn","id":"t","role":"assistant","origin":{{"kind":"model"}},"parts":[{{"type":"tool-call","call":{call}}}]}}"#
+            );
+            let Ok(Some(TranscriptItem::Turn(t))) = record(&turn) else {
+                panic!("a turn: {turn}");
+            };
+            let crate::model::transcript::Part::ToolCall { call } = &t.parts[0] else {
+                panic!("a call");
+            };
+            (call.facts.duration_ms, call.facts.lines_read)
+        };
+        let call = |sidecar: &str, facts: &str| {
+            format!(
+                r#"{{"toolCallId":"c","name":"Bash","caller":"model","state":"success","input":{{}},"output":"a","sidecar":{sidecar}{facts}}}"#
+            )
+        };
+        assert_eq!(
+            duration(&call(r#"{"durationMs":40}"#, "")),
+            (Some(40), None)
+        );
+        assert_eq!(
+            duration(&call(r#"{"duration":{"secs":2,"nanos":500000000}}"#, "")),
+            (Some(2500), None)
+        );
+        assert_eq!(
+            duration(&call(r#"{"duration_ms":7}"#, r#","facts":{"linesRead":3}"#)),
+            (Some(7), Some(3))
+        );
+        assert_eq!(
+            duration(&call(
+                r#"{"durationMs":40}"#,
+                r#","facts":{"durationMs":9}"#
+            )),
+            (Some(9), None)
+        );
+        assert_eq!(duration(&call(r#"{"status":"ok"}"#, "")), (None, None));
     }
 }

@@ -15,7 +15,7 @@
 
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -71,19 +71,6 @@ impl Details {
         } else {
             None
         }
-    }
-
-    /// The values of the named top-level keys, in the order named (`None` for a key that is
-    /// not there, and for every key when the details are not an object); everything else is
-    /// skipped, not built.
-    pub(crate) fn fields<const N: usize>(&self, keys: [&str; N]) -> [Option<Value>; N] {
-        let mut found = [const { None }; N];
-        let mut de = serde_json::Deserializer::from_str(&self.0);
-        let _ = de.deserialize_any(Pick {
-            keys: &keys,
-            found: &mut found,
-        });
-        found
     }
 
     /// Reads the details as `T` (a reader's typed view of a few fields).
@@ -516,33 +503,6 @@ fn unreachable_error<E: de::Error>() -> E {
     E::custom("number not written")
 }
 
-/// The visitor behind [`Details::fields`].
-struct Pick<'k, 'f, const N: usize> {
-    keys: &'k [&'k str; N],
-    found: &'f mut [Option<Value>; N],
-}
-
-impl<'de, const N: usize> Visitor<'de> for Pick<'_, '_, N> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while let Some(k) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-            match self.keys.iter().position(|w| *w == k) {
-                // The last of repeated keys, as in a `Value`.
-                Some(i) => self.found[i] = Some(map.next_value()?),
-                None => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -688,13 +648,7 @@ mod tests {
     }
 
     #[test]
-    fn fields_reads_only_the_named_keys() {
-        let d = Details::from_value(&json!({"a": 1, "b": {"c": 2}, "a2": "x", "a": 5}));
-        assert_eq!(
-            d.fields(["a", "b", "none"]),
-            [Some(json!(5)), Some(json!({"c": 2})), None]
-        );
-        assert_eq!(Details::from_value(&json!("text")).fields(["a"]), [None]);
+    fn a_string_reads_as_its_text() {
         assert_eq!(
             Details::from_value(&json!("Error: x")).as_str().as_deref(),
             Some("Error: x")

@@ -132,6 +132,10 @@ pub(crate) struct ResultFacts {
     /// The change an edit or write made, as the harness computed it (unified-diff hunks).
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub(crate) hunks: Vec<DiffHunk>,
+    /// How long the call ran, in milliseconds, as the harness timed it (Claude Code's
+    /// `durationMs` or a sub-agent's `totalDurationMs`, Codex's command `duration`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub(crate) duration_ms: Option<u64>,
 }
 
 impl ResultFacts {

@@ -25,6 +25,12 @@ struct FactFields<'a> {
     file: Object<FileFields>,
     #[serde(default, rename = "structuredPatch", borrow)]
     patch: Items<Obj<HunkFields<'a>>>,
+    /// How long the tool ran.
+    #[serde(default, rename = "durationMs")]
+    duration_ms: U64,
+    /// How long a sub-agent ran (an Agent call's result).
+    #[serde(default, rename = "totalDurationMs")]
+    total_duration_ms: U64,
 }
 
 /// A read's `file`.
@@ -50,14 +56,16 @@ struct HunkFields<'a> {
 }
 
 /// The facts in one result's details; a detail not in the expected shape is left out. Only the
-/// two fields that hold them are read from the details' text.
+/// fields that hold them are read from the details' text.
 pub(crate) fn result_facts(details: &Details) -> ResultFacts {
     // The text is in the written form (`model::details`), where a key is written out quoted:
-    // details that name neither field (most of them) are not parsed.
-    static NAMES: LazyLock<[memmem::Finder<'static>; 2]> = LazyLock::new(|| {
+    // details that name no such field are not parsed. `urationMs"` ends both `"durationMs"` and
+    // `"totalDurationMs"`: one scan for the two (each scan reads the whole details).
+    static NAMES: LazyLock<[memmem::Finder<'static>; 3]> = LazyLock::new(|| {
         [
             memmem::Finder::new(br#""file""#),
             memmem::Finder::new(br#""structuredPatch""#),
+            memmem::Finder::new(br#"urationMs""#),
         ]
     });
     let text = details.text().as_bytes();
@@ -70,6 +78,7 @@ pub(crate) fn result_facts(details: &Details) -> ResultFacts {
     };
     ResultFacts {
         lines_read: f.file.0.and_then(|file| file.num_lines.0),
+        duration_ms: f.duration_ms.0.or(f.total_duration_ms.0),
         hunks: f
             .patch
             .0
@@ -107,6 +116,30 @@ mod tests {
         assert_eq!(f.hunks.len(), 1);
         assert_eq!(f.hunks[0].new_lines, 2);
         assert_eq!(f.hunks[0].lines, ["-a", "+b", "+c"]);
+    }
+
+    /// A tool's `durationMs`, else a sub-agent's `totalDurationMs`; a duration that is not a
+    /// whole number of milliseconds is left out.
+    #[test]
+    fn reads_how_long_the_call_ran() {
+        let facts = |v: Value| result_facts(&Details::from_value(&v));
+        assert_eq!(
+            facts(json!({"durationMs": 1370, "filenames": []})).duration_ms,
+            Some(1370)
+        );
+        assert_eq!(
+            facts(json!({"totalDurationMs": 90, "status": "completed"})).duration_ms,
+            Some(90)
+        );
+        assert_eq!(
+            facts(json!({"durationMs": 5, "totalDurationMs": 90})).duration_ms,
+            Some(5)
+        );
+        assert_eq!(facts(json!({"durationMs": "5"})).duration_ms, None);
+        assert_eq!(
+            facts(json!({"durationMs": -5, "totalDurationMs": 7})).duration_ms,
+            Some(7)
+        );
     }
 
     #[test]

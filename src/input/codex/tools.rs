@@ -9,7 +9,7 @@ use crate::input::codex::items::{Outcome, ToolItem};
 use crate::input::fields::str_of;
 use crate::input::tool_kind;
 use crate::model::tool_kind::{PatchFile, ToolKind};
-use crate::model::transcript::Caller;
+use crate::model::transcript::{Caller, ResultFacts};
 /// A call of Codex's collab tools (the sub-agents it starts and talks to) → its kind. Starting,
 /// resuming or writing to a sub-agent hands it a prompt: a sub-agent call described by that
 /// prompt. Waiting for or closing sub-agents hands them nothing: a call about those agents.
@@ -71,6 +71,20 @@ fn unquote(word: &str) -> Option<String> {
         }
     }
     (!quoted).then_some(out)
+}
+
+/// What a reader of a finished call wants beside its output, from the details scribe keeps of
+/// it: how long a command ran, from the `duration` Codex reports (`{secs, nanos}`).
+pub(crate) fn result_facts(sidecar: Option<&Value>) -> ResultFacts {
+    let duration_ms = sidecar.and_then(|s| s.get("duration")).and_then(|d| {
+        let secs = d.get("secs")?.as_u64()?;
+        let nanos = d.get("nanos").and_then(Value::as_u64).unwrap_or(0);
+        Some(secs.saturating_mul(1000).saturating_add(nanos / 1_000_000))
+    });
+    ResultFacts {
+        duration_ms,
+        ..ResultFacts::default()
+    }
 }
 
 /// A `shell` call: input `{command}`, output the interleaved stdout+stderr; a failed or declined
@@ -408,6 +422,20 @@ pub(crate) fn patch_end_outcome(p: &Value) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A command's `{secs, nanos}` duration is its facts' milliseconds; any other shape, none.
+    #[test]
+    fn a_command_duration_is_read_as_milliseconds() {
+        let ms = |v: Value| result_facts(Some(&v)).duration_ms;
+        assert_eq!(
+            ms(json!({"duration": {"secs": 1, "nanos": 250_000_000}})),
+            Some(1250)
+        );
+        assert_eq!(ms(json!({"duration": {"secs": 3}})), Some(3000));
+        assert_eq!(ms(json!({"duration": "1.2s"})), None);
+        assert_eq!(ms(json!({"exitCode": 0})), None);
+        assert!(result_facts(None).is_empty());
+    }
 
     #[test]
     fn unwraps_shell_commands() {

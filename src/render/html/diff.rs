@@ -322,6 +322,7 @@ mod tests {
                 new_lines: 1,
                 lines: vec!["-a".into(), "+<b>".into()],
             }],
+            duration_ms: None,
         };
         let kind = ToolKind::Edit {
             path: "f".into(),

@@ -153,26 +153,12 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
     h.raw_trusted("</div></details>");
 }
 
-/// How long a call ran: what the harness said (`durationMs`, Codex's `duration`, a sub-agent's
-/// own count), else the time from the line that started it to the line that brought its result.
+/// How long a call ran: what the harness timed (`facts.duration_ms`, set by the adapter), else a
+/// sub-agent's own count, else the time from the line that started it to the line that brought
+/// its result.
 fn call_duration_ms(call: &ToolCall) -> Option<u64> {
-    let [ms, total_ms, duration_ms, duration] = match &call.sidecar {
-        Some(side) => side.fields(["durationMs", "totalDurationMs", "duration_ms", "duration"]),
-        None => Default::default(),
-    };
-    let num = |v: Option<serde_json::Value>| v.as_ref().and_then(serde_json::Value::as_u64);
-    num(ms)
-        .or_else(|| num(total_ms))
-        .or_else(|| num(duration_ms))
-        .or_else(|| {
-            let d = duration?;
-            let secs = d.get("secs")?.as_u64()?;
-            let nanos = d
-                .get("nanos")
-                .and_then(serde_json::Value::as_u64)
-                .unwrap_or(0);
-            Some(secs * 1000 + nanos / 1_000_000)
-        })
+    call.facts
+        .duration_ms
         .or_else(|| call.subagent.as_ref()?.usage.map(|u| u.duration_ms))
         .filter(|&ms| ms > 0)
         .or_else(|| super::times::span_ms(call.started_at.as_deref(), call.ended_at.as_deref()))

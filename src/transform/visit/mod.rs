@@ -376,18 +376,20 @@ fn walk_call<V: VisitMut + ?Sized>(v: &mut V, c: &mut ToolCall) {
     v.timestamp(ended_at);
 }
 
-/// The strings a tool kind copied from the call's input (commands, paths, text, todo items).
-/// The text of a result's facts (the lines of the diff an edit made).
+/// The text of a result's facts (the lines of the diff an edit made) and its duration.
 pub(super) fn walk_facts<V: VisitMut + ?Sized>(v: &mut V, f: &mut ResultFacts) {
     let ResultFacts {
         lines_read: _,
         hunks,
+        duration_ms,
     } = f;
     for h in hunks {
         h.lines.iter_mut().for_each(|l| v.text(l));
     }
+    v.duration(duration_ms);
 }
 
+/// The strings a tool kind copied from the call's input (commands, paths, text, todo items).
 pub(super) fn walk_tool_kind<V: VisitMut + ?Sized>(v: &mut V, k: &mut ToolKind) {
     match k {
         ToolKind::Shell {
