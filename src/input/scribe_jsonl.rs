@@ -165,12 +165,7 @@ fn duration_in_sidecar(sidecar: &Value) -> Option<u64> {
     ["durationMs", "totalDurationMs", "duration_ms"]
         .iter()
         .find_map(|k| sidecar.get(k).and_then(Value::as_u64))
-        .or_else(|| {
-            let d = sidecar.get("duration")?;
-            let secs = d.get("secs")?.as_u64()?;
-            let nanos = d.get("nanos").and_then(Value::as_u64).unwrap_or(0);
-            Some(secs.saturating_mul(1000).saturating_add(nanos / 1_000_000))
-        })
+        .or_else(|| crate::input::codex::result_facts(Some(sidecar)).duration_ms)
 }
 
 #[cfg(test)]
