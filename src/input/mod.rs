@@ -34,6 +34,8 @@ pub(crate) mod lenient;
 pub(crate) mod lines;
 /// Qwen Code: the daemon's SSE stream and stream-json.
 mod qwen;
+/// A JSON line read in place, strictly, for readers of a few fields (a session's pass 1).
+pub(crate) mod scan;
 pub(crate) mod scribe_jsonl;
 /// Format detection from the first JSON values of an input.
 pub(crate) mod sniff;

@@ -21,6 +21,7 @@ use serde::de::{Deserializer, SeqAccess, Visitor};
 use crate::input::lenient::{
     Bool, Given, Hashed, Lead, Obj, PresentStr, Same, Str, lenient_struct, visit_others,
 };
+use crate::input::scan::Scanner;
 
 lenient_struct! {
     /// A row's fields pass 1 reads (wire spec §7: conversation rows, and the entries outside the
@@ -225,8 +226,227 @@ impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
 
 /// Decodes a row's line; `None` when it is not a JSON object (or not JSON): the caller decodes it
 /// as a `Value` for the diagnostic.
+///
+/// The line is read in place by `input::scan` (a third of a saved session's run went to serde's
+/// decoding of the values pass 1 skips); a line it leaves or refuses is read through serde, the
+/// reference, so either way the line gives the same `Head` or none.
 pub(crate) fn read(text: &str) -> Option<Head<'_>> {
-    serde_json::from_str::<Head<'_>>(text).ok()
+    let scanned = Scanner::new(text).and_then(|mut s| {
+        let head = scanned::head(&mut s).ok()?;
+        s.end().ok().map(|()| head)
+    });
+    scanned.or_else(|| serde_json::from_str::<Head<'_>>(text).ok())
+}
+
+/// [`Head`] read by the scanner, field by field as its `lenient_struct!` reads it: a named key
+/// into its field (the last of repeated keys wins, an object field replaced whole), any other
+/// value checked and dropped, a value of an unexpected kind read as absent.
+mod scanned {
+    use super::*;
+    use crate::input::lenient::LeadText;
+    use crate::input::scan::{Chars, Scan, Scanner};
+    use crate::model::recent::fingerprint;
+
+    /// Each key of the object the scanner is at, to `field` (which reads or skips its value).
+    fn fields<'a>(
+        s: &mut Scanner<'a>,
+        mut field: impl FnMut(&mut Scanner<'a>, &str) -> Scan<()>,
+    ) -> Scan<()> {
+        s.begin_object()?;
+        let mut first = true;
+        while let Some(key) = s.key(&mut first)? {
+            field(s, &key)?;
+        }
+        Ok(())
+    }
+
+    /// An object read by `read`, or anything else checked and read as `T::default()` (`Obj`).
+    fn obj<'a, T: Default>(
+        s: &mut Scanner<'a>,
+        read: impl FnOnce(&mut Scanner<'a>) -> Scan<T>,
+    ) -> Scan<Obj<T>> {
+        match s.peek() {
+            Some(b'{') => read(s).map(Obj),
+            _ => s.skip().map(|()| Obj(T::default())),
+        }
+    }
+
+    fn str<'a>(s: &mut Scanner<'a>) -> Scan<Str<'a>> {
+        s.str_or_skip().map(Str)
+    }
+
+    fn present_str<'a>(s: &mut Scanner<'a>) -> Scan<PresentStr<'a>> {
+        s.str_or_skip().map(|v| PresentStr(Some(v)))
+    }
+
+    fn given(s: &mut Scanner<'_>) -> Scan<Given> {
+        s.skip().map(|()| Given(true))
+    }
+
+    /// [`Hashed`]: the fingerprint of a string's decoded text.
+    fn hashed(s: &mut Scanner<'_>) -> Scan<Hashed> {
+        Ok(Hashed(s.str_or_skip()?.map(|t| fingerprint(&t))))
+    }
+
+    /// [`Lead`]: how a string begins, decoded only as far as that.
+    fn lead(s: &mut Scanner<'_>) -> Scan<Lead> {
+        if s.peek() != Some(b'"') {
+            return s.skip().map(|()| Lead(None));
+        }
+        let (raw, _) = s.raw_string()?;
+        Ok(Lead(Some(lead_text(raw))))
+    }
+
+    /// `Lead::of` of the decoded text of `raw`, decoding only its first characters.
+    fn lead_text(raw: &str) -> LeadText {
+        let mut start = String::new();
+        for c in Chars::new(raw).skip_while(|c| c.is_whitespace()) {
+            if start.len() + c.len_utf8() > Lead::LEN {
+                break;
+            }
+            start.push(c);
+        }
+        Lead::of(&start)
+    }
+
+    pub(super) fn head<'a>(s: &mut Scanner<'a>) -> Scan<Head<'a>> {
+        let mut h = Head::default();
+        fields(s, |s, key| {
+            match key {
+                "type" => h.ty = str(s)?,
+                "uuid" => h.uuid = present_str(s)?,
+                "parentUuid" => h.parent_uuid = present_str(s)?,
+                "logicalParentUuid" => h.logical_parent_uuid = str(s)?,
+                "isSidechain" => h.is_sidechain = Bool(s.bool_or_skip()?),
+                "agentId" => h.agent_id = str(s)?,
+                "subtype" => h.subtype = str(s)?,
+                "sessionId" => h.session_id = str(s)?,
+                "cwd" => h.cwd = str(s)?,
+                "version" => h.version = str(s)?,
+                "gitBranch" => h.git_branch = str(s)?,
+                "permissionMode" => h.permission_mode = str(s)?,
+                "timestamp" => h.timestamp = str(s)?,
+                "message" => h.message = obj(s, message)?,
+                "toolUseResult" => {
+                    h.tool_use_result = obj(s, |s| {
+                        let mut t = ToolUseResult::default();
+                        fields(s, |s, key| match key {
+                            "agentId" => str(s).map(|v| t.agent_id = v),
+                            _ => s.skip(),
+                        })?;
+                        Ok(t)
+                    })?
+                }
+                "attachment" => {
+                    h.attachment = obj(s, |s| {
+                        let mut a = Attachment::default();
+                        fields(s, |s, key| match key {
+                            "type" => str(s).map(|v| a.ty = v),
+                            _ => s.skip(),
+                        })?;
+                        Ok(a)
+                    })?
+                }
+                "customTitle" => h.custom_title = str(s)?,
+                "title" => h.title = str(s)?,
+                "aiTitle" => h.ai_title = str(s)?,
+                "summary" => h.summary = str(s)?,
+                "operation" => h.operation = str(s)?,
+                "content" => h.content = str(s)?,
+                "permissionDecision" => h.permission_decision = given(s)?,
+                "toolDenialKind" => h.tool_denial_kind = given(s)?,
+                _ => s.skip()?,
+            }
+            Ok(())
+        })?;
+        Ok(h)
+    }
+
+    fn message<'a>(s: &mut Scanner<'a>) -> Scan<Message<'a>> {
+        let mut m = Message::default();
+        fields(s, |s, key| match key {
+            "id" => str(s).map(|v| m.id = v),
+            "model" => str(s).map(|v| m.model = v),
+            "content" => content(s).map(|v| m.content = v),
+            _ => s.skip(),
+        })?;
+        Ok(m)
+    }
+
+    /// [`Content`]: a string's fingerprint, a list's blocks, anything else `Other`.
+    fn content<'a>(s: &mut Scanner<'a>) -> Scan<Content<'a>> {
+        match s.peek() {
+            Some(b'"') => Ok(Content::Text(fingerprint(&s.string()?))),
+            Some(b'[') => {
+                s.begin_array()?;
+                let mut blocks = Vec::new();
+                let mut first = true;
+                while s.element(&mut first)? {
+                    blocks.push(obj(s, block)?);
+                }
+                Ok(Content::Blocks(blocks))
+            }
+            _ => s.skip().map(|()| Content::Other),
+        }
+    }
+
+    fn block<'a>(s: &mut Scanner<'a>) -> Scan<Block<'a>> {
+        let mut b = Block::default();
+        fields(s, |s, key| match key {
+            "type" => str(s).map(|v| b.ty = v),
+            "id" => str(s).map(|v| b.id = v),
+            "tool_use_id" => str(s).map(|v| b.tool_use_id = v),
+            "text" => hashed(s).map(|v| b.text = v),
+            "input" => obj(s, input).map(|v| b.input = v),
+            "content" => preview(s).map(|v| b.preview = v),
+            _ => s.skip(),
+        })?;
+        Ok(b)
+    }
+
+    fn input(s: &mut Scanner<'_>) -> Scan<Input> {
+        let mut i = Input::default();
+        fields(s, |s, key| match key {
+            "description" => given(s).map(|v| i.description = v),
+            "subagent_type" => given(s).map(|v| i.subagent_type = v),
+            "prompt" => hashed(s).map(|v| i.prompt = v),
+            _ => s.skip(),
+        })?;
+        Ok(i)
+    }
+
+    /// [`Preview`]: a string's lead, or the first lead among a list's items that is not blank.
+    fn preview(s: &mut Scanner<'_>) -> Scan<Preview> {
+        match s.peek() {
+            Some(b'"') => {
+                let (raw, _) = s.raw_string()?;
+                Ok(Preview(lead_text(raw).as_str().starts_with(PERSISTED)))
+            }
+            Some(b'[') => {
+                s.begin_array()?;
+                let mut decided = None;
+                let mut first = true;
+                while s.element(&mut first)? {
+                    let item = obj(s, |s| {
+                        let mut item = Item::default();
+                        fields(s, |s, key| match key {
+                            "text" => lead(s).map(|v| item.text = v),
+                            _ => s.skip(),
+                        })?;
+                        Ok(item)
+                    })?;
+                    match (decided, item.0.text.0) {
+                        (None, Some(lead)) if !lead.as_str().is_empty() => {
+                            decided = Some(lead.as_str().starts_with(PERSISTED));
+                        }
+                        _ => {}
+                    }
+                }
+                Ok(Preview(decided == Some(true)))
+            }
+            _ => s.skip().map(|()| Preview(false)),
+        }
+    }
 }
 
 /// A row already decoded as a `Value` (the fallback after [`read`] refused it): the same view.
@@ -286,6 +506,84 @@ mod tests {
             Some(crate::model::recent::fingerprint("p"))
         );
         assert!(h.tool_use_result.0.agent_id.as_str().is_none());
+    }
+
+    /// The scanner reads every line as serde reads it: the same fields, the same absences, the
+    /// same refusals (the corpus's sessions are compared too, in `tests/corpus.rs`'s outputs).
+    #[test]
+    fn the_scanner_reads_a_row_as_serde_does() {
+        let big = format!("{}<persisted-output>", "\\n ".repeat(40));
+        let lines = [
+            r#"{"type":"user","uuid":"u1","uuid":"u2","isSidechain":"yes","parentUuid":null,
+               "message":{"content":[{"type":"tool_result","tool_use_id":"t\u0031"},7,
+               {"type":"tool_use","id":"c","input":{"description":null,"prompt":"p\n"}}]},
+               "toolUseResult":"error text","extra":{"deep":[1,2,{"x":null}]}}"#
+                .replace('\n', " "),
+            r#"{"type":"assistant","isSidechain":true,"agentId":"a","sessionId":"s","cwd":"/x","version":"2","gitBranch":"b","permissionMode":"m","timestamp":"t","logicalParentUuid":"l","subtype":"st","message":{"id":"m1","model":"x","content":"hello \ud83d\ude00"},"message":{"id":"m2"}}"#.to_owned(),
+            r#"{"type":"user","toolUseResult":{"agentId":"ag","x":[1,{"y":"z"}]},"toolUseResult":{"other":1},"attachment":{"type":"file","type":7},"customTitle":"c","title":"t","aiTitle":"a","summary":"s","operation":"o","content":"c\t","permissionDecision":{"a":1},"toolDenialKind":null}"#.to_owned(),
+            format!(r#"{{"message":{{"content":[{{"type":"tool_result","content":"{big}"}},{{"content":[{{"text":"  "}},3,{{"text":"\u0020<persisted-output>"}}]}},{{"content":{{"text":"x"}}}},{{"text":"a\u00e9b","text":5}}]}}}}"#),
+            r#"{"message":[1,2],"toolUseResult":[],"attachment":"x","uuid":5,"parentUuid":"p","isSidechain":false}"#.to_owned(),
+            r#"{"message":{"content":{"a":1}}}"#.to_owned(),
+            r#"{"message":{"content":null},"t\u0079pe":"user"}"#.to_owned(),
+            r#"{"message":{"content":"\ud800"}}"#.to_owned(),
+            r#"{"x":1e999,"type":"user"}"#.to_owned(),
+            r#"{"type":"user"} x"#.to_owned(),
+            r#"[{"type":"user"}]"#.to_owned(),
+            "{\"type\":\t\"user\"}".to_owned(),
+        ];
+        for line in &lines {
+            let serde = serde_json::from_str::<Head<'_>>(line).ok();
+            let scanned = Scanner::new(line).and_then(|mut s| {
+                let head = scanned::head(&mut s).ok()?;
+                s.end().ok().map(|()| head)
+            });
+            if Scanner::new(line).is_some() {
+                assert_eq!(format!("{scanned:?}"), format!("{serde:?}"), "{line}");
+            }
+            assert_eq!(format!("{:?}", read(line)), format!("{serde:?}"), "{line}");
+        }
+    }
+
+    /// Every JSON line of the shared corpus (every agent, every CLI version there) reads the same
+    /// through the scanner as through serde, and each of its lines cut short is refused by both
+    /// or read alike. Skipped when the corpus is not beside the crate, unless it is required.
+    #[test]
+    fn the_scanner_reads_every_corpus_line_as_serde_does() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+        if !root.is_dir() {
+            assert!(
+                std::env::var("SCRIBE_CORPUS").as_deref() != Ok("required"),
+                "SCRIBE_CORPUS=required but ../shared/corpus is not here"
+            );
+            eprintln!("skipping: ../shared/corpus is not here");
+            return;
+        }
+        let same = |line: &str| {
+            let serde = serde_json::from_str::<Head<'_>>(line).ok();
+            assert_eq!(format!("{:?}", read(line)), format!("{serde:?}"), "{line}");
+            serde.is_some()
+        };
+        let (mut stack, mut read_whole) = (vec![root], 0);
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                    continue;
+                }
+                let Ok(text) = std::fs::read_to_string(&p) else {
+                    continue;
+                };
+                for line in text.lines().filter(|l| l.trim_start().starts_with('{')) {
+                    read_whole += usize::from(same(line));
+                    let cut = (line.len() * 2 / 3..line.len())
+                        .find(|&i| line.is_char_boundary(i))
+                        .unwrap_or(0);
+                    same(&line[..cut]);
+                }
+            }
+        }
+        assert!(read_whole > 1000, "{read_whole}");
     }
 
     /// `Block::preview` says what `emit::persisted_output` would look at: the text, or the first

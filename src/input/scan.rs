@@ -1,0 +1,583 @@
+//! A JSON line read in place, as strictly as a `Value` parse reads it, for a reader that wants a
+//! few fields of a large line (a saved session's pass 1, `claude/session/head.rs`; issue 14).
+//!
+//! Through serde, every value a reader skips is still decoded: serde_json's string scan goes
+//! eight bytes at a time and copies each string with escapes into its scratch buffer, and a
+//! skipped value must go through `deserialize_any` to be checked as strictly as a `Value` parse
+//! (`lenient::Checked`). That was a third of a saved session's `--to jsonl` run, most of it
+//! spent on tool outputs nobody in pass 1 reads. Here a string is skipped with `memchr2` (the
+//! next quote or backslash, many bytes at a time), an escape is checked where it is, and nothing
+//! is copied unless a reader asks for a string that has escapes.
+//!
+//! What is checked is what a `Value` parse refuses: the grammar, escapes (a surrogate escape
+//! must be a leading one followed by a trailing one), numbers that do not fit an `f64`, nesting
+//! deeper than serde_json's limit of 127, anything after the value. A line with a control byte
+//! anywhere (which JSON allows only as white space between tokens, and JSON Lines writers never
+//! write) is left to serde ([`Scanner::new`] gives `None`), and so is every line this scanner
+//! refuses: the caller reads it through serde, whose verdict and diagnostic are the reference.
+//! So a scanner that refused too much would cost time, never change a result; one that accepted
+//! too much would, and the tests hold it to serde_json on every kind of fault.
+
+use std::borrow::Cow;
+
+/// serde_json's nesting limit: 127 arrays and objects inside each other (its depth counter
+/// starts at 128 and fails when it reaches 0).
+const MAX_DEPTH: u32 = 127;
+
+/// The line is not JSON as a `Value` parse reads it, or not one this scanner decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Refused;
+
+/// A scanner's step.
+pub(crate) type Scan<T> = Result<T, Refused>;
+
+/// A position in a line being read.
+pub(crate) struct Scanner<'a> {
+    text: &'a str,
+    at: usize,
+    depth: u32,
+}
+
+impl<'a> Scanner<'a> {
+    /// A scanner at the start of `text`, or `None` when a byte below U+0020 is in it (left to
+    /// serde: see the module doc).
+    pub(crate) fn new(text: &'a str) -> Option<Scanner<'a>> {
+        (!has_control_byte(text.as_bytes())).then_some(Scanner {
+            text,
+            at: 0,
+            depth: 0,
+        })
+    }
+
+    fn bytes(&self) -> &'a [u8] {
+        self.text.as_bytes()
+    }
+
+    /// The next byte that is not a space (the only white space a line without control bytes
+    /// has), without taking it.
+    pub(crate) fn peek(&mut self) -> Option<u8> {
+        while self.bytes().get(self.at) == Some(&b' ') {
+            self.at += 1;
+        }
+        self.bytes().get(self.at).copied()
+    }
+
+    fn eat(&mut self, b: u8) -> Scan<()> {
+        if self.peek() == Some(b) {
+            self.at += 1;
+            Ok(())
+        } else {
+            Err(Refused)
+        }
+    }
+
+    /// Nothing but white space is left.
+    pub(crate) fn end(mut self) -> Scan<()> {
+        match self.peek() {
+            None => Ok(()),
+            Some(_) => Err(Refused),
+        }
+    }
+
+    fn enter(&mut self) -> Scan<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(Refused);
+        }
+        Ok(())
+    }
+
+    /// Takes the `{` of an object (refused if the next value is not one).
+    pub(crate) fn begin_object(&mut self) -> Scan<()> {
+        self.eat(b'{')?;
+        self.enter()
+    }
+
+    /// The object's next key, with its `:` taken, or `None` at its `}`. `first`: no key has
+    /// been read yet (set by the caller to `true` after [`Scanner::begin_object`]).
+    pub(crate) fn key(&mut self, first: &mut bool) -> Scan<Option<Cow<'a, str>>> {
+        match self.peek() {
+            Some(b'}') => {
+                self.at += 1;
+                self.depth -= 1;
+                return Ok(None);
+            }
+            Some(b',') if !*first => self.at += 1,
+            Some(_) if *first => {}
+            _ => return Err(Refused),
+        }
+        *first = false;
+        if self.peek() != Some(b'"') {
+            return Err(Refused);
+        }
+        let key = self.string()?;
+        self.eat(b':')?;
+        Ok(Some(key))
+    }
+
+    /// Takes the `[` of an array (refused if the next value is not one).
+    pub(crate) fn begin_array(&mut self) -> Scan<()> {
+        self.eat(b'[')?;
+        self.enter()
+    }
+
+    /// Whether another element follows (the scanner is then at it), or the array's `]` was
+    /// taken. `first`: as for [`Scanner::key`].
+    pub(crate) fn element(&mut self, first: &mut bool) -> Scan<bool> {
+        match self.peek() {
+            Some(b']') => {
+                self.at += 1;
+                self.depth -= 1;
+                Ok(false)
+            }
+            Some(b',') if !*first => {
+                self.at += 1;
+                Ok(true)
+            }
+            Some(_) if *first => {
+                *first = false;
+                Ok(true)
+            }
+            _ => Err(Refused),
+        }
+    }
+
+    /// The next value if it is a string (its text, borrowed when it has no escapes), else the
+    /// value checked and `None` (as `Value::as_str` reads it).
+    pub(crate) fn str_or_skip(&mut self) -> Scan<Option<Cow<'a, str>>> {
+        match self.peek() {
+            Some(b'"') => self.string().map(Some),
+            _ => self.skip().map(|()| None),
+        }
+    }
+
+    /// The next value if it is a boolean, else the value checked and `None`.
+    pub(crate) fn bool_or_skip(&mut self) -> Scan<Option<bool>> {
+        match self.peek() {
+            Some(b't') => self.literal("true").map(|()| Some(true)),
+            Some(b'f') => self.literal("false").map(|()| Some(false)),
+            _ => self.skip().map(|()| None),
+        }
+    }
+
+    /// The next value, which must be a string: its text.
+    pub(crate) fn string(&mut self) -> Scan<Cow<'a, str>> {
+        let (raw, escaped) = self.raw_string()?;
+        Ok(match escaped {
+            false => Cow::Borrowed(raw),
+            true => Cow::Owned(unescape(raw)),
+        })
+    }
+
+    /// The next value, which must be a string: its text as written between the quotes, checked,
+    /// and whether it has escapes.
+    pub(crate) fn raw_string(&mut self) -> Scan<(&'a str, bool)> {
+        self.eat(b'"')?;
+        let bytes = self.bytes();
+        let start = self.at;
+        let mut escaped = false;
+        loop {
+            let Some(n) = quote_or_backslash(&bytes[self.at..]) else {
+                return Err(Refused);
+            };
+            self.at += n;
+            if bytes[self.at] == b'"' {
+                let raw = &self.text[start..self.at];
+                self.at += 1;
+                return Ok((raw, escaped));
+            }
+            escaped = true;
+            self.at = escape_end(bytes, self.at).ok_or(Refused)?;
+        }
+    }
+
+    fn literal(&mut self, word: &str) -> Scan<()> {
+        match self.bytes()[self.at..].starts_with(word.as_bytes()) {
+            true => {
+                self.at += word.len();
+                Ok(())
+            }
+            false => Err(Refused),
+        }
+    }
+
+    /// Checks the next value, whatever it is, and steps over it.
+    pub(crate) fn skip(&mut self) -> Scan<()> {
+        match self.peek() {
+            Some(b'"') => self.raw_string().map(drop),
+            Some(b'{') => {
+                self.begin_object()?;
+                let mut first = true;
+                while self.key(&mut first)?.is_some() {
+                    self.skip()?;
+                }
+                Ok(())
+            }
+            Some(b'[') => {
+                self.begin_array()?;
+                let mut first = true;
+                while self.element(&mut first)? {
+                    self.skip()?;
+                }
+                Ok(())
+            }
+            Some(b't') => self.literal("true"),
+            Some(b'f') => self.literal("false"),
+            Some(b'n') => self.literal("null"),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            _ => Err(Refused),
+        }
+    }
+
+    /// A number: its grammar here, its range (an `f64` that is not infinite) from serde_json
+    /// when it has an exponent or many digits, the only numbers that can be out of range.
+    fn number(&mut self) -> Scan<()> {
+        let bytes = self.bytes();
+        let start = self.at;
+        let mut i = start;
+        let digits = |i: &mut usize| {
+            let from = *i;
+            while bytes.get(*i).is_some_and(u8::is_ascii_digit) {
+                *i += 1;
+            }
+            *i > from
+        };
+        if bytes.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        match bytes.get(i) {
+            Some(b'0') => {
+                i += 1;
+                if bytes.get(i).is_some_and(u8::is_ascii_digit) {
+                    return Err(Refused);
+                }
+            }
+            Some(b'1'..=b'9') => {
+                digits(&mut i);
+            }
+            _ => return Err(Refused),
+        }
+        if bytes.get(i) == Some(&b'.') {
+            i += 1;
+            if !digits(&mut i) {
+                return Err(Refused);
+            }
+        }
+        let mut exponent = false;
+        if matches!(bytes.get(i), Some(b'e' | b'E')) {
+            exponent = true;
+            i += 1;
+            if matches!(bytes.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            if !digits(&mut i) {
+                return Err(Refused);
+            }
+        }
+        self.at = i;
+        let token = &self.text[start..i];
+        if (exponent || token.len() > 20)
+            && serde_json::from_str::<serde_json::Value>(token).is_err()
+        {
+            return Err(Refused);
+        }
+        Ok(())
+    }
+}
+
+/// Where the first `"` or `\\` in `bytes` is. Most strings are short (keys, ids, names), and
+/// `memchr2`'s set-up cost more than their scan (100 instructions a call, half of pass 1): the
+/// first [`SWAR_BYTES`] are looked at eight at a time, in a register, the rest by `memchr2`.
+fn quote_or_backslash(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while i < SWAR_BYTES {
+        let Some(chunk) = bytes[i..].first_chunk::<8>() else {
+            return (bytes[i..].iter().position(|&b| b == b'"' || b == b'\\')).map(|n| i + n);
+        };
+        let x = u64::from_le_bytes(*chunk);
+        let quote = x ^ (ONES * u64::from(b'"'));
+        let backslash = x ^ (ONES * u64::from(b'\\'));
+        // A byte of `quote` or `backslash` is zero where `x` has the byte looked for; the lowest
+        // such byte's high bit is set exactly (a borrow can only mark bytes above it).
+        let found =
+            (quote.wrapping_sub(ONES) & !quote | backslash.wrapping_sub(ONES) & !backslash) & HIGHS;
+        if found != 0 {
+            return Some(i + (found.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    memchr::memchr2(b'"', b'\\', &bytes[i..]).map(|n| i + n)
+}
+
+/// Bytes of a string [`quote_or_backslash`] looks at itself before `memchr2` takes over.
+const SWAR_BYTES: usize = 32;
+
+/// Whether a byte below U+0020 is anywhere in `bytes` (a tab, a carriage return, a raw control
+/// character), checked a block at a time.
+fn has_control_byte(bytes: &[u8]) -> bool {
+    bytes
+        .chunks(64)
+        .any(|block| block.iter().fold(false, |any, &b| any | (b < 0x20)))
+}
+
+/// Where the escape at `at` (a backslash) ends, or `None` when it is not one a `Value` parse
+/// takes: an unknown escape, a short `\u`, a trailing surrogate alone, or a leading one not
+/// followed by a trailing one.
+fn escape_end(bytes: &[u8], at: usize) -> Option<usize> {
+    match bytes.get(at + 1)? {
+        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(at + 2),
+        b'u' => {
+            let n = hex4(bytes, at + 2)?;
+            match n {
+                0xDC00..=0xDFFF => None,
+                0xD800..=0xDBFF => {
+                    if bytes.get(at + 6..at + 8)? != b"\\u" {
+                        return None;
+                    }
+                    matches!(hex4(bytes, at + 8)?, 0xDC00..=0xDFFF).then_some(at + 12)
+                }
+                _ => Some(at + 6),
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The four hex digits at `at`, as a number.
+fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
+    let digits = bytes.get(at..at + 4)?;
+    digits.iter().try_fold(0u32, |n, &d| {
+        let v = (d as char).to_digit(16)?;
+        Some(n << 4 | v)
+    })
+}
+
+/// The characters of a string checked by [`Scanner::raw_string`], its escapes decoded one at a
+/// time (for a reader that wants how a long text begins, not all of it).
+pub(crate) struct Chars<'a> {
+    raw: &'a str,
+    at: usize,
+}
+
+impl<'a> Chars<'a> {
+    /// The characters of `raw`, a string's text as written between its quotes.
+    pub(crate) fn new(raw: &'a str) -> Chars<'a> {
+        Chars { raw, at: 0 }
+    }
+}
+
+impl Iterator for Chars<'_> {
+    type Item = char;
+
+    fn next(&mut self) -> Option<char> {
+        let bytes = self.raw.as_bytes();
+        match bytes.get(self.at)? {
+            b'\\' => {
+                let (c, end) = decode_escape(bytes, self.at);
+                self.at = end.min(self.raw.len());
+                Some(c)
+            }
+            _ => {
+                let c = self.raw[self.at..].chars().next()?;
+                self.at += c.len_utf8();
+                Some(c)
+            }
+        }
+    }
+}
+
+/// The character an escape checked by [`escape_end`] stands for, and where it ends.
+fn decode_escape(bytes: &[u8], at: usize) -> (char, usize) {
+    match bytes.get(at + 1) {
+        Some(b'b') => ('\u{8}', at + 2),
+        Some(b'f') => ('\u{c}', at + 2),
+        Some(b'n') => ('\n', at + 2),
+        Some(b'r') => ('\r', at + 2),
+        Some(b't') => ('\t', at + 2),
+        Some(b'u') => {
+            let n = hex4(bytes, at + 2).unwrap_or(0xFFFD);
+            match n {
+                0xD800..=0xDBFF => {
+                    let low = hex4(bytes, at + 8).unwrap_or(0xDC00);
+                    let c = 0x1_0000 + ((n - 0xD800) << 10 | (low.saturating_sub(0xDC00) & 0x3FF));
+                    (char::from_u32(c).unwrap_or('\u{FFFD}'), at + 12)
+                }
+                _ => (char::from_u32(n).unwrap_or('\u{FFFD}'), at + 6),
+            }
+        }
+        // `"`, `\`, `/`: the character itself.
+        Some(&b) => (char::from(b), at + 2),
+        None => ('\u{FFFD}', at + 1),
+    }
+}
+
+/// The text of a string checked by [`Scanner::raw_string`], its escapes decoded.
+fn unescape(raw: &str) -> String {
+    let bytes = raw.as_bytes();
+    let mut out = String::with_capacity(raw.len());
+    let mut from = 0;
+    while let Some(n) = memchr::memchr(b'\\', &bytes[from..]) {
+        let at = from + n;
+        out.push_str(&raw[from..at]);
+        let (c, end) = decode_escape(bytes, at);
+        out.push(c);
+        from = end.min(raw.len());
+    }
+    out.push_str(&raw[from..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether the scanner takes `text` as one value with nothing after it.
+    fn takes(text: &str) -> bool {
+        match Scanner::new(text) {
+            Some(mut s) => s.skip().is_ok() && s.end().is_ok(),
+            None => false,
+        }
+    }
+
+    /// Every kind of fault a `Value` parse refuses, the scanner refuses; and what it takes,
+    /// serde_json takes. Lines with control bytes are not the scanner's (left to serde).
+    #[test]
+    fn takes_exactly_what_a_value_parse_takes() {
+        let deep = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+        let deep_objects = |n: usize| format!("{}1{}", "{\"a\":".repeat(n), "}".repeat(n));
+        let cases = [
+            r#"{"a":1}"#.to_owned(),
+            r#" { "a" : [ 1 , 2.5 , -0 , 0.5e-3 , 1E+2 , true , false , null , "x" ] } "#.into(),
+            r#"{"a":"\"\\\/\b\f\n\r\t\u00e9\uD83D\uDE00"}"#.into(),
+            r#"{"a":"\ud800"}"#.into(),
+            r#"{"a":"\udc00"}"#.into(),
+            r#"{"a":"\ud800\u0041"}"#.into(),
+            r#"{"a":"\ud800\n"}"#.into(),
+            r#"{"a":"\ud800\udbff"}"#.into(),
+            r#"{"a":"\u12"}"#.into(),
+            r#"{"a":"\u12g4"}"#.into(),
+            r#"{"a":"\q"}"#.into(),
+            r#"{"a":"unterminated}"#.into(),
+            r#"{"a":1e999}"#.into(),
+            r#"{"a":-1e999}"#.into(),
+            r#"{"a":1e-999}"#.into(),
+            r#"{"a":1.7976931348623157e308}"#.into(),
+            r#"{"a":1.7976931348623159e308}"#.into(),
+            format!(r#"{{"a":{}}}"#, "9".repeat(400)),
+            format!(r#"{{"a":{}}}"#, "9".repeat(300)),
+            r#"{"a":123456789012345678901234567890}"#.into(),
+            r#"{"a":01}"#.into(),
+            r#"{"a":-}"#.into(),
+            r#"{"a":1.}"#.into(),
+            r#"{"a":.5}"#.into(),
+            r#"{"a":1e}"#.into(),
+            r#"{"a":+1}"#.into(),
+            r#"{"a":1x}"#.into(),
+            r#"{"a":tru}"#.into(),
+            r#"{"a":nul}"#.into(),
+            r#"{"a":truex}"#.into(),
+            r#"{"a":1,}"#.into(),
+            r#"{,"a":1}"#.into(),
+            r#"{"a" 1}"#.into(),
+            r#"{"a":1 "b":2}"#.into(),
+            r#"{a:1}"#.into(),
+            r#"{"a":[1,]}"#.into(),
+            r#"{"a":[,1]}"#.into(),
+            r#"{"a":[1 2]}"#.into(),
+            r#"{"a":[}"#.into(),
+            r#"{"a":1}}"#.into(),
+            r#"{"a":1} x"#.into(),
+            r#"{"a":1} "#.into(),
+            r#"{}"#.into(),
+            r#"[]"#.into(),
+            r#"{"#.into(),
+            "".into(),
+            " ".into(),
+            r#""é""#.into(),
+            deep(127),
+            deep(128),
+            deep_objects(127),
+            deep_objects(128),
+        ];
+        for case in &cases {
+            let serde = serde_json::from_str::<serde_json::Value>(case).is_ok();
+            assert_eq!(takes(case), serde, "{case}");
+        }
+        assert!(Scanner::new("{\"a\":\t1}").is_none());
+        assert!(Scanner::new("{\"a\":\"\u{1}\"}").is_none());
+    }
+
+    /// The first quote or backslash is found wherever it is: in the bytes looked at eight at a
+    /// time, at their edges, past them, or nowhere.
+    #[test]
+    fn finds_the_first_quote_or_backslash() {
+        for len in 0..80 {
+            for at in 0..=len {
+                for (first, second) in [(b'"', b'\\'), (b'\\', b'"'), (b'"', b'"')] {
+                    let mut bytes = vec![b'a'; len];
+                    if at < len {
+                        bytes[at] = first;
+                        if at + 1 < len {
+                            bytes[at + 1] = second;
+                        }
+                    }
+                    // Bytes that differ from the two by one bit, or borrow in a subtraction.
+                    if at >= 2 {
+                        bytes[at - 1] = b'#';
+                        bytes[at - 2] = 0x80 | b'"';
+                    }
+                    let want = (at < len).then_some(at);
+                    assert_eq!(quote_or_backslash(&bytes), want, "{len} {at}");
+                }
+            }
+        }
+    }
+
+    /// Strings are read as serde_json reads them, escapes decoded.
+    #[test]
+    fn reads_strings_as_serde_does() {
+        for text in [
+            r#""plain""#,
+            r#""a\nb\t\"q\" \\ \/ \b\f\r""#,
+            r#""\u00e9\u4e2d\uD83D\uDE00 \u0000 end""#,
+            r#""é ✓ 😀""#,
+            r#""""#,
+        ] {
+            let mut s = Scanner::new(text).unwrap();
+            let ours = s.string().unwrap();
+            let theirs: String = serde_json::from_str(text).unwrap();
+            assert_eq!(ours, theirs, "{text}");
+            assert_eq!(matches!(ours, Cow::Borrowed(_)), !text.contains('\\'));
+        }
+    }
+
+    /// A mutation of a real-looking line at every byte: each mutant the scanner takes, serde_json
+    /// takes (the scanner may leave some to serde; it must never take one serde refuses).
+    #[test]
+    fn never_takes_a_mutant_serde_refuses() {
+        let line = r#"{"type":"user","n":[1,-2.5e3,0,true,null],"s":"a\"b\\c\u00e9\ud83d\ude00","o":{"k":{}}}"#;
+        let replacements = [
+            b'"', b'\\', b'{', b'}', b'[', b']', b',', b':', b'e', b'0', b'-', b'u', b'd', b'x',
+        ];
+        let mut taken = 0;
+        for i in 0..line.len() {
+            for &r in &replacements {
+                let mut bytes = line.as_bytes().to_vec();
+                bytes[i] = r;
+                let Ok(mutant) = String::from_utf8(bytes) else {
+                    continue;
+                };
+                let serde = serde_json::from_str::<serde_json::Value>(&mutant).is_ok();
+                let ours = takes(&mutant);
+                assert!(!ours || serde, "taken but refused by serde: {mutant}");
+                assert_eq!(ours, serde, "{mutant}");
+                taken += usize::from(ours);
+            }
+            let cut = &line[..i];
+            assert!(!takes(cut) || serde_json::from_str::<serde_json::Value>(cut).is_ok());
+        }
+        assert!(taken > 50, "{taken}");
+    }
+}
