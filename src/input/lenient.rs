@@ -14,7 +14,8 @@
 //!   a number out of range and nesting past the recursion limit), and dropped without being built.
 //!
 //! They work alike from a line's text and from a `&Value` (serde_json's `Value` is a deserializer
-//! that lends its strings).
+//! that lends its strings). A line's text is read by the scanner's deserializer first
+//! (`scan/de.rs`: a skipped value stepped over, not decoded), and by serde_json when it declines.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -24,6 +25,7 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
+use crate::input::scan::de::CHECKED_TOKEN;
 use crate::model::details::{self, Details};
 
 /// The visitor methods for the value kinds a reader does not keep: each is read (a list or an
@@ -165,8 +167,10 @@ impl<'de> Visitor<'de> for ScalarVisitor {
 pub(crate) struct Checked;
 
 impl<'de> Deserialize<'de> for Checked {
+    /// Asked for as a newtype under [`CHECKED_TOKEN`]: the line's scanner steps over the value
+    /// without building it; serde_json reads it as the newtype's one value.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(CheckVisitor)
+        d.deserialize_newtype_struct(CHECKED_TOKEN, CheckVisitor)
     }
 }
 
@@ -178,6 +182,10 @@ impl<'de> Visitor<'de> for CheckVisitor {
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("any JSON value")
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Checked, D::Error> {
+        d.deserialize_any(self)
     }
 
     visit_others!(Checked; strs, scalars, nested);
@@ -611,9 +619,22 @@ pub(crate) fn fill_from_str<'de, T: Fill<'de>>(
             self.0.fill(map)
         }
     }
+    // The scanner reads most lines faster; what it declines, serde_json reads afresh.
+    if crate::input::scan::de::fill_object(text, out).is_ok() {
+        return Ok(());
+    }
+    *out = T::default();
     let mut de = serde_json::Deserializer::from_str(text);
     de.deserialize_map(Whole(out))?;
     de.end()
+}
+
+/// A [`lenient_struct!`] read from a line that must be one object: `serde_json::from_str`, by
+/// the scanner first ([`fill_from_str`]).
+pub(crate) fn from_str<'de, T: Fill<'de>>(text: &'de str) -> serde_json::Result<T> {
+    let mut out = T::default();
+    fill_from_str(text, &mut out)?;
+    Ok(out)
 }
 
 /// A struct of lenient fields (`"key" => name: Type as Reader`: the field `name` of type `Type`

@@ -17,8 +17,13 @@
 //! refuses: the caller reads it through serde, whose verdict and diagnostic are the reference.
 //! So a scanner that refused too much would cost time, never change a result; one that accepted
 //! too much would, and the tests hold it to serde_json on every kind of fault.
+//!
+//! [`de`] makes the scanner a serde `Deserializer` with the same rule, for the typed rows of a
+//! stream's lines (`lenient::fill_from_str`).
 
 use std::borrow::Cow;
+
+pub(crate) mod de;
 
 /// serde_json's nesting limit: 127 arrays and objects inside each other (its depth counter
 /// starts at 128 and fails when it reaches 0).

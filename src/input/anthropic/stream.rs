@@ -275,7 +275,7 @@ impl StreamJson {
     /// order. A `task_notification` for a task a message already ended is written as a trace
     /// record keeping the whole line, so it goes the general way.
     fn typed_task(&mut self, line: &InputLine, out: &mut Vec<Event>) -> bool {
-        let Ok(task) = serde_json::from_str::<TaskLine<'_>>(&line.text) else {
+        let Ok(task) = crate::input::lenient::from_str::<TaskLine<'_>>(&line.text) else {
             return false;
         };
         let Some(kind) = task.event() else {
@@ -298,7 +298,7 @@ impl StreamJson {
 
     /// A `result` line, the typed way.
     fn typed_result(&mut self, line: &InputLine, out: &mut Vec<Event>) -> bool {
-        let Ok(result) = serde_json::from_str::<ResultLine<'_>>(&line.text) else {
+        let Ok(result) = crate::input::lenient::from_str::<ResultLine<'_>>(&line.text) else {
             return false;
         };
         self.last_line = line.number;
