@@ -292,32 +292,62 @@ impl<'a> Scanner<'a> {
 
 /// Where the first `"` or `\\` in `bytes` is. Most strings are short (keys, ids, names), and
 /// `memchr2`'s set-up cost more than their scan (100 instructions a call, half of pass 1): the
-/// first [`SWAR_BYTES`] are looked at eight at a time, in a register, the rest by `memchr2`.
+/// first [`BLOCKED_BYTES`] are looked at a block at a time ([`first_hit`]), the rest by `memchr2`.
 fn quote_or_backslash(bytes: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
     let mut i = 0;
-    while i < SWAR_BYTES {
-        let Some(chunk) = bytes[i..].first_chunk::<8>() else {
+    while i < BLOCKED_BYTES {
+        let Some(block) = bytes[i..].first_chunk::<BLOCK>() else {
             return (bytes[i..].iter().position(|&b| b == b'"' || b == b'\\')).map(|n| i + n);
         };
-        let x = u64::from_le_bytes(*chunk);
-        let quote = x ^ (ONES * u64::from(b'"'));
-        let backslash = x ^ (ONES * u64::from(b'\\'));
-        // A byte of `quote` or `backslash` is zero where `x` has the byte looked for; the lowest
-        // such byte's high bit is set exactly (a borrow can only mark bytes above it).
-        let found =
-            (quote.wrapping_sub(ONES) & !quote | backslash.wrapping_sub(ONES) & !backslash) & HIGHS;
-        if found != 0 {
-            return Some(i + (found.trailing_zeros() / 8) as usize);
+        if let Some(n) = first_hit(block) {
+            return Some(i + n);
         }
-        i += 8;
+        i += BLOCK;
     }
     memchr::memchr2(b'"', b'\\', &bytes[i..]).map(|n| i + n)
 }
 
+/// The bytes [`first_hit`] looks at in one step.
+#[cfg(target_arch = "x86_64")]
+const BLOCK: usize = 16;
+/// The bytes [`first_hit`] looks at in one step.
+#[cfg(not(target_arch = "x86_64"))]
+const BLOCK: usize = 8;
+
+/// Where the first `"` or `\\` of `block` is: SSE2's byte compares, which every x86-64 has.
+#[cfg(target_arch = "x86_64")]
+fn first_hit(block: &[u8; BLOCK]) -> Option<usize> {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    };
+    // SAFETY: SSE2 is in x86-64's baseline, so its intrinsics can run on any x86-64; the load
+    // reads the 16 bytes of `block`, a reference to 16 bytes, and needs no alignment (`loadu`).
+    let found = unsafe {
+        let v = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
+        let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+        let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
+        _mm_movemask_epi8(_mm_or_si128(quote, backslash))
+    };
+    (found != 0).then(|| found.trailing_zeros() as usize)
+}
+
+/// Where the first `"` or `\\` of `block` is: eight bytes at a time in a register.
+#[cfg(not(target_arch = "x86_64"))]
+fn first_hit(block: &[u8; BLOCK]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let x = u64::from_le_bytes(*block);
+    let quote = x ^ (ONES * u64::from(b'"'));
+    let backslash = x ^ (ONES * u64::from(b'\\'));
+    // A byte of `quote` or `backslash` is zero where `x` has the byte looked for; the lowest
+    // such byte's high bit is set exactly (a borrow can only mark bytes above it).
+    let found =
+        (quote.wrapping_sub(ONES) & !quote | backslash.wrapping_sub(ONES) & !backslash) & HIGHS;
+    (found != 0).then(|| (found.trailing_zeros() / 8) as usize)
+}
+
 /// Bytes of a string [`quote_or_backslash`] looks at itself before `memchr2` takes over.
-const SWAR_BYTES: usize = 32;
+const BLOCKED_BYTES: usize = 32;
 
 /// Whether a byte below U+0020 is anywhere in `bytes` (a tab, a carriage return, a raw control
 /// character), checked a block at a time.

@@ -61,11 +61,7 @@ impl<'de> Deserializer<'de> for &mut Scanner<'de> {
             },
             Some(b'{') => {
                 self.begin_object()?;
-                let mut entries = Entries {
-                    scanner: self,
-                    first: true,
-                    done: false,
-                };
+                let mut entries = Entries::new(self);
                 let value = visitor.visit_map(&mut entries)?;
                 // serde_json refuses an object its visitor stopped reading part way.
                 entries.done.then_some(value).ok_or(Declined)
@@ -171,6 +167,17 @@ struct Entries<'s, 'de> {
     done: bool,
 }
 
+impl<'s, 'de> Entries<'s, 'de> {
+    /// The entries of the object whose `{` the scanner has just taken.
+    fn new(scanner: &'s mut Scanner<'de>) -> Self {
+        Entries {
+            scanner,
+            first: true,
+            done: false,
+        }
+    }
+}
+
 impl<'de> MapAccess<'de> for &mut Entries<'_, 'de> {
     type Error = Declined;
 
@@ -258,11 +265,7 @@ impl<'de> MapAccess<'de> for RawEntry<'de> {
 pub(crate) fn fill_object<'de, T: Fill<'de>>(text: &'de str, out: &mut T) -> Result<(), Declined> {
     let mut scanner = Scanner::new(text).ok_or(Declined)?;
     scanner.begin_object()?;
-    let mut entries = Entries {
-        scanner: &mut scanner,
-        first: true,
-        done: false,
-    };
+    let mut entries = Entries::new(&mut scanner);
     out.fill(&mut entries)?;
     if !entries.done {
         return Err(Declined);
