@@ -83,6 +83,8 @@ pub mod fuzzing {
 
 #[cfg(test)]
 mod robustness_tests;
+#[cfg(test)]
+mod test_files;
 
 #[cfg(test)]
 mod tests {

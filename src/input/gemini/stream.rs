@@ -456,42 +456,23 @@ mod tests {
     /// streams, saved sessions, SSE data). Skipped when the shared corpus is not beside the crate.
     #[test]
     fn no_other_corpus_line_looks_like_gemini() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-        if !root.is_dir() {
-            assert!(
-                std::env::var("SCRIBE_CORPUS").as_deref() != Ok("required"),
-                "SCRIBE_CORPUS=required but ../shared/corpus is not here"
-            );
-            eprintln!("skipping: ../shared/corpus is not here");
+        let Some(root) = crate::test_files::shared_corpus() else {
             return;
-        }
-        let mut stack = vec![root];
+        };
         let mut checked = 0;
-        while let Some(d) = stack.pop() {
-            for e in std::fs::read_dir(&d).unwrap().flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    if !p.ends_with("gemini-cli") {
-                        stack.push(p);
-                    }
-                    continue;
-                }
-                let Ok(text) = std::fs::read_to_string(&p) else {
+        for (p, text) in crate::test_files::texts_under(root, |d| !d.ends_with("gemini-cli")) {
+            for line in text.lines() {
+                let line = line.strip_prefix("data:").unwrap_or(line).trim();
+                let Ok(o) = serde_json::from_str::<Map<String, Value>>(line) else {
                     continue;
                 };
-                for line in text.lines() {
-                    let line = line.strip_prefix("data:").unwrap_or(line).trim();
-                    let Ok(o) = serde_json::from_str::<Map<String, Value>>(line) else {
-                        continue;
-                    };
-                    checked += 1;
-                    assert!(!is_gemini_line(&o), "{}: {line}", p.display());
-                    assert!(
-                        !crate::input::gemini::session::is_header_object(&o),
-                        "{}: {line}",
-                        p.display()
-                    );
-                }
+                checked += 1;
+                assert!(!is_gemini_line(&o), "{}: {line}", p.display());
+                assert!(
+                    !crate::input::gemini::session::is_header_object(&o),
+                    "{}: {line}",
+                    p.display()
+                );
             }
         }
         assert!(checked > 1000, "only {checked} lines checked");

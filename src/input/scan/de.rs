@@ -304,22 +304,10 @@ mod tests {
 
     /// Every line of the repository's own samples.
     fn sample_lines() -> Vec<String> {
-        let mut lines = Vec::new();
-        let mut dirs = vec![std::path::PathBuf::from(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/samples"
-        ))];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(dir).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if let Ok(text) = std::fs::read_to_string(&path) {
-                    lines.extend(text.lines().map(str::to_owned));
-                }
-            }
-        }
-        lines
+        crate::test_files::texts_under(crate::test_files::samples(), |_| true)
+            .iter()
+            .flat_map(|(_, text)| text.lines().map(str::to_owned))
+            .collect()
     }
 
     /// Lines that hold what the samples may not: every kind of number, escapes in keys and
@@ -399,24 +387,19 @@ mod tests {
             b' ',
         ];
         let mut read = 0;
-        for i in 0..line.len() {
-            for &r in &replacements {
-                let mut bytes = line.as_bytes().to_vec();
-                bytes[i] = r;
-                let Ok(mutant) = String::from_utf8(bytes) else {
-                    continue;
-                };
-                let (ours, theirs) = rows(&mutant);
-                if ours.is_some() {
-                    assert_eq!(ours, theirs, "{mutant}");
-                    read += 1;
-                } else {
-                    assert!(theirs.is_none(), "declined a row serde reads: {mutant}");
-                }
-                if let Some(value) = scanned_value(&mutant) {
-                    assert_eq!(Some(value), serde_json::from_str(&mutant).ok(), "{mutant}");
-                }
+        for mutant in crate::input::scan::tests::mutants(line, &replacements) {
+            let (ours, theirs) = rows(&mutant);
+            if ours.is_some() {
+                assert_eq!(ours, theirs, "{mutant}");
+                read += 1;
+            } else {
+                assert!(theirs.is_none(), "declined a row serde reads: {mutant}");
             }
+            if let Some(value) = scanned_value(&mutant) {
+                assert_eq!(Some(value), serde_json::from_str(&mutant).ok(), "{mutant}");
+            }
+        }
+        for i in 0..line.len() {
             let (ours, theirs) = rows(&line[..i]);
             assert!(ours.is_none() && theirs.is_none(), "{}", &line[..i]);
         }

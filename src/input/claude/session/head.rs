@@ -549,38 +549,22 @@ mod tests {
     /// or read alike. Skipped when the corpus is not beside the crate, unless it is required.
     #[test]
     fn the_scanner_reads_every_corpus_line_as_serde_does() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-        if !root.is_dir() {
-            assert!(
-                std::env::var("SCRIBE_CORPUS").as_deref() != Ok("required"),
-                "SCRIBE_CORPUS=required but ../shared/corpus is not here"
-            );
-            eprintln!("skipping: ../shared/corpus is not here");
+        let Some(root) = crate::test_files::shared_corpus() else {
             return;
-        }
+        };
         let same = |line: &str| {
             let serde = serde_json::from_str::<Head<'_>>(line).ok();
             assert_eq!(format!("{:?}", read(line)), format!("{serde:?}"), "{line}");
             serde.is_some()
         };
-        let (mut stack, mut read_whole) = (vec![root], 0);
-        while let Some(d) = stack.pop() {
-            for e in std::fs::read_dir(&d).unwrap().flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    stack.push(p);
-                    continue;
-                }
-                let Ok(text) = std::fs::read_to_string(&p) else {
-                    continue;
-                };
-                for line in text.lines().filter(|l| l.trim_start().starts_with('{')) {
-                    read_whole += usize::from(same(line));
-                    let cut = (line.len() * 2 / 3..line.len())
-                        .find(|&i| line.is_char_boundary(i))
-                        .unwrap_or(0);
-                    same(&line[..cut]);
-                }
+        let mut read_whole = 0;
+        for (_, text) in crate::test_files::texts_under(root, |_| true) {
+            for line in text.lines().filter(|l| l.trim_start().starts_with('{')) {
+                read_whole += usize::from(same(line));
+                let cut = (line.len() * 2 / 3..line.len())
+                    .find(|&i| line.is_char_boundary(i))
+                    .unwrap_or(0);
+                same(&line[..cut]);
             }
         }
         assert!(read_whole > 1000, "{read_whole}");
