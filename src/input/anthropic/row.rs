@@ -274,9 +274,7 @@ impl<'a> Whole<'a> {
 /// A row read from its line's text, where it lies ([`Fill`]), or `None` when the line is not
 /// one JSON object: what `serde_json::from_str::<Row>` gives, without the copies of the row.
 pub(crate) fn from_text(text: &str) -> Option<Row<'_>> {
-    let mut row = Row::default();
-    crate::input::lenient::fill_from_str(text, &mut row).ok()?;
-    Some(row)
+    crate::input::lenient::from_str(text).ok()
 }
 
 /// A row read from a `Value` (a saved session's row, Qwen's stream-json line). It cannot fail:
