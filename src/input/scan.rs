@@ -165,13 +165,36 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// The next value, which must be a string: its text.
+    /// The next value, which must be a string: its text, borrowed when it has no escapes.
+    ///
+    /// A string with escapes is checked and decoded in the same walk: its text is copied up to
+    /// each escape as the escape is found. Finding its end first ([`Scanner::raw_string`]) and
+    /// decoding it after was two walks over every escape-dense tool output (issue 14).
     pub(crate) fn string(&mut self) -> Scan<Cow<'a, str>> {
-        let (raw, escaped) = self.raw_string()?;
-        Ok(match escaped {
-            false => Cow::Borrowed(raw),
-            true => Cow::Owned(unescape(raw)),
-        })
+        self.eat(b'"')?;
+        let bytes = self.bytes();
+        let start = self.at;
+        self.at += quote_or_backslash(&bytes[start..]).ok_or(Refused)?;
+        if bytes[self.at] == b'"' {
+            self.at += 1;
+            return Ok(Cow::Borrowed(&self.text[start..self.at - 1]));
+        }
+        let mut out = String::with_capacity(2 * (self.at - start) + 64);
+        // The first byte of the string not yet in `out`.
+        let mut from = start;
+        loop {
+            // At a backslash.
+            let (c, end) = checked_escape(bytes, self.at).ok_or(Refused)?;
+            out.push_str(&self.text[from..self.at]);
+            out.push(c);
+            from = end;
+            self.at = end + quote_or_backslash(&bytes[end..]).ok_or(Refused)?;
+            if bytes[self.at] == b'"' {
+                out.push_str(&self.text[from..self.at]);
+                self.at += 1;
+                return Ok(Cow::Owned(out));
+            }
+        }
     }
 
     /// The next value, which must be a string: its text as written between the quotes, checked,
@@ -380,6 +403,28 @@ fn escape_end(bytes: &[u8], at: usize) -> Option<usize> {
     }
 }
 
+/// The character the escape at `at` (a backslash) stands for and where it ends, or `None` when
+/// [`escape_end`] refuses it. The escapes a log is full of (`\n`, `\"`, `\\`) are decoded here;
+/// the others as [`decode_escape`] decodes them.
+fn checked_escape(bytes: &[u8], at: usize) -> Option<(char, usize)> {
+    let simple = match bytes.get(at + 1)? {
+        b'n' => '\n',
+        b'"' => '"',
+        b'\\' => '\\',
+        b't' => '\t',
+        b'/' => '/',
+        b'r' => '\r',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'u' => {
+            let end = escape_end(bytes, at)?;
+            return Some((decode_escape(bytes, at).0, end));
+        }
+        _ => return None,
+    };
+    Some((simple, at + 2))
+}
+
 /// The four hex digits at `at`, as a number.
 fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
     let digits = bytes.get(at..at + 4)?;
@@ -446,22 +491,6 @@ fn decode_escape(bytes: &[u8], at: usize) -> (char, usize) {
         Some(&b) => (char::from(b), at + 2),
         None => ('\u{FFFD}', at + 1),
     }
-}
-
-/// The text of a string checked by [`Scanner::raw_string`], its escapes decoded.
-fn unescape(raw: &str) -> String {
-    let bytes = raw.as_bytes();
-    let mut out = String::with_capacity(raw.len());
-    let mut from = 0;
-    while let Some(n) = memchr::memchr(b'\\', &bytes[from..]) {
-        let at = from + n;
-        out.push_str(&raw[from..at]);
-        let (c, end) = decode_escape(bytes, at);
-        out.push(c);
-        from = end.min(raw.len());
-    }
-    out.push_str(&raw[from..]);
-    out
 }
 
 #[cfg(test)]
@@ -585,6 +614,64 @@ mod tests {
             let theirs: String = serde_json::from_str(text).unwrap();
             assert_eq!(ours, theirs, "{text}");
             assert_eq!(matches!(ours, Cow::Borrowed(_)), !text.contains('\\'));
+        }
+    }
+
+    /// A string read and decoded in one walk ([`Scanner::string`]) takes what serde_json takes,
+    /// gives what it gives, and ends where a skip ends: every escape, good or bad, at the start,
+    /// the end, beside another, and past the bytes looked at a block at a time.
+    #[test]
+    fn decodes_in_one_walk_what_serde_decodes() {
+        let escapes = [
+            r#"\n"#,
+            r#"\""#,
+            r#"\\"#,
+            r#"\/"#,
+            r#"\b"#,
+            r#"\f"#,
+            r#"\r"#,
+            r#"\t"#,
+            r#"\u00e9"#,
+            r#"\u4E2D"#,
+            r#"\uD83D\uDE00"#,
+            r#"\u0000"#,
+            r#"\q"#,
+            r#"\u12"#,
+            r#"\u12g4"#,
+            r#"\uD800"#,
+            r#"\uDC00"#,
+            r#"\uD800\u0041"#,
+            r#"\uD800\n"#,
+            r#"\"#,
+            "é",
+        ];
+        let pad = "x".repeat(40);
+        for a in escapes {
+            for b in escapes {
+                for text in [
+                    format!(r#""{a}""#),
+                    format!(r#""{a}{b}""#),
+                    format!(r#""{a}y{b}z""#),
+                    format!(r#""{pad}{a}{pad}{b}{pad}""#),
+                    format!(r#""{a}{b}"#),
+                    format!(r#""{a}{b}" ,"#),
+                ] {
+                    let theirs = serde_json::Deserializer::from_str(&text)
+                        .into_iter::<String>()
+                        .next()
+                        .and_then(Result::ok);
+                    let mut s = Scanner::new(&text).unwrap();
+                    let ours = s.string().ok();
+                    assert_eq!(ours.as_deref(), theirs.as_deref(), "{text}");
+                    let mut skipped = Scanner::new(&text).unwrap();
+                    if ours.is_some() {
+                        skipped.skip().unwrap();
+                        assert_eq!(s.at, skipped.at, "{text}");
+                    } else {
+                        assert!(skipped.skip().is_err(), "{text}");
+                    }
+                }
+            }
         }
     }
 

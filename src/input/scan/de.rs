@@ -12,12 +12,13 @@
 //! `RawValue` lent by the same protocol, a map or list the visitor leaves unfinished refused as
 //! serde_json refuses it.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use super::{Refused, Scanner, unescape};
+use super::{Refused, Scanner};
 use crate::input::lenient::Fill;
 use crate::json_text::RAW_JSON_TOKEN;
 
@@ -55,9 +56,9 @@ impl<'de> Deserializer<'de> for &mut Scanner<'de> {
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Declined> {
         match self.peek() {
-            Some(b'"') => match self.raw_string()? {
-                (raw, false) => visitor.visit_borrowed_str(raw),
-                (raw, true) => visitor.visit_string(unescape(raw)),
+            Some(b'"') => match self.string()? {
+                Cow::Borrowed(raw) => visitor.visit_borrowed_str(raw),
+                Cow::Owned(text) => visitor.visit_string(text),
             },
             Some(b'{') => {
                 self.begin_object()?;
@@ -193,10 +194,10 @@ impl<'de> MapAccess<'de> for &mut Entries<'_, 'de> {
                 self.done = true;
                 Ok(None)
             }
-            Some(std::borrow::Cow::Borrowed(key)) => seed
+            Some(Cow::Borrowed(key)) => seed
                 .deserialize(BorrowedStrDeserializer::<Declined>::new(key))
                 .map(Some),
-            Some(std::borrow::Cow::Owned(key)) => seed
+            Some(Cow::Owned(key)) => seed
                 .deserialize(de::value::StringDeserializer::<Declined>::new(key))
                 .map(Some),
         }
