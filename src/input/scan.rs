@@ -24,6 +24,7 @@
 use std::borrow::Cow;
 
 pub(crate) mod de;
+mod wide;
 
 /// serde_json's nesting limit: 127 arrays and objects inside each other (its depth counter
 /// starts at 128 and fails when it reaches 0).
@@ -199,10 +200,24 @@ impl<'a> Scanner<'a> {
 
     /// The next value, which must be a string: its text as written between the quotes, checked,
     /// and whether it has escapes.
+    ///
+    /// A string is looked at up to its first quote or backslash; past a backslash, the rest of
+    /// an escape-dense text is read a block at a time ([`wide`]), and only one with a `\u`
+    /// escape (or a fault) is stepped through escape by escape.
     pub(crate) fn raw_string(&mut self) -> Scan<(&'a str, bool)> {
         self.eat(b'"')?;
         let bytes = self.bytes();
         let start = self.at;
+        self.at += quote_or_backslash(&bytes[start..]).ok_or(Refused)?;
+        if bytes[self.at] == b'"' {
+            self.at += 1;
+            return Ok((&self.text[start..self.at - 1], false));
+        }
+        if let Some(n) = wide::simple_string_end(&bytes[self.at..]) {
+            let end = self.at + n;
+            self.at = end + 1;
+            return Ok((&self.text[start..end], true));
+        }
         let mut escaped = false;
         loop {
             let Some(n) = quote_or_backslash(&bytes[self.at..]) else {
