@@ -670,6 +670,7 @@ mod tests {
                     format!(r#""{pad}{a}{pad}{b}{pad}""#),
                     format!(r#""{a}{b}"#),
                     format!(r#""{a}{b}" ,"#),
+                    format!(r#""{a}{b}\n{a}\t""#),
                 ] {
                     let theirs = serde_json::Deserializer::from_str(&text)
                         .into_iter::<String>()
