@@ -43,16 +43,12 @@ use crate::model::transcript::{
 mod deltas;
 /// Hooks held from their start to their end, so that each is one notice.
 mod hooks;
+/// The queue of items not yet written, and the index that finds a pending turn by its id.
+mod pending;
 
 use deltas::DeltaBuffer;
 use hooks::{HookStep, OpenHooks};
-
-/// A top-level item waiting for its turn to be written.
-#[derive(Debug)]
-enum Pending {
-    Turn(Box<Turn>),
-    Ready(TranscriptItem),
-}
+use pending::{Pending, PendingQueue, ThreadTurns};
 
 /// The turns of one sub-agent run, collected until its Agent call is written.
 #[derive(Debug)]
@@ -65,7 +61,7 @@ struct SubThread {
     ended_by_update: bool,
     /// Its completion came: the record is frozen (§14 step 4), no later update reopens it.
     finished: bool,
-    turns: Vec<Turn>,
+    turns: ThreadTurns,
 }
 
 impl SubThread {
@@ -75,7 +71,7 @@ impl SubThread {
             announced: false,
             ended_by_update: false,
             finished: false,
-            turns: Vec::new(),
+            turns: ThreadTurns::default(),
         }
     }
 }
@@ -93,7 +89,7 @@ struct OpenBranch {
 /// The fold's state. Private: events go in through `push`, final items come out.
 #[derive(Debug)]
 pub(crate) struct Folder {
-    queue: VecDeque<Pending>,
+    queue: PendingQueue,
     subthreads: HashMap<String, SubThread>,
     /// Where each tool call not yet written sits: its thread, its turn's id and its index in the
     /// turn's parts, so that a result finds its call without scanning every part (30 000 calls in
@@ -178,7 +174,7 @@ impl Folder {
     /// An empty fold, at the start of one input.
     pub(crate) fn new() -> Folder {
         Folder {
-            queue: VecDeque::new(),
+            queue: PendingQueue::default(),
             subthreads: HashMap::default(),
             call_thread: HashMap::default(),
             task_call: HashMap::default(),
@@ -521,7 +517,7 @@ impl Folder {
         let mut orphans: Vec<(String, SubThread)> = self.subthreads.drain().collect();
         orphans.sort_by(|a, b| a.0.cmp(&b.0));
         for (call_id, mut st) in orphans {
-            let mut turns = std::mem::take(&mut st.turns);
+            let mut turns = std::mem::take(&mut st.turns).into_vec();
             for t in &mut turns {
                 self.attach_subagents(t, 2);
             }
@@ -768,7 +764,7 @@ impl Folder {
 
     fn push_turn(&mut self, thread: Thread, turn: Turn) {
         match thread {
-            None => self.queue.push_back(Pending::Turn(Box::new(turn))),
+            None => self.queue.push_turn(turn),
             Some(parent) => self
                 .subthreads
                 .entry(parent)
@@ -803,7 +799,7 @@ impl Folder {
     }
 
     fn ready(&mut self, item: TranscriptItem) {
-        self.queue.push_back(Pending::Ready(item));
+        self.queue.push_ready(item);
     }
 
     fn subthread_for(&mut self, task_id: &str, call_id: Option<&str>) -> Option<&mut SubThread> {
@@ -834,15 +830,8 @@ impl Folder {
         Some(st)
     }
 
-    fn thread_turns(
-        &mut self,
-        thread: &Thread,
-    ) -> Option<Box<dyn DoubleEndedIterator<Item = &mut Turn> + '_>> {
-        turns_in(&mut self.queue, &mut self.subthreads, thread)
-    }
-
     fn find_turn(&mut self, thread: &Thread, id: &str) -> Option<&mut Turn> {
-        self.thread_turns(thread)?.rev().find(|t| t.id == id)
+        turn_in(&mut self.queue, &mut self.subthreads, thread, id)
     }
 
     /// The open call `id`, where `call_thread` says it was put (its slot is borrowed, not
@@ -855,15 +844,11 @@ impl Folder {
         let (queue, subthreads) = (&mut self.queue, &mut self.subthreads);
         let is_it = |p: &Part| matches!(p, Part::ToolCall { call } if call.tool_call_id == id);
         // Where the call was put, unless something moved it since.
-        let placed = turns_in(queue, subthreads, thread)?
-            .rev()
-            .find(|t| t.id == *turn)
+        let placed = turn_in(queue, subthreads, thread, turn)
             .and_then(|t| t.parts.get(*part))
             .is_some_and(is_it);
         if placed {
-            return turns_in(queue, subthreads, thread)?
-                .rev()
-                .find(|t| t.id == *turn)
+            return turn_in(queue, subthreads, thread, turn)
                 .and_then(|t| t.parts.get_mut(*part))
                 .and_then(|p| {
                     if let Part::ToolCall { call } = p {
@@ -1158,7 +1143,21 @@ impl Folder {
             };
         }
         call.subagent = Some(record);
-        Some(turns)
+        Some(turns.into_vec())
+    }
+}
+
+/// The latest pending turn `id` of `thread`, by the indexes (one lookup, whatever is pending).
+/// Like `turns_in`, a function of the two fields, not of the fold.
+fn turn_in<'a>(
+    queue: &'a mut PendingQueue,
+    subthreads: &'a mut HashMap<String, SubThread>,
+    thread: &Thread,
+    id: &str,
+) -> Option<&'a mut Turn> {
+    match thread {
+        None => queue.turn_mut(id),
+        Some(parent) => subthreads.get_mut(parent)?.turns.turn_mut(id),
     }
 }
 
@@ -1166,15 +1165,12 @@ impl Folder {
 /// record. A function of the two fields, not of the fold, so that a caller can hold another
 /// field (`Folder::find_call` holds the call's slot) while it looks.
 fn turns_in<'a>(
-    queue: &'a mut VecDeque<Pending>,
+    queue: &'a mut PendingQueue,
     subthreads: &'a mut HashMap<String, SubThread>,
     thread: &Thread,
 ) -> Option<Box<dyn DoubleEndedIterator<Item = &'a mut Turn> + 'a>> {
     match thread {
-        None => Some(Box::new(queue.iter_mut().filter_map(|p| match p {
-            Pending::Turn(t) => Some(t.as_mut()),
-            Pending::Ready(_) => None,
-        }))),
+        None => Some(Box::new(queue.turns_mut())),
         Some(parent) => subthreads.get_mut(parent).map(|st| {
             Box::new(st.turns.iter_mut()) as Box<dyn DoubleEndedIterator<Item = &mut Turn>>
         }),
