@@ -283,3 +283,41 @@ fn a_stream_ten_times_larger_needs_no_more_memory() {
         );
     }
 }
+
+#[test]
+fn a_qwen_stream_of_many_calls_needs_no_more_memory() {
+    // Qwen Code's stream-json is read by its own adapter (Claude's core, Qwen's tool names and
+    // denials): its memory of call names and denied calls grew with every call (9.6 MB of the
+    // peak of a 72 MB stream of 80 000 calls) until it was bounded like Claude's.
+    let dir = tempfile::tempdir().unwrap();
+    let mut peaks = Vec::new();
+    for turns in [3_000, 100_000] {
+        let input = dir.path().join(format!("q{turns}.jsonl"));
+        let qwen = stream(turns).replacen(
+            "\"subtype\":\"init\",",
+            "\"subtype\":\"init\",\"qwen_code_version\":\"0.1.0\",",
+            1,
+        );
+        std::fs::write(&input, qwen).unwrap();
+        let output = dir.path().join(format!("q{turns}.out.jsonl"));
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("scribe"));
+        cmd.args(["--to", "jsonl"])
+            .arg(&input)
+            .stdout(std::fs::File::create(&output).unwrap())
+            .stderr(std::process::Stdio::null());
+        let (status, kib) = crate::util::peak_rss_kib(cmd);
+        assert_eq!(status, 0);
+        let written = std::fs::read_to_string(&output).unwrap();
+        let header = written.lines().next().unwrap_or("");
+        assert!(
+            header.contains("\"source\":\"qwen-stream\""),
+            "read as Qwen's stream-json: {header}"
+        );
+        eprintln!("qwen stream, {turns} turns: peak RSS {kib} KiB");
+        peaks.push(kib);
+    }
+    assert!(
+        peaks[1] < peaks[0] * 3 / 2 + 2 * 1024,
+        "peak RSS {peaks:?} KiB grows with the stream"
+    );
+}

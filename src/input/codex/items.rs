@@ -18,6 +18,7 @@ use serde_json::Value;
 
 use crate::model::details::Details;
 use crate::model::event::{Event, EventKind};
+use crate::model::recent::Recent;
 use crate::model::session::{Level, SystemNotice};
 use crate::model::tool_kind::ToolKind;
 use crate::model::transcript::{
@@ -92,7 +93,9 @@ pub(crate) struct Emitter {
     run: u32,
     message: Option<String>,
     announced: HashSet<String>,
-    done: HashSet<String>,
+    /// Calls that have their result, so that a second one (another line of the same rollout)
+    /// is absorbed. Bounded (`Recent`): kept for every call, it grew with the input.
+    done: Recent<()>,
     /// Assistant messages opened since the turn began (the `turns` of its result notice).
     messages: u64,
     /// Per snapshot item: how many calls it gave and the last input shown.
@@ -140,7 +143,7 @@ impl Emitter {
     /// rollout gave it first).
     pub(crate) fn result(&mut self, id: &str, o: Outcome, line: u64, out: &mut Vec<Event>) {
         let call_id = self.scoped(id);
-        if !self.done.insert(call_id.clone()) {
+        if self.done.contains(&call_id) {
             out.push(Event {
                 line,
                 kind: EventKind::Absorbed {
@@ -149,6 +152,7 @@ impl Emitter {
             });
             return;
         }
+        self.done.insert(&call_id, ());
         self.announced.remove(&call_id);
         self.message = None;
         out.push(Event {
@@ -174,7 +178,7 @@ impl Emitter {
         let mut open: Vec<String> = self.announced.drain().collect();
         open.sort();
         for call_id in open {
-            self.done.insert(call_id.clone());
+            self.done.insert(&call_id, ());
             out.push(Event {
                 line,
                 kind: EventKind::ToolResult {
@@ -371,7 +375,7 @@ impl Emitter {
                 }
                 if let (Phase::Completed, Some(o)) = (phase, outcome) {
                     self.announced.remove(&call_id);
-                    self.done.insert(call_id.clone());
+                    self.done.insert(&call_id, ());
                     if caller != Caller::ServerTool {
                         // The result goes back to the model: what follows is a new response.
                         self.message = None;
