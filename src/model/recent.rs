@@ -38,12 +38,12 @@ impl<V> Recent<V> {
     pub(crate) const CAPACITY: usize = (1 << 16) / 16 * 7;
 
     /// Remembers `id` with `value` (replacing its value if it is remembered already), forgetting
-    /// the oldest id when full.
-    pub(crate) fn insert(&mut self, id: &str, value: V) {
+    /// the oldest id when full. True when `id` was not remembered, as a set's `insert` says.
+    pub(crate) fn insert(&mut self, id: &str, value: V) -> bool {
         let key = fingerprint(id);
         if let Some(v) = self.values.get_mut(&key) {
             *v = value;
-            return;
+            return false;
         }
         if self.order.len() == Self::CAPACITY {
             if let Some(old) = self.order.pop_front() {
@@ -52,6 +52,7 @@ impl<V> Recent<V> {
         }
         self.values.insert(key, value);
         self.order.push_back(key);
+        true
     }
 
     /// The value remembered for `id`.
@@ -88,6 +89,9 @@ mod tests {
         assert!(!r.contains("toolu_0"));
         assert!(!r.contains("toolu_9"));
         assert!(r.contains("toolu_10"));
+        assert!(!r.insert("toolu_10", 10), "remembered already: not new");
+        assert!(r.insert("toolu_0", 0), "forgotten: new again");
+        assert!(!r.contains("toolu_10"), "the oldest went to make room");
         assert_eq!(
             r.get(&format!("toolu_{}", Recent::<()>::CAPACITY + 9)),
             Some(&(Recent::<()>::CAPACITY + 9))

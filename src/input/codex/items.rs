@@ -143,7 +143,7 @@ impl Emitter {
     /// rollout gave it first).
     pub(crate) fn result(&mut self, id: &str, o: Outcome, line: u64, out: &mut Vec<Event>) {
         let call_id = self.scoped(id);
-        if self.done.contains(&call_id) {
+        if !self.done.insert(&call_id, ()) {
             out.push(Event {
                 line,
                 kind: EventKind::Absorbed {
@@ -152,7 +152,6 @@ impl Emitter {
             });
             return;
         }
-        self.done.insert(&call_id, ());
         self.announced.remove(&call_id);
         self.message = None;
         out.push(Event {

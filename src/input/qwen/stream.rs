@@ -111,10 +111,9 @@ impl Adapter for QwenStream {
                     .flatten()
                 {
                     let id = str_of(d, "tool_use_id").to_owned();
-                    if id.is_empty() || self.denied.contains(&id) {
+                    if id.is_empty() || !self.denied.insert(&id, ()) {
                         continue;
                     }
-                    self.denied.insert(&id, ());
                     let message = "permission declined (listed in the result)".to_owned();
                     out.push(Event {
                         line: n,
