@@ -78,9 +78,9 @@ impl<R: BufRead> LineReader<R> {
         if self.number == 1 && bytes.starts_with(b"\xEF\xBB\xBF") {
             bytes.drain(..3);
         }
-        let (text, lossy) = match String::from_utf8(bytes) {
+        let (text, lossy) = match crate::input::utf8::into_string(bytes) {
             Ok(s) => (s, false),
-            Err(e) => (String::from_utf8_lossy(e.as_bytes()).into_owned(), true),
+            Err(bytes) => (String::from_utf8_lossy(&bytes).into_owned(), true),
         };
         let mut text = text;
         // A long line read in pieces may hold twice its length: give the slack back.

@@ -42,6 +42,8 @@ pub(crate) mod sniff;
 mod sse;
 /// Tool kinds: the constructors and the fallback every adapter shares.
 pub(crate) mod tool_kind;
+/// UTF-8 checks of input lines, many bytes at a time.
+pub(crate) mod utf8;
 
 pub(crate) use format::SourceFormat;
 pub(crate) use lines::InputLine;

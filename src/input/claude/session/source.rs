@@ -66,9 +66,9 @@ impl Sources {
         if offset == 0 {
             bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         }
-        Ok(match std::str::from_utf8(bytes) {
-            Ok(s) => Cow::Borrowed(s),
-            Err(_) => Cow::Owned(String::from_utf8_lossy(bytes).into_owned()),
+        Ok(match crate::input::utf8::as_str(bytes) {
+            Some(s) => Cow::Borrowed(s),
+            None => Cow::Owned(String::from_utf8_lossy(bytes).into_owned()),
         })
     }
 

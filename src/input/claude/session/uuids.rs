@@ -157,9 +157,9 @@ impl Uuids {
             None => return false,
         };
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        match std::str::from_utf8(line) {
-            Ok(s) => s == text,
-            Err(_) => String::from_utf8_lossy(line) == text,
+        match crate::input::utf8::as_str(line) {
+            Some(s) => s == text,
+            None => String::from_utf8_lossy(line) == text,
         }
     }
 
