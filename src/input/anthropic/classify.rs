@@ -405,10 +405,7 @@ fn leading<'a>(
 ) -> Option<(Vec<(&'static str, String)>, &'a str)> {
     let mut elems = Vec::new();
     let mut rest = t.trim_start();
-    while let Some(tag) = tags
-        .iter()
-        .find(|tag| find_open(rest, tag, 0).is_some_and(|(s, _)| s == 0))
-    {
+    while let Some(tag) = tags.iter().find(|tag| opens_at_start(rest, tag)) {
         let (_, end, inner) = find_tag(rest, tag)?;
         elems.push((*tag, inner.trim().to_owned()));
         rest = rest[end..].trim_start();
@@ -550,6 +547,21 @@ fn has_tag(text: &str, tag: &str) -> bool {
     find_open(text, tag, 0).is_some()
 }
 
+/// Whether `t` begins with the opening tag [`find_open`] finds: `<tag>`, or `<tag`, white space
+/// and a `>` later. Looked at where `t` begins: [`find_open`] looks through all of `t` for a
+/// `<`, which for a text that does not begin with a tag was every `<` of it, once per tag asked
+/// about (issue 14).
+fn opens_at_start(t: &str, tag: &str) -> bool {
+    let Some(after) = t.strip_prefix('<').and_then(|r| r.strip_prefix(tag)) else {
+        return false;
+    };
+    match after.chars().next() {
+        Some('>') => true,
+        Some(c) if c.is_whitespace() => after.contains('>'),
+        _ => false,
+    }
+}
+
 /// Finds `<tag` followed by `>` or whitespace (attributes), from `from`; returns (start, end of
 /// the opening tag).
 fn find_open(text: &str, tag: &str, from: usize) -> Option<(usize, usize)> {
@@ -606,6 +618,36 @@ fn strip_tags_loosely(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    /// `opens_at_start` says what `find_open` finding a tag at 0 says, for every kind of text.
+    #[test]
+    fn opens_at_start_agrees_with_find_open() {
+        let texts = [
+            "<a>x</a>",
+            "<a x=1>y</a>",
+            "<a x=1 no end",
+            "<ab>",
+            "<a",
+            "x<a>",
+            "<b><a>",
+            "",
+            "<",
+            "<a\n>",
+            "  <a>",
+            "<a\t",
+            "<b x> <a>",
+        ];
+        for t in texts {
+            for tag in ["a", "ab", "b"] {
+                assert_eq!(
+                    opens_at_start(t, tag),
+                    find_open(t, tag, 0).is_some_and(|(s, _)| s == 0),
+                    "{t:?} {tag}"
+                );
+            }
+        }
+    }
+
     use super::*;
 
     fn plain(text: &str) -> Classified {
