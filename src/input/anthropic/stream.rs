@@ -16,9 +16,9 @@ use crate::input::anthropic::cost::CostLedger;
 pub(crate) use crate::input::anthropic::messages::{ClaudeMessages, Wire};
 use crate::input::anthropic::row::{self, Whole};
 pub(crate) use crate::input::anthropic::system::{
-    info, result_notice, result_notice_of, session_snapshot, system,
+    info, result_notice, result_notice_of, session_snapshot, snapshot_of, system,
 };
-use crate::input::anthropic::typed_system::{ResultLine, TaskLine};
+use crate::input::anthropic::typed_system::{InitLine, ResultLine, TaskLine};
 use crate::input::fields::{opt_string, parent_tool_use_id, str_of, string};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind, Thread};
@@ -209,6 +209,7 @@ impl Adapter for StreamJson {
 enum Typed {
     Message,
     Task,
+    Init,
     Result,
     No,
 }
@@ -225,6 +226,7 @@ fn typed_kind(text: &str) -> Typed {
         "assistant" | "user" => Typed::Message,
         "result" => Typed::Result,
         "system" if rest.starts_with(r#","subtype":"task_"#) => Typed::Task,
+        "system" if rest.starts_with(r#","subtype":"init""#) => Typed::Init,
         _ => Typed::No,
     }
 }
@@ -243,6 +245,7 @@ impl StreamJson {
         match typed_kind(text) {
             Typed::Message => self.typed_message(line, out),
             Typed::Task => self.typed_task(line, out),
+            Typed::Init => self.typed_init(line, out),
             Typed::Result => self.typed_result(line, out),
             Typed::No => false,
         }
@@ -293,6 +296,24 @@ impl StreamJson {
             self.core.subagent_prompt(&task);
         }
         self.core.system_task(&task);
+        true
+    }
+
+    /// A `system/init` line, the typed way: the session snapshot the general way writes (and
+    /// keeps, for a later `permissionMode` change), from the same fields.
+    fn typed_init(&mut self, line: &InputLine, out: &mut Vec<Event>) -> bool {
+        let Ok(init) = crate::input::lenient::from_str::<InitLine<'_>>(&line.text) else {
+            return false;
+        };
+        let session = snapshot_of(&init, "claude-stream");
+        self.session = Some(session.clone());
+        self.last_line = line.number;
+        out.push(Event {
+            line: line.number,
+            kind: EventKind::SessionInit {
+                session: Box::new(session),
+            },
+        });
         true
     }
 

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::input::anthropic::cost::CostLedger;
 use crate::input::anthropic::row::UsageFields;
-use crate::input::anthropic::typed_system::{ResultLine, TaskLine};
+use crate::input::anthropic::typed_system::{InitLine, ResultLine, TaskLine};
 use crate::input::fields::{self, names, opt_string, str_of, string};
 use crate::model::event::EventKind;
 use crate::model::session::{HookStatus, Level, McpServer, Plugin, SessionSnapshot, SystemNotice};
@@ -25,40 +25,45 @@ pub(crate) fn info(v: &Value, source: &str, level: Level, text: String) -> Event
 
 /// Each item of an array field, read by `f` (none when the field is missing or not an array).
 /// Exists for the `init` line's lists of objects (MCP servers, plugins).
-fn each<T>(v: &Value, key: &str, f: impl Fn(&Value) -> T) -> Vec<T> {
-    v.get(key)
-        .and_then(Value::as_array)
+fn each<T>(v: Option<&Value>, f: impl Fn(&Value) -> T) -> Vec<T> {
+    v.and_then(Value::as_array)
         .map(|a| a.iter().map(f).collect())
         .unwrap_or_default()
 }
 
 /// `system/init` → the session inventory.
 pub(crate) fn session_snapshot(v: &Value, source: &str) -> SessionSnapshot {
+    snapshot_of(&InitLine::from_value(v), source)
+}
+
+/// [`session_snapshot`] of the init line's fields, read from its text or from a `Value`.
+pub(crate) fn snapshot_of(init: &InitLine<'_>, source: &str) -> SessionSnapshot {
+    let text = |s: &Option<Cow<'_, str>>| s.as_deref().unwrap_or_default().to_owned();
     SessionSnapshot {
-        id: string(v, "uuid"),
-        session_id: string(v, "session_id"),
+        id: text(&init.uuid),
+        session_id: text(&init.session_id),
         agent: "claude-code".into(),
         source: source.to_owned(),
-        version: opt_string(v, "claude_code_version"),
-        model: string(v, "model"),
-        cwd: string(v, "cwd"),
-        permission_mode: string(v, "permissionMode"),
-        tools: names(v.get("tools")),
-        mcp_servers: each(v, "mcp_servers", |m| McpServer {
+        version: init.version.as_deref().map(str::to_owned),
+        model: text(&init.model),
+        cwd: text(&init.cwd),
+        permission_mode: text(&init.permission_mode),
+        tools: names(init.tools.as_ref()),
+        mcp_servers: each(init.mcp_servers.as_ref(), |m| McpServer {
             name: string(m, "name"),
             status: string(m, "status"),
         }),
-        plugins: each(v, "plugins", |p| Plugin {
+        plugins: each(init.plugins.as_ref(), |p| Plugin {
             name: string(p, "name"),
             path: string(p, "path"),
         }),
-        skills: names(v.get("skills")),
-        slash_commands: names(v.get("slash_commands")),
-        agents: names(v.get("agents")),
+        skills: names(init.skills.as_ref()),
+        slash_commands: names(init.slash_commands.as_ref()),
+        agents: names(init.agents.as_ref()),
         git_branch: None,
         title: None,
-        updated_at: opt_string(v, "timestamp"),
-        fast_mode_state: fast_mode(v),
+        updated_at: init.timestamp.as_deref().map(str::to_owned),
+        fast_mode_state: fast_mode_of(init.fast_mode_state.as_ref()),
     }
 }
 
@@ -285,13 +290,8 @@ pub(crate) fn result_notice_of(r: ResultLine<'_>, costs: &mut CostLedger) -> Sys
     }
 }
 
-/// `fast_mode_state` of an `init` or `result` line (a string on the wire; anything else is kept
-/// as its JSON text rather than dropped).
-fn fast_mode(v: &Value) -> Option<String> {
-    fast_mode_of(v.get("fast_mode_state"))
-}
-
-/// [`fast_mode`] of the field itself.
+/// `fast_mode_state` of an `init` or `result` line, given the field (a string on the wire;
+/// anything else is kept as its JSON text rather than dropped).
 fn fast_mode_of(v: Option<&Value>) -> Option<String> {
     match v? {
         Value::Null => None,

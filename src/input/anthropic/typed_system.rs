@@ -34,6 +34,35 @@ lenient_struct! {
 }
 
 lenient_struct! {
+    /// The fields of a `system/init` line that the session snapshot reads
+    /// (`anthropic::system::snapshot_of`). A run's first line; a log of many short runs
+    /// appended to one file (an agent loop resuming one session turn by turn) has one per turn.
+    pub(crate) struct InitLine<'a> {
+        "uuid" => uuid: Option<Cow<'a, str>> as Str<'a>,
+        "session_id" => session_id: Option<Cow<'a, str>> as Str<'a>,
+        "claude_code_version" => version: Option<Cow<'a, str>> as Str<'a>,
+        "model" => model: Option<Cow<'a, str>> as Str<'a>,
+        "cwd" => cwd: Option<Cow<'a, str>> as Str<'a>,
+        "permissionMode" => permission_mode: Option<Cow<'a, str>> as Str<'a>,
+        "timestamp" => timestamp: Option<Cow<'a, str>> as Str<'a>,
+        "tools" => tools: Option<Value> as Present,
+        "mcp_servers" => mcp_servers: Option<Value> as Present,
+        "plugins" => plugins: Option<Value> as Present,
+        "skills" => skills: Option<Value> as Present,
+        "slash_commands" => slash_commands: Option<Value> as Present,
+        "agents" => agents: Option<Value> as Present,
+        "fast_mode_state" => fast_mode_state: Option<Value> as Present,
+    }
+}
+
+impl InitLine<'_> {
+    /// The init line read from a `Value` (Qwen's stream-json, a line the typed way refused).
+    pub(crate) fn from_value(v: &Value) -> InitLine<'_> {
+        <InitLine<'_> as serde::Deserialize>::deserialize(v).unwrap_or_default()
+    }
+}
+
+lenient_struct! {
     /// A task's token and tool counts (`SubagentUsage::from_json`, typed).
     pub(crate) struct SubagentUsageFields {
         "total_tokens" => total_tokens: Option<u64> as U64,
@@ -120,5 +149,36 @@ impl ResultLine<'_> {
     /// The line read from a `Value` (a Qwen stream, or a Claude line the typed way refused).
     pub(crate) fn from_value(v: &Value) -> ResultLine<'_> {
         serde::Deserialize::deserialize(v).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::anthropic::system::{session_snapshot, snapshot_of};
+
+    /// An init line read from its text gives the snapshot its `Value` gives, whatever shape its
+    /// fields have (lists of names or of objects, a field of the wrong type, a repeated key).
+    #[test]
+    fn an_init_line_reads_from_text_as_from_a_value() {
+        let lines = [
+            r#"{"type":"system","subtype":"init","cwd":"/w","session_id":"s","tools":["Bash",{"name":"Read"},3],"mcp_servers":[{"name":"m","status":"connected"},"x"],"model":"m1","permissionMode":"default","slash_commands":["a"],"skills":[],"plugins":[{"name":"p","path":"/p"}],"agents":["general"],"claude_code_version":"2.1.0","uuid":"u","fast_mode_state":{"on":true}}"#,
+            r#"{"type":"system","subtype":"init","model":1,"tools":"Bash","cwd":null,"fast_mode_state":"off","uuid":"a","uuid":"b\u00e9"}"#,
+            r#"{"type":"system","subtype":"init"}"#,
+        ];
+        for line in lines {
+            let value: Value = serde_json::from_str(line).unwrap();
+            let text = crate::input::lenient::from_str::<InitLine<'_>>(line).unwrap();
+            assert_eq!(
+                snapshot_of(&text, "claude-stream"),
+                session_snapshot(&value, "claude-stream"),
+                "{line}"
+            );
+        }
+        let value: Value = serde_json::from_str(lines[0]).unwrap();
+        let s = session_snapshot(&value, "claude-stream");
+        assert_eq!(s.tools, ["Bash", "Read"]);
+        assert_eq!(s.mcp_servers.len(), 2);
+        assert_eq!(s.fast_mode_state.as_deref(), Some(r#"{"on":true}"#));
     }
 }
