@@ -324,6 +324,7 @@ mod tests {
         r#"{"type":"result","usage":{"input_tokens":12,"output_tokens":3.0},"total_cost_usd":0.012345}"#,
         r#"{"a":[[[[[[]]]]]],"b":{"c":{"d":{}}},"e":[true,false,null,""]}"#,
         r#"{}"#,
+        r#"{"ty\u0070e":"user","message":{"c\u006fntent":"x","id":"m"},"\u0075uid":"u"}"#,
     ];
 
     /// What the scanner reads as a `Value` is what serde_json reads, on every sample line and
