@@ -300,7 +300,8 @@ fn session_snapshot(v: &Value) -> SessionSnapshot {
 
 /// True for a line only Qwen's stream-json writes (what tells it from Claude's at the first
 /// line): the `system/init` with Qwen's fields, the `goal_state` stream event, or an `assistant`
-/// line whose message id is its own `uuid` (Claude's are `msg_…`, repeated across lines).
+/// line whose message id is its own `uuid` (Claude's are `msg_…`, repeated across lines: a
+/// line whose id is its uuid and `msg_…` is Claude-shaped, and is not taken for Qwen's).
 pub(crate) fn is_qwen_line(o: &Map<String, Value>) -> bool {
     match o.get("type").and_then(Value::as_str) {
         Some("system") => {
@@ -321,7 +322,8 @@ pub(crate) fn is_qwen_line(o: &Map<String, Value>) -> bool {
                 .get("message")
                 .and_then(|m| m.get("id"))
                 .and_then(Value::as_str);
-            id.is_some() && id == o.get("uuid").and_then(Value::as_str)
+            id.is_some_and(|id| !id.starts_with("msg_"))
+                && id == o.get("uuid").and_then(Value::as_str)
         }
         _ => false,
     }
@@ -357,6 +359,12 @@ mod tests {
         .unwrap();
         assert!(is_qwen_line(&q));
         assert!(!is_qwen_line(&c));
+        // A Claude-shaped line whose uuid happens to be its `msg_…` id is still Claude's.
+        let same: Map<String, Value> = serde_json::from_str(
+            r#"{"type":"assistant","uuid":"msg_01","message":{"id":"msg_01","content":[]}}"#,
+        )
+        .unwrap();
+        assert!(!is_qwen_line(&same));
     }
 
     #[test]
