@@ -34,7 +34,7 @@ use foldhash::HashMap;
 use std::sync::LazyLock;
 
 use regex::{Captures, Regex};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::id_table::IdTable;
 use super::visit::{IdKind, ValueRole, VisitMut, walk_value};
@@ -64,7 +64,15 @@ pub(crate) struct Stable {
     tmp_dirs: HashMap<String, String>,
     /// Events kept so far (`--to events` line numbers).
     events: u64,
+    /// What [`Stable::judge_key`] said of each key met so far (at most [`KEYS_REMEMBERED`]):
+    /// a harness payload's few key names come back in every call's details, and judging one
+    /// (a dozen substring searches) was a fifth of what `--stable` added to a page (issue 14).
+    volatile_keys: HashMap<Box<str>, bool>,
 }
+
+/// Keys whose verdict [`Stable`] remembers: past that, a key is judged each time (an input of
+/// endless distinct keys keeps its memory bounded).
+const KEYS_REMEMBERED: usize = 4096;
 
 impl Stable {
     /// A pass that drops usage unless `keep_usage`.
@@ -174,7 +182,21 @@ impl Stable {
         });
     }
 
-    fn is_volatile_key(&self, key: &str) -> bool {
+    /// Whether a payload key holds run-to-run noise ([`Stable::judge_key`]), remembered.
+    fn is_volatile_key(&mut self, key: &str) -> bool {
+        if let Some(&volatile) = self.volatile_keys.get(key) {
+            return volatile;
+        }
+        let volatile = self.judge_key(key);
+        if self.volatile_keys.len() < KEYS_REMEMBERED {
+            self.volatile_keys.insert(key.into(), volatile);
+        }
+        volatile
+    }
+
+    /// Whether a payload key holds run-to-run noise: a time, a duration, a version, a process
+    /// or session identity, and (unless kept) usage.
+    fn judge_key(&self, key: &str) -> bool {
         // The key in lower case without `_` and `-`: on the stack for the usual short ASCII key
         // (a `String` per key of every sidecar was a tenth of a `--stable` run, issue 14).
         let mut short = [0u8; 64];
@@ -219,16 +241,9 @@ impl Stable {
     fn meta_value(&mut self, v: &mut Value) {
         match v {
             Value::Object(o) => {
-                let old = std::mem::take(o);
-                let mut kept = Map::with_capacity(old.len());
-                for (k, mut x) in old {
-                    if self.is_volatile_key(&k) {
-                        continue;
-                    }
-                    self.meta_value(&mut x);
-                    kept.insert(k, x);
-                }
-                *o = kept;
+                // In place: rebuilding the map hashed every key kept into a new table.
+                o.retain(|k, _| !self.is_volatile_key(k));
+                o.values_mut().for_each(|x| self.meta_value(x));
             }
             Value::Array(a) => a.iter_mut().for_each(|x| self.meta_value(x)),
             Value::String(s) => self.rewrite_text(s),
@@ -574,7 +589,7 @@ impl VisitMut for Stable {
             }
             Ok(_) | Err(_) => {
                 self.rewrite_text(s);
-                let volatile = |key: &str| self.is_volatile_key(key);
+                let mut volatile = |key: &str| self.is_volatile_key(key);
                 if JSON_NUMBER_FIELD.is_match(s) {
                     let renamed = JSON_NUMBER_FIELD.replace_all(s, |c: &Captures<'_>| {
                         if volatile(&c[1]) {
@@ -646,6 +661,47 @@ mod tests {
         let mut s = s.to_owned();
         st.rewrite_text(&mut s);
         s
+    }
+
+    /// A key's remembered verdict is the verdict, met once or many times, and the memory of
+    /// verdicts stops growing at its bound.
+    #[test]
+    fn remembered_key_verdicts_are_the_verdicts() {
+        for keep_usage in [false, true] {
+            let mut st = Stable::new(keep_usage);
+            let keys = [
+                "timestamp",
+                "durationMs",
+                "elapsed_s",
+                "time",
+                "start_time",
+                "createdAt",
+                "version",
+                "session_id",
+                "sessionId",
+                "pid",
+                "input_tokens",
+                "costUSD",
+                "file_path",
+                "command",
+                "stdout",
+                "",
+                "Ünïcode_Time",
+                "UUID",
+            ];
+            for _ in 0..2 {
+                for k in keys {
+                    assert_eq!(st.is_volatile_key(k), st.judge_key(k), "{k} {keep_usage}");
+                }
+            }
+            assert!(st.is_volatile_key("timestamp") && !st.is_volatile_key("command"));
+            assert_eq!(st.is_volatile_key("input_tokens"), !keep_usage);
+            for n in 0..KEYS_REMEMBERED + 100 {
+                let k = format!("k{n}_at");
+                assert!(st.is_volatile_key(&k), "{k}");
+            }
+            assert_eq!(st.volatile_keys.len(), KEYS_REMEMBERED);
+        }
     }
 
     #[test]
