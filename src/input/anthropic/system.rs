@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::input::anthropic::cost::CostLedger;
 use crate::input::anthropic::row::UsageFields;
-use crate::input::anthropic::typed_system::{InitLine, ResultLine, TaskLine};
+use crate::input::anthropic::typed_system::{InitLine, ResultLine, TaskLine, owned, text};
 use crate::input::fields::{self, names, opt_string, str_of, string};
 use crate::model::event::EventKind;
 use crate::model::session::{HookStatus, Level, McpServer, Plugin, SessionSnapshot, SystemNotice};
@@ -38,13 +38,12 @@ pub(crate) fn session_snapshot(v: &Value, source: &str) -> SessionSnapshot {
 
 /// [`session_snapshot`] of the init line's fields, read from its text or from a `Value`.
 pub(crate) fn snapshot_of(init: &InitLine<'_>, source: &str) -> SessionSnapshot {
-    let text = |s: &Option<Cow<'_, str>>| s.as_deref().unwrap_or_default().to_owned();
     SessionSnapshot {
         id: text(&init.uuid),
         session_id: text(&init.session_id),
         agent: "claude-code".into(),
         source: source.to_owned(),
-        version: init.version.as_deref().map(str::to_owned),
+        version: owned(&init.version),
         model: text(&init.model),
         cwd: text(&init.cwd),
         permission_mode: text(&init.permission_mode),
@@ -62,7 +61,7 @@ pub(crate) fn snapshot_of(init: &InitLine<'_>, source: &str) -> SessionSnapshot 
         agents: names(init.agents.as_ref()),
         git_branch: None,
         title: None,
-        updated_at: init.timestamp.as_deref().map(str::to_owned),
+        updated_at: owned(&init.timestamp),
         fast_mode_state: fast_mode_of(init.fast_mode_state.as_ref()),
     }
 }

@@ -72,12 +72,12 @@ lenient_struct! {
 }
 
 /// An optional string field, owned.
-fn owned(s: &Option<Cow<'_, str>>) -> Option<String> {
+pub(crate) fn owned(s: &Option<Cow<'_, str>>) -> Option<String> {
     s.as_deref().map(str::to_owned)
 }
 
 /// A string field, owned, "" when missing.
-fn text(s: &Option<Cow<'_, str>>) -> String {
+pub(crate) fn text(s: &Option<Cow<'_, str>>) -> String {
     s.as_deref().unwrap_or_default().to_owned()
 }
 
