@@ -75,8 +75,9 @@ pub(crate) struct Cli {
     /// the HTML index and the messages on stderr follow the order of the inputs whatever N is
     /// (each input's messages are printed once it is placed). `--strict` converts one at a time.
     /// Above 1, an input not converted beside others is decoded on one thread while another
-    /// folds and writes it
-    /// (except plain `--to jsonl`/`events`, which are faster on one; the output is the same).
+    /// folds and writes it (plain `--to jsonl`/`events` only for a file of 8 MiB or more on two
+    /// cores, not two hardware threads of one: below, one thread is faster); the output is the
+    /// same.
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub(crate) jobs: Option<u16>,
 

@@ -27,6 +27,9 @@ use crate::settings::Settings;
 use crate::stats::Stats;
 use crate::transform::Transforms;
 
+/// Whether the process may run on two cores, not two hardware threads of one (two threads
+/// for a cheap renderer's large input).
+mod cores;
 /// The input driver: one input from bytes to transcript items (shared with `scribe diff`).
 pub(crate) mod driver;
 
@@ -140,11 +143,16 @@ fn run_inputs(settings: &Settings, diag: &mut Diagnostics, stats: &mut Stats) ->
     }
     for path in &inputs {
         let name = path.display().to_string();
+        // The input's size, when it is a file that has one (standard input counts as unknown).
+        let mut size = None;
         let reader: Box<dyn Read + Send> = if name == "-" {
             Box::new(io::stdin())
         } else {
             match File::open(path) {
-                Ok(f) => Box::new(f),
+                Ok(f) => {
+                    size = f.metadata().ok().map(|m| m.len());
+                    Box::new(f)
+                }
                 Err(e) => {
                     crate::diagnostics::say(&format!(
                         "{name}: {}",
@@ -156,9 +164,13 @@ fn run_inputs(settings: &Settings, diag: &mut Diagnostics, stats: &mut Stats) ->
             }
         };
         // One input at a time: its driver on one thread, its fold and renderer on another,
-        // unless --jobs 1 or rendering is too cheap to pay for the handover.
+        // unless --jobs 1, or rendering is too cheap to pay for the handover: a small input, or
+        // a second thread without a core of its own (`cores`).
+        let cheap = renderer.renders_cheaply() && settings.transforms().is_empty();
         let threads = Threads::from(
-            settings.jobs > 1 && !(renderer.renders_cheaply() && settings.transforms().is_empty()),
+            settings.jobs > 1
+                && (!cheap
+                    || size.is_some_and(|s| s >= cores::WORTH_TWO_THREADS) && cores::two_cores()),
         );
         let done = match files.as_mut() {
             None => run_one_on(

@@ -327,3 +327,35 @@ fn one_input_on_two_threads_is_the_same_as_on_one() {
     }
     assert!(compared > 300, "{compared} runs wrote something");
 }
+
+/// A large input in plain `--to jsonl` or `--to events` is decoded on one thread and folded
+/// and written on another when the machine has two cores (`pipeline/cores.rs`; from 8 MiB):
+/// the bytes on standard output and the `--stats` account are those of `--jobs 1`.
+#[test]
+fn a_large_input_in_jsonl_or_events_writes_the_same_on_two_threads_as_on_one() {
+    let scratch = tempfile::tempdir().unwrap();
+    let sample = std::fs::read(root().join("samples/demo.jsonl")).unwrap();
+    let big = scratch.path().join("big.jsonl");
+    let copies = (9 << 20) / sample.len() + 1;
+    std::fs::write(&big, sample.repeat(copies)).unwrap();
+    for to in ["jsonl", "events"] {
+        let run = |jobs: &str| {
+            let out = scribe()
+                .args(["--stats", "--to", to, "--jobs", jobs])
+                .arg(&big)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "--to {to} --jobs {jobs}: {out:?}");
+            (out.stdout, out.stderr)
+        };
+        let (one, one_err) = run("1");
+        let (two, two_err) = run("2");
+        assert!(one.len() > 1 << 20, "--to {to}: {} bytes", one.len());
+        assert!(one == two, "--to {to}: --jobs 2 writes other bytes");
+        assert_eq!(
+            String::from_utf8_lossy(&one_err),
+            String::from_utf8_lossy(&two_err),
+            "--to {to}"
+        );
+    }
+}

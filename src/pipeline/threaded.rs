@@ -11,8 +11,9 @@
 //! fold goes with the renderer, and an event crosses once, moved, where the fold's items (and a
 //! copy of each event the renderer shows) crossed before. On 20 000 stream lines the two threads
 //! then run 323 M and 285 M instructions with `--to text`, and 323 M and 141 M with
-//! `--to jsonl`, which waits on the decoder; plain `--to jsonl` and `--to events` therefore stay
-//! on one thread (`Render::renders_cheaply`).
+//! `--to jsonl`, which waits on the decoder; plain `--to jsonl` and `--to events` therefore come
+//! here only for a large file on two physical cores (`Render::renders_cheaply`,
+//! `pipeline::cores`).
 //!
 //! What the driver made is freed by the driver: the renderer hands each batch back once it is
 //! written, with the items it folded from the batch's events. Freed on the renderer's thread,
