@@ -1,8 +1,9 @@
 //! mimalloc's options: how long freed memory is held before it goes back to the system, and no
 //! transparent huge pages (issue 14). The binary sets them before anything allocates
-//! (`src/main.rs`); `-o DIR` with several inputs holds freed memory longer (`pipeline`).
+//! (`src/main.rs`); `-o DIR` with several inputs holds freed memory longer (`pipeline`), and a
+//! Claude saved session gives it back sooner (`pipeline::driver`).
 //!
-//! Only the delay's trade changes between the two: giving memory back soon keeps one large
+//! Only the delay's trade changes between the cases: giving memory back soon keeps one large
 //! input's peak low (a saved session's first pass frees its tables as the second builds its
 //! own), and holding it spares many small inputs converted on several threads the work of
 //! giving pages back and taking them again.
@@ -12,12 +13,17 @@
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 const MI_OPTION_ALLOW_THP: libmimalloc_sys::mi_option_t = 43;
 
-/// Milliseconds freed memory is held when one input is converted. A saved session's first
-/// pass frees its tables as the second builds its own: with memory held 10 ms and one input on
+/// Milliseconds freed memory is held when one input is converted (a stream, or any format but
+/// a Claude saved session). On two threads each thread has its own heap and the renderer's
+/// frees come back to the driver's in batches: at 2 ms `--to jsonl` of the bench's 42 MB stream
+/// faulted 4 100 pages and took 0.35 s of CPU (best of 9: 201 ms), at 10 ms 2 400 pages and
+/// 0.29 s (183 ms) (AMD EPYC, 2026-12-06).
+const ONE_INPUT_DELAY_MS: std::ffi::c_long = 10;
+/// Milliseconds freed memory is held while a Claude saved session is converted. Its first pass
+/// frees its tables as the second builds its own: with memory held 10 ms and one input on
 /// two threads (each with its own heap), `--stable --to jsonl` of a 1 GiB session peaked at
 /// 61–69 MB; after 2 ms it peaks at 52 MB (49 at 0 ms, with a third more system time).
-const ONE_INPUT_DELAY_MS: std::ffi::c_long = 2;
-
+const SAVED_SESSION_DELAY_MS: std::ffi::c_long = 2;
 /// Milliseconds freed memory is held while several inputs are converted into a directory. At
 /// 2 ms, `-o DIR --to html` over 170 generated sessions (54 MB) faulted 8 700 pages with
 /// `--jobs 1` (0.53–0.60 s) and 32 900 with `--jobs 2` (0.36–0.43 s); at 10 ms 3 800 and
@@ -36,11 +42,28 @@ pub fn options_at_start() {
     }
 }
 
+/// Set once several inputs are converted into a directory: their delay then holds.
+static SEVERAL: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// Freed memory is held longer from now on: several inputs are about to be converted into a
 /// directory. mimalloc reads the delay each time it schedules a purge.
 pub(crate) fn several_inputs() {
+    SEVERAL.store(true, std::sync::atomic::Ordering::Relaxed);
     // SAFETY: as in `options_at_start`.
     unsafe {
         libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, SEVERAL_INPUTS_DELAY_MS);
+    }
+}
+
+/// Freed memory is given back soon from now on: a Claude saved session is about to be read in
+/// two passes (unless several inputs are converted into a directory, each small next to the
+/// bound). Called by the input driver when it picks the saved-session reader.
+pub(crate) fn saved_session() {
+    if SEVERAL.load(std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
+    // SAFETY: as in `options_at_start`.
+    unsafe {
+        libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, SAVED_SESSION_DELAY_MS);
     }
 }

@@ -525,6 +525,9 @@ impl<'a> InputDriver<'a> {
                 return self.replay(s.held.into_iter(), sink, diag);
             }
         };
+        if format == SourceFormat::ClaudeSession {
+            crate::allocator::saved_session();
+        }
         let mut adapter = input::adapter_for(format);
         if self.name != "-" {
             adapter.set_path(self.path);
@@ -755,6 +758,9 @@ impl<'a> InputDriver<'a> {
             }
             f => f,
         };
+        if format == SourceFormat::ClaudeSession {
+            crate::allocator::saved_session();
+        }
         let mut adapter = input::adapter_for(format);
         if self.name != "-" {
             adapter.set_path(self.path);
