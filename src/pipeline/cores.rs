@@ -3,17 +3,20 @@
 //!
 //! Plain `--to jsonl` and `--to events` spend about two thirds of a run decoding and a third
 //! folding and writing, so on two threads the decoding thread sets the pace: that pays only if
-//! the second thread has a core of its own. Measured on a 42 MB stream: on an AMD EPYC virtual
-//! machine of 2 vCPUs, each its own core, two threads took 194 ms against 273 ms on one (best of
-//! 7 alternating runs, 2026-12-06); on an Intel Xeon of the same kind, 181 against 161 ms, with
-//! 0.33 s of CPU against 0.19 s — each thread ran at little more than half speed, as two
-//! hardware threads of one core do.
+//! the second thread has a core of its own, since two hardware threads of one core share its
+//! execution units. Measured on a 42 MB stream: on an AMD EPYC virtual machine of 2 vCPUs, two
+//! threads took 194 ms against 273 ms on one (best of 7 alternating runs, 2026-12-06). On an
+//! Intel Xeon of the same kind, whose two vCPUs ran two processes at once each at full speed,
+//! two threads first took 164 against 144 ms; once each thread freed only its own allocations
+//! (`pipeline::threaded`), 144 against 144 ms, with 0.22 s of CPU against 0.14 s, and 88 against
+//! 83 ms on a 31 MB saved session (medians of 5 to 7, 2026-12-06). The gain therefore depends
+//! on the machine; where it is absent the cost is CPU time, and little wall time.
 //!
 //! The kernel says which CPUs are hardware threads of one core (`thread_siblings_list` under
 //! `/sys/devices/system/cpu`); this counts the cores among the CPUs the process may use
 //! (`Cpus_allowed_list` in `/proc/self/status`). Where that cannot be read (not Linux), the
 //! CPUs count as cores. A virtual machine may hide that two of its CPUs share a core; then the
-//! answer is wrong in the costly direction (about a tenth slower, as on the Xeon above). A
+//! answer is wrong in the costly direction. A
 //! timed probe (the same parse alone, then on two threads at once) was tried first and
 //! dropped: on the EPYC the second vCPU took up to a millisecond to wake, so a probe short
 //! enough to be worth asking saw no overlap at all in three runs out of four.

@@ -155,14 +155,12 @@ pub(crate) trait Render {
     /// no `--redact`/`--stable` pass either, the fold and the renderer stay on the driver's
     /// thread (`pipeline::threaded`) unless the input is a file of 8 MiB or more and the process
     /// has two physical cores (`pipeline::cores`): the handover moves every decoded byte to the
-    /// other core and back, which a small input, or a second hardware thread of the same core,
-    /// does not repay. On today's AMD EPYC (2026-12-06, best of 7 alternating runs) two threads
-    /// took 194 against 273 ms on the 42 MB stream and 116 against 150 ms on a 31 MB saved
-    /// session; on 9 MB of the stream 52 against 67 ms. Measured before on a 42 MB stream,
-    /// `--to jsonl`, hyperfine means (issue 14): on an Intel Xeon of this machine kind one thread
-    /// took 193 ms and 0.19 s of CPU, two 228 ms and 0.33 s; on an AMD EPYC, 258 ms against 221 ms.
-    /// Again on the Xeon after the scanner's deserializer (2026-12-04, best of 15 interleaved
-    /// runs): one thread 161 ms, two 181 ms on the stream; 106 ms each on a 31 MB saved session.
+    /// other core, which a small input, or a second hardware thread of the same core, does not
+    /// repay. On an AMD EPYC (2026-12-06, best of 7 alternating runs) two threads took 194
+    /// against 273 ms on the 42 MB stream and 116 against 150 ms on a 31 MB saved session; on
+    /// 9 MB of the stream 52 against 67 ms. On an Intel Xeon of the same machine kind (medians,
+    /// same day) 144 against 144 ms on the stream and 88 against 83 ms on the session, with half
+    /// as much CPU again: the figures in `pipeline::cores`.
     fn renders_cheaply(&self) -> bool {
         false
     }
