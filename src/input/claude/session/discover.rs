@@ -28,7 +28,12 @@ fn walk(dir: &Path, depth: u32, out: &mut Vec<PathBuf>) {
     let mut subdirs = Vec::new();
     for e in rd.flatten() {
         let p = e.path();
-        if p.is_dir() {
+        // The listing says what an entry is; only a symbolic link is followed to see.
+        let is_dir = match e.file_type() {
+            Ok(kind) if !kind.is_symlink() => kind.is_dir(),
+            _ => p.is_dir(),
+        };
+        if is_dir {
             subdirs.push(p);
         } else if p.extension().is_some_and(|x| x == "jsonl") && !is_agent_file(&p) {
             out.push(p);
