@@ -67,7 +67,9 @@ pub(crate) struct Cli {
     pub(crate) from: SourceFormat,
 
     /// Write one output file per input session into DIR, named after the session id with the
-    /// format's extension (`<sessionId>.jsonl`, …), instead of writing to standard output.
+    /// format's extension (`<sessionId>.jsonl`, …), instead of writing to standard output. When
+    /// standard error is a terminal and the run lasts more than a second, a progress bar there
+    /// counts the inputs done (it is erased at the end).
     #[arg(long = "output-dir", short = 'o', value_name = "DIR")]
     pub(crate) output_dir: Option<PathBuf>,
 

@@ -359,3 +359,85 @@ fn a_large_input_in_jsonl_or_events_writes_the_same_on_two_threads_as_on_one() {
         );
     }
 }
+
+/// Converts a quick input and one that is a named pipe (whose writer comes `wait` later) into
+/// a directory, on a terminal (`script`'s pseudo-terminal) or not, and returns what reached the
+/// terminal (or standard error).
+#[cfg(target_os = "linux")]
+fn convert_while_waiting(on_terminal: bool, wait: std::time::Duration) -> String {
+    use std::process::{Command, Stdio};
+    let scratch = tempfile::tempdir().unwrap();
+    let quick = scratch.path().join("quick.jsonl");
+    std::fs::copy(root().join("samples/demo.jsonl"), &quick).unwrap();
+    let slow = scratch.path().join("slow.jsonl");
+    let made = Command::new("mkfifo").arg(&slow).status().unwrap();
+    assert!(made.success(), "mkfifo");
+    let out_dir = scratch.path().join("out");
+    let bin = assert_cmd::cargo::cargo_bin("scribe");
+    let args = |cmd: &mut Command| {
+        cmd.arg("--to")
+            .arg("md")
+            .arg("-o")
+            .arg(&out_dir)
+            .arg(&quick)
+            .arg(&slow);
+    };
+    let run = if on_terminal {
+        let quote = |p: &Path| format!("'{}'", p.display());
+        let line = format!(
+            "{} --to md -o {} {} {}",
+            quote(&bin),
+            quote(&out_dir),
+            quote(&quick),
+            quote(&slow)
+        );
+        Command::new("script")
+            .args(["-qfec", &line, "/dev/null"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("script (util-linux) runs the command on a pseudo-terminal")
+    } else {
+        let mut cmd = Command::new(&bin);
+        args(&mut cmd);
+        cmd.stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    std::thread::sleep(wait);
+    // Opening the pipe waits for scribe to open it too.
+    std::fs::write(&slow, std::fs::read(&quick).unwrap()).unwrap();
+    let out = run.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(std::fs::read_dir(&out_dir).unwrap().count(), 2);
+    let screen = if on_terminal { out.stdout } else { out.stderr };
+    String::from_utf8_lossy(&screen).into_owned()
+}
+
+/// Issue 14 point 4: a conversion into a directory that lasts shows a progress bar on a terminal
+/// (the inputs done of all, redrawn while nothing finishes) and erases it at the end; off a
+/// terminal, or when the run is quick, standard error holds nothing of it.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_long_conversion_into_a_directory_shows_a_progress_bar_on_a_terminal_only() {
+    use std::time::Duration;
+    let screen = convert_while_waiting(true, Duration::from_millis(2500));
+    let frames = screen.matches("1/2 inputs").count();
+    assert!(
+        frames >= 2,
+        "a bar counting the quick input, redrawn while the slow one waits: {screen:?}"
+    );
+    assert!(
+        screen.ends_with("\r\x1b[2K"),
+        "the bar is erased at the end: {screen:?}"
+    );
+    let quick = convert_while_waiting(true, Duration::ZERO);
+    assert!(
+        !quick.contains("inputs"),
+        "a quick run shows no bar: {quick:?}"
+    );
+    let piped = convert_while_waiting(false, Duration::from_millis(1500));
+    assert!(piped.is_empty(), "no bar off a terminal: {piped:?}");
+}

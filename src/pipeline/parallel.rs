@@ -8,12 +8,12 @@
 //! thousands of sessions does not run out of file descriptors while earlier ones are rendered.
 
 use std::fs::File;
-use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::mpsc;
+use std::time::Duration;
 
 use anyhow::Result;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use tempfile::TempPath;
 
@@ -53,18 +53,19 @@ pub(super) fn convert(
     let dir = files.dir.clone();
     // Inputs whose pages a previous run made and that have not changed are not rendered again.
     let unchanged: Vec<bool> = inputs.iter().map(|p| files.is_unchanged(p)).collect();
-    let converted: Vec<Option<Converted>> = pool.install(|| {
-        inputs
-            .par_iter()
-            .zip(&unchanged)
-            .map(|(path, &kept)| {
-                let c = (!kept).then(|| convert_one(&dir, path, settings));
-                progress.one_done();
-                c
-            })
-            .collect()
+    let converted: Vec<Option<Converted>> = progress.around(|| {
+        pool.install(|| {
+            inputs
+                .par_iter()
+                .zip(&unchanged)
+                .map(|(path, &kept)| {
+                    let c = (!kept).then(|| convert_one(&dir, path, settings));
+                    progress.one_done();
+                    c
+                })
+                .collect()
+        })
     });
-    progress.clear();
     let mut done = Done {
         trouble: false,
         stopped: false,
@@ -118,48 +119,58 @@ fn convert_one(dir: &Path, path: &Path, settings: &Settings) -> Converted {
     }
 }
 
-/// `scribe: 12/170 inputs converted` on standard error while the run lasts, shown only when
-/// stderr is a terminal and the run has taken more than a second (a few quick files print
-/// nothing). Hand-made rather than a progress-bar crate: one line rewritten in place is all
-/// it needs.
+/// How long a run goes before its progress bar appears: a few quick files print nothing.
+const SHOW_AFTER: Duration = Duration::from_secs(1);
+/// How often a shown bar is redrawn on its own, so that its clock moves while one long input is
+/// converted and nothing finishes.
+const REDRAW_EVERY: Duration = Duration::from_millis(250);
+/// The bar: elapsed time, the bar itself, inputs done of all, time left. Counts only: no input's
+/// name (text from the disk, which may hold control sequences) reaches the terminal.
+const TEMPLATE: &str = "scribe: {elapsed_precise} [{bar:30}] {pos}/{len} inputs, {eta} left";
+
+/// A progress bar on standard error while the inputs are converted (indicatif: it redraws in
+/// place at a bounded rate, measures the rate for the time left, and erases itself at the end),
+/// drawn only when standard error is a terminal and the run has lasted [`SHOW_AFTER`]. Built
+/// hidden; a watcher thread shows it once that time has passed with work left.
 struct Progress {
-    show: bool,
-    total: usize,
-    done: AtomicUsize,
-    start: Instant,
-    /// Set once a line was drawn (so that `clear` erases it).
-    drawn: AtomicBool,
+    bar: ProgressBar,
+    /// Whether it may be shown at all (standard error is a terminal).
+    terminal: bool,
 }
 
 impl Progress {
     fn new(terminal: bool, total: usize) -> Progress {
-        Progress {
-            show: terminal,
-            total,
-            done: AtomicUsize::new(0),
-            start: Instant::now(),
-            drawn: AtomicBool::new(false),
-        }
+        let style = ProgressStyle::with_template(TEMPLATE)
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> ");
+        let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::hidden())
+            .with_style(style);
+        Progress { bar, terminal }
+    }
+
+    /// Runs `work`, showing the bar if it is still running after [`SHOW_AFTER`], and erases the
+    /// bar when it returns.
+    fn around<T>(&self, work: impl FnOnce() -> T) -> T {
+        let (finished, wait) = mpsc::channel::<()>();
+        let out = std::thread::scope(|scope| {
+            if self.terminal {
+                let bar = self.bar.clone();
+                scope.spawn(move || {
+                    if wait.recv_timeout(SHOW_AFTER) == Err(mpsc::RecvTimeoutError::Timeout) {
+                        bar.set_draw_target(ProgressDrawTarget::stderr());
+                        bar.enable_steady_tick(REDRAW_EVERY);
+                    }
+                });
+            }
+            let out = work();
+            drop(finished);
+            out
+        });
+        self.bar.finish_and_clear();
+        out
     }
 
     fn one_done(&self) {
-        let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
-        if !self.show || self.start.elapsed() < Duration::from_secs(1) {
-            return;
-        }
-        self.drawn.store(true, Ordering::Relaxed);
-        let mut err = io::stderr().lock();
-        let _ = write!(
-            err,
-            "\r\x1b[2Kscribe: {done}/{} inputs converted",
-            self.total
-        );
-        let _ = err.flush();
-    }
-
-    fn clear(&self) {
-        if self.drawn.load(Ordering::Relaxed) {
-            let _ = write!(io::stderr().lock(), "\r\x1b[2K");
-        }
+        self.bar.inc(1);
     }
 }
