@@ -8,8 +8,8 @@
 //! each record as soon as it is final) or when it holds [`BATCH`] messages or [`BATCH_BYTES`] of
 //! input. At most [`DEPTH`] batches wait between the threads, so memory stays bounded as the
 //! input grows. Decoding is about two thirds of a `--to jsonl` run and the fold a tenth, so the
-//! fold goes with the renderer, and an event crosses once, moved, where the fold's items (and a
-//! copy of each event the renderer shows) crossed before. On 20 000 stream lines the two threads
+//! fold goes with the renderer, and an event crosses once (and is copied there, below), where
+//! the fold's items and a copy of each event the renderer shows crossed before. On 20 000 stream lines the two threads
 //! then run 323 M and 285 M instructions with `--to text`, and 323 M and 141 M with
 //! `--to jsonl`, which waits on the decoder; plain `--to jsonl` and `--to events` therefore come
 //! here only for a large file on two physical cores (`Render::renders_cheaply`,
