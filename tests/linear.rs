@@ -252,6 +252,149 @@ fn highlighting_is_linear_in_the_length_of_a_line() {
     }
 }
 
+/// Asserts that `input(4n)` takes well under sixteen times as long as `input(n)` with `args`.
+fn assert_linear_in(what: &str, args: &[&str], input: &dyn Fn(usize) -> String, n: usize) {
+    let t_small = best_time(args, &input(n));
+    let t_large = best_time(args, &input(4 * n));
+    let ratio = t_large.as_secs_f64() / t_small.as_secs_f64();
+    assert!(
+        ratio < 8.0,
+        "scribe {args:?}: 4x {what} took {ratio:.1}x the time ({t_small:?} -> {t_large:?})"
+    );
+}
+
+/// Every output format, plain and with `--stable --redact` (the runs each test times).
+const EVERY_WAY: [&[&str]; 10] = [
+    &["--to", "jsonl"],
+    &["--to", "events"],
+    &["--to", "html"],
+    &["--to", "md"],
+    &["--to", "text"],
+    &["--to", "jsonl", "--stable", "--redact"],
+    &["--to", "events", "--stable", "--redact"],
+    &["--to", "html", "--stable", "--redact"],
+    &["--to", "md", "--stable", "--redact"],
+    &["--to", "text", "--stable", "--redact"],
+];
+
+#[test]
+fn many_turns_are_linear_in_every_format() {
+    // Issue 14: 100 000 turns; 1 000 and 4 000 here (a debug build).
+    for args in EVERY_WAY {
+        assert_linear_in("the turns", args, &stream, 1_000);
+    }
+}
+
+/// One streamed assistant message (`--include-partial-messages`): a text block of `deltas`
+/// text deltas, a paragraph every tenth, then a tool call whose input arrives in `deltas`
+/// pieces of eight bytes; then the whole message, the call's result and the run's result.
+fn streamed_deltas(deltas: usize) -> String {
+    let session = "5f0c2a9e-0000-4c1b-9d7e-2b8f1e6a3c14";
+    let event = |e: serde_json::Value| {
+        format!(
+            "{}\n",
+            serde_json::json!({"type": "stream_event", "event": e, "session_id": session,
+                "parent_tool_use_id": null})
+        )
+    };
+    let mut s = format!(
+        "{}\n",
+        serde_json::json!({"type": "system", "subtype": "init", "cwd": "/x",
+            "session_id": session, "tools": ["Bash"], "model": "m"})
+    );
+    s.push_str(&event(
+        serde_json::json!({"type": "message_start", "message": {
+        "id": "msg_deltas", "type": "message", "role": "assistant", "model": "m",
+        "content": [], "stop_reason": null}}),
+    ));
+    s.push_str(&event(
+        serde_json::json!({"type": "content_block_start", "index": 0,
+        "content_block": {"type": "text", "text": ""}}),
+    ));
+    let mut text = String::new();
+    for i in 0..deltas {
+        let piece = if i % 10 == 9 {
+            format!("w{i}.\n\n")
+        } else {
+            format!("w{i} ")
+        };
+        text.push_str(&piece);
+        s.push_str(&event(
+            serde_json::json!({"type": "content_block_delta", "index": 0,
+            "delta": {"type": "text_delta", "text": piece}}),
+        ));
+    }
+    s.push_str(&event(
+        serde_json::json!({"type": "content_block_stop", "index": 0}),
+    ));
+    s.push_str(&event(
+        serde_json::json!({"type": "content_block_start", "index": 1,
+        "content_block": {"type": "tool_use", "id": "toolu_deltas", "name": "Bash",
+            "input": {}}}),
+    ));
+    let command = format!("echo {}", "abcdefgh".repeat(deltas));
+    let input = serde_json::json!({ "command": command }).to_string();
+    for piece in input.as_bytes().chunks(8) {
+        let piece = std::str::from_utf8(piece).expect("ASCII");
+        s.push_str(&event(
+            serde_json::json!({"type": "content_block_delta", "index": 1,
+            "delta": {"type": "input_json_delta", "partial_json": piece}}),
+        ));
+    }
+    s.push_str(&event(
+        serde_json::json!({"type": "content_block_stop", "index": 1}),
+    ));
+    s.push_str(&event(serde_json::json!({"type": "message_stop"})));
+    s.push_str(&format!(
+        "{}\n",
+        serde_json::json!({"type": "assistant", "session_id": session, "message": {
+            "id": "msg_deltas", "role": "assistant", "model": "m", "content": [
+                {"type": "text", "text": text},
+                {"type": "tool_use", "id": "toolu_deltas", "name": "Bash",
+                    "input": {"command": command}}]}})
+    ));
+    s.push_str(&format!(
+        "{}\n",
+        serde_json::json!({"type": "user", "session_id": session, "message": {
+            "role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_deltas",
+                "content": "done"}]}})
+    ));
+    s
+}
+
+#[test]
+fn many_deltas_in_one_block_are_linear_in_every_format() {
+    // Issue 14: 100 000 deltas in one block; 5 000 and 20 000 here.
+    for args in EVERY_WAY {
+        assert_linear_in("the deltas", args, &streamed_deltas, 5_000);
+    }
+}
+
+/// One line holding a text of `kb` KB with no line break in it and a tool output of as many
+/// KB of short lines: what a single line of 50 MB holds.
+fn one_long_line(kb: usize) -> String {
+    let session = "5f0c2a9e-0000-4c1b-9d7e-2b8f1e6a3c15";
+    let text = "word <b> & `x` ".repeat(kb * 1024 / 16);
+    let output = "output line\n".repeat(kb * 1024 / 12);
+    let call = serde_json::json!({"type": "assistant", "session_id": session, "message": {
+        "id": "msg_long", "role": "assistant", "model": "m", "content": [
+            {"type": "text", "text": text},
+            {"type": "tool_use", "id": "toolu_long", "name": "Bash",
+                "input": {"command": "cat big"}}]}});
+    let result = serde_json::json!({"type": "user", "session_id": session, "message": {
+        "role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_long",
+            "content": output}]}});
+    format!("{call}\n{result}\n")
+}
+
+#[test]
+fn one_long_line_is_linear_in_every_format() {
+    // Issue 14: a 50 MB single line; 512 KB and 2 MB of each here.
+    for args in EVERY_WAY {
+        assert_linear_in("the line", args, &one_long_line, 512);
+    }
+}
+
 #[test]
 fn a_stream_ten_times_larger_needs_no_more_memory() {
     // Issue 14: a stream is folded as it is read; only the open turn is held. Not timed: the
