@@ -73,9 +73,12 @@ pub(crate) struct Cli {
     #[arg(long = "output-dir", short = 'o', value_name = "DIR")]
     pub(crate) output_dir: Option<PathBuf>,
 
-    /// With `--output-dir`, convert up to N inputs at a time (default: one per core). File names,
-    /// the HTML index and the messages on stderr follow the order of the inputs whatever N is
-    /// (each input's messages are printed once it is placed). `--strict` converts one at a time.
+    /// Convert up to N inputs at a time (default: one per core): into `--output-dir`, or onto
+    /// standard output in `jsonl`, `events` and `md` (the inputs ahead of the one being written
+    /// wait in memory or in a temporary file; the terminal view converts one at a time). File
+    /// names, the HTML index, standard output and the messages on stderr follow the order of the
+    /// inputs whatever N is (each input's messages are printed when its turn comes). `--strict`
+    /// converts one at a time.
     /// Above 1, an input not converted beside others is decoded on one thread while another
     /// folds and writes it (plain `--to jsonl`/`events` only for a file of 8 MiB or more on two
     /// cores, not two hardware threads of one: below, one thread is faster); the output is the

@@ -37,6 +37,8 @@ pub(crate) mod driver;
 mod follow;
 /// `scribe hook`: archive the session an agent's hook payload names.
 mod hook;
+/// `--jobs` with several inputs on standard output: rendered side by side, written in order.
+mod ordered;
 /// `--output-dir` pages rewritten whole, atomically (follow mode and `scribe hook`).
 mod pages;
 /// `--jobs`: several inputs converted at a time under `--output-dir`.
@@ -127,8 +129,8 @@ fn run_inputs(settings: &Settings, diag: &mut Diagnostics, stats: &mut Stats) ->
         .output_dir
         .as_ref()
         .map(|dir| OutputDir::new(dir, settings.to));
-    // Several inputs into a directory: freed memory is held longer (`allocator`).
-    if files.is_some() && inputs.len() > 1 {
+    // Several inputs: freed memory is held longer (`allocator`).
+    if inputs.len() > 1 {
         crate::allocator::several_inputs();
     }
     // Standard input is read where it stands in the list: one at a time.
@@ -140,6 +142,12 @@ fn run_inputs(settings: &Settings, diag: &mut Diagnostics, stats: &mut Stats) ->
             files.finish()?;
             return Ok(exit_code(trouble || done.trouble, stopped || done.stopped));
         }
+        if renderer.stands_alone() {
+            let done =
+                ordered::convert(&inputs, settings, renderer.as_mut(), &mut out, diag, stats)?;
+            out.flush()?;
+            return Ok(exit_code(trouble || done.trouble, stopped || done.stopped));
+        }
     }
     for path in &inputs {
         let name = path.display().to_string();
@@ -148,16 +156,13 @@ fn run_inputs(settings: &Settings, diag: &mut Diagnostics, stats: &mut Stats) ->
         let reader: Box<dyn Read + Send> = if name == "-" {
             Box::new(io::stdin())
         } else {
-            match File::open(path) {
+            match open_input(path) {
                 Ok(f) => {
                     size = f.metadata().ok().map(|m| m.len());
                     Box::new(f)
                 }
                 Err(e) => {
-                    crate::diagnostics::say(&format!(
-                        "{name}: {}",
-                        crate::diagnostics::io_words(&e)
-                    ));
+                    crate::diagnostics::say(&crate::diagnostics::error_words(&e));
                     trouble = true;
                     continue;
                 }
@@ -439,6 +444,12 @@ impl From<bool> for Threads {
     fn from(two: bool) -> Threads {
         if two { Threads::Two } else { Threads::One }
     }
+}
+
+/// Opens an input file; the error names it (as every input error on stderr does).
+fn open_input(path: &Path) -> Result<File> {
+    File::open(path)
+        .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), crate::diagnostics::io_words(&e)))
 }
 
 /// `run_one`, on the threads asked for.

@@ -81,6 +81,93 @@ fn jobs_one_and_jobs_four_write_the_same_bytes_under_the_same_names() {
     }
 }
 
+/// Several inputs on standard output (issue 14 point 4): rendered side by side with `--jobs 4`
+/// (the formats whose output for an input stands alone) and one at a time with `--jobs 1`, the
+/// same bytes on stdout and stderr and the same exit status, in every format that takes several
+/// inputs there, with and without `--stable` and `--stats`.
+#[test]
+fn several_inputs_on_standard_output_are_the_same_with_any_jobs() {
+    let scratch = tempfile::tempdir().unwrap();
+    let inputs = inputs(scratch.path());
+    for to in ["jsonl", "events", "md", "text"] {
+        for extra in [&[][..], &["--stable", "--stats"][..]] {
+            let run = |jobs: &str| {
+                scribe()
+                    .args(["--to", to, "--jobs", jobs])
+                    .args(extra)
+                    .args(&inputs)
+                    .output()
+                    .unwrap()
+            };
+            let (one, four) = (run("1"), run("4"));
+            assert!(one.stdout.len() > 10_000, "{to} {extra:?}: output written");
+            assert_eq!(
+                one.status.code(),
+                Some(2),
+                "{to}: the missing file is trouble"
+            );
+            assert!(
+                one.stdout == four.stdout,
+                "{to} {extra:?}: standard output differs with --jobs 4"
+            );
+            assert_eq!(
+                String::from_utf8_lossy(&one.stderr),
+                String::from_utf8_lossy(&four.stderr),
+                "{to} {extra:?}: the same diagnostics, in input order"
+            );
+            assert_eq!(
+                one.status.code(),
+                four.status.code(),
+                "{to}: the same exit status"
+            );
+        }
+    }
+}
+
+/// Several inputs on standard output whose reader goes away: the run stops quietly, as with one
+/// input (no error about the closed pipe, no panic), whatever `--jobs` is.
+#[cfg(unix)]
+#[test]
+fn several_inputs_into_a_closed_pipe_stop_quietly() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let scratch = tempfile::tempdir().unwrap();
+    let mut inputs = Vec::new();
+    for i in 0..40 {
+        let p = scratch.path().join(format!("s{i}.jsonl"));
+        std::fs::copy(root().join("samples/demo.jsonl"), &p).unwrap();
+        inputs.push(p);
+    }
+    for jobs in ["1", "4"] {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("scribe"))
+            .args(["--to", "md", "--jobs", jobs])
+            .args(&inputs)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0u8; 64];
+        child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+        // Standard output is closed here (dropped): the next write fails with a broken pipe.
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        let status = child.wait().unwrap();
+        assert!(
+            !err.contains("panicked") && !err.to_lowercase().contains("broken pipe"),
+            "--jobs {jobs}: {err}"
+        );
+        assert!(
+            status.code().is_some(),
+            "--jobs {jobs}: exited, not killed: {status:?}"
+        );
+    }
+}
+
 #[test]
 fn strict_converts_one_input_at_a_time_and_stops_at_the_first_error() {
     let scratch = tempfile::tempdir().unwrap();

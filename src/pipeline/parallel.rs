@@ -7,7 +7,6 @@
 //! A finished file is kept as a closed temporary file (a name, no descriptor), so a directory of
 //! thousands of sessions does not run out of file descriptors while earlier ones are rendered.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -97,8 +96,7 @@ fn convert_one(dir: &Path, path: &Path, settings: &Settings) -> Converted {
     let mut diag = Diagnostics::new(settings.strict).held();
     let mut stats = Stats::default();
     let mut renderer = render::renderer_for(&settings.render_options());
-    let outcome = File::open(path)
-        .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), crate::diagnostics::io_words(&e)))
+    let outcome = super::open_input(path)
         .and_then(|f| {
             render_into_dir(
                 super::Threads::One,

@@ -27,6 +27,11 @@ struct HeaderEvent<'a> {
 }
 
 impl Render for EventsRenderer {
+    /// Each input is its header and its events.
+    fn stands_alone(&self) -> bool {
+        true
+    }
+
     fn renders_cheaply(&self) -> bool {
         true
     }

@@ -45,6 +45,11 @@ struct NoticeRecord<'a> {
 }
 
 impl Render for JsonlRenderer {
+    /// Each input is its header and its records.
+    fn stands_alone(&self) -> bool {
+        true
+    }
+
     fn renders_cheaply(&self) -> bool {
         true
     }

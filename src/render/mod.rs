@@ -164,6 +164,11 @@ pub(crate) trait Render {
     fn renders_cheaply(&self) -> bool {
         false
     }
+    /// True when what this format writes for an input does not depend on the inputs before it,
+    /// so that several inputs on standard output may be rendered side by side, each alone, and
+    /// written in their order (`pipeline::ordered`). The terminal view says false: whether a
+    /// blank line parts two blocks carries over from one input to the next.
+    fn stands_alone(&self) -> bool;
     /// An event with the raw input line it came from (`--include-raw`); only `--to events`
     /// writes the line, every other format takes the event alone.
     fn live_raw(&mut self, out: &mut dyn Write, event: &Event, _raw: &str) -> io::Result<()> {

@@ -181,6 +181,11 @@ impl TextRenderer {
 }
 
 impl Render for TextRenderer {
+    /// A blank line parts two blocks, the last of one input and the first of the next too.
+    fn stands_alone(&self) -> bool {
+        false
+    }
+
     fn shows_events(&self) -> bool {
         true
     }

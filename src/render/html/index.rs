@@ -195,6 +195,10 @@ impl Render for Tally<'_> {
         self.inner.renders_cheaply()
     }
 
+    fn stands_alone(&self) -> bool {
+        self.inner.stands_alone()
+    }
+
     fn item(&mut self, out: &mut dyn Write, item: &TranscriptItem) -> io::Result<()> {
         self.observe(item);
         self.inner.item(out, item)

@@ -117,6 +117,11 @@ impl HtmlRenderer {
 }
 
 impl Render for HtmlRenderer {
+    /// A page is one input's alone: several go to a directory (`--output-dir`).
+    fn stands_alone(&self) -> bool {
+        false
+    }
+
     fn begin(&mut self, out: &mut dyn Write, header: &Header) -> io::Result<()> {
         self.turns = 0;
         self.totals = Totals::default();

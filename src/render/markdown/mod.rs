@@ -368,6 +368,11 @@ impl MarkdownRenderer {
 }
 
 impl Render for MarkdownRenderer {
+    /// Each input is a document of its own.
+    fn stands_alone(&self) -> bool {
+        true
+    }
+
     fn begin(&mut self, out: &mut dyn Write, header: &Header) -> io::Result<()> {
         self.totals = Totals::default();
         let name = if header.file == "-" {
