@@ -1,15 +1,17 @@
 //! `--jobs N` with several inputs on standard output (issue 14: every core). The inputs are
 //! written in their order, each as it would be alone, while up to N - 1 other threads render the
-//! inputs that come next, each into a temporary file of its own with its own renderer,
-//! diagnostics and `--stats` totals. The input at the head of the order is converted on this
-//! thread straight to standard output, so its records appear as they are made; an input another
-//! thread took is copied from its file when its turn comes, and its diagnostics printed then.
-//! Standard output and standard error are the same bytes whatever N is.
+//! inputs that come next, each with its own renderer, diagnostics and `--stats` totals, into a
+//! [`Spool`]: memory up to [`IN_MEMORY`] bytes, then an unnamed temporary file (created
+//! exclusively in the system's temporary directory, gone when closed). The input at the head of
+//! the order is converted on this thread straight to standard output, so its records appear as
+//! they are made; an input another thread took is copied out when its turn comes, and its
+//! diagnostics printed then. While the head is still being rendered elsewhere, this thread
+//! renders the next input nobody took, rather than wait. Standard output and standard error are
+//! the same bytes whatever N is.
 //!
 //! Only for formats whose output for an input does not depend on the inputs before it
-//! (`Render::stands_alone`). The other threads stay at most [`AHEAD`] inputs ahead of the head,
-//! so the temporary files (unnamed, in the system's temporary directory, gone when closed) hold a
-//! bounded share of the output, and as many descriptors stay open.
+//! (`Render::stands_alone`). No input more than [`AHEAD_PER_THREAD`] × N past the head is taken,
+//! so the spools hold a bounded share of the output, and as many descriptors stay open.
 
 use std::collections::HashMap;
 use std::fs::File;
