@@ -149,14 +149,8 @@ fn several_inputs_into_a_closed_pipe_stop_quietly() {
         let mut first = [0u8; 64];
         child.stdout.take().unwrap().read_exact(&mut first).unwrap();
         // Standard output is closed here (dropped): the next write fails with a broken pipe.
-        let mut err = String::new();
-        child
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut err)
-            .unwrap();
-        let status = child.wait().unwrap();
+        let done = child.wait_with_output().unwrap();
+        let (status, err) = (done.status, String::from_utf8_lossy(&done.stderr));
         assert!(
             !err.contains("panicked") && !err.to_lowercase().contains("broken pipe"),
             "--jobs {jobs}: {err}"
