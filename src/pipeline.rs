@@ -21,11 +21,13 @@ use crate::input::lines::InputLine;
 use crate::model::Header;
 use crate::model::event::{Event, EventKind};
 use crate::model::transcript::TranscriptItem;
-use crate::render::html::index::{IndexRow, Manifest, Tally, write_index};
+use crate::render::html::index::{IndexRow, Tally, write_index};
 use crate::render::{self, Render};
 use crate::settings::Settings;
 use crate::stats::Stats;
 use crate::transform::Transforms;
+use crate::transform::redact::Redactor;
+use manifest::Manifest;
 
 /// Whether the process may run on two cores, not two hardware threads of one (two threads
 /// for a cheap renderer's large input).
@@ -37,6 +39,8 @@ pub(crate) mod driver;
 mod follow;
 /// `scribe hook`: archive the session an agent's hook payload names.
 mod hook;
+/// `DIR/.scribe-index.json`: the pages an earlier `-o DIR --to html` run made, and with what.
+mod manifest;
 /// `--jobs` with several inputs on standard output: rendered side by side, written in order.
 mod ordered;
 /// `--output-dir` pages rewritten whole, atomically (follow mode and `scribe hook`).
@@ -128,7 +132,7 @@ fn run_inputs(settings: &Settings, diag: &mut Diagnostics, stats: &mut Stats) ->
     let mut files = settings
         .output_dir
         .as_ref()
-        .map(|dir| OutputDir::new(dir, settings.to));
+        .map(|dir| OutputDir::new(dir, settings));
     // Several inputs: freed memory is held longer (`allocator`).
     if inputs.len() > 1 {
         crate::allocator::several_inputs();
@@ -242,8 +246,8 @@ struct OutputDir {
 }
 
 impl OutputDir {
-    fn new(dir: &Path, to: OutputFormat) -> OutputDir {
-        let html = to == OutputFormat::Html;
+    fn new(dir: &Path, settings: &Settings) -> OutputDir {
+        let html = settings.to == OutputFormat::Html;
         let mut written = HashSet::default();
         // `index.html` is the HTML index's own name: no session page may take it.
         if html {
@@ -253,7 +257,12 @@ impl OutputDir {
             dir: dir.to_owned(),
             written,
             index: Vec::new(),
-            manifest: html.then(|| Manifest::load(dir)),
+            manifest: html.then(|| {
+                let redactor = settings
+                    .redact
+                    .then(|| Redactor::new(settings.home.as_deref()));
+                Manifest::load(dir, settings.output_fingerprint(), redactor)
+            }),
         }
     }
 

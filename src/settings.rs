@@ -68,6 +68,19 @@ impl Settings {
         }
     }
 
+    /// Everything that changes an output file's bytes besides its input: scribe's version, the
+    /// render options and the transforms. `-o DIR` keeps a page from an earlier run only when
+    /// this is the same.
+    pub(crate) fn output_fingerprint(&self) -> String {
+        format!(
+            "{} {:?} stable={:?} redact={}",
+            env!("CARGO_PKG_VERSION"),
+            self.render_options(),
+            self.stable,
+            self.redact,
+        )
+    }
+
     /// The `--redact` / `--stable` passes for one input (numbering restarts with each).
     pub(crate) fn transforms(&self) -> Transforms {
         Transforms::with(self.stable, self.redact, self.home.as_deref())

@@ -550,3 +550,163 @@ fn secret_echoed_in_a_stderr_diagnostic_is_redacted() {
     assert!(err.contains("[REDACTED:github-token]"), "{err}");
     assert!(!err.contains("R4nd0mT0k3n"), "{err}");
 }
+
+/// A Claude stream with one secret of each kind in `CASES`, and the home directory, in the
+/// assistant's text: what the hook and `-o DIR` tests archive.
+fn every_secret_stream() -> String {
+    CASES
+        .iter()
+        .map(|(_, secret, _, _)| stream(&secret.replace("\\n", "\n"), "ok"))
+        .chain([stream("/home/alice/project/.env", "ok")])
+        .collect()
+}
+
+/// Every file under `dir` (pages, index, manifests, the hook's log) holds no secret of `CASES`
+/// and no home path.
+fn assert_dir_redacted(dir: &std::path::Path) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+        for (kind, _, token, _) in CASES {
+            assert!(
+                !text.contains(token),
+                "{kind}: secret left in {}",
+                path.display()
+            );
+        }
+        assert!(
+            !text.contains("/home/alice"),
+            "home left in {}",
+            path.display()
+        );
+    }
+}
+
+/// `scribe hook --redact` passes `--redact` on to the conversion it runs, whether it is written
+/// before or after `hook`: no archived file keeps a secret or the home path.
+#[test]
+fn the_hook_redacts_what_it_archives() {
+    for redact_first in [true, false] {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home/alice");
+        std::fs::create_dir_all(&home).unwrap();
+        let transcript = home.join("s.jsonl");
+        std::fs::write(&transcript, every_secret_stream()).unwrap();
+        let archive = tmp.path().join("archive");
+        let payload = serde_json::json!({
+            "session_id": "s", "transcript_path": transcript, "hook_event_name": "Stop",
+        });
+        let mut cmd = scribe();
+        if redact_first {
+            cmd.arg("--redact");
+        }
+        cmd.args(["hook", "--to", "html", "-o"]).arg(&archive);
+        if !redact_first {
+            cmd.arg("--redact");
+        }
+        cmd.env("HOME", "/home/alice")
+            .write_stdin(payload.to_string())
+            .assert()
+            .code(0);
+        let page = std::fs::read_to_string(archive.join("s.html")).unwrap();
+        assert!(page.contains("[REDACTED:anthropic-key]"), "{page}");
+        assert!(page.contains("~/project/.env"), "{page}");
+        assert_dir_redacted(&archive);
+    }
+}
+
+/// `scribe hook --stable` and `--color` reach the conversion too: a stable archive has no
+/// timestamps or token counts, a coloured text archive has escapes and a plain one has none.
+#[test]
+fn the_hook_passes_every_option_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    let transcript = tmp.path().join("s.jsonl");
+    std::fs::copy(crate::util::sample("render-demo.jsonl"), &transcript).unwrap();
+    let payload = serde_json::json!({"transcript_path": transcript}).to_string();
+    let archive_with = |args: &[&str]| {
+        let archive = tempfile::tempdir().unwrap();
+        scribe()
+            .args(args)
+            .arg("-o")
+            .arg(archive.path())
+            .write_stdin(payload.clone())
+            .assert()
+            .code(0);
+        let name = std::fs::read_dir(archive.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|x| x != "log" && x != "json"))
+            .unwrap();
+        std::fs::read_to_string(name).unwrap()
+    };
+    let plain = archive_with(&["hook", "--to", "jsonl"]);
+    let stable = archive_with(&["hook", "--to", "jsonl", "--stable"]);
+    assert!(plain.contains("\"cost\""), "{plain}");
+    assert!(!stable.contains("\"cost\""), "{stable}");
+    assert_ne!(plain, stable);
+    let keep = archive_with(&["hook", "--to", "jsonl", "--stable=keep-usage"]);
+    assert!(keep.contains("\"cost\""), "{keep}");
+    assert_ne!(keep, plain);
+    let grey = archive_with(&["hook", "--to", "text"]);
+    let colour = archive_with(&["hook", "--to", "text", "--color", "always"]);
+    assert!(!grey.contains('\u{1b}'), "{grey}");
+    assert!(colour.contains('\u{1b}'), "{colour}");
+}
+
+/// A second `-o DIR --to html` run with `--redact` over unchanged inputs renders them again:
+/// the options a page was made with decide whether it is kept. Under `--redact` the manifest
+/// names inputs without the home path.
+#[test]
+fn an_output_dir_rerun_with_redact_replaces_unredacted_pages() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let input = home.join("s.jsonl");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(&input, every_secret_stream()).unwrap();
+    let out = tmp.path().join("site");
+    let home_str = home.to_str().unwrap();
+    let run = |redact: bool| {
+        let mut cmd = scribe();
+        cmd.env("HOME", home_str)
+            .args(["--to", "html", "-o"])
+            .arg(&out)
+            .arg(&input);
+        if redact {
+            cmd.arg("--redact");
+        }
+        cmd.assert().success();
+    };
+    run(false);
+    let first = std::fs::read_to_string(out.join("s.html")).unwrap();
+    assert!(first.contains(CASES[1].2), "the first run is not redacted");
+    run(true);
+    let page = std::fs::read_to_string(out.join("s.html")).unwrap();
+    assert!(page.contains("[REDACTED:anthropic-key]"), "page kept");
+    for (kind, _, token, _) in CASES {
+        for f in ["s.html", "index.html", ".scribe-index.json"] {
+            let text = std::fs::read_to_string(out.join(f)).unwrap();
+            assert!(!text.contains(token), "{kind} left in {f}");
+        }
+    }
+    let manifest = std::fs::read_to_string(out.join(".scribe-index.json")).unwrap();
+    assert!(!manifest.contains(home_str), "{manifest}");
+    // The same options again keep the page: the skip still works.
+    let before = std::fs::metadata(out.join("s.html"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    run(true);
+    let after = std::fs::metadata(out.join("s.html"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert_eq!(
+        before, after,
+        "an unchanged input with the same options was rendered again"
+    );
+    // And going back to no --redact renders again.
+    run(false);
+    let again = std::fs::read_to_string(out.join("s.html")).unwrap();
+    assert!(again.contains(CASES[1].2));
+}

@@ -15,6 +15,7 @@
 //! own (`--transcript PATH`) whose standard error goes to `DIR/scribe-hook.log`, and the hook
 //! exits 0 whatever happens, writing its own problems to the same log.
 
+use std::ffi::OsString;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -26,7 +27,7 @@ use serde_json::Value;
 
 use super::driver::InputDriver;
 use super::pages::{Index, Page};
-use crate::cli::{Cli, HookArgs};
+use crate::cli::{Cli, ColorWhen, HookArgs};
 use crate::diagnostics::Diagnostics;
 use crate::exit;
 use crate::input::{self, SourceFormat};
@@ -49,7 +50,7 @@ pub(crate) fn run(cli: &Cli, args: &HookArgs) -> u8 {
         return exit::SUCCESS;
     }
     let from_stdin = args.payload.is_none();
-    if let Err(e) = hook(args) {
+    if let Err(e) = hook(cli, args) {
         log(
             dir,
             &format!("scribe hook: {}", crate::diagnostics::error_words(&e)),
@@ -65,7 +66,7 @@ pub(crate) fn run(cli: &Cli, args: &HookArgs) -> u8 {
 }
 
 /// Reads the payload, finds the transcript and converts it in a child process.
-fn hook(args: &HookArgs) -> Result<()> {
+fn hook(cli: &Cli, args: &HookArgs) -> Result<()> {
     let text = match &args.payload {
         Some(p) => p.clone(),
         None => {
@@ -86,13 +87,7 @@ fn hook(args: &HookArgs) -> Result<()> {
     let exe = std::env::current_exe().context("cannot find scribe's own executable")?;
     let mut child = Command::new(exe);
     child
-        .arg("hook")
-        .arg("--to")
-        .arg(format_name(args))
-        .arg("-o")
-        .arg(&args.output_dir)
-        .arg("--transcript")
-        .arg(&transcript)
+        .args(child_args(cli, args, &transcript))
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::from(log));
@@ -103,12 +98,37 @@ fn hook(args: &HookArgs) -> Result<()> {
     Ok(())
 }
 
-/// `--to`'s value as the command line spells it.
-fn format_name(args: &HookArgs) -> String {
-    use clap::ValueEnum;
-    args.to
+/// The child's command line: every option the hook was given that changes the conversion, then
+/// the transcript. `HookArgs` is taken apart field by field, so an option added to the hook is a
+/// compile error here until it is passed on (or said to stay with the parent).
+fn child_args(cli: &Cli, args: &HookArgs, transcript: &Path) -> Vec<OsString> {
+    let HookArgs {
+        to,
+        output_dir,
+        // The payload is read by the parent only; the child is given the transcript it named.
+        payload: _,
+        transcript: _,
+    } = args;
+    let mut out: Vec<OsString> = vec!["hook".into(), "--to".into(), value_name(to).into()];
+    out.extend(["-o".into(), output_dir.as_os_str().to_owned()]);
+    // The global options `scribe hook --help` offers.
+    out.push(format!("--color={}", value_name(&cli.color)).into());
+    if let Some(mode) = &cli.stable {
+        out.push(format!("--stable={}", value_name(mode)).into());
+    }
+    if cli.redact {
+        out.push("--redact".into());
+    }
+    out.extend(["--transcript".into(), transcript.as_os_str().to_owned()]);
+    out
+}
+
+/// A value as the command line spells it.
+fn value_name(value: &impl clap::ValueEnum) -> String {
+    value
         .to_possible_value()
-        .map_or_else(|| "html".to_owned(), |v| v.get_name().to_owned())
+        .map(|v| v.get_name().to_owned())
+        .unwrap_or_default()
 }
 
 /// The transcript a payload names.
@@ -169,7 +189,8 @@ fn convert(cli: &Cli, args: &HookArgs, transcript: &Path) -> Result<()> {
     let dir = &args.output_dir;
     let options = RenderOptions {
         format: args.to,
-        color: false,
+        // An archived file is read later, not on this terminal: colour only when asked for.
+        color: cli.color == ColorWhen::Always,
         width: 100,
         full: false,
         thinking: false,

@@ -7,9 +7,8 @@
 //! `Tally` wraps the HTML renderer while one session is rendered and keeps the few facts a row
 //! needs as the items go by (capped lists, so memory stays small per session); `write_index`
 //! writes the page once every input is done. The page has the same Content-Security-Policy,
-//! stylesheet and script as a session page. [`Manifest`] (`DIR/.scribe-index.json`) remembers
-//! each input's size and modification time with its row, so a second run over the same
-//! directory renders only the inputs that changed.
+//! stylesheet and script as a session page. Rows are serializable: the pipeline's manifest keeps
+//! them between runs.
 
 use std::collections::BTreeSet;
 use std::io::{self, Write};
@@ -402,82 +401,6 @@ fn percent_path(name: &str) -> String {
         }
     }
     out
-}
-
-/// What a previous run wrote in the directory: per input, its size and modification time and
-/// the row of the page made from it. A changed input (or a missing page) is rendered again;
-/// the others keep their page.
-#[derive(Debug, Default, Serialize, Deserialize)]
-pub(crate) struct Manifest {
-    /// The manifest's format (a different one is ignored).
-    version: u32,
-    entries: Vec<ManifestEntry>,
-    /// The entries of this run (what `save` writes).
-    #[serde(skip)]
-    fresh: Vec<ManifestEntry>,
-}
-
-/// One input of a run.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct ManifestEntry {
-    input: String,
-    size: u64,
-    mtime_ns: u128,
-    row: IndexRow,
-}
-
-impl Manifest {
-    /// The manifest's file name in the output directory.
-    pub(crate) const FILE: &'static str = ".scribe-index.json";
-    const VERSION: u32 = 1;
-
-    /// The manifest in `dir`, or an empty one (missing, unreadable or another version).
-    pub(crate) fn load(dir: &Path) -> Manifest {
-        std::fs::read(dir.join(Manifest::FILE))
-            .ok()
-            .and_then(|b| serde_json::from_slice::<Manifest>(&b).ok())
-            .filter(|m| m.version == Manifest::VERSION)
-            .unwrap_or_default()
-    }
-
-    /// The row of an input that has not changed since the page in `dir` was written from it.
-    pub(crate) fn unchanged(&self, dir: &Path, input: &Path) -> Option<IndexRow> {
-        let (size, mtime_ns) = stamp(input)?;
-        let name = input.to_string_lossy();
-        let e = self.entries.iter().find(|e| e.input == name)?;
-        let page_there = dir.join(&e.row.href).is_file();
-        (e.size == size && e.mtime_ns == mtime_ns && page_there).then(|| e.row.clone())
-    }
-
-    /// Notes an input of this run and its row.
-    pub(crate) fn record(&mut self, input: &Path, row: &IndexRow) {
-        let Some((size, mtime_ns)) = stamp(input) else {
-            return;
-        };
-        self.fresh.push(ManifestEntry {
-            input: input.to_string_lossy().into_owned(),
-            size,
-            mtime_ns,
-            row: row.clone(),
-        });
-    }
-
-    /// Writes this run's entries to `out` (the caller writes [`Manifest::FILE`] through
-    /// `crate::output_file`, so a planted symbolic link is refused, not followed).
-    pub(crate) fn save(mut self, out: &mut dyn Write) -> io::Result<()> {
-        self.version = Manifest::VERSION;
-        self.entries = std::mem::take(&mut self.fresh);
-        serde_json::to_writer(&mut *out, &self).map_err(io::Error::other)
-    }
-}
-
-/// An input file's size and modification time (nanoseconds since 1970); `None` for stdin or a
-/// file that cannot be read.
-fn stamp(input: &Path) -> Option<(u64, u128)> {
-    let meta = std::fs::metadata(input).ok()?;
-    let mtime = meta.modified().ok()?;
-    let ns = mtime.duration_since(std::time::UNIX_EPOCH).ok()?.as_nanos();
-    meta.is_file().then_some((meta.len(), ns))
 }
 
 #[cfg(test)]
