@@ -36,7 +36,7 @@ fn licences_install_notes_and_changelog_are_there() {
         .split("## Install")
         .nth(1)
         .expect("an Install section");
-    assert!(install.contains("cargo install --path ."));
+    assert!(install.contains("cargo install --locked --path ."));
     assert!(install.contains("agent-scribe") && install.contains("`scribe`"));
     assert!(read("CHANGELOG.md").contains("## [Unreleased]"));
 }
