@@ -8,6 +8,8 @@ pub(crate) mod event;
 /// A bounded memory of the ids an input has shown.
 pub(crate) mod recent;
 pub(crate) mod session;
+/// Instants read and written through `jiff`.
+pub(crate) mod time;
 pub(crate) mod tool_kind;
 pub(crate) mod transcript;
 

@@ -37,34 +37,16 @@ impl Span {
 /// One output line.
 pub(crate) type Line = Vec<Span>;
 
-/// The number of terminal columns a character takes (a small approximation of UAX #11: wide
-/// East Asian ranges and emoji take two, combining marks none).
+/// The number of terminal columns a character takes (Unicode's East Asian Width, as terminals
+/// draw it); a control character, which the sanitizer has already made visible, takes none.
 fn char_width(c: char) -> usize {
-    let u = c as u32;
-    match u {
-        0x300..=0x36f | 0x200b..=0x200f | 0xfe00..=0xfe0f => 0,
-        0x1100..=0x115f
-        | 0x2e80..=0x303e
-        | 0x3041..=0x33ff
-        | 0x3400..=0x4dbf
-        | 0x4e00..=0x9fff
-        | 0xa000..=0xa4cf
-        | 0xac00..=0xd7a3
-        | 0xf900..=0xfaff
-        | 0xfe30..=0xfe4f
-        | 0xff00..=0xff60
-        | 0xffe0..=0xffe6
-        | 0x1f300..=0x1f64f
-        | 0x1f900..=0x1f9ff
-        | 0x20000..=0x3fffd => 2,
-        _ => 1,
-    }
+    unicode_width::UnicodeWidthChar::width(c).unwrap_or(0)
 }
 
 /// Display width of a string.
 pub(crate) fn width(s: &str) -> usize {
-    // Every character below U+0300 takes one column, so ASCII text is as wide as it is long:
-    // the char-by-char sum was an eighth of `--to text` (issue 14).
+    // Printable ASCII takes one column a character, so ASCII text is as wide as it is long;
+    // the char-by-char sum would be a large part of `--to text`.
     if s.is_ascii() {
         return s.len();
     }
