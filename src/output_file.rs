@@ -74,6 +74,16 @@ pub(crate) fn write_whole(
     install(temp, target)
 }
 
+/// `name` as an output file's stem: under `--redact`, a name in which a pattern finds a secret
+/// (looked for in the name as it is, before anything is replaced) becomes a hash of it; else
+/// [`safe_stem`].
+pub(crate) fn stem_for(name: &str, redact: bool) -> Option<String> {
+    if redact && crate::transform::redact::holds_secret(name) {
+        return Some(crate::transform::redact::hashed_stem(name));
+    }
+    safe_stem(name)
+}
+
 /// `name` as a file stem that is safe to create and to type: only ASCII letters, digits, `.`,
 /// `_` and `-` (anything else becomes `_`), beginning with a letter or a digit (so never
 /// `-rf`, `--help` or `.bashrc`), at most 128 bytes. `None` when nothing is left.

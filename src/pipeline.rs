@@ -414,22 +414,18 @@ fn output_path(
     settings: &Settings,
     written: &mut HashSet<PathBuf>,
 ) -> PathBuf {
-    use crate::output_file::safe_stem;
+    let stem_for = |name: &str| crate::output_file::stem_for(name, settings.redact);
     let stem = session_id
         .as_deref()
-        .and_then(safe_stem)
+        .and_then(stem_for)
         .or_else(|| {
             input
                 .file_stem()
                 .map(|s| s.to_string_lossy())
                 .filter(|s| s != "-")
-                .and_then(|s| safe_stem(&s))
+                .and_then(|s| stem_for(&s))
         })
         .unwrap_or_else(|| "stdin".to_owned());
-    let stem = match settings.redact {
-        true => crate::transform::redact::redacted_file_stem(stem),
-        false => stem,
-    };
     let ext = settings.to.extension();
     let mut target = dir.join(format!("{stem}.{ext}"));
     let mut n = 2;

@@ -1,165 +1,40 @@
 //! `--redact`: every secret pattern, positive and negative, in every output format, wherever the
 //! secret sits (assistant text, tool input, tool output, harness sidecar).
 
+use std::sync::LazyLock;
+
 use crate::stable::{FORMATS, write};
 use crate::util::scribe;
 
-/// (kind, a secret, a token of the secret that must not survive, a look-alike that must).
+/// (kind, a secret, a token of the secret that must not survive, a look-alike that must): the
+/// rows of the documented table in `docs/redaction.md`, read from the file so that the table is
+/// what is tested. A `\n` in a cell stands for a line break.
 ///
 /// Every string is one line of plain characters, so that it reads the same in every format's
-/// escaping (JSON, HTML, Markdown); the private key is the exception and is checked by its body.
-const CASES: &[(&str, &str, &str, &str)] = &[
-    (
-        "private-key",
-        "-----BEGIN OPENSSH PRIVATE KEY-----\\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU\\n-----END OPENSSH PRIVATE KEY-----",
-        "b3BlbnNzaC1rZXktdjEAAAAABG5vbmU",
-        "BEGIN PUBLIC KEY MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA",
-    ),
-    (
-        "anthropic-key",
-        "sk-ant-api03-Zx8Qm2Lk9Pw4Rt6Yu1Io3PaSdFgHjKl",
-        "Zx8Qm2Lk9Pw4Rt6Yu1Io3PaSdFgHjKl",
-        "the risk-ant-farm model",
-    ),
-    (
-        "openai-key",
-        "sk-proj-Ab12Cd34Ef56Gh78Ij90KlMnOpQr",
-        "Ab12Cd34Ef56Gh78Ij90KlMnOpQr",
-        "desk-proj-Zz99Yy88Xx77Ww66Vv55Uu44Tt",
-    ),
-    (
-        "google-api-key",
-        "AIzaSyD4kF9xQ2mN7pL3vB8cR1tY6wZ0hJ5gK2s",
-        "SyD4kF9xQ2mN7pL3vB8cR1tY6wZ0hJ5gK2s",
-        "AIzaShort",
-    ),
-    (
-        "github-token",
-        "ghp_R4nd0mT0k3nV4lu3F0rT3st1ngPurp0s3sXy",
-        "R4nd0mT0k3nV4lu3F0rT3st1ngPurp0s3sXy",
-        "ghp_tooShort",
-    ),
-    (
-        "aws-access-key",
-        "AKIAQWERTYUIOPASDFGH",
-        "QWERTYUIOPASDFGH",
-        "da39a3ee5e6b4b0d3255bfef95601890afd80709",
-    ),
-    (
-        "jwt",
-        "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjaS1ib3QifQ.c2lnbmF0dXJlLXZhbHVlLWhlcmU",
-        "c2lnbmF0dXJlLXZhbHVlLWhlcmU",
-        "eyJub3QiOiJhIGp3dCJ9",
-    ),
-    (
-        "bearer",
-        "curl -H 'Authorization: Bearer 9f8e7d6c5b4a39281706'",
-        "9f8e7d6c5b4a39281706",
-        "a bearer bond",
-    ),
-    (
-        "url-password",
-        "git clone https://deploy:s3cr3tPa55@git.example.com/app.git",
-        "s3cr3tPa55",
-        "https://git.example.com:8443/app.git",
-    ),
-    (
-        "env",
-        "export STRIPE_SECRET=whsec9a8b7c6d5e4f",
-        "whsec9a8b7c6d5e4f",
-        "KEYBOARD_LAYOUT=us",
-    ),
-    (
-        "private-key",
-        "-----BEGIN PGP PRIVATE KEY BLOCK-----\\nlQOYBF0Qm2Lk9Pw4Rt6Yu1Io3PaSdF\\n-----END PGP PRIVATE KEY BLOCK-----",
-        "lQOYBF0Qm2Lk9Pw4Rt6Yu1Io3PaSdF",
-        "BEGIN PGP PUBLIC KEY BLOCK mQINBF0Qm2Lk9Pw4",
-    ),
-    (
-        "private-key",
-        "-----BEGIN EC PRIVATE KEY-----\\nMHcCAQEEIBk9Pw4Rt6Yu1Io3PaSdFgHj",
-        "MHcCAQEEIBk9Pw4Rt6Yu1Io3PaSdFgHj",
-        "BEGIN CERTIFICATE MIIBk9Pw",
-    ),
-    (
-        "stripe-key",
-        "sk_live_51Hx9Qm2Lk9Pw4Rt6Yu1Io3Pa",
-        "51Hx9Qm2Lk9Pw4Rt6Yu1Io3Pa",
-        "pk_live_51Hx9Qm2Lk9Pw4Rt6Yu1Io3Pb",
-    ),
-    (
-        "gitlab-token",
-        "glpat-Zx8Qm2Lk9Pw4Rt6Yu1Io",
-        "Zx8Qm2Lk9Pw4Rt6Yu1Io",
-        "gitlab-runner register",
-    ),
-    (
-        "slack-token",
-        "xoxb-2048-4096-Zx8Qm2Lk9Pw4Rt6Yu1Io3Pa",
-        "Zx8Qm2Lk9Pw4Rt6Yu1Io3Pa",
-        "xoxo from the team",
-    ),
-    (
-        "slack-webhook",
-        "https://hooks.slack.com/services/T01ABCDEF/B01ABCDEF/Zx8Qm2Lk9Pw4Rt6Yu1Io3Pa",
-        "Zx8Qm2Lk9Pw4Rt6Yu1Io3Pa",
-        "https://api.slack.com/messaging/webhooks",
-    ),
-    (
-        "npm-token",
-        "npm_Zx8Qm2Lk9Pw4Rt6Yu1Io3PaSdFgHjKlQwErT",
-        "Zx8Qm2Lk9Pw4Rt6Yu1Io3PaSdFgHjKlQwErT",
-        "npm_config_registry",
-    ),
-    (
-        "huggingface-token",
-        "hf_Zx8Qm2Lk9Pw4Rt6Yu1Io3PaSdFgHjKlQw",
-        "Zx8Qm2Lk9Pw4Rt6Yu1Io3PaSdFgHjKlQw",
-        "hf_hub_download",
-    ),
-    (
-        "aws-credentials",
-        "aws_secret_access_key = wJalrXUtnFEMIK7MDENGbPxRfiCYzEXAMPLEKEY",
-        "wJalrXUtnFEMIK7MDENGbPxRfiCYzEXAMPLEKEY",
-        "region = eu-west-1",
-    ),
-    (
-        "cli-password",
-        "curl -u deploy:Zx8Qm2Lk9Pw4 https://api.example.com",
-        "Zx8Qm2Lk9Pw4",
-        "curl -u deploy https://api.example.com",
-    ),
-    (
-        "cli-password",
-        "mysql -h db -u root -pZx8Qm2Lk9Pw4 app",
-        "Zx8Qm2Lk9Pw4",
-        "mkdir -p build",
-    ),
-    (
-        "env",
-        "TOKEN=Zx8Qm2Lk9Pw4 SECRET_KEY_BASE=9f8e7d6c5b4a",
-        "Zx8Qm2Lk9Pw4",
-        "max_tokens=4096",
-    ),
-    (
-        "env",
-        "db password=Zx8Qm2Lk9Pw4",
-        "Zx8Qm2Lk9Pw4",
-        "passwordless login",
-    ),
-    (
-        "env",
-        "config: {\\\"client_secret\\\": \\\"Zx8Qm2Lk9Pw4\\\"}",
-        "Zx8Qm2Lk9Pw4",
-        "secrets are in the vault",
-    ),
-    (
-        "env",
-        "api_key: Zx8Qm2Lk9Pw4",
-        "Zx8Qm2Lk9Pw4",
-        "the token: it expires",
-    ),
-];
+/// escaping (JSON, HTML, Markdown); private keys are the exception and are checked by their body.
+static CASES: LazyLock<Vec<(String, String, String, String)>> = LazyLock::new(|| {
+    let doc = std::fs::read_to_string(crate::util::root().join("docs/redaction.md")).unwrap();
+    let rows: Vec<_> = doc
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| {
+            let cells: Vec<String> = l
+                .trim_matches('|')
+                .split(" | ")
+                .map(|c| c.trim().trim_matches('`').to_owned())
+                .collect();
+            assert_eq!(cells.len(), 4, "{l}");
+            (
+                cells[0].clone(),
+                cells[1].replace("\\n", "\n"),
+                cells[2].clone(),
+                cells[3].clone(),
+            )
+        })
+        .collect();
+    assert!(rows.len() >= 30, "docs/redaction.md lost its table");
+    rows
+});
 
 /// A Claude stream that carries `secret` in assistant text, a Bash input, its output and the
 /// result's sidecar, and the look-alike beside it.
@@ -183,7 +58,10 @@ fn stream(secret: &str, look_alike: &str) -> String {
 
 fn run(file: &std::path::Path, to: &str, redact: bool) -> String {
     let mut cmd = scribe();
-    cmd.args(["--to", to]).env("HOME", "/home/alice").arg(file);
+    // Wide enough that the terminal view never cuts a long secret in two.
+    cmd.args(["--to", to, "--width", "1000"])
+        .env("HOME", "/home/alice")
+        .arg(file);
     if redact {
         cmd.arg("--redact");
     }
@@ -193,7 +71,7 @@ fn run(file: &std::path::Path, to: &str, redact: bool) -> String {
 #[test]
 fn every_pattern_positive_and_negative_in_every_format() {
     let dir = tempfile::tempdir().unwrap();
-    for (kind, secret, token, look_alike) in CASES {
+    for (kind, secret, token, look_alike) in CASES.iter() {
         let secret = secret.replace("\\n", "\n");
         let f = write(
             dir.path(),
@@ -567,7 +445,7 @@ fn assert_dir_redacted(dir: &std::path::Path) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
-        for (kind, _, token, _) in CASES {
+        for (kind, _, token, _) in CASES.iter() {
             assert!(
                 !text.contains(token),
                 "{kind}: secret left in {}",
@@ -609,7 +487,9 @@ fn the_hook_redacts_what_it_archives() {
             .assert()
             .code(0);
         let page = std::fs::read_to_string(archive.join("s.html")).unwrap();
-        assert!(page.contains("[REDACTED:anthropic-key]"), "{page}");
+        for (kind, _, _, _) in CASES.iter() {
+            assert!(page.contains(&format!("[REDACTED:{kind}]")), "{kind}");
+        }
         assert!(page.contains("~/project/.env"), "{page}");
         assert_dir_redacted(&archive);
     }
@@ -678,11 +558,11 @@ fn an_output_dir_rerun_with_redact_replaces_unredacted_pages() {
     };
     run(false);
     let first = std::fs::read_to_string(out.join("s.html")).unwrap();
-    assert!(first.contains(CASES[1].2), "the first run is not redacted");
+    assert!(first.contains(&CASES[1].2), "the first run is not redacted");
     run(true);
     let page = std::fs::read_to_string(out.join("s.html")).unwrap();
     assert!(page.contains("[REDACTED:anthropic-key]"), "page kept");
-    for (kind, _, token, _) in CASES {
+    for (kind, _, token, _) in CASES.iter() {
         for f in ["s.html", "index.html", ".scribe-index.json"] {
             let text = std::fs::read_to_string(out.join(f)).unwrap();
             assert!(!text.contains(token), "{kind} left in {f}");
@@ -708,5 +588,57 @@ fn an_output_dir_rerun_with_redact_replaces_unredacted_pages() {
     // And going back to no --redact renders again.
     run(false);
     let again = std::fs::read_to_string(out.join("s.html")).unwrap();
-    assert!(again.contains(CASES[1].2));
+    assert!(again.contains(&CASES[1].2));
+}
+
+/// A secret in a session id, of any documented kind (those written with `=`, `:`, `/`, `@`,
+/// quotes or spaces too), never reaches a file name or the index under `-o DIR --redact`,
+/// through a run over files or through the hook: the name is redacted before it is made safe.
+#[test]
+fn secrets_never_reach_output_file_names() {
+    let tmp = tempfile::tempdir().unwrap();
+    let inputs: Vec<_> = CASES
+        .iter()
+        .enumerate()
+        .map(|(i, (_, secret, _, _))| {
+            let id = serde_json::to_string(&secret.replace("\\n", "\n")).unwrap();
+            let path = tmp.path().join(format!("in-{i}.jsonl"));
+            std::fs::write(&path, stream_with("").replace("\"s-1\"", &id)).unwrap();
+            path
+        })
+        .collect();
+    let out = tmp.path().join("site");
+    scribe()
+        .args(["--to", "html", "--redact", "-o"])
+        .arg(&out)
+        .args(&inputs)
+        .assert()
+        .success();
+    let archive = tmp.path().join("archive");
+    for input in &inputs {
+        let payload = serde_json::json!({"transcript_path": input}).to_string();
+        scribe()
+            .args(["hook", "--redact", "-o"])
+            .arg(&archive)
+            .write_stdin(payload)
+            .assert()
+            .code(0);
+    }
+    for dir in [&out, &archive] {
+        let names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        let index = std::fs::read_to_string(dir.join("index.html")).unwrap();
+        for (kind, _, token, _) in CASES.iter() {
+            for name in &names {
+                assert!(!name.contains(token.as_str()), "{kind}: {name}");
+            }
+            assert!(
+                !index.contains(token.as_str()),
+                "{kind} in {}",
+                dir.display()
+            );
+        }
+    }
 }

@@ -172,8 +172,14 @@ impl<'a> Page<'a> {
         if html && refresh {
             bytes = with_refresh(bytes);
         }
+        let redact = self.transforms.redacts();
         let name = self.name.get_or_insert_with(|| {
-            page_name(self.session_id.as_deref(), &self.input, self.options.format)
+            page_name(
+                self.session_id.as_deref(),
+                &self.input,
+                self.options.format,
+                redact,
+            )
         });
         std::fs::create_dir_all(&self.dir)
             .with_context(|| format!("cannot create {}", self.dir.display()))?;
@@ -189,8 +195,9 @@ impl<'a> Page<'a> {
     }
 }
 
-/// `<sessionId>.<ext>`, else the input's own stem; only a plain file name.
-fn page_name(session_id: Option<&str>, input: &Path, to: OutputFormat) -> String {
+/// `<sessionId>.<ext>`, else the input's own stem; only a plain file name. Under `--redact` a
+/// name holding a secret becomes a hash of it.
+fn page_name(session_id: Option<&str>, input: &Path, to: OutputFormat, redact: bool) -> String {
     let plain = |s: &str| {
         !s.is_empty()
             && s.len() <= 128
@@ -200,14 +207,15 @@ fn page_name(session_id: Option<&str>, input: &Path, to: OutputFormat) -> String
             && s.bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
     };
+    let hidden = |s: &str| {
+        (redact && crate::transform::redact::holds_secret(s))
+            .then(|| crate::transform::redact::hashed_stem(s))
+    };
     let stem = session_id
-        .filter(|s| plain(s))
-        .map(str::to_owned)
+        .and_then(|s| hidden(s).or_else(|| plain(s).then(|| s.to_owned())))
         .or_else(|| {
-            input
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .filter(|s| plain(s))
+            let s = input.file_stem()?.to_string_lossy().into_owned();
+            hidden(&s).or_else(|| plain(&s).then_some(s))
         })
         .unwrap_or_else(|| "session".to_owned());
     let stem = if stem == "index" && to == OutputFormat::Html {

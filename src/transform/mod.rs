@@ -77,6 +77,11 @@ impl Transforms {
         Some(event)
     }
 
+    /// True under `--redact` (names of files written are redacted too).
+    pub(crate) fn redacts(&self) -> bool {
+        self.redact.is_some()
+    }
+
     /// True when no pass is active.
     pub(crate) fn is_empty(&self) -> bool {
         self.redact.is_none() && self.stable.is_none()
