@@ -16,14 +16,22 @@ use super::table::Table;
 struct Container {
     first: Line,
     rest: Line,
-    used: bool,
 }
+
+/// How many containers are drawn at each end of a deep stack. Past twice this depth the middle
+/// ones are drawn as one mark that says how many levels it stands for (`┆12 `), so a line's
+/// gutter, and the work of drawing it, stays bounded however deep the nesting: output and time
+/// stay linear in the input.
+const SHOWN_AT_EACH_END: usize = 4;
 
 struct Md<'p> {
     pal: &'p Palette,
     width: usize,
     base: Style,
     stack: Vec<Container>,
+    /// The containers below this depth have had a line drawn inside them (their next line
+    /// takes the `rest` prefix, a list item's bullet is drawn once).
+    used_below: usize,
     out: Vec<Line>,
     cur: Option<Wrapper>,
     bold: bool,
@@ -50,11 +58,8 @@ pub(crate) fn render(
         pal,
         width,
         base,
-        stack: vec![Container {
-            first,
-            rest,
-            used: false,
-        }],
+        stack: vec![Container { first, rest }],
+        used_below: 0,
         out: Vec::new(),
         cur: None,
         bold: false,
@@ -85,11 +90,23 @@ pub(crate) fn render(
 }
 
 impl Md<'_> {
+    /// The gutter of the next line and of the lines after it: each container's prefix, outer
+    /// first, the middle of a deep stack drawn as one mark.
     fn prefixes(&self) -> (Line, Line) {
+        let depth = self.stack.len();
+        let hidden = depth.saturating_sub(2 * SHOWN_AT_EACH_END);
         let mut first = Vec::new();
         let mut rest = Vec::new();
-        for c in &self.stack {
-            first.extend(if c.used {
+        for i in (0..depth)
+            .filter(|&i| hidden == 0 || i < SHOWN_AT_EACH_END || i >= depth - SHOWN_AT_EACH_END)
+        {
+            if hidden > 0 && i == depth - SHOWN_AT_EACH_END {
+                let mark = Span::new(&format!("┆{hidden} "), self.pal.dim);
+                first.push(mark.clone());
+                rest.push(mark);
+            }
+            let c = &self.stack[i];
+            first.extend(if i < self.used_below {
                 c.rest.clone()
             } else {
                 c.first.clone()
@@ -97,6 +114,17 @@ impl Md<'_> {
             rest.extend(c.rest.clone());
         }
         (first, rest)
+    }
+
+    /// Every container open now has had a line drawn inside it.
+    fn mark_used(&mut self) {
+        self.used_below = self.stack.len();
+    }
+
+    /// Closes the innermost container.
+    fn pop_container(&mut self) {
+        self.stack.pop();
+        self.used_below = self.used_below.min(self.stack.len());
     }
 
     fn wrapper(&mut self) -> &mut Wrapper {
@@ -113,9 +141,7 @@ impl Md<'_> {
             let lines = w.finish();
             if !lines.is_empty() {
                 self.out.extend(lines);
-                for c in &mut self.stack {
-                    c.used = true;
-                }
+                self.mark_used();
             }
         }
     }
@@ -123,9 +149,7 @@ impl Md<'_> {
     fn push_lines(&mut self, lines: Vec<Line>) {
         if !lines.is_empty() {
             self.out.extend(lines);
-            for c in &mut self.stack {
-                c.used = true;
-            }
+            self.mark_used();
         }
     }
 
@@ -267,7 +291,6 @@ impl Md<'_> {
                 self.stack.push(Container {
                     first: vec![bar.clone()],
                     rest: vec![bar],
-                    used: false,
                 });
             }
             Tag::CodeBlock(kind) => {
@@ -304,7 +327,6 @@ impl Md<'_> {
                 self.stack.push(Container {
                     first: vec![Span::new(&marker, self.pal.dim)],
                     rest: vec![Span::new(&pad, Style::new())],
-                    used: false,
                 });
             }
             Tag::Emphasis => self.italic = true,
@@ -354,7 +376,7 @@ impl Md<'_> {
             }
             TagEnd::BlockQuote(_) | TagEnd::Item => {
                 self.flush();
-                self.stack.pop();
+                self.pop_container();
             }
             TagEnd::CodeBlock => {
                 let code = self.code.take().unwrap_or_default();
