@@ -623,3 +623,76 @@ fn a_gemini_message_rewritten_after_it_was_shown_is_an_update() {
     assert!(all.find("\"update\"").unwrap() < all.find("Echoing first.").unwrap());
     assert_eq!(all.matches("Echoing first.").count(), 1);
 }
+
+/// Sixteen sessions ending together, each archived by its own `scribe hook`, all reach the
+/// index: each writer takes the directory's lock and adds its row to the rows on disk.
+#[test]
+fn hooks_ending_together_keep_every_row() {
+    let tmp = tempfile::tempdir().unwrap();
+    let archive = tmp.path().join("archive");
+    let sessions: Vec<_> = (0..16)
+        .map(|i| {
+            let p = tmp.path().join(format!("s{i:02}.jsonl"));
+            std::fs::write(&p, tiny_session(&format!("s{i:02}"))).unwrap();
+            p
+        })
+        .collect();
+    let children: Vec<_> = sessions
+        .iter()
+        .map(|p| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_scribe"))
+                .args(["hook", "-o"])
+                .arg(&archive)
+                .arg(serde_json::json!({"transcript_path": p}).to_string())
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    let index = std::fs::read_to_string(archive.join("index.html")).unwrap();
+    for i in 0..16 {
+        assert!(index.contains(&format!("s{i:02}.html")), "s{i:02} missing");
+    }
+}
+
+/// A rows file cut short is not a silent reset: the index is rebuilt from the pages in the
+/// directory (each keeps its row, with the page's title) and the hook's log says so.
+#[test]
+fn a_damaged_index_state_is_rebuilt_from_the_pages() {
+    let tmp = tempfile::tempdir().unwrap();
+    let archive = tmp.path().join("archive");
+    let hook = |name: &str| {
+        let p = tmp.path().join(format!("{name}.jsonl"));
+        std::fs::write(&p, tiny_session(name)).unwrap();
+        scribe()
+            .args(["hook", "-o"])
+            .arg(&archive)
+            .arg(serde_json::json!({"transcript_path": p}).to_string())
+            .assert()
+            .code(0);
+    };
+    hook("one");
+    hook("two");
+    let state = archive.join(".scribe-follow-index.json");
+    let full = std::fs::read(&state).unwrap();
+    std::fs::write(&state, &full[..full.len() / 2]).unwrap();
+    hook("three");
+    let index = std::fs::read_to_string(archive.join("index.html")).unwrap();
+    for page in ["one.html", "two.html", "three.html"] {
+        assert!(index.contains(page), "{page} dropped from the index");
+    }
+    let log = std::fs::read_to_string(archive.join("scribe-hook.log")).unwrap();
+    assert!(log.contains("was damaged"), "{log}");
+}
+
+/// A Claude stream of one prompt and one answer in session `id`.
+fn tiny_session(id: &str) -> String {
+    let init = serde_json::json!({"type":"system","subtype":"init","session_id":id,"model":"m","tools":[],"cwd":"/w"});
+    let user =
+        serde_json::json!({"type":"user","message":{"role":"user","content":"hi"},"session_id":id});
+    let asst = serde_json::json!({"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"hello"}]},"session_id":id});
+    format!("{init}\n{user}\n{asst}\n")
+}

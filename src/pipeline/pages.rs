@@ -26,6 +26,8 @@ const MIN_INTERVAL: Duration = Duration::from_secs(1);
 const REFRESH_SECS: u32 = 2;
 /// The file that keeps the index's rows between runs.
 const ROWS_FILE: &str = ".scribe-follow-index.json";
+/// The file whose lock one writer of the index holds at a time.
+const LOCK_FILE: &str = ".scribe-index.lock";
 
 /// Writes `bytes` to `dir/name` atomically, through `output_file` (a new temporary file beside
 /// it, renamed over it; never through a symbolic link).
@@ -33,42 +35,174 @@ pub(crate) fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> Result<(
     crate::output_file::write_whole(dir, &dir.join(name), |w| w.write_all(bytes))
 }
 
-/// The index of one output directory: its rows by page name, shared by the sessions followed.
+/// The index of one output directory: its rows by page name, shared by the sessions followed
+/// in this process and by every other scribe writing the same directory (hooks of sessions that
+/// end together). Each update takes the directory's lock, reads the rows file afresh, adds its
+/// row and writes both files (each written beside itself and renamed), so no writer's row is lost.
 pub(crate) struct Index {
     dir: PathBuf,
+    /// The rows as this process last wrote them (to skip rewriting an unchanged row).
     rows: BTreeMap<String, IndexRow>,
 }
 
+/// The rows file as it was found.
+enum Rows {
+    /// Read (or absent: a new directory).
+    Read(BTreeMap<String, IndexRow>),
+    /// There but unreadable (cut short, edited by hand): rebuilt from the pages.
+    Damaged(BTreeMap<String, IndexRow>),
+}
+
 impl Index {
-    /// The index of `dir`, with the rows earlier runs left there.
+    /// The index of `dir`.
     pub(crate) fn load(dir: &Path) -> Index {
-        let rows = std::fs::read(dir.join(ROWS_FILE))
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .unwrap_or_default();
         Index {
             dir: dir.to_owned(),
-            rows,
+            rows: BTreeMap::new(),
         }
     }
 
-    /// Sets one page's row and rewrites `index.html` (and the rows file).
+    /// The rows earlier runs left in the rows file; when it is damaged, one row per page found in
+    /// the directory (its file name and `<title>`), so that no archived page drops out of the
+    /// index.
+    fn read_rows(&self) -> Rows {
+        let Ok(bytes) = std::fs::read(self.dir.join(ROWS_FILE)) else {
+            return Rows::Read(BTreeMap::new());
+        };
+        match serde_json::from_slice(&bytes) {
+            Ok(rows) => Rows::Read(rows),
+            Err(_) => Rows::Damaged(rows_from_pages(&self.dir)),
+        }
+    }
+
+    /// Sets one page's row and rewrites `index.html` (and the rows file). Says so on stderr (the
+    /// hook's log) when the rows file was damaged and rebuilt from the pages.
     pub(crate) fn update(&mut self, row: IndexRow, refresh: bool) -> Result<()> {
         // While followed, an unchanged row leaves the index alone; the last write always
         // rewrites it (without the reload tag).
         if refresh && self.rows.get(&row.href) == Some(&row) {
             return Ok(());
         }
-        self.rows.insert(row.href.clone(), row);
-        let rows: Vec<IndexRow> = self.rows.values().cloned().collect();
+        let _lock = DirLock::take(&self.dir)?;
+        let mut rows = match self.read_rows() {
+            Rows::Read(rows) => rows,
+            Rows::Damaged(rows) => {
+                eprintln!(
+                    "scribe: {} was damaged; the index is rebuilt from the {} pages in {} \
+                     (each session's details return when it is written again)",
+                    ROWS_FILE,
+                    rows.len(),
+                    crate::render::ansi::sanitize::sanitize(&self.dir.display().to_string()),
+                );
+                rows
+            }
+        };
+        self.rows.insert(row.href.clone(), row.clone());
+        rows.insert(row.href.clone(), row);
+        let list: Vec<IndexRow> = rows.values().cloned().collect();
         let mut page = Vec::new();
-        write_index(&mut page, &rows)?;
+        write_index(&mut page, &list)?;
         if refresh {
             page = with_refresh(page);
         }
-        write_atomically(&self.dir, ROWS_FILE, &serde_json::to_vec(&self.rows)?)?;
+        write_atomically(&self.dir, ROWS_FILE, &serde_json::to_vec(&rows)?)?;
         write_atomically(&self.dir, "index.html", &page)
     }
+}
+
+/// An exclusive lock on an output directory's index, held while one writer reads and rewrites
+/// it; released when dropped (and by the system if the process dies).
+struct DirLock {
+    /// The lock file, whose lock is held for as long as it is open.
+    _held: std::fs::File,
+}
+
+impl DirLock {
+    /// Waits for and takes the lock (`DIR/.scribe-index.lock`, created when missing, never
+    /// through a symbolic link).
+    fn take(dir: &Path) -> Result<DirLock> {
+        let path = dir.join(LOCK_FILE);
+        let mut options = std::fs::OpenOptions::new();
+        options.create(true).truncate(false).write(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.custom_flags(libc::O_NOFOLLOW);
+        }
+        let file = options
+            .open(&path)
+            .with_context(|| format!("cannot open {}", path.display()))?;
+        lock_exclusive(&file).with_context(|| format!("cannot lock {}", path.display()))?;
+        Ok(DirLock { _held: file })
+    }
+}
+
+/// Waits for an exclusive `flock` on `file` (released when the file is closed).
+#[cfg(unix)]
+fn lock_exclusive(file: &std::fs::File) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    loop {
+        // SAFETY: `flock` on a descriptor this `File` owns and keeps open; no memory is passed.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } == 0 {
+            return Ok(());
+        }
+        let e = std::io::Error::last_os_error();
+        if e.kind() != std::io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+}
+
+/// Elsewhere writers are not serialised (the rows file is still written whole and renamed).
+#[cfg(not(unix))]
+fn lock_exclusive(_file: &std::fs::File) -> std::io::Result<()> {
+    Ok(())
+}
+
+/// One row per session page in `dir` (every `.html` file but the index), with the page's
+/// `<title>` as its title: what a damaged rows file is rebuilt from.
+fn rows_from_pages(dir: &Path) -> BTreeMap<String, IndexRow> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return BTreeMap::new();
+    };
+    entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            (name.ends_with(".html") && name != "index.html").then_some((e.path(), name))
+        })
+        .map(|(path, name)| {
+            let title = page_title(&path);
+            let row = IndexRow {
+                href: name.clone(),
+                title,
+                ..IndexRow::default()
+            };
+            (name, row)
+        })
+        .collect()
+}
+
+/// The text of a page's `<title>`, its entities decoded (the first 64 KB of the page are read).
+fn page_title(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(64 * 1024)
+        .read_to_end(&mut head)
+        .ok()?;
+    let head = String::from_utf8_lossy(&head);
+    let start = head.find("<title>")? + "<title>".len();
+    let end = start + head[start..].find("</title>")?;
+    let title = head[start..end]
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&");
+    Some(title.trim_end_matches(" · scribe").to_owned()).filter(|t| !t.is_empty())
 }
 
 /// Adds a `<meta http-equiv="refresh">` to a page's head (follow mode only).
