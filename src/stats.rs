@@ -362,13 +362,14 @@ fn raw_kind(raw: &str) -> String {
     printable(&kind, 40)
 }
 
-/// `s` cut to `max` characters, with control characters (which could drive a terminal) replaced.
+/// `s` cut to `max` characters, with control and invisible characters (which could drive a
+/// terminal, or hide or reorder what is printed: `\x1b`, U+202E, U+2028, U+FEFF) made visible as
+/// the terminal view shows them.
 pub(crate) fn printable(s: &str, max: usize) -> String {
-    let mut out: String = s
-        .chars()
-        .take(max)
-        .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
-        .collect();
+    let cut: String = s.chars().take(max).collect();
+    let mut out = crate::render::ansi::sanitize::sanitize(&cut)
+        .replace('\n', "\\n")
+        .replace('\t', "\\t");
     if s.chars().count() > max {
         out.push('…');
     }
@@ -447,5 +448,9 @@ mod tests {
         assert_eq!(raw_kind(r#"{"type":"x"}"#), "type=x");
         assert_eq!(raw_kind("12"), "(JSON, not an object)");
         assert_eq!(raw_kind("garbage"), "(not JSON)");
+        assert_eq!(
+            raw_kind("{\"type\":\"a\\u202eb\\u2028c\\ufeffd\\u001be\\nf\"}"),
+            "type=a<U+202E>b<U+2028>c<U+FEFF>d\\x1be\\nf"
+        );
     }
 }

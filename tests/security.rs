@@ -550,3 +550,54 @@ fn output_dir_that_is_a_file_is_refused_with_the_way_to_write_one_file() {
     }
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept\n");
 }
+
+/// Tag characters after a waving flag are a flag only when they spell England, Scotland or
+/// Wales: any other run ("ignore all previous instructions" in tags) is shown in text and
+/// Markdown, also when the terminal view wraps the line inside it.
+#[test]
+fn tags_after_a_flag_are_shown_unless_the_flag_is_real() {
+    let tags = |word: &str| -> String {
+        word.chars()
+            .map(|c| char::from_u32(0xe0000 + c as u32).unwrap())
+            .collect()
+    };
+    let hidden = format!("\u{1f3f4}{}\u{e007f}", tags("ignoreall"));
+    let wales = format!("\u{1f3f4}{}\u{e007f}", tags("gbwls"));
+    let input = stream_saying(&format!("{}{hidden} and {wales}", "x".repeat(70)));
+    for args in [
+        &["--to", "text", "--width", "40"][..],
+        &["--to", "text"],
+        &["--to", "md"],
+    ] {
+        let out = run(&input, args);
+        assert!(
+            !out.contains('\u{e0069}'),
+            "{args:?}: a bare tag passed\n{out}"
+        );
+        assert!(out.contains("U+E0069>"), "{args:?}\n{out}");
+        assert!(
+            out.contains(&wales),
+            "{args:?}: the flag of Wales was taken apart"
+        );
+    }
+}
+
+/// `--stats` names the kinds of the lines nobody understood; a kind holding bidi, line
+/// separator or byte-order-mark characters is shown escaped on stderr, never passed on.
+#[test]
+fn stats_kinds_are_printed_escaped() {
+    let input = "{\"type\":\"x\\u202ey\\u2028z\\ufeffw\\u001b[2J\"}\n";
+    let out = scribe()
+        .args(["--stats", "--to", "jsonl"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8(out).unwrap();
+    for c in ['\u{202e}', '\u{2028}', '\u{feff}', '\u{1b}'] {
+        assert!(!err.contains(c), "U+{:04X} on stderr:\n{err}", c as u32);
+    }
+    assert!(err.contains("<U+202E>"), "{err}");
+}

@@ -221,6 +221,18 @@ async function checkSession(tab, file, shots) {
     return bad;
   })));
 
+  // A malformed fragment in the address (`page.html#%`) must not stop the page's script: the
+  // page still opens everything with expand all (a page error would be reported too).
+  log("malformed fragment");
+  await page.goto("about:blank");
+  await page.goto(tab.url + "#%", { waitUntil: "load" });
+  if (await page.locator("details").count()) {
+    if (!(await clickAt(page.locator("#expand")))) problems.push("expand all is covered (#%)");
+    else if (await page.locator("details:not([open])").count()) problems.push("expand all did nothing on a page opened at #%");
+  }
+  await page.goto("about:blank");
+  await page.goto(tab.url, { waitUntil: "load" });
+
   const name = basename(file, ".html");
   if (name === "hostile") problems.push(...(await checkCsp(tab, file)));
   if (name === "colour") problems.push(...(await checkColour(tab, file)));

@@ -51,14 +51,24 @@ pub(crate) fn visible_code(c: char) -> String {
     format!("<U+{:04X}>", c as u32)
 }
 
-/// True when `chars` (just after a U+1F3F4 waving black flag) is an emoji tag sequence: a few
-/// tag letters or digits closed by the cancel tag U+E007F (the flags of England, Scotland, Wales).
+/// The emoji tag sequences that are flags (of England, Scotland and Wales), as the ASCII their
+/// tag characters spell; any other run of tags after a flag hides text and is shown.
+const FLAG_TAGS: [&str; 3] = ["gbeng", "gbsct", "gbwls"];
+
+/// The length of the emoji tag sequence that begins `rest` (just after a U+1F3F4 waving black
+/// flag) when it is one of the three flags: its tag letters closed by the cancel tag U+E007F.
 fn flag_tags_follow(rest: &str) -> Option<usize> {
-    let mut len = 0;
-    for (n, c) in rest.chars().enumerate() {
+    let mut spelled = String::new();
+    for (at, c) in rest.char_indices().take(7) {
         match c {
-            '\u{e007f}' if n >= 2 => return Some(len + c.len_utf8()),
-            '\u{e0030}'..='\u{e0039}' | '\u{e0061}'..='\u{e007a}' if n < 7 => len += c.len_utf8(),
+            '\u{e007f}' => {
+                return FLAG_TAGS
+                    .contains(&spelled.as_str())
+                    .then_some(at + c.len_utf8());
+            }
+            '\u{e0030}'..='\u{e0039}' | '\u{e0061}'..='\u{e007a}' => {
+                spelled.push(char::from((c as u32 - 0xe0000) as u8));
+            }
             _ => return None,
         }
     }
@@ -228,5 +238,19 @@ mod tests {
         // A flag followed by a long tag run is not a flag sequence.
         let smuggled = format!("\u{1f3f4}{}\u{e007f}", "\u{e0061}".repeat(20));
         assert!(sanitize(&smuggled).contains("<U+E0061>"));
+        // Short tag runs that spell words, not one of the three flags, are shown too.
+        let tags = |word: &str| -> String {
+            word.chars()
+                .map(|c| char::from_u32(0xe0000 + c as u32).unwrap())
+                .collect()
+        };
+        for word in ["hi", "ignore", "gbxyz", "gbengx"] {
+            let hidden = format!("\u{1f3f4}{}\u{e007f}", tags(word));
+            assert!(sanitize(&hidden).contains("<U+E007F>"), "{word}");
+        }
+        for flag in ["gbeng", "gbsct", "gbwls"] {
+            let shown = format!("\u{1f3f4}{}\u{e007f}", tags(flag));
+            assert_eq!(sanitize(&shown), shown, "{flag}");
+        }
     }
 }

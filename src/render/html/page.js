@@ -48,7 +48,12 @@
     }
   }
   function follow() {
-    var id = decodeURIComponent(location.hash.slice(1));
+    // A malformed fragment (`#%`) is taken as it is written: decoding it throws, and nothing
+    // after this point (search, expand/collapse) may depend on the address being well formed.
+    var id = location.hash.slice(1);
+    try {
+      id = decodeURIComponent(id);
+    } catch (e) {}
     var el = id && doc.getElementById(id);
     if (!el) return;
     reveal(el);
