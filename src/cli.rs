@@ -253,7 +253,7 @@ pub(crate) struct DiffArgs {
     /// Leave these things out of the comparison: a field name (`output`, `usage`, `input`,
     /// `errorText`, …), a part type (`reasoning`, `text`), a record kind (`notice`, `session`) or a
     /// notice kind (`result`, `hook`). Repeat or separate with commas.
-    #[arg(long, value_name = "FIELD", value_delimiter = ',', num_args = 1..)]
+    #[arg(long, value_name = "FIELD", value_delimiter = ',', action = clap::ArgAction::Append)]
     pub(crate) ignore: Vec<String>,
     /// Also compare tool-result sidecars (the harness's structured copy of each result: stdout
     /// and stderr apart, edit patches, sub-agent totals); left out by default since they repeat

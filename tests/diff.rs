@@ -284,3 +284,20 @@ fn a_redacted_golden_matches_a_raw_run_diffed_with_redact() {
     );
     assert!(shown.contains("+ GH_TOKEN=ghp_"), "{shown}");
 }
+
+/// `--ignore NAME` takes one value per use (repeated, or several separated by commas) and never
+/// swallows OLD or NEW, whichever order the arguments come in.
+#[test]
+fn ignore_takes_one_value_and_never_the_files() {
+    let s = sample("ci-run.jsonl");
+    let s = s.to_str().unwrap();
+    for args in [
+        vec!["--ignore", "output", s, s],
+        vec!["--ignore", "output,usage", "--ignore", "reasoning", s, s],
+        vec![s, "--ignore", "output", s],
+        vec![s, s, "--ignore", "output"],
+        vec!["--ignore=output", s, s],
+    ] {
+        scribe().arg("diff").args(&args).assert().code(0);
+    }
+}
