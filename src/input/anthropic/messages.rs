@@ -14,7 +14,7 @@ use crate::input::fields::{opt_string, parent_tool_use_id};
 use crate::input::tool_kind::{FactsReader, ToolTable};
 use crate::model::details::Details;
 use crate::model::event::EventKind;
-use crate::model::transcript::{Part, Role, Turn, TurnMeta};
+use crate::model::transcript::{NonText, Part, Turn, TurnMeta, output_text};
 
 /// What differs between the formats that share these messages: field names (the live wire and a
 /// saved session spell some differently) and the agent whose tool names the blocks carry.
@@ -284,7 +284,7 @@ impl ClaudeMessages {
                         emit(EventKind::ToolDenied {
                             tool_call_id: tool_call_id.clone(),
                             tool_name: String::new(),
-                            message: crate::model::transcript::output_text(&output),
+                            message: output_text(&output, NonText::Skip),
                         });
                     }
                     // An Agent call's result ends its sub-agent thread.
@@ -334,10 +334,7 @@ impl ClaudeMessages {
                 if let Some(id) = row.uuid {
                     turn.id = id.into_owned();
                 }
-                emit(EventKind::UserTurn {
-                    turn: Box::new(turn),
-                    source_tool_call_id: None,
-                });
+                emit(EventKind::user_turn(turn));
                 return;
             }
             self.held_prompt(p, emit);
@@ -392,21 +389,16 @@ impl ClaudeMessages {
             .uuid
             .map(std::borrow::Cow::into_owned)
             .unwrap_or_else(|| format!("u{}", self.user_count));
-        let turn = Turn {
-            id,
-            role: Role::User,
-            origin,
-            parent_task_id: thread.clone(),
-            parts: turn_parts,
-            metadata: TurnMeta {
-                machinery: c.machinery,
-                priority: row.priority.map(std::borrow::Cow::into_owned),
-                file_attachments: row.file_attachments.unwrap_or_default(),
-                ..TurnMeta::default()
-            },
-            timestamp,
-            end_timestamp: None,
+        let meta = TurnMeta {
+            machinery: c.machinery,
+            priority: row.priority.map(std::borrow::Cow::into_owned),
+            file_attachments: row.file_attachments.unwrap_or_default(),
+            ..TurnMeta::default()
         };
+        let turn = Turn::user(id, origin, turn_parts)
+            .in_thread(thread.clone())
+            .with_meta(meta)
+            .at(timestamp);
         let source_tool_call_id = row
             .source_tool_use_id_saved
             .or(row.source_tool_use_id)
@@ -430,21 +422,12 @@ impl ClaudeMessages {
             return;
         }
         let id = format!("{}-prompt", t.task_id.as_deref().unwrap_or_default());
-        let turn = Turn {
-            id,
-            role: Role::User,
-            origin: crate::model::transcript::TurnOrigin::SubagentPrompt {
-                parent_tool_call_id: call.to_owned(),
-            },
-            parent_task_id: Some(call.to_owned()),
-            parts: vec![Part::Text {
-                text: prompt.to_owned(),
-                citations: Vec::new(),
-            }],
-            metadata: TurnMeta::default(),
-            timestamp: t.timestamp.as_deref().map(str::to_owned),
-            end_timestamp: None,
+        let origin = crate::model::transcript::TurnOrigin::SubagentPrompt {
+            parent_tool_call_id: call.to_owned(),
         };
+        let turn = Turn::user(id, origin, vec![Part::text(prompt.to_owned())])
+            .in_thread(Some(call.to_owned()))
+            .at(t.timestamp.as_deref().map(str::to_owned));
         // Held: the thread's own first message, when it comes, gives the time (`task_prompts`).
         self.task_prompts.insert(call.to_owned(), turn);
     }
@@ -453,10 +436,7 @@ impl ClaudeMessages {
     /// else of its thread came first, so the stream will not send the prompt as a message.
     pub(crate) fn held_prompt(&mut self, call: &str, emit: &mut impl FnMut(EventKind)) {
         if let Some(turn) = self.task_prompts.remove(call) {
-            emit(EventKind::UserTurn {
-                turn: Box::new(turn),
-                source_tool_call_id: None,
-            });
+            emit(EventKind::user_turn(turn));
         }
     }
 
@@ -507,7 +487,7 @@ fn is_rejection(sidecar: Option<&str>, output: &Value) -> bool {
             .trim_start_matches("Error:")
             .trim_start()
             .starts_with(REJECTED_TEXT)
-        || crate::model::transcript::output_text(output)
+        || output_text(output, NonText::Skip)
             .trim_start()
             .starts_with(REJECTED_TEXT)
 }
@@ -522,23 +502,13 @@ pub(crate) fn local_command_turn(v: &Value) -> EventKind {
     };
     let c = classify::local_command(&content);
     let id = opt_string(v, "uuid").unwrap_or_default();
-    EventKind::UserTurn {
-        turn: Box::new(Turn {
-            id,
-            role: Role::User,
-            origin: c.origin,
-            parent_task_id: parent_tool_use_id(v),
-            parts: vec![Part::Text {
-                text: c.text,
-                citations: Vec::new(),
-            }],
-            metadata: TurnMeta {
-                machinery: c.machinery,
-                ..TurnMeta::default()
-            },
-            timestamp: opt_string(v, "timestamp"),
-            end_timestamp: None,
-        }),
-        source_tool_call_id: None,
-    }
+    let meta = TurnMeta {
+        machinery: c.machinery,
+        ..TurnMeta::default()
+    };
+    let turn = Turn::user(id, c.origin, vec![Part::text(c.text)])
+        .in_thread(parent_tool_use_id(v))
+        .with_meta(meta)
+        .at(opt_string(v, "timestamp"));
+    EventKind::user_turn(turn)
 }

@@ -22,7 +22,7 @@ use crate::model::recent::Recent;
 use crate::model::session::{Level, SystemNotice};
 use crate::model::tool_kind::ToolKind;
 use crate::model::transcript::{
-    Caller, Part, Role, SyntheticReason, ToolCall, Turn, TurnMeta, TurnOrigin, Usage,
+    Caller, Part, SyntheticReason, ToolCall, Turn, TurnMeta, TurnOrigin, Usage,
 };
 
 /// Where an item is in its life: the stream sends `item.started`, `item.updated` and
@@ -242,41 +242,20 @@ impl Emitter {
             }
             Item::User { text } => {
                 self.message = None;
-                push(EventKind::UserTurn {
-                    turn: Box::new(Turn {
-                        id: self.scoped(id),
-                        role: Role::User,
-                        origin: TurnOrigin::UserInput,
-                        parent_task_id: None,
-                        parts: vec![Part::Text {
-                            text,
-                            citations: Vec::new(),
-                        }],
-                        metadata: TurnMeta::default(),
-                        timestamp: timestamp.clone(),
-                        end_timestamp: None,
-                    }),
-                    source_tool_call_id: None,
-                });
+                let turn = Turn::user(
+                    self.scoped(id),
+                    TurnOrigin::UserInput,
+                    vec![Part::text(text)],
+                );
+                push(EventKind::user_turn(turn.at(timestamp.clone())));
             }
-            Item::Context { text } => push(EventKind::UserTurn {
-                turn: Box::new(Turn {
-                    id: self.scoped(id),
-                    role: Role::User,
-                    origin: TurnOrigin::Synthetic {
-                        reason: SyntheticReason::Other,
-                    },
-                    parent_task_id: None,
-                    parts: vec![Part::Text {
-                        text,
-                        citations: Vec::new(),
-                    }],
-                    metadata: TurnMeta::default(),
-                    timestamp: timestamp.clone(),
-                    end_timestamp: None,
-                }),
-                source_tool_call_id: None,
-            }),
+            Item::Context { text } => {
+                let origin = TurnOrigin::Synthetic {
+                    reason: SyntheticReason::Other,
+                };
+                let turn = Turn::user(self.scoped(id), origin, vec![Part::text(text)]);
+                push(EventKind::user_turn(turn.at(timestamp.clone())));
+            }
             Item::Error { message } => push(EventKind::Notice {
                 notice: Box::new(SystemNotice::Info {
                     source: "error".into(),
