@@ -7,7 +7,7 @@ use foldhash::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use crate::input::anthropic::blocks::{self, Block};
-use crate::input::anthropic::classify::{self, Flags};
+use crate::input::anthropic::classify::{self, Classified, Flags};
 use crate::input::anthropic::row::{self, Content, Element, RawBlock, Row, Spelling, Whole};
 use crate::input::anthropic::typed_system::TaskLine;
 use crate::input::fields::{opt_string, parent_tool_use_id};
@@ -270,13 +270,10 @@ impl ClaudeMessages {
                 } => {
                     let sc = sidecar.take();
                     let side_text = sc.as_ref().and_then(Details::as_str);
-                    if let Some(s) = &side_text {
-                        if s.starts_with("Error:") {
-                            is_error = true;
-                            if error_text.is_none() {
-                                error_text = Some(s.trim_start_matches("Error:").trim().to_owned());
-                            }
-                        }
+                    if let Some(s) = side_text.as_deref().filter(|s| s.starts_with("Error:")) {
+                        is_error = true;
+                        let text = s.trim_start_matches("Error:").trim();
+                        error_text.get_or_insert_with(|| text.to_owned());
                     }
                     // A rejection written before `toolDenialKind` existed: a denial, not an
                     // error (the fold keeps the result's output on the denied call).
@@ -320,14 +317,10 @@ impl ClaudeMessages {
         };
         let joined = texts.join("\n");
         if let Some(p) = &thread {
-            let same = |t: &Turn| match t.parts.first() {
-                Some(Part::Text { text, .. }) => text.trim() == joined.trim(),
-                _ => false,
-            };
-            if parts.is_empty() && self.task_prompts.get(p).is_some_and(same) {
+            let held = parts.is_empty().then(|| self.held_prompt_is(p, &joined));
+            if let Some(mut turn) = held.flatten() {
                 // The thread's own first message is the prompt `task_started` held: the turn,
                 // with this message's time and id.
-                let mut turn = self.task_prompts.remove(p).expect("checked above");
                 if let Some(ts) = timestamp {
                     turn.timestamp = Some(ts);
                 }
@@ -339,41 +332,16 @@ impl ClaudeMessages {
             }
             self.held_prompt(p, emit);
         }
-        let c = classify::classify(&joined, flags, thread.as_deref());
-        if thread.is_none()
-            && parts.is_empty()
-            && c.origin == crate::model::transcript::TurnOrigin::Notification
-            && c.machinery.contains_key("taskId")
-        {
-            match self.task_end(&c.machinery) {
-                Some(Some(k)) => {
-                    if let EventKind::SubtaskFinished { task_id, .. } = &k {
-                        self.tasks_ended_by_message.insert(task_id, ());
-                    }
-                    emit(k);
-                    return;
-                }
-                // Said already by the system `task_notification`: a trace record keeps the
-                // message (fields and raw text), hidden from readers as a repeat.
-                Some(None) => {
-                    emit(crate::input::fields::info(
-                        "task-notification",
-                        crate::model::session::Level::Trace,
-                        "a <task-notification> message for a task its system event already ended"
-                            .into(),
-                        Value::Object(c.machinery),
-                    ));
-                    return;
-                }
-                None => {}
+        let mut c = classify::classify(&joined, flags, thread.as_deref());
+        if thread.is_none() && parts.is_empty() {
+            match self.task_notification(c, emit) {
+                Some(turn) => c = turn,
+                None => return,
             }
         }
         let mut turn_parts = Vec::with_capacity(parts.len() + 1);
         if !c.text.is_empty() || parts.is_empty() {
-            turn_parts.push(Part::Text {
-                text: c.text,
-                citations: Vec::new(),
-            });
+            turn_parts.push(Part::text(c.text));
         }
         turn_parts.extend(parts);
         let origin = match (&first_result, c.origin) {
@@ -408,6 +376,57 @@ impl ClaudeMessages {
             turn: Box::new(turn),
             source_tool_call_id,
         });
+    }
+}
+
+impl ClaudeMessages {
+    /// The prompt turn `task_started` held for the sub-agent thread of the call `thread`, taken,
+    /// when a message of that thread whose text is `text` is that same prompt.
+    fn held_prompt_is(&mut self, thread: &str, text: &str) -> Option<Turn> {
+        let same = |t: &Turn| match t.parts.first() {
+            Some(Part::Text { text: held, .. }) => held.trim() == text.trim(),
+            _ => false,
+        };
+        if !self.task_prompts.get(thread).is_some_and(same) {
+            return None;
+        }
+        self.task_prompts.remove(thread)
+    }
+
+    /// A main-thread message that is only a `<task-notification>` for a task: the task's end,
+    /// emitted as its event, or, when the system `task_notification` said it already, a trace
+    /// record that keeps the message (fields and raw text), hidden from readers as a repeat.
+    /// `None` when it was one; the classified message back when it is a turn after all.
+    fn task_notification(
+        &mut self,
+        c: Classified,
+        emit: &mut impl FnMut(EventKind),
+    ) -> Option<Classified> {
+        if c.origin != crate::model::transcript::TurnOrigin::Notification
+            || !c.machinery.contains_key("taskId")
+        {
+            return Some(c);
+        }
+        match self.task_end(&c.machinery) {
+            Some(Some(k)) => {
+                if let EventKind::SubtaskFinished { task_id, .. } = &k {
+                    self.tasks_ended_by_message.insert(task_id, ());
+                }
+                emit(k);
+                None
+            }
+            Some(None) => {
+                emit(crate::input::fields::info(
+                    "task-notification",
+                    crate::model::session::Level::Trace,
+                    "a <task-notification> message for a task its system event already ended"
+                        .into(),
+                    Value::Object(c.machinery),
+                ));
+                None
+            }
+            None => Some(c),
+        }
     }
 }
 
