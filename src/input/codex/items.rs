@@ -85,6 +85,29 @@ pub(crate) struct Outcome {
     pub(crate) sidecar: Option<Value>,
 }
 
+impl Outcome {
+    /// The `tool-result` event of the call `call_id` that ended this way (`server_run`: the
+    /// provider ran it), at `timestamp`.
+    fn into_result(
+        self,
+        call_id: String,
+        server_run: bool,
+        timestamp: Option<String>,
+    ) -> EventKind {
+        EventKind::ToolResult {
+            thread: None,
+            tool_call_id: call_id,
+            is_error: self.is_error,
+            output: self.output,
+            error_text: self.error_text,
+            facts: super::tools::result_facts(self.sidecar.as_ref()),
+            sidecar: self.sidecar.map(Details::from),
+            server_run,
+            timestamp,
+        }
+    }
+}
+
 /// Turns items into events, keeping what ties them together: the open assistant message, the
 /// tool calls already announced, and the run number (item ids restart at `item_0` when
 /// `codex exec resume` appends a run, so ids of later runs get an `@<run>` suffix).
@@ -156,17 +179,7 @@ impl Emitter {
         self.message = None;
         out.push(Event {
             line,
-            kind: EventKind::ToolResult {
-                thread: None,
-                tool_call_id: call_id,
-                is_error: o.is_error,
-                output: o.output,
-                error_text: o.error_text,
-                facts: super::tools::result_facts(o.sidecar.as_ref()),
-                sidecar: o.sidecar.map(Details::from),
-                server_run: false,
-                timestamp: None,
-            },
+            kind: o.into_result(call_id, false, None),
         });
     }
 
@@ -359,17 +372,8 @@ impl Emitter {
                 // The result goes back to the model: what follows is a new response.
                 self.message = None;
             }
-            at.push(EventKind::ToolResult {
-                thread: None,
-                tool_call_id: call_id,
-                is_error: o.is_error,
-                output: o.output,
-                error_text: o.error_text,
-                facts: super::tools::result_facts(o.sidecar.as_ref()),
-                sidecar: o.sidecar.map(Details::from),
-                server_run: caller == Caller::ServerTool,
-                timestamp: at.timestamp.clone(),
-            });
+            let server_run = caller == Caller::ServerTool;
+            at.push(o.into_result(call_id, server_run, at.timestamp.clone()));
         }
     }
 }
