@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::details::Details;
 use super::session::{SessionSnapshot, SystemNotice};
 use super::transcript::{
-    Part, ResultFacts, SubagentStatus, SubagentUsage, ToolKind, Turn, TurnMeta,
+    Part, ResultFacts, SubagentStatus, SubagentUsage, ToolKind, Turn, TurnMeta, TurnOrigin,
 };
 
 /// One normalized event and the input line it came from.
@@ -220,30 +220,22 @@ pub(crate) enum EventKind {
 }
 
 impl EventKind {
+    /// A user turn that names no tool call it belongs to: what most user messages are.
+    pub(crate) fn user_turn(turn: Turn) -> EventKind {
+        EventKind::UserTurn {
+            turn: Box::new(turn),
+            source_tool_call_id: None,
+        }
+    }
+
     /// A user turn holding one text part: what the saved-chat adapters (Gemini, Qwen) write for a
     /// prompt or a harness message, so each does not build the turn by hand.
     pub(crate) fn user_text(
         id: String,
-        origin: crate::model::transcript::TurnOrigin,
+        origin: TurnOrigin,
         text: String,
         timestamp: Option<String>,
     ) -> EventKind {
-        use crate::model::transcript::{Part, Role, Turn, TurnMeta};
-        EventKind::UserTurn {
-            turn: Box::new(Turn {
-                id,
-                role: Role::User,
-                origin,
-                parent_task_id: None,
-                parts: vec![Part::Text {
-                    text,
-                    citations: Vec::new(),
-                }],
-                metadata: TurnMeta::default(),
-                timestamp,
-                end_timestamp: None,
-            }),
-            source_tool_call_id: None,
-        }
+        EventKind::user_turn(Turn::user(id, origin, vec![Part::text(text)]).at(timestamp))
     }
 }

@@ -5,11 +5,15 @@
 /// Free-form details about a tool call, kept as compact JSON text.
 pub(crate) mod details;
 pub(crate) mod event;
+/// The change an edit or write call makes to a file, and its diff.
+pub(crate) mod file_change;
 /// A bounded memory of the ids an input has shown.
 pub(crate) mod recent;
 pub(crate) mod session;
 /// Instants read and written through `jiff`.
 pub(crate) mod time;
+/// A tool call, its result, and what a reader is shown of it.
+pub(crate) mod tool_call;
 pub(crate) mod tool_kind;
 pub(crate) mod transcript;
 

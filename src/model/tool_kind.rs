@@ -6,7 +6,11 @@
 //! match on the kind, never on a tool name or on the shape of an input, so a new agent touches
 //! only its own adapter. The call keeps its real name and whole input beside the kind.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
+
+use super::file_change::{Edit, FileChange};
 
 /// What a tool call does (`kind` of a tool call in the JSONL, `docs/schema.md`).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -69,6 +73,249 @@ pub(crate) enum ToolKind {
         #[serde(skip_serializing_if = "Option::is_none", default)]
         subject: Option<String>,
     },
+}
+
+impl ToolKind {
+    /// What the call is about, as the adapter gave it: the command, the file, the files a patch
+    /// touches, the pattern (and where a search looks), the URL, the query, the description, the
+    /// skill, or the subject an MCP or other call named. `None` when the kind names nothing, or
+    /// only an empty value.
+    pub(crate) fn subject(&self) -> Option<Subject<'_>> {
+        let what = match self {
+            ToolKind::Shell { command, .. } => Cow::Borrowed(command.as_str()),
+            ToolKind::Read { path }
+            | ToolKind::Write { path, .. }
+            | ToolKind::Edit { path, .. }
+            | ToolKind::MultiEdit { path, .. } => Cow::Borrowed(path.as_str()),
+            ToolKind::Patch { files } => Cow::Owned(
+                files
+                    .iter()
+                    .map(|f| format!("{} {}", f.change, f.path))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            ToolKind::Search { pattern, path } => {
+                let place = path.as_deref().filter(|p| !p.is_empty());
+                return Subject::of(pattern, place);
+            }
+            ToolKind::WebFetch { url } => Cow::Borrowed(url.as_str()),
+            ToolKind::WebSearch { query } => Cow::Borrowed(query.as_str()),
+            ToolKind::Subagent { description } => Cow::Borrowed(description.as_str()),
+            ToolKind::Skill { skill } => Cow::Borrowed(skill.as_str()),
+            ToolKind::Mcp { subject, .. } | ToolKind::Other { subject } => {
+                Cow::Borrowed(subject.as_deref()?)
+            }
+            ToolKind::Todo { .. } | ToolKind::Plan { .. } | ToolKind::StructuredOutput => {
+                return None;
+            }
+        };
+        (!what.is_empty()).then_some(Subject { what, place: None })
+    }
+
+    /// The broad sort of work the call does, as the page groups calls (its colour, its count in
+    /// the header, whether its card opens).
+    pub(crate) fn family(&self) -> ToolFamily {
+        match self {
+            ToolKind::Shell { .. } => ToolFamily::Shell,
+            ToolKind::Read { .. } => ToolFamily::Read,
+            ToolKind::Edit { .. } | ToolKind::MultiEdit { .. } | ToolKind::Patch { .. } => {
+                ToolFamily::Edit
+            }
+            ToolKind::Write { .. } => ToolFamily::Write,
+            ToolKind::Search { .. } => ToolFamily::Search,
+            ToolKind::WebFetch { .. } | ToolKind::WebSearch { .. } => ToolFamily::Web,
+            ToolKind::Todo { .. } => ToolFamily::Todo,
+            ToolKind::Plan { .. } => ToolFamily::Plan,
+            ToolKind::Subagent { .. } => ToolFamily::Agent,
+            ToolKind::Skill { .. }
+            | ToolKind::Mcp { .. }
+            | ToolKind::StructuredOutput
+            | ToolKind::Other { .. } => ToolFamily::Other,
+        }
+    }
+
+    /// The files the call reads or changes, as its kind names them (what the archive's search
+    /// finds a session by).
+    pub(crate) fn files(&self) -> Vec<&str> {
+        match self {
+            ToolKind::Read { path }
+            | ToolKind::Write { path, .. }
+            | ToolKind::Edit { path, .. }
+            | ToolKind::MultiEdit { path, .. } => vec![path.as_str()],
+            ToolKind::Patch { files } => files.iter().map(|f| f.path.as_str()).collect(),
+            ToolKind::Shell { .. }
+            | ToolKind::Search { .. }
+            | ToolKind::WebFetch { .. }
+            | ToolKind::WebSearch { .. }
+            | ToolKind::Todo { .. }
+            | ToolKind::Plan { .. }
+            | ToolKind::Subagent { .. }
+            | ToolKind::Skill { .. }
+            | ToolKind::Mcp { .. }
+            | ToolKind::StructuredOutput
+            | ToolKind::Other { .. } => Vec::new(),
+        }
+    }
+
+    /// How the call's input is best shown: the question every view asks before it draws the
+    /// input (a command, a diff, a checklist, a plan, or the input's own fields).
+    pub(crate) fn input_shape(&self) -> InputShape<'_> {
+        match self {
+            ToolKind::Shell {
+                command,
+                description,
+            } => InputShape::Command {
+                command,
+                description: description.as_deref(),
+            },
+            ToolKind::Edit { path, old, new } => {
+                InputShape::FileChange(FileChange::new(path, Edit::Replace { old, new }))
+            }
+            ToolKind::MultiEdit { path, edits } => {
+                InputShape::FileChange(FileChange::new(path, Edit::Several(edits)))
+            }
+            ToolKind::Write { path, content } => {
+                InputShape::FileChange(FileChange::new(path, Edit::Whole(content)))
+            }
+            ToolKind::Todo { items } => InputShape::Checklist(items),
+            ToolKind::Plan { plan } => InputShape::Plan(plan),
+            ToolKind::Subagent { .. } => InputShape::Subagent,
+            ToolKind::StructuredOutput => InputShape::Answer,
+            ToolKind::Read { .. }
+            | ToolKind::Patch { .. }
+            | ToolKind::Search { .. }
+            | ToolKind::WebFetch { .. }
+            | ToolKind::WebSearch { .. }
+            | ToolKind::Skill { .. }
+            | ToolKind::Mcp { .. }
+            | ToolKind::Other { .. } => InputShape::Fields,
+        }
+    }
+
+    /// The MCP server and the server's own name for the tool, for a call an MCP server answers
+    /// (its line names the server instead of summing up an input only the server understands).
+    pub(crate) fn mcp_tool(&self) -> Option<(&str, &str)> {
+        if let ToolKind::Mcp { server, tool, .. } = self {
+            return Some((server, tool));
+        }
+        None
+    }
+
+    /// The plan a plan call presents, unless it is blank.
+    pub(crate) fn plan(&self) -> Option<&str> {
+        if let ToolKind::Plan { plan } = self {
+            return Some(plan.as_str()).filter(|p| !p.trim().is_empty());
+        }
+        None
+    }
+
+    /// The file a read call reads (its content is shown in the file's language).
+    pub(crate) fn read_file(&self) -> Option<&str> {
+        if let ToolKind::Read { path } = self {
+            return Some(path);
+        }
+        None
+    }
+}
+
+/// What a call is about, for its one-line summary (`ToolKind::subject`,
+/// `ToolCall::headline`): plain text, not yet shortened or escaped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Subject<'a> {
+    /// The value itself (never empty).
+    pub(crate) what: Cow<'a, str>,
+    /// Where a search looks, when it says (never empty).
+    pub(crate) place: Option<&'a str>,
+}
+
+impl<'a> Subject<'a> {
+    /// A subject that is `what`, unless that is empty.
+    fn of(what: &'a str, place: Option<&'a str>) -> Option<Subject<'a>> {
+        (!what.is_empty()).then_some(Subject {
+            what: Cow::Borrowed(what),
+            place,
+        })
+    }
+}
+
+/// How a call's input is best shown (`ToolKind::input_shape`). Each view draws each shape its
+/// own way; `Fields` is the input as it stands.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum InputShape<'a> {
+    /// A shell command, and what the model said it is for.
+    Command {
+        command: &'a str,
+        description: Option<&'a str>,
+    },
+    /// A change to one file: an edit, a multi-edit or a whole file written.
+    FileChange(FileChange<'a>),
+    /// A todo list as it stands now.
+    Checklist(&'a [TodoItem]),
+    /// A plan, in Markdown (possibly blank).
+    Plan(&'a str),
+    /// A sub-agent's run: its prompt is in the input, its work in the call's `subagent`.
+    Subagent,
+    /// The run's final answer as structured data: the input is the answer.
+    Answer,
+    /// Anything else: the input's own fields.
+    Fields,
+}
+
+/// The broad sorts of work a tool call does, as the page tells them apart (`ToolKind::family`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ToolFamily {
+    /// Runs a shell command.
+    Shell,
+    /// Reads a file.
+    Read,
+    /// Edits a file in place (an edit, a multi-edit, a patch).
+    Edit,
+    /// Writes a whole file.
+    Write,
+    /// Searches or lists files (glob, grep, ls).
+    Search,
+    /// Fetches or searches the web.
+    Web,
+    /// Updates the todo list.
+    Todo,
+    /// Presents a plan.
+    Plan,
+    /// Runs a sub-agent.
+    Agent,
+    /// Anything else (MCP tools and skills included).
+    Other,
+}
+
+impl ToolFamily {
+    /// Every family, in the order the page's header counts them.
+    pub(crate) const ALL: [ToolFamily; 10] = [
+        ToolFamily::Shell,
+        ToolFamily::Read,
+        ToolFamily::Edit,
+        ToolFamily::Write,
+        ToolFamily::Search,
+        ToolFamily::Web,
+        ToolFamily::Todo,
+        ToolFamily::Plan,
+        ToolFamily::Agent,
+        ToolFamily::Other,
+    ];
+
+    /// The family's name in one word: the page's header counts and the card's class say it.
+    pub(crate) fn word(self) -> &'static str {
+        match self {
+            ToolFamily::Shell => "shell",
+            ToolFamily::Read => "read",
+            ToolFamily::Edit => "edit",
+            ToolFamily::Write => "write",
+            ToolFamily::Search => "search",
+            ToolFamily::Web => "web",
+            ToolFamily::Todo => "todo",
+            ToolFamily::Plan => "plan",
+            ToolFamily::Agent => "sub-agent",
+            ToolFamily::Other => "other",
+        }
+    }
 }
 
 /// One replacement of a multi-edit.

@@ -7,9 +7,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::details::Details;
-
 use super::session::{SessionSnapshot, SystemNotice};
+pub(crate) use super::tool_call::{CallResult, Caller, NonText, ToolCall, ToolState, output_text};
 pub(crate) use super::tool_kind::{ResultFacts, ToolKind};
 
 /// One transcript entry: a user message or one whole assistant message (all its content-block
@@ -39,6 +38,46 @@ pub(crate) struct Turn {
 }
 
 impl Turn {
+    /// A turn with what every turn has: its id, who speaks, why it exists and its parts; the
+    /// rest empty until the chained setters below fill it. The one way a turn is built, so that
+    /// a new field of `Turn` touches the model only.
+    pub(crate) fn new(id: String, role: Role, origin: TurnOrigin, parts: Vec<Part>) -> Turn {
+        Turn {
+            id,
+            role,
+            origin,
+            parent_task_id: None,
+            parts,
+            metadata: TurnMeta::default(),
+            timestamp: None,
+            end_timestamp: None,
+        }
+    }
+
+    /// A user turn (a person's prompt, a harness message, a sub-agent's prompt): what the
+    /// adapters build, each with its origin.
+    pub(crate) fn user(id: String, origin: TurnOrigin, parts: Vec<Part>) -> Turn {
+        Turn::new(id, Role::User, origin, parts)
+    }
+
+    /// The turn inside the sub-agent thread of the call `parent` (`None`: the main thread).
+    pub(crate) fn in_thread(mut self, parent: Option<String>) -> Turn {
+        self.parent_task_id = parent;
+        self
+    }
+
+    /// The turn with these facts about it.
+    pub(crate) fn with_meta(mut self, metadata: TurnMeta) -> Turn {
+        self.metadata = metadata;
+        self
+    }
+
+    /// The turn at the time its line carries, when it carries one.
+    pub(crate) fn at(mut self, timestamp: Option<String>) -> Turn {
+        self.timestamp = timestamp;
+        self
+    }
+
     /// The turn's text parts, joined by newlines. Exists because the fold (to recognise a
     /// notification's text) and the text and Markdown renderers (to quote a user turn) all need
     /// the same plain text of a turn.
@@ -420,6 +459,16 @@ pub(crate) enum Part {
     },
 }
 
+impl Part {
+    /// A text part with no citations: what a prompt or a harness message is.
+    pub(crate) fn text(text: String) -> Part {
+        Part::Text {
+            text,
+            citations: Vec::new(),
+        }
+    }
+}
+
 /// Where a text part got what it says (§14 `Citation`): the page or document and the words
 /// quoted. The API's other citation fields (`type`, indexes, `encrypted_index`, …) are kept
 /// beside them, so nothing the input said is lost.
@@ -434,181 +483,6 @@ pub(crate) struct Citation {
     /// The rest of the API's citation object.
     #[serde(flatten)]
     pub(crate) detail: Map<String, Value>,
-}
-
-/// One tool call, whose state evolves from the `tool_use` to its result (§14 `ToolCall`).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct ToolCall {
-    pub(crate) tool_call_id: String,
-    /// The agent's own name for the tool.
-    pub(crate) name: String,
-    /// What the call does, as the adapter knows it; renderers draw the call from this.
-    #[serde(default)]
-    pub(crate) kind: ToolKind,
-    pub(crate) caller: Caller,
-    /// What made the call when it was not the model directly: server-side code execution
-    /// calling a client tool (the `tool_use` block's `caller`, e.g.
-    /// `{type: "code_execution_20250825", tool_id}`), kept whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) called_by: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) mcp_server: Option<String>,
-    pub(crate) state: ToolState,
-    pub(crate) input: Value,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) output: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) error_text: Option<String>,
-    /// The permission system refused the call (the message it gave).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) denied: Option<String>,
-    /// The harness's structured result (Claude's `tool_use_result` envelope).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) sidecar: Option<Details>,
-    /// What the adapter read from the harness's result details for a reader (lines read, the
-    /// diff an edit made); renderers read this, never the sidecar.
-    #[serde(skip_serializing_if = "ResultFacts::is_empty", default)]
-    pub(crate) facts: ResultFacts,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) subagent: Option<SubagentRecord>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) skill: Option<SkillInfo>,
-    /// The time of the input line that started the call (its `tool-call` block), when the line
-    /// carries one.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub(crate) started_at: Option<String>,
-    /// The time of the input line that brought the call's result, when the line carries one:
-    /// with `startedAt`, how long the call took when the harness did not say.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub(crate) ended_at: Option<String>,
-}
-
-impl ToolCall {
-    /// A call whose input is known and whose result is not.
-    pub(crate) fn new(
-        id: String,
-        name: String,
-        kind: ToolKind,
-        caller: Caller,
-        input: Value,
-    ) -> ToolCall {
-        ToolCall {
-            tool_call_id: id,
-            name,
-            kind,
-            caller,
-            called_by: None,
-            mcp_server: None,
-            state: ToolState::Running,
-            input,
-            output: None,
-            error_text: None,
-            denied: None,
-            sidecar: None,
-            facts: ResultFacts::default(),
-            subagent: None,
-            skill: None,
-            started_at: None,
-            ended_at: None,
-        }
-    }
-}
-
-impl ToolCall {
-    /// The call's result arrived: its final state, output, error text and the harness's details.
-    /// The one place that applies a result, shared by the fold and the live text view so that
-    /// both show the same call. An error with no text of its own reads as its output's text.
-    pub(crate) fn set_result(&mut self, result: CallResult) {
-        let CallResult {
-            is_error,
-            output,
-            error_text,
-            sidecar,
-            facts,
-        } = result;
-        // A refused call's error result is its denial.
-        self.state = match (is_error, self.denied.is_some()) {
-            (true, true) => ToolState::ApprovalDenied,
-            (true, false) => ToolState::Error,
-            (false, _) => ToolState::Success,
-        };
-        if is_error {
-            self.error_text = error_text.or_else(|| Some(output_text(&output)));
-        }
-        self.output = Some(output);
-        if sidecar.is_some() {
-            self.sidecar = sidecar;
-        }
-        if !facts.is_empty() {
-            self.facts = facts;
-        }
-    }
-}
-
-/// A call's result as a `tool-result` event carries it: what [`ToolCall::set_result`] applies.
-#[derive(Debug, Clone)]
-pub(crate) struct CallResult {
-    pub(crate) is_error: bool,
-    pub(crate) output: Value,
-    pub(crate) error_text: Option<String>,
-    pub(crate) sidecar: Option<Details>,
-    pub(crate) facts: ResultFacts,
-}
-
-/// The plain text of a normalized tool output (a string, or an array of parts whose `text`
-/// items are joined), for an error's text.
-pub(crate) fn output_text(output: &Value) -> String {
-    match output {
-        Value::String(s) => s.clone(),
-        Value::Array(items) => items
-            .iter()
-            .filter_map(|i| i.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        Value::Null => String::new(),
-        other => other.to_string(),
-    }
-}
-
-/// Who runs a tool (§14): the client on the model's behalf, the API server, an MCP server, or a
-/// sub-agent.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
-pub(crate) enum Caller {
-    Model,
-    ServerTool,
-    Mcp,
-    Subagent,
-}
-
-/// The life of a tool call (§14 `ToolState`).
-///
-/// ```text
-/// pending ──▶ running ──▶ success | error
-///    │           ▲
-///    ▼           │ (approved)
-/// approval-pending ──▶ approval-denied
-/// ```
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
-pub(crate) enum ToolState {
-    Pending,
-    ApprovalPending,
-    ApprovalDenied,
-    Running,
-    Success,
-    Error,
-}
-
-impl ToolState {
-    /// A terminal state: nothing more will happen to the call.
-    pub(crate) fn is_terminal(self) -> bool {
-        match self {
-            ToolState::Success | ToolState::Error | ToolState::ApprovalDenied => true,
-            ToolState::Pending | ToolState::ApprovalPending | ToolState::Running => false,
-        }
-    }
 }
 
 /// The skill a `Skill` call loaded, and the body the harness injected for it.

@@ -215,18 +215,12 @@ mod tests {
     #[test]
     fn without_results_the_turns_are_counted_and_the_duration_is_unknown() {
         use crate::model::transcript::{TurnMeta, TurnOrigin};
-        let turn = |role, usage| Turn {
-            id: "t".into(),
-            role,
-            origin: TurnOrigin::Model,
-            parent_task_id: None,
-            parts: Vec::new(),
-            metadata: TurnMeta {
+        let turn = |role, usage| {
+            let meta = TurnMeta {
                 usage,
                 ..TurnMeta::default()
-            },
-            timestamp: None,
-            end_timestamp: None,
+            };
+            Turn::new("t".into(), role, TurnOrigin::Model, Vec::new()).with_meta(meta)
         };
         let mut t = Totals::default();
         assert!(!t.any());

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::input::anthropic::row::{Element, RawBlock, owned};
 use crate::input::tool_kind::{self, ToolTable};
 use crate::model::tool_kind::ToolKind;
-use crate::model::transcript::{Caller, Citation, Part, SkillInfo, ToolCall, output_text};
+use crate::model::transcript::{Caller, Citation, NonText, Part, SkillInfo, ToolCall, output_text};
 
 /// What one content block becomes.
 #[derive(Debug)]
@@ -87,7 +87,7 @@ pub(crate) fn block(b: Element<'_>, whole: impl FnOnce() -> Value, tools: ToolTa
             Block::Result {
                 tool_call_id: owned(b.tool_use_id),
                 is_error,
-                error_text: is_error.then(|| output_text(&output)),
+                error_text: is_error.then(|| output_text(&output, NonText::Skip)),
                 output,
             }
         }
@@ -126,8 +126,11 @@ pub(crate) fn block(b: Element<'_>, whole: impl FnOnce() -> Value, tools: ToolTa
                 .and_then(Value::as_str)
                 .unwrap_or_default()
                 .to_owned(),
-            text: Some(output_text(&tool_output(b.content.unwrap_or(Value::Null))))
-                .filter(|t| !t.is_empty()),
+            text: Some(output_text(
+                &tool_output(b.content.unwrap_or(Value::Null)),
+                NonText::Skip,
+            ))
+            .filter(|t| !t.is_empty()),
         }),
         // A file the code-execution container was given: a file reference, like a `file` source.
         "container_upload" => Block::Part(Part::File {
@@ -139,7 +142,7 @@ pub(crate) fn block(b: Element<'_>, whole: impl FnOnce() -> Value, tools: ToolTa
             summary: match b.content {
                 Some(Value::String(t)) => Some(t),
                 Some(Value::Null) | None => None,
-                Some(other) => Some(output_text(&tool_output(other))),
+                Some(other) => Some(output_text(&tool_output(other), NonText::Skip)),
             },
         }),
         _ => Block::Part(Part::Data {

@@ -7,14 +7,14 @@ use foldhash::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use crate::input::anthropic::blocks::{self, Block};
-use crate::input::anthropic::classify::{self, Flags};
+use crate::input::anthropic::classify::{self, Classified, Flags};
 use crate::input::anthropic::row::{self, Content, Element, RawBlock, Row, Spelling, Whole};
 use crate::input::anthropic::typed_system::TaskLine;
 use crate::input::fields::{opt_string, parent_tool_use_id};
 use crate::input::tool_kind::{FactsReader, ToolTable};
 use crate::model::details::Details;
 use crate::model::event::EventKind;
-use crate::model::transcript::{Part, Role, Turn, TurnMeta};
+use crate::model::transcript::{NonText, Part, Turn, TurnMeta, output_text};
 
 /// What differs between the formats that share these messages: field names (the live wire and a
 /// saved session spell some differently) and the agent whose tool names the blocks carry.
@@ -270,13 +270,10 @@ impl ClaudeMessages {
                 } => {
                     let sc = sidecar.take();
                     let side_text = sc.as_ref().and_then(Details::as_str);
-                    if let Some(s) = &side_text {
-                        if s.starts_with("Error:") {
-                            is_error = true;
-                            if error_text.is_none() {
-                                error_text = Some(s.trim_start_matches("Error:").trim().to_owned());
-                            }
-                        }
+                    if let Some(s) = side_text.as_deref().filter(|s| s.starts_with("Error:")) {
+                        is_error = true;
+                        let text = s.trim_start_matches("Error:").trim();
+                        error_text.get_or_insert_with(|| text.to_owned());
                     }
                     // A rejection written before `toolDenialKind` existed: a denial, not an
                     // error (the fold keeps the result's output on the denied call).
@@ -284,7 +281,7 @@ impl ClaudeMessages {
                         emit(EventKind::ToolDenied {
                             tool_call_id: tool_call_id.clone(),
                             tool_name: String::new(),
-                            message: crate::model::transcript::output_text(&output),
+                            message: output_text(&output, NonText::Skip),
                         });
                     }
                     // An Agent call's result ends its sub-agent thread.
@@ -320,63 +317,31 @@ impl ClaudeMessages {
         };
         let joined = texts.join("\n");
         if let Some(p) = &thread {
-            let same = |t: &Turn| match t.parts.first() {
-                Some(Part::Text { text, .. }) => text.trim() == joined.trim(),
-                _ => false,
-            };
-            if parts.is_empty() && self.task_prompts.get(p).is_some_and(same) {
+            let held = parts.is_empty().then(|| self.held_prompt_is(p, &joined));
+            if let Some(mut turn) = held.flatten() {
                 // The thread's own first message is the prompt `task_started` held: the turn,
                 // with this message's time and id.
-                let mut turn = self.task_prompts.remove(p).expect("checked above");
                 if let Some(ts) = timestamp {
                     turn.timestamp = Some(ts);
                 }
                 if let Some(id) = row.uuid {
                     turn.id = id.into_owned();
                 }
-                emit(EventKind::UserTurn {
-                    turn: Box::new(turn),
-                    source_tool_call_id: None,
-                });
+                emit(EventKind::user_turn(turn));
                 return;
             }
             self.held_prompt(p, emit);
         }
-        let c = classify::classify(&joined, flags, thread.as_deref());
-        if thread.is_none()
-            && parts.is_empty()
-            && c.origin == crate::model::transcript::TurnOrigin::Notification
-            && c.machinery.contains_key("taskId")
-        {
-            match self.task_end(&c.machinery) {
-                Some(Some(k)) => {
-                    if let EventKind::SubtaskFinished { task_id, .. } = &k {
-                        self.tasks_ended_by_message.insert(task_id, ());
-                    }
-                    emit(k);
-                    return;
-                }
-                // Said already by the system `task_notification`: a trace record keeps the
-                // message (fields and raw text), hidden from readers as a repeat.
-                Some(None) => {
-                    emit(crate::input::fields::info(
-                        "task-notification",
-                        crate::model::session::Level::Trace,
-                        "a <task-notification> message for a task its system event already ended"
-                            .into(),
-                        Value::Object(c.machinery),
-                    ));
-                    return;
-                }
-                None => {}
+        let mut c = classify::classify(&joined, flags, thread.as_deref());
+        if thread.is_none() && parts.is_empty() {
+            match self.task_notification(c, emit) {
+                Some(turn) => c = turn,
+                None => return,
             }
         }
         let mut turn_parts = Vec::with_capacity(parts.len() + 1);
         if !c.text.is_empty() || parts.is_empty() {
-            turn_parts.push(Part::Text {
-                text: c.text,
-                citations: Vec::new(),
-            });
+            turn_parts.push(Part::text(c.text));
         }
         turn_parts.extend(parts);
         let origin = match (&first_result, c.origin) {
@@ -392,21 +357,16 @@ impl ClaudeMessages {
             .uuid
             .map(std::borrow::Cow::into_owned)
             .unwrap_or_else(|| format!("u{}", self.user_count));
-        let turn = Turn {
-            id,
-            role: Role::User,
-            origin,
-            parent_task_id: thread.clone(),
-            parts: turn_parts,
-            metadata: TurnMeta {
-                machinery: c.machinery,
-                priority: row.priority.map(std::borrow::Cow::into_owned),
-                file_attachments: row.file_attachments.unwrap_or_default(),
-                ..TurnMeta::default()
-            },
-            timestamp,
-            end_timestamp: None,
+        let meta = TurnMeta {
+            machinery: c.machinery,
+            priority: row.priority.map(std::borrow::Cow::into_owned),
+            file_attachments: row.file_attachments.unwrap_or_default(),
+            ..TurnMeta::default()
         };
+        let turn = Turn::user(id, origin, turn_parts)
+            .in_thread(thread.clone())
+            .with_meta(meta)
+            .at(timestamp);
         let source_tool_call_id = row
             .source_tool_use_id_saved
             .or(row.source_tool_use_id)
@@ -416,6 +376,57 @@ impl ClaudeMessages {
             turn: Box::new(turn),
             source_tool_call_id,
         });
+    }
+}
+
+impl ClaudeMessages {
+    /// The prompt turn `task_started` held for the sub-agent thread of the call `thread`, taken,
+    /// when a message of that thread whose text is `text` is that same prompt.
+    fn held_prompt_is(&mut self, thread: &str, text: &str) -> Option<Turn> {
+        let same = |t: &Turn| match t.parts.first() {
+            Some(Part::Text { text: held, .. }) => held.trim() == text.trim(),
+            _ => false,
+        };
+        if !self.task_prompts.get(thread).is_some_and(same) {
+            return None;
+        }
+        self.task_prompts.remove(thread)
+    }
+
+    /// A main-thread message that is only a `<task-notification>` for a task: the task's end,
+    /// emitted as its event, or, when the system `task_notification` said it already, a trace
+    /// record that keeps the message (fields and raw text), hidden from readers as a repeat.
+    /// `None` when it was one; the classified message back when it is a turn after all.
+    fn task_notification(
+        &mut self,
+        c: Classified,
+        emit: &mut impl FnMut(EventKind),
+    ) -> Option<Classified> {
+        if c.origin != crate::model::transcript::TurnOrigin::Notification
+            || !c.machinery.contains_key("taskId")
+        {
+            return Some(c);
+        }
+        match self.task_end(&c.machinery) {
+            Some(Some(k)) => {
+                if let EventKind::SubtaskFinished { task_id, .. } = &k {
+                    self.tasks_ended_by_message.insert(task_id, ());
+                }
+                emit(k);
+                None
+            }
+            Some(None) => {
+                emit(crate::input::fields::info(
+                    "task-notification",
+                    crate::model::session::Level::Trace,
+                    "a <task-notification> message for a task its system event already ended"
+                        .into(),
+                    Value::Object(c.machinery),
+                ));
+                None
+            }
+            None => Some(c),
+        }
     }
 }
 
@@ -430,21 +441,12 @@ impl ClaudeMessages {
             return;
         }
         let id = format!("{}-prompt", t.task_id.as_deref().unwrap_or_default());
-        let turn = Turn {
-            id,
-            role: Role::User,
-            origin: crate::model::transcript::TurnOrigin::SubagentPrompt {
-                parent_tool_call_id: call.to_owned(),
-            },
-            parent_task_id: Some(call.to_owned()),
-            parts: vec![Part::Text {
-                text: prompt.to_owned(),
-                citations: Vec::new(),
-            }],
-            metadata: TurnMeta::default(),
-            timestamp: t.timestamp.as_deref().map(str::to_owned),
-            end_timestamp: None,
+        let origin = crate::model::transcript::TurnOrigin::SubagentPrompt {
+            parent_tool_call_id: call.to_owned(),
         };
+        let turn = Turn::user(id, origin, vec![Part::text(prompt.to_owned())])
+            .in_thread(Some(call.to_owned()))
+            .at(t.timestamp.as_deref().map(str::to_owned));
         // Held: the thread's own first message, when it comes, gives the time (`task_prompts`).
         self.task_prompts.insert(call.to_owned(), turn);
     }
@@ -453,10 +455,7 @@ impl ClaudeMessages {
     /// else of its thread came first, so the stream will not send the prompt as a message.
     pub(crate) fn held_prompt(&mut self, call: &str, emit: &mut impl FnMut(EventKind)) {
         if let Some(turn) = self.task_prompts.remove(call) {
-            emit(EventKind::UserTurn {
-                turn: Box::new(turn),
-                source_tool_call_id: None,
-            });
+            emit(EventKind::user_turn(turn));
         }
     }
 
@@ -507,7 +506,7 @@ fn is_rejection(sidecar: Option<&str>, output: &Value) -> bool {
             .trim_start_matches("Error:")
             .trim_start()
             .starts_with(REJECTED_TEXT)
-        || crate::model::transcript::output_text(output)
+        || output_text(output, NonText::Skip)
             .trim_start()
             .starts_with(REJECTED_TEXT)
 }
@@ -522,23 +521,13 @@ pub(crate) fn local_command_turn(v: &Value) -> EventKind {
     };
     let c = classify::local_command(&content);
     let id = opt_string(v, "uuid").unwrap_or_default();
-    EventKind::UserTurn {
-        turn: Box::new(Turn {
-            id,
-            role: Role::User,
-            origin: c.origin,
-            parent_task_id: parent_tool_use_id(v),
-            parts: vec![Part::Text {
-                text: c.text,
-                citations: Vec::new(),
-            }],
-            metadata: TurnMeta {
-                machinery: c.machinery,
-                ..TurnMeta::default()
-            },
-            timestamp: opt_string(v, "timestamp"),
-            end_timestamp: None,
-        }),
-        source_tool_call_id: None,
-    }
+    let meta = TurnMeta {
+        machinery: c.machinery,
+        ..TurnMeta::default()
+    };
+    let turn = Turn::user(id, c.origin, vec![Part::text(c.text)])
+        .in_thread(parent_tool_use_id(v))
+        .with_meta(meta)
+        .at(opt_string(v, "timestamp"));
+    EventKind::user_turn(turn)
 }

@@ -22,7 +22,7 @@ use crate::model::recent::Recent;
 use crate::model::session::{Level, SystemNotice};
 use crate::model::tool_kind::ToolKind;
 use crate::model::transcript::{
-    Caller, Part, Role, SyntheticReason, ToolCall, Turn, TurnMeta, TurnOrigin, Usage,
+    Caller, Part, SyntheticReason, ToolCall, Turn, TurnMeta, TurnOrigin, Usage,
 };
 
 /// Where an item is in its life: the stream sends `item.started`, `item.updated` and
@@ -83,6 +83,29 @@ pub(crate) struct Outcome {
     pub(crate) error_text: Option<String>,
     /// Codex's own details (exit code, raw command, structured MCP content, …).
     pub(crate) sidecar: Option<Value>,
+}
+
+impl Outcome {
+    /// The `tool-result` event of the call `call_id` that ended this way (`server_run`: the
+    /// provider ran it), at `timestamp`.
+    fn into_result(
+        self,
+        call_id: String,
+        server_run: bool,
+        timestamp: Option<String>,
+    ) -> EventKind {
+        EventKind::ToolResult {
+            thread: None,
+            tool_call_id: call_id,
+            is_error: self.is_error,
+            output: self.output,
+            error_text: self.error_text,
+            facts: super::tools::result_facts(self.sidecar.as_ref()),
+            sidecar: self.sidecar.map(Details::from),
+            server_run,
+            timestamp,
+        }
+    }
 }
 
 /// Turns items into events, keeping what ties them together: the open assistant message, the
@@ -156,17 +179,7 @@ impl Emitter {
         self.message = None;
         out.push(Event {
             line,
-            kind: EventKind::ToolResult {
-                thread: None,
-                tool_call_id: call_id,
-                is_error: o.is_error,
-                output: o.output,
-                error_text: o.error_text,
-                facts: super::tools::result_facts(o.sidecar.as_ref()),
-                sidecar: o.sidecar.map(Details::from),
-                server_run: false,
-                timestamp: None,
-            },
+            kind: o.into_result(call_id, false, None),
         });
     }
 
@@ -205,33 +218,24 @@ impl Emitter {
         timestamp: Option<String>,
         out: &mut Vec<Event>,
     ) {
-        let mut push = |kind| out.push(Event { line, kind });
-        let block = |message_id: String, part: Part| EventKind::AssistantBlock {
-            thread: None,
-            message_id,
-            part,
-            meta: TurnMeta::default(),
-            timestamp: timestamp.clone(),
+        let mut at = At {
+            line,
+            timestamp,
+            out,
         };
         match item {
             Item::Agent { .. } | Item::Reasoning { .. } if phase != Phase::Completed => {
-                push(EventKind::Absorbed {
+                at.push(EventKind::Absorbed {
                     what: "text item in progress (its text arrives whole when it completes)".into(),
                 });
             }
             Item::Agent { text } => {
                 let m = self.message_id(id);
-                push(block(
-                    m,
-                    Part::Text {
-                        text,
-                        citations: Vec::new(),
-                    },
-                ));
+                at.push(at.block(m, Part::text(text)));
             }
             Item::Reasoning { text } => {
                 let m = self.message_id(id);
-                push(block(
+                at.push(at.block(
                     m,
                     Part::Reasoning {
                         text,
@@ -242,42 +246,21 @@ impl Emitter {
             }
             Item::User { text } => {
                 self.message = None;
-                push(EventKind::UserTurn {
-                    turn: Box::new(Turn {
-                        id: self.scoped(id),
-                        role: Role::User,
-                        origin: TurnOrigin::UserInput,
-                        parent_task_id: None,
-                        parts: vec![Part::Text {
-                            text,
-                            citations: Vec::new(),
-                        }],
-                        metadata: TurnMeta::default(),
-                        timestamp: timestamp.clone(),
-                        end_timestamp: None,
-                    }),
-                    source_tool_call_id: None,
-                });
+                let turn = Turn::user(
+                    self.scoped(id),
+                    TurnOrigin::UserInput,
+                    vec![Part::text(text)],
+                );
+                at.push(EventKind::user_turn(turn.at(at.timestamp.clone())));
             }
-            Item::Context { text } => push(EventKind::UserTurn {
-                turn: Box::new(Turn {
-                    id: self.scoped(id),
-                    role: Role::User,
-                    origin: TurnOrigin::Synthetic {
-                        reason: SyntheticReason::Other,
-                    },
-                    parent_task_id: None,
-                    parts: vec![Part::Text {
-                        text,
-                        citations: Vec::new(),
-                    }],
-                    metadata: TurnMeta::default(),
-                    timestamp: timestamp.clone(),
-                    end_timestamp: None,
-                }),
-                source_tool_call_id: None,
-            }),
-            Item::Error { message } => push(EventKind::Notice {
+            Item::Context { text } => {
+                let origin = TurnOrigin::Synthetic {
+                    reason: SyntheticReason::Other,
+                };
+                let turn = Turn::user(self.scoped(id), origin, vec![Part::text(text)]);
+                at.push(EventKind::user_turn(turn.at(at.timestamp.clone())));
+            }
+            Item::Error { message } => at.push(EventKind::Notice {
                 notice: Box::new(SystemNotice::Info {
                     source: "error".into(),
                     level: Level::Warning,
@@ -285,113 +268,140 @@ impl Emitter {
                     data: Value::Null,
                 }),
             }),
-            Item::Tool(t) if t.snapshot => {
-                let key = self.scoped(id);
-                let entry = self
-                    .snapshots
-                    .entry(key.clone())
-                    .or_insert((0, Value::Null));
-                if entry.1 == t.input {
-                    push(EventKind::Absorbed {
-                        what: "item unchanged".into(),
-                    });
-                    return;
-                }
-                entry.0 += 1;
-                entry.1 = t.input.clone();
-                let call_id = if entry.0 == 1 {
-                    key
-                } else {
-                    format!("{key}#{}", entry.0)
-                };
-                let m = self.message_id(id);
+            Item::Tool(t) if t.snapshot => self.tool_snapshot(id, *t, &mut at),
+            Item::Tool(t) => self.tool(phase, id, *t, &mut at),
+        }
+    }
+
+    /// A tool item that is a snapshot of something that changes (a plan): each new content is a
+    /// call of its own, done at once; an unchanged one is absorbed.
+    fn tool_snapshot(&mut self, id: &str, t: ToolItem, at: &mut At<'_>) {
+        let key = self.scoped(id);
+        let entry = self
+            .snapshots
+            .entry(key.clone())
+            .or_insert((0, Value::Null));
+        if entry.1 == t.input {
+            at.push(EventKind::Absorbed {
+                what: "item unchanged".into(),
+            });
+            return;
+        }
+        entry.0 += 1;
+        entry.1 = t.input.clone();
+        let call_id = if entry.0 == 1 {
+            key
+        } else {
+            format!("{key}#{}", entry.0)
+        };
+        let m = self.message_id(id);
+        self.message = None;
+        at.push(at.block(
+            m,
+            Part::ToolCall {
+                call: Box::new(ToolCall::new(
+                    call_id.clone(),
+                    t.name,
+                    t.kind,
+                    t.caller,
+                    t.input,
+                )),
+            },
+        ));
+        at.push(EventKind::ToolResult {
+            thread: None,
+            tool_call_id: call_id,
+            is_error: false,
+            output: Value::String(String::new()),
+            error_text: None,
+            sidecar: None,
+            facts: crate::model::transcript::ResultFacts::default(),
+            server_run: false,
+            timestamp: at.timestamp.clone(),
+        });
+    }
+
+    /// A tool item: its call when first seen, an update of its input after, and its result when
+    /// it completes (once, however often the item is repeated).
+    fn tool(&mut self, phase: Phase, id: &str, t: ToolItem, at: &mut At<'_>) {
+        let call_id = self.scoped(id);
+        if self.done.contains(&call_id) {
+            at.push(EventKind::Absorbed {
+                what: "item already completed".into(),
+            });
+            return;
+        }
+        let ToolItem {
+            name,
+            kind,
+            caller,
+            mcp_server,
+            input,
+            outcome,
+            snapshot: _,
+        } = t;
+        if self.announced.insert(call_id.clone()) {
+            let mut call = ToolCall::new(call_id.clone(), name, kind, caller, input);
+            call.mcp_server = mcp_server;
+            let m = self.message_id(id);
+            at.push(at.block(
+                m,
+                Part::ToolCall {
+                    call: Box::new(call),
+                },
+            ));
+        } else if phase == Phase::Started {
+            at.push(EventKind::Absorbed {
+                what: "item started again".into(),
+            });
+        } else {
+            at.push(EventKind::ToolUpdate {
+                tool_call_id: call_id.clone(),
+                state: None,
+                output: None,
+                input: Some(input),
+                kind: Some(kind),
+                error_text: None,
+                sidecar: None,
+            });
+        }
+        if let (Phase::Completed, Some(o)) = (phase, outcome) {
+            self.announced.remove(&call_id);
+            self.done.insert(&call_id, ());
+            if caller != Caller::ServerTool {
+                // The result goes back to the model: what follows is a new response.
                 self.message = None;
-                push(block(
-                    m,
-                    Part::ToolCall {
-                        call: Box::new(ToolCall::new(
-                            call_id.clone(),
-                            t.name,
-                            t.kind,
-                            t.caller,
-                            t.input,
-                        )),
-                    },
-                ));
-                push(EventKind::ToolResult {
-                    thread: None,
-                    tool_call_id: call_id,
-                    is_error: false,
-                    output: Value::String(String::new()),
-                    error_text: None,
-                    sidecar: None,
-                    facts: crate::model::transcript::ResultFacts::default(),
-                    server_run: false,
-                    timestamp: timestamp.clone(),
-                });
             }
-            Item::Tool(t) => {
-                let call_id = self.scoped(id);
-                if self.done.contains(&call_id) {
-                    push(EventKind::Absorbed {
-                        what: "item already completed".into(),
-                    });
-                    return;
-                }
-                let ToolItem {
-                    name,
-                    kind,
-                    caller,
-                    mcp_server,
-                    input,
-                    outcome,
-                    snapshot: _,
-                } = *t;
-                if self.announced.insert(call_id.clone()) {
-                    let mut call = ToolCall::new(call_id.clone(), name, kind, caller, input);
-                    call.mcp_server = mcp_server;
-                    let m = self.message_id(id);
-                    push(block(
-                        m,
-                        Part::ToolCall {
-                            call: Box::new(call),
-                        },
-                    ));
-                } else if phase == Phase::Started {
-                    push(EventKind::Absorbed {
-                        what: "item started again".into(),
-                    });
-                } else {
-                    push(EventKind::ToolUpdate {
-                        tool_call_id: call_id.clone(),
-                        state: None,
-                        output: None,
-                        input: Some(input),
-                        kind: Some(kind),
-                        error_text: None,
-                        sidecar: None,
-                    });
-                }
-                if let (Phase::Completed, Some(o)) = (phase, outcome) {
-                    self.announced.remove(&call_id);
-                    self.done.insert(&call_id, ());
-                    if caller != Caller::ServerTool {
-                        // The result goes back to the model: what follows is a new response.
-                        self.message = None;
-                    }
-                    push(EventKind::ToolResult {
-                        thread: None,
-                        tool_call_id: call_id,
-                        is_error: o.is_error,
-                        output: o.output,
-                        error_text: o.error_text,
-                        facts: super::tools::result_facts(o.sidecar.as_ref()),
-                        sidecar: o.sidecar.map(Details::from),
-                        server_run: caller == Caller::ServerTool,
-                        timestamp: timestamp.clone(),
-                    });
-                }
-            }
+            let server_run = caller == Caller::ServerTool;
+            at.push(o.into_result(call_id, server_run, at.timestamp.clone()));
+        }
+    }
+}
+
+/// Where the events of one item go: the line it came from and its time, shared by each.
+struct At<'a> {
+    line: u64,
+    timestamp: Option<String>,
+    out: &'a mut Vec<Event>,
+}
+
+impl At<'_> {
+    /// Emits one event of the item.
+    fn push(&mut self, kind: EventKind) {
+        self.out.push(Event {
+            line: self.line,
+            kind,
+        });
+    }
+
+    /// One block of the assistant message `message_id`, at the item's time.
+    fn block(&self, message_id: String, part: Part) -> EventKind {
+        EventKind::AssistantBlock {
+            thread: None,
+            message_id,
+            part,
+            meta: TurnMeta::default(),
+            timestamp: self.timestamp.clone(),
         }
     }
 }

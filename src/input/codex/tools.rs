@@ -9,7 +9,7 @@ use crate::input::codex::items::{Outcome, ToolItem};
 use crate::input::fields::str_of;
 use crate::input::tool_kind;
 use crate::model::tool_kind::{PatchFile, ToolKind};
-use crate::model::transcript::{Caller, ResultFacts};
+use crate::model::transcript::{Caller, NonText, ResultFacts, output_text};
 /// A call of Codex's collab tools (the sub-agents it starts and talks to) → its kind. Starting,
 /// resuming or writing to a sub-agent hands it a prompt: a sub-agent call described by that
 /// prompt. Waiting for or closing sub-agents hands them nothing: a call about those agents.
@@ -248,7 +248,7 @@ pub(crate) fn mcp_item(
                 error_text: if is_error {
                     Some(
                         error
-                            .unwrap_or_else(|| crate::model::transcript::output_text(&output))
+                            .unwrap_or_else(|| output_text(&output, NonText::Skip))
                             .trim()
                             .to_owned(),
                     )

@@ -26,7 +26,7 @@ use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::details::Details;
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
-use crate::model::transcript::{Caller, Part, Role, ToolCall, Turn, TurnMeta, TurnOrigin, Usage};
+use crate::model::transcript::{Caller, Part, ToolCall, TurnMeta, TurnOrigin, Usage};
 
 /// The agent name written in the session record.
 const AGENT: &str = "gemini-cli";
@@ -98,25 +98,14 @@ impl Adapter for GeminiStream {
             "message" if str_of(&v, "role") == "user" => {
                 self.close(out);
                 self.users += 1;
-                let turn = Turn {
-                    id: format!("u{}", self.users),
-                    role: Role::User,
-                    origin: TurnOrigin::UserInput,
-                    parent_task_id: None,
-                    parts: vec![Part::Text {
-                        text: str_of(&v, "content").to_owned(),
-                        citations: Vec::new(),
-                    }],
-                    metadata: TurnMeta::default(),
-                    timestamp: ts,
-                    end_timestamp: None,
-                };
                 out.push(Event {
                     line: n,
-                    kind: EventKind::UserTurn {
-                        turn: Box::new(turn),
-                        source_tool_call_id: None,
-                    },
+                    kind: EventKind::user_text(
+                        format!("u{}", self.users),
+                        TurnOrigin::UserInput,
+                        str_of(&v, "content").to_owned(),
+                        ts,
+                    ),
                 });
             }
             "message" if str_of(&v, "role") == "assistant" => {

@@ -6,9 +6,9 @@
 use serde_json::{Map, Value, json};
 
 use crate::input::fields::{opt_string, str_of};
-use crate::input::qwen::state::{ChunkKind, Conversation, Emit, Gathered, parent_of, text_part};
+use crate::input::qwen::state::{ChunkKind, Conversation, Emit, Gathered, parent_of};
 use crate::model::event::{EventKind, Thread};
-use crate::model::transcript::{Part, Role, Turn, TurnMeta, TurnOrigin, Usage};
+use crate::model::transcript::{Part, Turn, TurnMeta, TurnOrigin, Usage};
 
 impl Conversation {
     /// Emits every gathered run of chunks and closes every open message (a turn ended).
@@ -197,25 +197,18 @@ impl Conversation {
                 }
                 let mut parts = Vec::new();
                 if !g.text.is_empty() || g.extra.is_empty() {
-                    parts.push(text_part(g.text));
+                    parts.push(Part::text(g.text));
                 }
                 parts.extend(g.extra);
-                e.push(EventKind::UserTurn {
-                    turn: Box::new(Turn {
-                        id: g.id,
-                        role: Role::User,
-                        origin,
-                        parent_task_id: thread.clone(),
-                        parts,
-                        metadata: TurnMeta {
-                            machinery: m,
-                            ..TurnMeta::default()
-                        },
-                        timestamp: g.timestamp,
-                        end_timestamp: None,
-                    }),
-                    source_tool_call_id: None,
-                });
+                let meta = TurnMeta {
+                    machinery: m,
+                    ..TurnMeta::default()
+                };
+                let turn = Turn::user(g.id, origin, parts)
+                    .in_thread(thread.clone())
+                    .with_meta(meta)
+                    .at(g.timestamp);
+                e.push(EventKind::user_turn(turn));
             }
             ChunkKind::Assistant | ChunkKind::Thought => {
                 let mut parts = Vec::new();
@@ -227,7 +220,7 @@ impl Conversation {
                             signature: None,
                         }
                     } else {
-                        text_part(g.text)
+                        Part::text(g.text)
                     });
                 }
                 parts.extend(g.extra);
@@ -289,22 +282,15 @@ impl Conversation {
         machinery: Map<String, Value>,
         e: &mut Emit<'_>,
     ) {
-        e.push(EventKind::UserTurn {
-            turn: Box::new(Turn {
-                id,
-                role: Role::User,
-                origin,
-                parent_task_id: thread,
-                parts: vec![text_part(text)],
-                metadata: TurnMeta {
-                    machinery,
-                    ..TurnMeta::default()
-                },
-                timestamp: e.timestamp.clone(),
-                end_timestamp: None,
-            }),
-            source_tool_call_id: None,
-        });
+        let meta = TurnMeta {
+            machinery,
+            ..TurnMeta::default()
+        };
+        let turn = Turn::user(id, origin, vec![Part::text(text)])
+            .in_thread(thread)
+            .with_meta(meta)
+            .at(e.timestamp.clone());
+        e.push(EventKind::user_turn(turn));
     }
 }
 

@@ -137,14 +137,6 @@ impl Conversation {
     }
 }
 
-/// A text part with no citations.
-pub(super) fn text_part(text: String) -> Part {
-    Part::Text {
-        text,
-        citations: Vec::new(),
-    }
-}
-
 /// The sub-agent thread an ACP payload belongs to (`_meta.parentToolCallId`).
 pub(super) fn parent_of(upd: &Value) -> Thread {
     upd.pointer("/_meta/parentToolCallId")

@@ -28,7 +28,7 @@ use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::recent::Recent;
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
-use crate::model::transcript::{Part, ToolState};
+use crate::model::transcript::{NonText, Part, ToolState, output_text};
 
 /// Qwen Code's stream-json: Claude's live spelling, Qwen Code's tool names.
 const WIRE: Wire = Wire {
@@ -254,7 +254,7 @@ fn denial(kind: EventKind, names: &Recent<String>, denied: &mut Recent<()>) -> V
     };
     let text = error_text
         .clone()
-        .unwrap_or_else(|| crate::model::transcript::output_text(output));
+        .unwrap_or_else(|| output_text(output, NonText::Skip));
     if !is_denial_text(&text) {
         return vec![kind];
     }

@@ -27,14 +27,14 @@ use serde_json::{Map, Value, json};
 use crate::input::anthropic::blocks::split_mcp_name;
 use crate::input::fields::{info, opt_string, str_of};
 use crate::input::qwen::state::{
-    CallRecord, Conversation, Emit, content_lines, is_empty_value, parent_of, text_part,
+    CallRecord, Conversation, Emit, content_lines, is_empty_value, parent_of,
 };
 use crate::model::details::Details;
 use crate::model::event::EventKind;
 use crate::model::session::Level;
 use crate::model::tool_kind::ToolKind;
 use crate::model::transcript::{
-    Caller, Part, Role, SubagentStatus, ToolCall, ToolState, Turn, TurnMeta, TurnOrigin,
+    Caller, NonText, Part, SubagentStatus, ToolCall, ToolState, Turn, TurnOrigin, output_text,
 };
 
 impl Conversation {
@@ -257,21 +257,15 @@ impl Conversation {
         });
         let prompt = str_of(&input, "prompt");
         if !prompt.is_empty() {
-            e.push(EventKind::UserTurn {
-                turn: Box::new(Turn {
-                    id: format!("prompt-{id}"),
-                    role: Role::User,
-                    origin: TurnOrigin::SubagentPrompt {
-                        parent_tool_call_id: id.to_owned(),
-                    },
-                    parent_task_id: Some(id.to_owned()),
-                    parts: vec![text_part(prompt.to_owned())],
-                    metadata: TurnMeta::default(),
-                    timestamp: None,
-                    end_timestamp: None,
-                }),
-                source_tool_call_id: None,
-            });
+            let origin = TurnOrigin::SubagentPrompt {
+                parent_tool_call_id: id.to_owned(),
+            };
+            let turn = Turn::user(
+                format!("prompt-{id}"),
+                origin,
+                vec![Part::text(prompt.to_owned())],
+            );
+            e.push(EventKind::user_turn(turn.in_thread(Some(id.to_owned()))));
         }
     }
 
@@ -312,7 +306,7 @@ impl Conversation {
         rec.done = true;
         let is_error = rec.status != "completed";
         let mut output = rec.output();
-        let mut text = crate::model::transcript::output_text(&output);
+        let mut text = output_text(&output, NonText::Skip);
         // A failed (cancelled, killed) command: what it printed is its output; the daemon's
         // message and the signal are the error.
         let shell = &rec.raw_output;

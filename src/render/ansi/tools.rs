@@ -7,10 +7,12 @@ use owo_colors::Style;
 
 use super::View;
 use super::layout::{Line, Span, Wrapper};
-use crate::model::tool_kind::{TodoStatus, ToolKind};
-use crate::model::transcript::{Part, SubagentRecord, SubagentStatus, ToolCall, ToolState};
-use crate::render::summary::output_text;
-use crate::render::summary::{self, DiffLine};
+use crate::model::file_change::{DiffLine, FileChange};
+use crate::model::tool_kind::{InputShape, TodoStatus};
+use crate::model::transcript::{
+    NonText, Part, SubagentRecord, SubagentStatus, ToolCall, ToolState, output_text,
+};
+use crate::render::summary;
 
 /// Result lines shown before `… +N lines`.
 const RESULT_LINES: usize = 5;
@@ -26,9 +28,9 @@ impl View {
             vec![ind.clone(), Span::new("⏺ ", self.pal.tool_bullet)],
             vec![ind, Span::new("  ", Style::new())],
         );
-        let name = summary::display_name(call);
+        let name = call.display_name();
         w.words(&name, self.pal.tool, None);
-        if summary::is_mcp(call) {
+        if call.kind.mcp_tool().is_some() {
             let mut lines = w.finish();
             // An MCP call's arguments have no one-line summary: `--full` shows them whole.
             let args = call.input.as_object().filter(|o| !o.is_empty());
@@ -89,7 +91,11 @@ impl View {
     /// What a call came to: its result, error or denial (or that it has none).
     pub(super) fn call_result(&self, call: &ToolCall, depth: usize) -> Vec<Line> {
         let mut w = self.result_wrapper(depth);
-        let out_text = call.output.as_ref().map(output_text).unwrap_or_default();
+        let out_text = call
+            .output
+            .as_ref()
+            .map(|o| output_text(o, NonText::Mark))
+            .unwrap_or_default();
         match call.state {
             ToolState::ApprovalPending => {
                 w.raw_line("(waiting for approval)", self.pal.dim);
@@ -134,7 +140,7 @@ impl View {
                 if summary::is_agent_call(call) {
                     return self.subagent(call, depth);
                 }
-                if let Some(plan) = summary::plan(call) {
+                if let Some(plan) = call.kind.plan() {
                     let mut lines = self.plan(plan, depth);
                     self.full_result(&mut w, &out_text);
                     lines.extend(w.finish());
@@ -153,44 +159,13 @@ impl View {
     }
 
     fn success(&self, w: &mut Wrapper, call: &ToolCall, out_text: &str) {
-        match &call.kind {
-            ToolKind::Edit { .. } | ToolKind::MultiEdit { .. } | ToolKind::Write { .. } => {
-                let diff = summary::edit_diff(&call.kind).unwrap_or_default();
-                let adds = diff
-                    .iter()
-                    .filter(|d| matches!(d, DiffLine::Add(_)))
-                    .count();
-                let dels = diff
-                    .iter()
-                    .filter(|d| matches!(d, DiffLine::Del(_)))
-                    .count();
-                let path = summary::changed_file(&call.kind);
-                let head = if let ToolKind::Write { .. } = call.kind {
-                    format!("Wrote {adds} line{} to {path}", plural(adds))
-                } else {
-                    format!("Updated {path} (+{adds} −{dels})")
-                };
-                w.raw_line(&head, Style::new());
-                let keep = if self.full {
-                    diff.len()
-                } else {
-                    DIFF_LINES.min(diff.len())
-                };
-                for d in &diff[..keep] {
-                    match d {
-                        DiffLine::Gap => w.raw_line("⋯", self.pal.dim),
-                        DiffLine::Ctx(l) => w.raw_line(&format!("  {l}"), self.pal.dim),
-                        DiffLine::Del(l) => w.raw_line(&format!("- {l}"), self.pal.diff_del),
-                        DiffLine::Add(l) => w.raw_line(&format!("+ {l}"), self.pal.diff_add),
-                    }
-                }
-                if keep < diff.len() {
-                    w.raw_line(&cut_note(diff.len() - keep), self.pal.dim);
-                }
+        match call.kind.input_shape() {
+            InputShape::FileChange(change) => {
+                self.file_change(w, &change);
                 self.full_result(w, out_text);
                 return;
             }
-            ToolKind::Todo { items } if !items.is_empty() => {
+            InputShape::Checklist(items) if !items.is_empty() => {
                 for item in items {
                     let (mark, style) = match item.status {
                         TodoStatus::Completed => ("☒ ", self.pal.todo_done),
@@ -202,14 +177,16 @@ impl View {
                 self.full_result(w, out_text);
                 return;
             }
-            ToolKind::StructuredOutput => {
+            InputShape::Answer => {
                 let json = serde_json::to_string_pretty(&call.input).unwrap_or_default();
                 self.capped(w, &json, self.pal.result, DIFF_LINES);
                 self.full_result(w, out_text);
                 return;
             }
-            ToolKind::Read { .. }
-                if !self.full && out_text.lines().next().is_some_and(|l| !l.starts_with('[')) =>
+            InputShape::Fields
+                if call.kind.read_file().is_some()
+                    && !self.full
+                    && out_text.lines().next().is_some_and(|l| !l.starts_with('[')) =>
             {
                 let n = call
                     .facts
@@ -222,18 +199,11 @@ impl View {
                 return;
             }
             // Drawn as their output below.
-            ToolKind::Todo { .. }
-            | ToolKind::Read { .. }
-            | ToolKind::Shell { .. }
-            | ToolKind::Patch { .. }
-            | ToolKind::Search { .. }
-            | ToolKind::WebFetch { .. }
-            | ToolKind::WebSearch { .. }
-            | ToolKind::Plan { .. }
-            | ToolKind::Subagent { .. }
-            | ToolKind::Skill { .. }
-            | ToolKind::Mcp { .. }
-            | ToolKind::Other { .. } => {}
+            InputShape::Command { .. }
+            | InputShape::Checklist(_)
+            | InputShape::Plan(_)
+            | InputShape::Subagent
+            | InputShape::Fields => {}
         }
         if out_text.trim().is_empty() {
             w.raw_line("(no output)", self.pal.dim);
@@ -244,6 +214,43 @@ impl View {
             if let Some(body) = call.skill.as_ref().and_then(|s| s.body.as_deref()) {
                 self.capped(w, body, self.pal.dim, 10);
             }
+        }
+    }
+
+    /// A file edit or write as a coloured diff under a head saying what changed, shortened
+    /// unless `--full`.
+    fn file_change(&self, w: &mut Wrapper, change: &FileChange<'_>) {
+        let diff = change.diff(0);
+        let adds = diff
+            .iter()
+            .filter(|d| matches!(d, DiffLine::Add(_)))
+            .count();
+        let dels = diff
+            .iter()
+            .filter(|d| matches!(d, DiffLine::Del(_)))
+            .count();
+        let path = change.path;
+        let head = if change.writes_whole_file() {
+            format!("Wrote {adds} line{} to {path}", plural(adds))
+        } else {
+            format!("Updated {path} (+{adds} −{dels})")
+        };
+        w.raw_line(&head, Style::new());
+        let keep = if self.full {
+            diff.len()
+        } else {
+            DIFF_LINES.min(diff.len())
+        };
+        for d in &diff[..keep] {
+            match d {
+                DiffLine::Gap => w.raw_line("⋯", self.pal.dim),
+                DiffLine::Ctx(l) => w.raw_line(&format!("  {l}"), self.pal.dim),
+                DiffLine::Del(l) => w.raw_line(&format!("- {l}"), self.pal.diff_del),
+                DiffLine::Add(l) => w.raw_line(&format!("+ {l}"), self.pal.diff_add),
+            }
+        }
+        if keep < diff.len() {
+            w.raw_line(&cut_note(diff.len() - keep), self.pal.dim);
         }
     }
 
@@ -287,7 +294,11 @@ impl View {
             self.capped(&mut w, &ack, self.pal.dim, RESULT_LINES);
             lines.extend(w.finish());
         }
-        let report = call.output.as_ref().map(output_text).unwrap_or_default();
+        let report = call
+            .output
+            .as_ref()
+            .map(|o| output_text(o, NonText::Mark))
+            .unwrap_or_default();
         match &call.subagent {
             Some(rec) => lines.extend(self.subagent_body(rec, depth)),
             // No record of the run: what the harness handed back is all there is to say (a

@@ -1,8 +1,8 @@
 //! Edit, MultiEdit and Write calls as a diff.
 //!
 //! The harness's own hunks (the call's `facts`, read by the adapter) are used when it reported
-//! them; without them the diff is built from the kind by `render::summary::file_diff` (shared with the text and
-//! Markdown views), with a few lines of context.
+//! them; without them the diff is the one the call's input describes (`model::file_change`,
+//! shared with the text and Markdown views), with a few lines of context.
 //!
 //! Lines are highlighted by the file's language (the old side and the new side each parsed in
 //! order, so a string or comment that spans lines stays right), and inside a removed line and
@@ -14,8 +14,8 @@ use similar::{Algorithm, DiffTag, capture_diff_slices};
 
 use super::escape::Html;
 use super::highlight::{self, Highlighter, Language, Segment};
-use crate::model::tool_kind::{DiffHunk, ResultFacts, ToolKind};
-use crate::render::summary::{DiffLine, changed_file, file_diff};
+use crate::model::file_change::{DiffLine, FileChange};
+use crate::model::tool_kind::{DiffHunk, ResultFacts};
 
 /// Lines longer than this are compared whole, not word by word.
 const MAX_WORD_DIFF: usize = 1_000;
@@ -33,8 +33,8 @@ enum Row {
 const CONTEXT: usize = 3;
 
 /// Writes the file path and the change it received.
-pub(crate) fn push_file_change(h: &mut Html, kind: &ToolKind, facts: &ResultFacts) {
-    let path = changed_file(kind);
+pub(crate) fn push_file_change(h: &mut Html, change: &FileChange<'_>, facts: &ResultFacts) {
+    let path = change.path;
     h.raw_trusted("<p class=\"path\">")
         .text(path)
         .raw_trusted("</p>");
@@ -44,8 +44,7 @@ pub(crate) fn push_file_change(h: &mut Html, kind: &ToolKind, facts: &ResultFact
             hunk_rows(hunk, &mut rows);
         }
     } else {
-        let lines = file_diff(kind, CONTEXT).unwrap_or_default();
-        for line in lines {
+        for line in change.diff(CONTEXT) {
             rows.push(match line {
                 DiffLine::Gap => Row::Hunk("…".to_owned()),
                 DiffLine::Ctx(l) => Row::Line(' ', l),
@@ -270,16 +269,19 @@ fn push_line(h: &mut Html, mark: char, line: &str, segs: &[Segment], changed: &[
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::file_change::Edit;
 
     #[test]
     fn computed_diff_keeps_shared_lines_as_context() {
         let mut h = Html::default();
-        let kind = ToolKind::Edit {
-            path: "a.txt".into(),
-            old: "x\ny\nz".into(),
-            new: "x\nY\nz".into(),
-        };
-        push_file_change(&mut h, &kind, &ResultFacts::default());
+        let change = FileChange::new(
+            "a.txt",
+            Edit::Replace {
+                old: "x\ny\nz",
+                new: "x\nY\nz",
+            },
+        );
+        push_file_change(&mut h, &change, &ResultFacts::default());
         let out = h.as_str();
         assert!(
             out.contains(concat!(
@@ -293,12 +295,14 @@ mod tests {
     #[test]
     fn changed_words_are_marked() {
         let mut h = Html::default();
-        let kind = ToolKind::Edit {
-            path: "a.txt".into(),
-            old: "let total = 1;".into(),
-            new: "let total = 2;".into(),
-        };
-        push_file_change(&mut h, &kind, &ResultFacts::default());
+        let change = FileChange::new(
+            "a.txt",
+            Edit::Replace {
+                old: "let total = 1;",
+                new: "let total = 2;",
+            },
+        );
+        push_file_change(&mut h, &change, &ResultFacts::default());
         let out = h.as_str();
         assert!(
             out.contains("-let total = <span class=\"w\">1</span>;"),
@@ -324,12 +328,8 @@ mod tests {
             }],
             duration_ms: None,
         };
-        let kind = ToolKind::Edit {
-            path: "f".into(),
-            old: String::new(),
-            new: String::new(),
-        };
-        push_file_change(&mut h, &kind, &facts);
+        let change = FileChange::new("f", Edit::Replace { old: "", new: "" });
+        push_file_change(&mut h, &change, &facts);
         assert!(h.as_str().contains("@@ -1,1 +1,1 @@"));
         assert!(h.as_str().contains("+&lt;b&gt;"));
     }

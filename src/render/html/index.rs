@@ -24,9 +24,7 @@ use super::{CSS, JS, csp};
 use crate::model::Header;
 use crate::model::event::Event;
 use crate::model::session::SystemNotice;
-use crate::model::tool_kind::ToolKind;
 use crate::model::transcript::{Part, Role, TranscriptItem, TurnOrigin, Usage};
-use crate::render::summary::display_name;
 use crate::render::totals::Totals;
 use crate::render::{Render, Summary};
 
@@ -151,8 +149,8 @@ impl<'a> Tally<'a> {
                 for p in &t.parts {
                     if let Part::ToolCall { call } = p {
                         self.row.tool_calls += 1;
-                        self.term(display_name(call));
-                        for f in touched_files(&call.kind) {
+                        self.term(call.display_name());
+                        for f in call.kind.files() {
                             self.term(f.to_owned());
                         }
                     }
@@ -205,28 +203,6 @@ impl Render for Tally<'_> {
 
     fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
         self.inner.finish(out, summary)
-    }
-}
-
-/// The files a call read or changed (for the archive's search).
-fn touched_files(kind: &ToolKind) -> Vec<&str> {
-    match kind {
-        ToolKind::Read { path }
-        | ToolKind::Write { path, .. }
-        | ToolKind::Edit { path, .. }
-        | ToolKind::MultiEdit { path, .. } => vec![path.as_str()],
-        ToolKind::Patch { files } => files.iter().map(|f| f.path.as_str()).collect(),
-        ToolKind::Shell { .. }
-        | ToolKind::Search { .. }
-        | ToolKind::WebFetch { .. }
-        | ToolKind::WebSearch { .. }
-        | ToolKind::Todo { .. }
-        | ToolKind::Plan { .. }
-        | ToolKind::Subagent { .. }
-        | ToolKind::Skill { .. }
-        | ToolKind::Mcp { .. }
-        | ToolKind::StructuredOutput
-        | ToolKind::Other { .. } => Vec::new(),
     }
 }
 

@@ -8,10 +8,10 @@
 //! scrolls.
 
 use super::escape::Html;
-use super::kind::{Kind, kind_of};
 use super::timeline::{self, Lane, Mark, MarkKind};
 use super::times::{self, parse_ms, push_time};
 use crate::model::session::SystemNotice;
+use crate::model::tool_kind::ToolFamily;
 use crate::model::transcript::{Part, Role, ToolState, Turn, TurnOrigin, Usage};
 use crate::render::totals::Totals;
 
@@ -41,7 +41,7 @@ pub(crate) struct Map {
     turns: u64,
     prompts: Vec<Prompt>,
     prompts_dropped: u64,
-    tools: [u64; Kind::ALL.len()],
+    tools: [u64; ToolFamily::ALL.len()],
     errors: u64,
     denials: u64,
     /// Summed over the turns' own usage.
@@ -147,9 +147,12 @@ impl Map {
                 continue;
             };
             let scope = format!("{anchor}-c{}", i + 1);
-            let kind = kind_of(call);
+            let family = call.family();
             if lane == Lane::Main {
-                self.tools[Kind::ALL.iter().position(|k| *k == kind).unwrap_or(0)] += 1;
+                self.tools[ToolFamily::ALL
+                    .iter()
+                    .position(|f| *f == family)
+                    .unwrap_or(0)] += 1;
             }
             let mark = if call.denied.is_some() || call.state == ToolState::ApprovalDenied {
                 self.denials += 1;
@@ -245,7 +248,7 @@ impl Map {
         let calls: u64 = self.tools.iter().sum();
         if calls > 0 {
             h.raw_trusted("<dt>tool calls</dt><dd>").num(calls);
-            let by: Vec<String> = Kind::ALL
+            let by: Vec<String> = ToolFamily::ALL
                 .iter()
                 .zip(self.tools)
                 .filter(|(_, n)| *n > 0)

@@ -27,7 +27,6 @@ pub(crate) mod escape;
 mod handback;
 mod highlight;
 pub(crate) mod index;
-mod kind;
 mod map;
 mod markdown;
 mod notice;

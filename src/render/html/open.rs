@@ -16,7 +16,7 @@
 //!
 //! The header's "expand all" / "collapse all" buttons (script) change every toggle at once.
 
-use super::kind::{Kind, kind_of};
+use crate::model::tool_kind::ToolFamily;
 use crate::model::transcript::{ToolCall, ToolState};
 
 /// Lines of a long output shown before its "show all" toggle.
@@ -27,16 +27,16 @@ pub(crate) fn card_open(call: &ToolCall) -> bool {
     if call.denied.is_some() || matches!(call.state, ToolState::Error | ToolState::ApprovalDenied) {
         return true;
     }
-    match kind_of(call) {
-        Kind::Read => false,
-        Kind::Edit
-        | Kind::Write
-        | Kind::Todo
-        | Kind::Plan
-        | Kind::Agent
-        | Kind::Shell
-        | Kind::Search
-        | Kind::Web
-        | Kind::Other => true,
+    match call.family() {
+        ToolFamily::Read => false,
+        ToolFamily::Edit
+        | ToolFamily::Write
+        | ToolFamily::Todo
+        | ToolFamily::Plan
+        | ToolFamily::Agent
+        | ToolFamily::Shell
+        | ToolFamily::Search
+        | ToolFamily::Web
+        | ToolFamily::Other => true,
     }
 }

@@ -9,14 +9,15 @@ use serde_json::Value;
 use super::escape::{Html, safe_href, safe_image_src};
 use super::handback::{self, Handback};
 use super::highlight::{self, Highlighter, Language, push_segments};
-use super::kind::{Kind, kind_of};
 use super::markdown::push_markdown;
 use super::open::{PREVIEW_LINES, card_open};
 use super::{diff, turn};
-use crate::model::tool_kind::{TodoItem, TodoStatus, ToolKind};
-use crate::model::transcript::{SubagentRecord, SubagentStatus, ToolCall, ToolState};
+use crate::model::tool_kind::{InputShape, TodoItem, TodoStatus, ToolFamily};
+use crate::model::transcript::{
+    NonText, SubagentRecord, SubagentStatus, ToolCall, ToolState, output_text,
+};
 use crate::render::sgr;
-use crate::render::summary::{Fit, fitted_summary, output_text};
+use crate::render::summary::{Fit, fitted_summary};
 
 /// The state shown on a card: a CSS class and a word. A refused permission wins over the state
 /// the call ended in (the CLI reports a denial as an error result).
@@ -37,34 +38,16 @@ fn state_of(call: &ToolCall) -> (&'static str, &'static str) {
 /// Writes one card. `scope` is a unique prefix for anchors of nested sub-agent turns.
 pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
     let (class, word) = state_of(call);
-    let kind = kind_of(call);
+    let family = call.family();
     h.raw_trusted("<details class=\"tool st-")
         .raw_trusted(class)
         .raw_trusted(" k-")
-        .raw_trusted(kind.word())
+        .raw_trusted(family.word())
         .raw_trusted("\" id=\"")
         .attr(scope)
         .raw_trusted(if card_open(call) { "\" open>" } else { "\">" })
         .raw_trusted("<summary><span class=\"tname\">");
-    let shown_name = match &call.kind {
-        ToolKind::Mcp { tool, .. } => tool,
-        ToolKind::Shell { .. }
-        | ToolKind::Read { .. }
-        | ToolKind::Write { .. }
-        | ToolKind::Edit { .. }
-        | ToolKind::MultiEdit { .. }
-        | ToolKind::Patch { .. }
-        | ToolKind::Search { .. }
-        | ToolKind::WebFetch { .. }
-        | ToolKind::WebSearch { .. }
-        | ToolKind::Todo { .. }
-        | ToolKind::Plan { .. }
-        | ToolKind::Subagent { .. }
-        | ToolKind::Skill { .. }
-        | ToolKind::StructuredOutput
-        | ToolKind::Other { .. } => &call.name,
-    };
-    h.text(shown_name).raw_trusted("</span>");
+    h.text(call.tool_name()).raw_trusted("</span>");
     if let Some(server) = &call.mcp_server {
         h.raw_trusted(" <span class=\"badge mcp\">MCP · ")
             .text(server)
@@ -93,7 +76,7 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
             Some(_) | None => 0,
         }
     };
-    if kind == Kind::Read
+    if family == ToolFamily::Read
         && let lines = lines()
         && lines > 0
     {
@@ -121,17 +104,10 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
         h.raw_trusted("</div></details>");
     }
     // A sub-agent's hand-back: the report once, its trailer as facts.
-    let handback = match kind {
-        Kind::Agent => text.as_deref().and_then(handback::parse),
-        Kind::Shell
-        | Kind::Read
-        | Kind::Edit
-        | Kind::Write
-        | Kind::Search
-        | Kind::Web
-        | Kind::Todo
-        | Kind::Plan
-        | Kind::Other => None,
+    let handback = if family == ToolFamily::Agent {
+        text.as_deref().and_then(handback::parse)
+    } else {
+        None
     };
     if let Some(sub) = &call.subagent {
         let report = handback.as_ref().map(|hb| hb.report.as_str());
@@ -201,8 +177,8 @@ pub(crate) fn thousands(n: u64) -> String {
 
 /// The input, shaped by what the call does.
 fn push_input(h: &mut Html, call: &ToolCall) {
-    match &call.kind {
-        ToolKind::Shell {
+    match call.kind.input_shape() {
+        InputShape::Command {
             command,
             description,
         } => {
@@ -215,17 +191,15 @@ fn push_input(h: &mut Html, call: &ToolCall) {
                 .text(command)
                 .raw_trusted("</pre>");
         }
-        ToolKind::Edit { .. } | ToolKind::MultiEdit { .. } | ToolKind::Write { .. } => {
-            diff::push_file_change(h, &call.kind, &call.facts)
-        }
-        ToolKind::Todo { items } => push_todos(h, items),
-        ToolKind::Plan { plan } => {
+        InputShape::FileChange(change) => diff::push_file_change(h, &change, &call.facts),
+        InputShape::Checklist(items) => push_todos(h, items),
+        InputShape::Plan(plan) => {
             h.raw_trusted("<div class=\"md plan\">");
             push_markdown(h, plan);
             h.raw_trusted("</div>");
         }
         // The description and type are the sub-agent's heading: only the prompt is new here.
-        ToolKind::Subagent { .. } if call.input.get("prompt").and_then(Value::as_str).is_some() => {
+        InputShape::Subagent if call.input.get("prompt").and_then(Value::as_str).is_some() => {
             h.raw_trusted(
                 "<details class=\"prompt\"><summary>Prompt</summary><div class=\"plain\">",
             )
@@ -237,16 +211,9 @@ fn push_input(h: &mut Html, call: &ToolCall) {
             )
             .raw_trusted("</div></details>");
         }
-        ToolKind::Read { .. }
-        | ToolKind::Patch { .. }
-        | ToolKind::Search { .. }
-        | ToolKind::WebFetch { .. }
-        | ToolKind::WebSearch { .. }
-        | ToolKind::Subagent { .. }
-        | ToolKind::Skill { .. }
-        | ToolKind::Mcp { .. }
-        | ToolKind::StructuredOutput
-        | ToolKind::Other { .. } => push_fields(h, &call.input),
+        InputShape::Subagent | InputShape::Answer | InputShape::Fields => {
+            push_fields(h, &call.input)
+        }
     }
 }
 
@@ -310,7 +277,7 @@ fn output_str(output: &Value) -> Cow<'_, str> {
     match output {
         Value::String(s) => Cow::Borrowed(s),
         Value::Null | Value::Bool(_) | Value::Number(_) | Value::Array(_) | Value::Object(_) => {
-            Cow::Owned(output_text(output))
+            Cow::Owned(output_text(output, NonText::Mark))
         }
     }
 }
@@ -336,24 +303,7 @@ fn push_result(h: &mut Html, call: &ToolCall, output_text: &str) {
         }
     }
     // A file read's content is highlighted by the file's language.
-    let lang = match &call.kind {
-        ToolKind::Read { path } => highlight::language(path),
-        ToolKind::Shell { .. }
-        | ToolKind::Write { .. }
-        | ToolKind::Edit { .. }
-        | ToolKind::MultiEdit { .. }
-        | ToolKind::Patch { .. }
-        | ToolKind::Search { .. }
-        | ToolKind::WebFetch { .. }
-        | ToolKind::WebSearch { .. }
-        | ToolKind::Todo { .. }
-        | ToolKind::Plan { .. }
-        | ToolKind::Subagent { .. }
-        | ToolKind::Skill { .. }
-        | ToolKind::Mcp { .. }
-        | ToolKind::StructuredOutput
-        | ToolKind::Other { .. } => None,
-    };
+    let lang = call.kind.read_file().and_then(highlight::language);
     if let Some(output) = &call.output {
         push_output(h, output, class, lang);
     }

@@ -20,16 +20,16 @@ mod escape;
 mod notices;
 
 use super::sgr::strip;
-use super::summary::output_text;
-use super::summary::{self, DiffLine};
+use super::summary;
 use super::totals::Totals;
 use super::{Render, Summary};
 use crate::model::Header;
+use crate::model::file_change::DiffLine;
 use crate::model::session::SessionSnapshot;
-use crate::model::tool_kind::{TodoStatus, ToolKind};
+use crate::model::tool_kind::{InputShape, TodoItem, TodoStatus};
 use crate::model::transcript::{
-    Part, Role, SubagentRecord, SubagentStatus, SyntheticReason, ToolCall, ToolState,
-    TranscriptItem, Turn, TurnOrigin,
+    NonText, Part, Role, SubagentRecord, SubagentStatus, SyntheticReason, ToolCall, ToolState,
+    TranscriptItem, Turn, TurnOrigin, output_text,
 };
 use crate::render::RenderOptions;
 use escape::{fenced, html, inline, safe_markdown};
@@ -193,67 +193,7 @@ impl MarkdownRenderer {
             "<details>\n<summary>{}{status}</summary>\n\n",
             html(&line)
         ));
-        // The input.
-        match summary::edit_diff(&call.kind) {
-            Some(diff) => {
-                let mut d = String::new();
-                let p = summary::changed_file(&call.kind);
-                if !p.is_empty() {
-                    d.push_str(&format!("--- {p}\n+++ {p}\n"));
-                }
-                for l in diff {
-                    match l {
-                        DiffLine::Gap => d.push_str("@@\n"),
-                        DiffLine::Ctx(s) => d.push_str(&format!(" {s}\n")),
-                        DiffLine::Del(s) => d.push_str(&format!("-{s}\n")),
-                        DiffLine::Add(s) => d.push_str(&format!("+{s}\n")),
-                    }
-                }
-                fenced(out, "diff", &d);
-            }
-            None if summary::plan(call).is_some() => {
-                out.push_str(&safe_markdown(summary::plan(call).unwrap_or_default()));
-                out.push('\n');
-            }
-            None => match &call.kind {
-                ToolKind::Shell { command, .. } => fenced(out, "sh", command),
-                ToolKind::Todo { items } => {
-                    for item in items {
-                        let mark = match item.status {
-                            TodoStatus::Completed => "x",
-                            TodoStatus::InProgress | TodoStatus::Pending => " ",
-                        };
-                        let text = inline(&item.text);
-                        let text = match item.status {
-                            TodoStatus::InProgress => format!("**{text}**"),
-                            TodoStatus::Completed | TodoStatus::Pending => text,
-                        };
-                        out.push_str(&format!("- [{mark}] {text}\n"));
-                    }
-                    out.push('\n');
-                }
-                ToolKind::Read { .. }
-                | ToolKind::Write { .. }
-                | ToolKind::Edit { .. }
-                | ToolKind::MultiEdit { .. }
-                | ToolKind::Patch { .. }
-                | ToolKind::Search { .. }
-                | ToolKind::WebFetch { .. }
-                | ToolKind::WebSearch { .. }
-                | ToolKind::Plan { .. }
-                | ToolKind::Subagent { .. }
-                | ToolKind::Skill { .. }
-                | ToolKind::Mcp { .. }
-                | ToolKind::StructuredOutput
-                | ToolKind::Other { .. } => {
-                    // The sub-agent block below shows its prompt.
-                    let json = serde_json::to_string_pretty(&call.input).unwrap_or_default();
-                    if call.subagent.is_none() && json != "{}" && json != "null" {
-                        fenced(out, "json", &json);
-                    }
-                }
-            },
-        }
+        call_input(out, call);
         if self.context {
             if let Some(body) = call.skill.as_ref().and_then(|s| s.body.as_deref()) {
                 collapsed(out, "Skill body", body);
@@ -272,7 +212,7 @@ impl MarkdownRenderer {
                 let text = call
                     .error_text
                     .clone()
-                    .or_else(|| call.output.as_ref().map(output_text))
+                    .or_else(|| call.output.as_ref().map(|o| output_text(o, NonText::Mark)))
                     .unwrap_or_default();
                 // A denial's error is its message, shown above already.
                 if call.denied.as_deref().map(str::trim) != Some(text.trim()) {
@@ -290,7 +230,11 @@ impl MarkdownRenderer {
                 if call.subagent.as_ref().is_some_and(|r| r.summary.is_some())
                     && crate::render::summary::hand_back_beside_report(call).is_none() => {}
             ToolState::Success => {
-                let text = call.output.as_ref().map(output_text).unwrap_or_default();
+                let text = call
+                    .output
+                    .as_ref()
+                    .map(|o| output_text(o, NonText::Mark))
+                    .unwrap_or_default();
                 if !text.trim().is_empty() {
                     out.push_str("**Result:**\n\n");
                     // Terminal colours are noise in Markdown: the words stay.
@@ -365,6 +309,59 @@ impl MarkdownRenderer {
         }
         out.push_str(&format!("{}\n\n", bits.join(" · ")));
     }
+}
+
+/// A call's input, shaped by what the call does: an edit's diff, a plan, a command, a
+/// checklist, or the input as JSON.
+fn call_input(out: &mut String, call: &ToolCall) {
+    match call.kind.input_shape() {
+        InputShape::FileChange(change) => {
+            let mut d = String::new();
+            let p = change.path;
+            if !p.is_empty() {
+                d.push_str(&format!("--- {p}\n+++ {p}\n"));
+            }
+            for l in change.diff(0) {
+                match l {
+                    DiffLine::Gap => d.push_str("@@\n"),
+                    DiffLine::Ctx(s) => d.push_str(&format!(" {s}\n")),
+                    DiffLine::Del(s) => d.push_str(&format!("-{s}\n")),
+                    DiffLine::Add(s) => d.push_str(&format!("+{s}\n")),
+                }
+            }
+            fenced(out, "diff", &d);
+        }
+        InputShape::Plan(plan) if !plan.trim().is_empty() => {
+            out.push_str(&safe_markdown(plan));
+            out.push('\n');
+        }
+        InputShape::Command { command, .. } => fenced(out, "sh", command),
+        InputShape::Checklist(items) => checklist(out, items),
+        InputShape::Plan(_) | InputShape::Subagent | InputShape::Answer | InputShape::Fields => {
+            // The sub-agent block below shows its prompt.
+            let json = serde_json::to_string_pretty(&call.input).unwrap_or_default();
+            if call.subagent.is_none() && json != "{}" && json != "null" {
+                fenced(out, "json", &json);
+            }
+        }
+    }
+}
+
+/// A todo list as a Markdown task list, the item in progress in bold.
+fn checklist(out: &mut String, items: &[TodoItem]) {
+    for item in items {
+        let mark = match item.status {
+            TodoStatus::Completed => "x",
+            TodoStatus::InProgress | TodoStatus::Pending => " ",
+        };
+        let text = inline(&item.text);
+        let text = match item.status {
+            TodoStatus::InProgress => format!("**{text}**"),
+            TodoStatus::Completed | TodoStatus::Pending => text,
+        };
+        out.push_str(&format!("- [{mark}] {text}\n"));
+    }
+    out.push('\n');
 }
 
 impl Render for MarkdownRenderer {

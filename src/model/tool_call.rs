@@ -1,0 +1,296 @@
+//! A tool call and what the renderers ask of one: its state, its result's text, the name and
+//! the one-line headline a reader sees.
+//!
+//! The questions are answered here, once, from the call's `kind` (set by the adapter that read
+//! the call), so that the terminal view, Markdown and HTML never match on a tool kind to learn
+//! them and a new kind is a compile error in one place.
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::details::Details;
+use super::tool_kind::{ResultFacts, Subject, ToolFamily, ToolKind};
+use super::transcript::{SkillInfo, SubagentRecord};
+
+/// One tool call, whose state evolves from the `tool_use` to its result (§14 `ToolCall`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ToolCall {
+    pub(crate) tool_call_id: String,
+    /// The agent's own name for the tool.
+    pub(crate) name: String,
+    /// What the call does, as the adapter knows it; renderers draw the call from this.
+    #[serde(default)]
+    pub(crate) kind: ToolKind,
+    pub(crate) caller: Caller,
+    /// What made the call when it was not the model directly: server-side code execution
+    /// calling a client tool (the `tool_use` block's `caller`, e.g.
+    /// `{type: "code_execution_20250825", tool_id}`), kept whole.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) called_by: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) mcp_server: Option<String>,
+    pub(crate) state: ToolState,
+    pub(crate) input: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) output: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) error_text: Option<String>,
+    /// The permission system refused the call (the message it gave).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) denied: Option<String>,
+    /// The harness's structured result (Claude's `tool_use_result` envelope).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) sidecar: Option<Details>,
+    /// What the adapter read from the harness's result details for a reader (lines read, the
+    /// diff an edit made); renderers read this, never the sidecar.
+    #[serde(skip_serializing_if = "ResultFacts::is_empty", default)]
+    pub(crate) facts: ResultFacts,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) subagent: Option<SubagentRecord>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) skill: Option<SkillInfo>,
+    /// The time of the input line that started the call (its `tool-call` block), when the line
+    /// carries one.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub(crate) started_at: Option<String>,
+    /// The time of the input line that brought the call's result, when the line carries one:
+    /// with `startedAt`, how long the call took when the harness did not say.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub(crate) ended_at: Option<String>,
+}
+
+impl ToolCall {
+    /// A call whose input is known and whose result is not.
+    pub(crate) fn new(
+        id: String,
+        name: String,
+        kind: ToolKind,
+        caller: Caller,
+        input: Value,
+    ) -> ToolCall {
+        ToolCall {
+            tool_call_id: id,
+            name,
+            kind,
+            caller,
+            called_by: None,
+            mcp_server: None,
+            state: ToolState::Running,
+            input,
+            output: None,
+            error_text: None,
+            denied: None,
+            sidecar: None,
+            facts: ResultFacts::default(),
+            subagent: None,
+            skill: None,
+            started_at: None,
+            ended_at: None,
+        }
+    }
+}
+
+impl ToolCall {
+    /// The call's result arrived: its final state, output, error text and the harness's details.
+    /// The one place that applies a result, shared by the fold and the live text view so that
+    /// both show the same call. An error with no text of its own reads as its output's text.
+    pub(crate) fn set_result(&mut self, result: CallResult) {
+        let CallResult {
+            is_error,
+            output,
+            error_text,
+            sidecar,
+            facts,
+        } = result;
+        // A refused call's error result is its denial.
+        self.state = match (is_error, self.denied.is_some()) {
+            (true, true) => ToolState::ApprovalDenied,
+            (true, false) => ToolState::Error,
+            (false, _) => ToolState::Success,
+        };
+        if is_error {
+            self.error_text = error_text.or_else(|| Some(output_text(&output, NonText::Skip)));
+        }
+        self.output = Some(output);
+        if sidecar.is_some() {
+            self.sidecar = sidecar;
+        }
+        if !facts.is_empty() {
+            self.facts = facts;
+        }
+    }
+}
+
+impl ToolCall {
+    /// What the call's one-line summary says, before a renderer fits it on its line: the value
+    /// its kind says it is about (`ToolKind::subject`), else a todo list's size, a plan's text
+    /// when `plans` is true (the HTML card; the text views show the plan right below), or the
+    /// first short string of its input. `None` when nothing sums the call up.
+    pub(crate) fn headline(&self, plans: bool) -> Option<Subject<'_>> {
+        if let Some(subject) = self.kind.subject() {
+            return Some(subject);
+        }
+        let what = match &self.kind {
+            ToolKind::Todo { items } => {
+                let n = items.len();
+                Some(Cow::Owned(format!(
+                    "{n} item{}",
+                    if n == 1 { "" } else { "s" }
+                )))
+            }
+            ToolKind::MultiEdit { .. } | ToolKind::StructuredOutput => None,
+            ToolKind::Plan { plan } => {
+                Some(Cow::Borrowed(plan.as_str())).filter(|p| plans && !p.is_empty())
+            }
+            // Nothing said what the call is about: the first short string of its input.
+            ToolKind::Shell { .. }
+            | ToolKind::Read { .. }
+            | ToolKind::Write { .. }
+            | ToolKind::Edit { .. }
+            | ToolKind::Patch { .. }
+            | ToolKind::Search { .. }
+            | ToolKind::WebFetch { .. }
+            | ToolKind::WebSearch { .. }
+            | ToolKind::Subagent { .. }
+            | ToolKind::Skill { .. }
+            | ToolKind::Mcp { .. }
+            | ToolKind::Other { .. } => self
+                .input
+                .as_object()?
+                .values()
+                .filter_map(Value::as_str)
+                .find(|s| !s.is_empty() && s.len() <= 200)
+                .map(Cow::Borrowed),
+        };
+        what.map(|what| Subject { what, place: None })
+    }
+
+    /// The name a reader sees on the call's line: an MCP tool as `tool · server (MCP)` (or
+    /// `tool (MCP)` when the server has no name), any other tool by the call's own name.
+    pub(crate) fn display_name(&self) -> String {
+        match self.kind.mcp_tool() {
+            Some(("", tool)) => format!("{tool} (MCP)"),
+            Some((server, tool)) => format!("{tool} · {server} (MCP)"),
+            None => self.name.clone(),
+        }
+    }
+
+    /// The tool's own name, with no server beside it: an MCP server's name for the tool (the
+    /// page shows the server in a badge of its own), else the call's name.
+    pub(crate) fn tool_name(&self) -> &str {
+        self.kind.mcp_tool().map_or(&self.name, |(_, tool)| tool)
+    }
+
+    /// The broad sort of work the call does (`ToolKind::family`); a call that ran a sub-agent is
+    /// a sub-agent's whatever its kind, since its transcript is what a reader looks at.
+    pub(crate) fn family(&self) -> ToolFamily {
+        if self.subagent.is_some() {
+            return ToolFamily::Agent;
+        }
+        self.kind.family()
+    }
+}
+
+/// A call's result as a `tool-result` event carries it: what [`ToolCall::set_result`] applies.
+#[derive(Debug, Clone)]
+pub(crate) struct CallResult {
+    pub(crate) is_error: bool,
+    pub(crate) output: Value,
+    pub(crate) error_text: Option<String>,
+    pub(crate) sidecar: Option<Details>,
+    pub(crate) facts: ResultFacts,
+}
+
+/// What the items of a tool output that are not text become in its plain text. The two
+/// answers exist on purpose: an error's message holds only what the tool said, while a reader
+/// shown the output must not take an image for an empty result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NonText {
+    /// Left out: only the `text` of the items that have one (a call's `errorText`).
+    Skip,
+    /// A short mark in their place (`[image/png]`, `[tool_reference: TaskCreate]`): what the
+    /// human-readable views show.
+    Mark,
+}
+
+impl NonText {
+    /// What one item of an output array becomes, or `None` when it is left out.
+    fn item_text(self, item: &Value) -> Option<Cow<'_, str>> {
+        let field = |k: &str| item.get(k).and_then(Value::as_str);
+        match self {
+            NonText::Skip => field("text").map(Cow::Borrowed),
+            NonText::Mark => Some(match field("type") {
+                Some("text") => Cow::Borrowed(field("text").unwrap_or_default()),
+                Some("file") => Cow::Owned(format!("[{}]", field("mediaType").unwrap_or("file"))),
+                Some("data") => {
+                    let name = field("name").unwrap_or("data");
+                    let detail = field("summary")
+                        .map(|t| format!(": {t}"))
+                        .unwrap_or_default();
+                    Cow::Owned(format!("[{name}{detail}]"))
+                }
+                _ => Cow::Owned(item.to_string()),
+            }),
+        }
+    }
+}
+
+/// The plain text of a normalized tool output: a string as it is, an array's items one a line
+/// (what is not text becoming what `non_text` says), nothing for `null`, any other value as
+/// JSON.
+pub(crate) fn output_text(output: &Value, non_text: NonText) -> String {
+    let items = match output {
+        Value::Array(items) => items,
+        Value::String(s) => return s.clone(),
+        Value::Null => return String::new(),
+        Value::Bool(_) | Value::Number(_) | Value::Object(_) => return output.to_string(),
+    };
+    items
+        .iter()
+        .filter_map(|i| non_text.item_text(i))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Who runs a tool (§14): the client on the model's behalf, the API server, an MCP server, or a
+/// sub-agent.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum Caller {
+    Model,
+    ServerTool,
+    Mcp,
+    Subagent,
+}
+
+/// The life of a tool call (§14 `ToolState`).
+///
+/// ```text
+/// pending ──▶ running ──▶ success | error
+///    │           ▲
+///    ▼           │ (approved)
+/// approval-pending ──▶ approval-denied
+/// ```
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum ToolState {
+    Pending,
+    ApprovalPending,
+    ApprovalDenied,
+    Running,
+    Success,
+    Error,
+}
+
+impl ToolState {
+    /// A terminal state: nothing more will happen to the call.
+    pub(crate) fn is_terminal(self) -> bool {
+        match self {
+            ToolState::Success | ToolState::Error | ToolState::ApprovalDenied => true,
+            ToolState::Pending | ToolState::ApprovalPending | ToolState::Running => false,
+        }
+    }
+}
