@@ -31,6 +31,12 @@ pub(crate) use crate::transform::StableMode;
 )]
 #[command(after_help = "EXAMPLES:
   claude -p 'fix the bug' --output-format stream-json --verbose | scribe
+  scribe ~/.claude/projects/-home-me-app/3f2a….jsonl --to html > session.html
+  scribe --stable run.jsonl > golden.jsonl; scribe diff golden.jsonl new-run.jsonl
+
+More options, examples and the exit status: scribe --help.")]
+#[command(after_long_help = "EXAMPLES:
+  claude -p 'fix the bug' --output-format stream-json --verbose | scribe
   scribe session.jsonl --to md > transcript.md
   scribe session.jsonl --to jsonl > transcript.jsonl
   scribe --to events run.jsonl | jq -c 'select(.event == \"tool-result\")'
@@ -46,6 +52,8 @@ EXIT STATUS:
      directory held no sessions
   2  usage error, or a file could not be read or written")]
 pub(crate) struct Cli {
+    /// Input files or directories of saved sessions; none or `-` reads stdin.
+    ///
     /// Input files; `-` or none reads standard input. Each file is its own transcript. A
     /// directory stands for the saved Claude Code sessions in it (sub-agent files are read with
     /// their session). A saved session is read twice (once to index its chain, once to write
@@ -54,11 +62,15 @@ pub(crate) struct Cli {
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
 
+    /// Output format [default: text].
+    ///
     /// Output format [default: text; with --stable and standard output not a terminal, jsonl,
     /// so that `scribe --stable run.jsonl > golden.jsonl` writes a golden `scribe diff` reads].
     #[arg(long = "to", short = 't', value_enum)]
     pub(crate) to: Option<OutputFormat>,
 
+    /// Input format (detected by default).
+    ///
     /// Input format; by default it is detected from the first JSON lines of each input (lines
     /// before them that are not JSON, such as a CLI's start-up messages, are skipped with one
     /// warning). A JSON array of messages, or pretty-printed messages, is read too. An input that
@@ -66,6 +78,8 @@ pub(crate) struct Cli {
     #[arg(long = "from", short = 'f', value_enum, default_value_t = SourceFormat::Auto)]
     pub(crate) from: SourceFormat,
 
+    /// Write one file per session into DIR (and index.html for html).
+    ///
     /// Write one output file per input session into DIR, named after the session id with the
     /// format's extension (`<sessionId>.jsonl`, …), instead of writing to standard output. When
     /// standard error is a terminal and the run lasts more than a second, a progress bar there
@@ -73,6 +87,8 @@ pub(crate) struct Cli {
     #[arg(long = "output-dir", short = 'o', value_name = "DIR")]
     pub(crate) output_dir: Option<PathBuf>,
 
+    /// Convert up to N inputs at a time [default: one per core].
+    ///
     /// Convert up to N inputs at a time (default: one per core): into `--output-dir`, or onto
     /// standard output in `jsonl`, `events` and `md` (the inputs ahead of the one being written
     /// wait in memory or in a temporary file; the terminal view converts one at a time). File
@@ -83,13 +99,15 @@ pub(crate) struct Cli {
     /// folds and writes it (plain `--to jsonl`/`events` only for a file of 8 MiB or more on two
     /// cores, not two hardware threads of one: below, one thread is faster); the output is the
     /// same.
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(hide_short_help = true, long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub(crate) jobs: Option<u16>,
 
     /// Make the first input error fatal (exit 1) instead of reporting it and going on.
     #[arg(long)]
     pub(crate) strict: bool,
 
+    /// Follow a growing session (a directory: its newest session), like tail -f.
+    ///
     /// Follow a growing session, like `tail -f`: render FILE as it is now, then each record as
     /// it is written, until Ctrl-C (exit 130, output closed properly). A directory (a project
     /// directory, `~/.claude/projects`, `~/.codex/sessions`, `~/.gemini/tmp`) follows its most
@@ -99,15 +117,19 @@ pub(crate) struct Cli {
     #[arg(long, short = 'F')]
     pub(crate) follow: bool,
 
+    /// With --follow DIR: follow every active session in DIR at once.
+    ///
     /// With --follow DIR: follow every active session in DIR at once (those written in the last
     /// 10 minutes, and each new one), each output line prefixed with a short session tag.
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub(crate) follow_all: bool,
 
     /// When to colour terminal output.
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN", global = true)]
     pub(crate) color: ColorWhen,
 
+    /// Show tool results, sub-agent transcripts and long inputs whole.
+    ///
     /// Show tool results, sub-agent transcripts and long inputs whole in text output (Markdown
     /// always holds them whole, in collapsed blocks).
     #[arg(long)]
@@ -118,24 +140,30 @@ pub(crate) struct Cli {
     pub(crate) thinking: bool,
 
     /// Show synthetic context the harness injected (skill bodies, reminders, hook output).
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub(crate) context: bool,
 
+    /// Show each line nothing understood where it came.
+    ///
     /// Show each line nothing understood where it came: which line and why (text, Markdown), and
     /// its raw input (HTML). By default they are only counted, in one line at the end ("3 lines
     /// not understood"); --to jsonl always keeps them whole.
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub(crate) debug: bool,
 
+    /// With --to events: write each input line's raw text beside its events.
+    ///
     /// With --to events: write each input line's raw text beside the events it gave (`raw`),
     /// to see how scribe read it (the design's includeRawEvent). Holds the raw lines of the
     /// input in memory.
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub(crate) include_raw: bool,
 
     /// Wrap text output at N columns (default: the terminal's width, or 80 when not a terminal).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(20..))]
+    #[arg(hide_short_help = true, long, value_name = "N", value_parser = clap::value_parser!(u16).range(20..))]
     pub(crate) width: Option<u16>,
+    /// Same bytes for the same behaviour: ids renumbered, times and noise dropped.
+    ///
     /// Byte-identical output for identical behaviour: renumber ids by first appearance, drop
     /// timestamps, durations, version strings, temp paths and sockets, and token counts and cost
     /// (`--stable=keep-usage` keeps those). See "Using scribe in CI" in the README.
@@ -143,25 +171,31 @@ pub(crate) struct Cli {
           default_missing_value = "default", global = true)]
     pub(crate) stable: Option<StableMode>,
 
+    /// Replace secrets with [REDACTED:<kind>] and the home directory with ~.
+    ///
     /// Replace secrets (API keys, tokens, private keys, passwords) with `[REDACTED:<kind>]`,
     /// and the home directory with `~`, everywhere in the output.
     #[arg(long, global = true)]
     pub(crate) redact: bool,
 
+    /// Print on stderr an account of every input line at the end.
+    ///
     /// At the end, print on stderr an account of every input line: lines read, and how many are
     /// reflected in a record, kept in a `debug` record, named by a diagnostic or blank (the sum is
     /// checked); records written by kind; `debug` records by the raw line's kind; diagnostics by
     /// kind.
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub(crate) stats: bool,
 
     /// Compare two runs (see `scribe diff --help`).
     #[command(subcommand)]
     pub(crate) command: Option<Command>,
 
+    /// Print the man page or a shell's completion script.
+    ///
     /// Print a generated document instead of reading input: the man page, or a shell's
     /// completion script (`scribe --generate bash > /etc/bash_completion.d/scribe`).
-    #[arg(long, value_enum, value_name = "WHAT")]
+    #[arg(hide_short_help = true, long, value_enum, value_name = "WHAT")]
     pub(crate) generate: Option<Generate>,
 }
 

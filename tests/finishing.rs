@@ -114,3 +114,33 @@ fn sigint_ends_a_run_quietly_with_status_130() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `-h` is a summary a person reads in one screen (what people need first); `--help` keeps
+/// every option and the exit status.
+#[test]
+fn short_help_fits_a_screen_and_long_help_has_everything() {
+    let help = |flag: &str| String::from_utf8(scribe().arg(flag).output().unwrap().stdout).unwrap();
+    let short = help("-h");
+    assert!(short.lines().count() <= 40, "{short}");
+    for need in [
+        "--to",
+        "--from",
+        "--output-dir",
+        "--follow",
+        "--stable",
+        "--redact",
+        "diff",
+    ] {
+        assert!(short.contains(need), "-h lacks {need}");
+    }
+    let long = help("--help");
+    for all in [
+        "--jobs",
+        "--include-raw",
+        "--stats",
+        "--generate",
+        "EXIT STATUS",
+    ] {
+        assert!(long.contains(all), "--help lacks {all}");
+    }
+}
