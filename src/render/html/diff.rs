@@ -10,10 +10,10 @@
 
 use std::ops::Range;
 
+use scribe_highlight::{Highlighter, Language, Segment};
 use similar::{Algorithm, DiffTag, capture_diff_slices};
 
 use super::escape::Html;
-use super::highlight::{self, Highlighter, Language, Segment};
 use crate::model::tool_kind::{DiffHunk, ResultFacts, ToolKind};
 use crate::render::summary::{DiffLine, changed_file, file_diff};
 
@@ -54,7 +54,7 @@ pub(crate) fn push_file_change(h: &mut Html, kind: &ToolKind, facts: &ResultFact
             });
         }
     }
-    let lang = highlight::language(path);
+    let lang = scribe_highlight::language(path);
     h.raw_trusted(if lang.is_some() {
         "<pre class=\"diff hl\">"
     } else {
@@ -250,7 +250,7 @@ fn push_line(h: &mut Html, mark: char, line: &str, segs: &[Segment], changed: &[
             }
             (Some(c), false) => {
                 h.raw_trusted("<span class=\"")
-                    .raw_trusted(c)
+                    .raw_trusted(c.css())
                     .raw_trusted("\">")
                     .text(text)
                     .raw_trusted("</span>");
@@ -258,7 +258,7 @@ fn push_line(h: &mut Html, mark: char, line: &str, segs: &[Segment], changed: &[
             (c, true) => {
                 h.raw_trusted("<span class=\"w");
                 if let Some(c) = c {
-                    h.raw_trusted(" ").raw_trusted(c);
+                    h.raw_trusted(" ").raw_trusted(c.css());
                 }
                 h.raw_trusted("\">").text(text).raw_trusted("</span>");
             }
