@@ -1,13 +1,15 @@
 //! scribe's syntax highlighter: lines of code in, classed pieces of each line out.
 //!
-//! - [`language`] finds a [`Language`] from a file name (`src/main.rs`, `Makefile`) or a
+//! - [`language()`] finds a [`Language`] from a file name (`src/main.rs`, `Makefile`) or a
 //!   Markdown fence's info string (`rust`, `py`, `rust,ignore`); `None` when none is known.
+//!   [`languages()`] lists them all.
 //! - A [`Highlighter`] reads one block's lines in order (each without its newline) and gives, for
 //!   each, [`Segment`]s: byte ranges that tile the line, on character boundaries, each with at
 //!   most one [`Class`] (comment, string, number, keyword, function, type, attribute).
 //!   [`Class::css`] names the class a stylesheet colours (`h-k`).
 //! - What a line leaves open (a block comment, a string, a tag) carries to the next, so two
-//!   highlighters over the two sides of a diff can share a line while [`Highlighter::in_step_with`].
+//!   highlighters over the two sides of a diff can share a line while they are in step
+//!   ([`Highlighter::in_step_with`], [`Highlighter::catch_up`]).
 //!
 //! Escaping is the caller's: the pieces are ranges of the text it gave.
 //!
