@@ -179,7 +179,7 @@ pub(crate) enum Kind {
 }
 
 /// Every language's listed words, keyed by the language's address and the word: one hash
-/// lookup a word, where binary searches of three lists were three fifths of the lexer's time.
+/// lookup a word, rather than a search of each list (the lexer asks it of every word it reads).
 fn kinds() -> &'static foldhash::HashMap<(usize, &'static [u8]), Kind> {
     static KINDS: std::sync::OnceLock<foldhash::HashMap<(usize, &'static [u8]), Kind>> =
         std::sync::OnceLock::new();
