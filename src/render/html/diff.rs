@@ -10,10 +10,10 @@
 
 use std::ops::Range;
 
+use scribe_highlight::{Highlighter, Language, Segment};
 use similar::{Algorithm, DiffTag, capture_diff_slices};
 
 use super::escape::Html;
-use super::highlight::{self, Highlighter, Language, Segment};
 use crate::model::file_change::{DiffLine, FileChange};
 use crate::model::tool_kind::{DiffHunk, ResultFacts};
 
@@ -53,7 +53,7 @@ pub(crate) fn push_file_change(h: &mut Html, change: &FileChange<'_>, facts: &Re
             });
         }
     }
-    let lang = highlight::language(path);
+    let lang = scribe_highlight::language(path);
     h.raw_trusted(if lang.is_some() {
         "<pre class=\"diff hl\">"
     } else {
@@ -249,7 +249,7 @@ fn push_line(h: &mut Html, mark: char, line: &str, segs: &[Segment], changed: &[
             }
             (Some(c), false) => {
                 h.raw_trusted("<span class=\"")
-                    .raw_trusted(c)
+                    .raw_trusted(c.css())
                     .raw_trusted("\">")
                     .text(text)
                     .raw_trusted("</span>");
@@ -257,7 +257,7 @@ fn push_line(h: &mut Html, mark: char, line: &str, segs: &[Segment], changed: &[
             (c, true) => {
                 h.raw_trusted("<span class=\"w");
                 if let Some(c) = c {
-                    h.raw_trusted(" ").raw_trusted(c);
+                    h.raw_trusted(" ").raw_trusted(c.css());
                 }
                 h.raw_trusted("\">").text(text).raw_trusted("</span>");
             }

@@ -10,8 +10,8 @@ use std::cell::RefCell;
 
 use pulldown_cmark::{Alignment, CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd, html};
 
+use super::code;
 use super::escape::{Html, invisible_mark, safe_href};
-use super::highlight;
 use crate::render::ansi::sanitize::is_invisible;
 
 /// Renders untrusted Markdown into `out`.
@@ -184,7 +184,7 @@ impl<'a> Iterator for Emit<'a> {
 /// A code block, but for its last newline: highlighted when its fence names a language scribe
 /// knows.
 fn code_block(h: &mut Html, lang: &str, mut text: String) {
-    let syntax = highlight::language(lang);
+    let syntax = scribe_highlight::language(lang);
     h.raw_trusted(if syntax.is_some() {
         "<pre class=\"code hl\"><code>"
     } else {
@@ -193,7 +193,7 @@ fn code_block(h: &mut Html, lang: &str, mut text: String) {
     if text.ends_with('\n') {
         text.pop();
     }
-    highlight::push_code(h, syntax, &text);
+    code::push_code(h, syntax, &text);
     h.raw_trusted("</code></pre>");
 }
 

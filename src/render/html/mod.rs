@@ -22,10 +22,10 @@ use super::{Render, Summary};
 use crate::model::Header;
 use crate::model::transcript::{Part, TranscriptItem, Turn};
 
+mod code;
 mod diff;
 pub(crate) mod escape;
 mod handback;
-mod highlight;
 pub(crate) mod index;
 mod map;
 mod markdown;

@@ -4,11 +4,12 @@
 
 use std::borrow::Cow;
 
+use scribe_highlight::{Highlighter, Language};
 use serde_json::Value;
 
+use super::code::push_segments;
 use super::escape::{Html, safe_href, safe_image_src};
 use super::handback::{self, Handback};
-use super::highlight::{self, Highlighter, Language, push_segments};
 use super::markdown::push_markdown;
 use super::open::{PREVIEW_LINES, card_open};
 use super::{diff, turn};
@@ -303,7 +304,7 @@ fn push_result(h: &mut Html, call: &ToolCall, output_text: &str) {
         }
     }
     // A file read's content is highlighted by the file's language.
-    let lang = call.kind.read_file().and_then(highlight::language);
+    let lang = call.kind.read_file().and_then(scribe_highlight::language);
     if let Some(output) = &call.output {
         push_output(h, output, class, lang);
     }

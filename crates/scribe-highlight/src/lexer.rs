@@ -1,37 +1,37 @@
-//! The lexer: one line at a time, a language's tokens into the page's seven classes.
+//! The lexer: one line at a time, a language's tokens into seven [`Class`]es.
 //!
-//! It knows what a language's comments, strings, numbers and words look like (a [`Language`]),
-//! not its grammar: a keyword is a keyword wherever it stands, a word before `(` is a call, a
-//! capitalised word is a type where the language says so. That is what the seven classes need,
-//! and it runs in one pass over the bytes with no backtracking, in a fortieth of the
-//! instructions of the grammar-driven highlighter it replaced (issue 14). What carries from one line to the next (an
-//! open comment, string, tag or fence) is one small [`Open`] value, so two sides of a diff are
-//! "in step" when two of them are equal.
+//! It is generic: everything it knows of a language is that language's row of data (a
+//! [`Language`]: what its comments, strings, numbers and words look like), not its grammar. A
+//! keyword is a keyword wherever it stands, a word before `(` is a call, a capitalised word is a
+//! type where the language says so. That is what the seven classes need, and it runs in one
+//! pass over the bytes with no backtracking. What carries from one line to the next (an open
+//! comment, string, tag or fence) is one small [`Open`] value, so two sides of a diff are "in
+//! step" when two of them are equal. Markup and Markdown lines are read in `lexer/markup.rs`.
 //!
 //! Every piece ends at an ASCII byte or at the end of the line, so every range is on a
 //! character boundary.
 
+mod markup;
+
 use std::ops::Range;
 
-use super::languages::{Kind, Language, Quote, Traits};
-
-/// One piece of a line and its class, if any.
-pub(crate) type Segment = (Range<usize>, Option<&'static str>);
+use crate::language::{Kind, Language, Quote, Traits};
+use crate::{Class, Segment};
 
 /// A comment.
-const COMMENT: Option<&str> = Some("h-c");
+const COMMENT: Option<Class> = Some(Class::Comment);
 /// A string or character literal.
-const STRING: Option<&str> = Some("h-s");
+const STRING: Option<Class> = Some(Class::String);
 /// A number or a language constant (`true`, `None`).
-const NUMBER: Option<&str> = Some("h-n");
+const NUMBER: Option<Class> = Some(Class::Number);
 /// A keyword.
-const KEYWORD: Option<&str> = Some("h-k");
+const KEYWORD: Option<Class> = Some(Class::Keyword);
 /// A function's name, where it is defined or called.
-const FUNCTION: Option<&str> = Some("h-f");
+const FUNCTION: Option<Class> = Some(Class::Function);
 /// A type, a class or a markup tag.
-const TYPE: Option<&str> = Some("h-t");
+const TYPE: Option<Class> = Some(Class::Type);
 /// An attribute, a decorator, a key or a variable.
-const ATTRIBUTE: Option<&str> = Some("h-a");
+const ATTRIBUTE: Option<Class> = Some(Class::Attribute);
 
 /// What a line leaves open for the next one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -109,7 +109,7 @@ fn starts_word(c: u8) -> bool {
 
 impl Lexer<'_, '_> {
     /// Appends a piece, merged into the last one when it has the same class and touches it.
-    fn push(&mut self, r: Range<usize>, class: Option<&'static str>) {
+    fn push(&mut self, r: Range<usize>, class: Option<Class>) {
         if r.is_empty() {
             return;
         }
@@ -300,7 +300,21 @@ impl Lexer<'_, '_> {
                 return j;
             }
         }
-        match c {
+        if let Some(j) = self.sigil(i) {
+            return j;
+        }
+        self.next = Next::Anything;
+        self.push(i..i + 1, None);
+        i + 1
+    }
+
+    /// A token a sigil starts where the language gives it a meaning (`@name`, `#[…]`, `#fff`,
+    /// `$name`, `!important`); returns where it ends, or `None` for a plain byte.
+    fn sigil(&mut self, i: usize) -> Option<usize> {
+        let b = self.b;
+        let n = b.len();
+        let traits = self.lang.traits;
+        match b[i] {
             b'@' if traits.has(Traits::AT_ANNOTATIONS) || traits.has(Traits::AT_KEYWORDS) => {
                 let j = i + 1 + self.word_len(i + 1, true);
                 if j > i + 1 {
@@ -310,7 +324,7 @@ impl Lexer<'_, '_> {
                         ATTRIBUTE
                     };
                     self.push(i..j, class);
-                    return j;
+                    return Some(j);
                 }
             }
             b'#' if traits.has(Traits::HASH_ATTRIBUTES)
@@ -321,30 +335,28 @@ impl Lexer<'_, '_> {
                     .position(|&c| c == b']')
                     .map_or(n, |k| i + k + 1);
                 self.push(i..j, ATTRIBUTE);
-                return j;
+                return Some(j);
             }
             b'#' if traits.has(Traits::HASH_COLOURS) && self.byte(i + 1).is_ascii_hexdigit() => {
                 let j = i + 1 + self.word_len(i + 1, false);
                 self.push(i..j, NUMBER);
-                return j;
+                return Some(j);
             }
             b'$' if traits.has(Traits::DOLLAR_VARIABLES) => {
                 let j = self.variable(i);
                 if j > i + 1 {
                     self.push(i..j, ATTRIBUTE);
-                    return j;
+                    return Some(j);
                 }
             }
             b'!' if traits.has(Traits::AT_KEYWORDS) && self.at(i, "!important") => {
                 let j = i + "!important".len();
                 self.push(i..j, KEYWORD);
-                return j;
+                return Some(j);
             }
             _ => {}
         }
-        self.next = Next::Anything;
-        self.push(i..i + 1, None);
-        i + 1
+        None
     }
 
     /// A string at `i`, or, where the language has keys before a colon, a key written as one.
@@ -544,492 +556,6 @@ impl Lexer<'_, '_> {
                 i + 2
             }
             _ => i + 1,
-        }
-    }
-
-    /// Text between a markup page's tags, from `i`: up to a tag, a comment or an entity.
-    fn markup_text(&mut self, i: usize, open: &mut Open) -> usize {
-        let b = self.b;
-        if let Some((start, _)) = self.lang.block_comment {
-            if self.at(i, start) {
-                let j = i + start.len();
-                self.push(i..j, COMMENT);
-                *open = Open::Comment(1);
-                return j;
-            }
-        }
-        match b[i] {
-            b'<' if matches!(self.byte(i + 1), b'/' | b'!' | b'?')
-                || starts_word(self.byte(i + 1)) =>
-            {
-                let name = i + 1 + usize::from(matches!(self.byte(i + 1), b'/' | b'!' | b'?'));
-                self.push(i..name, None);
-                let j = name + self.word_len_markup(name);
-                self.push(name..j, TYPE);
-                *open = Open::Tag;
-                j
-            }
-            b'&' => {
-                let len = b[i + 1..]
-                    .iter()
-                    .take(32)
-                    .take_while(|c| c.is_ascii_alphanumeric() || **c == b'#')
-                    .count();
-                if len > 0 && self.byte(i + 1 + len) == b';' {
-                    self.push(i..i + len + 2, NUMBER);
-                    i + len + 2
-                } else {
-                    self.push(i..i + 1, None);
-                    i + 1
-                }
-            }
-            _ => {
-                let j = i
-                    + 1
-                    + b[i + 1..]
-                        .iter()
-                        .take_while(|&&c| c != b'<' && c != b'&')
-                        .count();
-                self.push(i..j, None);
-                j
-            }
-        }
-    }
-
-    /// The length of a tag's or an attribute's name at `i` (`svg:rect`, `data-id`, `v-on.x`).
-    fn word_len_markup(&self, i: usize) -> usize {
-        self.b[i..]
-            .iter()
-            .take_while(|&&c| is_word(c) || matches!(c, b'-' | b':' | b'.' | b'@'))
-            .count()
-    }
-
-    /// Inside a markup tag from `i`: attribute names, values, up to the closing `>`.
-    fn tag(&mut self, i: usize, open: &mut Open) -> usize {
-        let c = self.b[i];
-        if c == b'>' {
-            self.push(i..i + 1, None);
-            *open = Open::Code;
-            return i + 1;
-        }
-        if c == b'/' && self.byte(i + 1) == b'>' {
-            self.push(i..i + 2, None);
-            *open = Open::Code;
-            return i + 2;
-        }
-        if let Some(q) = self.quote_at(i) {
-            return self.open_quote(i, q, true, open);
-        }
-        let len = self.word_len_markup(i);
-        if len > 0 {
-            self.push(i..i + len, ATTRIBUTE);
-            return i + len;
-        }
-        self.push(i..i + 1, None);
-        i + 1
-    }
-
-    /// A line of Markdown: a heading, a fence, or text with `code` spans.
-    fn markdown(&mut self, open: &mut Open) {
-        let b = self.b;
-        let n = b.len();
-        let trimmed = b.trim_ascii_start();
-        if trimmed.starts_with(b"```") || trimmed.starts_with(b"~~~") {
-            *open = if *open == Open::Fence {
-                Open::Code
-            } else {
-                Open::Fence
-            };
-            self.push(0..n, None);
-            return;
-        }
-        if *open == Open::Fence {
-            self.push(0..n, None);
-            return;
-        }
-        let hashes = trimmed.iter().take_while(|&&c| c == b'#').count();
-        if (1..=6).contains(&hashes) && matches!(trimmed.get(hashes), None | Some(b' ')) {
-            self.push(0..n, KEYWORD);
-            return;
-        }
-        let mut i = 0;
-        while i < n {
-            let j = i + b[i..].iter().take_while(|&&c| c != b'`').count();
-            self.push(i..j, None);
-            if j >= n {
-                break;
-            }
-            let ticks = b[j..].iter().take_while(|&&c| c == b'`').count();
-            let fence = &b[j..j + ticks];
-            let end = b[j + ticks..]
-                .windows(ticks)
-                .position(|w| w == fence)
-                .map(|k| j + ticks + k + ticks);
-            match end {
-                Some(e) => {
-                    self.push(j..e, STRING);
-                    i = e;
-                }
-                None => {
-                    self.push(j..j + ticks, None);
-                    i = j + ticks;
-                }
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::languages;
-    use super::*;
-
-    /// The classed pieces of `code`'s lines in `lang`, as `class:text` (plain text left out).
-    fn classes(lang: &str, code: &str) -> Vec<String> {
-        let index = languages::index();
-        let lang = languages::find(&index, lang).expect("a language");
-        let mut open = Open::Code;
-        let mut out = Vec::new();
-        for l in code.split('\n') {
-            let mut segs = Vec::new();
-            line(lang, &mut open, l, &mut segs);
-            let mut at = 0;
-            for (r, class) in segs {
-                assert_eq!(r.start, at, "{l:?}: pieces leave a gap");
-                at = r.end;
-                if let Some(c) = class {
-                    out.push(format!("{}:{}", &c[2..], &l[r]));
-                }
-            }
-            assert_eq!(at, l.len(), "{l:?}: pieces do not reach the end");
-        }
-        out
-    }
-
-    #[test]
-    fn rust() {
-        assert_eq!(
-            classes(
-                "rust",
-                "#[derive(Debug)]\npub fn f<'a>(x: &'a str) -> Vec<u8> { let c = 'x'; vec![1, 0x1f] } // end\n/* a /* nested */ still\n*/ struct Point; r#\"raw \"q\"\"#"
-            ),
-            [
-                "a:#[derive(Debug)]",
-                "k:pub",
-                "k:fn",
-                "f:f",
-                "k:'a",
-                "k:'a",
-                "t:str",
-                "t:Vec",
-                "t:u8",
-                "k:let",
-                "s:'x'",
-                "f:vec!",
-                "n:1",
-                "n:0x1f",
-                "c:// end",
-                "c:/* a /* nested */ still",
-                "c:*/",
-                "k:struct",
-                "t:Point",
-                "s:r#\"raw \"q\"\"#",
-            ]
-        );
-    }
-
-    #[test]
-    fn python() {
-        assert_eq!(
-            classes(
-                "py",
-                "@app.route('/x')\ndef go(self, n=1.5e-3):\n    \"\"\"Doc\n    more\"\"\"\n    return f'{n}' if n else None  # why\nclass Box(Base): pass"
-            ),
-            [
-                "a:@app.route",
-                "s:'/x'",
-                "k:def",
-                "f:go",
-                "n:self",
-                "n:1.5e-3",
-                "s:\"\"\"Doc",
-                "s:    more\"\"\"",
-                "k:return",
-                "s:f'{n}'",
-                "k:if",
-                "k:else",
-                "n:None",
-                "c:# why",
-                "k:class",
-                "t:Box",
-                "t:Base",
-                "k:pass",
-            ]
-        );
-    }
-
-    #[test]
-    fn javascript_template_literals_span_lines() {
-        assert_eq!(
-            classes(
-                "ts",
-                "const s = `a\nb`; interface Props { x: number }\nfoo(null)"
-            ),
-            [
-                "k:const",
-                "s:`a",
-                "s:b`",
-                "k:interface",
-                "t:Props",
-                "t:number",
-                "f:foo",
-                "n:null",
-            ]
-        );
-    }
-
-    #[test]
-    fn shell_comments_variables_and_apostrophes() {
-        assert_eq!(
-            classes(
-                "sh",
-                "if [ -n \"$HOME\" ]; then echo ${#x} $1 # note\nfi\necho don't"
-            ),
-            [
-                "k:if",
-                "s:\"$HOME\"",
-                "k:then",
-                "k:echo",
-                "a:${#x}",
-                "a:$1",
-                "c:# note",
-                "k:fi",
-                "k:echo",
-            ]
-        );
-    }
-
-    #[test]
-    fn data_formats_mark_keys() {
-        assert_eq!(
-            classes("json", "{\"name\": \"x\", \"n\": -1.5, \"ok\": true}"),
-            [
-                "a:\"name\"",
-                "s:\"x\"",
-                "a:\"n\"",
-                "n:1.5",
-                "a:\"ok\"",
-                "n:true"
-            ]
-        );
-        // A key right after a string is a piece of its own, never laid over the string.
-        assert_eq!(
-            classes("json", "[\"a\"\"b\": 1]"),
-            ["s:\"a\"", "a:\"b\"", "n:1"]
-        );
-        assert_eq!(
-            classes(
-                "yaml",
-                "# top\nname: demo\n- run: cargo test # ci\n  on: yes\nurl: http://x"
-            ),
-            [
-                "c:# top", "a:name", "a:run", "c:# ci", "a:on", "n:yes", "a:url",
-            ]
-        );
-        assert_eq!(
-            classes(
-                "toml",
-                "[package]\nname = \"scribe\" # it\nedition = 2024\ntext = '''\nraw\n'''"
-            ),
-            [
-                "t:[package]",
-                "a:name",
-                "s:\"scribe\"",
-                "c:# it",
-                "a:edition",
-                "n:2024",
-                "a:text",
-                "s:'''",
-                "s:raw",
-                "s:'''",
-            ]
-        );
-    }
-
-    #[test]
-    fn markup_tags_attributes_and_comments() {
-        assert_eq!(
-            classes(
-                "html",
-                "<!-- a\nb --><a href=\"x\"\n  class='y'>T &amp; U</a>"
-            ),
-            [
-                "c:<!-- a", "c:b -->", "t:a", "a:href", "s:\"x\"", "a:class", "s:'y'", "n:&amp;",
-                "t:a",
-            ]
-        );
-    }
-
-    #[test]
-    fn markdown_headings_code_and_fences() {
-        assert_eq!(
-            classes(
-                "md",
-                "# Title\nUse `cargo` now.\n```sh\n# not a heading\n```"
-            ),
-            ["k:# Title", "s:`cargo`"]
-        );
-    }
-
-    #[test]
-    fn css_and_sql() {
-        assert_eq!(
-            classes(
-                "css",
-                "@media screen {\n  a:hover {\n    color: #fff !important;\n    width: calc(50% - 2px) }\n}"
-            ),
-            [
-                "k:@media",
-                "a:color",
-                "n:#fff",
-                "k:!important",
-                "a:width",
-                "f:calc",
-                "n:50%",
-                "n:2px",
-            ]
-        );
-        assert_eq!(
-            classes("sql", "SELECT id, count(*) FROM t WHERE x = 'it''s' -- c"),
-            [
-                "k:SELECT",
-                "f:count",
-                "k:FROM",
-                "k:WHERE",
-                "s:'it''s'",
-                "c:-- c"
-            ]
-        );
-    }
-
-    #[test]
-    fn c_preprocessor_and_unicode_stay_whole() {
-        assert_eq!(
-            classes(
-                "c",
-                "#include <stdio.h>\nint main(void) { printf(\"é→%d\", 1); }"
-            ),
-            [
-                "k:#include",
-                "t:int",
-                "f:main",
-                "t:void",
-                "f:printf",
-                "s:\"é→%d\"",
-                "n:1"
-            ]
-        );
-        // Non-ASCII text outside strings is kept whole and on character boundaries.
-        assert_eq!(
-            classes("rust", "let é = \"ü\"; // ✓"),
-            ["k:let", "s:\"ü\"", "c:// ✓"]
-        );
-    }
-
-    #[test]
-    fn every_piece_is_on_a_character_boundary_for_any_input() {
-        let index = languages::index();
-        let samples = [
-            "a\\é\"b'c`d/*e*/f#g$h@i<j>k&l;m'",
-            "\"a\"\"b\": f\"c\"'d': x",
-            "\"\\é",
-            "'\\",
-            "'é",
-            "<a b='é",
-            "${é",
-            "# é",
-            "`é",
-            "[é",
-            "#[é",
-            "0xé1e+é",
-        ];
-        for lang in languages::LANGUAGES {
-            for s in samples {
-                let mut open = Open::Code;
-                for _ in 0..2 {
-                    let mut segs = Vec::new();
-                    line(lang, &mut open, s, &mut segs);
-                    let mut at = 0;
-                    for (r, _) in &segs {
-                        assert!(s.get(r.clone()).is_some(), "{}: {s:?} {r:?}", lang.name);
-                        assert_eq!(r.start, at, "{}: {s:?}: a gap or an overlap", lang.name);
-                        at = r.end;
-                    }
-                    assert_eq!(
-                        segs.last().map(|(r, _)| r.end),
-                        Some(s.len()),
-                        "{}",
-                        lang.name
-                    );
-                }
-            }
-        }
-        assert!(languages::find(&index, "rs").is_some());
-    }
-
-    /// Text made of the pieces that open and close things, the quotes and the colon most often,
-    /// so that they meet (`"a""b":`, `/* "`, `<a b='`).
-    fn fragments() -> impl proptest::strategy::Strategy<Value = String> {
-        use proptest::prelude::*;
-        let piece = prop_oneof![
-            4 => Just("\""),
-            3 => Just("'"),
-            3 => Just(":"),
-            2 => Just(" "),
-            2 => Just("a"),
-            1 => Just("`"),
-            1 => Just("#"),
-            1 => Just("$"),
-            1 => Just("@"),
-            1 => Just("<"),
-            1 => Just(">"),
-            1 => Just("&"),
-            1 => Just("="),
-            1 => Just("/*"),
-            1 => Just("*/"),
-            1 => Just("\\"),
-            1 => Just("["),
-            1 => Just("]"),
-            1 => Just("{"),
-            1 => Just("-"),
-            1 => Just("1"),
-            1 => Just("Z"),
-            1 => Just("é"),
-            1 => Just("\n"),
-        ];
-        proptest::collection::vec(piece, 0..48).prop_map(|p| p.concat())
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2048))]
-        /// Any text, in every language, line after line: the pieces of each line follow one
-        /// another with no gap or overlap, on character boundaries, to the line's end.
-        #[test]
-        fn pieces_tile_every_line_of_any_text(text in fragments()) {
-            for lang in languages::LANGUAGES {
-                let mut open = Open::Code;
-                for l in text.split('\n') {
-                    let mut segs = Vec::new();
-                    line(lang, &mut open, l, &mut segs);
-                    let mut at = 0;
-                    for (r, _) in &segs {
-                        proptest::prop_assert_eq!(r.start, at, "{}: {:?}", lang.name, l);
-                        proptest::prop_assert!(l.get(r.clone()).is_some(), "{}: {:?}", lang.name, l);
-                        at = r.end;
-                    }
-                    proptest::prop_assert_eq!(at, l.len(), "{}: {:?}", lang.name, l);
-                }
-            }
         }
     }
 }

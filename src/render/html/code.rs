@@ -1,0 +1,62 @@
+//! Highlighted code on the page: the highlighter's classed pieces (`scribe_highlight`) written
+//! as escaped text, a `<span class="h-…">` around each classed one. No script, no `style=`: the
+//! stylesheet colours the seven classes for light and dark alike.
+
+use scribe_highlight::{Highlighter, Language, Segment};
+
+use super::escape::Html;
+
+/// Writes one line's segments as escaped text in spans.
+pub(crate) fn push_segments(h: &mut Html, line: &str, segments: &[Segment]) {
+    for (r, class) in segments {
+        let text = &line[r.clone()];
+        match class {
+            Some(c) => {
+                h.raw_trusted("<span class=\"")
+                    .raw_trusted(c.css())
+                    .raw_trusted("\">")
+                    .text(text)
+                    .raw_trusted("</span>");
+            }
+            None => {
+                h.text(text);
+            }
+        }
+    }
+}
+
+/// Writes a whole block (a fence, a file's content) highlighted for `lang`.
+pub(crate) fn push_code(h: &mut Html, lang: Option<&'static Language>, code: &str) {
+    let mut hl = Highlighter::new(lang);
+    for (i, line) in code.split('\n').enumerate() {
+        if i > 0 {
+            h.raw_trusted("\n");
+        }
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let segs = hl.line(line);
+        push_segments(h, line, segs);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rust_gets_classes_and_stays_escaped() {
+        let mut h = Html::default();
+        push_code(
+            &mut h,
+            scribe_highlight::language("rust"),
+            "fn main() { let s = \"<b>\"; } // hi",
+        );
+        let out = h.as_str();
+        assert!(out.contains("<span class=\"h-k\">fn</span>"), "{out}");
+        assert!(
+            out.contains("<span class=\"h-s\">\"&lt;b&gt;\"</span>"),
+            "{out}"
+        );
+        assert!(out.contains("<span class=\"h-c\">// hi</span>"), "{out}");
+        assert!(!out.contains("<b>"), "{out}");
+    }
+}
