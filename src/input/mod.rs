@@ -29,21 +29,15 @@ pub(crate) mod fields;
 mod format;
 /// Google Gemini CLI: stream-json and saved chats.
 mod gemini;
-/// Typed fields that read as `Value`'s accessors do.
-pub(crate) mod lenient;
 pub(crate) mod lines;
 /// Qwen Code: the daemon's SSE stream and stream-json.
 mod qwen;
-/// A JSON line read in place, strictly, for readers of a few fields (a session's pass 1).
-pub(crate) mod scan;
 pub(crate) mod scribe_jsonl;
 /// Format detection from the first JSON values of an input.
 pub(crate) mod sniff;
 mod sse;
 /// Tool kinds: the constructors and the fallback every adapter shares.
 pub(crate) mod tool_kind;
-/// UTF-8 checks of input lines, many bytes at a time.
-pub(crate) mod utf8;
 
 pub(crate) use format::SourceFormat;
 pub(crate) use lines::InputLine;

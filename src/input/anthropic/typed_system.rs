@@ -11,9 +11,10 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use crate::input::anthropic::row::UsageFields;
-use crate::input::lenient::{Array, Bool, F64, Object, Present, Str, U64, lenient_struct};
 use crate::model::event::EventKind;
 use crate::model::transcript::{SubagentStatus, SubagentUsage};
+use scribe_json::lenient::{Array, Bool, F64, Object, Present, Str, U64};
+use scribe_json::lenient_struct;
 
 lenient_struct! {
     /// The fields of a `system` task line that the events and the message decoder read.
@@ -168,7 +169,7 @@ mod tests {
         ];
         for line in lines {
             let value: Value = serde_json::from_str(line).unwrap();
-            let text = crate::input::lenient::from_str::<InitLine<'_>>(line).unwrap();
+            let text = scribe_json::from_str::<InitLine<'_>>(line).unwrap();
             assert_eq!(
                 snapshot_of(&text, "claude-stream"),
                 session_snapshot(&value, "claude-stream"),

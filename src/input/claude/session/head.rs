@@ -18,10 +18,10 @@ use std::fmt;
 use serde::Deserialize;
 use serde::de::{Deserializer, SeqAccess, Visitor};
 
-use crate::input::lenient::{
-    Bool, Given, Hashed, Lead, Obj, PresentStr, Same, Str, lenient_struct, visit_others,
-};
-use crate::input::scan::Scanner;
+use scribe_json::lenient::{Bool, Given, Lead, Obj, PresentStr, Same, Str};
+use scribe_json::{Scanner, lenient_struct, visit_others};
+
+use crate::model::recent::Hashed;
 
 lenient_struct! {
     /// A row's fields pass 1 reads (wire spec §7: conversation rows, and the entries outside the
@@ -163,7 +163,7 @@ impl<'de> Deserialize<'de> for Preview {
                 self,
                 mut map: A,
             ) -> Result<Self::Value, A::Error> {
-                use crate::input::lenient::Checked;
+                use scribe_json::lenient::Checked;
                 while map.next_entry::<Checked, Checked>()?.is_some() {}
                 Ok(Preview(false))
             }
@@ -215,7 +215,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
                 self,
                 mut map: A,
             ) -> Result<Self::Value, A::Error> {
-                use crate::input::lenient::Checked;
+                use scribe_json::lenient::Checked;
                 while map.next_entry::<Checked, Checked>()?.is_some() {}
                 Ok(Content::Other)
             }
@@ -243,9 +243,9 @@ pub(crate) fn read(text: &str) -> Option<Head<'_>> {
 /// value checked and dropped, a value of an unexpected kind read as absent.
 mod scanned {
     use super::*;
-    use crate::input::lenient::LeadText;
-    use crate::input::scan::{Chars, Scan, Scanner};
     use crate::model::recent::fingerprint;
+    use scribe_json::lenient::LeadText;
+    use scribe_json::scan::{Chars, Scan, Scanner};
 
     /// Each key of the object the scanner is at, to `field` (which reads or skips its value).
     fn fields<'a>(
