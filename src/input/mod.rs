@@ -6,6 +6,10 @@
 //! It never builds turns: that is the fold's job. `sniff` picks a format from the first JSON values
 //! when `--from` is `auto`; `document` splits inputs that are one JSON document rather than JSON
 //! Lines. The pipe's `driver` is what calls them.
+//!
+//! Every adapter reads a line's JSON through the crate `scribe_json`, one way for all: a
+//! `Value` by [`parse_json_line`] (`scribe_json::parse_line`, with the diagnostic of a line that is
+//! not an object), or typed structs by `scribe_json::from_str` on a hot path.
 
 use std::path::Path;
 
@@ -133,14 +137,14 @@ pub(crate) fn adapter_for(format: SourceFormat) -> Box<dyn Adapter> {
     }
 }
 
-/// Parses a line as one JSON object. On failure, reports an input error and emits a `debug`
+/// Parses a line as one JSON object (`scribe_json::parse_line`). On failure, reports an input error and emits a `debug`
 /// event that keeps the raw line, so nothing is lost.
 pub(crate) fn parse_json_line(
     line: &InputLine,
     out: &mut Vec<Event>,
     report: &mut Report<'_>,
 ) -> Option<Value> {
-    match serde_json::from_str::<Value>(&line.text) {
+    match scribe_json::parse_line(&line.text) {
         Ok(v) if v.is_object() => Some(v),
         Ok(_) => {
             report.error(line.number, "not a JSON object");

@@ -6,8 +6,8 @@
 //! strings. Building a tree of them (a key, a value and a hashed map slot for each) and walking
 //! it again to write it was a tenth of a `--to jsonl` run (issue 14). The text is written once,
 //! while the line is parsed ([`capture`]), exactly as the JSONL output writes JSON
-//! (`json_text`), and copied into the output; a reader that wants a field reads just that one
-//! ([`Details::fields`]).
+//! (`scribe_json::write`), and copied into the output; a reader that wants a field reads just
+//! that one ([`Details::fields`]).
 //!
 //! What a `Value` would have kept is kept: the same numbers, the same escapes, keys in their
 //! order, and for a key given twice in one object the last value in the first one's place (such
@@ -23,7 +23,7 @@ use serde_json::value::RawValue;
 
 use scribe_json::RAW_JSON_TOKEN;
 
-/// Compact JSON text, as `json_text` writes the `Value` it stands for.
+/// Compact JSON text, as `scribe_json::write` writes the `Value` it stands for.
 #[derive(Clone, PartialEq)]
 pub(crate) struct Details(Box<str>);
 
@@ -40,7 +40,7 @@ impl Details {
         Details::from_json(out)
     }
 
-    /// JSON text that `json_text` wrote (so UTF-8).
+    /// JSON text that `scribe_json::write` wrote (so UTF-8).
     fn from_json(out: Vec<u8>) -> Details {
         Details(
             String::from_utf8(out)
@@ -158,7 +158,7 @@ impl<'de> scribe_json::lenient::ReadInto<'de> for PresentDetails {
 /// applies serde_json's own limit.
 const DEPTH_SCANNED: usize = 16;
 
-/// True when `b` is one JSON value exactly as `json_text` writes the `Value` a parse of it
+/// True when `b` is one JSON value exactly as `scribe_json::write` writes the `Value` a parse of it
 /// gives: no white space, strings escaped only where the writer escapes (so `\/`, a `\u`
 /// escape of a printable character or an upper-case hex digit are not), integers only (a float
 /// may be spelled many ways) in the range a `Value` keeps as an integer, no repeated key and no
@@ -520,8 +520,8 @@ impl<'de> Visitor<'de> for Key<'_> {
     }
 }
 
-/// The error a `json_text` write of a number would give: none does (integers and floats always
-/// write), but the visitor's error type must be named.
+/// The error `scribe_json::write` would give for a number: none does (integers and floats
+/// always write), but the visitor's error type must be named.
 fn unreachable_error<E: de::Error>() -> E {
     E::custom("number not written")
 }

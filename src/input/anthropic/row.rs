@@ -2,7 +2,7 @@
 //! borrowed structs: only the fields `messages` and `blocks` read, strings lent by the line where
 //! they have no escapes, free-form content (a call's input, a result's content, the result
 //! details) kept as `Value`. Parsing these lines into whole `Value` trees was a third of a run
-//! (issue 14); every field reads as the `Value` accessor it replaces (`input::lenient`).
+//! (issue 14); every field reads as the `Value` accessor it replaces (`scribe_json::lenient`).
 //!
 //! The same structs are read from a `&Value` for the callers that hold one (a saved session's
 //! rows, Qwen's stream-json), so there is one decoder for both.
@@ -260,7 +260,7 @@ impl<'a> Whole<'a> {
     pub(crate) fn block(&self, i: usize) -> Value {
         let row = match self {
             Whole::Text { text, parsed } => {
-                parsed.get_or_init(|| serde_json::from_str(text).unwrap_or(Value::Null))
+                parsed.get_or_init(|| scribe_json::parse_line(text).unwrap_or(Value::Null))
             }
             Whole::Value(v) => v,
         };

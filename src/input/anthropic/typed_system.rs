@@ -1,6 +1,6 @@
 //! A `system` task line (`task_started`, `task_progress`, `task_notification`) and a `result`
-//! line, decoded into typed, borrowed structs (`input::lenient`), from a line's text or from a
-//! `&Value`, so that both ways share one mapping to events.
+//! line, decoded into typed, borrowed structs (`scribe_json::lenient`), from a line's text or
+//! from a `&Value`, so that both ways share one mapping to events.
 //!
 //! Exists because these short lines cost more than any other to parse into a `Value`: a fifth
 //! of a stream's instructions for a fifth of its lines, each key an allocated string hashed into
