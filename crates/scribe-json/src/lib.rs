@@ -9,6 +9,7 @@
 //! Scanner::new(text)        -> Option<Scanner>                   a line read field by field
 //! utf8::as_str / into_string                                     UTF-8 checks of raw lines
 //! write(out, &value) / write_str(out, s)                         compact JSON, serde_json's bytes
+//! RAW_JSON_TOKEN, escapes_in                                     for a caller's own JSON-text type
 //! ```
 //!
 //! Every reader accepts and refuses exactly what `serde_json::from_str::<Value>` does; serde_json
