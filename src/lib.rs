@@ -16,9 +16,6 @@ mod diff;
 mod exit;
 mod fold;
 mod input;
-/// Compact JSON written as serde_json writes it, with strings escaped a word at a time (the
-/// JSONL output, and free-form details kept as text).
-mod json_text;
 mod model;
 mod output_file;
 mod pipeline;

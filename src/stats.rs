@@ -348,7 +348,7 @@ fn tally<K: AsRef<str>>(counts: &BTreeMap<K, u64>) -> String {
 
 /// What a raw line said it was: its `type` (or `event`, `kind`), or what kind of non-object it is.
 fn raw_kind(raw: &str) -> String {
-    let kind = match serde_json::from_str::<Value>(raw.trim_start_matches("data:").trim()) {
+    let kind = match scribe_json::parse_line(raw.trim_start_matches("data:").trim()) {
         Ok(Value::Object(o)) => ["type", "event", "kind"]
             .iter()
             .find_map(|k| o.get(*k).and_then(Value::as_str))

@@ -696,3 +696,26 @@ fn tiny_session(id: &str) -> String {
     let asst = serde_json::json!({"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"hello"}]},"session_id":id});
     format!("{init}\n{user}\n{asst}\n")
 }
+
+/// A hook payload naming a FIFO (or any file that is not a regular one) is refused with a line
+/// in the log, at once: reading it would hold the agent's turn for ever.
+#[cfg(unix)]
+#[test]
+fn a_hook_never_reads_a_fifo() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fifo = tmp.path().join("s.jsonl");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let archive = tmp.path().join("archive");
+    let started = Instant::now();
+    scribe()
+        .args(["hook", "-o"])
+        .arg(&archive)
+        .arg(serde_json::json!({"transcript_path": fifo}).to_string())
+        .timeout(Duration::from_secs(20))
+        .assert()
+        .code(0);
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let log = std::fs::read_to_string(archive.join("scribe-hook.log")).unwrap();
+    assert!(log.contains("not a regular file"), "{log}");
+}

@@ -73,11 +73,9 @@ fn end(
 /// On an error, the byte where the value starts, the lines from there to the error, and what
 /// it is.
 fn one(text: &str, pos: usize) -> Result<(Value, usize), (usize, u64, String)> {
-    let mut stream = serde_json::Deserializer::from_str(&text[pos..]).into_iter::<Value>();
-    match stream.next() {
-        Some(Ok(v)) => Ok((v, pos + stream.byte_offset())),
-        Some(Err(e)) => Err((pos, e.line().saturating_sub(1) as u64, e.to_string())),
-        None => Err((pos, 0, "no JSON value".to_owned())),
+    match scribe_json::parse_next(&text[pos..]) {
+        Ok((v, len)) => Ok((v, pos + len)),
+        Err(e) => Err((pos, e.line().saturating_sub(1) as u64, e.to_string())),
     }
 }
 

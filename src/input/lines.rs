@@ -78,7 +78,7 @@ impl<R: BufRead> LineReader<R> {
         if self.number == 1 && bytes.starts_with(b"\xEF\xBB\xBF") {
             bytes.drain(..3);
         }
-        let (text, lossy) = match crate::input::utf8::into_string(bytes) {
+        let (text, lossy) = match scribe_json::utf8::into_string(bytes) {
             Ok(s) => (s, false),
             Err(bytes) => (String::from_utf8_lossy(&bytes).into_owned(), true),
         };

@@ -6,6 +6,10 @@
 //! It never builds turns: that is the fold's job. `sniff` picks a format from the first JSON values
 //! when `--from` is `auto`; `document` splits inputs that are one JSON document rather than JSON
 //! Lines. The pipe's `driver` is what calls them.
+//!
+//! Every adapter reads a line's JSON through the crate `scribe_json`, one way for all: a
+//! `Value` by [`parse_json_line`] (`scribe_json::parse_line`, with the diagnostic of a line that is
+//! not an object), or typed structs by `scribe_json::from_str` on a hot path.
 
 use std::path::Path;
 
@@ -29,21 +33,15 @@ pub(crate) mod fields;
 mod format;
 /// Google Gemini CLI: stream-json and saved chats.
 mod gemini;
-/// Typed fields that read as `Value`'s accessors do.
-pub(crate) mod lenient;
 pub(crate) mod lines;
 /// Qwen Code: the daemon's SSE stream and stream-json.
 mod qwen;
-/// A JSON line read in place, strictly, for readers of a few fields (a session's pass 1).
-pub(crate) mod scan;
 pub(crate) mod scribe_jsonl;
 /// Format detection from the first JSON values of an input.
 pub(crate) mod sniff;
 mod sse;
 /// Tool kinds: the constructors and the fallback every adapter shares.
 pub(crate) mod tool_kind;
-/// UTF-8 checks of input lines, many bytes at a time.
-pub(crate) mod utf8;
 
 pub(crate) use format::SourceFormat;
 pub(crate) use lines::InputLine;
@@ -139,14 +137,14 @@ pub(crate) fn adapter_for(format: SourceFormat) -> Box<dyn Adapter> {
     }
 }
 
-/// Parses a line as one JSON object. On failure, reports an input error and emits a `debug`
+/// Parses a line as one JSON object (`scribe_json::parse_line`). On failure, reports an input error and emits a `debug`
 /// event that keeps the raw line, so nothing is lost.
 pub(crate) fn parse_json_line(
     line: &InputLine,
     out: &mut Vec<Event>,
     report: &mut Report<'_>,
 ) -> Option<Value> {
-    match serde_json::from_str::<Value>(&line.text) {
+    match scribe_json::parse_line(&line.text) {
         Ok(v) if v.is_object() => Some(v),
         Ok(_) => {
             report.error(line.number, "not a JSON object");

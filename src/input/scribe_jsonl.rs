@@ -19,7 +19,7 @@ pub(crate) const SCHEMA: &str = "scribe.transcript";
 
 /// True when `first_line` is the header of scribe's JSONL transcript.
 pub(crate) fn is_header(first_line: &str) -> bool {
-    serde_json::from_str::<Value>(first_line.trim()).is_ok_and(|v| {
+    scribe_json::parse_line(first_line.trim()).is_ok_and(|v| {
         v.get("kind").and_then(Value::as_str) == Some("header")
             && v.get("schema").and_then(Value::as_str) == Some(SCHEMA)
     })
@@ -28,7 +28,7 @@ pub(crate) fn is_header(first_line: &str) -> bool {
 /// The `source` a transcript header names, as one of scribe's own format names (so that
 /// re-reading a transcript keeps its header); `scribe-jsonl` when it names none.
 pub(crate) fn header_source(first_line: &str) -> &'static str {
-    let v: Value = serde_json::from_str(first_line.trim()).unwrap_or(Value::Null);
+    let v = scribe_json::parse_line(first_line.trim()).unwrap_or(Value::Null);
     let named = v.get("source").and_then(Value::as_str).unwrap_or("");
     SourceFormat::value_variants()
         .iter()
@@ -63,7 +63,7 @@ impl TranscriptReader {
 /// One record of the transcript: `Ok(None)` for the header, an error for a line that is not a
 /// record this version of scribe knows.
 pub(crate) fn record(line: &str) -> Result<Option<TranscriptItem>, String> {
-    let mut v: Value = serde_json::from_str(line).map_err(|e| format!("invalid JSON: {e}"))?;
+    let mut v = scribe_json::parse_line(line).map_err(|e| format!("invalid JSON: {e}"))?;
     add_missing_fields(&mut v);
     let kind = v
         .get("kind")

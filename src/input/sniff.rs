@@ -55,7 +55,7 @@ pub(crate) fn shape(text: &str) -> LineShape {
     }
     if qwen::daemon::looks_like_sse(t) {
         return match t.strip_prefix("data:") {
-            Some(data) => match serde_json::from_str::<Value>(data.trim()) {
+            Some(data) => match scribe_json::parse_line(data.trim()) {
                 Ok(v @ Value::Object(_)) => LineShape::Json(v),
                 _ => LineShape::SseField,
             },
@@ -63,13 +63,13 @@ pub(crate) fn shape(text: &str) -> LineShape {
         };
     }
     match t.as_bytes()[0] {
-        b'{' => match serde_json::from_str::<Value>(t) {
+        b'{' => match scribe_json::parse_line(t) {
             Ok(v) => LineShape::Json(v),
             // A lone `{` opens a pretty-printed object.
             Err(_) if t == "{" => LineShape::DocumentStart,
             Err(_) => LineShape::BrokenJson,
         },
-        b'[' => match serde_json::from_str::<Value>(t) {
+        b'[' => match scribe_json::parse_line(t) {
             Ok(Value::Array(_)) => LineShape::DocumentStart,
             Ok(_) => LineShape::Other,
             // `[` alone, `[{…`, `[ "…`: a multi-line array; `[INFO] …` is chatter.

@@ -6,8 +6,8 @@
 //! strings. Building a tree of them (a key, a value and a hashed map slot for each) and walking
 //! it again to write it was a tenth of a `--to jsonl` run (issue 14). The text is written once,
 //! while the line is parsed ([`capture`]), exactly as the JSONL output writes JSON
-//! (`json_text`), and copied into the output; a reader that wants a field reads just that one
-//! ([`Details::fields`]).
+//! (`scribe_json::write`), and copied into the output; a reader that wants a field reads just
+//! that one ([`Details::fields`]).
 //!
 //! What a `Value` would have kept is kept: the same numbers, the same escapes, keys in their
 //! order, and for a key given twice in one object the last value in the first one's place (such
@@ -21,9 +21,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::json_text::{self, RAW_JSON_TOKEN};
+use scribe_json::RAW_JSON_TOKEN;
 
-/// Compact JSON text, as `json_text` writes the `Value` it stands for.
+/// Compact JSON text, as `scribe_json::write` writes the `Value` it stands for.
 #[derive(Clone, PartialEq)]
 pub(crate) struct Details(Box<str>);
 
@@ -36,11 +36,11 @@ impl Details {
     pub(crate) fn from_value(value: &Value) -> Details {
         let mut out = Vec::new();
         // A `Value` always serializes (its keys are strings, its floats finite).
-        let _ = json_text::write(&mut out, value);
+        let _ = scribe_json::write(&mut out, value);
         Details::from_json(out)
     }
 
-    /// JSON text that `json_text` wrote (so UTF-8).
+    /// JSON text that `scribe_json::write` wrote (so UTF-8).
     fn from_json(out: Vec<u8>) -> Details {
         Details(
             String::from_utf8(out)
@@ -131,11 +131,34 @@ pub(crate) fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Details, D::Error>
     capture(&mut de).map_err(de::Error::custom)
 }
 
+/// `v.get(k).cloned()` kept as compact JSON text ([`Details`]), a field of a
+/// `scribe_json::lenient_struct!`: a free-form field that is copied to the output, not read, so
+/// never built as a `Value` tree (`null` included).
+#[derive(Debug, Default)]
+pub(crate) struct PresentDetails(pub(crate) Option<Details>);
+
+impl<'de> Deserialize<'de> for PresentDetails {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        read(d).map(|x| PresentDetails(Some(x)))
+    }
+}
+
+impl<'de> scribe_json::lenient::ReadInto<'de> for PresentDetails {
+    type Out = Option<Details>;
+    fn read_into<A: MapAccess<'de>>(
+        map: &mut A,
+        out: &mut Option<Details>,
+    ) -> Result<(), A::Error> {
+        *out = map.next_value::<Self>()?.0;
+        Ok(())
+    }
+}
+
 /// The deepest nesting [`is_written_form`] follows; deeper text goes to [`capture`], which
 /// applies serde_json's own limit.
 const DEPTH_SCANNED: usize = 16;
 
-/// True when `b` is one JSON value exactly as `json_text` writes the `Value` a parse of it
+/// True when `b` is one JSON value exactly as `scribe_json::write` writes the `Value` a parse of it
 /// gives: no white space, strings escaped only where the writer escapes (so `\/`, a `\u`
 /// escape of a printable character or an upper-case hex digit are not), integers only (a float
 /// may be spelled many ways) in the range a `Value` keeps as an integer, no repeated key and no
@@ -290,7 +313,7 @@ fn string_end(b: &[u8], i: usize) -> Option<usize> {
     loop {
         // Eight bytes at a time up to the next quote, backslash or control character.
         while let Some(word) = b.get(j..j + 8) {
-            let marks = json_text::escapes_in(u64::from_le_bytes(word.try_into().ok()?));
+            let marks = scribe_json::escapes_in(u64::from_le_bytes(word.try_into().ok()?));
             if marks != 0 {
                 j += (marks.trailing_zeros() / 8) as usize;
                 break;
@@ -393,20 +416,20 @@ impl<'de> Visitor<'de> for Any<'_> {
     }
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<(), E> {
-        json_text::write(&mut self.0.out, &v).map_err(|_| unreachable_error())
+        scribe_json::write(&mut self.0.out, &v).map_err(|_| unreachable_error())
     }
 
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<(), E> {
-        json_text::write(&mut self.0.out, &v).map_err(|_| unreachable_error())
+        scribe_json::write(&mut self.0.out, &v).map_err(|_| unreachable_error())
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
         // A `Value` holds a float that is not finite as `null`, as the writer writes it.
-        json_text::write(&mut self.0.out, &v).map_err(|_| unreachable_error())
+        scribe_json::write(&mut self.0.out, &v).map_err(|_| unreachable_error())
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
-        json_text::write_str(&mut self.0.out, v);
+        scribe_json::write_str(&mut self.0.out, v);
         Ok(())
     }
 
@@ -492,175 +515,16 @@ impl<'de> Visitor<'de> for Key<'_> {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
-        json_text::write_str(&mut self.0.out, v);
+        scribe_json::write_str(&mut self.0.out, v);
         Ok(())
     }
 }
 
-/// The error a `json_text` write of a number would give: none does (integers and floats always
-/// write), but the visitor's error type must be named.
+/// The error `scribe_json::write` would give for a number: none does (integers and floats
+/// always write), but the visitor's error type must be named.
 fn unreachable_error<E: de::Error>() -> E {
     E::custom("number not written")
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    /// What a `Value` parse and the writer make of `text`.
-    fn through_value(text: &str) -> String {
-        let v: Value = serde_json::from_str(text).expect("JSON");
-        Details::from_value(&v).text().to_owned()
-    }
-
-    /// What [`capture`] makes of `text`, checked against what [`read`] makes of it.
-    fn captured(text: &str) -> String {
-        let mut de = serde_json::Deserializer::from_str(text);
-        let out = capture(&mut de).expect("JSON").text().to_owned();
-        assert_eq!(read_text(text).expect("JSON"), out, "{text}");
-        out
-    }
-
-    fn read_text(text: &str) -> Result<String, serde_json::Error> {
-        let mut de = serde_json::Deserializer::from_str(text);
-        read(&mut de).map(|d| d.text().to_owned())
-    }
-
-    #[test]
-    fn only_the_written_form_is_taken_as_it_stands() {
-        for text in [
-            r#"{"a":[1,-2,"x\n\u001f",true,null,{}],"b":{"c":[]}}"#,
-            "18446744073709551615",
-            "-9223372036854775808",
-        ] {
-            assert!(is_written_form(text.as_bytes()), "{text}");
-        }
-        let deep = format!(
-            "{}{}",
-            "[".repeat(DEPTH_SCANNED + 1),
-            "]".repeat(DEPTH_SCANNED + 1)
-        );
-        for text in [
-            r#"{"a": 1}"#,
-            r#""\/""#,
-            r#""\u0041""#,
-            r#""\u001F""#,
-            r#""\u000a""#,
-            "1.0",
-            "1e3",
-            "-0",
-            "01",
-            "18446744073709551616",
-            "-9223372036854775809",
-            r#"{"a":1,"a":2}"#,
-            "[1,]",
-            "[1]x",
-            &deep,
-        ] {
-            assert!(!is_written_form(text.as_bytes()), "{text}");
-        }
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn any_spelling_reads_as_its_value_writes(v in crate::json_text::tests::value()) {
-            let compact = serde_json::to_string(&v).expect("writes");
-            // What a `Value` parse gives (its floats are not always the ones written).
-            let written = Details::from_value(&serde_json::from_str(&compact).expect("reads"));
-            let pretty = serde_json::to_string_pretty(&v).expect("writes");
-            proptest::prop_assert_eq!(read_text(&compact).expect("reads"), written.text());
-            proptest::prop_assert_eq!(read_text(&pretty).expect("reads"), written.text());
-            let mut de = serde_json::Deserializer::from_str(&pretty);
-            let captured = capture(&mut de).expect("reads");
-            proptest::prop_assert_eq!(captured.text(), written.text());
-        }
-    }
-
-    #[test]
-    fn captured_text_is_what_a_value_would_write() {
-        for text in [
-            r#"{"a":1,"b":[true,false,null],"c":{"d":"e\u00e9\n\"\\\/","f":-3,"g":1.5e300}}"#,
-            r#" [ 1 , 2.0 , -0 , 18446744073709551615 , -9223372036854775808 , 1e-7 ] "#,
-            r#""\ud83d\ude00 \u0001""#,
-            r#"{"k":1,"x":{"k":2},"k2":{"k":3,"k":4}}"#,
-            r#"{"a":1,"b":2,"a":3}"#,
-            r#"{}"#,
-            r#"[]"#,
-            r#"[[],{},[{}]]"#,
-            "12345678901234567890123",
-        ] {
-            assert_eq!(captured(text), through_value(text), "{text}");
-        }
-    }
-
-    #[test]
-    fn a_repeated_key_keeps_its_last_value_in_its_first_place() {
-        assert_eq!(captured(r#"{"a":1,"b":2,"a":3}"#), r#"{"a":3,"b":2}"#);
-        let many: Vec<String> = (0..40).map(|i| format!("\"k{i}\":{i}")).collect();
-        let text = format!("{{{},\"k39\":0}}", many.join(","));
-        assert_eq!(captured(&text), through_value(&text));
-        assert!(captured(&text).ends_with(r#""k39":0}"#));
-    }
-
-    #[test]
-    fn what_a_value_parse_refuses_is_refused() {
-        for text in [
-            r#"{"a":"\ud800"}"#,
-            "[1e400]",
-            &format!("{}{}", "[".repeat(200), "]".repeat(200)),
-            r#"{"a":1,}"#,
-        ] {
-            let mut de = serde_json::Deserializer::from_str(text);
-            assert!(capture(&mut de).is_err(), "{text}");
-            assert!(read_text(text).is_err(), "{text}");
-            assert!(serde_json::from_str::<Value>(text).is_err(), "{text}");
-        }
-    }
-
-    #[test]
-    fn captured_from_a_value_too() {
-        let v = json!({"a": [1, -2, 3.5, "x"], "b": null});
-        assert_eq!(
-            capture(&v).expect("reads").text(),
-            Details::from_value(&v).text()
-        );
-    }
-
-    #[test]
-    fn written_as_its_text_and_read_back_as_a_value() {
-        let d = Details::from_value(&json!({"z": 1, "a": [true, "é"]}));
-        let mut out = Vec::new();
-        json_text::write(&mut out, &d).expect("writes");
-        assert_eq!(
-            String::from_utf8(out).expect("UTF-8"),
-            r#"{"z":1,"a":[true,"é"]}"#
-        );
-        assert_eq!(serde_json::to_string(&d).expect("writes"), d.text());
-        // serde_json's `to_value` knows the raw-text token: a changed token fails here.
-        assert_eq!(
-            serde_json::to_value(&d).expect("converts"),
-            json!({"z": 1, "a": [true, "é"]})
-        );
-        let back: Details =
-            serde_json::from_str(r#" { "z" : 1 , "a" : [ true , "\u00e9" ] } "#).expect("reads");
-        assert_eq!(back, d);
-    }
-
-    #[test]
-    fn a_string_reads_as_its_text() {
-        assert_eq!(
-            Details::from_value(&json!("Error: x")).as_str().as_deref(),
-            Some("Error: x")
-        );
-        assert_eq!(Details::from_value(&json!(1)).as_str(), None);
-        assert!(Details::from_value(&Value::Null).is_null());
-    }
-
-    #[test]
-    fn edit_changes_the_text() {
-        let mut d = Details::from_value(&json!({"a": "secret"}));
-        d.edit(|v| v["a"] = json!("x"));
-        assert_eq!(d.text(), r#"{"a":"x"}"#);
-    }
-}
+mod tests;

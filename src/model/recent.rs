@@ -76,6 +76,29 @@ pub(crate) fn fingerprint(id: &str) -> u64 {
     foldhash::quality::FixedState::default().hash_one(id.as_bytes())
 }
 
+/// A field's [`fingerprint`] when it is a string (a field of a `scribe_json::lenient_struct!`),
+/// to match it with another without keeping its text (a prompt may be long).
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Hashed(pub(crate) Option<u64>);
+
+impl<'de> serde::Deserialize<'de> for Hashed {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        /// Takes a string's fingerprint; anything else is checked and dropped.
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Hashed;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Hashed, E> {
+                Ok(Hashed(Some(fingerprint(s))))
+            }
+            scribe_json::visit_others!(Hashed(None); scalars, nested);
+        }
+        d.deserialize_any(V)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

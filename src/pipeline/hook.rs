@@ -207,6 +207,12 @@ fn convert(cli: &Cli, args: &HookArgs, transcript: &Path) -> Result<()> {
     let index = Mutex::new(Index::load(dir));
     let mut page = Page::new(dir, transcript, options, transforms, false, Some(&index));
     let name = transcript.display().to_string();
+    // A FIFO, a device or a socket named as the transcript would hold the hook (and the agent's
+    // turn) for ever: only a regular file is read.
+    let meta = std::fs::metadata(transcript).with_context(|| format!("cannot read {name}"))?;
+    if !meta.is_file() {
+        bail!("{name} is not a regular file; not reading it");
+    }
     let file = File::open(transcript).with_context(|| format!("cannot read {name}"))?;
     let mut diag = Diagnostics::new(false);
     let outcome =

@@ -128,7 +128,7 @@ impl JsonLine {
         record: &T,
     ) -> io::Result<()> {
         self.0.clear();
-        crate::json_text::write(&mut self.0, record)?;
+        scribe_json::write(&mut self.0, record)?;
         self.0.push(b'\n');
         let written = out.write_all(&self.0);
         if self.0.capacity() > Self::KEEP {

@@ -2,7 +2,7 @@
 //! borrowed structs: only the fields `messages` and `blocks` read, strings lent by the line where
 //! they have no escapes, free-form content (a call's input, a result's content, the result
 //! details) kept as `Value`. Parsing these lines into whole `Value` trees was a third of a run
-//! (issue 14); every field reads as the `Value` accessor it replaces (`input::lenient`).
+//! (issue 14); every field reads as the `Value` accessor it replaces (`scribe_json::lenient`).
 //!
 //! The same structs are read from a `&Value` for the callers that hold one (a saved session's
 //! rows, Qwen's stream-json), so there is one decoder for both.
@@ -15,11 +15,12 @@ use serde::Deserialize;
 use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use crate::input::lenient::{
-    Array, Bool, Checked, Fill, Object, Present, PresentDetails, PresentStr, Same, Str, U64,
-    lenient_struct, visit_others,
+use scribe_json::lenient::{
+    Array, Bool, Checked, Fill, Object, Present, PresentStr, Same, Str, U64,
 };
-use crate::model::details::Details;
+use scribe_json::{lenient_struct, visit_others};
+
+use crate::model::details::{Details, PresentDetails};
 use crate::model::transcript::Usage;
 
 lenient_struct! {
@@ -259,7 +260,7 @@ impl<'a> Whole<'a> {
     pub(crate) fn block(&self, i: usize) -> Value {
         let row = match self {
             Whole::Text { text, parsed } => {
-                parsed.get_or_init(|| serde_json::from_str(text).unwrap_or(Value::Null))
+                parsed.get_or_init(|| scribe_json::parse_line(text).unwrap_or(Value::Null))
             }
             Whole::Value(v) => v,
         };
@@ -274,7 +275,7 @@ impl<'a> Whole<'a> {
 /// A row read from its line's text, where it lies ([`Fill`]), or `None` when the line is not
 /// one JSON object: what `serde_json::from_str::<Row>` gives, without the copies of the row.
 pub(crate) fn from_text(text: &str) -> Option<Row<'_>> {
-    crate::input::lenient::from_str(text).ok()
+    scribe_json::from_str(text).ok()
 }
 
 /// A row read from a `Value` (a saved session's row, Qwen's stream-json line). It cannot fail:
@@ -378,5 +379,20 @@ mod tests {
             assert!(serde_json::from_str::<Row>(line).is_err(), "{line}");
         }
         assert!(from_text(" {\"type\":\"user\"} \n").is_some());
+    }
+
+    /// A row read by `scribe_json` (its scanner, else serde_json) is the row serde_json reads,
+    /// on every line of the repository's samples: every field, raw details, repeated keys.
+    #[test]
+    fn rows_read_as_serde_json_reads_them() {
+        let texts = crate::test_files::texts_under(crate::test_files::samples(), |_| true);
+        let mut read = 0;
+        for line in texts.iter().flat_map(|(_, text)| text.lines()) {
+            let ours = scribe_json::from_str::<Row>(line).map(|row| format!("{row:?}"));
+            let theirs = serde_json::from_str::<Row>(line).map(|row| format!("{row:?}"));
+            assert_eq!(ours.ok(), theirs.as_ref().ok().cloned(), "{line}");
+            read += usize::from(theirs.is_ok());
+        }
+        assert!(read > 500, "{read}");
     }
 }

@@ -278,7 +278,7 @@ impl StreamJson {
     /// order. A `task_notification` for a task a message already ended is written as a trace
     /// record keeping the whole line, so it goes the general way.
     fn typed_task(&mut self, line: &InputLine, out: &mut Vec<Event>) -> bool {
-        let Ok(task) = crate::input::lenient::from_str::<TaskLine<'_>>(&line.text) else {
+        let Ok(task) = scribe_json::from_str::<TaskLine<'_>>(&line.text) else {
             return false;
         };
         let Some(kind) = task.event() else {
@@ -302,7 +302,7 @@ impl StreamJson {
     /// A `system/init` line, the typed way: the session snapshot the general way writes (and
     /// keeps, for a later `permissionMode` change), from the same fields.
     fn typed_init(&mut self, line: &InputLine, out: &mut Vec<Event>) -> bool {
-        let Ok(init) = crate::input::lenient::from_str::<InitLine<'_>>(&line.text) else {
+        let Ok(init) = scribe_json::from_str::<InitLine<'_>>(&line.text) else {
             return false;
         };
         let session = snapshot_of(&init, "claude-stream");
@@ -319,7 +319,7 @@ impl StreamJson {
 
     /// A `result` line, the typed way.
     fn typed_result(&mut self, line: &InputLine, out: &mut Vec<Event>) -> bool {
-        let Ok(result) = crate::input::lenient::from_str::<ResultLine<'_>>(&line.text) else {
+        let Ok(result) = scribe_json::from_str::<ResultLine<'_>>(&line.text) else {
             return false;
         };
         self.last_line = line.number;

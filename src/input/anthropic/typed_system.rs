@@ -1,6 +1,6 @@
 //! A `system` task line (`task_started`, `task_progress`, `task_notification`) and a `result`
-//! line, decoded into typed, borrowed structs (`input::lenient`), from a line's text or from a
-//! `&Value`, so that both ways share one mapping to events.
+//! line, decoded into typed, borrowed structs (`scribe_json::lenient`), from a line's text or
+//! from a `&Value`, so that both ways share one mapping to events.
 //!
 //! Exists because these short lines cost more than any other to parse into a `Value`: a fifth
 //! of a stream's instructions for a fifth of its lines, each key an allocated string hashed into
@@ -11,9 +11,10 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use crate::input::anthropic::row::UsageFields;
-use crate::input::lenient::{Array, Bool, F64, Object, Present, Str, U64, lenient_struct};
 use crate::model::event::EventKind;
 use crate::model::transcript::{SubagentStatus, SubagentUsage};
+use scribe_json::lenient::{Array, Bool, F64, Object, Present, Str, U64};
+use scribe_json::lenient_struct;
 
 lenient_struct! {
     /// The fields of a `system` task line that the events and the message decoder read.
@@ -168,7 +169,7 @@ mod tests {
         ];
         for line in lines {
             let value: Value = serde_json::from_str(line).unwrap();
-            let text = crate::input::lenient::from_str::<InitLine<'_>>(line).unwrap();
+            let text = scribe_json::from_str::<InitLine<'_>>(line).unwrap();
             assert_eq!(
                 snapshot_of(&text, "claude-stream"),
                 session_snapshot(&value, "claude-stream"),

@@ -12,12 +12,12 @@ use memchr::memmem;
 
 use serde::Deserialize;
 
-use crate::input::lenient::{Items, Obj, Object, Str, U64};
 use crate::model::details::Details;
 use crate::model::tool_kind::{DiffHunk, ResultFacts};
+use scribe_json::lenient::{Items, Obj, Object, Str, U64};
 
 /// The fields of the details that hold facts: a read's file, an edit's patch. Read leniently
-/// (`input::lenient`: a field of another type reads as absent), and everything else skipped
+/// (`scribe_json::lenient`: a field of another type reads as absent), and everything else skipped
 /// unread: the details' text is already known to be valid JSON without repeated keys.
 #[derive(Deserialize, Default)]
 struct FactFields<'a> {

@@ -340,7 +340,7 @@ pub(crate) fn call_outcome(output: &Value, kind: CallKind) -> Outcome {
         other => (other.to_string(), None),
     };
     // 0.40: the shell's output and metadata as JSON text.
-    let (text, mut exit_code) = match serde_json::from_str::<Value>(&text) {
+    let (text, mut exit_code) = match scribe_json::parse_line(&text) {
         Ok(v) if v.get("output").is_some_and(Value::is_string) => (
             str_of(&v, "output").to_owned(),
             v.pointer("/metadata/exit_code").and_then(Value::as_i64),

@@ -447,7 +447,7 @@ pub(crate) fn minus(now: &Usage, before: &Usage) -> Usage {
 /// string (`{"error": {"message": …, "code": …}}`); the inner message (with its code) is what a
 /// reader wants.
 pub(crate) fn error_text(message: &str) -> String {
-    let Ok(v) = serde_json::from_str::<Value>(message.trim()) else {
+    let Ok(v) = scribe_json::parse_line(message.trim()) else {
         return message.to_owned();
     };
     let e = v.get("error").unwrap_or(&v);

@@ -158,7 +158,7 @@ impl CodexRollout {
             "function_call" | "custom_tool_call" => {
                 let args = match p.get("arguments") {
                     Some(Value::String(s)) => {
-                        serde_json::from_str(s).unwrap_or_else(|_| Value::String(s.clone()))
+                        scribe_json::parse_line(s).unwrap_or_else(|_| Value::String(s.clone()))
                     }
                     Some(v) => v.clone(),
                     None => p.get("input").cloned().unwrap_or(Value::Null),

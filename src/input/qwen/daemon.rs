@@ -176,7 +176,7 @@ impl QwenDaemon {
             return;
         }
         let line = f.line;
-        match serde_json::from_str::<Value>(&f.data) {
+        match scribe_json::parse_line(&f.data) {
             Ok(Value::Object(mut o)) => {
                 // The JSON repeats the frame's id; take the `id:` line when it does not.
                 if let (None, Some(id)) = (o.get("id"), f.id.as_deref()) {
@@ -211,7 +211,7 @@ impl QwenDaemon {
         out: &mut Vec<Event>,
         report: &mut Report<'_>,
     ) {
-        match serde_json::from_str::<Value>(text) {
+        match scribe_json::parse_line(text) {
             Ok(Value::Object(o)) => self.envelope(line, o, text, out, report),
             Ok(_) | Err(_) => {
                 report.error(line, "invalid JSON envelope");
@@ -593,16 +593,4 @@ pub(crate) fn is_envelope(o: &Map<String, Value>) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sniffing() {
-        assert!(looks_like_sse("retry: 3000"));
-        assert!(looks_like_sse(": heartbeat"));
-        assert!(!looks_like_sse("{\"type\":\"system\"}"));
-        let o: Map<String, Value> =
-            serde_json::from_str(r#"{"id":1,"v":1,"type":"x","data":{}}"#).unwrap();
-        assert!(is_envelope(&o));
-    }
-}
+mod tests;

@@ -145,7 +145,7 @@ fn fingerprint<T: serde::Serialize>(scratch: &mut Vec<u8>, scope: &str, value: &
     scratch.extend_from_slice(scope.as_bytes());
     scratch.push(0);
     // A part or notice always serializes (the JSONL output writes the same values).
-    let _ = crate::json_text::write(scratch, value);
+    let _ = scribe_json::write(scratch, value);
     let h = foldhash::quality::FixedState::default().hash_one(&scratch[..]);
     if scratch.capacity() > KEEP {
         *scratch = Vec::new();

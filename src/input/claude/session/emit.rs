@@ -372,7 +372,7 @@ impl Emitter {
                 }));
             }
         };
-        match serde_json::from_str::<Value>(&text) {
+        match scribe_json::parse_line(&text) {
             Ok(v) if v.is_object() => Ok(v),
             // Pass 1 reported it already.
             Ok(_) => Err(Box::new(EventKind::Debug {

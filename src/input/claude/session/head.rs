@@ -7,8 +7,8 @@
 //! value is only checked ([`Checked`]), not kept.
 //!
 //! The decoding accepts and rejects exactly the lines `Value` does, so a line's diagnostics do not
-//! change: the structs are `input::lenient`'s ([`lenient_struct!`]: a key given twice keeps its
-//! last value, every key not named is read as [`Checked`], through the same `deserialize_any`
+//! change: the structs are `scribe_json::lenient`'s ([`lenient_struct!`]: a key given twice keeps
+//! its last value, every key not named is read as [`Checked`], through the same `deserialize_any`
 //! paths as a `Value` parse: nesting limit, string escapes, number range), and a field of an
 //! unexpected kind reads as absent, as `Value::as_str` gives `None` for it. A line this decoding
 //! rejects is decoded again as a `Value` (`parse_json_line`) for its diagnostic.
@@ -18,10 +18,10 @@ use std::fmt;
 use serde::Deserialize;
 use serde::de::{Deserializer, SeqAccess, Visitor};
 
-use crate::input::lenient::{
-    Bool, Given, Hashed, Lead, Obj, PresentStr, Same, Str, lenient_struct, visit_others,
-};
-use crate::input::scan::Scanner;
+use scribe_json::lenient::{Bool, Given, Lead, Obj, PresentStr, Same, Str};
+use scribe_json::{Scanner, lenient_struct, visit_others};
+
+use crate::model::recent::Hashed;
 
 lenient_struct! {
     /// A row's fields pass 1 reads (wire spec §7: conversation rows, and the entries outside the
@@ -163,7 +163,7 @@ impl<'de> Deserialize<'de> for Preview {
                 self,
                 mut map: A,
             ) -> Result<Self::Value, A::Error> {
-                use crate::input::lenient::Checked;
+                use scribe_json::lenient::Checked;
                 while map.next_entry::<Checked, Checked>()?.is_some() {}
                 Ok(Preview(false))
             }
@@ -215,7 +215,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
                 self,
                 mut map: A,
             ) -> Result<Self::Value, A::Error> {
-                use crate::input::lenient::Checked;
+                use scribe_json::lenient::Checked;
                 while map.next_entry::<Checked, Checked>()?.is_some() {}
                 Ok(Content::Other)
             }
@@ -227,15 +227,15 @@ impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
 /// Decodes a row's line; `None` when it is not a JSON object (or not JSON): the caller decodes it
 /// as a `Value` for the diagnostic.
 ///
-/// The line is read in place by `input::scan` (a third of a saved session's run went to serde's
-/// decoding of the values pass 1 skips); a line it leaves or refuses is read through serde, the
-/// reference, so either way the line gives the same `Head` or none.
+/// The line is read in place by `scribe_json::Scanner` (serde would decode every value pass 1
+/// skips); a line it leaves or refuses is read by `scribe_json::from_str`, whose reference is
+/// serde_json, so either way the line gives the same `Head` or none.
 pub(crate) fn read(text: &str) -> Option<Head<'_>> {
     let scanned = Scanner::new(text).and_then(|mut s| {
         let head = scanned::head(&mut s).ok()?;
         s.end().ok().map(|()| head)
     });
-    scanned.or_else(|| serde_json::from_str::<Head<'_>>(text).ok())
+    scanned.or_else(|| scribe_json::from_str::<Head<'_>>(text).ok())
 }
 
 /// [`Head`] read by the scanner, field by field as its `lenient_struct!` reads it: a named key
@@ -243,9 +243,9 @@ pub(crate) fn read(text: &str) -> Option<Head<'_>> {
 /// value checked and dropped, a value of an unexpected kind read as absent.
 mod scanned {
     use super::*;
-    use crate::input::lenient::LeadText;
-    use crate::input::scan::{Chars, Scan, Scanner};
     use crate::model::recent::fingerprint;
+    use scribe_json::lenient::LeadText;
+    use scribe_json::scan::{Chars, Scan, Scanner};
 
     /// Each key of the object the scanner is at, to `field` (which reads or skips its value).
     fn fields<'a>(

@@ -66,7 +66,7 @@ impl Sources {
         if offset == 0 {
             bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         }
-        Ok(match crate::input::utf8::as_str(bytes) {
+        Ok(match scribe_json::utf8::as_str(bytes) {
             Some(s) => Cow::Borrowed(s),
             None => Cow::Owned(String::from_utf8_lossy(bytes).into_owned()),
         })

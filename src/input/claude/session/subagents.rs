@@ -129,7 +129,7 @@ fn read_first_session_id(p: &Path) -> Option<String> {
     let mut lines = LineReader::new(BufReader::new(f));
     for _ in 0..20 {
         let line = lines.next_line().ok()??;
-        if let Ok(v) = serde_json::from_str::<Value>(&line.text) {
+        if let Ok(v) = scribe_json::parse_line(&line.text) {
             if let Some(s) = v.get("sessionId").and_then(Value::as_str) {
                 return Some(s.to_owned());
             }
@@ -187,7 +187,7 @@ pub(crate) fn with_meta(p: &Path, log: SessionLog) -> Agent {
         .trim_end_matches(".jsonl");
     let meta: Value = std::fs::read_to_string(p.with_file_name(format!("{stem}.meta.json")))
         .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
+        .and_then(|t| scribe_json::parse_line(&t).ok())
         .unwrap_or(Value::Null);
     let s = |k: &str| {
         meta.get(k)

@@ -157,7 +157,7 @@ impl Uuids {
             None => return false,
         };
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        match crate::input::utf8::as_str(line) {
+        match scribe_json::utf8::as_str(line) {
             Some(s) => s == text,
             None => String::from_utf8_lossy(line) == text,
         }

@@ -1,5 +1,5 @@
 //! The scanner as a serde `Deserializer`: a line's typed structs (`lenient_struct!`, read by
-//! `lenient::fill_from_str`) decoded by [`Scanner`] rather than by serde_json (issue 14).
+//! `lenient::fill_from_str`) decoded by [`Scanner`] rather than by serde_json.
 //!
 //! Most of a stream line's bytes are in values nobody reads (a tool's output, a file's text), or
 //! in long strings that are read once and borrowed. serde_json copies each string with escapes
@@ -19,8 +19,8 @@ use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use super::{Refused, Scanner};
-use crate::input::lenient::Fill;
-use crate::json_text::RAW_JSON_TOKEN;
+use crate::lenient::Fill;
+use crate::write::RAW_JSON_TOKEN;
 
 /// The name `lenient::Checked` asks for with `deserialize_newtype_struct`: the scanner steps
 /// over the value ([`Scanner::skip`], as strict as a `Value` parse) instead of building it. Any
@@ -29,7 +29,7 @@ pub(crate) const CHECKED_TOKEN: &str = "$scribe::Checked";
 
 /// The scanner gave up on the line; serde_json reads it instead (see the module doc).
 #[derive(Debug)]
-pub(crate) struct Declined;
+pub struct Declined;
 
 impl fmt::Display for Declined {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -276,18 +276,45 @@ pub(crate) fn fill_object<'de, T: Fill<'de>>(text: &'de str, out: &mut T) -> Res
 
 #[cfg(test)]
 mod tests {
-    use serde::Deserialize;
+    use std::borrow::Cow;
+    use std::path::Path;
+
     use serde_json::Value;
+    use serde_json::value::RawValue;
 
     use super::*;
-    use crate::input::anthropic::row::Row;
+    use crate::lenient::{Array, Bool, Items, Obj, Object, Present, PresentStr, Same, Str, U64};
+    use crate::line::scanned as scanned_value;
 
-    /// The value the scanner reads, as serde_json's `Value`, or `None` where it declines.
-    fn scanned_value(text: &str) -> Option<Value> {
-        let mut scanner = Scanner::new(text)?;
-        let value = Value::deserialize(&mut scanner).ok()?;
-        scanner.end().ok()?;
-        Some(value)
+    crate::lenient_struct! {
+        /// A row of a stream line, with a field of every reader kind.
+        pub(crate) struct Row<'a> {
+            "type" => ty: Option<Cow<'a, str>> as Str<'a>,
+            "uuid" => uuid: Option<Option<Cow<'a, str>>> as PresentStr<'a>,
+            "isMeta" => is_meta: Option<bool> as Bool,
+            "message" => message: Option<Message<'a>> as Object<Message<'a>>,
+            "toolUseResult" => result: Option<Box<RawValue>> as Same<Option<Box<RawValue>>>,
+            "attachments" => attachments: Option<Vec<Value>> as Array,
+        }
+    }
+
+    crate::lenient_struct! {
+        /// A row's `message`.
+        pub(crate) struct Message<'a> {
+            "id" => id: Option<Cow<'a, str>> as Str<'a>,
+            "usage" => usage: Option<Value> as Present,
+            "content" => content: Option<Vec<Obj<Block<'a>>>> as Items<Obj<Block<'a>>>,
+        }
+    }
+
+    crate::lenient_struct! {
+        /// One block of a message's content.
+        pub(crate) struct Block<'a> {
+            "type" => ty: Option<Cow<'a, str>> as Str<'a>,
+            "text" => text: Option<Cow<'a, str>> as Str<'a>,
+            "n" => n: Option<u64> as U64,
+            "input" => input: Option<Box<RawValue>> as Same<Option<Box<RawValue>>>,
+        }
     }
 
     /// A row read by the scanner and the same row read by serde_json, as their `Debug` text
@@ -303,12 +330,24 @@ mod tests {
         (ours, theirs)
     }
 
-    /// Every line of the repository's own samples.
+    /// Every line of the repository's own samples (`samples/` at the workspace's root).
     fn sample_lines() -> Vec<String> {
-        crate::test_files::texts_under(crate::test_files::samples(), |_| true)
-            .iter()
-            .flat_map(|(_, text)| text.lines().map(str::to_owned))
-            .collect()
+        let mut lines = Vec::new();
+        let mut folders = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples")];
+        while let Some(folder) = folders.pop() {
+            for path in std::fs::read_dir(folder)
+                .unwrap()
+                .flatten()
+                .map(|e| e.path())
+            {
+                if path.is_dir() {
+                    folders.push(path);
+                } else if let Ok(text) = std::fs::read_to_string(&path) {
+                    lines.extend(text.lines().map(str::to_owned));
+                }
+            }
+        }
+        lines
     }
 
     /// Lines that hold what the samples may not: every kind of number, escapes in keys and
@@ -389,7 +428,7 @@ mod tests {
             b' ',
         ];
         let mut read = 0;
-        for mutant in crate::input::scan::tests::mutants(line, &replacements) {
+        for mutant in crate::scan::tests::mutants(line, &replacements) {
             let (ours, theirs) = rows(&mutant);
             if ours.is_some() {
                 assert_eq!(ours, theirs, "{mutant}");

@@ -2,19 +2,19 @@
 //! strings escaped sixteen bytes at a time (eight where SSE2 is not there).
 //!
 //! Exists because serde_json looks up every byte of every string in a table, and a `--to jsonl`
-//! run is mostly strings: that loop was a tenth of the run's instructions (issue 14). Everything
+//! run is mostly strings. Everything
 //! else (numbers through `itoa` and `zmij`, as serde_json does; maps, sequences, enum variants
 //! in serde_json's shapes) is kept identical, so a record reads back the same and the output
 //! does not change; the tests compare the two on generated values.
 
 use serde::Serialize;
-use serde::ser::{self, Error as _};
+use serde::ser;
 
 /// serde_json's error type: a custom error from a `Serialize` impl keeps its message.
 type Error = serde_json::Error;
 
 /// Appends `value` as compact JSON to `out`.
-pub(crate) fn write<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Result<(), Error> {
+pub fn write<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Result<(), Error> {
     value.serialize(&mut Writer { out })
 }
 
@@ -50,7 +50,7 @@ const fn splat(b: u8) -> u64 {
 /// The bytes of `w` (eight bytes, the first in the low bits) that serde_json escapes: below
 /// 0x20, a quote or a backslash, each marked by its top bit, exactly (no carry crosses from one
 /// byte into the next: every sum stays below 0x100), so the lowest mark is the first such byte.
-pub(crate) fn escapes_in(w: u64) -> u64 {
+pub fn escapes_in(w: u64) -> u64 {
     const LOW7: u64 = splat(0x7f);
     const HIGH: u64 = splat(0x80);
     // The top bit of each byte of `v` that is zero.
@@ -63,10 +63,9 @@ pub(crate) fn escapes_in(w: u64) -> u64 {
 ///
 /// A string is read once, sixteen bytes at a time ([`escapes_in_block`]; then eight, then one),
 /// and each byte to escape is found exactly ([`escapes_in`]); the text between two of them is
-/// copied whole. Sixteen at a time took 2 % off `--to jsonl` on the bench's stream and session. A word that held one used
-/// to be searched again byte by byte, and a saved session's outputs have one every 32 bytes
-/// (issue 14).
-pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
+/// copied whole, so escape-dense text (a saved session's outputs have an escape every few dozen
+/// bytes) is not searched again byte by byte.
+pub fn write_str(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     out.reserve(bytes.len() + 2);
     out.push(b'"');
@@ -112,7 +111,7 @@ pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
 /// The bytes of `block` that serde_json escapes (below 0x20, a quote, a backslash), one bit
 /// each, the first byte in the lowest bit: SSE2's byte compares, which every x86-64 has, look
 /// at sixteen bytes in the steps [`escapes_in`] takes for eight (a `--to jsonl` run writes
-/// mostly long strings: issue 14).
+/// mostly long strings).
 #[cfg(target_arch = "x86_64")]
 fn escapes_in_block(block: &[u8; 16]) -> u32 {
     use std::arch::x86_64::{
@@ -184,9 +183,10 @@ struct Compound<'w, 'a> {
 }
 
 /// The struct name (and field name) serde_json's `RawValue` serializes as: JSON text that its
-/// serializers copy as it is and its `to_value` parses. [`crate::model::details::Details`]
-/// serializes the same way, so that text already written once is copied, not walked again.
-pub(crate) const RAW_JSON_TOKEN: &str = "$serde_json::private::RawValue";
+/// serializers copy as it is and its `to_value` parses. A caller's own type of JSON text (scribe's
+/// `Details`) serializes the same way, so that text already written once is copied, not walked
+/// again.
+pub const RAW_JSON_TOKEN: &str = "$serde_json::private::RawValue";
 
 impl<'w, 'a> Compound<'w, 'a> {
     /// Opens with `open` (after a variant key when there is one).
@@ -226,8 +226,8 @@ impl<'w, 'a> Compound<'w, 'a> {
 
     /// A struct field: its name, a colon, its value. A name (a Rust identifier or a serde
     /// rename, so nearly always plain) is copied without the word-by-word escape: most strings
-    /// of a record are field names, and a name of a few bytes went through the escape's slower
-    /// byte-by-byte tail (issue 14).
+    /// of a record are field names, and a name of a few bytes would go through the escape's
+    /// slower byte-by-byte tail.
     fn field<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), Error> {
         if self.raw {
             return value.serialize(MapKey {
@@ -465,346 +465,10 @@ macro_rules! structure {
 
 structure!(SerializeStruct, SerializeStructVariant);
 
-/// A map key: a string, or what serde_json turns into one (a number or a bool, quoted; a unit
-/// variant's name). Anything else is serde_json's error.
-///
-/// `verbatim` is the text of a raw-JSON struct ([`RAW_JSON_TOKEN`]): a string copied as it is.
-struct MapKey<'a> {
-    out: &'a mut Vec<u8>,
-    verbatim: bool,
-}
+/// Map keys, written as serde_json writes them.
+mod key;
 
-impl MapKey<'_> {
-    /// A key written as its text, quoted.
-    fn quoted(self, text: &str) -> Result<(), Error> {
-        self.out.push(b'"');
-        self.out.extend_from_slice(text.as_bytes());
-        self.out.push(b'"');
-        Ok(())
-    }
-
-    /// A float key: serde_json refuses one that is not finite.
-    fn float(
-        self,
-        finite: bool,
-        text: impl FnOnce(&mut zmij::Buffer) -> &str,
-    ) -> Result<(), Error> {
-        if !finite {
-            return Err(Error::custom(
-                "float key must be finite (got NaN or +/-inf)",
-            ));
-        }
-        let mut buf = zmij::Buffer::new();
-        self.quoted(text(&mut buf))
-    }
-}
-
-/// serde_json's message for a key of a kind JSON cannot hold.
-fn key_must_be_a_string() -> Error {
-    Error::custom("key must be a string")
-}
-
-impl ser::Serializer for MapKey<'_> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = ser::Impossible<(), Error>;
-    type SerializeTuple = ser::Impossible<(), Error>;
-    type SerializeTupleStruct = ser::Impossible<(), Error>;
-    type SerializeTupleVariant = ser::Impossible<(), Error>;
-    type SerializeMap = ser::Impossible<(), Error>;
-    type SerializeStruct = ser::Impossible<(), Error>;
-    type SerializeStructVariant = ser::Impossible<(), Error>;
-
-    fn serialize_str(self, v: &str) -> Result<(), Error> {
-        if self.verbatim {
-            self.out.extend_from_slice(v.as_bytes());
-        } else {
-            write_str(self.out, v);
-        }
-        Ok(())
-    }
-    fn serialize_char(self, v: char) -> Result<(), Error> {
-        write_str(self.out, v.encode_utf8(&mut [0; 4]));
-        Ok(())
-    }
-    fn serialize_unit_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        variant: &'static str,
-    ) -> Result<(), Error> {
-        write_str(self.out, variant);
-        Ok(())
-    }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        value: &T,
-    ) -> Result<(), Error> {
-        value.serialize(self)
-    }
-    fn serialize_bool(self, v: bool) -> Result<(), Error> {
-        self.quoted(if v { "true" } else { "false" })
-    }
-    integers!(|key, v| key.quoted(itoa::Buffer::new().format(v)));
-    fn serialize_f32(self, v: f32) -> Result<(), Error> {
-        self.float(v.is_finite(), |b| b.format_finite(v))
-    }
-    fn serialize_f64(self, v: f64) -> Result<(), Error> {
-        self.float(v.is_finite(), |b| b.format_finite(v))
-    }
-    fn serialize_bytes(self, _v: &[u8]) -> Result<(), Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_none(self) -> Result<(), Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<(), Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_unit(self) -> Result<(), Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _value: &T,
-    ) -> Result<(), Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple, Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_tuple_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleStruct, Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_tuple_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleVariant, Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStruct, Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_struct_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStructVariant, Error> {
-        Err(key_must_be_a_string())
-    }
-}
+use key::MapKey;
 
 #[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-    use proptest::prelude::*;
-    use serde_json::{Value, json};
-
-    fn ours<T: Serialize + ?Sized>(v: &T) -> String {
-        let mut out = Vec::new();
-        write(&mut out, v).expect("serializes");
-        String::from_utf8(out).expect("UTF-8")
-    }
-
-    /// Arbitrary JSON values, strings drawn to hit every escape and the word boundaries.
-    pub(crate) fn value() -> impl Strategy<Value = Value> {
-        let text = prop::collection::vec(
-            prop_oneof![
-                Just('"'),
-                Just('\\'),
-                Just('\n'),
-                Just('\u{1}'),
-                Just('\u{1f}'),
-                Just('\u{7f}'),
-                Just('é'),
-                Just('😀'),
-                any::<char>(),
-                prop::char::range(' ', '~'),
-            ],
-            0..40,
-        )
-        .prop_map(|c| c.into_iter().collect::<String>());
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::from),
-            any::<i64>().prop_map(Value::from),
-            any::<u64>().prop_map(Value::from),
-            any::<f64>().prop_map(Value::from),
-            text.clone().prop_map(Value::from),
-        ];
-        leaf.prop_recursive(4, 64, 8, move |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::from),
-                prop::collection::vec((text.clone(), inner), 0..6)
-                    .prop_map(|kv| Value::Object(kv.into_iter().collect())),
-            ]
-        })
-    }
-
-    proptest! {
-        #[test]
-        fn writes_what_serde_json_writes(v in value()) {
-            prop_assert_eq!(ours(&v), serde_json::to_string(&v).unwrap());
-        }
-
-        #[test]
-        fn escapes_any_string_as_serde_json_does(s in any::<String>()) {
-            prop_assert_eq!(ours(&s), serde_json::to_string(&s).unwrap());
-        }
-    }
-
-    /// `escapes_in` marks exactly the bytes `ESCAPE` marks, whatever their neighbours are
-    /// (bytes above 0x7f included, where a borrow or a carry would spill into the next byte).
-    #[test]
-    fn escapes_in_marks_exactly_the_bytes_to_escape() {
-        for b in 0..=255u8 {
-            for filler in [0u8, 0x1f, 0x20, b'"', b'\\', 0x7f, 0x80, 0xc3, 0xff] {
-                for lane in 0..8 {
-                    let mut w = [filler; 8];
-                    w[lane] = b;
-                    let marks = escapes_in(u64::from_le_bytes(w));
-                    for (i, &x) in w.iter().enumerate() {
-                        let marked = marks >> (i * 8 + 7) & 1 == 1;
-                        assert_eq!(
-                            marked,
-                            ESCAPE[x as usize] != 0,
-                            "byte {x:#x} in lane {i} of {w:x?}"
-                        );
-                    }
-                }
-            }
-        }
-    }
-
-    /// `escapes_in_block` marks exactly the bytes `ESCAPE` marks, in every lane of a block.
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn escapes_in_block_marks_exactly_the_bytes_to_escape() {
-        for b in 0..=255u8 {
-            for filler in [0u8, 0x1f, 0x20, b'"', b'\\', 0x7f, 0x80, 0xc3, 0xff] {
-                for lane in 0..16 {
-                    let mut block = [filler; 16];
-                    block[lane] = b;
-                    let marks = escapes_in_block(&block);
-                    for (i, &x) in block.iter().enumerate() {
-                        assert_eq!(
-                            marks >> i & 1 == 1,
-                            ESCAPE[x as usize] != 0,
-                            "byte {x:#x} in lane {i} of {block:x?}"
-                        );
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn every_byte_that_needs_escaping_is_found_at_every_place_in_a_word() {
-        for b in 0u8..=0x7f {
-            for at in 0..40 {
-                let mut s = "a".repeat(40);
-                s.replace_range(at..at + 1, &(b as char).to_string());
-                assert_eq!(
-                    ours(&s),
-                    serde_json::to_string(&s).unwrap(),
-                    "byte {b:#x} at {at}"
-                );
-            }
-        }
-    }
-
-    /// The shapes serde derives: enum variants of every kind, options, maps with number keys.
-    #[test]
-    fn derived_shapes_are_serde_jsons() {
-        #[derive(Serialize)]
-        enum E {
-            Unit,
-            New(u8),
-            Tuple(u8, String),
-            Struct { a: Option<u8>, b: f32 },
-        }
-        #[derive(Serialize)]
-        #[serde(tag = "kind", rename_all = "snake_case")]
-        enum Tagged {
-            One { x: u8 },
-            Two,
-        }
-        #[derive(Serialize)]
-        struct S<'a> {
-            e: Vec<E>,
-            t: Vec<Tagged>,
-            m: std::collections::BTreeMap<i32, &'a str>,
-            b: std::collections::BTreeMap<bool, char>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            skipped: Option<u8>,
-            unit: (),
-            tuple: (u8, f64, &'a str),
-            bytes: &'a serde_bytes_like::Bytes,
-            nan: f64,
-            big: u128,
-        }
-        mod serde_bytes_like {
-            pub(super) struct Bytes(pub(super) [u8; 3]);
-            impl serde::Serialize for Bytes {
-                fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                    s.serialize_bytes(&self.0)
-                }
-            }
-        }
-        let v = S {
-            e: vec![
-                E::Unit,
-                E::New(7),
-                E::Tuple(1, "x\"".into()),
-                E::Struct { a: None, b: 1.5 },
-            ],
-            t: vec![Tagged::One { x: 1 }, Tagged::Two],
-            m: [(-3, "a"), (12, "b")].into_iter().collect(),
-            b: [(true, 'é')].into_iter().collect(),
-            skipped: None,
-            unit: (),
-            tuple: (1, 0.1, "\u{0}"),
-            bytes: &serde_bytes_like::Bytes([1, 2, 255]),
-            nan: f64::NAN,
-            big: u128::MAX,
-        };
-        assert_eq!(ours(&v), serde_json::to_string(&v).unwrap());
-        assert_eq!(
-            ours(&json!({"a": [1, {"b": null}], "": {}})),
-            r#"{"a":[1,{"b":null}],"":{}}"#
-        );
-    }
-
-    #[test]
-    fn a_key_json_cannot_hold_is_refused_as_serde_json_refuses_it() {
-        let m: std::collections::BTreeMap<Vec<u8>, u8> = [(vec![1], 1)].into_iter().collect();
-        let ours = write(&mut Vec::new(), &m).unwrap_err().to_string();
-        assert_eq!(ours, serde_json::to_string(&m).unwrap_err().to_string());
-    }
-}
+mod tests;

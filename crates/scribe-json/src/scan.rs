@@ -1,13 +1,12 @@
 //! A JSON line read in place, as strictly as a `Value` parse reads it, for a reader that wants a
-//! few fields of a large line (a saved session's pass 1, `claude/session/head.rs`; issue 14).
+//! few fields of a large line (a saved session's first pass over its rows).
 //!
 //! Through serde, every value a reader skips is still decoded: serde_json's string scan goes
 //! eight bytes at a time and copies each string with escapes into its scratch buffer, and a
 //! skipped value must go through `deserialize_any` to be checked as strictly as a `Value` parse
-//! (`lenient::Checked`). That was a third of a saved session's `--to jsonl` run, most of it
-//! spent on tool outputs nobody in pass 1 reads. Here a string is skipped with `memchr2` (the
-//! next quote or backslash, many bytes at a time), an escape is checked where it is, and nothing
-//! is copied unless a reader asks for a string that has escapes.
+//! (`lenient::Checked`): most of that work goes to tool outputs nobody reads. Here a string is
+//! skipped with `memchr2` (the next quote or backslash, many bytes at a time), an escape is
+//! checked where it is, and nothing is copied unless a reader asks for a string that has escapes.
 //!
 //! What is checked is what a `Value` parse refuses: the grammar, escapes (a surrogate escape
 //! must be a leading one followed by a trailing one), numbers that do not fit an `f64`, nesting
@@ -23,8 +22,11 @@
 
 use std::borrow::Cow;
 
-pub(crate) mod de;
+mod de;
 mod wide;
+
+pub use de::Declined;
+pub(crate) use de::{CHECKED_TOKEN, fill_object};
 
 /// serde_json's nesting limit: 127 arrays and objects inside each other (its depth counter
 /// starts at 128 and fails when it reaches 0).
@@ -32,13 +34,13 @@ const MAX_DEPTH: u32 = 127;
 
 /// The line is not JSON as a `Value` parse reads it, or not one this scanner decides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Refused;
+pub struct Refused;
 
 /// A scanner's step.
-pub(crate) type Scan<T> = Result<T, Refused>;
+pub type Scan<T> = Result<T, Refused>;
 
 /// A position in a line being read.
-pub(crate) struct Scanner<'a> {
+pub struct Scanner<'a> {
     text: &'a str,
     at: usize,
     depth: u32,
@@ -47,7 +49,7 @@ pub(crate) struct Scanner<'a> {
 impl<'a> Scanner<'a> {
     /// A scanner at the start of `text`, or `None` when a byte below U+0020 is in it (left to
     /// serde: see the module doc).
-    pub(crate) fn new(text: &'a str) -> Option<Scanner<'a>> {
+    pub fn new(text: &'a str) -> Option<Scanner<'a>> {
         (!has_control_byte(text.as_bytes())).then_some(Scanner {
             text,
             at: 0,
@@ -62,7 +64,7 @@ impl<'a> Scanner<'a> {
     /// The next byte that is not a space (the only white space a line without control bytes
     /// has), without taking it.
     #[inline(always)]
-    pub(crate) fn peek(&mut self) -> Option<u8> {
+    pub fn peek(&mut self) -> Option<u8> {
         match self.bytes().get(self.at) {
             Some(b' ') => self.peek_past_spaces(),
             other => other.copied(),
@@ -89,7 +91,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Nothing but white space is left.
-    pub(crate) fn end(mut self) -> Scan<()> {
+    pub fn end(mut self) -> Scan<()> {
         match self.peek() {
             None => Ok(()),
             Some(_) => Err(Refused),
@@ -105,7 +107,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Takes the `{` of an object (refused if the next value is not one).
-    pub(crate) fn begin_object(&mut self) -> Scan<()> {
+    pub fn begin_object(&mut self) -> Scan<()> {
         self.eat(b'{')?;
         self.enter()
     }
@@ -114,9 +116,8 @@ impl<'a> Scanner<'a> {
     /// been read yet (set by the caller to `true` after [`Scanner::begin_object`]).
     ///
     /// Keys are most of a line's strings, short and without escapes: such a key is found and
-    /// lent here in one step (a line's keys were an eighth of a stream's `--to jsonl` run,
-    /// issue 14); a key with an escape is read by [`Scanner::string`].
-    pub(crate) fn key(&mut self, first: &mut bool) -> Scan<Option<Cow<'a, str>>> {
+    /// lent here in one step; a key with an escape is read by [`Scanner::string`].
+    pub fn key(&mut self, first: &mut bool) -> Scan<Option<Cow<'a, str>>> {
         match self.peek() {
             Some(b'}') => {
                 self.at += 1;
@@ -150,14 +151,14 @@ impl<'a> Scanner<'a> {
     }
 
     /// Takes the `[` of an array (refused if the next value is not one).
-    pub(crate) fn begin_array(&mut self) -> Scan<()> {
+    pub fn begin_array(&mut self) -> Scan<()> {
         self.eat(b'[')?;
         self.enter()
     }
 
     /// Whether another element follows (the scanner is then at it), or the array's `]` was
     /// taken. `first`: as for [`Scanner::key`].
-    pub(crate) fn element(&mut self, first: &mut bool) -> Scan<bool> {
+    pub fn element(&mut self, first: &mut bool) -> Scan<bool> {
         match self.peek() {
             Some(b']') => {
                 self.at += 1;
@@ -178,7 +179,7 @@ impl<'a> Scanner<'a> {
 
     /// The next value if it is a string (its text, borrowed when it has no escapes), else the
     /// value checked and `None` (as `Value::as_str` reads it).
-    pub(crate) fn str_or_skip(&mut self) -> Scan<Option<Cow<'a, str>>> {
+    pub fn str_or_skip(&mut self) -> Scan<Option<Cow<'a, str>>> {
         match self.peek() {
             Some(b'"') => self.string().map(Some),
             _ => self.skip().map(|()| None),
@@ -186,7 +187,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// The next value if it is a boolean, else the value checked and `None`.
-    pub(crate) fn bool_or_skip(&mut self) -> Scan<Option<bool>> {
+    pub fn bool_or_skip(&mut self) -> Scan<Option<bool>> {
         match self.peek() {
             Some(b't') => self.literal("true").map(|()| Some(true)),
             Some(b'f') => self.literal("false").map(|()| Some(false)),
@@ -198,8 +199,8 @@ impl<'a> Scanner<'a> {
     ///
     /// A string with escapes is checked and decoded in the same walk: its text is copied up to
     /// each escape as the escape is found. Finding its end first ([`Scanner::raw_string`]) and
-    /// decoding it after was two walks over every escape-dense tool output (issue 14).
-    pub(crate) fn string(&mut self) -> Scan<Cow<'a, str>> {
+    /// decoding it after would be two walks over every escape-dense tool output.
+    pub fn string(&mut self) -> Scan<Cow<'a, str>> {
         let start = match self.plain_or_first_escape()? {
             Ok(plain) => return Ok(Cow::Borrowed(plain)),
             Err(start) => start,
@@ -229,7 +230,7 @@ impl<'a> Scanner<'a> {
     /// A string is looked at up to its first quote or backslash; past a backslash, the rest of
     /// an escape-dense text is read a block at a time ([`wide`]), and only one with a `\u`
     /// escape (or a fault) is stepped through escape by escape.
-    pub(crate) fn raw_string(&mut self) -> Scan<(&'a str, bool)> {
+    pub fn raw_string(&mut self) -> Scan<(&'a str, bool)> {
         let start = match self.plain_or_first_escape()? {
             Ok(plain) => return Ok((plain, false)),
             Err(start) => start,
@@ -258,8 +259,8 @@ impl<'a> Scanner<'a> {
 
     /// Takes a string's opening quote and looks up to its first quote or backslash: its text
     /// when it has no escapes (its closing quote taken too), else `Err` with where its text
-    /// starts, the scanner at its first backslash. Always inlined: called out of line (as the
-    /// compiler chose), a saved session's `--to jsonl` ran 3 % more instructions.
+    /// starts, the scanner at its first backslash. Always inlined: it is on the path of every
+    /// string, and a call costs more than its common case.
     #[inline(always)]
     fn plain_or_first_escape(&mut self) -> Scan<Result<&'a str, usize>> {
         self.eat(b'"')?;
@@ -284,7 +285,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Checks the next value, whatever it is, and steps over it.
-    pub(crate) fn skip(&mut self) -> Scan<()> {
+    pub fn skip(&mut self) -> Scan<()> {
         match self.peek() {
             Some(b'"') => self.raw_string().map(drop),
             Some(b'{') => {
@@ -368,7 +369,7 @@ impl<'a> Scanner<'a> {
 }
 
 /// Where the first `"` or `\\` in `bytes` is. Most strings are short (keys, ids, names), and
-/// `memchr2`'s set-up cost more than their scan (100 instructions a call, half of pass 1): the
+/// `memchr2`'s set-up costs more than their scan: the
 /// first [`BLOCKED_BYTES`] are looked at a block at a time ([`first_hit`]), the rest by `memchr2`.
 fn quote_or_backslash(bytes: &[u8]) -> Option<usize> {
     let mut i = 0;
@@ -490,14 +491,14 @@ fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
 
 /// The characters of a string checked by [`Scanner::raw_string`], its escapes decoded one at a
 /// time (for a reader that wants how a long text begins, not all of it).
-pub(crate) struct Chars<'a> {
+pub struct Chars<'a> {
     raw: &'a str,
     at: usize,
 }
 
 impl<'a> Chars<'a> {
     /// The characters of `raw`, a string's text as written between its quotes.
-    pub(crate) fn new(raw: &'a str) -> Chars<'a> {
+    pub fn new(raw: &'a str) -> Chars<'a> {
         Chars { raw, at: 0 }
     }
 }
@@ -548,222 +549,4 @@ fn decode_escape(bytes: &[u8], at: usize) -> (char, usize) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Whether the scanner takes `text` as one value with nothing after it.
-    fn takes(text: &str) -> bool {
-        match Scanner::new(text) {
-            Some(mut s) => s.skip().is_ok() && s.end().is_ok(),
-            None => false,
-        }
-    }
-
-    /// Every kind of fault a `Value` parse refuses, the scanner refuses; and what it takes,
-    /// serde_json takes. Lines with control bytes are not the scanner's (left to serde).
-    #[test]
-    fn takes_exactly_what_a_value_parse_takes() {
-        let deep = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
-        let deep_objects = |n: usize| format!("{}1{}", "{\"a\":".repeat(n), "}".repeat(n));
-        let cases = [
-            r#"{"a":1}"#.to_owned(),
-            r#" { "a" : [ 1 , 2.5 , -0 , 0.5e-3 , 1E+2 , true , false , null , "x" ] } "#.into(),
-            r#"{"a":"\"\\\/\b\f\n\r\t\u00e9\uD83D\uDE00"}"#.into(),
-            r#"{"a":"\ud800"}"#.into(),
-            r#"{"a":"\udc00"}"#.into(),
-            r#"{"a":"\ud800\u0041"}"#.into(),
-            r#"{"a":"\ud800\n"}"#.into(),
-            r#"{"a":"\ud800\udbff"}"#.into(),
-            r#"{"a":"\u12"}"#.into(),
-            r#"{"a":"\u12g4"}"#.into(),
-            r#"{"a":"\q"}"#.into(),
-            r#"{"a":"unterminated}"#.into(),
-            r#"{"a":1e999}"#.into(),
-            r#"{"a":-1e999}"#.into(),
-            r#"{"a":1e-999}"#.into(),
-            r#"{"a":1.7976931348623157e308}"#.into(),
-            r#"{"a":1.7976931348623159e308}"#.into(),
-            format!(r#"{{"a":{}}}"#, "9".repeat(400)),
-            format!(r#"{{"a":{}}}"#, "9".repeat(300)),
-            r#"{"a":123456789012345678901234567890}"#.into(),
-            r#"{"a":01}"#.into(),
-            r#"{"a":-}"#.into(),
-            r#"{"a":1.}"#.into(),
-            r#"{"a":.5}"#.into(),
-            r#"{"a":1e}"#.into(),
-            r#"{"a":+1}"#.into(),
-            r#"{"a":1x}"#.into(),
-            r#"{"a":tru}"#.into(),
-            r#"{"a":nul}"#.into(),
-            r#"{"a":truex}"#.into(),
-            r#"{"a":1,}"#.into(),
-            r#"{,"a":1}"#.into(),
-            r#"{"a" 1}"#.into(),
-            r#"{"a":1 "b":2}"#.into(),
-            r#"{a:1}"#.into(),
-            r#"{"a":[1,]}"#.into(),
-            r#"{"a":[,1]}"#.into(),
-            r#"{"a":[1 2]}"#.into(),
-            r#"{"a":[}"#.into(),
-            r#"{"a":1}}"#.into(),
-            r#"{"a":1} x"#.into(),
-            r#"{"a":1} "#.into(),
-            r#"{}"#.into(),
-            r#"[]"#.into(),
-            r#"{"#.into(),
-            "".into(),
-            " ".into(),
-            r#""é""#.into(),
-            deep(127),
-            deep(128),
-            deep_objects(127),
-            deep_objects(128),
-        ];
-        for case in &cases {
-            let serde = serde_json::from_str::<serde_json::Value>(case).is_ok();
-            assert_eq!(takes(case), serde, "{case}");
-        }
-        assert!(Scanner::new("{\"a\":\t1}").is_none());
-        assert!(Scanner::new("{\"a\":\"\u{1}\"}").is_none());
-    }
-
-    /// The first quote or backslash is found wherever it is: in the bytes looked at eight at a
-    /// time, at their edges, past them, or nowhere.
-    #[test]
-    fn finds_the_first_quote_or_backslash() {
-        for len in 0..80 {
-            for at in 0..=len {
-                for (first, second) in [(b'"', b'\\'), (b'\\', b'"'), (b'"', b'"')] {
-                    let mut bytes = vec![b'a'; len];
-                    if at < len {
-                        bytes[at] = first;
-                        if at + 1 < len {
-                            bytes[at + 1] = second;
-                        }
-                    }
-                    // Bytes that differ from the two by one bit, or borrow in a subtraction.
-                    if at >= 2 {
-                        bytes[at - 1] = b'#';
-                        bytes[at - 2] = 0x80 | b'"';
-                    }
-                    let want = (at < len).then_some(at);
-                    assert_eq!(quote_or_backslash(&bytes), want, "{len} {at}");
-                }
-            }
-        }
-    }
-
-    /// Strings are read as serde_json reads them, escapes decoded.
-    #[test]
-    fn reads_strings_as_serde_does() {
-        for text in [
-            r#""plain""#,
-            r#""a\nb\t\"q\" \\ \/ \b\f\r""#,
-            r#""\u00e9\u4e2d\uD83D\uDE00 \u0000 end""#,
-            r#""é ✓ 😀""#,
-            r#""""#,
-        ] {
-            let mut s = Scanner::new(text).unwrap();
-            let ours = s.string().unwrap();
-            let theirs: String = serde_json::from_str(text).unwrap();
-            assert_eq!(ours, theirs, "{text}");
-            assert_eq!(matches!(ours, Cow::Borrowed(_)), !text.contains('\\'));
-        }
-    }
-
-    /// A string read and decoded in one walk ([`Scanner::string`]) takes what serde_json takes,
-    /// gives what it gives, and ends where a skip ends: every escape, good or bad, at the start,
-    /// the end, beside another, and past the bytes looked at a block at a time.
-    #[test]
-    fn decodes_in_one_walk_what_serde_decodes() {
-        let escapes = [
-            r#"\n"#,
-            r#"\""#,
-            r#"\\"#,
-            r#"\/"#,
-            r#"\b"#,
-            r#"\f"#,
-            r#"\r"#,
-            r#"\t"#,
-            r#"\u00e9"#,
-            r#"\u4E2D"#,
-            r#"\uD83D\uDE00"#,
-            r#"\u0000"#,
-            r#"\q"#,
-            r#"\u12"#,
-            r#"\u12g4"#,
-            r#"\uD800"#,
-            r#"\uDC00"#,
-            r#"\uD800\u0041"#,
-            r#"\uD800\n"#,
-            r#"\"#,
-            "é",
-        ];
-        let pad = "x".repeat(40);
-        for a in escapes {
-            for b in escapes {
-                for text in [
-                    format!(r#""{a}""#),
-                    format!(r#""{a}{b}""#),
-                    format!(r#""{a}y{b}z""#),
-                    format!(r#""{pad}{a}{pad}{b}{pad}""#),
-                    format!(r#""{a}{b}"#),
-                    format!(r#""{a}{b}" ,"#),
-                    format!(r#""{a}{b}\n{a}\t""#),
-                ] {
-                    let theirs = serde_json::Deserializer::from_str(&text)
-                        .into_iter::<String>()
-                        .next()
-                        .and_then(Result::ok);
-                    let mut s = Scanner::new(&text).unwrap();
-                    let ours = s.string().ok();
-                    assert_eq!(ours.as_deref(), theirs.as_deref(), "{text}");
-                    let mut skipped = Scanner::new(&text).unwrap();
-                    if ours.is_some() {
-                        skipped.skip().unwrap();
-                        assert_eq!(s.at, skipped.at, "{text}");
-                    } else {
-                        assert!(skipped.skip().is_err(), "{text}");
-                    }
-                }
-            }
-        }
-    }
-
-    /// `line` with one byte replaced by each of `replacements`, at every byte, where the result
-    /// is still UTF-8.
-    pub(super) fn mutants(line: &str, replacements: &[u8]) -> Vec<String> {
-        let mut out = Vec::new();
-        for i in 0..line.len() {
-            for &r in replacements {
-                let mut bytes = line.as_bytes().to_vec();
-                bytes[i] = r;
-                out.extend(String::from_utf8(bytes).ok());
-            }
-        }
-        out
-    }
-
-    /// A mutation of a real-looking line at every byte: each mutant the scanner takes, serde_json
-    /// takes (the scanner may leave some to serde; it must never take one serde refuses).
-    #[test]
-    fn never_takes_a_mutant_serde_refuses() {
-        let line = r#"{"type":"user","n":[1,-2.5e3,0,true,null],"s":"a\"b\\c\u00e9\ud83d\ude00","o":{"k":{}}}"#;
-        let replacements = [
-            b'"', b'\\', b'{', b'}', b'[', b']', b',', b':', b'e', b'0', b'-', b'u', b'd', b'x',
-        ];
-        let mut taken = 0;
-        for mutant in mutants(line, &replacements) {
-            let serde = serde_json::from_str::<serde_json::Value>(&mutant).is_ok();
-            let ours = takes(&mutant);
-            assert!(!ours || serde, "taken but refused by serde: {mutant}");
-            assert_eq!(ours, serde, "{mutant}");
-            taken += usize::from(ours);
-        }
-        for i in 0..line.len() {
-            let cut = &line[..i];
-            assert!(!takes(cut) || serde_json::from_str::<serde_json::Value>(cut).is_ok());
-        }
-        assert!(taken > 50, "{taken}");
-    }
-}
+mod tests;

@@ -1,5 +1,5 @@
 //! A string's end found 64 bytes at a time, every escape on the way checked from the block's
-//! masks: no branch per escape (issue 14).
+//! masks: no branch per escape.
 //!
 //! A saved session's tool outputs have an escape every 30 bytes or so (`\n` at each output
 //! line). Stepping from escape to escape ([`super::Scanner::raw_string`]'s first way) costs a

@@ -1,18 +1,17 @@
 //! UTF-8 checks of input lines with `simdutf8`, many bytes at a time.
 //!
-//! Every line is checked once when it is read (`lines`), and a saved session's rows again when
-//! pass 2 reads them back (`claude/session/source`). The standard library's check goes a word
-//! at a time and was 1–3 % of a `--to jsonl` run (issue 14); simdutf8 takes SSE4.2 or AVX2 when
-//! the CPU has them (chosen at run time) and gives the same verdict.
+//! Every line is checked once when it is read, and a saved session's rows again when its second
+//! pass reads them back. The standard library's check goes a word at a time; simdutf8 takes
+//! SSE4.2 or AVX2 when the CPU has them (chosen at run time) and gives the same verdict.
 
 /// `bytes` as text, or `None` when they are not UTF-8 (`std::str::from_utf8(bytes).ok()`).
-pub(crate) fn as_str(bytes: &[u8]) -> Option<&str> {
+pub fn as_str(bytes: &[u8]) -> Option<&str> {
     simdutf8::basic::from_utf8(bytes).ok()
 }
 
 /// `bytes` as a `String` without a copy, or the bytes back when they are not UTF-8
 /// (`String::from_utf8`).
-pub(crate) fn into_string(bytes: Vec<u8>) -> Result<String, Vec<u8>> {
+pub fn into_string(bytes: Vec<u8>) -> Result<String, Vec<u8>> {
     if as_str(&bytes).is_none() {
         return Err(bytes);
     }

@@ -1,0 +1,81 @@
+use super::*;
+use serde_json::json;
+
+use crate::lenient_struct;
+
+lenient_struct! {
+    /// Every field type, for the tests.
+    pub(crate) struct Probe<'a> {
+        "s" => s: Option<Cow<'a, str>> as Str<'a>,
+        "p" => p: Option<Option<Cow<'a, str>>> as PresentStr<'a>,
+        "b" => b: Option<bool> as Bool,
+        "n" => n: Option<u64> as U64,
+        "v" => v: Option<Value> as Present,
+    }
+}
+
+/// Each field reads as the `Value` accessor it stands for, from text and from a `Value`.
+#[test]
+fn fields_read_as_the_value_accessors_do() {
+    let cases = [
+        json!({"s": "x", "p": 1, "b": true, "n": 7, "v": null}),
+        json!({"s": 1, "b": "true", "n": -1, "v": {"a": [1]}}),
+        json!({"s": {"a": 1}, "p": null, "b": null, "n": 1.5}),
+        json!({"s": ["x"], "p": "q\"r", "n": "7", "other": [1, {"x": 2}]}),
+        json!({}),
+    ];
+    for c in cases {
+        let text = c.to_string();
+        for probe in [
+            serde_json::from_str::<Probe>(&text).unwrap(),
+            Probe::deserialize(&c).unwrap(),
+        ] {
+            assert_eq!(probe.s.as_deref(), c.get("s").and_then(Value::as_str));
+            assert_eq!(
+                probe.p.as_ref().map(|p| p.as_deref()),
+                c.get("p").map(Value::as_str)
+            );
+            assert_eq!(probe.b, c.get("b").and_then(Value::as_bool));
+            assert_eq!(probe.n, c.get("n").and_then(Value::as_u64));
+            assert_eq!(probe.v.as_ref(), c.get("v"));
+        }
+    }
+}
+
+/// A repeated key keeps its last value, as a `Value` does.
+#[test]
+fn the_last_of_repeated_keys_wins() {
+    let text = r#"{"s": "first", "s": "last"}"#;
+    let probe: Probe = serde_json::from_str(text).unwrap();
+    let value: Value = serde_json::from_str(text).unwrap();
+    assert_eq!(probe.s.as_deref(), value["s"].as_str());
+}
+
+/// What a `Value` parse refuses, the typed parse refuses too, wherever it is in the line
+/// (serde's own skip of an unnamed field would let each through).
+#[test]
+fn a_line_a_value_parse_refuses_is_refused() {
+    let deep = format!(r#"{{"a":{}1{}}}"#, "[".repeat(200), "]".repeat(200));
+    let long = format!(r#"{{"a":1{}}}"#, "0".repeat(400));
+    for line in [
+        r#"{"a":"\ud800"}"#,
+        r#"{"s":"ok","a":"\uDC00x"}"#,
+        r#"{"a":1e999}"#,
+        r#"{"v":{"x":-2E+400}}"#,
+        r#"{"s":["\ud800"]}"#,
+        deep.as_str(),
+        long.as_str(),
+    ] {
+        assert!(serde_json::from_str::<Value>(line).is_err(), "{line}");
+        assert!(serde_json::from_str::<Probe>(line).is_err(), "{line}");
+    }
+    let fine = r#"{"a":"\ud83d\ude00","b":true,"c":1.5e3}"#;
+    assert!(serde_json::from_str::<Probe>(fine).is_ok());
+}
+
+/// A string without escapes is borrowed from the line, not copied.
+#[test]
+fn plain_strings_are_borrowed() {
+    let p: Probe = serde_json::from_str(r#"{"s": "plain"}"#).unwrap();
+    assert!(matches!(p.s, Some(Cow::Borrowed("plain"))));
+}
