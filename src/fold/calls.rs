@@ -193,7 +193,7 @@ impl Folder {
             return None;
         };
         let (queue, subthreads) = (&mut self.queue, &mut self.subthreads);
-        let is_it = |p: &Part| matches!(p, Part::ToolCall { call } if call.tool_call_id == id);
+        let is_it = |p: &Part| call_of(p).is_some_and(|c| c.tool_call_id == id);
         // Where the call was put, unless something moved it since.
         let placed = turn_in(queue, subthreads, thread, turn)
             .and_then(|t| t.parts.get(*part))
@@ -201,27 +201,43 @@ impl Folder {
         if placed {
             return turn_in(queue, subthreads, thread, turn)
                 .and_then(|t| t.parts.get_mut(*part))
-                .and_then(|p| {
-                    if let Part::ToolCall { call } = p {
-                        Some(call.as_mut())
-                    } else {
-                        None
-                    }
-                });
+                .and_then(call_of_mut);
         }
         turns_in(queue, subthreads, thread)?.rev().find_map(|t| {
-            t.parts.iter_mut().rev().find_map(|p| match p {
-                Part::ToolCall { call } if call.tool_call_id == id => Some(call.as_mut()),
-                Part::ToolCall { .. }
-                | Part::Text { .. }
-                | Part::Reasoning { .. }
-                | Part::File { .. }
-                | Part::SourceUrl { .. }
-                | Part::SourceDocument { .. }
-                | Part::Compaction { .. }
-                | Part::Data { .. } => None,
-            })
+            t.parts
+                .iter_mut()
+                .rev()
+                .filter_map(call_of_mut)
+                .find(|c| c.tool_call_id == id)
         })
+    }
+}
+
+/// The tool call a part is, if it is one: the only kind of part that can still change.
+pub(super) fn call_of(part: &Part) -> Option<&ToolCall> {
+    match part {
+        Part::ToolCall { call } => Some(call),
+        Part::Text { .. }
+        | Part::Reasoning { .. }
+        | Part::File { .. }
+        | Part::SourceUrl { .. }
+        | Part::SourceDocument { .. }
+        | Part::Compaction { .. }
+        | Part::Data { .. } => None,
+    }
+}
+
+/// The tool call a part is, to change it.
+fn call_of_mut(part: &mut Part) -> Option<&mut ToolCall> {
+    match part {
+        Part::ToolCall { call } => Some(call),
+        Part::Text { .. }
+        | Part::Reasoning { .. }
+        | Part::File { .. }
+        | Part::SourceUrl { .. }
+        | Part::SourceDocument { .. }
+        | Part::Compaction { .. }
+        | Part::Data { .. } => None,
     }
 }
 

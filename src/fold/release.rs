@@ -5,6 +5,7 @@
 use crate::model::transcript::{Part, Role, ToolCall, TranscriptItem, Turn};
 
 use super::Folder;
+use super::calls::call_of;
 use super::pending::Pending;
 
 impl Folder {
@@ -119,19 +120,5 @@ impl Folder {
         out.extend(self.flattened_notice());
         out.push(item);
         out.append(&mut self.after_turn);
-    }
-}
-
-/// The tool call a part is, if it is one: the only kind of part that can still change.
-fn call_of(part: &Part) -> Option<&ToolCall> {
-    match part {
-        Part::ToolCall { call } => Some(call),
-        Part::Text { .. }
-        | Part::Reasoning { .. }
-        | Part::File { .. }
-        | Part::SourceUrl { .. }
-        | Part::SourceDocument { .. }
-        | Part::Compaction { .. }
-        | Part::Data { .. } => None,
     }
 }
