@@ -227,17 +227,12 @@ pub(super) fn call_of(part: &Part) -> Option<&ToolCall> {
     }
 }
 
-/// The tool call a part is, to change it.
+/// The tool call a part is, to change it (the kinds of part are named in `call_of`).
 fn call_of_mut(part: &mut Part) -> Option<&mut ToolCall> {
-    match part {
-        Part::ToolCall { call } => Some(call),
-        Part::Text { .. }
-        | Part::Reasoning { .. }
-        | Part::File { .. }
-        | Part::SourceUrl { .. }
-        | Part::SourceDocument { .. }
-        | Part::Compaction { .. }
-        | Part::Data { .. } => None,
+    if let Part::ToolCall { call } = part {
+        Some(call)
+    } else {
+        None
     }
 }
 
