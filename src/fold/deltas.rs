@@ -52,32 +52,49 @@ impl DeltaBuffer {
     }
 }
 
+/// Adds `text` to block `index`, which is reasoning when `thinking` (as its first delta said).
+fn append(blocks: &mut Blocks, index: u64, thinking: bool, text: &str) {
+    blocks
+        .entry(index)
+        .or_insert((thinking, String::new()))
+        .1
+        .push_str(text);
+}
+
 /// How many settled message ids to remember.
 const SETTLED_MEMORY: usize = 64;
 
 impl DeltaBuffer {
-    /// Adds streamed text (reasoning when `thinking`).
-    pub(super) fn text(
+    /// Adds streamed answer text to block `index` of a message.
+    pub(super) fn text(&mut self, thread: Thread, message_id: String, index: u64, text: String) {
+        if let Some(blocks) = self.blocks_of(thread, message_id) {
+            append(blocks, index, false, &text);
+        }
+    }
+
+    /// Adds streamed reasoning text to block `index` of a message.
+    pub(super) fn reasoning(
         &mut self,
         thread: Thread,
         message_id: String,
         index: u64,
         text: String,
-        thinking: bool,
     ) {
+        if let Some(blocks) = self.blocks_of(thread, message_id) {
+            append(blocks, index, true, &text);
+        }
+    }
+
+    /// The blocks held for a message, made on its first delta; `None` once its frames came.
+    fn blocks_of(&mut self, thread: Thread, message_id: String) -> Option<&mut Blocks> {
         if self.is_settled(id_hash(&message_id), &message_id) {
-            return;
+            return None;
         }
         let entry = self
             .pending
             .entry(message_id)
             .or_insert_with(|| (thread, BTreeMap::new()));
-        entry
-            .1
-            .entry(index)
-            .or_insert((thinking, String::new()))
-            .1
-            .push_str(&text);
+        Some(&mut entry.1)
     }
 
     /// The message's final frames are arriving: its deltas are no longer needed.
