@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use crate::render::ansi::sanitize::sanitize;
+use crate::sanitize::sanitize;
 
 /// Counts and prints input problems.
 #[derive(Debug, Default)]

@@ -23,6 +23,9 @@ mod model;
 mod output_file;
 mod pipeline;
 mod render;
+/// Untrusted text made safe to print on a terminal: used by the renderers, `scribe diff` and the
+/// pipeline's messages alike, so it belongs to none of them.
+mod sanitize;
 mod settings;
 mod stats;
 mod transform;

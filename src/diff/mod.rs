@@ -70,7 +70,7 @@ pub(crate) fn run(cli: &Cli, args: &DiffArgs) -> Result<u8> {
         );
         eprintln!(
             "scribe diff: {}",
-            crate::render::ansi::sanitize::sanitize(&message)
+            crate::sanitize::sanitize(&message)
         );
         return Ok(exit::TROUBLE);
     }

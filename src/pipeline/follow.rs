@@ -276,7 +276,7 @@ fn latest(
 /// The line that says the output now comes from another session.
 fn separator(next: &Path, settings: &Settings, out: &mut impl Write) -> Result<()> {
     let shown = next.display().to_string();
-    let name = crate::render::ansi::sanitize::sanitize(&shown);
+    let name = crate::sanitize::sanitize(&shown);
     match (settings.to, &settings.output_dir) {
         (OutputFormat::Text | OutputFormat::Md, None) => {
             writeln!(out, "\n──── now following {name} ────\n")?;
@@ -301,7 +301,7 @@ fn wait_for_session(dir: &Path, stop: &AtomicBool, skip: &HashSet<PathBuf>) -> O
         if !said {
             eprintln!(
                 "scribe: {}: no session yet; waiting for one",
-                crate::render::ansi::sanitize::sanitize(&dir.display().to_string())
+                crate::sanitize::sanitize(&dir.display().to_string())
             );
             said = true;
         }
@@ -388,7 +388,7 @@ fn all(
     if first.is_empty() {
         eprintln!(
             "scribe: {}: no session written in the last 10 minutes; waiting for one",
-            crate::render::ansi::sanitize::sanitize(&dir.display().to_string())
+            crate::sanitize::sanitize(&dir.display().to_string())
         );
     }
     std::thread::scope(|scope| {

@@ -251,7 +251,7 @@ fn log(dir: &Path, line: &str) {
 /// A log entry as one line, whatever the payload put in a path: control sequences and
 /// invisible characters made visible, line breaks written `\n`.
 fn one_line(text: &str) -> String {
-    crate::render::ansi::sanitize::sanitize(text)
+    crate::sanitize::sanitize(text)
         .replace('\n', "\\n")
         .replace('\r', "\\r")
 }
