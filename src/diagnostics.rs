@@ -152,6 +152,21 @@ impl Diagnostics {
     }
 }
 
+/// The input layer's problems are the run's diagnostics.
+impl crate::input::Problems for Diagnostics {
+    fn error(&mut self, file: &str, line: u64, what: &str) {
+        Diagnostics::error(self, file, line, what);
+    }
+
+    fn warning(&mut self, file: &str, line: u64, what: &str) {
+        Diagnostics::warning(self, file, line, what);
+    }
+
+    fn span(&mut self, file: &str, first: u64, last: u64) {
+        Diagnostics::span(self, file, first, last);
+    }
+}
+
 /// An I/O error in words, without the `(os error N)` the standard library appends.
 pub(crate) fn io_words(e: &std::io::Error) -> String {
     use std::io::ErrorKind;

@@ -11,7 +11,6 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::diagnostics::Diagnostics;
 use crate::model::event::{Event, EventKind};
 
 /// The Anthropic Messages and Agent SDK stream-json shapes, spoken by Claude Code and copied by
@@ -32,6 +31,8 @@ mod gemini;
 /// Typed fields that read as `Value`'s accessors do.
 pub(crate) mod lenient;
 pub(crate) mod lines;
+/// The input layer's own way to report problems (the pipeline's diagnostics implement it).
+pub(crate) mod problems;
 /// Qwen Code: the daemon's SSE stream and stream-json.
 mod qwen;
 /// A JSON line read in place, strictly, for readers of a few fields (a session's pass 1).
@@ -47,27 +48,28 @@ pub(crate) mod utf8;
 
 pub(crate) use format::SourceFormat;
 pub(crate) use lines::InputLine;
+pub(crate) use problems::{Problems, Unheard};
 
-/// Where adapters report input errors: the file name plus the run's diagnostics.
+/// Where adapters report input errors: the file name plus wherever the run's problems go.
 pub(crate) struct Report<'a> {
     pub(crate) file: &'a str,
-    pub(crate) diag: &'a mut Diagnostics,
+    pub(crate) problems: &'a mut dyn Problems,
 }
 
 impl Report<'_> {
     /// An input error at a line.
     pub(crate) fn error(&mut self, line: u64, what: &str) {
-        self.diag.error(self.file, line, what);
+        self.problems.error(self.file, line, what);
     }
 
     /// Something odd at a line that did not stop it from being used.
     pub(crate) fn warning(&mut self, line: u64, what: &str) {
-        self.diag.warning(self.file, line, what);
+        self.problems.warning(self.file, line, what);
     }
 
     /// Lines `first..=last` were read as one record that begins at `first` (for `--stats`).
     pub(crate) fn span(&mut self, first: u64, last: u64) {
-        self.diag.span(self.file, first, last);
+        self.problems.span(self.file, first, last);
     }
 }
 

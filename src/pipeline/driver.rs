@@ -398,7 +398,7 @@ impl<'a> InputDriver<'a> {
             State::Transcript(reader) => {
                 let mut report = Report {
                     file: self.name,
-                    diag,
+                    problems: diag,
                 };
                 reader.line(&line, &mut self.items, &mut report);
                 if !self.items.is_empty() {
@@ -409,7 +409,7 @@ impl<'a> InputDriver<'a> {
             State::Stream(adapter) => {
                 let mut report = Report {
                     file: self.name,
-                    diag,
+                    problems: diag,
                 };
                 sink.raw_line(&line)?;
                 adapter.line(&line, &mut self.events, &mut report);
@@ -444,7 +444,7 @@ impl<'a> InputDriver<'a> {
         if let State::Stream(adapter) = &mut self.state {
             let mut report = Report {
                 file: self.name,
-                diag,
+                problems: diag,
             };
             adapter.poll(&mut self.events, &mut report);
             self.feed(sink)?;
@@ -657,7 +657,7 @@ impl<'a> InputDriver<'a> {
             State::Stream(mut adapter) => {
                 let mut report = Report {
                     file: self.name,
-                    diag,
+                    problems: diag,
                 };
                 adapter.finish(&mut self.events, &mut report);
                 // A saved session sends its events in batches (flat memory); the call that says
@@ -768,7 +768,7 @@ impl<'a> InputDriver<'a> {
         self.begin(sink, format.name())?;
         let mut report = Report {
             file: self.name,
-            diag,
+            problems: diag,
         };
         adapter.document(values, &mut self.events, &mut report);
         adapter.finish(&mut self.events, &mut report);

@@ -143,13 +143,12 @@ pub(crate) fn load(p: &Path, report: &mut Report<'_>) -> Option<Agent> {
     let name = p.display().to_string();
     let mut sub = Report {
         file: &name,
-        diag: report.diag,
+        problems: report.problems,
     };
     let f = match File::open(p) {
         Ok(f) => f,
         Err(e) => {
-            sub.diag
-                .warning(&name, 0, &format!("sub-agent transcript not read: {e}"));
+            sub.warning(0, &format!("sub-agent transcript not read: {e}"));
             return None;
         }
     };
@@ -166,8 +165,7 @@ pub(crate) fn load(p: &Path, report: &mut Report<'_>) -> Option<Agent> {
             }
             Ok(None) => break,
             Err(e) => {
-                sub.diag
-                    .warning(&name, 0, &format!("sub-agent transcript cut short: {e}"));
+                sub.warning(0, &format!("sub-agent transcript cut short: {e}"));
                 break;
             }
         }
