@@ -5,10 +5,9 @@
 //! (`{"kind":"header","schema":"scribe.transcript",…}`). Records are already folded: they become
 //! `TranscriptItem`s directly, without an adapter or the fold.
 
-use clap::ValueEnum;
 use serde_json::Value;
 
-use super::SourceFormat;
+use super::registry;
 use super::tool_kind;
 use super::{InputLine, Report};
 use crate::model::SCHEMA_VERSION;
@@ -30,10 +29,9 @@ pub(crate) fn is_header(first_line: &str) -> bool {
 pub(crate) fn header_source(first_line: &str) -> &'static str {
     let v: Value = serde_json::from_str(first_line.trim()).unwrap_or(Value::Null);
     let named = v.get("source").and_then(Value::as_str).unwrap_or("");
-    SourceFormat::value_variants()
-        .iter()
-        .map(|f| f.name())
-        .find(|n| *n == named && *n != "auto")
+    registry::formats()
+        .map(|f| f.name)
+        .find(|n| *n == named)
         .unwrap_or("scribe-jsonl")
 }
 

@@ -28,7 +28,8 @@ use crate::input::document::{self, DocValue};
 use crate::input::lines::LineReader;
 use crate::input::scribe_jsonl::{self, TranscriptReader};
 use crate::input::sniff::{self, Evidence, LineShape, Verdict};
-use crate::input::{self, Adapter, InputLine, Report, SourceFormat};
+use crate::input::agent::Format;
+use crate::input::{self, Adapter, InputLine, Report, SourceFormat, registry};
 use crate::model::Header;
 use crate::model::event::{Event, EventKind};
 use crate::model::transcript::TranscriptItem;
@@ -469,7 +470,7 @@ impl<'a> InputDriver<'a> {
         let first = s.held.first().map_or(0, |l| l.number);
         let verdict = match self.from {
             SourceFormat::Auto if s.evidence.len() == 0 && s.sse > 0 => {
-                Verdict::Agreed(SourceFormat::QwenDaemon)
+                Verdict::Agreed(registry::sse_stream())
             }
             // Only broken JSON lines (an input cut inside its first line): no format can be
             // told; read it as the most common one so that the adapter reports each line.
@@ -480,10 +481,10 @@ impl<'a> InputDriver<'a> {
                     "could not detect the input format (no complete JSON line); reading it as \
                      claude-stream (use --from)",
                 );
-                Verdict::Agreed(SourceFormat::ClaudeStream)
+                Verdict::Agreed(registry::claude_stream())
             }
             SourceFormat::Auto => s.evidence.verdict(),
-            forced => Verdict::Agreed(forced),
+            SourceFormat::Known(forced) => Verdict::Agreed(forced),
         };
         let format = match verdict {
             Verdict::Agreed(f) => f,
@@ -494,7 +495,7 @@ impl<'a> InputDriver<'a> {
                     &format!(
                         "its first JSON lines look like different formats ({what}); \
                          reading it as {} (use --from to choose)",
-                        f.name()
+                        f.name
                     ),
                 );
                 f
@@ -525,10 +526,10 @@ impl<'a> InputDriver<'a> {
                 return self.replay(s.held.into_iter(), sink, diag);
             }
         };
-        if format == SourceFormat::ClaudeSession {
+        if format.holds_file {
             crate::allocator::saved_session();
         }
-        let mut adapter = input::adapter_for(format);
+        let mut adapter = format.adapter();
         if self.name != "-" {
             adapter.set_path(self.path);
         }
@@ -538,14 +539,14 @@ impl<'a> InputDriver<'a> {
         let State::Sniffing(s) = std::mem::replace(&mut self.state, State::Stream(adapter)) else {
             return Ok(());
         };
-        self.begin(sink, format.name())?;
+        self.begin(sink, format.name)?;
         // Lines before the first JSON value that the decoder would not read (chatter, and SSE
         // fields when the input is not SSE) are skipped, with one warning.
         let mut held = s.held.into_iter().peekable();
         let mut before = Vec::new();
         while let Some(line) = held.next_if(|l| match sniff::shape(&l.text) {
             LineShape::Other | LineShape::Blank => true,
-            LineShape::SseField => format != SourceFormat::QwenDaemon,
+            LineShape::SseField => !format.sse,
             LineShape::Json(_) | LineShape::DocumentStart | LineShape::BrokenJson => false,
         }) {
             before.push(line);
@@ -733,7 +734,7 @@ impl<'a> InputDriver<'a> {
                 return self.begin(sink, "none");
             }
         };
-        let format = match format {
+        let format: &'static Format = match format {
             SourceFormat::Auto => {
                 let mut evidence = Evidence::default();
                 for DocValue { value, .. } in values.iter().take(sniff::EVIDENCE) {
@@ -748,7 +749,7 @@ impl<'a> InputDriver<'a> {
                             &format!(
                                 "a JSON document of no format scribe knows ({}); tried {} \
                                  (use --from to force one)",
-                                document::describe(&values),
+                                document::describe_values(&values),
                                 sniff::tried()
                             ),
                         );
@@ -756,16 +757,16 @@ impl<'a> InputDriver<'a> {
                     }
                 }
             }
-            f => f,
+            SourceFormat::Known(f) => f,
         };
-        if format == SourceFormat::ClaudeSession {
+        if format.holds_file {
             crate::allocator::saved_session();
         }
-        let mut adapter = input::adapter_for(format);
+        let mut adapter = format.adapter();
         if self.name != "-" {
             adapter.set_path(self.path);
         }
-        self.begin(sink, format.name())?;
+        self.begin(sink, format.name)?;
         let mut report = Report {
             file: self.name,
             problems: diag,
