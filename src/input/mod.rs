@@ -43,10 +43,10 @@ pub(crate) mod lines;
 pub(crate) mod problems;
 /// Qwen Code: the daemon's SSE stream and stream-json.
 mod qwen;
-/// A JSON line read in place, strictly, for readers of a few fields (a session's pass 1).
-pub(crate) mod scan;
 /// The agents, one entry each: the only way shared code reaches an agent's folder.
 pub(crate) mod registry;
+/// A JSON line read in place, strictly, for readers of a few fields (a session's pass 1).
+pub(crate) mod scan;
 pub(crate) mod scribe_jsonl;
 /// Format detection from the first JSON values of an input.
 pub(crate) mod sniff;

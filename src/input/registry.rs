@@ -6,8 +6,12 @@
 use std::path::PathBuf;
 use std::sync::LazyLock;
 
+use serde_json::Value;
+
 use super::agent::{Agent, Format};
 use super::{SourceFormat, claude, codex, gemini, qwen};
+use crate::model::details::Details;
+use crate::model::transcript::{ResultFacts, ToolKind};
 
 /// Every agent, in the order `--from` and messages list their formats.
 static AGENTS: [&Agent; 4] = [&claude::AGENT, &qwen::AGENT, &codex::AGENT, &gemini::AGENT];
@@ -46,4 +50,26 @@ pub(crate) fn session_by_id(id: &str) -> Option<anyhow::Result<PathBuf>> {
     agents()
         .find_map(|a| a.discovery.by_id)
         .map(|find| find(id))
+}
+
+/// What transcripts written by older scribes relied on the renderers of their day to know, for
+/// `scribe_jsonl` to fill in: those renderers read Claude Code's tool names and result details,
+/// and Codex's `duration`.
+pub(crate) mod read_back {
+    use super::{Details, ResultFacts, ToolKind, Value, claude, codex};
+
+    /// Claude Code's tool names → tool kinds.
+    pub(crate) fn tool_kind(name: &str, input: &Value) -> Option<ToolKind> {
+        claude::tools::known(name, input)
+    }
+
+    /// Claude Code's result details → facts.
+    pub(crate) fn result_facts(details: &Details) -> ResultFacts {
+        claude::results::result_facts(details)
+    }
+
+    /// Codex's `duration` (`{secs, nanos}`) in a call's details, in milliseconds.
+    pub(crate) fn codex_duration_ms(sidecar: &Value) -> Option<u64> {
+        codex::result_facts(Some(sidecar)).duration_ms
+    }
 }

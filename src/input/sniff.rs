@@ -147,15 +147,11 @@ impl Evidence {
             }
         }
         // Claude-shaped values count for the more specific format they appear with.
-        if let Some(specific) = counts
-            .iter()
-            .map(|(f, _)| *f)
-            .find(|f| f.claude_shaped)
-        {
-            let claude = counts
+        if let Some(specific) = counts.iter().map(|(f, _)| *f).find(|f| f.claude_shaped) {
+            let plain = counts
                 .iter()
                 .position(|(f, _)| *f == registry::claude_stream());
-            if let Some(i) = claude {
+            if let Some(i) = plain {
                 let (_, n) = counts.remove(i);
                 if let Some((_, m)) = counts.iter_mut().find(|(f, _)| *f == specific) {
                     *m += n;
@@ -164,7 +160,7 @@ impl Evidence {
         }
         match counts.as_slice() {
             [] => Verdict::Unknown(self.unclaimed.join("; ")),
-            [(f, _)] => Verdict::Agreed(*f),
+            [(f, _)] => Verdict::Agreed(f),
             _ => {
                 let best = counts
                     .iter()

@@ -25,7 +25,9 @@ impl Walk<'_> {
             .max_depth(self.depth)
             .follow_links(true)
             .into_iter()
-            .filter_entry(|e| e.depth() == 0 || !e.file_type().is_dir() || !(self.skip_dir)(e.path()))
+            .filter_entry(|e| {
+                e.depth() == 0 || !e.file_type().is_dir() || !(self.skip_dir)(e.path())
+            })
             .filter_map(Result::ok)
             .filter(|e| !e.file_type().is_dir() && (self.keep)(e.path()))
             .map(walkdir::DirEntry::into_path)

@@ -24,11 +24,11 @@ use anyhow::{Context, Result};
 
 use crate::diagnostics::Diagnostics;
 use crate::fold::Folder;
+use crate::input::agent::Format;
 use crate::input::document::{self, DocValue};
 use crate::input::lines::LineReader;
 use crate::input::scribe_jsonl::{self, TranscriptReader};
 use crate::input::sniff::{self, Evidence, LineShape, Verdict};
-use crate::input::agent::Format;
 use crate::input::{self, Adapter, InputLine, Report, SourceFormat, registry};
 use crate::model::Header;
 use crate::model::event::{Event, EventKind};

@@ -334,9 +334,9 @@ struct Latest {
 
 impl Switch for Latest {
     fn newer(&mut self, seen: &[PathBuf]) -> bool {
-        let hint = seen
-            .iter()
-            .any(|p| *p != self.current && input::discover::could_be_session(p) && !self.followed.contains(p));
+        let hint = seen.iter().any(|p| {
+            *p != self.current && input::discover::could_be_session(p) && !self.followed.contains(p)
+        });
         let since = self.last_scan.elapsed();
         if !(hint && since >= SCAN_EVERY || since >= SCAN_ANYWAY) {
             return false;
