@@ -36,3 +36,51 @@ pub(crate) fn could_be_session(p: &Path) -> bool {
 fn is_jsonl(p: &Path) -> bool {
     p.extension().is_some_and(|x| x == "jsonl")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A projects directory with a session's side files, sub-agent files, a tree deeper than the
+    /// walk looks, a linked directory and a link that leads nowhere.
+    #[cfg(unix)]
+    #[test]
+    fn sessions_are_told_from_what_belongs_to_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for f in [
+            "a.jsonl",
+            "a/subagents/agent-1.jsonl",
+            "a/x.jsonl",
+            "agent-2.jsonl",
+            "p/b.jsonl",
+            "p/tool-results/c.jsonl",
+            "d1/d2/d3/d4/e.jsonl",
+            "d1/d2/d3/d4/d5/f.jsonl",
+            "p/notes.txt",
+        ] {
+            let path = root.join(f);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "{}\n").unwrap();
+        }
+        std::os::unix::fs::symlink("p", root.join("link")).unwrap();
+        std::os::unix::fs::symlink("nowhere.jsonl", root.join("gone.jsonl")).unwrap();
+        let found: Vec<String> = session_files(root)
+            .iter()
+            .map(|p| p.strip_prefix(root).unwrap().display().to_string())
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "a.jsonl",
+                "d1/d2/d3/d4/e.jsonl",
+                "gone.jsonl",
+                "link/b.jsonl",
+                "p/b.jsonl"
+            ]
+        );
+        assert!(could_be_session(Path::new("/x/s.jsonl")));
+        assert!(!could_be_session(Path::new("/x/s/subagents/agent-1.jsonl")));
+        assert!(!could_be_session(Path::new("/x/agent-1.jsonl")));
+    }
+}

@@ -18,7 +18,8 @@ pub(crate) struct Walk<'a> {
 
 impl Walk<'_> {
     /// The files under `dir` this walk keeps, in no particular order. Symbolic links are followed
-    /// (a link's target is looked up, no other entry's: the listing says what it is); entries
+    /// (a link's target is looked up, no other entry's: the listing says what it is); a link that
+    /// leads nowhere is taken for the file it names (reading it says what is wrong); directories
     /// that cannot be read, and links that lead back up, are passed over.
     pub(crate) fn files(&self, dir: &Path) -> Vec<PathBuf> {
         WalkDir::new(dir)
@@ -28,9 +29,17 @@ impl Walk<'_> {
             .filter_entry(|e| {
                 e.depth() == 0 || !e.file_type().is_dir() || !(self.skip_dir)(e.path())
             })
-            .filter_map(Result::ok)
-            .filter(|e| !e.file_type().is_dir() && (self.keep)(e.path()))
-            .map(walkdir::DirEntry::into_path)
+            .filter_map(|entry| match entry {
+                Ok(e) if e.file_type().is_dir() => None,
+                Ok(e) => Some(e.into_path()),
+                Err(e) => e.path().filter(|p| is_dangling(p)).map(Path::to_path_buf),
+            })
+            .filter(|p| (self.keep)(p))
             .collect()
     }
+}
+
+/// True for a symbolic link whose target does not exist.
+fn is_dangling(p: &Path) -> bool {
+    p.is_symlink() && !p.exists()
 }
