@@ -321,12 +321,7 @@ impl<'a> InputDriver<'a> {
                     "invalid UTF-8 (replaced with U+FFFD)",
                 );
             }
-            self.line(line, sink, diag)?;
-            if diag.must_stop() {
-                return Err(StrictStop.into());
-            }
-            self.count_bad(diag.errors() > errors, sink, diag)?;
-            if matches!(self.state, State::Stopped) {
+            if !self.take(line, errors, sink, diag)? {
                 break;
             }
         }

@@ -115,16 +115,28 @@ impl InputDriver<'_> {
     ) -> Result<()> {
         for line in lines {
             let errors = diag.errors();
-            self.line(line, sink, diag)?;
-            if diag.must_stop() {
-                return Err(StrictStop.into());
-            }
-            self.count_bad(diag.errors() > errors, sink, diag)?;
-            if matches!(self.state, State::Stopped) {
+            if !self.take(line, errors, sink, diag)? {
                 break;
             }
         }
         Ok(())
+    }
+
+    /// Hands one line to the input's state, then stops at `--strict`'s first error or after a
+    /// run of bad lines (`errors`: the count before the line). False once the input is stopped.
+    pub(super) fn take(
+        &mut self,
+        line: InputLine,
+        errors: u64,
+        sink: &mut dyn Delivery,
+        diag: &mut Diagnostics,
+    ) -> Result<bool> {
+        self.line(line, sink, diag)?;
+        if diag.must_stop() {
+            return Err(StrictStop.into());
+        }
+        self.count_bad(diag.errors() > errors, sink, diag)?;
+        Ok(!matches!(self.state, State::Stopped))
     }
 
     /// Counts lines in a row that raised an input error; past `MAX_BAD_RUN` the input is not
