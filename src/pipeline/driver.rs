@@ -488,17 +488,7 @@ impl<'a> InputDriver<'a> {
                     file: self.name,
                     problems: diag,
                 };
-                adapter.finish(&mut self.events, &mut report);
-                // A saved session sends its events in batches (flat memory); the call that says
-                // nothing is left may still have sent the last batch.
-                loop {
-                    self.feed(sink)?;
-                    let more = adapter.drain(&mut self.events, &mut report);
-                    if !more {
-                        self.feed(sink)?;
-                        break;
-                    }
-                }
+                self.finish_adapter(adapter.as_mut(), &mut report, sink)?;
                 self.unreflected(diag);
                 sink.end_of_events()?;
             }

@@ -10,7 +10,7 @@ use crate::diagnostics::Diagnostics;
 use crate::input::agent::Format;
 use crate::input::document::{self, DocValue};
 use crate::input::sniff::{self, Evidence, LineShape, Verdict};
-use crate::input::{self, InputLine, Report, SourceFormat, registry};
+use crate::input::{self, Adapter, InputLine, Report, SourceFormat, registry};
 
 impl InputDriver<'_> {
     /// Ends detection: picks the decoder and replays the held lines into it.
@@ -251,15 +251,26 @@ impl InputDriver<'_> {
             problems: diag,
         };
         adapter.document(values, &mut self.events, &mut report);
-        adapter.finish(&mut self.events, &mut report);
+        self.finish_adapter(adapter.as_mut(), &mut report, sink)?;
+        sink.end_of_events()
+    }
+
+    /// The input ended: the adapter emits what it held. A saved session sends its events in
+    /// batches (flat memory); the call that says nothing is left may still have sent the last
+    /// batch.
+    pub(super) fn finish_adapter(
+        &mut self,
+        adapter: &mut dyn Adapter,
+        report: &mut Report<'_>,
+        sink: &mut dyn Delivery,
+    ) -> Result<()> {
+        adapter.finish(&mut self.events, report);
         loop {
             self.feed(sink)?;
-            let more = adapter.drain(&mut self.events, &mut report);
+            let more = adapter.drain(&mut self.events, report);
             if !more {
-                self.feed(sink)?;
-                break;
+                return self.feed(sink);
             }
         }
-        sink.end_of_events()
     }
 }
