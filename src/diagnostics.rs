@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use crate::render::ansi::sanitize::sanitize;
+use crate::sanitize::sanitize;
 
 /// Counts and prints input problems.
 #[derive(Debug, Default)]
@@ -149,6 +149,21 @@ impl Diagnostics {
     /// Input errors so far.
     pub(crate) fn errors(&self) -> u64 {
         self.errors
+    }
+}
+
+/// The input layer's problems are the run's diagnostics.
+impl crate::input::Problems for Diagnostics {
+    fn error(&mut self, file: &str, line: u64, what: &str) {
+        Diagnostics::error(self, file, line, what);
+    }
+
+    fn warning(&mut self, file: &str, line: u64, what: &str) {
+        Diagnostics::warning(self, file, line, what);
+    }
+
+    fn span(&mut self, file: &str, first: u64, last: u64) {
+        Diagnostics::span(self, file, first, last);
     }
 }
 

@@ -20,6 +20,9 @@ mod model;
 mod output_file;
 mod pipeline;
 mod render;
+/// Untrusted text made safe to print on a terminal: used by the renderers, `scribe diff` and the
+/// pipeline's messages alike, so it belongs to none of them.
+mod sanitize;
 mod settings;
 mod stats;
 mod transform;
@@ -54,19 +57,6 @@ pub fn main() -> ExitCode {
 /// Entry points for the fuzz targets (`fuzz/`): not an API.
 #[doc(hidden)]
 pub mod fuzzing {
-    /// The input formats, as `--from` names them: one fuzz target each.
-    pub const FORMATS: [&str; 9] = [
-        "claude-stream",
-        "claude-session",
-        "qwen-daemon",
-        "qwen-stream",
-        "qwen-session",
-        "codex-exec",
-        "codex-rollout",
-        "gemini-stream",
-        "gemini-session",
-    ];
-
     /// The output formats, as `--to` names them.
     pub const OUTPUTS: [&str; 5] = ["jsonl", "events", "text", "md", "html"];
 
@@ -93,8 +83,8 @@ mod tests {
                 b"{\"type\":\"x\"}\nnot json\n"
             ));
         }
-        for from in super::fuzzing::FORMATS {
-            assert!(super::fuzzing::run(&["--from", from], b"\xff{\n"));
+        for from in crate::input::registry::formats() {
+            assert!(super::fuzzing::run(&["--from", from.name], b"\xff{\n"));
         }
     }
 }

@@ -114,7 +114,7 @@ fn run_inputs(settings: &Settings, diag: &mut Diagnostics, stats: &mut Stats) ->
             inputs.push(p.clone());
             continue;
         }
-        let found = input::claude::session::session_files(p);
+        let found = input::discover::session_files(p);
         if found.is_empty() {
             crate::diagnostics::say(&format!("no sessions found in {}", p.display()));
             stopped = true;

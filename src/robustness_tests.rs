@@ -106,7 +106,7 @@ fn run(input: &[u8]) -> (BTreeSet<String>, BTreeSet<String>) {
     while let Some(line) = reader.next_line().unwrap() {
         let mut report = Report {
             file: "-",
-            diag: &mut diag,
+            problems: &mut diag,
         };
         adapter.line(&line, &mut events, &mut report);
         for e in events.drain(..) {

@@ -367,7 +367,7 @@ fn raw_kind(raw: &str) -> String {
 /// the terminal view shows them.
 pub(crate) fn printable(s: &str, max: usize) -> String {
     let cut: String = s.chars().take(max).collect();
-    let mut out = crate::render::ansi::sanitize::sanitize(&cut)
+    let mut out = crate::sanitize::sanitize(&cut)
         .replace('\n', "\\n")
         .replace('\t', "\\t");
     if s.chars().count() > max {

@@ -167,7 +167,7 @@ fn transform_and_render_import_nothing_from_the_command_line_or_the_input_layer(
 
 #[test]
 fn no_agent_folder_imports_another_agents_folder() {
-    let agents = ["claude", "qwen", "codex", "gemini"];
+    let agents = AGENTS;
     let mut bad = Vec::new();
     for agent in agents {
         let files = files_under(&root().join("src/input").join(agent), &|p| {
@@ -430,4 +430,154 @@ fn collect_calls(v: &serde_json::Value, out: &mut Vec<(String, String)>) {
         serde_json::Value::Array(a) => a.iter().for_each(|x| collect_calls(x, out)),
         _ => {}
     }
+}
+
+/// The input layer reports through its own `Problems` trait: it imports nothing of the pipeline,
+/// its diagnostics, the command line or the renderers (whole files, tests included).
+#[test]
+fn input_imports_nothing_of_the_pipeline() {
+    let files = files_under(&root().join("src/input"), &|p| {
+        p.extension().is_some_and(|e| e == "rs")
+    });
+    assert!(!files.is_empty());
+    let mut bad = Vec::new();
+    for f in files {
+        let code = std::fs::read_to_string(&f).unwrap();
+        for path in crate_paths(&code) {
+            let top = path.split("::").next().unwrap_or("");
+            if matches!(
+                top,
+                "diagnostics" | "pipeline" | "cli" | "settings" | "render" | "stats" | "diff"
+            ) {
+                bad.push(format!("{}: crate::{path}", f.display()));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "the input layer reaches up:\n{}",
+        bad.join("\n")
+    );
+}
+
+/// `scribe diff` and the pipeline print untrusted text through `crate::sanitize`, a module of its
+/// own, not through a renderer's.
+#[test]
+fn diff_and_pipeline_take_the_sanitizer_from_its_own_module() {
+    let rust = |p: &std::path::Path| p.extension().is_some_and(|e| e == "rs");
+    let mut files = files_under(&root().join("src/diff"), &rust);
+    files.extend(files_under(&root().join("src/pipeline"), &rust));
+    files.push(root().join("src/pipeline.rs"));
+    files.push(root().join("src/diagnostics.rs"));
+    let (mut bad, mut users) = (Vec::new(), 0);
+    for f in files {
+        let code = std::fs::read_to_string(&f).unwrap();
+        for path in crate_paths(&code) {
+            if path.starts_with("sanitize") {
+                users += 1;
+            } else if path.starts_with("render") && path.contains("sanitize") {
+                bad.push(format!("{}: crate::{path}", f.display()));
+            }
+        }
+    }
+    assert!(
+        users > 0,
+        "nothing uses crate::sanitize any more: update this test"
+    );
+    assert!(
+        bad.is_empty(),
+        "the sanitizer taken from a renderer:\n{}",
+        bad.join("\n")
+    );
+}
+
+/// The agent folders under `src/input`.
+const AGENTS: [&str; 4] = ["claude", "qwen", "codex", "gemini"];
+
+/// The words of a line of code outside its string literals (identifiers and keywords).
+fn code_words(line: &str) -> Vec<&str> {
+    let mut words = Vec::new();
+    for (i, piece) in line.split('"').enumerate() {
+        // Odd pieces are inside a string (escaped quotes are rare enough in these files).
+        if i % 2 == 0 {
+            words.extend(
+                piece
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .filter(|w| !w.is_empty()),
+            );
+        }
+    }
+    words
+}
+
+/// Shared input code (everything under `src/input` outside the agent folders) reaches an agent
+/// only through `registry.rs`, so that adding an agent is its folder and one entry there.
+#[test]
+fn shared_input_code_names_no_agent_but_through_the_registry() {
+    let input = root().join("src/input");
+    let files = files_under(&input, &|p| {
+        p.extension().is_some_and(|e| e == "rs")
+            && !AGENTS.iter().any(|a| p.starts_with(input.join(a)))
+            && !p.ends_with("registry.rs")
+    });
+    assert!(files.len() > 10, "shared input files: {}", files.len());
+    let mut bad = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (n, line) in code_lines(&text) {
+            // `mod.rs` declares the folders.
+            if line
+                .trim_start()
+                .trim_start_matches("pub(crate) ")
+                .starts_with("mod ")
+            {
+                continue;
+            }
+            if code_words(line).iter().any(|w| AGENTS.contains(w)) {
+                bad.push(format!("{}:{n}: {}", f.display(), line.trim()));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "shared input code names an agent:\n{}",
+        bad.join("\n")
+    );
+}
+
+/// Agent folders use shared helpers, never the modules that call agents (the registry, detection,
+/// discovery): no module cycle between shared code and an agent.
+#[test]
+fn agent_folders_do_not_call_back_into_the_registry() {
+    let mut bad = Vec::new();
+    for agent in AGENTS {
+        let files = files_under(&root().join("src/input").join(agent), &|p| {
+            p.extension().is_some_and(|e| e == "rs")
+        });
+        for f in files {
+            let code = std::fs::read_to_string(&f).unwrap();
+            for path in crate_paths(&code) {
+                let mut parts = path.split("::");
+                if parts.next() == Some("input")
+                    && matches!(parts.next(), Some("registry" | "sniff" | "discover"))
+                {
+                    bad.push(format!("{}: crate::{path}", f.display()));
+                }
+            }
+            for (n, line) in code_lines(&code) {
+                let words = code_words(line);
+                if words
+                    .windows(2)
+                    .any(|w| w[0] == "super" && matches!(w[1], "registry" | "sniff"))
+                {
+                    bad.push(format!("{}:{n}: {}", f.display(), line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "an agent calls back into shared code that calls agents:\n{}",
+        bad.join("\n")
+    );
 }

@@ -68,10 +68,7 @@ pub(crate) fn run(cli: &Cli, args: &DiffArgs) -> Result<u8> {
             unknown.join(","),
             ignorable.iter().cloned().collect::<Vec<_>>().join(", ")
         );
-        eprintln!(
-            "scribe diff: {}",
-            crate::render::ansi::sanitize::sanitize(&message)
-        );
+        eprintln!("scribe diff: {}", crate::sanitize::sanitize(&message));
         return Ok(exit::TROUBLE);
     }
     let changes = compare::compare(&forms.apply(old), &forms.apply(new));

@@ -69,7 +69,7 @@ impl Palette {
 /// Untrusted text made safe for the terminal: the same rule as the text view (controls, bidi
 /// and zero-width characters shown as visible escapes).
 fn clean(s: &str) -> String {
-    crate::render::ansi::sanitize::sanitize(s).into_owned()
+    crate::sanitize::sanitize(s).into_owned()
 }
 
 /// The readable report.

@@ -3,9 +3,13 @@
 //! the shapes Claude Code and Qwen Code share). No agent folder imports another's.
 //!
 //! An adapter receives numbered lines (or a whole document's values) and emits normalized events.
-//! It never builds turns: that is the fold's job. `sniff` picks a format from the first JSON values
-//! when `--from` is `auto`; `document` splits inputs that are one JSON document rather than JSON
-//! Lines. The pipe's `driver` is what calls them.
+//! It never builds turns: that is the fold's job. Each agent folder declares what shared code
+//! needs of it (`agent::Agent`: its formats, their detection rules and decoders, its sessions on
+//! disk), and `registry` lists them: shared code reaches an agent only through that table, and
+//! agent folders use shared helpers, never the table. `sniff` picks a format from the first JSON
+//! values when `--from` is `auto`; `document` splits inputs that are one JSON document rather than
+//! JSON Lines; `discover` lists the sessions under a directory. The pipe's `driver` is what calls
+//! them.
 //!
 //! Every adapter reads a line's JSON through the crate `scribe_json`, one way for all: a
 //! `Value` by [`parse_json_line`] (`scribe_json::parse_line`, with the diagnostic of a line that is
@@ -15,9 +19,10 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::diagnostics::Diagnostics;
 use crate::model::event::{Event, EventKind};
 
+/// What an agent's folder declares about itself (the registry's entries).
+pub(crate) mod agent;
 /// The Anthropic Messages and Agent SDK stream-json shapes, spoken by Claude Code and copied by
 /// Qwen Code's stream-json: content blocks, messages, the §4 user-envelope classifier.
 pub(crate) mod anthropic;
@@ -25,6 +30,8 @@ pub(crate) mod anthropic;
 pub(crate) mod claude;
 /// OpenAI Codex CLI: `exec --json` and rollout files.
 mod codex;
+/// The session files under a directory, for every agent.
+pub(crate) mod discover;
 /// Whole JSON documents (arrays of messages, pretty-printed messages) split into values.
 pub(crate) mod document;
 /// JSON field accessors and the `info` notice constructor shared by every adapter.
@@ -34,38 +41,45 @@ mod format;
 /// Google Gemini CLI: stream-json and saved chats.
 mod gemini;
 pub(crate) mod lines;
+/// The input layer's own way to report problems (the pipeline's diagnostics implement it).
+pub(crate) mod problems;
 /// Qwen Code: the daemon's SSE stream and stream-json.
 mod qwen;
+/// The agents, one entry each: the only way shared code reaches an agent's folder.
+pub(crate) mod registry;
 pub(crate) mod scribe_jsonl;
 /// Format detection from the first JSON values of an input.
 pub(crate) mod sniff;
 mod sse;
 /// Tool kinds: the constructors and the fallback every adapter shares.
 pub(crate) mod tool_kind;
+/// The one directory walk (session discovery, sub-agent files).
+pub(crate) mod walk;
 
 pub(crate) use format::SourceFormat;
 pub(crate) use lines::InputLine;
+pub(crate) use problems::{Problems, Unheard};
 
-/// Where adapters report input errors: the file name plus the run's diagnostics.
+/// Where adapters report input errors: the file name plus wherever the run's problems go.
 pub(crate) struct Report<'a> {
     pub(crate) file: &'a str,
-    pub(crate) diag: &'a mut Diagnostics,
+    pub(crate) problems: &'a mut dyn Problems,
 }
 
 impl Report<'_> {
     /// An input error at a line.
     pub(crate) fn error(&mut self, line: u64, what: &str) {
-        self.diag.error(self.file, line, what);
+        self.problems.error(self.file, line, what);
     }
 
     /// Something odd at a line that did not stop it from being used.
     pub(crate) fn warning(&mut self, line: u64, what: &str) {
-        self.diag.warning(self.file, line, what);
+        self.problems.warning(self.file, line, what);
     }
 
     /// Lines `first..=last` were read as one record that begins at `first` (for `--stats`).
     pub(crate) fn span(&mut self, first: u64, last: u64) {
-        self.diag.span(self.file, first, last);
+        self.problems.span(self.file, first, last);
     }
 }
 
@@ -120,21 +134,6 @@ pub(crate) trait Adapter {
     /// Follow mode, while the input is quiet: read what grew in the files beside it (a saved
     /// session's sub-agent transcripts).
     fn poll(&mut self, _out: &mut Vec<Event>, _report: &mut Report<'_>) {}
-}
-
-/// The adapter for a (resolved) source format.
-pub(crate) fn adapter_for(format: SourceFormat) -> Box<dyn Adapter> {
-    match format {
-        SourceFormat::ClaudeStream | SourceFormat::Auto => Box::new(claude::stream()),
-        SourceFormat::ClaudeSession => Box::new(claude::session::ClaudeSession::default()),
-        SourceFormat::QwenDaemon => Box::new(qwen::daemon::QwenDaemon::default()),
-        SourceFormat::QwenStream => Box::new(qwen::stream::QwenStream::default()),
-        SourceFormat::QwenSession => Box::new(qwen::chat::QwenChat::default()),
-        SourceFormat::CodexExec => Box::new(codex::exec::CodexExec::default()),
-        SourceFormat::CodexRollout => Box::new(codex::rollout::CodexRollout::default()),
-        SourceFormat::GeminiStream => Box::new(gemini::stream::GeminiStream::default()),
-        SourceFormat::GeminiSession => Box::new(gemini::session::GeminiSession::default()),
-    }
 }
 
 /// Parses a line as one JSON object (`scribe_json::parse_line`). On failure, reports an input error and emits a `debug`

@@ -5,10 +5,9 @@
 //! (`{"kind":"header","schema":"scribe.transcript",…}`). Records are already folded: they become
 //! `TranscriptItem`s directly, without an adapter or the fold.
 
-use clap::ValueEnum;
 use serde_json::Value;
 
-use super::SourceFormat;
+use super::registry;
 use super::tool_kind;
 use super::{InputLine, Report};
 use crate::model::SCHEMA_VERSION;
@@ -30,10 +29,9 @@ pub(crate) fn is_header(first_line: &str) -> bool {
 pub(crate) fn header_source(first_line: &str) -> &'static str {
     let v = scribe_json::parse_line(first_line.trim()).unwrap_or(Value::Null);
     let named = v.get("source").and_then(Value::as_str).unwrap_or("");
-    SourceFormat::value_variants()
-        .iter()
-        .map(|f| f.name())
-        .find(|n| *n == named && *n != "auto")
+    registry::formats()
+        .map(|f| f.name)
+        .find(|n| *n == named)
         .unwrap_or("scribe-jsonl")
 }
 
@@ -108,7 +106,7 @@ fn add_missing_fields(v: &mut Value) {
                 && !o.contains_key("facts")
                 && let Some(sidecar) = o.get("sidecar")
             {
-                let facts = crate::input::claude::results::result_facts(
+                let facts = registry::read_back::result_facts(
                     &crate::model::details::Details::from_value(sidecar),
                 );
                 if !facts.is_empty()
@@ -145,7 +143,7 @@ fn add_missing_fields(v: &mut Value) {
                     caller,
                     o.get("mcpServer").and_then(Value::as_str),
                     o.get("input").unwrap_or(&Value::Null),
-                    crate::input::claude::tools::known,
+                    registry::read_back::tool_kind,
                 );
                 if let Ok(k) = serde_json::to_value(kind) {
                     o.insert("kind".into(), k);
@@ -165,7 +163,7 @@ fn duration_in_sidecar(sidecar: &Value) -> Option<u64> {
     ["durationMs", "totalDurationMs", "duration_ms"]
         .iter()
         .find_map(|k| sidecar.get(k).and_then(Value::as_u64))
-        .or_else(|| crate::input::codex::result_facts(Some(sidecar)).duration_ms)
+        .or_else(|| registry::read_back::codex_duration_ms(sidecar))
 }
 
 #[cfg(test)]

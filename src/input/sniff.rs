@@ -9,25 +9,16 @@
 //! more lines, and a warning. Lines before the first JSON value that are not JSON (CLI chatter such
 //! as `Loaded cached credentials.`) do not count; the driver reports them once.
 
-use serde_json::{Map, Value};
+use std::sync::LazyLock;
 
-use super::{SourceFormat, claude, codex, gemini, qwen};
+use serde_json::Value;
+
+use super::agent::{Claim, Format};
+use super::document::describe;
+use super::{registry, sse};
 
 /// How many JSON values are read before deciding (fewer when the input ends first).
 pub(crate) const EVIDENCE: usize = 5;
-
-/// The formats detection tries, in the order it names them.
-pub(crate) const TRIED: [SourceFormat; 9] = [
-    SourceFormat::ClaudeStream,
-    SourceFormat::ClaudeSession,
-    SourceFormat::QwenDaemon,
-    SourceFormat::QwenStream,
-    SourceFormat::QwenSession,
-    SourceFormat::CodexExec,
-    SourceFormat::CodexRollout,
-    SourceFormat::GeminiStream,
-    SourceFormat::GeminiSession,
-];
 
 /// What one line of the input is, before any format is chosen.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,7 +44,7 @@ pub(crate) fn shape(text: &str) -> LineShape {
     if t.is_empty() {
         return LineShape::Blank;
     }
-    if qwen::daemon::looks_like_sse(t) {
+    if sse::looks_like_sse(t) {
         return match t.strip_prefix("data:") {
             Some(data) => match scribe_json::parse_line(data.trim()) {
                 Ok(v @ Value::Object(_)) => LineShape::Json(v),
@@ -82,77 +73,29 @@ pub(crate) fn shape(text: &str) -> LineShape {
     }
 }
 
-/// The format one JSON object says it belongs to, if any (`None`: no format claims it).
-pub(crate) fn classify(v: &Value) -> Option<SourceFormat> {
-    let o = v.as_object()?;
-    if qwen::daemon::is_envelope(o) {
-        return Some(SourceFormat::QwenDaemon);
-    }
-    if codex::rollout::is_rollout_line(o) {
-        return Some(SourceFormat::CodexRollout);
-    }
-    if codex::exec::is_codex_exec_line(o) {
-        return Some(SourceFormat::CodexExec);
-    }
-    if gemini::stream::is_json_output(o) {
-        return Some(SourceFormat::GeminiStream);
-    }
-    if gemini::session::is_header_object(o) {
-        return Some(SourceFormat::GeminiSession);
-    }
-    // Before Claude's saved-session rule, which accepts the same uuid/sessionId keys.
-    if qwen::chat::is_chat_record(o) {
-        return Some(SourceFormat::QwenSession);
-    }
-    if claude::session::looks_like_session(o) {
-        return Some(SourceFormat::ClaudeSession);
-    }
-    if qwen::stream::is_qwen_line(o) {
-        return Some(SourceFormat::QwenStream);
-    }
-    if gemini::stream::is_gemini_line(o) {
-        return Some(SourceFormat::GeminiStream);
-    }
-    match o.get("type").and_then(Value::as_str)? {
-        "system"
-        | "assistant"
-        | "user"
-        | "result"
-        | "stream_event"
-        | "rate_limit_event"
-        | "tool_progress"
-        | "tool_use_summary"
-        | "auth_status"
-        | "prompt_suggestion"
-        | "conversation_reset"
-        | "active_goal"
-        | "keep_alive"
-        | "control_request"
-        | "control_response"
-        | "control_cancel_request" => Some(SourceFormat::ClaudeStream),
-        _ => None,
-    }
-}
+/// Every format's detection rules, lowest rank first (see [`Claim`]).
+static RULES: LazyLock<Vec<(&'static Claim, &'static Format)>> = LazyLock::new(|| {
+    let mut rules: Vec<(&'static Claim, &'static Format)> = registry::formats()
+        .flat_map(|f| f.claims.iter().map(move |c| (c, f)))
+        .collect();
+    rules.sort_by_key(|(c, _)| c.rank);
+    rules
+});
 
-/// Formats whose files also hold lines shaped like Claude Code stream-json (Qwen copies its
-/// messages; saved chats and Gemini's stream share `user`, `assistant` or `result` types), so that
-/// those lines agree with them rather than contradict them.
-fn extends_claude_stream(f: SourceFormat) -> bool {
-    matches!(
-        f,
-        SourceFormat::QwenStream
-            | SourceFormat::QwenSession
-            | SourceFormat::ClaudeSession
-            | SourceFormat::GeminiSession
-            | SourceFormat::GeminiStream
-    )
+/// The format one JSON object says it belongs to, if any (`None`: no format claims it).
+pub(crate) fn classify(v: &Value) -> Option<&'static Format> {
+    let o = v.as_object()?;
+    RULES
+        .iter()
+        .find(|(claim, _)| (claim.test)(o))
+        .map(|(_, f)| *f)
 }
 
 /// The evidence gathered so far: what each JSON value was taken for.
 #[derive(Debug, Default)]
 pub(crate) struct Evidence {
     /// One entry per JSON value read, in order.
-    seen: Vec<Option<SourceFormat>>,
+    seen: Vec<Option<&'static Format>>,
     /// A short description of the first values no format claimed (for the error message).
     unclaimed: Vec<String>,
 }
@@ -161,9 +104,9 @@ pub(crate) struct Evidence {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Verdict {
     /// Every value agrees on this format.
-    Agreed(SourceFormat),
+    Agreed(&'static Format),
     /// Values of unrelated formats: the one with most values wins; the text says what was seen.
-    Mixed(SourceFormat, String),
+    Mixed(&'static Format, String),
     /// No value belongs to a known format; the text describes what was seen.
     Unknown(String),
 }
@@ -196,7 +139,7 @@ impl Evidence {
 
     /// The decision from what was seen.
     pub(crate) fn verdict(&self) -> Verdict {
-        let mut counts: Vec<(SourceFormat, usize)> = Vec::new();
+        let mut counts: Vec<(&'static Format, usize)> = Vec::new();
         for f in self.seen.iter().flatten() {
             match counts.iter_mut().find(|(g, _)| g == f) {
                 Some((_, n)) => *n += 1,
@@ -204,15 +147,11 @@ impl Evidence {
             }
         }
         // Claude-shaped values count for the more specific format they appear with.
-        if let Some(specific) = counts
-            .iter()
-            .map(|(f, _)| *f)
-            .find(|f| extends_claude_stream(*f))
-        {
-            let claude = counts
+        if let Some(specific) = counts.iter().map(|(f, _)| *f).find(|f| f.claude_shaped) {
+            let plain = counts
                 .iter()
-                .position(|(f, _)| *f == SourceFormat::ClaudeStream);
-            if let Some(i) = claude {
+                .position(|(f, _)| *f == registry::claude_stream());
+            if let Some(i) = plain {
                 let (_, n) = counts.remove(i);
                 if let Some((_, m)) = counts.iter_mut().find(|(f, _)| *f == specific) {
                     *m += n;
@@ -221,17 +160,17 @@ impl Evidence {
         }
         match counts.as_slice() {
             [] => Verdict::Unknown(self.unclaimed.join("; ")),
-            [(f, _)] => Verdict::Agreed(*f),
+            [(f, _)] => Verdict::Agreed(f),
             _ => {
                 let best = counts
                     .iter()
                     .enumerate()
                     .max_by_key(|(i, (_, n))| (*n, std::cmp::Reverse(*i)))
                     .map(|(_, (f, _))| *f)
-                    .unwrap_or(SourceFormat::ClaudeStream);
+                    .unwrap_or(registry::claude_stream());
                 let what = counts
                     .iter()
-                    .map(|(f, n)| format!("{} ({n})", f.name()))
+                    .map(|(f, n)| format!("{} ({n})", f.name))
                     .collect::<Vec<_>>()
                     .join(", ");
                 Verdict::Mixed(best, what)
@@ -242,46 +181,19 @@ impl Evidence {
 
 /// The names of the formats detection tries, for messages.
 pub(crate) fn tried() -> String {
-    TRIED
-        .iter()
-        .map(|f| f.name())
+    registry::formats()
+        .map(|f| f.name)
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// A short, safe description of a JSON value for a message: its `type` or its first keys.
-pub(crate) fn describe(v: &Value) -> String {
-    match v {
-        Value::Object(o) => describe_object(o),
-        Value::Array(a) => format!("an array of {} values", a.len()),
-        Value::String(_) => "a string".to_owned(),
-        Value::Number(_) => "a number".to_owned(),
-        Value::Bool(_) => "a boolean".to_owned(),
-        Value::Null => "null".to_owned(),
-    }
-}
-
-fn describe_object(o: &Map<String, Value>) -> String {
-    let short = |s: &str| -> String {
-        let cut: String = s.chars().take(40).collect();
-        cut.chars()
-            .map(|c| if c.is_control() { '?' } else { c })
-            .collect()
-    };
-    if let Some(t) = o.get("type").and_then(Value::as_str) {
-        return format!("an object of type \"{}\"", short(t));
-    }
-    let keys: Vec<String> = o.keys().take(4).map(|k| short(k)).collect();
-    match (keys.is_empty(), o.len() > 4) {
-        (true, _) => "an empty object".to_owned(),
-        (false, false) => format!("an object with keys {}", keys.join(", ")),
-        (false, true) => format!("an object with keys {}, …", keys.join(", ")),
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn format(name: &str) -> &'static Format {
+        registry::formats().find(|f| f.name == name).unwrap()
+    }
 
     fn verdict(lines: &[&str]) -> Verdict {
         let mut e = Evidence::default();
@@ -294,11 +206,19 @@ mod tests {
     }
 
     #[test]
+    fn no_two_rules_share_a_rank() {
+        let ranks: Vec<u8> = RULES.iter().map(|(c, _)| c.rank).collect();
+        let mut unique = ranks.clone();
+        unique.dedup();
+        assert_eq!(ranks, unique);
+    }
+
+    #[test]
     fn an_sse_field_alone_is_no_evidence() {
         assert_eq!(shape("event: x"), LineShape::SseField);
         assert_eq!(
             verdict(&["event: x", r#"{"type":"system","subtype":"init"}"#]),
-            Verdict::Agreed(SourceFormat::ClaudeStream)
+            Verdict::Agreed(registry::claude_stream())
         );
     }
 
@@ -308,7 +228,7 @@ mod tests {
         let user = r#"{"type":"user","message":{"role":"user","content":"hi"}}"#;
         assert_eq!(
             verdict(&[init, user, user]),
-            Verdict::Agreed(SourceFormat::QwenStream)
+            Verdict::Agreed(format("qwen-stream"))
         );
     }
 

@@ -143,6 +143,15 @@ impl SseReader {
     }
 }
 
+/// True when the first non-blank line of an input is an SSE field or comment.
+pub(crate) fn looks_like_sse(first_line: &str) -> bool {
+    let t = first_line.trim_start_matches('\u{feff}');
+    t.starts_with(':')
+        || ["retry:", "id:", "event:", "data:"]
+            .iter()
+            .any(|p| t.starts_with(p))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,6 +174,13 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    #[test]
+    fn sse_lines_are_recognised() {
+        assert!(looks_like_sse("retry: 3000"));
+        assert!(looks_like_sse(": heartbeat"));
+        assert!(!looks_like_sse("{\"type\":\"system\"}"));
     }
 
     #[test]

@@ -276,7 +276,7 @@ fn latest(
 /// The line that says the output now comes from another session.
 fn separator(next: &Path, settings: &Settings, out: &mut impl Write) -> Result<()> {
     let shown = next.display().to_string();
-    let name = crate::render::ansi::sanitize::sanitize(&shown);
+    let name = crate::sanitize::sanitize(&shown);
     match (settings.to, &settings.output_dir) {
         (OutputFormat::Text | OutputFormat::Md, None) => {
             writeln!(out, "\n──── now following {name} ────\n")?;
@@ -301,7 +301,7 @@ fn wait_for_session(dir: &Path, stop: &AtomicBool, skip: &HashSet<PathBuf>) -> O
         if !said {
             eprintln!(
                 "scribe: {}: no session yet; waiting for one",
-                crate::render::ansi::sanitize::sanitize(&dir.display().to_string())
+                crate::sanitize::sanitize(&dir.display().to_string())
             );
             said = true;
         }
@@ -311,7 +311,7 @@ fn wait_for_session(dir: &Path, stop: &AtomicBool, skip: &HashSet<PathBuf>) -> O
 
 /// The most recently written session file under `dir`, other than `skip`.
 fn newest(dir: &Path, skip: &HashSet<PathBuf>) -> Option<(PathBuf, SystemTime)> {
-    input::claude::session::session_files(dir)
+    input::discover::session_files(dir)
         .into_iter()
         .filter(|p| !skip.contains(p))
         .filter_map(|p: PathBuf| Some((modified(&p)?, p)))
@@ -321,17 +321,6 @@ fn newest(dir: &Path, skip: &HashSet<PathBuf>) -> Option<(PathBuf, SystemTime)> 
 
 fn modified(p: &Path) -> Option<SystemTime> {
     std::fs::metadata(p).and_then(|m| m.modified()).ok()
-}
-
-/// Could this path be a session file (and not a sub-agent's or a tool output)?
-fn is_session_path(p: &Path) -> bool {
-    p.extension().is_some_and(|x| x == "jsonl")
-        && !p
-            .components()
-            .any(|c| c.as_os_str() == "subagents" || c.as_os_str() == "tool-results")
-        && !p
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with("agent-"))
 }
 
 /// `--follow DIR`'s switch: a session written after the current one.
@@ -345,9 +334,9 @@ struct Latest {
 
 impl Switch for Latest {
     fn newer(&mut self, seen: &[PathBuf]) -> bool {
-        let hint = seen
-            .iter()
-            .any(|p| *p != self.current && is_session_path(p) && !self.followed.contains(p));
+        let hint = seen.iter().any(|p| {
+            *p != self.current && input::discover::could_be_session(p) && !self.followed.contains(p)
+        });
         let since = self.last_scan.elapsed();
         if !(hint && since >= SCAN_EVERY || since >= SCAN_ANYWAY) {
             return false;
@@ -377,7 +366,7 @@ fn all(
     let now = SystemTime::now();
     let watch = Watch::new(dir);
     let mut started: HashSet<PathBuf> = HashSet::default();
-    let mut first: Vec<PathBuf> = input::claude::session::session_files(dir)
+    let mut first: Vec<PathBuf> = input::discover::session_files(dir)
         .into_iter()
         .filter(|p| {
             modified(p)
@@ -388,7 +377,7 @@ fn all(
     if first.is_empty() {
         eprintln!(
             "scribe: {}: no session written in the last 10 minutes; waiting for one",
-            crate::render::ansi::sanitize::sanitize(&dir.display().to_string())
+            crate::sanitize::sanitize(&dir.display().to_string())
         );
     }
     std::thread::scope(|scope| {
@@ -404,10 +393,10 @@ fn all(
             let seen = watch.wait();
             let fresh: Vec<PathBuf> = if watch.is_live() {
                 seen.into_iter()
-                    .filter(|p| is_session_path(p) && p.is_file())
+                    .filter(|p| input::discover::could_be_session(p) && p.is_file())
                     .collect()
             } else {
-                input::claude::session::session_files(dir)
+                input::discover::session_files(dir)
             };
             for p in fresh {
                 if started.insert(p.clone()) {

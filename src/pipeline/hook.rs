@@ -141,7 +141,9 @@ fn transcript_of(payload: &Value) -> Result<PathBuf> {
         return Ok(expand_home(p));
     }
     if let Some(thread) = payload.get("thread-id").and_then(Value::as_str) {
-        return codex_rollout(thread);
+        if let Some(found) = input::registry::session_by_id(thread) {
+            return found;
+        }
     }
     bail!("the hook payload names no transcript (no transcript_path, no thread-id)")
 }
@@ -152,36 +154,6 @@ fn expand_home(p: &str) -> PathBuf {
         (Some(rest), Some(home)) => Path::new(&home).join(rest),
         _ => PathBuf::from(p),
     }
-}
-
-/// The Codex rollout of a thread: `$CODEX_HOME/sessions/…/rollout-…-<thread id>.jsonl`.
-fn codex_rollout(thread: &str) -> Result<PathBuf> {
-    if thread.is_empty()
-        || !thread
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-')
-    {
-        bail!("the Codex thread id is not one");
-    }
-    let home = std::env::var_os("CODEX_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".codex")))
-        .ok_or_else(|| anyhow!("neither CODEX_HOME nor HOME is set"))?;
-    let sessions = home.join("sessions");
-    let suffix = format!("{thread}.jsonl");
-    input::claude::session::session_files(&sessions)
-        .into_iter()
-        .rev()
-        .find(|p| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().ends_with(&suffix))
-        })
-        .ok_or_else(|| {
-            anyhow!(
-                "no rollout of Codex thread {thread} under {}",
-                sessions.display()
-            )
-        })
 }
 
 /// The child's work: one page (and the index) from the transcript.
@@ -257,7 +229,7 @@ fn log(dir: &Path, line: &str) {
 /// A log entry as one line, whatever the payload put in a path: control sequences and
 /// invisible characters made visible, line breaks written `\n`.
 fn one_line(text: &str) -> String {
-    crate::render::ansi::sanitize::sanitize(text)
+    crate::sanitize::sanitize(text)
         .replace('\n', "\\n")
         .replace('\r', "\\r")
 }

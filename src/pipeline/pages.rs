@@ -92,7 +92,7 @@ impl Index {
                      (each session's details return when it is written again)",
                     ROWS_FILE,
                     rows.len(),
-                    crate::render::ansi::sanitize::sanitize(&self.dir.display().to_string()),
+                    crate::sanitize::sanitize(&self.dir.display().to_string()),
                 );
                 rows
             }

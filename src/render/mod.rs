@@ -16,7 +16,7 @@ use crate::model::Header;
 use crate::model::event::Event;
 use crate::model::transcript::TranscriptItem;
 
-/// `--to text` (its sanitizer and number formats are shared with Markdown).
+/// `--to text` (its number formats are shared with Markdown).
 pub(crate) mod ansi;
 mod events;
 pub(crate) mod html;

@@ -363,7 +363,6 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::diagnostics::Diagnostics;
     use crate::fold::Folder;
     use crate::input::codex::rollout::CodexRollout;
     use crate::input::lines::LineReader;
@@ -379,12 +378,11 @@ mod tests {
     fn run(adapter: &mut dyn Adapter, input: &[u8]) -> (BTreeSet<String>, BTreeSet<String>) {
         let mut reader = LineReader::new(input);
         let mut folder = Folder::new();
-        let mut diag = Diagnostics::new(false).quiet();
         let (mut events, mut items) = (Vec::new(), Vec::new());
         let mut ids_in = BTreeSet::new();
         let mut report = Report {
             file: "-",
-            diag: &mut diag,
+            problems: &mut crate::input::Unheard,
         };
         while let Some(line) = reader.next_line().unwrap() {
             adapter.line(&line, &mut events, &mut report);

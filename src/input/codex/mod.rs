@@ -1,5 +1,9 @@
 //! OpenAI Codex CLI: `codex exec --json` and saved rollouts (`~/.codex/sessions/…/rollout-*.jsonl`).
 
+use crate::input::agent::{Agent, Claim, Format};
+
+/// Where its rollouts are, and the rollout of a thread.
+mod discover;
 pub(crate) mod exec;
 mod history;
 mod items;
@@ -11,3 +15,37 @@ mod ui_items;
 /// What a finished call's details say beside its output (read back by `input::scribe_jsonl` for
 /// transcripts written before the adapter set it).
 pub(crate) use tools::result_facts;
+
+/// Codex CLI: its two formats and where its rollouts are.
+pub(crate) static AGENT: Agent = Agent {
+    formats: &[&EXEC, &ROLLOUT],
+    discovery: discover::DISCOVERY,
+};
+
+/// `codex exec --json`.
+pub(crate) static EXEC: Format = Format {
+    name: "codex-exec",
+    help: "OpenAI Codex CLI `codex exec --json`",
+    claims: &[Claim {
+        rank: 30,
+        test: exec::is_codex_exec_line,
+    }],
+    claude_shaped: false,
+    sse: false,
+    holds_file: false,
+    adapter: || Box::new(exec::CodexExec::default()),
+};
+
+/// A saved rollout, `$CODEX_HOME/sessions/…/rollout-*.jsonl`.
+pub(crate) static ROLLOUT: Format = Format {
+    name: "codex-rollout",
+    help: "An OpenAI Codex CLI saved session (`$CODEX_HOME/sessions/…/rollout-*.jsonl`)",
+    claims: &[Claim {
+        rank: 20,
+        test: rollout::is_rollout_line,
+    }],
+    claude_shaped: false,
+    sse: false,
+    holds_file: false,
+    adapter: || Box::new(rollout::CodexRollout::default()),
+};

@@ -1,6 +1,48 @@
 //! Google Gemini CLI: `gemini -p --output-format stream-json` and saved chats.
 
+use crate::input::agent::{Agent, Claim, Discovery, Format};
+
 pub(crate) mod session;
 pub(crate) mod stream;
 mod tool_names;
 mod tools;
+
+/// Gemini CLI: its two formats; its saved chats are found like any other session.
+pub(crate) static AGENT: Agent = Agent {
+    formats: &[&STREAM, &SESSION],
+    discovery: Discovery::PLAIN,
+};
+
+/// `gemini -p --output-format stream-json` (and `--output-format json`'s one object).
+pub(crate) static STREAM: Format = Format {
+    name: "gemini-stream",
+    help: "Google Gemini CLI `--output-format stream-json`",
+    claims: &[
+        Claim {
+            rank: 40,
+            test: stream::is_json_output,
+        },
+        Claim {
+            rank: 85,
+            test: stream::is_gemini_line,
+        },
+    ],
+    claude_shaped: true,
+    sse: false,
+    holds_file: false,
+    adapter: || Box::new(stream::GeminiStream::default()),
+};
+
+/// A saved chat, `~/.gemini/tmp/<project>/chats/session-*.jsonl`.
+pub(crate) static SESSION: Format = Format {
+    name: "gemini-session",
+    help: "A Google Gemini CLI saved chat (`~/.gemini/tmp/<project>/chats/session-*.jsonl`)",
+    claims: &[Claim {
+        rank: 50,
+        test: session::is_header_object,
+    }],
+    claude_shaped: true,
+    sse: false,
+    holds_file: false,
+    adapter: || Box::new(session::GeminiSession::default()),
+};

@@ -576,15 +576,6 @@ impl QwenDaemon {
     }
 }
 
-/// True when the first non-blank line of an input is an SSE field or comment.
-pub(crate) fn looks_like_sse(first_line: &str) -> bool {
-    let t = first_line.trim_start_matches('\u{feff}');
-    t.starts_with(':')
-        || ["retry:", "id:", "event:", "data:"]
-            .iter()
-            .any(|p| t.starts_with(p))
-}
-
 /// True when a JSON object is a daemon envelope (`{v, type, data}`), as saved one per line.
 pub(crate) fn is_envelope(o: &Map<String, Value>) -> bool {
     o.get("v").is_some_and(Value::is_u64)

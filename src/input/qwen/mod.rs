@@ -1,5 +1,7 @@
 //! Qwen Code: the daemon's SSE event stream (`qwen serve`) and `qwen -p --output-format stream-json`.
 
+use crate::input::agent::{Agent, Claim, Discovery, Format};
+
 mod acp;
 /// An ACP call's own kind, locations and diffs → what it does.
 mod acp_kind;
@@ -19,3 +21,52 @@ mod tools;
 /// Records that wait for a gathered run of chunks that began before them.
 mod waiting;
 mod wire;
+
+/// Qwen Code: its three formats; its saved chats are found like any other session.
+pub(crate) static AGENT: Agent = Agent {
+    formats: &[&DAEMON, &STREAM, &SESSION],
+    discovery: Discovery::PLAIN,
+};
+
+/// `qwen serve`'s session events.
+pub(crate) static DAEMON: Format = Format {
+    name: "qwen-daemon",
+    help: "Qwen Code daemon (`qwen serve`) session events: the SSE body of `GET \
+           /session/:id/events`, or the same envelopes one JSON object per line",
+    claims: &[Claim {
+        rank: 10,
+        test: daemon::is_envelope,
+    }],
+    claude_shaped: false,
+    sse: true,
+    holds_file: false,
+    adapter: || Box::new(daemon::QwenDaemon::default()),
+};
+
+/// `qwen -p --output-format stream-json`.
+pub(crate) static STREAM: Format = Format {
+    name: "qwen-stream",
+    help: "Qwen Code `--output-format stream-json`",
+    claims: &[Claim {
+        rank: 80,
+        test: stream::is_qwen_line,
+    }],
+    claude_shaped: true,
+    sse: false,
+    holds_file: false,
+    adapter: || Box::new(stream::QwenStream::default()),
+};
+
+/// A saved chat, `~/.qwen/tmp/<project>/chats/<sessionId>.jsonl`.
+pub(crate) static SESSION: Format = Format {
+    name: "qwen-session",
+    help: "A Qwen Code saved chat (`~/.qwen/tmp/<project>/chats/<sessionId>.jsonl`)",
+    claims: &[Claim {
+        rank: 60,
+        test: chat::is_chat_record,
+    }],
+    claude_shaped: true,
+    sse: false,
+    holds_file: false,
+    adapter: || Box::new(chat::QwenChat::default()),
+};

@@ -16,7 +16,6 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::diagnostics::Diagnostics;
 use crate::input::lines::LineReader;
 use crate::input::{Adapter, Report};
 use crate::model::event::{Event, EventKind};
@@ -86,10 +85,9 @@ impl Branches {
         if !any {
             return None;
         }
-        let mut diag = Diagnostics::new(false).quiet();
         let mut report = Report {
             file: "",
-            diag: &mut diag,
+            problems: &mut crate::input::Unheard,
         };
         let mut b = Branches::default();
         // The main line's prompts, as prompt ordinals (what `session_rewound` indexes).

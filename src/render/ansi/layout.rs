@@ -10,7 +10,7 @@ use std::io::{self, Write};
 use owo_colors::Style;
 
 use super::palette::Palette;
-use super::sanitize::sanitize;
+use crate::sanitize::sanitize;
 
 /// A run of text in one style. The text never holds a control character.
 #[derive(Debug, Clone)]

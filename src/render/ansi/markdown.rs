@@ -73,7 +73,7 @@ pub(crate) fn render(
     };
     // Sanitize first: the parser must not see a control character (it would take a lone `\r`
     // for a line break); the visible escapes (`\x1b`, `\u{202e}`, `\r`) mean nothing to it.
-    let text = super::sanitize::sanitize(text);
+    let text = crate::sanitize::sanitize(text);
     let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
     for ev in Parser::new_ext(&text, opts) {
         md.event(ev);

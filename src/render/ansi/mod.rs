@@ -48,8 +48,6 @@ mod live;
 mod markdown;
 mod notices;
 mod palette;
-/// Shared with the Markdown renderer, which makes control characters visible the same way.
-pub(crate) mod sanitize;
 mod table;
 mod tools;
 mod view;

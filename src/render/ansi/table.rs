@@ -7,7 +7,7 @@ use pulldown_cmark::Alignment;
 
 use super::layout::{Line, Span, width as text_width};
 use super::palette::Palette;
-use super::sanitize::sanitize;
+use crate::sanitize::sanitize;
 
 /// A table being collected: cells as plain text, row by row (the header first).
 pub(super) struct Table {

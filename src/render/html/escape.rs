@@ -6,7 +6,7 @@
 //! URLs pass [`safe_href`] (a scheme allowlist) or [`safe_image_src`] before they reach an
 //! attribute.
 
-use crate::render::ansi::sanitize::{is_invisible, visible_code};
+use crate::sanitize::{is_invisible, visible_code};
 
 /// An HTML fragment under construction; the only way the renderer writes markup.
 #[derive(Debug, Default)]

@@ -12,7 +12,7 @@ use pulldown_cmark::{Alignment, CodeBlockKind, CowStr, Event, Options, Parser, T
 
 use super::code;
 use super::escape::{Html, invisible_mark, safe_href};
-use crate::render::ansi::sanitize::is_invisible;
+use crate::sanitize::is_invisible;
 
 /// Renders untrusted Markdown into `out`.
 pub(crate) fn push_markdown(out: &mut Html, source: &str) {

@@ -6,7 +6,7 @@
 
 use pulldown_cmark::{CodeBlockKind, Event, LinkType, Options, Parser, Tag, TagEnd};
 
-use crate::render::ansi::sanitize::sanitize;
+use crate::sanitize::sanitize;
 
 /// A fence of `c` longer than any run of `c` in `text` (at least three).
 pub(crate) fn fence_for(text: &str, c: char) -> String {

@@ -364,7 +364,7 @@ impl Emitter {
                     report.error(line, &what);
                 } else {
                     let name = self.sources.name(source);
-                    report.diag.error(&name, line, &what);
+                    report.problems.error(&name, line, &what);
                 }
                 return Err(Box::new(EventKind::Debug {
                     reason: what,

@@ -253,7 +253,7 @@ impl Tail {
         let name = self.path.display().to_string();
         let mut sub = Report {
             file: &name,
-            diag: report.diag,
+            problems: report.problems,
         };
         // `whole` ends with a newline: every piece before the last (empty) one is a line.
         let mut pieces: Vec<&[u8]> = whole.split(|&b| b == b'\n').collect();

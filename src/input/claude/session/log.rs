@@ -636,7 +636,6 @@ mod tests {
     use std::io::BufReader;
 
     use super::*;
-    use crate::diagnostics::Diagnostics;
     use crate::input::lines::LineReader;
 
     /// A session whose uuids repeat, fork, come after their children, dangle, and sit far back
@@ -689,10 +688,9 @@ mod tests {
             ..SessionLog::default()
         };
         log.peek = Peek::file(path);
-        let mut diag = Diagnostics::new(false);
         let mut report = Report {
             file: "t",
-            diag: &mut diag,
+            problems: &mut crate::input::Unheard,
         };
         let mut lines = LineReader::new(BufReader::new(std::fs::File::open(path).unwrap()));
         while let Some(line) = lines.next_line().unwrap() {

@@ -37,7 +37,6 @@ use crate::model::session::SessionSnapshot;
 
 mod chain;
 mod chunked;
-mod discover;
 mod emit;
 mod entries;
 mod facts;
@@ -50,7 +49,7 @@ mod source;
 mod subagents;
 mod uuids;
 
-pub(crate) use discover::session_files;
+pub(crate) use subagents::is_agent_file;
 
 use emit::Emitter;
 use log::SessionLog;

@@ -11,7 +11,6 @@ use proptest::prelude::*;
 use serde_json::Value;
 
 use super::ClaudeSession;
-use crate::diagnostics::Diagnostics;
 use crate::fold::Folder;
 use crate::input::lines::LineReader;
 use crate::input::{Adapter, Report};
@@ -57,11 +56,10 @@ fn run(input: &[u8]) -> BTreeSet<String> {
     let mut reader = LineReader::new(input);
     let mut adapter = ClaudeSession::default();
     let mut folder = Folder::new();
-    let mut diag = Diagnostics::new(false).quiet();
     let (mut events, mut items) = (Vec::new(), Vec::new());
     let mut report = Report {
         file: "-",
-        diag: &mut diag,
+        problems: &mut crate::input::Unheard,
     };
     while let Some(line) = reader.next_line().unwrap() {
         adapter.line(&line, &mut events, &mut report);

@@ -17,6 +17,7 @@ use super::log::SessionLog;
 use super::source::Peek;
 use crate::input::Report;
 use crate::input::lines::LineReader;
+use crate::input::walk::Walk;
 
 /// One sub-agent run read from disk (or split out of the session file itself).
 #[derive(Debug)]
@@ -72,37 +73,20 @@ pub(crate) fn is_agent_file(p: &Path) -> bool {
 
 /// Adds the sub-agent files in `dir` (and `depth - 1` levels below it) to `out`. A directory
 /// of many sessions is listed once per session, so an entry's kind comes from the listing
-/// itself (no `stat` per entry, which `-o DIR` over 170 sessions paid 29 000 times); only a
-/// symbolic link is followed to see what it names.
-fn collect(dir: &Path, out: &mut Vec<PathBuf>, depth: u32) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
+/// itself (no `stat` per entry); only a symbolic link is followed to see what it names.
+fn collect(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
+    let walk = Walk {
+        depth,
+        skip_dir: &|_| false,
+        keep: &|p| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+                n.starts_with("agent-")
+                    && n.ends_with(".jsonl")
+                    && !n.starts_with("agent-acompact-")
+            })
+        },
     };
-    for e in rd.flatten() {
-        let name = e.file_name();
-        let agent = name.to_str().is_some_and(|n| {
-            n.starts_with("agent-") && n.ends_with(".jsonl") && !n.starts_with("agent-acompact-")
-        });
-        if !agent && depth <= 1 {
-            continue;
-        }
-        let Ok(kind) = e.file_type() else {
-            continue;
-        };
-        let p = e.path();
-        let is_dir = if kind.is_symlink() {
-            p.is_dir()
-        } else {
-            kind.is_dir()
-        };
-        if is_dir {
-            if depth > 1 {
-                collect(&p, out, depth - 1);
-            }
-        } else if agent {
-            out.push(p);
-        }
-    }
+    out.extend(walk.files(dir));
 }
 
 /// The `sessionId` of the first row that has one (the older layout's link to its parent). Every
@@ -143,13 +127,12 @@ pub(crate) fn load(p: &Path, report: &mut Report<'_>) -> Option<Agent> {
     let name = p.display().to_string();
     let mut sub = Report {
         file: &name,
-        diag: report.diag,
+        problems: report.problems,
     };
     let f = match File::open(p) {
         Ok(f) => f,
         Err(e) => {
-            sub.diag
-                .warning(&name, 0, &format!("sub-agent transcript not read: {e}"));
+            sub.warning(0, &format!("sub-agent transcript not read: {e}"));
             return None;
         }
     };
@@ -166,8 +149,7 @@ pub(crate) fn load(p: &Path, report: &mut Report<'_>) -> Option<Agent> {
             }
             Ok(None) => break,
             Err(e) => {
-                sub.diag
-                    .warning(&name, 0, &format!("sub-agent transcript cut short: {e}"));
+                sub.warning(0, &format!("sub-agent transcript cut short: {e}"));
                 break;
             }
         }

@@ -1,0 +1,97 @@
+//! What an agent's folder tells the shared input code about itself: the formats it writes (each
+//! with its `--from` name, the rules that recognise its lines and the decoder that reads them)
+//! and how its saved sessions are found. Each agent folder declares one [`Agent`]; `registry`
+//! lists them, and shared code reaches an agent only through that list.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use super::Adapter;
+
+/// One agent: its formats and its sessions on disk.
+pub(crate) struct Agent {
+    /// The formats it writes, in the order `--from` and messages list them.
+    pub(crate) formats: &'static [&'static Format],
+    /// How its saved sessions are found under a directory.
+    pub(crate) discovery: Discovery,
+}
+
+/// One input format, as `--from` names it.
+pub(crate) struct Format {
+    /// The name `--from` takes and transcript headers carry.
+    pub(crate) name: &'static str,
+    /// What it is, for `--help`.
+    pub(crate) help: &'static str,
+    /// The rules that recognise a JSON object of this format (see [`Claim`]).
+    pub(crate) claims: &'static [Claim],
+    /// True when files of this format also hold lines shaped like Claude Code stream-json (Qwen
+    /// copies its messages; saved chats share `user`, `assistant` or `result` types): such lines
+    /// agree with it rather than contradict it.
+    pub(crate) claude_shaped: bool,
+    /// True when the format is a Server-Sent Events body: SSE field lines are its own, not
+    /// chatter, and an input of SSE fields alone is read as this format.
+    pub(crate) sse: bool,
+    /// True when the decoder holds the whole file until its end (a saved session written in the
+    /// order of its chain), which the allocator is told.
+    pub(crate) holds_file: bool,
+    /// Builds the decoder.
+    pub(crate) adapter: fn() -> Box<dyn Adapter>,
+}
+
+/// A detection rule: `test` accepts the JSON objects it recognises. Rules of every format are
+/// tried by `rank`, lowest first, and the first that accepts an object decides its format, so a
+/// rule that also accepts another format's lines ranks after that format's own rule.
+pub(crate) struct Claim {
+    /// Where the rule stands among all formats' rules.
+    pub(crate) rank: u8,
+    /// True when the object is of this format.
+    pub(crate) test: fn(&Map<String, Value>) -> bool,
+}
+
+/// How an agent's saved sessions are found under a directory. The walk itself is shared
+/// (`discover`): every `.jsonl` file is a session unless an agent says it is a side file of one.
+pub(crate) struct Discovery {
+    /// True for a `.jsonl` file that belongs to a session but is not one.
+    pub(crate) is_side_file: fn(&Path) -> bool,
+    /// True for a directory that holds a session's side files, not sessions: not walked.
+    pub(crate) is_side_dir: fn(&Path) -> bool,
+    /// True for a path, as a file watcher reports it, that lies among a session's side files.
+    pub(crate) is_side_path: fn(&Path) -> bool,
+    /// The session file an agent's notification names by id rather than by path, for agents that
+    /// send one.
+    pub(crate) by_id: Option<fn(&str) -> anyhow::Result<PathBuf>>,
+}
+
+impl Discovery {
+    /// An agent whose session directories hold sessions and nothing else.
+    pub(crate) const PLAIN: Discovery = Discovery {
+        is_side_file: |_| false,
+        is_side_dir: |_| false,
+        is_side_path: |_| false,
+        by_id: None,
+    };
+}
+
+impl Format {
+    /// A new decoder for this format.
+    pub(crate) fn adapter(&self) -> Box<dyn Adapter> {
+        (self.adapter)()
+    }
+}
+
+/// Formats are compared by identity: each is one static in its agent's folder.
+impl PartialEq for Format {
+    fn eq(&self, other: &Format) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl Eq for Format {}
+
+impl fmt::Debug for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
