@@ -80,7 +80,7 @@ fn flag_tags_follow(rest: &str) -> Option<usize> {
 /// the characters [`is_invisible`] names (and of the waving flag that may begin an emoji tag
 /// sequence). Continuation bytes and every other lead byte begin nothing unsafe, so a text in
 /// Cyrillic, Greek or most of CJK is passed over a byte at a time without decoding a character
-/// (`sanitize` took a tenth of a Markdown run; issue 14). A test checks the table against
+/// (`sanitize` took a tenth of a Markdown run). A test checks the table against
 /// [`is_unsafe`] for every character.
 const MAY_BEGIN_UNSAFE: [bool; 256] = {
     let mut table = [false; 256];

@@ -36,7 +36,7 @@ pub(crate) struct Settings {
     pub(crate) include_raw: bool,
     /// The column at which text output wraps.
     pub(crate) width: usize,
-    /// `--stable`: neutralise run-to-run noise (issue 7).
+    /// `--stable`: neutralise run-to-run noise.
     pub(crate) stable: Option<StableMode>,
     /// `--redact`: replace secrets and the home directory.
     pub(crate) redact: bool,

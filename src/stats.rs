@@ -41,8 +41,8 @@ pub(crate) struct Ledger {
 }
 
 /// A set of line numbers, one bit a line from the oldest still in it: a saved session holds all
-/// its lines pending until its end, and a `BTreeSet` of them was 19 MB of a 1 GiB session's peak
-/// (issue 14); this is 300 KB, and a stream, whose lines are named as they are read, keeps a few
+/// its lines pending until its end, and a `BTreeSet` of them was 19 MB of a 1 GiB session's peak;
+/// this is 300 KB, and a stream, whose lines are named as they are read, keeps a few
 /// words.
 #[derive(Debug, Default)]
 struct LineSet {

@@ -1,4 +1,4 @@
-//! `scribe diff OLD NEW`: what did the agent do differently between two runs (issue 7)?
+//! `scribe diff OLD NEW`: what did the agent do differently between two runs?
 //!
 //! 1. `load` each side through the same input driver as `scribe FILE`: a raw stream goes through
 //!    its adapter and the fold; scribe's own JSONL (a golden transcript) is read back record by

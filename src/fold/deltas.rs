@@ -26,7 +26,7 @@ pub(super) struct DeltaBuffer {
 
 /// A settled message id with its hash: the memory is searched once per assistant block, and
 /// comparing hashes first keeps that search from comparing up to [`SETTLED_MEMORY`] strings
-/// (it was 2 % of a `--to jsonl` run, issue 14). Equal hashes are confirmed on the text.
+/// (it was 2 % of a `--to jsonl` run). Equal hashes are confirmed on the text.
 #[derive(Debug)]
 struct Remembered {
     hash: u64,

@@ -101,7 +101,7 @@ impl<R: BufRead> LineReader<R> {
     /// Reads the next line's bytes, its newline included, into `self.buf` (empty before);
     /// false at the end of the input. Like `read_until`, but a line that is whole in the
     /// reader's buffer is copied once into a buffer of its size: `read_until` grew a new
-    /// buffer by doubling for every line (about seven reallocations a line, issue 14).
+    /// buffer by doubling for every line (about seven reallocations a line).
     fn read_line_bytes(&mut self) -> io::Result<bool> {
         loop {
             let available = match self.inner.fill_buf() {

@@ -4,7 +4,7 @@
 //! Why text and not a `Value` tree: Claude Code's details repeat a call's whole output in the
 //! harness's own shape (a read's file, an edit's patch, a command's stdout), in many small
 //! strings. Building a tree of them (a key, a value and a hashed map slot for each) and walking
-//! it again to write it was a tenth of a `--to jsonl` run (issue 14). The text is written once,
+//! it again to write it was a tenth of a `--to jsonl` run. The text is written once,
 //! while the line is parsed ([`capture`]), exactly as the JSONL output writes JSON
 //! (`scribe_json::write`), and copied into the output; a reader that wants a field reads just
 //! that one ([`Details::fields`]).

@@ -4,7 +4,7 @@
 //! The fold remembers the calls it has written (so that a late result still finds where its call
 //! went) and the Claude decoder the calls it has seen (so that a `<task-notification>` naming one
 //! ends its task). Kept for every call, both grew with the input: 92 MB of a 1 GiB stream's peak
-//! (issue 14, "flat memory"). A late result or notification comes within a few thousand calls
+//! ("flat memory"). A late result or notification comes within a few thousand calls
 //! of its call; [`Recent::CAPACITY`] is far beyond that, and bounds the memory at about 1 MB
 //! (for a value of a few bytes): the oldest id goes before a new one comes, the order is a ring
 //! of 2¹⁵, and the hash table of 2¹⁶ slots is at most half full, so that the slots freed ids
@@ -69,7 +69,7 @@ impl<V> Recent<V> {
 /// A 64-bit fingerprint of an id, the one every id memory keys on (this one, `--stable`'s, a
 /// saved session's chain): two ids of one input share one with a chance of about n²/2⁶⁴ (none in
 /// practice), and the same id gives the same fingerprint in every run (foldhash's quality hash
-/// with a fixed seed; SipHash, before, was 1–4 % of a run, issue 14).
+/// with a fixed seed; SipHash, before, was 1–4 % of a run).
 #[inline]
 pub(crate) fn fingerprint(id: &str) -> u64 {
     use std::hash::BuildHasher;

@@ -113,7 +113,7 @@ pub(crate) struct Summary {
 /// An output format.
 /// One JSON record per line, serialized into a buffer kept between records and written at once:
 /// serde_json writes a record in many small pieces, each a dynamic call through the output's
-/// `dyn Write` when written straight to it (a tenth of a `--to jsonl` run, issue 14).
+/// `dyn Write` when written straight to it (a tenth of a `--to jsonl` run).
 #[derive(Default)]
 pub(crate) struct JsonLine(Vec<u8>);
 
@@ -147,7 +147,7 @@ pub(crate) trait Render {
     }
     /// True when `live` writes anything. The formats that show only final items say false (the
     /// default, as `live` is), so the pipeline skips rewriting events nobody reads: with
-    /// `--stable` that was a quarter of a `--to jsonl` run (issue 14).
+    /// `--stable` that was a quarter of a `--to jsonl` run.
     fn shows_events(&self) -> bool {
         false
     }

@@ -2,7 +2,7 @@
 //! its number under that kind.
 //!
 //! Exists because an id must keep its number to the end of the input, so this memory grows with
-//! the number of distinct ids, and at 1 GiB of stream it was most of the run's peak (issue 14).
+//! the number of distinct ids, and at 1 GiB of stream it was most of the run's peak.
 //! Numbers are given in order, kind by kind, so the fingerprints are kept in order of number
 //! (8 bytes an id, in fixed chunks that never move), and the hash table holds only the packed
 //! kind and number (4 bytes, and a control byte), comparing a candidate through the

@@ -1,4 +1,4 @@
-//! `--stable`: make two runs that did the same things print the same bytes (issue 7).
+//! `--stable`: make two runs that did the same things print the same bytes.
 //!
 //! What varies between runs and is not behaviour goes or becomes a placeholder:
 //!
@@ -50,7 +50,7 @@ const MIN_ID_IN_TEXT: usize = 8;
 pub(crate) struct Stable {
     keep_usage: bool,
     /// The number of each id under the first kind it was seen as, by the id's [`fingerprint`]
-    /// (not the id itself: a long stream brings millions of ids, issue 14). The name is made
+    /// (not the id itself: a long stream brings millions of ids). The name is made
     /// from the kind and the number. It is also what text is searched for: text is cut into
     /// id-shaped words and each is looked up here (one hash lookup per candidate, whatever the
     /// number of ids; the first kind's name wins). 12 bytes an id (`id_table`).
@@ -66,7 +66,7 @@ pub(crate) struct Stable {
     events: u64,
     /// What [`Stable::judge_key`] said of each key met so far (at most [`KEYS_REMEMBERED`]):
     /// a harness payload's few key names come back in every call's details, and judging one
-    /// (a dozen substring searches) was a fifth of what `--stable` added to a page (issue 14).
+    /// (a dozen substring searches) was a fifth of what `--stable` added to a page.
     volatile_keys: HashMap<Box<str>, bool>,
 }
 
@@ -144,7 +144,7 @@ impl Stable {
             *s = out;
         }
         // Each pattern below needs a piece of text checked first with memchr/memmem, far faster
-        // than asking the regex (which every string of every item went through, issue 14).
+        // than asking the regex (which every string of every item went through).
         if holds(s, &SOCK) {
             replace(s, &SOCKET, |_| "<socket>".to_owned());
         }
@@ -198,7 +198,7 @@ impl Stable {
     /// or session identity, and (unless kept) usage.
     fn judge_key(&self, key: &str) -> bool {
         // The key in lower case without `_` and `-`: on the stack for the usual short ASCII key
-        // (a `String` per key of every sidecar was a tenth of a `--stable` run, issue 14).
+        // (a `String` per key of every sidecar was a tenth of a `--stable` run).
         let mut short = [0u8; 64];
         let mut len = 0;
         let owned: String;
@@ -285,7 +285,7 @@ fn fingerprint(id: &str) -> u64 {
 }
 
 /// A needle searched for in every string of every item, compiled once (memchr's SIMD search;
-/// `str::contains` for these five was a tenth of a --stable run, issue 14).
+/// `str::contains` for these five was a tenth of a --stable run).
 type Needle = LazyLock<memchr::memmem::Finder<'static>>;
 
 /// Whether `s` holds the needle.
@@ -427,7 +427,7 @@ fn may_hold_a_date(s: &str) -> bool {
 /// Where the UUIDs of `s` are (`8-4-4-4-12` hex digits, leftmost first, not overlapping): what
 /// the regex `[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-…-[0-9a-fA-F]{12}` finds, found from each `-` (which
 /// memchr finds fast) instead of by trying every position: the regex's search of every text was
-/// a tenth of a `--stable` run (issue 14). No word boundaries: harnesses glue prefixes on
+/// a tenth of a `--stable` run. No word boundaries: harnesses glue prefixes on
 /// (`client_<uuid>`, `agent-<uuid>`).
 fn uuids(s: &str) -> Vec<std::ops::Range<usize>> {
     const SHAPE: &[u8; 36] = b"xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx";

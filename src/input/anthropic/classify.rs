@@ -550,7 +550,7 @@ fn has_tag(text: &str, tag: &str) -> bool {
 /// Whether `t` begins with the opening tag [`find_open`] finds: `<tag>`, or `<tag`, white space
 /// and a `>` later. Looked at where `t` begins: [`find_open`] looks through all of `t` for a
 /// `<`, which for a text that does not begin with a tag was every `<` of it, once per tag asked
-/// about (issue 14).
+/// about.
 fn opens_at_start(t: &str, tag: &str) -> bool {
     let Some(after) = t.strip_prefix('<').and_then(|r| r.strip_prefix(tag)) else {
         return false;

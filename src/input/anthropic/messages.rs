@@ -43,7 +43,7 @@ pub(crate) struct ClaudeMessages {
     calls: crate::model::recent::Recent<()>,
     /// The stream's `task_started`: task id → its tool call. These three task memories are
     /// bounded (`Recent`): kept for every task, they grew with the input, 13 MB of a 1 GiB
-    /// stream's peak (issue 14).
+    /// stream's peak.
     task_calls: crate::model::recent::Recent<String>,
     /// Tasks a system `task_notification` already ended (the stream): the `<task-notification>`
     /// message the harness also injects for them does not end them a second time.

@@ -4,7 +4,7 @@
 //!
 //! Exists because these short lines cost more than any other to parse into a `Value`: a fifth
 //! of a stream's instructions for a fifth of its lines, each key an allocated string hashed into
-//! an insertion-ordered map (issue 14). Every field reads as the `Value` accessor it replaces.
+//! an insertion-ordered map. Every field reads as the `Value` accessor it replaces.
 
 use std::borrow::Cow;
 

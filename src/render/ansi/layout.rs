@@ -207,7 +207,7 @@ impl Wrapper {
     /// the word and one space) that fit on the line and are each one space apart, as the word
     /// loop would one by one (each then joins the word's span, a space before it), and returns
     /// what is left for the loop. Prose fills a line with one copy instead of two calls a word
-    /// (`words` was a tenth of `--to text`, issue 14).
+    /// (`words` was a tenth of `--to text`).
     fn put_run<'t>(&mut self, after: &'t str) -> Option<&'t str> {
         let room = (self.width - self.col).saturating_sub(1);
         let end = if after.len() <= room {

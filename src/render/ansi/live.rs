@@ -138,7 +138,7 @@ pub(super) struct Live {
 /// A 64-bit fingerprint of `value`'s JSON text, after `scope` (a message id, or nothing), so
 /// that a final item can tell whether the live path printed it. Written into `scratch` (kept
 /// between calls, given back when one large value grew it) and hashed with a fixed seed: no
-/// allocation per part, where a `String` of the JSON and an owned key were (issue 14).
+/// allocation per part, where a `String` of the JSON and an owned key were.
 fn fingerprint<T: serde::Serialize>(scratch: &mut Vec<u8>, scope: &str, value: &T) -> u64 {
     const KEEP: usize = 1 << 20;
     scratch.clear();

@@ -434,7 +434,7 @@ impl Render for TextRenderer {
 }
 
 /// `12,345`. Digit by digit into a string of the right size (a `to_string` and a push per
-/// character were 2 % of a stream's HTML page, issue 14).
+/// character were 2 % of a stream's HTML page).
 pub(crate) fn thousands(n: u64) -> String {
     // The digits, last first.
     let mut digits = [0u8; 20];
@@ -461,7 +461,7 @@ pub(crate) fn thousands(n: u64) -> String {
 
 /// `ms` in tenths of a second, rounded as `format!("{:.1}", ms as f64 / 1000.0)` rounds (to the
 /// nearest, an exact half to even, where the quotient as a double lies), without formatting a
-/// float (a fiftieth of a stream's page, issue 14). Exact for `ms` below 2^53.
+/// float (a fiftieth of a stream's page). Exact for `ms` below 2^53.
 pub(crate) fn tenths(ms: u64) -> u64 {
     let (t, rest) = (ms / 100, ms % 100);
     let up = match rest.cmp(&50) {

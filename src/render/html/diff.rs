@@ -95,7 +95,7 @@ fn push_rows(h: &mut Html, rows: &[Row], lang: Option<&'static Language>) {
             Row::Line(' ', l) => {
                 // A shared line is parsed once while both sides are in step (the usual case:
                 // an edit rarely leaves a comment or a string open), which was 3 % of the
-                // highlighting of a page of small edits (issue 14).
+                // highlighting of a page of small edits.
                 let in_step = old.in_step_with(&new);
                 if !in_step {
                     old.line(l);

@@ -83,7 +83,7 @@ fn push_invisible_mark(out: &mut String, c: char) {
 /// text node and the plain text `&lt;U+…&gt;` in an attribute. One pass over the bytes: the
 /// ASCII ones are looked at one by one, a character is decoded only where a non-ASCII one
 /// starts, and runs that need nothing are copied whole (the old three passes over decoded
-/// characters and a copy were a twentieth of a page's time, issue 14).
+/// characters and a copy were a twentieth of a page's time).
 fn push_escaped(out: &mut String, s: &str, attr: bool) {
     let stops = if attr { &ATTR_STOPS } else { &TEXT_STOPS };
     let bytes = s.as_bytes();

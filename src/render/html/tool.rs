@@ -273,7 +273,7 @@ fn push_todos(h: &mut Html, items: &[TodoItem]) {
 }
 
 /// The text of a tool output, borrowed when it is one string (most are: `output_text` copied
-/// every output, 3 MB ones included, three times per card, issue 14).
+/// every output, 3 MB ones included, three times per card).
 fn output_str(output: &Value) -> Cow<'_, str> {
     match output {
         Value::String(s) => Cow::Borrowed(s),
@@ -316,7 +316,7 @@ fn push_pre(h: &mut Html, class: &'static str, text: &str, lang: Option<&'static
     let body = text.strip_suffix('\n').unwrap_or(text);
     let mut hl = Highlighter::new(lang);
     // Newlines found a block at a time (`split` and `match_indices` look for each on its own:
-    // a twentieth of a saved session's page, issue 14).
+    // a twentieth of a saved session's page).
     let newlines = || memchr::memchr_iter(b'\n', body.as_bytes());
     let total = newlines().count() + 1;
     // A toggle that would hide two or three lines is not worth a click.

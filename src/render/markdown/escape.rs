@@ -247,7 +247,7 @@ pub(crate) fn safe_markdown(text: &str) -> String {
     // tags), so escape until the parser finds no HTML. Each pass removes at least one `<`.
     // Each pass below parses the text; each looks only for what needs a character the text may
     // not hold at all (HTML a `<`; images, links, definitions and mentions a `[`, `<` or `@`;
-    // fences three backticks or tildes), so a text without them skips the parse (issue 14).
+    // fences three backticks or tildes), so a text without them skips the parse.
     let mut out = sanitize(text).into_owned();
     while out.contains('<') {
         match escape_html_once(&out) {

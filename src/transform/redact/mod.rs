@@ -1,5 +1,5 @@
 //! `--redact`: replace secrets in every string of the output with `[REDACTED:<kind>]`, and the
-//! user's home directory with `~`, so that a transcript can be shared (issue 7).
+//! user's home directory with `~`, so that a transcript can be shared.
 //!
 //! The patterns are one table (`TABLE`), tried in order; each has a positive and a negative
 //! example in the tests below and in `tests/redact.rs`. A pattern may keep a prefix (`pre`) and a

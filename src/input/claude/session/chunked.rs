@@ -1,6 +1,6 @@
 //! A list that grows in fixed chunks: the index of a large saved session has a million rows, and
 //! a `Vec` that doubles copies them into a new block twice their size, holding old and new at the
-//! moment it grows (issue 14: that moment was the peak of a 1 GiB session). Chunks are never
+//! moment it grows (that moment was the peak of a 1 GiB session). Chunks are never
 //! moved, so the list costs what it holds plus at most one chunk.
 //!
 //! `CHUNK` is a power of two and a chunk grows by doubling from empty, so a full chunk's

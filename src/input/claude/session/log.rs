@@ -54,7 +54,7 @@ enum RoleKind {
 const NONE: u32 = u32::MAX;
 
 /// One row of the `parentUuid` chain: 20 bytes, whatever the row holds (a session of a million
-/// rows is indexed in 20 MB; issue 14).
+/// rows is indexed in 20 MB).
 #[derive(Debug)]
 pub(crate) struct Row {
     /// Where the line starts in its source: the low 32 bits (the high 16 in `offset_hi`).

@@ -126,7 +126,7 @@ impl Sources {
         let old = self.window.len();
         // Read into the window's spare room (`read_to_end` through `take`): the room was
         // zeroed before each read, 3 % of a saved session's `--to jsonl` run, a long line's
-        // buffer being zeroed again at each doubling (issue 14).
+        // buffer being zeroed again at each doubling.
         let want = CHUNK.max(old);
         self.window.reserve(want);
         let n = loop {
