@@ -1,5 +1,6 @@
 // Loads scribe HTML pages in Debian's headless Chromium and checks that each one is safe and
-// works: no console error, no network request, no injected script ran (the hostile sample's
+// works and can be read by everyone: no serious or critical axe-core violation (WCAG 2.1 A/AA and
+// best practices) in light or dark, no console error, no network request, no injected script ran (the hostile sample's
 // payloads try to set window.__scribe_xss), no dangerous markup in the DOM, toggles open on
 // click, search finds and steps through matches, and with scripting off everything is still
 // there. Pages named colour.html, tour.html and index.html also get the checks of issue 12 (what
@@ -8,6 +9,8 @@
 //
 // usage: node check.mjs SHOTS_DIR PAGE.html...   (prints one line per page; exit 1 on failure)
 import { chromium } from "playwright-core";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -16,6 +19,33 @@ const FLAGS = [
   "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ];
+
+// axe-core's source, evaluated in each page (through the debugger protocol, which the page's
+// CSP does not govern: the page itself still loads nothing).
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+// The rules run: WCAG 2.1 A and AA, and axe's best practices.
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
+
+// axe-core's serious and critical violations on the page in light and dark (prefers-color-scheme
+// emulated), one line a rule with the number of elements and the first one's selector.
+async function checkAxe(page) {
+  const problems = [];
+  for (const scheme of ["light", "dark"]) {
+    log(`axe ${scheme}`);
+    await page.emulateMedia({ colorScheme: scheme });
+    if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE);
+    const found = await page.evaluate(async (tags) => {
+      const r = await window.axe.run(document, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
+      return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => ({ id: v.id, n: v.nodes.length, first: v.nodes[0].target.join(" "), why: v.nodes[0].failureSummary }));
+    }, AXE_TAGS);
+    for (const v of found) {
+      problems.push(`axe ${scheme}: ${v.id} on ${v.n} elements, first ${v.first}${process.env.SCRIBE_AXE_WHY ? ` (${v.why})` : ""}`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: null });
+  return problems;
+}
 
 // One browser; a context with scripting on and one with it off.
 async function browser() {
@@ -145,6 +175,7 @@ async function checkSession(tab, file, shots) {
   if (await page.evaluate(() => window.__scribe_xss !== undefined)) problems.push("injected script ran");
   problems.push(...(await page.evaluate(audit)));
   if (!(await page.locator("#search").isVisible())) problems.push("search box not shown");
+  problems.push(...(await checkAxe(page)));
 
   log("toggles");
   // Closed toggles open on a real click: the first visible one of each kind (its class list)
@@ -369,6 +400,7 @@ async function checkIndex(tab, file, shots) {
   const problems = [];
   const page = await open(tab, file, problems);
   problems.push(...(await page.evaluate(audit)));
+  problems.push(...(await checkAxe(page)));
   const projects = await page.locator("section.project").count();
   if (projects < 2) problems.push(`${projects} project groups`);
   if ((await page.locator("section.project tfoot").count()) !== projects) problems.push("a project has no totals");
