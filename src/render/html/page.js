@@ -38,6 +38,14 @@
     });
     return;
   }
+  // Each timeline mark shows on hover the line of the list that names it.
+  var named = doc.querySelectorAll("svg.timeline a[aria-labelledby]");
+  for (var n = 0; n < named.length; n++) {
+    var line = doc.getElementById(named[n].getAttribute("aria-labelledby"));
+    var tip = doc.createElementNS("http://www.w3.org/2000/svg", "title");
+    tip.textContent = line ? line.textContent : "";
+    named[n].insertBefore(tip, named[n].firstChild);
+  }
   var h1 = doc.querySelector(".map h1");
   if (h1) doc.title = h1.textContent + " · scribe";
 
