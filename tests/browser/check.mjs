@@ -266,7 +266,7 @@ async function checkSession(tab, file, shots) {
 
   const name = basename(file, ".html");
   if (name === "hostile") problems.push(...(await checkCsp(tab, file)));
-  if (name === "colour") problems.push(...(await checkColour(tab, file)));
+  if (name === "colour") problems.push(...(await checkColour(tab, file)), ...(await checkKeyboard(tab, file)));
   if (name === "tour") problems.push(...(await checkTour(tab, file)));
   if (name === "colour" || name === "tour") await screenshots(tab, file, shots, name);
   return { problems, clicked, searched };
@@ -361,6 +361,78 @@ async function checkColour(tab, file) {
   for (const k of ["text", "tool", "error"]) await page.uncheck(`.kinds input[value=${k}]`);
   const onlyPrompts = await page.textContent("#qcount");
   if (onlyPrompts !== "1 of 1") problems.push(`prompts only: ${onlyPrompts}`);
+  return problems;
+}
+
+// html-colour.jsonl by keyboard only: `/` focuses search, typing and Enter step through matches,
+// Escape leaves the box; Tab reaches every kind of control in reading order (header, overview
+// with its timeline, prompt index, transcript), each with a focus ring; Enter and Space open
+// and close a toggle, press expand all / collapse all, tick a kind filter.
+async function checkKeyboard(tab, file) {
+  log("keyboard");
+  const problems = [];
+  const page = await open(tab, file, problems);
+  const kb = page.keyboard;
+  const focused = () => page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return null;
+    const ring = el.closest("svg") ? getComputedStyle(el.querySelector("rect")).strokeWidth !== "0px"
+      : getComputedStyle(el).outlineStyle !== "none" && parseFloat(getComputedStyle(el).outlineWidth) >= 2;
+    const where = el.closest("header.page-h") ? "header" : el.closest("section.map") ? "map"
+      : el.closest("nav.prompts") ? "prompts" : el.closest("main") ? "main"
+      : el.closest(".page-f") ? "footer" : `other (${el.outerHTML.slice(0, 60)})`;
+    const what = el.id ? `#${el.id}` : el.closest("svg") ? "mark" : el.localName === "input" ? `input ${el.value}`
+      : el.localName;
+    const key = [...document.querySelectorAll("*")].indexOf(el);
+    return { what, where, ring, key, open: el.localName === "summary" ? el.parentElement.open : undefined };
+  });
+  await kb.press("/");
+  if ((await focused())?.what !== "#q") problems.push("/ did not focus the search box");
+  await kb.type("tests");
+  await page.waitForFunction(() => /^1 of/.test(document.getElementById("qcount").textContent), null, { polling: 25 }).catch(() => {});
+  await kb.press("Enter");
+  const step = await page.textContent("#qcount");
+  if (!step.startsWith("2 of")) problems.push(`Enter in the search box: "${step}", not the second match`);
+  await kb.press("Escape");
+  if ((await focused())?.what === "#q") problems.push("Escape did not leave the search box");
+  if (await page.inputValue("#q")) problems.push("Escape did not clear the search");
+  // Tab from the top of a freshly loaded page through every control, in order.
+  await page.goto("about:blank");
+  await page.goto(tab.url, { waitUntil: "load" });
+  const seen = [];
+  for (let i = 0; i < 300; i++) {
+    await kb.press("Tab");
+    const f = await focused();
+    if (!f || (seen.length && f.key === seen[0].key)) break;
+    seen.push(f);
+  }
+  if (process.env.SCRIBE_TAB_DEBUG) console.error(JSON.stringify(seen));
+  const order = ["header", "map", "prompts", "main", "footer"];
+  const places = seen.map((f) => order.indexOf(f.where));
+  if (places.some((p, i) => p < 0 || (i && p < places[i - 1]))) {
+    problems.push(`Tab order is not reading order: ${[...new Set(seen.map((f) => f.where))].join(", ")}`);
+  }
+  for (const want of ["#q", "#qprev", "#qnext", "input prompt", "#expand", "#collapse", "mark", "summary", "a"]) {
+    if (!seen.some((f) => f.what === want)) problems.push(`Tab never reached ${want}`);
+  }
+  const ringless = [...new Set(seen.filter((f) => !f.ring).map((f) => `${f.what} in ${f.where}`))];
+  if (ringless.length) problems.push(`no focus ring on: ${ringless.join(", ")}`);
+  // Enter and Space on a closed toggle in the transcript, the buttons and a kind filter.
+  const focus = (sel) => page.evaluate((s) => document.querySelector(s).focus(), sel);
+  await focus("main details:not([open]) > summary");
+  await kb.press("Enter");
+  if (!(await focused())?.open) problems.push("Enter did not open a toggle");
+  await kb.press(" ");
+  if ((await focused())?.open) problems.push("Space did not close a toggle");
+  await focus("#expand");
+  await kb.press("Enter");
+  if (await page.locator("details:not([open])").count()) problems.push("Enter on expand all left toggles closed");
+  await focus("#collapse");
+  await kb.press(" ");
+  if (await page.locator("details[open]").count()) problems.push("Space on collapse all left toggles open");
+  await focus(".kinds input[value=tool]");
+  await kb.press(" ");
+  if (await page.isChecked(".kinds input[value=tool]")) problems.push("Space did not untick a kind filter");
   return problems;
 }
 
