@@ -30,6 +30,12 @@ const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
 // emulated), one line a rule with the number of elements and the first one's selector.
 async function checkAxe(page) {
   const problems = [];
+  // Everything laid out and open, so that contrast is measured on folded and far-off text too.
+  await page.evaluate(() => {
+    window.__axeOpened = [...document.querySelectorAll("details:not([open])")];
+    for (const d of window.__axeOpened) d.open = true;
+    for (const a of document.querySelectorAll("main > article")) a.style.contentVisibility = "visible";
+  });
   for (const scheme of ["light", "dark"]) {
     log(`axe ${scheme}`);
     await page.emulateMedia({ colorScheme: scheme });
@@ -44,6 +50,10 @@ async function checkAxe(page) {
     }
   }
   await page.emulateMedia({ colorScheme: null });
+  await page.evaluate(() => {
+    for (const d of window.__axeOpened) d.open = false;
+    for (const a of document.querySelectorAll("main > article")) a.style.contentVisibility = "";
+  });
   return problems;
 }
 
