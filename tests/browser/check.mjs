@@ -11,6 +11,7 @@
 import { chromium } from "playwright-core";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { pdfText } from "./pdf-text.mjs";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -277,7 +278,7 @@ async function checkSession(tab, file, shots) {
   const name = basename(file, ".html");
   if (name === "hostile") problems.push(...(await checkCsp(tab, file)));
   if (name === "colour") problems.push(...(await checkColour(tab, file)), ...(await checkKeyboard(tab, file)));
-  if (name === "tour") problems.push(...(await checkTour(tab, file)));
+  if (name === "tour") problems.push(...(await checkTour(tab, file)), ...(await checkPrint(tab, file)));
   if (name === "colour" || name === "tour") await screenshots(tab, file, shots, name);
   return { problems, clicked, searched };
 }
@@ -443,6 +444,34 @@ async function checkKeyboard(tab, file) {
   await focus(".kinds input[value=tool]");
   await kb.press(" ");
   if (await page.isChecked(".kinds input[value=tool]")) problems.push("Space did not untick a kind filter");
+  return problems;
+}
+
+// A page on paper, asked for in the dark theme: printed in light colours without the search bar
+// or buttons, every toggle's content shown; then printed to PDF by Chromium (page.pdf) and the
+// text of every tool output found in the PDF's text (read by pdf-text.mjs).
+async function checkPrint(tab, file) {
+  log("print");
+  const problems = [];
+  const page = await open(tab, file, problems);
+  await page.emulateMedia({ media: "print", colorScheme: "dark" });
+  problems.push(...(await page.evaluate(() => {
+    const bad = [];
+    const bg = getComputedStyle(document.body).backgroundColor;
+    if (bg !== "rgb(255, 255, 255)") bad.push(`printed on ${bg}, not white`);
+    for (const el of document.querySelectorAll("#search, button")) {
+      if (el.checkVisibility()) bad.push(`printed: ${el.outerHTML.slice(0, 40)}`);
+    }
+    const folded = [...document.querySelectorAll("details.tool pre.out")].filter((p) => !p.checkVisibility());
+    if (folded.length) bad.push(`${folded.length} tool outputs not printed`);
+    return bad;
+  })));
+  const outputs = await page.$$eval("details.tool pre.out", (ps) => ps.map((p) => p.textContent));
+  const text = pdfText(await page.pdf({ format: "A4" })).replace(/\s+/g, "");
+  await page.emulateMedia({ media: null, colorScheme: null });
+  const missing = outputs.filter((o) => !text.includes(o.replace(/\s+/g, "").slice(0, 200)));
+  if (!outputs.length) problems.push("no tool output to look for in the PDF");
+  if (missing.length) problems.push(`${missing.length} of ${outputs.length} tool outputs not in the PDF, first: ${JSON.stringify(missing[0].slice(0, 60))}`);
   return problems;
 }
 
