@@ -1,6 +1,7 @@
 //! `--to html` in a real browser: every corpus stream, the hand-written samples (one under a
 //! hostile file name) and an `-o DIR` archive index loaded in Debian's headless Chromium by
-//! `tests/browser/check.mjs`, which also checks what issue 12 asked for (open-on-load, previews,
+//! `tests/browser/check.mjs`, which also runs axe-core (WCAG 2.1 A/AA and best practices, light
+//! and dark) on each and checks what issue 12 asked for (open-on-load, previews,
 //! colours, highlighting, prompt index, timeline, search, the index) and saves the README's
 //! screenshots in `target/browser-shots/`. Skipped
 //! with a printed reason when chromium or `tests/browser/node_modules` is missing, unless
@@ -28,6 +29,13 @@ fn browser_missing(dir: &Path) -> Option<String> {
         return Some("node is not installed".into());
     }
     None
+}
+
+/// The largest `.jsonl` file below `dir`, by bytes.
+fn longest_session(dir: &Path) -> Option<PathBuf> {
+    crate::util::files_under(dir, &|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .into_iter()
+        .max_by_key(|p| fs::metadata(p).map_or(0, |m| m.len()))
 }
 
 #[test]
@@ -61,6 +69,10 @@ fn pages_work_in_headless_chromium() {
                 .to_string_lossy()
                 .replace(['/', '.'], "-");
             inputs.push((format!("corpus-{rel}"), p));
+        }
+        // The longest session other people's tools wrote (the most marks on the timeline).
+        if let Some(p) = longest_session(&c.join("external")) {
+            inputs.push(("external-longest".into(), p));
         }
     }
     // Rendered four at a time: an unoptimised build spends ~0.5 s of CPU a page compiling the

@@ -1,5 +1,6 @@
 // Loads scribe HTML pages in Debian's headless Chromium and checks that each one is safe and
-// works: no console error, no network request, no injected script ran (the hostile sample's
+// works and can be read by everyone: no serious or critical axe-core violation (WCAG 2.1 A/AA and
+// best practices) in light or dark, no console error, no network request, no injected script ran (the hostile sample's
 // payloads try to set window.__scribe_xss), no dangerous markup in the DOM, toggles open on
 // click, search finds and steps through matches, and with scripting off everything is still
 // there. Pages named colour.html, tour.html and index.html also get the checks of issue 12 (what
@@ -8,6 +9,9 @@
 //
 // usage: node check.mjs SHOTS_DIR PAGE.html...   (prints one line per page; exit 1 on failure)
 import { chromium } from "playwright-core";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { pdfText } from "./pdf-text.mjs";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -16,6 +20,43 @@ const FLAGS = [
   "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ];
+
+// axe-core's source, evaluated in each page (through the debugger protocol, which the page's
+// CSP does not govern: the page itself still loads nothing).
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+// The rules run: WCAG 2.1 A and AA, and axe's best practices.
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
+
+// axe-core's serious and critical violations on the page in light and dark (prefers-color-scheme
+// emulated), one line a rule with the number of elements and the first one's selector.
+async function checkAxe(page) {
+  const problems = [];
+  // Everything laid out and open, so that contrast is measured on folded and far-off text too.
+  await page.evaluate(() => {
+    window.__axeOpened = [...document.querySelectorAll("details:not([open])")];
+    for (const d of window.__axeOpened) d.open = true;
+    for (const a of document.querySelectorAll("main > article")) a.style.contentVisibility = "visible";
+  });
+  for (const scheme of ["light", "dark"]) {
+    log(`axe ${scheme}`);
+    await page.emulateMedia({ colorScheme: scheme });
+    if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE);
+    const found = await page.evaluate(async (tags) => {
+      const r = await window.axe.run(document, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
+      return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => ({ id: v.id, n: v.nodes.length, first: v.nodes[0].target.join(" "), why: v.nodes[0].failureSummary }));
+    }, AXE_TAGS);
+    for (const v of found) {
+      problems.push(`axe ${scheme}: ${v.id} on ${v.n} elements, first ${v.first}${process.env.SCRIBE_AXE_WHY ? ` (${v.why})` : ""}`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: null });
+  await page.evaluate(() => {
+    for (const d of window.__axeOpened) d.open = false;
+    for (const a of document.querySelectorAll("main > article")) a.style.contentVisibility = "";
+  });
+  return problems;
+}
 
 // One browser; a context with scripting on and one with it off.
 async function browser() {
@@ -145,6 +186,7 @@ async function checkSession(tab, file, shots) {
   if (await page.evaluate(() => window.__scribe_xss !== undefined)) problems.push("injected script ran");
   problems.push(...(await page.evaluate(audit)));
   if (!(await page.locator("#search").isVisible())) problems.push("search box not shown");
+  problems.push(...(await checkAxe(page)));
 
   log("toggles");
   // Closed toggles open on a real click: the first visible one of each kind (its class list)
@@ -235,8 +277,8 @@ async function checkSession(tab, file, shots) {
 
   const name = basename(file, ".html");
   if (name === "hostile") problems.push(...(await checkCsp(tab, file)));
-  if (name === "colour") problems.push(...(await checkColour(tab, file)));
-  if (name === "tour") problems.push(...(await checkTour(tab, file)));
+  if (name === "colour") problems.push(...(await checkColour(tab, file)), ...(await checkKeyboard(tab, file)));
+  if (name === "tour") problems.push(...(await checkTour(tab, file)), ...(await checkPrint(tab, file)));
   if (name === "colour" || name === "tour") await screenshots(tab, file, shots, name);
   return { problems, clicked, searched };
 }
@@ -333,6 +375,106 @@ async function checkColour(tab, file) {
   return problems;
 }
 
+// html-colour.jsonl by keyboard only: `/` focuses search, typing and Enter step through matches,
+// Escape leaves the box; Tab reaches every kind of control in reading order (header, overview
+// with its timeline, prompt index, transcript), each with a focus ring; Enter and Space open
+// and close a toggle, press expand all / collapse all, tick a kind filter.
+async function checkKeyboard(tab, file) {
+  log("keyboard");
+  const problems = [];
+  const page = await open(tab, file, problems);
+  const kb = page.keyboard;
+  const focused = () => page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return null;
+    const ring = el.closest("svg") ? getComputedStyle(el.querySelector("rect")).strokeWidth !== "0px"
+      : getComputedStyle(el).outlineStyle !== "none" && parseFloat(getComputedStyle(el).outlineWidth) >= 2;
+    const where = el.closest("header.page-h") ? "header" : el.closest("section.map") ? "map"
+      : el.closest("nav.prompts") ? "prompts" : el.closest("main") ? "main"
+      : el.closest(".page-f") ? "footer" : `other (${el.outerHTML.slice(0, 60)})`;
+    const what = el.id ? `#${el.id}` : el.closest("svg") ? "mark" : el.localName === "input" ? `input ${el.value}`
+      : el.localName;
+    const key = [...document.querySelectorAll("*")].indexOf(el);
+    return { what, where, ring, key, open: el.localName === "summary" ? el.parentElement.open : undefined };
+  });
+  await kb.press("/");
+  if ((await focused())?.what !== "#q") problems.push("/ did not focus the search box");
+  await kb.type("tests");
+  await page.waitForFunction(() => /^1 of/.test(document.getElementById("qcount").textContent), null, { polling: 25 }).catch(() => {});
+  await kb.press("Enter");
+  const step = await page.textContent("#qcount");
+  if (!step.startsWith("2 of")) problems.push(`Enter in the search box: "${step}", not the second match`);
+  await kb.press("Escape");
+  if ((await focused())?.what === "#q") problems.push("Escape did not leave the search box");
+  if (await page.inputValue("#q")) problems.push("Escape did not clear the search");
+  // Tab from the top of a freshly loaded page through every control, in order.
+  await page.goto("about:blank");
+  await page.goto(tab.url, { waitUntil: "load" });
+  const seen = [];
+  for (let i = 0; i < 300; i++) {
+    await kb.press("Tab");
+    const f = await focused();
+    if (!f || (seen.length && f.key === seen[0].key)) break;
+    seen.push(f);
+  }
+  if (process.env.SCRIBE_TAB_DEBUG) console.error(JSON.stringify(seen));
+  const order = ["header", "map", "prompts", "main", "footer"];
+  const places = seen.map((f) => order.indexOf(f.where));
+  if (places.some((p, i) => p < 0 || (i && p < places[i - 1]))) {
+    problems.push(`Tab order is not reading order: ${[...new Set(seen.map((f) => f.where))].join(", ")}`);
+  }
+  for (const want of ["#q", "#qprev", "#qnext", "input prompt", "#expand", "#collapse", "mark", "summary", "a"]) {
+    if (!seen.some((f) => f.what === want)) problems.push(`Tab never reached ${want}`);
+  }
+  const ringless = [...new Set(seen.filter((f) => !f.ring).map((f) => `${f.what} in ${f.where}`))];
+  if (ringless.length) problems.push(`no focus ring on: ${ringless.join(", ")}`);
+  // Enter and Space on a closed toggle in the transcript, the buttons and a kind filter.
+  const focus = (sel) => page.evaluate((s) => document.querySelector(s).focus(), sel);
+  await focus("main details:not([open]) > summary");
+  await kb.press("Enter");
+  if (!(await focused())?.open) problems.push("Enter did not open a toggle");
+  await kb.press(" ");
+  if ((await focused())?.open) problems.push("Space did not close a toggle");
+  await focus("#expand");
+  await kb.press("Enter");
+  if (await page.locator("details:not([open])").count()) problems.push("Enter on expand all left toggles closed");
+  await focus("#collapse");
+  await kb.press(" ");
+  if (await page.locator("details[open]").count()) problems.push("Space on collapse all left toggles open");
+  await focus(".kinds input[value=tool]");
+  await kb.press(" ");
+  if (await page.isChecked(".kinds input[value=tool]")) problems.push("Space did not untick a kind filter");
+  return problems;
+}
+
+// A page on paper, asked for in the dark theme: printed in light colours without the search bar
+// or buttons, every toggle's content shown; then printed to PDF by Chromium (page.pdf) and the
+// text of every tool output found in the PDF's text (read by pdf-text.mjs).
+async function checkPrint(tab, file) {
+  log("print");
+  const problems = [];
+  const page = await open(tab, file, problems);
+  await page.emulateMedia({ media: "print", colorScheme: "dark" });
+  problems.push(...(await page.evaluate(() => {
+    const bad = [];
+    const bg = getComputedStyle(document.body).backgroundColor;
+    if (bg !== "rgb(255, 255, 255)") bad.push(`printed on ${bg}, not white`);
+    for (const el of document.querySelectorAll("#search, button")) {
+      if (el.checkVisibility()) bad.push(`printed: ${el.outerHTML.slice(0, 40)}`);
+    }
+    const folded = [...document.querySelectorAll("details.tool pre.out")].filter((p) => !p.checkVisibility());
+    if (folded.length) bad.push(`${folded.length} tool outputs not printed`);
+    return bad;
+  })));
+  const outputs = await page.$$eval("details.tool pre.out", (ps) => ps.map((p) => p.textContent));
+  const text = pdfText(await page.pdf({ format: "A4" })).replace(/\s+/g, "");
+  await page.emulateMedia({ media: null, colorScheme: null });
+  const missing = outputs.filter((o) => !text.includes(o.replace(/\s+/g, "").slice(0, 200)));
+  if (!outputs.length) problems.push("no tool output to look for in the PDF");
+  if (missing.length) problems.push(`${missing.length} of ${outputs.length} tool outputs not in the PDF, first: ${JSON.stringify(missing[0].slice(0, 60))}`);
+  return problems;
+}
+
 // html-tour.jsonl: a diff and a todo list open on load, a sub-agent's report shown and its
 // transcript folded, a denial said once.
 async function checkTour(tab, file) {
@@ -369,6 +511,7 @@ async function checkIndex(tab, file, shots) {
   const problems = [];
   const page = await open(tab, file, problems);
   problems.push(...(await page.evaluate(audit)));
+  problems.push(...(await checkAxe(page)));
   const projects = await page.locator("section.project").count();
   if (projects < 2) problems.push(`${projects} project groups`);
   if ((await page.locator("section.project tfoot").count()) !== projects) problems.push("a project has no totals");

@@ -215,7 +215,7 @@ impl Map {
 
     /// Writes the header card, the timeline and the prompt index (after the transcript).
     pub(crate) fn push(&self, h: &mut Html, totals: &Totals, file: &str) {
-        h.raw_trusted("<section class=\"map\" id=\"map\"><h1>")
+        h.raw_trusted("<section class=\"map\" id=\"map\" aria-label=\"Overview\"><h1>")
             .text(self.title().unwrap_or(file))
             .raw_trusted("</h1><p class=\"meta\">");
         if let Some(p) = &self.project {

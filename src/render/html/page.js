@@ -18,6 +18,18 @@
       : t.classList.contains("end") ? d.toLocaleTimeString(undefined, { timeStyle: "short" })
       : d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
   }
+  // `/` anywhere but in a field goes to the search box, as on GitHub; Escape there leaves it.
+  doc.addEventListener("keydown", function (e) {
+    var box = doc.getElementById("q"), at = e.target;
+    if (!box || box.closest("[hidden]") || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === "/" && !(at.closest && at.closest("input, textarea, select, [contenteditable]"))) {
+      e.preventDefault();
+      box.focus();
+      box.select();
+    } else if (e.key === "Escape" && at === box) {
+      box.blur();
+    }
+  });
   // The archive index: the search box filters the sessions by the words each row carries.
   if (doc.body.classList.contains("archive")) {
     var abox = doc.getElementById("search"), aq = doc.getElementById("q");
@@ -38,6 +50,19 @@
     });
     return;
   }
+  // Each timeline mark shows on hover the line of the list that names it.
+  var named = doc.querySelectorAll("svg.timeline a[aria-labelledby]");
+  for (var n = 0; n < named.length; n++) {
+    var line = doc.getElementById(named[n].getAttribute("aria-labelledby"));
+    var tip = doc.createElementNS("http://www.w3.org/2000/svg", "title");
+    tip.textContent = line ? line.textContent : "";
+    named[n].insertBefore(tip, named[n].firstChild);
+  }
+  // The overview and the prompt index are written after the transcript (the page streams) and
+  // shown above it: moved before it, Tab reaches them in the order they are read.
+  var overview = doc.querySelector("section.map"), prompts = doc.querySelector("nav.prompts");
+  if (prompts) main.parentNode.insertBefore(prompts, main);
+  if (overview) main.parentNode.insertBefore(overview, prompts || main);
   var h1 = doc.querySelector(".map h1");
   if (h1) doc.title = h1.textContent + " · scribe";
 

@@ -96,7 +96,7 @@ impl Lanes {
             .raw_trusted(" ")
             .num(height)
             .raw_trusted(
-                "\" role=\"img\" aria-label=\"Timeline: turns and tool calls over time\">",
+                "\" role=\"group\" aria-label=\"Timeline: turns and tool calls over time\">",
             );
         let y_of = |lane: Lane| match lane {
             Lane::Main => LANE_H / 2 + 2,
@@ -139,14 +139,12 @@ impl Lanes {
                 MarkKind::Denied => "tl-d",
                 MarkKind::Other => "tl-o",
             };
+            // Named by its line in the list below (the page's script adds it as a tooltip).
             h.raw_trusted("<a href=\"#")
                 .attr(&m.anchor)
+                .raw_trusted("\" aria-labelledby=\"m")
+                .num(i as u64)
                 .raw_trusted("\">");
-            if m.kind != MarkKind::Turn {
-                h.raw_trusted("<title>")
-                    .text(&m.label)
-                    .raw_trusted("</title>");
-            }
             let (w, hh) = match m.kind {
                 MarkKind::Prompt => (3, 14),
                 MarkKind::Error | MarkKind::Denied => (6, 10),
@@ -182,10 +180,74 @@ impl Lanes {
             None => h.raw_trusted("last (no timestamps: in order)"),
         };
         h.raw_trusted("</text></svg>");
+        self.push_list(h);
         if self.dropped > 0 {
             h.raw_trusted("<p class=\"meta\">Timeline: ")
                 .num(self.dropped)
                 .raw_trusted(" more turns and tool calls not drawn.</p>");
         }
     }
+
+    /// The same marks as a list of links, folded under the drawing: the timeline for readers
+    /// who do not see the SVG (a screen reader's list navigation, a text browser, paper).
+    fn push_list(&self, h: &mut Html) {
+        h.raw_trusted("<details class=\"tl-list\"><summary>Timeline as a list (")
+            .num(self.marks.len() as u64)
+            .raw_trusted(" marks)</summary><ol>");
+        for (i, (_, m)) in self.marks.iter().enumerate() {
+            h.raw_trusted("<li><a id=\"m")
+                .num(i as u64)
+                .raw_trusted("\" href=\"#")
+                .attr(&m.anchor)
+                .raw_trusted("\">")
+                .text(&spoken(m))
+                .raw_trusted("</a></li>");
+        }
+        h.raw_trusted("</ol></details>");
+    }
+}
+
+/// What a mark is called aloud and in its tooltip: where it is, what it is, how it ended and
+/// when (`turn 12, call 2, Bash: ls, error, 10:42:03 UTC`).
+fn spoken(m: &Mark) -> String {
+    let mut out = String::new();
+    // Anchors are `tN`, `tN-cK` (a call) and `tN-cK-J` (a sub-agent's turn J).
+    for (i, piece) in m.anchor.split('-').enumerate() {
+        if !out.is_empty() {
+            out.push_str(", ");
+        }
+        let (word, num) = match (i, piece.strip_prefix('t'), piece.strip_prefix('c')) {
+            (0, Some(n), _) => ("turn ", n),
+            (_, _, Some(n)) => ("call ", n),
+            _ => ("sub-agent turn ", piece),
+        };
+        out.push_str(word);
+        out.push_str(num);
+    }
+    let kind = match m.kind {
+        MarkKind::Prompt => "prompt",
+        MarkKind::Turn => "assistant",
+        MarkKind::Tool => "tool call",
+        MarkKind::Error => "error",
+        MarkKind::Denied => "denied",
+        MarkKind::Other => "user turn",
+    };
+    if m.label != "turn" && !m.label.is_empty() {
+        out.push_str(", ");
+        out.push_str(&m.label);
+    }
+    if !m.label.starts_with(kind) {
+        out.push_str(", ");
+        out.push_str(kind);
+    }
+    if let Some(ms) = m.ms {
+        let words = times::utc_words(ms);
+        out.push_str(", ");
+        out.push_str(
+            words
+                .split_once(' ')
+                .map_or(words.as_str(), |(_, time)| time),
+        );
+    }
+    out
 }
