@@ -77,7 +77,7 @@ pub(crate) fn run(settings: &Settings) -> Result<u8> {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let stop = Arc::new(AtomicBool::new(false));
-    crate::FOLLOWING.store(true, std::sync::atomic::Ordering::SeqCst);
+    crate::CTRL_C_EXITS.store(false, Ordering::SeqCst);
     signal_hook::flag::register(signal_hook::consts::SIGINT, Arc::clone(&stop))
         .context("cannot catch Ctrl-C")?;
     let index = settings
