@@ -8,8 +8,6 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-/// mimalloc's options, set by the binary at start and by `-o DIR` side by side.
-pub mod allocator;
 mod cli;
 mod diagnostics;
 mod diff;

@@ -133,10 +133,6 @@ fn run_inputs(settings: &Settings, diag: &mut Diagnostics, stats: &mut Stats) ->
         .output_dir
         .as_ref()
         .map(|dir| OutputDir::new(dir, settings));
-    // Several inputs: freed memory is held longer (`allocator`).
-    if inputs.len() > 1 {
-        crate::allocator::several_inputs();
-    }
     // Standard input is read where it stands in the list: one at a time.
     let side_by_side =
         settings.jobs > 1 && inputs.len() > 1 && !inputs.iter().any(|p| p.as_os_str() == "-");

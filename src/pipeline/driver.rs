@@ -525,9 +525,6 @@ impl<'a> InputDriver<'a> {
                 return self.replay(s.held.into_iter(), sink, diag);
             }
         };
-        if format == SourceFormat::ClaudeSession {
-            crate::allocator::saved_session();
-        }
         let mut adapter = input::adapter_for(format);
         if self.name != "-" {
             adapter.set_path(self.path);
@@ -758,9 +755,6 @@ impl<'a> InputDriver<'a> {
             }
             f => f,
         };
-        if format == SourceFormat::ClaudeSession {
-            crate::allocator::saved_session();
-        }
         let mut adapter = input::adapter_for(format);
         if self.name != "-" {
             adapter.set_path(self.path);
