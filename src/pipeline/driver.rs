@@ -23,11 +23,9 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 use crate::diagnostics::Diagnostics;
-use crate::fold::Folder;
-use crate::input::document::{self, DocValue};
 use crate::input::lines::LineReader;
 use crate::input::scribe_jsonl::{self, TranscriptReader};
-use crate::input::sniff::{self, Evidence, LineShape, Verdict};
+use crate::input::sniff::{self, Evidence, LineShape};
 use crate::input::{self, Adapter, InputLine, Report, SourceFormat};
 use crate::model::Header;
 use crate::model::event::{Event, EventKind};
@@ -35,131 +33,22 @@ use crate::model::transcript::TranscriptItem;
 use crate::render::Summary;
 use crate::stats::Ledger;
 
+/// Detection: held lines, the decision, the replay.
+mod detect;
+/// The sink, the fold in front of it, and how an input ended.
+mod sink;
+/// A whole JSON document read as values.
+mod whole_document;
+
+use sink::Folding;
+pub(crate) use sink::{Delivery, Outcome, Sink, StrictStop};
+
 /// More consecutive lines with an input error than this, and the input is not JSON Lines.
 const MAX_BAD_RUN: u64 = 100;
 /// Detection decides once it holds this many lines, whatever the evidence.
 const MAX_HELD: usize = 200;
 /// A NUL byte this early means a binary file.
 const NUL_WINDOW: u64 = 8 * 1024;
-
-/// Where a driver delivers what it read.
-pub(crate) trait Sink {
-    /// The input's header, once its format is known (or known to be unknown).
-    fn begin(&mut self, header: Header) -> Result<()>;
-    /// A decoded event, before the fold sees it.
-    fn live(&mut self, _event: &Event) -> Result<()> {
-        Ok(())
-    }
-    /// An input line, before the events it gives (`--include-raw` writes it beside them).
-    fn raw_line(&mut self, _line: &InputLine) -> Result<()> {
-        Ok(())
-    }
-    /// A final transcript item.
-    fn item(&mut self, item: TranscriptItem) -> Result<()>;
-    /// The input has nothing more buffered: a good moment to flush.
-    fn idle(&mut self) -> Result<()> {
-        Ok(())
-    }
-}
-
-/// What a driver hands on: the events it decoded, still to be folded, or items that are final
-/// already (scribe's own transcript read back). [`InputDriver::run`] folds them on the spot
-/// ([`Folding`]); the two-thread pipeline (`threaded`) hands the events over and folds them on
-/// the renderer's thread, so that a second core does the fold as well as the rendering.
-pub(crate) trait Delivery {
-    /// The input's header, once its format is known (or known to be unknown).
-    fn begin(&mut self, header: Header) -> Result<()>;
-    /// An input line, before the events it gives.
-    fn raw_line(&mut self, line: &InputLine) -> Result<()>;
-    /// A decoded event, to be folded.
-    fn event(&mut self, event: Event) -> Result<()>;
-    /// A final transcript item that needs no fold.
-    fn item(&mut self, item: TranscriptItem) -> Result<()>;
-    /// No event follows: the fold gives what it still holds.
-    fn end_of_events(&mut self) -> Result<()>;
-    /// The input has nothing more buffered: a good moment to flush.
-    fn idle(&mut self) -> Result<()>;
-}
-
-/// Folds the events a driver delivers and gives the fold's items to a [`Sink`].
-pub(crate) struct Folding<'s> {
-    sink: &'s mut dyn Sink,
-    folder: Folder,
-    items: Vec<TranscriptItem>,
-}
-
-impl<'s> Folding<'s> {
-    /// A fold into `sink`.
-    pub(crate) fn new(sink: &'s mut dyn Sink) -> Folding<'s> {
-        Folding {
-            sink,
-            folder: Folder::new(),
-            items: Vec::new(),
-        }
-    }
-
-    /// Gives the items the fold made final.
-    fn give(&mut self) -> Result<()> {
-        for item in self.items.drain(..) {
-            self.sink.item(item)?;
-        }
-        Ok(())
-    }
-}
-
-impl Delivery for Folding<'_> {
-    fn begin(&mut self, header: Header) -> Result<()> {
-        self.sink.begin(header)
-    }
-
-    fn raw_line(&mut self, line: &InputLine) -> Result<()> {
-        self.sink.raw_line(line)
-    }
-
-    fn event(&mut self, event: Event) -> Result<()> {
-        self.sink.live(&event)?;
-        self.folder.push(event, &mut self.items);
-        self.give()
-    }
-
-    fn item(&mut self, item: TranscriptItem) -> Result<()> {
-        self.sink.item(item)
-    }
-
-    fn end_of_events(&mut self) -> Result<()> {
-        self.folder.finish(&mut self.items);
-        self.give()
-    }
-
-    fn idle(&mut self) -> Result<()> {
-        self.sink.idle()
-    }
-}
-
-/// How an input ended.
-#[derive(Debug, Default)]
-pub(crate) struct Outcome {
-    /// Lines read, debug records and input errors.
-    pub(crate) summary: Summary,
-    /// The format that was read; `None` when none was recognised.
-    pub(crate) source: Option<&'static str>,
-    /// The input was abandoned as not JSON Lines (the run exits 1).
-    pub(crate) stopped: bool,
-    /// The account of its lines (per-line marks only with `keep_line_marks`).
-    pub(crate) ledger: Ledger,
-}
-
-/// `--strict` stopped the run at the first input error.
-#[derive(Debug)]
-pub(crate) struct StrictStop;
-
-impl std::fmt::Display for StrictStop {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("stopped at the first input error (--strict)")
-    }
-}
-
-impl std::error::Error for StrictStop {}
 
 /// Where one input is in its life (see the module comment).
 enum State {
@@ -452,180 +341,6 @@ impl<'a> InputDriver<'a> {
         Ok(())
     }
 
-    /// The reader has nothing buffered: a live stream may be paused here, so decide now if the
-    /// evidence already agrees rather than hold its output back.
-    fn drained(&mut self, sink: &mut dyn Delivery, diag: &mut Diagnostics) -> Result<()> {
-        match &self.state {
-            State::Sniffing(s) if s.evidence.is_consistent() => self.decide(sink, diag),
-            _ => Ok(()),
-        }
-    }
-
-    /// Ends detection: picks the decoder and replays the held lines into it.
-    fn decide(&mut self, sink: &mut dyn Delivery, diag: &mut Diagnostics) -> Result<()> {
-        let State::Sniffing(s) = &self.state else {
-            return Ok(());
-        };
-        let first = s.held.first().map_or(0, |l| l.number);
-        let verdict = match self.from {
-            SourceFormat::Auto if s.evidence.len() == 0 && s.sse > 0 => {
-                Verdict::Agreed(SourceFormat::QwenDaemon)
-            }
-            // Only broken JSON lines (an input cut inside its first line): no format can be
-            // told; read it as the most common one so that the adapter reports each line.
-            SourceFormat::Auto if s.evidence.len() == 0 && s.broken > 0 => {
-                diag.warning(
-                    self.name,
-                    first,
-                    "could not detect the input format (no complete JSON line); reading it as \
-                     claude-stream (use --from)",
-                );
-                Verdict::Agreed(SourceFormat::ClaudeStream)
-            }
-            SourceFormat::Auto => s.evidence.verdict(),
-            forced => Verdict::Agreed(forced),
-        };
-        let format = match verdict {
-            Verdict::Agreed(f) => f,
-            Verdict::Mixed(f, what) => {
-                diag.warning(
-                    self.name,
-                    first,
-                    &format!(
-                        "its first JSON lines look like different formats ({what}); \
-                         reading it as {} (use --from to choose)",
-                        f.name()
-                    ),
-                );
-                f
-            }
-            // Only blank lines: an empty transcript (`finish` writes the header).
-            Verdict::Unknown(_) if s.evidence.len() == 0 && s.chatter == 0 => return Ok(()),
-            // Nothing but lines that are not JSON.
-            Verdict::Unknown(_) if s.evidence.len() == 0 => {
-                return self.stop(sink, diag, "no JSON line in it");
-            }
-            Verdict::Unknown(what) => {
-                diag.error(
-                    self.name,
-                    0,
-                    &format!(
-                        "not a format scribe knows: its first JSON lines are {what}; \
-                         tried {} (use --from to force one)",
-                        sniff::tried()
-                    ),
-                );
-                let State::Sniffing(s) = std::mem::replace(&mut self.state, State::Unknown) else {
-                    return Ok(());
-                };
-                self.begin(sink, "none")?;
-                if diag.must_stop() {
-                    return Err(StrictStop.into());
-                }
-                return self.replay(s.held.into_iter(), sink, diag);
-            }
-        };
-        let mut adapter = input::adapter_for(format);
-        if self.name != "-" {
-            adapter.set_path(self.path);
-        }
-        if self.live {
-            adapter.set_live();
-        }
-        let State::Sniffing(s) = std::mem::replace(&mut self.state, State::Stream(adapter)) else {
-            return Ok(());
-        };
-        self.begin(sink, format.name())?;
-        // Lines before the first JSON value that the decoder would not read (chatter, and SSE
-        // fields when the input is not SSE) are skipped, with one warning.
-        let mut held = s.held.into_iter().peekable();
-        let mut before = Vec::new();
-        while let Some(line) = held.next_if(|l| match sniff::shape(&l.text) {
-            LineShape::Other | LineShape::Blank => true,
-            LineShape::SseField => format != SourceFormat::QwenDaemon,
-            LineShape::Json(_) | LineShape::DocumentStart | LineShape::BrokenJson => false,
-        }) {
-            before.push(line);
-        }
-        self.skip_chatter(before, sink, diag)?;
-        self.replay(held, sink, diag)
-    }
-
-    /// Feeds held lines to the decoder just chosen, stopping as reading them live would.
-    fn replay(
-        &mut self,
-        lines: impl Iterator<Item = InputLine>,
-        sink: &mut dyn Delivery,
-        diag: &mut Diagnostics,
-    ) -> Result<()> {
-        for line in lines {
-            let errors = diag.errors();
-            self.line(line, sink, diag)?;
-            if diag.must_stop() {
-                return Err(StrictStop.into());
-            }
-            self.count_bad(diag.errors() > errors, sink, diag)?;
-            if matches!(self.state, State::Stopped) {
-                break;
-            }
-        }
-        Ok(())
-    }
-
-    /// Counts lines in a row that raised an input error; past `MAX_BAD_RUN` the input is not
-    /// JSON Lines.
-    fn count_bad(
-        &mut self,
-        bad: bool,
-        sink: &mut dyn Delivery,
-        diag: &mut Diagnostics,
-    ) -> Result<()> {
-        self.bad_run = if bad { self.bad_run + 1 } else { 0 };
-        if self.bad_run > MAX_BAD_RUN && !matches!(self.state, State::Stopped) {
-            self.stop(
-                sink,
-                diag,
-                "more than 100 lines in a row it could not decode",
-            )?;
-        }
-        Ok(())
-    }
-
-    /// Lines before the first JSON line that are not JSON (a CLI's `Loaded cached credentials.`):
-    /// one warning for all of them, and each kept as a debug record.
-    fn skip_chatter(
-        &mut self,
-        held: Vec<InputLine>,
-        sink: &mut dyn Delivery,
-        diag: &mut Diagnostics,
-    ) -> Result<()> {
-        let skipped: Vec<InputLine> = held
-            .into_iter()
-            .filter(|l| !l.text.trim().is_empty())
-            .collect();
-        let Some(first) = skipped.first() else {
-            return Ok(());
-        };
-        diag.warning(
-            self.name,
-            first.number,
-            &format!(
-                "skipped {} line{} that {} not JSON, before the first JSON line",
-                skipped.len(),
-                if skipped.len() == 1 { "" } else { "s" },
-                if skipped.len() == 1 { "is" } else { "are" }
-            ),
-        );
-        for line in &skipped {
-            input::push_debug(
-                &mut self.events,
-                line,
-                "not JSON (output before the first JSON line)",
-            );
-        }
-        self.feed(sink)
-    }
-
     /// Abandons the input: it is not JSON Lines. One message for the whole input, not one per
     /// line; the run's exit status (1) says it failed.
     fn stop(&mut self, sink: &mut dyn Delivery, diag: &mut Diagnostics, why: &str) -> Result<()> {
@@ -708,73 +423,6 @@ impl<'a> InputDriver<'a> {
             );
         }
         diag.take_noted(&mut self.ledger);
-    }
-
-    /// A whole JSON document: its values are classified like lines, then given to the adapter.
-    fn document(
-        &mut self,
-        format: SourceFormat,
-        text: &str,
-        first_line: u64,
-        sink: &mut dyn Delivery,
-        diag: &mut Diagnostics,
-    ) -> Result<()> {
-        let values = match document::values(text, first_line) {
-            Ok(v) => v,
-            Err((line, what)) => {
-                diag.error(
-                    self.name,
-                    line,
-                    &format!("a JSON document that does not parse: {what}"),
-                );
-                return self.begin(sink, "none");
-            }
-        };
-        let format = match format {
-            SourceFormat::Auto => {
-                let mut evidence = Evidence::default();
-                for DocValue { value, .. } in values.iter().take(sniff::EVIDENCE) {
-                    evidence.add(value);
-                }
-                match evidence.verdict() {
-                    Verdict::Agreed(f) | Verdict::Mixed(f, _) => f,
-                    Verdict::Unknown(_) => {
-                        diag.error(
-                            self.name,
-                            first_line,
-                            &format!(
-                                "a JSON document of no format scribe knows ({}); tried {} \
-                                 (use --from to force one)",
-                                document::describe(&values),
-                                sniff::tried()
-                            ),
-                        );
-                        return self.begin(sink, "none");
-                    }
-                }
-            }
-            f => f,
-        };
-        let mut adapter = input::adapter_for(format);
-        if self.name != "-" {
-            adapter.set_path(self.path);
-        }
-        self.begin(sink, format.name())?;
-        let mut report = Report {
-            file: self.name,
-            diag,
-        };
-        adapter.document(values, &mut self.events, &mut report);
-        adapter.finish(&mut self.events, &mut report);
-        loop {
-            self.feed(sink)?;
-            let more = adapter.drain(&mut self.events, &mut report);
-            if !more {
-                self.feed(sink)?;
-                break;
-            }
-        }
-        sink.end_of_events()
     }
 
     /// Writes the header.

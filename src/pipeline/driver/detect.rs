@@ -1,0 +1,189 @@
+//! Detection: lines held while the format is unknown, the decision, and the replay of the held
+//! lines into the decoder it picks.
+
+use anyhow::Result;
+
+use super::{Delivery, InputDriver, MAX_BAD_RUN, State, StrictStop};
+use crate::diagnostics::Diagnostics;
+use crate::input::sniff::{self, LineShape, Verdict};
+use crate::input::{self, InputLine, SourceFormat};
+
+impl InputDriver<'_> {
+    /// The reader has nothing buffered: a live stream may be paused here, so decide now if the
+    /// evidence already agrees rather than hold its output back.
+    pub(super) fn drained(
+        &mut self,
+        sink: &mut dyn Delivery,
+        diag: &mut Diagnostics,
+    ) -> Result<()> {
+        match &self.state {
+            State::Sniffing(s) if s.evidence.is_consistent() => self.decide(sink, diag),
+            _ => Ok(()),
+        }
+    }
+
+    /// Ends detection: picks the decoder and replays the held lines into it.
+    pub(super) fn decide(&mut self, sink: &mut dyn Delivery, diag: &mut Diagnostics) -> Result<()> {
+        let State::Sniffing(s) = &self.state else {
+            return Ok(());
+        };
+        let first = s.held.first().map_or(0, |l| l.number);
+        let verdict = match self.from {
+            SourceFormat::Auto if s.evidence.len() == 0 && s.sse > 0 => {
+                Verdict::Agreed(SourceFormat::QwenDaemon)
+            }
+            // Only broken JSON lines (an input cut inside its first line): no format can be
+            // told; read it as the most common one so that the adapter reports each line.
+            SourceFormat::Auto if s.evidence.len() == 0 && s.broken > 0 => {
+                diag.warning(
+                    self.name,
+                    first,
+                    "could not detect the input format (no complete JSON line); reading it as \
+                     claude-stream (use --from)",
+                );
+                Verdict::Agreed(SourceFormat::ClaudeStream)
+            }
+            SourceFormat::Auto => s.evidence.verdict(),
+            forced => Verdict::Agreed(forced),
+        };
+        let format = match verdict {
+            Verdict::Agreed(f) => f,
+            Verdict::Mixed(f, what) => {
+                diag.warning(
+                    self.name,
+                    first,
+                    &format!(
+                        "its first JSON lines look like different formats ({what}); \
+                         reading it as {} (use --from to choose)",
+                        f.name()
+                    ),
+                );
+                f
+            }
+            // Only blank lines: an empty transcript (`finish` writes the header).
+            Verdict::Unknown(_) if s.evidence.len() == 0 && s.chatter == 0 => return Ok(()),
+            // Nothing but lines that are not JSON.
+            Verdict::Unknown(_) if s.evidence.len() == 0 => {
+                return self.stop(sink, diag, "no JSON line in it");
+            }
+            Verdict::Unknown(what) => {
+                diag.error(
+                    self.name,
+                    0,
+                    &format!(
+                        "not a format scribe knows: its first JSON lines are {what}; \
+                         tried {} (use --from to force one)",
+                        sniff::tried()
+                    ),
+                );
+                let State::Sniffing(s) = std::mem::replace(&mut self.state, State::Unknown) else {
+                    return Ok(());
+                };
+                self.begin(sink, "none")?;
+                if diag.must_stop() {
+                    return Err(StrictStop.into());
+                }
+                return self.replay(s.held.into_iter(), sink, diag);
+            }
+        };
+        let mut adapter = input::adapter_for(format);
+        if self.name != "-" {
+            adapter.set_path(self.path);
+        }
+        if self.live {
+            adapter.set_live();
+        }
+        let State::Sniffing(s) = std::mem::replace(&mut self.state, State::Stream(adapter)) else {
+            return Ok(());
+        };
+        self.begin(sink, format.name())?;
+        // Lines before the first JSON value that the decoder would not read (chatter, and SSE
+        // fields when the input is not SSE) are skipped, with one warning.
+        let mut held = s.held.into_iter().peekable();
+        let mut before = Vec::new();
+        while let Some(line) = held.next_if(|l| match sniff::shape(&l.text) {
+            LineShape::Other | LineShape::Blank => true,
+            LineShape::SseField => format != SourceFormat::QwenDaemon,
+            LineShape::Json(_) | LineShape::DocumentStart | LineShape::BrokenJson => false,
+        }) {
+            before.push(line);
+        }
+        self.skip_chatter(before, sink, diag)?;
+        self.replay(held, sink, diag)
+    }
+
+    /// Feeds held lines to the decoder just chosen, stopping as reading them live would.
+    pub(super) fn replay(
+        &mut self,
+        lines: impl Iterator<Item = InputLine>,
+        sink: &mut dyn Delivery,
+        diag: &mut Diagnostics,
+    ) -> Result<()> {
+        for line in lines {
+            let errors = diag.errors();
+            self.line(line, sink, diag)?;
+            if diag.must_stop() {
+                return Err(StrictStop.into());
+            }
+            self.count_bad(diag.errors() > errors, sink, diag)?;
+            if matches!(self.state, State::Stopped) {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Counts lines in a row that raised an input error; past `MAX_BAD_RUN` the input is not
+    /// JSON Lines.
+    pub(super) fn count_bad(
+        &mut self,
+        bad: bool,
+        sink: &mut dyn Delivery,
+        diag: &mut Diagnostics,
+    ) -> Result<()> {
+        self.bad_run = if bad { self.bad_run + 1 } else { 0 };
+        if self.bad_run > MAX_BAD_RUN && !matches!(self.state, State::Stopped) {
+            self.stop(
+                sink,
+                diag,
+                "more than 100 lines in a row it could not decode",
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Lines before the first JSON line that are not JSON (a CLI's `Loaded cached credentials.`):
+    /// one warning for all of them, and each kept as a debug record.
+    pub(super) fn skip_chatter(
+        &mut self,
+        held: Vec<InputLine>,
+        sink: &mut dyn Delivery,
+        diag: &mut Diagnostics,
+    ) -> Result<()> {
+        let skipped: Vec<InputLine> = held
+            .into_iter()
+            .filter(|l| !l.text.trim().is_empty())
+            .collect();
+        let Some(first) = skipped.first() else {
+            return Ok(());
+        };
+        diag.warning(
+            self.name,
+            first.number,
+            &format!(
+                "skipped {} line{} that {} not JSON, before the first JSON line",
+                skipped.len(),
+                if skipped.len() == 1 { "" } else { "s" },
+                if skipped.len() == 1 { "is" } else { "are" }
+            ),
+        );
+        for line in &skipped {
+            input::push_debug(
+                &mut self.events,
+                line,
+                "not JSON (output before the first JSON line)",
+            );
+        }
+        self.feed(sink)
+    }
+}
