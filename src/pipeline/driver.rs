@@ -208,11 +208,7 @@ impl<'a> InputDriver<'a> {
                     "invalid UTF-8 (replaced with U+FFFD)",
                 );
             }
-            self.line(line, sink, diag)?;
-            if diag.must_stop() {
-                return Err(StrictStop.into());
-            }
-            self.count_bad(diag.errors() > errors, sink, diag)?;
+            self.take_line(line, errors, sink, diag)?;
             if matches!(self.state, State::Stopped) {
                 break;
             }
@@ -372,16 +368,7 @@ impl<'a> InputDriver<'a> {
                     diag,
                 };
                 adapter.finish(&mut self.events, &mut report);
-                // A saved session sends its events in batches (flat memory); the call that says
-                // nothing is left may still have sent the last batch.
-                loop {
-                    self.feed(sink)?;
-                    let more = adapter.drain(&mut self.events, &mut report);
-                    if !more {
-                        self.feed(sink)?;
-                        break;
-                    }
-                }
+                self.drain(adapter.as_mut(), &mut report, sink)?;
                 self.unreflected(diag);
                 sink.end_of_events()?;
             }
@@ -445,6 +432,39 @@ impl<'a> InputDriver<'a> {
             sink.event(event)?;
         }
         Ok(())
+    }
+
+    /// Passes on the events the adapter still holds once it has finished. A saved session sends
+    /// its events in batches (flat memory); the call that says nothing is left may still have
+    /// sent the last batch.
+    fn drain(
+        &mut self,
+        adapter: &mut dyn Adapter,
+        report: &mut Report<'_>,
+        sink: &mut dyn Delivery,
+    ) -> Result<()> {
+        loop {
+            self.feed(sink)?;
+            if !adapter.drain(&mut self.events, report) {
+                return self.feed(sink);
+            }
+        }
+    }
+
+    /// One line, then the count of lines in a row with an input error (`errors`: the count of
+    /// errors before the line); `--strict` stops at the first.
+    fn take_line(
+        &mut self,
+        line: InputLine,
+        errors: u64,
+        sink: &mut dyn Delivery,
+        diag: &mut Diagnostics,
+    ) -> Result<()> {
+        self.line(line, sink, diag)?;
+        if diag.must_stop() {
+            return Err(StrictStop.into());
+        }
+        self.count_bad(diag.errors() > errors, sink, diag)
     }
 
     /// Passes final items (a transcript's records, the fold's last ones) to the sink.

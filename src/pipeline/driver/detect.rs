@@ -121,11 +121,7 @@ impl InputDriver<'_> {
     ) -> Result<()> {
         for line in lines {
             let errors = diag.errors();
-            self.line(line, sink, diag)?;
-            if diag.must_stop() {
-                return Err(StrictStop.into());
-            }
-            self.count_bad(diag.errors() > errors, sink, diag)?;
+            self.take_line(line, errors, sink, diag)?;
             if matches!(self.state, State::Stopped) {
                 break;
             }

@@ -66,14 +66,7 @@ impl InputDriver<'_> {
         };
         adapter.document(values, &mut self.events, &mut report);
         adapter.finish(&mut self.events, &mut report);
-        loop {
-            self.feed(sink)?;
-            let more = adapter.drain(&mut self.events, &mut report);
-            if !more {
-                self.feed(sink)?;
-                break;
-            }
-        }
+        self.drain(adapter.as_mut(), &mut report, sink)?;
         sink.end_of_events()
     }
 }
