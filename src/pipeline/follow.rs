@@ -195,14 +195,16 @@ fn one<W: Write>(
             })
         }
         Target::Dir { dir, index } => {
-            let page = RefCell::new(Page::new(
-                dir,
-                path,
-                settings.render_options(),
-                settings.transforms(),
-                true,
-                Some(index),
-            ));
+            let page = RefCell::new(
+                Page::new(
+                    dir,
+                    path,
+                    settings.render_options(),
+                    settings.transforms(),
+                    Some(index),
+                )
+                .following(),
+            );
             let warned = std::cell::Cell::new(false);
             let tick = Box::new(|| {
                 if let Err(e) = page.borrow_mut().write_due() {

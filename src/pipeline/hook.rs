@@ -205,7 +205,7 @@ fn convert(cli: &Cli, args: &HookArgs, transcript: &Path) -> Result<()> {
         .filter(|h| !h.is_empty());
     let transforms = Transforms::with(cli.stable, cli.redact, home.as_deref());
     let index = Mutex::new(Index::load(dir));
-    let mut page = Page::new(dir, transcript, options, transforms, false, Some(&index));
+    let mut page = Page::new(dir, transcript, options, transforms, Some(&index));
     let name = transcript.display().to_string();
     let file = File::open(transcript).with_context(|| format!("cannot read {name}"))?;
     let mut diag = Diagnostics::new(false);

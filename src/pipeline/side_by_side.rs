@@ -220,13 +220,9 @@ impl InOrder<'_> {
                 Destination::Out(out) if here => {
                     open_input(path).and_then(|input| run.convert(path, input, &mut **out))
                 }
-                _ if self.kept[i] => {
+                Destination::Dir(files) if self.kept[i] => {
+                    files.keep_unchanged(path);
                     self.progress.one_done();
-                    self.progress.suspend(|| {
-                        if let Destination::Dir(files) = to {
-                            files.keep_unchanged(path);
-                        }
-                    });
                     continue;
                 }
                 _ => {
