@@ -8,8 +8,6 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-/// mimalloc's options, set by the binary at start and by `-o DIR` side by side.
-pub mod allocator;
 mod cli;
 mod diagnostics;
 mod diff;
@@ -27,22 +25,20 @@ mod settings;
 mod stats;
 mod transform;
 
-/// True while a `--follow` run owns Ctrl-C (it ends its output well-formed, then exits 130).
-pub(crate) static FOLLOWING: std::sync::atomic::AtomicBool =
-    std::sync::atomic::AtomicBool::new(false);
+/// Whether Ctrl-C ends the run at once, quietly, with the shell's status for SIGINT (128 + 2).
+/// A `--follow` run clears it: it catches Ctrl-C itself, to end its output well-formed first.
+pub(crate) static CTRL_C_EXITS: std::sync::LazyLock<std::sync::Arc<std::sync::atomic::AtomicBool>> =
+    std::sync::LazyLock::new(|| std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true)));
 
 /// The `scribe` command: parse, resolve settings, run the pipeline, map the outcome to an exit
 /// status. A closed output pipe is a normal end (exit 0, nothing on stderr).
 pub fn main() -> ExitCode {
-    // Ctrl-C ends a run quietly, with the shell's status for SIGINT (128 + 2), and no message.
-    // Failing to install the handler only loses that nicety.
-    // A `--follow` run catches Ctrl-C itself (it closes its output first), so then this one
-    // stands aside.
-    let _ = ctrlc::set_handler(|| {
-        if !FOLLOWING.load(std::sync::atomic::Ordering::SeqCst) {
-            std::process::exit(130)
-        }
-    });
+    // Failing to install the handler only loses the quiet exit on Ctrl-C.
+    let _ = signal_hook::flag::register_conditional_shutdown(
+        signal_hook::consts::SIGINT,
+        130,
+        std::sync::Arc::clone(&CTRL_C_EXITS),
+    );
     let cli = cli::Cli::parse();
     match pipeline::run(&cli) {
         Ok(code) => ExitCode::from(code),

@@ -1,37 +1,27 @@
 //! The Pipe layer (docs/architecture.md): drives each input through read → decode → fold →
-//! render, and owns the flush policy and `--output-dir`. One input is `driver::InputDriver`'s.
+//! render, and owns the flush policy and `--output-dir`. Two drivers: one input at a time
+//! (`one_at_a_time`, each input through [`Run::convert`], which runs `driver::InputDriver`),
+//! and several inputs side by side, written in input order (`side_by_side`).
 //!
 //! Output is buffered and flushed whenever the reader has nothing left in its buffer (just before
 //! a read that may block), never per line: a live pipe shows each record as soon as it is final,
 //! and a file is written in large blocks.
 
-use foldhash::{HashMap, HashSet};
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::CommandFactory;
 
 use crate::cli::{Cli, Command, Generate, OutputFormat};
 use crate::diagnostics::Diagnostics;
 use crate::exit;
 use crate::input;
-use crate::input::lines::InputLine;
-use crate::model::Header;
-use crate::model::event::{Event, EventKind};
-use crate::model::transcript::TranscriptItem;
-use crate::render::html::index::{IndexRow, Tally, write_index};
 use crate::render::{self, Render};
 use crate::settings::Settings;
 use crate::stats::Stats;
-use crate::transform::Transforms;
-use crate::transform::redact::Redactor;
-use manifest::Manifest;
 
-/// Whether the process may run on two cores, not two hardware threads of one (two threads
-/// for a cheap renderer's large input).
-mod cores;
 /// The input driver: one input from bytes to transcript items (shared with `scribe diff`).
 pub(crate) mod driver;
 
@@ -41,18 +31,25 @@ mod follow;
 mod hook;
 /// `DIR/.scribe-index.json`: the pages an earlier `-o DIR --to html` run made, and with what.
 mod manifest;
-/// `--jobs` with several inputs on standard output: rendered side by side, written in order.
-mod ordered;
+/// `--output-dir`: a file per input, named after its session, and the HTML index.
+mod output_dir;
 /// `--output-dir` pages rewritten whole, atomically (follow mode and `scribe hook`).
 mod pages;
-/// `--jobs`: several inputs converted at a time under `--output-dir`.
-mod parallel;
+/// The progress bar of a long `--output-dir` run on a terminal.
+mod progress;
+/// The driver's sink for `scribe FILE`: the passes, the renderer, the `--stats` account.
+mod render_sink;
+/// Several inputs converted side by side, written in input order.
+mod side_by_side;
 /// One input on two threads: the driver's and the renderer's.
 mod threaded;
 /// A growing file read as a stream.
 mod watch;
 
-use driver::{InputDriver, Sink, StrictStop};
+use driver::{InputDriver, StrictStop};
+use output_dir::OutputDir;
+use render_sink::RenderSink;
+use side_by_side::{Destination, Done};
 
 /// Runs scribe; returns the exit status.
 pub(crate) fn run(cli: &Cli) -> Result<u8> {
@@ -71,11 +68,15 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
     if settings.follow {
         return follow::run(&settings);
     }
-    let mut diag = Diagnostics::new(settings.strict);
-    let mut stats = Stats::default();
-    let code = run_inputs(&settings, &mut diag, &mut stats);
+    let mut lane = Lane {
+        renderer: render::renderer_for(&settings.render_options()),
+        diag: Diagnostics::new(settings.strict),
+        stats: Stats::default(),
+        decode_thread: settings.jobs > 1,
+    };
+    let code = run_inputs(&mut lane.run(&settings));
     if settings.stats {
-        stats.print(diag.kinds());
+        lane.stats.print(lane.diag.kinds());
     }
     code
 }
@@ -96,31 +97,15 @@ pub(crate) fn output_dir_is_a_file(dir: &std::path::Path) -> bool {
     refused
 }
 
-/// Reads every input in turn (`run` less the `--stats` account).
-fn run_inputs(settings: &Settings, diag: &mut Diagnostics, stats: &mut Stats) -> Result<u8> {
-    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-    let mut renderer = render::renderer_for(&settings.render_options());
-    let mut trouble = false;
-    let mut stopped = false;
+/// Converts every input, one at a time or side by side (`run` less the `--stats` account).
+fn run_inputs(run: &mut Run<'_>) -> Result<u8> {
+    let settings = run.settings;
     if let Some(dir) = &settings.output_dir {
         if output_dir_is_a_file(dir) {
             return Ok(exit::TROUBLE);
         }
     }
-    // A directory stands for the session files in it (sub-agent files are read with their session).
-    let mut inputs: Vec<PathBuf> = Vec::new();
-    for p in &settings.inputs {
-        if !p.is_dir() {
-            inputs.push(p.clone());
-            continue;
-        }
-        let found = input::discover::session_files(p);
-        if found.is_empty() {
-            crate::diagnostics::say(&format!("no sessions found in {}", p.display()));
-            stopped = true;
-        }
-        inputs.extend(found);
-    }
+    let (inputs, mut stopped) = expand_directories(&settings.inputs);
     // Two HTML documents back to back are not a page a browser can open.
     if settings.to == OutputFormat::Html && settings.output_dir.is_none() && inputs.len() > 1 {
         crate::diagnostics::say(&format!(
@@ -133,93 +118,90 @@ fn run_inputs(settings: &Settings, diag: &mut Diagnostics, stats: &mut Stats) ->
         .output_dir
         .as_ref()
         .map(|dir| OutputDir::new(dir, settings));
-    // Several inputs: freed memory is held longer (`allocator`).
-    if inputs.len() > 1 {
-        crate::allocator::several_inputs();
-    }
+    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     // Standard input is read where it stands in the list: one at a time.
-    let side_by_side =
-        settings.jobs > 1 && inputs.len() > 1 && !inputs.iter().any(|p| p.as_os_str() == "-");
-    if side_by_side {
-        if let Some(mut files) = files.take() {
-            let done = parallel::convert(&inputs, settings, &mut files, diag, stats)?;
-            files.finish()?;
-            return Ok(exit_code(trouble || done.trouble, stopped || done.stopped));
-        }
-        if renderer.stands_alone() {
-            let done =
-                ordered::convert(&inputs, settings, renderer.as_mut(), &mut out, diag, stats)?;
+    let side_by_side = settings.jobs > 1
+        && inputs.len() > 1
+        && !inputs.iter().any(|p| p.as_os_str() == "-")
+        && (files.is_some() || run.renderer.stands_alone());
+    let done = match (side_by_side, files.as_mut()) {
+        (true, Some(files)) => side_by_side::convert(&inputs, run, Destination::Dir(files)),
+        (true, None) => side_by_side::convert(&inputs, run, Destination::Out(&mut out)),
+        (false, files) => one_at_a_time(&inputs, run, &mut out, files),
+    };
+    let done = match done {
+        Ok(done) => done,
+        Err(e) if e.downcast_ref::<StrictStop>().is_some() => {
             out.flush()?;
-            return Ok(exit_code(trouble || done.trouble, stopped || done.stopped));
+            return Ok(exit::INPUT_ERROR);
         }
-    }
-    for path in &inputs {
-        let name = path.display().to_string();
-        // The input's size, when it is a file that has one (standard input counts as unknown).
-        let mut size = None;
-        let reader: Box<dyn Read + Send> = if name == "-" {
-            Box::new(io::stdin())
-        } else {
-            match open_input(path) {
-                Ok(f) => {
-                    size = f.metadata().ok().map(|m| m.len());
-                    Box::new(f)
-                }
-                Err(e) => {
-                    crate::diagnostics::say(&crate::diagnostics::error_words(&e));
-                    trouble = true;
-                    continue;
-                }
-            }
-        };
-        // One input at a time: its driver on one thread, its fold and renderer on another,
-        // unless --jobs 1, or rendering is too cheap to pay for the handover: a small input, or
-        // a second thread without a core of its own (`cores`).
-        let cheap = renderer.renders_cheaply() && settings.transforms().is_empty();
-        let threads = Threads::from(
-            settings.jobs > 1
-                && (!cheap
-                    || size.is_some_and(|s| s >= cores::WORTH_TWO_THREADS) && cores::two_cores()),
-        );
-        let done = match files.as_mut() {
-            None => run_one_on(
-                threads,
-                path,
-                reader,
-                settings,
-                renderer.as_mut(),
-                &mut out,
-                diag,
-                stats,
-            ),
-            Some(files) => files.write(
-                threads,
-                path,
-                reader,
-                settings,
-                renderer.as_mut(),
-                diag,
-                stats,
-            ),
-        };
-        match done {
-            Ok(rendered) => stopped |= rendered.stopped,
-            Err(e) if exit::is_broken_pipe(&e) => return Err(e),
-            Err(e) if e.downcast_ref::<StrictStop>().is_some() => {
-                out.flush()?;
-                return Ok(exit::INPUT_ERROR);
-            }
-            Err(e) => {
-                crate::diagnostics::say(&crate::diagnostics::error_words(&e));
-                trouble = true;
-            }
-        }
-    }
+        Err(e) => return Err(e),
+    };
     if let Some(files) = files {
         files.finish()?;
     }
     out.flush()?;
-    Ok(exit_code(trouble, stopped))
+    stopped |= done.stopped;
+    Ok(exit_code(done.trouble, stopped))
+}
+
+/// The inputs, with a directory standing for the session files in it (sub-agent files are read
+/// with their session); true when a directory held none (said on stderr).
+fn expand_directories(given: &[PathBuf]) -> (Vec<PathBuf>, bool) {
+    let mut inputs = Vec::new();
+    let mut none_found = false;
+    for p in given {
+        if !p.is_dir() {
+            inputs.push(p.clone());
+            continue;
+        }
+        let found = input::discover::session_files(p);
+        if found.is_empty() {
+            crate::diagnostics::say(&format!("no sessions found in {}", p.display()));
+            none_found = true;
+        }
+        inputs.extend(found);
+    }
+    (inputs, none_found)
+}
+
+/// The driver of one input at a time: each input in turn, to standard output or its file under
+/// `--output-dir`. `--strict` stops at the first input error (`StrictStop`).
+fn one_at_a_time(
+    inputs: &[PathBuf],
+    run: &mut Run<'_>,
+    out: &mut BufWriter<impl Write>,
+    mut files: Option<&mut OutputDir>,
+) -> Result<Done> {
+    let mut done = Done::default();
+    for path in inputs {
+        let reader: Box<dyn Read + Send> = if path.as_os_str() == "-" {
+            Box::new(io::stdin())
+        } else {
+            match open_input(path) {
+                Ok(f) => Box::new(f),
+                Err(e) => {
+                    crate::diagnostics::say(&crate::diagnostics::error_words(&e));
+                    done.trouble = true;
+                    continue;
+                }
+            }
+        };
+        let converted = match files.as_deref_mut() {
+            None => run.convert_input(path, reader, out),
+            Some(files) => files.write(run, path, reader),
+        };
+        match converted {
+            Ok(rendered) => done.stopped |= rendered.stopped,
+            Err(e) if exit::is_broken_pipe(&e) => return Err(e),
+            Err(e) if e.downcast_ref::<StrictStop>().is_some() => return Err(e),
+            Err(e) => {
+                crate::diagnostics::say(&crate::diagnostics::error_words(&e));
+                done.trouble = true;
+            }
+        }
+    }
+    Ok(done)
 }
 
 /// The exit status of a run: an input that could not be read or written, else one abandoned as
@@ -234,248 +216,89 @@ fn exit_code(trouble: bool, stopped: bool) -> u8 {
     }
 }
 
-/// `--output-dir`: where each input's file goes, the names taken so far, and (for HTML) the
-/// rows of `index.html`.
-struct OutputDir {
-    dir: PathBuf,
-    written: HashSet<PathBuf>,
-    index: Vec<IndexRow>,
-    /// HTML: the inputs a previous run rendered here (size, mtime, row), so that an unchanged
-    /// input keeps its page.
-    manifest: Option<Manifest>,
-}
-
-impl OutputDir {
-    fn new(dir: &Path, settings: &Settings) -> OutputDir {
-        let html = settings.to == OutputFormat::Html;
-        let mut written = HashSet::default();
-        // `index.html` is the HTML index's own name: no session page may take it.
-        if html {
-            written.insert(dir.join("index.html"));
-        }
-        OutputDir {
-            dir: dir.to_owned(),
-            written,
-            index: Vec::new(),
-            manifest: html.then(|| {
-                let redactor = settings
-                    .redact
-                    .then(|| Redactor::new(settings.home.as_deref()));
-                Manifest::load(dir, settings.output_fingerprint(), redactor)
-            }),
-        }
-    }
-
-    /// Renders one input into a temporary file in the directory (so memory stays flat, as on
-    /// standard output), then renames it after the session it named. For HTML, also notes the
-    /// page's row for `index.html`.
-    #[allow(clippy::too_many_arguments)]
-    fn write(
-        &mut self,
-        threads: Threads,
-        path: &Path,
-        reader: Box<dyn Read + Send>,
-        settings: &Settings,
-        renderer: &mut dyn Render,
-        diag: &mut Diagnostics,
-        stats: &mut Stats,
-    ) -> Result<Rendered> {
-        if self.keep_unchanged(path) {
-            return Ok(Rendered::default());
-        }
-        let (buf, rendered, row) = render_into_dir(
-            threads, &self.dir, path, reader, settings, renderer, diag, stats,
-        )?;
-        self.place(
-            crate::output_file::finished(buf)?,
-            &rendered,
-            row,
-            path,
-            settings,
-        )?;
-        Ok(rendered)
-    }
-
-    /// True when `.scribe-index.json` says the input has not changed since its page was made
-    /// (checked before a parallel run, which then renders only the others).
-    fn is_unchanged(&self, path: &Path) -> bool {
-        self.manifest
-            .as_ref()
-            .is_some_and(|m| m.unchanged(&self.dir, path).is_some())
-    }
-
-    /// The page of an input unchanged since the last run over this directory is kept: its row
-    /// (from `.scribe-index.json`) goes into the index and the name it had stays taken. True
-    /// when the input needs no rendering.
-    fn keep_unchanged(&mut self, path: &Path) -> bool {
-        let dir = &self.dir;
-        let Some(m) = self.manifest.as_mut() else {
-            return false;
-        };
-        let Some(row) = m.unchanged(dir, path) else {
-            return false;
-        };
-        self.written.insert(dir.join(&row.href));
-        m.record(path, &row);
-        self.index.push(row);
-        true
-    }
-
-    /// Names a rendered input's file (in the order inputs are placed, which is the order of the
-    /// inputs, so names never depend on which input finished first) and renames it there; for
-    /// HTML, adds its row to the index (and the manifest).
-    fn place(
-        &mut self,
-        temp: tempfile::TempPath,
-        rendered: &Rendered,
-        row: Option<IndexRow>,
-        path: &Path,
-        settings: &Settings,
-    ) -> Result<()> {
-        let target = output_path(
-            &self.dir,
-            rendered.session_id.clone(),
-            path,
-            settings,
-            &mut self.written,
-        );
-        crate::output_file::install_path(temp, &target)?;
-        if let Some(mut row) = row {
-            row.href = target
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            if let Some(m) = self.manifest.as_mut() {
-                m.record(path, &row);
-            }
-            self.index.push(row);
-        }
-        Ok(())
-    }
-
-    /// Writes `index.html` (HTML only, when a page was written).
-    fn finish(self) -> Result<()> {
-        if self.index.is_empty() {
-            return Ok(());
-        }
-        let target = self.dir.join("index.html");
-        crate::output_file::write_whole(&self.dir, &target, |f| write_index(f, &self.index))?;
-        match self.manifest {
-            Some(m) => {
-                let file = self.dir.join(Manifest::FILE);
-                crate::output_file::write_whole(&self.dir, &file, |f| m.save(f))
-            }
-            None => Ok(()),
-        }
-    }
-}
-
-/// Renders one input into a new temporary file in `dir`; for HTML, also the page's row for
-/// `index.html` (its `href` is set when the file is named).
-#[allow(clippy::type_complexity, clippy::too_many_arguments)]
-fn render_into_dir(
-    threads: Threads,
-    dir: &Path,
-    path: &Path,
-    reader: Box<dyn Read + Send>,
-    settings: &Settings,
-    renderer: &mut dyn Render,
-    diag: &mut Diagnostics,
-    stats: &mut Stats,
-) -> Result<(
-    BufWriter<tempfile::NamedTempFile>,
-    Rendered,
-    Option<IndexRow>,
-)> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    // Removed when dropped: an error below leaves nothing behind.
-    let mut buf = crate::output_file::temp_in(dir)?;
-    if settings.to == OutputFormat::Html {
-        let mut tally = Tally::new(renderer);
-        let rendered = run_one_on(
-            threads, path, reader, settings, &mut tally, &mut buf, diag, stats,
-        )?;
-        Ok((buf, rendered, Some(tally.row)))
-    } else {
-        let rendered = run_one_on(
-            threads, path, reader, settings, renderer, &mut buf, diag, stats,
-        )?;
-        Ok((buf, rendered, None))
-    }
-}
-
-/// The `--output-dir` file for one input: `<sessionId>.<ext>`, else the input's own name, made a
-/// safe file name (`output_file::safe_stem`); with `--redact`, a name that holds a secret is
-/// replaced by `session-<hash>`. A name already written in this run gets a `-2`, `-3`, … suffix.
-fn output_path(
-    dir: &Path,
-    session_id: Option<String>,
-    input: &Path,
-    settings: &Settings,
-    written: &mut HashSet<PathBuf>,
-) -> PathBuf {
-    let stem_for = |name: &str| crate::output_file::stem_for(name, settings.redact);
-    let stem = session_id
-        .as_deref()
-        .and_then(stem_for)
-        .or_else(|| {
-            input
-                .file_stem()
-                .map(|s| s.to_string_lossy())
-                .filter(|s| s != "-")
-                .and_then(|s| stem_for(&s))
-        })
-        .unwrap_or_else(|| "stdin".to_owned());
-    let ext = settings.to.extension();
-    let mut target = dir.join(format!("{stem}.{ext}"));
-    let mut n = 2;
-    while !written.insert(target.clone()) {
-        target = dir.join(format!("{stem}-{n}.{ext}"));
-        n += 1;
-    }
-    target
-}
-
-/// How many threads one input is converted on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Threads {
-    /// All on the calling thread (`--jobs 1`, and each of several inputs converted side by side).
-    One,
-    /// The driver on a thread of its own, the renderer on the calling one (`threaded`).
-    Two,
-}
-
-impl From<bool> for Threads {
-    fn from(two: bool) -> Threads {
-        if two { Threads::Two } else { Threads::One }
-    }
-}
-
 /// Opens an input file; the error names it (as every input error on stderr does).
 fn open_input(path: &Path) -> Result<File> {
     File::open(path)
         .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), crate::diagnostics::io_words(&e)))
 }
 
-/// `run_one`, on the threads asked for.
-#[allow(clippy::too_many_arguments)]
-fn run_one_on(
-    threads: Threads,
-    path: &Path,
-    reader: impl Read + Send,
-    settings: &Settings,
-    renderer: &mut dyn Render,
-    out: &mut BufWriter<impl Write>,
-    diag: &mut Diagnostics,
-    stats: &mut Stats,
-) -> Result<Rendered> {
-    match threads {
-        Threads::One => run_one(path, reader, settings, renderer, out, diag, stats),
-        Threads::Two => {
-            let name = path.display().to_string();
-            let mut sink = RenderSink::new(renderer, out, settings, stats);
-            let outcome = threaded::drive(&name, path, reader, settings, &mut sink, diag)?;
-            sink.finish(&name, outcome)
+/// What converting an input takes besides the input: the run's settings, a renderer, and where
+/// diagnostics and `--stats` totals go. One per thread.
+pub(super) struct Run<'a> {
+    pub(super) settings: &'a Settings,
+    pub(super) renderer: &'a mut dyn Render,
+    pub(super) diag: &'a mut Diagnostics,
+    pub(super) stats: &'a mut Stats,
+    /// The input is decoded on a thread of its own (`threaded`; `--jobs` above 1, one input
+    /// at a time).
+    pub(super) decode_thread: bool,
+}
+
+impl Run<'_> {
+    /// Reads one input to its end through the driver, rendering into `out` as it goes.
+    pub(super) fn convert(
+        &mut self,
+        path: &Path,
+        input: impl Read,
+        out: &mut BufWriter<impl Write>,
+    ) -> Result<Rendered> {
+        let name = path.display().to_string();
+        let mut sink = RenderSink::new(&mut *self.renderer, out, self.settings, self.stats);
+        let outcome = driver_for(&name, path, self.settings).run(input, &mut sink, self.diag)?;
+        sink.finish(&name, outcome)
+    }
+
+    /// Reads one input to its end, on two threads when the run may use them (`threaded`).
+    pub(super) fn convert_input(
+        &mut self,
+        path: &Path,
+        input: impl Read + Send,
+        out: &mut BufWriter<impl Write>,
+    ) -> Result<Rendered> {
+        if self.decode_thread {
+            threaded::convert(self, path, input, out)
+        } else {
+            self.convert(path, input, out)
+        }
+    }
+
+    /// Adds the diagnostics (printing what they held) and the totals of an input converted on
+    /// a lane of its own.
+    pub(super) fn absorb(&mut self, diag: Diagnostics, stats: Stats) {
+        self.diag.absorb(diag);
+        self.stats.absorb(stats);
+    }
+}
+
+/// A renderer, diagnostics and `--stats` totals of one's own: the run's, or one input's when it
+/// is converted side by side with others (its messages held until its turn).
+pub(super) struct Lane {
+    renderer: Box<dyn Render>,
+    diag: Diagnostics,
+    stats: Stats,
+    /// Its inputs are decoded on a thread of their own ([`Run::decode_thread`]).
+    decode_thread: bool,
+}
+
+impl Lane {
+    /// A lane for one input converted side by side.
+    pub(super) fn new(settings: &Settings) -> Lane {
+        Lane {
+            renderer: render::renderer_for(&settings.render_options()),
+            diag: Diagnostics::new(settings.strict).held(),
+            stats: Stats::default(),
+            decode_thread: false,
+        }
+    }
+
+    /// The lane as what converting an input takes.
+    pub(super) fn run<'a>(&'a mut self, settings: &'a Settings) -> Run<'a> {
+        Run {
+            settings,
+            renderer: self.renderer.as_mut(),
+            diag: &mut self.diag,
+            stats: &mut self.stats,
+            decode_thread: self.decode_thread,
         }
     }
 }
@@ -490,156 +313,13 @@ fn driver_for<'a>(name: &'a str, path: &'a Path, settings: &Settings) -> InputDr
     }
 }
 
-/// Reads one input to its end through the driver, rendering as it goes.
-fn run_one(
-    path: &Path,
-    reader: impl Read,
-    settings: &Settings,
-    renderer: &mut dyn Render,
-    out: &mut BufWriter<impl Write>,
-    diag: &mut Diagnostics,
-    stats: &mut Stats,
-) -> Result<Rendered> {
-    let name = path.display().to_string();
-    let mut sink = RenderSink::new(renderer, out, settings, stats);
-    let outcome = driver_for(&name, path, settings).run(reader, &mut sink, diag)?;
-    sink.finish(&name, outcome)
-}
-
 /// What rendering one input left to know.
 #[derive(Debug, Default)]
-struct Rendered {
+pub(super) struct Rendered {
     /// The first session id its transcript named (for `--output-dir` file names).
     session_id: Option<String>,
     /// The input was abandoned as not JSON Lines.
     stopped: bool,
-}
-
-/// The driver's sink for `scribe FILE`: `--redact`/`--stable`, then the renderer.
-struct RenderSink<'a, W: Write> {
-    renderer: &'a mut dyn Render,
-    out: &'a mut BufWriter<W>,
-    transforms: Transforms,
-    session_id: Option<String>,
-    /// The `--stats` totals: records written by kind, debug records by raw kind.
-    stats: &'a mut Stats,
-    /// `--include-raw`: each input line's text, by line number, for the events it gives.
-    raw_lines: Option<HashMap<u64, String>>,
-}
-
-impl<'a, W: Write> RenderSink<'a, W> {
-    /// The sink for one input.
-    fn new(
-        renderer: &'a mut dyn Render,
-        out: &'a mut BufWriter<W>,
-        settings: &Settings,
-        stats: &'a mut Stats,
-    ) -> RenderSink<'a, W> {
-        RenderSink {
-            renderer,
-            out,
-            transforms: settings.transforms(),
-            session_id: None,
-            stats,
-            raw_lines: settings.include_raw.then(HashMap::default),
-        }
-    }
-
-    /// `--include-raw`: keeps an input line's text for the events it gives.
-    fn keep_raw_line(&mut self, number: u64, text: String) {
-        if let Some(lines) = &mut self.raw_lines {
-            lines.insert(number, text);
-        }
-    }
-
-    /// `Sink::item`, leaving the item to its owner (`threaded` gives it back to the thread that
-    /// made it, to be freed there).
-    fn render_item(&mut self, item: &mut TranscriptItem) -> Result<()> {
-        if let (TranscriptItem::Session(s), None) = (&*item, &self.session_id) {
-            self.session_id = Some(s.session_id.clone());
-        }
-        self.transforms.item(item);
-        self.stats.record_written(item);
-        Ok(self.renderer.item(self.out, item)?)
-    }
-
-    /// Ends the input `name` once the driver is done with it: the events `--stable` held, the
-    /// renderer's last words, the `--stats` account.
-    fn finish(mut self, name: &str, outcome: driver::Outcome) -> Result<Rendered> {
-        for held in self.transforms.finish_events() {
-            self.renderer.live(self.out, &held)?;
-        }
-        self.renderer.finish(self.out, &outcome.summary)?;
-        self.stats.close(name, outcome.ledger);
-        Ok(Rendered {
-            session_id: self.session_id,
-            stopped: outcome.stopped,
-        })
-    }
-}
-
-impl<W: Write> Sink for RenderSink<'_, W> {
-    fn begin(&mut self, mut header: Header) -> Result<()> {
-        self.transforms.header(&mut header);
-        Ok(self.renderer.begin(self.out, &header)?)
-    }
-
-    fn raw_line(&mut self, line: &InputLine) -> Result<()> {
-        if self.raw_lines.is_some() {
-            self.keep_raw_line(line.number, line.text.clone());
-        }
-        Ok(())
-    }
-
-    fn live(&mut self, event: &Event) -> Result<()> {
-        self.stats.debug_event(event);
-        if !self.renderer.shows_events() {
-            return Ok(());
-        }
-        let raw = self
-            .raw_lines
-            .as_ref()
-            .and_then(|l| l.get(&event.line))
-            .cloned();
-        if self.transforms.is_empty() {
-            match raw {
-                Some(raw) => self.renderer.live_raw(self.out, event, &raw)?,
-                None => self.renderer.live(self.out, event)?,
-            }
-        } else {
-            // `--stable --to events` may hold an event back and release several at once.
-            let shown_now = self.transforms.event(event);
-            // The raw line goes through the same passes (as a debug record's raw text would).
-            let raw = raw.and_then(|raw| {
-                let as_debug = Event {
-                    line: event.line,
-                    kind: EventKind::Debug {
-                        reason: String::new(),
-                        raw,
-                    },
-                };
-                match self.transforms.raw_text(&as_debug)?.kind {
-                    EventKind::Debug { raw, .. } => Some(raw),
-                    _ => None,
-                }
-            });
-            for shown in shown_now {
-                match &raw {
-                    Some(raw) => self.renderer.live_raw(self.out, &shown, raw)?,
-                    None => self.renderer.live(self.out, &shown)?,
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn item(&mut self, mut item: TranscriptItem) -> Result<()> {
-        self.render_item(&mut item)
-    }
-
-    fn idle(&mut self) -> Result<()> {
-        Ok(self.out.flush()?)
-    }
 }
 
 /// Runs the filter over `data` as standard input, with the command-line `args`, writing the
@@ -648,20 +328,18 @@ pub(crate) fn run_bytes(args: &[&str], data: &[u8]) -> Result<()> {
     use clap::Parser;
     let cli = Cli::try_parse_from(std::iter::once("scribe").chain(args.iter().copied()))?;
     let settings = Settings::resolve(&cli);
-    let mut diag = Diagnostics::new(settings.strict).quiet();
-    let mut stats = Stats::default();
-    let mut renderer = render::renderer_for(&settings.render_options());
+    let mut lane = Lane {
+        renderer: render::renderer_for(&settings.render_options()),
+        diag: Diagnostics::new(settings.strict).quiet(),
+        stats: Stats::default(),
+        decode_thread: false,
+    };
     let mut out = BufWriter::new(io::sink());
-    let reader: Box<dyn Read> = Box::new(io::Cursor::new(data.to_vec()));
-    match run_one(
-        Path::new("-"),
-        reader,
-        &settings,
-        renderer.as_mut(),
-        &mut out,
-        &mut diag,
-        &mut stats,
-    ) {
+    let reader = io::Cursor::new(data.to_vec());
+    match lane
+        .run(&settings)
+        .convert(Path::new("-"), reader, &mut out)
+    {
         Ok(_) => Ok(()),
         Err(e) if e.downcast_ref::<StrictStop>().is_some() => Ok(()),
         Err(e) => Err(e),

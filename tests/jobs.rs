@@ -310,8 +310,8 @@ fn mixed_code_stream(path: &Path, turns: usize) {
     std::fs::write(path, s).unwrap();
 }
 
-/// A large page of every kind of highlighted block is the same page on two threads as on one
-/// (its decoding on one, the page on the other), read from a file or from a pipe, and every
+/// A large page of every kind of highlighted block is the same page with `--jobs 2` as with
+/// `--jobs 1`, read from a file or from a pipe, and every
 /// fence, file read and diff on it is highlighted while the build logs are not.
 #[test]
 fn a_page_of_code_on_two_threads_is_the_page_written_alone() {
@@ -366,8 +366,8 @@ fn a_page_of_code_on_two_threads_is_the_page_written_alone() {
     );
 }
 
-/// One input with its renderer on a thread of its own (`--jobs 2`, `pipeline::threaded`) writes
-/// what one thread writes (`--jobs 1`): standard output, standard error and the exit status, for
+/// One input with `--jobs 2` writes what it writes with `--jobs 1` (one input is always read
+/// by the driver of one input): standard output, standard error and the exit status, for
 /// every sample in every format, plain, with `--stable`, and with `--include-raw`.
 #[test]
 fn one_input_on_two_threads_is_the_same_as_on_one() {
@@ -409,9 +409,8 @@ fn one_input_on_two_threads_is_the_same_as_on_one() {
     assert!(compared > 300, "{compared} runs wrote something");
 }
 
-/// A large input in plain `--to jsonl` or `--to events` is decoded on one thread and folded
-/// and written on another when the machine has two cores (`pipeline/cores.rs`; from 8 MiB):
-/// the bytes on standard output and the `--stats` account are those of `--jobs 1`.
+/// A large input in plain `--to jsonl` or `--to events` with `--jobs 2`: the bytes on standard
+/// output and the `--stats` account are those of `--jobs 1`.
 #[test]
 fn a_large_input_in_jsonl_or_events_writes_the_same_on_two_threads_as_on_one() {
     let scratch = tempfile::tempdir().unwrap();

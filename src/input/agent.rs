@@ -33,9 +33,6 @@ pub(crate) struct Format {
     /// True when the format is a Server-Sent Events body: SSE field lines are its own, not
     /// chatter, and an input of SSE fields alone is read as this format.
     pub(crate) sse: bool,
-    /// True when the decoder holds the whole file until its end (a saved session written in the
-    /// order of its chain), which the allocator is told.
-    pub(crate) holds_file: bool,
     /// Builds the decoder.
     pub(crate) adapter: fn() -> Box<dyn Adapter>,
 }

@@ -77,7 +77,7 @@ pub(crate) fn run(settings: &Settings) -> Result<u8> {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let stop = Arc::new(AtomicBool::new(false));
-    crate::FOLLOWING.store(true, std::sync::atomic::Ordering::SeqCst);
+    crate::CTRL_C_EXITS.store(false, Ordering::SeqCst);
     signal_hook::flag::register(signal_hook::consts::SIGINT, Arc::clone(&stop))
         .context("cannot catch Ctrl-C")?;
     let index = settings
@@ -95,11 +95,13 @@ pub(crate) fn run(settings: &Settings) -> Result<u8> {
         let mut diag = Diagnostics::new(settings.strict);
         let target = target(settings, &mut out, renderer.as_mut(), index.as_ref());
         let r = one(
-            input,
+            Followed {
+                path: input,
+                watch: Watch::new(input),
+                switch: None,
+            },
             settings,
             &stop,
-            Watch::new(input),
-            None,
             target,
             &mut diag,
         );
@@ -149,16 +151,26 @@ struct Ended {
     stopped: bool,
 }
 
-/// Follows one file until Ctrl-C (or until `switch` finds a newer one).
+/// The file followed: where it is, what wakes its reader, and what may end it for a newer one.
+struct Followed<'s> {
+    path: &'s Path,
+    watch: Watch,
+    switch: Option<&'s mut dyn Switch>,
+}
+
+/// Follows one file until Ctrl-C (or until its `switch` finds a newer one).
 fn one<W: Write>(
-    path: &Path,
+    followed: Followed<'_>,
     settings: &Settings,
     stop: &AtomicBool,
-    watch: Watch,
-    switch: Option<&mut dyn Switch>,
     target: Target<'_, W>,
     diag: &mut Diagnostics,
 ) -> Result<Ended> {
+    let Followed {
+        path,
+        watch,
+        switch,
+    } = followed;
     let name = path.display().to_string();
     match target {
         Target::Out { out, renderer } => {
@@ -169,22 +181,30 @@ fn one<W: Write>(
             }
             // Follow mode prints no --stats account (the input has no end to account at).
             let mut stats = crate::stats::Stats::default();
-            let rendered =
-                super::run_one(path, &mut reader, settings, renderer, out, diag, &mut stats)?;
+            let mut run = super::Run {
+                settings,
+                renderer,
+                diag,
+                stats: &mut stats,
+                decode_thread: false,
+            };
+            let rendered = run.convert(path, &mut reader, out)?;
             Ok(Ended {
                 switched: reader.switched,
                 stopped: rendered.stopped,
             })
         }
         Target::Dir { dir, index } => {
-            let page = RefCell::new(Page::new(
-                dir,
-                path,
-                settings.render_options(),
-                settings.transforms(),
-                true,
-                Some(index),
-            ));
+            let page = RefCell::new(
+                Page::new(
+                    dir,
+                    path,
+                    settings.render_options(),
+                    settings.transforms(),
+                    Some(index),
+                )
+                .following(),
+            );
             let warned = std::cell::Cell::new(false);
             let tick = Box::new(|| {
                 if let Err(e) = page.borrow_mut().write_due() {
@@ -240,11 +260,13 @@ fn latest(
         };
         let target = target(settings, &mut out, renderer.as_mut(), index);
         let ended = one(
-            &current,
+            Followed {
+                path: &current,
+                watch: Watch::new(dir),
+                switch: Some(&mut switch),
+            },
             settings,
             stop,
-            Watch::new(dir),
-            Some(&mut switch),
             target,
             &mut diag,
         );
@@ -428,11 +450,13 @@ fn tagged(
     );
     let target = target(settings, &mut out, renderer.as_mut(), index);
     let r = one(
-        path,
+        Followed {
+            path,
+            watch: Watch::new(path),
+            switch: None,
+        },
         settings,
         stop,
-        Watch::new(path),
-        None,
         target,
         &mut diag,
     );

@@ -177,7 +177,7 @@ fn convert(cli: &Cli, args: &HookArgs, transcript: &Path) -> Result<()> {
         .filter(|h| !h.is_empty());
     let transforms = Transforms::with(cli.stable, cli.redact, home.as_deref());
     let index = Mutex::new(Index::load(dir));
-    let mut page = Page::new(dir, transcript, options, transforms, false, Some(&index));
+    let mut page = Page::new(dir, transcript, options, transforms, Some(&index));
     let name = transcript.display().to_string();
     // A FIFO, a device or a socket named as the transcript would hold the hook (and the agent's
     // turn) for ever: only a regular file is read.

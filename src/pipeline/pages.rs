@@ -254,7 +254,6 @@ impl<'a> Page<'a> {
         input: &Path,
         options: RenderOptions,
         transforms: Transforms,
-        live: bool,
         index: Option<&'a Mutex<Index>>,
     ) -> Page<'a> {
         let transforms = transforms.ordering_events(options.format == OutputFormat::Events);
@@ -269,9 +268,15 @@ impl<'a> Page<'a> {
             name: None,
             changed: false,
             last_write: None,
-            live,
+            live: false,
             index,
         }
+    }
+
+    /// Follow mode: the page reloads itself and its writes are spaced.
+    pub(crate) fn following(mut self) -> Page<'a> {
+        self.live = true;
+        self
     }
 
     /// Writes the page when it changed and the last write is a second old.

@@ -1,40 +1,32 @@
 //! One input on two threads: the driver (reading and decoding) on one; the fold, `--redact`,
-//! `--stable` and the renderer on the other (issue 14).
+//! `--stable` and the renderer on the other. The one-input driver takes this way when `--jobs`
+//! allows a second thread (`Run::convert_input`); docs/performance.md has the figures.
 //!
-//! A single large input used one core while the other sat idle. Here the driver runs on a
-//! thread of its own and hands what it delivers (events, still to be folded, and records) to
-//! the thread that renders, in order, in batches: a batch goes when the driver's reader has
-//! nothing left in its buffer (the moment the one-thread pipeline flushes, so a live pipe shows
-//! each record as soon as it is final) or when it holds [`BATCH`] messages or [`BATCH_BYTES`] of
-//! input. At most [`DEPTH`] batches wait between the threads, so memory stays bounded as the
-//! input grows. Decoding is about two thirds of a `--to jsonl` run and the fold a tenth, so the
-//! fold goes with the renderer, and an event crosses once (and is copied there, below), where
-//! the fold's items and a copy of each event the renderer shows crossed before. On 20 000 stream lines the two threads
-//! then run 323 M and 285 M instructions with `--to text`, and 323 M and 141 M with
-//! `--to jsonl`, which waits on the decoder; plain `--to jsonl` and `--to events` therefore come
-//! here only for a large file on two physical cores (`Render::renders_cheaply`,
-//! `pipeline::cores`).
+//! The driver runs on a thread of its own and hands what it delivers (events, still to be
+//! folded, and records) to the thread that renders, in order, in batches: a batch goes when the
+//! driver's reader has nothing left in its buffer (the moment the one-thread pipeline flushes,
+//! so a live pipe shows each record as soon as it is final) or when it holds [`BATCH`] messages
+//! or [`BATCH_BYTES`] of input. At most [`DEPTH`] batches wait between the threads, so memory
+//! stays bounded as the input grows. Decoding is the larger part of a run, so the fold goes
+//! with the renderer, and an event crosses once (and is copied there, below).
 //!
 //! Each thread frees only what it allocated: the renderer folds a copy of each event and frees
 //! the items it folded once they are written, and hands the batch (its events and the items the
 //! driver made) back to the driver to be freed there. A block freed on a thread other than its
-//! own is a remote free for the allocator (mimalloc), and their collection cost as much as the
-//! second core gave. Handing the folded items back instead, the driver's allocations missed the
-//! cache (a freed block came back several batches later, last touched by the other core):
-//! `--to jsonl` of the bench's 42 MB stream took 164 ms against 144 ms on one thread (Xeon,
-//! 2026-12-06); with the copy, 144 ms, and `--to text` 146 ms against 168 ms.
+//! own is a remote free for the allocator, whose collection would cost what the second core
+//! gives; a freed block handed back late would miss the cache.
 //!
 //! The output is the same byte for byte: the renderer sees the same calls in the same order.
 //! Only diagnostics may reach standard error a little earlier relative to standard output.
 
-use std::io::{Read, Write};
+use std::io::{BufWriter, Read, Write};
 use std::path::Path;
 use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
 
 use anyhow::Result;
 
-use super::RenderSink;
 use super::driver::{Delivery, Outcome, Sink};
+use super::{RenderSink, Rendered, Run};
 use crate::diagnostics::Diagnostics;
 use crate::fold::Folder;
 use crate::input::lines::InputLine;
@@ -43,10 +35,8 @@ use crate::model::event::Event;
 use crate::model::transcript::TranscriptItem;
 use crate::settings::Settings;
 
-/// Messages in a batch before it is handed over. At 16, `--to jsonl` on a 42 MB stream took more
-/// CPU and more time on two threads than on one (0.46 s and 323 ms against 0.29 s and 287 ms:
-/// the threads woke each other for every batch); at 256 it takes 221 ms against 258 ms, and
-/// Markdown of a 31 MB saved session 175 ms against 236 ms at 16 (issue 14).
+/// Messages in a batch before it is handed over: small batches make the threads wake each other
+/// for every batch.
 const BATCH: usize = 256;
 /// Input bytes read into a batch before it is handed over (the driver's reader hands one over at
 /// each refill of its 256 KB buffer anyway; this bounds a batch of long lines).
@@ -211,17 +201,29 @@ impl<W: Write> Renderer<'_, '_, W> {
     }
 }
 
-/// Reads one input to its end with the driver on a thread of its own, making its calls on
-/// `sink` here (`pipeline::run_one_on`; not for `--follow`, whose reader waits on the terminal's
-/// switches).
-pub(super) fn drive(
-    name: &str,
+/// Reads one input to its end with the driver on a thread of its own, rendering into `out` on
+/// this one (not for `--follow`, whose reader waits on the terminal's switches).
+pub(super) fn convert(
+    run: &mut Run<'_>,
+    path: &Path,
+    reader: impl Read + Send,
+    out: &mut BufWriter<impl Write>,
+) -> Result<Rendered> {
+    let settings = run.settings;
+    let mut sink = RenderSink::new(&mut *run.renderer, out, settings, &mut *run.stats);
+    let outcome = drive(path, reader, settings, &mut sink, run.diag)?;
+    sink.finish(&path.display().to_string(), outcome)
+}
+
+/// The two threads: the driver's, spawned here, and this one, which renders.
+fn drive(
     path: &Path,
     reader: impl Read + Send,
     settings: &Settings,
     sink: &mut RenderSink<'_, impl Write>,
     diag: &mut Diagnostics,
 ) -> Result<Outcome> {
+    let name = path.display().to_string();
     let (to_renderer, batches) = sync_channel::<Batch>(DEPTH);
     let (give_back, written) = channel::<Batch>();
     let handover = Handover {
@@ -238,7 +240,7 @@ pub(super) fn drive(
                 // Moved here: the renderer's loop ends when this sink (its sender) is dropped.
                 let mut handover = handover;
                 let outcome =
-                    super::driver_for(name, path, settings).deliver(reader, &mut handover, diag);
+                    super::driver_for(&name, path, settings).deliver(reader, &mut handover, diag);
                 // What the driver gave last goes over even when it failed (`--strict`).
                 let sent = handover.hand_over();
                 outcome.and_then(|o| sent.map(|()| o))

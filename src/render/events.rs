@@ -32,10 +32,6 @@ impl Render for EventsRenderer {
         true
     }
 
-    fn renders_cheaply(&self) -> bool {
-        true
-    }
-
     fn shows_events(&self) -> bool {
         true
     }

@@ -50,10 +50,6 @@ impl Render for JsonlRenderer {
         true
     }
 
-    fn renders_cheaply(&self) -> bool {
-        true
-    }
-
     fn begin(&mut self, out: &mut dyn Write, header: &Header) -> io::Result<()> {
         self.line.write(
             out,

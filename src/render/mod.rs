@@ -146,27 +146,14 @@ pub(crate) trait Render {
         Ok(())
     }
     /// True when `live` writes anything. The formats that show only final items say false (the
-    /// default, as `live` is), so the pipeline skips rewriting events nobody reads: with
-    /// `--stable` that was a quarter of a `--to jsonl` run.
+    /// default, as `live` is), so the pipeline skips rewriting events nobody reads (with
+    /// `--stable`, a large share of a `--to jsonl` run).
     fn shows_events(&self) -> bool {
-        false
-    }
-    /// True when writing an item costs little next to decoding it (the JSON Lines formats). With
-    /// no `--redact`/`--stable` pass either, the fold and the renderer stay on the driver's
-    /// thread (`pipeline::threaded`) unless the input is a file of 8 MiB or more and the process
-    /// has two physical cores (`pipeline::cores`): the handover moves every decoded byte to the
-    /// other core, which a small input, or a second hardware thread of the same core, does not
-    /// repay. On an AMD EPYC (2026-12-06, best of 7 alternating runs) two threads took 194
-    /// against 273 ms on the 42 MB stream and 116 against 150 ms on a 31 MB saved session; on
-    /// 9 MB of the stream 52 against 67 ms. On an Intel Xeon of the same machine kind (medians,
-    /// same day) 144 against 144 ms on the stream and 88 against 83 ms on the session, with half
-    /// as much CPU again: the figures in `pipeline::cores`.
-    fn renders_cheaply(&self) -> bool {
         false
     }
     /// True when what this format writes for an input does not depend on the inputs before it,
     /// so that several inputs on standard output may be rendered side by side, each alone, and
-    /// written in their order (`pipeline::ordered`). The terminal view says false: whether a
+    /// written in their order (`pipeline::side_by_side`). The terminal view says false: whether a
     /// blank line parts two blocks carries over from one input to the next.
     fn stands_alone(&self) -> bool;
     /// An event with the raw input line it came from (`--include-raw`); only `--to events`

@@ -55,7 +55,6 @@ pub(crate) static STREAM: Format = Format {
     }],
     claude_shaped: false,
     sse: false,
-    holds_file: false,
     adapter: || Box::new(stream()),
 };
 
@@ -70,7 +69,6 @@ pub(crate) static SESSION: Format = Format {
     }],
     claude_shaped: true,
     sse: false,
-    holds_file: true,
     adapter: || Box::new(session::ClaudeSession::default()),
 };
 

@@ -32,7 +32,6 @@ pub(crate) static EXEC: Format = Format {
     }],
     claude_shaped: false,
     sse: false,
-    holds_file: false,
     adapter: || Box::new(exec::CodexExec::default()),
 };
 
@@ -46,6 +45,5 @@ pub(crate) static ROLLOUT: Format = Format {
     }],
     claude_shaped: false,
     sse: false,
-    holds_file: false,
     adapter: || Box::new(rollout::CodexRollout::default()),
 };

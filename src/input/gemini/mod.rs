@@ -29,7 +29,6 @@ pub(crate) static STREAM: Format = Format {
     ],
     claude_shaped: true,
     sse: false,
-    holds_file: false,
     adapter: || Box::new(stream::GeminiStream::default()),
 };
 
@@ -43,6 +42,5 @@ pub(crate) static SESSION: Format = Format {
     }],
     claude_shaped: true,
     sse: false,
-    holds_file: false,
     adapter: || Box::new(session::GeminiSession::default()),
 };

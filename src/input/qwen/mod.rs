@@ -39,7 +39,6 @@ pub(crate) static DAEMON: Format = Format {
     }],
     claude_shaped: false,
     sse: true,
-    holds_file: false,
     adapter: || Box::new(daemon::QwenDaemon::default()),
 };
 
@@ -53,7 +52,6 @@ pub(crate) static STREAM: Format = Format {
     }],
     claude_shaped: true,
     sse: false,
-    holds_file: false,
     adapter: || Box::new(stream::QwenStream::default()),
 };
 
@@ -67,6 +65,5 @@ pub(crate) static SESSION: Format = Format {
     }],
     claude_shaped: true,
     sse: false,
-    holds_file: false,
     adapter: || Box::new(chat::QwenChat::default()),
 };

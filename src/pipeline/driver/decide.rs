@@ -77,9 +77,6 @@ impl InputDriver<'_> {
                 return self.replay(s.held.into_iter(), sink, diag);
             }
         };
-        if format.holds_file {
-            crate::allocator::saved_session();
-        }
         let mut adapter = format.adapter();
         if self.name != "-" {
             adapter.set_path(self.path);
@@ -238,9 +235,6 @@ impl InputDriver<'_> {
             }
             SourceFormat::Known(f) => f,
         };
-        if format.holds_file {
-            crate::allocator::saved_session();
-        }
         let mut adapter = format.adapter();
         if self.name != "-" {
             adapter.set_path(self.path);

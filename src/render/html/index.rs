@@ -188,10 +188,6 @@ impl Render for Tally<'_> {
         self.inner.shows_events()
     }
 
-    fn renders_cheaply(&self) -> bool {
-        self.inner.renders_cheaply()
-    }
-
     fn stands_alone(&self) -> bool {
         self.inner.stands_alone()
     }
