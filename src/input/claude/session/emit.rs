@@ -269,7 +269,7 @@ impl Emitter {
     /// `Frame::elsewhere` for a log: true when it was read from a file other than the
     /// session's own.
     fn elsewhere(&self, log: &SessionLog) -> bool {
-        log.source != self.main_source
+        log.source != self.main_source && !log.inline
     }
 
     /// Events written from source `elsewhere` (a sub-agent's file; `None`: the input itself)

@@ -15,6 +15,7 @@ use super::chunked::Chunked;
 use super::entries::{self, Outside};
 use super::facts::Facts;
 use super::head::{self, Head};
+use super::inline::{self, InlineAgents};
 use super::source::Peek;
 use super::uuids::{UuidText, Uuids};
 use crate::input::{InputLine, Report, parse_json_line};
@@ -224,6 +225,11 @@ pub(crate) struct SessionLog {
     pub(crate) standalone: bool,
     /// The `agentId` its rows carry, when `standalone`.
     pub(crate) agent_id: Option<String>,
+    /// Sub-agent messages the session carries inline (`agent_progress` rows).
+    pub(crate) inline_agents: InlineAgents,
+    /// Its rows were copied out of the session's own lines (an inline sub-agent): their line
+    /// numbers are the input's, though they are read again from a spool.
+    pub(crate) inline: bool,
 }
 
 impl SessionLog {
@@ -242,6 +248,9 @@ impl SessionLog {
         self.at = offset;
         let mut peek = std::mem::take(&mut self.peek);
         if let Some(h) = head::read(&line.text) {
+            if !nested && h.ty.as_str() == Some("progress") && inline::mentions(&line.text) {
+                self.inline_agents.take(line, report);
+            }
             self.entry(line, &h, nested, &mut peek);
         } else {
             // Not a JSON object: decoded as a `Value` for its diagnostic, reported here, and
@@ -363,6 +372,7 @@ impl SessionLog {
                 entries::absorbed_attachment(v.attachment.0.ty.as_str().unwrap_or_default())
                     .map(|what| self.name(&what))
             }
+            "progress" if inline::mentions(&line.text) => Some(self.name(inline::ABSORBED_AS)),
             other => Some(self.name(other)),
         };
         if let Some(name) = absorbed {

@@ -1,0 +1,201 @@
+//! Claude Code 2.1's inline records: a sub-agent's messages written into the main session as
+//! `agent_progress` rows, read as its transcript when its own file is not beside the session.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::util::{fold_quiet as fold, scribe};
+
+/// A session row with the fields every row of a 2.1 session has.
+fn row(fields: Value) -> String {
+    let mut base = json!({"sessionId": "sess-1", "isSidechain": false, "version": "2.1.23",
+        "cwd": "/w", "timestamp": "2026-01-29T22:25:05.000Z"});
+    if let (Some(b), Value::Object(f)) = (base.as_object_mut(), fields) {
+        b.extend(f);
+    }
+    base.to_string()
+}
+
+/// A `progress` row carrying one message of sub-agent `ab12`, spawned by call `toolu_A`.
+fn progress(uuid: &str, parent: &str, message: Value) -> String {
+    row(
+        json!({"type": "progress", "uuid": uuid, "parentUuid": parent,
+        "toolUseID": "agent_msg_1", "parentToolUseID": "toolu_A",
+        "data": {"type": "agent_progress", "agentId": "ab12", "prompt": "look",
+                 "normalizedMessages": [], "message": message}}),
+    )
+}
+
+/// A prompt, a Task call, four inline sub-agent messages, and (when `finished`) the call's
+/// result naming the sub-agent.
+fn session(finished: bool) -> String {
+    let mut lines = vec![
+        row(json!({"type": "user", "uuid": "u1", "parentUuid": null,
+            "message": {"role": "user", "content": "find the bug"}})),
+        row(
+            json!({"type": "assistant", "uuid": "a1", "parentUuid": "u1",
+            "message": {"id": "m1", "role": "assistant", "model": "claude-opus-4-5",
+                "content": [{"type": "tool_use", "id": "toolu_A", "name": "Task",
+                    "input": {"description": "Find it", "prompt": "look",
+                              "subagent_type": "Explore"}}]}}),
+        ),
+        progress(
+            "p1",
+            "a1",
+            json!({"type": "user", "uuid": "s1",
+            "message": {"role": "user", "content": [{"type": "text", "text": "look"}]}}),
+        ),
+        progress(
+            "p2",
+            "p1",
+            json!({"type": "assistant", "uuid": "s2", "requestId": "r1",
+            "message": {"id": "m2", "role": "assistant", "content": [{"type": "tool_use",
+                "id": "toolu_R", "name": "Read", "input": {"file_path": "/w/a.rs"}}]}}),
+        ),
+        progress(
+            "p3",
+            "p2",
+            json!({"type": "user", "uuid": "s3",
+            "message": {"role": "user", "content": [{"type": "tool_result",
+                "tool_use_id": "toolu_R", "content": "fn main() {}"}]}}),
+        ),
+        progress(
+            "p4",
+            "p3",
+            json!({"type": "assistant", "uuid": "s4", "requestId": "r2",
+            "message": {"id": "m3", "role": "assistant",
+                "content": [{"type": "text", "text": "The bug is in main."}]}}),
+        ),
+    ];
+    if finished {
+        lines.push(row(
+            json!({"type": "user", "uuid": "u2", "parentUuid": "p4",
+            "toolUseResult": {"agentId": "ab12", "status": "completed"},
+            "message": {"role": "user", "content": [{"type": "tool_result",
+                "tool_use_id": "toolu_A", "content": "The bug is in main."}]}}),
+        ));
+    }
+    lines.join("\n") + "\n"
+}
+
+/// The sub-agent record of call `toolu_A`.
+fn subagent(recs: &[Value]) -> Value {
+    recs.iter()
+        .filter(|r| r["kind"] == "turn")
+        .flat_map(|t| t["parts"].as_array().cloned().unwrap_or_default())
+        .find(|p| p["call"]["toolCallId"] == "toolu_A")
+        .map(|p| p["call"]["subagent"].clone())
+        .expect("the Task call has a sub-agent record")
+}
+
+/// The texts and call ids of a sub-agent transcript, in order.
+fn contents(sub: &Value) -> Vec<String> {
+    let turns = sub["transcript"].as_array().cloned().unwrap_or_default();
+    turns
+        .iter()
+        .flat_map(|t| t["parts"].as_array().cloned().unwrap_or_default())
+        .map(|p| match p["type"].as_str() {
+            Some("tool-call") => p["call"]["toolCallId"].as_str().unwrap_or("").to_owned(),
+            _ => p["text"].as_str().unwrap_or("").to_owned(),
+        })
+        .collect()
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
+    let p = dir.join(name);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn inline_sub_agent_messages_are_its_transcript_when_its_file_is_absent() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "sess-1.jsonl", &session(true));
+    let out = scribe()
+        .args(["--to", "jsonl"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stderr.contains("not found"),
+        "no missing-file warning:\n{stderr}"
+    );
+    let recs = fold(&path);
+    let sub = subagent(&recs);
+    assert_eq!(sub["taskId"], "ab12");
+    assert_eq!(sub["status"], "completed");
+    assert_eq!(
+        contents(&sub),
+        ["look", "toolu_R", "The bug is in main."],
+        "every inline message, in order, once"
+    );
+}
+
+#[test]
+fn inline_work_of_a_sub_agent_still_running_at_the_end_is_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "sess-1.jsonl", &session(false));
+    let sub = subagent(&fold(&path));
+    assert_eq!(sub["status"], "running", "the last known state is kept");
+    assert_eq!(contents(&sub), ["look", "toolu_R", "The bug is in main."]);
+}
+
+#[test]
+fn the_sub_agent_file_wins_over_its_inline_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "sess-1.jsonl", &session(true));
+    // The file: the complete transcript, with a message the inline rows do not carry.
+    let file_row = |uuid: &str, parent: Value, message: Value| {
+        row(
+            json!({"type": if message["role"] == "user" { "user" } else { "assistant" },
+            "uuid": uuid, "parentUuid": parent, "isSidechain": true, "agentId": "ab12",
+            "message": message}),
+        )
+    };
+    let agent = [
+        file_row(
+            "f1",
+            Value::Null,
+            json!({"role": "user", "content": "look"}),
+        ),
+        file_row(
+            "f2",
+            json!("f1"),
+            json!({"id": "m9", "role": "assistant",
+            "content": [{"type": "text", "text": "Only in the file."}]}),
+        ),
+        file_row(
+            "f3",
+            json!("f2"),
+            json!({"id": "m3", "role": "assistant",
+            "content": [{"type": "text", "text": "The bug is in main."}]}),
+        ),
+    ];
+    write(
+        dir.path(),
+        "sess-1/subagents/agent-ab12.jsonl",
+        &(agent.join("\n") + "\n"),
+    );
+    let sub = subagent(&fold(&path));
+    assert_eq!(
+        contents(&sub),
+        ["look", "Only in the file.", "The bug is in main."],
+        "the file's transcript, and the inline copy not added to it"
+    );
+}
+
+#[test]
+fn stats_name_the_sub_agent_transcript_as_where_inline_rows_went() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "sess-1.jsonl", &session(true));
+    let out = scribe()
+        .args(["--stats", "--to", "jsonl"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    crate::stats::assert_balanced("inline sub-agent", &stderr);
+}
