@@ -199,3 +199,130 @@ fn stats_name_the_sub_agent_transcript_as_where_inline_rows_went() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     crate::stats::assert_balanced("inline sub-agent", &stderr);
 }
+
+/// A prompt, an answer in two rows with a queue-operation row between them, and what `extra`
+/// adds after it.
+fn busy_session(content: Value, extra: &[String]) -> String {
+    let mut lines = vec![
+        row(json!({"type": "user", "uuid": "u1", "parentUuid": null,
+            "message": {"role": "user", "content": "refactor the parser"}})),
+        row(
+            json!({"type": "assistant", "uuid": "a1", "parentUuid": "u1",
+            "message": {"id": "m1", "role": "assistant",
+                "content": [{"type": "text", "text": "Working on it."}]}}),
+        ),
+        json!({"type": "queue-operation", "operation": "enqueue", "sessionId": "sess-1",
+            "timestamp": "2026-01-29T22:25:06.000Z", "content": content})
+        .to_string(),
+        json!({"type": "queue-operation", "operation": "remove", "sessionId": "sess-1",
+            "timestamp": "2026-01-29T22:25:07.000Z"})
+        .to_string(),
+        row(
+            json!({"type": "assistant", "uuid": "a2", "parentUuid": "a1",
+            "message": {"id": "m2", "role": "assistant",
+                "content": [{"type": "text", "text": "Done."}]}}),
+        ),
+    ];
+    lines.extend(extra.iter().cloned());
+    lines.join("\n") + "\n"
+}
+
+/// The user turns' (text, queued mark), in order.
+fn user_turns(recs: &[Value]) -> Vec<(String, bool)> {
+    recs.iter()
+        .filter(|r| r["kind"] == "turn" && r["role"] == "user")
+        .map(|t| {
+            let text = t["parts"][0]["text"].as_str().unwrap_or("").to_owned();
+            (text, t["metadata"]["machinery"]["queued"] == true)
+        })
+        .collect()
+}
+
+#[test]
+fn a_prompt_typed_while_the_agent_worked_is_a_queued_prompt_where_it_was_typed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "s.jsonl",
+        &busy_session(json!("also keep the old name"), &[]),
+    );
+    let recs = fold(&path);
+    assert_eq!(
+        user_turns(&recs),
+        [
+            ("refactor the parser".to_owned(), false),
+            ("also keep the old name".to_owned(), true)
+        ]
+    );
+    let turns: Vec<&Value> = recs.iter().filter(|r| r["kind"] == "turn").collect();
+    let at = turns
+        .iter()
+        .position(|t| t["parts"][0]["text"] == "also keep the old name")
+        .unwrap();
+    assert_eq!(turns[at]["origin"]["kind"], "user-input");
+    assert_eq!(turns[at - 1]["id"], "m1", "shown where it was typed");
+    assert_eq!(turns[at + 1]["id"], "m2");
+}
+
+#[test]
+fn a_queued_prompt_that_an_attachment_delivers_is_shown_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let attachment = row(
+        json!({"type": "attachment", "uuid": "q1", "parentUuid": "a2",
+        "attachment": {"type": "queued_command", "prompt": "also keep the old name",
+                       "commandMode": "prompt"}}),
+    );
+    let path = write(
+        dir.path(),
+        "s.jsonl",
+        &busy_session(json!("also keep the old name"), &[attachment]),
+    );
+    assert_eq!(
+        user_turns(&fold(&path)),
+        [
+            ("refactor the parser".to_owned(), false),
+            ("also keep the old name".to_owned(), true)
+        ]
+    );
+}
+
+#[test]
+fn a_queued_prompt_sent_as_the_next_prompt_is_shown_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let next = row(json!({"type": "user", "uuid": "u2", "parentUuid": "a2",
+        "message": {"role": "user", "content": "also keep the old name"}}));
+    let path = write(
+        dir.path(),
+        "s.jsonl",
+        &busy_session(json!("also keep the old name"), &[next]),
+    );
+    assert_eq!(
+        user_turns(&fold(&path)),
+        [
+            ("refactor the parser".to_owned(), false),
+            ("also keep the old name".to_owned(), false)
+        ]
+    );
+}
+
+#[test]
+fn a_queued_task_notification_is_a_notification() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = json!({"type": "task-notification", "taskId": "b1", "status": "completed"});
+    let path = write(
+        dir.path(),
+        "s.jsonl",
+        &busy_session(Value::String(content.to_string()), &[]),
+    );
+    let recs = fold(&path);
+    assert_eq!(
+        user_turns(&recs),
+        [("refactor the parser".to_owned(), false)]
+    );
+    assert!(
+        recs.iter()
+            .any(|r| r["kind"] == "notice"
+                && r["notice"]["source"] == "queue-operation/notification"),
+        "kept as a notification: {recs:?}"
+    );
+}

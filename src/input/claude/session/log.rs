@@ -16,6 +16,7 @@ use super::entries::{self, Outside};
 use super::facts::Facts;
 use super::head::{self, Head};
 use super::inline::{self, InlineAgents};
+use super::queued::{self, Pending};
 use super::source::Peek;
 use super::uuids::{UuidText, Uuids};
 use crate::input::{InputLine, Report, parse_json_line};
@@ -230,6 +231,8 @@ pub(crate) struct SessionLog {
     /// Its rows were copied out of the session's own lines (an inline sub-agent): their line
     /// numbers are the input's, though they are read again from a spool.
     pub(crate) inline: bool,
+    /// Enqueued prompts no later row has carried yet (see `queued`).
+    queued: Pending,
 }
 
 impl SessionLog {
@@ -285,6 +288,9 @@ impl SessionLog {
                 }
                 self.facts.gather(v);
                 self.push_row(line, ty, v, peek);
+                if !self.queued.is_empty() && matches!(ty, "user" | "attachment") {
+                    self.cross_off_queued(line);
+                }
             }
             _ => match entries::classify(ty, |k| v.str(k), v.uuid.is_present(), &mut self.facts) {
                 Some(Outside::Absorbed(what)) => {
@@ -294,6 +300,12 @@ impl SessionLog {
                 Some(Outside::Cost | Outside::Unqueued { .. }) => {
                     self.push_loose(line, LooseKind::Reread)
                 }
+                Some(Outside::Enqueued { content }) => {
+                    if !entries::is_json_document(content) {
+                        self.queued.enqueued(self.loose.len(), content);
+                    }
+                    self.push_loose(line, LooseKind::Reread)
+                }
                 None if v.uuid.as_str().is_some() => {
                     // Book-keeping that older CLIs linked into the chain (`progress`): keep the
                     // link, show nothing.
@@ -301,6 +313,27 @@ impl SessionLog {
                 }
                 None => self.push_loose(line, LooseKind::Reread),
             },
+        }
+    }
+
+    /// Enqueued prompts the conversation row just indexed carries (a prompt, not a tool result;
+    /// a `queued_command` attachment, not another) are absorbed into it (see `queued`).
+    fn cross_off_queued(&mut self, line: &InputLine) {
+        let Some(last) = self.rows.len().checked_sub(1) else {
+            return;
+        };
+        let row = &self.rows[last];
+        let carries = match row.kind() {
+            RoleKind::Message => true,
+            RoleKind::Other => line.text.contains("\"queued_command\""),
+            RoleKind::Assistant | RoleKind::ToolResults => false,
+        };
+        if row.line() != line.number || !carries {
+            return;
+        }
+        let name = self.name(queued::DELIVERED);
+        for l in self.queued.delivered_by(&line.text) {
+            self.loose[l].what = name;
         }
     }
 

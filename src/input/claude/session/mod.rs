@@ -45,6 +45,7 @@ mod head;
 mod inline;
 mod live;
 mod log;
+mod queued;
 #[cfg(test)]
 mod robustness;
 mod source;
