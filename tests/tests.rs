@@ -29,6 +29,8 @@ mod qwen;
 mod qwen_session;
 // Codex, Gemini and Qwen raw files: every call id, text, prompt and output kept (issue 11).
 mod conservation_agents;
+// Sub-agent calls recorded inline and queued prompts, over the corpus and external2.
+mod conservation_inline;
 // OpenAI Codex CLI: codex exec --json streams and saved rollouts, corpus and samples/codex-*.
 mod codex;
 // Gemini CLI: stream-json and saved chats, the corpus captures and samples/gemini-*.
