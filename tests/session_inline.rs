@@ -187,17 +187,40 @@ fn the_sub_agent_file_wins_over_its_inline_copy() {
     );
 }
 
-#[test]
-fn stats_name_the_sub_agent_transcript_as_where_inline_rows_went() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = write(dir.path(), "sess-1.jsonl", &session(true));
+/// `--stats` on a file; returns stderr.
+fn stats(path: &Path) -> String {
     let out = scribe()
         .args(["--stats", "--to", "jsonl"])
-        .arg(&path)
+        .arg(path)
         .output()
         .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    crate::stats::assert_balanced("inline sub-agent", &stderr);
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn stats_count_a_line_in_records_only_when_its_content_reached_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "sess-1.jsonl", &session(true));
+    // The inline rows are the sub-agent's transcript: their content is in records.
+    let alone = stats(&path);
+    let a = crate::stats::assert_balanced("inline sub-agent", &alone);
+    assert_eq!((a.read, a.in_records, a.absorbed), (7, 7, 0), "{alone}");
+    // With the sub-agent's file beside it, the inline copies are absorbed, named after where
+    // their content is.
+    let agent = row(json!({"type": "user", "uuid": "f1", "parentUuid": null,
+        "isSidechain": true, "agentId": "ab12", "message": {"role": "user", "content": "look"}}));
+    write(
+        dir.path(),
+        "sess-1/subagents/agent-ab12.jsonl",
+        &(agent + "\n"),
+    );
+    let beside = stats(&path);
+    let a = crate::stats::assert_balanced("inline sub-agent beside its file", &beside);
+    assert_eq!((a.in_records, a.absorbed), (3, 4), "{beside}");
+    assert!(
+        beside.contains("absorbed lines by where they went: progress/agent_progress (in the sub-agent's transcript) 4"),
+        "{beside}"
+    );
 }
 
 /// A prompt, an answer in two rows with a queue-operation row between them, and what `extra`
