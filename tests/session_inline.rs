@@ -287,45 +287,30 @@ fn a_prompt_typed_while_the_agent_worked_is_a_queued_prompt_where_it_was_typed()
     assert_eq!(turns[at + 1]["id"], "m2");
 }
 
+/// The user turns of a session where "also keep the old name" was queued, then `extra` came.
+fn queued_then(extra: String) -> Vec<(String, bool)> {
+    let dir = tempfile::tempdir().unwrap();
+    let text = busy_session(json!("also keep the old name"), &[extra]);
+    user_turns(&fold(&write(dir.path(), "s.jsonl", &text)))
+}
+
 #[test]
 fn a_queued_prompt_that_an_attachment_delivers_is_shown_once() {
-    let dir = tempfile::tempdir().unwrap();
     let attachment = row(
         json!({"type": "attachment", "uuid": "q1", "parentUuid": "a2",
         "attachment": {"type": "queued_command", "prompt": "also keep the old name",
                        "commandMode": "prompt"}}),
     );
-    let path = write(
-        dir.path(),
-        "s.jsonl",
-        &busy_session(json!("also keep the old name"), &[attachment]),
-    );
-    assert_eq!(
-        user_turns(&fold(&path)),
-        [
-            ("refactor the parser".to_owned(), false),
-            ("also keep the old name".to_owned(), true)
-        ]
-    );
+    let turns = queued_then(attachment);
+    assert_eq!(turns[1..], [("also keep the old name".to_owned(), true)]);
 }
 
 #[test]
 fn a_queued_prompt_sent_as_the_next_prompt_is_shown_once() {
-    let dir = tempfile::tempdir().unwrap();
     let next = row(json!({"type": "user", "uuid": "u2", "parentUuid": "a2",
         "message": {"role": "user", "content": "also keep the old name"}}));
-    let path = write(
-        dir.path(),
-        "s.jsonl",
-        &busy_session(json!("also keep the old name"), &[next]),
-    );
-    assert_eq!(
-        user_turns(&fold(&path)),
-        [
-            ("refactor the parser".to_owned(), false),
-            ("also keep the old name".to_owned(), false)
-        ]
-    );
+    let turns = queued_then(next);
+    assert_eq!(turns[1..], [("also keep the old name".to_owned(), false)]);
 }
 
 #[test]

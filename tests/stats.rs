@@ -28,27 +28,15 @@ pub(crate) fn account(stderr: &str) -> Account {
         .filter_map(|w| w.parse().ok())
         .collect();
     // N input(s), then the seven figures in order.
-    let [
-        _,
-        read,
-        in_records,
-        absorbed,
-        in_debug,
-        diagnosed,
-        blank,
-        unaccounted,
-    ] = numbers[..]
-    else {
-        panic!("unexpected --stats line: {line}");
-    };
+    assert_eq!(numbers.len(), 8, "unexpected --stats line: {line}");
     Account {
-        read,
-        in_records,
-        absorbed,
-        in_debug,
-        diagnosed,
-        blank,
-        unaccounted,
+        read: numbers[1],
+        in_records: numbers[2],
+        absorbed: numbers[3],
+        in_debug: numbers[4],
+        diagnosed: numbers[5],
+        blank: numbers[6],
+        unaccounted: numbers[7],
     }
 }
 
