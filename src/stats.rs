@@ -1,8 +1,10 @@
 //! `--stats`: an account of every input line, printed on stderr at the end of the run.
 //!
-//! The promise is that nothing is lost: each line read ends up reflected in a record (it decoded
-//! into at least one event), kept whole in a `debug` record, or named by a diagnostic on stderr
-//! (blank lines, which carry nothing, are counted apart). The ledger marks each line as the run
+//! The promise is that nothing is lost: each line read ends up reflected in a record (its content
+//! decoded into at least one event that is not `absorbed`), absorbed (book-keeping, or content
+//! another line's record carries: counted apart, by the name the adapter gave to where it went),
+//! kept whole in a `debug` record, or named by a diagnostic on stderr (blank lines, which carry
+//! nothing, are counted apart). A line whose content went nowhere is `unaccounted`: a defect. The ledger marks each line as the run
 //! goes and classifies it at the end of its input, so the totals are checked, not assumed: a line
 //! in none of those classes is counted as `unaccounted` and its number printed.
 
@@ -22,6 +24,8 @@ const DEBUG: u8 = 2;
 const DIAGNOSED: u8 = 4;
 /// The line was blank (or only white space).
 const BLANK: u8 = 8;
+/// The line decoded into an `absorbed` event only (its content is in no record of its own).
+const ABSORBED: u8 = 16;
 
 /// How many unaccounted line numbers are printed (all are counted).
 const SHOWN_UNACCOUNTED: usize = 20;
@@ -38,6 +42,8 @@ pub(crate) struct Ledger {
     spans: Vec<(u64, u64)>,
     /// Non-blank lines read that no event or diagnostic has named yet.
     pending: LineSet,
+    /// The lines `absorbed` events named, with the name of where each went (`--stats` only).
+    absorbed_as: Vec<(u64, String)>,
 }
 
 /// A set of line numbers, one bit a line from the oldest still in it: a saved session holds all
@@ -163,8 +169,14 @@ impl Ledger {
 
     /// An event went to the fold.
     pub(crate) fn event(&mut self, event: &Event) {
-        let flag = match event.kind {
+        let flag = match &event.kind {
             EventKind::Debug { .. } => DEBUG,
+            EventKind::Absorbed { what } => {
+                if self.marks.is_some() {
+                    self.absorbed_as.push((event.line, what.clone()));
+                }
+                ABSORBED
+            }
             _ => EVENT,
         };
         self.mark(event.line, flag);
@@ -209,6 +221,7 @@ pub(crate) struct Stats {
     inputs: u64,
     lines_read: u64,
     in_records: u64,
+    absorbed: u64,
     in_debug: u64,
     diagnosed: u64,
     blank: u64,
@@ -217,6 +230,8 @@ pub(crate) struct Stats {
     unaccounted_at: Vec<String>,
     records: BTreeMap<&'static str, u64>,
     debug_by_raw_kind: BTreeMap<String, u64>,
+    /// Absorbed lines by the name of where they went.
+    absorbed_by: BTreeMap<String, u64>,
 }
 
 impl Stats {
@@ -255,12 +270,20 @@ impl Stats {
                 *m |= flag & !BLANK;
             }
         }
+        let mut absorbed_as: BTreeMap<u64, String> = BTreeMap::new();
+        for (line, what) in ledger.absorbed_as {
+            absorbed_as.entry(line).or_insert(what);
+        }
         for (i, &m) in marks.iter().enumerate() {
             self.lines_read += 1;
             if m & DEBUG != 0 {
                 self.in_debug += 1;
             } else if m & EVENT != 0 {
                 self.in_records += 1;
+            } else if m & ABSORBED != 0 {
+                self.absorbed += 1;
+                let what = absorbed_as.remove(&(i as u64 + 1)).unwrap_or_default();
+                *self.absorbed_by.entry(what).or_default() += 1;
             } else if m & DIAGNOSED != 0 {
                 self.diagnosed += 1;
             } else if m & BLANK != 0 {
@@ -279,6 +302,7 @@ impl Stats {
         self.inputs += other.inputs;
         self.lines_read += other.lines_read;
         self.in_records += other.in_records;
+        self.absorbed += other.absorbed;
         self.in_debug += other.in_debug;
         self.diagnosed += other.diagnosed;
         self.blank += other.blank;
@@ -288,6 +312,9 @@ impl Stats {
             .extend(other.unaccounted_at.into_iter().take(room));
         for (kind, n) in other.records {
             *self.records.entry(kind).or_default() += n;
+        }
+        for (what, n) in other.absorbed_by {
+            *self.absorbed_by.entry(what).or_default() += n;
         }
         for (kind, n) in other.debug_by_raw_kind {
             *self.debug_by_raw_kind.entry(kind).or_default() += n;
@@ -303,11 +330,12 @@ impl Stats {
     fn write(&self, w: &mut dyn Write, diagnostics: &BTreeMap<String, u64>) -> std::io::Result<()> {
         writeln!(
             w,
-            "scribe: stats: {} input(s), {} lines read = {} in records + {} in debug records + {} \
-             with a diagnostic + {} blank + {} unaccounted",
+            "scribe: stats: {} input(s), {} lines read = {} in records + {} absorbed + {} in debug \
+             records + {} with a diagnostic + {} blank + {} unaccounted",
             self.inputs,
             self.lines_read,
             self.in_records,
+            self.absorbed,
             self.in_debug,
             self.diagnosed,
             self.blank,
@@ -324,6 +352,11 @@ impl Stats {
             w,
             "scribe: stats: records written: {}",
             tally(&self.records)
+        )?;
+        writeln!(
+            w,
+            "scribe: stats: absorbed lines by where they went: {}",
+            tally(&self.absorbed_by)
         )?;
         writeln!(
             w,

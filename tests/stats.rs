@@ -10,6 +10,7 @@ use crate::util::{corpus, files_under, root, sample, scribe};
 pub(crate) struct Account {
     pub(crate) read: u64,
     pub(crate) in_records: u64,
+    pub(crate) absorbed: u64,
     pub(crate) in_debug: u64,
     pub(crate) diagnosed: u64,
     pub(crate) blank: u64,
@@ -26,28 +27,27 @@ pub(crate) fn account(stderr: &str) -> Account {
         .split_whitespace()
         .filter_map(|w| w.parse().ok())
         .collect();
-    // N input(s), then the six figures in order.
-    let [_, read, in_records, in_debug, diagnosed, blank, unaccounted] = numbers[..] else {
-        panic!("unexpected --stats line: {line}");
-    };
+    // N input(s), then the seven figures in order.
+    assert_eq!(numbers.len(), 8, "unexpected --stats line: {line}");
     Account {
-        read,
-        in_records,
-        in_debug,
-        diagnosed,
-        blank,
-        unaccounted,
+        read: numbers[1],
+        in_records: numbers[2],
+        absorbed: numbers[3],
+        in_debug: numbers[4],
+        diagnosed: numbers[5],
+        blank: numbers[6],
+        unaccounted: numbers[7],
     }
 }
 
-/// Asserts the invariant: lines read = in records + in debug records + with a diagnostic +
-/// blank, nothing unaccounted.
+/// Asserts the invariant: lines read = in records + absorbed + in debug records + with a
+/// diagnostic + blank, nothing unaccounted.
 pub(crate) fn assert_balanced(what: &str, stderr: &str) -> Account {
     let a = account(stderr);
     assert_eq!(a.unaccounted, 0, "{what}: lines unaccounted for:\n{stderr}");
     assert_eq!(
         a.read,
-        a.in_records + a.in_debug + a.diagnosed + a.blank,
+        a.in_records + a.absorbed + a.in_debug + a.diagnosed + a.blank,
         "{what}: the account does not add up:\n{stderr}"
     );
     a

@@ -21,12 +21,16 @@ mod session_corpus;
 mod session_chains;
 // Session files on their own or with what is beside them: agent files, tool-results, stdin.
 mod session_files;
+// Sub-agent work and queued prompts that a 2.1 session records only inline.
+mod session_inline;
 // Qwen Code: daemon SSE events and stream-json, the corpus captures and upstream vectors.
 mod qwen;
 // Qwen Code saved chats: their own format, read fully.
 mod qwen_session;
 // Codex, Gemini and Qwen raw files: every call id, text, prompt and output kept (issue 11).
 mod conservation_agents;
+// Sub-agent calls recorded inline and queued prompts, over the corpus and external2.
+mod conservation_inline;
 // OpenAI Codex CLI: codex exec --json streams and saved rollouts, corpus and samples/codex-*.
 mod codex;
 // Gemini CLI: stream-json and saved chats, the corpus captures and samples/gemini-*.

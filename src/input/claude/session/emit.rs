@@ -23,6 +23,7 @@ use super::chain::{self, Step, key};
 use super::entries;
 use super::head::{self, PERSISTED};
 use super::log::{Body, LooseKind, SessionLog, UuidForm};
+use super::queued;
 use super::source::{Source, Sources};
 use super::subagents::Agent;
 use crate::input::Report;
@@ -269,7 +270,7 @@ impl Emitter {
     /// `Frame::elsewhere` for a log: true when it was read from a file other than the
     /// session's own.
     fn elsewhere(&self, log: &SessionLog) -> bool {
-        log.source != self.main_source
+        log.source != self.main_source && !log.inline
     }
 
     /// Events written from source `elsewhere` (a sub-agent's file; `None`: the input itself)
@@ -318,13 +319,18 @@ impl Emitter {
         let start = log.loose.partition_point(|l| l.after() < after);
         let end = start + log.loose[start..].partition_point(|l| l.after() == after);
         for l in start..end {
-            let event = self.loose_entry(log, l, report);
-            out.push(event);
+            self.loose_entry(log, l, out, report);
         }
     }
 
-    /// Entry `l` of `log.loose` as its event.
-    fn loose_entry(&mut self, log: &SessionLog, l: usize, report: &mut Report<'_>) -> Event {
+    /// Entry `l` of `log.loose` as its events.
+    fn loose_entry(
+        &mut self,
+        log: &SessionLog,
+        l: usize,
+        out: &mut Vec<Event>,
+        report: &mut Report<'_>,
+    ) {
         let l = &log.loose[l];
         let kind = match l.what() {
             LooseKind::Absorbed(name) => EventKind::Absorbed {
@@ -334,6 +340,11 @@ impl Emitter {
                 Err(debug) => *debug,
                 Ok(v) => {
                     let ty = v.get("type").and_then(Value::as_str).unwrap_or_default();
+                    if let Some(user) = queued_prompt(ty, &v, l.line()) {
+                        // A prompt typed while the agent worked that no later row carries.
+                        self.queued_user(&user, l.line(), out);
+                        return;
+                    }
                     entries::outside_chain(ty, &v).unwrap_or_else(|| EventKind::Debug {
                         reason: format!("unknown session entry type {ty:?}"),
                         raw: v.to_string(),
@@ -341,10 +352,21 @@ impl Emitter {
                 }
             },
         };
-        Event {
+        out.push(Event {
             line: l.line(),
             kind,
-        }
+        });
+    }
+
+    /// The person's turn of a queued user row (`queued::as_user_row`, or a `queued_command`
+    /// attachment's prompt), marked queued.
+    fn queued_user(&mut self, user: &Value, line: u64, out: &mut Vec<Event>) {
+        let before = out.len();
+        self.messages
+            .user(user, &crate::input::claude::SESSION_WIRE, &mut |kind| {
+                out.push(Event { line, kind })
+            });
+        queued::mark(&mut out[before..]);
     }
 
     /// Reads a line again; a line that is not a JSON object (as pass 1 found, or because the file
@@ -498,10 +520,7 @@ impl Emitter {
                     if let Some(t) = &thread {
                         user["parent_tool_use_id"] = json!(t);
                     }
-                    self.messages
-                        .user(&user, &crate::input::claude::SESSION_WIRE, &mut |kind| {
-                            out.push(Event { line: n, kind })
-                        });
+                    self.queued_user(&user, n, out);
                 } else {
                     out.push(Event {
                         line: n,
@@ -796,8 +815,7 @@ impl Emitter {
         out: &mut Vec<Event>,
         report: &mut Report<'_>,
     ) {
-        let event = self.loose_entry(log, l, report);
-        out.push(event);
+        self.loose_entry(log, l, out, report);
     }
 
     /// Follow mode: a sub-agent's transcript appeared; its rows follow, threaded under `call`.
@@ -957,4 +975,15 @@ fn usage_key(id: &str, request: &str) -> u64 {
     id.hash(&mut h);
     request.hash(&mut h);
     h.finish()
+}
+
+/// The user row of a queue-operation `enqueue` entry pass 1 left to be written (no later row
+/// carried its text): typed text, not a queued notification.
+fn queued_prompt(ty: &str, v: &Value, line: u64) -> Option<Value> {
+    let op = v.get("operation").and_then(Value::as_str);
+    let content = v.get("content").and_then(Value::as_str)?;
+    let typed = ty == "queue-operation" && op == Some("enqueue");
+    (typed && !entries::is_json_document(content))
+        .then(|| queued::as_user_row(v, line))
+        .flatten()
 }

@@ -108,6 +108,15 @@ pub(crate) enum Outside<'v> {
     Cost,
     /// Input typed while the agent worked and taken back out of the queue: an `info` notice.
     Unqueued { op: &'v str, content: &'v str },
+    /// Input typed while the agent worked (see `queued`): the person's prompt unless a later row
+    /// carries it; content that is a JSON document is a notification the harness queued.
+    Enqueued { content: &'v str },
+}
+
+/// Is this queued content a JSON document (a notification the harness queued, not typed text)?
+pub(crate) fn is_json_document(content: &str) -> bool {
+    let t = content.trim_start();
+    (t.starts_with('{') || t.starts_with('[')) && serde_json::from_str::<Value>(content).is_ok()
 }
 
 /// An entry outside the chain, from `get` (its top-level string fields, as
@@ -148,6 +157,9 @@ pub(crate) fn classify<'v>(
                 Some(content) if matches!(op, "remove" | "popAll") => {
                     Some(Outside::Unqueued { op, content })
                 }
+                Some(content) if op == "enqueue" && !content.trim().is_empty() => {
+                    Some(Outside::Enqueued { content })
+                }
                 _ => absorbed(&format!("queue-operation/{op}")),
             }
         }
@@ -170,6 +182,12 @@ pub(crate) fn outside_chain(ty: &str, v: &Value) -> Option<EventKind> {
             };
             info("cost-state", Level::Info, text, v)
         }
+        Outside::Enqueued { content } => info(
+            "queue-operation/notification",
+            Level::Info,
+            format!("queued notification: {content}"),
+            v,
+        ),
         Outside::Unqueued { op, content } => info(
             "queue-operation",
             Level::Info,

@@ -15,6 +15,8 @@ use super::chunked::Chunked;
 use super::entries::{self, Outside};
 use super::facts::Facts;
 use super::head::{self, Head};
+use super::inline::{self, InlineAgents};
+use super::queued::{self, Pending};
 use super::source::Peek;
 use super::uuids::{UuidText, Uuids};
 use crate::input::{InputLine, Report, parse_json_line};
@@ -224,6 +226,13 @@ pub(crate) struct SessionLog {
     pub(crate) standalone: bool,
     /// The `agentId` its rows carry, when `standalone`.
     pub(crate) agent_id: Option<String>,
+    /// Sub-agent messages the session carries inline (`agent_progress` rows).
+    pub(crate) inline_agents: InlineAgents,
+    /// Its rows were copied out of the session's own lines (an inline sub-agent): their line
+    /// numbers are the input's, though they are read again from a spool.
+    pub(crate) inline: bool,
+    /// Enqueued prompts no later row has carried yet (see `queued`).
+    queued: Pending,
 }
 
 impl SessionLog {
@@ -242,6 +251,9 @@ impl SessionLog {
         self.at = offset;
         let mut peek = std::mem::take(&mut self.peek);
         if let Some(h) = head::read(&line.text) {
+            if !nested && h.ty.as_str() == Some("progress") && inline::mentions(&line.text) {
+                self.inline_agents.take(line, report);
+            }
             self.entry(line, &h, nested, &mut peek);
         } else {
             // Not a JSON object: decoded as a `Value` for its diagnostic, reported here, and
@@ -276,6 +288,9 @@ impl SessionLog {
                 }
                 self.facts.gather(v);
                 self.push_row(line, ty, v, peek);
+                if !self.queued.is_empty() && matches!(ty, "user" | "attachment") {
+                    self.cross_off_queued(line);
+                }
             }
             _ => match entries::classify(ty, |k| v.str(k), v.uuid.is_present(), &mut self.facts) {
                 Some(Outside::Absorbed(what)) => {
@@ -285,6 +300,12 @@ impl SessionLog {
                 Some(Outside::Cost | Outside::Unqueued { .. }) => {
                     self.push_loose(line, LooseKind::Reread)
                 }
+                Some(Outside::Enqueued { content }) => {
+                    if !entries::is_json_document(content) {
+                        self.queued.enqueued(self.loose.len(), content);
+                    }
+                    self.push_loose(line, LooseKind::Reread)
+                }
                 None if v.uuid.as_str().is_some() => {
                     // Book-keeping that older CLIs linked into the chain (`progress`): keep the
                     // link, show nothing.
@@ -292,6 +313,27 @@ impl SessionLog {
                 }
                 None => self.push_loose(line, LooseKind::Reread),
             },
+        }
+    }
+
+    /// Enqueued prompts the conversation row just indexed carries (a prompt, not a tool result;
+    /// a `queued_command` attachment, not another) are absorbed into it (see `queued`).
+    fn cross_off_queued(&mut self, line: &InputLine) {
+        let Some(last) = self.rows.len().checked_sub(1) else {
+            return;
+        };
+        let row = &self.rows[last];
+        let carries = match row.kind() {
+            RoleKind::Message => true,
+            RoleKind::Other => line.text.contains("\"queued_command\""),
+            RoleKind::Assistant | RoleKind::ToolResults => false,
+        };
+        if row.line() != line.number || !carries {
+            return;
+        }
+        let name = self.name(queued::DELIVERED);
+        for l in self.queued.delivered_by(&line.text) {
+            self.loose[l].what = name;
         }
     }
 
@@ -363,6 +405,7 @@ impl SessionLog {
                 entries::absorbed_attachment(v.attachment.0.ty.as_str().unwrap_or_default())
                     .map(|what| self.name(&what))
             }
+            "progress" if inline::mentions(&line.text) => Some(self.name(inline::ABSORBED_AS)),
             other => Some(self.name(other)),
         };
         if let Some(name) = absorbed {

@@ -41,8 +41,10 @@ mod emit;
 mod entries;
 mod facts;
 mod head;
+mod inline;
 mod live;
 mod log;
+mod queued;
 #[cfg(test)]
 mod robustness;
 mod source;
@@ -204,6 +206,12 @@ impl Adapter for ClaudeSession {
                 }
             }
         }
+        // Sub-agents recorded inline, for those whose own file is not beside the session (the
+        // file wins: see `inline`).
+        let inline = std::mem::take(&mut log.inline_agents);
+        let has_file = |id: &str| agents.iter().any(|a| a.agent_id == id);
+        let inline = inline.into_agents(&mut sources, has_file, report);
+        agents.extend(inline);
         out.push(Event {
             line: 0,
             kind: EventKind::SessionInit {
