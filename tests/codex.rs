@@ -10,9 +10,9 @@ use crate::util::{
     codex_captures, corpus, files_under, json_lines, run_jsonl as run, sample, scribe,
 };
 
-/// A scenario's stream and its rollout, when the corpus is here.
-fn scenario(name: &str) -> Option<(PathBuf, PathBuf)> {
-    let dir = corpus()?.join("codex").join(name);
+/// A scenario's stream and its rollout in the shared corpus.
+fn scenario(name: &str) -> (PathBuf, PathBuf) {
+    let dir = corpus().join("codex").join(name);
     let rollouts = files_under(&dir.join("sessions"), &|p| {
         p.file_name()
             .unwrap()
@@ -20,7 +20,7 @@ fn scenario(name: &str) -> Option<(PathBuf, PathBuf)> {
             .starts_with("rollout-")
     });
     assert_eq!(rollouts.len(), 1, "{name}: one rollout");
-    Some((dir.join("stream.jsonl"), rollouts[0].clone()))
+    (dir.join("stream.jsonl"), rollouts[0].clone())
 }
 
 fn calls(recs: &[Value]) -> Vec<Value> {
@@ -53,8 +53,9 @@ fn debug_count(recs: &[Value]) -> usize {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn every_codex_capture_converts_detected_and_clean() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let files = codex_captures(&dir);
     assert!(
         files.len() >= 16,
@@ -98,6 +99,7 @@ fn every_codex_capture_converts_detected_and_clean() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn stream_and_rollout_tell_the_same_story() {
     for name in [
         "text",
@@ -109,9 +111,7 @@ fn stream_and_rollout_tell_the_same_story() {
         "response-failed",
         "unknown-model",
     ] {
-        let Some((stream, rollout)) = scenario(name) else {
-            return;
-        };
+        let (stream, rollout) = scenario(name);
         let (s, _) = run(&stream, &[]);
         let (r, _) = run(&rollout, &[]);
         assert_eq!(texts(&s), texts(&r), "{name}: assistant text");
@@ -160,10 +160,9 @@ fn stream_and_rollout_tell_the_same_story() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn failing_command_is_an_error_call_with_its_exit_code() {
-    let Some((stream, rollout)) = scenario("failing-command") else {
-        return;
-    };
+    let (stream, rollout) = scenario("failing-command");
     for path in [stream, rollout] {
         let (recs, _) = run(&path, &[]);
         let c = calls(&recs);
@@ -181,9 +180,7 @@ fn failing_command_is_an_error_call_with_its_exit_code() {
         assert_eq!(c[0]["sidecar"]["exitCode"], 3);
     }
     // The terminal view reads like any other agent's.
-    let Some((stream, _)) = scenario("failing-command") else {
-        return;
-    };
+    let (stream, _) = scenario("failing-command");
     let out = scribe()
         .arg(&stream)
         .assert()
@@ -199,10 +196,9 @@ fn failing_command_is_an_error_call_with_its_exit_code() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn shell_output_and_usage() {
-    let Some((stream, _)) = scenario("shell") else {
-        return;
-    };
+    let (stream, _) = scenario("shell");
     let (recs, _) = run(&stream, &[]);
     let c = calls(&recs);
     assert_eq!(c[0]["input"]["command"], "echo hello-from-shell && ls -1");
@@ -227,10 +223,9 @@ fn shell_output_and_usage() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn mcp_calls_have_caller_mcp_and_their_server() {
-    let Some((stream, rollout)) = scenario("mcp") else {
-        return;
-    };
+    let (stream, rollout) = scenario("mcp");
     for path in [stream, rollout] {
         let (recs, _) = run(&path, &[]);
         let c: Vec<Value> = calls(&recs)
@@ -258,10 +253,9 @@ fn mcp_calls_have_caller_mcp_and_their_server() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn patch_shows_the_file_changes() {
-    let Some((stream, rollout)) = scenario("patch") else {
-        return;
-    };
+    let (stream, rollout) = scenario("patch");
     let (s, _) = run(&stream, &[]);
     let (r, _) = run(&rollout, &[]);
     for recs in [&s, &r] {
@@ -300,6 +294,7 @@ fn patch_shows_the_file_changes() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn failed_turns_give_one_error_result() {
     for (name, want) in [
         (
@@ -311,9 +306,7 @@ fn failed_turns_give_one_error_result() {
             "stream disconnected before completion: mock: the model run failed on purpose",
         ),
     ] {
-        let Some((stream, rollout)) = scenario(name) else {
-            return;
-        };
+        let (stream, rollout) = scenario(name);
         for path in [stream, rollout] {
             let (recs, _) = run(&path, &[]);
             let r = notices(&recs, "result");
@@ -329,10 +322,9 @@ fn failed_turns_give_one_error_result() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn unknown_model_warning_is_a_notice() {
-    let Some((stream, rollout)) = scenario("unknown-model") else {
-        return;
-    };
+    let (stream, rollout) = scenario("unknown-model");
     let (recs, _) = run(&stream, &[]);
     let info = notices(&recs, "info");
     assert_eq!(info.len(), 1);
@@ -545,8 +537,9 @@ fn explicit_from_and_no_misdetection() {
 /// older `event_msg` lines only (no `item_completed`): every prompt, answer and call is kept,
 /// each once, and every call ends.
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn rollouts_without_item_completed_fold_completely() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let file = dir.join("external/jnarowski/agentcmd/packages/agent-cli-sdk/tests/fixtures/codex/full/rollout-2025-09-24T19-22-20-01997e76-d124-7592-9cac-2ec05abbca08.jsonl");
     let (recs, stderr) = run(&file, &[]);
     assert!(stderr.is_empty(), "{stderr}");
@@ -680,10 +673,9 @@ fn a_resumed_run_reports_its_own_usage_and_a_cut_stream_is_incomplete() {
 /// loaded on demand) is a call of its own, never absorbed: its query as input, the tools it
 /// found as its result (one line per namespace), the whole list kept in the sidecar.
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn a_rollout_tool_search_is_a_call() {
-    let Some((_, rollout)) = scenario("mcp") else {
-        return;
-    };
+    let (_, rollout) = scenario("mcp");
     let (recs, _) = run(&rollout, &[]);
     let c = calls(&recs);
     assert_eq!(c[0]["name"], "tool_search");

@@ -386,10 +386,9 @@ fn include_raw_puts_each_line_beside_its_events() {
 /// Q67: the upstream `malformed-payload-redaction` vector's payload never reaches rendered
 /// output (text, Markdown, HTML, with or without --full); the JSONL keeps it in its debug record.
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn a_malformed_payload_never_reaches_rendered_output() {
-    let Some(dir) = crate::util::corpus() else {
-        return;
-    };
+    let dir = crate::util::corpus();
     let path = dir.join("qwen-daemon/upstream/conformance-malformed-payload-redaction.jsonl");
     let leak = "must-not-leak-malformed-payload";
     let render = |args: &[&str]| {
@@ -420,10 +419,9 @@ fn a_malformed_payload_never_reaches_rendered_output() {
 /// sessions, Qwen daemon events (`serverTimestamp`), Codex rollouts, Gemini saved chats and
 /// Gemini stream-json `init`. (Claude, Codex and Qwen stream lines carry no time.)
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn every_source_with_a_time_sets_updated_at() {
-    let Some(dir) = crate::util::corpus() else {
-        return;
-    };
+    let dir = crate::util::corpus();
     let mut inputs = vec![
         dir.join("claude-code/07-skill/session.jsonl"),
         dir.join("qwen-daemon/perm/events.sse"),
@@ -723,10 +721,9 @@ fn every_stage_two_kind_of_the_design_has_its_event() {
 /// C4, C9: the real API-error capture keeps the API's `error` on its turn (the CLI's synthetic
 /// message), and the real max-turns capture's result is the failure subtype, as an error.
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn api_errors_and_failed_results_of_real_captures_are_kept() {
-    let Some(dir) = crate::util::corpus() else {
-        return;
-    };
+    let dir = crate::util::corpus();
     let jsonl = |name: &str| {
         let (recs, _) = crate::util::run_jsonl(&dir.join("claude-code").join(name), &[]);
         recs

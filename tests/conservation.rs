@@ -36,8 +36,10 @@ struct Conserved {
 /// One kind of log: where its files are and what each promises.
 struct Format {
     name: &'static str,
-    /// The files of this format in the corpus (given its directory) and in `samples/`.
-    files: fn(Option<&Path>) -> Vec<PathBuf>,
+    /// The files of this format in `samples/`.
+    samples: fn() -> Vec<PathBuf>,
+    /// The files of this format in the shared corpus, given its directory.
+    corpus: fn(&Path) -> Vec<PathBuf>,
     /// What must be conserved, from the file's raw JSON lines.
     extract: fn(&[Value]) -> Conserved,
 }
@@ -45,7 +47,8 @@ struct Format {
 /// Every format the test covers.
 const FORMATS: &[Format] = &[Format {
     name: "claude-code",
-    files: claude_files,
+    samples: claude_samples,
+    corpus: claude_corpus_files,
     extract: claude_conserved,
 }];
 
@@ -54,13 +57,25 @@ const FORMATS: &[Format] = &[Format {
 const KNOWN_LOSSES: &[(&str, &str)] = &[];
 
 #[test]
-fn every_claude_file_keeps_what_a_reader_must_see() {
+fn every_claude_sample_keeps_what_a_reader_must_see() {
+    assert_each_file_keeps_what_a_reader_must_see(&|f| (f.samples)());
+}
+
+#[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
+fn every_claude_corpus_file_keeps_what_a_reader_must_see() {
+    let dir = corpus();
+    assert_each_file_keeps_what_a_reader_must_see(&|f| (f.corpus)(&dir));
+}
+
+/// Checks every file `files_of` lists for each format: each keeps what its raw lines promise,
+/// and the files of [`KNOWN_LOSSES`] still lose something.
+fn assert_each_file_keeps_what_a_reader_must_see(files_of: &dyn Fn(&Format) -> Vec<PathBuf>) {
     let mut failures = Vec::new();
     let mut checked = 0;
     let mut known_losses = 0;
-    let corpus_dir = corpus();
     for format in FORMATS {
-        let files = (format.files)(corpus_dir.as_deref());
+        let files = files_of(format);
         assert!(!files.is_empty(), "{}: no files found", format.name);
         for path in &files {
             let raw = raw_lines(path);
@@ -107,18 +122,28 @@ fn every_claude_file_keeps_what_a_reader_must_see() {
     );
 }
 
-/// Every assistant text, tool call and tool output of every Claude file is visible in the
+/// Every assistant text, tool call and tool output of every Claude sample is visible in the
 /// rendered views (`conservation_views`), not only kept in the JSONL.
 #[test]
-fn every_claude_file_shows_what_a_reader_must_see() {
-    let corpus_dir = corpus();
+fn every_claude_sample_shows_what_a_reader_must_see() {
+    assert_each_file_shows_what_a_reader_must_see(&|f| (f.samples)());
+}
+
+/// Every assistant text, tool call and tool output of every Claude file of the shared corpus is
+/// visible in the rendered views.
+#[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
+fn every_claude_corpus_file_shows_what_a_reader_must_see() {
+    let dir = corpus();
+    assert_each_file_shows_what_a_reader_must_see(&|f| (f.corpus)(&dir));
+}
+
+/// Checks that what each file `files_of` lists for each format promises is visible in the
+/// rendered views.
+fn assert_each_file_shows_what_a_reader_must_see(files_of: &dyn Fn(&Format) -> Vec<PathBuf>) {
     let files: Vec<(PathBuf, Visible)> = FORMATS
         .iter()
-        .flat_map(|f| {
-            (f.files)(corpus_dir.as_deref())
-                .into_iter()
-                .map(|p| (p, f.extract))
-        })
+        .flat_map(|f| files_of(f).into_iter().map(|p| (p, f.extract)))
         .map(|(p, extract)| {
             let c = extract(&raw_lines(&p));
             let texts = c
@@ -269,34 +294,37 @@ fn raw_lines(path: &Path) -> Vec<Value> {
 // ---------------------------------------------------------------------------------------------
 // Claude Code: stream-json and saved sessions share the message shapes.
 
-/// Claude Code files: the corpus's streams and saved sessions, the Claude line files of
-/// `corpus/external` (per its README; whole JSON documents are left to their reader), and every
-/// sample scribe detects as Claude.
-fn claude_files(corpus: Option<&Path>) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    if let Some(dir) = corpus {
-        out.extend(
-            corpus_captures(dir)
-                .into_iter()
-                .filter(|p| p.starts_with(dir.join("claude-code"))),
-        );
-        out.extend(external_claude_files(&dir.join("external")));
-    }
+/// The Claude Code files of the shared corpus: its streams and saved sessions, and the Claude
+/// line files of `corpus/external` (per its README; whole JSON documents are left to their
+/// reader).
+fn claude_corpus_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = corpus_captures(dir)
+        .into_iter()
+        .filter(|p| p.starts_with(dir.join("claude-code")))
+        .collect();
+    out.extend(external_claude_files(&dir.join("external")));
+    out
+}
+
+/// The samples scribe reads as Claude Code's (sub-agent files are read with their session).
+fn claude_samples() -> Vec<PathBuf> {
     let samples = files_under(&root().join("samples"), &|p| {
         p.extension().is_some_and(|e| e == "jsonl") && !p.to_string_lossy().contains("/subagents/")
     });
     // A sample is Claude's when scribe's own detection says so (the header's `source`).
-    out.extend(samples.into_iter().filter(|p| {
-        let head = run(p, &["--to", "jsonl"]);
-        let source = head
-            .lines()
-            .next()
-            .and_then(|l| serde_json::from_str::<Value>(l).ok())
-            .and_then(|h| h.get("source").and_then(Value::as_str).map(str::to_owned))
-            .unwrap_or_default();
-        source.starts_with("claude") && !is_subagent_file(p)
-    }));
-    out
+    samples
+        .into_iter()
+        .filter(|p| {
+            let head = run(p, &["--to", "jsonl"]);
+            let source = head
+                .lines()
+                .next()
+                .and_then(|l| serde_json::from_str::<Value>(l).ok())
+                .and_then(|h| h.get("source").and_then(Value::as_str).map(str::to_owned))
+                .unwrap_or_default();
+            source.starts_with("claude") && !is_subagent_file(p)
+        })
+        .collect()
 }
 
 /// `agent-*.jsonl` beside a session: read with its session, not on its own here.

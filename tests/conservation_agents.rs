@@ -37,21 +37,26 @@ enum Raw {
     QwenChat,
 }
 
-/// Every Codex, Gemini and Qwen raw file, with its format.
-fn raw_files() -> Vec<(PathBuf, Raw)> {
-    let mut out = Vec::new();
+/// The Codex, Gemini and Qwen samples, with their format.
+fn sample_raw_files() -> Vec<(PathBuf, Raw)> {
     let samples = root().join("samples");
-    for (name, raw) in [
+    [
         ("codex-exec-edges.jsonl", Raw::CodexExec),
         ("codex-rollout-edges.jsonl", Raw::CodexRollout),
         ("codex-rollout-legacy.jsonl", Raw::CodexRollout),
         ("gemini-stream-edges.jsonl", Raw::GeminiStream),
         ("qwen-session.jsonl", Raw::QwenChat),
         ("qwen-daemon-edges.sse", Raw::QwenDaemon),
-    ] {
-        out.push((samples.join(name), raw));
-    }
-    let Some(dir) = corpus() else { return out };
+    ]
+    .map(|(name, raw)| (samples.join(name), raw))
+    .into()
+}
+
+/// Every Codex, Gemini and Qwen raw file of the shared corpus (external included), with its
+/// format.
+fn corpus_raw_files() -> Vec<(PathBuf, Raw)> {
+    let mut out = Vec::new();
+    let dir = corpus();
     for p in files_under(&dir, &|_| true) {
         let s = p.to_string_lossy().into_owned();
         let name = p.file_name().unwrap().to_string_lossy().into_owned();
@@ -371,11 +376,24 @@ fn paths(changes: &Value) -> Value {
     )
 }
 
-/// Every assistant text, tool call and tool output of every Codex, Gemini and Qwen file is
+/// Every assistant text, tool call and tool output of every Codex, Gemini and Qwen sample is
 /// visible in the rendered views (`conservation_views`), not only kept in the JSONL.
 #[test]
-fn every_codex_gemini_and_qwen_file_shows_what_a_reader_must_see() {
-    let files: Vec<(PathBuf, Visible)> = raw_files()
+fn every_codex_gemini_and_qwen_sample_shows_what_a_reader_must_see() {
+    assert_each_file_shows_what_a_reader_must_see(sample_raw_files());
+}
+
+/// The same over every Codex, Gemini and Qwen file of the shared corpus.
+#[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
+fn every_codex_gemini_and_qwen_corpus_file_shows_what_a_reader_must_see() {
+    assert_each_file_shows_what_a_reader_must_see(corpus_raw_files());
+}
+
+/// Checks that every assistant text, tool call and tool output of each file is visible in the
+/// rendered views.
+fn assert_each_file_shows_what_a_reader_must_see(raw_files: Vec<(PathBuf, Raw)>) {
+    let files: Vec<(PathBuf, Visible)> = raw_files
         .into_iter()
         .map(|(p, raw)| {
             let f = extract(&p, raw);
@@ -432,11 +450,22 @@ fn render(path: &Path, to: &str) -> String {
 }
 
 #[test]
-fn every_codex_gemini_and_qwen_fact_is_kept() {
-    let files = raw_files();
+fn every_codex_gemini_and_qwen_sample_fact_is_kept() {
+    assert_every_fact_is_kept(&sample_raw_files());
+}
+
+#[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
+fn every_codex_gemini_and_qwen_corpus_fact_is_kept() {
+    assert_every_fact_is_kept(&corpus_raw_files());
+}
+
+/// Checks that each file's call ids, assistant texts, typed prompts and tool outputs are kept
+/// in `--to jsonl`, and its typed prompts shown in `--to md` and `--to text`.
+fn assert_every_fact_is_kept(files: &[(PathBuf, Raw)]) {
     assert!(files.len() >= 6);
     let mut failures = Vec::new();
-    for (path, raw) in &files {
+    for (path, raw) in files {
         let facts = extract(path, *raw);
         let (recs, _) = run_jsonl(path, &[]);
         let mut all = Vec::new();

@@ -190,8 +190,9 @@ fn settle(f: &mut Follower, first: u64) {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn a_growing_stream_shows_each_record_within_a_second() {
-    let Some(c) = corpus() else { return };
+    let c = corpus();
     let src = c.join("claude-code/03-bash/stream.jsonl");
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("run.jsonl");
@@ -209,8 +210,9 @@ fn a_growing_stream_shows_each_record_within_a_second() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn a_growing_codex_rollout_shows_each_record_within_a_second() {
-    let Some(c) = corpus() else { return };
+    let c = corpus();
     let src = crate::util::files_under(&c.join("codex/shell/sessions"), &|p| {
         p.extension().is_some_and(|x| x == "jsonl")
     })
@@ -232,8 +234,9 @@ fn a_growing_codex_rollout_shows_each_record_within_a_second() {
 /// transcript (meta file first) line by line, then the rest of the main file. The sub-agent's
 /// rows show live, threaded under the call.
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn a_growing_session_with_a_sub_agent_shows_each_record_within_a_second() {
-    let Some(c) = corpus() else { return };
+    let c = corpus();
     let proj = c.join("claude-code/05-subagent/projects/-tmp-work");
     let sid = "1bb32d1a-205f-40ba-9013-f1878d47080c";
     let src = proj.join(format!("{sid}.jsonl"));
@@ -461,8 +464,9 @@ fn html_pages_in_a_directory_are_rewritten_as_the_session_grows() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn a_claude_hook_payload_archives_the_session_and_its_index() {
-    let Some(c) = corpus() else { return };
+    let c = corpus();
     let proj = c.join("claude-code/05-subagent/projects/-tmp-work");
     let sid = "1bb32d1a-205f-40ba-9013-f1878d47080c";
     let tmp = tempfile::tempdir().unwrap();
@@ -539,8 +543,9 @@ fn a_bad_hook_payload_is_logged_and_never_fails_the_turn() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn a_codex_notify_argument_finds_its_rollout() {
-    let Some(c) = corpus() else { return };
+    let c = corpus();
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("codex");
     copy_tree(&c.join("codex/shell/sessions"), &home.join("sessions"));

@@ -65,8 +65,9 @@ const SCENARIOS: &[&str] = &[
 ];
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn every_gemini_capture_converts_detected_and_clean() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let mut seen = 0;
     for name in SCENARIOS {
         let (stream, chat) = scenario(&dir, name);
@@ -108,8 +109,9 @@ fn every_gemini_capture_converts_detected_and_clean() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn json_output_saved_chat_converts_clean() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let chats = files_under(&dir.join("gemini-cli/json-output/gemini-home"), &|p| {
         p.extension().is_some_and(|e| e == "jsonl")
     });
@@ -124,8 +126,9 @@ fn json_output_saved_chat_converts_clean() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn text_chunks_become_one_text_part_never_twice() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let (stream, chat) = scenario(&dir, "text");
     let want = "Hello! I am a mock Gemini model. 2 + 2 = 4.";
     for path in [stream, chat] {
@@ -144,8 +147,9 @@ fn text_chunks_become_one_text_part_never_twice() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn stream_events_carry_each_chunk_live_and_the_text_once() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let (stream, _) = scenario(&dir, "text");
     let out = scribe()
         .args(["--to", "events"])
@@ -168,8 +172,9 @@ fn stream_events_carry_each_chunk_live_and_the_text_once() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn shell_call_is_one_evolving_call_in_the_response_that_asked_for_it() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let (stream, _) = scenario(&dir, "shell");
     let (recs, _) = run(&stream, &[]);
     let t = turns(&recs);
@@ -200,8 +205,9 @@ fn shell_call_is_one_evolving_call_in_the_response_that_asked_for_it() {
 /// The stream reports a non-zero exit as `status:"success"` and drops the exit code; only the
 /// saved chat keeps it (`Exit Code: 3`), so only there is the call an error.
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn failing_command_is_an_error_where_the_exit_code_is_known() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let (stream, chat) = scenario(&dir, "failing-command");
     let (recs, _) = run(&stream, &[]);
     let c = calls(&recs);
@@ -225,8 +231,9 @@ fn failing_command_is_an_error_where_the_exit_code_is_known() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn write_edit_shows_both_file_calls_with_their_changes() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let (stream, chat) = scenario(&dir, "write-edit");
     for path in [&stream, &chat] {
         let (recs, _) = run(path, &[]);
@@ -267,8 +274,9 @@ fn write_edit_shows_both_file_calls_with_their_changes() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn mcp_calls_have_caller_mcp_and_their_server() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let (stream, chat) = scenario(&dir, "mcp");
     for path in [&stream, &chat] {
         let (recs, _) = run(path, &[]);
@@ -300,8 +308,9 @@ fn mcp_calls_have_caller_mcp_and_their_server() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn api_error_gives_an_error_result_and_a_history_notice() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let (stream, chat) = scenario(&dir, "api-error");
     let (recs, _) = run(&stream, &[]);
     assert!(!turns(&recs).iter().any(|t| t["role"] == "assistant"));
@@ -324,8 +333,9 @@ fn api_error_gives_an_error_result_and_a_history_notice() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn stream_and_saved_chat_agree_on_the_calls() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     for name in SCENARIOS {
         let (stream, chat) = scenario(&dir, name);
         let key = |p: &Path| {
@@ -357,8 +367,9 @@ fn stream_and_saved_chat_agree_on_the_calls() {
 /// `--stable` their saved chats print the same bytes in every format (the shell's process group
 /// id, different each run, is not kept).
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn two_saved_chats_of_one_run_are_identical_under_stable() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let (_, a) = scenario(&dir, "shell");
     let (_, b) = scenario(&dir, "json-output");
     for to in ["jsonl", "text", "md", "html", "events"] {

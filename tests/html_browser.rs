@@ -1,11 +1,14 @@
 //! `--to html` in a real browser: every corpus stream, the hand-written samples (one under a
-//! hostile file name) and an `-o DIR` archive index loaded in Debian's headless Chromium by
+//! hostile file name) and an `-o DIR` archive index loaded in headless Chromium by
 //! `tests/browser/check.mjs`, which also runs axe-core (WCAG 2.1 A/AA and best practices, light
 //! and dark) on each and checks what issue 12 asked for (open-on-load, previews,
 //! colours, highlighting, prompt index, timeline, search, the index) and saves the README's
-//! screenshots in `target/browser-shots/`. Skipped
-//! with a printed reason when chromium or `tests/browser/node_modules` is missing, unless
-//! `SCRIBE_BROWSER_TEST=required` (set by `.ci/run`), which makes a missing browser a failure.
+//! screenshots in `target/browser-shots/`.
+//!
+//! It needs chromium, node with `tests/browser/node_modules` (`npm ci` there) and the shared
+//! corpus, so a plain `cargo test` lists it as ignored; `.ci/run` runs it, and run without one of
+//! them it fails naming what is missing. Chromium is `$SCRIBE_CHROMIUM` when that is set, else
+//! the first of `chromium`, `chromium-browser` and `google-chrome` on `PATH`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -13,22 +16,54 @@ use std::process::Command;
 
 use crate::util::{corpus, corpus_captures, root, sample, scribe};
 
-/// Why the browser check cannot run here, if it cannot.
-fn browser_missing(dir: &Path) -> Option<String> {
-    // SCRIBE_CHROMIUM (also read by check.mjs) points at another build; Debian's by default.
-    let chromium = std::env::var("SCRIBE_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
-    if !Path::new(&chromium).exists() {
-        return Some(format!(
-            "{chromium} is not installed (apt-get install chromium)"
-        ));
+/// The names Chromium is installed under: Debian's, Ubuntu's and Google's build.
+const CHROMIUM_NAMES: [&str; 3] = ["chromium", "chromium-browser", "google-chrome"];
+
+/// The Chromium to drive: `SCRIBE_CHROMIUM` when set, else the first of [`CHROMIUM_NAMES`] on
+/// `PATH`; panics saying how to get one when there is none.
+fn chromium() -> PathBuf {
+    if let Some(path) = std::env::var_os("SCRIBE_CHROMIUM") {
+        let path = PathBuf::from(path);
+        assert!(
+            path.is_file(),
+            "SCRIBE_CHROMIUM={} is not a file",
+            path.display()
+        );
+        return path;
     }
-    if !dir.join("node_modules/playwright-core").is_dir() {
-        return Some("tests/browser/node_modules is missing (cd tests/browser && npm ci)".into());
-    }
-    if Command::new("node").arg("--version").output().is_err() {
-        return Some("node is not installed".into());
-    }
-    None
+    CHROMIUM_NAMES
+        .iter()
+        .find_map(|name| on_path(name))
+        .unwrap_or_else(|| {
+            panic!(
+                "chromium not found: none of {CHROMIUM_NAMES:?} is on PATH and SCRIBE_CHROMIUM \
+                 is not set (Debian: apt-get install chromium; macOS: brew install --cask \
+                 chromium, then SCRIBE_CHROMIUM=/Applications/Chromium.app/Contents/MacOS/Chromium)"
+            )
+        })
+}
+
+/// Node, from `PATH`, with playwright-core installed beside `check.mjs` in `dir`; panics saying
+/// how to get what is missing.
+fn node(dir: &Path) -> PathBuf {
+    let node = on_path("node").unwrap_or_else(|| {
+        panic!(
+            "node not found on PATH (Debian: apt-get install nodejs npm; macOS: brew install node)"
+        )
+    });
+    assert!(
+        dir.join("node_modules/playwright-core").is_dir(),
+        "tests/browser/node_modules is missing (cd tests/browser && npm ci)"
+    );
+    node
+}
+
+/// `name` in the first directory of `PATH` that holds a file of that name.
+fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|file| file.is_file())
 }
 
 /// The largest `.jsonl` file below `dir`, by bytes.
@@ -39,15 +74,10 @@ fn longest_session(dir: &Path) -> Option<PathBuf> {
 }
 
 #[test]
+#[ignore = "needs chromium, node and ../shared/corpus; .ci/run runs it"]
 fn pages_work_in_headless_chromium() {
     let dir = root().join("tests/browser");
-    if let Some(why) = browser_missing(&dir) {
-        if std::env::var("SCRIBE_BROWSER_TEST").as_deref() == Ok("required") {
-            panic!("SCRIBE_BROWSER_TEST=required but {why}");
-        }
-        eprintln!("skipping the browser test: {why}");
-        return;
-    }
+    let (chromium, node, c) = (chromium(), node(&dir), corpus());
     let pages = tempfile::tempdir().unwrap();
     let mut inputs: Vec<(String, PathBuf)> = vec![
         ("tour".into(), sample("html-tour.jsonl")),
@@ -60,20 +90,18 @@ fn pages_work_in_headless_chromium() {
         .join("<img src=x onerror=window.__scribe_xss=99>\"'.jsonl");
     fs::copy(sample("html-hostile.jsonl"), &evil_name).unwrap();
     inputs.push(("hostile-name".into(), evil_name));
-    if let Some(c) = corpus() {
-        // Claude streams and saved sessions, Qwen daemon and stream-json, Codex captures.
-        for p in corpus_captures(&c) {
-            let rel = p
-                .strip_prefix(&c)
-                .unwrap()
-                .to_string_lossy()
-                .replace(['/', '.'], "-");
-            inputs.push((format!("corpus-{rel}"), p));
-        }
-        // The longest session other people's tools wrote (the most marks on the timeline).
-        if let Some(p) = longest_session(&c.join("external")) {
-            inputs.push(("external-longest".into(), p));
-        }
+    // Claude streams and saved sessions, Qwen daemon and stream-json, Codex captures.
+    for p in corpus_captures(&c) {
+        let rel = p
+            .strip_prefix(&c)
+            .unwrap()
+            .to_string_lossy()
+            .replace(['/', '.'], "-");
+        inputs.push((format!("corpus-{rel}"), p));
+    }
+    // The longest session other people's tools wrote (the most marks on the timeline).
+    if let Some(p) = longest_session(&c.join("external")) {
+        inputs.push(("external-longest".into(), p));
     }
     // Rendered four at a time: an unoptimised build spends ~0.5 s of CPU a page compiling the
     // highlighter's regexes; one after another, the 83 pages took ~40 s on a loaded machine.
@@ -106,8 +134,9 @@ fn pages_work_in_headless_chromium() {
     files.push(archive.join("index.html"));
     let shots = root().join("target/browser-shots");
     fs::create_dir_all(&shots).unwrap();
-    let out = Command::new("node")
+    let out = Command::new(node)
         .current_dir(&dir)
+        .env("SCRIBE_CHROMIUM", &chromium)
         .arg("check.mjs")
         .arg(&shots)
         .args(&files)

@@ -315,8 +315,9 @@ fn pretty_printed_messages_one_after_another_fold_like_their_lines() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn claude_code_action_execution_file_reads_like_the_same_messages_as_lines() {
-    let Some(c) = corpus() else { return };
+    let c = corpus();
     let dir = c.join("external/anthropics/claude-code-action/test/fixtures");
     let doc = scribe()
         .args(["--to", "jsonl"])
@@ -339,8 +340,9 @@ fn claude_code_action_execution_file_reads_like_the_same_messages_as_lines() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn a_pretty_printed_result_object_is_claude_output_format_json() {
-    let Some(c) = corpus() else { return };
+    let c = corpus();
     let path =
         c.join("external/charlieyou/claude-agent-sdk-gleam/test/fixtures/result_success.json");
     assert!(read(&path).lines().count() > 3, "pretty-printed");
@@ -424,8 +426,9 @@ fn diff_rejects_an_unknown_ignore_field_listing_the_valid_ones() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn gemini_output_format_json_reads_as_the_answer_and_its_totals() {
-    let Some(c) = corpus() else { return };
+    let c = corpus();
     let path = c.join("gemini-cli/json-output/output.json");
     let out = scribe()
         .args(["--to", "jsonl", "--strict"])
@@ -453,8 +456,9 @@ fn gemini_output_format_json_reads_as_the_answer_and_its_totals() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn an_older_gemini_session_json_document_reads_like_its_jsonl_log() {
-    let Some(c) = corpus() else { return };
+    let c = corpus();
     let chat = crate::util::files_under(&c.join("gemini-cli/shell/gemini-home"), &|p| {
         p.extension().is_some_and(|e| e == "jsonl")
     })

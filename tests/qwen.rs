@@ -54,8 +54,9 @@ fn captures(dir: &Path) -> Vec<std::path::PathBuf> {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn every_qwen_capture_converts_detected_and_clean() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let files = captures(&dir);
     assert!(
         files.len() >= 10,
@@ -103,8 +104,9 @@ fn every_qwen_capture_converts_detected_and_clean() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn the_rejected_call_in_perm_is_approval_denied() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let (recs, _) = run(&dir.join("qwen-daemon/perm/events.sse"), &[]);
     let all = calls(&turns(&recs));
     let allowed = call(&all, "call_mock_44_0");
@@ -133,8 +135,9 @@ fn the_rejected_call_in_perm_is_approval_denied() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn the_subagents_calls_nest_in_the_agent_call() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     for (file, agent, children) in [
         (
             "qwen-daemon/sub/events.sse",
@@ -179,8 +182,9 @@ fn the_subagents_calls_nest_in_the_agent_call() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn resync_replay_shows_the_missed_range_and_folds_the_surviving_frames() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let (recs, _) = run(&dir.join("qwen-daemon/resync/replay.sse"), &[]);
     let missed: Vec<&Value> = recs
         .iter()
@@ -215,8 +219,9 @@ fn resync_replay_shows_the_missed_range_and_folds_the_surviving_frames() {
 /// live one; with part of the range cut out of the live frames, only the ids no frame holds
 /// are missed, each run of them on its own.
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn a_resync_after_the_live_frames_misses_only_what_no_frame_holds() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let live = std::fs::read_to_string(dir.join("qwen-daemon/resync/events.sse")).unwrap();
     let replay = std::fs::read_to_string(dir.join("qwen-daemon/resync/replay.sse")).unwrap();
     let tmp = tempfile::tempdir().unwrap();
@@ -274,8 +279,9 @@ fn without_sessions(recs: &[Value]) -> Vec<&Value> {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn a_replay_folds_like_the_live_frames_it_repeats() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let events = dir.join("qwen-daemon/tools/events.sse");
     let replay = dir.join("qwen-daemon/tools/replay.sse");
     let (replayed, _) = run(&replay, &[]);
@@ -299,8 +305,9 @@ fn a_replay_folds_like_the_live_frames_it_repeats() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn qwen_stream_denials_plans_and_partial_messages() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let (recs, _) = run(&dir.join("qwen-code/default-approval/stream.jsonl"), &[]);
     let all = calls(&turns(&recs));
     for id in ["call_mock_27_0", "call_mock_28_0"] {
@@ -345,8 +352,9 @@ fn qwen_stream_denials_plans_and_partial_messages() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn the_daemon_plan_is_a_todo_write_call() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let (recs, _) = run(&dir.join("qwen-daemon/tools/events.sse"), &[]);
     let all = calls(&turns(&recs));
     let plan = call(&all, "call_mock_36_0");
@@ -362,8 +370,9 @@ fn the_daemon_plan_is_a_todo_write_call() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn upstream_conformance_vectors() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let up = dir.join("qwen-daemon/upstream");
     let expectations: Vec<Value> = serde_json::from_str(
         &std::fs::read_to_string(up.join("conformance-expectations.json")).unwrap(),
@@ -716,8 +725,9 @@ fn sub_agents_nest_recursively() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn a_capture_cut_anywhere_still_converts() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     for path in captures(&dir) {
         let bytes = std::fs::read(&path).unwrap();
         for k in 1..=4 {
@@ -737,8 +747,9 @@ fn a_capture_cut_anywhere_still_converts() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn an_input_pieced_together_out_of_order_is_reported_once() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let replay = std::fs::read(dir.join("qwen-daemon/tools/replay.sse")).unwrap();
     let live = std::fs::read(dir.join("qwen-daemon/tools/events.sse")).unwrap();
     let out = scribe_jsonl()
@@ -1013,8 +1024,9 @@ fn a_background_sub_agent_still_running_at_the_end_is_kept() {
 /// it) is counted once, on the main line's turns, even when it comes before the response's
 /// content (a `plan` response: its end marker, then the plan). Over every daemon capture.
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn every_responses_usage_is_counted_once() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     for path in files_under(&dir.join("qwen-daemon"), &|p| {
         p.file_name().is_some_and(|n| n == "events.sse")
     }) {

@@ -128,15 +128,21 @@ fn every_call_keeps_its_own_details_block() {
     check_structure(&sample("render-demo.jsonl"));
     check_structure(&sample("hostile.jsonl"));
     check_structure(&sample("subagent.jsonl"));
-    let Some(dir) = corpus() else { return };
+}
+
+#[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
+fn every_call_of_a_corpus_stream_keeps_its_own_details_block() {
+    let dir = corpus();
     for scenario in ["05-subagent", "04-files"] {
         check_structure(&dir.join("claude-code").join(scenario).join("stream.jsonl"));
     }
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn sub_agents_nest() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let page = md(&[], &dir.join("claude-code/05-subagent/stream.jsonl"));
     let blocks = details(&page);
     let agent = blocks

@@ -3,7 +3,7 @@
 //! live view.
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::thread;
@@ -264,12 +264,19 @@ fn hostile_golden() {
 
 #[test]
 fn lines_fit_the_width() {
-    let mut inputs = vec![sample("render-demo.jsonl"), sample("hostile.jsonl")];
-    if let Some(dir) = corpus() {
-        inputs.extend(files_under(&dir.join("claude-code"), &|p| {
-            p.file_name().unwrap().to_string_lossy() == "stream.jsonl"
-        }));
-    }
+    assert_lines_fit_the_width(vec![sample("render-demo.jsonl"), sample("hostile.jsonl")]);
+}
+
+#[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
+fn lines_of_every_corpus_stream_fit_the_width() {
+    assert_lines_fit_the_width(files_under(&corpus().join("claude-code"), &|p| {
+        p.file_name().unwrap().to_string_lossy() == "stream.jsonl"
+    }));
+}
+
+/// Every line of the terminal view of each input, everything shown, fits 24 and 50 columns.
+fn assert_lines_fit_the_width(inputs: Vec<PathBuf>) {
     for path in inputs {
         for width in [24usize, 50] {
             let out = text(
@@ -294,8 +301,9 @@ fn lines_fit_the_width() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn every_corpus_stream_renders() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let streams = files_under(&dir.join("claude-code"), &|p| {
         let name = p.file_name().unwrap().to_string_lossy();
         name.starts_with("stream") && name.ends_with(".jsonl")
@@ -415,8 +423,9 @@ fn whole(path: &Path) -> String {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn live_text_appears_before_the_input_ends_and_only_once() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let path = dir.join("claude-code/10-partial-messages/stream.jsonl");
     let input = std::fs::read_to_string(&path).expect("corpus stream");
     let lines: Vec<&str> = input.lines().collect();
@@ -656,8 +665,9 @@ fn full_text_shows_an_mcp_calls_arguments() {
 /// A failed call's output beside its error text was in no text or Markdown view
 /// (conservation_views, Gemini's `output` beside `error.message`): both are shown.
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn a_failed_calls_output_beside_its_error_is_shown() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let file = dir.join("gemini-cli/mcp/stream.jsonl");
     let args = ["--color", "never", "--width", "65535"];
     let shown = String::from_utf8(text(&args, &file)).unwrap();
@@ -674,8 +684,9 @@ fn a_failed_calls_output_beside_its_error_is_shown() {
 /// A structured output's own reply was in no text view (conservation_views): `--full` shows it
 /// under the JSON.
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn full_text_shows_a_structured_outputs_reply() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let file = dir.join("claude-code/20-structured-output/stream.jsonl");
     let args = ["--color", "never", "--width", "65535", "--full"];
     let shown = String::from_utf8(text(&args, &file)).unwrap();

@@ -1,4 +1,4 @@
-//! Saved sessions from the real corpus (skipped when ../shared is absent): every `projects/**`
+//! Saved sessions from the real corpus (ignored: they need ../shared/corpus): every `projects/**`
 //! session file converts cleanly, and folds to the same transcript as the `stream.jsonl` the same
 //! run printed, compared on what both formats carry (docs/input-claude-session.md says what differs).
 
@@ -24,8 +24,9 @@ fn session_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn every_corpus_session_file_converts_without_debug_records() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let files = session_files(&dir.join("claude-code"));
     assert!(
         files.len() >= 19,
@@ -96,8 +97,9 @@ fn top_turns(recs: &[Value]) -> Vec<Value> {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn saved_session_folds_like_its_stream() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let mut compared = 0;
     for scenario in std::fs::read_dir(dir.join("claude-code"))
         .unwrap()
@@ -129,8 +131,9 @@ fn saved_session_folds_like_its_stream() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn subagent_directory_nests_the_bash_call_in_the_agent_call() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let recs = fold(&dir.join("claude-code/05-subagent/projects/-tmp-work/"));
     let headers = recs.iter().filter(|r| r["kind"] == "header").count();
     assert_eq!(headers, 1, "the sub-agent file is not a session of its own");
@@ -161,8 +164,9 @@ fn subagent_directory_nests_the_bash_call_in_the_agent_call() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn usage_is_counted_once_per_message() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     // 03-bash: one message with a text block and a tool_use block, each row repeating the usage.
     let path = session_files(&dir.join("claude-code/03-bash/projects"))
         .pop()
@@ -195,8 +199,9 @@ fn usage_is_counted_once_per_message() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn every_line_of_a_session_is_accounted_for_in_events() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let mut files = session_files(&dir.join("claude-code"));
     files.push(crate::util::sample("claude-session/rewind.jsonl"));
     files.push(crate::util::sample("claude-session/compaction.jsonl"));

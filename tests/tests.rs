@@ -7,7 +7,7 @@ mod util;
 mod input_driver;
 // Flags, stdin, several files, exit codes, --strict, broken pipe, live flushing.
 mod cli;
-// The spine over the real Claude Code corpus (skipped when ../shared is absent).
+// The spine over the real Claude Code corpus (ignored: needs ../shared/corpus).
 mod corpus;
 // One test per §4 classification rule and per §14 fold step, over samples/claude-stream.
 mod spine;
@@ -37,7 +37,7 @@ mod codex;
 mod gemini;
 // --to html: goldens, hostile markup, CSP hashes, streaming, flat memory.
 mod html;
-// --to html pages in headless Chromium (skipped with a reason when it is not installed).
+// --to html pages in headless Chromium (ignored: needs chromium, node and the corpus).
 mod html_browser;
 // --to text: goldens, corpus, hostile content, colour, the live view.
 mod render_text;
