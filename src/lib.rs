@@ -14,6 +14,8 @@ mod diff;
 mod exit;
 mod fold;
 mod input;
+/// The man page, from the same clap definitions as `--help`.
+mod man;
 mod model;
 mod output_file;
 mod pipeline;

@@ -346,30 +346,13 @@ pub(crate) fn run_bytes(args: &[&str], data: &[u8]) -> Result<()> {
     }
 }
 
-/// The man page: clap_mangen's sections, except that `scribe diff` is described here rather
-/// than referred to as `scribe-diff(1)`, a page that does not exist.
-fn man_page(out: &mut dyn Write) -> io::Result<()> {
-    let man = clap_mangen::Man::new(Cli::command());
-    man.render_title(out)?;
-    man.render_name_section(out)?;
-    man.render_synopsis_section(out)?;
-    man.render_description_section(out)?;
-    man.render_options_section(out)?;
-    out.write_all(
-        b".SH SUBCOMMANDS\n.TP\n\\fBscribe diff\\fR [\\fIOPTIONS\\fR] \\fIOLD\\fR \\fINEW\\fR\n\
-          Compare two runs of the same task and show what the agent did differently; \
-          \\fBscribe diff \\-\\-help\\fR lists its options.\n",
-    )?;
-    man.render_extra_section(out)?;
-    man.render_version_section(out)
-}
-
+/// Prints a document scribe makes about itself.
 fn generate(what: Generate) -> Result<u8> {
     use clap_complete::Shell;
     let mut out = io::stdout().lock();
     let shell = match what {
         Generate::Man => {
-            man_page(&mut out)?;
+            crate::man::write(&mut out)?;
             out.flush()?;
             return Ok(exit::SUCCESS);
         }

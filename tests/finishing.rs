@@ -144,3 +144,22 @@ fn short_help_fits_a_screen_and_long_help_has_everything() {
         assert!(long.contains(all), "--help lacks {all}");
     }
 }
+
+/// The man page describes every subcommand and every option of each (from the same clap
+/// definitions as `--help`): `scribe hook` and its `--output-dir` are in it.
+#[test]
+fn the_man_page_covers_every_subcommand_and_option() {
+    let man = std::fs::read_to_string(root().join("man/scribe.1"))
+        .unwrap()
+        .replace("\\-", "-");
+    for needed in [
+        "scribe diff",
+        "scribe hook",
+        "--ignore",
+        "--sidecars",
+        "--output-dir",
+        "PAYLOAD",
+    ] {
+        assert!(man.contains(needed), "the man page lacks {needed}");
+    }
+}
