@@ -601,3 +601,40 @@ fn stats_kinds_are_printed_escaped() {
     }
     assert!(err.contains("<U+202E>"), "{err}");
 }
+
+/// A line past the maximum (128 MiB) is cut, the rest of it skipped and counted, never held: the
+/// lines after it are read as usual and both facts are reported with the line's number.
+#[test]
+fn an_endless_line_is_cut_and_the_input_goes_on() {
+    let mut input = vec![b'x'; (128 << 20) + 4096];
+    input.push(b'\n');
+    input.extend_from_slice(stream_saying("after the long line").as_bytes());
+    let out = scribe()
+        .args(["--to", "jsonl"])
+        .write_stdin(input)
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stdout.contains("after the long line"), "{stderr}");
+    assert!(stderr.contains(":1: longer than 128 MiB"), "{stderr}");
+    assert!(
+        stderr.contains(":1: 4097 bytes past the line maximum were skipped"),
+        "{stderr}"
+    );
+}
+
+/// `scribe /dev/zero`: no newline ever comes; the first 128 MiB are one line of NUL bytes, and
+/// the input is abandoned as not JSON Lines (exit 1) instead of growing without bound.
+#[cfg(unix)]
+#[test]
+fn dev_zero_ends_with_one_message() {
+    let out = scribe()
+        .arg("/dev/zero")
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not look like JSON Lines"));
+}

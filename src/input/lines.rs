@@ -1,7 +1,9 @@
 //! Bytes to numbered lines, tolerant of everything real files contain.
 //!
-//! Reads up to each `\n` (as `read_until` does), so a line may be of any length (a saved session holds lines of
-//! several megabytes). Strips a UTF-8 byte-order mark at the start of the input and a CR before
+//! Reads up to each `\n` (as `read_until` does), so a line may be long (a saved session holds
+//! lines of several megabytes), up to [`MAX_LINE_BYTES`]: past that the rest of the line is
+//! skipped as it is read, counted, never held (an endless line, `/dev/zero`, keeps memory
+//! bounded). Strips a UTF-8 byte-order mark at the start of the input and a CR before
 //! the LF. Decodes invalid UTF-8 lossily and says so, and marks a last line that has no newline,
 //! so that a cut-off stream can be reported without losing the lines before it.
 
@@ -10,6 +12,10 @@ use std::io::{self, BufRead};
 /// `InputLine::offset` of a line that is not in the input as such (a value taken out of a JSON
 /// document).
 pub(crate) const NOT_IN_FILE: u64 = u64::MAX;
+
+/// The longest line kept: a line past this is cut here, and the rest of it is skipped and
+/// counted. Real lines (a screenshot's base64, a large tool output) stay far below it.
+pub(crate) const MAX_LINE_BYTES: usize = 128 << 20;
 
 /// One line of input, decoded.
 #[derive(Debug)]
@@ -33,6 +39,10 @@ pub(crate) struct LineReader<R> {
     /// Bytes consumed so far.
     offset: u64,
     buf: Vec<u8>,
+    /// The line last returned was cut at [`MAX_LINE_BYTES`]; the rest of it is still to skip.
+    cut: bool,
+    /// A cut line's number and the bytes of it skipped, once its end (or the input's) is read.
+    skipped: Option<(u64, u64)>,
 }
 
 impl<R: BufRead> LineReader<R> {
@@ -43,7 +53,20 @@ impl<R: BufRead> LineReader<R> {
             number: 0,
             offset: 0,
             buf: Vec::new(),
+            cut: false,
+            skipped: None,
         }
+    }
+
+    /// True when the line last returned was longer than [`MAX_LINE_BYTES`] and was cut there.
+    pub(crate) fn was_cut(&self) -> bool {
+        self.cut
+    }
+
+    /// The number of a cut line and how many of its bytes were skipped, once they all were
+    /// (reported once).
+    pub(crate) fn take_skipped(&mut self) -> Option<(u64, u64)> {
+        self.skipped.take()
     }
 
     /// True when the next line is not already in memory, so reading it may have to wait for more
@@ -58,6 +81,9 @@ impl<R: BufRead> LineReader<R> {
 
     /// The next line, or `None` at the end of the input.
     pub(crate) fn next_line(&mut self) -> io::Result<Option<InputLine>> {
+        if self.cut {
+            self.skip_rest_of_line()?;
+        }
         self.buf.clear();
         if !self.read_line_bytes()? {
             return Ok(None);
@@ -68,8 +94,10 @@ impl<R: BufRead> LineReader<R> {
         // The line's bytes become its text without a copy; the next line is read into a new
         // buffer (one allocation, as a copy would need).
         let mut bytes = std::mem::take(&mut self.buf);
-        let unterminated = bytes.last() != Some(&b'\n');
-        if !unterminated {
+        let ends_with_newline = bytes.last() == Some(&b'\n');
+        // A cut line is not cut off: the input goes on past it.
+        let unterminated = !self.cut && !ends_with_newline;
+        if ends_with_newline {
             bytes.pop();
             if bytes.last() == Some(&b'\r') {
                 bytes.pop();
@@ -112,8 +140,9 @@ impl<R: BufRead> LineReader<R> {
             if available.is_empty() {
                 return Ok(!self.buf.is_empty());
             }
+            let room = MAX_LINE_BYTES - self.buf.len();
             match memchr::memchr(b'\n', available) {
-                Some(i) => {
+                Some(i) if i < room => {
                     if self.buf.is_empty() {
                         self.buf.reserve_exact(i + 1);
                     }
@@ -121,11 +150,46 @@ impl<R: BufRead> LineReader<R> {
                     self.inner.consume(i + 1);
                     return Ok(true);
                 }
-                None => {
+                _ if available.len() >= room => {
+                    // The line reaches the maximum: keep what fits, skip the rest later.
+                    self.buf.extend_from_slice(&available[..room]);
+                    self.inner.consume(room);
+                    self.cut = true;
+                    return Ok(true);
+                }
+                _ => {
                     let n = available.len();
                     self.buf.extend_from_slice(available);
                     self.inner.consume(n);
                 }
+            }
+        }
+    }
+
+    /// Consumes the rest of a cut line, its newline included, counting it and holding none of
+    /// it; a followed input that pauses here (`WouldBlock`) resumes the skip on the next call.
+    fn skip_rest_of_line(&mut self) -> io::Result<()> {
+        let (number, mut count) = self.skipped.take().unwrap_or((self.number, 0));
+        loop {
+            let available = match self.inner.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.skipped = Some((number, count));
+                    return Err(e);
+                }
+            };
+            let (n, end) = match memchr::memchr(b'\n', available) {
+                Some(i) => (i + 1, true),
+                None => (available.len(), available.is_empty()),
+            };
+            self.inner.consume(n);
+            count += n as u64;
+            self.offset += n as u64;
+            if end {
+                self.cut = false;
+                self.skipped = Some((number, count));
+                return Ok(());
             }
         }
     }
@@ -159,6 +223,21 @@ mod tests {
             out.push(l);
         }
         out
+    }
+
+    #[test]
+    fn a_line_past_the_maximum_is_cut_and_its_rest_skipped() {
+        let mut input = vec![b'a'; MAX_LINE_BYTES + 10];
+        input.extend_from_slice(b"\nnext\n");
+        let mut r = LineReader::new(&input[..]);
+        let first = r.next_line().unwrap().unwrap();
+        assert_eq!(first.text.len(), MAX_LINE_BYTES);
+        assert!(r.was_cut() && !first.unterminated);
+        let second = r.next_line().unwrap().unwrap();
+        assert_eq!((second.number, second.text.as_str()), (2, "next"));
+        assert_eq!(r.take_skipped(), Some((1, 11)));
+        assert_eq!(second.offset, MAX_LINE_BYTES as u64 + 11);
+        assert!(r.next_line().unwrap().is_none());
     }
 
     #[test]

@@ -24,7 +24,7 @@ use anyhow::{Context, Result};
 
 use crate::diagnostics::Diagnostics;
 use crate::fold::Folder;
-use crate::input::lines::LineReader;
+use crate::input::lines::{LineReader, MAX_LINE_BYTES};
 use crate::input::scribe_jsonl::{self, TranscriptReader};
 use crate::input::sniff::{self, Evidence, LineShape};
 use crate::input::{self, Adapter, InputLine, Report, SourceFormat};
@@ -314,6 +314,18 @@ impl<'a> InputDriver<'a> {
                 }
             }
             let errors = diag.errors();
+            if lines.was_cut() {
+                diag.error(
+                    self.name,
+                    line.number,
+                    &format!(
+                        "longer than {} MiB, the most a line may hold: the rest of the line is \
+                         skipped, not read into memory",
+                        MAX_LINE_BYTES >> 20
+                    ),
+                );
+            }
+            report_skipped(self.name, lines.take_skipped(), diag);
             if line.lossy {
                 diag.error(
                     self.name,
@@ -325,6 +337,8 @@ impl<'a> InputDriver<'a> {
                 break;
             }
         }
+        // A cut last line whose rest ran to the end of the input.
+        report_skipped(self.name, lines.take_skipped(), diag);
         if !matches!(self.state, State::Stopped) {
             self.finish(sink, diag)?;
         }
@@ -560,5 +574,16 @@ impl<'a> InputDriver<'a> {
             sink.item(item)?;
         }
         Ok(())
+    }
+}
+
+/// Reports how much of a line past [`MAX_LINE_BYTES`] was skipped (its line and byte count).
+fn report_skipped(name: &str, skipped: Option<(u64, u64)>, diag: &mut Diagnostics) {
+    if let Some((number, bytes)) = skipped {
+        diag.error(
+            name,
+            number,
+            &format!("{bytes} bytes past the line maximum were skipped"),
+        );
     }
 }
