@@ -1,10 +1,9 @@
 //! The walk over stage-2 events (`--to events`): the same fields as the transcript walk, met in
 //! the order the stream sends them.
 
-use super::{
-    IdKind, ValueRole, VisitMut, id, opt_details, opt_id, opt_text, opt_value, walk_meta,
-    walk_notice, walk_part, walk_session, walk_turn,
-};
+use super::item::{walk_meta, walk_notice, walk_part, walk_session, walk_turn};
+use super::tool::{walk_facts, walk_tool_kind};
+use super::{IdKind, ValueRole, VisitMut, id, opt_details, opt_id, opt_text, opt_value};
 use crate::model::event::{Event, EventKind};
 
 /// Walks one stage-2 event (for `--to events`).
@@ -84,7 +83,7 @@ pub(crate) fn walk_event<V: VisitMut + ?Sized>(v: &mut V, e: &mut Event) {
             v.value(ValueRole::Content, output);
             opt_text(v, error_text);
             opt_details(v, ValueRole::Meta, sidecar);
-            super::walk_facts(v, facts);
+            walk_facts(v, facts);
             v.timestamp(timestamp);
         }
         EventKind::ToolUpdate {
@@ -100,7 +99,7 @@ pub(crate) fn walk_event<V: VisitMut + ?Sized>(v: &mut V, e: &mut Event) {
             opt_value(v, ValueRole::Content, output);
             opt_value(v, ValueRole::Content, input);
             if let Some(k) = kind {
-                super::walk_tool_kind(v, k);
+                walk_tool_kind(v, k);
             }
             opt_text(v, error_text);
             opt_details(v, ValueRole::Meta, sidecar);

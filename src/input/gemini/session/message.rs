@@ -1,0 +1,167 @@
+//! One replayed message record → its events: user turns, assistant turns with their tool
+//! calls and results, and notices.
+
+use foldhash::HashSet;
+
+use serde_json::{Value, json};
+
+use crate::input::fields::str_of;
+use crate::input::gemini::tools::{function_result, tool_call};
+use crate::model::event::{Event, EventKind};
+use crate::model::session::{Level, SystemNotice};
+use crate::model::transcript::{Part, SyntheticReason, TurnMeta, TurnOrigin, Usage};
+
+/// One message record → its events.
+pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &mut Vec<Event>) {
+    let mut emit = |kind| out.push(Event { line, kind });
+    let ts = m
+        .get("timestamp")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let id = str_of(m, "id").to_owned();
+    match str_of(m, "type") {
+        "user" => {
+            let parts = content_parts(m.get("content"));
+            let mut texts = Vec::new();
+            for p in &parts {
+                if let Some(t) = p.get("text").and_then(Value::as_str) {
+                    texts.push(t.to_owned());
+                } else if let Some(fr) = p.get("functionResponse") {
+                    let call_id = str_of(fr, "id");
+                    if !called.contains(call_id) {
+                        // A result whose call is on no model message: keep it as a result.
+                        emit(function_result(call_id, fr));
+                    }
+                }
+            }
+            if texts.is_empty() {
+                emit(EventKind::Absorbed {
+                    what: "user/functionResponse (kept on the call)".into(),
+                });
+                return;
+            }
+            let text = texts.join("\n");
+            let origin = if text.trim_start().starts_with("<session_context>") {
+                TurnOrigin::Synthetic {
+                    reason: SyntheticReason::Other,
+                }
+            } else {
+                TurnOrigin::UserInput
+            };
+            emit(EventKind::user_text(id, origin, text, ts));
+        }
+        "gemini" => {
+            let meta = TurnMeta {
+                model: m.get("model").and_then(Value::as_str).map(str::to_owned),
+                usage: m.get("tokens").and_then(usage),
+                ..TurnMeta::default()
+            };
+            let mut parts = Vec::new();
+            for t in m
+                .get("thoughts")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let text = match (str_of(t, "subject"), str_of(t, "description")) {
+                    ("", d) => d.to_owned(),
+                    (s, "") => s.to_owned(),
+                    (s, d) => format!("{s}: {d}"),
+                };
+                parts.push(Part::Reasoning {
+                    text,
+                    redacted: false,
+                    signature: None,
+                });
+            }
+            let text = content_parts(m.get("content"))
+                .iter()
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join("");
+            if !text.is_empty() {
+                parts.push(Part::Text {
+                    text,
+                    citations: Vec::new(),
+                });
+            }
+            let calls = m.get("toolCalls").and_then(Value::as_array);
+            let mut results = Vec::new();
+            for c in calls.into_iter().flatten() {
+                let (call, result) = tool_call(c);
+                called.insert(call.tool_call_id.clone());
+                parts.push(Part::ToolCall {
+                    call: Box::new(call),
+                });
+                results.extend(result);
+            }
+            if parts.is_empty() {
+                // A model message with no text, thoughts or calls (a cut-off response).
+                emit(EventKind::Absorbed {
+                    what: "gemini message with no content".into(),
+                });
+                return;
+            }
+            for (i, part) in parts.into_iter().enumerate() {
+                emit(EventKind::AssistantBlock {
+                    thread: None,
+                    message_id: id.clone(),
+                    part,
+                    meta: if i == 0 {
+                        meta.clone()
+                    } else {
+                        TurnMeta::default()
+                    },
+                    timestamp: ts.clone(),
+                });
+            }
+            for r in results {
+                emit(r);
+            }
+        }
+        kind @ ("info" | "warning" | "error") => {
+            let level = match kind {
+                "info" => Level::Info,
+                "warning" => Level::Warning,
+                _ => Level::Error,
+            };
+            let text = content_parts(m.get("content"))
+                .iter()
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join("\n");
+            emit(EventKind::Notice {
+                notice: Box::new(SystemNotice::Info {
+                    source: kind.to_owned(),
+                    level,
+                    text,
+                    data: Value::Null,
+                }),
+            });
+        }
+        other => emit(EventKind::Debug {
+            reason: format!("unknown saved-chat message type {other:?}"),
+            raw: m.to_string(),
+        }),
+    }
+}
+
+/// A message's `content`: a string is one text part, a `Part[]` is itself.
+pub(super) fn content_parts(content: Option<&Value>) -> Vec<Value> {
+    match content {
+        Some(Value::String(s)) => vec![json!({ "text": s })],
+        Some(Value::Array(a)) => a.clone(),
+        _ => Vec::new(),
+    }
+}
+
+/// `tokens` → usage: `input` counts the cached part, which Anthropic-style usage keeps apart.
+pub(super) fn usage(t: &Value) -> Option<Usage> {
+    let n = |k: &str| t.get(k).and_then(Value::as_u64).unwrap_or(0);
+    t.is_object().then(|| Usage {
+        input_tokens: n("input").saturating_sub(n("cached")),
+        output_tokens: n("output"),
+        cache_read_input_tokens: n("cached"),
+        cache_creation_input_tokens: 0,
+    })
+}

@@ -1,0 +1,143 @@
+use super::*;
+use crate::model::transcript::{Part, Role, Turn, TurnMeta, TurnOrigin};
+use crate::render::OutputFormat;
+
+#[test]
+fn tenths_round_as_the_float_format_does() {
+    for ms in 0..120_000u64 {
+        let t = tenths(ms);
+        assert_eq!(
+            format!("{}.{}", t / 10, t % 10),
+            format!("{:.1}", ms as f64 / 1000.0),
+            "{ms}"
+        );
+    }
+}
+
+#[test]
+fn thousands_are_grouped_by_three() {
+    let by_chars = |n: u64| {
+        let s = n.to_string();
+        let mut out = String::new();
+        for (i, c) in s.chars().enumerate() {
+            if i > 0 && (s.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    assert_eq!(thousands(12_345), "12,345");
+    for n in [0, 7, 999, 1_000, 100_000, 1_234_567, 999_999_999, u64::MAX] {
+        assert_eq!(thousands(n), by_chars(n), "{n}");
+    }
+}
+
+fn renderer() -> TextRenderer {
+    TextRenderer::new(&RenderOptions {
+        format: OutputFormat::Text,
+        color: false,
+        full: false,
+        thinking: false,
+        context: false,
+        debug: false,
+        width: 80,
+        archive: false,
+        results_in_call_order: false,
+    })
+}
+
+fn text(t: &str) -> Part {
+    Part::Text {
+        text: t.into(),
+        citations: Vec::new(),
+    }
+}
+
+fn delta(id: &str, t: &str) -> Event {
+    Event {
+        line: 0,
+        kind: EventKind::TextDelta {
+            thread: None,
+            message_id: id.into(),
+            index: 0,
+            text: t.into(),
+        },
+    }
+}
+
+fn block(id: &str, part: Part) -> Event {
+    Event {
+        line: 0,
+        kind: EventKind::AssistantBlock {
+            thread: None,
+            message_id: id.into(),
+            part,
+            meta: TurnMeta::default(),
+            timestamp: None,
+        },
+    }
+}
+
+fn turn(id: &str, parts: Vec<Part>) -> TranscriptItem {
+    TranscriptItem::Turn(Box::new(Turn {
+        id: id.into(),
+        role: Role::Assistant,
+        origin: TurnOrigin::Model,
+        parent_task_id: None,
+        parts,
+        metadata: TurnMeta::default(),
+        timestamp: None,
+        end_timestamp: None,
+    }))
+}
+
+fn run(events: &[Event], items: &[TranscriptItem]) -> String {
+    let mut r = renderer();
+    let mut out = Vec::new();
+    for e in events {
+        r.live(&mut out, e).unwrap();
+    }
+    for i in items {
+        r.item(&mut out, i).unwrap();
+    }
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn deltas_block_and_item_print_each_paragraph_once() {
+    let whole = "Hello there.\n\nWorld.";
+    let out = run(
+        &[
+            delta("m1", "Hello the"),
+            delta("m1", "re.\n\nWor"),
+            delta("m1", "ld."),
+            block("m1", text(whole)),
+        ],
+        &[turn("m1", vec![text(whole)])],
+    );
+    assert_eq!(out, "⏺ Hello there.\n\n  World.\n");
+    // Without any live event, the item prints the same bytes.
+    assert_eq!(run(&[], &[turn("m1", vec![text(whole)])]), out);
+}
+
+#[test]
+fn the_same_text_in_two_messages_is_printed_twice() {
+    let out = run(
+        &[block("m1", text("Done."))],
+        &[
+            turn("m1", vec![text("Done.")]),
+            turn("m2", vec![text("Done.")]),
+        ],
+    );
+    assert_eq!(out.matches("Done.").count(), 2, "{out}");
+}
+
+#[test]
+fn a_block_that_contradicts_its_deltas_is_printed_whole() {
+    let out = run(
+        &[delta("m1", "Draft.\n\n"), block("m1", text("Final."))],
+        &[turn("m1", vec![text("Final.")])],
+    );
+    assert_eq!(out, "⏺ Draft.\n\n⏺ Final.\n");
+}

@@ -1,0 +1,262 @@
+//! Finding what varies between runs inside text: ids written in prose, UUIDs, timestamps,
+//! temp dirs, sockets, PGID lines and usage counters, with the needles and regexes that
+//! find them. `Stable` decides what each becomes.
+
+use std::sync::LazyLock;
+
+use regex::{Captures, Regex};
+
+use super::{MIN_ID_IN_TEXT, fingerprint, name};
+use crate::transform::id_table::IdTable;
+
+/// Ids longer than this are not searched for inside text (no agent's id is this long, and a
+/// bound keeps the per-word search linear in the text).
+pub(super) const MAX_ID_IN_TEXT: usize = 256;
+
+/// At most this many `_`/`-` separators of a word are tried as the start or end of an id glued
+/// to a prefix or suffix (`client_<uuid>`, `agent-<id>`): the search per word stays bounded.
+pub(super) const MAX_PARTS: usize = 24;
+
+/// A needle searched for in every string of every item, compiled once (memchr's SIMD search;
+/// `str::contains` for these five was a tenth of a --stable run).
+pub(super) type Needle = LazyLock<memchr::memmem::Finder<'static>>;
+
+/// Whether `s` holds the needle.
+pub(super) fn holds(s: &str, needle: &Needle) -> bool {
+    needle.find(s.as_bytes()).is_some()
+}
+
+pub(super) static SOCK: Needle = LazyLock::new(|| memchr::memmem::Finder::new(".sock"));
+pub(super) static TMP: Needle = LazyLock::new(|| memchr::memmem::Finder::new("/tmp"));
+pub(super) static VAR_FOLDERS: Needle =
+    LazyLock::new(|| memchr::memmem::Finder::new("/var/folders/"));
+pub(super) static PGID: Needle = LazyLock::new(|| memchr::memmem::Finder::new("PGID"));
+pub(super) static USAGE: Needle = LazyLock::new(|| memchr::memmem::Finder::new("<usage>"));
+
+/// A byte that can be part of an id written in text.
+pub(super) fn is_id_byte(b: u8) -> bool {
+    /// The bytes of [`is_id_byte`], as a table: the test runs on every byte of every text.
+    const ID_BYTES: [bool; 256] = {
+        let mut t = [false; 256];
+        let mut b = 0;
+        while b < 256 {
+            let c = b as u8;
+            t[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'.' || c == b':';
+            b += 1;
+        }
+        t
+    };
+    ID_BYTES[b as usize]
+}
+
+/// A set of id lengths up to [`MAX_ID_IN_TEXT`], as bits.
+#[derive(Debug, Default)]
+pub(super) struct IdLengths([u64; MAX_ID_IN_TEXT / 64 + 1]);
+
+impl IdLengths {
+    pub(super) fn insert(&mut self, len: usize) {
+        self.0[len / 64] |= 1 << (len % 64);
+    }
+
+    pub(super) fn contains(&self, len: usize) -> bool {
+        self.0
+            .get(len / 64)
+            .is_some_and(|w| w & (1 << (len % 64)) != 0)
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.0.iter().all(|w| *w == 0)
+    }
+}
+
+/// Rewrites every known id in `s` (each word of id bytes, or a part of it between `_`/`-`/`.`/`:`
+/// separators, leftmost and then longest first); `None` when nothing changed. Linear in `s`:
+/// each word is looked up a bounded number of times.
+pub(super) fn rename_ids_in_text(s: &str, names: &IdTable, lengths: &IdLengths) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out: Option<String> = None;
+    let mut copied = 0;
+    let mut i = 0;
+    // The boundaries of the current word, kept between words (one allocation, not one a word).
+    let mut cuts: Vec<usize> = Vec::new();
+    while i < bytes.len() {
+        if !is_id_byte(bytes[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && is_id_byte(bytes[i]) {
+            i += 1;
+        }
+        let word = &s[start..i];
+        if word.len() < MIN_ID_IN_TEXT {
+            continue;
+        }
+        // Boundaries: the word's ends and each separator (all ASCII, so char boundaries).
+        cuts.clear();
+        cuts.push(0);
+        cuts.extend(
+            word.bytes()
+                .enumerate()
+                .filter(|(_, b)| !b.is_ascii_alphanumeric())
+                .map(|(k, _)| k)
+                .take(MAX_PARTS),
+        );
+        let mut from = 0;
+        let mut a = 0;
+        while a < cuts.len() {
+            // A part starts at the word's start or right after a separator, and is tried from
+            // its longest end down.
+            let begin = if a == 0 { 0 } else { cuts[a] + 1 };
+            if begin < from || word.len() - begin < MIN_ID_IN_TEXT {
+                a += 1;
+                continue;
+            }
+            let ends = std::iter::once(word.len()).chain(cuts[a + 1..].iter().rev().copied());
+            let hit = ends
+                .filter(|&end| {
+                    end >= begin + MIN_ID_IN_TEXT
+                        && end - begin <= MAX_ID_IN_TEXT
+                        && lengths.contains(end - begin)
+                })
+                .find_map(|end| {
+                    names
+                        .get(fingerprint(&word[begin..end]))
+                        .map(|(kind, n)| (end, kind, n))
+                });
+            if let Some((end, kind, n)) = hit {
+                let o = out.get_or_insert_with(|| String::with_capacity(s.len()));
+                o.push_str(&s[copied..start + begin]);
+                o.push_str(&name(kind, n));
+                copied = start + end;
+                from = end;
+            }
+            a += 1;
+        }
+    }
+    let mut o = out?;
+    o.push_str(&s[copied..]);
+    Some(o)
+}
+
+pub(super) fn replace(s: &mut String, re: &Regex, mut with: impl FnMut(&Captures<'_>) -> String) {
+    if re.is_match(s) {
+        *s = re.replace_all(s, |c: &Captures<'_>| with(c)).into_owned();
+    }
+}
+
+/// False when `s` holds no `d-dd-` (a digit, `-`, two digits, `-`), which every date of
+/// [`TIMESTAMP`] (`dddd-dd-dd…`) holds: the regex need not look.
+pub(super) fn may_hold_a_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    memchr::memchr_iter(b'-', b).any(|i| {
+        i > 0
+            && b[i - 1].is_ascii_digit()
+            && b.get(i + 1).is_some_and(u8::is_ascii_digit)
+            && b.get(i + 2).is_some_and(u8::is_ascii_digit)
+            && b.get(i + 3) == Some(&b'-')
+    })
+}
+
+/// Where the UUIDs of `s` are (`8-4-4-4-12` hex digits, leftmost first, not overlapping): what
+/// the regex `[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-…-[0-9a-fA-F]{12}` finds, found from each `-` (which
+/// memchr finds fast) instead of by trying every position: the regex's search of every text was
+/// a tenth of a `--stable` run. No word boundaries: harnesses glue prefixes on
+/// (`client_<uuid>`, `agent-<uuid>`).
+pub(super) fn uuids(s: &str) -> Vec<std::ops::Range<usize>> {
+    const SHAPE: &[u8; 36] = b"xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx";
+    let b = s.as_bytes();
+    let at = |start: usize| {
+        b.get(start..start + 36).is_some_and(|w| {
+            w.iter().zip(SHAPE).all(|(c, want)| match want {
+                b'-' => *c == b'-',
+                _ => c.is_ascii_hexdigit(),
+            })
+        })
+    };
+    let mut found = Vec::new();
+    let mut next = 0;
+    // Every UUID has its first `-` 8 bytes after its start.
+    for dash in memchr::memchr_iter(b'-', b) {
+        let Some(start) = dash.checked_sub(8) else {
+            continue;
+        };
+        if start >= next && at(start) {
+            found.push(start..start + 36);
+            next = start + 36;
+        }
+    }
+    found
+}
+
+pub(super) static TIMESTAMP: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?")
+        .expect("valid regex")
+});
+
+/// A Unix socket path, whole.
+pub(super) static SOCKET: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"[^\s"'`]*\.sock\b"#).expect("valid regex"));
+
+/// The first directory under a temp root (it is the part that changes between runs).
+pub(super) static TMP_DIR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r#"(?:(?:/private)?/var/folders/[^/\s"'`]+/[^/\s"'`]+/T|/tmp)"#,
+        r#"/[^/\s"'`:,;()\[\]{}<>]*[^/\s"'`:,;()\[\]{}<>.]"#
+    ))
+    .expect("valid regex")
+});
+
+/// The `<usage>…</usage>` block the harness appends to a sub-agent's report: the only place in
+/// text where counters are rewritten (a `max_tokens=1024` the agent typed is behaviour).
+pub(super) static USAGE_BLOCK: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?s)<usage>.*?</usage>").expect("valid regex"));
+
+/// The shell tool's `Process Group PGID: 12345` line (with its line end).
+pub(super) static PGID_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?m)^Process Group PGID: (?:\d+|\(none\))(?:\r?\n|$)").expect("valid regex")
+});
+
+/// `duration_ms: 574`, `subagent_tokens: 8652` inside a usage block.
+pub(super) static VOLATILE_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)\b([a-z_]*(?:duration|elapsed|tokens|cost)[a-z_]*)("?\s*[:=]\s*)\d+(?:\.\d+)?"#,
+    )
+    .expect("valid regex")
+});
+
+/// `"key": 123` inside a JSON line that did not parse (a debug record's cut line).
+pub(super) static JSON_NUMBER_FIELD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#""([A-Za-z0-9_\-]{1,64})"(\s*:\s*)-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?"#)
+        .expect("valid regex")
+});
+
+#[cfg(test)]
+mod uuid_tests {
+    use super::uuids;
+
+    /// The UUIDs found are the regex's, leftmost first and not overlapping.
+    #[test]
+    fn uuids_are_what_the_regex_finds() {
+        let re = regex::Regex::new(
+            r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
+        )
+        .unwrap();
+        let u = "3f2a9b1c-0d4e-4f5a-8b6c-7d8e9f0a1b2c";
+        let cases = [
+            String::new(),
+            u.to_owned(),
+            format!("client_{u}"),
+            format!("agent-{u}-{u}"),
+            format!("a{u}{u}b"),
+            format!("{}-{u}", &u[..20]),
+            format!("ab-{}", &u[1..]),
+            "----------------------------------------".to_owned(),
+            format!("é{u}ü-{}", u.to_uppercase()),
+        ];
+        for c in &cases {
+            let want: Vec<_> = re.find_iter(c).map(|m| m.range()).collect();
+            assert_eq!(uuids(c), want, "{c}");
+        }
+    }
+}
