@@ -11,8 +11,7 @@
 use crate::model::event::EventKind;
 use crate::model::session::{Level, SystemNotice};
 use crate::model::transcript::{
-    Part, SubagentRecord, SubagentStatus, SubagentUsage, ToolCall, ToolKind, ToolState,
-    TranscriptItem, Turn,
+    Part, SubagentRecord, SubagentStatus, SubagentUsage, ToolCall, ToolState, TranscriptItem, Turn,
 };
 
 use super::Folder;
@@ -338,7 +337,13 @@ impl Folder {
             return None;
         }
         if record.description.is_empty() {
-            record.description = described_by_call(&call.kind);
+            // A run no task event described: the Agent call's own description; the turns in the
+            // thread of a call the adapter did not call a sub-agent say nothing more than its line.
+            record.description = call
+                .kind
+                .subagent_description()
+                .unwrap_or_default()
+                .to_owned();
         }
         call.subagent = Some(record);
         Some(turns.into_vec())
@@ -371,30 +376,6 @@ fn status_of_call(state: ToolState) -> SubagentStatus {
         ToolState::Pending | ToolState::ApprovalPending | ToolState::Running => {
             SubagentStatus::Running
         }
-    }
-}
-
-/// The description of a run no task event described: the Agent call's own, or none.
-fn described_by_call(kind: &ToolKind) -> String {
-    match kind {
-        ToolKind::Subagent { description } => description.clone(),
-        // Turns in the thread of a call the adapter did not call a sub-agent: the call's own
-        // line says what it was.
-        ToolKind::Shell { .. }
-        | ToolKind::Read { .. }
-        | ToolKind::Write { .. }
-        | ToolKind::Edit { .. }
-        | ToolKind::MultiEdit { .. }
-        | ToolKind::Patch { .. }
-        | ToolKind::Search { .. }
-        | ToolKind::WebFetch { .. }
-        | ToolKind::WebSearch { .. }
-        | ToolKind::Todo { .. }
-        | ToolKind::Plan { .. }
-        | ToolKind::Skill { .. }
-        | ToolKind::Mcp { .. }
-        | ToolKind::StructuredOutput
-        | ToolKind::Other { .. } => String::new(),
     }
 }
 

@@ -209,6 +209,14 @@ impl ToolKind {
         None
     }
 
+    /// What a sub-agent call says its run is for (its `description`); `None` for any other call.
+    pub(crate) fn subagent_description(&self) -> Option<&str> {
+        if let ToolKind::Subagent { description } = self {
+            return Some(description);
+        }
+        None
+    }
+
     /// The file a read call reads (its content is shown in the file's language).
     pub(crate) fn read_file(&self) -> Option<&str> {
         if let ToolKind::Read { path } = self {
