@@ -62,6 +62,45 @@ pub(crate) struct Cli {
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
 
+    /// How to read the inputs and what to write.
+    #[command(flatten)]
+    pub(crate) convert: ConvertArgs,
+
+    /// When to colour terminal output.
+    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN", global = true)]
+    pub(crate) color: ColorWhen,
+
+    /// Same bytes for the same behaviour: ids renumbered, times and noise dropped.
+    ///
+    /// Byte-identical output for identical behaviour: renumber ids by first appearance, drop
+    /// timestamps, durations, version strings, temp paths and sockets, and token counts and cost
+    /// (`--stable=keep-usage` keeps those). See "Using scribe in CI" in the README.
+    #[arg(long, value_enum, value_name = "MODE", num_args = 0..=1, require_equals = true,
+          default_missing_value = "default", global = true)]
+    pub(crate) stable: Option<StableMode>,
+
+    /// Replace secrets with [REDACTED:<kind>] and the home directory with ~.
+    ///
+    /// Replace secrets (API keys, tokens, private keys, passwords) with `[REDACTED:<kind>]`,
+    /// and the home directory with `~`, everywhere in the output.
+    #[arg(long, global = true)]
+    pub(crate) redact: bool,
+
+    /// Compare two runs (see `scribe diff --help`).
+    #[command(subcommand)]
+    pub(crate) command: Option<Command>,
+
+    /// Print the man page or a shell's completion script.
+    ///
+    /// Print a generated document instead of reading input: the man page, or a shell's
+    /// completion script (`scribe --generate bash > /etc/bash_completion.d/scribe`).
+    #[arg(hide_short_help = true, long, value_enum, value_name = "WHAT")]
+    pub(crate) generate: Option<Generate>,
+}
+
+/// The options of a conversion: `scribe [OPTIONS] FILE…` and `scribe last [OPTIONS]` take them.
+#[derive(Debug, Args, Default, PartialEq)]
+pub(crate) struct ConvertArgs {
     /// Output format [default: text].
     ///
     /// Output format [default: text; with --stable and standard output not a terminal, jsonl,
@@ -124,10 +163,6 @@ pub(crate) struct Cli {
     #[arg(hide_short_help = true, long)]
     pub(crate) follow_all: bool,
 
-    /// When to colour terminal output.
-    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN", global = true)]
-    pub(crate) color: ColorWhen,
-
     /// Show tool results, sub-agent transcripts and long inputs whole.
     ///
     /// Show tool results, sub-agent transcripts and long inputs whole in text output (Markdown
@@ -159,25 +194,18 @@ pub(crate) struct Cli {
     #[arg(hide_short_help = true, long)]
     pub(crate) include_raw: bool,
 
+    /// Page the terminal view of files through $PAGER (default: less -R -F).
+    ///
+    /// When to page the terminal view: `auto` (the default) sends the text view of files, not of
+    /// standard input or --follow, through `$SCRIBE_PAGER`, else `$PAGER`, else `less -R -F`
+    /// when standard output is a terminal; `never` writes straight to the terminal; `always`
+    /// pages whatever the output is.
+    #[arg(hide_short_help = true, long, value_enum, value_name = "WHEN", default_value_t = Paging::Auto)]
+    pub(crate) paging: Paging,
+
     /// Wrap text output at N columns (default: the terminal's width, or 80 when not a terminal).
     #[arg(hide_short_help = true, long, value_name = "N", value_parser = clap::value_parser!(u16).range(20..))]
     pub(crate) width: Option<u16>,
-    /// Same bytes for the same behaviour: ids renumbered, times and noise dropped.
-    ///
-    /// Byte-identical output for identical behaviour: renumber ids by first appearance, drop
-    /// timestamps, durations, version strings, temp paths and sockets, and token counts and cost
-    /// (`--stable=keep-usage` keeps those). See "Using scribe in CI" in the README.
-    #[arg(long, value_enum, value_name = "MODE", num_args = 0..=1, require_equals = true,
-          default_missing_value = "default", global = true)]
-    pub(crate) stable: Option<StableMode>,
-
-    /// Replace secrets with [REDACTED:<kind>] and the home directory with ~.
-    ///
-    /// Replace secrets (API keys, tokens, private keys, passwords) with `[REDACTED:<kind>]`,
-    /// and the home directory with `~`, everywhere in the output.
-    #[arg(long, global = true)]
-    pub(crate) redact: bool,
-
     /// Print on stderr an account of every input line at the end.
     ///
     /// At the end, print on stderr an account of every input line: lines read, and how many are
@@ -186,17 +214,18 @@ pub(crate) struct Cli {
     /// kind.
     #[arg(hide_short_help = true, long)]
     pub(crate) stats: bool,
+}
 
-    /// Compare two runs (see `scribe diff --help`).
-    #[command(subcommand)]
-    pub(crate) command: Option<Command>,
-
-    /// Print the man page or a shell's completion script.
-    ///
-    /// Print a generated document instead of reading input: the man page, or a shell's
-    /// completion script (`scribe --generate bash > /etc/bash_completion.d/scribe`).
-    #[arg(hide_short_help = true, long, value_enum, value_name = "WHAT")]
-    pub(crate) generate: Option<Generate>,
+/// When to page the terminal view.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Paging {
+    /// The text view of files, when standard output is a terminal.
+    #[default]
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
 }
 
 /// When to use colour.
@@ -234,6 +263,73 @@ pub(crate) enum Command {
     Diff(DiffArgs),
     /// Run as an agent's hook: archive the session a hook payload names into DIR.
     Hook(HookArgs),
+    /// List the saved sessions of every agent, newest first.
+    Ls(LsArgs),
+    /// Convert the newest saved session (of the current directory's project by default).
+    Last(LastArgs),
+}
+
+/// Which saved sessions `scribe ls` and `scribe last` look at.
+#[derive(Debug, Args, Default)]
+pub(crate) struct PickArgs {
+    /// Only this agent's sessions (claude, qwen, codex, gemini).
+    #[arg(long, value_name = "AGENT", value_parser = crate::input::registry::agent_name)]
+    pub(crate) agent: Option<String>,
+    /// Only the sessions of this project directory (or a directory inside it).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) project: Option<PathBuf>,
+    /// Only sessions that started since WHEN: a date (2026-12-01), a time
+    /// (2026-12-01T09:00:00Z) or a span back from now (3d, 12h, 2 weeks).
+    #[arg(long, value_name = "WHEN", value_parser = crate::pipeline::list::parse_since)]
+    pub(crate) since: Option<jiff::Timestamp>,
+}
+
+/// `scribe ls`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Looks in ~/.claude/projects ($CLAUDE_CONFIG_DIR/projects), \
+~/.codex/sessions ($CODEX_HOME/sessions), ~/.gemini/tmp ($GEMINI_CLI_HOME/.gemini/tmp) and \
+~/.qwen/tmp. Newest first by last write; the title is the agent's own title, else the first \
+prompt typed."
+)]
+pub(crate) struct LsArgs {
+    #[command(flatten)]
+    pub(crate) pick: PickArgs,
+    /// Only the sessions of the current directory's project.
+    #[arg(long)]
+    pub(crate) here: bool,
+    /// At most N sessions.
+    #[arg(long, short = 'n', value_name = "N")]
+    pub(crate) limit: Option<usize>,
+    /// How to print the list.
+    #[arg(long = "to", short = 't', value_enum, default_value_t = ListFormat::Text)]
+    pub(crate) to: ListFormat,
+}
+
+/// How `scribe ls` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ListFormat {
+    /// One aligned line per session.
+    Text,
+    /// One JSON object per session, for scripts.
+    Jsonl,
+}
+
+/// `scribe last`: the options of a conversion, and which sessions to pick from.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "By default the newest session whose project is the current directory \
+(or a directory above it); --all takes the newest of every project. Every option of a \
+conversion applies: scribe last --to html > session.html, scribe last -F."
+)]
+pub(crate) struct LastArgs {
+    #[command(flatten)]
+    pub(crate) pick: PickArgs,
+    /// The newest session of any project, not only the current directory's.
+    #[arg(long, conflicts_with = "project")]
+    pub(crate) all: bool,
+    #[command(flatten)]
+    pub(crate) convert: ConvertArgs,
 }
 
 /// `scribe hook --to html -o DIR`.

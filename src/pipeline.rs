@@ -8,7 +8,7 @@
 //! and a file is written in large blocks.
 
 use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
@@ -29,10 +29,14 @@ pub(crate) mod driver;
 mod follow;
 /// `scribe hook`: archive the session an agent's hook payload names.
 mod hook;
+/// `scribe ls`, `scribe last` and the greeting of a bare `scribe`.
+pub(crate) mod list;
 /// `DIR/.scribe-index.json`: the pages an earlier `-o DIR --to html` run made, and with what.
 mod manifest;
 /// `--output-dir`: a file per input, named after its session, and the HTML index.
 mod output_dir;
+/// Standard output, or a pager in front of it.
+pub(crate) mod pager;
 /// `--output-dir` pages rewritten whole, atomically (follow mode and `scribe hook`).
 mod pages;
 /// The progress bar of a long `--output-dir` run on a terminal.
@@ -59,14 +63,36 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
     match &cli.command {
         Some(Command::Diff(args)) => return crate::diff::run(cli, args),
         Some(Command::Hook(args)) => return Ok(hook::run(cli, args)),
+        Some(Command::Ls(args)) => return list::ls(cli, args),
+        Some(Command::Last(args)) => return last(cli, args),
         None => {}
     }
-    let settings = Settings::resolve(cli);
+    if cli.files.is_empty() && io::stdin().is_terminal() {
+        return list::greet(cli);
+    }
+    convert(&Settings::resolve(cli))
+}
+
+/// `scribe last`, after checking that no option of a conversion stands before `last`, where it
+/// would be silently ignored.
+fn last(cli: &Cli, args: &crate::cli::LastArgs) -> Result<u8> {
+    if cli.convert != crate::cli::ConvertArgs::default() || !cli.files.is_empty() {
+        crate::diagnostics::say(
+            "the options of `scribe last` go after it (scribe last --to html); FILE arguments \
+             do not apply to it",
+        );
+        return Ok(exit::TROUBLE);
+    }
+    list::last(cli, args)
+}
+
+/// Converts the inputs `settings` names: `scribe FILE…` and `scribe last`.
+pub(crate) fn convert(settings: &Settings) -> Result<u8> {
     if settings.redact {
         crate::diagnostics::redact_messages(settings.home.as_deref());
     }
     if settings.follow {
-        return follow::run(&settings);
+        return follow::run(settings);
     }
     let mut lane = Lane {
         renderer: render::renderer_for(&settings.render_options()),
@@ -74,7 +100,7 @@ pub(crate) fn run(cli: &Cli) -> Result<u8> {
         stats: Stats::default(),
         decode_thread: settings.jobs > 1,
     };
-    let code = run_inputs(&mut lane.run(&settings));
+    let code = run_inputs(&mut lane.run(settings));
     if settings.stats {
         lane.stats.print(lane.diag.kinds());
     }
@@ -118,7 +144,8 @@ fn run_inputs(run: &mut Run<'_>) -> Result<u8> {
         .output_dir
         .as_ref()
         .map(|dir| OutputDir::new(dir, settings));
-    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    let mut out =
+        BufWriter::with_capacity(64 * 1024, pager::Stdout::open(settings.pager.as_deref()));
     // Standard input is read where it stands in the list: one at a time.
     let side_by_side = settings.jobs > 1
         && inputs.len() > 1

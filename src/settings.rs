@@ -1,11 +1,11 @@
 //! Resolves the raw command line into decisions, once. Nothing after this reads the environment
 //! or asks whether a stream is a terminal.
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use crate::cli::{Cli, ColorWhen, OutputFormat, SourceFormat, StableMode};
+use crate::cli::{Cli, ColorWhen, ConvertArgs, OutputFormat, Paging, SourceFormat, StableMode};
 use crate::render::RenderOptions;
 use crate::transform::Transforms;
 
@@ -46,6 +46,8 @@ pub(crate) struct Settings {
     pub(crate) follow: bool,
     /// `--follow-all`: follow every active session of a directory.
     pub(crate) follow_all: bool,
+    /// The pager the output goes through (`--paging`), when it does.
+    pub(crate) pager: Option<Vec<OsString>>,
     /// `$HOME`, read once here, for `--redact` (`None` when unset, empty or `/`).
     pub(crate) home: Option<String>,
     /// Standard error is a terminal: a long `--output-dir` run shows its progress there.
@@ -87,55 +89,84 @@ impl Settings {
             .ordering_events(self.to == OutputFormat::Events)
     }
 
-    /// Turns every `auto` into a concrete choice.
+    /// Turns every `auto` of `scribe [OPTIONS] FILE…` into a concrete choice.
     pub(crate) fn resolve(cli: &Cli) -> Settings {
-        let inputs = if cli.files.is_empty() {
+        Settings::resolve_for(cli, &cli.convert, &cli.files)
+    }
+
+    /// Turns every `auto` into a concrete choice, for a conversion of `files` (none: standard
+    /// input) with the options `convert` (the filter's own, or `scribe last`'s) and the global
+    /// ones of `cli`.
+    pub(crate) fn resolve_for(cli: &Cli, convert: &ConvertArgs, files: &[PathBuf]) -> Settings {
+        let inputs = if files.is_empty() {
             vec![PathBuf::from("-")]
         } else {
-            cli.files.clone()
+            files.to_vec()
         };
         // With `--output-dir` the output goes to files, whatever stdout is.
-        let stdout_tty = cli.output_dir.is_none() && std::io::stdout().is_terminal();
+        let stdout_tty = convert.output_dir.is_none() && std::io::stdout().is_terminal();
         let color = decide_color(
             cli.color,
             std::env::var_os("NO_COLOR").as_deref(),
             std::env::var_os("CLICOLOR_FORCE").as_deref(),
             stdout_tty,
         );
-        let width = match cli.width {
+        let width = match convert.width {
             Some(n) => usize::from(n),
             None if stdout_tty => terminal_size::terminal_size()
                 .map_or(80, |(w, _)| usize::from(w.0))
                 .max(20),
             None => 80,
         };
+        let to = convert.to.unwrap_or(match (cli.stable, stdout_tty) {
+            // `scribe --stable run.jsonl > golden.jsonl`: the README's CI recipe.
+            (Some(_), false) => OutputFormat::Jsonl,
+            _ => OutputFormat::Text,
+        });
+        let follow = convert.follow || convert.follow_all;
+        let pages = match convert.paging {
+            Paging::Never => false,
+            Paging::Always => true,
+            // A live stream is read as it comes: a pager would hold it back.
+            Paging::Auto => {
+                stdout_tty
+                    && to == OutputFormat::Text
+                    && !follow
+                    && !files.is_empty()
+                    && files.iter().all(|f| f.as_os_str() != "-")
+            }
+        };
         Settings {
             inputs,
-            to: cli.to.unwrap_or(match (cli.stable, stdout_tty) {
-                // `scribe --stable run.jsonl > golden.jsonl`: the README's CI recipe.
-                (Some(_), false) => OutputFormat::Jsonl,
-                _ => OutputFormat::Text,
-            }),
-            from: cli.from,
-            strict: cli.strict,
-            output_dir: cli.output_dir.clone(),
-            jobs: match (cli.strict, cli.jobs) {
+            to,
+            from: convert.from,
+            strict: convert.strict,
+            output_dir: convert.output_dir.clone(),
+            jobs: match (convert.strict, convert.jobs) {
                 (true, _) => 1,
                 (false, Some(n)) => usize::from(n),
                 (false, None) => std::thread::available_parallelism().map_or(1, |n| n.get()),
             },
             color,
-            full: cli.full,
-            thinking: cli.thinking,
-            context: cli.context,
-            debug: cli.debug,
-            include_raw: cli.include_raw,
+            full: convert.full,
+            thinking: convert.thinking,
+            context: convert.context,
+            debug: convert.debug,
+            include_raw: convert.include_raw,
             width,
             stable: cli.stable,
             redact: cli.redact,
-            stats: cli.stats,
-            follow: cli.follow || cli.follow_all,
-            follow_all: cli.follow_all,
+            stats: convert.stats,
+            follow,
+            follow_all: convert.follow_all,
+            pager: pages
+                .then(|| {
+                    crate::pipeline::pager::command(
+                        std::env::var_os("SCRIBE_PAGER"),
+                        std::env::var_os("PAGER"),
+                    )
+                })
+                .flatten(),
             home: std::env::var("HOME")
                 .ok()
                 .map(|h| h.trim_end_matches('/').to_owned())

@@ -5,6 +5,8 @@ mod util;
 
 // The input driver: detection, honest errors, whole JSON documents.
 mod input_driver;
+// scribe ls, scribe last, and a bare scribe on a terminal.
+mod list;
 // Flags, stdin, several files, exit codes, --strict, broken pipe, live flushing.
 mod cli;
 // The spine over the real Claude Code corpus (ignored: needs ../shared/corpus).

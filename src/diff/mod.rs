@@ -37,7 +37,10 @@ mod print;
 pub(crate) fn run(cli: &Cli, args: &DiffArgs) -> Result<u8> {
     // Options of the filter itself, given before `diff`, would be silently ignored otherwise
     // (`--to` is compared with its default, the terminal view).
-    if cli.to.is_some() || cli.from != SourceFormat::Auto || cli.strict || cli.output_dir.is_some()
+    if cli.convert.to.is_some()
+        || cli.convert.from != SourceFormat::Auto
+        || cli.convert.strict
+        || cli.convert.output_dir.is_some()
     {
         eprintln!(
             "scribe: --to, --from and --strict go after `diff` (scribe diff [OPTIONS] OLD NEW); \

@@ -12,6 +12,8 @@ use super::Adapter;
 
 /// One agent: its formats and its sessions on disk.
 pub(crate) struct Agent {
+    /// Its name, as `scribe ls --agent` takes it and lists it.
+    pub(crate) name: &'static str,
     /// The formats it writes, in the order `--from` and messages list them.
     pub(crate) formats: &'static [&'static Format],
     /// How its saved sessions are found under a directory.
@@ -59,6 +61,9 @@ pub(crate) struct Discovery {
     /// The session file an agent's notification names by id rather than by path, for agents that
     /// send one.
     pub(crate) by_id: Option<fn(&str) -> anyhow::Result<PathBuf>>,
+    /// The directories where the agent saves its sessions, as its own environment variables
+    /// place them (`scribe ls`, `scribe last`); some may not exist.
+    pub(crate) homes: fn() -> Vec<PathBuf>,
 }
 
 impl Discovery {
@@ -68,7 +73,24 @@ impl Discovery {
         is_side_dir: |_| false,
         is_side_path: |_| false,
         by_id: None,
+        homes: Vec::new,
     };
+}
+
+/// `$VAR` when it is set and not empty, else `$HOME/<below_home>`: where an agent keeps its
+/// files (`CODEX_HOME`, else `~/.codex`).
+pub(crate) fn env_dir_or_home(var: &str, below_home: &str) -> Option<PathBuf> {
+    std::env::var_os(var)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| home().map(|h| h.join(below_home)))
+}
+
+/// `$HOME`, when it is set and not empty.
+pub(crate) fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
 }
 
 impl Format {

@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::agent::Agent;
 use super::registry;
 use super::walk::Walk;
 
@@ -24,6 +25,18 @@ pub(crate) fn session_files(dir: &Path) -> Vec<PathBuf> {
     };
     let mut out = walk.files(dir);
     out.sort();
+    out
+}
+
+/// The session files in every agent's default places (`Discovery::homes`), each with the agent
+/// whose place it is in; only `agent`'s when one is named.
+pub(crate) fn saved_sessions(agent: Option<&str>) -> Vec<(&'static Agent, PathBuf)> {
+    let mut out = Vec::new();
+    for a in registry::agents().filter(|a| agent.is_none_or(|name| a.name == name)) {
+        for home in (a.discovery.homes)().into_iter().filter(|h| h.is_dir()) {
+            out.extend(session_files(&home).into_iter().map(|p| (a, p)));
+        }
+    }
     out
 }
 

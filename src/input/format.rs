@@ -9,9 +9,10 @@ use super::agent::Format;
 use super::registry;
 
 /// `--from`: detect the format, or read every input as one format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) enum SourceFormat {
     /// Detect from the first JSON lines.
+    #[default]
     Auto,
     /// This format.
     Known(&'static Format),

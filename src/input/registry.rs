@@ -26,6 +26,24 @@ pub(crate) fn agents() -> impl Iterator<Item = &'static Agent> {
     AGENTS.iter().copied()
 }
 
+/// The agent whose formats include the one named `format` (a transcript header's `source`).
+pub(crate) fn agent_of_format(format: &str) -> Option<&'static Agent> {
+    agents().find(|a| a.formats.iter().any(|f| f.name == format))
+}
+
+/// Checks an agent name given on the command line (`scribe ls --agent`): one of the agents'.
+pub(crate) fn agent_name(name: &str) -> Result<String, String> {
+    if agents().any(|a| a.name == name) {
+        Ok(name.to_owned())
+    } else {
+        let names: Vec<&str> = agents().map(|a| a.name).collect();
+        Err(format!(
+            "no agent named that; the agents: {}",
+            names.join(", ")
+        ))
+    }
+}
+
 /// Claude Code's stream-json: the shape other formats copy (see `Format::claude_shaped`), and
 /// how an input is read when its format cannot be told.
 pub(crate) fn claude_stream() -> &'static Format {

@@ -44,7 +44,7 @@ const IN_MEMORY: usize = 4 << 20;
 /// Where the inputs' outputs go.
 pub(super) enum Destination<'o> {
     /// Standard output (buffered): each input's output after the one before.
-    Out(&'o mut BufWriter<io::StdoutLock<'static>>),
+    Out(&'o mut BufWriter<super::pager::Stdout>),
     /// `--output-dir`: a file per input.
     Dir(&'o mut OutputDir),
 }

@@ -14,7 +14,17 @@ pub(crate) const DISCOVERY: Discovery = Discovery {
     is_side_dir: is_companion,
     is_side_path,
     by_id: None,
+    homes: projects_home,
 };
+
+/// Where Claude Code saves its sessions: `$CLAUDE_CONFIG_DIR/projects`, else
+/// `~/.claude/projects`.
+fn projects_home() -> Vec<std::path::PathBuf> {
+    crate::input::agent::env_dir_or_home("CLAUDE_CONFIG_DIR", ".claude")
+        .map(|d| d.join("projects"))
+        .into_iter()
+        .collect()
+}
 
 /// `<sessionId>/` beside `<sessionId>.jsonl` holds that session's sub-agents and outputs, as do
 /// `subagents/` and `tool-results/` wherever they are.

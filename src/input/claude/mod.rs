@@ -40,6 +40,7 @@ pub(crate) type ClaudeStream = crate::input::anthropic::stream::StreamJson;
 
 /// Claude Code: its two formats and where its sessions are.
 pub(crate) static AGENT: Agent = Agent {
+    name: "claude",
     formats: &[&STREAM, &SESSION],
     discovery: discover::DISCOVERY,
 };

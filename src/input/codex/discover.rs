@@ -12,6 +12,7 @@ use crate::input::walk::Walk;
 /// Codex's part in session discovery: its rollouts are plain sessions, found by thread id too.
 pub(crate) const DISCOVERY: Discovery = Discovery {
     by_id: Some(rollout_of_thread),
+    homes: || sessions_home().into_iter().collect(),
     ..Discovery::PLAIN
 };
 
@@ -20,9 +21,7 @@ const DEPTH: usize = 5;
 
 /// Where Codex keeps its rollouts by default: `$CODEX_HOME/sessions`, else `~/.codex/sessions`.
 fn sessions_home() -> Result<PathBuf> {
-    let home = std::env::var_os("CODEX_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".codex")))
+    let home = crate::input::agent::env_dir_or_home("CODEX_HOME", ".codex")
         .ok_or_else(|| anyhow!("neither CODEX_HOME nor HOME is set"))?;
     Ok(home.join("sessions"))
 }

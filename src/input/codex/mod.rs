@@ -18,6 +18,7 @@ pub(crate) use tools::result_facts;
 
 /// Codex CLI: its two formats and where its rollouts are.
 pub(crate) static AGENT: Agent = Agent {
+    name: "codex",
     formats: &[&EXEC, &ROLLOUT],
     discovery: discover::DISCOVERY,
 };

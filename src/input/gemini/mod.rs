@@ -9,8 +9,12 @@ mod tools;
 
 /// Gemini CLI: its two formats; its saved chats are found like any other session.
 pub(crate) static AGENT: Agent = Agent {
+    name: "gemini",
     formats: &[&STREAM, &SESSION],
-    discovery: Discovery::PLAIN,
+    discovery: Discovery {
+        homes: saved_chats_home,
+        ..Discovery::PLAIN
+    },
 };
 
 /// `gemini -p --output-format stream-json` (and `--output-format json`'s one object).
@@ -44,3 +48,12 @@ pub(crate) static SESSION: Format = Format {
     sse: false,
     adapter: || Box::new(session::GeminiSession::default()),
 };
+
+/// Where Gemini CLI saves its chats: `~/.gemini/tmp/<project>/chats/`, the home directory being
+/// `$GEMINI_CLI_HOME` when set.
+fn saved_chats_home() -> Vec<std::path::PathBuf> {
+    crate::input::agent::env_dir_or_home("GEMINI_CLI_HOME", "")
+        .map(|h| h.join(".gemini").join("tmp"))
+        .into_iter()
+        .collect()
+}

@@ -24,8 +24,12 @@ mod wire;
 
 /// Qwen Code: its three formats; its saved chats are found like any other session.
 pub(crate) static AGENT: Agent = Agent {
+    name: "qwen",
     formats: &[&DAEMON, &STREAM, &SESSION],
-    discovery: Discovery::PLAIN,
+    discovery: Discovery {
+        homes: saved_chats_home,
+        ..Discovery::PLAIN
+    },
 };
 
 /// `qwen serve`'s session events.
@@ -67,3 +71,11 @@ pub(crate) static SESSION: Format = Format {
     sse: false,
     adapter: || Box::new(chat::QwenChat::default()),
 };
+
+/// Where Qwen Code saves its chats: `~/.qwen/tmp/<project>/chats/`.
+fn saved_chats_home() -> Vec<std::path::PathBuf> {
+    crate::input::agent::home()
+        .map(|h| h.join(".qwen").join("tmp"))
+        .into_iter()
+        .collect()
+}
