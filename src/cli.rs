@@ -382,7 +382,8 @@ pub(crate) struct DiffArgs {
     pub(crate) to: DiffFormat,
     /// Leave these things out of the comparison: a field name (`output`, `usage`, `input`,
     /// `errorText`, …), a part type (`reasoning`, `text`), a record kind (`notice`, `session`) or a
-    /// notice kind (`result`, `hook`). Repeat or separate with commas.
+    /// notice kind (`result`, `hook`, `api-retry`). Repeat or separate with commas. The names are
+    /// listed in docs/schema.md ("The names `scribe diff --ignore` takes"); any other is an error.
     #[arg(long, value_name = "FIELD", value_delimiter = ',', action = clap::ArgAction::Append)]
     pub(crate) ignore: Vec<String>,
     /// Also compare tool-result sidecars (the harness's structured copy of each result: stdout

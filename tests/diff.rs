@@ -301,3 +301,145 @@ fn ignore_takes_one_value_and_never_the_files() {
         scribe().arg("diff").args(&args).assert().code(0);
     }
 }
+
+/// A session's tools, servers, skills and commands are sets: two runs that list them in another
+/// order are the same run (`--stable` writes one order), and a tool added is still a difference.
+#[test]
+fn the_session_lists_are_sets() {
+    let dir = tempfile::tempdir().unwrap();
+    let reordered = rerun(&ci_run())
+        .replace(
+            r#""tools":["Task","Bash","Read"]"#,
+            r#""tools":["Read","Task","Bash"]"#,
+        )
+        .replace(
+            r#""slash_commands":["compact","review"]"#,
+            r#""slash_commands":["review","compact"]"#,
+        );
+    assert!(reordered.contains(r#""tools":["Read","Task","Bash"]"#));
+    let b = write(dir.path(), "b.jsonl", &reordered);
+    let a = sample("ci-run.jsonl");
+    assert_eq!(diff(os![&a, &b]), (0, String::new()));
+    for to in ["jsonl", "md", "html", "text"] {
+        assert_eq!(
+            output(&a, &["--stable", "--to", to]),
+            output(&b, &["--stable", "--to", to]),
+            "--stable --to {to}"
+        );
+    }
+    let added = write(
+        dir.path(),
+        "c.jsonl",
+        &reordered.replace(
+            r#""tools":["Read","Task","Bash"]"#,
+            r#""tools":["Read","Task","Bash","Grep"]"#,
+        ),
+    );
+    let (code, report) = diff(os![&a, &added]);
+    assert_eq!(code, 1);
+    assert!(report.contains("tools"), "{report}");
+}
+
+/// The names of docs/schema.md's `--ignore` section, by group.
+fn documented_names() -> Vec<(String, Vec<String>)> {
+    let schema = std::fs::read_to_string(crate::util::root().join("docs/schema.md")).unwrap();
+    let section = schema
+        .split("### 1.10 The names `scribe diff --ignore` takes")
+        .nth(1)
+        .expect("the section");
+    section
+        .lines()
+        .take_while(|l| !l.starts_with('#') && !l.starts_with("---"))
+        .filter_map(|l| l.strip_prefix("- ")?.split_once(':'))
+        .map(|(group, names)| {
+            let names = names.split('`').skip(1).step_by(2).map(str::to_owned);
+            (group.trim().to_owned(), names.collect())
+        })
+        .collect()
+}
+
+/// `--ignore` takes the documented names, whether or not the transcripts hold them (a notice
+/// that did not happen can be ignored), and refuses any other, listing the documented names.
+#[test]
+fn ignore_names_are_the_documented_ones() {
+    let s = sample("ci-run.jsonl");
+    let all: Vec<String> = documented_names()
+        .into_iter()
+        .flat_map(|(_, n)| n)
+        .collect();
+    assert!(all.len() > 100, "{all:?}");
+    scribe()
+        .args(["diff", "--ignore", "api-retry,rate-limit", "--ignore"])
+        .arg(all.join(","))
+        .args([&s, &s])
+        .assert()
+        .code(0);
+    let out = scribe()
+        .args(["diff", "--ignore", "claudesonnet45"])
+        .args([&s, &s])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let listed = err.split("the names:").nth(1).expect("the names listed");
+    assert!(listed.contains("record kinds: header, session"), "{err}");
+    assert!(!listed.contains("claudesonnet45"), "{err}");
+}
+
+/// Every record kind, notice kind, part type and field scribe writes for the samples (outside
+/// the agent's own data: tool input and output, sidecars, notices' raw payloads) is documented,
+/// so `--ignore` can name it.
+#[test]
+fn every_name_the_samples_write_is_documented() {
+    let documented: std::collections::BTreeSet<String> = documented_names()
+        .into_iter()
+        .flat_map(|(_, n)| n)
+        .collect();
+    const DATA: &[&str] = &[
+        "input",
+        "output",
+        "structuredOutput",
+        "sidecar",
+        "data",
+        "info",
+        "permissionDenials",
+        "modelUsage",
+        "raw",
+        "content",
+        "request",
+    ];
+    fn walk(v: &serde_json::Value, top: bool, out: &mut Vec<String>) {
+        match v {
+            serde_json::Value::Object(o) => {
+                for (k, x) in o {
+                    out.push(k.clone());
+                    let passthrough = DATA.contains(&k.as_str()) || (k == "metadata" && !top);
+                    if !passthrough {
+                        walk(x, false, out);
+                    }
+                }
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, false, out)),
+            _ => {}
+        }
+    }
+    let dir = crate::util::root().join("tests/golden/jsonl");
+    let mut missing = std::collections::BTreeSet::new();
+    for f in crate::util::files_under(&dir, &|p| p.extension().is_some_and(|e| e == "jsonl")) {
+        for record in json_lines(&std::fs::read(&f).unwrap()) {
+            let mut names = Vec::new();
+            walk(&record, true, &mut names);
+            let kinds =
+                ["/kind", "/notice/kind"].map(|p| record.pointer(p).and_then(|v| v.as_str()));
+            names.extend(kinds.into_iter().flatten().map(str::to_owned));
+            for part in record["parts"].as_array().into_iter().flatten() {
+                names.extend(part["type"].as_str().map(str::to_owned));
+            }
+            missing.extend(names.into_iter().filter(|n| !documented.contains(n)));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "not in docs/schema.md's --ignore names: {missing:?}"
+    );
+}

@@ -58,54 +58,6 @@ const ID_KEYS: &[&str] = &[
     "leafId",
 ];
 
-/// Names `--ignore` accepts whatever the inputs hold: the ones `--help` names and the record
-/// kinds.
-const DOCUMENTED: &[&str] = &[
-    "output",
-    "usage",
-    "input",
-    "errorText",
-    "reasoning",
-    "text",
-    "notice",
-    "session",
-    "turn",
-    "debug",
-    "result",
-    "hook",
-    "sidecar",
-];
-
-/// Everything `--ignore` could name in these records (normalised as `Forms` compares them): the
-/// fields outside tool input and output, the part types, the record and notice kinds, and the
-/// documented names.
-pub(crate) fn ignorable(sides: &[&[Value]]) -> BTreeSet<String> {
-    fn walk(v: &Value, out: &mut BTreeSet<String>) {
-        match v {
-            Value::Object(o) => {
-                for (k, x) in o {
-                    out.insert(norm(k));
-                    if k == "kind" || k == "type" {
-                        if let Some(t) = x.as_str() {
-                            out.insert(norm(t));
-                        }
-                    }
-                    if !matches!(k.as_str(), "input" | "output" | "structuredOutput") {
-                        walk(x, out);
-                    }
-                }
-            }
-            Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
-            Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => {}
-        }
-    }
-    let mut out: BTreeSet<String> = DOCUMENTED.iter().map(|n| norm(n)).collect();
-    for side in sides {
-        side.iter().for_each(|r| walk(r, &mut out));
-    }
-    out
-}
-
 /// The comparison form of records: ids out, `--ignore`d names out.
 #[derive(Debug, Default)]
 pub(crate) struct Forms {
@@ -131,11 +83,12 @@ impl Forms {
         Forms { ignore }
     }
 
-    /// The `--ignore` names that match nothing `ignorable` lists.
-    pub(crate) fn unknown(&self, ignorable: &BTreeSet<String>) -> Vec<String> {
+    /// The `--ignore` names that are not in the documented list (`vocabulary`).
+    pub(crate) fn unknown(&self) -> Vec<String> {
+        let known: BTreeSet<String> = super::vocabulary::names().map(norm).collect();
         self.ignore
             .iter()
-            .filter(|n| *n != "sidecar" && !ignorable.contains(*n))
+            .filter(|n| !known.contains(*n))
             .cloned()
             .collect()
     }

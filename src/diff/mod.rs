@@ -32,6 +32,7 @@ use crate::transform::Transforms;
 mod align;
 mod compare;
 mod print;
+mod vocabulary;
 
 /// Runs `scribe diff`; returns the exit status.
 pub(crate) fn run(cli: &Cli, args: &DiffArgs) -> Result<u8> {
@@ -52,6 +53,19 @@ pub(crate) fn run(cli: &Cli, args: &DiffArgs) -> Result<u8> {
     if settings.redact {
         crate::diagnostics::redact_messages(settings.home.as_deref());
     }
+    let forms = compare::Forms::new(&args.ignore, args.sidecars);
+    let unknown = forms.unknown();
+    if !unknown.is_empty() {
+        // The names come from the command line: sanitized.
+        let message = format!(
+            "--ignore {}: not a record kind, notice kind, part type or field of the transcript; \
+             the names: {}",
+            unknown.join(","),
+            vocabulary::words()
+        );
+        eprintln!("scribe diff: {}", crate::sanitize::sanitize(&message));
+        return Ok(exit::TROUBLE);
+    }
     let stable = Some(settings.stable.unwrap_or(StableMode::Default));
     let mut diag = Diagnostics::new(args.strict);
     let mut side = |path: &Path| -> Result<Vec<Value>> {
@@ -60,20 +74,6 @@ pub(crate) fn run(cli: &Cli, args: &DiffArgs) -> Result<u8> {
     };
     let old = side(&args.old)?;
     let new = side(&args.new)?;
-    let forms = compare::Forms::new(&args.ignore, args.sidecars);
-    let ignorable = compare::ignorable(&[&old, &new]);
-    let unknown = forms.unknown(&ignorable);
-    if !unknown.is_empty() {
-        // The names come from the command line and from the transcripts: sanitized.
-        let message = format!(
-            "--ignore {}: no such field, part type, record kind or notice kind \
-             in these transcripts; valid: {}",
-            unknown.join(","),
-            ignorable.iter().cloned().collect::<Vec<_>>().join(", ")
-        );
-        eprintln!("scribe diff: {}", crate::sanitize::sanitize(&message));
-        return Ok(exit::TROUBLE);
-    }
     let changes = compare::compare(&forms.apply(old), &forms.apply(new));
     let mut out = BufWriter::new(io::stdout().lock());
     match args.to {

@@ -43,14 +43,14 @@ pub(crate) struct SessionSnapshot {
 }
 
 /// An MCP server and whether it connected.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct McpServer {
     pub(crate) name: String,
     pub(crate) status: String,
 }
 
 /// A plugin the session loaded.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Plugin {
     pub(crate) name: String,
     pub(crate) path: String,

@@ -36,7 +36,7 @@ use regex::Captures;
 use serde_json::Value;
 
 use super::id_table::IdTable;
-use super::visit::{IdKind, ValueRole, VisitMut, walk_value};
+use super::visit::{IdKind, Unordered, ValueRole, VisitMut, walk_value};
 use crate::model::details::Details;
 use crate::model::transcript::{SubagentUsage, Usage};
 
@@ -295,6 +295,11 @@ impl VisitMut for Numbering<'_> {
 }
 
 impl VisitMut for Stable {
+    /// Two runs list a session's tools, servers and skills in different orders: one order.
+    fn unordered(&mut self, list: &mut dyn Unordered) {
+        list.sort_set();
+    }
+
     fn id(&mut self, kind: IdKind, id: &mut String) {
         if let Some(n) = self.number(kind, id) {
             *id = name(kind, n);

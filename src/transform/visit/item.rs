@@ -55,17 +55,23 @@ pub(super) fn walk_session<V: VisitMut + ?Sized>(v: &mut V, s: &mut SessionSnaps
     v.text(cwd);
     v.text(permission_mode);
     tools.iter_mut().for_each(|t| v.text(t));
-    for m in mcp_servers {
+    for m in mcp_servers.iter_mut() {
         v.text(&mut m.name);
         v.text(&mut m.status);
     }
-    for p in plugins {
+    for p in plugins.iter_mut() {
         v.text(&mut p.name);
         v.text(&mut p.path);
     }
     skills.iter_mut().for_each(|t| v.text(t));
     slash_commands.iter_mut().for_each(|t| v.text(t));
     agents.iter_mut().for_each(|t| v.text(t));
+    v.unordered(tools);
+    v.unordered(mcp_servers);
+    v.unordered(plugins);
+    v.unordered(skills);
+    v.unordered(slash_commands);
+    v.unordered(agents);
     opt_text(v, git_branch);
     opt_text(v, title);
     v.timestamp(updated_at);

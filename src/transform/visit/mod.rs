@@ -15,6 +15,18 @@ mod item;
 mod tool;
 
 pub(crate) use event::walk_event;
+
+/// A list that can be put in one order, whatever order it came in.
+pub(crate) trait Unordered {
+    /// Sorts it.
+    fn sort_set(&mut self);
+}
+
+impl<T: Ord> Unordered for Vec<T> {
+    fn sort_set(&mut self) {
+        self.sort();
+    }
+}
 pub(crate) use item::walk_item;
 
 /// The namespaces ids live in; `--stable` numbers each one separately.
@@ -74,6 +86,9 @@ pub(crate) trait VisitMut {
     fn millis(&mut self, _ms: &mut u64) {}
     /// Seconds elapsed (tool progress).
     fn seconds(&mut self, _s: &mut f64) {}
+    /// A list whose order means nothing (a session's tools, MCP servers, skills…: the agent
+    /// lists them in an order that varies from run to run).
+    fn unordered(&mut self, _list: &mut dyn Unordered) {}
     /// A model response's token counts.
     fn usage(&mut self, _u: &mut Option<Usage>) {}
     /// A sub-agent's totals (tokens, tool uses, duration).
