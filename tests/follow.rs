@@ -17,19 +17,26 @@ use crate::util::{corpus, sample, scribe};
 /// How long a record may take to appear after its line was written.
 const BOUND: Duration = Duration::from_secs(1);
 /// How long the child gets to read what was already there before the test writes more.
-const SETTLE: Duration = Duration::from_secs(20);
+pub(crate) const SETTLE: Duration = Duration::from_secs(20);
 
 /// A running `scribe --follow` whose stdout lines arrive on a channel.
-struct Follower {
+pub(crate) struct Follower {
     child: Child,
     lines: Receiver<String>,
     /// Every line received so far.
-    seen: Vec<String>,
+    pub(crate) seen: Vec<String>,
 }
 
 impl Follower {
-    fn start(args: &[&str]) -> Follower {
+    pub(crate) fn start(args: &[&str]) -> Follower {
         let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("scribe"));
+        cmd.args(args);
+        Follower::spawn(cmd)
+    }
+
+    /// Runs `cmd` (scribe, or a shell that runs it) with a plain environment, its standard
+    /// output read line by line.
+    pub(crate) fn spawn(mut cmd: Command) -> Follower {
         for var in [
             "NO_COLOR",
             "CLICOLOR_FORCE",
@@ -41,7 +48,6 @@ impl Follower {
             cmd.env_remove(var);
         }
         let mut child = cmd
-            .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -66,7 +72,12 @@ impl Follower {
 
     /// Waits until a line satisfying `want` arrives (among lines not seen before this call, or
     /// any line when `fresh` is false), or the deadline passes.
-    fn wait_for(&mut self, deadline: Instant, fresh: bool, want: &dyn Fn(&str) -> bool) -> bool {
+    pub(crate) fn wait_for(
+        &mut self,
+        deadline: Instant,
+        fresh: bool,
+        want: &dyn Fn(&str) -> bool,
+    ) -> bool {
         if !fresh && self.seen.iter().any(|l| want(l)) {
             return true;
         }
@@ -89,7 +100,7 @@ impl Follower {
     }
 
     /// Sends SIGINT and collects the rest of the output, the exit code and stderr.
-    fn interrupt(mut self) -> (Vec<String>, Option<i32>, String) {
+    pub(crate) fn interrupt(mut self) -> (Vec<String>, Option<i32>, String) {
         let pid = self.child.id().to_string();
         let ok = Command::new("kill")
             .args(["-INT", &pid])
@@ -136,7 +147,7 @@ fn lines_with_events(file: &Path) -> BTreeSet<u64> {
 }
 
 /// Appends `text` to `path` and flushes it.
-fn append(path: &Path, text: &str) {
+pub(crate) fn append(path: &Path, text: &str) {
     let mut f = OpenOptions::new()
         .append(true)
         .create(true)
@@ -498,4 +509,3 @@ fn a_gemini_message_rewritten_after_it_was_shown_is_an_update() {
     assert!(all.find("\"update\"").unwrap() < all.find("Echoing first.").unwrap());
     assert_eq!(all.matches("Echoing first.").count(), 1);
 }
-

@@ -203,11 +203,7 @@ fn a_damaged_index_state_is_rebuilt_from_the_pages() {
 
 /// A Claude stream of one prompt and one answer in session `id`.
 fn tiny_session(id: &str) -> String {
-    let init = serde_json::json!({"type":"system","subtype":"init","session_id":id,"model":"m","tools":[],"cwd":"/w"});
-    let user =
-        serde_json::json!({"type":"user","message":{"role":"user","content":"hi"},"session_id":id});
-    let asst = serde_json::json!({"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"hello"}]},"session_id":id});
-    format!("{init}\n{user}\n{asst}\n")
+    crate::util::claude_stream(id, "hi", "hello")
 }
 
 /// A hook payload naming a FIFO (or any file that is not a regular one) is refused with a line

@@ -202,7 +202,8 @@ fn once<W: Write>(
     let path = followed.path;
     let name = path.display().to_string();
     let opened = || {
-        FollowReader::open(path, stop, &followed.watch).with_context(|| format!("cannot read {name}"))
+        FollowReader::open(path, stop, &followed.watch)
+            .with_context(|| format!("cannot read {name}"))
     };
     match target {
         Target::Out { out, renderer } => {
@@ -362,10 +363,7 @@ fn wait_for_session(dir: &Path, stop: &AtomicBool, skip: &HashSet<PathBuf>) -> O
             return Some(p);
         }
         if !said {
-            eprintln!(
-                "scribe: {}: no session yet; waiting for one",
-                shown(dir)
-            );
+            eprintln!("scribe: {}: no session yet; waiting for one", shown(dir));
             said = true;
         }
         watch.wait();

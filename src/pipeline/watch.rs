@@ -45,16 +45,15 @@ impl Watch {
     /// opening and closing) are not changes: scribe's own reads must not wake it.
     pub(crate) fn new(path: &Path) -> Watch {
         let (tx, rx) = channel();
-        let watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
-            match res {
+        let watcher =
+            notify::recommended_watcher(move |res: notify::Result<notify::Event>| match res {
                 Ok(ev) if !ev.kind.is_access() => {
                     for p in ev.paths {
                         let _ = tx.send(p);
                     }
                 }
                 Ok(_) | Err(_) => {}
-            }
-        });
+            });
         let mode = if path.is_dir() {
             RecursiveMode::Recursive
         } else {
