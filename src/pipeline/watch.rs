@@ -309,6 +309,8 @@ impl Read for FollowReader<'_> {
                 return Ok(0);
             }
             if self.fill()? {
+                // What comes now is flushed at the next quiet moment, before any wait.
+                self.told_quiet = false;
                 continue;
             }
             if self.switched || self.rewritten {

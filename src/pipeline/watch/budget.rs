@@ -73,7 +73,7 @@ fn descriptor_limit() -> u64 {
     if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
         return 1024;
     }
-    u64::try_from(lim.rlim_cur).unwrap_or(u64::MAX)
+    lim.rlim_cur
 }
 
 /// Where no limit can be asked for, a common default.
