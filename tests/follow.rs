@@ -2,7 +2,7 @@
 //! line's events must come out of the running child within a second of the line being written
 //! (a generous bound, measured per record from its own write, on the child's stdout). Also: a
 //! rewind arriving late is marked, Ctrl-C exits 130 with well-formed output, directories switch
-//! to a newer session, `-o DIR` pages, and `scribe hook` with a real payload.
+//! to a newer session, and `-o DIR` pages (`scribe hook` is tests/hook.rs).
 
 use std::collections::BTreeSet;
 use std::fs::OpenOptions;
@@ -17,19 +17,26 @@ use crate::util::{corpus, sample, scribe};
 /// How long a record may take to appear after its line was written.
 const BOUND: Duration = Duration::from_secs(1);
 /// How long the child gets to read what was already there before the test writes more.
-const SETTLE: Duration = Duration::from_secs(20);
+pub(crate) const SETTLE: Duration = Duration::from_secs(20);
 
 /// A running `scribe --follow` whose stdout lines arrive on a channel.
-struct Follower {
+pub(crate) struct Follower {
     child: Child,
     lines: Receiver<String>,
     /// Every line received so far.
-    seen: Vec<String>,
+    pub(crate) seen: Vec<String>,
 }
 
 impl Follower {
-    fn start(args: &[&str]) -> Follower {
+    pub(crate) fn start(args: &[&str]) -> Follower {
         let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("scribe"));
+        cmd.args(args);
+        Follower::spawn(cmd)
+    }
+
+    /// Runs `cmd` (scribe, or a shell that runs it) with a plain environment, its standard
+    /// output read line by line.
+    pub(crate) fn spawn(mut cmd: Command) -> Follower {
         for var in [
             "NO_COLOR",
             "CLICOLOR_FORCE",
@@ -41,7 +48,6 @@ impl Follower {
             cmd.env_remove(var);
         }
         let mut child = cmd
-            .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -66,7 +72,12 @@ impl Follower {
 
     /// Waits until a line satisfying `want` arrives (among lines not seen before this call, or
     /// any line when `fresh` is false), or the deadline passes.
-    fn wait_for(&mut self, deadline: Instant, fresh: bool, want: &dyn Fn(&str) -> bool) -> bool {
+    pub(crate) fn wait_for(
+        &mut self,
+        deadline: Instant,
+        fresh: bool,
+        want: &dyn Fn(&str) -> bool,
+    ) -> bool {
         if !fresh && self.seen.iter().any(|l| want(l)) {
             return true;
         }
@@ -89,7 +100,7 @@ impl Follower {
     }
 
     /// Sends SIGINT and collects the rest of the output, the exit code and stderr.
-    fn interrupt(mut self) -> (Vec<String>, Option<i32>, String) {
+    pub(crate) fn interrupt(mut self) -> (Vec<String>, Option<i32>, String) {
         let pid = self.child.id().to_string();
         let ok = Command::new("kill")
             .args(["-INT", &pid])
@@ -136,7 +147,7 @@ fn lines_with_events(file: &Path) -> BTreeSet<u64> {
 }
 
 /// Appends `text` to `path` and flushes it.
-fn append(path: &Path, text: &str) {
+pub(crate) fn append(path: &Path, text: &str) {
     let mut f = OpenOptions::new()
         .append(true)
         .create(true)
@@ -463,136 +474,6 @@ fn html_pages_in_a_directory_are_rewritten_as_the_session_grows() {
     assert!(left.is_empty(), "{left:?}");
 }
 
-#[test]
-#[ignore = "needs ../shared/corpus; .ci/run runs it"]
-fn a_claude_hook_payload_archives_the_session_and_its_index() {
-    let c = corpus();
-    let proj = c.join("claude-code/05-subagent/projects/-tmp-work");
-    let sid = "1bb32d1a-205f-40ba-9013-f1878d47080c";
-    let tmp = tempfile::tempdir().unwrap();
-    let projects = tmp.path().join("projects");
-    copy_tree(&proj, &projects);
-    let transcript = projects.join(format!("{sid}.jsonl"));
-    let archive = tmp.path().join("archive");
-    let payload = serde_json::json!({
-        "session_id": sid,
-        "transcript_path": transcript,
-        "cwd": "/tmp/work",
-        "permission_mode": "default",
-        "hook_event_name": "Stop",
-        "stop_hook_active": false,
-    });
-    let out = scribe()
-        .args(["hook", "--to", "html", "-o"])
-        .arg(&archive)
-        .write_stdin(payload.to_string())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let page = std::fs::read_to_string(archive.join(format!("{sid}.html"))).unwrap();
-    assert!(page.trim_end().ends_with("</html>"));
-    // The sub-agent's own transcript is on the page.
-    assert!(page.contains("Count files"), "sub-agent missing");
-    let index = std::fs::read_to_string(archive.join("index.html")).unwrap();
-    assert!(index.contains(&format!("{sid}.html")));
-    assert!(!index.contains("http-equiv=\"refresh\""));
-    // A second session goes into the same index beside the first.
-    let other = tmp.path().join("other.jsonl");
-    std::fs::copy(sample("claude-session/rewind.jsonl"), &other).unwrap();
-    let payload = serde_json::json!({
-        "session_id": "x", "transcript_path": other, "cwd": "/", "hook_event_name": "SessionEnd",
-    });
-    scribe()
-        .args(["hook", "-o"])
-        .arg(&archive)
-        .write_stdin(payload.to_string())
-        .assert()
-        .code(0);
-    let index = std::fs::read_to_string(archive.join("index.html")).unwrap();
-    assert!(index.contains(&format!("{sid}.html")));
-    assert!(index.contains("5e55a0e1-0000-4000-8000-000000000001.html"));
-}
-
-#[test]
-fn a_bad_hook_payload_is_logged_and_never_fails_the_turn() {
-    let tmp = tempfile::tempdir().unwrap();
-    let archive = tmp.path().join("archive");
-    let out = scribe()
-        .args(["hook", "-o"])
-        .arg(&archive)
-        .write_stdin("not json")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let log = std::fs::read_to_string(archive.join("scribe-hook.log")).unwrap();
-    assert!(log.contains("not JSON"), "{log}");
-    // A transcript that is not there: logged too.
-    scribe()
-        .args(["hook", "-o"])
-        .arg(&archive)
-        .write_stdin(r#"{"transcript_path": "/nonexistent/s.jsonl", "hook_event_name": "Stop"}"#)
-        .assert()
-        .code(0);
-    let log = std::fs::read_to_string(archive.join("scribe-hook.log")).unwrap();
-    assert!(log.contains("/nonexistent/s.jsonl"), "{log}");
-}
-
-#[test]
-#[ignore = "needs ../shared/corpus; .ci/run runs it"]
-fn a_codex_notify_argument_finds_its_rollout() {
-    let c = corpus();
-    let tmp = tempfile::tempdir().unwrap();
-    let home = tmp.path().join("codex");
-    copy_tree(&c.join("codex/shell/sessions"), &home.join("sessions"));
-    let rollout = crate::util::files_under(&home, &|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .pop()
-        .unwrap();
-    let name = rollout.file_stem().unwrap().to_string_lossy().into_owned();
-    // The thread id is the uuid at the end of the rollout's name.
-    let thread = &name[name.len() - 36..];
-    let archive = tmp.path().join("archive");
-    let payload = serde_json::json!({
-        "type": "agent-turn-complete", "thread-id": thread, "turn-id": "1",
-        "cwd": "/tmp", "input-messages": ["hi"], "last-assistant-message": "done",
-    });
-    scribe()
-        .env("CODEX_HOME", &home)
-        .args(["hook", "-o"])
-        .arg(&archive)
-        .arg(payload.to_string())
-        .assert()
-        .code(0)
-        .stdout("");
-    assert!(
-        std::fs::read_dir(&archive).unwrap().flatten().any(|e| e
-            .file_name()
-            .to_string_lossy()
-            .ends_with(".html")
-            && e.file_name() != "index.html"),
-        "{:?}",
-        std::fs::read_to_string(archive.join("scribe-hook.log"))
-    );
-}
-
-/// Copies a directory tree.
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let p = e.path();
-        let dst = to.join(e.file_name());
-        if p.is_dir() {
-            copy_tree(&p, &dst);
-        } else {
-            std::fs::copy(&p, &dst).unwrap();
-        }
-    }
-}
-
 /// Gemini CLI's chat log is an upsert log: a message is written again with the same id when it
 /// changes. Followed, the last message is held until another begins (it is usually the one being
 /// rewritten); a rewrite of a message already shown comes out as an `update` notice and the
@@ -627,100 +508,4 @@ fn a_gemini_message_rewritten_after_it_was_shown_is_an_update() {
     let all = out.join("\n");
     assert!(all.find("\"update\"").unwrap() < all.find("Echoing first.").unwrap());
     assert_eq!(all.matches("Echoing first.").count(), 1);
-}
-
-/// Sixteen sessions ending together, each archived by its own `scribe hook`, all reach the
-/// index: each writer takes the directory's lock and adds its row to the rows on disk.
-#[test]
-fn hooks_ending_together_keep_every_row() {
-    let tmp = tempfile::tempdir().unwrap();
-    let archive = tmp.path().join("archive");
-    let sessions: Vec<_> = (0..16)
-        .map(|i| {
-            let p = tmp.path().join(format!("s{i:02}.jsonl"));
-            std::fs::write(&p, tiny_session(&format!("s{i:02}"))).unwrap();
-            p
-        })
-        .collect();
-    let children: Vec<_> = sessions
-        .iter()
-        .map(|p| {
-            std::process::Command::new(env!("CARGO_BIN_EXE_scribe"))
-                .args(["hook", "-o"])
-                .arg(&archive)
-                .arg(serde_json::json!({"transcript_path": p}).to_string())
-                .stdout(std::process::Stdio::null())
-                .spawn()
-                .unwrap()
-        })
-        .collect();
-    for mut c in children {
-        assert!(c.wait().unwrap().success());
-    }
-    let index = std::fs::read_to_string(archive.join("index.html")).unwrap();
-    for i in 0..16 {
-        assert!(index.contains(&format!("s{i:02}.html")), "s{i:02} missing");
-    }
-}
-
-/// A rows file cut short is not a silent reset: the index is rebuilt from the pages in the
-/// directory (each keeps its row, with the page's title) and the hook's log says so.
-#[test]
-fn a_damaged_index_state_is_rebuilt_from_the_pages() {
-    let tmp = tempfile::tempdir().unwrap();
-    let archive = tmp.path().join("archive");
-    let hook = |name: &str| {
-        let p = tmp.path().join(format!("{name}.jsonl"));
-        std::fs::write(&p, tiny_session(name)).unwrap();
-        scribe()
-            .args(["hook", "-o"])
-            .arg(&archive)
-            .arg(serde_json::json!({"transcript_path": p}).to_string())
-            .assert()
-            .code(0);
-    };
-    hook("one");
-    hook("two");
-    let state = archive.join(".scribe-follow-index.json");
-    let full = std::fs::read(&state).unwrap();
-    std::fs::write(&state, &full[..full.len() / 2]).unwrap();
-    hook("three");
-    let index = std::fs::read_to_string(archive.join("index.html")).unwrap();
-    for page in ["one.html", "two.html", "three.html"] {
-        assert!(index.contains(page), "{page} dropped from the index");
-    }
-    let log = std::fs::read_to_string(archive.join("scribe-hook.log")).unwrap();
-    assert!(log.contains("was damaged"), "{log}");
-}
-
-/// A Claude stream of one prompt and one answer in session `id`.
-fn tiny_session(id: &str) -> String {
-    let init = serde_json::json!({"type":"system","subtype":"init","session_id":id,"model":"m","tools":[],"cwd":"/w"});
-    let user =
-        serde_json::json!({"type":"user","message":{"role":"user","content":"hi"},"session_id":id});
-    let asst = serde_json::json!({"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"hello"}]},"session_id":id});
-    format!("{init}\n{user}\n{asst}\n")
-}
-
-/// A hook payload naming a FIFO (or any file that is not a regular one) is refused with a line
-/// in the log, at once: reading it would hold the agent's turn for ever.
-#[cfg(unix)]
-#[test]
-fn a_hook_never_reads_a_fifo() {
-    let tmp = tempfile::tempdir().unwrap();
-    let fifo = tmp.path().join("s.jsonl");
-    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
-    assert!(made.success());
-    let archive = tmp.path().join("archive");
-    let started = Instant::now();
-    scribe()
-        .args(["hook", "-o"])
-        .arg(&archive)
-        .arg(serde_json::json!({"transcript_path": fifo}).to_string())
-        .timeout(Duration::from_secs(20))
-        .assert()
-        .code(0);
-    assert!(started.elapsed() < Duration::from_secs(10));
-    let log = std::fs::read_to_string(archive.join("scribe-hook.log")).unwrap();
-    assert!(log.contains("not a regular file"), "{log}");
 }

@@ -66,8 +66,13 @@ mod speed;
 /// `--stats`: every input line accounted for.
 mod stats;
 // --follow: growing files (stream, saved session with a sub-agent, Codex rollout) shown within a
-// second per record, rewinds marked late, Ctrl-C, directories, -o pages, and `scribe hook`.
+// second per record, rewinds marked late, Ctrl-C, directories, -o pages.
 mod follow;
+// --follow over files rewritten while followed, a relative --follow-all directory, and 600
+// sessions within 256 open descriptors.
+mod follow_sessions;
+// `scribe hook`: payloads of each agent, bad payloads, concurrent hooks, a damaged index, FIFOs.
+mod hook;
 // Hostile input (issue 13): hyperlinks, invisible characters, stderr, inert Markdown, -o files,
 // depth.
 mod security;

@@ -206,3 +206,12 @@ pub(crate) fn peak_rss_kib(mut cmd: std::process::Command) -> (i32, u64) {
         std::thread::sleep(std::time::Duration::from_millis(2));
     }
 }
+
+/// A Claude stream (`claude -p --output-format stream-json`) of one prompt and one answer in
+/// session `id`: the init line, the prompt, the answer.
+pub(crate) fn claude_stream(id: &str, prompt: &str, answer: &str) -> String {
+    let init = serde_json::json!({"type":"system","subtype":"init","session_id":id,"model":"m","tools":[],"cwd":"/w"});
+    let user = serde_json::json!({"type":"user","message":{"role":"user","content":prompt},"session_id":id});
+    let asst = serde_json::json!({"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":answer}]},"session_id":id});
+    format!("{init}\n{user}\n{asst}\n")
+}

@@ -132,7 +132,8 @@ pub(crate) trait Adapter {
     /// already stream ignore it.
     fn set_live(&mut self) {}
     /// Follow mode, while the input is quiet: read what grew in the files beside it (a saved
-    /// session's sub-agent transcripts).
+    /// session's sub-agent transcripts), then close the files kept open (they are opened again
+    /// when read from: a quiet session holds no descriptor).
     fn poll(&mut self, _out: &mut Vec<Event>, _report: &mut Report<'_>) {}
 }
 

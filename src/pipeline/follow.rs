@@ -7,7 +7,10 @@
 //!   the current one is finished (its output closed) and the newer one is followed, after a
 //!   separator line naming it. A session already followed in this run is not returned to.
 //! * `--follow-all DIR`: every active session at once, one thread each, every output line
-//!   prefixed with a short session tag (or one page each with `-o DIR`).
+//!   prefixed with a short session tag (or one page each with `-o DIR`): `follow/all.rs`.
+//!
+//! A file rewritten while followed (replaced, truncated, or written again from its start:
+//! `watch::FollowReader` tells) is read again from its start after a line that says so.
 //!
 //! Ctrl-C sets a flag (SIGINT is caught only in follow mode): each reader returns end of file,
 //! so every adapter, the fold and the renderer finish as at the end of a file (an HTML page is
@@ -32,6 +35,8 @@ use crate::exit;
 use crate::input;
 use crate::render::{self, Render};
 use crate::settings::Settings;
+
+mod all;
 
 /// The exit status after Ctrl-C (128 + SIGINT), as a shell reports a job it interrupted.
 pub(crate) const INTERRUPTED: u8 = 130;
@@ -85,7 +90,7 @@ pub(crate) fn run(settings: &Settings) -> Result<u8> {
         .as_deref()
         .map(|d| Mutex::new(Index::load(d)));
     let ended = if settings.follow_all {
-        all(input, settings, &stop, index.as_ref())
+        all::all(input, settings, &stop, index.as_ref())
     } else if dir_input {
         latest(input, settings, &stop, index.as_ref())
     } else {
@@ -149,6 +154,8 @@ struct Ended {
     switched: bool,
     /// It was abandoned as not JSON Lines.
     stopped: bool,
+    /// The file was rewritten: it is to be read again from its start.
+    rewritten: bool,
 }
 
 /// The file followed: where it is, what wakes its reader, and what may end it for a newer one.
@@ -158,40 +165,66 @@ struct Followed<'s> {
     switch: Option<&'s mut dyn Switch>,
 }
 
-/// Follows one file until Ctrl-C (or until its `switch` finds a newer one).
+/// Follows one file until Ctrl-C (or until its `switch` finds a newer one); a file rewritten
+/// while followed is read again from its start, after a line that says so.
 fn one<W: Write>(
-    followed: Followed<'_>,
+    mut followed: Followed<'_>,
     settings: &Settings,
     stop: &AtomicBool,
-    target: Target<'_, W>,
+    mut target: Target<'_, W>,
     diag: &mut Diagnostics,
 ) -> Result<Ended> {
-    let Followed {
-        path,
-        watch,
-        switch,
-    } = followed;
+    loop {
+        let ended = once(&mut followed, settings, stop, &mut target, diag)?;
+        if !ended.rewritten || ended.stopped || stop.load(Ordering::Relaxed) {
+            return Ok(ended);
+        }
+        let line = format!(
+            "{} was rewritten; reading it again from the start",
+            shown(followed.path)
+        );
+        let out: Option<&mut dyn Write> = match &mut target {
+            Target::Out { out, .. } => Some(&mut **out),
+            Target::Dir { .. } => None,
+        };
+        announce(&line, settings, out)?;
+    }
+}
+
+/// Reads the file followed once, until Ctrl-C, a newer file, or a rewrite ends the reader.
+fn once<W: Write>(
+    followed: &mut Followed<'_>,
+    settings: &Settings,
+    stop: &AtomicBool,
+    target: &mut Target<'_, W>,
+    diag: &mut Diagnostics,
+) -> Result<Ended> {
+    let path = followed.path;
     let name = path.display().to_string();
+    let opened = || {
+        FollowReader::open(path, stop, &followed.watch)
+            .with_context(|| format!("cannot read {name}"))
+    };
     match target {
         Target::Out { out, renderer } => {
-            let mut reader = FollowReader::open(path, stop, Some(watch))
-                .with_context(|| format!("cannot read {name}"))?;
-            if let Some(s) = switch {
+            let mut reader = opened()?;
+            if let Some(s) = followed.switch.as_deref_mut() {
                 reader = reader.with_switch(s);
             }
             // Follow mode prints no --stats account (the input has no end to account at).
             let mut stats = crate::stats::Stats::default();
             let mut run = super::Run {
                 settings,
-                renderer,
+                renderer: &mut **renderer,
                 diag,
                 stats: &mut stats,
                 decode_thread: false,
             };
-            let rendered = run.convert(path, &mut reader, out)?;
+            let rendered = run.convert(path, &mut reader, &mut **out)?;
             Ok(Ended {
                 switched: reader.switched,
                 stopped: rendered.stopped,
+                rewritten: reader.rewritten,
             })
         }
         Target::Dir { dir, index } => {
@@ -201,7 +234,7 @@ fn one<W: Write>(
                     path,
                     settings.render_options(),
                     settings.transforms(),
-                    Some(index),
+                    Some(*index),
                 )
                 .following(),
             );
@@ -213,22 +246,21 @@ fn one<W: Write>(
                     }
                 }
             });
-            let mut reader = FollowReader::open(path, stop, Some(watch))
-                .with_context(|| format!("cannot read {name}"))?
-                .with_tick(tick);
-            if let Some(s) = switch {
+            let mut reader = opened()?.with_tick(tick);
+            if let Some(s) = followed.switch.as_deref_mut() {
                 reader = reader.with_switch(s);
             }
             let outcome = InputDriver::new(&name, path, settings.from)
                 .following()
                 .run(&mut reader, &mut SharedPage(&page), diag)?;
-            let switched = reader.switched;
+            let (switched, rewritten) = (reader.switched, reader.rewritten);
             drop(reader);
             // The last write: the whole session, without the reload tag.
             page.borrow_mut().write(&outcome.summary, false)?;
             Ok(Ended {
                 switched,
                 stopped: outcome.stopped,
+                rewritten,
             })
         }
     }
@@ -279,6 +311,7 @@ fn latest(
                 Ended {
                     switched: false,
                     stopped: false,
+                    rewritten: false,
                 }
             }
         };
@@ -288,23 +321,32 @@ fn latest(
             Some(next) if ended.switched => next,
             _ => break,
         };
-        separator(&next, settings, &mut out)?;
+        announce(
+            &format!("now following {}", shown(&next)),
+            settings,
+            Some(&mut out),
+        )?;
         current = next;
     }
     out.flush()?;
     Ok(stopped)
 }
 
-/// The line that says the output now comes from another session.
-fn separator(next: &Path, settings: &Settings, out: &mut impl Write) -> Result<()> {
-    let shown = next.display().to_string();
-    let name = crate::sanitize::sanitize(&shown);
-    match (settings.to, &settings.output_dir) {
-        (OutputFormat::Text | OutputFormat::Md, None) => {
-            writeln!(out, "\n──── now following {name} ────\n")?;
+/// A path as a message shows it (made safe for a terminal).
+pub(super) fn shown(path: &Path) -> String {
+    crate::sanitize::sanitize(&path.display().to_string()).into_owned()
+}
+
+/// A line that says where the output comes from now (another session, or the file read again):
+/// in the output for text and Markdown on standard output, else on standard error (a JSON
+/// record stream's header record names the file; a page is rewritten whole).
+fn announce(line: &str, settings: &Settings, out: Option<&mut dyn Write>) -> Result<()> {
+    match (settings.to, &settings.output_dir, out) {
+        (OutputFormat::Text | OutputFormat::Md, None, Some(out)) => {
+            writeln!(out, "\n──── {line} ────\n")?;
             out.flush()?;
         }
-        _ => eprintln!("scribe: now following {name}"),
+        _ => eprintln!("scribe: {line}"),
     }
     Ok(())
 }
@@ -321,10 +363,7 @@ fn wait_for_session(dir: &Path, stop: &AtomicBool, skip: &HashSet<PathBuf>) -> O
             return Some(p);
         }
         if !said {
-            eprintln!(
-                "scribe: {}: no session yet; waiting for one",
-                crate::sanitize::sanitize(&dir.display().to_string())
-            );
+            eprintln!("scribe: {}: no session yet; waiting for one", shown(dir));
             said = true;
         }
         watch.wait();
@@ -374,146 +413,5 @@ impl Switch for Latest {
             return true;
         }
         false
-    }
-}
-
-/// `--follow-all DIR`: every active session, one thread each.
-fn all(
-    dir: &Path,
-    settings: &Settings,
-    stop: &AtomicBool,
-    index: Option<&Mutex<Index>>,
-) -> Result<bool> {
-    let shared = Mutex::new(io::stdout());
-    let now = SystemTime::now();
-    let watch = Watch::new(dir);
-    let mut started: HashSet<PathBuf> = HashSet::default();
-    let mut first: Vec<PathBuf> = input::discover::session_files(dir)
-        .into_iter()
-        .filter(|p| {
-            modified(p)
-                .and_then(|t| now.duration_since(t).ok())
-                .is_some_and(|age| age <= ACTIVE)
-        })
-        .collect();
-    if first.is_empty() {
-        eprintln!(
-            "scribe: {}: no session written in the last 10 minutes; waiting for one",
-            crate::sanitize::sanitize(&dir.display().to_string())
-        );
-    }
-    std::thread::scope(|scope| {
-        let shared = &shared;
-        let spawn = |path: PathBuf| {
-            scope.spawn(move || tagged(&path, settings, stop, index, shared));
-        };
-        for p in first.drain(..) {
-            started.insert(p.clone());
-            spawn(p);
-        }
-        while !stop.load(Ordering::Relaxed) {
-            let seen = watch.wait();
-            let fresh: Vec<PathBuf> = if watch.is_live() {
-                seen.into_iter()
-                    .filter(|p| input::discover::could_be_session(p) && p.is_file())
-                    .collect()
-            } else {
-                input::discover::session_files(dir)
-            };
-            for p in fresh {
-                if started.insert(p.clone()) {
-                    spawn(p);
-                }
-            }
-        }
-    });
-    Ok(false)
-}
-
-/// One session of `--follow-all`.
-fn tagged(
-    path: &Path,
-    settings: &Settings,
-    stop: &AtomicBool,
-    index: Option<&Mutex<Index>>,
-    shared: &Mutex<io::Stdout>,
-) {
-    let mut diag = Diagnostics::new(settings.strict);
-    let mut renderer = render::renderer_for(&settings.render_options());
-    let mut out = BufWriter::with_capacity(
-        64 * 1024,
-        Tagged {
-            tag: format!("[{}] ", tag(path)),
-            pending: Vec::new(),
-            out: shared,
-        },
-    );
-    let target = target(settings, &mut out, renderer.as_mut(), index);
-    let r = one(
-        Followed {
-            path,
-            watch: Watch::new(path),
-            switch: None,
-        },
-        settings,
-        stop,
-        target,
-        &mut diag,
-    );
-    let r = r.and_then(|_| Ok(out.flush()?));
-    if let Err(e) = r {
-        if !crate::exit::is_broken_pipe(&e) {
-            eprintln!("scribe: {}", crate::diagnostics::error_words(&e));
-        }
-    }
-}
-
-/// A short tag for a session file: the last 8 letters and digits of its name.
-fn tag(path: &Path) -> String {
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let chars: Vec<char> = stem.chars().filter(char::is_ascii_alphanumeric).collect();
-    chars[chars.len().saturating_sub(8)..].iter().collect()
-}
-
-/// One session's output in `--follow-all`: whole lines, each prefixed with the session's tag,
-/// written to the shared standard output one batch at a time.
-struct Tagged<'a> {
-    tag: String,
-    pending: Vec<u8>,
-    out: &'a Mutex<io::Stdout>,
-}
-
-impl Write for Tagged<'_> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.pending.extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        let Some(end) = memchr::memrchr(b'\n', &self.pending) else {
-            return Ok(());
-        };
-        let mut text = Vec::with_capacity(end + 1 + self.tag.len() * 8);
-        for line in self.pending[..=end].split_inclusive(|&b| b == b'\n') {
-            text.extend_from_slice(self.tag.as_bytes());
-            text.extend_from_slice(line);
-        }
-        self.pending.drain(..=end);
-        let out = self.out.lock().unwrap_or_else(|e| e.into_inner());
-        let mut out = out.lock();
-        out.write_all(&text)?;
-        out.flush()
-    }
-}
-
-impl Drop for Tagged<'_> {
-    fn drop(&mut self) {
-        if !self.pending.is_empty() {
-            self.pending.push(b'\n');
-            let _ = self.flush();
-        }
     }
 }

@@ -13,7 +13,7 @@
 
 use foldhash::HashSet;
 use std::fs::File;
-use std::io::Read;
+use std::io::{Read, Seek, SeekFrom};
 use std::path::PathBuf;
 
 use serde_json::json;
@@ -44,7 +44,8 @@ pub(crate) struct Live {
 /// One sub-agent transcript being tailed.
 struct Tail {
     path: PathBuf,
-    file: File,
+    /// The file while it is read; closed while the session is quiet (`Live::rest`).
+    file: Option<File>,
     partial: Vec<u8>,
     line: u64,
     /// Where the next line starts in the file.
@@ -58,7 +59,7 @@ struct Tail {
 impl Live {
     /// Follows the session at `path`; `tool_results` are where its persisted outputs are.
     pub(crate) fn new(path: PathBuf, tool_results: Vec<PathBuf>) -> Live {
-        let mut sources = Sources::default();
+        let mut sources = Sources::following();
         // Source 0, the session's rows (`SessionLog::source` defaults to it).
         sources.add(Source::Path(path.clone()));
         Live {
@@ -165,6 +166,7 @@ impl Live {
                 continue;
             }
             let Ok(file) = File::open(&p) else { continue };
+            let file = Some(file);
             self.known.insert(p.clone());
             let mut log = SessionLog::default();
             log.peek = Peek::file(&p);
@@ -215,6 +217,14 @@ impl Live {
         }
     }
 
+    /// The session is quiet: the sub-agent files are closed until they grow (`Tail::read` opens
+    /// them again).
+    pub(crate) fn rest(&mut self) {
+        for t in &mut self.tails {
+            t.file = None;
+        }
+    }
+
     /// The input ended (or Ctrl-C): sub-agent runs no call claimed, and the inline sidechains
     /// of the oldest CLIs, are kept as `subagent` notices.
     pub(crate) fn finish(
@@ -241,8 +251,11 @@ impl Live {
 impl Tail {
     /// Reads the whole lines written since the last look.
     fn read(&mut self, report: &mut Report<'_>) {
+        let Some(file) = self.opened() else {
+            return;
+        };
         let mut buf = Vec::new();
-        if self.file.read_to_end(&mut buf).is_err() || buf.is_empty() {
+        if file.read_to_end(&mut buf).is_err() || buf.is_empty() {
             return;
         }
         self.partial.extend_from_slice(&buf);
@@ -276,5 +289,19 @@ impl Tail {
             };
             self.agent.log.line(&line, offset, &mut sub, true);
         }
+    }
+
+    /// The file, opened again at where reading stopped when it was closed and has grown since.
+    fn opened(&mut self) -> Option<&mut File> {
+        if self.file.is_none() {
+            let at = self.offset + self.partial.len() as u64;
+            if !std::fs::metadata(&self.path).is_ok_and(|m| m.len() > at) {
+                return None;
+            }
+            let mut file = File::open(&self.path).ok()?;
+            file.seek(SeekFrom::Start(at)).ok()?;
+            self.file = Some(file);
+        }
+        self.file.as_mut()
     }
 }

@@ -149,6 +149,10 @@ impl Adapter for ClaudeSession {
     fn poll(&mut self, out: &mut Vec<Event>, report: &mut Report<'_>) {
         if let Some(live) = self.live.as_mut() {
             live.poll(out, report);
+            // The input is quiet: the files its rows are read again from are closed until it
+            // grows, so a session waiting holds no descriptor.
+            live.rest();
+            self.log.peek.rest();
         }
     }
 

@@ -19,9 +19,14 @@ pub(crate) enum Source {
 #[derive(Debug, Default)]
 pub(crate) struct Sources {
     list: Vec<Source>,
-    /// The source open: its id, the file, and where its read position is (`None`: not known,
-    /// seek first; a spool's handle shares its position with the writer's).
-    open: Option<(usize, File, Option<u64>)>,
+    /// The source the window holds bytes of.
+    window_of: Option<usize>,
+    /// Its file while open, and where the read position is (`None`: not known, seek first; a
+    /// spool's handle shares its position with the writer's).
+    open: Option<(File, Option<u64>)>,
+    /// Follow mode: the file is closed after each read (the window is kept), so a quiet session
+    /// holds no descriptor (`--follow-all` follows hundreds).
+    let_go: bool,
     /// Bytes of the open source from `window_at` on, read ahead: rows are mostly read again in
     /// file order, so most rows are in the window already, and each byte is copied from the file
     /// about once (seeking a `BufReader` for every row threw its buffer away and read 64 KB
@@ -37,6 +42,14 @@ const CHUNK: usize = 64 * 1024;
 const KEEP: usize = 1 << 20;
 
 impl Sources {
+    /// Sources read in follow mode: no file is kept open between reads.
+    pub(crate) fn following() -> Sources {
+        Sources {
+            let_go: true,
+            ..Sources::default()
+        }
+    }
+
     /// Registers a source; returns its id.
     pub(crate) fn add(&mut self, s: Source) -> usize {
         self.list.push(s);
@@ -55,7 +68,11 @@ impl Sources {
     /// decoded it the first time (newline, CR and a leading byte-order mark removed, invalid
     /// UTF-8 replaced): borrowed from the window unless it had to be repaired.
     pub(crate) fn read(&mut self, id: usize, offset: u64) -> io::Result<Cow<'_, str>> {
-        let (start, end) = self.line_at(id, offset)?;
+        let found = self.line_at(id, offset);
+        if self.let_go {
+            self.open = None;
+        }
+        let (start, end) = found?;
         let mut bytes = &self.window[start..end];
         if bytes.last() == Some(&b'\n') {
             bytes = &bytes[..bytes.len() - 1];
@@ -75,13 +92,12 @@ impl Sources {
     /// Makes the window hold the line at `offset` of source `id`, its newline included when it
     /// has one; returns where it is in the window.
     fn line_at(&mut self, id: usize, offset: u64) -> io::Result<(usize, usize)> {
-        if self.open.as_ref().is_none_or(|(o, ..)| *o != id) {
-            let file = match self.list.get(id) {
-                Some(Source::Path(p)) => File::open(p)?,
-                Some(Source::Spool(f)) => f.try_clone()?,
-                None => return Err(io::Error::other("no such source")),
-            };
-            self.open = Some((id, file, None));
+        if self.window_of != Some(id) {
+            if id >= self.list.len() {
+                return Err(io::Error::other("no such source"));
+            }
+            self.window_of = Some(id);
+            self.open = None;
             self.window.clear();
         }
         if self.window.capacity() > KEEP {
@@ -116,7 +132,15 @@ impl Sources {
     /// Reads what follows the window onto its end (at least `CHUNK`, and as much again as it
     /// holds, so a long line is read in few steps); returns how many bytes came.
     fn fill(&mut self) -> io::Result<usize> {
-        let Some((_, file, pos)) = self.open.as_mut() else {
+        if self.open.is_none() {
+            let file = match self.window_of.and_then(|id| self.list.get(id)) {
+                Some(Source::Path(p)) => File::open(p)?,
+                Some(Source::Spool(f)) => f.try_clone()?,
+                None => return Err(io::Error::other("no source open")),
+            };
+            self.open = Some((file, None));
+        }
+        let Some((file, pos)) = self.open.as_mut() else {
             return Err(io::Error::other("no source open"));
         };
         let at = self.window_at + self.window.len() as u64;
@@ -199,6 +223,13 @@ impl Peek {
         Peek::File {
             path: path.to_path_buf(),
             file: None,
+        }
+    }
+
+    /// Follow mode, the input quiet: the file is closed until it is read from again.
+    pub(crate) fn rest(&mut self) {
+        if let Peek::File { file, .. } = self {
+            *file = None;
         }
     }
 
