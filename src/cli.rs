@@ -406,4 +406,7 @@ pub(crate) enum DiffFormat {
     Text,
     /// One JSON record per difference.
     Jsonl,
+    /// GitHub Markdown for a pull-request comment or $GITHUB_STEP_SUMMARY: each record that
+    /// differs under a heading, at most 65,536 characters.
+    Md,
 }

@@ -23,7 +23,11 @@ fn readme_ci_commands() -> Vec<String> {
             in_code = !in_code;
             continue;
         }
-        let line = line.trim().trim_start_matches("- run:").trim();
+        let line = line
+            .trim()
+            .trim_start_matches("- run:")
+            .trim_start_matches("run:")
+            .trim();
         if in_code && line.starts_with("scribe ") && !line.contains('#') {
             commands.push(line.to_owned());
         }
@@ -59,10 +63,15 @@ fn sh(dir: &Path, command: &str) -> i32 {
 #[test]
 fn the_readme_ci_recipe_works_as_written() {
     let commands = readme_ci_commands();
-    let (golden, check): (Vec<&String>, Vec<&String>) =
+    let (golden, diffs): (Vec<&String>, Vec<&String>) =
         commands.iter().partition(|c| !c.starts_with("scribe diff"));
+    let (summary, check): (Vec<&String>, Vec<&String>) = diffs
+        .into_iter()
+        .partition(|c| c.contains("GITHUB_STEP_SUMMARY"));
     assert_eq!(golden.len(), 1, "one golden command in {commands:?}");
     assert_eq!(check.len(), 1, "one diff command in {commands:?}");
+    assert_eq!(summary.len(), 1, "one summary command in {commands:?}");
+    let summary = format!("export GITHUB_STEP_SUMMARY=summary.md; {}", summary[0]);
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("tests/agent")).unwrap();
     let run = std::fs::read_to_string(sample("ci-run.jsonl")).unwrap();
@@ -83,6 +92,14 @@ fn the_readme_ci_recipe_works_as_written() {
     assert_ne!(changed, rerun(&run));
     std::fs::write(dir.path().join("run.jsonl"), changed).unwrap();
     assert_eq!(sh(dir.path(), check[0]), 1, "a changed run fails the job");
+    // The failure's summary: what changed, as Markdown, on the run's page.
+    assert_eq!(sh(dir.path(), &summary), 1);
+    let page = std::fs::read_to_string(dir.path().join("summary.md")).unwrap();
+    assert!(
+        page.starts_with("### scribe diff: 1 record(s) differ"),
+        "{page}"
+    );
+    assert!(page.contains("CHANGED"), "{page}");
 }
 
 #[test]

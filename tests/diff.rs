@@ -443,3 +443,75 @@ fn every_name_the_samples_write_is_documented() {
         "not in docs/schema.md's --ignore names: {missing:?}"
     );
 }
+
+/// A Claude stream of `n` prompts, each answered with `answer` and its number.
+fn long_run(n: usize, answer: &str) -> String {
+    let mut s = String::new();
+    for i in 0..n {
+        s.push_str(&format!(
+            "{{\"type\":\"user\",\"message\":{{\"role\":\"user\",\"content\":\"question {i}\"}}}}\n\
+             {{\"type\":\"assistant\",\"message\":{{\"id\":\"m{i}\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"m\",\"content\":[{{\"type\":\"text\",\"text\":\"{answer} {i}\"}}]}}}}\n"
+        ));
+    }
+    s
+}
+
+/// `scribe diff --to md`: each record that differs under its heading, in a `diff` block, exit 1;
+/// never more than a comment holds, saying what it left out and how to see it.
+#[test]
+fn the_markdown_report_fits_a_pull_request_comment() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = write(dir.path(), "old.jsonl", &long_run(3, "yes"));
+    let new = write(
+        dir.path(),
+        "new.jsonl",
+        &long_run(3, "yes").replace("yes 1", "no <b>1</b> @team"),
+    );
+    let out = scribe()
+        .args(["diff", "--to", "md"])
+        .args([&old, &new])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        md.starts_with("### scribe diff: 1 record(s) differ"),
+        "{md}"
+    );
+    assert!(md.contains("#### ~ turn 4 (assistant)"), "{md}");
+    assert!(md.contains("```diff\n"), "{md}");
+    assert!(
+        md.contains("- yes 1") && md.contains("+ no <b>1</b> @team"),
+        "{md}"
+    );
+    let outside_code: String = md.split("```").step_by(2).collect();
+    assert!(!outside_code.contains("<b>"), "{md}");
+
+    let old = write(dir.path(), "old2.jsonl", &long_run(3000, "yes"));
+    let new = write(dir.path(), "new2.jsonl", &long_run(3000, "no"));
+    let out = scribe()
+        .args(["diff", "--to", "md"])
+        .args([&old, &new])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        md.chars().count() <= 65_536,
+        "{} characters",
+        md.chars().count()
+    );
+    assert!(md.chars().count() > 60_000, "it fills the comment");
+    assert!(
+        md.contains("are not shown") && md.contains("`scribe diff "),
+        "{}",
+        &md[md.len() - 400..]
+    );
+    let same = scribe()
+        .args(["diff", "--to", "md"])
+        .args([&old, &old])
+        .output()
+        .unwrap();
+    assert_eq!(same.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&same.stdout).contains("the runs did the same things"));
+}

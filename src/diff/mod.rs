@@ -32,6 +32,7 @@ use crate::transform::Transforms;
 mod align;
 mod compare;
 mod print;
+mod print_md;
 mod vocabulary;
 
 /// Runs `scribe diff`; returns the exit status.
@@ -79,6 +80,7 @@ pub(crate) fn run(cli: &Cli, args: &DiffArgs) -> Result<u8> {
     match args.to {
         DiffFormat::Text => print::text(&mut out, &changes, settings.color)?,
         DiffFormat::Jsonl => print::jsonl(&mut out, &changes)?,
+        DiffFormat::Md => print_md::markdown(&mut out, &changes, &args.old, &args.new)?,
     }
     out.flush()?;
     Ok(if changes.is_empty() {

@@ -21,7 +21,7 @@ pub(crate) mod ansi;
 mod events;
 pub(crate) mod html;
 mod jsonl;
-mod markdown;
+pub(crate) mod markdown;
 /// Notice wordings shared by the text, Markdown and HTML renderers.
 pub(crate) mod notice_text;
 /// Terminal colours (SGR) in output: one parser, drawn as classed spans (HTML) or styled runs

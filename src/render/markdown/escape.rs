@@ -36,7 +36,7 @@ pub(crate) fn fence_for(text: &str, c: char) -> String {
 }
 
 /// A fenced code block holding `text` whole.
-pub(super) fn fenced(out: &mut String, lang: &str, text: &str) {
+pub(crate) fn fenced(out: &mut String, lang: &str, text: &str) {
     let text = sanitize(text);
     let fence = fence_for(&text, '`');
     out.push_str(&fence);
@@ -106,7 +106,7 @@ fn mentions(text: &str) -> Vec<std::ops::Range<usize>> {
 
 /// Escapes text for a line of scribe's own Markdown (notices): no markup, no HTML, mentions in
 /// code spans.
-pub(super) fn inline(text: &str) -> String {
+pub(crate) fn inline(text: &str) -> String {
     let text = sanitize(text);
     let mut out = String::new();
     let mut last = 0;

@@ -16,7 +16,7 @@
 
 use std::io::{self, Write};
 
-mod escape;
+pub(crate) mod escape;
 mod notices;
 
 use super::sgr::strip;
