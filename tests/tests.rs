@@ -41,6 +41,8 @@ mod html;
 mod html_browser;
 // --to text: goldens, corpus, hostile content, colour, the live view.
 mod render_text;
+// Hooks in the text view: one line each, at its end; "no end" only when none came.
+mod hooks;
 // --to md: goldens and the <details> structure under a CommonMark parser.
 mod render_md;
 // Every capture in every output format; renderers free of source-specific code.

@@ -2,13 +2,13 @@
 //! they only wait behind the items before them. Two notices change the fold: the agent's
 //! `result` ends its turn (everything held is written, but a turn whose sub-agent still runs in
 //! the background), and a conversation reset writes everything. A hook is held from its start to
-//! its end and written once (`hooks.rs`).
+//! its end and written once (`model::hooks`).
 
+use crate::model::hooks::HookStep;
 use crate::model::session::{Level, SystemNotice};
 use crate::model::transcript::{DebugRecord, TranscriptItem};
 
 use super::Folder;
-use super::hooks::HookStep;
 
 impl Folder {
     /// `Notice`: a `result` first ends the agent's turn; then the notice is queued, or held
