@@ -27,6 +27,8 @@ mod session_inline;
 mod qwen;
 // Qwen Code saved chats: their own format, read fully.
 mod qwen_session;
+// The end of a Qwen daemon stream: open calls keep their state, one notice says so.
+mod qwen_input_end;
 // Codex, Gemini and Qwen raw files: every call id, text, prompt and output kept (issue 11).
 mod conservation_agents;
 // Sub-agent calls recorded inline and queued prompts, over the corpus and external2.
