@@ -29,6 +29,8 @@ mod qwen;
 mod qwen_session;
 // The end of a Qwen daemon stream: open calls keep their state, one notice says so.
 mod qwen_input_end;
+// Malformed Qwen daemon payloads: debug records keeping the line, drawn on no page.
+mod qwen_malformed;
 // Codex, Gemini and Qwen raw files: every call id, text, prompt and output kept (issue 11).
 mod conservation_agents;
 // Sub-agent calls recorded inline and queued prompts, over the corpus and external2.

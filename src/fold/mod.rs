@@ -103,7 +103,7 @@ use crate::model::event::{Event, EventKind, Thread};
 use crate::model::hooks::OpenHooks;
 use crate::model::recent::Recent;
 use crate::model::session::SessionSnapshot;
-use crate::model::transcript::{TranscriptItem, TurnMeta};
+use crate::model::transcript::{DebugRecord, TranscriptItem, TurnMeta};
 
 /// Branches left behind by a rewind or a fork, folded on their own into one notice.
 mod branches;
@@ -270,7 +270,16 @@ impl Folder {
             EventKind::BranchStarted { leaf_id, thread } => self.open_branch(leaf_id, thread),
             EventKind::BranchEnded => {} // without a start (always sent first): nothing to close
             EventKind::Absorbed { .. } => {} // empty for the transcript; the adapter counted it
-            EventKind::Debug { reason, raw } => self.debug(reason, event.line, raw),
+            EventKind::Debug {
+                reason,
+                raw,
+                malformed,
+            } => self.debug(DebugRecord {
+                reason,
+                line: event.line,
+                raw,
+                malformed,
+            }),
         }
         self.release(out);
     }

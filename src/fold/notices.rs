@@ -45,12 +45,8 @@ impl Folder {
     }
 
     /// `Debug`: a line nothing understood, kept whole with its line number.
-    pub(super) fn debug(&mut self, reason: String, line: u64, raw: String) {
-        self.ready(TranscriptItem::Debug(Box::new(DebugRecord {
-            reason,
-            line,
-            raw,
-        })));
+    pub(super) fn debug(&mut self, record: DebugRecord) {
+        self.ready(TranscriptItem::Debug(Box::new(record)));
     }
 
     /// The input ended: hooks that never ended are written as they were last heard of.

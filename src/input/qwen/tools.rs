@@ -119,6 +119,7 @@ impl Conversation {
     pub(super) fn tool_call(&mut self, upd: &Value, e: &mut Emit<'_>) {
         let Some(id) = opt_string(upd, "toolCallId") else {
             e.push(EventKind::Debug {
+                malformed: true,
                 reason: "malformed tool call (no toolCallId)".into(),
                 raw: upd.to_string(),
             });
