@@ -171,15 +171,13 @@ impl TextRenderer {
     /// start or progress waits for its end, paired as the fold pairs them, so that the line
     /// printed is the one the fold writes.
     fn live_notice(&mut self, out: &mut dyn Write, notice: &SystemNotice) -> io::Result<()> {
-        let ready = match notice {
-            SystemNotice::Hook { .. } => match self.live.hooks.notice(notice.clone()) {
-                HookStep::Write(notices) => notices,
-                HookStep::Held => return Ok(()),
-            },
-            _ => {
-                self.live.mark_notice(notice);
-                return self.notice(out, notice);
-            }
+        if !matches!(notice, SystemNotice::Hook { .. }) {
+            self.live.mark_notice(notice);
+            return self.notice(out, notice);
+        }
+        let ready = match self.live.hooks.notice(notice.clone()) {
+            HookStep::Write(notices) => notices,
+            HookStep::Held => return Ok(()),
         };
         for n in &ready {
             self.live.mark_notice(n);
