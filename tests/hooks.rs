@@ -3,7 +3,7 @@
 //! (`hook_started`, then `hook_response` with `output`, `exit_code`, `outcome`), as the corpus's
 //! `claude-code/09-hooks/stream.jsonl` records them.
 
-use crate::util::scribe;
+use crate::util::stdout_of;
 
 /// A hook that started and ended, then one that started and was never heard of again.
 const HOOKS: &str = concat!(
@@ -17,13 +17,7 @@ const HOOKS: &str = concat!(
 
 /// The view of `HOOKS` in `format`, without colour.
 fn view(format: &str) -> String {
-    let out = scribe()
-        .args(["--to", format, "--color", "never", "-"])
-        .write_stdin(HOOKS)
-        .output()
-        .expect("scribe runs");
-    assert!(out.status.success(), "{out:?}");
-    String::from_utf8(out.stdout).expect("utf-8")
+    stdout_of(&["--to", format, "--color", "never", "-"], HOOKS.to_owned())
 }
 
 #[test]

@@ -7,7 +7,7 @@
 
 use serde_json::{Value, json};
 
-use crate::util::{json_lines, scribe};
+use crate::util::{json_lines, stdout_of};
 
 /// One SSE frame: `event:`, `id:` and the envelope as its `data:`.
 fn frame(id: u64, ty: &str, data: Value) -> String {
@@ -75,14 +75,8 @@ fn cut_stream() -> String {
 
 /// `cut_stream()` converted with `args`.
 fn convert(args: &[&str]) -> String {
-    let out = scribe()
-        .args(args)
-        .args(["--from", "qwen-daemon", "-"])
-        .write_stdin(cut_stream())
-        .output()
-        .expect("scribe runs");
-    assert!(out.status.success(), "{out:?}");
-    String::from_utf8(out.stdout).expect("utf-8")
+    let args = [args, &["--from", "qwen-daemon", "-"]].concat();
+    stdout_of(&args, cut_stream())
 }
 
 /// Every tool call of the transcript, sub-agents' included.

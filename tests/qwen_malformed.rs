@@ -8,7 +8,7 @@
 
 use serde_json::{Value, json};
 
-use crate::util::{json_lines, scribe};
+use crate::util::{json_lines, stdout_of};
 
 /// A `session_update` SSE frame carrying `update`.
 fn update(id: u64, update: Value) -> String {
@@ -62,14 +62,8 @@ fn stream() -> String {
 
 /// `stream()` converted with `args`.
 fn convert(args: &[&str]) -> String {
-    let out = scribe()
-        .args(args)
-        .args(["--from", "qwen-daemon", "-"])
-        .write_stdin(stream())
-        .output()
-        .expect("scribe runs");
-    assert!(out.status.success(), "{out:?}");
-    String::from_utf8(out.stdout).expect("utf-8")
+    let args = [args, &["--from", "qwen-daemon", "-"]].concat();
+    stdout_of(&args, stream())
 }
 
 #[test]
@@ -116,22 +110,12 @@ fn no_view_draws_a_malformed_payload_even_with_debug() {
 fn the_upstream_vector_leaks_nothing_with_debug() {
     let dir = crate::util::corpus();
     let path = dir.join("qwen-daemon/upstream/conformance-malformed-payload-redaction.jsonl");
+    let vector = std::fs::read_to_string(path).expect("the vector is in the corpus");
     let forbidden = "must-not-leak-malformed-payload";
     for to in ["html", "md", "text"] {
-        let out = scribe()
-            .args(["--to", to, "--debug"])
-            .arg(&path)
-            .output()
-            .expect("scribe runs");
-        assert!(out.status.success());
-        let page = String::from_utf8(out.stdout).unwrap();
+        let page = stdout_of(&["--to", to, "--debug"], vector.clone());
         assert!(page.contains("not understood"), "--to {to}: {page}");
         assert!(!page.contains(forbidden), "--to {to} --debug: {page}");
     }
-    let out = scribe()
-        .args(["--to", "jsonl"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(String::from_utf8(out.stdout).unwrap().contains(forbidden));
+    assert!(stdout_of(&["--to", "jsonl"], vector).contains(forbidden));
 }
