@@ -181,7 +181,7 @@ pub(crate) struct ConvertArgs {
     /// Show each line nothing understood where it came.
     ///
     /// Show each line nothing understood where it came: which line and why (text, Markdown), and
-    /// its raw input (HTML). By default they are only counted, in one line at the end ("3 lines
+    /// its raw input (HTML; never the payload of a known kind that is malformed). By default they are only counted, in one line at the end ("3 lines
     /// not understood"); --to jsonl always keeps them whole.
     #[arg(hide_short_help = true, long)]
     pub(crate) debug: bool,

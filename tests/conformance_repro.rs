@@ -283,36 +283,44 @@ fn repro_perm_late_permission_answer_keeps_the_result() {
     assert_eq!(call(&recs, "c2")["state"], "success");
 }
 
-/// pend (Qwen): calls the input leaves unanswered (one waiting for approval) are not shown as
-/// done: each says no result was recorded, the permission request stays on its call, and a
-/// notice says the input ended while they ran.
+/// pend (Qwen): calls the input leaves unanswered keep the state they were last in (one waiting
+/// for approval, one announced and not started): nothing ends them, no error or daemon status
+/// is made up; the permission request stays on its call, one notice says where the input
+/// ended, and the text and Markdown views word the two states apart.
 #[test]
 fn repro_pend_unanswered_calls_are_not_done() {
     let recs = records("pend.jsonl");
-    for id in ["c1", "c2"] {
-        let c = call(&recs, id);
-        assert_ne!(c["state"], "success", "{id}");
-        assert!(
-            c["errorText"]
-                .as_str()
-                .unwrap()
-                .contains("no result recorded")
-        );
+    let c1 = call(&recs, "c1");
+    let c2 = call(&recs, "c2");
+    assert_eq!(c1["state"], "approval-pending");
+    assert_eq!(c2["state"], "pending");
+    for c in [&c1, &c2] {
+        assert!(c.get("errorText").is_none(), "{c}");
+        assert!(c.get("output").is_none(), "{c}");
+        assert_eq!(c["sidecar"]["status"], "pending", "the daemon's last word");
     }
+    assert_eq!(c1["sidecar"]["permission"]["requestId"], "r1");
+    let incomplete: Vec<&Value> = recs
+        .iter()
+        .filter(|r| r["notice"]["source"] == "incomplete")
+        .collect();
+    assert_eq!(incomplete.len(), 1);
     assert_eq!(
-        call(&recs, "c1")["sidecar"]["permission"]["requestId"],
-        "r1"
-    );
-    assert_eq!(
-        recs.iter()
-            .filter(|r| r["notice"]["source"] == "incomplete")
-            .count(),
-        1
+        incomplete[0]["notice"]["text"],
+        "incomplete: the input ends while 2 tool calls are open (1 waiting for approval, 1 not \
+         started)"
     );
     let text = rendered("pend.jsonl", "text", &[]);
+    assert!(text.contains("(waiting for approval)"), "{text}");
+    assert!(text.contains("(not started, no result)"), "{text}");
+    let md = rendered("pend.jsonl", "md", &[]);
     assert!(
-        text.contains("the input ends while 2 tool calls run"),
-        "{text}"
+        md.contains("run_shell_command(ls) · waiting for approval</summary>"),
+        "{md}"
+    );
+    assert!(
+        md.contains("run_shell_command(rm x) · not started, no result</summary>"),
+        "{md}"
     );
 }
 

@@ -29,6 +29,10 @@ mod session_inline;
 mod qwen;
 // Qwen Code saved chats: their own format, read fully.
 mod qwen_session;
+// The end of a Qwen daemon stream: open calls keep their state, one notice says so.
+mod qwen_input_end;
+// Malformed Qwen daemon payloads: debug records keeping the line, drawn on no page.
+mod qwen_malformed;
 // Codex, Gemini and Qwen raw files: every call id, text, prompt and output kept (issue 11).
 mod conservation_agents;
 // Sub-agent calls recorded inline and queued prompts, over the corpus and external2.
@@ -43,6 +47,8 @@ mod html;
 mod html_browser;
 // --to text: goldens, corpus, hostile content, colour, the live view.
 mod render_text;
+// Hooks in the text view: one line each, at its end; "no end" only when none came.
+mod hooks;
 // --to md: goldens and the <details> structure under a CommonMark parser.
 mod render_md;
 // Every capture in every output format; renderers free of source-specific code.

@@ -141,6 +141,18 @@ pub(crate) fn run_jsonl(path: &Path, args: &[&str]) -> (Vec<serde_json::Value>, 
     )
 }
 
+/// Runs scribe with `args` on `stdin` (the arguments name `-` or leave the input out); asserts
+/// exit 0 and returns its standard output.
+pub(crate) fn stdout_of(args: &[&str], stdin: String) -> String {
+    let out = scribe()
+        .args(args)
+        .write_stdin(stdin)
+        .output()
+        .expect("scribe runs");
+    assert!(out.status.success(), "{args:?}: {out:?}");
+    String::from_utf8(out.stdout).expect("output is UTF-8")
+}
+
 /// Folds a file or directory to JSONL; asserts exit 0 and a quiet stderr.
 pub(crate) fn fold_quiet(path: &Path) -> Vec<serde_json::Value> {
     let (records, stderr) = run_jsonl(path, &[]);

@@ -24,7 +24,7 @@
 //! flattened       whether runs nested too deep were flattened, and said so    subagents.rs
 //! skill_awaiting  Skill calls whose body may still come, in result order      skills.rs
 //! deltas          streamed text of messages that have no block yet            deltas.rs
-//! hooks           hooks started and not ended                                 hooks.rs
+//! hooks           hooks started and not ended                                 model/hooks.rs
 //! last_session    the last session snapshot written                           session.rs
 //! branch          the abandoned branch being folded by a fold of its own      branches.rs
 //! blocker         where the front turn was last found not final               release.rs
@@ -59,7 +59,7 @@
 //! SubtaskFinished    subagents.rs   freezes the run (design §14, ingest step 4);
 //!                                   → a task notice: no run
 //! Notice             notices.rs     the agent's `result` closes every open message and skill wait
-//!                    hooks.rs       and writes everything held but a turn whose sub-agent runs in
+//!                    model/hooks.rs and writes everything held but a turn whose sub-agent runs in
 //!                                   the background; a hook is held from its start to its end;
 //!                                   → the notice (a hook's once, at its end)
 //! ConversationReset  notices.rs     closes the open messages; writes all; → a reset notice
@@ -100,9 +100,10 @@ use std::collections::VecDeque;
 use foldhash::HashMap;
 
 use crate::model::event::{Event, EventKind, Thread};
+use crate::model::hooks::OpenHooks;
 use crate::model::recent::Recent;
 use crate::model::session::SessionSnapshot;
-use crate::model::transcript::{TranscriptItem, TurnMeta};
+use crate::model::transcript::{DebugRecord, TranscriptItem, TurnMeta};
 
 /// Branches left behind by a rewind or a fork, folded on their own into one notice.
 mod branches;
@@ -110,8 +111,6 @@ mod branches;
 mod calls;
 /// Streamed text, kept only until its message's blocks come.
 mod deltas;
-/// Hooks held from their start to their end, so that each is one notice.
-mod hooks;
 /// Notices and debug records, and the two notices that end what the fold holds.
 mod notices;
 /// The queue of items not yet written, and the index that finds a pending turn by its id.
@@ -130,7 +129,6 @@ mod turns;
 use branches::OpenBranch;
 use calls::CallSlot;
 use deltas::DeltaBuffer;
-use hooks::OpenHooks;
 use pending::PendingQueue;
 use subagents::{Flattened, SubThread};
 use turns::Block;
@@ -272,7 +270,16 @@ impl Folder {
             EventKind::BranchStarted { leaf_id, thread } => self.open_branch(leaf_id, thread),
             EventKind::BranchEnded => {} // without a start (always sent first): nothing to close
             EventKind::Absorbed { .. } => {} // empty for the transcript; the adapter counted it
-            EventKind::Debug { reason, raw } => self.debug(reason, event.line, raw),
+            EventKind::Debug {
+                reason,
+                raw,
+                malformed,
+            } => self.debug(DebugRecord {
+                reason,
+                line: event.line,
+                raw,
+                malformed,
+            }),
         }
         self.release(out);
     }

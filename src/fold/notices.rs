@@ -2,13 +2,13 @@
 //! they only wait behind the items before them. Two notices change the fold: the agent's
 //! `result` ends its turn (everything held is written, but a turn whose sub-agent still runs in
 //! the background), and a conversation reset writes everything. A hook is held from its start to
-//! its end and written once (`hooks.rs`).
+//! its end and written once (`model::hooks`).
 
+use crate::model::hooks::HookStep;
 use crate::model::session::{Level, SystemNotice};
 use crate::model::transcript::{DebugRecord, TranscriptItem};
 
 use super::Folder;
-use super::hooks::HookStep;
 
 impl Folder {
     /// `Notice`: a `result` first ends the agent's turn; then the notice is queued, or held
@@ -45,12 +45,8 @@ impl Folder {
     }
 
     /// `Debug`: a line nothing understood, kept whole with its line number.
-    pub(super) fn debug(&mut self, reason: String, line: u64, raw: String) {
-        self.ready(TranscriptItem::Debug(Box::new(DebugRecord {
-            reason,
-            line,
-            raw,
-        })));
+    pub(super) fn debug(&mut self, record: DebugRecord) {
+        self.ready(TranscriptItem::Debug(Box::new(record)));
     }
 
     /// The input ended: hooks that never ended are written as they were last heard of.

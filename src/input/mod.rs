@@ -169,6 +169,7 @@ pub(crate) fn push_debug(out: &mut Vec<Event>, line: &InputLine, reason: &str) {
     out.push(Event {
         line: line.number,
         kind: EventKind::Debug {
+            malformed: false,
             reason: reason.to_owned(),
             raw: line.text.clone(),
         },

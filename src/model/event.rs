@@ -216,7 +216,15 @@ pub(crate) enum EventKind {
     /// protocol, stream markers). Counted, so that no line disappears unaccounted.
     Absorbed { what: String },
     /// A line nothing understood: kept whole in a `debug` record.
-    Debug { reason: String, raw: String },
+    Debug {
+        reason: String,
+        raw: String,
+        /// The line is of a kind the adapter knows, and its payload is not that kind's shape
+        /// (a field missing or of the wrong type). Its raw text is kept in the records, never
+        /// drawn on a page (the Qwen conformance vector `malformed-payload-redaction`).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        malformed: bool,
+    },
 }
 
 impl EventKind {

@@ -7,6 +7,9 @@ pub(crate) mod details;
 pub(crate) mod event;
 /// The change an edit or write call makes to a file, and its diff.
 pub(crate) mod file_change;
+/// Hooks held from their start to their end, so that each is one notice (the fold and the
+/// terminal view's live path pair them the same way).
+pub(crate) mod hooks;
 /// A bounded memory of the ids an input has shown.
 pub(crate) mod recent;
 pub(crate) mod session;

@@ -571,6 +571,10 @@ pub(crate) struct DebugRecord {
     pub(crate) reason: String,
     pub(crate) line: u64,
     pub(crate) raw: String,
+    /// A known kind whose payload is malformed (see `EventKind::Debug`): the views say which
+    /// line and why, and never draw its raw text, even with `--debug`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) malformed: bool,
 }
 
 /// What the fold hands to a renderer: only final things.

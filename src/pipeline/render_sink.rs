@@ -116,6 +116,7 @@ impl<W: Write> Sink for RenderSink<'_, W> {
                 let as_debug = Event {
                     line: event.line,
                     kind: EventKind::Debug {
+                        malformed: false,
                         reason: String::new(),
                         raw,
                     },

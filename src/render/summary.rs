@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 
 use crate::model::tool_kind::ToolFamily;
-use crate::model::transcript::{NonText, ToolCall, output_text};
+use crate::model::transcript::{NonText, ToolCall, ToolState, output_text};
 
 /// The longest summary kept on a call's line, in characters.
 const MAX: usize = 100;
@@ -89,6 +89,19 @@ pub(crate) fn call_line(call: &ToolCall) -> String {
     match input_summary(call) {
         Some(s) => format!("{name}({s})"),
         None => name,
+    }
+}
+
+/// What a call with no result was last doing, as the text and Markdown views word it: waiting
+/// for approval, not started, or running with no result (the input, or its turn, ended before
+/// the result). `None` for a call that ended. The three read differently, so that a reader
+/// never takes a call that waited for a person for one that ran.
+pub(crate) fn open_state(state: ToolState) -> Option<&'static str> {
+    match state {
+        ToolState::ApprovalPending => Some("waiting for approval"),
+        ToolState::Pending => Some("not started, no result"),
+        ToolState::Running => Some("running, no result"),
+        ToolState::Success | ToolState::Error | ToolState::ApprovalDenied => None,
     }
 }
 

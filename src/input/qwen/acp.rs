@@ -60,17 +60,14 @@ impl Conversation {
         if let Some(reason) = self.cancelled.take() {
             self.cancel_open_calls(&reason, e);
         }
-        // Calls still running when the input ends: the capture stopped before their result.
-        let n = self.end_open_calls("no result recorded: the input ends while the call runs", e);
-        if n > 0 {
+        // Calls still open when the input ends: the capture stopped before their result. Each
+        // keeps the state it was last in (waiting for approval, running, its sub-agent at
+        // work); one notice says where the input ended.
+        if let Some(open) = self.open_call_states().said() {
             e.push(info(
                 "incomplete",
                 Level::Warning,
-                format!(
-                    "incomplete: the input ends while {n} tool call{} run{}",
-                    if n == 1 { "" } else { "s" },
-                    if n == 1 { "s" } else { "" }
-                ),
+                format!("incomplete: the input ends while {open}"),
                 Value::Null,
             ));
         }

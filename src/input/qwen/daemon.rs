@@ -25,7 +25,7 @@ use crate::input::fields::{info, names, str_of};
 use crate::input::qwen::acp::{Conversation, Emit, iso_millis};
 use crate::input::qwen::order::{Admit, Held, Reorder};
 use crate::input::qwen::rewind::Branches;
-use crate::input::qwen::wire::{KNOWN_TYPES, NOTICES, malformed, summary};
+use crate::input::qwen::wire::{KNOWN_TYPES, NOTICES, malformed, malformed_update, summary};
 use crate::input::sse::{Frame, SseItem, SseReader};
 use crate::input::{Adapter, InputLine, Report};
 use crate::model::event::{Event, EventKind};
@@ -112,6 +112,7 @@ impl QwenDaemon {
                     out.push(Event {
                         line: n,
                         kind: EventKind::Debug {
+                            malformed: false,
                             reason: what.into(),
                             raw: text,
                         },
@@ -196,6 +197,7 @@ impl QwenDaemon {
                 out.push(Event {
                     line,
                     kind: EventKind::Debug {
+                        malformed: false,
                         reason: what.into(),
                         raw: f.data,
                     },
@@ -218,6 +220,7 @@ impl QwenDaemon {
                 out.push(Event {
                     line,
                     kind: EventKind::Debug {
+                        malformed: false,
                         reason: "invalid JSON envelope".into(),
                         raw: text.to_owned(),
                     },
@@ -240,6 +243,7 @@ impl QwenDaemon {
                 kind: EventKind::Debug {
                     reason,
                     raw: raw.to_owned(),
+                    malformed: false,
                 },
             })
         };
@@ -350,12 +354,14 @@ impl QwenDaemon {
         raw: &str,
         out: &mut Vec<Event>,
     ) {
-        let debug = |out: &mut Vec<Event>, reason: String| {
+        // `malformed`: a known type whose payload is not its shape.
+        let debug = |out: &mut Vec<Event>, reason: String, malformed: bool| {
             out.push(Event {
                 line,
                 kind: EventKind::Debug {
                     reason,
                     raw: raw.to_owned(),
+                    malformed,
                 },
             })
         };
@@ -363,10 +369,10 @@ impl QwenDaemon {
         let event_id = env.get("id").and_then(Value::as_u64);
         let data = env.get("data").cloned().unwrap_or(Value::Null);
         if !KNOWN_TYPES.contains(&ty) {
-            return debug(out, format!("unknown daemon event type {ty:?}"));
+            return debug(out, format!("unknown daemon event type {ty:?}"), false);
         }
-        if let Some(why) = malformed(ty, &data) {
-            return debug(out, why);
+        if let Some(why) = malformed(ty, &data).or_else(|| malformed_update(ty, &data)) {
+            return debug(out, why, true);
         }
         if self.session.session_id.is_empty() {
             if let Some(s) = data.get("sessionId").and_then(Value::as_str) {
@@ -408,6 +414,7 @@ impl QwenDaemon {
                 if !c.session_update(upd, e) {
                     let kind = str_of(upd, "sessionUpdate");
                     e.push(EventKind::Debug {
+                        malformed: kind.is_empty(),
                         reason: if kind.is_empty() {
                             "malformed session_update (no sessionUpdate)".into()
                         } else {
@@ -498,6 +505,7 @@ impl QwenDaemon {
                     e.push(info(ty, *level, summary(label, data, fields), data.clone()))
                 }
                 None => e.push(EventKind::Debug {
+                    malformed: false,
                     reason: format!("daemon event type {ty:?} has no mapping"),
                     raw: raw.to_owned(),
                 }),

@@ -16,6 +16,8 @@
 //! completed / failed                    tool-result (success / error); a denied call keeps
 //!                                       approval-denied and only takes the output
 //! prompt cancelled, call still open     tool-result error "cancelled: …"
+//! input ends, call still open           nothing: the call keeps its last state; one
+//!                                       `incomplete` notice counts them by state
 //! agent call with arguments             subtask-started + the prompt as the sub-agent's
 //!                                       first turn; progress pings → subtask-progress;
 //!                                       its end → subtask-finished before its result
@@ -36,6 +38,45 @@ use crate::model::tool_kind::ToolKind;
 use crate::model::transcript::{
     Caller, NonText, Part, SubagentStatus, ToolCall, ToolState, Turn, TurnOrigin, output_text,
 };
+
+/// How many calls are still open, by the state each was last in.
+#[derive(Debug, Default)]
+pub(super) struct OpenCalls {
+    /// Waiting for an answer to their permission request (`approval-pending`).
+    pub(super) approval: usize,
+    /// Announced and not started (`pending`).
+    pub(super) pending: usize,
+    /// Started (`running`).
+    pub(super) running: usize,
+}
+
+impl OpenCalls {
+    /// The end-of-input notice's words for them ("2 tool calls are open (1 waiting for
+    /// approval, 1 running)", "1 tool call is open (running)"), or nothing when none is open.
+    pub(super) fn said(&self) -> Option<String> {
+        let total = self.approval + self.pending + self.running;
+        let states: Vec<String> = [
+            (self.approval, "waiting for approval"),
+            (self.pending, "not started"),
+            (self.running, "running"),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| match total {
+            1 => (*what).to_owned(),
+            _ => format!("{n} {what}"),
+        })
+        .collect();
+        (total > 0).then(|| {
+            format!(
+                "{total} tool call{} {} open ({})",
+                if total == 1 { "" } else { "s" },
+                if total == 1 { "is" } else { "are" },
+                states.join(", ")
+            )
+        })
+    }
+}
 
 impl Conversation {
     /// Every tool call still open (not finished, not denied), in the order they appeared.
@@ -78,6 +119,7 @@ impl Conversation {
     pub(super) fn tool_call(&mut self, upd: &Value, e: &mut Emit<'_>) {
         let Some(id) = opt_string(upd, "toolCallId") else {
             e.push(EventKind::Debug {
+                malformed: true,
                 reason: "malformed tool call (no toolCallId)".into(),
                 raw: upd.to_string(),
             });
@@ -436,23 +478,36 @@ impl Conversation {
         }
     }
 
-    /// Ends every call still open as an error: the prompt was cancelled.
+    /// Ends every call still open as an error: the prompt was cancelled, and what a call
+    /// printed so far stays its output.
     pub(super) fn cancel_open_calls(&mut self, reason: &str, e: &mut Emit<'_>) {
-        self.end_open_calls(&format!("cancelled ({reason})"), e);
-    }
-
-    /// Ends every call still open as an error saying why (`note`); what a call printed so far
-    /// stays its output. Returns how many there were.
-    pub(super) fn end_open_calls(&mut self, note: &str, e: &mut Emit<'_>) -> usize {
-        let open = self.open_calls();
-        for id in &open {
+        let note = format!("cancelled ({reason})");
+        for id in &self.open_calls() {
             if let Some(rec) = self.calls.get_mut(id) {
                 rec.status = "failed".into();
-                rec.end_note = Some(note.to_owned());
+                rec.end_note = Some(note.clone());
             }
             self.finish_call(id, e);
         }
-        open.len()
+    }
+
+    /// The calls still open, counted by the state each was last put in: waiting for approval
+    /// (a permission asked and not answered), announced and not started (`pending`), running.
+    /// Nothing ends them: the input stopped before it said how they ended.
+    pub(super) fn open_call_states(&self) -> OpenCalls {
+        let mut n = OpenCalls::default();
+        for rec in self.open_calls().iter().filter_map(|id| self.calls.get(id)) {
+            let asked = rec
+                .permission
+                .as_ref()
+                .is_some_and(|p| p.get("outcome").is_none());
+            match (asked, rec.status.as_str()) {
+                (true, _) => n.approval += 1,
+                (false, "pending") => n.pending += 1,
+                (false, _) => n.running += 1,
+            }
+        }
+        n
     }
 
     /// `shell_output` / `tool_output`: the running shell call's output so far, or the user's own

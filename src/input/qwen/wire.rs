@@ -413,6 +413,66 @@ pub(super) fn malformed(ty: &str, data: &Value) -> Option<String> {
     (!missing.is_empty()).then(|| format!("malformed {ty} payload (no {})", missing.join(", ")))
 }
 
+/// Why a `session_update` payload is malformed: a field its kind's meaning rests on is missing
+/// or of the wrong type (ACP's `SessionUpdate`: a chunk's `content` is a content block, an
+/// object with a string `type`, and a `text` block's `text` is a string; a tool call has a
+/// string `toolCallId`, and its `content` and `locations`, when given, are arrays; a plan's
+/// `entries` is an array of objects with a string `content` and `status`; Qwen's
+/// `shell_output` has a string `output`). `None` when it is well-formed, not a
+/// `session_update`, or of a kind this does not check. Such a payload is a `debug` record
+/// keeping its line, never folded as an empty message, call or plan. A chunk flagged
+/// `_meta.promptCancelled` means the flag, whatever its content.
+pub(super) fn malformed_update(ty: &str, data: &Value) -> Option<String> {
+    let upd = data.get("update").filter(|_| ty == "session_update")?;
+    let kind = upd.get("sessionUpdate").and_then(Value::as_str)?;
+    let is = |k: &str, want: fn(&Value) -> bool| upd.get(k).is_some_and(want);
+    let given_not =
+        |k: &str, want: fn(&Value) -> bool| upd.get(k).is_some_and(|v| !v.is_null() && !want(v));
+    let why = match kind {
+        "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk" => {
+            let cancelled = upd.pointer("/_meta/promptCancelled") == Some(&Value::Bool(true));
+            let content = upd.get("content").filter(|c| c.is_object());
+            match content.map(|c| (c.get("type").and_then(Value::as_str), c.get("text"))) {
+                _ if cancelled => None,
+                None => Some("content is not a content block"),
+                Some((None, _)) => Some("content has no type"),
+                Some((Some("text"), t)) if !t.is_some_and(Value::is_string) => {
+                    Some("text content without a string text")
+                }
+                Some(_) => None,
+            }
+        }
+        "tool_call" | "tool_call_update" if !is("toolCallId", Value::is_string) => {
+            Some("no toolCallId")
+        }
+        "tool_call" | "tool_call_update" if given_not("content", Value::is_array) => {
+            Some("content is not an array")
+        }
+        "tool_call" | "tool_call_update" if given_not("locations", Value::is_array) => {
+            Some("locations is not an array")
+        }
+        "plan" => match upd.get("entries").and_then(Value::as_array) {
+            None => Some("entries is not an array"),
+            Some(entries) if !entries.iter().all(plan_entry) => {
+                Some("an entry without a string content and status")
+            }
+            Some(_) => None,
+        },
+        "shell_output" | "tool_output" if !is("output", Value::is_string) => {
+            Some("output is not a string")
+        }
+        _ => None,
+    }?;
+    Some(format!("malformed session_update/{kind} payload ({why})"))
+}
+
+/// An ACP plan entry a plan can show: an object with a string `content` and `status`.
+fn plan_entry(entry: &Value) -> bool {
+    ["content", "status"]
+        .iter()
+        .all(|k| entry.get(*k).is_some_and(Value::is_string))
+}
+
 /// `label (field: value, …)` over the fields present.
 pub(super) fn summary(label: &str, data: &Value, fields: &[&str]) -> String {
     let parts: Vec<String> = fields

@@ -13,6 +13,7 @@ use std::hash::{BuildHasher, Hash};
 use std::io::{self, Write};
 
 use super::TextRenderer;
+use crate::model::hooks::OpenHooks;
 use crate::model::session::SystemNotice;
 use crate::model::transcript::{Part, ToolCall, Turn};
 
@@ -128,6 +129,9 @@ pub(super) struct Live {
     pub(super) progress: HashMap<String, String>,
     /// Notices printed from their event, by fingerprint, counted.
     notices: HashMap<u64, u32>,
+    /// Hooks started and not ended, paired as the fold pairs them: a hook is printed once, at
+    /// its end, as the fold writes it (one that never ends is printed by `item`).
+    pub(super) hooks: OpenHooks,
     /// The call whose lines were the last thing printed (a result right below its call needs no
     /// reminder of which call it belongs to).
     pub(super) last_call: Option<String>,

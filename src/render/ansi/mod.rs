@@ -39,6 +39,7 @@ use super::totals::Totals;
 use super::{Render, Summary};
 use crate::model::Header;
 use crate::model::event::{Event, EventKind};
+use crate::model::hooks::HookStep;
 use crate::model::session::SystemNotice;
 use crate::model::transcript::{CallResult, Role, ToolCall, TranscriptItem};
 use crate::render::RenderOptions;
@@ -163,6 +164,25 @@ impl TextRenderer {
         let lines = self.view.call_head(call, 0);
         self.block(out, &lines)?;
         self.live.last_call = Some(call.tool_call_id.clone());
+        Ok(())
+    }
+
+    /// A notice from its event, remembered so that its item is not printed again. A hook's
+    /// start or progress waits for its end, paired as the fold pairs them, so that the line
+    /// printed is the one the fold writes.
+    fn live_notice(&mut self, out: &mut dyn Write, notice: &SystemNotice) -> io::Result<()> {
+        if !matches!(notice, SystemNotice::Hook { .. }) {
+            self.live.mark_notice(notice);
+            return self.notice(out, notice);
+        }
+        let ready = match self.live.hooks.notice(notice.clone()) {
+            HookStep::Write(notices) => notices,
+            HookStep::Held => return Ok(()),
+        };
+        for n in &ready {
+            self.live.mark_notice(n);
+            self.notice(out, n)?;
+        }
         Ok(())
     }
 
@@ -307,8 +327,7 @@ impl Render for TextRenderer {
             }
             // A result waits for its item: the fold writes every turn still held before it.
             EventKind::Notice { notice } if !matches!(**notice, SystemNotice::Result { .. }) => {
-                self.live.mark_notice(notice);
-                self.notice(out, notice)
+                self.live_notice(out, notice)
             }
             EventKind::SubtaskStarted {
                 task_id,

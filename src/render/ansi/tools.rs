@@ -97,18 +97,16 @@ impl View {
             .map(|o| output_text(o, NonText::Mark))
             .unwrap_or_default();
         match call.state {
-            ToolState::ApprovalPending => {
-                w.raw_line("(waiting for approval)", self.pal.dim);
-            }
-            ToolState::Pending | ToolState::Running => {
+            ToolState::ApprovalPending | ToolState::Pending | ToolState::Running => {
                 // A sub-agent still at work when the input ended: what it did so far.
-                if call.subagent.is_some() {
+                if call.subagent.is_some() && call.state != ToolState::ApprovalPending {
                     let mut lines = self.subagent(call, depth);
                     w.raw_line("(no result yet)", self.pal.dim);
                     lines.extend(w.finish());
                     return lines;
                 }
-                w.raw_line("(no result)", self.pal.dim);
+                let said = summary::open_state(call.state).unwrap_or_default();
+                w.raw_line(&format!("({said})"), self.pal.dim);
             }
             ToolState::ApprovalDenied => {
                 let msg = call

@@ -375,15 +375,22 @@ pub(crate) fn push_notice(
     h.raw_trusted("</div>\n");
 }
 
-/// An input line nothing understood (`--debug`): which line and why, its raw input folded.
+/// An input line nothing understood (`--debug`): which line and why, its raw input folded (but
+/// for a malformed payload of a known kind, which no page draws).
 pub(crate) fn push_debug(h: &mut Html, d: &DebugRecord) {
     h.raw_trusted("<details class=\"item debug\"><summary>Line ")
         .num(d.line)
         .raw_trusted(" not understood: ")
         .text(&d.reason)
-        .raw_trusted("</summary><pre>")
-        .text(&d.raw)
-        .raw_trusted("</pre></details>\n");
+        .raw_trusted("</summary>");
+    if d.malformed {
+        // A known kind with a malformed payload: the page says which line and why, and never
+        // draws the payload; the records keep it.
+        h.raw_trusted("<p>Its payload is not shown; <code>--to jsonl</code> keeps the line.</p>");
+    } else {
+        h.raw_trusted("<pre>").text(&d.raw).raw_trusted("</pre>");
+    }
+    h.raw_trusted("</details>\n");
 }
 
 /// The footer: what went wrong reading the input, if anything (lines not read; lines nothing

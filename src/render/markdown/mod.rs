@@ -176,17 +176,19 @@ impl MarkdownRenderer {
     }
 
     fn call(&self, out: &mut String, call: &ToolCall) {
-        let status = match call.state {
-            ToolState::Success => "",
-            ToolState::Error => " · error",
-            ToolState::ApprovalDenied => " · denied",
-            ToolState::ApprovalPending => " · waiting for approval",
-            ToolState::Pending | ToolState::Running => " · no result",
-        };
         let status = if call.denied.is_some() {
-            " · denied"
+            " · denied".to_owned()
         } else {
-            status
+            match call.state {
+                ToolState::Success => String::new(),
+                ToolState::Error => " · error".to_owned(),
+                ToolState::ApprovalDenied => " · denied".to_owned(),
+                ToolState::ApprovalPending | ToolState::Pending | ToolState::Running => {
+                    summary::open_state(call.state)
+                        .map(|s| format!(" · {s}"))
+                        .unwrap_or_default()
+                }
+            }
         };
         let line = summary::call_line(call);
         out.push_str(&format!(

@@ -177,7 +177,11 @@ pub(crate) fn walk_event<V: VisitMut + ?Sized>(v: &mut V, e: &mut Event) {
             opt_id(v, IdKind::Call, thread);
         }
         EventKind::Absorbed { what } => v.text(what),
-        EventKind::Debug { reason, raw } => {
+        EventKind::Debug {
+            reason,
+            raw,
+            malformed: _,
+        } => {
             v.text(reason);
             v.raw(raw);
         }

@@ -19,7 +19,12 @@ pub(crate) fn walk_item<V: VisitMut + ?Sized>(v: &mut V, item: &mut TranscriptIt
 }
 
 fn walk_debug<V: VisitMut + ?Sized>(v: &mut V, d: &mut DebugRecord) {
-    let DebugRecord { reason, line, raw } = d;
+    let DebugRecord {
+        reason,
+        line,
+        raw,
+        malformed: _,
+    } = d;
     v.text(reason);
     v.line(line);
     v.raw(raw);

@@ -346,6 +346,7 @@ impl Emitter {
                         return;
                     }
                     entries::outside_chain(ty, &v).unwrap_or_else(|| EventKind::Debug {
+                        malformed: false,
                         reason: format!("unknown session entry type {ty:?}"),
                         raw: v.to_string(),
                     })
@@ -389,6 +390,7 @@ impl Emitter {
                     report.problems.error(&name, line, &what);
                 }
                 return Err(Box::new(EventKind::Debug {
+                    malformed: false,
                     reason: what,
                     raw: String::new(),
                 }));
@@ -398,10 +400,12 @@ impl Emitter {
             Ok(v) if v.is_object() => Ok(v),
             // Pass 1 reported it already.
             Ok(_) => Err(Box::new(EventKind::Debug {
+                malformed: false,
                 reason: "not a JSON object".into(),
                 raw: text.into_owned(),
             })),
             Err(e) => Err(Box::new(EventKind::Debug {
+                malformed: false,
                 reason: format!("invalid JSON: {e}"),
                 raw: text.into_owned(),
             })),
@@ -947,6 +951,7 @@ fn decoded_into_nothing(out: &mut Vec<Event>, line: u64, ty: &str, raw: String) 
     out.push(Event {
         line,
         kind: EventKind::Debug {
+            malformed: false,
             reason: format!("{ty} row decoded into nothing"),
             raw,
         },

@@ -140,6 +140,7 @@ pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &
             });
         }
         other => emit(EventKind::Debug {
+            malformed: false,
             reason: format!("unknown saved-chat message type {other:?}"),
             raw: m.to_string(),
         }),

@@ -6,7 +6,7 @@
 
 use std::collections::VecDeque;
 
-use crate::model::session::{HookStatus, SystemNotice};
+use super::session::{HookStatus, SystemNotice};
 
 /// Hooks waiting for their end beyond this many are written as they are: a stream whose hooks
 /// never report an end keeps flat memory.
@@ -14,13 +14,13 @@ const MAX_OPEN: usize = 64;
 
 /// The hooks that started and have not ended, oldest first.
 #[derive(Debug, Default)]
-pub(super) struct OpenHooks {
+pub(crate) struct OpenHooks {
     open: VecDeque<SystemNotice>,
 }
 
 /// What to do with a notice: write it now (with any hooks that had to be let go), or nothing
 /// yet.
-pub(super) enum HookStep {
+pub(crate) enum HookStep {
     /// Write these, in order.
     Write(Vec<SystemNotice>),
     /// The notice is held until its hook ends.
@@ -42,7 +42,7 @@ fn key(n: &SystemNotice) -> Option<(&str, &str)> {
 impl OpenHooks {
     /// Takes one notice: a hook's start or progress is held, its end replaces what was held for
     /// it; every other notice passes.
-    pub(super) fn notice(&mut self, n: SystemNotice) -> HookStep {
+    pub(crate) fn notice(&mut self, n: SystemNotice) -> HookStep {
         let SystemNotice::Hook { status, .. } = &n else {
             return HookStep::Write(vec![n]);
         };
@@ -75,7 +75,7 @@ impl OpenHooks {
     }
 
     /// The input ended: the hooks that never ended, oldest first.
-    pub(super) fn drain(&mut self) -> impl Iterator<Item = SystemNotice> + '_ {
+    pub(crate) fn drain(&mut self) -> impl Iterator<Item = SystemNotice> + '_ {
         self.open.drain(..)
     }
 }
