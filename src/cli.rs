@@ -186,6 +186,14 @@ pub(crate) struct ConvertArgs {
     #[arg(hide_short_help = true, long)]
     pub(crate) debug: bool,
 
+    /// With --to md: a transcript that fits a pull-request comment.
+    ///
+    /// With --to md: the session's title, every prompt on a line, each tool call on a line with
+    /// its state, the final answer and the totals, within 65,536 characters (a GitHub comment)
+    /// whatever the session; what did not fit is counted, with the command that shows it.
+    #[arg(hide_short_help = true, long)]
+    pub(crate) compact: bool,
+
     /// With --to events: write each input line's raw text beside its events.
     ///
     /// With --to events: write each input line's raw text beside the events it gave (`raw`),

@@ -88,6 +88,10 @@ fn last(cli: &Cli, args: &crate::cli::LastArgs) -> Result<u8> {
 
 /// Converts the inputs `settings` names: `scribe FILE…` and `scribe last`.
 pub(crate) fn convert(settings: &Settings) -> Result<u8> {
+    if settings.compact && settings.to != OutputFormat::Md {
+        crate::diagnostics::say("--compact goes with --to md (a transcript for a pull request)");
+        return Ok(exit::TROUBLE);
+    }
     if settings.redact {
         crate::diagnostics::redact_messages(settings.home.as_deref());
     }

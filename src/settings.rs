@@ -32,6 +32,8 @@ pub(crate) struct Settings {
     /// `--debug`: show the raw line of each `debug` record in HTML (by default only the note
     /// saying which line was not understood and why).
     pub(crate) debug: bool,
+    /// `--compact`: with `--to md`, a transcript within a comment's 65,536 characters.
+    pub(crate) compact: bool,
     /// `--include-raw`: `--to events` writes each event's raw input line beside it.
     pub(crate) include_raw: bool,
     /// The column at which text output wraps.
@@ -67,6 +69,7 @@ impl Settings {
             archive: self.output_dir.is_some(),
             results_in_call_order: self.stable.is_some(),
             debug: self.debug,
+            compact: self.compact,
         }
     }
 
@@ -153,6 +156,7 @@ impl Settings {
             context: convert.context,
             debug: convert.debug,
             include_raw: convert.include_raw,
+            compact: convert.compact,
             width,
             stable: cli.stable,
             redact: cli.redact,

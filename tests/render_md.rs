@@ -240,3 +240,95 @@ fn no_content_breaks_the_page() {
         );
     }
 }
+
+/// `--to md --compact`: every prompt, every call on its line with its state, the final answer
+/// and the totals, in the order they came.
+#[test]
+fn the_compact_transcript_keeps_prompts_calls_and_the_answer() {
+    let input = sample("demo.jsonl");
+    let compact = md(&["--compact"], &input);
+    let records = json_lines(
+        &scribe()
+            .args(["--to", "jsonl"])
+            .arg(&input)
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    let turns: Vec<&serde_json::Value> = records.iter().filter(|r| r["kind"] == "turn").collect();
+    let prompts = turns
+        .iter()
+        .filter(|t| t["role"] == "user" && t["origin"]["kind"] == "user-input");
+    let mut at = 0;
+    for p in prompts {
+        let text = p["parts"][0]["text"].as_str().unwrap();
+        let first = text.split_whitespace().next().unwrap();
+        let found = compact[at..]
+            .find(first)
+            .unwrap_or_else(|| panic!("{first} in order:\n{compact}"));
+        at += found;
+    }
+    let calls = turns
+        .iter()
+        .flat_map(|t| t["parts"].as_array().unwrap())
+        .filter(|p| p["type"] == "tool-call")
+        .count();
+    assert!(calls > 0);
+    assert_eq!(
+        compact.lines().filter(|l| l.starts_with("- ")).count(),
+        calls,
+        "{compact}"
+    );
+    assert!(compact.starts_with("# "), "{compact}");
+    assert!(compact.contains("\n## Final answer\n"), "{compact}");
+    assert!(compact.contains(&format!("{calls} calls")), "{compact}");
+    assert!(compact.len() < md(&[], &input).len());
+}
+
+/// Whatever the session, the compact transcript stays within a comment's 65,536 characters,
+/// says what it left out and how to see it, and still ends with the answer and the totals.
+#[test]
+fn the_compact_transcript_fits_a_comment_whatever_the_session() {
+    let mut s = String::new();
+    for i in 0..4000 {
+        s.push_str(&format!(
+            "{{\"type\":\"user\",\"message\":{{\"role\":\"user\",\"content\":\"please run step {i} of the long plan\"}}}}\n\
+             {{\"type\":\"assistant\",\"message\":{{\"id\":\"m{i}\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"m\",\"content\":[{{\"type\":\"tool_use\",\"id\":\"t{i}\",\"name\":\"Bash\",\"input\":{{\"command\":\"make step-{i}\"}}}}]}}}}\n\
+             {{\"type\":\"user\",\"message\":{{\"role\":\"user\",\"content\":[{{\"type\":\"tool_result\",\"tool_use_id\":\"t{i}\",\"content\":\"ok\"}}]}}}}\n"
+        ));
+    }
+    s.push_str("{\"type\":\"assistant\",\"message\":{\"id\":\"last\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"m\",\"content\":[{\"type\":\"text\",\"text\":\"All 4000 steps ran.\"}]}}\n");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.jsonl");
+    std::fs::write(&path, s).unwrap();
+    let compact = md(&["--compact"], &path);
+    let chars = compact.chars().count();
+    assert!(chars <= 65_536 && chars > 40_000, "{chars} characters");
+    assert!(
+        compact.contains("are left out to stay within 65536 characters"),
+        "{}",
+        &compact[compact.len() - 600..]
+    );
+    assert!(compact.contains("--to md` shows everything"));
+    assert!(compact.contains("## Final answer\n\nAll 4000 steps ran."));
+    assert!(
+        compact
+            .trim_end()
+            .ends_with("4000 calls (0 errors) and 0 in sub-agents**"),
+        "{}",
+        &compact[compact.len() - 300..]
+    );
+    assert!(compact.starts_with("# please run step 0 of the long plan\n"));
+}
+
+#[test]
+fn compact_goes_with_markdown_only() {
+    let out = scribe()
+        .args(["--compact", "--to", "html"])
+        .arg(sample("demo.jsonl"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--compact goes with --to md"));
+}

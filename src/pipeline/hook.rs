@@ -168,6 +168,7 @@ fn convert(cli: &Cli, args: &HookArgs, transcript: &Path) -> Result<()> {
         thinking: false,
         context: false,
         debug: false,
+        compact: false,
         results_in_call_order: cli.stable.is_some(),
         archive: true,
     };

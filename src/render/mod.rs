@@ -83,6 +83,8 @@ pub(crate) struct RenderOptions {
     /// `--debug`: debug records are shown where they came (by default only counted at the
     /// end), in HTML with their raw input.
     pub(crate) debug: bool,
+    /// `--compact`: Markdown that fits a pull-request comment.
+    pub(crate) compact: bool,
 }
 
 /// The one line the text view, Markdown and HTML write at the end when lines nothing understood
@@ -172,6 +174,7 @@ pub(crate) trait Render {
 pub(crate) fn renderer_for(options: &RenderOptions) -> Box<dyn Render> {
     match options.format {
         OutputFormat::Text => Box::new(ansi::TextRenderer::new(options)),
+        OutputFormat::Md if options.compact => Box::new(markdown::CompactMarkdown::new()),
         OutputFormat::Md => Box::new(markdown::MarkdownRenderer::new(options)),
         OutputFormat::Jsonl => Box::new(jsonl::JsonlRenderer::default()),
         OutputFormat::Events => Box::new(events::EventsRenderer::default()),

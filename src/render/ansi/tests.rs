@@ -44,6 +44,7 @@ fn renderer() -> TextRenderer {
         width: 80,
         archive: false,
         results_in_call_order: false,
+        compact: false,
     })
 }
 

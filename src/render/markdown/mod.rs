@@ -16,8 +16,11 @@
 
 use std::io::{self, Write};
 
+mod compact;
 pub(crate) mod escape;
 mod notices;
+
+pub(crate) use compact::CompactMarkdown;
 
 use super::sgr::strip;
 use super::summary;
@@ -410,23 +413,31 @@ impl Render for MarkdownRenderer {
         if let Some(note) = super::debug_summary(summary.debug).filter(|_| !self.debug) {
             write!(out, "*{}*\n\n", inline(&note))?;
         }
-        let t = &self.totals;
-        if !t.any() {
-            return Ok(());
+        match totals_line(&self.totals) {
+            Some(line) => write!(out, "---\n\n**{line}**\n"),
+            None => Ok(()),
         }
-        let n = t.turn_count();
-        let mut line = format!("{} turn{}", n, if n == 1 { "" } else { "s" });
-        if let Some(ms) = t.duration() {
-            line.push_str(&format!(" · {}", super::ansi::seconds(ms)));
-        }
-        line.push_str(&format!(
-            " · {} in · {} out tokens",
-            super::ansi::thousands(t.input_tokens()),
-            super::ansi::thousands(t.usage().output_tokens)
-        ));
-        if let Some(c) = t.cost_label() {
-            line.push_str(&format!(" · {c}"));
-        }
-        write!(out, "---\n\n**{line}**\n")
     }
+}
+
+/// The session's totals on one line (`12 turns · 3.2s · 1,234 in · 56 out tokens · $0.01`);
+/// `None` when nothing was counted.
+fn totals_line(t: &Totals) -> Option<String> {
+    if !t.any() {
+        return None;
+    }
+    let n = t.turn_count();
+    let mut line = format!("{} turn{}", n, if n == 1 { "" } else { "s" });
+    if let Some(ms) = t.duration() {
+        line.push_str(&format!(" · {}", super::ansi::seconds(ms)));
+    }
+    line.push_str(&format!(
+        " · {} in · {} out tokens",
+        super::ansi::thousands(t.input_tokens()),
+        super::ansi::thousands(t.usage().output_tokens)
+    ));
+    if let Some(c) = t.cost_label() {
+        line.push_str(&format!(" · {c}"));
+    }
+    Some(line)
 }
