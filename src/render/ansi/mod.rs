@@ -351,6 +351,7 @@ impl Render for TextRenderer {
             | EventKind::ToolResult { .. }
             | EventKind::ToolUpdate { .. }
             | EventKind::ToolProgress { .. }
+            | EventKind::ToolUnanswered { .. }
             | EventKind::SubtaskStarted { .. }
             | EventKind::SubtaskUpdated { .. }
             | EventKind::SubtaskFinished { .. }

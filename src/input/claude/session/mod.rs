@@ -49,6 +49,7 @@ mod queued;
 mod robustness;
 mod source;
 mod subagents;
+mod unanswered;
 mod uuids;
 
 pub(crate) use subagents::is_agent_file;
