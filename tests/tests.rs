@@ -23,6 +23,8 @@ mod session_corpus;
 mod session_chains;
 // Session files on their own or with what is beside them: agent files, tool-results, stdin.
 mod session_files;
+// The peak memory of a saved session, at two sizes: flat.
+mod session_memory;
 // Sub-agent work and queued prompts that a 2.1 session records only inline.
 mod session_inline;
 // Qwen Code: daemon SSE events and stream-json, the corpus captures and upstream vectors.

@@ -25,6 +25,9 @@ pub(super) enum CallSlot {
         thread: Thread,
         turn: String,
         part: usize,
+        /// The adapter said nothing more of the call will come (`ToolUnanswered`): its turn
+        /// need not wait for its end.
+        unanswered: bool,
     },
     /// Written with its turn (or moved into a sub-agent record), finished or not.
     Written { finished: bool },
@@ -154,6 +157,25 @@ impl Folder {
         }
     }
 
+    /// `ToolUnanswered`: the open call `id` will get no result, update or denial; it stays as
+    /// it is, and its turn is written once its message ends (`release.rs`).
+    pub(super) fn tool_unanswered(&mut self, id: &str) {
+        if let Some(CallSlot::Open { unanswered, .. }) = self.call_thread.get_mut(id) {
+            *unanswered = true;
+        }
+    }
+
+    /// Whether the adapter said the open call `id` will get nothing more (`ToolUnanswered`).
+    pub(super) fn is_unanswered(&self, id: &str) -> bool {
+        matches!(
+            self.call_thread.get(id),
+            Some(CallSlot::Open {
+                unanswered: true,
+                ..
+            })
+        )
+    }
+
     /// `ToolDenied`: the call carries its denial (shown once, with it); a notice only when the
     /// call is not in the input. The state follows with the call's result, so the turn is not
     /// final before the result's output is on it.
@@ -189,7 +211,10 @@ impl Folder {
     /// copied: this runs for every result) or, if something moved it since, wherever it is in
     /// its thread.
     pub(super) fn find_call(&mut self, id: &str) -> Option<&mut ToolCall> {
-        let CallSlot::Open { thread, turn, part } = self.call_thread.get(id)? else {
+        let CallSlot::Open {
+            thread, turn, part, ..
+        } = self.call_thread.get(id)?
+        else {
             return None;
         };
         let (queue, subthreads) = (&mut self.queue, &mut self.subthreads);

@@ -53,6 +53,7 @@
 //!                                   call takes, or a repeat that differs
 //! ToolUpdate         calls.rs       the call's state forward, never back; its new fields
 //! ToolDenied         calls.rs       the denial onto the call; → a notice when there is no call
+//! ToolUnanswered     calls.rs       the call's turn need not wait for its end (release.rs)
 //! SubtaskStarted     subagents.rs   opens or names the call's run; → a task notice: no call
 //! SubtaskProgress    subagents.rs   a progress line on the run; → a notice: run ended, no call
 //! SubtaskUpdated     subagents.rs   the run's status and description; → a task notice: no run
@@ -245,6 +246,7 @@ impl Folder {
                 tool_name,
                 message,
             } => self.tool_denied(tool_call_id, tool_name, message),
+            EventKind::ToolUnanswered { tool_call_id } => self.tool_unanswered(&tool_call_id),
             EventKind::SubtaskStarted {
                 task_id,
                 tool_call_id,

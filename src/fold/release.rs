@@ -11,7 +11,8 @@ use super::pending::Pending;
 impl Folder {
     /// Whether a pending turn may be written: a user turn at once; an assistant turn when its
     /// message takes no more frames and none of its calls can still change (each in a terminal
-    /// state, no body awaited, no sub-agent it started still running).
+    /// state or said to get nothing more, no body awaited, no sub-agent it started still
+    /// running).
     fn is_final(&self, turn: &Turn) -> bool {
         if turn.role == Role::User {
             return true;
@@ -21,7 +22,7 @@ impl Folder {
         }
         let part_final = |p: &Part| {
             call_of(p).is_none_or(|call| {
-                call.state.is_terminal()
+                (call.state.is_terminal() || self.is_unanswered(&call.tool_call_id))
                     && !self.skill_awaiting.contains(&call.tool_call_id)
                     && !self
                         .subthreads

@@ -90,9 +90,15 @@ impl Folder {
             if let Some(id) = call_id.clone() {
                 let turn = message_id.clone();
                 let thread = thread.clone();
-                folder
-                    .call_thread
-                    .insert(id, CallSlot::Open { thread, turn, part });
+                folder.call_thread.insert(
+                    id,
+                    CallSlot::Open {
+                        thread,
+                        turn,
+                        part,
+                        unanswered: false,
+                    },
+                );
             }
         };
         let open = self.open_message.get(&thread) == Some(&message_id);

@@ -138,6 +138,13 @@ pub(crate) enum EventKind {
         tool_name: String,
         message: String,
     },
+    /// The input holds nothing more about this call: no result, update or denial of it comes
+    /// later (an adapter that has read the whole input knows; a call the harness never answered).
+    /// The turn that holds the call need not wait for one, so the fold writes it as it is once
+    /// its message ends, instead of holding it and everything after it to the end of the input.
+    /// Not something the input says: `--to events` does not write it.
+    #[serde(skip)]
+    ToolUnanswered { tool_call_id: String },
     /// A tool reported that it is still running. Display only.
     #[serde(rename_all = "camelCase")]
     ToolProgress {
@@ -228,6 +235,12 @@ pub(crate) enum EventKind {
 }
 
 impl EventKind {
+    /// An event meant for the fold alone, that no view shows (`ToolUnanswered`): the input did
+    /// not say it in so many words.
+    pub(crate) fn is_fold_hint(&self) -> bool {
+        matches!(self, EventKind::ToolUnanswered { .. })
+    }
+
     /// A user turn that names no tool call it belongs to: what most user messages are.
     pub(crate) fn user_turn(turn: Turn) -> EventKind {
         EventKind::UserTurn {

@@ -50,10 +50,16 @@ impl Render for EventsRenderer {
     }
 
     fn live(&mut self, out: &mut dyn Write, event: &Event) -> io::Result<()> {
+        if event.kind.is_fold_hint() {
+            return Ok(());
+        }
         self.line.write(out, event)
     }
 
     fn live_raw(&mut self, out: &mut dyn Write, event: &Event, raw: &str) -> io::Result<()> {
+        if event.kind.is_fold_hint() {
+            return Ok(());
+        }
         let mut v = serde_json::to_value(event)?;
         if let Some(o) = v.as_object_mut() {
             o.insert("raw".into(), serde_json::Value::String(raw.to_owned()));

@@ -120,7 +120,7 @@ impl Transforms {
         {
             return Vec::new();
         }
-        if self.stable.is_some() && is_live_only(&event.kind) {
+        if event.kind.is_fold_hint() || (self.stable.is_some() && is_live_only(&event.kind)) {
             return Vec::new();
         }
         let mut event = event.clone();
@@ -170,6 +170,7 @@ fn is_live_only(kind: &EventKind) -> bool {
         | EventKind::ToolResult { .. }
         | EventKind::ToolUpdate { .. }
         | EventKind::ToolDenied { .. }
+        | EventKind::ToolUnanswered { .. }
         | EventKind::SubtaskStarted { .. }
         | EventKind::SubtaskProgress { .. }
         | EventKind::SubtaskUpdated { .. }

@@ -145,6 +145,7 @@ impl ResultOrder {
             }
             | EventKind::ToolUpdate { tool_call_id, .. }
             | EventKind::ToolDenied { tool_call_id, .. }
+            | EventKind::ToolUnanswered { tool_call_id }
             | EventKind::ToolProgress { tool_call_id, .. }
             | EventKind::UserTurn {
                 source_tool_call_id: Some(tool_call_id),

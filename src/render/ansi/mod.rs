@@ -370,6 +370,7 @@ impl Render for TextRenderer {
             | EventKind::ToolResult { .. }
             | EventKind::ToolUpdate { .. }
             | EventKind::ToolProgress { .. }
+            | EventKind::ToolUnanswered { .. }
             | EventKind::SubtaskStarted { .. }
             | EventKind::SubtaskUpdated { .. }
             | EventKind::SubtaskFinished { .. }

@@ -113,6 +113,7 @@ pub(crate) fn walk_event<V: VisitMut + ?Sized>(v: &mut V, e: &mut Event) {
             v.text(tool_name);
             v.text(message);
         }
+        EventKind::ToolUnanswered { tool_call_id } => id(v, IdKind::Call, tool_call_id),
         EventKind::ToolProgress {
             tool_call_id,
             tool_name,

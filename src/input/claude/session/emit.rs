@@ -422,7 +422,9 @@ impl Emitter {
         report: &mut Report<'_>,
     ) {
         f.due_anchor = Some(i);
+        let start = out.len();
         self.write_row(&f.log, i, thread, &mut f.due_calls, out, report);
+        f.log.answered.say_unanswered(out, start);
     }
 
     /// Writes row `i` of `log`; the Agent calls whose sub-agents are due are added to `due`.

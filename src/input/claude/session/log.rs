@@ -18,6 +18,7 @@ use super::head::{self, Head};
 use super::inline::{self, InlineAgents};
 use super::queued::{self, Pending};
 use super::source::Peek;
+use super::unanswered::Answered;
 use super::uuids::{UuidText, Uuids};
 use crate::input::{InputLine, Report, parse_json_line};
 
@@ -233,6 +234,8 @@ pub(crate) struct SessionLog {
     pub(crate) inline: bool,
     /// Enqueued prompts no later row has carried yet (see `queued`).
     queued: Pending,
+    /// The calls its rows answer (see `unanswered`).
+    pub(crate) answered: Answered,
 }
 
 impl SessionLog {
@@ -390,6 +393,7 @@ impl SessionLog {
     }
 
     fn push_row(&mut self, line: &InputLine, ty: &str, v: &Head<'_>, peek: &mut Peek) {
+        self.answered.note(v);
         let start = self.ids.len();
         let kind = self.role_of(ty, v);
         self.links.note(line.number, ty, v);
@@ -572,6 +576,7 @@ impl SessionLog {
     pub(crate) fn resolve(&mut self) {
         self.uuids = None;
         self.peek = Peek::Nothing;
+        self.answered.seal();
         for i in 0..self.rows.len() {
             let parent = self.parent_so_far(i).map_or(NONE, |p| p as u32);
             self.rows[i].parent = parent;

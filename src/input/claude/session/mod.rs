@@ -24,6 +24,9 @@
 //! Usage is counted once per `message.id` + `requestId`: the CLI repeats the usage object on every
 //! content-block row of a message.
 //!
+//! A call no row of the file answers is said to be so after its row (`unanswered.rs`), so that
+//! the fold does not hold its turn, and everything after it, to the end of the input.
+//!
 //! Follow mode (`scribe --follow`, `live.rs`) cannot wait for the end: it writes each row in file
 //! order as it is read, through the same emitter.
 
@@ -49,6 +52,7 @@ mod queued;
 mod robustness;
 mod source;
 mod subagents;
+mod unanswered;
 mod uuids;
 
 pub(crate) use subagents::is_agent_file;
