@@ -595,3 +595,104 @@ fn terminal_colours_are_spans_in_html_and_only_the_codes_go_in_markdown() {
         "{html}"
     );
 }
+
+/// The figures `index.html` lists for a session are its page's: turns and tokens, for every
+/// agent (a Codex session's tokens come from its result, not from its turns).
+#[test]
+fn an_archive_index_says_what_each_page_says() {
+    let inputs = [
+        "codex-rollout-edges.jsonl",
+        "codex-exec-edges.jsonl",
+        "gemini-session-resume.jsonl",
+        "gemini-stream-edges.jsonl",
+        "qwen-session.jsonl",
+        "qwen-daemon-edges.sse",
+        "demo.jsonl",
+        "ci-run.jsonl",
+        "claude-session/compaction.jsonl",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    scribe()
+        .args(["--to", "html", "-o"])
+        .arg(dir.path())
+        .args(inputs.map(crate::util::sample))
+        .assert()
+        .success();
+    let index: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join(".scribe-index.json")).unwrap())
+            .unwrap();
+    let entries = index["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), inputs.len());
+    let number = |s: &str| s.replace(',', "").parse::<u64>().unwrap();
+    let mut with_tokens = 0;
+    for e in entries {
+        let row = &e["row"];
+        let page = std::fs::read_to_string(dir.path().join(row["href"].as_str().unwrap())).unwrap();
+        let turns = page.split("<dt>turns</dt><dd>").nth(1).unwrap();
+        let turns = turns
+            .split(|c: char| !c.is_ascii_digit() && c != ',')
+            .next()
+            .unwrap();
+        assert_eq!(
+            row["turns"].as_u64(),
+            Some(number(turns)),
+            "turns of {}",
+            e["input"]
+        );
+        let u = &row["usage"];
+        let field = |k: &str| u[k].as_u64().unwrap_or(0);
+        let input = field("inputTokens")
+            + field("cacheReadInputTokens")
+            + field("cacheCreationInputTokens");
+        match page.split("<dt>tokens</dt><dd>").nth(1) {
+            Some(t) => {
+                with_tokens += 1;
+                let shown_in = number(t.split(" in").next().unwrap());
+                let shown_out =
+                    number(t.split(" · ").nth(1).unwrap().split(" out").next().unwrap());
+                assert_eq!(
+                    (input, field("outputTokens")),
+                    (shown_in, shown_out),
+                    "{}",
+                    e["input"]
+                );
+            }
+            None => assert_eq!((input, field("outputTokens")), (0, 0), "{}", e["input"]),
+        }
+    }
+    assert!(with_tokens >= 4, "{with_tokens} pages with tokens");
+}
+
+/// A page's tab and heading name the input file, not its whole path, which the header's
+/// details give.
+#[test]
+fn a_page_names_its_file_and_keeps_the_path_in_the_details() {
+    let input = crate::util::sample("codex-rollout-edges.jsonl");
+    let page = String::from_utf8(
+        scribe()
+            .args(["--to", "html"])
+            .arg(&input)
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(
+        page.contains("<title>codex-rollout-edges.jsonl · scribe</title>"),
+        "{}",
+        &page[..600]
+    );
+    let meta = page
+        .split("<p class=\"meta\">")
+        .nth(1)
+        .unwrap()
+        .split("</p>")
+        .next()
+        .unwrap();
+    assert!(!meta.contains("samples/"), "{meta}");
+    let path = input.display().to_string();
+    assert!(
+        page.contains(&format!("<dt>file</dt><dd>{path}</dd>")),
+        "the path in the details"
+    );
+}

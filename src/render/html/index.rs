@@ -132,9 +132,10 @@ impl<'a> Tally<'a> {
                 if self.row.model.is_none() {
                     self.row.model.clone_from(&t.metadata.model);
                 }
-                if let Some(u) = &t.metadata.usage {
-                    self.row.usage.add(u);
-                }
+                // The page's figures: the harness's own totals when it reported them, else the
+                // turns' usage added up (`Totals`).
+                self.totals.add_turn(t);
+                self.row.usage = self.totals.usage().clone();
                 let prompt = t.role == Role::User
                     && matches!(t.origin, TurnOrigin::UserInput | TurnOrigin::Replay);
                 if prompt {
@@ -160,6 +161,7 @@ impl<'a> Tally<'a> {
                 if matches!(n.as_ref(), SystemNotice::Result { .. }) {
                     // The session's cost: its running total, earlier runs included.
                     self.totals.add(n);
+                    self.row.usage = self.totals.usage().clone();
                     if let Some(c) = self.totals.session_total() {
                         self.row.cost = Some(c);
                     }

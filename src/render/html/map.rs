@@ -216,7 +216,7 @@ impl Map {
     /// Writes the header card, the timeline and the prompt index (after the transcript).
     pub(crate) fn push(&self, h: &mut Html, totals: &Totals, file: &str) {
         h.raw_trusted("<section class=\"map\" id=\"map\" aria-label=\"Overview\"><h1>")
-            .text(self.title().unwrap_or(file))
+            .text(self.title().unwrap_or(super::file_name(file)))
             .raw_trusted("</h1><p class=\"meta\">");
         if let Some(p) = &self.project {
             h.raw_trusted("<span class=\"proj\">")
@@ -226,7 +226,8 @@ impl Map {
         if let Some(a) = &self.agent {
             h.text(a).raw_trusted(" · ");
         }
-        h.text(file).raw_trusted("</p><dl class=\"facts\">");
+        h.text(super::file_name(file))
+            .raw_trusted("</p><dl class=\"facts\">");
         if let Some(s) = self.start {
             h.raw_trusted("<dt>started</dt><dd>");
             push_time(h, &iso(s));
@@ -305,6 +306,12 @@ impl Map {
         } else if let Some(c) = self.cost {
             h.raw_trusted("<dt>cost</dt><dd>$")
                 .text(&format!("{c:.4}"))
+                .raw_trusted("</dd>");
+        }
+        // The input's whole path, below the figures (the heading and the line above name it).
+        if file != super::file_name(file) {
+            h.raw_trusted("<dt>file</dt><dd>")
+                .text(file)
                 .raw_trusted("</dd>");
         }
         h.raw_trusted("</dl>");

@@ -142,8 +142,9 @@ impl Render for HtmlRenderer {
             .attr(env!("CARGO_PKG_VERSION"))
             .raw_trusted("\">\n<link rel=\"icon\" href=\"data:,\">\n<title>")
             // `attr`, not `text`: a <title> holds no markup, so an invisible character in the
-            // file name is written as the plain text `<U+…>`.
-            .attr(&header.file)
+            // file name is written as the plain text `<U+…>`. The file's name, not its path (the
+            // path is in the header's details).
+            .attr(file_name(&header.file))
             .raw_trusted(" · scribe</title>\n<style>")
             .raw_trusted(CSS)
             .raw_trusted("</style>\n</head>\n<body>\n<header class=\"page-h\"><nav class=\"bar\">");
@@ -226,4 +227,12 @@ impl Render for HtmlRenderer {
             .raw_trusted("</script>\n</body></html>\n");
         self.flush_buf(out)
     }
+}
+
+/// The last component of an input's path (`-` stays `-`): what a tab or a heading shows.
+pub(crate) fn file_name(path: &str) -> &str {
+    path.rsplit(['/', '\\'])
+        .next()
+        .filter(|n| !n.is_empty())
+        .unwrap_or(path)
 }
