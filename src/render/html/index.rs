@@ -135,7 +135,7 @@ impl<'a> Tally<'a> {
                 // The page's figures: the harness's own totals when it reported them, else the
                 // turns' usage added up (`Totals`).
                 self.totals.add_turn(t);
-                self.row.usage = self.totals.usage().clone();
+                self.row.usage = *self.totals.usage();
                 let prompt = t.role == Role::User
                     && matches!(t.origin, TurnOrigin::UserInput | TurnOrigin::Replay);
                 if prompt {
@@ -161,7 +161,7 @@ impl<'a> Tally<'a> {
                 if matches!(n.as_ref(), SystemNotice::Result { .. }) {
                     // The session's cost: its running total, earlier runs included.
                     self.totals.add(n);
-                    self.row.usage = self.totals.usage().clone();
+                    self.row.usage = *self.totals.usage();
                     if let Some(c) = self.totals.session_total() {
                         self.row.cost = Some(c);
                     }
