@@ -46,7 +46,7 @@ mod threaded;
 /// A growing file read as a stream.
 mod watch;
 
-use driver::{InputDriver, StrictStop};
+use driver::{InputDriver, NotALog, StrictStop};
 use output_dir::OutputDir;
 use render_sink::RenderSink;
 use side_by_side::{Destination, Done};
@@ -195,6 +195,8 @@ fn one_at_a_time(
             Ok(rendered) => done.stopped |= rendered.stopped,
             Err(e) if exit::is_broken_pipe(&e) => return Err(e),
             Err(e) if e.downcast_ref::<StrictStop>().is_some() => return Err(e),
+            // Said already; nothing was written for it, and the other inputs still convert.
+            Err(e) if e.is::<NotALog>() => done.stopped = true,
             Err(e) => {
                 crate::diagnostics::say(&crate::diagnostics::error_words(&e));
                 done.trouble = true;
@@ -205,7 +207,7 @@ fn one_at_a_time(
 }
 
 /// The exit status of a run: an input that could not be read or written, else one abandoned as
-/// not JSON Lines, else success.
+/// not JSON Lines or not a log scribe knows, else success.
 fn exit_code(trouble: bool, stopped: bool) -> u8 {
     if trouble {
         exit::TROUBLE

@@ -5,6 +5,9 @@ mod util;
 
 // The input driver: detection, honest errors, whole JSON documents.
 mod input_driver;
+// What an input is: a stray line of another agent, JSON that is not a log, inputs mostly not
+// understood.
+mod detect;
 // Flags, stdin, several files, exit codes, --strict, broken pipe, live flushing.
 mod cli;
 // The spine over the real Claude Code corpus (ignored: needs ../shared/corpus).

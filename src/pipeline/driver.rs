@@ -9,13 +9,17 @@
 //! Sniffing ──(scribe header)──────────────▶ Transcript  records → items, no fold
 //!    │ ─────(evidence decides a format)───▶ Stream      adapter → events → fold → items
 //!    │ ─────(a JSON array or a `{` alone)─▶ Document    held whole, values → adapter at the end
-//!    │ ─────(JSON of no known format)─────▶ Unknown     one error, each line a debug record
+//!    │ ─────(JSON of no known format)─────▶ Stopped     one message, nothing written (`NotALog`)
 //!    └─────(a NUL byte, or only non-JSON)─▶ Stopped     one message, nothing more read
 //! Stream ──(more than 100 lines in a row with an input error)──▶ Stopped
 //! ```
 //!
-//! While sniffing, lines are held (at most `EVIDENCE` JSON values plus the chatter before them)
-//! and replayed into the chosen decoder, so nothing read for detection is lost.
+//! While sniffing, lines are held (at most `EVIDENCE` JSON values plus the chatter before them,
+//! and never more than `MAX_HELD` lines) and replayed into the chosen decoder, so nothing read
+//! for detection is lost and nothing is written before the format is chosen. The window is the
+//! only place detection looks: an input whose window misled it is caught at its end, when more
+//! than half of its lines became `debug` records (`MOSTLY_NOT_UNDERSTOOD`): an input error,
+//! so `--strict` fails on it.
 
 use std::io::{BufReader, Read};
 use std::path::Path;
@@ -151,6 +155,19 @@ pub(crate) struct Outcome {
     pub(crate) ledger: Ledger,
 }
 
+/// The input is not a log of any format scribe knows (said on stderr): nothing was written for
+/// it, and the run ends with exit status 1 once the other inputs are converted.
+#[derive(Debug)]
+pub(crate) struct NotALog;
+
+impl std::fmt::Display for NotALog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("not a log scribe knows")
+    }
+}
+
+impl std::error::Error for NotALog {}
+
 /// `--strict` stopped the run at the first input error.
 #[derive(Debug)]
 pub(crate) struct StrictStop;
@@ -173,7 +190,6 @@ enum State {
         text: String,
         first_line: u64,
     },
-    Unknown,
     Stopped,
 }
 
@@ -216,6 +232,8 @@ pub(crate) struct InputDriver<'a> {
     fed: u64,
     /// Follow mode: the input is still being written (`Adapter::set_live`).
     live: bool,
+    /// Lines read that are not blank.
+    content_lines: u64,
 }
 
 impl<'a> InputDriver<'a> {
@@ -250,6 +268,7 @@ impl<'a> InputDriver<'a> {
             ledger: Ledger::default(),
             fed: 0,
             live: false,
+            content_lines: 0,
         }
     }
 
@@ -305,7 +324,9 @@ impl<'a> InputDriver<'a> {
                 break;
             };
             self.summary.lines += 1;
-            self.ledger.read(line.number, line.text.trim().is_empty());
+            let blank = line.text.trim().is_empty();
+            self.content_lines += u64::from(!blank);
+            self.ledger.read(line.number, blank);
             if self.bytes < NUL_WINDOW {
                 self.bytes += line.text.len() as u64 + 1;
                 if line.text.contains('\0') {
@@ -439,12 +460,6 @@ impl<'a> InputDriver<'a> {
                 text.push_str(&line.text);
                 text.push('\n');
             }
-            State::Unknown => {
-                if !line.text.trim().is_empty() {
-                    input::push_debug(&mut self.events, &line, "no known input format");
-                    self.feed(sink)?;
-                }
-            }
             State::Stopped => {}
         }
         Ok(())
@@ -504,6 +519,7 @@ impl<'a> InputDriver<'a> {
                 };
                 self.finish_adapter(adapter.as_mut(), &mut report, sink)?;
                 self.unreflected(diag);
+                self.mostly_not_understood(diag);
                 sink.end_of_events()?;
             }
             State::Document {
@@ -517,9 +533,7 @@ impl<'a> InputDriver<'a> {
                 self.ledger
                     .document(first_line, self.summary.lines, self.fed > before);
                 self.unreflected(diag);
-            }
-            State::Unknown => {
-                sink.end_of_events()?;
+                self.mostly_not_understood(diag);
             }
             State::Sniffing(_) | State::Transcript(_) | State::Stopped => {}
         }
@@ -531,6 +545,26 @@ impl<'a> InputDriver<'a> {
             self.begin(sink, source)?;
         }
         Ok(())
+    }
+
+    /// Says, as one input error about the whole input, that more than half of its lines that are
+    /// not blank became `debug` records: the first lines detection decided on misled it, or the
+    /// input is of a shape nobody here has seen. The run goes on (the records keep every line);
+    /// `--strict` fails on it.
+    fn mostly_not_understood(&self, diag: &mut Diagnostics) {
+        let (debug, lines) = (self.summary.debug, self.content_lines);
+        if lines == 0 || debug * 2 <= lines {
+            return;
+        }
+        diag.error(
+            self.name,
+            0,
+            &format!(
+                "most of it was not understood: {debug} debug records for its {lines} lines, read \
+                 as {} (--debug shows them; --from reads it as another format)",
+                self.began.unwrap_or("none")
+            ),
+        );
     }
 
     /// Lines an adapter held to the end and still reflected nowhere: said, rather than lost.

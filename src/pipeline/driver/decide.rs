@@ -5,7 +5,7 @@
 
 use anyhow::Result;
 
-use super::{Delivery, InputDriver, MAX_BAD_RUN, State, StrictStop};
+use super::{Delivery, InputDriver, MAX_BAD_RUN, NotALog, State, StrictStop};
 use crate::diagnostics::Diagnostics;
 use crate::input::agent::Format;
 use crate::input::document::{self, DocValue};
@@ -57,25 +57,7 @@ impl InputDriver<'_> {
             Verdict::Unknown(_) if s.evidence.len() == 0 => {
                 return self.stop(sink, diag, "no JSON line in it");
             }
-            Verdict::Unknown(what) => {
-                diag.error(
-                    self.name,
-                    0,
-                    &format!(
-                        "not a format scribe knows: its first JSON lines are {what}; \
-                         tried {} (use --from to force one)",
-                        sniff::tried()
-                    ),
-                );
-                let State::Sniffing(s) = std::mem::replace(&mut self.state, State::Unknown) else {
-                    return Ok(());
-                };
-                self.begin(sink, "none")?;
-                if diag.must_stop() {
-                    return Err(StrictStop.into());
-                }
-                return self.replay(s.held.into_iter(), sink, diag);
-            }
+            Verdict::Unknown(what) => return self.not_a_log(diag, &what),
         };
         let mut adapter = format.adapter();
         if self.name != "-" {
@@ -101,6 +83,23 @@ impl InputDriver<'_> {
         }
         self.skip_chatter(before, sink, diag)?;
         self.replay(held, sink, diag)
+    }
+
+    /// Gives up on an input whose JSON no format claims: one message naming the keys it holds and
+    /// the formats tried, nothing written for it, and the run's exit status 1 ([`NotALog`]).
+    /// Nothing was written before: detection ends before the first output.
+    fn not_a_log(&mut self, diag: &mut Diagnostics, what: &str) -> Result<()> {
+        diag.message(
+            self.name,
+            &format!(
+                "not a log scribe knows: {what}; formats tried: {} (use --from FORMAT to read it \
+                 as one of them)",
+                sniff::tried()
+            ),
+        );
+        self.state = State::Stopped;
+        self.stopped = true;
+        Err(NotALog.into())
     }
 
     /// Feeds held lines to the decoder just chosen, stopping as reading them live would.
@@ -218,19 +217,20 @@ impl InputDriver<'_> {
                 }
                 match evidence.verdict() {
                     Verdict::Agreed(f) | Verdict::Mixed(f, _) => f,
-                    Verdict::Unknown(_) => {
+                    // `[]`: no value to tell a format by.
+                    Verdict::Unknown(_) if values.is_empty() => {
                         diag.error(
                             self.name,
                             first_line,
                             &format!(
-                                "a JSON document of no format scribe knows ({}); tried {} \
-                                 (use --from to force one)",
-                                document::describe_values(&values),
+                                "an empty JSON array: no format to tell; tried {} (use --from \
+                                 to force one)",
                                 sniff::tried()
                             ),
                         );
                         return self.begin(sink, "none");
                     }
+                    Verdict::Unknown(what) => return self.not_a_log(diag, &what),
                 }
             }
             SourceFormat::Known(f) => f,
