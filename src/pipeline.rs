@@ -343,7 +343,8 @@ pub(crate) fn run_bytes(args: &[&str], data: &[u8]) -> Result<()> {
         .convert(Path::new("-"), reader, &mut out)
     {
         Ok(_) => Ok(()),
-        Err(e) if e.downcast_ref::<StrictStop>().is_some() => Ok(()),
+        // How an input ends, not a failure of the run.
+        Err(e) if e.downcast_ref::<StrictStop>().is_some() || e.is::<NotALog>() => Ok(()),
         Err(e) => Err(e),
     }
 }

@@ -57,9 +57,15 @@ fn stream(secret: &str, look_alike: &str) -> String {
 }
 
 fn run(file: &std::path::Path, to: &str, redact: bool) -> String {
+    run_with(file, to, redact, &[])
+}
+
+/// [`run`] with more arguments (`--from`).
+fn run_with(file: &std::path::Path, to: &str, redact: bool, more: &[&str]) -> String {
     let mut cmd = scribe();
     // Wide enough that the terminal view never cuts a long secret in two.
     cmd.args(["--to", to, "--width", "1000"])
+        .args(more)
         .env("HOME", "/home/alice")
         .arg(file);
     if redact {
@@ -258,10 +264,12 @@ mod generated {
     //! Property: a generated secret of any kind, placed in a random string field of a real
     //! sample line, never survives `--redact` in any format.
 
+    use std::sync::LazyLock;
+
     use proptest::prelude::*;
 
-    use super::{FORMATS, run, write};
-    use crate::util::{files_under, root};
+    use super::{FORMATS, run_with, write};
+    use crate::util::{files_under, root, scribe};
 
     /// (prefix, length of the random body, what follows) per kind; the body is what must not
     /// survive.
@@ -295,13 +303,21 @@ mod generated {
         ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl", 40, ""),
     ];
 
-    /// Every line of the samples that is a JSON object, with the paths of its string values.
-    fn sample_lines() -> Vec<(serde_json::Value, Vec<Vec<String>>)> {
+    /// A sample line: the line, the paths of its string values, and the format of its file.
+    type SampleLine = (serde_json::Value, Vec<Vec<String>>, String);
+
+    /// Every line of the samples that is a JSON object, with the paths of its string values and
+    /// the format its file is detected as (a line alone may be of no format detection knows:
+    /// it is read as its file's format, as `--from` would).
+    static SAMPLE_LINES: LazyLock<Vec<SampleLine>> = LazyLock::new(|| {
         let files = files_under(&root().join("samples"), &|p| {
             p.extension().is_some_and(|e| e == "jsonl")
         });
         let mut out = Vec::new();
         for f in files {
+            let Some(format) = detected(&f) else {
+                continue;
+            };
             for line in std::fs::read_to_string(&f).unwrap_or_default().lines() {
                 let Ok(v @ serde_json::Value::Object(_)) = serde_json::from_str(line) else {
                     continue;
@@ -309,11 +325,21 @@ mod generated {
                 let mut paths = Vec::new();
                 string_paths(&v, &mut Vec::new(), &mut paths);
                 if !paths.is_empty() {
-                    out.push((v, paths));
+                    out.push((v, paths, format.clone()));
                 }
             }
         }
         out
+    });
+
+    /// The format a sample file is read as (its header's `source`); `None` for an input of no
+    /// format. (The samples are raw logs: no scribe transcript among them.)
+    fn detected(file: &std::path::Path) -> Option<String> {
+        let out = scribe().args(["--to", "jsonl"]).arg(file).output().unwrap();
+        let header = String::from_utf8_lossy(&out.stdout);
+        let header: serde_json::Value = serde_json::from_str(header.lines().next()?).ok()?;
+        let source = header["source"].as_str()?;
+        (source != "none").then(|| source.to_owned())
     }
 
     fn string_paths(v: &serde_json::Value, at: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
@@ -355,8 +381,7 @@ mod generated {
             body in "[A-Za-z0-9]{64}",
             replace in any::<bool>(),
         ) {
-            let lines = sample_lines();
-            let (mut line, paths) = lines[pick.index(lines.len())].clone();
+            let (mut line, paths, from) = SAMPLE_LINES[pick.index(SAMPLE_LINES.len())].clone();
             let (prefix, len, suffix) = KINDS[kind];
             // A digit and both cases, so every kind's shape is met.
             let body = format!("7aZ{}", &body[..len - 3]);
@@ -371,7 +396,7 @@ mod generated {
             let dir = tempfile::tempdir().unwrap();
             let f = write(dir.path(), "in.jsonl", &format!("{line}\n"));
             for to in FORMATS {
-                let out = run(&f, to, true);
+                let out = run_with(&f, to, true, &["--from", &from]);
                 prop_assert!(
                     !out.contains(&body),
                     "{} in {:?} of {}, --to {}:\n{}", secret, path, line, to, out
