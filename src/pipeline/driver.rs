@@ -38,8 +38,11 @@ use crate::model::transcript::TranscriptItem;
 use crate::render::Summary;
 use crate::stats::Ledger;
 
-/// Ending detection: choosing the decoder, replaying the held lines, whole documents.
+/// Ending detection: choosing the decoder, replaying the held lines, whole documents, inputs
+/// that are not logs.
 mod decide;
+
+pub(crate) use decide::NotALog;
 
 /// More consecutive lines with an input error than this, and the input is not JSON Lines.
 const MAX_BAD_RUN: u64 = 100;
@@ -154,19 +157,6 @@ pub(crate) struct Outcome {
     /// The account of its lines (per-line marks only with `keep_line_marks`).
     pub(crate) ledger: Ledger,
 }
-
-/// The input is not a log of any format scribe knows (said on stderr): nothing was written for
-/// it, and the run ends with exit status 1 once the other inputs are converted.
-#[derive(Debug)]
-pub(crate) struct NotALog;
-
-impl std::fmt::Display for NotALog {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("not a log scribe knows")
-    }
-}
-
-impl std::error::Error for NotALog {}
 
 /// `--strict` stopped the run at the first input error.
 #[derive(Debug)]
@@ -545,26 +535,6 @@ impl<'a> InputDriver<'a> {
             self.begin(sink, source)?;
         }
         Ok(())
-    }
-
-    /// Says, as one input error about the whole input, that more than half of its lines that are
-    /// not blank became `debug` records: the first lines detection decided on misled it, or the
-    /// input is of a shape nobody here has seen. The run goes on (the records keep every line);
-    /// `--strict` fails on it.
-    fn mostly_not_understood(&self, diag: &mut Diagnostics) {
-        let (debug, lines) = (self.summary.debug, self.content_lines);
-        if lines == 0 || debug * 2 <= lines {
-            return;
-        }
-        diag.error(
-            self.name,
-            0,
-            &format!(
-                "most of it was not understood: {debug} debug records for its {lines} lines, read \
-                 as {} (--debug shows them; --from reads it as another format)",
-                self.began.unwrap_or("none")
-            ),
-        );
     }
 
     /// Lines an adapter held to the end and still reflected nowhere: said, rather than lost.

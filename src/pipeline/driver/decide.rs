@@ -1,16 +1,30 @@
 //! Ending detection: the format is chosen from the evidence (or `--from`), its decoder built and
 //! the lines held while sniffing replayed into it, chatter before the first JSON line skipped with
 //! one warning; a whole JSON document is split into values, classified like lines, and given to
-//! its decoder at once.
+//! its decoder at once. JSON that no format claims is refused here (`NotALog`), before anything
+//! is written; at the end, an input most of whose lines went unread is said.
 
 use anyhow::Result;
 
-use super::{Delivery, InputDriver, MAX_BAD_RUN, NotALog, State, StrictStop};
+use super::{Delivery, InputDriver, MAX_BAD_RUN, State, StrictStop};
 use crate::diagnostics::Diagnostics;
 use crate::input::agent::Format;
 use crate::input::document::{self, DocValue};
 use crate::input::sniff::{self, Evidence, LineShape, Verdict};
 use crate::input::{self, Adapter, InputLine, Report, SourceFormat, registry};
+
+/// The input is not a log of any format scribe knows (said on stderr): nothing was written for
+/// it, and the run ends with exit status 1 once the other inputs are converted.
+#[derive(Debug)]
+pub(crate) struct NotALog;
+
+impl std::fmt::Display for NotALog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("not a log scribe knows")
+    }
+}
+
+impl std::error::Error for NotALog {}
 
 impl InputDriver<'_> {
     /// Ends detection: picks the decoder and replays the held lines into it.
@@ -100,6 +114,26 @@ impl InputDriver<'_> {
         self.state = State::Stopped;
         self.stopped = true;
         Err(NotALog.into())
+    }
+
+    /// Says, as one input error about the whole input, that more than half of its lines that are
+    /// not blank became `debug` records: the first lines detection decided on misled it, or the
+    /// input is of a shape nobody here has seen. The run goes on (the records keep every line);
+    /// `--strict` fails on it.
+    pub(super) fn mostly_not_understood(&self, diag: &mut Diagnostics) {
+        let (debug, lines) = (self.summary.debug, self.content_lines);
+        if lines == 0 || debug * 2 <= lines {
+            return;
+        }
+        diag.error(
+            self.name,
+            0,
+            &format!(
+                "most of it was not understood: {debug} debug records for its {lines} lines, read \
+                 as {} (--debug shows them; --from reads it as another format)",
+                self.began.unwrap_or("none")
+            ),
+        );
     }
 
     /// Feeds held lines to the decoder just chosen, stopping as reading them live would.
