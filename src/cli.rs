@@ -48,8 +48,8 @@ More options, examples and the exit status: scribe --help.")]
 
 EXIT STATUS:
   0  success (input problems are reported on stderr and the run goes on)
-  1  the input had an error and --strict was given, an input was not JSON Lines, or a
-     directory held no sessions
+  1  the input had an error and --strict was given, an input was not JSON Lines or not a
+     log scribe knows, or a directory held no sessions
   2  usage error, or a file could not be read or written")]
 pub(crate) struct Cli {
     /// Input files or directories of saved sessions; none or `-` reads stdin.

@@ -4,8 +4,8 @@ use std::io;
 
 /// Everything went well (input problems without `--strict` were reported on stderr).
 pub(crate) const SUCCESS: u8 = 0;
-/// The input had an error and `--strict` was given, an input was not JSON Lines, a directory
-/// held no sessions, or (`scribe diff`) the inputs differ.
+/// The input had an error and `--strict` was given, an input was not JSON Lines or not a log
+/// scribe knows, a directory held no sessions, or (`scribe diff`) the inputs differ.
 pub(crate) const INPUT_ERROR: u8 = 1;
 /// A usage error, or a file that could not be read or written.
 pub(crate) const TROUBLE: u8 = 2;

@@ -50,7 +50,7 @@ mod threaded;
 /// A growing file read as a stream.
 mod watch;
 
-use driver::{InputDriver, StrictStop};
+use driver::{InputDriver, NotALog, StrictStop};
 use output_dir::OutputDir;
 use render_sink::RenderSink;
 use side_by_side::{Destination, Done};
@@ -226,6 +226,8 @@ fn one_at_a_time(
             Ok(rendered) => done.stopped |= rendered.stopped,
             Err(e) if exit::is_broken_pipe(&e) => return Err(e),
             Err(e) if e.downcast_ref::<StrictStop>().is_some() => return Err(e),
+            // Said already; nothing was written for it, and the other inputs still convert.
+            Err(e) if e.is::<NotALog>() => done.stopped = true,
             Err(e) => {
                 crate::diagnostics::say(&crate::diagnostics::error_words(&e));
                 done.trouble = true;
@@ -236,7 +238,7 @@ fn one_at_a_time(
 }
 
 /// The exit status of a run: an input that could not be read or written, else one abandoned as
-/// not JSON Lines, else success.
+/// not JSON Lines or not a log scribe knows, else success.
 fn exit_code(trouble: bool, stopped: bool) -> u8 {
     if trouble {
         exit::TROUBLE
@@ -372,7 +374,8 @@ pub(crate) fn run_bytes(args: &[&str], data: &[u8]) -> Result<()> {
         .convert(Path::new("-"), reader, &mut out)
     {
         Ok(_) => Ok(()),
-        Err(e) if e.downcast_ref::<StrictStop>().is_some() => Ok(()),
+        // How an input ends, not a failure of the run.
+        Err(e) if e.downcast_ref::<StrictStop>().is_some() || e.is::<NotALog>() => Ok(()),
         Err(e) => Err(e),
     }
 }

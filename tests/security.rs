@@ -587,8 +587,10 @@ fn tags_after_a_flag_are_shown_unless_the_flag_is_real() {
 #[test]
 fn stats_kinds_are_printed_escaped() {
     let input = "{\"type\":\"x\\u202ey\\u2028z\\ufeffw\\u001b[2J\"}\n";
+    // Read as Claude stream-json (detection refuses JSON of no known format): its line of an
+    // unknown type is a debug record of that raw kind.
     let out = scribe()
-        .args(["--stats", "--to", "jsonl"])
+        .args(["--stats", "--to", "jsonl", "--from", "claude-stream"])
         .write_stdin(input)
         .assert()
         .success()

@@ -7,6 +7,9 @@ mod util;
 mod input_driver;
 // scribe ls, scribe last, and a bare scribe on a terminal.
 mod list;
+// What an input is: a stray line of another agent, JSON that is not a log, inputs mostly not
+// understood.
+mod detect;
 // Flags, stdin, several files, exit codes, --strict, broken pipe, live flushing.
 mod cli;
 // The spine over the real Claude Code corpus (ignored: needs ../shared/corpus).

@@ -25,6 +25,7 @@ use crate::diagnostics::Diagnostics;
 use crate::exit;
 use crate::model::Header;
 use crate::model::transcript::TranscriptItem;
+use crate::pipeline::driver::NotALog;
 use crate::pipeline::driver::{InputDriver, Sink};
 use crate::settings::Settings;
 use crate::transform::Transforms;
@@ -112,10 +113,16 @@ fn load(
         transforms,
         records: Vec::new(),
     };
-    let outcome = InputDriver::new(&name, path, from).run(reader, &mut sink, diag)?;
-    if outcome.stopped || outcome.source.is_none() {
+    let outcome = InputDriver::new(&name, path, from).run(reader, &mut sink, diag);
+    let not_a_log = matches!(&outcome, Err(e) if e.is::<NotALog>());
+    if not_a_log
+        || outcome
+            .as_ref()
+            .is_ok_and(|o| o.stopped || o.source.is_none())
+    {
         bail!("{name} is neither a scribe transcript nor an agent log scribe knows");
     }
+    outcome?;
     Ok(sink.records)
 }
 

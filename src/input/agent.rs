@@ -28,9 +28,11 @@ pub(crate) struct Format {
     pub(crate) help: &'static str,
     /// The rules that recognise a JSON object of this format (see [`Claim`]).
     pub(crate) claims: &'static [Claim],
-    /// True when files of this format also hold lines shaped like Claude Code stream-json (Qwen
-    /// copies its messages; saved chats share `user`, `assistant` or `result` types): such lines
-    /// agree with it rather than contradict it.
+    /// True when files of this format also hold lines shaped like Claude Code stream-json, lines
+    /// its own rules cannot tell from Claude's (Qwen copies its messages; a Claude saved session
+    /// holds rows without a `sessionId`): such lines agree with it rather than contradict it. A
+    /// format whose every line its own rules recognise says false, so that one of its lines
+    /// before a Claude stream does not take the Claude lines for its own.
     pub(crate) claude_shaped: bool,
     /// True when the format is a Server-Sent Events body: SSE field lines are its own, not
     /// chatter, and an input of SSE fields alone is read as this format.

@@ -4,7 +4,7 @@
 //! `session-*.json`). The driver holds such an input whole, `values` splits it into its values
 //! with the line each starts on, and the adapter's `Adapter::document` takes them.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// One value of a document and the input line it starts on.
 #[derive(Debug)]
@@ -81,48 +81,13 @@ fn skip_ws(text: &str, pos: usize) -> usize {
     pos + text[pos..].len() - text[pos..].trim_start().len()
 }
 
-/// What a document holds, for a message: its shape and first value.
-pub(crate) fn describe_values(values: &[DocValue]) -> String {
-    match values {
-        [] => "an empty array".to_owned(),
-        [one] => describe(&one.value),
-        [first, ..] => format!(
-            "{} values, the first {}",
-            values.len(),
-            describe(&first.value)
-        ),
-    }
-}
-
-/// A short, safe description of a JSON value for a message: its `type` or its first keys.
-pub(crate) fn describe(v: &Value) -> String {
-    match v {
-        Value::Object(o) => describe_object(o),
-        Value::Array(a) => format!("an array of {} values", a.len()),
-        Value::String(_) => "a string".to_owned(),
-        Value::Number(_) => "a number".to_owned(),
-        Value::Bool(_) => "a boolean".to_owned(),
-        Value::Null => "null".to_owned(),
-    }
-}
-
-/// An object in words: its `type`, else its first keys (cut short, control characters hidden).
-fn describe_object(o: &Map<String, Value>) -> String {
-    let short = |s: &str| -> String {
-        let cut: String = s.chars().take(40).collect();
-        cut.chars()
-            .map(|c| if c.is_control() { '?' } else { c })
-            .collect()
-    };
-    if let Some(t) = o.get("type").and_then(Value::as_str) {
-        return format!("an object of type \"{}\"", short(t));
-    }
-    let keys: Vec<String> = o.keys().take(4).map(|k| short(k)).collect();
-    match (keys.is_empty(), o.len() > 4) {
-        (true, _) => "an empty object".to_owned(),
-        (false, false) => format!("an object with keys {}", keys.join(", ")),
-        (false, true) => format!("an object with keys {}, …", keys.join(", ")),
-    }
+/// A name read from the input, for a message: at most 40 characters, control characters shown
+/// as `?` (the message is sanitized again when printed).
+pub(crate) fn short(s: &str) -> String {
+    s.chars()
+        .take(40)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
 }
 
 #[cfg(test)]

@@ -5,20 +5,24 @@
 //! an SSE frame, or an element of a JSON document) is classified on its own by `classify`. The
 //! formats seen are then reconciled by `decide`: one format → that one; Claude-shaped lines next to
 //! the marker of a format that also writes Claude-shaped lines (Qwen stream-json, a saved Claude
-//! session, a Gemini saved chat) → the more specific format; two unrelated formats → the one with
-//! more lines, and a warning. Lines before the first JSON value that are not JSON (CLI chatter such
-//! as `Loaded cached credentials.`) do not count; the driver reports them once.
+//! session) → the more specific format; two unrelated formats → the one with more lines, and a
+//! warning (so one Gemini `init` line before a Claude stream is outvoted by the Claude lines).
+//! Lines before the first JSON value that are not JSON (CLI chatter such as
+//! `Loaded cached credentials.`) do not count; the driver reports them once. JSON values that no
+//! format claims make the input not a log scribe knows: the verdict names their keys.
 
 use std::sync::LazyLock;
 
 use serde_json::Value;
 
 use super::agent::{Claim, Format};
-use super::document::describe;
+use super::document::short;
 use super::{registry, sse};
 
 /// How many JSON values are read before deciding (fewer when the input ends first).
 pub(crate) const EVIDENCE: usize = 5;
+/// How many distinct top-level keys of unclaimed values a message names.
+const KEYS_SHOWN: usize = 12;
 
 /// What one line of the input is, before any format is chosen.
 #[derive(Debug, Clone, PartialEq)]
@@ -96,8 +100,13 @@ pub(crate) fn classify(v: &Value) -> Option<&'static Format> {
 pub(crate) struct Evidence {
     /// One entry per JSON value read, in order.
     seen: Vec<Option<&'static Format>>,
-    /// A short description of the first values no format claimed (for the error message).
-    unclaimed: Vec<String>,
+    /// The top-level keys of the values no format claimed, in the order first seen, at most
+    /// `KEYS_SHOWN` of them (for the error message).
+    keys: Vec<String>,
+    /// Distinct keys past `KEYS_SHOWN`, counted rather than kept.
+    more_keys: usize,
+    /// Unclaimed values that are not objects.
+    not_objects: usize,
 }
 
 /// What the evidence says.
@@ -107,7 +116,7 @@ pub(crate) enum Verdict {
     Agreed(&'static Format),
     /// Values of unrelated formats: the one with most values wins; the text says what was seen.
     Mixed(&'static Format, String),
-    /// No value belongs to a known format; the text describes what was seen.
+    /// No value belongs to a known format; the text says what was seen (`saw keys …`).
     Unknown(String),
 }
 
@@ -115,10 +124,49 @@ impl Evidence {
     /// Adds one JSON value.
     pub(crate) fn add(&mut self, v: &Value) {
         let f = classify(v);
-        if f.is_none() && self.unclaimed.len() < 3 {
-            self.unclaimed.push(describe(v));
+        if f.is_none() {
+            self.note_keys(v);
         }
         self.seen.push(f);
+    }
+
+    /// Keeps the top-level keys of a value no format claimed, made short and printable.
+    fn note_keys(&mut self, v: &Value) {
+        let Some(o) = v.as_object() else {
+            self.not_objects += 1;
+            return;
+        };
+        for k in o.keys() {
+            let k = short(k);
+            if self.keys.contains(&k) {
+                continue;
+            }
+            if self.keys.len() < KEYS_SHOWN {
+                self.keys.push(k);
+            } else {
+                self.more_keys += 1;
+            }
+        }
+    }
+
+    /// What the values no format claimed hold: `saw keys a, b, …`.
+    fn unclaimed(&self) -> String {
+        let mut text = match self.keys.as_slice() {
+            [] => "saw no keys".to_owned(),
+            keys => format!("saw keys {}", keys.join(", ")),
+        };
+        if self.more_keys > 0 {
+            text.push_str(&format!(" and {} more", self.more_keys));
+        }
+        if self.not_objects > 0 {
+            text.push_str(&format!(
+                " and {} value{} that {} not an object",
+                self.not_objects,
+                if self.not_objects == 1 { "" } else { "s" },
+                if self.not_objects == 1 { "is" } else { "are" },
+            ));
+        }
+        text
     }
 
     /// JSON values seen.
@@ -159,7 +207,7 @@ impl Evidence {
             }
         }
         match counts.as_slice() {
-            [] => Verdict::Unknown(self.unclaimed.join("; ")),
+            [] => Verdict::Unknown(self.unclaimed()),
             [(f, _)] => Verdict::Agreed(f),
             _ => {
                 let best = counts
@@ -233,6 +281,23 @@ mod tests {
     }
 
     #[test]
+    fn claude_lines_outvote_one_gemini_init() {
+        let init = r#"{"type":"init","timestamp":"t","session_id":"g","model":"auto"}"#;
+        let system = r#"{"type":"system","subtype":"init","session_id":"s"}"#;
+        let user = r#"{"type":"user","message":{"role":"user","content":"hi"}}"#;
+        let result = r#"{"type":"result","subtype":"success","is_error":false}"#;
+        assert!(matches!(
+            verdict(&[init, system, user, user, result]),
+            Verdict::Mixed(f, _) if f == registry::claude_stream()
+        ));
+        let gemini_result = r#"{"type":"result","timestamp":"t","status":"success","stats":{}}"#;
+        assert_eq!(
+            verdict(&[init, gemini_result]),
+            Verdict::Agreed(format("gemini-stream"))
+        );
+    }
+
+    #[test]
     fn chatter_and_documents_are_told_apart() {
         assert_eq!(shape("Loaded cached credentials."), LineShape::Other);
         assert_eq!(shape("[INFO] starting"), LineShape::Other);
@@ -244,8 +309,8 @@ mod tests {
     #[test]
     fn unknown_objects_are_described() {
         assert_eq!(
-            verdict(&[r#"{"foo":1}"#]),
-            Verdict::Unknown("an object with keys foo".to_owned())
+            verdict(&[r#"{"foo":1}"#, r#"{"foo":2,"bar\u001b":[]}"#]),
+            Verdict::Unknown("saw keys foo, bar?".to_owned())
         );
     }
 }

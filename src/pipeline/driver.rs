@@ -9,13 +9,17 @@
 //! Sniffing ──(scribe header)──────────────▶ Transcript  records → items, no fold
 //!    │ ─────(evidence decides a format)───▶ Stream      adapter → events → fold → items
 //!    │ ─────(a JSON array or a `{` alone)─▶ Document    held whole, values → adapter at the end
-//!    │ ─────(JSON of no known format)─────▶ Unknown     one error, each line a debug record
+//!    │ ─────(JSON of no known format)─────▶ Stopped     one message, nothing written (`NotALog`)
 //!    └─────(a NUL byte, or only non-JSON)─▶ Stopped     one message, nothing more read
 //! Stream ──(more than 100 lines in a row with an input error)──▶ Stopped
 //! ```
 //!
-//! While sniffing, lines are held (at most `EVIDENCE` JSON values plus the chatter before them)
-//! and replayed into the chosen decoder, so nothing read for detection is lost.
+//! While sniffing, lines are held (at most `EVIDENCE` JSON values plus the chatter before them,
+//! and never more than `MAX_HELD` lines) and replayed into the chosen decoder, so nothing read
+//! for detection is lost and nothing is written before the format is chosen. The window is the
+//! only place detection looks: an input whose window misled it is caught at its end, when more
+//! than half of its lines became `debug` records (`MOSTLY_NOT_UNDERSTOOD`): an input error,
+//! so `--strict` fails on it.
 
 use std::io::{BufReader, Read};
 use std::path::Path;
@@ -34,8 +38,11 @@ use crate::model::transcript::TranscriptItem;
 use crate::render::Summary;
 use crate::stats::Ledger;
 
-/// Ending detection: choosing the decoder, replaying the held lines, whole documents.
+/// Ending detection: choosing the decoder, replaying the held lines, whole documents, inputs
+/// that are not logs.
 mod decide;
+
+pub(crate) use decide::NotALog;
 
 /// More consecutive lines with an input error than this, and the input is not JSON Lines.
 const MAX_BAD_RUN: u64 = 100;
@@ -173,7 +180,6 @@ enum State {
         text: String,
         first_line: u64,
     },
-    Unknown,
     Stopped,
 }
 
@@ -216,6 +222,8 @@ pub(crate) struct InputDriver<'a> {
     fed: u64,
     /// Follow mode: the input is still being written (`Adapter::set_live`).
     live: bool,
+    /// Lines read that are not blank.
+    content_lines: u64,
 }
 
 impl<'a> InputDriver<'a> {
@@ -250,6 +258,7 @@ impl<'a> InputDriver<'a> {
             ledger: Ledger::default(),
             fed: 0,
             live: false,
+            content_lines: 0,
         }
     }
 
@@ -305,7 +314,9 @@ impl<'a> InputDriver<'a> {
                 break;
             };
             self.summary.lines += 1;
-            self.ledger.read(line.number, line.text.trim().is_empty());
+            let blank = line.text.trim().is_empty();
+            self.content_lines += u64::from(!blank);
+            self.ledger.read(line.number, blank);
             if self.bytes < NUL_WINDOW {
                 self.bytes += line.text.len() as u64 + 1;
                 if line.text.contains('\0') {
@@ -439,12 +450,6 @@ impl<'a> InputDriver<'a> {
                 text.push_str(&line.text);
                 text.push('\n');
             }
-            State::Unknown => {
-                if !line.text.trim().is_empty() {
-                    input::push_debug(&mut self.events, &line, "no known input format");
-                    self.feed(sink)?;
-                }
-            }
             State::Stopped => {}
         }
         Ok(())
@@ -504,6 +509,7 @@ impl<'a> InputDriver<'a> {
                 };
                 self.finish_adapter(adapter.as_mut(), &mut report, sink)?;
                 self.unreflected(diag);
+                self.mostly_not_understood(diag);
                 sink.end_of_events()?;
             }
             State::Document {
@@ -517,9 +523,7 @@ impl<'a> InputDriver<'a> {
                 self.ledger
                     .document(first_line, self.summary.lines, self.fed > before);
                 self.unreflected(diag);
-            }
-            State::Unknown => {
-                sink.end_of_events()?;
+                self.mostly_not_understood(diag);
             }
             State::Sniffing(_) | State::Transcript(_) | State::Stopped => {}
         }

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{Context, Result};
 
-use super::driver::{InputDriver, StrictStop};
+use super::driver::{InputDriver, NotALog, StrictStop};
 use super::pages::{Index, Page, SharedPage};
 use super::watch::{FollowReader, Switch, Watch};
 use crate::cli::OutputFormat;
@@ -117,7 +117,9 @@ pub(crate) fn run(settings: &Settings) -> Result<u8> {
         Ok(_) if stop.load(Ordering::Relaxed) => Ok(INTERRUPTED),
         Ok(true) => Ok(exit::INPUT_ERROR),
         Ok(false) => Ok(exit::SUCCESS),
-        Err(e) if e.downcast_ref::<StrictStop>().is_some() => Ok(exit::INPUT_ERROR),
+        Err(e) if e.downcast_ref::<StrictStop>().is_some() || e.is::<NotALog>() => {
+            Ok(exit::INPUT_ERROR)
+        }
         Err(e) => Err(e),
     }
 }
@@ -306,6 +308,11 @@ fn latest(
             Ok(e) => e,
             Err(e) if crate::exit::is_broken_pipe(&e) => return Err(e),
             Err(e) if e.downcast_ref::<StrictStop>().is_some() => return Err(e),
+            // Said already; the next session is still followed.
+            Err(e) if e.is::<NotALog>() => Ended {
+                switched: false,
+                stopped: true,
+            },
             Err(e) => {
                 eprintln!("scribe: {}", crate::diagnostics::error_words(&e));
                 Ended {

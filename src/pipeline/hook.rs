@@ -44,8 +44,11 @@ pub(crate) fn run(cli: &Cli, args: &HookArgs) -> u8 {
     let dir = &args.output_dir;
     if let Some(transcript) = &args.transcript {
         // The child: its stderr is the log already.
-        if let Err(e) = convert(cli, args, transcript) {
-            eprintln!("scribe: {}", one_line(&crate::diagnostics::error_words(&e)));
+        match convert(cli, args, transcript) {
+            // Said already, with what the input holds.
+            Err(e) if e.is::<super::driver::NotALog>() => {}
+            Err(e) => eprintln!("scribe: {}", one_line(&crate::diagnostics::error_words(&e))),
+            Ok(()) => {}
         }
         return exit::SUCCESS;
     }

@@ -27,6 +27,7 @@ use std::sync::{Condvar, Mutex};
 use anyhow::Result;
 use tempfile::SpooledTempFile;
 
+use super::driver::NotALog;
 use super::output_dir::OutputDir;
 use super::progress::Progress;
 use super::{Lane, Rendered, Run, open_input};
@@ -240,6 +241,8 @@ impl InOrder<'_> {
             match outcome {
                 Ok(rendered) => done.stopped |= rendered.stopped,
                 Err(e) if exit::is_broken_pipe(&e) => return Err(e),
+                // Said already (its lane's messages); nothing was written for it.
+                Err(e) if e.is::<NotALog>() => done.stopped = true,
                 Err(e) => {
                     self.progress
                         .suspend(|| crate::diagnostics::say(&crate::diagnostics::error_words(&e)));

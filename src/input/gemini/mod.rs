@@ -31,7 +31,7 @@ pub(crate) static STREAM: Format = Format {
             test: stream::is_gemini_line,
         },
     ],
-    claude_shaped: true,
+    claude_shaped: false,
     sse: false,
     adapter: || Box::new(stream::GeminiStream::default()),
 };
@@ -40,11 +40,18 @@ pub(crate) static STREAM: Format = Format {
 pub(crate) static SESSION: Format = Format {
     name: "gemini-session",
     help: "A Google Gemini CLI saved chat (`~/.gemini/tmp/<project>/chats/session-*.jsonl`)",
-    claims: &[Claim {
-        rank: 50,
-        test: session::is_header_object,
-    }],
-    claude_shaped: true,
+    claims: &[
+        Claim {
+            rank: 50,
+            test: session::is_header_object,
+        },
+        // After Claude's session rows (their `sessionId`), before Claude's stream types.
+        Claim {
+            rank: 75,
+            test: session::is_message_record,
+        },
+    ],
+    claude_shaped: false,
     sse: false,
     adapter: || Box::new(session::GeminiSession::default()),
 };

@@ -412,15 +412,18 @@ pub(crate) fn result_notice(v: &Value, turns: u64) -> SystemNotice {
     }
 }
 
-/// True for a first line only Gemini's stream-json writes: its `init` (a `session_id` and a
-/// `model`, no `subtype`), or a `message` / `tool_use` / `tool_result` line (types no other
-/// supported stream uses at the top level).
+/// True for a line only Gemini's stream-json writes: its `init` (a `session_id` and a `model`, no
+/// `subtype`), a `message` / `tool_use` / `tool_result` line (types no other supported stream
+/// uses at the top level), or its last line, `result` with a `status` (Claude Code's `result`
+/// has a `subtype` and no `status`), so that a Gemini stream's lines are all its own and a
+/// Claude stream's lines never count for it.
 pub(crate) fn is_gemini_line(o: &Map<String, Value>) -> bool {
     match o.get("type").and_then(Value::as_str) {
         Some("init") => o.contains_key("session_id") && !o.contains_key("subtype"),
         Some("message") => o.contains_key("role") && o.contains_key("content"),
         Some("tool_use") => o.contains_key("tool_id") && o.contains_key("tool_name"),
         Some("tool_result") => o.contains_key("tool_id") && o.contains_key("status"),
+        Some("result") => o.contains_key("status") && !o.contains_key("subtype"),
         _ => false,
     }
 }
@@ -462,6 +465,11 @@ mod tests {
                     "{}: {line}",
                     p.display()
                 );
+                assert!(
+                    !crate::input::gemini::session::is_message_record(&o),
+                    "{}: {line}",
+                    p.display()
+                );
             }
         }
         assert!(checked > 1000, "only {checked} lines checked");
@@ -478,6 +486,12 @@ mod tests {
         )));
         assert!(!is_gemini_line(&o(
             r#"{"type":"init","subtype":"x","session_id":"s"}"#
+        )));
+        assert!(is_gemini_line(&o(
+            r#"{"type":"result","timestamp":"t","status":"success","stats":{}}"#
+        )));
+        assert!(!is_gemini_line(&o(
+            r#"{"type":"result","subtype":"success","is_error":false,"result":"hi"}"#
         )));
     }
 }

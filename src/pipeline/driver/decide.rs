@@ -1,7 +1,8 @@
 //! Ending detection: the format is chosen from the evidence (or `--from`), its decoder built and
 //! the lines held while sniffing replayed into it, chatter before the first JSON line skipped with
 //! one warning; a whole JSON document is split into values, classified like lines, and given to
-//! its decoder at once.
+//! its decoder at once. JSON that no format claims is refused here (`NotALog`), before anything
+//! is written; at the end, an input most of whose lines went unread is said.
 
 use anyhow::Result;
 
@@ -11,6 +12,19 @@ use crate::input::agent::Format;
 use crate::input::document::{self, DocValue};
 use crate::input::sniff::{self, Evidence, LineShape, Verdict};
 use crate::input::{self, Adapter, InputLine, Report, SourceFormat, registry};
+
+/// The input is not a log of any format scribe knows (said on stderr): nothing was written for
+/// it, and the run ends with exit status 1 once the other inputs are converted.
+#[derive(Debug)]
+pub(crate) struct NotALog;
+
+impl std::fmt::Display for NotALog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("not a log scribe knows")
+    }
+}
+
+impl std::error::Error for NotALog {}
 
 impl InputDriver<'_> {
     /// Ends detection: picks the decoder and replays the held lines into it.
@@ -57,25 +71,7 @@ impl InputDriver<'_> {
             Verdict::Unknown(_) if s.evidence.len() == 0 => {
                 return self.stop(sink, diag, "no JSON line in it");
             }
-            Verdict::Unknown(what) => {
-                diag.error(
-                    self.name,
-                    0,
-                    &format!(
-                        "not a format scribe knows: its first JSON lines are {what}; \
-                         tried {} (use --from to force one)",
-                        sniff::tried()
-                    ),
-                );
-                let State::Sniffing(s) = std::mem::replace(&mut self.state, State::Unknown) else {
-                    return Ok(());
-                };
-                self.begin(sink, "none")?;
-                if diag.must_stop() {
-                    return Err(StrictStop.into());
-                }
-                return self.replay(s.held.into_iter(), sink, diag);
-            }
+            Verdict::Unknown(what) => return self.not_a_log(diag, &what),
         };
         let mut adapter = format.adapter();
         if self.name != "-" {
@@ -101,6 +97,43 @@ impl InputDriver<'_> {
         }
         self.skip_chatter(before, sink, diag)?;
         self.replay(held, sink, diag)
+    }
+
+    /// Gives up on an input whose JSON no format claims: one message naming the keys it holds and
+    /// the formats tried, nothing written for it, and the run's exit status 1 ([`NotALog`]).
+    /// Nothing was written before: detection ends before the first output.
+    fn not_a_log(&mut self, diag: &mut Diagnostics, what: &str) -> Result<()> {
+        diag.message(
+            self.name,
+            &format!(
+                "not a log scribe knows: {what}; formats tried: {} (use --from FORMAT to read it \
+                 as one of them)",
+                sniff::tried()
+            ),
+        );
+        self.state = State::Stopped;
+        self.stopped = true;
+        Err(NotALog.into())
+    }
+
+    /// Says, as one input error about the whole input, that more than half of its lines that are
+    /// not blank became `debug` records: the first lines detection decided on misled it, or the
+    /// input is of a shape nobody here has seen. The run goes on (the records keep every line);
+    /// `--strict` fails on it.
+    pub(super) fn mostly_not_understood(&self, diag: &mut Diagnostics) {
+        let (debug, lines) = (self.summary.debug, self.content_lines);
+        if lines == 0 || debug * 2 <= lines {
+            return;
+        }
+        diag.error(
+            self.name,
+            0,
+            &format!(
+                "most of it was not understood: {debug} debug records for its {lines} lines, read \
+                 as {} (--debug shows them; --from reads it as another format)",
+                self.began.unwrap_or("none")
+            ),
+        );
     }
 
     /// Feeds held lines to the decoder just chosen, stopping as reading them live would.
@@ -218,19 +251,20 @@ impl InputDriver<'_> {
                 }
                 match evidence.verdict() {
                     Verdict::Agreed(f) | Verdict::Mixed(f, _) => f,
-                    Verdict::Unknown(_) => {
+                    // `[]`: no value to tell a format by.
+                    Verdict::Unknown(_) if values.is_empty() => {
                         diag.error(
                             self.name,
                             first_line,
                             &format!(
-                                "a JSON document of no format scribe knows ({}); tried {} \
-                                 (use --from to force one)",
-                                document::describe_values(&values),
+                                "an empty JSON array: no format to tell; tried {} (use --from \
+                                 to force one)",
                                 sniff::tried()
                             ),
                         );
                         return self.begin(sink, "none");
                     }
+                    Verdict::Unknown(what) => return self.not_a_log(diag, &what),
                 }
             }
             SourceFormat::Known(f) => f,

@@ -252,12 +252,15 @@ impl Adapter for ClaudeSession {
 /// (`sessionId`, `parentUuid`, `leafUuid`), and the first line is often book-keeping that the
 /// stream never sends (`file-history-snapshot` has none of those keys).
 pub(crate) fn looks_like_session(o: &serde_json::Map<String, Value>) -> bool {
+    // Every entry of a saved session has a `type` (the loader's type table); an object with a
+    // `sessionId` and no `type` is some other file's (a capture's summary), not a row.
+    let Some(ty) = o.get("type").and_then(Value::as_str) else {
+        return false;
+    };
     ["sessionId", "parentUuid", "leafUuid"]
         .iter()
         .any(|k| o.contains_key(*k))
-        || o.get("type")
-            .and_then(Value::as_str)
-            .is_some_and(entries::is_session_only_type)
+        || entries::is_session_only_type(ty)
 }
 
 /// Where the CLI keeps the full text of tool outputs too large for the session file (2.0.52 and

@@ -306,6 +306,22 @@ pub(crate) fn is_header(v: &Value) -> bool {
     v.as_object().is_some_and(is_header_object)
 }
 
+/// True for a saved chat's message record: `id`, `timestamp`, `content` and a `type` of the
+/// chat's own (`user`, `gemini`, `info`, `error`, `warning`), with no `message` (Claude's and
+/// Qwen's rows nest theirs under `message`). A chat's `user` records would otherwise pass for
+/// Claude stream-json lines.
+pub(crate) fn is_message_record(o: &Map<String, Value>) -> bool {
+    let own_type = o
+        .get("type")
+        .and_then(Value::as_str)
+        .is_some_and(|t| matches!(t, "user" | "gemini" | "info" | "error" | "warning"));
+    own_type
+        && ["id", "timestamp", "content"]
+            .iter()
+            .all(|k| o.contains_key(*k))
+        && !o.contains_key("message")
+}
+
 /// [`is_header`] on an object already parsed.
 pub(crate) fn is_header_object(o: &Map<String, Value>) -> bool {
     o.contains_key("sessionId")
