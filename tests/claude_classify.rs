@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use crate::util::{json_lines, scribe};
+use crate::util::{json_lines, run};
 
 /// A stream's `system/init` line, then `lines`, as the input text.
 fn stream(lines: &[Value]) -> String {
@@ -27,16 +27,11 @@ fn user(uuid: &str, content: Value, extra: Value) -> Value {
     v
 }
 
-/// scribe run on `input` with `args`; exit 0 required; its standard output.
-fn run(input: &str, args: &[&str]) -> String {
-    let out = scribe()
-        .args(args)
-        .write_stdin(input.to_owned())
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    String::from_utf8(out.stdout).unwrap()
+/// A main-thread assistant message (`msg_1`) whose one block is a call of `tool` (`id`).
+fn call_of(id: &str, tool: &str, input: Value) -> Value {
+    json!({"type":"assistant","session_id":"s1","parent_tool_use_id":null,"uuid":"a1",
+        "message":{"id":"msg_1","role":"assistant","model":"m",
+        "content":[{"type":"tool_use","id":id,"name":tool,"input":input}]}})
 }
 
 /// The folded records of `input`.
@@ -223,9 +218,11 @@ fn flagged_messages_count_a_command_only_at_the_start_and_expansions_are_slash_c
 #[test]
 fn task_started_without_an_agent_type_opens_the_agent_calls_record() {
     let input = stream(&[
-        json!({"type":"assistant","session_id":"s1","parent_tool_use_id":null,"uuid":"a1",
-            "message":{"id":"msg_1","role":"assistant","model":"m","content":[{"type":"tool_use",
-            "id":"toolu_A","name":"Agent","input":{"description":"Check widgets","prompt":"look"}}]}}),
+        call_of(
+            "toolu_A",
+            "Agent",
+            json!({"description":"Check widgets","prompt":"look"}),
+        ),
         json!({"type":"system","subtype":"task_started","session_id":"s1","uuid":"t1",
             "task_id":"task1","tool_use_id":"toolu_A","description":"Check widgets folder contents"}),
         json!({"type":"system","subtype":"task_notification","session_id":"s1","uuid":"t2",
@@ -251,9 +248,7 @@ fn task_started_without_an_agent_type_opens_the_agent_calls_record() {
 #[test]
 fn a_skill_ack_that_says_it_failed_ends_the_call_in_an_error() {
     let input = stream(&[
-        json!({"type":"assistant","session_id":"s1","parent_tool_use_id":null,"uuid":"a1",
-            "message":{"id":"msg_1","role":"assistant","model":"m","content":[{"type":"tool_use",
-            "id":"toolu_S","name":"Skill","input":{"skill":"widgets"}}]}}),
+        call_of("toolu_S", "Skill", json!({"skill":"widgets"})),
         user(
             "u1",
             json!([{"type":"tool_result","tool_use_id":"toolu_S","content":"Launching skill: widgets"}]),

@@ -206,3 +206,16 @@ pub(crate) fn peak_rss_kib(mut cmd: std::process::Command) -> (i32, u64) {
         std::thread::sleep(std::time::Duration::from_millis(2));
     }
 }
+
+/// Runs scribe over `input` on stdin with `args`; returns stdout.
+pub(crate) fn run(input: &str, args: &[&str]) -> String {
+    let out = scribe()
+        .args(args)
+        .write_stdin(input.to_owned())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).expect("UTF-8 output")
+}

@@ -228,8 +228,9 @@ impl StreamJson {
     /// §14's `SessionSnapshot.updatedAt` from the lines' times: the stream's `init` carries
     /// none, its messages do. The snapshot of an untimed `init` waits, with the events after it
     /// (system lines: hooks, tasks), for the first message; that message's time is the
-    /// snapshot's, and all are written in their order. A first message with no time, or more
-    /// than [`MOST_HELD`] events, writes them without one. `start`: where this line's events
+    /// snapshot's, and all are written in their order. A first message with no time, a partial
+    /// message's event (see [`release_time`]), or more than [`MOST_HELD`] events, writes them
+    /// without one. `start`: where this line's events
     /// begin in `out`.
     fn time_the_session(&mut self, out: &mut Vec<Event>, start: usize) {
         let untimed = |e: &Event| matches!(&e.kind, EventKind::SessionInit { session } if session.updated_at.is_none());
@@ -242,7 +243,7 @@ impl StreamJson {
                 self.held.push(event);
             } else if self.held.is_empty() {
                 out.push(event);
-            } else if let Some(time) = message_time(&event.kind) {
+            } else if let Some(time) = release_time(&event.kind) {
                 let time = time.map(str::to_owned);
                 self.release_held(out, time);
                 out.push(event);
@@ -272,19 +273,21 @@ impl StreamJson {
     }
 }
 
-/// The time of a message's event: `Some` for the events of an `assistant` or `user` line (the
-/// time inside, if it has one), `None` for any other event.
-fn message_time(kind: &EventKind) -> Option<Option<&str>> {
+/// Whether an event ends the wait of an untimed snapshot, and with what time: the events of an
+/// `assistant` or `user` line, with the time inside (if it has one); a partial message's
+/// (`stream_event`), with none, because the live view shows those as they come and must not
+/// wait for the message; `None` for any other event.
+fn release_time(kind: &EventKind) -> Option<Option<&str>> {
     match kind {
         EventKind::AssistantBlock { timestamp, .. } | EventKind::ToolResult { timestamp, .. } => {
             Some(timestamp.as_deref())
         }
         EventKind::UserTurn { turn, .. } => Some(turn.timestamp.as_deref()),
-        EventKind::SessionInit { .. }
-        | EventKind::AssistantEnd { .. }
+        EventKind::AssistantEnd { .. }
         | EventKind::TextDelta { .. }
         | EventKind::ReasoningDelta { .. }
-        | EventKind::ToolInputStarted { .. }
+        | EventKind::ToolInputStarted { .. } => Some(None),
+        EventKind::SessionInit { .. }
         | EventKind::ToolUpdate { .. }
         | EventKind::ToolDenied { .. }
         | EventKind::ToolProgress { .. }
