@@ -424,6 +424,7 @@ fn every_source_with_a_time_sets_updated_at() {
     let dir = crate::util::corpus();
     let mut inputs = vec![
         dir.join("claude-code/07-skill/session.jsonl"),
+        dir.join("claude-code/09-hooks/stream.jsonl"),
         dir.join("qwen-daemon/perm/events.sse"),
         dir.join("gemini-cli/api-error/stream.jsonl"),
     ];
@@ -440,7 +441,7 @@ fn every_source_with_a_time_sets_updated_at() {
         .into_iter()
         .take(1),
     );
-    assert_eq!(inputs.len(), 5);
+    assert_eq!(inputs.len(), 6);
     for path in inputs {
         let out = scribe()
             .args(["--to", "jsonl"])
@@ -548,6 +549,7 @@ fn synthetic_reasons_are_the_design_set_with_the_detail_beside_them() {
     let want = [
         "bash-input",
         "bash-output",
+        "command-expansion",
         "compact-summary",
         "interrupt",
         "local-command-caveat",

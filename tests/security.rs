@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::util::scribe;
+use crate::util::{run, scribe};
 
 /// A Claude Code stream whose one assistant message says `text`.
 pub(crate) fn stream_saying(text: &str) -> String {
@@ -20,19 +20,6 @@ pub(crate) fn stream_saying(text: &str) -> String {
         ),
         text
     )
-}
-
-/// Runs scribe over `input` on stdin with `args`; returns stdout.
-fn run(input: &str, args: &[&str]) -> String {
-    let out = scribe()
-        .args(args)
-        .write_stdin(input.to_owned())
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).expect("UTF-8 output")
 }
 
 fn temp_dir() -> tempfile::TempDir {

@@ -18,6 +18,8 @@ mod corpus;
 mod spine;
 // Claude Code's <task-notification> message: the end of its call's task, once.
 mod claude_tasks;
+// §4's rows in order, IDE context, a sub-agent's record and a Skill ack, on small streams.
+mod claude_classify;
 // Saved Claude Code sessions over samples/claude-session: chain order, branches, sub-agents, -o.
 mod session;
 // Saved sessions in the real corpus: clean conversion and equivalence with their stream.jsonl.

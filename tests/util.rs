@@ -227,3 +227,8 @@ pub(crate) fn claude_stream(id: &str, prompt: &str, answer: &str) -> String {
     let asst = serde_json::json!({"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":answer}]},"session_id":id});
     format!("{init}\n{user}\n{asst}\n")
 }
+
+/// Runs scribe over `input` on stdin with `args`; returns stdout.
+pub(crate) fn run(input: &str, args: &[&str]) -> String {
+    stdout_of(args, input.to_owned())
+}

@@ -321,9 +321,12 @@ impl Folder {
         if !announced {
             record.status = status_of_call(call.state);
         }
-        // A background task with no agent and no transcript (a shell command run in the
-        // background): its outcome, not a phantom sub-agent.
-        if announced && turns.is_empty() && record.subagent_type.is_none() {
+        // A background task of a call that starts no sub-agent (a shell command run in the
+        // background) and has no transcript: its outcome, not a phantom sub-agent. An Agent
+        // call's run is its record even when the sub-agent sent nothing and `task_started`
+        // named no agent type (§14's own shape has none).
+        let starts_subagent = call.kind.subagent_description().is_some();
+        if announced && turns.is_empty() && !starts_subagent && record.subagent_type.is_none() {
             let description = Some(record.description).filter(|d| !d.is_empty());
             let mut n = task_notice(
                 record.task_id,

@@ -166,6 +166,11 @@ pub(crate) enum SyntheticReason {
     BashOutput,
     MemoryInput,
     CompactSummary,
+    /// A slash command's expansion: the body of its prompt file, sent to the model after the
+    /// command's record (§4 row 3 lists "slash-command expansion" among flagged context).
+    CommandExpansion,
+    /// What an IDE attached before the typed words (`<ide_opened_file>`, `<ide_selection>`).
+    IdeContext,
     Other,
 }
 
@@ -193,7 +198,7 @@ impl DesignReason {
 }
 
 /// Every `SyntheticReason`, for reading a name back (`name` is the exhaustive side).
-const SYNTHETIC_REASONS: [SyntheticReason; 12] = [
+const SYNTHETIC_REASONS: [SyntheticReason; 14] = [
     SyntheticReason::SkillBody,
     SyntheticReason::SystemReminder,
     SyntheticReason::HookOutput,
@@ -205,6 +210,8 @@ const SYNTHETIC_REASONS: [SyntheticReason; 12] = [
     SyntheticReason::BashOutput,
     SyntheticReason::MemoryInput,
     SyntheticReason::CompactSummary,
+    SyntheticReason::CommandExpansion,
+    SyntheticReason::IdeContext,
     SyntheticReason::Other,
 ];
 
@@ -223,28 +230,31 @@ impl SyntheticReason {
             SyntheticReason::BashOutput => "bash-output",
             SyntheticReason::MemoryInput => "memory-input",
             SyntheticReason::CompactSummary => "compact-summary",
+            SyntheticReason::CommandExpansion => "command-expansion",
+            SyntheticReason::IdeContext => "ide-context",
             SyntheticReason::Other => "other",
         }
     }
 
-    /// The reason a JSON name stands for (any of the twelve: schema version 2 wrote the finer
+    /// The reason a JSON name stands for (any of them: schema version 2 wrote the finer
     /// ones in `reason`).
     fn from_name(name: &str) -> Option<SyntheticReason> {
         SYNTHETIC_REASONS.into_iter().find(|r| r.name() == name)
     }
 
-    /// The §14 reason this one falls under: a local command's output is a slash command's
-    /// (`/cost` printed it); the rest of the CLI's own machinery (caveat, interrupt, bash mode,
-    /// memory note, compaction summary) is `other`.
+    /// The §14 reason this one falls under: a local command's output and a command's expansion
+    /// are a slash command's (`/cost` printed it, `/review` sent it); the rest of the CLI's own machinery (caveat, interrupt, bash mode,
+    /// memory note, compaction summary) and an IDE's attached context are `other`.
     pub(crate) fn design_reason(self) -> DesignReason {
         match self {
             SyntheticReason::SkillBody => DesignReason::SkillBody,
             SyntheticReason::SystemReminder => DesignReason::SystemReminder,
             SyntheticReason::HookOutput => DesignReason::HookOutput,
-            SyntheticReason::SlashCommand | SyntheticReason::LocalCommandOutput => {
-                DesignReason::SlashCommand
-            }
+            SyntheticReason::SlashCommand
+            | SyntheticReason::LocalCommandOutput
+            | SyntheticReason::CommandExpansion => DesignReason::SlashCommand,
             SyntheticReason::LocalCommandCaveat
+            | SyntheticReason::IdeContext
             | SyntheticReason::Interrupt
             | SyntheticReason::BashInput
             | SyntheticReason::BashOutput
@@ -270,6 +280,8 @@ impl SyntheticReason {
             | SyntheticReason::LocalCommandCaveat
             | SyntheticReason::Interrupt
             | SyntheticReason::CompactSummary
+            | SyntheticReason::CommandExpansion
+            | SyntheticReason::IdeContext
             | SyntheticReason::Other => false,
         }
     }
@@ -299,7 +311,7 @@ impl Serialize for SyntheticReason {
 }
 
 impl<'de> Deserialize<'de> for SyntheticReason {
-    /// A `detail` this scribe knows wins; otherwise the `reason` (any of the twelve names, since
+    /// A `detail` this scribe knows wins; otherwise the `reason` (any of its names, since
     /// a version-2 transcript wrote them there); a `detail` from a later scribe falls back to
     /// its §14 `reason`.
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

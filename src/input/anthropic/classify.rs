@@ -11,9 +11,13 @@ use serde_json::{Map, Value, json};
 
 use crate::model::transcript::{SyntheticReason, TurnOrigin};
 
+mod ide;
+mod notification;
 mod tags;
 
-use tags::{elem, find_tag, has_tag, leading, strip_tags_loosely, tag_text};
+pub(crate) use ide::ide_context;
+use notification::task_notification;
+use tags::{elem, find_tag, has_tag, leading, tag_text};
 
 /// The flags the envelope carried, in the wire's terms.
 #[derive(Debug, Default, Clone, Copy)]
@@ -26,6 +30,9 @@ pub(crate) struct Flags {
     pub(crate) compact_summary: bool,
     /// The first user message of a sub-agent thread (row 5).
     pub(crate) subagent_first: bool,
+    /// The message before this one was a slash-command record: a flagged message right after
+    /// it is the command's expansion (its prompt file's body).
+    pub(crate) after_command: bool,
 }
 
 /// The outcome: why the message exists, its text as a reader should see it, and what was parsed
@@ -38,34 +45,24 @@ pub(crate) struct Classified {
     pub(crate) machinery: Map<String, Value>,
 }
 
-/// Classifies the text of a user message (all its text blocks joined), given its flags.
-/// `parent` is the Agent call id when the message belongs to a sub-agent thread.
+/// Classifies the text of a user message (all its text blocks joined), given its flags, by §4's
+/// rows in their order: a replay (row 1) before anything else, then the synthetic flag (row 3),
+/// machinery (row 4), a sub-agent's first message (row 5) and real input (row 6). Row 2, tool
+/// results, the adapter splits off first. `parent` is the Agent call id when the message belongs
+/// to a sub-agent thread.
 pub(crate) fn classify(text: &str, flags: Flags, parent: Option<&str>) -> Classified {
     if flags.replay {
-        let mut c = classify(
+        return replayed(classify(
             text,
             Flags {
                 replay: false,
                 ..flags
             },
             parent,
-        );
-        if matches!(c.origin, TurnOrigin::UserInput) {
-            c.origin = TurnOrigin::Replay;
-        }
-        return c;
+        ));
     }
     if flags.synthetic || flags.compact_summary {
-        let reason = if flags.compact_summary || is_compact_continuation(text) {
-            SyntheticReason::CompactSummary
-        } else {
-            synthetic_reason(text)
-        };
-        return Classified {
-            origin: TurnOrigin::Synthetic { reason },
-            text: text.to_owned(),
-            machinery: Map::new(),
-        };
+        return flagged(text, flags);
     }
     if let Some(c) = machinery(text) {
         return c;
@@ -84,8 +81,76 @@ pub(crate) fn classify(text: &str, flags: Flags, parent: Option<&str>) -> Classi
     real_input(text)
 }
 
-/// Row 3: guesses what kind of harness context a flagged message is.
-fn synthetic_reason(text: &str) -> SyntheticReason {
+/// Row 1: a replayed message is a replay whatever it carries (a reminder, a command record, a
+/// notification, a prompt): shown once, as a replay, never as the thing itself a second time.
+/// What it would have been otherwise is kept beside it (`machinery.replayOf`).
+fn replayed(c: Classified) -> Classified {
+    let mut machinery = c.machinery;
+    if c.origin != TurnOrigin::UserInput {
+        if let Ok(was) = serde_json::to_value(&c.origin) {
+            machinery.insert("replayOf".into(), was);
+        }
+    }
+    Classified {
+        origin: TurnOrigin::Replay,
+        text: c.text,
+        machinery,
+    }
+}
+
+/// Row 3: a flagged message is harness context; its reason comes from what it begins with or
+/// holds, and from the message before it. A slash-command record counts only where the record
+/// stands, at the start (then its fields are parsed as row 4 would): a skill body or reminder
+/// that quotes `<command-name>` further on is not a command.
+fn flagged(text: &str, flags: Flags) -> Classified {
+    if !flags.compact_summary {
+        if let Some((elems, rest)) = leading(text, COMMAND_TAGS) {
+            let (reason, shown, mut machinery) = slash_command(&elems);
+            machinery.remove("request");
+            let c = Classified {
+                origin: TurnOrigin::Synthetic { reason },
+                text: join_nonempty(&shown, rest),
+                machinery,
+            };
+            return keep_raw(c, text);
+        }
+    }
+    let reason = if flags.compact_summary || is_compact_continuation(text) {
+        SyntheticReason::CompactSummary
+    } else {
+        synthetic_reason(text, flags.after_command)
+    };
+    Classified {
+        origin: TurnOrigin::Synthetic { reason },
+        text: text.to_owned(),
+        machinery: Map::new(),
+    }
+}
+
+/// Whether a classified message is a slash-command record (with or without the request it
+/// carries): the flagged message after it is the command's expansion.
+pub(crate) fn is_command_record(c: &Classified) -> bool {
+    let record = c.machinery.contains_key("command")
+        && !c.machinery.contains_key("stdout")
+        && !c.machinery.contains_key("kind");
+    match &c.origin {
+        TurnOrigin::Synthetic {
+            reason: SyntheticReason::SlashCommand,
+        } => record,
+        TurnOrigin::UserInput => record && c.machinery.contains_key("request"),
+        TurnOrigin::ToolReturn { .. }
+        | TurnOrigin::Synthetic { .. }
+        | TurnOrigin::SubagentPrompt { .. }
+        | TurnOrigin::Replay
+        | TurnOrigin::Notification
+        | TurnOrigin::Model => false,
+    }
+}
+
+/// Row 3: guesses what kind of harness context a flagged message is (a slash-command record
+/// at its start aside, which [`flagged`] reads). `after_command`: the message before it was a
+/// slash-command record, so a body of no other known kind is that command's expansion.
+fn synthetic_reason(text: &str, after_command: bool) -> SyntheticReason {
     let t = text.trim_start();
     if t.starts_with("Base directory for this skill:") {
         SyntheticReason::SkillBody
@@ -99,8 +164,8 @@ fn synthetic_reason(text: &str) -> SyntheticReason {
         || is_hook_feedback(t)
     {
         SyntheticReason::HookOutput
-    } else if has_tag(t, "command-name") || has_tag(t, "command-message") {
-        SyntheticReason::SlashCommand
+    } else if after_command {
+        SyntheticReason::CommandExpansion
     } else {
         SyntheticReason::Other
     }
@@ -399,55 +464,6 @@ fn keep_raw(mut c: Classified, raw: &str) -> Classified {
         c.machinery.insert("raw".into(), json!(raw));
     }
     c
-}
-
-/// `<task-notification>`: rewritten to its summary, kept visible as a notification turn. Its fields
-/// (`machinery`) let the message reader make it the task end of the call it names instead, when
-/// that call is in the input (`ClaudeMessages::task_end`).
-fn task_notification(t: &str) -> Classified {
-    let mut m = Map::new();
-    for (tag, key) in [
-        ("task-id", "taskId"),
-        ("tool-use-id", "toolUseId"),
-        ("task-type", "taskType"),
-        ("output-file", "outputFile"),
-        ("status", "status"),
-        ("summary", "summary"),
-        ("result", "result"),
-        ("note", "note"),
-        ("event", "event"),
-    ] {
-        if let Some(v) = tag_text(t, tag) {
-            m.insert(key.into(), json!(v));
-        }
-    }
-    if let Some(usage) = tag_text(t, "usage") {
-        let mut u = Map::new();
-        for (tag, key) in [
-            ("subagent_tokens", "totalTokens"),
-            ("tool_uses", "toolUses"),
-            ("duration_ms", "durationMs"),
-        ] {
-            if let Some(n) = tag_text(&usage, tag).and_then(|s| s.trim().parse::<u64>().ok()) {
-                u.insert(key.into(), json!(n));
-            }
-        }
-        m.insert("usage".into(), Value::Object(u));
-    }
-    let summary = m.get("summary").and_then(Value::as_str).map(str::to_owned);
-    let status = m.get("status").and_then(Value::as_str).map(str::to_owned);
-    let text = match (summary, status) {
-        (Some(s), Some(st)) if !s.to_lowercase().contains(&st.to_lowercase()) => {
-            format!("{s} ({st})")
-        }
-        (Some(s), _) => s,
-        (None, _) => strip_tags_loosely(t.trim_start_matches(NOTIFICATION_PREAMBLE).trim()),
-    };
-    Classified {
-        origin: TurnOrigin::Notification,
-        text,
-        machinery: m,
-    }
 }
 
 /// Row 6: real input, with `<system-reminder>` and `<user-prompt-submit-hook>` envelopes taken

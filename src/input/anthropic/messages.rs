@@ -16,6 +16,10 @@ use crate::model::details::Details;
 use crate::model::event::EventKind;
 use crate::model::transcript::{NonText, Part, Turn, TurnMeta, output_text};
 
+mod outcome;
+
+use outcome::{is_rejection, says_it_failed};
+
 /// What differs between the formats that share these messages: field names (the live wire and a
 /// saved session spell some differently) and the agent whose tool names the blocks carry.
 /// Each agent's folder defines its own (`claude::STREAM_WIRE`, …).
@@ -51,6 +55,12 @@ pub(crate) struct ClaudeMessages {
     /// Tasks a `<task-notification>` message ended: a system `task_notification` for them
     /// arriving later is not a second end (see [`ClaudeMessages::ended_by_message`]).
     tasks_ended_by_message: crate::model::recent::Recent<()>,
+    /// The last message was a slash-command record: a flagged message right after it is the
+    /// command's expansion (§4 row 3, `Flags::after_command`).
+    after_command: bool,
+    /// The ids of the user messages seen: a replayed message (`isReplay`) that repeats one of
+    /// them is not shown a second time.
+    users_seen: crate::model::recent::Recent<()>,
 }
 
 impl ClaudeMessages {
@@ -69,6 +79,7 @@ impl ClaudeMessages {
         emit: &mut impl FnMut(EventKind),
     ) {
         let thread = thread_of(&row);
+        self.after_command = false;
         if let Some(p) = &thread {
             self.held_prompt(p, emit);
         }
@@ -252,6 +263,7 @@ impl ClaudeMessages {
         emit: &mut impl FnMut(EventKind),
     ) {
         let thread = thread_of(&row);
+        let after_command = std::mem::take(&mut self.after_command);
         let mut sidecar = row.take_details(wire.spelling);
         let content = row.message.take().map(|m| m.content).unwrap_or_default();
         let timestamp = row.timestamp.take().map(std::borrow::Cow::into_owned);
@@ -274,6 +286,11 @@ impl ClaudeMessages {
                         is_error = true;
                         let text = s.trim_start_matches("Error:").trim();
                         error_text.get_or_insert_with(|| text.to_owned());
+                    }
+                    // Details that say the call did not succeed (a Skill's ack with
+                    // `success: false`): the call ended in an error, whatever the block says.
+                    if sc.as_ref().is_some_and(says_it_failed) {
+                        is_error = true;
                     }
                     // A rejection written before `toolDenialKind` existed: a denial, not an
                     // error (the fold keeps the result's output on the denied call).
@@ -306,8 +323,13 @@ impl ClaudeMessages {
         if texts.is_empty() && parts.is_empty() {
             return;
         }
+        let replay = row.is_replay.unwrap_or(false);
+        if self.seen_before(row.uuid.as_deref(), replay, emit) {
+            return;
+        }
         let flags = Flags {
-            replay: row.is_replay.unwrap_or(false),
+            replay,
+            after_command,
             synthetic: row.synthetic(wire.spelling),
             compact_summary: row.is_compact_summary.unwrap_or(false),
             subagent_first: match &thread {
@@ -332,7 +354,19 @@ impl ClaudeMessages {
             }
             self.held_prompt(p, emit);
         }
-        let mut c = classify::classify(&joined, flags, thread.as_deref());
+        let mut typed = joined.as_str();
+        if !flags.synthetic && !flags.compact_summary {
+            if let Some((context, rest)) = classify::ide_context(&joined) {
+                let turn = self.context_turn(context, row.uuid.as_deref(), &thread, &timestamp);
+                emit(EventKind::user_turn(turn));
+                if rest.is_empty() && parts.is_empty() {
+                    return;
+                }
+                typed = rest;
+            }
+        }
+        let mut c = classify::classify(typed, flags, thread.as_deref());
+        self.after_command = classify::is_command_record(&c);
         if thread.is_none() && parts.is_empty() {
             match self.task_notification(c, emit) {
                 Some(turn) => c = turn,
@@ -380,6 +414,55 @@ impl ClaudeMessages {
 }
 
 impl ClaudeMessages {
+    /// Whether a replayed message repeats a user message already in the input (the same id):
+    /// then it is not shown again, and a trace record says so. Every other message's id is
+    /// noted.
+    fn seen_before(
+        &mut self,
+        uuid: Option<&str>,
+        replay: bool,
+        emit: &mut impl FnMut(EventKind),
+    ) -> bool {
+        let Some(id) = uuid.filter(|id| !id.is_empty()) else {
+            return false;
+        };
+        if replay && self.users_seen.contains(id) {
+            emit(crate::input::fields::info(
+                "replay",
+                crate::model::session::Level::Trace,
+                "a replayed message the input already holds".into(),
+                serde_json::json!({ "uuid": id }),
+            ));
+            return true;
+        }
+        self.users_seen.insert(id, ());
+        false
+    }
+
+    /// The turn of what an IDE attached before a prompt (`classify::ide_context`): harness
+    /// context of its own, just before the prompt's turn, its id the message's with `-ide`.
+    fn context_turn(
+        &mut self,
+        c: Classified,
+        uuid: Option<&str>,
+        thread: &Option<String>,
+        timestamp: &Option<String>,
+    ) -> Turn {
+        self.user_count += 1;
+        let id = match uuid {
+            Some(u) => format!("{u}-ide"),
+            None => format!("u{}", self.user_count),
+        };
+        let meta = TurnMeta {
+            machinery: c.machinery,
+            ..TurnMeta::default()
+        };
+        Turn::user(id, c.origin, vec![Part::text(c.text)])
+            .in_thread(thread.clone())
+            .with_meta(meta)
+            .at(timestamp.clone())
+    }
+
     /// The prompt turn `task_started` held for the sub-agent thread of the call `thread`, taken,
     /// when a message of that thread whose text is `text` is that same prompt.
     fn held_prompt_is(&mut self, thread: &str, text: &str) -> Option<Turn> {
@@ -490,25 +573,6 @@ fn thread_of(row: &Row<'_>) -> Option<String> {
         .as_deref()
         .filter(|s| !s.is_empty())
         .map(str::to_owned)
-}
-
-/// What the CLI writes when the person rejects a tool call (1.0.x to 2.0.x, before
-/// `toolDenialKind`): `toolUseResult: "User rejected tool use"`, or a result that begins "The user doesn't want to
-/// proceed with this tool use" (or "… to take this action right now", for the calls beside it).
-const REJECTED_SIDECAR: &str = "User rejected tool use";
-const REJECTED_TEXT: &str = "The user doesn't want to ";
-
-/// True when an error result is the person's rejection of the call.
-fn is_rejection(sidecar: Option<&str>, output: &Value) -> bool {
-    let side = sidecar.unwrap_or_default();
-    side == REJECTED_SIDECAR
-        || side
-            .trim_start_matches("Error:")
-            .trim_start()
-            .starts_with(REJECTED_TEXT)
-        || output_text(output, NonText::Skip)
-            .trim_start()
-            .starts_with(REJECTED_TEXT)
 }
 
 /// A local command's `system` row (`system/local_command` in a saved session,

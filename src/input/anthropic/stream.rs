@@ -43,7 +43,14 @@ pub(crate) struct StreamJson {
     pub(crate) costs: CostLedger,
     /// The number of the last line read, for what `finish` writes.
     last_line: u64,
+    /// An `init` line's snapshot that carries no time (Claude Code's never does), held with the
+    /// events after it until the first message, whose time becomes the snapshot's `updatedAt`
+    /// (`StreamJson::time_the_session`).
+    held: Vec<Event>,
 }
+
+/// The most events held behind an untimed snapshot before they are written without a time.
+const MOST_HELD: usize = 64;
 
 impl StreamJson {
     /// A decoder for the agent whose spelling and tool names `wire` holds.
@@ -56,12 +63,37 @@ impl StreamJson {
             core: ClaudeMessages::default(),
             costs: CostLedger::default(),
             last_line: 0,
+            held: Vec::new(),
         }
     }
 }
 
 impl Adapter for StreamJson {
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
+        let start = out.len();
+        self.read_line(line, out, report);
+        self.time_the_session(out, start);
+    }
+
+    /// Lines whose events wait behind an untimed snapshot (`time_the_session`).
+    fn holds_line(&self, number: u64) -> bool {
+        self.held.iter().any(|e| e.line == number)
+    }
+
+    /// Sub-agent prompts still held from `task_started` (a stream cut before the sub-agent's
+    /// own messages) are written, on the last line read, after a snapshot still waiting for a
+    /// time (written without one).
+    fn finish(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
+        self.release_held(out, None);
+        let line = self.last_line;
+        self.core
+            .held_prompts(&mut |kind| out.push(Event { line, kind }));
+    }
+}
+
+impl StreamJson {
+    /// One line's events, pushed onto `out`.
+    fn read_line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
         if line.text.trim().is_empty() {
             return;
         }
@@ -193,12 +225,82 @@ impl Adapter for StreamJson {
         }
     }
 
-    /// Sub-agent prompts still held from `task_started` (a stream cut before the sub-agent's
-    /// own messages) are written, on the last line read.
-    fn finish(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
-        let line = self.last_line;
-        self.core
-            .held_prompts(&mut |kind| out.push(Event { line, kind }));
+    /// §14's `SessionSnapshot.updatedAt` from the lines' times: the stream's `init` carries
+    /// none, its messages do. The snapshot of an untimed `init` waits, with the events after it
+    /// (system lines: hooks, tasks), for the first message; that message's time is the
+    /// snapshot's, and all are written in their order. A first message with no time, a partial
+    /// message's event (see [`release_time`]), or more than [`MOST_HELD`] events, writes them
+    /// without one. `start`: where this line's events
+    /// begin in `out`.
+    fn time_the_session(&mut self, out: &mut Vec<Event>, start: usize) {
+        let untimed = |e: &Event| matches!(&e.kind, EventKind::SessionInit { session } if session.updated_at.is_none());
+        if self.held.is_empty() && !out[start..].iter().any(untimed) {
+            return;
+        }
+        for event in out.split_off(start) {
+            if untimed(&event) {
+                self.release_held(out, None);
+                self.held.push(event);
+            } else if self.held.is_empty() {
+                out.push(event);
+            } else if let Some(time) = release_time(&event.kind) {
+                let time = time.map(str::to_owned);
+                self.release_held(out, time);
+                out.push(event);
+            } else {
+                self.held.push(event);
+                if self.held.len() > MOST_HELD {
+                    self.release_held(out, None);
+                }
+            }
+        }
+    }
+
+    /// Writes the held snapshot, with `time` as its `updatedAt`, and the events held behind it.
+    fn release_held(&mut self, out: &mut Vec<Event>, time: Option<String>) {
+        let mut held = std::mem::take(&mut self.held).into_iter();
+        let Some(mut first) = held.next() else {
+            return;
+        };
+        if let (EventKind::SessionInit { session }, Some(t)) = (&mut first.kind, &time) {
+            session.updated_at = Some(t.clone());
+            if let Some(kept) = self.session.as_mut().filter(|k| k.updated_at.is_none()) {
+                kept.updated_at = Some(t.clone());
+            }
+        }
+        out.push(first);
+        out.extend(held);
+    }
+}
+
+/// Whether an event ends the wait of an untimed snapshot, and with what time: the events of an
+/// `assistant` or `user` line, with the time inside (if it has one); a partial message's
+/// (`stream_event`), with none, because the live view shows those as they come and must not
+/// wait for the message; `None` for any other event.
+fn release_time(kind: &EventKind) -> Option<Option<&str>> {
+    match kind {
+        EventKind::AssistantBlock { timestamp, .. } | EventKind::ToolResult { timestamp, .. } => {
+            Some(timestamp.as_deref())
+        }
+        EventKind::UserTurn { turn, .. } => Some(turn.timestamp.as_deref()),
+        EventKind::AssistantEnd { .. }
+        | EventKind::TextDelta { .. }
+        | EventKind::ReasoningDelta { .. }
+        | EventKind::ToolInputStarted { .. } => Some(None),
+        EventKind::SessionInit { .. }
+        | EventKind::ToolUpdate { .. }
+        | EventKind::ToolDenied { .. }
+        | EventKind::ToolProgress { .. }
+        | EventKind::SubtaskStarted { .. }
+        | EventKind::SubtaskProgress { .. }
+        | EventKind::SubtaskUpdated { .. }
+        | EventKind::SubtaskFinished { .. }
+        | EventKind::Notice { .. }
+        | EventKind::ConversationReset
+        | EventKind::BranchStarted { .. }
+        | EventKind::BranchEnded
+        | EventKind::Absorbed { .. }
+        | EventKind::Debug { .. } => None,
     }
 }
 

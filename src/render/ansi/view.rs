@@ -237,10 +237,7 @@ impl View {
                     if !self.context {
                         return blocks;
                     }
-                    let word = serde_json::to_value(reason)
-                        .ok()
-                        .and_then(|v| v.as_str().map(str::to_owned))
-                        .unwrap_or_default();
+                    let word = reason.name();
                     self.marked(
                         &format!("⊕ {word}: "),
                         self.pal.dim,

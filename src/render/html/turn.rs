@@ -42,6 +42,8 @@ fn synthetic_label(reason: SyntheticReason) -> &'static str {
         SyntheticReason::BashOutput => "Bash output",
         SyntheticReason::MemoryInput => "Memory note",
         SyntheticReason::CompactSummary => "Context: compaction summary",
+        SyntheticReason::CommandExpansion => "Context: command expansion",
+        SyntheticReason::IdeContext => "Context: IDE",
         SyntheticReason::Other => "Context",
     }
 }

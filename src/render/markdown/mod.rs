@@ -107,6 +107,8 @@ impl MarkdownRenderer {
                         | SyntheticReason::LocalCommandCaveat
                         | SyntheticReason::Interrupt
                         | SyntheticReason::CompactSummary
+                        | SyntheticReason::CommandExpansion
+                        | SyntheticReason::IdeContext
                         | SyntheticReason::Other => "Command",
                     };
                     // Terminal colours a local command kept in its text: the words only here.
@@ -114,10 +116,7 @@ impl MarkdownRenderer {
                 }
                 TurnOrigin::Synthetic { reason } => {
                     if self.context {
-                        let word = serde_json::to_value(reason)
-                            .ok()
-                            .and_then(|v| v.as_str().map(str::to_owned))
-                            .unwrap_or_default();
+                        let word = reason.name();
                         collapsed(out, &format!("Context: {word}"), &text);
                     }
                 }
