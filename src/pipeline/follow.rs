@@ -312,6 +312,7 @@ fn latest(
             Err(e) if e.is::<NotALog>() => Ended {
                 switched: false,
                 stopped: true,
+                rewritten: false,
             },
             Err(e) => {
                 eprintln!("scribe: {}", crate::diagnostics::error_words(&e));

@@ -299,6 +299,7 @@ fn release_time(kind: &EventKind) -> Option<Option<&str>> {
         | EventKind::ConversationReset
         | EventKind::BranchStarted { .. }
         | EventKind::BranchEnded
+        | EventKind::ToolUnanswered { .. }
         | EventKind::Absorbed { .. }
         | EventKind::Debug { .. } => None,
     }
