@@ -6,6 +6,7 @@
 use serde_json::{Value, json};
 
 use crate::input::codex::history::{self, CallKind, Fact, Source};
+use crate::input::codex::images;
 use crate::input::codex::items::{Item, Phase};
 use crate::input::codex::rollout::CodexRollout;
 use crate::input::codex::tools;
@@ -165,6 +166,7 @@ impl CodexRollout {
                 };
                 let (tool, kind) =
                     history::call_item(str_of(p, "name"), str_of(p, "namespace"), &args);
+                self.awaiting_output.insert(call_id(p));
                 self.open_call(p, tool, kind, n, ts, out);
             }
             "local_shell_call" => {
@@ -177,10 +179,7 @@ impl CodexRollout {
                 self.open_call(p, tool, kind, n, ts, out);
             }
             "function_call_output" | "custom_tool_call_output" => {
-                let id = call_id(p);
-                let kind = self.call_kinds.remove(&id).unwrap_or(CallKind::Other);
-                let outcome = history::call_outcome(p.get("output").unwrap_or(&Value::Null), kind);
-                self.items.result(&id, outcome, n, out);
+                self.call_output(&call_id(p), p.get("output").unwrap_or(&Value::Null), n, out);
             }
             "web_search_call" => {
                 let action = p.get("action").cloned();
@@ -199,6 +198,17 @@ impl CodexRollout {
                     ts,
                     out,
                 );
+            }
+            "image_generation_call" => {
+                let tool = images::image_item(p);
+                let phase = if tool.outcome.is_some() {
+                    Phase::Completed
+                } else {
+                    Phase::Started
+                };
+                let id = own_id();
+                self.items
+                    .item(phase, &id, Item::Tool(Box::new(tool)), n, ts, out);
             }
             // The model searching the tools it may call (MCP tools loaded on demand): a call
             // of its own, whose result lists the tools found.
@@ -290,6 +300,7 @@ impl CodexRollout {
             "exec_command_end" => {
                 let cid = call_id(p);
                 self.call_kinds.remove(&cid);
+                self.forget_session_of(&cid);
                 if !self.items.knows(&cid) {
                     let (tool, kind) = history::call_item(
                         "shell",
@@ -345,6 +356,20 @@ impl CodexRollout {
                 self.items.result(&cid, tools::patch_end_outcome(p), n, out);
             }
             "web_search_begin" => out.push(absorbed(n, "web_search_begin (its end carries it)")),
+            "image_generation_begin" => {
+                out.push(absorbed(n, "image_generation_begin (its end carries it)"));
+            }
+            "image_generation_end" => {
+                let tool = images::image_item(p);
+                self.items.item(
+                    Phase::Completed,
+                    &call_id(p),
+                    Item::Tool(Box::new(tool)),
+                    n,
+                    ts,
+                    out,
+                );
+            }
             "web_search_end" => {
                 let tool = tools::web_search_item(
                     str_of(p, "query"),
