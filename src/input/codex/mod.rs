@@ -14,6 +14,8 @@ mod history;
 mod images;
 mod items;
 mod legacy;
+/// The UI events of older rollouts beside messages, commands, MCP calls and patches.
+mod legacy_ui;
 pub(crate) mod rollout;
 mod tools;
 mod ui_items;

@@ -16,7 +16,7 @@ use foldhash::{HashMap, HashSet};
 use crate::input::codex::held_result::HeldResult;
 use crate::input::codex::history::{self, CallKind, Fact, Seen, Source};
 use crate::input::codex::items::{self, Emitter, Item, Phase};
-use crate::input::codex::legacy::HeldPrompt;
+use crate::input::codex::legacy::{HeldPrompt, absorbed};
 use crate::input::codex::ui_items::{rollout_item, texts};
 use crate::input::codex::unified_exec::Session;
 use crate::input::fields::{self, opt_string, str_of};
@@ -174,57 +174,8 @@ impl CodexRollout {
             });
         };
         match ty {
-            "session_meta" => {
-                let id = str_of(&p, "id").to_owned();
-                let s = SessionSnapshot {
-                    id: id.clone(),
-                    session_id: if id.is_empty() {
-                        str_of(&p, "session_id").to_owned()
-                    } else {
-                        id
-                    },
-                    agent: "codex".into(),
-                    source: "codex-rollout".into(),
-                    version: opt_string(&p, "cli_version"),
-                    cwd: str_of(&p, "cwd").to_owned(),
-                    git_branch: p
-                        .pointer("/git/branch")
-                        .and_then(Value::as_str)
-                        .map(str::to_owned),
-                    updated_at: opt_string(&p, "timestamp"),
-                    ..SessionSnapshot::default()
-                };
-                self.session = Some(s);
-                self.session_line = n;
-                absorb(out, "session_meta (announced with the turn context)".into());
-            }
-            "turn_context" => {
-                let mut s = self
-                    .session
-                    .take()
-                    .or_else(|| self.shown.clone())
-                    .unwrap_or_else(|| SessionSnapshot {
-                        agent: "codex".into(),
-                        source: "codex-rollout".into(),
-                        ..SessionSnapshot::default()
-                    });
-                if let Some(m) = p.get("model").and_then(Value::as_str) {
-                    s.model = m.to_owned();
-                }
-                if let Some(c) = p.get("cwd").and_then(Value::as_str) {
-                    s.cwd = c.to_owned();
-                }
-                if let Some(a) = p.get("approval_policy").and_then(Value::as_str) {
-                    s.permission_mode = a.to_owned();
-                }
-                if self.shown.as_ref() == Some(&s) {
-                    absorb(out, "turn_context (unchanged)".into());
-                } else {
-                    self.session = Some(s);
-                    self.session_line = n;
-                    self.flush_session(out);
-                }
-            }
+            "session_meta" => self.session_meta(&p, n, out),
+            "turn_context" => self.turn_context(&p, n, out),
             "response_item" => {
                 // Harness context written before the first turn context waits for the session
                 // header, which waits for that context to name the model.
@@ -267,6 +218,65 @@ impl CodexRollout {
                 }
             }
             other => push_debug(out, line, &format!("unknown rollout line type {other:?}")),
+        }
+    }
+
+    /// `session_meta`: the session header, held until the turn context names the model.
+    fn session_meta(&mut self, p: &Value, n: u64, out: &mut Vec<Event>) {
+        let id = str_of(p, "id").to_owned();
+        let s = SessionSnapshot {
+            id: id.clone(),
+            session_id: if id.is_empty() {
+                str_of(p, "session_id").to_owned()
+            } else {
+                id
+            },
+            agent: "codex".into(),
+            source: "codex-rollout".into(),
+            version: opt_string(p, "cli_version"),
+            cwd: str_of(p, "cwd").to_owned(),
+            git_branch: p
+                .pointer("/git/branch")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            updated_at: opt_string(p, "timestamp"),
+            ..SessionSnapshot::default()
+        };
+        self.session = Some(s);
+        self.session_line = n;
+        out.push(absorbed(
+            n,
+            "session_meta (announced with the turn context)",
+        ));
+    }
+
+    /// `turn_context`: the model, directory and approval policy complete the header (a new
+    /// header when they changed).
+    fn turn_context(&mut self, p: &Value, n: u64, out: &mut Vec<Event>) {
+        let mut s = self
+            .session
+            .take()
+            .or_else(|| self.shown.clone())
+            .unwrap_or_else(|| SessionSnapshot {
+                agent: "codex".into(),
+                source: "codex-rollout".into(),
+                ..SessionSnapshot::default()
+            });
+        if let Some(m) = p.get("model").and_then(Value::as_str) {
+            s.model = m.to_owned();
+        }
+        if let Some(c) = p.get("cwd").and_then(Value::as_str) {
+            s.cwd = c.to_owned();
+        }
+        if let Some(a) = p.get("approval_policy").and_then(Value::as_str) {
+            s.permission_mode = a.to_owned();
+        }
+        if self.shown.as_ref() == Some(&s) {
+            out.push(absorbed(n, "turn_context (unchanged)"));
+        } else {
+            self.session = Some(s);
+            self.session_line = n;
+            self.flush_session(out);
         }
     }
 
