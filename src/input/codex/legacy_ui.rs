@@ -27,28 +27,16 @@ impl CodexRollout {
     ) -> bool {
         let n = line.number;
         match ty {
-            "web_search_begin" => out.push(absorbed(n, "web_search_begin (its end carries it)")),
-            "image_generation_begin" => {
-                out.push(absorbed(n, "image_generation_begin (its end carries it)"));
+            "web_search_begin" | "image_generation_begin" => {
+                out.push(absorbed(n, &format!("{ty} (its end carries it)")));
             }
-            "image_generation_end" => {
-                let tool = images::image_item(p);
-                self.items.item(
-                    Phase::Completed,
-                    &call_id(p),
-                    Item::Tool(Box::new(tool)),
-                    n,
-                    ts,
-                    out,
-                );
-            }
-            "web_search_end" => {
-                let tool = tools::web_search_item(
-                    str_of(p, "query"),
-                    p.get("action").cloned(),
-                    None,
-                    true,
-                );
+            // A call the provider ran, whole in its end event.
+            "web_search_end" | "image_generation_end" => {
+                let tool = if ty == "web_search_end" {
+                    tools::web_search_item(str_of(p, "query"), p.get("action").cloned(), None, true)
+                } else {
+                    images::image_item(p)
+                };
                 self.items.item(
                     Phase::Completed,
                     &call_id(p),
