@@ -144,6 +144,26 @@ fn a_session_ends_by_its_own_end_line_or_stays_running() {
     assert_eq!(started["facts"]["exitCode"], 0);
     assert_eq!(call(&recs, "c2")["state"], "success");
 
+    // The UI line of the command's end before the output that still said running: the end
+    // stands (while another call of the turn is open, so that the turn is still being folded).
+    let end = json!({"type": "item_completed", "item": {"type": "CommandExecution", "id": "c1",
+        "command": "make", "aggregated_output": "built\n", "exit_code": 2, "status": "failed",
+        "duration": {"secs": 1, "nanos": 0}}});
+    let recs = fold(&rollout(&[
+        exec("c0", "sleep 1"),
+        exec("c1", "make"),
+        ("event_msg", end),
+        output("c1", RUNNING),
+        output(
+            "c0",
+            "Wall time: 1.0000 seconds\nProcess exited with code 0\nOutput:\n",
+        ),
+    ]));
+    let started = call(&recs, "c1");
+    assert_eq!(started["state"], "error");
+    assert_eq!(started["output"], "built\n");
+    assert_eq!(started["facts"], json!({"durationMs": 1000, "exitCode": 2}));
+
     let recs = fold(&rollout(&[exec("c1", "sleep 100"), output("c1", RUNNING)]));
     let started = call(&recs, "c1");
     assert_eq!(started["state"], "running");

@@ -165,6 +165,11 @@ impl Emitter {
         self.announced.contains(&id) || self.done.contains(&id)
     }
 
+    /// True when the call with this id has its result.
+    pub(crate) fn finished(&self, id: &str) -> bool {
+        self.done.contains(&self.scoped(id))
+    }
+
     /// The result of a call announced earlier (a rollout's `function_call_output`, an
     /// `exec_command_end`); absorbed when the call already has one (another line of the same
     /// rollout gave it first).

@@ -37,7 +37,9 @@ impl CodexRollout {
             .and_then(exec_output::header)
             .unwrap_or_default();
         match (kind, header.running_session, header.exit_code) {
-            (CallKind::Shell, Some(session), None) => {
+            // Its process's end came first (an `exec_command_end` before this line): that result
+            // stands, and this output is a copy of an earlier state.
+            (CallKind::Shell, Some(session), None) if !self.items.finished(id) => {
                 let shown = outcome.output.clone();
                 let call = id.to_owned();
                 self.sessions.insert(
