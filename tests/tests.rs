@@ -46,6 +46,8 @@ mod conservation_agents;
 mod conservation_inline;
 // OpenAI Codex CLI: codex exec --json streams and saved rollouts, corpus and samples/codex-*.
 mod codex;
+// Codex rollouts: exit codes, wall times, unified exec sessions and image generation.
+mod codex_exec;
 // Gemini CLI: stream-json and saved chats, the corpus captures and samples/gemini-*.
 mod gemini;
 // --to html: goldens, hostile markup, CSP hashes, streaming, flat memory.

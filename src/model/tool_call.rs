@@ -224,7 +224,11 @@ impl NonText {
             NonText::Skip => field("text").map(Cow::Borrowed),
             NonText::Mark => Some(match field("type") {
                 Some("text") => Cow::Borrowed(field("text").unwrap_or_default()),
-                Some("file") => Cow::Owned(format!("[{}]", field("mediaType").unwrap_or("file"))),
+                Some("file") => Cow::Owned(file_mark(
+                    field("mediaType").unwrap_or("file"),
+                    field("url").unwrap_or_default(),
+                    field("filename"),
+                )),
                 Some("data") => {
                     let name = field("name").unwrap_or("data");
                     let detail = field("summary")
@@ -235,6 +239,37 @@ impl NonText {
                 _ => Cow::Owned(item.to_string()),
             }),
         }
+    }
+}
+
+/// The mark a file item of an output leaves in its plain text: its type, and for inline
+/// (`data:…;base64,`) content its size rather than its bytes, then its name when it has one
+/// (`[image/png, 1.2 KB, /tmp/ig_1.png]`).
+fn file_mark(media_type: &str, url: &str, filename: Option<&str>) -> String {
+    let mut mark = format!("[{media_type}");
+    if let Some((_, data)) = url
+        .strip_prefix("data:")
+        .and_then(|r| r.split_once(";base64,"))
+    {
+        let padding = data.bytes().rev().take_while(|&b| b == b'=').count();
+        let bytes = (data.len() / 4 * 3).saturating_sub(padding);
+        mark.push_str(", ");
+        mark.push_str(&byte_size(bytes));
+    }
+    if let Some(name) = filename {
+        mark.push_str(", ");
+        mark.push_str(name);
+    }
+    mark.push(']');
+    mark
+}
+
+/// A number of bytes as a reader takes it in: `512 B`, `1.2 KB`, `3.4 MB` (powers of 1000).
+fn byte_size(bytes: usize) -> String {
+    match bytes {
+        0..1_000 => format!("{bytes} B"),
+        1_000..1_000_000 => format!("{}.{} KB", bytes / 1_000, bytes % 1_000 / 100),
+        _ => format!("{}.{} MB", bytes / 1_000_000, bytes % 1_000_000 / 100_000),
     }
 }
 
@@ -292,5 +327,28 @@ impl ToolState {
             ToolState::Success | ToolState::Error | ToolState::ApprovalDenied => true,
             ToolState::Pending | ToolState::ApprovalPending | ToolState::Running => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// An inline image is marked with its type and size, never its bytes.
+    #[test]
+    fn a_file_in_an_output_is_marked_by_type_and_size() {
+        let out = json!([
+            {"type": "text", "text": "made"},
+            {"type": "file", "mediaType": "image/png", "url": "data:image/png;base64,Zm9vYg==", "filename": "/tmp/a.png"},
+            {"type": "file", "mediaType": "application/pdf", "url": "https://x/y.pdf"},
+        ]);
+        assert_eq!(
+            output_text(&out, NonText::Mark),
+            "made\n[image/png, 4 B, /tmp/a.png]\n[application/pdf]"
+        );
+        assert_eq!(byte_size(1_234), "1.2 KB");
+        assert_eq!(byte_size(3_450_000), "3.4 MB");
     }
 }

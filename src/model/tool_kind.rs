@@ -391,6 +391,11 @@ pub(crate) struct ResultFacts {
     /// `durationMs` or a sub-agent's `totalDurationMs`, Codex's command `duration`).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub(crate) duration_ms: Option<u64>,
+    /// The exit code a command (or a tool run as a process) ended with, as the harness reported
+    /// it (Codex's `exit_code`, or the `Exit code: N` / `Process exited with code N` line of
+    /// its output, which stays in the output as it is).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub(crate) exit_code: Option<i64>,
 }
 
 impl ResultFacts {

@@ -79,6 +79,8 @@ pub(crate) fn result_facts(details: &Details) -> ResultFacts {
     ResultFacts {
         lines_read: f.file.0.and_then(|file| file.num_lines.0),
         duration_ms: f.duration_ms.0.or(f.total_duration_ms.0),
+        // Claude Code's results state no exit code (a failed command is an error result).
+        exit_code: None,
         hunks: f
             .patch
             .0

@@ -18,6 +18,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use serde_json::{Value, json};
 
+use crate::input::codex::exec_output;
 use crate::input::codex::items::{Item, Outcome, ToolItem};
 use crate::input::codex::tools::{self, Change};
 use crate::input::fields::str_of;
@@ -158,7 +159,22 @@ fn is_builtin(name: &str) -> bool {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum CallKind {
     Shell,
+    /// `write_stdin`: input to (or a poll of) the unified exec session its arguments name; its
+    /// output says whether that session's process still runs or how it exited.
+    WriteStdin {
+        session: Option<i64>,
+    },
     Other,
+}
+
+impl CallKind {
+    /// True for a call whose output is a process's: its text is searched for an exit code.
+    fn runs_a_process(self) -> bool {
+        match self {
+            CallKind::Shell | CallKind::WriteStdin { .. } => true,
+            CallKind::Other => false,
+        }
+    }
 }
 
 /// A `function_call` / `custom_tool_call` → the shared tool item (no outcome yet) and its kind.
@@ -180,6 +196,16 @@ pub(crate) fn call_item(name: &str, namespace: &str, arguments: &Value) -> (Tool
         "exec_command" => shell(tools::shell_command(
             str_arg("cmd").or(str_arg("command")).unwrap_or_default(),
         )),
+        "write_stdin" => {
+            let session = arguments.get("session_id").and_then(|s| {
+                s.as_i64()
+                    .or_else(|| s.as_str().and_then(|t| t.parse().ok()))
+            });
+            (
+                generic(name, arguments.clone()),
+                CallKind::WriteStdin { session },
+            )
+        }
         "apply_patch" => {
             let text = arguments
                 .as_str()
@@ -327,8 +353,9 @@ pub(crate) fn patch_changes(patch: &str) -> Vec<Change> {
 
 /// A `function_call_output` / `custom_tool_call_output` → the call's outcome. The output is a
 /// string (0.40 shell calls: `{"output": …, "metadata": {"exit_code": …}}` as JSON text;
-/// current ones: a `Process exited with code N` / `Exit code: N` header), a list of content
-/// items, or `{content, success}`.
+/// current ones: a header (`exec_output`) before the output, kept in the text), a list of
+/// content items, or `{content, success}`. The exit code and the wall time stated go into the
+/// details, which the call's facts are read from.
 pub(crate) fn call_outcome(output: &Value, kind: CallKind) -> Outcome {
     let (text, success) = match output {
         Value::String(s) => (s.clone(), None),
@@ -340,22 +367,30 @@ pub(crate) fn call_outcome(output: &Value, kind: CallKind) -> Outcome {
         other => (other.to_string(), None),
     };
     // 0.40: the shell's output and metadata as JSON text.
-    let (text, mut exit_code) = match scribe_json::parse_line(&text) {
+    let (text, mut exit_code, mut wall_time_ms) = match scribe_json::parse_line(&text) {
         Ok(v) if v.get("output").is_some_and(Value::is_string) => (
             str_of(&v, "output").to_owned(),
             v.pointer("/metadata/exit_code").and_then(Value::as_i64),
+            v.pointer("/metadata/duration_seconds")
+                .and_then(Value::as_f64)
+                .and_then(exec_output::milliseconds),
         ),
-        _ => (text, None),
+        _ => (text, None, None),
     };
-    if kind == CallKind::Shell && exit_code.is_none() {
+    if let Some(h) = exec_output::header(&text) {
+        exit_code = exit_code.or(h.exit_code);
+        wall_time_ms = wall_time_ms.or(h.wall_time_ms);
+    }
+    if kind.runs_a_process() && exit_code.is_none() {
         exit_code = header_exit_code(&text);
     }
-    let failed_to_run = kind == CallKind::Shell
+    let failed_to_run = kind.runs_a_process()
         && [
             "failed in sandbox",
             "execution error",
             "exec error",
             "aborted",
+            "exec_command failed",
         ]
         .iter()
         .any(|p| text.trim_start().starts_with(p));
@@ -370,7 +405,7 @@ pub(crate) fn call_outcome(output: &Value, kind: CallKind) -> Outcome {
         is_error,
         output: Value::String(text),
         error_text,
-        sidecar: exit_code.map(|c| json!({ "exitCode": c })),
+        sidecar: exec_output::details(exit_code, wall_time_ms),
     }
 }
 
@@ -452,8 +487,15 @@ mod tests {
         );
         assert!(o.is_error);
         assert!(o.error_text.unwrap().starts_with("exit code 2"));
-        // Not a shell: the text is not searched for an exit code.
+        // Not a shell: the text is not searched for an exit code, only its header read.
         assert!(!call_outcome(&json!("Exit code: 1"), CallKind::Other).is_error);
+        let o = call_outcome(
+            &json!("Exit code: 1\nWall time: 2 seconds\nOutput:\nno"),
+            CallKind::Other,
+        );
+        assert!(o.is_error);
+        assert_eq!(o.output, "Exit code: 1\nWall time: 2 seconds\nOutput:\nno");
+        assert_eq!(o.sidecar, Some(json!({"exitCode": 1, "wallTimeMs": 2000})));
     }
 
     #[test]

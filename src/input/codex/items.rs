@@ -123,6 +123,10 @@ pub(crate) struct Emitter {
     messages: u64,
     /// Per snapshot item: how many calls it gave and the last input shown.
     snapshots: HashMap<String, (u32, Value)>,
+    /// Calls whose process still runs after their output came back (a unified exec session):
+    /// they stay open, running, until a later line says how the process ended, and the end of
+    /// a turn or of the input leaves them running rather than inventing an end.
+    running: HashSet<String>,
 }
 
 impl Emitter {
@@ -161,6 +165,11 @@ impl Emitter {
         self.announced.contains(&id) || self.done.contains(&id)
     }
 
+    /// True when the call with this id has its result.
+    pub(crate) fn finished(&self, id: &str) -> bool {
+        self.done.contains(&self.scoped(id))
+    }
+
     /// The result of a call announced earlier (a rollout's `function_call_output`, an
     /// `exec_command_end`); absorbed when the call already has one (another line of the same
     /// rollout gave it first).
@@ -176,6 +185,7 @@ impl Emitter {
             return;
         }
         self.announced.remove(&call_id);
+        self.running.remove(&call_id);
         self.message = None;
         out.push(Event {
             line,
@@ -183,12 +193,41 @@ impl Emitter {
         });
     }
 
+    /// The output of a call whose process still runs (`o` is what came back so far): the call
+    /// stays open in the `running` state, showing that output, until [`Emitter::result`].
+    pub(crate) fn still_running(&mut self, id: &str, o: Outcome, line: u64, out: &mut Vec<Event>) {
+        let call_id = self.scoped(id);
+        self.running.insert(call_id.clone());
+        self.message = None;
+        out.push(Event {
+            line,
+            kind: EventKind::ToolUpdate {
+                tool_call_id: call_id,
+                state: Some(crate::model::transcript::ToolState::Running),
+                output: Some(o.output),
+                input: None,
+                kind: None,
+                error_text: None,
+                sidecar: o.sidecar.map(Details::from),
+            },
+        });
+    }
+
     /// Ends every call still open with an error saying why (`reason`): the turn was aborted
-    /// or the input ended before its result was written. Ids in sorted order, so the output
-    /// does not depend on hashing.
+    /// or the input ended before its result was written. A call whose process was last seen
+    /// running stays so. Ids in sorted order, so the output does not depend on hashing.
     pub(crate) fn close_open(&mut self, reason: &str, line: u64, out: &mut Vec<Event>) {
-        let mut open: Vec<String> = self.announced.drain().collect();
+        let running = &self.running;
+        let mut open: Vec<String> = self
+            .announced
+            .iter()
+            .filter(|id| !running.contains(*id))
+            .cloned()
+            .collect();
         open.sort();
+        for id in &open {
+            self.announced.remove(id);
+        }
         for call_id in open {
             self.done.insert(&call_id, ());
             out.push(Event {

@@ -6,13 +6,13 @@
 use serde_json::{Value, json};
 
 use crate::input::codex::history::{self, CallKind, Fact, Source};
+use crate::input::codex::images;
 use crate::input::codex::items::{Item, Phase};
 use crate::input::codex::rollout::CodexRollout;
 use crate::input::codex::tools;
-use crate::input::fields::{self, str_of};
+use crate::input::fields::str_of;
 use crate::input::{InputLine, push_debug};
 use crate::model::event::{Event, EventKind};
-use crate::model::session::Level;
 
 /// A prompt read from a `response_item` message, held for one line: the `user_message` /
 /// `item_completed` that follows it in every version carries the same prompt with the UI's
@@ -31,7 +31,8 @@ impl HeldPrompt {
     }
 }
 
-fn absorbed(line: u64, what: &str) -> Event {
+/// The event saying line `line` was read into nothing of its own, and why (`what`).
+pub(super) fn absorbed(line: u64, what: &str) -> Event {
     Event {
         line,
         kind: EventKind::Absorbed {
@@ -102,59 +103,8 @@ impl CodexRollout {
                 .map_or_else(|| format!("line-{n}"), str::to_owned)
         };
         match str_of(p, "type") {
-            "message" => {
-                let text = history::content_text(p.get("content"));
-                match str_of(p, "role") {
-                    "assistant" => self.text_fact(
-                        (Source::Response, Fact::Answer),
-                        &own_id(),
-                        text,
-                        n,
-                        ts,
-                        out,
-                    ),
-                    "user" if !history::is_harness_context(&text) => {
-                        self.flush_prompt(out);
-                        self.held_prompt = Some(HeldPrompt {
-                            line: n,
-                            timestamp: ts,
-                            id: own_id(),
-                            text,
-                        });
-                    }
-                    _ if text.trim().is_empty() => out.push(absorbed(n, "empty message")),
-                    _ => self.items.item(
-                        Phase::Completed,
-                        &own_id(),
-                        Item::Context { text },
-                        n,
-                        ts,
-                        out,
-                    ),
-                }
-            }
-            "reasoning" => {
-                let fresh: Vec<String> = history::reasoning_texts(p)
-                    .into_iter()
-                    .filter(|t| self.seen.fresh(Source::Response, Fact::Reasoning, t))
-                    .collect();
-                if fresh.is_empty() {
-                    out.push(absorbed(
-                        n,
-                        "reasoning another line carried (or encrypted only)",
-                    ));
-                } else {
-                    let text = fresh.join("\n\n");
-                    self.items.item(
-                        Phase::Completed,
-                        &own_id(),
-                        Item::Reasoning { text },
-                        n,
-                        ts,
-                        out,
-                    );
-                }
-            }
+            "message" => self.response_message(p, own_id(), ts, n, out),
+            "reasoning" => self.response_reasoning(p, own_id(), ts, n, out),
             "function_call" | "custom_tool_call" => {
                 let args = match p.get("arguments") {
                     Some(Value::String(s)) => {
@@ -165,6 +115,7 @@ impl CodexRollout {
                 };
                 let (tool, kind) =
                     history::call_item(str_of(p, "name"), str_of(p, "namespace"), &args);
+                self.awaiting_output.insert(call_id(p));
                 self.open_call(p, tool, kind, n, ts, out);
             }
             "local_shell_call" => {
@@ -177,10 +128,7 @@ impl CodexRollout {
                 self.open_call(p, tool, kind, n, ts, out);
             }
             "function_call_output" | "custom_tool_call_output" => {
-                let id = call_id(p);
-                let kind = self.call_kinds.remove(&id).unwrap_or(CallKind::Other);
-                let outcome = history::call_outcome(p.get("output").unwrap_or(&Value::Null), kind);
-                self.items.result(&id, outcome, n, out);
+                self.call_output(&call_id(p), p.get("output").unwrap_or(&Value::Null), n, out);
             }
             "web_search_call" => {
                 let action = p.get("action").cloned();
@@ -199,6 +147,17 @@ impl CodexRollout {
                     ts,
                     out,
                 );
+            }
+            "image_generation_call" => {
+                let tool = images::image_item(p);
+                let phase = if tool.outcome.is_some() {
+                    Phase::Completed
+                } else {
+                    Phase::Started
+                };
+                let id = own_id();
+                self.items
+                    .item(phase, &id, Item::Tool(Box::new(tool)), n, ts, out);
             }
             // The model searching the tools it may call (MCP tools loaded on demand): a call
             // of its own, whose result lists the tools found.
@@ -230,8 +189,62 @@ impl CodexRollout {
         }
     }
 
+    /// A `message` response item: an answer, a prompt (held one line for its UI copy), or
+    /// harness context.
+    fn response_message(
+        &mut self,
+        p: &Value,
+        id: String,
+        ts: Option<String>,
+        n: u64,
+        out: &mut Vec<Event>,
+    ) {
+        let text = history::content_text(p.get("content"));
+        match str_of(p, "role") {
+            "assistant" => self.text_fact((Source::Response, Fact::Answer), &id, text, n, ts, out),
+            "user" if !history::is_harness_context(&text) => {
+                self.flush_prompt(out);
+                self.held_prompt = Some(HeldPrompt {
+                    line: n,
+                    timestamp: ts,
+                    id,
+                    text,
+                });
+            }
+            _ if text.trim().is_empty() => out.push(absorbed(n, "empty message")),
+            _ => self
+                .items
+                .item(Phase::Completed, &id, Item::Context { text }, n, ts, out),
+        }
+    }
+
+    /// A `reasoning` response item: its texts no other line carried.
+    fn response_reasoning(
+        &mut self,
+        p: &Value,
+        id: String,
+        ts: Option<String>,
+        n: u64,
+        out: &mut Vec<Event>,
+    ) {
+        let fresh: Vec<String> = history::reasoning_texts(p)
+            .into_iter()
+            .filter(|t| self.seen.fresh(Source::Response, Fact::Reasoning, t))
+            .collect();
+        if fresh.is_empty() {
+            out.push(absorbed(
+                n,
+                "reasoning another line carried (or encrypted only)",
+            ));
+        } else {
+            let text = fresh.join("\n\n");
+            self.items
+                .item(Phase::Completed, &id, Item::Reasoning { text }, n, ts, out);
+        }
+    }
+
     /// Opens a call named by a `response_item`; remembers its kind for its output.
-    fn open_call(
+    pub(super) fn open_call(
         &mut self,
         p: &Value,
         tool: crate::input::codex::items::ToolItem,
@@ -290,6 +303,7 @@ impl CodexRollout {
             "exec_command_end" => {
                 let cid = call_id(p);
                 self.call_kinds.remove(&cid);
+                self.forget_session_of(&cid);
                 if !self.items.knows(&cid) {
                     let (tool, kind) = history::call_item(
                         "shell",
@@ -344,116 +358,14 @@ impl CodexRollout {
                 }
                 self.items.result(&cid, tools::patch_end_outcome(p), n, out);
             }
-            "web_search_begin" => out.push(absorbed(n, "web_search_begin (its end carries it)")),
-            "web_search_end" => {
-                let tool = tools::web_search_item(
-                    str_of(p, "query"),
-                    p.get("action").cloned(),
-                    None,
-                    true,
-                );
-                self.items.item(
-                    Phase::Completed,
-                    &call_id(p),
-                    Item::Tool(Box::new(tool)),
-                    n,
-                    ts,
-                    out,
-                );
-            }
-            "view_image_tool_call" => {
-                let cid = call_id(p);
-                if !self.items.knows(&cid) {
-                    let path = p.get("path").cloned().unwrap_or(Value::Null);
-                    let tool = history::generic("view_image", json!({ "path": path }));
-                    self.open_call(p, tool, CallKind::Other, n, ts, out);
-                } else {
-                    out.push(absorbed(n, "view_image_tool_call (the call carries it)"));
-                }
-            }
-            t if t.starts_with("collab_") && t.ends_with("_end") => {
-                let cid = call_id(p);
-                if self.items.knows(&cid) {
-                    let mut data = p.clone();
-                    if let Some(o) = data.as_object_mut() {
-                        o.remove("type");
-                    }
-                    let status = str_of(p, "status");
-                    let failed = matches!(status, "failed" | "errored" | "error");
-                    self.items.result(
-                        &cid,
-                        crate::input::codex::items::Outcome {
-                            is_error: failed,
-                            output: data,
-                            error_text: failed.then(|| status.to_owned()),
-                            sidecar: None,
-                        },
-                        n,
-                        out,
-                    );
-                } else {
-                    out.push(Event {
-                        line: n,
-                        kind: fields::info(t, Level::Info, t.replace('_', " "), p.clone()),
-                    });
-                }
-            }
-            t if t.starts_with("collab_") => {
-                out.push(absorbed(n, &format!("{t} (its end carries the result)")));
-            }
-            // The plan and the diff repeat what their calls carry; the rest is UI chatter.
-            "plan_update"
-            | "turn_diff"
-            | "context_compacted"
-            | "session_configured"
-            | "agent_reasoning_section_break"
-            | "mcp_startup_update"
-            | "mcp_startup_complete"
-            | "mcp_list_tools_response"
-            | "list_custom_prompts_response"
-            | "list_skills_response"
-            | "exec_command_output_delta"
-            | "terminal_interaction"
-            | "agent_message_delta"
-            | "agent_reasoning_delta"
-            | "agent_reasoning_raw_content_delta"
-            | "shutdown_complete"
-            | "undo_started"
-            | "get_history_entry_response"
-            | "skills_update_available" => {
-                out.push(absorbed(n, &format!("event_msg/{ty}")));
-            }
-            "entered_review_mode"
-            | "exited_review_mode"
-            | "undo_completed"
-            | "thread_rolled_back"
-            | "background_event"
-            | "deprecation_notice"
-            | "exec_approval_request"
-            | "apply_patch_approval_request"
-            | "elicitation_request" => {
-                let level = if ty == "deprecation_notice" {
-                    Level::Warning
-                } else {
-                    Level::Info
-                };
-                let text = ["message", "reason"]
-                    .iter()
-                    .find_map(|k| p.get(*k).and_then(Value::as_str))
-                    .map_or_else(|| ty.replace('_', " "), str::to_owned);
-                out.push(Event {
-                    line: n,
-                    kind: fields::info(ty, level, text, p.clone()),
-                });
-            }
-            _ => return false,
+            _ => return self.legacy_ui_event(ty, p, ts, line, out),
         }
         true
     }
 }
 
 /// A call line's id: `call_id`, else the item's own `id`.
-fn call_id(p: &Value) -> String {
+pub(super) fn call_id(p: &Value) -> String {
     p.get("call_id")
         .or_else(|| p.get("id"))
         .and_then(Value::as_str)

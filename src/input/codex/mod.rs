@@ -5,12 +5,22 @@ use crate::input::agent::{Agent, Claim, Format};
 /// Where its rollouts are, and the rollout of a thread.
 mod discover;
 pub(crate) mod exec;
+/// The header before a process's output: its exit code, wall time and running session.
+mod exec_output;
+/// A call's result waiting one line for the output line that states its facts.
+mod held_result;
 mod history;
+/// Image generation: a call whose output is the image.
+mod images;
 mod items;
 mod legacy;
+/// The UI events of older rollouts beside messages, commands, MCP calls and patches.
+mod legacy_ui;
 pub(crate) mod rollout;
 mod tools;
 mod ui_items;
+/// Unified exec sessions: a call whose process outlives its output.
+mod unified_exec;
 
 /// What a finished call's details say beside its output (read back by `input::scribe_jsonl` for
 /// transcripts written before the adapter set it).

@@ -11,12 +11,14 @@
 
 use serde_json::{Value, json};
 
-use foldhash::HashMap;
+use foldhash::{HashMap, HashSet};
 
+use crate::input::codex::held_result::HeldResult;
 use crate::input::codex::history::{self, CallKind, Fact, Seen, Source};
 use crate::input::codex::items::{self, Emitter, Item, Phase};
-use crate::input::codex::legacy::HeldPrompt;
+use crate::input::codex::legacy::{HeldPrompt, absorbed};
 use crate::input::codex::ui_items::{rollout_item, texts};
+use crate::input::codex::unified_exec::Session;
 use crate::input::fields::{self, opt_string, str_of};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind};
@@ -39,6 +41,13 @@ pub(crate) struct CodexRollout {
     pub(super) held_prompt: Option<HeldPrompt>,
     /// Open calls' kinds (a shell's output carries an exit code).
     pub(super) call_kinds: HashMap<String, CallKind>,
+    /// Unified exec sessions whose process still runs: the `exec_command` call that started
+    /// each and the output it showed (`codex::unified_exec`).
+    pub(super) sessions: HashMap<i64, Session>,
+    /// Calls a `response_item` opened whose output line has not come yet.
+    pub(super) awaiting_output: HashSet<String>,
+    /// A result waiting one line for its call's output line (`codex::held_result`).
+    pub(super) held_result: Option<HeldResult>,
     /// Inside a `task_started` … `task_complete` pair.
     in_task: bool,
     /// A turn opened by a prompt in a rollout that writes no `task_started` (versions before
@@ -57,10 +66,12 @@ pub(crate) struct CodexRollout {
 }
 
 impl Adapter for CodexRollout {
-    /// Holds a line whose events wait for the session header (written after it), and a
-    /// `response_item` prompt's line while it waits one line for the UI line that repeats it.
+    /// Holds a line whose events wait for the session header (written after it), a
+    /// `response_item` prompt's line while it waits one line for the UI line that repeats it,
+    /// and a call's result while it waits one line for the output line that states its facts.
     fn holds_line(&self, number: u64) -> bool {
-        (!self.early.is_empty() && self.early_line == number)
+        self.holds_result_of(number)
+            || (!self.early.is_empty() && self.early_line == number)
             || self
                 .held_prompt
                 .as_ref()
@@ -71,16 +82,68 @@ impl Adapter for CodexRollout {
         if line.text.trim().is_empty() {
             return;
         }
-        let Some(v) = parse_json_line(line, out, report) else {
+        let mut events = Vec::new();
+        let Some(v) = parse_json_line(line, &mut events, report) else {
+            self.release_held_result(None, out);
+            out.append(&mut events);
             return;
         };
+        self.release_held_result(Some(&v), out);
+        self.line_value(&v, line, &mut events);
+        self.pass_or_hold(line.number, events, out);
+    }
+
+    fn set_live(&mut self) {
+        self.live = true;
+    }
+
+    /// Follow mode, the file quiet: the header (a later `turn_context` naming the model gives
+    /// a new one), a held prompt (its UI copy, if it comes, is absorbed as seen) and a held
+    /// result are written rather than waiting for a line that may be minutes away.
+    fn poll(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
+        if self.live {
+            self.release_held_result(None, out);
+            self.flush_prompt(out);
+            self.flush_session(out);
+        }
+    }
+
+    fn finish(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
+        self.release_held_result(None, out);
+        self.flush_prompt(out);
+        self.flush_session(out);
+        let n = self.last_line;
+        let why = match &self.aborted {
+            Some(r) => format!("no result recorded: the turn was aborted ({r})"),
+            None => "no result recorded: the rollout ends before the call finished".to_owned(),
+        };
+        self.end_exited_sessions(n, out);
+        self.items.close_open(&why, n, out);
+        if self.in_task {
+            out.push(Event {
+                line: n,
+                kind: fields::info(
+                    "incomplete",
+                    Level::Warning,
+                    "incomplete: the rollout ends inside a turn (no task_complete)".into(),
+                    Value::Null,
+                ),
+            });
+        }
+        self.end_untasked_turn(n, out);
+    }
+}
+
+impl CodexRollout {
+    /// The events of one parsed rollout line.
+    fn line_value(&mut self, v: &Value, line: &InputLine, out: &mut Vec<Event>) {
         let n = line.number;
         let p = v.get("payload").cloned().unwrap_or(Value::Null);
         let ts = v
             .get("timestamp")
             .and_then(Value::as_str)
             .map(str::to_owned);
-        let ty = str_of(&v, "type");
+        let ty = str_of(v, "type");
         self.last_line = n;
         let carries_prompt = ty == "event_msg"
             && (str_of(&p, "type") == "user_message"
@@ -111,57 +174,8 @@ impl Adapter for CodexRollout {
             });
         };
         match ty {
-            "session_meta" => {
-                let id = str_of(&p, "id").to_owned();
-                let s = SessionSnapshot {
-                    id: id.clone(),
-                    session_id: if id.is_empty() {
-                        str_of(&p, "session_id").to_owned()
-                    } else {
-                        id
-                    },
-                    agent: "codex".into(),
-                    source: "codex-rollout".into(),
-                    version: opt_string(&p, "cli_version"),
-                    cwd: str_of(&p, "cwd").to_owned(),
-                    git_branch: p
-                        .pointer("/git/branch")
-                        .and_then(Value::as_str)
-                        .map(str::to_owned),
-                    updated_at: opt_string(&p, "timestamp"),
-                    ..SessionSnapshot::default()
-                };
-                self.session = Some(s);
-                self.session_line = n;
-                absorb(out, "session_meta (announced with the turn context)".into());
-            }
-            "turn_context" => {
-                let mut s = self
-                    .session
-                    .take()
-                    .or_else(|| self.shown.clone())
-                    .unwrap_or_else(|| SessionSnapshot {
-                        agent: "codex".into(),
-                        source: "codex-rollout".into(),
-                        ..SessionSnapshot::default()
-                    });
-                if let Some(m) = p.get("model").and_then(Value::as_str) {
-                    s.model = m.to_owned();
-                }
-                if let Some(c) = p.get("cwd").and_then(Value::as_str) {
-                    s.cwd = c.to_owned();
-                }
-                if let Some(a) = p.get("approval_policy").and_then(Value::as_str) {
-                    s.permission_mode = a.to_owned();
-                }
-                if self.shown.as_ref() == Some(&s) {
-                    absorb(out, "turn_context (unchanged)".into());
-                } else {
-                    self.session = Some(s);
-                    self.session_line = n;
-                    self.flush_session(out);
-                }
-            }
+            "session_meta" => self.session_meta(&p, n, out),
+            "turn_context" => self.turn_context(&p, n, out),
             "response_item" => {
                 // Harness context written before the first turn context waits for the session
                 // header, which waits for that context to name the model.
@@ -207,45 +221,65 @@ impl Adapter for CodexRollout {
         }
     }
 
-    fn set_live(&mut self) {
-        self.live = true;
+    /// `session_meta`: the session header, held until the turn context names the model.
+    fn session_meta(&mut self, p: &Value, n: u64, out: &mut Vec<Event>) {
+        let id = str_of(p, "id").to_owned();
+        let s = SessionSnapshot {
+            id: id.clone(),
+            session_id: if id.is_empty() {
+                str_of(p, "session_id").to_owned()
+            } else {
+                id
+            },
+            agent: "codex".into(),
+            source: "codex-rollout".into(),
+            version: opt_string(p, "cli_version"),
+            cwd: str_of(p, "cwd").to_owned(),
+            git_branch: p
+                .pointer("/git/branch")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            updated_at: opt_string(p, "timestamp"),
+            ..SessionSnapshot::default()
+        };
+        self.session = Some(s);
+        self.session_line = n;
+        out.push(absorbed(
+            n,
+            "session_meta (announced with the turn context)",
+        ));
     }
 
-    /// Follow mode, the file quiet: the header (a later `turn_context` naming the model gives
-    /// a new one) and a held prompt (its UI copy, if it comes, is absorbed as seen) are written
-    /// rather than waiting for a line that may be minutes away.
-    fn poll(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
-        if self.live {
-            self.flush_prompt(out);
+    /// `turn_context`: the model, directory and approval policy complete the header (a new
+    /// header when they changed).
+    fn turn_context(&mut self, p: &Value, n: u64, out: &mut Vec<Event>) {
+        let mut s = self
+            .session
+            .take()
+            .or_else(|| self.shown.clone())
+            .unwrap_or_else(|| SessionSnapshot {
+                agent: "codex".into(),
+                source: "codex-rollout".into(),
+                ..SessionSnapshot::default()
+            });
+        if let Some(m) = p.get("model").and_then(Value::as_str) {
+            s.model = m.to_owned();
+        }
+        if let Some(c) = p.get("cwd").and_then(Value::as_str) {
+            s.cwd = c.to_owned();
+        }
+        if let Some(a) = p.get("approval_policy").and_then(Value::as_str) {
+            s.permission_mode = a.to_owned();
+        }
+        if self.shown.as_ref() == Some(&s) {
+            out.push(absorbed(n, "turn_context (unchanged)"));
+        } else {
+            self.session = Some(s);
+            self.session_line = n;
             self.flush_session(out);
         }
     }
 
-    fn finish(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
-        self.flush_prompt(out);
-        self.flush_session(out);
-        let n = self.last_line;
-        let why = match &self.aborted {
-            Some(r) => format!("no result recorded: the turn was aborted ({r})"),
-            None => "no result recorded: the rollout ends before the call finished".to_owned(),
-        };
-        self.items.close_open(&why, n, out);
-        if self.in_task {
-            out.push(Event {
-                line: n,
-                kind: fields::info(
-                    "incomplete",
-                    Level::Warning,
-                    "incomplete: the rollout ends inside a turn (no task_complete)".into(),
-                    Value::Null,
-                ),
-            });
-        }
-        self.end_untasked_turn(n, out);
-    }
-}
-
-impl CodexRollout {
     /// Writes the gathered session header, if one is waiting.
     fn flush_session(&mut self, out: &mut Vec<Event>) {
         if let Some(s) = self.session.take() {
@@ -263,6 +297,8 @@ impl CodexRollout {
     /// A new prompt: calls of the turn before it that never got a result end here, and in a
     /// rollout without `task_started` the prompt opens a turn of its own.
     pub(super) fn prompt_starts_turn(&mut self, n: u64, _ts: Option<String>, out: &mut Vec<Event>) {
+        self.awaiting_output.clear();
+        self.end_exited_sessions(n, out);
         self.items.close_open(
             "no result recorded: the turn ended before the call finished",
             n,
@@ -391,6 +427,8 @@ impl CodexRollout {
             }
             "task_complete" | "turn_complete" => {
                 self.in_task = false;
+                self.awaiting_output.clear();
+                self.end_exited_sessions(n, out);
                 let turns = self.items.take_messages();
                 let usage = diff(&self.total, &self.total_at_start);
                 let duration = p.get("duration_ms").and_then(Value::as_u64);
@@ -416,6 +454,7 @@ impl CodexRollout {
                     let reason = str_of(p, "reason");
                     self.aborted =
                         Some(if reason.is_empty() { "aborted" } else { reason }.to_owned());
+                    self.end_exited_sessions(n, out);
                     self.items.close_open(
                         &format!(
                             "no result recorded: the turn was aborted ({})",

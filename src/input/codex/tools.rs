@@ -74,15 +74,20 @@ fn unquote(word: &str) -> Option<String> {
 }
 
 /// What a reader of a finished call wants beside its output, from the details scribe keeps of
-/// it: how long a command ran, from the `duration` Codex reports (`{secs, nanos}`).
+/// it: how long a command ran, from the `duration` Codex reports (`{secs, nanos}`) or the wall
+/// time its output's header states (`wallTimeMs`), and the exit code it ended with.
 pub(crate) fn result_facts(sidecar: Option<&Value>) -> ResultFacts {
-    let duration_ms = sidecar.and_then(|s| s.get("duration")).and_then(|d| {
-        let secs = d.get("secs")?.as_u64()?;
-        let nanos = d.get("nanos").and_then(Value::as_u64).unwrap_or(0);
-        Some(secs.saturating_mul(1000).saturating_add(nanos / 1_000_000))
-    });
+    let field = |k: &str| sidecar.and_then(|s| s.get(k));
+    let duration_ms = field("duration")
+        .and_then(|d| {
+            let secs = d.get("secs")?.as_u64()?;
+            let nanos = d.get("nanos").and_then(Value::as_u64).unwrap_or(0);
+            Some(secs.saturating_mul(1000).saturating_add(nanos / 1_000_000))
+        })
+        .or_else(|| field("wallTimeMs").and_then(Value::as_u64));
     ResultFacts {
         duration_ms,
+        exit_code: field("exitCode").and_then(Value::as_i64),
         ..ResultFacts::default()
     }
 }
@@ -423,7 +428,8 @@ pub(crate) fn patch_end_outcome(p: &Value) -> Outcome {
 mod tests {
     use super::*;
 
-    /// A command's `{secs, nanos}` duration is its facts' milliseconds; any other shape, none.
+    /// A command's `{secs, nanos}` duration (or its output's wall time) is its facts'
+    /// milliseconds; any other shape, none. Its exit code is a fact too.
     #[test]
     fn a_command_duration_is_read_as_milliseconds() {
         let ms = |v: Value| result_facts(Some(&v)).duration_ms;
@@ -434,6 +440,11 @@ mod tests {
         assert_eq!(ms(json!({"duration": {"secs": 3}})), Some(3000));
         assert_eq!(ms(json!({"duration": "1.2s"})), None);
         assert_eq!(ms(json!({"exitCode": 0})), None);
+        assert_eq!(ms(json!({"wallTimeMs": 1001})), Some(1001));
+        assert_eq!(
+            result_facts(Some(&json!({"exitCode": 2}))).exit_code,
+            Some(2)
+        );
         assert!(result_facts(None).is_empty());
     }
 

@@ -106,6 +106,7 @@ pub(crate) fn rollout_item(it: &Value, phase: Phase) -> Option<Item> {
             None,
             phase == Phase::Completed,
         ))),
+        "ImageGeneration" => Item::Tool(Box::new(crate::input::codex::images::image_item(it))),
         _ => return None,
     })
 }

@@ -327,6 +327,7 @@ mod tests {
                 lines: vec!["-a".into(), "+<b>".into()],
             }],
             duration_ms: None,
+            exit_code: None,
         };
         let change = FileChange::new("f", Edit::Replace { old: "", new: "" });
         push_file_change(&mut h, &change, &facts);

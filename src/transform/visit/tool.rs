@@ -55,6 +55,7 @@ pub(super) fn walk_facts<V: VisitMut + ?Sized>(v: &mut V, f: &mut ResultFacts) {
         lines_read: _,
         hunks,
         duration_ms,
+        exit_code: _,
     } = f;
     for h in hunks {
         h.lines.iter_mut().for_each(|l| v.text(l));
