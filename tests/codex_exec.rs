@@ -284,3 +284,35 @@ fn image_generation_is_a_call_with_its_image() {
         "the page shows the image"
     );
 }
+
+/// A rollout that stops while a call runs (a session still going, a file copied mid-turn)
+/// keeps the call as it was, `running`, with one notice saying where the input ends; nothing
+/// says it failed. An aborted turn, which the input states, still ends its calls as errors.
+#[test]
+fn the_end_of_a_rollout_invents_no_failure() {
+    let mut input = rollout(&[(
+        "response_item",
+        json!({"type": "function_call", "name": "shell", "arguments": "{\"command\":[\"make\"]}", "call_id": "call_open"}),
+    )]);
+    // The rollout stops before the turn's end.
+    input.truncate(input.trim_end().rfind('\n').unwrap() + 1);
+    let recs = fold(&input);
+    let c = call(&recs, "call_open");
+    assert_eq!(c["state"], "running", "{c:#}");
+    assert!(c.get("errorText").is_none(), "{c:#}");
+    let notices: Vec<&Value> = recs
+        .iter()
+        .filter(|r| r["kind"] == "notice" && r["notice"]["source"] == "incomplete")
+        .collect();
+    assert_eq!(notices.len(), 1, "{recs:#?}");
+    let words = notices[0]["notice"].to_string();
+    assert!(words.contains("1 tool call still running"), "{words}");
+
+    let aborted = input.clone()
+        + &format!(
+            "{}\n",
+            json!({"timestamp": "2026-04-11T20:00:05.000Z", "type": "event_msg", "payload": {"type": "turn_aborted", "reason": "interrupted"}})
+        );
+    let c = call(&fold(&aborted), "call_open");
+    assert_eq!(c["state"], "error", "{c:#}");
+}

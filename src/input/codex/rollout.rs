@@ -113,21 +113,26 @@ impl Adapter for CodexRollout {
         self.flush_prompt(out);
         self.flush_session(out);
         let n = self.last_line;
-        let why = match &self.aborted {
-            Some(r) => format!("no result recorded: the turn was aborted ({r})"),
-            None => "no result recorded: the rollout ends before the call finished".to_owned(),
-        };
         self.end_exited_sessions(n, out);
-        self.items.close_open(&why, n, out);
-        if self.in_task {
+        // An aborted turn's calls end as the input says; calls the rollout simply stops before
+        // keep their last state (running), counted in the one notice that says where it ends.
+        if let Some(r) = &self.aborted {
+            let why = format!("no result recorded: the turn was aborted ({r})");
+            self.items.close_open(&why, n, out);
+        }
+        let open = self.items.open_count();
+        if self.in_task || open > 0 {
+            let mut words = "incomplete: the rollout ends".to_owned();
+            if self.in_task {
+                words.push_str(" inside a turn (no task_complete)");
+            }
+            if open > 0 {
+                let s = if open == 1 { "" } else { "s" };
+                words.push_str(&format!(" with {open} tool call{s} still running"));
+            }
             out.push(Event {
                 line: n,
-                kind: fields::info(
-                    "incomplete",
-                    Level::Warning,
-                    "incomplete: the rollout ends inside a turn (no task_complete)".into(),
-                    Value::Null,
-                ),
+                kind: fields::info("incomplete", Level::Warning, words, Value::Null),
             });
         }
         self.end_untasked_turn(n, out);
