@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::conservation_views::{Visible, assert_all_visible};
-use crate::util::{corpus, files_under, root, run_jsonl, scribe};
+use crate::util::{Ext2, corpus, external2_files, files_under, root, run_jsonl, scribe};
 
 /// What a raw log holds that the transcript must keep.
 #[derive(Default, Debug)]
@@ -91,14 +91,57 @@ fn corpus_raw_files() -> Vec<(PathBuf, Raw)> {
     out
 }
 
-/// The JSON objects of a raw file: one a line, or one an SSE `data:` line.
+/// Every Codex, Gemini and Qwen log of `../shared/external2`, with its format.
+fn external2_raw_files() -> Vec<(PathBuf, Raw)> {
+    external2_files()
+        .into_iter()
+        .filter_map(|(p, kind)| {
+            let raw = match kind {
+                Ext2::CodexRollout => Raw::CodexRollout,
+                Ext2::CodexExec => Raw::CodexExec,
+                Ext2::GeminiChat => Raw::GeminiChat,
+                Ext2::QwenChat => Raw::QwenChat,
+                Ext2::ClaudeSession
+                | Ext2::ClaudeSubagent
+                | Ext2::ClaudeStream
+                | Ext2::ClaudeResult
+                | Ext2::NotALog => return None,
+            };
+            Some((p, raw))
+        })
+        .collect()
+}
+
+/// The JSON objects of a raw file: one a line, or one an SSE `data:` line; for a file that is
+/// one JSON document (a Gemini saved chat), the messages it lists.
 fn objects(path: &Path) -> Vec<Value> {
     let text = std::fs::read_to_string(path).unwrap();
-    text.lines()
+    let lines: Vec<Value> = text
+        .lines()
         .map(|l| l.strip_prefix("data:").map_or(l, str::trim_start))
         .filter_map(|l| serde_json::from_str::<Value>(l.trim()).ok())
         .filter(Value::is_object)
-        .collect()
+        .collect();
+    if !lines.is_empty() {
+        return lines;
+    }
+    match serde_json::from_str::<Value>(&text) {
+        Ok(Value::Object(mut doc)) => match doc.remove("messages") {
+            Some(Value::Array(messages)) => messages,
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// A rollout line's kind and payload; a line of a rollout written before the envelopes (a bare
+/// response item: `{type: "message", …}`) is read as the `response_item` it stands for.
+fn rollout_line(o: &Value) -> (String, &Value) {
+    match o.get("payload") {
+        Some(p) => (s(o, "type"), p),
+        None if o["type"].is_string() => ("response_item".to_owned(), o),
+        None => (String::new(), o),
+    }
 }
 
 fn s(v: &Value, k: &str) -> String {
@@ -156,9 +199,24 @@ fn extract(path: &Path, raw: Raw) -> Facts {
             let items = objs.iter().any(|o| {
                 o.pointer("/payload/type").and_then(Value::as_str) == Some("item_completed")
             });
+            // A rollout without envelopes writes no UI events: its prompts and answers are the
+            // response items' messages.
+            let bare = !objs.iter().any(|o| o.get("payload").is_some());
             for o in &objs {
-                let p = &o["payload"];
-                match (s(o, "type").as_str(), s(p, "type").as_str()) {
+                let (ty, p) = rollout_line(o);
+                match (ty.as_str(), s(p, "type").as_str()) {
+                    ("response_item", "message") if bare => {
+                        let texts = content(p.get("content"));
+                        match s(p, "role").as_str() {
+                            "user" => f.prompts.extend(texts.into_iter().filter(|t| !harness(t))),
+                            "assistant" => f.texts.extend(texts),
+                            _ => {}
+                        }
+                    }
+                    // A message another agent of the run sent this one (a sub-agent's answer).
+                    ("response_item", "agent_message") => {
+                        f.texts.extend(content(p.get("content")));
+                    }
                     ("event_msg", "user_message") if !harness(&s(p, "message")) => {
                         f.prompts.push(s(p, "message"));
                     }
@@ -390,6 +448,13 @@ fn every_codex_gemini_and_qwen_corpus_file_shows_what_a_reader_must_see() {
     assert_each_file_shows_what_a_reader_must_see(corpus_raw_files());
 }
 
+/// The same over every Codex, Gemini and Qwen log of `../shared/external2`.
+#[test]
+#[ignore = "needs ../shared/external2; .ci/run runs it"]
+fn every_codex_gemini_and_qwen_external2_file_shows_what_a_reader_must_see() {
+    assert_each_file_shows_what_a_reader_must_see(external2_raw_files());
+}
+
 /// Checks that every assistant text, tool call and tool output of each file is visible in the
 /// rendered views.
 fn assert_each_file_shows_what_a_reader_must_see(raw_files: Vec<(PathBuf, Raw)>) {
@@ -458,6 +523,12 @@ fn every_codex_gemini_and_qwen_sample_fact_is_kept() {
 #[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn every_codex_gemini_and_qwen_corpus_fact_is_kept() {
     assert_every_fact_is_kept(&corpus_raw_files());
+}
+
+#[test]
+#[ignore = "needs ../shared/external2; .ci/run runs it"]
+fn every_codex_gemini_and_qwen_external2_fact_is_kept() {
+    assert_every_fact_is_kept(&external2_raw_files());
 }
 
 /// Checks that each file's call ids, assistant texts, typed prompts and tool outputs are kept

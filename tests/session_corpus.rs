@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::util::{corpus, files_under, fold_quiet as fold, json_lines, scribe_jsonl};
+use crate::util::{
+    Ext2, corpus, external2_logs, files_under, fold_quiet as fold, json_lines, scribe_jsonl,
+};
 
 /// Every session file under a scenario's `projects/` (sub-agent files excluded).
 fn session_files(dir: &Path) -> Vec<PathBuf> {
@@ -34,20 +36,46 @@ fn every_corpus_session_file_converts_without_debug_records() {
         files.len()
     );
     for path in files {
-        let recs = fold(&path);
-        assert_eq!(recs[0]["kind"], "header", "{}", path.display());
-        assert_eq!(recs[0]["source"], "claude-session", "{}", path.display());
-        assert_eq!(recs[1]["kind"], "session", "{}", path.display());
+        assert_session_converts_cleanly(&path);
+    }
+}
+
+/// The same over the saved Claude Code sessions of `../shared/external2`.
+#[test]
+#[ignore = "needs ../shared/external2; .ci/run runs it"]
+fn every_external2_session_file_converts_without_debug_records() {
+    let files = external2_logs(&[Ext2::ClaudeSession]);
+    assert!(files.len() >= 40, "expected the external2 sessions");
+    for path in files {
+        assert_session_converts_cleanly(&path);
+    }
+}
+
+/// True for a file that keeps a saved session's real name, `<session id>.jsonl` (copies made by
+/// other tools are often renamed: `full.jsonl`, `haiku-testgen-v2.jsonl`).
+fn named_by_session_id(path: &Path) -> bool {
+    let stem = path.file_stem().unwrap().to_string_lossy();
+    stem.len() == 36 && stem.chars().all(|c| c.is_ascii_hexdigit() || c == '-')
+}
+
+/// One session file: a `claude-session` header, the session record (its id the file's name when
+/// the file keeps it), turns, and no debug record.
+fn assert_session_converts_cleanly(path: &Path) {
+    let recs = fold(path);
+    assert_eq!(recs[0]["kind"], "header", "{}", path.display());
+    assert_eq!(recs[0]["source"], "claude-session", "{}", path.display());
+    assert_eq!(recs[1]["kind"], "session", "{}", path.display());
+    if named_by_session_id(path) {
         let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
         assert_eq!(recs[1]["sessionId"], stem.as_str(), "{}", path.display());
-        let debug: Vec<_> = recs.iter().filter(|r| r["kind"] == "debug").collect();
-        assert!(debug.is_empty(), "{}: {debug:?}", path.display());
-        assert!(
-            recs.iter().any(|r| r["kind"] == "turn"),
-            "{}: no turns",
-            path.display()
-        );
     }
+    let debug: Vec<_> = recs.iter().filter(|r| r["kind"] == "debug").collect();
+    assert!(debug.is_empty(), "{}: {debug:?}", path.display());
+    assert!(
+        recs.iter().any(|r| r["kind"] == "turn"),
+        "{}: no turns",
+        path.display()
+    );
 }
 
 /// What both formats carry about a list of turns: role, origin kind, part types, tool names and
@@ -205,6 +233,18 @@ fn every_line_of_a_session_is_accounted_for_in_events() {
     let mut files = session_files(&dir.join("claude-code"));
     files.push(crate::util::sample("claude-session/rewind.jsonl"));
     files.push(crate::util::sample("claude-session/compaction.jsonl"));
+    assert_every_line_in_events(files);
+}
+
+/// The same over the saved Claude Code sessions of `../shared/external2`.
+#[test]
+#[ignore = "needs ../shared/external2; .ci/run runs it"]
+fn every_line_of_an_external2_session_is_accounted_for_in_events() {
+    assert_every_line_in_events(external2_logs(&[Ext2::ClaudeSession]));
+}
+
+/// Every line number of each session file appears in its `--to events` output.
+fn assert_every_line_in_events(files: Vec<PathBuf>) {
     for path in files {
         // Sub-agent events carry their own file's line numbers: check sessions without any.
         if path.with_extension("").is_dir() {
