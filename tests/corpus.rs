@@ -116,9 +116,7 @@ fn assert_stream_folds_cleanly(path: &Path) {
     for c in &calls {
         if answered.contains(c["toolCallId"].as_str().unwrap()) {
             assert!(
-                c["state"] == "success"
-                    || c["state"] == "error"
-                    || c["state"] == "approval-denied",
+                c["state"] == "success" || c["state"] == "error" || c["state"] == "approval-denied",
                 "{name}: {c}"
             );
         }

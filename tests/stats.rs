@@ -115,7 +115,10 @@ fn stats_account_for_every_line_of_every_corpus_file() {
 #[ignore = "needs ../shared/external2; .ci/run runs it"]
 fn stats_account_for_every_line_of_every_external2_file() {
     for (f, _) in external2_files() {
-        assert_balanced(&f.display().to_string(), &stats_of(std::slice::from_ref(&f)));
+        assert_balanced(
+            &f.display().to_string(),
+            &stats_of(std::slice::from_ref(&f)),
+        );
     }
 }
 

@@ -33,6 +33,8 @@ mod conservation_agents;
 mod conservation_inline;
 // OpenAI Codex CLI: codex exec --json streams and saved rollouts, corpus and samples/codex-*.
 mod codex;
+// Codex rollouts without envelopes, and the lines of multi-agent runs.
+mod codex_rollouts;
 // Gemini CLI: stream-json and saved chats, the corpus captures and samples/gemini-*.
 mod gemini;
 // --to html: goldens, hostile markup, CSP hashes, streaming, flat memory.

@@ -109,10 +109,18 @@ pub(crate) fn external2_files() -> Vec<(PathBuf, Ext2)> {
             other => panic!("MANIFEST.tsv: format {other:?} unknown to tests/util.rs"),
         };
         let file = dir.join("files").join(repo).join(path);
-        assert!(file.is_file(), "MANIFEST.tsv lists {} but it is missing", file.display());
+        assert!(
+            file.is_file(),
+            "MANIFEST.tsv lists {} but it is missing",
+            file.display()
+        );
         out.push((file, kind));
     }
-    assert!(out.len() >= 90, "expected the 95 files of external2, found {}", out.len());
+    assert!(
+        out.len() >= 90,
+        "expected the 95 files of external2, found {}",
+        out.len()
+    );
     out
 }
 

@@ -221,6 +221,24 @@ impl CodexRollout {
                 };
                 self.items.result(&id, outcome, n, out);
             }
+            // A message another agent of a multi-agent run sent this one (`author` and
+            // `recipient` are agent paths such as `/root/review`): what it says is shown.
+            "agent_message" => {
+                let text = history::content_text(p.get("content"));
+                let text = match (str_of(p, "author"), str_of(p, "recipient")) {
+                    ("", _) => text,
+                    (from, "") => format!("Message from {from}:\n\n{text}"),
+                    (from, to) => format!("Message from {from} to {to}:\n\n{text}"),
+                };
+                self.items.item(
+                    Phase::Completed,
+                    &own_id(),
+                    Item::Notification { text },
+                    n,
+                    ts,
+                    out,
+                );
+            }
             // Harness bookkeeping: undo snapshots, encrypted compaction.
             "ghost_snapshot" | "compaction" | "compaction_summary" => out.push(absorbed(
                 n,
@@ -422,6 +440,29 @@ impl CodexRollout {
             | "get_history_entry_response"
             | "skills_update_available" => {
                 out.push(absorbed(n, &format!("event_msg/{ty}")));
+            }
+            // A sub-agent of a multi-agent run started, was given more work or was
+            // interrupted; `event_id` is the call that did it.
+            "sub_agent_activity" => {
+                let text = format!(
+                    "sub-agent {} {}",
+                    str_of(p, "agent_path"),
+                    str_of(p, "kind").replace('_', " ")
+                );
+                out.push(Event {
+                    line: n,
+                    kind: fields::info(ty, Level::Info, text, p.clone()),
+                });
+            }
+            "thread_name_updated" => {
+                let text = match str_of(p, "thread_name") {
+                    "" => "thread name cleared".to_owned(),
+                    name => format!("thread named {name:?}"),
+                };
+                out.push(Event {
+                    line: n,
+                    kind: fields::info(ty, Level::Info, text, p.clone()),
+                });
             }
             "entered_review_mode"
             | "exited_review_mode"

@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 
 use foldhash::HashMap;
 
+use crate::input::codex::bare::{self, Bare};
 use crate::input::codex::history::{self, CallKind, Fact, Seen, Source};
 use crate::input::codex::items::{self, Emitter, Item, Phase};
 use crate::input::codex::legacy::HeldPrompt;
@@ -74,6 +75,7 @@ impl Adapter for CodexRollout {
         let Some(v) = parse_json_line(line, out, report) else {
             return;
         };
+        let (v, bare) = bare::enveloped(v);
         let n = line.number;
         let p = v.get("payload").cloned().unwrap_or(Value::Null);
         let ts = v
@@ -175,6 +177,17 @@ impl Adapter for CodexRollout {
                 }
             }
             "world_state" | "token_usage_record" => absorb(out, ty.to_owned()),
+            // Says whether the inter-agent message on the next line starts a turn; the message
+            // itself is shown.
+            "inter_agent_communication_metadata" => absorb(
+                out,
+                "inter_agent_communication_metadata (how the next agent message is delivered)"
+                    .into(),
+            ),
+            "rollout_state" => absorb(
+                out,
+                "record_type state (what a resume needs: the last response id)".into(),
+            ),
             "compacted" => out.push(Event {
                 line: n,
                 kind: EventKind::Notice {
@@ -204,6 +217,10 @@ impl Adapter for CodexRollout {
                 }
             }
             other => push_debug(out, line, &format!("unknown rollout line type {other:?}")),
+        }
+        if bare == Bare::Meta {
+            // A rollout without envelopes writes no turn context for the header to wait for.
+            self.flush_session(out);
         }
     }
 
