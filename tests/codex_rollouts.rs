@@ -153,3 +153,21 @@ fn a_multi_agent_run_shows_its_sub_agents_activity_and_messages() {
         assert!(view.contains(words), "{words:?} not in:\n{view}");
     }
 }
+
+/// A custom tool call whose input is a script (Codex's `exec` tool runs JavaScript that calls
+/// other tools): no one-line summary can show it, so `--full` shows it whole in the terminal view
+/// as it does in Markdown.
+#[test]
+fn a_custom_tool_calls_script_is_shown_whole_with_full() {
+    let input = r#"{"timestamp":"2026-07-24T04:29:00.000Z","type":"session_meta","payload":{"id":"019f90aa-0000-7000-8000-000000000003","timestamp":"2026-07-24T04:29:00.000Z","cwd":"/repo","originator":"codex-tui","cli_version":"0.144.3"}}
+{"timestamp":"2026-07-24T04:29:05.805Z","type":"response_item","payload":{"type":"custom_tool_call","status":"completed","call_id":"call_js","name":"exec","input":"const r = await tools.exec_command({\"cmd\":\"git status --short\"});\ntext(r.output);"}}
+{"timestamp":"2026-07-24T04:29:07.000Z","type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"call_js","output":"M src/main.rs"}}
+"#;
+    let view = text(input);
+    for words in [
+        r#"const r = await tools.exec_command({"cmd":"git status --short"});"#,
+        "text(r.output);",
+    ] {
+        assert!(view.contains(words), "{words:?} not in:\n{view}");
+    }
+}

@@ -14,6 +14,20 @@ use crate::model::transcript::{
 };
 use crate::render::summary;
 
+/// The input of a call of no known shape that no one-line summary shows (a Codex custom tool's
+/// script, a tool's own fields): `--full` shows it whole, as text when it is a string, else as
+/// JSON (the Markdown view shows the same JSON).
+fn unsummarised_input(call: &ToolCall) -> Option<String> {
+    if call.subagent.is_some() || !matches!(call.kind.input_shape(), InputShape::Fields) {
+        return None;
+    }
+    match &call.input {
+        serde_json::Value::String(s) if !s.trim().is_empty() => Some(s.clone()),
+        v @ serde_json::Value::Object(o) if !o.is_empty() => serde_json::to_string_pretty(v).ok(),
+        _ => None,
+    }
+}
+
 /// Result lines shown before `… +N lines`.
 const RESULT_LINES: usize = 5;
 /// Diff lines shown before `… +N lines`.
@@ -40,13 +54,20 @@ impl View {
             }
             return lines;
         }
-        if let Some(s) = summary::input_summary(call) {
+        let summary = summary::input_summary(call);
+        if let Some(s) = &summary {
             w.words(&format!("({s})"), Style::new(), None);
         }
         let mut lines = w.finish();
         if self.full {
             if let Some(long) = summary::long_input(call) {
                 lines.extend(self.input_block(&long, depth));
+            } else if let Some(whole) = summary.is_none().then(|| unsummarised_input(call)) {
+                lines.extend(
+                    whole
+                        .map(|w| self.input_block(&w, depth))
+                        .unwrap_or_default(),
+                );
             }
         }
         lines
