@@ -171,3 +171,21 @@ fn a_custom_tool_calls_script_is_shown_whole_with_full() {
         assert!(view.contains(words), "{words:?} not in:\n{view}");
     }
 }
+
+/// A call whose `arguments` are not JSON (here replaced by a redaction marker, as in logs people
+/// share) keeps them as they are, shown in the views, instead of a shell call with no command.
+#[test]
+fn a_call_whose_arguments_are_not_json_keeps_them() {
+    let input = r#"{"timestamp":"2026-02-23T12:54:34.000Z","type":"session_meta","payload":{"id":"019c8a59-0000-7000-8000-000000000004","timestamp":"2026-02-23T12:54:34.000Z","cwd":"/repo","originator":"codex_vscode","cli_version":"0.104.0-alpha.1"}}
+{"timestamp":"2026-02-23T12:54:40.000Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"[REDACTED_ARGUMENTS len=116 sha=fc94c18d]","call_id":"call_r"}}
+{"timestamp":"2026-02-23T12:54:41.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"call_r","output":"[REDACTED_OUTPUT len=30 sha=0a1b2c3d]"}}
+"#;
+    let (recs, stderr) = fold(input);
+    assert!(stderr.contains("0 in debug records"), "{stderr}");
+    let call = calls(&recs)[0];
+    assert_eq!(
+        call["input"], "[REDACTED_ARGUMENTS len=116 sha=fc94c18d]",
+        "{call}"
+    );
+    assert!(text(input).contains("[REDACTED_ARGUMENTS len=116 sha=fc94c18d]"));
+}

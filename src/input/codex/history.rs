@@ -161,9 +161,29 @@ pub(crate) enum CallKind {
     Other,
 }
 
+/// The tools whose arguments [`call_item`] reads as a JSON object of known fields.
+const OBJECT_ARGUMENTS: &[&str] = &[
+    "shell",
+    "container.exec",
+    "local_shell",
+    "shell_command",
+    "exec_command",
+    "update_plan",
+    "spawn_agent",
+    "resume_agent",
+    "send_input",
+    "wait",
+    "close_agent",
+];
+
 /// A `function_call` / `custom_tool_call` → the shared tool item (no outcome yet) and its kind.
 /// `arguments` is the call's JSON arguments (already parsed, or the raw text of a custom tool).
 pub(crate) fn call_item(name: &str, namespace: &str, arguments: &Value) -> (ToolItem, CallKind) {
+    // Arguments that are not a JSON object (cut short, or redacted by whoever shared the log)
+    // hold no field of a known tool's shape: the call keeps them as they are.
+    if !arguments.is_object() && OBJECT_ARGUMENTS.contains(&name) {
+        return (generic(name, arguments.clone()), CallKind::Other);
+    }
     let str_arg = |k: &str| arguments.get(k).and_then(Value::as_str);
     let shell = |command: String| {
         let mut t = tools::shell_item(command, "in_progress", "", None, Value::Null);
