@@ -75,6 +75,8 @@ mod security;
 mod conservation;
 // Issue 15: every assistant text, tool call and tool output visible in md, text and HTML.
 mod conservation_views;
+// The losses the views test still finds, each with why.
+mod conservation_views_known;
 // Issue 15: Claude Code content of every CLI version (commands, denials, tasks, results).
 mod claude_content;
 // Issue 15: a result's own cost beside the session's running total (resumed runs).
