@@ -189,3 +189,19 @@ fn a_call_whose_arguments_are_not_json_keeps_them() {
     );
     assert!(text(input).contains("[REDACTED_ARGUMENTS len=116 sha=fc94c18d]"));
 }
+
+/// The same for an MCP call named `mcp__server__tool` with no namespace (as 0.104 writes them):
+/// its server and tool are read from the name, and arguments that are not JSON are its input,
+/// shown by `--full`.
+#[test]
+fn an_mcp_call_whose_arguments_are_not_json_shows_them_with_full() {
+    let input = r#"{"timestamp":"2026-02-23T12:54:34.000Z","type":"session_meta","payload":{"id":"019c8a59-0000-7000-8000-000000000005","timestamp":"2026-02-23T12:54:34.000Z","cwd":"/repo","originator":"codex_vscode","cli_version":"0.104.0-alpha.1"}}
+{"timestamp":"2026-02-23T12:54:40.000Z","type":"response_item","payload":{"type":"function_call","name":"mcp__ops__execute_sql","arguments":"[REDACTED_ARGUMENTS len=52 sha=9e8d7c6b]","call_id":"call_m"}}
+{"timestamp":"2026-02-23T12:54:41.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"call_m","output":"[REDACTED_OUTPUT len=10 sha=0f0e0d0c]"}}
+"#;
+    let (recs, _) = fold(input);
+    let call = calls(&recs)[0];
+    assert_eq!(call["mcpServer"], "ops", "{call}");
+    assert_eq!(call["kind"]["tool"], "execute_sql", "{call}");
+    assert!(text(input).contains("[REDACTED_ARGUMENTS len=52 sha=9e8d7c6b]"));
+}

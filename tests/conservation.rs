@@ -69,12 +69,14 @@ fn every_claude_corpus_file_keeps_what_a_reader_must_see() {
 }
 
 /// The Claude Code logs of `../shared/external2`: sessions, sub-agent transcripts (read on their
-/// own: some have no parent session), streams and `--output-format json` results.
+/// own: some have no parent session), streams (one re-serialised by an SDK wrapper) and
+/// `--output-format json` results.
 fn claude_external2_files() -> Vec<PathBuf> {
     external2_logs(&[
         Ext2::ClaudeSession,
         Ext2::ClaudeSubagent,
         Ext2::ClaudeStream,
+        Ext2::ClaudeStreamDerived,
         Ext2::ClaudeResult,
     ])
 }

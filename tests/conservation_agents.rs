@@ -104,6 +104,7 @@ fn external2_raw_files() -> Vec<(PathBuf, Raw)> {
                 Ext2::ClaudeSession
                 | Ext2::ClaudeSubagent
                 | Ext2::ClaudeStream
+                | Ext2::ClaudeStreamDerived
                 | Ext2::ClaudeResult
                 | Ext2::NotALog => return None,
             };

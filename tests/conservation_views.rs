@@ -188,21 +188,32 @@ fn missing_line(words: &Words, text: &str) -> Option<String> {
         .filter(|l| !is_fence(l))
         .map(without_list_marker)
         .flat_map(printable_pieces)
-        .find(|piece| !words.contains(&tokens(&without_anchor_targets(piece))))
+        // A link's target is markup where the text is rendered Markdown, words where it is
+        // shown as it is (a tool's output): either way of reading the line will do.
+        .find(|piece| {
+            !words.contains(&tokens(piece))
+                && !words.contains(&tokens(&without_anchor_targets(piece)))
+        })
         .map(str::to_owned)
 }
 
-/// A line without its Markdown links' in-page targets (`[section 1](#t1)`): a view draws the
-/// link, the anchor is no word a reader reads.
+/// A line without the Markdown link targets no reader reads as words: in-page anchors
+/// (`[section 1](#t1)`) and a target that only repeats the link's text (`[a.md](a.md)`, which a
+/// view draws once).
 fn without_anchor_targets(line: &str) -> String {
     let mut out = String::with_capacity(line.len());
     let mut rest = line;
-    while let Some(i) = rest.find("](#") {
+    while let Some(i) = rest.find("](") {
+        let text = rest[..i].rsplit('[').next().unwrap_or_default();
+        let target = &rest[i + 2..];
+        let Some(close) = target.find(')') else {
+            break;
+        };
         out.push_str(&rest[..=i]);
-        rest = &rest[i + 1..];
-        match rest.find(')') {
-            Some(close) => rest = &rest[close + 1..],
-            None => break,
+        if target.starts_with('#') || target[..close] == *text {
+            rest = &target[close + 1..];
+        } else {
+            rest = &rest[i + 1..];
         }
     }
     out.push_str(rest);
@@ -231,8 +242,8 @@ fn without_list_marker(line: &str) -> &str {
 }
 
 /// A call is visible when a recognisable part of its input is (the first or last words of one
-/// of the first lines of one of its string values: a command, a path, a query), or its name when
-/// the input holds no words.
+/// of the first lines of one of its string values: a command, a path, a query), or its name (an
+/// MCP tool's own) when the input holds no words.
 fn call_found(words: &Words, name: &str, input: &Value) -> bool {
     let mut leaves = Vec::new();
     string_leaves(input, &mut leaves);
@@ -251,7 +262,12 @@ fn call_found(words: &Words, name: &str, input: &Value) -> bool {
     }
     probes.retain(|t| !t.is_empty());
     if probes.is_empty() {
-        return words.contains(&tokens(name));
+        // An MCP tool (`mcp__server__tool`) is drawn by its own name beside its server's.
+        let tool = name
+            .strip_prefix("mcp__")
+            .and_then(|n| n.split_once("__"))
+            .map_or(name, |(_, tool)| tool);
+        return words.contains(&tokens(tool));
     }
     probes.iter().any(|p| words.contains(p))
 }

@@ -65,9 +65,11 @@ pub(crate) enum Ext2 {
     ClaudeSession,
     /// A Claude Code sub-agent transcript (`agent-*.jsonl`), read on its own.
     ClaudeSubagent,
-    /// Claude Code stream-json (`-p --output-format stream-json`), raw or re-serialised by an
-    /// SDK wrapper.
+    /// Claude Code stream-json (`-p --output-format stream-json`).
     ClaudeStream,
+    /// Claude Code stream-json re-serialised by an SDK wrapper (not the CLI's own output: its
+    /// `system` line nests the init under `message`).
+    ClaudeStreamDerived,
     /// Claude Code's `-p --output-format json` result object.
     ClaudeResult,
     /// A Codex rollout, with or without the `session_meta`/`response_item` envelopes.
@@ -95,9 +97,8 @@ pub(crate) fn external2_files() -> Vec<(PathBuf, Ext2)> {
         let kind = match format {
             "Claude Code session JSONL" => Ext2::ClaudeSession,
             "Claude Code sub-agent JSONL" => Ext2::ClaudeSubagent,
-            "Claude Code stream-json" | "Claude stream-json via Rust SDK wrapper (derived)" => {
-                Ext2::ClaudeStream
-            }
+            "Claude Code stream-json" => Ext2::ClaudeStream,
+            "Claude stream-json via Rust SDK wrapper (derived)" => Ext2::ClaudeStreamDerived,
             "Claude Code `-p --output-format json` result" => Ext2::ClaudeResult,
             "Codex rollout JSONL" | "Codex rollout JSONL (legacy, pre-`session_meta`)" => {
                 Ext2::CodexRollout

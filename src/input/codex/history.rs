@@ -243,17 +243,24 @@ pub(crate) fn call_item(name: &str, namespace: &str, arguments: &Value) -> (Tool
             (t, CallKind::Other)
         }
         _ => {
+            // Some versions (0.104) name an MCP call `mcp__server__tool` with no namespace.
+            let bare = name.strip_prefix("mcp__").filter(|r| r.contains("__"));
             let server = namespace
                 .strip_prefix("mcp__")
                 .map(str::to_owned)
                 .or_else(|| {
                     (!is_builtin(name))
-                        .then(|| name.split_once("__").map(|(s, _)| s.to_owned()))
+                        .then(|| {
+                            bare.unwrap_or(name)
+                                .split_once("__")
+                                .map(|(s, _)| s.to_owned())
+                        })
                         .flatten()
                 });
             match server {
                 Some(server) => {
-                    let tool = name
+                    let tool = bare
+                        .unwrap_or(name)
                         .strip_prefix(&format!("{server}__"))
                         .unwrap_or(name)
                         .to_owned();

@@ -21,7 +21,13 @@ fn unsummarised_input(call: &ToolCall) -> Option<String> {
     if call.subagent.is_some() || !matches!(call.kind.input_shape(), InputShape::Fields) {
         return None;
     }
-    match &call.input {
+    whole_input(&call.input)
+}
+
+/// A call's input shown whole: a string as it is (a script, or arguments that were not JSON),
+/// an object as JSON; nothing for an empty one.
+fn whole_input(input: &serde_json::Value) -> Option<String> {
+    match input {
         serde_json::Value::String(s) if !s.trim().is_empty() => Some(s.clone()),
         v @ serde_json::Value::Object(o) if !o.is_empty() => serde_json::to_string_pretty(v).ok(),
         _ => None,
@@ -47,10 +53,8 @@ impl View {
         if call.kind.mcp_tool().is_some() {
             let mut lines = w.finish();
             // An MCP call's arguments have no one-line summary: `--full` shows them whole.
-            let args = call.input.as_object().filter(|o| !o.is_empty());
-            if let Some(args) = args.filter(|_| self.full) {
-                let json = serde_json::to_string_pretty(args).unwrap_or_default();
-                lines.extend(self.input_block(&json, depth));
+            if let Some(args) = whole_input(&call.input).filter(|_| self.full) {
+                lines.extend(self.input_block(&args, depth));
             }
             return lines;
         }
