@@ -5,21 +5,13 @@
 
 use serde_json::Value;
 
-use crate::util::{json_lines, scribe};
+use crate::util::{records_and_stderr, scribe};
 
 /// Runs `scribe --stats --to jsonl` on `input`; returns the records and stderr.
 fn fold(input: &str) -> (Vec<Value>, String) {
-    let out = scribe()
-        .args(["--stats", "--to", "jsonl"])
-        .write_stdin(input)
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    (
-        json_lines(&out.stdout),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let mut cmd = scribe();
+    cmd.args(["--stats", "--to", "jsonl"]).write_stdin(input);
+    records_and_stderr(cmd)
 }
 
 /// The terminal view of `input`, every line shown.
@@ -34,6 +26,13 @@ fn text(input: &str) -> String {
         .get_output()
         .clone();
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Asserts that each of `words` is in `view`.
+fn assert_shows(view: &str, words: &[&str]) {
+    for w in words {
+        assert!(view.contains(w), "{w:?} not in:\n{view}");
+    }
 }
 
 /// Every tool call of the records.
@@ -89,14 +88,15 @@ fn a_rollout_without_envelopes_is_read_as_a_rollout() {
         .expect("the reasoning summary");
     assert_eq!(reasoning["text"], "**Listing the files**");
     let view = text(BARE_ROLLOUT);
-    for words in [
-        "List the files.",
-        "ls",
-        "b.txt",
-        "Two files: a.txt and b.txt.",
-    ] {
-        assert!(view.contains(words), "{words:?} not in:\n{view}");
-    }
+    assert_shows(
+        &view,
+        &[
+            "List the files.",
+            "ls",
+            "b.txt",
+            "Two files: a.txt and b.txt.",
+        ],
+    );
 }
 
 /// A multi-agent (v2) run as Codex 0.145 writes it: the spawn call, the sub-agent's activity
@@ -145,13 +145,14 @@ fn a_multi_agent_run_shows_its_sub_agents_activity_and_messages() {
         .expect("the thread name notice");
     assert_eq!(named["text"], "thread named \"Review PR 39\"");
     let view = text(MULTI_AGENT);
-    for words in [
-        "No actionable findings for PR 39.",
-        "sub-agent /root/review_pr39 started",
-        "The sub-agent found nothing to fix.",
-    ] {
-        assert!(view.contains(words), "{words:?} not in:\n{view}");
-    }
+    assert_shows(
+        &view,
+        &[
+            "No actionable findings for PR 39.",
+            "sub-agent /root/review_pr39 started",
+            "The sub-agent found nothing to fix.",
+        ],
+    );
 }
 
 /// A custom tool call whose input is a script (Codex's `exec` tool runs JavaScript that calls
@@ -164,12 +165,13 @@ fn a_custom_tool_calls_script_is_shown_whole_with_full() {
 {"timestamp":"2026-07-24T04:29:07.000Z","type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"call_js","output":"M src/main.rs"}}
 "#;
     let view = text(input);
-    for words in [
-        r#"const r = await tools.exec_command({"cmd":"git status --short"});"#,
-        "text(r.output);",
-    ] {
-        assert!(view.contains(words), "{words:?} not in:\n{view}");
-    }
+    assert_shows(
+        &view,
+        &[
+            r#"const r = await tools.exec_command({"cmd":"git status --short"});"#,
+            "text(r.output);",
+        ],
+    );
 }
 
 /// A call whose `arguments` are not JSON (here replaced by a redaction marker, as in logs people

@@ -80,18 +80,7 @@ fn assert_stream_folds_cleanly(path: &Path) {
         "{name}: debug records"
     );
 
-    let uses: BTreeSet<String> = input
-        .iter()
-        .filter(|l| l["type"] == "assistant")
-        .flat_map(|l| {
-            l["message"]["content"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default()
-        })
-        .filter(|b| b["type"] == "tool_use")
-        .map(|b| b["id"].as_str().unwrap().to_owned())
-        .collect();
+    let uses = block_ids(&input, ("assistant", "tool_use", "id"));
     let mut calls = Vec::new();
     recs.iter().for_each(|r| all_calls(r, &mut calls));
     let ids: BTreeSet<String> = calls
@@ -101,18 +90,7 @@ fn assert_stream_folds_cleanly(path: &Path) {
     assert_eq!(uses, ids, "{name}: tool_use ids in vs tool calls out");
     assert_eq!(calls.len(), ids.len(), "{name}: a tool call written twice");
 
-    let answered: BTreeSet<String> = input
-        .iter()
-        .filter(|l| l["type"] == "user")
-        .flat_map(|l| {
-            l["message"]["content"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default()
-        })
-        .filter(|b| b["type"] == "tool_result")
-        .map(|b| b["tool_use_id"].as_str().unwrap().to_owned())
-        .collect();
+    let answered = block_ids(&input, ("user", "tool_result", "tool_use_id"));
     for c in &calls {
         if answered.contains(c["toolCallId"].as_str().unwrap()) {
             assert!(
@@ -138,6 +116,22 @@ fn assert_stream_folds_cleanly(path: &Path) {
         assistant_turns,
         "{name}: one assistant turn per message id"
     );
+}
+
+/// The ids (`key`) of the content blocks of type `block` in the input lines of type `row`.
+fn block_ids(input: &[Value], (row, block, key): (&str, &str, &str)) -> BTreeSet<String> {
+    input
+        .iter()
+        .filter(|l| l["type"] == row)
+        .flat_map(|l| {
+            l["message"]["content"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .filter(|b| b["type"] == block)
+        .map(|b| b[key].as_str().unwrap().to_owned())
+        .collect()
 }
 
 fn scenario(dir: &Path, name: &str) -> Vec<Value> {

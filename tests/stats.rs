@@ -125,7 +125,7 @@ fn stats_account_for_every_line_of_every_external2_file() {
 /// `debug` records external2 still holds, as (file suffix, raw kind as `--stats` names it, why
 /// no adapter reads them). The test fails when one of them is no longer a debug record, so the
 /// list only shrinks.
-const EXTERNAL2_DEBUG: &[(&str, &str, &str)] = &[
+pub(crate) const EXTERNAL2_DEBUG: &[(&str, &str, &str)] = &[
     (
         "entireio/cli/5a/c45bc32212/0/full.jsonl",
         "(not JSON)",

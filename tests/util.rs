@@ -217,13 +217,14 @@ pub(crate) fn codex_captures(dir: &Path) -> Vec<PathBuf> {
 /// Runs scribe (JSONL out) on a file with extra arguments; asserts exit 0 and returns the records
 /// and stderr.
 pub(crate) fn run_jsonl(path: &Path, args: &[&str]) -> (Vec<serde_json::Value>, String) {
-    let out = scribe_jsonl()
-        .args(args)
-        .arg(path)
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+    let mut cmd = scribe_jsonl();
+    cmd.args(args).arg(path);
+    records_and_stderr(cmd)
+}
+
+/// Runs a command writing JSONL; asserts exit 0 and returns the records and stderr.
+pub(crate) fn records_and_stderr(mut cmd: Command) -> (Vec<serde_json::Value>, String) {
+    let out = cmd.assert().success().get_output().clone();
     (
         json_lines(&out.stdout),
         String::from_utf8_lossy(&out.stderr).into_owned(),
