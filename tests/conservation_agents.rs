@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use crate::conservation_external2_known::KNOWN_FACT_LOSSES;
 use crate::conservation_views::{Visible, assert_all_visible};
-use crate::conservation_views_known::KNOWN_FACT_LOSSES;
 use crate::util::{Ext2, corpus, external2_files, files_under, root, run_jsonl, scribe};
 
 /// What a raw log holds that the transcript must keep.

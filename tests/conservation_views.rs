@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use crate::conservation_external2_known::EXTERNAL2_VIEW_LOSSES;
 use crate::conservation_views_known::KNOWN_VIEW_LOSSES;
 use crate::util::scribe;
 
@@ -85,7 +86,7 @@ pub(crate) fn assert_all_visible(files: Vec<(PathBuf, Visible)>) {
 
 /// Checks every file of `files` (path, what it promises) in every view, on a few threads, and
 /// returns one line per lost piece (`file: view: kind lost: text`) that [`KNOWN_VIEW_LOSSES`]
-/// does not list, and one per listed loss no longer found.
+/// and [`EXTERNAL2_VIEW_LOSSES`] do not list, and one per listed loss no longer found.
 fn check_files(files: Vec<(PathBuf, Visible)>) -> Vec<String> {
     let paths: Vec<String> = files.iter().map(|(p, _)| p.display().to_string()).collect();
     let lost = lost_pieces(files);
@@ -94,16 +95,17 @@ fn check_files(files: Vec<(PathBuf, Visible)>) -> Vec<String> {
         let (file, v, rest) = (parts.next(), parts.next(), parts.next().unwrap_or_default());
         file.is_some_and(|f| f.ends_with(suffix)) && v == Some(*view) && rest.contains(what)
     };
+    let known_losses = || KNOWN_VIEW_LOSSES.iter().chain(EXTERNAL2_VIEW_LOSSES);
     let mut out: Vec<String> = lost
         .iter()
-        .filter(|l| !KNOWN_VIEW_LOSSES.iter().any(|k| matches(k, l)))
+        .filter(|l| !known_losses().any(|k| matches(k, l)))
         .cloned()
         .collect();
-    for known in KNOWN_VIEW_LOSSES {
+    for known in known_losses() {
         let checked = paths.iter().any(|p| p.ends_with(known.0));
         if checked && !lost.iter().any(|l| matches(known, l)) {
             out.push(format!(
-                "{} {} '{}' is no longer lost: take it off KNOWN_VIEW_LOSSES ({})",
+                "{} {} '{}' is no longer lost: take it off the known losses ({})",
                 known.0, known.1, known.2, known.3
             ));
         }
