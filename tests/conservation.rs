@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::conservation_views::{Visible, assert_all_visible};
-use crate::util::{corpus, corpus_captures, files_under, root, scribe};
+use crate::util::{Ext2, corpus, corpus_captures, external2_logs, files_under, root, scribe};
 
 /// What a reader must find again from one raw file.
 #[derive(Debug, Default)]
@@ -66,6 +66,25 @@ fn every_claude_sample_keeps_what_a_reader_must_see() {
 fn every_claude_corpus_file_keeps_what_a_reader_must_see() {
     let dir = corpus();
     assert_each_file_keeps_what_a_reader_must_see(&|f| (f.corpus)(&dir));
+}
+
+/// The Claude Code logs of `../shared/external2`: sessions, sub-agent transcripts (read on their
+/// own: some have no parent session), streams (one re-serialised by an SDK wrapper) and
+/// `--output-format json` results.
+fn claude_external2_files() -> Vec<PathBuf> {
+    external2_logs(&[
+        Ext2::ClaudeSession,
+        Ext2::ClaudeSubagent,
+        Ext2::ClaudeStream,
+        Ext2::ClaudeStreamDerived,
+        Ext2::ClaudeResult,
+    ])
+}
+
+#[test]
+#[ignore = "needs ../shared/external2; .ci/run runs it"]
+fn every_claude_external2_file_keeps_what_a_reader_must_see() {
+    assert_each_file_keeps_what_a_reader_must_see(&|_| claude_external2_files());
 }
 
 /// Checks every file `files_of` lists for each format: each keeps what its raw lines promise,
@@ -136,6 +155,13 @@ fn every_claude_sample_shows_what_a_reader_must_see() {
 fn every_claude_corpus_file_shows_what_a_reader_must_see() {
     let dir = corpus();
     assert_each_file_shows_what_a_reader_must_see(&|f| (f.corpus)(&dir));
+}
+
+/// The same over every Claude file of `../shared/external2`.
+#[test]
+#[ignore = "needs ../shared/external2; .ci/run runs it"]
+fn every_claude_external2_file_shows_what_a_reader_must_see() {
+    assert_each_file_shows_what_a_reader_must_see(&|_| claude_external2_files());
 }
 
 /// Checks that what each file `files_of` lists for each format promises is visible in the

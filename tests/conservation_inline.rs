@@ -6,21 +6,11 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::util::{corpus, files_under, json_lines, scribe};
+use crate::util::{corpus, external2, files_under, json_lines, scribe};
 
 /// The corpus directories this test reads: the corpus and the second set of real logs beside it.
 fn dirs() -> Vec<PathBuf> {
-    let corpus = corpus();
-    let mut out = vec![corpus.clone()];
-    if let Some(external2) = corpus.parent().map(|d| d.join("external2")) {
-        assert!(
-            external2.is_dir(),
-            "{} not found beside the corpus",
-            external2.display()
-        );
-        out.push(external2);
-    }
-    out
+    vec![corpus(), external2()]
 }
 
 /// What one file records only inline: the sub-agent call ids and the typed queued prompts.

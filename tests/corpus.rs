@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::util::{corpus, files_under, fold_quiet as fold, json_lines, scribe};
+use crate::util::{
+    Ext2, corpus, external2_logs, files_under, fold_quiet as fold, json_lines, scribe,
+};
 
 fn streams(dir: &Path) -> Vec<PathBuf> {
     files_under(&dir.join("claude-code"), &|p| {
@@ -50,77 +52,86 @@ fn every_claude_stream_folds_cleanly() {
         files.len()
     );
     for path in files {
-        let name = path.display().to_string();
-        let input = read_lines(&path);
-        let recs = fold(&path);
-        assert_eq!(recs[0]["kind"], "header", "{name}");
-        assert_eq!(
-            recs.iter().filter(|r| r["kind"] == "debug").count(),
-            0,
-            "{name}: debug records"
-        );
-
-        let uses: BTreeSet<String> = input
-            .iter()
-            .filter(|l| l["type"] == "assistant")
-            .flat_map(|l| {
-                l["message"]["content"]
-                    .as_array()
-                    .cloned()
-                    .unwrap_or_default()
-            })
-            .filter(|b| b["type"] == "tool_use")
-            .map(|b| b["id"].as_str().unwrap().to_owned())
-            .collect();
-        let mut calls = Vec::new();
-        recs.iter().for_each(|r| all_calls(r, &mut calls));
-        let ids: BTreeSet<String> = calls
-            .iter()
-            .map(|c| c["toolCallId"].as_str().unwrap().to_owned())
-            .collect();
-        assert_eq!(uses, ids, "{name}: tool_use ids in vs tool calls out");
-        assert_eq!(calls.len(), ids.len(), "{name}: a tool call written twice");
-
-        let answered: BTreeSet<String> = input
-            .iter()
-            .filter(|l| l["type"] == "user")
-            .flat_map(|l| {
-                l["message"]["content"]
-                    .as_array()
-                    .cloned()
-                    .unwrap_or_default()
-            })
-            .filter(|b| b["type"] == "tool_result")
-            .map(|b| b["tool_use_id"].as_str().unwrap().to_owned())
-            .collect();
-        for c in &calls {
-            if answered.contains(c["toolCallId"].as_str().unwrap()) {
-                assert!(
-                    c["state"] == "success"
-                        || c["state"] == "error"
-                        || c["state"] == "approval-denied",
-                    "{name}: {c}"
-                );
-            }
-        }
-
-        let turns: Vec<&Value> = recs.iter().filter(|r| r["kind"] == "turn").collect();
-        assert!(
-            turns.iter().all(|t| t.get("parentTaskId").is_none()),
-            "{name}: sub-agent turn at top level"
-        );
-        let msg_ids: BTreeSet<&str> = input
-            .iter()
-            .filter(|l| l["type"] == "assistant" && l["parent_tool_use_id"].is_null())
-            .map(|l| l["message"]["id"].as_str().unwrap())
-            .collect();
-        let assistant_turns = turns.iter().filter(|t| t["role"] == "assistant").count();
-        assert_eq!(
-            msg_ids.len(),
-            assistant_turns,
-            "{name}: one assistant turn per message id"
-        );
+        assert_stream_folds_cleanly(&path);
     }
+}
+
+/// The same over the Claude Code streams of `../shared/external2`.
+#[test]
+#[ignore = "needs ../shared/external2; .ci/run runs it"]
+fn every_claude_external2_stream_folds_cleanly() {
+    let files = external2_logs(&[Ext2::ClaudeStream]);
+    assert!(files.len() >= 4, "expected the external2 streams");
+    for path in files {
+        assert_stream_folds_cleanly(&path);
+    }
+}
+
+/// One stream: a header first, no debug record, one tool call per `tool_use`, every answered
+/// call ended, no sub-agent turn at the top level, one assistant turn per message id.
+fn assert_stream_folds_cleanly(path: &Path) {
+    let name = path.display().to_string();
+    let input = read_lines(path);
+    let recs = fold(path);
+    assert_eq!(recs[0]["kind"], "header", "{name}");
+    assert_eq!(
+        recs.iter().filter(|r| r["kind"] == "debug").count(),
+        0,
+        "{name}: debug records"
+    );
+
+    let uses = block_ids(&input, ("assistant", "tool_use", "id"));
+    let mut calls = Vec::new();
+    recs.iter().for_each(|r| all_calls(r, &mut calls));
+    let ids: BTreeSet<String> = calls
+        .iter()
+        .map(|c| c["toolCallId"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(uses, ids, "{name}: tool_use ids in vs tool calls out");
+    assert_eq!(calls.len(), ids.len(), "{name}: a tool call written twice");
+
+    let answered = block_ids(&input, ("user", "tool_result", "tool_use_id"));
+    for c in &calls {
+        if answered.contains(c["toolCallId"].as_str().unwrap()) {
+            assert!(
+                c["state"] == "success" || c["state"] == "error" || c["state"] == "approval-denied",
+                "{name}: {c}"
+            );
+        }
+    }
+
+    let turns: Vec<&Value> = recs.iter().filter(|r| r["kind"] == "turn").collect();
+    assert!(
+        turns.iter().all(|t| t.get("parentTaskId").is_none()),
+        "{name}: sub-agent turn at top level"
+    );
+    let msg_ids: BTreeSet<&str> = input
+        .iter()
+        .filter(|l| l["type"] == "assistant" && l["parent_tool_use_id"].is_null())
+        .map(|l| l["message"]["id"].as_str().unwrap())
+        .collect();
+    let assistant_turns = turns.iter().filter(|t| t["role"] == "assistant").count();
+    assert_eq!(
+        msg_ids.len(),
+        assistant_turns,
+        "{name}: one assistant turn per message id"
+    );
+}
+
+/// The ids (`key`) of the content blocks of type `block` in the input lines of type `row`.
+fn block_ids(input: &[Value], (row, block, key): (&str, &str, &str)) -> BTreeSet<String> {
+    input
+        .iter()
+        .filter(|l| l["type"] == row)
+        .flat_map(|l| {
+            l["message"]["content"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .filter(|b| b["type"] == block)
+        .map(|b| b[key].as_str().unwrap().to_owned())
+        .collect()
 }
 
 fn scenario(dir: &Path, name: &str) -> Vec<Value> {

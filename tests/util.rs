@@ -45,6 +45,95 @@ pub(crate) fn corpus() -> PathBuf {
     dir
 }
 
+/// The second set of real logs, `../shared/external2` beside the checkout (`MANIFEST.tsv` lists
+/// each file with its format and CLI version). Like [`corpus`], a test that reads it fails here
+/// when it is missing instead of passing without having checked anything.
+pub(crate) fn external2() -> PathBuf {
+    let dir = root().join("../shared/external2");
+    assert!(
+        dir.join("MANIFEST.tsv").is_file(),
+        "../shared/external2/MANIFEST.tsv not found beside the checkout: this test reads the \
+         real logs kept there"
+    );
+    dir
+}
+
+/// What a file of `../shared/external2` is, from the format column of its manifest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ext2 {
+    /// A saved Claude Code session (`~/.claude/projects/…/<id>.jsonl`, or a copy of one).
+    ClaudeSession,
+    /// A Claude Code sub-agent transcript (`agent-*.jsonl`), read on its own.
+    ClaudeSubagent,
+    /// Claude Code stream-json (`-p --output-format stream-json`).
+    ClaudeStream,
+    /// Claude Code stream-json re-serialised by an SDK wrapper (not the CLI's own output: its
+    /// `system` line nests the init under `message`).
+    ClaudeStreamDerived,
+    /// Claude Code's `-p --output-format json` result object.
+    ClaudeResult,
+    /// A Codex rollout, with or without the `session_meta`/`response_item` envelopes.
+    CodexRollout,
+    /// `codex exec --json` output.
+    CodexExec,
+    /// A Gemini CLI saved chat (one JSON document).
+    GeminiChat,
+    /// A Qwen Code chat recording.
+    QwenChat,
+    /// Not an agent log scribe reads (plain text printed by a CLI).
+    NotALog,
+}
+
+/// Every file of `../shared/external2` with what it is, in manifest order; panics on a format
+/// the manifest names that this function does not know, or a listed file that is missing.
+pub(crate) fn external2_files() -> Vec<(PathBuf, Ext2)> {
+    let dir = external2();
+    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("read MANIFEST.tsv");
+    let mut out = Vec::new();
+    for row in manifest.lines().skip(1).filter(|l| !l.trim().is_empty()) {
+        // n, repo, commit, path, format, …
+        let cells: Vec<&str> = row.split('\t').collect();
+        let (repo, path, format) = (cells[1], cells[3], cells[4]);
+        let kind = match format {
+            "Claude Code session JSONL" => Ext2::ClaudeSession,
+            "Claude Code sub-agent JSONL" => Ext2::ClaudeSubagent,
+            "Claude Code stream-json" => Ext2::ClaudeStream,
+            "Claude stream-json via Rust SDK wrapper (derived)" => Ext2::ClaudeStreamDerived,
+            "Claude Code `-p --output-format json` result" => Ext2::ClaudeResult,
+            "Codex rollout JSONL" | "Codex rollout JSONL (legacy, pre-`session_meta`)" => {
+                Ext2::CodexRollout
+            }
+            "`codex exec --json`" => Ext2::CodexExec,
+            "Gemini CLI saved chat (JSON)" => Ext2::GeminiChat,
+            "Qwen Code chat recording JSONL" => Ext2::QwenChat,
+            "Gemini CLI `-p` plain text (not JSON)" => Ext2::NotALog,
+            other => panic!("MANIFEST.tsv: format {other:?} unknown to tests/util.rs"),
+        };
+        let file = dir.join("files").join(repo).join(path);
+        assert!(
+            file.is_file(),
+            "MANIFEST.tsv lists {} but it is missing",
+            file.display()
+        );
+        out.push((file, kind));
+    }
+    assert!(
+        out.len() >= 90,
+        "expected the 95 files of external2, found {}",
+        out.len()
+    );
+    out
+}
+
+/// The files of `../shared/external2` of the given kinds.
+pub(crate) fn external2_logs(kinds: &[Ext2]) -> Vec<PathBuf> {
+    external2_files()
+        .into_iter()
+        .filter(|(_, k)| kinds.contains(k))
+        .map(|(p, _)| p)
+        .collect()
+}
+
 /// Parses JSON Lines output; panics with the offending line if any is not JSON.
 pub(crate) fn json_lines(out: &[u8]) -> Vec<serde_json::Value> {
     String::from_utf8_lossy(out)
@@ -128,13 +217,14 @@ pub(crate) fn codex_captures(dir: &Path) -> Vec<PathBuf> {
 /// Runs scribe (JSONL out) on a file with extra arguments; asserts exit 0 and returns the records
 /// and stderr.
 pub(crate) fn run_jsonl(path: &Path, args: &[&str]) -> (Vec<serde_json::Value>, String) {
-    let out = scribe_jsonl()
-        .args(args)
-        .arg(path)
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+    let mut cmd = scribe_jsonl();
+    cmd.args(args).arg(path);
+    records_and_stderr(cmd)
+}
+
+/// Runs a command writing JSONL; asserts exit 0 and returns the records and stderr.
+pub(crate) fn records_and_stderr(mut cmd: Command) -> (Vec<serde_json::Value>, String) {
+    let out = cmd.assert().success().get_output().clone();
     (
         json_lines(&out.stdout),
         String::from_utf8_lossy(&out.stderr).into_owned(),

@@ -177,9 +177,29 @@ impl CallKind {
     }
 }
 
+/// The tools whose arguments [`call_item`] reads as a JSON object of known fields.
+const OBJECT_ARGUMENTS: &[&str] = &[
+    "shell",
+    "container.exec",
+    "local_shell",
+    "shell_command",
+    "exec_command",
+    "update_plan",
+    "spawn_agent",
+    "resume_agent",
+    "send_input",
+    "wait",
+    "close_agent",
+];
+
 /// A `function_call` / `custom_tool_call` → the shared tool item (no outcome yet) and its kind.
 /// `arguments` is the call's JSON arguments (already parsed, or the raw text of a custom tool).
 pub(crate) fn call_item(name: &str, namespace: &str, arguments: &Value) -> (ToolItem, CallKind) {
+    // Arguments that are not a JSON object (cut short, or redacted by whoever shared the log)
+    // hold no field of a known tool's shape: the call keeps them as they are.
+    if !arguments.is_object() && OBJECT_ARGUMENTS.contains(&name) {
+        return (generic(name, arguments.clone()), CallKind::Other);
+    }
     let str_arg = |k: &str| arguments.get(k).and_then(Value::as_str);
     let shell = |command: String| {
         let mut t = tools::shell_item(command, "in_progress", "", None, Value::Null);
@@ -249,17 +269,24 @@ pub(crate) fn call_item(name: &str, namespace: &str, arguments: &Value) -> (Tool
             (t, CallKind::Other)
         }
         _ => {
+            // Some versions (0.104) name an MCP call `mcp__server__tool` with no namespace.
+            let bare = name.strip_prefix("mcp__").filter(|r| r.contains("__"));
             let server = namespace
                 .strip_prefix("mcp__")
                 .map(str::to_owned)
                 .or_else(|| {
                     (!is_builtin(name))
-                        .then(|| name.split_once("__").map(|(s, _)| s.to_owned()))
+                        .then(|| {
+                            bare.unwrap_or(name)
+                                .split_once("__")
+                                .map(|(s, _)| s.to_owned())
+                        })
                         .flatten()
                 });
             match server {
                 Some(server) => {
-                    let tool = name
+                    let tool = bare
+                        .unwrap_or(name)
                         .strip_prefix(&format!("{server}__"))
                         .unwrap_or(name)
                         .to_owned();

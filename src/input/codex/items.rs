@@ -46,6 +46,9 @@ pub(crate) enum Item {
     /// A user-role message the harness wrote for the model (environment context, instructions,
     /// the developer prompt): a hidden context turn.
     Context { text: String },
+    /// A message another agent of the run delivered to this one (a sub-agent's answer in a
+    /// multi-agent run): a notification turn, shown.
+    Notification { text: String },
     /// Something the agent ran: a shell command, a patch, an MCP call, a web search, a plan.
     Tool(Box<ToolItem>),
     /// A non-fatal error item (e.g. unknown model metadata): a warning notice.
@@ -302,6 +305,14 @@ impl Emitter {
                     reason: SyntheticReason::Other,
                 };
                 let turn = Turn::user(self.scoped(id), origin, vec![Part::text(text)]);
+                at.push(EventKind::user_turn(turn.at(at.timestamp.clone())));
+            }
+            Item::Notification { text } => {
+                let turn = Turn::user(
+                    self.scoped(id),
+                    TurnOrigin::Notification,
+                    vec![Part::text(text)],
+                );
                 at.push(EventKind::user_turn(turn.at(at.timestamp.clone())));
             }
             Item::Error { message } => at.push(EventKind::Notice {

@@ -180,6 +180,24 @@ impl CodexRollout {
                 };
                 self.items.result(&id, outcome, n, out);
             }
+            // A message another agent of a multi-agent run sent this one (`author` and
+            // `recipient` are agent paths such as `/root/review`): what it says is shown.
+            "agent_message" => {
+                let text = history::content_text(p.get("content"));
+                let text = match (str_of(p, "author"), str_of(p, "recipient")) {
+                    ("", _) => text,
+                    (from, "") => format!("Message from {from}:\n\n{text}"),
+                    (from, to) => format!("Message from {from} to {to}:\n\n{text}"),
+                };
+                self.items.item(
+                    Phase::Completed,
+                    &own_id(),
+                    Item::Notification { text },
+                    n,
+                    ts,
+                    out,
+                );
+            }
             // Harness bookkeeping: undo snapshots, encrypted compaction.
             "ghost_snapshot" | "compaction" | "compaction_summary" => out.push(absorbed(
                 n,

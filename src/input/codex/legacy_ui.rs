@@ -119,6 +119,29 @@ fn harness_event(ty: &str, p: &Value, n: u64) -> Option<Event> {
         | "undo_started"
         | "get_history_entry_response"
         | "skills_update_available" => Some(absorbed(n, &format!("event_msg/{ty}"))),
+        // A sub-agent of a multi-agent run started, was given more work or was interrupted;
+        // `event_id` is the call that did it.
+        "sub_agent_activity" => {
+            let text = format!(
+                "sub-agent {} {}",
+                str_of(p, "agent_path"),
+                str_of(p, "kind").replace('_', " ")
+            );
+            Some(Event {
+                line: n,
+                kind: fields::info(ty, Level::Info, text, p.clone()),
+            })
+        }
+        "thread_name_updated" => {
+            let text = match str_of(p, "thread_name") {
+                "" => "thread name cleared".to_owned(),
+                name => format!("thread named {name:?}"),
+            };
+            Some(Event {
+                line: n,
+                kind: fields::info(ty, Level::Info, text, p.clone()),
+            })
+        }
         "entered_review_mode"
         | "exited_review_mode"
         | "undo_completed"

@@ -2,6 +2,8 @@
 
 use crate::input::agent::{Agent, Claim, Format};
 
+/// Rollouts written before the envelopes, read as the enveloped lines they stand for.
+mod bare;
 /// Where its rollouts are, and the rollout of a thread.
 mod discover;
 pub(crate) mod exec;
@@ -50,10 +52,17 @@ pub(crate) static EXEC: Format = Format {
 pub(crate) static ROLLOUT: Format = Format {
     name: "codex-rollout",
     help: "An OpenAI Codex CLI saved session (`$CODEX_HOME/sessions/…/rollout-*.jsonl`)",
-    claims: &[Claim {
-        rank: 20,
-        test: rollout::is_rollout_line,
-    }],
+    claims: &[
+        Claim {
+            rank: 20,
+            test: rollout::is_rollout_line,
+        },
+        // Before Gemini's stream (rank 85), whose `message` lines a bare `message` item resembles.
+        Claim {
+            rank: 21,
+            test: bare::is_bare_rollout_line,
+        },
+    ],
     claude_shaped: false,
     sse: false,
     adapter: || Box::new(rollout::CodexRollout::default()),

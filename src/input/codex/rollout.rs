@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 
 use foldhash::{HashMap, HashSet};
 
+use crate::input::codex::bare::{self, Bare};
 use crate::input::codex::held_result::HeldResult;
 use crate::input::codex::history::{self, CallKind, Fact, Seen, Source};
 use crate::input::codex::items::{self, Emitter, Item, Phase};
@@ -88,8 +89,9 @@ impl Adapter for CodexRollout {
             out.append(&mut events);
             return;
         };
+        let (v, bare) = bare::enveloped(v);
         self.release_held_result(Some(&v), out);
-        self.line_value(&v, line, &mut events);
+        self.line_value(&v, bare, line, &mut events);
         self.pass_or_hold(line.number, events, out);
     }
 
@@ -141,7 +143,7 @@ impl Adapter for CodexRollout {
 
 impl CodexRollout {
     /// The events of one parsed rollout line.
-    fn line_value(&mut self, v: &Value, line: &InputLine, out: &mut Vec<Event>) {
+    fn line_value(&mut self, v: &Value, bare: Bare, line: &InputLine, out: &mut Vec<Event>) {
         let n = line.number;
         let p = v.get("payload").cloned().unwrap_or(Value::Null);
         let ts = v
@@ -194,6 +196,17 @@ impl CodexRollout {
                 }
             }
             "world_state" | "token_usage_record" => absorb(out, ty.to_owned()),
+            // Says whether the inter-agent message on the next line starts a turn; the message
+            // itself is shown.
+            "inter_agent_communication_metadata" => absorb(
+                out,
+                "inter_agent_communication_metadata (how the next agent message is delivered)"
+                    .into(),
+            ),
+            "rollout_state" => absorb(
+                out,
+                "record_type state (what a resume needs: the last response id)".into(),
+            ),
             "compacted" => out.push(Event {
                 line: n,
                 kind: EventKind::Notice {
@@ -223,6 +236,10 @@ impl CodexRollout {
                 }
             }
             other => push_debug(out, line, &format!("unknown rollout line type {other:?}")),
+        }
+        if bare == Bare::Meta {
+            // A rollout without envelopes writes no turn context for the header to wait for.
+            self.flush_session(out);
         }
     }
 

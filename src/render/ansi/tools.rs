@@ -14,6 +14,32 @@ use crate::model::transcript::{
 };
 use crate::render::summary;
 
+/// The input of a call of no known shape that no one-line summary shows (a Codex custom tool's
+/// script, a tool's own fields): `--full` shows it whole, as text when it is a string, else as
+/// JSON (the Markdown view shows the same JSON).
+fn unsummarised_input(call: &ToolCall) -> Option<String> {
+    if call.subagent.is_some() || !matches!(call.kind.input_shape(), InputShape::Fields) {
+        return None;
+    }
+    whole_input(&call.input)
+}
+
+/// A call's input shown whole: a string as it is (a script, or arguments that were not JSON),
+/// an object as JSON; nothing for an empty one.
+fn whole_input(input: &serde_json::Value) -> Option<String> {
+    use serde_json::Value;
+    match input {
+        Value::String(s) if !s.trim().is_empty() => Some(s.clone()),
+        v @ Value::Object(o) if !o.is_empty() => serde_json::to_string_pretty(v).ok(),
+        Value::String(_)
+        | Value::Object(_)
+        | Value::Null
+        | Value::Bool(_)
+        | Value::Number(_)
+        | Value::Array(_) => None,
+    }
+}
+
 /// Result lines shown before `… +N lines`.
 const RESULT_LINES: usize = 5;
 /// Diff lines shown before `… +N lines`.
@@ -33,20 +59,25 @@ impl View {
         if call.kind.mcp_tool().is_some() {
             let mut lines = w.finish();
             // An MCP call's arguments have no one-line summary: `--full` shows them whole.
-            let args = call.input.as_object().filter(|o| !o.is_empty());
-            if let Some(args) = args.filter(|_| self.full) {
-                let json = serde_json::to_string_pretty(args).unwrap_or_default();
-                lines.extend(self.input_block(&json, depth));
+            if let Some(args) = whole_input(&call.input).filter(|_| self.full) {
+                lines.extend(self.input_block(&args, depth));
             }
             return lines;
         }
-        if let Some(s) = summary::input_summary(call) {
+        let summary = summary::input_summary(call);
+        if let Some(s) = &summary {
             w.words(&format!("({s})"), Style::new(), None);
         }
         let mut lines = w.finish();
         if self.full {
             if let Some(long) = summary::long_input(call) {
                 lines.extend(self.input_block(&long, depth));
+            } else if let Some(whole) = summary.is_none().then(|| unsummarised_input(call)) {
+                lines.extend(
+                    whole
+                        .map(|w| self.input_block(&w, depth))
+                        .unwrap_or_default(),
+                );
             }
         }
         lines
