@@ -455,6 +455,18 @@ fn claude_conserved(rows: &[Value]) -> Conserved {
                         _ => {}
                     }
                 }
+                // What an IDE put before the typed words is context of its own turn: its
+                // elements' text must be kept, and the prompt is what follows them.
+                let texts: Vec<String> = texts
+                    .into_iter()
+                    .map(|t| {
+                        let (context, typed) = split_ide_context(&t);
+                        for x in context {
+                            push_text(&mut c, "IDE context", Some(&Value::String(x)));
+                        }
+                        typed
+                    })
+                    .collect();
                 for t in &texts {
                     // A `<task-notification>` naming a call of the input becomes that call's
                     // task end: its words (summary, the agent's `<result>`) and task id are what
@@ -483,6 +495,32 @@ fn claude_conserved(rows: &[Value]) -> Conserved {
         }
     }
     c
+}
+
+/// The `<ide_opened_file>` / `<ide_selection>` elements at the start of a prompt (their inner
+/// text) and the words typed after them.
+fn split_ide_context(text: &str) -> (Vec<String>, String) {
+    let mut context = Vec::new();
+    let mut rest = text;
+    'elements: loop {
+        let trimmed = rest.trim_start();
+        for tag in ["ide_opened_file", "ide_selection"] {
+            let open = format!("<{tag}>");
+            let close = format!("</{tag}>");
+            if let Some(after) = trimmed.strip_prefix(&open) {
+                if let Some(end) = after.find(&close) {
+                    context.push(after[..end].to_owned());
+                    rest = &after[end + close.len()..];
+                    continue 'elements;
+                }
+            }
+        }
+        break;
+    }
+    if context.is_empty() {
+        return (context, text.to_owned());
+    }
+    (context, rest.trim_start().to_owned())
 }
 
 fn push_id(c: &mut Conserved, what: &'static str, v: Option<&Value>) {
