@@ -370,7 +370,7 @@ fn diff_rejects_an_unknown_ignore_field_listing_the_valid_ones() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("--ignore bogus"), "{err}");
     assert!(
-        err.contains("valid: ") && err.contains("errortext"),
+        err.contains("the names: ") && err.contains("errorText"),
         "{err}"
     );
     let out = scribe()
