@@ -22,7 +22,7 @@ pub(crate) mod stable;
 pub(crate) mod visit;
 
 use order::ResultOrder;
-use redact::Redactor;
+use redact::{KeyBlocks, Redactor};
 use stable::{Numbering, Stable};
 
 /// What `--stable` keeps.
@@ -38,6 +38,8 @@ pub(crate) enum StableMode {
 #[derive(Debug, Default)]
 pub(crate) struct Transforms {
     redact: Option<Redactor>,
+    /// `--redact`: the private keys whose lines arrive as debug records one by one.
+    key_blocks: Option<KeyBlocks>,
     stable: Option<Stable>,
     /// `--stable --to events`: a turn's tool results held and released in call order.
     order: Option<ResultOrder>,
@@ -48,6 +50,7 @@ impl Transforms {
     pub(crate) fn with(stable: Option<StableMode>, redact: bool, home: Option<&str>) -> Transforms {
         Transforms {
             redact: redact.then(|| Redactor::new(home)),
+            key_blocks: redact.then(KeyBlocks::default),
             stable: stable.map(|m| Stable::new(m == StableMode::KeepUsage)),
             order: None,
         }
@@ -71,10 +74,26 @@ impl Transforms {
             return None;
         }
         let mut event = event.clone();
-        if let Some(r) = &mut self.redact {
-            visit::walk_event(r, &mut event);
-        }
+        self.redact_event(&mut event);
         Some(event)
+    }
+
+    /// Every event the driver decodes, in input order, before the fold and whatever the output
+    /// format: `--redact` follows private keys split over lines nothing understood.
+    pub(crate) fn watch(&mut self, event: &Event) {
+        if let Some(k) = &mut self.key_blocks {
+            k.watch(event);
+        }
+    }
+
+    /// `--redact` over one event (a debug record's line inside a private key: whole).
+    fn redact_event(&mut self, event: &mut Event) {
+        if let (Some(k), EventKind::Debug { raw, .. }) = (&self.key_blocks, &mut event.kind) {
+            k.redact_line(event.line, raw);
+        }
+        if let Some(r) = &mut self.redact {
+            visit::walk_event(r, event);
+        }
     }
 
     /// True under `--redact` (names of files written are redacted too).
@@ -98,6 +117,9 @@ impl Transforms {
 
     /// Rewrites one final item in place.
     pub(crate) fn item(&mut self, item: &mut TranscriptItem) {
+        if let (Some(k), TranscriptItem::Debug(d)) = (&self.key_blocks, &mut *item) {
+            k.redact_line(d.line, &mut d.raw);
+        }
         if let Some(r) = &mut self.redact {
             visit::walk_item(r, item);
         }
@@ -124,9 +146,7 @@ impl Transforms {
             return Vec::new();
         }
         let mut event = event.clone();
-        if let Some(r) = &mut self.redact {
-            visit::walk_event(r, &mut event);
-        }
+        self.redact_event(&mut event);
         let ready = match &mut self.order {
             Some(order) => order.push(event),
             None => vec![event],
