@@ -25,43 +25,27 @@ impl HeldDeltas {
     /// Takes a text or reasoning delta (true), or lets any other event pass (false). An
     /// assistant block settles its message: the deltas held for it are dropped.
     pub(super) fn hold(&mut self, event: &Event) -> bool {
-        let (message_id, index, text) = match &event.kind {
-            EventKind::TextDelta {
-                message_id,
-                index,
-                text,
-                ..
-            }
-            | EventKind::ReasoningDelta {
-                message_id,
-                index,
-                text,
-                ..
-            } => (message_id, *index, text),
-            EventKind::AssistantBlock { message_id, .. } => {
-                self.pending.remove(message_id);
-                self.settled.insert(message_id, ());
-                return false;
-            }
-            EventKind::SessionInit { .. }
-            | EventKind::UserTurn { .. }
-            | EventKind::AssistantEnd { .. }
-            | EventKind::ToolInputStarted { .. }
-            | EventKind::ToolResult { .. }
-            | EventKind::ToolUpdate { .. }
-            | EventKind::ToolDenied { .. }
-            | EventKind::ToolProgress { .. }
-            | EventKind::SubtaskStarted { .. }
-            | EventKind::SubtaskProgress { .. }
-            | EventKind::SubtaskUpdated { .. }
-            | EventKind::SubtaskFinished { .. }
-            | EventKind::Notice { .. }
-            | EventKind::ConversationReset
-            | EventKind::BranchStarted { .. }
-            | EventKind::BranchEnded
-            | EventKind::Absorbed { .. }
-            | EventKind::Debug { .. } => return false,
+        if let EventKind::AssistantBlock { message_id, .. } = &event.kind {
+            self.pending.remove(message_id);
+            self.settled.insert(message_id, ());
+            return false;
+        }
+        let (EventKind::TextDelta {
+            message_id,
+            index,
+            text,
+            ..
+        }
+        | EventKind::ReasoningDelta {
+            message_id,
+            index,
+            text,
+            ..
+        }) = &event.kind
+        else {
+            return false;
         };
+        let index = *index;
         if self.settled.contains(message_id) {
             return true;
         }
