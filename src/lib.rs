@@ -64,6 +64,33 @@ pub mod fuzzing {
     pub fn run(args: &[&str], data: &[u8]) -> bool {
         crate::pipeline::run_bytes(args, data).is_ok()
     }
+
+    /// The terminal view of a text part of the model's (`text`, Markdown), `width` columns wide
+    /// (at least 20, as `--width`), with colour or without, as its reasoning or its answer: the
+    /// bytes a terminal would get.
+    pub fn terminal_markdown(text: &str, width: usize, color: bool, reasoning: bool) -> Vec<u8> {
+        crate::render::ansi::text_part_bytes(text, width, color, reasoning)
+    }
+
+    /// Bytes the terminal view may write per byte of Markdown and per column of its width:
+    /// a column is at most a 3-byte character, and its share of the colour escapes is less
+    /// than one byte.
+    pub const MARKDOWN_BYTES_PER_COLUMN: usize = 4;
+    /// Columns allowed beyond the width for each byte of Markdown: a gutter that is cut at
+    /// eight levels and its mark of the levels between.
+    pub const MARKDOWN_GUTTER_COLUMNS: usize = 64;
+    /// Bytes allowed whatever the text (a first line's bullet and colour resets).
+    pub const MARKDOWN_BASE: usize = 4096;
+
+    /// The most the terminal view of `text_bytes` bytes of Markdown may write at `width`
+    /// columns: linear in the text, each byte paying for at most one line of the width and
+    /// a gutter. A shape whose output grows faster than the text (a gutter per level of
+    /// nesting on every line, a table's header names repeated on every row) passes this bound
+    /// at a few kilobytes of input; the fuzz target `terminal_markdown` checks it.
+    pub fn terminal_markdown_bound(text_bytes: usize, width: usize) -> usize {
+        text_bytes * MARKDOWN_BYTES_PER_COLUMN * (width.max(20) + MARKDOWN_GUTTER_COLUMNS)
+            + MARKDOWN_BASE
+    }
 }
 
 #[cfg(test)]

@@ -215,3 +215,43 @@ proptest! {
         assert_balanced(&what, &stderr);
     }
 }
+
+/// The terminal view of a Markdown table too wide for the width, written as `header: value`
+/// lines (found while setting the `terminal_markdown` fuzz target's bound): every row wrote every column, a short
+/// row's missing cells included, each under its whole header name, so that a header of many
+/// columns, or of long names, over many short rows gave output quadratic in the text. Output
+/// stays within a few times the input.
+#[test]
+fn a_wide_table_of_short_rows_stays_linear_on_the_terminal() {
+    let many_columns = format!(
+        "{}|\n{}|\n{}",
+        "|c".repeat(200),
+        "|-".repeat(200),
+        "x\n".repeat(400)
+    );
+    let long_names = format!(
+        "|{}|\n|-|-|-|-|\n{}",
+        vec!["n".repeat(1000); 4].join("|"),
+        "|a|b|c|d|\n".repeat(400)
+    );
+    for table in [many_columns, long_names] {
+        let line = serde_json::json!({
+            "type": "assistant",
+            "message": {"id": "msg_1", "content": [{"type": "text", "text": table}]},
+            "parent_tool_use_id": null,
+        });
+        let input = format!("{line}\n");
+        let out = scribe()
+            .args(["--to", "text", "--width", "40"])
+            .write_stdin(input.clone())
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        assert!(
+            out.stdout.len() < 10 * input.len(),
+            "{} bytes of input gave {} bytes",
+            input.len(),
+            out.stdout.len()
+        );
+    }
+}

@@ -204,6 +204,77 @@ fn secret_in_a_debug_record_is_redacted() {
     assert_redacted_everywhere("debug", &stream_with(line), "R4nd0mT0k3n");
 }
 
+/// Base64 lines of a PEM body, each a token that must not survive.
+const PEM_BODY: &[&str] = &[
+    "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun",
+    "VTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK",
+    "LxoS2tFczGkPLPgizskuemMghRniWaoLcyehkd3qqGElvW/VDL5AaWTg0nLVkjRo",
+];
+
+/// A Claude stream with a command's stderr merged in: an ordinary line, a private key whose
+/// lines each are a line of the stream, closed by `end` (its END line, a JSON line, or nothing:
+/// the input ends), then `after`.
+fn stream_with_pem_lines(end: &str, after: &str) -> String {
+    let mut lines = vec!["stderr: cloning repo", "-----BEGIN RSA PRIVATE KEY-----"];
+    lines.extend(PEM_BODY);
+    lines.extend([end, after].into_iter().filter(|l| !l.is_empty()));
+    stream_with(&lines.join("\n"))
+}
+
+/// scribe's output in format `to`, with every line nothing understood shown (`--debug`).
+fn run_debug(file: &std::path::Path, to: &str, redact: bool) -> String {
+    let mut cmd = scribe();
+    cmd.args(["--to", to, "--debug", "--width", "1000"])
+        .arg(file);
+    if redact {
+        cmd.arg("--redact");
+    }
+    String::from_utf8(cmd.assert().success().get_output().stdout.clone()).unwrap()
+}
+
+/// How many `debug` records an output shows.
+fn debug_records(out: &str) -> usize {
+    out.matches("not understood").count() + out.matches(r#""reason":"#).count()
+}
+
+/// A private key arriving as non-JSON lines (stderr merged into the stream), one `debug` record
+/// a line: no line of its body survives in any format, whether the block ends with its END line,
+/// a JSON line or the end of the input; every line is still a record, and the ordinary lines
+/// around the key stay as they were.
+#[test]
+fn a_private_key_split_over_non_json_lines_never_shows() {
+    let dir = tempfile::tempdir().unwrap();
+    let endings = [
+        ("-----END RSA PRIVATE KEY-----", "done: exit 0"),
+        (r#"{"type":"mystery"}"#, "done: exit 0"),
+        ("", ""),
+    ];
+    for (end, after) in endings {
+        let f = write(dir.path(), "in.jsonl", &stream_with_pem_lines(end, after));
+        let plain = run_debug(&f, "jsonl", false);
+        assert!(PEM_BODY.iter().all(|b| plain.contains(b)), "{plain}");
+        for to in FORMATS {
+            let red = run_debug(&f, to, true);
+            for body in PEM_BODY {
+                assert!(
+                    !red.contains(body),
+                    "{to}, ended by {end:?}: {body} left in\n{red}"
+                );
+            }
+            assert!(
+                !red.contains("-----END"),
+                "{to}: the END line left in\n{red}"
+            );
+            let records = debug_records(&run_debug(&f, to, false));
+            assert_eq!(debug_records(&red), records, "{to}\n{red}");
+            if matches!(*to, "jsonl" | "events" | "html") {
+                assert!(red.contains("stderr: cloning repo"), "{to}\n{red}");
+                assert!(red.contains(after), "{to}\n{red}");
+            }
+        }
+    }
+}
+
 #[test]
 fn json_escaped_secret_in_a_kept_raw_line_is_redacted() {
     // `\u0070` is `p`: `password` and `ghp_` spelled so that no pattern sees them in the raw text.

@@ -24,6 +24,7 @@ use crate::cli::{Cli, DiffArgs, DiffFormat, SourceFormat, StableMode};
 use crate::diagnostics::Diagnostics;
 use crate::exit;
 use crate::model::Header;
+use crate::model::event::Event;
 use crate::model::transcript::TranscriptItem;
 use crate::pipeline::driver::NotALog;
 use crate::pipeline::driver::{InputDriver, Sink};
@@ -134,6 +135,11 @@ struct Records<'a> {
 
 impl Sink for Records<'_> {
     fn begin(&mut self, _header: Header) -> Result<()> {
+        Ok(())
+    }
+
+    fn live(&mut self, event: &Event) -> Result<()> {
+        self.transforms.watch(event);
         Ok(())
     }
 

@@ -374,6 +374,7 @@ impl Sink for Page<'_> {
     }
 
     fn live(&mut self, event: &Event) -> Result<()> {
+        self.transforms.watch(event);
         if self.options.format != OutputFormat::Events {
             return Ok(());
         }

@@ -95,6 +95,7 @@ impl<W: Write> Sink for RenderSink<'_, W> {
 
     fn live(&mut self, event: &Event) -> Result<()> {
         self.stats.debug_event(event);
+        self.transforms.watch(event);
         if !self.renderer.shows_events() {
             return Ok(());
         }

@@ -4,9 +4,11 @@
 //!
 //! The pipeline calls `Transforms::item` on every item before `Render::item`, and
 //! `Transforms::event` on a copy of every event before `Render::live` (`--to events`). Under
-//! `--stable` the events that only exist for a live view (text and reasoning deltas, tool input
-//! starts, tool progress ticks, absorbed keep-alives) are dropped, since their number and chunking vary from run to run,
-//! and the remaining events are numbered 1, 2, 3, … instead of carrying input line numbers.
+//! `--stable` the events that only exist for a live view (tool input starts, tool progress
+//! ticks, absorbed keep-alives) are dropped, since their number varies from run to run, and the
+//! remaining events are numbered 1, 2, 3, … instead of carrying input line numbers. Under
+//! `--stable` and `--redact` text and reasoning deltas are held (`held_deltas`): a block's text is
+//! shown when the block arrives, and the text of a block that never does, whole at the end.
 
 use clap::ValueEnum;
 
@@ -14,6 +16,8 @@ use crate::model::Header;
 use crate::model::event::{Event, EventKind};
 use crate::model::transcript::TranscriptItem;
 
+/// Streamed text held back from the live view, and released when its block never comes.
+mod held_deltas;
 /// `--stable`'s memory of ids, compact.
 mod id_table;
 mod order;
@@ -21,8 +25,9 @@ pub(crate) mod redact;
 pub(crate) mod stable;
 pub(crate) mod visit;
 
+use held_deltas::HeldDeltas;
 use order::ResultOrder;
-use redact::Redactor;
+use redact::{KeyBlocks, Redactor};
 use stable::{Numbering, Stable};
 
 /// What `--stable` keeps.
@@ -38,9 +43,13 @@ pub(crate) enum StableMode {
 #[derive(Debug, Default)]
 pub(crate) struct Transforms {
     redact: Option<Redactor>,
+    /// `--redact`: the private keys whose lines arrive as debug records one by one.
+    key_blocks: Option<KeyBlocks>,
     stable: Option<Stable>,
     /// `--stable --to events`: a turn's tool results held and released in call order.
     order: Option<ResultOrder>,
+    /// `--redact` or `--stable`: streamed text held until its block arrives.
+    deltas: HeldDeltas,
 }
 
 impl Transforms {
@@ -48,8 +57,10 @@ impl Transforms {
     pub(crate) fn with(stable: Option<StableMode>, redact: bool, home: Option<&str>) -> Transforms {
         Transforms {
             redact: redact.then(|| Redactor::new(home)),
+            key_blocks: redact.then(KeyBlocks::default),
             stable: stable.map(|m| Stable::new(m == StableMode::KeepUsage)),
             order: None,
+            deltas: HeldDeltas::default(),
         }
     }
 
@@ -71,10 +82,26 @@ impl Transforms {
             return None;
         }
         let mut event = event.clone();
-        if let Some(r) = &mut self.redact {
-            visit::walk_event(r, &mut event);
-        }
+        self.redact_event(&mut event);
         Some(event)
+    }
+
+    /// Every event the driver decodes, in input order, before the fold and whatever the output
+    /// format: `--redact` follows private keys split over lines nothing understood.
+    pub(crate) fn watch(&mut self, event: &Event) {
+        if let Some(k) = &mut self.key_blocks {
+            k.watch(event);
+        }
+    }
+
+    /// `--redact` over one event (a debug record's line inside a private key: whole).
+    fn redact_event(&mut self, event: &mut Event) {
+        if let (Some(k), EventKind::Debug { raw, .. }) = (&self.key_blocks, &mut event.kind) {
+            k.redact_line(event.line, raw);
+        }
+        if let Some(r) = &mut self.redact {
+            visit::walk_event(r, event);
+        }
     }
 
     /// True under `--redact` (names of files written are redacted too).
@@ -98,6 +125,9 @@ impl Transforms {
 
     /// Rewrites one final item in place.
     pub(crate) fn item(&mut self, item: &mut TranscriptItem) {
+        if let (Some(k), TranscriptItem::Debug(d)) = (&self.key_blocks, &mut *item) {
+            k.redact_line(d.line, &mut d.raw);
+        }
         if let Some(r) = &mut self.redact {
             visit::walk_item(r, item);
         }
@@ -108,25 +138,24 @@ impl Transforms {
     }
 
     /// Rewrites one event for the live view: the events to show now (none when `--stable` or
-    /// `--redact` drops it, or while `--stable` holds a tool result back for call order).
+    /// `--redact` drops or holds it, or while `--stable` holds a tool result back for call
+    /// order).
     pub(crate) fn event(&mut self, event: &Event) -> Vec<Event> {
-        // A secret can straddle two deltas, where no pattern sees it whole: with `--redact` the
-        // text is shown when its whole block arrives, never piece by piece.
-        if self.redact.is_some()
-            && matches!(
-                event.kind,
-                EventKind::TextDelta { .. } | EventKind::ReasoningDelta { .. }
-            )
-        {
+        // A secret can straddle two deltas, where no pattern sees it whole, and `--stable`
+        // output cannot vary with their chunking: the text is shown when its whole block
+        // arrives, or at the end when it never does (`held_deltas`).
+        if (self.redact.is_some() || self.stable.is_some()) && self.deltas.hold(event) {
             return Vec::new();
         }
         if event.kind.is_fold_hint() || (self.stable.is_some() && is_live_only(&event.kind)) {
             return Vec::new();
         }
-        let mut event = event.clone();
-        if let Some(r) = &mut self.redact {
-            visit::walk_event(r, &mut event);
-        }
+        self.show(event.clone())
+    }
+
+    /// An event about to be shown: redacted, put in call order, stabilized.
+    fn show(&mut self, mut event: Event) -> Vec<Event> {
+        self.redact_event(&mut event);
         let ready = match &mut self.order {
             Some(order) => order.push(event),
             None => vec![event],
@@ -134,13 +163,20 @@ impl Transforms {
         ready.into_iter().map(|e| self.stabilize(e)).collect()
     }
 
-    /// The events still held back at the end of the input (`--stable --to events`).
+    /// The events still held back at the end of the input (`--stable --to events`), then the
+    /// streamed text whose block never came (`--redact`, `--stable`).
     pub(crate) fn finish_events(&mut self) -> Vec<Event> {
         let held = self.order.as_mut().map(ResultOrder::release);
-        held.unwrap_or_default()
+        let mut out: Vec<Event> = held
+            .unwrap_or_default()
             .into_iter()
             .map(|e| self.stabilize(e))
-            .collect()
+            .collect();
+        for mut delta in self.deltas.release() {
+            self.redact_event(&mut delta);
+            out.push(self.stabilize(delta));
+        }
+        out
     }
 
     /// The `--stable` rewrite of an event about to be shown (ids numbered in the order shown,

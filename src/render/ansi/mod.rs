@@ -506,5 +506,24 @@ pub(crate) fn seconds(ms: u64) -> String {
     }
 }
 
+/// The terminal view of one text part of the model's (Markdown; its reasoning when `reasoning`),
+/// `width` columns wide, as the bytes a terminal gets: what the fuzz target for the Markdown
+/// path draws (`fuzzing::terminal_markdown`).
+pub(crate) fn text_part_bytes(text: &str, width: usize, color: bool, reasoning: bool) -> Vec<u8> {
+    let view = View {
+        pal: Palette::new(color),
+        width: width.max(20),
+        full: false,
+        thinking: true,
+        context: false,
+    };
+    let mut out = Vec::new();
+    for block in view.text_blocks(text, 0, reasoning) {
+        // Writing into a `Vec` cannot fail.
+        let _ = emit(&mut out, &view.pal, &block);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests;

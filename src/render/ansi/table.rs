@@ -5,7 +5,7 @@
 use owo_colors::Style;
 use pulldown_cmark::Alignment;
 
-use super::layout::{Line, Span, width as text_width};
+use super::layout::{Line, Span, truncate, width as text_width};
 use super::palette::Palette;
 use crate::sanitize::sanitize;
 
@@ -151,21 +151,43 @@ fn wrap_cell(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-/// A table too wide for the terminal: each row as `header: value` lines, rows apart.
+/// Columns of a header name that labels a cell in a table written as a list; a longer name is
+/// cut there, and the whole names are written once above the rows.
+const LABEL_COLUMNS: usize = 24;
+
+/// A table too wide for the terminal: each row as `header: value` lines, rows apart. Empty
+/// cells (a short row's missing ones too) are left out and header names cut short as labels, so
+/// that what is written stays linear in the table's text however many columns it has.
 fn as_list(rows: &[Vec<String>], pal: &Palette, first: Line, rest: Line, base: Style) -> Vec<Line> {
     let mut out: Vec<Line> = Vec::new();
     let header = &rows[0];
+    let line_start = |out: &Vec<Line>| {
+        if out.is_empty() {
+            first.clone()
+        } else {
+            rest.clone()
+        }
+    };
+    if header.iter().any(|name| text_width(name) > LABEL_COLUMNS) {
+        for (i, name) in header.iter().enumerate() {
+            let mut line = line_start(&out);
+            line.push(Span::new(&format!("column {}: ", i + 1), pal.dim));
+            line.push(Span::new(name, base));
+            out.push(line);
+        }
+    }
+    let labels: Vec<String> = header.iter().map(|h| truncate(h, LABEL_COLUMNS)).collect();
     for row in &rows[1..] {
+        let filled = || row.iter().enumerate().filter(|(_, c)| !c.trim().is_empty());
+        if filled().next().is_none() {
+            continue;
+        }
         if !out.is_empty() {
             out.push(rest.clone());
         }
-        for (i, cell) in row.iter().enumerate() {
-            let mut line = if out.is_empty() {
-                first.clone()
-            } else {
-                rest.clone()
-            };
-            let name = header.get(i).map_or("", String::as_str);
+        for (i, cell) in filled() {
+            let mut line = line_start(&out);
+            let name = labels.get(i).map_or("", String::as_str);
             line.push(Span::new(&format!("{name}: "), pal.dim));
             line.push(Span {
                 text: cell.clone(),
@@ -180,7 +202,40 @@ fn as_list(rows: &[Vec<String>], pal: &Palette, first: Line, rest: Line, base: S
 
 #[cfg(test)]
 mod tests {
-    use super::wrap_cell;
+    use super::{Palette, Style, as_list, wrap_cell};
+
+    #[test]
+    fn a_list_leaves_empty_cells_out_and_names_long_columns_once() {
+        let long = "a header name far longer than a label".to_owned();
+        let rows = vec![
+            vec![long.clone(), "b".to_owned()],
+            vec!["1".to_owned(), String::new()],
+            vec![String::new(), String::new()],
+            vec![String::new(), "2".to_owned()],
+        ];
+        let lines = as_list(
+            &rows,
+            &Palette::plain(),
+            Vec::new(),
+            Vec::new(),
+            Style::new(),
+        );
+        let text: Vec<String> = lines
+            .iter()
+            .map(|l| l.iter().map(|s| s.text.as_str()).collect())
+            .collect();
+        assert_eq!(
+            text,
+            [
+                format!("column 1: {long}"),
+                "column 2: b".to_owned(),
+                String::new(),
+                "a header name far longe…: 1".to_owned(),
+                String::new(),
+                "b: 2".to_owned(),
+            ]
+        );
+    }
 
     #[test]
     fn cells_wrap_at_words_and_cut_long_words() {

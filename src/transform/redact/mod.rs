@@ -16,6 +16,10 @@ use serde_json::Value;
 use super::visit::{IdKind, ValueRole, VisitMut};
 use table::TABLE;
 
+pub(crate) use key_blocks::KeyBlocks;
+
+/// Private keys whose lines each arrive as a debug record of their own.
+mod key_blocks;
 /// The patterns, as data.
 mod table;
 
