@@ -247,6 +247,33 @@ fn oldest_inline_sidechains_nest_under_their_task_calls_by_prompt() {
 }
 
 #[test]
+fn inline_sidechains_sent_the_same_prompt_nest_under_their_own_calls_in_order() {
+    let recs = session("repeated-task-prompt.jsonl");
+    let calls: Vec<&Value> = recs
+        .iter()
+        .filter(|r| r["kind"] == "turn")
+        .flat_map(|t| t["parts"].as_array().unwrap())
+        .filter(|p| p["call"]["name"] == "Task")
+        .map(|p| &p["call"])
+        .collect();
+    assert_eq!(calls.len(), 2, "two Task calls sending the same prompt");
+    for (call, (id, answer)) in calls.iter().zip([
+        ("toolu_task_a", "first run: 12 tests."),
+        ("toolu_task_b", "second run: 13 tests."),
+    ]) {
+        assert_eq!(call["toolCallId"], id);
+        let t = call["subagent"]["transcript"].as_array().unwrap();
+        assert_eq!(t.len(), 2, "{id} holds its own run only: {t:?}");
+        assert_eq!(t[0]["origin"]["kind"], "subagent-prompt");
+        assert_eq!(t[1]["parts"][0]["text"], answer, "{id}");
+    }
+    assert!(
+        recs.iter().all(|r| r["notice"]["kind"] != "subagent"),
+        "no run is left unclaimed"
+    );
+}
+
+#[test]
 fn a_missing_subagent_file_is_a_warning_not_a_failure() {
     let out = scribe_jsonl()
         .arg(sample("claude-session/missing-subagent"))
