@@ -338,6 +338,7 @@ fn a_directory_of_sessions_is_one_transcript_per_session() {
             "/persisted-output/5e55a0e1-0000-4000-8000-000000000011.jsonl",
             "/persisted-output-nested/5e55a0e1-0000-4000-8000-000000000013.jsonl",
             "/rejected-tools.jsonl",
+            "/repeated-task-prompt.jsonl",
             "/replayed-result.jsonl",
             "/rewind.jsonl",
             "/steering.jsonl",
