@@ -31,12 +31,20 @@ fn outline(recs: &[Value]) -> Vec<String> {
         .collect()
 }
 
-fn call<'a>(recs: &'a [Value], name: &str) -> &'a Value {
+/// The top-level calls of tool `name`, in output order.
+fn calls_named<'a>(recs: &'a [Value], name: &str) -> Vec<&'a Value> {
     recs.iter()
         .filter(|r| r["kind"] == "turn")
         .flat_map(|t| t["parts"].as_array().unwrap())
-        .find(|p| p["call"]["name"] == name)
+        .filter(|p| p["call"]["name"] == name)
         .map(|p| &p["call"])
+        .collect()
+}
+
+fn call<'a>(recs: &'a [Value], name: &str) -> &'a Value {
+    calls_named(recs, name)
+        .first()
+        .copied()
         .unwrap_or_else(|| panic!("no {name} call"))
 }
 
@@ -249,13 +257,7 @@ fn oldest_inline_sidechains_nest_under_their_task_calls_by_prompt() {
 #[test]
 fn inline_sidechains_sent_the_same_prompt_nest_under_their_own_calls_in_order() {
     let recs = session("repeated-task-prompt.jsonl");
-    let calls: Vec<&Value> = recs
-        .iter()
-        .filter(|r| r["kind"] == "turn")
-        .flat_map(|t| t["parts"].as_array().unwrap())
-        .filter(|p| p["call"]["name"] == "Task")
-        .map(|p| &p["call"])
-        .collect();
+    let calls = calls_named(&recs, "Task");
     assert_eq!(calls.len(), 2, "two Task calls sending the same prompt");
     for (call, (id, answer)) in calls.iter().zip([
         ("toolu_task_a", "first run: 12 tests."),
