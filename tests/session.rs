@@ -31,12 +31,20 @@ fn outline(recs: &[Value]) -> Vec<String> {
         .collect()
 }
 
-fn call<'a>(recs: &'a [Value], name: &str) -> &'a Value {
+/// The top-level calls of tool `name`, in output order.
+fn calls_named<'a>(recs: &'a [Value], name: &str) -> Vec<&'a Value> {
     recs.iter()
         .filter(|r| r["kind"] == "turn")
         .flat_map(|t| t["parts"].as_array().unwrap())
-        .find(|p| p["call"]["name"] == name)
+        .filter(|p| p["call"]["name"] == name)
         .map(|p| &p["call"])
+        .collect()
+}
+
+fn call<'a>(recs: &'a [Value], name: &str) -> &'a Value {
+    calls_named(recs, name)
+        .first()
+        .copied()
         .unwrap_or_else(|| panic!("no {name} call"))
 }
 
@@ -247,6 +255,27 @@ fn oldest_inline_sidechains_nest_under_their_task_calls_by_prompt() {
 }
 
 #[test]
+fn inline_sidechains_sent_the_same_prompt_nest_under_their_own_calls_in_order() {
+    let recs = session("repeated-task-prompt.jsonl");
+    let calls = calls_named(&recs, "Task");
+    assert_eq!(calls.len(), 2, "two Task calls sending the same prompt");
+    for (call, (id, answer)) in calls.iter().zip([
+        ("toolu_task_a", "first run: 12 tests."),
+        ("toolu_task_b", "second run: 13 tests."),
+    ]) {
+        assert_eq!(call["toolCallId"], id);
+        let t = call["subagent"]["transcript"].as_array().unwrap();
+        assert_eq!(t.len(), 2, "{id} holds its own run only: {t:?}");
+        assert_eq!(t[0]["origin"]["kind"], "subagent-prompt");
+        assert_eq!(t[1]["parts"][0]["text"], answer, "{id}");
+    }
+    assert!(
+        recs.iter().all(|r| r["notice"]["kind"] != "subagent"),
+        "no run is left unclaimed"
+    );
+}
+
+#[test]
 fn a_missing_subagent_file_is_a_warning_not_a_failure() {
     let out = scribe_jsonl()
         .arg(sample("claude-session/missing-subagent"))
@@ -311,6 +340,7 @@ fn a_directory_of_sessions_is_one_transcript_per_session() {
             "/persisted-output/5e55a0e1-0000-4000-8000-000000000011.jsonl",
             "/persisted-output-nested/5e55a0e1-0000-4000-8000-000000000013.jsonl",
             "/rejected-tools.jsonl",
+            "/repeated-task-prompt.jsonl",
             "/replayed-result.jsonl",
             "/rewind.jsonl",
             "/steering.jsonl",

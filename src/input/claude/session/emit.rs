@@ -25,7 +25,7 @@ use super::head::{self, PERSISTED};
 use super::log::{Body, LooseKind, SessionLog, UuidForm};
 use super::queued;
 use super::source::{Source, Sources};
-use super::subagents::Agent;
+use super::subagents::{self, Agent};
 use crate::input::Report;
 use crate::input::anthropic::row::{self, Whole};
 use crate::input::anthropic::stream::ClaudeMessages;
@@ -104,45 +104,15 @@ pub(crate) struct Emitter {
 }
 
 impl Emitter {
-    /// Matches each sub-agent to the Agent call that spawned it; the main conversation is the
-    /// first to be written.
+    /// Matches each sub-agent to the Agent call that spawned it (`subagents::spawning_calls`);
+    /// the main conversation is the first to be written.
     pub(crate) fn new(
         main: SessionLog,
         agents: Vec<Agent>,
         sources: Sources,
         tool_results: Vec<PathBuf>,
     ) -> Emitter {
-        let mut by_call = HashMap::default();
-        // The spawning call: from the meta file, else from the call's result (`agentId`), else
-        // from the prompt the call sent.
-        let mut result_agent: HashMap<&str, &str> = HashMap::default();
-        let mut prompt_call: HashMap<u64, &str> = HashMap::default();
-        for log in std::iter::once(&main).chain(agents.iter().map(|a| &a.log)) {
-            for (_, aid, call, _) in &log.links.results {
-                if let Some(c) = call {
-                    result_agent.insert(aid, c);
-                }
-            }
-            for (prompt, call) in &log.links.calls {
-                prompt_call.insert(*prompt, call);
-            }
-        }
-        for (i, a) in agents.iter().enumerate() {
-            let call = a
-                .tool_use_id
-                .clone()
-                .or_else(|| result_agent.get(a.agent_id.as_str()).map(|c| c.to_string()))
-                .or_else(|| {
-                    a.log
-                        .links
-                        .first_prompt
-                        .and_then(|p| prompt_call.get(&p))
-                        .map(|c| c.to_string())
-                });
-            if let Some(c) = call {
-                by_call.entry(c).or_insert(i);
-            }
-        }
+        let by_call = subagents::spawning_calls(&main, &agents);
         let main_source = main.source;
         let denied = std::iter::once(&main)
             .chain(agents.iter().map(|a| &a.log))

@@ -7,10 +7,12 @@
 //! parent's `sessionId`. `agent-acompact-*` files are the CLI's own compaction agents: skipped.
 //! A file that cannot be read is reported and the session is written without it.
 
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
+use foldhash::HashMap;
 use serde_json::Value;
 
 use super::log::SessionLog;
@@ -184,4 +186,56 @@ pub(crate) fn with_meta(p: &Path, log: SessionLog) -> Agent {
         agent_type: s("agentType"),
         log,
     }
+}
+
+/// The run each Agent call spawned: call id → index in `agents`.
+///
+/// A run is named by its meta file (`toolUseId`), else by a result row naming its agent id;
+/// those links are taken first, and a call keeps the first run that names it. A run named by
+/// neither (the oldest CLIs' inline sidechains) is matched by the prompt it was sent: the k-th
+/// such run, in `agents` order (file order of its first row), whose first prompt is P goes to
+/// the k-th Agent call, in file order, that sent P and that no run has claimed. A person who
+/// re-runs a step sends the same prompt twice, and each run stays under its own call. A run
+/// with no call left is unclaimed.
+pub(crate) fn spawning_calls(main: &SessionLog, agents: &[Agent]) -> HashMap<String, usize> {
+    let logs = || std::iter::once(main).chain(agents.iter().map(|a| &a.log));
+    let mut result_agent: HashMap<&str, &str> = HashMap::default();
+    let mut by_prompt: HashMap<u64, VecDeque<&str>> = HashMap::default();
+    for log in logs() {
+        for (_, aid, call, _) in &log.links.results {
+            if let Some(c) = call {
+                result_agent.insert(aid, c);
+            }
+        }
+        for (prompt, call) in &log.links.calls {
+            by_prompt.entry(*prompt).or_default().push_back(call);
+        }
+    }
+    let mut by_call: HashMap<String, usize> = HashMap::default();
+    let mut unnamed = Vec::new();
+    for (i, a) in agents.iter().enumerate() {
+        let named = a
+            .tool_use_id
+            .as_deref()
+            .or_else(|| result_agent.get(a.agent_id.as_str()).copied());
+        match named {
+            Some(c) => {
+                by_call.entry(c.to_owned()).or_insert(i);
+            }
+            None => unnamed.push(i),
+        }
+    }
+    for i in unnamed {
+        let Some(queue) = (agents[i].log.links.first_prompt).and_then(|p| by_prompt.get_mut(&p))
+        else {
+            continue;
+        };
+        while let Some(c) = queue.pop_front() {
+            if !by_call.contains_key(c) {
+                by_call.insert(c.to_owned(), i);
+                break;
+            }
+        }
+    }
+    by_call
 }
