@@ -487,8 +487,8 @@ fn the_markdown_report_fits_a_pull_request_comment() {
     let outside_code: String = md.split("```").step_by(2).collect();
     assert!(!outside_code.contains("<b>"), "{md}");
 
-    let old = write(dir.path(), "old2.jsonl", &long_run(3000, "yes"));
-    let new = write(dir.path(), "new2.jsonl", &long_run(3000, "no"));
+    let old = write(dir.path(), "old_2.jsonl", &long_run(3000, "yes"));
+    let new = write(dir.path(), "new_2.jsonl", &long_run(3000, "no"));
     let out = scribe()
         .args(["diff", "--to", "md"])
         .args([&old, &new])
@@ -507,6 +507,8 @@ fn the_markdown_report_fits_a_pull_request_comment() {
         "{}",
         &md[md.len() - 400..]
     );
+    // The command is a code span: shown as typed, no Markdown escapes in it.
+    assert!(md.contains("new_2.jsonl`"), "{}", &md[md.len() - 400..]);
     let same = scribe()
         .args(["diff", "--to", "md"])
         .args([&old, &old])

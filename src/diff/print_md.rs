@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use super::compare::{Change, Kind};
-use crate::render::markdown::escape::{fenced, inline};
+use crate::render::markdown::escape::{code_span, fenced, inline};
 
 /// The most characters the report holds: GitHub refuses a longer comment.
 pub(crate) const LIMIT: usize = 65_536;
@@ -40,10 +40,9 @@ pub(crate) fn markdown(
         let left: usize = groups[shown..].iter().map(|g| g.len()).sum();
         doc.push_str(&format!(
             "_{} more record(s) with {left} difference(s) are not shown: a comment holds at most \
-             {LIMIT} characters. `scribe diff {} {}` shows them all._\n",
+             {LIMIT} characters. {} shows them all._\n",
             groups.len() - shown,
-            inline(&old.display().to_string()),
-            inline(&new.display().to_string()),
+            code_span(&format!("scribe diff {} {}", old.display(), new.display())),
         ));
     }
     out.write_all(doc.as_bytes())

@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use super::escape::{inline, safe_markdown};
+use super::escape::{code_span, inline, safe_markdown};
 use super::totals_line;
 use crate::model::Header;
 use crate::model::transcript::{Part, Role, ToolCall, ToolState, TranscriptItem, Turn, TurnOrigin};
@@ -195,10 +195,10 @@ impl Render for CompactMarkdown {
             let file = if self.file == "-" { "FILE" } else { &self.file };
             end.push_str(&format!(
                 "\n*{} prompt(s) and {} call(s) after this are left out to stay within {LIMIT} \
-                 characters: `scribe {} --to md` shows everything.*\n",
+                 characters: {} shows everything.*\n",
                 self.cut_prompts,
                 self.cut_calls,
-                inline(file).replace('`', "")
+                code_span(&format!("scribe {file} --to md"))
             ));
         }
         if let Some(answer) = &self.answer {

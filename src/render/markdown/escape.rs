@@ -35,6 +35,14 @@ pub(crate) fn fence_for(text: &str, c: char) -> String {
     c.to_string().repeat((longest + 1).max(3))
 }
 
+/// Text as an inline code span on one line: shown as it is (a code span takes no markup, and
+/// GitHub notifies nobody named in one); the backticks it holds are dropped, as a span could not
+/// hold them whole.
+pub(crate) fn code_span(text: &str) -> String {
+    let text = sanitize(text).replace(['`', '\n', '\r'], "");
+    format!("`{text}`")
+}
+
 /// A fenced code block holding `text` whole.
 pub(crate) fn fenced(out: &mut String, lang: &str, text: &str) {
     let text = sanitize(text);
