@@ -231,3 +231,52 @@ fn without_strict_an_input_mostly_not_understood_is_converted_and_said() {
     assert_eq!(code, 0, "{err}");
     assert!(!err.contains("not understood"), "{err}");
 }
+
+/// Files that are no log at all — a TOML manifest, Markdown, an application's log, binary
+/// data — are refused like JSON of no known format: exit 1, one message naming the file,
+/// nothing written in any format (no empty page, no empty transcript), from a file or stdin.
+#[test]
+fn files_that_are_not_json_lines_write_nothing_and_fail() {
+    let inputs: [(&str, Vec<u8>); 4] = [
+        (
+            "toml",
+            b"[package]\nname = \"app\"\nversion = \"0.1.0\"\n\n[dependencies]\nserde = \"1\"\n"
+                .to_vec(),
+        ),
+        (
+            "markdown",
+            b"# Notes\n\n- one\n- two\n\n```sh\nls\n```\n".to_vec(),
+        ),
+        (
+            "app log",
+            b"2026-12-07T10:00:00Z INFO server started\n2026-12-07T10:00:01Z WARN slow request\n"
+                .to_vec(),
+        ),
+        ("binary", b"\x7fELF\x02\x01\x01\0\0\0\0\0".to_vec()),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (what, bytes) in inputs {
+        let file = dir.path().join(format!("{}.txt", what.replace(' ', "-")));
+        std::fs::write(&file, &bytes).unwrap();
+        for to in EVERY_FORMAT {
+            let (code, out, err) = run(&["--to", to], bytes.clone());
+            assert_eq!(
+                (code, out.as_str()),
+                (1, ""),
+                "{what} on stdin, --to {to}: {err}"
+            );
+            let got = scribe().args(["--to", to]).arg(&file).output().unwrap();
+            assert_eq!(got.status.code(), Some(1), "{what}, --to {to}");
+            assert!(
+                got.stdout.is_empty(),
+                "{what}, --to {to}: {}",
+                String::from_utf8_lossy(&got.stdout)
+            );
+            let err = String::from_utf8_lossy(&got.stderr);
+            assert!(
+                err.contains(file.to_str().unwrap()),
+                "the message names the file: {err}"
+            );
+        }
+    }
+}

@@ -320,7 +320,7 @@ impl<'a> InputDriver<'a> {
             if self.bytes < NUL_WINDOW {
                 self.bytes += line.text.len() as u64 + 1;
                 if line.text.contains('\0') {
-                    self.stop(sink, diag, "a NUL byte in its first 8 KB")?;
+                    self.stop(diag, "a NUL byte in its first 8 KB")?;
                     break;
                 }
             }
@@ -414,7 +414,7 @@ impl<'a> InputDriver<'a> {
                 if forced || full || s.evidence.is_enough() {
                     self.decide(sink, diag)?;
                 } else if s.evidence.len() == 0 && s.chatter > MAX_BAD_RUN {
-                    self.stop(sink, diag, "no JSON in its first 100 lines")?;
+                    self.stop(diag, "no JSON in its first 100 lines")?;
                 }
             }
             State::Transcript(reader) => {
@@ -478,21 +478,23 @@ impl<'a> InputDriver<'a> {
     }
 
     /// Abandons the input: it is not JSON Lines. One message for the whole input, not one per
-    /// line; the run's exit status (1) says it failed.
-    fn stop(&mut self, sink: &mut dyn Delivery, diag: &mut Diagnostics, why: &str) -> Result<()> {
+    /// line; the run's exit status (1) says it failed. An input of which nothing was written
+    /// yet (no JSON before it: a TOML file, an app's log) gets no empty document either: it
+    /// ends as [`NotALog`].
+    fn stop(&mut self, diag: &mut Diagnostics, why: &str) -> Result<()> {
         diag.message(
             self.name,
             &format!("does not look like JSON Lines ({why}); stopped reading it"),
         );
-        if self.began.is_none() {
-            self.begin(sink, "none")?;
-        }
         // The message names the whole input: it accounts for every line read and not yet used.
         for n in self.ledger.take_pending() {
             self.ledger.diagnosed(n);
         }
         self.state = State::Stopped;
         self.stopped = true;
+        if self.began.is_none() {
+            return Err(NotALog.into());
+        }
         Ok(())
     }
 

@@ -69,7 +69,7 @@ impl InputDriver<'_> {
             Verdict::Unknown(_) if s.evidence.len() == 0 && s.chatter == 0 => return Ok(()),
             // Nothing but lines that are not JSON.
             Verdict::Unknown(_) if s.evidence.len() == 0 => {
-                return self.stop(sink, diag, "no JSON line in it");
+                return self.stop(diag, "no JSON line in it");
             }
             Verdict::Unknown(what) => return self.not_a_log(diag, &what),
         };
@@ -165,25 +165,16 @@ impl InputDriver<'_> {
         if diag.must_stop() {
             return Err(StrictStop.into());
         }
-        self.count_bad(diag.errors() > errors, sink, diag)?;
+        self.count_bad(diag.errors() > errors, diag)?;
         Ok(!matches!(self.state, State::Stopped))
     }
 
     /// Counts lines in a row that raised an input error; past `MAX_BAD_RUN` the input is not
     /// JSON Lines.
-    pub(super) fn count_bad(
-        &mut self,
-        bad: bool,
-        sink: &mut dyn Delivery,
-        diag: &mut Diagnostics,
-    ) -> Result<()> {
+    pub(super) fn count_bad(&mut self, bad: bool, diag: &mut Diagnostics) -> Result<()> {
         self.bad_run = if bad { self.bad_run + 1 } else { 0 };
         if self.bad_run > MAX_BAD_RUN && !matches!(self.state, State::Stopped) {
-            self.stop(
-                sink,
-                diag,
-                "more than 100 lines in a row it could not decode",
-            )?;
+            self.stop(diag, "more than 100 lines in a row it could not decode")?;
         }
         Ok(())
     }
@@ -240,6 +231,12 @@ impl InputDriver<'_> {
                     line,
                     &format!("a JSON document that does not parse: {what}"),
                 );
+                // Detected, not asked for: nothing in the input was JSON, so it is no log.
+                if format == SourceFormat::Auto {
+                    self.state = State::Stopped;
+                    self.stopped = true;
+                    return Err(NotALog.into());
+                }
                 return self.begin(sink, "none");
             }
         };
