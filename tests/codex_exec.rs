@@ -316,3 +316,44 @@ fn the_end_of_a_rollout_invents_no_failure() {
     let c = call(&fold(&aborted), "call_open");
     assert_eq!(c["state"], "error", "{c:#}");
 }
+
+/// The context block Codex's IDE extension puts before a typed request is a context turn of
+/// its own; the prompt, and the title an archive lists, are the request.
+#[test]
+fn the_ide_extensions_context_is_not_the_prompt() {
+    let text = "# Context from my IDE setup:\n\n## Open tabs:\n- env.ts: src/env.ts\n\n## My request for Codex:\nMake the team sheet faster";
+    // The turn's prompt is the extension's message.
+    let escaped = serde_json::to_string(text).unwrap();
+    let input = rollout(&[]).replace("\"run the tests\"", &escaped);
+    assert!(input.contains("My request for Codex"));
+    let recs = fold(&input);
+    let users: Vec<&Value> = recs
+        .iter()
+        .filter(|r| r["kind"] == "turn" && r["role"] == "user")
+        .collect();
+    let prompt = users
+        .iter()
+        .find(|t| t["parts"][0]["text"] == "Make the team sheet faster")
+        .unwrap_or_else(|| panic!("{users:#?}"));
+    assert_eq!(prompt["origin"]["kind"], "user-input");
+    let context = users
+        .iter()
+        .find(|t| t["origin"]["detail"] == "ide-context")
+        .unwrap_or_else(|| panic!("{users:#?}"));
+    assert!(
+        context["parts"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("env.ts: src/env.ts")
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("rollout.jsonl");
+    std::fs::write(&file, &input).unwrap();
+    let md = scribe()
+        .args(["--to", "md", "--compact"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let md = String::from_utf8_lossy(&md.stdout);
+    assert!(md.starts_with("# Make the team sheet faster\n"), "{md}");
+}

@@ -413,6 +413,13 @@ fn extract(path: &Path, raw: Raw) -> Facts {
             }
         }
     }
+    // Codex's IDE extension puts a context block before the typed request: the prompt a reader
+    // must see is the request (the block is a context turn of its own).
+    for p in &mut f.prompts {
+        if let Some(request) = codex_ide_request(p) {
+            *p = request;
+        }
+    }
     for list in [
         &mut f.call_ids,
         &mut f.texts,
@@ -422,6 +429,17 @@ fn extract(path: &Path, raw: Raw) -> Facts {
         list.retain(|t| !t.trim().is_empty());
     }
     f
+}
+
+/// The typed request of a prompt in the Codex IDE extension's shape (`# Context from my IDE
+/// setup:` … `## My request for Codex:` request).
+fn codex_ide_request(prompt: &str) -> Option<String> {
+    let body = prompt.trim_start();
+    if !body.starts_with("# Context from my IDE setup:") {
+        return None;
+    }
+    let (_, request) = body.split_once("\n## My request for Codex:")?;
+    Some(request.trim().to_owned())
 }
 
 /// The paths of a Codex `changes` list: what a file change shows.

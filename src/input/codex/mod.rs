@@ -12,6 +12,8 @@ mod exec_output;
 /// A call's result waiting one line for the output line that states its facts.
 mod held_result;
 mod history;
+/// The IDE extension's context block before a typed request.
+mod ide;
 /// Image generation: a call whose output is the image.
 mod images;
 mod items;
