@@ -7,6 +7,8 @@ mod util;
 mod input_driver;
 // scribe ls, scribe last, and a bare scribe on a terminal.
 mod list;
+// docs/archive.md's DuckDB queries on an archive of the samples (ignored: needs duckdb).
+mod archive;
 // What an input is: a stray line of another agent, JSON that is not a log, inputs mostly not
 // understood.
 mod detect;
