@@ -41,7 +41,7 @@ More options, examples and the exit status: scribe --help.")]
   scribe session.jsonl --to jsonl > transcript.jsonl
   scribe --to events run.jsonl | jq -c 'select(.event == \"tool-result\")'
   scribe --stable run.jsonl > golden.jsonl       (a golden transcript: --stable writes JSONL
-                                                  when stdout is not a terminal)
+                                                  unless --to says otherwise)
   scribe diff golden.jsonl new-run.jsonl         (exit 1 when the behaviour changed)
   scribe --redact session.jsonl > shareable.jsonl
   scribe ~/.claude/projects/-home-me-app/ -o transcripts/
@@ -103,8 +103,8 @@ pub(crate) struct Cli {
 pub(crate) struct ConvertArgs {
     /// Output format [default: text].
     ///
-    /// Output format [default: text; with --stable and standard output not a terminal, jsonl,
-    /// so that `scribe --stable run.jsonl > golden.jsonl` writes a golden `scribe diff` reads].
+    /// Output format [default: text; with --stable, jsonl, so that `scribe --stable run.jsonl >
+    /// golden.jsonl` writes a golden `scribe diff` reads].
     #[arg(long = "to", short = 't', value_enum)]
     pub(crate) to: Option<OutputFormat>,
 

@@ -106,8 +106,10 @@ impl Settings {
         } else {
             files.to_vec()
         };
-        // With `--output-dir` the output goes to files, whatever stdout is.
-        let stdout_tty = convert.output_dir.is_none() && std::io::stdout().is_terminal();
+        // With `--output-dir` the output goes to files, whatever stdout is; with `--stable` the
+        // bytes must not depend on where they go (no colour, width 80, JSONL by default).
+        let stdout_tty =
+            convert.output_dir.is_none() && cli.stable.is_none() && std::io::stdout().is_terminal();
         let color = decide_color(
             cli.color,
             std::env::var_os("NO_COLOR").as_deref(),

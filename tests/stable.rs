@@ -377,3 +377,28 @@ fn a_transcript_read_back_restabilises_to_the_same_bytes() {
         json_lines(std::fs::read(&plain).unwrap().as_slice())[1..]
     );
 }
+
+/// `--stable` writes the same bytes to a terminal as to a pipe: JSONL unless `--to` says
+/// otherwise, and a text view with no colour and the default width (run under a pseudo-terminal
+/// by Python's `pty`, which turns each `\n` into `\r\n`).
+#[cfg(unix)]
+#[test]
+fn stable_output_does_not_depend_on_a_terminal() {
+    let input = sample("ci-run.jsonl");
+    for args in [vec!["--stable"], vec!["--stable", "--to", "text"]] {
+        let piped = scribe().args(&args).arg(&input).output().unwrap().stdout;
+        let on_terminal = std::process::Command::new("python3")
+            .args(["-c", "import pty, sys; pty.spawn(sys.argv[1:])"])
+            .arg(assert_cmd::cargo::cargo_bin("scribe"))
+            .args(&args)
+            .arg(&input)
+            .env_remove("NO_COLOR")
+            .env("COLUMNS", "200")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("python3 runs")
+            .stdout;
+        let on_terminal = String::from_utf8_lossy(&on_terminal).replace("\r\n", "\n");
+        assert_eq!(on_terminal, String::from_utf8_lossy(&piped), "{args:?}");
+    }
+}
