@@ -696,3 +696,73 @@ fn a_page_names_its_file_and_keeps_the_path_in_the_details() {
         "the path in the details"
     );
 }
+
+/// The page header's call figures each say what they count: the main thread's calls and their
+/// errors, then the calls sub-agents made (and how many of those failed), as the transcript has
+/// them.
+#[test]
+fn the_header_counts_main_thread_and_sub_agent_calls_apart() {
+    let input = crate::util::sample("html-hostile.jsonl");
+    let records = crate::util::json_lines(
+        &scribe()
+            .args(["--to", "jsonl"])
+            .arg(&input)
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    let calls_of = |turn: &serde_json::Value| -> Vec<serde_json::Value> {
+        turn["parts"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|p| p["type"] == "tool-call")
+            .map(|p| p["call"].clone())
+            .collect()
+    };
+    let main: Vec<serde_json::Value> = records
+        .iter()
+        .filter(|r| r["kind"] == "turn")
+        .flat_map(calls_of)
+        .collect();
+    let sub: Vec<serde_json::Value> = main
+        .iter()
+        .flat_map(|c| {
+            c["subagent"]["transcript"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .flat_map(|t| calls_of(&t))
+        .collect();
+    let failed = |c: &&serde_json::Value| c["state"] == "error" && c.get("denied").is_none();
+    let main_errors = main.iter().filter(failed).count();
+    assert!(!sub.is_empty(), "the sample has sub-agent calls");
+    let page = String::from_utf8(
+        scribe()
+            .args(["--to", "html"])
+            .arg(&input)
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let header = page
+        .split("<dt>tool calls</dt><dd>")
+        .nth(1)
+        .unwrap()
+        .split("</dd>")
+        .next()
+        .unwrap();
+    assert!(header.starts_with(&format!("{}:", main.len())), "{header}");
+    let errors = if main_errors == 1 {
+        "1 error<".to_owned()
+    } else {
+        format!("{main_errors} errors<")
+    };
+    assert!(header.contains(&errors), "{header}");
+    assert!(
+        header.contains(&format!("{} more in sub-agents", sub.len())),
+        "{header}"
+    );
+}

@@ -41,9 +41,14 @@ pub(crate) struct Map {
     turns: u64,
     prompts: Vec<Prompt>,
     prompts_dropped: u64,
+    /// The main thread's calls by family, and how many of them failed or were denied.
     tools: [u64; ToolFamily::ALL.len()],
     errors: u64,
     denials: u64,
+    /// The calls sub-agents made, and how many of them failed (counted apart, so that the
+    /// header's figures each say what they count).
+    sub_calls: u64,
+    sub_errors: u64,
     /// Summed over the turns' own usage.
     usage: Usage,
     cost: Option<f64>,
@@ -154,11 +159,23 @@ impl Map {
                     .position(|f| *f == family)
                     .unwrap_or(0)] += 1;
             }
+            let main = lane == Lane::Main;
+            if !main {
+                self.sub_calls += 1;
+            }
             let mark = if call.denied.is_some() || call.state == ToolState::ApprovalDenied {
-                self.denials += 1;
+                if main {
+                    self.denials += 1;
+                } else {
+                    self.sub_errors += 1;
+                }
                 MarkKind::Denied
             } else if call.state == ToolState::Error {
-                self.errors += 1;
+                if main {
+                    self.errors += 1;
+                } else {
+                    self.sub_errors += 1;
+                }
                 MarkKind::Error
             } else {
                 MarkKind::Tool
@@ -271,6 +288,16 @@ impl Map {
                     .num(self.denials)
                     .raw_trusted(" denied")
                     .raw_trusted("</span>");
+            }
+            if self.sub_calls > 0 {
+                h.raw_trusted(" · ")
+                    .num(self.sub_calls)
+                    .raw_trusted(" more in sub-agents");
+                if self.sub_errors > 0 {
+                    h.raw_trusted(" (<span class=\"bad\">")
+                        .num(self.sub_errors)
+                        .raw_trusted(" failed or denied</span>)");
+                }
             }
             h.raw_trusted("</dd>");
         }
