@@ -119,6 +119,7 @@ mod tests {
             kind: EventKind::Debug {
                 reason: String::new(),
                 raw: raw.to_owned(),
+                malformed: false,
             },
         }
     }
