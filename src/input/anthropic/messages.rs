@@ -282,16 +282,12 @@ impl ClaudeMessages {
                 } => {
                     let sc = sidecar.take();
                     let side_text = sc.as_ref().and_then(Details::as_str);
-                    if let Some(s) = side_text.as_deref().filter(|s| s.starts_with("Error:")) {
-                        is_error = true;
-                        let text = s.trim_start_matches("Error:").trim();
-                        error_text.get_or_insert_with(|| text.to_owned());
-                    }
-                    // Details that say the call did not succeed (a Skill's ack with
-                    // `success: false`): the call ended in an error, whatever the block says.
-                    if sc.as_ref().is_some_and(says_it_failed) {
-                        is_error = true;
-                    }
+                    is_error = failed_by_details(
+                        sc.as_ref(),
+                        side_text.as_deref(),
+                        is_error,
+                        &mut error_text,
+                    );
                     // A rejection written before `toolDenialKind` existed: a denial, not an
                     // error (the fold keeps the result's output on the denied call).
                     if is_error && is_rejection(side_text.as_deref(), &output) {
@@ -340,16 +336,9 @@ impl ClaudeMessages {
         let joined = texts.join("\n");
         if let Some(p) = &thread {
             let held = parts.is_empty().then(|| self.held_prompt_is(p, &joined));
-            if let Some(mut turn) = held.flatten() {
-                // The thread's own first message is the prompt `task_started` held: the turn,
-                // with this message's time and id.
-                if let Some(ts) = timestamp {
-                    turn.timestamp = Some(ts);
-                }
-                if let Some(id) = row.uuid {
-                    turn.id = id.into_owned();
-                }
-                emit(EventKind::user_turn(turn));
+            if let Some(turn) = held.flatten() {
+                let id = row.uuid.map(std::borrow::Cow::into_owned);
+                emit(EventKind::user_turn(held_turn_at(turn, timestamp, id)));
                 return;
             }
             self.held_prompt(p, emit);
@@ -373,20 +362,10 @@ impl ClaudeMessages {
                 None => return,
             }
         }
-        let mut turn_parts = Vec::with_capacity(parts.len() + 1);
-        if !c.text.is_empty() || parts.is_empty() {
-            turn_parts.push(Part::text(c.text));
-        }
-        turn_parts.extend(parts);
-        let origin = match (&first_result, c.origin) {
-            (Some(id), crate::model::transcript::TurnOrigin::UserInput) => {
-                crate::model::transcript::TurnOrigin::ToolReturn {
-                    tool_call_id: id.clone(),
-                }
-            }
-            (_, o) => o,
-        };
+        let turn_parts = text_then_parts(c.text, parts);
+        let origin = origin_after_results(first_result.as_deref(), c.origin);
         self.user_count += 1;
+        let source_tool_call_id = row.take_source_tool_call_id();
         let id = row
             .uuid
             .map(std::borrow::Cow::into_owned)
@@ -401,11 +380,6 @@ impl ClaudeMessages {
             .in_thread(thread.clone())
             .with_meta(meta)
             .at(timestamp);
-        let source_tool_call_id = row
-            .source_tool_use_id_saved
-            .or(row.source_tool_use_id)
-            .flatten()
-            .map(std::borrow::Cow::into_owned);
         emit(EventKind::UserTurn {
             turn: Box::new(turn),
             source_tool_call_id,
@@ -594,4 +568,63 @@ pub(crate) fn local_command_turn(v: &Value) -> EventKind {
         .with_meta(meta)
         .at(opt_string(v, "timestamp"));
     EventKind::user_turn(turn)
+}
+
+/// Whether a tool result ended in an error, by its block's flag and its details: details whose
+/// text starts with `Error:` (that text is then the error's, unless the block gave one), or that
+/// say the call did not succeed (a Skill's ack with `success: false`), whatever the block says.
+fn failed_by_details(
+    sc: Option<&Details>,
+    side_text: Option<&str>,
+    mut is_error: bool,
+    error_text: &mut Option<String>,
+) -> bool {
+    if let Some(s) = side_text.filter(|s| s.starts_with("Error:")) {
+        is_error = true;
+        let text = s.trim_start_matches("Error:").trim();
+        error_text.get_or_insert_with(|| text.to_owned());
+    }
+    if sc.is_some_and(says_it_failed) {
+        is_error = true;
+    }
+    is_error
+}
+
+/// A user message's origin once its tool results are known: typed input that came with a
+/// result is the return of that result's call.
+fn origin_after_results(
+    first_result: Option<&str>,
+    origin: crate::model::transcript::TurnOrigin,
+) -> crate::model::transcript::TurnOrigin {
+    match (first_result, origin) {
+        (Some(id), crate::model::transcript::TurnOrigin::UserInput) => {
+            crate::model::transcript::TurnOrigin::ToolReturn {
+                tool_call_id: id.to_owned(),
+            }
+        }
+        (_, o) => o,
+    }
+}
+
+/// A user turn's parts: its text first (kept, even empty, when there is nothing else), then
+/// the message's other parts.
+fn text_then_parts(text: String, parts: Vec<Part>) -> Vec<Part> {
+    let mut turn_parts = Vec::with_capacity(parts.len() + 1);
+    if !text.is_empty() || parts.is_empty() {
+        turn_parts.push(Part::text(text));
+    }
+    turn_parts.extend(parts);
+    turn_parts
+}
+
+/// The thread's own first message is the prompt `task_started` held: the held turn, with this
+/// message's time and id where it has them.
+fn held_turn_at(mut turn: Turn, timestamp: Option<String>, id: Option<String>) -> Turn {
+    if let Some(ts) = timestamp {
+        turn.timestamp = Some(ts);
+    }
+    if let Some(id) = id {
+        turn.id = id;
+    }
+    turn
 }
