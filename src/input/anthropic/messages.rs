@@ -16,8 +16,11 @@ use crate::model::details::Details;
 use crate::model::event::EventKind;
 use crate::model::transcript::{NonText, Part, Turn, TurnMeta, output_text};
 
+/// The sub-agent prompt turns held until their thread speaks.
+mod held_prompts;
 mod outcome;
 
+use held_prompts::held_turn_at;
 use outcome::{is_rejection, says_it_failed};
 
 /// What differs between the formats that share these messages: field names (the live wire and a
@@ -437,19 +440,6 @@ impl ClaudeMessages {
             .at(timestamp.clone())
     }
 
-    /// The prompt turn `task_started` held for the sub-agent thread of the call `thread`, taken,
-    /// when a message of that thread whose text is `text` is that same prompt.
-    fn held_prompt_is(&mut self, thread: &str, text: &str) -> Option<Turn> {
-        let same = |t: &Turn| match t.parts.first() {
-            Some(Part::Text { text: held, .. }) => held.trim() == text.trim(),
-            _ => false,
-        };
-        if !self.task_prompts.get(thread).is_some_and(same) {
-            return None;
-        }
-        self.task_prompts.remove(thread)
-    }
-
     /// A main-thread message that is only a `<task-notification>` for a task: the task's end,
     /// emitted as its event, or, when the system `task_notification` said it already, a trace
     /// record that keeps the message (fields and raw text), hidden from readers as a repeat.
@@ -487,45 +477,7 @@ impl ClaudeMessages {
     }
 }
 
-impl ClaudeMessages {
-    /// `task_started.prompt` (the stream): the sub-agent's prompt turn, as a saved session has
-    /// it, so a stream that does not send the thread's first user message still shows it.
-    pub(crate) fn subagent_prompt(&mut self, t: &TaskLine<'_>) {
-        let (Some(call), Some(prompt)) = (t.tool_use_id.as_deref(), t.prompt.as_deref()) else {
-            return;
-        };
-        if prompt.trim().is_empty() || !self.subagent_threads_seen.insert(call.to_owned()) {
-            return;
-        }
-        let id = format!("{}-prompt", t.task_id.as_deref().unwrap_or_default());
-        let origin = crate::model::transcript::TurnOrigin::SubagentPrompt {
-            parent_tool_call_id: call.to_owned(),
-        };
-        let turn = Turn::user(id, origin, vec![Part::text(prompt.to_owned())])
-            .in_thread(Some(call.to_owned()))
-            .at(t.timestamp.as_deref().map(str::to_owned));
-        // Held: the thread's own first message, when it comes, gives the time (`task_prompts`).
-        self.task_prompts.insert(call.to_owned(), turn);
-    }
-
-    /// Writes the prompt turn `task_started` held for the Agent call `call`, if any: something
-    /// else of its thread came first, so the stream will not send the prompt as a message.
-    pub(crate) fn held_prompt(&mut self, call: &str, emit: &mut impl FnMut(EventKind)) {
-        if let Some(turn) = self.task_prompts.remove(call) {
-            emit(EventKind::user_turn(turn));
-        }
-    }
-
-    /// The input ended: writes every prompt turn still held, in the order the calls' ids sort
-    /// (a stream cut before any sub-agent message).
-    pub(crate) fn held_prompts(&mut self, emit: &mut impl FnMut(EventKind)) {
-        let mut calls: Vec<String> = self.task_prompts.keys().cloned().collect();
-        calls.sort();
-        for c in calls {
-            self.held_prompt(&c, emit);
-        }
-    }
-}
+impl ClaudeMessages {}
 
 /// A message's content as blocks (a plain string content becomes one text block).
 fn elements(content: Content<'_>) -> Vec<Element<'_>> {
@@ -615,16 +567,4 @@ fn text_then_parts(text: String, parts: Vec<Part>) -> Vec<Part> {
     }
     turn_parts.extend(parts);
     turn_parts
-}
-
-/// The thread's own first message is the prompt `task_started` held: the held turn, with this
-/// message's time and id where it has them.
-fn held_turn_at(mut turn: Turn, timestamp: Option<String>, id: Option<String>) -> Turn {
-    if let Some(ts) = timestamp {
-        turn.timestamp = Some(ts);
-    }
-    if let Some(id) = id {
-        turn.id = id;
-    }
-    turn
 }

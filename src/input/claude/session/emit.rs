@@ -490,17 +490,7 @@ impl Emitter {
         let Some(agent) = self.agents[i].take() else {
             return;
         };
-        out.push(Event {
-            line,
-            kind: EventKind::SubtaskStarted {
-                task_id: agent.agent_id.clone(),
-                tool_call_id: Some(call.to_owned()),
-                description: agent.description.clone(),
-                subagent_type: agent.agent_type.clone(),
-                task_type: None,
-            },
-        });
-        self.started.insert(call.to_owned());
+        self.announce(call, &agent, line, out);
         let elsewhere = self.elsewhere(&agent.log);
         self.stack
             .push(Frame::new(agent.log, Some(call.to_owned()), elsewhere));

@@ -51,7 +51,8 @@ impl Emitter {
         self.loose_entry(log, l, out, report);
     }
 
-    /// Follow mode: a sub-agent's transcript appeared; its rows follow, threaded under `call`.
+    /// A sub-agent's run starts under `call` (follow mode: its transcript appeared; a saved
+    /// session: after the Agent call's row); its rows follow, threaded under the call.
     pub(crate) fn announce(&mut self, call: &str, agent: &Agent, line: u64, out: &mut Vec<Event>) {
         out.push(Event {
             line,
