@@ -397,139 +397,152 @@ fn upstream_conformance_vectors() {
         }
         // The same on what a reader sees: the text view (everything shown), Markdown and the
         // HTML page.
-        for to in ["text", "md", "html"] {
-            let out = crate::util::scribe()
-                .args(["--to", to, "--color", "never", "--full"])
-                .arg(up.join(fx["envelopes_file"].as_str().unwrap()))
-                .output()
-                .unwrap();
-            assert!(out.status.success(), "{name}: --to {to}");
-            let page = String::from_utf8_lossy(&out.stdout);
-            // HTML marks changed words and highlights code inside the text: read its text.
-            let page = match to {
-                "html" => text_of_html(&page),
-                _ => page.into_owned(),
-            };
-            // Qwen's own UI words for a state (`completed`, `selected:allow`): scribe shows
-            // the state as a mark and words of its own; the facts must be there.
-            let ui_words = ["completed", "selected:allow"];
-            for s in fx["expectedContains"].as_array().unwrap() {
-                let s = s.as_str().unwrap();
-                if ui_words.contains(&s) {
-                    continue;
-                }
-                let escaped = s
-                    .replace('&', "&amp;")
-                    .replace('<', "&lt;")
-                    .replace('>', "&gt;");
-                assert!(
-                    page.contains(s) || page.contains(&escaped),
-                    "{name}: --to {to} misses {s:?}"
-                );
-            }
-            for s in fx["expectedAbsent"].as_array().into_iter().flatten() {
-                let s = s.as_str().unwrap();
-                assert!(!page.contains(s), "{name}: --to {to} shows {s:?}");
-            }
-        }
-        let all = calls(&turns(&recs));
-        let text = |role: &str| -> Vec<String> {
-            turns(&recs)
-                .iter()
-                .filter(|t| t["role"] == role)
-                .flat_map(|t| t["parts"].as_array().unwrap().iter())
-                .filter_map(|p| p["text"].as_str().map(str::to_owned))
-                .collect()
+        assert_views_show(name, &up.join(fx["envelopes_file"].as_str().unwrap()), fx);
+        assert_vector_shape(name, &recs);
+    }
+}
+
+/// An upstream vector's expected strings, on the text view (everything shown), Markdown and
+/// the HTML page of its `file`: each present but Qwen's own UI words for a state, none of its
+/// absent ones.
+fn assert_views_show(name: &str, file: &Path, fx: &Value) {
+    for to in ["text", "md", "html"] {
+        let out = crate::util::scribe()
+            .args(["--to", to, "--color", "never", "--full"])
+            .arg(file)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name}: --to {to}");
+        let page = String::from_utf8_lossy(&out.stdout);
+        // HTML marks changed words and highlights code inside the text: read its text.
+        let page = match to {
+            "html" => text_of_html(&page),
+            _ => page.into_owned(),
         };
-        let notices = |source: &str| {
-            recs.iter()
-                .filter(|r| r["notice"]["source"] == source)
-                .count()
-        };
-        // Qwen's transcript blocks, mapped onto ours.
-        match name {
-            "simple-chat" => {
-                assert_eq!(text("user"), ["hello world"]);
-                assert_eq!(text("assistant"), ["hi there"], "one part per message");
+        // Qwen's own UI words for a state (`completed`, `selected:allow`): scribe shows
+        // the state as a mark and words of its own; the facts must be there.
+        let ui_words = ["completed", "selected:allow"];
+        for s in fx["expectedContains"].as_array().unwrap() {
+            let s = s.as_str().unwrap();
+            if ui_words.contains(&s) {
+                continue;
             }
-            "tool-call-lifecycle" => {
-                let c = call(&all, "t1");
-                assert_eq!(c["state"], "success");
-                assert_eq!(c["input"]["command"], "npm test");
-                assert_eq!(c["output"], "all tests pass");
-            }
-            "file-edit-diff" => {
-                let c = call(&all, "edit-1");
-                assert_eq!(c["state"], "success");
-                assert_eq!(c["input"]["path"], "/work/auth.ts");
-                // ACP's edit shape (`oldText`/`newText`), with no tool name: an edit, shown
-                // as a diff.
-                assert_eq!(c["kind"]["type"], "edit");
-                assert_eq!(c["kind"]["new"], "function login() { return token; }");
-            }
-            "mcp-invocation" => {
-                let c = call(&all, "mcp-1");
-                assert_eq!(c["caller"], "mcp");
-                assert_eq!(c["mcpServer"], "github");
-            }
-            "permission-lifecycle" => {
-                // No call id in the request: a permission block becomes two notices.
-                assert_eq!(notices("permission_request"), 1);
-                assert_eq!(notices("permission_resolved"), 1);
-            }
-            "mcp-budget-warning" => assert_eq!(notices("mcp_budget_warning"), 1),
-            "cancellation-propagates" => {
-                // No cancellation arrives and the input ends: the call stays running, with no
-                // error made up, and the transcript says it is incomplete.
-                let c = call(&all, "long-task");
-                assert_eq!(c["state"], "running");
-                assert!(c.get("errorText").is_none(), "{c}");
-                assert_eq!(c["sidecar"]["status"], "in_progress");
-                assert_eq!(notices("incomplete"), 1);
-            }
-            "malformed-payload-redaction" => {
-                let debug: Vec<&Value> = recs.iter().filter(|r| r["kind"] == "debug").collect();
-                assert_eq!(debug.len(), 1);
-                assert!(
-                    debug[0]["reason"]
-                        .as_str()
-                        .unwrap()
-                        .starts_with("malformed mcp_budget_warning payload"),
-                    "{}",
-                    debug[0]
-                );
-            }
-            "auth-device-flow-success" => {
-                assert_eq!(notices("auth_device_flow_started"), 1);
-                assert_eq!(notices("auth_device_flow_authorized"), 1);
-            }
-            "available-commands-typed-event" => {
-                let s = recs.iter().find(|r| r["kind"] == "session").unwrap();
-                assert_eq!(
-                    s["slashCommands"],
-                    serde_json::json!(["memory", "mcp", "agents"])
-                );
-                assert!(!recs.iter().any(|r| r["kind"] == "notice"));
-            }
-            "subagent-nesting" => {
-                let top: Vec<&Value> = turns(&recs);
-                assert_eq!(
-                    top.len(),
-                    1,
-                    "the child's turn is nested, not at the top level"
-                );
-                let parent = &top[0]["parts"][0]["call"];
-                assert_eq!(parent["toolCallId"], "task-1");
-                assert_eq!(parent["caller"], "subagent");
-                assert_eq!(call(&all, "grep-1")["input"]["pattern"], "TODO");
-                let inner = parent["subagent"]["transcript"].as_array().unwrap();
-                assert!(inner.iter().all(|t| t["parentTaskId"] == "task-1"));
-                // The input ends while the sub-agent works: it is running, not failed.
-                assert_eq!(parent["state"], "running");
-                assert_eq!(parent["subagent"]["status"], "running");
-            }
-            other => panic!("an upstream vector this test does not know: {other}"),
+            let escaped = s
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;");
+            assert!(
+                page.contains(s) || page.contains(&escaped),
+                "{name}: --to {to} misses {s:?}"
+            );
         }
+        for s in fx["expectedAbsent"].as_array().into_iter().flatten() {
+            let s = s.as_str().unwrap();
+            assert!(!page.contains(s), "{name}: --to {to} shows {s:?}");
+        }
+    }
+}
+
+/// An upstream vector's transcript blocks, mapped onto ours: what each named vector must
+/// become.
+fn assert_vector_shape(name: &str, recs: &[Value]) {
+    let all = calls(&turns(recs));
+    let text = |role: &str| -> Vec<String> {
+        turns(recs)
+            .iter()
+            .filter(|t| t["role"] == role)
+            .flat_map(|t| t["parts"].as_array().unwrap().iter())
+            .filter_map(|p| p["text"].as_str().map(str::to_owned))
+            .collect()
+    };
+    let notices = |source: &str| {
+        recs.iter()
+            .filter(|r| r["notice"]["source"] == source)
+            .count()
+    };
+    // Qwen's transcript blocks, mapped onto ours.
+    match name {
+        "simple-chat" => {
+            assert_eq!(text("user"), ["hello world"]);
+            assert_eq!(text("assistant"), ["hi there"], "one part per message");
+        }
+        "tool-call-lifecycle" => {
+            let c = call(&all, "t1");
+            assert_eq!(c["state"], "success");
+            assert_eq!(c["input"]["command"], "npm test");
+            assert_eq!(c["output"], "all tests pass");
+        }
+        "file-edit-diff" => {
+            let c = call(&all, "edit-1");
+            assert_eq!(c["state"], "success");
+            assert_eq!(c["input"]["path"], "/work/auth.ts");
+            // ACP's edit shape (`oldText`/`newText`), with no tool name: an edit, shown
+            // as a diff.
+            assert_eq!(c["kind"]["type"], "edit");
+            assert_eq!(c["kind"]["new"], "function login() { return token; }");
+        }
+        "mcp-invocation" => {
+            let c = call(&all, "mcp-1");
+            assert_eq!(c["caller"], "mcp");
+            assert_eq!(c["mcpServer"], "github");
+        }
+        "permission-lifecycle" => {
+            // No call id in the request: a permission block becomes two notices.
+            assert_eq!(notices("permission_request"), 1);
+            assert_eq!(notices("permission_resolved"), 1);
+        }
+        "mcp-budget-warning" => assert_eq!(notices("mcp_budget_warning"), 1),
+        "cancellation-propagates" => {
+            // No cancellation arrives and the input ends: the call stays running, with no
+            // error made up, and the transcript says it is incomplete.
+            let c = call(&all, "long-task");
+            assert_eq!(c["state"], "running");
+            assert!(c.get("errorText").is_none(), "{c}");
+            assert_eq!(c["sidecar"]["status"], "in_progress");
+            assert_eq!(notices("incomplete"), 1);
+        }
+        "malformed-payload-redaction" => {
+            let debug: Vec<&Value> = recs.iter().filter(|r| r["kind"] == "debug").collect();
+            assert_eq!(debug.len(), 1);
+            assert!(
+                debug[0]["reason"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("malformed mcp_budget_warning payload"),
+                "{}",
+                debug[0]
+            );
+        }
+        "auth-device-flow-success" => {
+            assert_eq!(notices("auth_device_flow_started"), 1);
+            assert_eq!(notices("auth_device_flow_authorized"), 1);
+        }
+        "available-commands-typed-event" => {
+            let s = recs.iter().find(|r| r["kind"] == "session").unwrap();
+            assert_eq!(
+                s["slashCommands"],
+                serde_json::json!(["memory", "mcp", "agents"])
+            );
+            assert!(!recs.iter().any(|r| r["kind"] == "notice"));
+        }
+        "subagent-nesting" => {
+            let top: Vec<&Value> = turns(recs);
+            assert_eq!(
+                top.len(),
+                1,
+                "the child's turn is nested, not at the top level"
+            );
+            let parent = &top[0]["parts"][0]["call"];
+            assert_eq!(parent["toolCallId"], "task-1");
+            assert_eq!(parent["caller"], "subagent");
+            assert_eq!(call(&all, "grep-1")["input"]["pattern"], "TODO");
+            let inner = parent["subagent"]["transcript"].as_array().unwrap();
+            assert!(inner.iter().all(|t| t["parentTaskId"] == "task-1"));
+            // The input ends while the sub-agent works: it is running, not failed.
+            assert_eq!(parent["state"], "running");
+            assert_eq!(parent["subagent"]["status"], "running");
+        }
+        other => panic!("an upstream vector this test does not know: {other}"),
     }
 }
 

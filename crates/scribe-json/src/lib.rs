@@ -17,6 +17,10 @@
 //! it. [`lenient`] holds the typed field readers (each reads as the `Value` accessor it stands
 //! for) and [`lenient_struct!`], which declares a struct of them.
 
+// Every public item of the reader says what it is for (the workspace lints do not ask it of the
+// other crates).
+#![warn(missing_docs)]
+
 /// Typed fields that read as `serde_json::Value`'s accessors do, and the structs made of them.
 pub mod lenient;
 /// A line's JSON values read as a `Value`: the one entry point every adapter shares.

@@ -16,8 +16,11 @@ use crate::model::details::Details;
 use crate::model::event::EventKind;
 use crate::model::transcript::{NonText, Part, Turn, TurnMeta, output_text};
 
+/// The sub-agent prompt turns held until their thread speaks.
+mod held_prompts;
 mod outcome;
 
+use held_prompts::held_turn_at;
 use outcome::{is_rejection, says_it_failed};
 
 /// What differs between the formats that share these messages: field names (the live wire and a
@@ -282,16 +285,12 @@ impl ClaudeMessages {
                 } => {
                     let sc = sidecar.take();
                     let side_text = sc.as_ref().and_then(Details::as_str);
-                    if let Some(s) = side_text.as_deref().filter(|s| s.starts_with("Error:")) {
-                        is_error = true;
-                        let text = s.trim_start_matches("Error:").trim();
-                        error_text.get_or_insert_with(|| text.to_owned());
-                    }
-                    // Details that say the call did not succeed (a Skill's ack with
-                    // `success: false`): the call ended in an error, whatever the block says.
-                    if sc.as_ref().is_some_and(says_it_failed) {
-                        is_error = true;
-                    }
+                    is_error = failed_by_details(
+                        sc.as_ref(),
+                        side_text.as_deref(),
+                        is_error,
+                        &mut error_text,
+                    );
                     // A rejection written before `toolDenialKind` existed: a denial, not an
                     // error (the fold keeps the result's output on the denied call).
                     if is_error && is_rejection(side_text.as_deref(), &output) {
@@ -340,16 +339,9 @@ impl ClaudeMessages {
         let joined = texts.join("\n");
         if let Some(p) = &thread {
             let held = parts.is_empty().then(|| self.held_prompt_is(p, &joined));
-            if let Some(mut turn) = held.flatten() {
-                // The thread's own first message is the prompt `task_started` held: the turn,
-                // with this message's time and id.
-                if let Some(ts) = timestamp {
-                    turn.timestamp = Some(ts);
-                }
-                if let Some(id) = row.uuid {
-                    turn.id = id.into_owned();
-                }
-                emit(EventKind::user_turn(turn));
+            if let Some(turn) = held.flatten() {
+                let id = row.uuid.map(std::borrow::Cow::into_owned);
+                emit(EventKind::user_turn(held_turn_at(turn, timestamp, id)));
                 return;
             }
             self.held_prompt(p, emit);
@@ -373,20 +365,10 @@ impl ClaudeMessages {
                 None => return,
             }
         }
-        let mut turn_parts = Vec::with_capacity(parts.len() + 1);
-        if !c.text.is_empty() || parts.is_empty() {
-            turn_parts.push(Part::text(c.text));
-        }
-        turn_parts.extend(parts);
-        let origin = match (&first_result, c.origin) {
-            (Some(id), crate::model::transcript::TurnOrigin::UserInput) => {
-                crate::model::transcript::TurnOrigin::ToolReturn {
-                    tool_call_id: id.clone(),
-                }
-            }
-            (_, o) => o,
-        };
+        let turn_parts = text_then_parts(c.text, parts);
+        let origin = origin_after_results(first_result.as_deref(), c.origin);
         self.user_count += 1;
+        let source_tool_call_id = row.take_source_tool_call_id();
         let id = row
             .uuid
             .map(std::borrow::Cow::into_owned)
@@ -401,11 +383,6 @@ impl ClaudeMessages {
             .in_thread(thread.clone())
             .with_meta(meta)
             .at(timestamp);
-        let source_tool_call_id = row
-            .source_tool_use_id_saved
-            .or(row.source_tool_use_id)
-            .flatten()
-            .map(std::borrow::Cow::into_owned);
         emit(EventKind::UserTurn {
             turn: Box::new(turn),
             source_tool_call_id,
@@ -463,19 +440,6 @@ impl ClaudeMessages {
             .at(timestamp.clone())
     }
 
-    /// The prompt turn `task_started` held for the sub-agent thread of the call `thread`, taken,
-    /// when a message of that thread whose text is `text` is that same prompt.
-    fn held_prompt_is(&mut self, thread: &str, text: &str) -> Option<Turn> {
-        let same = |t: &Turn| match t.parts.first() {
-            Some(Part::Text { text: held, .. }) => held.trim() == text.trim(),
-            _ => false,
-        };
-        if !self.task_prompts.get(thread).is_some_and(same) {
-            return None;
-        }
-        self.task_prompts.remove(thread)
-    }
-
     /// A main-thread message that is only a `<task-notification>` for a task: the task's end,
     /// emitted as its event, or, when the system `task_notification` said it already, a trace
     /// record that keeps the message (fields and raw text), hidden from readers as a repeat.
@@ -513,45 +477,7 @@ impl ClaudeMessages {
     }
 }
 
-impl ClaudeMessages {
-    /// `task_started.prompt` (the stream): the sub-agent's prompt turn, as a saved session has
-    /// it, so a stream that does not send the thread's first user message still shows it.
-    pub(crate) fn subagent_prompt(&mut self, t: &TaskLine<'_>) {
-        let (Some(call), Some(prompt)) = (t.tool_use_id.as_deref(), t.prompt.as_deref()) else {
-            return;
-        };
-        if prompt.trim().is_empty() || !self.subagent_threads_seen.insert(call.to_owned()) {
-            return;
-        }
-        let id = format!("{}-prompt", t.task_id.as_deref().unwrap_or_default());
-        let origin = crate::model::transcript::TurnOrigin::SubagentPrompt {
-            parent_tool_call_id: call.to_owned(),
-        };
-        let turn = Turn::user(id, origin, vec![Part::text(prompt.to_owned())])
-            .in_thread(Some(call.to_owned()))
-            .at(t.timestamp.as_deref().map(str::to_owned));
-        // Held: the thread's own first message, when it comes, gives the time (`task_prompts`).
-        self.task_prompts.insert(call.to_owned(), turn);
-    }
-
-    /// Writes the prompt turn `task_started` held for the Agent call `call`, if any: something
-    /// else of its thread came first, so the stream will not send the prompt as a message.
-    pub(crate) fn held_prompt(&mut self, call: &str, emit: &mut impl FnMut(EventKind)) {
-        if let Some(turn) = self.task_prompts.remove(call) {
-            emit(EventKind::user_turn(turn));
-        }
-    }
-
-    /// The input ended: writes every prompt turn still held, in the order the calls' ids sort
-    /// (a stream cut before any sub-agent message).
-    pub(crate) fn held_prompts(&mut self, emit: &mut impl FnMut(EventKind)) {
-        let mut calls: Vec<String> = self.task_prompts.keys().cloned().collect();
-        calls.sort();
-        for c in calls {
-            self.held_prompt(&c, emit);
-        }
-    }
-}
+impl ClaudeMessages {}
 
 /// A message's content as blocks (a plain string content becomes one text block).
 fn elements(content: Content<'_>) -> Vec<Element<'_>> {
@@ -594,4 +520,51 @@ pub(crate) fn local_command_turn(v: &Value) -> EventKind {
         .with_meta(meta)
         .at(opt_string(v, "timestamp"));
     EventKind::user_turn(turn)
+}
+
+/// Whether a tool result ended in an error, by its block's flag and its details: details whose
+/// text starts with `Error:` (that text is then the error's, unless the block gave one), or that
+/// say the call did not succeed (a Skill's ack with `success: false`), whatever the block says.
+fn failed_by_details(
+    sc: Option<&Details>,
+    side_text: Option<&str>,
+    mut is_error: bool,
+    error_text: &mut Option<String>,
+) -> bool {
+    if let Some(s) = side_text.filter(|s| s.starts_with("Error:")) {
+        is_error = true;
+        let text = s.trim_start_matches("Error:").trim();
+        error_text.get_or_insert_with(|| text.to_owned());
+    }
+    if sc.is_some_and(says_it_failed) {
+        is_error = true;
+    }
+    is_error
+}
+
+/// A user message's origin once its tool results are known: typed input that came with a
+/// result is the return of that result's call.
+fn origin_after_results(
+    first_result: Option<&str>,
+    origin: crate::model::transcript::TurnOrigin,
+) -> crate::model::transcript::TurnOrigin {
+    match (first_result, origin) {
+        (Some(id), crate::model::transcript::TurnOrigin::UserInput) => {
+            crate::model::transcript::TurnOrigin::ToolReturn {
+                tool_call_id: id.to_owned(),
+            }
+        }
+        (_, o) => o,
+    }
+}
+
+/// A user turn's parts: its text first (kept, even empty, when there is nothing else), then
+/// the message's other parts.
+fn text_then_parts(text: String, parts: Vec<Part>) -> Vec<Part> {
+    let mut turn_parts = Vec::with_capacity(parts.len() + 1);
+    if !text.is_empty() || parts.is_empty() {
+        turn_parts.push(Part::text(text));
+    }
+    turn_parts.extend(parts);
+    turn_parts
 }

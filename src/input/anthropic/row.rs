@@ -305,6 +305,16 @@ impl Row<'_> {
         }
     }
 
+    /// The call this message answers (`sourceToolUseID` of a saved log, else the stream's
+    /// `source_tool_use_id`), when given and not `null`.
+    pub(crate) fn take_source_tool_call_id(&mut self) -> Option<String> {
+        self.source_tool_use_id_saved
+            .take()
+            .or(self.source_tool_use_id.take())
+            .flatten()
+            .map(Cow::into_owned)
+    }
+
     /// The result details (`tool_use_result` / `toolUseResult`) when there and not `null`.
     pub(crate) fn take_details(&mut self, spelling: Spelling) -> Option<Details> {
         match spelling {

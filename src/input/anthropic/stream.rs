@@ -110,43 +110,7 @@ impl StreamJson {
         match ty {
             "assistant" => self.core.assistant(&v, self.wire, &mut emit),
             "user" => self.core.user(&v, self.wire, &mut emit),
-            "system" => {
-                let mut kinds = Vec::new();
-                let known = system(&v, &mut |k| kinds.push(k));
-                for k in kinds {
-                    if let EventKind::SessionInit { session } = &k {
-                        self.session = Some((**session).clone());
-                    }
-                    // Ended already by its `<task-notification>` message (which carries the
-                    // same status, summary and usage): a trace record, not a second end.
-                    if self.core.ended_by_message(&k) {
-                        emit(crate::input::anthropic::system::info(
-                            &v,
-                            "task_notification",
-                            crate::model::session::Level::Trace,
-                            "a task_notification for a task its <task-notification> message already ended".into(),
-                        ));
-                        continue;
-                    }
-                    emit(k);
-                }
-                if str_of(&v, "subtype") == "status" {
-                    self.permission_mode(&v, &mut emit);
-                }
-                if !known {
-                    push_debug(
-                        out,
-                        line,
-                        &format!("unknown system subtype {:?}", str_of(&v, "subtype")),
-                    );
-                } else {
-                    let task = TaskLine::from_value(&v);
-                    if task.subtype.as_deref() == Some("task_started") {
-                        self.core.subagent_prompt(&task);
-                    }
-                    self.core.system_task(&task);
-                }
-            }
+            "system" => self.system_line(&v, line, out),
             "result" => emit(EventKind::Notice {
                 notice: Box::new(result_notice(&v, &mut self.costs)),
             }),
@@ -165,36 +129,8 @@ impl StreamJson {
                 Level::Info,
                 string(&v, "summary"),
             )),
-            "auth_status" => {
-                let text = v
-                    .get("output")
-                    .and_then(Value::as_array)
-                    .map(|a| {
-                        a.iter()
-                            .filter_map(Value::as_str)
-                            .collect::<Vec<_>>()
-                            .join("\n")
-                    })
-                    .unwrap_or_default();
-                let level = if v.get("error").is_some_and(|e| !e.is_null()) {
-                    Level::Error
-                } else {
-                    Level::Info
-                };
-                emit(info(&v, "auth_status", level, text))
-            }
-            "rate_limit_event" => {
-                let i = v.get("rate_limit_info").cloned().unwrap_or(Value::Null);
-                emit(EventKind::Notice {
-                    notice: Box::new(SystemNotice::RateLimit {
-                        at: opt_string(&v, "timestamp"),
-                        status: string(&i, "status"),
-                        resets_at: i.get("resetsAt").cloned(),
-                        rate_limit_type: opt_string(&i, "rateLimitType"),
-                        info: i,
-                    }),
-                })
-            }
+            "auth_status" => emit(auth_status(&v)),
+            "rate_limit_event" => emit(rate_limit(&v)),
             "prompt_suggestion" => emit(info(
                 &v,
                 "prompt_suggestion",
@@ -222,6 +158,50 @@ impl StreamJson {
                 })
             }
             _ => push_debug(out, line, &format!("unknown message type {ty:?}")),
+        }
+    }
+
+    /// A `system` line: its events (the session's `init` kept, a task's end its
+    /// `<task-notification>` message already said demoted to a trace record), the permission mode
+    /// of a `status`, and a `debug` record for a subtype nobody knows.
+    fn system_line(&mut self, v: &Value, line: &InputLine, out: &mut Vec<Event>) {
+        let n = line.number;
+        let mut emit = |kind: EventKind| out.push(Event { line: n, kind });
+        let mut kinds = Vec::new();
+        let known = system(v, &mut |k| kinds.push(k));
+        for k in kinds {
+            if let EventKind::SessionInit { session } = &k {
+                self.session = Some((**session).clone());
+            }
+            // Ended already by its `<task-notification>` message (which carries the
+            // same status, summary and usage): a trace record, not a second end.
+            if self.core.ended_by_message(&k) {
+                emit(crate::input::anthropic::system::info(
+                    v,
+                    "task_notification",
+                    crate::model::session::Level::Trace,
+                    "a task_notification for a task its <task-notification> message already ended"
+                        .into(),
+                ));
+                continue;
+            }
+            emit(k);
+        }
+        if str_of(v, "subtype") == "status" {
+            self.permission_mode(v, &mut emit);
+        }
+        if !known {
+            push_debug(
+                out,
+                line,
+                &format!("unknown system subtype {:?}", str_of(v, "subtype")),
+            );
+        } else {
+            let task = TaskLine::from_value(v);
+            if task.subtype.as_deref() == Some("task_started") {
+                self.core.subagent_prompt(&task);
+            }
+            self.core.system_task(&task);
         }
     }
 
@@ -544,5 +524,39 @@ impl StreamJson {
                 what: format!("stream_event/{other}"),
             }),
         }
+    }
+}
+
+/// An `auth_status` line: its output lines as one notice, an error when it carries an error.
+fn auth_status(v: &Value) -> EventKind {
+    let text = v
+        .get("output")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default();
+    let level = if v.get("error").is_some_and(|e| !e.is_null()) {
+        Level::Error
+    } else {
+        Level::Info
+    };
+    info(v, "auth_status", level, text)
+}
+
+/// A `rate_limit_event` line: the notice of its `rate_limit_info`, kept whole.
+fn rate_limit(v: &Value) -> EventKind {
+    let i = v.get("rate_limit_info").cloned().unwrap_or(Value::Null);
+    EventKind::Notice {
+        notice: Box::new(SystemNotice::RateLimit {
+            at: opt_string(v, "timestamp"),
+            status: string(&i, "status"),
+            resets_at: i.get("resetsAt").cloned(),
+            rate_limit_type: opt_string(&i, "rateLimitType"),
+            info: i,
+        }),
     }
 }

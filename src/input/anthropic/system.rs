@@ -170,17 +170,29 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
         "local_command_output" | "local_command" => {
             emit(crate::input::anthropic::messages::local_command_turn(v))
         }
+        _ => match info_line(v, sub) {
+            Some(kind) => emit(kind),
+            None => return false,
+        },
+    }
+    true
+}
+
+/// A `system` subtype that is a line of information for the reader (a refusal, a plugin's
+/// install, a count of memories recalled …) as its notice; `None` when the subtype is unknown.
+fn info_line(v: &Value, sub: &str) -> Option<EventKind> {
+    Some(match sub {
         "model_refusal_fallback" | "model_refusal_no_fallback" => {
-            emit(info(v, sub, Level::Warning, string(v, "content")))
+            info(v, sub, Level::Warning, string(v, "content"))
         }
         "informational" => {
             let level = match str_of(v, "level") {
                 "warning" => Level::Warning,
                 _ => Level::Info,
             };
-            emit(info(v, sub, level, string(v, "content")))
+            info(v, sub, level, string(v, "content"))
         }
-        "notification" => emit(info(v, sub, Level::Info, string(v, "text"))),
+        "notification" => info(v, sub, Level::Info, string(v, "text")),
         "plugin_install" => {
             let text = format!("plugin {} {}", str_of(v, "name"), str_of(v, "status"));
             let level = if v.get("error").is_some() {
@@ -188,51 +200,45 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
             } else {
                 Level::Trace
             };
-            emit(info(v, sub, level, text))
+            info(v, sub, level, text)
         }
-        "worker_shutting_down" => emit(info(v, sub, Level::Warning, string(v, "reason"))),
-        "mirror_error" => emit(info(v, sub, Level::Error, string(v, "error"))),
+        "worker_shutting_down" => info(v, sub, Level::Warning, string(v, "reason")),
+        "mirror_error" => info(v, sub, Level::Error, string(v, "error")),
         "session_writes_lost" => {
             let text = format!("session writes lost ({})", str_of(v, "error_code"));
-            emit(info(v, sub, Level::Error, text))
+            info(v, sub, Level::Error, text)
         }
         "memory_recall" => {
             let n = v
                 .get("memories")
                 .and_then(Value::as_array)
                 .map_or(0, Vec::len);
-            emit(info(v, sub, Level::Info, format!("recalled {n} memories")))
+            info(v, sub, Level::Info, format!("recalled {n} memories"))
         }
         "thinking_tokens" => {
             let n = v
                 .get("estimated_tokens")
                 .and_then(Value::as_u64)
                 .unwrap_or(0);
-            emit(info(v, sub, Level::Trace, format!("thinking: ~{n} tokens")))
+            info(v, sub, Level::Trace, format!("thinking: ~{n} tokens"))
         }
         "background_tasks_changed" => {
             let n = v.get("tasks").and_then(Value::as_array).map_or(0, Vec::len);
-            emit(info(v, sub, Level::Trace, format!("{n} background tasks")))
+            info(v, sub, Level::Trace, format!("{n} background tasks"))
         }
         "commands_changed" => {
             let n = v
                 .get("commands")
                 .and_then(Value::as_array)
                 .map_or(0, Vec::len);
-            emit(info(
-                v,
-                sub,
-                Level::Trace,
-                format!("{n} commands available"),
-            ))
+            info(v, sub, Level::Trace, format!("{n} commands available"))
         }
         "control_request_progress" => {
             let text = format!("request {}", str_of(v, "status"));
-            emit(info(v, sub, Level::Trace, text))
+            info(v, sub, Level::Trace, text)
         }
-        _ => return false,
-    }
-    true
+        _ => return None,
+    })
 }
 
 /// A task line's event, read the typed way (`typed_system`) from the `Value`: one mapping for

@@ -10,6 +10,8 @@ mod background;
 pub(crate) mod chat;
 pub(crate) mod daemon;
 mod messages;
+/// The calls still open at the end of a prompt.
+mod open_calls;
 mod order;
 mod permissions;
 mod plan;

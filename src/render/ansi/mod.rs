@@ -132,6 +132,80 @@ impl TextRenderer {
         Ok(())
     }
 
+    /// Whether an event is a branch's (its start, its end, or anything between): a branch's events
+    /// are shown once, under its notice (the match of `live` lists every event kind).
+    fn inside_branch(&mut self, kind: &EventKind) -> bool {
+        if let EventKind::BranchStarted { .. } = kind {
+            self.live.branch_depth += 1;
+            return true;
+        }
+        if let EventKind::BranchEnded = kind {
+            self.live.branch_depth = self.live.branch_depth.saturating_sub(1);
+            return true;
+        }
+        self.live.branch_depth > 0
+    }
+
+    /// A call's result as it arrives, drawn under its call (once: a second result for a call, a
+    /// replay, adds nothing). An Agent call's result needs its sub-agent record, and with
+    /// --context a Skill call shows the skill body that follows its result: both wait for the
+    /// item. `result` is the result as the fold applies it, so the live line and the final item
+    /// agree.
+    fn live_result(
+        &mut self,
+        out: &mut dyn Write,
+        tool_call_id: &str,
+        result: impl FnOnce() -> CallResult,
+    ) -> io::Result<()> {
+        if !self.live.heads.contains_key(tool_call_id)
+            || self.live.results.contains(tool_call_id)
+            || self.results_in_call_order
+        {
+            return Ok(());
+        }
+        self.head_before_result(out, tool_call_id)?;
+        let Some(call) = self.live.heads.get(tool_call_id) else {
+            return Ok(());
+        };
+        if crate::render::summary::is_agent_call(call)
+            || (call.skill.is_some() && self.view.context)
+        {
+            return Ok(());
+        }
+        let mut call = call.clone();
+        call.set_result(result());
+        let lines = self.view.call_result(&call, 0);
+        self.call_lines(out, &call, &lines)?;
+        self.live.results.insert(tool_call_id.to_owned());
+        Ok(())
+    }
+
+    /// A sub-agent's progress line, under the call that started it, when it says something new.
+    fn live_progress(
+        &mut self,
+        out: &mut dyn Write,
+        call_id: Option<String>,
+        description: &str,
+    ) -> io::Result<()> {
+        let Some(call) = call_id.and_then(|id| self.live.heads.get(&id)).cloned() else {
+            return Ok(());
+        };
+        if self
+            .live
+            .progress
+            .get(&call.tool_call_id)
+            .map(String::as_str)
+            == Some(description)
+        {
+            return Ok(());
+        }
+        self.live
+            .progress
+            .insert(call.tool_call_id.clone(), description.to_owned());
+        let lines = self.view.progress_line(description, 0);
+        self.call_lines(out, &call, &lines)
+    }
+
     /// Writes lines that belong to a call: right below it when it was the last thing written,
     /// else as a new block that starts with a reminder of the call.
     fn call_lines(
@@ -215,17 +289,7 @@ impl Render for TextRenderer {
     }
 
     fn live(&mut self, out: &mut dyn Write, event: &Event) -> io::Result<()> {
-        // A branch's events are shown once, under its notice (the second match below lists
-        // every event kind).
-        if let EventKind::BranchStarted { .. } = &event.kind {
-            self.live.branch_depth += 1;
-            return Ok(());
-        }
-        if let EventKind::BranchEnded = &event.kind {
-            self.live.branch_depth = self.live.branch_depth.saturating_sub(1);
-            return Ok(());
-        }
-        if self.live.branch_depth > 0 {
+        if self.inside_branch(&event.kind) {
             return Ok(());
         }
         match &event.kind {
@@ -273,39 +337,13 @@ impl Render for TextRenderer {
                 facts,
                 server_run: _,
                 timestamp: _,
-            } => {
-                // A second result for a call (a replay) adds nothing: the first one stands.
-                if !self.live.heads.contains_key(tool_call_id)
-                    || self.live.results.contains(tool_call_id)
-                    || self.results_in_call_order
-                {
-                    return Ok(());
-                }
-                self.head_before_result(out, tool_call_id)?;
-                let Some(call) = self.live.heads.get(tool_call_id) else {
-                    return Ok(());
-                };
-                // An Agent call's result needs its sub-agent record, and with --context a Skill
-                // call shows the skill body that follows its result: both wait for the item.
-                if crate::render::summary::is_agent_call(call)
-                    || (call.skill.is_some() && self.view.context)
-                {
-                    return Ok(());
-                }
-                // The result as the fold applies it, so the live line and the final item agree.
-                let mut call = call.clone();
-                call.set_result(CallResult {
-                    is_error: *is_error,
-                    output: output.clone(),
-                    error_text: error_text.clone(),
-                    sidecar: sidecar.clone(),
-                    facts: facts.clone(),
-                });
-                let lines = self.view.call_result(&call, 0);
-                self.call_lines(out, &call, &lines)?;
-                self.live.results.insert(tool_call_id.clone());
-                Ok(())
-            }
+            } => self.live_result(out, tool_call_id, || CallResult {
+                is_error: *is_error,
+                output: output.clone(),
+                error_text: error_text.clone(),
+                sidecar: sidecar.clone(),
+                facts: facts.clone(),
+            }),
             EventKind::ToolUpdate {
                 tool_call_id,
                 input: Some(input),
@@ -346,17 +384,7 @@ impl Render for TextRenderer {
                 let call_id = tool_call_id
                     .clone()
                     .or_else(|| self.live.tasks.get(task_id).cloned());
-                let Some(call) = call_id.and_then(|id| self.live.heads.get(&id)).cloned() else {
-                    return Ok(());
-                };
-                if self.live.progress.get(&call.tool_call_id) == Some(description) {
-                    return Ok(());
-                }
-                self.live
-                    .progress
-                    .insert(call.tool_call_id.clone(), description.clone());
-                let lines = self.view.progress_line(description, 0);
-                self.call_lines(out, &call, &lines)
+                self.live_progress(out, call_id, description)
             }
             // Shown when their items arrive (sub-agent threads inside their Agent call, a result
             // notice after the turns it closes), or nothing to show as it happens.

@@ -46,19 +46,7 @@ impl View {
                 post_tokens,
                 ..
             } => (
-                format!(
-                    "conversation compacted{}{}",
-                    trigger
-                        .as_deref()
-                        .map(|t| format!(" ({t})"))
-                        .unwrap_or_default(),
-                    match (pre_tokens, post_tokens) {
-                        (Some(a), Some(b)) =>
-                            format!(" · {} → {} tokens", thousands(*a), thousands(*b)),
-                        (Some(a), None) => format!(" · {} tokens before", thousands(*a)),
-                        _ => String::new(),
-                    }
-                ),
+                compact_text(trigger.as_deref(), *pre_tokens, *post_tokens),
                 pal.dim,
             ),
             SystemNotice::Hook {
@@ -70,19 +58,9 @@ impl View {
                 outcome,
             } => {
                 let ended = *status == HookStatus::Response;
-                let mut t =
-                    notice_text::hook_line(hook_name, ended, outcome.as_deref(), *exit_code);
-                if hook_name.is_empty() {
-                    t = format!("hook {event}");
-                }
+                let t = hook_title(hook_name, event, ended, outcome.as_deref(), *exit_code);
                 let failed = exit_code.is_some_and(|c| c != 0);
-                let mut lines = self.note(&t, if failed { pal.warning } else { pal.dim }, depth);
-                if self.context {
-                    if let Some(o) = output.as_deref().filter(|o| !o.trim().is_empty()) {
-                        lines.extend(self.marked("  ", pal.dim, o, pal.dim, depth, 10));
-                    }
-                }
-                return lines;
+                return self.hook_lines(&t, failed, output.as_deref(), depth);
             }
             SystemNotice::SessionState { .. } => return Vec::new(),
             SystemNotice::Status { status, detail } => match detail {
@@ -92,18 +70,9 @@ impl View {
                 ),
                 None => return Vec::new(),
             },
-            SystemNotice::FilesPersisted { files, failed } => (
-                format!(
-                    "files persisted: {}{}",
-                    files.join(", "),
-                    if failed.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" ({} failed)", failed.len())
-                    }
-                ),
-                pal.dim,
-            ),
+            SystemNotice::FilesPersisted { files, failed } => {
+                (files_text(files, failed.len()), pal.dim)
+            }
             SystemNotice::Elicitation { server, .. } => (notice_text::elicitation(server), pal.dim),
             SystemNotice::PermissionDenied {
                 tool_name, message, ..
@@ -119,27 +88,9 @@ impl View {
                 result,
                 ..
             } => {
-                let word = status
-                    .map(|s| format!("{s:?}").to_lowercase())
-                    .unwrap_or_else(|| "updated".into());
-                let what = summary.as_deref().or(description.as_deref()).unwrap_or("");
-                let line = format!(
-                    "task {task_id} {word}{}",
-                    if what.is_empty() {
-                        String::new()
-                    } else {
-                        format!(": {what}")
-                    }
-                );
-                let Some(r) = result else {
-                    return self.note(&format!("· {line}"), pal.dim, depth);
-                };
-                // The task's own report (a background agent's final words), under its line.
-                let mut lines = self.note(&format!("· {line}"), pal.dim, depth);
-                for l in r.trim().lines() {
-                    lines.extend(self.note(l, pal.result, depth + 1));
-                }
-                return lines;
+                let what = summary.as_deref().or(description.as_deref());
+                let line = task_text(task_id, status.as_ref(), what);
+                return self.task_lines(&line, result.as_deref(), depth);
             }
             SystemNotice::MissedEvents { from, to, reason } => (
                 crate::render::notice_text::missed_events(*from, *to, reason),
@@ -149,11 +100,7 @@ impl View {
                 let mut lines = self.note("sub-agent without its Agent call:", pal.dim, depth);
                 lines.extend(self.subagent_status(record, depth));
                 if self.full {
-                    for t in &record.transcript {
-                        for b in self.turn_blocks(t, depth + 1) {
-                            lines.extend(b);
-                        }
-                    }
+                    lines.extend(self.nested_turns(&record.transcript, depth + 1));
                 }
                 return lines;
             }
@@ -161,11 +108,7 @@ impl View {
                 // Left behind by a rewind: its turns stay readable, indented under the heading.
                 let heading = format!("· {}", notice_text::branch(turns.len()));
                 let mut lines = self.note(&heading, pal.dim, depth);
-                for t in turns {
-                    for b in self.turn_blocks(t, depth + 1) {
-                        lines.extend(b);
-                    }
-                }
+                lines.extend(self.nested_turns(turns, depth + 1));
                 return lines;
             }
             SystemNotice::Result {
@@ -176,31 +119,9 @@ impl View {
                 permission_denials,
                 ..
             } => {
-                let mut lines = Vec::new();
-                if *is_error {
-                    let word = if subtype == "success" || subtype.is_empty() {
-                        "error"
-                    } else {
-                        subtype.as_str()
-                    };
-                    let mut t = format!("✗ {word}");
-                    if let Some(r) = terminal_reason.as_deref().filter(|r| *r != "completed") {
-                        t.push_str(&format!(" ({r})"));
-                    }
-                    if !errors.is_empty() {
-                        t.push_str(&format!(": {}", errors.join("; ")));
-                    }
-                    lines.extend(self.note(&t, pal.error, depth));
-                }
-                if !permission_denials.is_empty() {
-                    let n = permission_denials.len();
-                    lines.extend(self.note(
-                        &format!("{n} tool call{} denied", if n == 1 { "" } else { "s" }),
-                        pal.dim,
-                        depth,
-                    ));
-                }
-                return lines;
+                let failure =
+                    is_error.then(|| failure_text(subtype, terminal_reason.as_deref(), errors));
+                return self.result_lines(failure, permission_denials.len(), depth);
             }
             SystemNotice::Info { level, text, .. } => match level {
                 Level::Trace => return Vec::new(),
@@ -211,4 +132,144 @@ impl View {
         };
         self.note(&format!("· {text}"), style, depth)
     }
+
+    /// A hook's line, a warning when it exited non-zero, with what it wrote under it when the
+    /// view shows context.
+    fn hook_lines(
+        &self,
+        title: &str,
+        failed: bool,
+        output: Option<&str>,
+        depth: usize,
+    ) -> Vec<Line> {
+        let pal = &self.pal;
+        let mut lines = self.note(title, if failed { pal.warning } else { pal.dim }, depth);
+        if self.context {
+            if let Some(o) = output.filter(|o| !o.trim().is_empty()) {
+                lines.extend(self.marked("  ", pal.dim, o, pal.dim, depth, 10));
+            }
+        }
+        lines
+    }
+
+    /// A `result`'s lines: its failure when it failed, and how many calls were denied.
+    fn result_lines(&self, failure: Option<String>, denied: usize, depth: usize) -> Vec<Line> {
+        let pal = &self.pal;
+        let mut lines = Vec::new();
+        if let Some(t) = failure {
+            lines.extend(self.note(&t, pal.error, depth));
+        }
+        if denied != 0 {
+            let n = denied;
+            lines.extend(self.note(
+                &format!("{n} tool call{} denied", if n == 1 { "" } else { "s" }),
+                pal.dim,
+                depth,
+            ));
+        }
+        lines
+    }
+
+    /// A task's line, with the task's own report (a background agent's final words) under it
+    /// when it has one.
+    fn task_lines(&self, line: &str, result: Option<&str>, depth: usize) -> Vec<Line> {
+        let pal = &self.pal;
+        let mut lines = self.note(&format!("· {line}"), pal.dim, depth);
+        if let Some(r) = result {
+            for l in r.trim().lines() {
+                lines.extend(self.note(l, pal.result, depth + 1));
+            }
+        }
+        lines
+    }
+
+    /// Turns drawn under a notice (a sub-agent's transcript, a rewound branch), one level in.
+    fn nested_turns(&self, turns: &[crate::model::transcript::Turn], depth: usize) -> Vec<Line> {
+        let mut lines = Vec::new();
+        for t in turns {
+            for b in self.turn_blocks(t, depth) {
+                lines.extend(b);
+            }
+        }
+        lines
+    }
+}
+
+/// A hook's line: its name, whether it ended, its outcome and exit code; a nameless hook is
+/// named by its event.
+fn hook_title(
+    hook_name: &str,
+    event: &str,
+    ended: bool,
+    outcome: Option<&str>,
+    exit_code: Option<i64>,
+) -> String {
+    if hook_name.is_empty() {
+        return format!("hook {event}");
+    }
+    notice_text::hook_line(hook_name, ended, outcome, exit_code)
+}
+
+/// A compaction's note: its trigger and the tokens before and after, where known.
+fn compact_text(trigger: Option<&str>, pre: Option<u64>, post: Option<u64>) -> String {
+    format!(
+        "conversation compacted{}{}",
+        trigger.map(|t| format!(" ({t})")).unwrap_or_default(),
+        match (pre, post) {
+            (Some(a), Some(b)) => format!(" · {} → {} tokens", thousands(a), thousands(b)),
+            (Some(a), None) => format!(" · {} tokens before", thousands(a)),
+            _ => String::new(),
+        }
+    )
+}
+
+/// The files a `files_persisted` notice names, and how many failed.
+fn files_text(files: &[String], failed: usize) -> String {
+    format!(
+        "files persisted: {}{}",
+        files.join(", "),
+        if failed == 0 {
+            String::new()
+        } else {
+            format!(" ({failed} failed)")
+        }
+    )
+}
+
+/// A task's line: its id, its status word (`updated` when it has none) and what it is about.
+fn task_text(
+    task_id: &str,
+    status: Option<&crate::model::transcript::SubagentStatus>,
+    what: Option<&str>,
+) -> String {
+    let word = status
+        .map(|s| format!("{s:?}").to_lowercase())
+        .unwrap_or_else(|| "updated".into());
+    let what = what.unwrap_or("");
+    format!(
+        "task {task_id} {word}{}",
+        if what.is_empty() {
+            String::new()
+        } else {
+            format!(": {what}")
+        }
+    )
+}
+
+/// A failed `result`'s line: its subtype (`error` for a plain one), its terminal reason unless
+/// `completed`, and its errors.
+fn failure_text(subtype: &str, terminal_reason: Option<&str>, errors: &[String]) -> String {
+    let word = if subtype == "success" || subtype.is_empty() {
+        "error"
+    } else {
+        subtype
+    };
+    let mut t = format!("✗ {word}");
+    if let Some(r) = terminal_reason.filter(|r| *r != "completed") {
+        t.push_str(&format!(" ({r})"));
+    }
+    if !errors.is_empty() {
+        t.push_str(&format!(": {}", errors.join("; ")));
+    }
+    t
 }

@@ -142,13 +142,11 @@ pub(crate) fn push_notice(
             status,
             rate_limit_type,
             ..
-        } => {
-            open(h, "info");
-            h.text(&sentence(&notice_text::rate_limit(
-                status,
-                rate_limit_type.as_deref(),
-            )));
-        }
+        } => push_sentence(
+            h,
+            "info",
+            &notice_text::rate_limit(status, rate_limit_type.as_deref()),
+        ),
         SystemNotice::ApiRetry {
             attempt,
             max,
@@ -156,14 +154,8 @@ pub(crate) fn push_notice(
             error_status,
             error,
         } => {
-            open(h, "warning");
-            h.raw_trusted("API retry ")
-                .num(attempt)
-                .raw_trusted("/")
-                .num(max)
-                .raw_trusted(" in ")
-                .text(&duration(*delay_ms))
-                .text(&notice_text::retry_detail(*error_status, error.as_deref()));
+            let detail = notice_text::retry_detail(*error_status, error.as_deref());
+            push_retry(h, (*attempt, *max), *delay_ms, &detail);
         }
         SystemNotice::Compact {
             trigger,
@@ -171,18 +163,7 @@ pub(crate) fn push_notice(
             post_tokens,
             ..
         } => {
-            open(h, "info");
-            h.raw_trusted("Context compacted");
-            if let Some(t) = trigger {
-                h.raw_trusted(" (").text(t).raw_trusted(")");
-            }
-            if let (Some(a), Some(b)) = (pre_tokens, post_tokens) {
-                h.raw_trusted(": ")
-                    .num(a)
-                    .raw_trusted(" → ")
-                    .num(b)
-                    .raw_trusted(" tokens");
-            }
+            push_compact(h, trigger.as_deref(), *pre_tokens, *post_tokens);
         }
         SystemNotice::Hook {
             hook_name,
@@ -194,65 +175,27 @@ pub(crate) fn push_notice(
         } => {
             // One line per hook (the fold holds its start until its end): name, event, outcome,
             // output. Only a hook whose end never came says how far it got.
-            open(h, "trace hook");
-            h.raw_trusted("Hook ").text(hook_name);
-            if !event.is_empty() && !hook_name.starts_with(event.as_str()) {
-                h.raw_trusted(" (").text(event).raw_trusted(")");
-            }
-            match status {
-                HookStatus::Started | HookStatus::Progress => {
-                    h.raw_trusted(" · started, no end reported");
-                }
-                HookStatus::Response => {}
-            }
-            if let Some(o) = outcome {
-                h.raw_trusted(" · ").text(o);
-            }
-            if let Some(c) = exit_code {
-                h.raw_trusted(" · exit ").num(c);
-            }
-            if let Some(o) = output.as_deref().filter(|o| !o.trim().is_empty()) {
-                h.raw_trusted(" · <code>")
-                    .text(o.trim_end())
-                    .raw_trusted("</code>");
-            }
+            push_hook_start(h, hook_name, event, *status);
+            push_hook_end(h, outcome.as_deref(), *exit_code, output.as_deref());
         }
         SystemNotice::SessionState { state } => {
             open(h, "trace");
             h.raw_trusted("Session ").text(state);
         }
         SystemNotice::Status { status, detail } => {
-            open(h, "trace");
-            h.raw_trusted("Status: ")
-                .text(status.as_deref().unwrap_or("—"));
-            if let Some(d) = detail {
-                h.raw_trusted(" · ").text(d);
-            }
+            push_status(h, status.as_deref(), detail.as_deref());
         }
         SystemNotice::FilesPersisted { files, failed } => {
-            open(h, "info");
-            h.raw_trusted("Files saved: ").num(files.len());
-            if !failed.is_empty() {
-                h.raw_trusted(" (")
-                    .num(failed.len())
-                    .raw_trusted(" failed)");
-            }
+            push_files(h, files.len(), failed.len());
         }
         SystemNotice::Elicitation { server, id: _ } => {
-            open(h, "info");
-            h.text(&sentence(&notice_text::elicitation(server)));
+            push_sentence(h, "info", &notice_text::elicitation(server));
         }
         SystemNotice::PermissionDenied {
             tool_name,
             tool_call_id: _,
             message,
-        } => {
-            open(h, "warning");
-            h.raw_trusted("Permission denied: ")
-                .text(tool_name)
-                .raw_trusted(" · ")
-                .text(message);
-        }
+        } => push_denied(h, tool_name, message),
         SystemNotice::Task {
             task_id,
             status,
@@ -261,29 +204,18 @@ pub(crate) fn push_notice(
             usage: _,
             result,
         } => {
-            open(h, "info");
-            h.raw_trusted("Task ")
-                .text(description.as_deref().unwrap_or(task_id));
-            if let Some(s) = status {
-                h.raw_trusted(" · ").text(&format!("{s:?}").to_lowercase());
-            }
-            if let Some(s) = summary {
-                h.raw_trusted(" · ").text(s);
-            }
-            // The task's final report (a background agent's), line breaks kept.
-            if let Some(r) = result {
-                h.raw_trusted("<p class=\"plain sub-result\">")
-                    .text(r)
-                    .raw_trusted("</p>");
-            }
+            let label = description.as_deref().unwrap_or(task_id);
+            let status = status.map(|s| format!("{s:?}").to_lowercase());
+            push_task(
+                h,
+                label,
+                status.as_deref(),
+                summary.as_deref(),
+                result.as_deref(),
+            );
         }
         SystemNotice::MissedEvents { from, to, reason } => {
-            open(h, "warning");
-            h.raw_trusted("Events missed");
-            if let (Some(a), Some(b)) = (from, to) {
-                h.raw_trusted(" ").num(a).raw_trusted("–").num(b);
-            }
-            h.raw_trusted(": ").text(reason);
+            push_missed(h, *from, *to, reason);
         }
         SystemNotice::Subagent {
             tool_call_id: _,
@@ -293,19 +225,7 @@ pub(crate) fn push_notice(
             push_subagent(h, record, &format!("{scope}-s"), None);
         }
         SystemNotice::Branch { leaf_id: _, turns } => {
-            open(h, "info");
-            h.raw_trusted("<details class=\"branch\"><summary>Rewound branch · ")
-                .num(turns.len())
-                .raw_trusted(if turns.len() == 1 {
-                    " turn</summary>"
-                } else {
-                    " turns</summary>"
-                });
-            let mut cx = Context::default();
-            for (i, t) in turns.iter().enumerate() {
-                push_turn(h, t, &format!("{scope}-b{}", i + 1), &mut cx);
-            }
-            h.raw_trusted("</details>");
+            push_branch(h, turns, scope);
         }
         SystemNotice::Result {
             subtype,
@@ -318,33 +238,8 @@ pub(crate) fn push_notice(
             ..
         } => {
             totals.add(n);
-            open(h, if *is_error { "error" } else { "result" });
-            // `success` → "Done"; `error_max_turns` → "Stopped: error max turns".
-            if subtype == "success" && !*is_error {
-                h.raw_trusted("Done");
-            } else {
-                h.raw_trusted("Stopped: ").text(&subtype.replace('_', " "));
-            }
-            if let Some(t) = turns {
-                h.raw_trusted(" · ")
-                    .num(t)
-                    .raw_trusted(if *t == 1 { " turn" } else { " turns" });
-            }
-            if let Some(d) = duration_ms {
-                h.raw_trusted(" · ").text(&duration(*d));
-            }
-            // The run's own cost, and the running total beside it when that is more.
-            match (run_cost, cost) {
-                (Some(own), Some(total)) if total - own >= 0.00005 => {
-                    h.raw_trusted(" · $")
-                        .text(&format!("{own:.4} ($"))
-                        .text(&format!("{total:.4} session so far)"));
-                }
-                (Some(c), _) | (None, Some(c)) => {
-                    h.raw_trusted(" · $").text(&format!("{c:.4}"));
-                }
-                (None, None) => {}
-            }
+            push_result_head(h, subtype, *is_error, *turns, *duration_ms);
+            push_cost(h, *run_cost, *cost);
             for e in errors {
                 h.raw_trusted(" · ").text(e);
             }
@@ -354,25 +249,216 @@ pub(crate) fn push_notice(
             level,
             text,
             data: _,
-        } => {
-            open(
-                h,
-                match level {
-                    Level::Trace => "trace",
-                    Level::Info => "info",
-                    Level::Warning => "warning",
-                    Level::Error => "error",
-                },
-            );
-            // The record's name is machinery: the words say what happened.
-            if text.trim().is_empty() {
-                h.text(&sentence(&source.replace(['_', '-'], " ")));
-            } else {
-                h.text(&sentence(text));
-            }
-        }
+        } => push_info(h, source, *level, text),
     }
     h.raw_trusted("</div>\n");
+}
+
+/// A notice that is one sentence, drawn at `class`.
+fn push_sentence(h: &mut Html, class: &'static str, text: &str) {
+    open(h, class);
+    h.text(&sentence(text));
+}
+
+/// A status line: the status (a dash when none) and its detail.
+fn push_status(h: &mut Html, status: Option<&str>, detail: Option<&str>) {
+    open(h, "trace");
+    h.raw_trusted("Status: ").text(status.unwrap_or("—"));
+    if let Some(d) = detail {
+        h.raw_trusted(" · ").text(d);
+    }
+}
+
+/// How many files were saved, and how many failed.
+fn push_files(h: &mut Html, files: usize, failed: usize) {
+    open(h, "info");
+    h.raw_trusted("Files saved: ").num(files);
+    if failed != 0 {
+        h.raw_trusted(" (").num(failed).raw_trusted(" failed)");
+    }
+}
+
+/// A denied permission: which tool, and the message.
+fn push_denied(h: &mut Html, tool_name: &str, message: &str) {
+    open(h, "warning");
+    h.raw_trusted("Permission denied: ")
+        .text(tool_name)
+        .raw_trusted(" · ")
+        .text(message);
+}
+
+/// An API retry's line: which attempt of how many, the wait before it, and why.
+fn push_retry(h: &mut Html, (attempt, max): (u64, u64), delay_ms: u64, detail: &str) {
+    open(h, "warning");
+    h.raw_trusted("API retry ")
+        .num(attempt)
+        .raw_trusted("/")
+        .num(max)
+        .raw_trusted(" in ")
+        .text(&duration(delay_ms))
+        .text(detail);
+}
+
+/// The start of a hook's line: its name, its event when the name does not say it, and, for a
+/// hook whose end never came, how far it got.
+fn push_hook_start(h: &mut Html, hook_name: &str, event: &str, status: HookStatus) {
+    open(h, "trace hook");
+    h.raw_trusted("Hook ").text(hook_name);
+    if !event.is_empty() && !hook_name.starts_with(event) {
+        h.raw_trusted(" (").text(event).raw_trusted(")");
+    }
+    match status {
+        HookStatus::Started | HookStatus::Progress => {
+            h.raw_trusted(" · started, no end reported");
+        }
+        HookStatus::Response => {}
+    }
+}
+
+/// Events a live source missed: their range when known, and why.
+fn push_missed(h: &mut Html, from: Option<u64>, to: Option<u64>, reason: &str) {
+    open(h, "warning");
+    h.raw_trusted("Events missed");
+    if let (Some(a), Some(b)) = (from, to) {
+        h.raw_trusted(" ").num(a).raw_trusted("–").num(b);
+    }
+    h.raw_trusted(": ").text(reason);
+}
+
+/// The start of a result's line: how the run ended (`success` → "Done"; `error_max_turns` →
+/// "Stopped: error max turns"), its turns and its duration.
+fn push_result_head(
+    h: &mut Html,
+    subtype: &str,
+    is_error: bool,
+    turns: Option<u64>,
+    duration_ms: Option<u64>,
+) {
+    open(h, if is_error { "error" } else { "result" });
+    if subtype == "success" && !is_error {
+        h.raw_trusted("Done");
+    } else {
+        h.raw_trusted("Stopped: ").text(&subtype.replace('_', " "));
+    }
+    if let Some(t) = turns {
+        h.raw_trusted(" · ")
+            .num(t)
+            .raw_trusted(if t == 1 { " turn" } else { " turns" });
+    }
+    if let Some(d) = duration_ms {
+        h.raw_trusted(" · ").text(&duration(d));
+    }
+}
+
+/// A line of information, drawn at its level.
+fn push_info(h: &mut Html, source: &str, level: Level, text: &str) {
+    open(
+        h,
+        match level {
+            Level::Trace => "trace",
+            Level::Info => "info",
+            Level::Warning => "warning",
+            Level::Error => "error",
+        },
+    );
+    // The record's name is machinery: the words say what happened.
+    if text.trim().is_empty() {
+        h.text(&sentence(&source.replace(['_', '-'], " ")));
+    } else {
+        h.text(&sentence(text));
+    }
+}
+
+/// A compaction's line: its trigger, and the tokens before and after when both are known.
+fn push_compact(h: &mut Html, trigger: Option<&str>, pre: Option<u64>, post: Option<u64>) {
+    open(h, "info");
+    h.raw_trusted("Context compacted");
+    if let Some(t) = trigger {
+        h.raw_trusted(" (").text(t).raw_trusted(")");
+    }
+    if let (Some(a), Some(b)) = (pre, post) {
+        h.raw_trusted(": ")
+            .num(a)
+            .raw_trusted(" → ")
+            .num(b)
+            .raw_trusted(" tokens");
+    }
+}
+
+/// The end of a hook's line: its outcome, exit code and output, those it has.
+fn push_hook_end(
+    h: &mut Html,
+    outcome: Option<&str>,
+    exit_code: Option<i64>,
+    output: Option<&str>,
+) {
+    if let Some(o) = outcome {
+        h.raw_trusted(" · ").text(o);
+    }
+    if let Some(c) = exit_code {
+        h.raw_trusted(" · exit ").num(c);
+    }
+    if let Some(o) = output.filter(|o| !o.trim().is_empty()) {
+        h.raw_trusted(" · <code>")
+            .text(o.trim_end())
+            .raw_trusted("</code>");
+    }
+}
+
+/// A task's line: what it is, its status and summary, and its final report (a background
+/// agent's), line breaks kept.
+fn push_task(
+    h: &mut Html,
+    label: &str,
+    status: Option<&str>,
+    summary: Option<&str>,
+    result: Option<&str>,
+) {
+    open(h, "info");
+    h.raw_trusted("Task ").text(label);
+    if let Some(s) = status {
+        h.raw_trusted(" · ").text(s);
+    }
+    if let Some(s) = summary {
+        h.raw_trusted(" · ").text(s);
+    }
+    if let Some(r) = result {
+        h.raw_trusted("<p class=\"plain sub-result\">")
+            .text(r)
+            .raw_trusted("</p>");
+    }
+}
+
+/// A branch a rewind left behind: its turns, folded under a line that counts them.
+fn push_branch(h: &mut Html, turns: &[crate::model::transcript::Turn], scope: &str) {
+    open(h, "info");
+    h.raw_trusted("<details class=\"branch\"><summary>Rewound branch · ")
+        .num(turns.len())
+        .raw_trusted(if turns.len() == 1 {
+            " turn</summary>"
+        } else {
+            " turns</summary>"
+        });
+    let mut cx = Context::default();
+    for (i, t) in turns.iter().enumerate() {
+        push_turn(h, t, &format!("{scope}-b{}", i + 1), &mut cx);
+    }
+    h.raw_trusted("</details>");
+}
+
+/// A result's cost: the run's own, and the running total beside it when that is more.
+fn push_cost(h: &mut Html, run_cost: Option<f64>, cost: Option<f64>) {
+    match (run_cost, cost) {
+        (Some(own), Some(total)) if total - own >= 0.00005 => {
+            h.raw_trusted(" · $")
+                .text(&format!("{own:.4} ($"))
+                .text(&format!("{total:.4} session so far)"));
+        }
+        (Some(c), _) | (None, Some(c)) => {
+            h.raw_trusted(" · $").text(&format!("{c:.4}"));
+        }
+        (None, None) => {}
+    }
 }
 
 /// An input line nothing understood (`--debug`): which line and why, its raw input folded (but

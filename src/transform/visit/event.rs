@@ -56,6 +56,59 @@ pub(crate) fn walk_event<V: VisitMut + ?Sized>(v: &mut V, e: &mut Event) {
             id(v, IdKind::Turn, message_id);
             v.text(text);
         }
+        EventKind::ToolInputStarted { .. }
+        | EventKind::ToolResult { .. }
+        | EventKind::ToolUpdate { .. }
+        | EventKind::ToolDenied { .. }
+        | EventKind::ToolUnanswered { .. }
+        | EventKind::ToolProgress { .. }
+        | EventKind::SubtaskUpdated { .. }
+        | EventKind::SubtaskFinished { .. } => walk_call_event(v, &mut e.kind),
+        EventKind::SubtaskStarted {
+            task_id,
+            tool_call_id,
+            description,
+            subagent_type,
+            task_type,
+        } => {
+            id(v, IdKind::Task, task_id);
+            opt_id(v, IdKind::Call, tool_call_id);
+            v.text(description);
+            opt_text(v, subagent_type);
+            opt_text(v, task_type);
+        }
+        EventKind::SubtaskProgress {
+            task_id,
+            tool_call_id,
+            description,
+            usage,
+        } => {
+            id(v, IdKind::Task, task_id);
+            opt_id(v, IdKind::Call, tool_call_id);
+            v.text(description);
+            v.subagent_usage(usage);
+        }
+        EventKind::Notice { notice } => walk_notice(v, notice),
+        EventKind::ConversationReset | EventKind::BranchEnded => {}
+        EventKind::BranchStarted { leaf_id, thread } => {
+            id(v, IdKind::Turn, leaf_id);
+            opt_id(v, IdKind::Call, thread);
+        }
+        EventKind::Absorbed { what } => v.text(what),
+        EventKind::Debug {
+            reason,
+            raw,
+            malformed: _,
+        } => {
+            v.text(reason);
+            v.raw(raw);
+        }
+    }
+}
+
+/// Walks the events of tool calls and of sub-agent tasks' updates and ends; [`walk_event`] walks the others.
+fn walk_call_event<V: VisitMut + ?Sized>(v: &mut V, kind: &mut EventKind) {
+    match kind {
         EventKind::ToolInputStarted {
             thread,
             message_id,
@@ -123,30 +176,6 @@ pub(crate) fn walk_event<V: VisitMut + ?Sized>(v: &mut V, e: &mut Event) {
             v.text(tool_name);
             v.seconds(elapsed_seconds);
         }
-        EventKind::SubtaskStarted {
-            task_id,
-            tool_call_id,
-            description,
-            subagent_type,
-            task_type,
-        } => {
-            id(v, IdKind::Task, task_id);
-            opt_id(v, IdKind::Call, tool_call_id);
-            v.text(description);
-            opt_text(v, subagent_type);
-            opt_text(v, task_type);
-        }
-        EventKind::SubtaskProgress {
-            task_id,
-            tool_call_id,
-            description,
-            usage,
-        } => {
-            id(v, IdKind::Task, task_id);
-            opt_id(v, IdKind::Call, tool_call_id);
-            v.text(description);
-            v.subagent_usage(usage);
-        }
         EventKind::SubtaskUpdated {
             task_id,
             status: _,
@@ -171,20 +200,20 @@ pub(crate) fn walk_event<V: VisitMut + ?Sized>(v: &mut V, e: &mut Event) {
             v.subagent_usage(usage);
             opt_text(v, result);
         }
-        EventKind::Notice { notice } => walk_notice(v, notice),
-        EventKind::ConversationReset | EventKind::BranchEnded => {}
-        EventKind::BranchStarted { leaf_id, thread } => {
-            id(v, IdKind::Turn, leaf_id);
-            opt_id(v, IdKind::Call, thread);
-        }
-        EventKind::Absorbed { what } => v.text(what),
-        EventKind::Debug {
-            reason,
-            raw,
-            malformed: _,
-        } => {
-            v.text(reason);
-            v.raw(raw);
-        }
+        // Walked by walk_event.
+        EventKind::SessionInit { .. }
+        | EventKind::UserTurn { .. }
+        | EventKind::SubtaskStarted { .. }
+        | EventKind::SubtaskProgress { .. }
+        | EventKind::AssistantBlock { .. }
+        | EventKind::AssistantEnd { .. }
+        | EventKind::TextDelta { .. }
+        | EventKind::ReasoningDelta { .. }
+        | EventKind::Notice { .. }
+        | EventKind::ConversationReset
+        | EventKind::BranchEnded
+        | EventKind::BranchStarted { .. }
+        | EventKind::Absorbed { .. }
+        | EventKind::Debug { .. } => {}
     }
 }

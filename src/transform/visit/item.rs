@@ -210,6 +210,7 @@ pub(super) fn walk_part<V: VisitMut + ?Sized>(v: &mut V, p: &mut Part) {
     }
 }
 
+/// Walks a notice's fields; the notices of a run's work and outcome in [`walk_run_notice`].
 pub(super) fn walk_notice<V: VisitMut + ?Sized>(v: &mut V, n: &mut SystemNotice) {
     match n {
         SystemNotice::RateLimit {
@@ -281,6 +282,19 @@ pub(super) fn walk_notice<V: VisitMut + ?Sized>(v: &mut V, n: &mut SystemNotice)
             id(v, IdKind::Call, tool_call_id);
             v.text(message);
         }
+        SystemNotice::Task { .. }
+        | SystemNotice::MissedEvents { .. }
+        | SystemNotice::Subagent { .. }
+        | SystemNotice::Branch { .. }
+        | SystemNotice::Result { .. }
+        | SystemNotice::Info { .. } => walk_run_notice(v, n),
+    }
+}
+
+/// The notices of a run's work and outcome (tasks, sub-agents, branches, results, lines of
+/// information); [`walk_notice`] walks the others.
+fn walk_run_notice<V: VisitMut + ?Sized>(v: &mut V, n: &mut SystemNotice) {
+    match n {
         SystemNotice::Task {
             task_id,
             status: _,
@@ -370,5 +384,15 @@ pub(super) fn walk_notice<V: VisitMut + ?Sized>(v: &mut V, n: &mut SystemNotice)
             }
             v.value(ValueRole::Meta, data);
         }
+        // Walked by walk_notice.
+        SystemNotice::RateLimit { .. }
+        | SystemNotice::ApiRetry { .. }
+        | SystemNotice::Compact { .. }
+        | SystemNotice::Hook { .. }
+        | SystemNotice::SessionState { .. }
+        | SystemNotice::Status { .. }
+        | SystemNotice::FilesPersisted { .. }
+        | SystemNotice::Elicitation { .. }
+        | SystemNotice::PermissionDenied { .. } => {}
     }
 }

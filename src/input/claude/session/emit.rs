@@ -11,23 +11,30 @@
 //! `drain` can stop after a batch of events and carry on where it stopped: memory holds the
 //! index and one row, never the file.
 
+/// Follow mode's entry points.
+mod follow;
+/// The entries outside the chain.
+mod loose;
+/// What tool results carry beyond the message.
+mod results;
+/// User and assistant rows decoded from their text.
+mod text_rows;
+
 use std::borrow::Cow;
 use std::collections::VecDeque;
 
 use foldhash::{HashMap, HashSet};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
 use super::chain::{self, Step, key};
 use super::entries;
-use super::head::{self, PERSISTED};
-use super::log::{Body, LooseKind, SessionLog, UuidForm};
-use super::queued;
-use super::source::{Source, Sources};
+use super::head::{self};
+use super::log::{Body, SessionLog, UuidForm};
+use super::source::Sources;
 use super::subagents::{self, Agent};
 use crate::input::Report;
-use crate::input::anthropic::row::{self, Whole};
 use crate::input::anthropic::stream::ClaudeMessages;
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::transcript::{SubagentStatus, SubagentUsage};
@@ -277,69 +284,6 @@ impl Emitter {
         }
     }
 
-    /// The entries outside the chain read after row `after` (or before every row).
-    fn loose(
-        &mut self,
-        log: &mut SessionLog,
-        after: Option<usize>,
-        out: &mut Vec<Event>,
-        report: &mut Report<'_>,
-    ) {
-        let after = after.map(|i| i as u32);
-        let start = log.loose.partition_point(|l| l.after() < after);
-        let end = start + log.loose[start..].partition_point(|l| l.after() == after);
-        for l in start..end {
-            self.loose_entry(log, l, out, report);
-        }
-    }
-
-    /// Entry `l` of `log.loose` as its events.
-    fn loose_entry(
-        &mut self,
-        log: &SessionLog,
-        l: usize,
-        out: &mut Vec<Event>,
-        report: &mut Report<'_>,
-    ) {
-        let l = &log.loose[l];
-        let kind = match l.what() {
-            LooseKind::Absorbed(name) => EventKind::Absorbed {
-                what: log.names[name as usize].clone(),
-            },
-            LooseKind::Reread => match self.reread(log.source, l.offset(), l.line(), report) {
-                Err(debug) => *debug,
-                Ok(v) => {
-                    let ty = v.get("type").and_then(Value::as_str).unwrap_or_default();
-                    if let Some(user) = queued_prompt(ty, &v, l.line()) {
-                        // A prompt typed while the agent worked that no later row carries.
-                        self.queued_user(&user, l.line(), out);
-                        return;
-                    }
-                    entries::outside_chain(ty, &v).unwrap_or_else(|| EventKind::Debug {
-                        malformed: false,
-                        reason: format!("unknown session entry type {ty:?}"),
-                        raw: v.to_string(),
-                    })
-                }
-            },
-        };
-        out.push(Event {
-            line: l.line(),
-            kind,
-        });
-    }
-
-    /// The person's turn of a queued user row (`queued::as_user_row`, or a `queued_command`
-    /// attachment's prompt), marked queued.
-    fn queued_user(&mut self, user: &Value, line: u64, out: &mut Vec<Event>) {
-        let before = out.len();
-        self.messages
-            .user(user, &crate::input::claude::SESSION_WIRE, &mut |kind| {
-                out.push(Event { line, kind })
-            });
-        queued::mark(&mut out[before..]);
-    }
-
     /// Reads a line again; a line that is not a JSON object (as pass 1 found, or because the file
     /// changed since) gives its `debug` record.
     fn reread(
@@ -519,124 +463,6 @@ impl Emitter {
         }
     }
 
-    /// A user row that needs nothing but the message decoder (no permission decision, no
-    /// persisted-output preview, no result of an Agent call whose sub-agent was announced),
-    /// decoded straight from its text into the decoder's typed row, without a `Value` tree (its
-    /// tool outputs are most of a session's bytes). False when it is not such a row after all,
-    /// or does not decode that way (a repeated key): it then goes the general way.
-    fn user_from_text(
-        &mut self,
-        log: &SessionLog,
-        i: usize,
-        thread: &Thread,
-        out: &mut Vec<Event>,
-    ) -> bool {
-        let r = &log.rows[i];
-        let n = r.line();
-        let Ok(text) = self.sources.read(log.source, r.offset()) else {
-            return false;
-        };
-        let Some(mut row) = row::from_text(&text) else {
-            return false;
-        };
-        let answers_started = match &row.message {
-            Some(m) => match &m.content {
-                row::Content::Blocks(bs) => bs.iter().any(|e| match e {
-                    row::Element::Block(b) => {
-                        b.ty.as_deref() == Some("tool_result")
-                            && b.tool_use_id
-                                .as_deref()
-                                .is_some_and(|c| self.started.contains(c))
-                    }
-                    row::Element::NotObject => false,
-                }),
-                row::Content::Text(_) | row::Content::None => false,
-            },
-            None => false,
-        };
-        if row.ty.as_deref() != Some("user") || answers_started {
-            return false;
-        }
-        if let Some(t) = thread {
-            row.parent_tool_use_id = Some(Cow::Owned(t.clone()));
-        }
-        let before = out.len();
-        self.messages.user_row(
-            row,
-            &Whole::text(&text),
-            &crate::input::claude::SESSION_WIRE,
-            &mut |kind| out.push(Event { line: n, kind }),
-        );
-        if out.len() == before {
-            decoded_into_nothing(out, n, "user", text.into_owned());
-        }
-        true
-    }
-
-    /// An assistant row decoded straight from its text into the decoder's typed row, as
-    /// [`Emitter::user_from_text`] does for plain user rows: its usage counted once per message
-    /// and request, its tool calls noted for the results and sub-agents that follow. False when
-    /// it does not decode that way (it then goes the general way).
-    fn assistant_from_text(
-        &mut self,
-        log: &SessionLog,
-        i: usize,
-        thread: &Thread,
-        due: &mut VecDeque<(String, u64)>,
-        out: &mut Vec<Event>,
-    ) -> bool {
-        let r = &log.rows[i];
-        let n = r.line();
-        let Ok(text) = self.sources.read(log.source, r.offset()) else {
-            return false;
-        };
-        let Some(mut row) = row::from_text(&text) else {
-            return false;
-        };
-        if row.ty.as_deref() != Some("assistant") {
-            return false;
-        }
-        if let Some(t) = thread {
-            row.parent_tool_use_id = Some(Cow::Owned(t.clone()));
-        }
-        // Usage counted once per message and request (`count_usage_once`, typed).
-        if let Some(m) = row.message.as_mut() {
-            if let Some(id) = m.id.as_deref() {
-                let request = row.request_id.as_deref().unwrap_or("");
-                if !self.usage_seen.insert(usage_key(id, request)) {
-                    m.usage = None;
-                }
-            }
-        }
-        let calls: Vec<(String, String)> = match row.message.as_ref().map(|m| &m.content) {
-            Some(row::Content::Blocks(bs)) => bs
-                .iter()
-                .filter_map(|e| match e {
-                    row::Element::Block(b) if b.ty.as_deref() == Some("tool_use") => Some((
-                        b.id.as_deref().unwrap_or_default().to_owned(),
-                        b.name.as_deref().unwrap_or_default().to_owned(),
-                    )),
-                    row::Element::Block(_) | row::Element::NotObject => None,
-                })
-                .collect(),
-            Some(row::Content::Text(_) | row::Content::None) | None => Vec::new(),
-        };
-        let before = out.len();
-        self.messages.assistant_row(
-            row,
-            &Whole::text(&text),
-            &crate::input::claude::SESSION_WIRE,
-            &mut |kind| out.push(Event { line: n, kind }),
-        );
-        if out.len() == before {
-            decoded_into_nothing(out, n, "assistant", text.into_owned());
-        }
-        for (id, name) in calls {
-            self.note_call(&id, &name, n, due);
-        }
-        true
-    }
-
     /// A tool call of an assistant row: its tool's name kept by number, and, when a sub-agent
     /// waits for the call, the call queued to be written after the row.
     fn note_call(&mut self, id: &str, name: &str, n: u64, due: &mut VecDeque<(String, u64)>) {
@@ -656,181 +482,6 @@ impl Emitter {
         }
     }
 
-    /// A tool output too large for the session file is there as a preview wrapped in
-    /// `<persisted-output>` naming the file that holds it all (`…/tool-results/<name>`). When
-    /// that file is beside the session, its text replaces the preview.
-    fn persisted_output(&self, v: &mut Value) {
-        if self.tool_results.is_empty() {
-            return;
-        }
-        let mut previews = Vec::new();
-        let Some(blocks) = v
-            .pointer_mut("/message/content")
-            .and_then(Value::as_array_mut)
-        else {
-            return;
-        };
-        for b in blocks {
-            if b.get("type").and_then(Value::as_str) != Some("tool_result") {
-                continue;
-            }
-            let texts: Vec<&str> = match b.get("content") {
-                Some(Value::String(s)) => vec![s],
-                Some(Value::Array(items)) => items
-                    .iter()
-                    .filter_map(|i| i.get("text").and_then(Value::as_str))
-                    .collect(),
-                _ => continue,
-            };
-            // Most outputs are no preview, which their first text that is not blank tells before
-            // any copy (the texts are joined by newlines, and the tag holds none).
-            let first = texts.iter().find(|t| !t.trim_start().is_empty());
-            if !first.is_some_and(|t| t.trim_start().starts_with(PERSISTED)) {
-                continue;
-            }
-            let preview = texts.join("\n");
-            let Some(name) = persisted_name(&preview) else {
-                continue;
-            };
-            let full = self
-                .tool_results
-                .iter()
-                .find_map(|d| std::fs::read(d.join(name)).ok());
-            if let Some(bytes) = full {
-                b["content"] = Value::String(String::from_utf8_lossy(&bytes).into_owned());
-                previews.push(preview);
-            }
-        }
-        // The previews stay readable beside the output (in the call's sidecar).
-        if let Some(r) = v.get_mut("toolUseResult").and_then(Value::as_object_mut) {
-            for p in previews {
-                r.insert("persistedPreview".into(), Value::String(p));
-            }
-        }
-    }
-
-    /// A tool result the permission system refused (`permissionDecision.decision: "reject"`):
-    /// the stream's `permission_denied`, so the call gets `denied` as it does there.
-    fn denial(&self, v: &Value) -> Option<EventKind> {
-        let rejected = v
-            .pointer("/permissionDecision/decision")
-            .and_then(Value::as_str)
-            == Some("reject")
-            || v.get("toolDenialKind").is_some_and(|k| !k.is_null());
-        if !rejected {
-            return None;
-        }
-        let block =
-            blocks(v).find(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))?;
-        let id = block.get("tool_use_id").and_then(Value::as_str)?.to_owned();
-        let message = match block.get("content") {
-            Some(Value::String(s)) => s.clone(),
-            Some(Value::Array(items)) => items
-                .iter()
-                .filter_map(|i| i.get("text").and_then(Value::as_str))
-                .collect::<Vec<_>>()
-                .join("\n"),
-            _ => String::new(),
-        };
-        Some(EventKind::ToolDenied {
-            tool_name: self
-                .tool_of
-                .get(&key(&id))
-                .map(|&t| self.tool_names[t as usize].clone())
-                .unwrap_or_default(),
-            tool_call_id: id,
-            message,
-        })
-    }
-
-    /// The CLI repeats a message's usage on each of its rows: keep it on the first only.
-    fn count_usage_once(&mut self, v: &mut Value) {
-        let id = v.pointer("/message/id").and_then(Value::as_str);
-        let request = v.get("requestId").and_then(Value::as_str).unwrap_or("");
-        let Some(id) = id else { return };
-        if !self.usage_seen.insert(usage_key(id, request)) {
-            if let Some(m) = v.get_mut("message").and_then(Value::as_object_mut) {
-                m.shift_remove("usage");
-            }
-        }
-    }
-
-    /// Follow mode (`live.rs`): an emitter with no conversation of its own, handed rows as
-    /// they are read.
-    pub(crate) fn live(sources: Sources, tool_results: Vec<PathBuf>) -> Emitter {
-        let mut e = Emitter::new(SessionLog::default(), Vec::new(), sources, tool_results);
-        e.stack.clear();
-        e.denied = None;
-        e
-    }
-
-    /// Follow mode: registers the file of a sub-agent that appeared; returns its source id.
-    pub(crate) fn add_source(&mut self, s: Source) -> usize {
-        self.sources.add(s)
-    }
-
-    /// Follow mode: writes row `i` of `log` as it is read, threaded under `thread`.
-    pub(crate) fn live_row(
-        &mut self,
-        log: &SessionLog,
-        i: usize,
-        thread: &Thread,
-        out: &mut Vec<Event>,
-        report: &mut Report<'_>,
-    ) {
-        // No sub-agent is matched to a call ahead of time: `announce` threads each as it comes.
-        let mut due = VecDeque::new();
-        self.write_row(log, i, thread.clone(), &mut due, out, report);
-    }
-
-    /// Follow mode: writes entry `l` of `log.loose` (outside the chain) as it is read.
-    pub(crate) fn live_loose(
-        &mut self,
-        log: &SessionLog,
-        l: usize,
-        out: &mut Vec<Event>,
-        report: &mut Report<'_>,
-    ) {
-        self.loose_entry(log, l, out, report);
-    }
-
-    /// Follow mode: a sub-agent's transcript appeared; its rows follow, threaded under `call`.
-    pub(crate) fn announce(&mut self, call: &str, agent: &Agent, line: u64, out: &mut Vec<Event>) {
-        out.push(Event {
-            line,
-            kind: EventKind::SubtaskStarted {
-                task_id: agent.agent_id.clone(),
-                tool_call_id: Some(call.to_owned()),
-                description: agent.description.clone(),
-                subagent_type: agent.agent_type.clone(),
-                task_type: None,
-            },
-        });
-        self.started.insert(call.to_owned());
-    }
-
-    /// Follow mode, at the end: a whole conversation no call claimed (a sub-agent run, an
-    /// inline sidechain), written in chain order under `thread`.
-    pub(crate) fn conversation(
-        &mut self,
-        log: SessionLog,
-        thread: Thread,
-        out: &mut Vec<Event>,
-        report: &mut Report<'_>,
-    ) {
-        let elsewhere = self.elsewhere(&log);
-        self.stack.push(Frame::new(log, thread, elsewhere));
-        loop {
-            // `drain` writes while `out` is under a batch: give it room each time.
-            let mut batch = Vec::new();
-            let more = self.drain(&mut batch, report);
-            out.append(&mut batch);
-            if !more {
-                break;
-            }
-        }
-    }
-
     /// After an Agent call's row: its sub-agent's run, threaded under the call.
     fn subagent(&mut self, call: &str, line: u64, out: &mut Vec<Event>) {
         let Some(&i) = self.by_call.get(call) else {
@@ -839,17 +490,7 @@ impl Emitter {
         let Some(agent) = self.agents[i].take() else {
             return;
         };
-        out.push(Event {
-            line,
-            kind: EventKind::SubtaskStarted {
-                task_id: agent.agent_id.clone(),
-                tool_call_id: Some(call.to_owned()),
-                description: agent.description.clone(),
-                subagent_type: agent.agent_type.clone(),
-                task_type: None,
-            },
-        });
-        self.started.insert(call.to_owned());
+        self.announce(call, &agent, line, out);
         let elsewhere = self.elsewhere(&agent.log);
         self.stack
             .push(Frame::new(agent.log, Some(call.to_owned()), elsewhere));
@@ -902,21 +543,6 @@ fn finished(call: &str, v: &Value) -> EventKind {
     }
 }
 
-/// The file a `<persisted-output>` preview names, relative to a `tool-results/` directory; only a
-/// plain relative path (no `..`, nothing absolute) is accepted.
-fn persisted_name(preview: &str) -> Option<&Path> {
-    if !preview.trim_start().starts_with(PERSISTED) {
-        return None;
-    }
-    let at = preview.find("tool-results/")? + "tool-results/".len();
-    let name = preview[at..]
-        .split(|c: char| c.is_whitespace() || c == '<')
-        .next()?;
-    let name = Path::new(name.trim_end_matches(['.', ',', ')']));
-    let plain = name.components().all(|c| matches!(c, Component::Normal(_)));
-    (plain && name.components().next().is_some()).then_some(name)
-}
-
 /// A conversation row that decoded into nothing (a `message` that is a string, or with no
 /// `content`): kept whole in a `debug` record, not lost — however the row was decoded.
 fn decoded_into_nothing(out: &mut Vec<Event>, line: u64, ty: &str, raw: String) {
@@ -952,15 +578,4 @@ fn usage_key(id: &str, request: &str) -> u64 {
     id.hash(&mut h);
     request.hash(&mut h);
     h.finish()
-}
-
-/// The user row of a queue-operation `enqueue` entry pass 1 left to be written (no later row
-/// carried its text): typed text, not a queued notification.
-fn queued_prompt(ty: &str, v: &Value, line: u64) -> Option<Value> {
-    let op = v.get("operation").and_then(Value::as_str);
-    let content = v.get("content").and_then(Value::as_str)?;
-    let typed = ty == "queue-operation" && op == Some("enqueue");
-    (typed && !entries::is_json_document(content))
-        .then(|| queued::as_user_row(v, line))
-        .flatten()
 }

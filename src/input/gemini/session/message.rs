@@ -56,24 +56,7 @@ pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &
                 usage: m.get("tokens").and_then(usage),
                 ..TurnMeta::default()
             };
-            let mut parts = Vec::new();
-            for t in m
-                .get("thoughts")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                let text = match (str_of(t, "subject"), str_of(t, "description")) {
-                    ("", d) => d.to_owned(),
-                    (s, "") => s.to_owned(),
-                    (s, d) => format!("{s}: {d}"),
-                };
-                parts.push(Part::Reasoning {
-                    text,
-                    redacted: false,
-                    signature: None,
-                });
-            }
+            let mut parts = thought_parts(m);
             let text = content_parts(m.get("content"))
                 .iter()
                 .filter_map(|p| p.get("text").and_then(Value::as_str))
@@ -119,30 +102,57 @@ pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &
                 emit(r);
             }
         }
-        kind @ ("info" | "warning" | "error") => {
-            let level = match kind {
-                "info" => Level::Info,
-                "warning" => Level::Warning,
-                _ => Level::Error,
-            };
-            let text = content_parts(m.get("content"))
-                .iter()
-                .filter_map(|p| p.get("text").and_then(Value::as_str))
-                .collect::<Vec<_>>()
-                .join("\n");
-            emit(EventKind::Notice {
-                notice: Box::new(SystemNotice::Info {
-                    source: kind.to_owned(),
-                    level,
-                    text,
-                    data: Value::Null,
-                }),
-            });
-        }
+        kind @ ("info" | "warning" | "error") => emit(notice_line(kind, m)),
         other => emit(EventKind::Debug {
             malformed: false,
             reason: format!("unknown saved-chat message type {other:?}"),
             raw: m.to_string(),
+        }),
+    }
+}
+
+/// A model message's thoughts as reasoning parts: each its subject and description, whichever
+/// it has.
+fn thought_parts(m: &Value) -> Vec<Part> {
+    let mut parts = Vec::new();
+    for t in m
+        .get("thoughts")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let text = match (str_of(t, "subject"), str_of(t, "description")) {
+            ("", d) => d.to_owned(),
+            (s, "") => s.to_owned(),
+            (s, d) => format!("{s}: {d}"),
+        };
+        parts.push(Part::Reasoning {
+            text,
+            redacted: false,
+            signature: None,
+        });
+    }
+    parts
+}
+
+/// An `info`, `warning` or `error` message: a notice of that level with its text.
+fn notice_line(kind: &str, m: &Value) -> EventKind {
+    let level = match kind {
+        "info" => Level::Info,
+        "warning" => Level::Warning,
+        _ => Level::Error,
+    };
+    let text = content_parts(m.get("content"))
+        .iter()
+        .filter_map(|p| p.get("text").and_then(Value::as_str))
+        .collect::<Vec<_>>()
+        .join("\n");
+    EventKind::Notice {
+        notice: Box::new(SystemNotice::Info {
+            source: kind.to_owned(),
+            level,
+            text,
+            data: Value::Null,
         }),
     }
 }
