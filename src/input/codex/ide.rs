@@ -3,6 +3,8 @@
 //! the request. The block is context, split off so that the prompt — and the session's title —
 //! is what was typed.
 
+use crate::model::transcript::{Part, SyntheticReason, Turn, TurnOrigin};
+
 /// The heading the extension opens its context block with.
 const CONTEXT_HEADING: &str = "# Context from my IDE setup:";
 
@@ -20,6 +22,26 @@ pub(super) fn split(text: &str) -> Option<(&str, &str)> {
     let context = body[..at].trim_end();
     let request = body[at + 1 + REQUEST_HEADING.len()..].trim();
     Some((context, request))
+}
+
+/// The turns of a prompt `id` with `text`: the IDE extension's context block as a context turn
+/// of its own (`<id>-ide-context`), then the words typed; just the prompt for any other text.
+pub(super) fn user_turns(id: String, text: String) -> Vec<Turn> {
+    let typed =
+        |text: String| Turn::user(id.clone(), TurnOrigin::UserInput, vec![Part::text(text)]);
+    match split(&text) {
+        Some((context, request)) => {
+            let origin = TurnOrigin::Synthetic {
+                reason: SyntheticReason::IdeContext,
+            };
+            let context = vec![Part::text(context.to_owned())];
+            vec![
+                Turn::user(format!("{id}-ide-context"), origin, context),
+                typed(request.to_owned()),
+            ]
+        }
+        None => vec![typed(text)],
+    }
 }
 
 #[cfg(test)]

@@ -293,26 +293,9 @@ impl Emitter {
             }
             Item::User { text } => {
                 self.message = None;
-                // The IDE extension's context block is a context turn of its own, before the
-                // words typed.
-                let typed = match super::ide::split(&text) {
-                    Some((context, request)) => {
-                        let origin = TurnOrigin::Synthetic {
-                            reason: SyntheticReason::IdeContext,
-                        };
-                        let id = format!("{}-ide-context", self.scoped(id));
-                        let turn = Turn::user(id, origin, vec![Part::text(context.to_owned())]);
-                        at.push(EventKind::user_turn(turn.at(at.timestamp.clone())));
-                        request.to_owned()
-                    }
-                    None => text,
-                };
-                let turn = Turn::user(
-                    self.scoped(id),
-                    TurnOrigin::UserInput,
-                    vec![Part::text(typed)],
-                );
-                at.push(EventKind::user_turn(turn.at(at.timestamp.clone())));
+                for turn in super::ide::user_turns(self.scoped(id), text) {
+                    at.push(EventKind::user_turn(turn.at(at.timestamp.clone())));
+                }
             }
             Item::Context { text } => {
                 let origin = TurnOrigin::Synthetic {
