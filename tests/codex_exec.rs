@@ -357,3 +357,31 @@ fn the_ide_extensions_context_is_not_the_prompt() {
     let md = String::from_utf8_lossy(&md.stdout);
     assert!(md.starts_with("# Make the team sheet faster\n"), "{md}");
 }
+
+/// A multi-agent spawn that made no thread (`collab_agent_spawn_end` with `status: not_found`
+/// and no `new_thread_id`, openai/codex `CollabAgentSpawnEndEvent`) failed: its call ends as an
+/// error whose text is what the call's output line says, two lines later.
+#[test]
+fn a_spawn_that_made_no_agent_is_an_error_with_its_reason() {
+    let input = rollout(&[
+        (
+            "response_item",
+            json!({"type": "function_call", "name": "spawn_agent", "arguments": "{\"message\":\"review the diff\"}", "call_id": "call_spawn"}),
+        ),
+        (
+            "event_msg",
+            json!({"type": "collab_agent_spawn_end", "call_id": "call_spawn", "sender_thread_id": "t0", "new_thread_id": null, "prompt": "review the diff", "status": "not_found"}),
+        ),
+        ("event_msg", json!({"type": "token_count", "info": null})),
+        (
+            "response_item",
+            json!({"type": "function_call_output", "call_id": "call_spawn", "output": "collab spawn failed: agent thread limit reached (max 6)"}),
+        ),
+    ]);
+    let c = call(&fold(&input), "call_spawn");
+    assert_eq!(c["state"], "error", "{c:#}");
+    assert_eq!(
+        c["errorText"], "collab spawn failed: agent thread limit reached (max 6)",
+        "{c:#}"
+    );
+}

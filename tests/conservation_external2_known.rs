@@ -252,27 +252,6 @@ pub(crate) const EXTERNAL2_VIEW_LOSSES: &[(&str, &str, &str, &str)] = &[
         AGENT_ID_LINE,
     ),
     (
-        "git-sync/fb/db2b242248/1/full.jsonl",
-        "html",
-        "tool output lost: collab spawn failed",
-        "not fixed yet: `collab_agent_spawn_end` (status `not_found`) ends the spawn_agent call \
-         first, and the `function_call_output` saying why the spawn failed is absorbed",
-    ),
-    (
-        "git-sync/fb/db2b242248/1/full.jsonl",
-        "md --full",
-        "tool output lost: collab spawn failed",
-        "not fixed yet: `collab_agent_spawn_end` (status `not_found`) ends the spawn_agent call \
-         first, and the `function_call_output` saying why the spawn failed is absorbed",
-    ),
-    (
-        "git-sync/fb/db2b242248/1/full.jsonl",
-        "text --full",
-        "tool output lost: collab spawn failed",
-        "not fixed yet: `collab_agent_spawn_end` (status `not_found`) ends the spawn_agent call \
-         first, and the `function_call_output` saying why the spawn failed is absorbed",
-    ),
-    (
         "ingest/claude-code-example.jsonl",
         "text --full",
         "[test-conn-1] Responses array",
@@ -388,12 +367,5 @@ pub(crate) const KNOWN_FACT_LOSSES: &[(&str, &str, &str)] = &[
         "fb/db2b242248/1/full.jsonl",
         "tool output lost: Command: ",
         CODEX_EXEC_HEADERS,
-    ),
-    (
-        "fb/db2b242248/1/full.jsonl",
-        "tool output lost: collab spawn failed",
-        "not fixed yet: `collab_agent_spawn_end` (status `not_found`) ends the spawn_agent call \
-         first, and the `function_call_output` that says why the spawn failed is absorbed as a \
-         second result",
     ),
 ];

@@ -64,18 +64,26 @@ impl CodexRollout {
                         o.remove("type");
                     }
                     let status = str_of(p, "status");
-                    let failed = matches!(status, "failed" | "errored" | "error");
-                    self.items.result(
-                        &cid,
-                        Outcome {
-                            is_error: failed,
-                            output: data,
-                            error_text: failed.then(|| status.to_owned()),
-                            sidecar: None,
-                        },
-                        n,
-                        out,
-                    );
+                    // A spawn that made no thread failed (`not_found`, `new_thread_id: null`).
+                    let failed = matches!(status, "failed" | "errored" | "error" | "not_found")
+                        || (t == "collab_agent_spawn_end"
+                            && p.get("new_thread_id").is_some_and(Value::is_null));
+                    let outcome = Outcome {
+                        is_error: failed,
+                        output: data,
+                        error_text: failed.then(|| status.to_owned()),
+                        sidecar: None,
+                    };
+                    if failed && self.awaiting_output.contains(&cid) {
+                        // Its output line, still to come, says why: the result waits for it.
+                        self.failed_collab.insert(cid, outcome);
+                        out.push(absorbed(
+                            n,
+                            &format!("{t} (failed; its output line says why)"),
+                        ));
+                    } else {
+                        self.items.result(&cid, outcome, n, out);
+                    }
                 } else {
                     out.push(Event {
                         line: n,

@@ -16,7 +16,7 @@ use foldhash::{HashMap, HashSet};
 use crate::input::codex::bare::{self, Bare};
 use crate::input::codex::held_result::HeldResult;
 use crate::input::codex::history::{self, CallKind, Fact, Seen, Source};
-use crate::input::codex::items::{self, Emitter, Item, Phase};
+use crate::input::codex::items::{self, Emitter, Item, Outcome, Phase};
 use crate::input::codex::legacy::{HeldPrompt, absorbed};
 use crate::input::codex::ui_items::{rollout_item, texts};
 use crate::input::codex::unified_exec::Session;
@@ -47,6 +47,9 @@ pub(crate) struct CodexRollout {
     pub(super) sessions: HashMap<i64, Session>,
     /// Calls a `response_item` opened whose output line has not come yet.
     pub(super) awaiting_output: HashSet<String>,
+    /// Multi-agent calls a UI end line says failed, waiting for their output line, which says
+    /// why (`collab spawn failed: …`) and is their result's error text.
+    pub(super) failed_collab: HashMap<String, Outcome>,
     /// A result waiting one line for its call's output line (`codex::held_result`).
     pub(super) held_result: Option<HeldResult>,
     /// Inside a `task_started` … `task_complete` pair.
@@ -115,6 +118,7 @@ impl Adapter for CodexRollout {
         self.flush_prompt(out);
         self.flush_session(out);
         let n = self.last_line;
+        self.end_failed_collab(n, out);
         self.end_exited_sessions(n, out);
         // An aborted turn's calls end as the input says; calls the rollout simply stops before
         // keep their last state (running), counted in the one notice that says where it ends.
@@ -320,6 +324,7 @@ impl CodexRollout {
     /// rollout without `task_started` the prompt opens a turn of its own.
     pub(super) fn prompt_starts_turn(&mut self, n: u64, _ts: Option<String>, out: &mut Vec<Event>) {
         self.awaiting_output.clear();
+        self.end_failed_collab(n, out);
         self.end_exited_sessions(n, out);
         self.items.close_open(
             "no result recorded: the turn ended before the call finished",

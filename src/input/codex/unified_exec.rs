@@ -29,6 +29,16 @@ impl CodexRollout {
     /// A `function_call_output` / `custom_tool_call_output` of the call `id`.
     pub(super) fn call_output(&mut self, id: &str, output: &Value, n: u64, out: &mut Vec<Event>) {
         self.awaiting_output.remove(id);
+        if let Some(mut failed) = self.failed_collab.remove(id) {
+            // A multi-agent call its UI line said failed: this line says why.
+            self.call_kinds.remove(id);
+            let said = history::call_outcome(output, CallKind::Other).output;
+            if let Some(why) = said.as_str().filter(|s| !s.trim().is_empty()) {
+                failed.error_text = Some(why.to_owned());
+            }
+            self.items.result(id, failed, n, out);
+            return;
+        }
         let kind = self.call_kinds.remove(id).unwrap_or(CallKind::Other);
         let outcome = history::call_outcome(output, kind);
         let header = outcome
@@ -61,6 +71,16 @@ impl CodexRollout {
             (CallKind::Shell | CallKind::WriteStdin { .. } | CallKind::Other, _, _) => {}
         }
         self.items.result(id, outcome, n, out);
+    }
+
+    /// Multi-agent calls that failed and whose output line never came end with what their UI
+    /// line said (at a new prompt, or the end of the rollout).
+    pub(super) fn end_failed_collab(&mut self, n: u64, out: &mut Vec<Event>) {
+        let mut failed: Vec<(String, Outcome)> = self.failed_collab.drain().collect();
+        failed.sort_by(|a, b| a.0.cmp(&b.0));
+        for (id, outcome) in failed {
+            self.items.result(&id, outcome, n, out);
+        }
     }
 
     /// The call `id` ended by a line of its own (`exec_command_end`): no session waits on it.
