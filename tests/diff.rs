@@ -467,13 +467,8 @@ fn the_markdown_report_fits_a_pull_request_comment() {
         "new.jsonl",
         &long_run(3, "yes").replace("yes 1", "no <b>1</b> @team"),
     );
-    let out = scribe()
-        .args(["diff", "--to", "md"])
-        .args([&old, &new])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let md = String::from_utf8(out.stdout).unwrap();
+    let (code, md) = diff(os!["--to", "md", &old, &new]);
+    assert_eq!(code, 1);
     assert!(
         md.starts_with("### scribe diff: 1 record(s) differ"),
         "{md}"
@@ -489,13 +484,8 @@ fn the_markdown_report_fits_a_pull_request_comment() {
 
     let old = write(dir.path(), "old_2.jsonl", &long_run(3000, "yes"));
     let new = write(dir.path(), "new_2.jsonl", &long_run(3000, "no"));
-    let out = scribe()
-        .args(["diff", "--to", "md"])
-        .args([&old, &new])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let md = String::from_utf8(out.stdout).unwrap();
+    let (code, md) = diff(os!["--to", "md", &old, &new]);
+    assert_eq!(code, 1);
     assert!(
         md.chars().count() <= 65_536,
         "{} characters",
@@ -509,11 +499,7 @@ fn the_markdown_report_fits_a_pull_request_comment() {
     );
     // The command is a code span: shown as typed, no Markdown escapes in it.
     assert!(md.contains("new_2.jsonl`"), "{}", &md[md.len() - 400..]);
-    let same = scribe()
-        .args(["diff", "--to", "md"])
-        .args([&old, &old])
-        .output()
-        .unwrap();
-    assert_eq!(same.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&same.stdout).contains("the runs did the same things"));
+    let (code, same) = diff(os!["--to", "md", &old, &old]);
+    assert_eq!(code, 0);
+    assert!(same.contains("the runs did the same things"));
 }

@@ -19,6 +19,7 @@ use crate::input::agent::Agent;
 use crate::input::{discover, registry};
 use crate::model::Header;
 use crate::model::transcript::TranscriptItem;
+use crate::render::ansi::layout::{one_line, truncate as cut};
 use crate::render::html::index::{IndexRow, Tally};
 use crate::render::{Render, Summary};
 use crate::settings::Settings;
@@ -327,21 +328,6 @@ fn home_short(path: &str, home: Option<&Path>) -> String {
         Some(rest) => format!("~/{}", rest.display()),
         None => path.to_owned(),
     }
-}
-
-/// A title on one line: its line breaks and runs of spaces as one space.
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// At most `width` characters, the last an ellipsis when cut.
-fn cut(line: &str, width: usize) -> String {
-    if line.chars().count() <= width {
-        return line.to_owned();
-    }
-    let mut s: String = line.chars().take(width.saturating_sub(1)).collect();
-    s.push('…');
-    s
 }
 
 /// `812 B`, `4.1 KB`, `12.0 MB`.

@@ -53,6 +53,11 @@ pub(crate) fn width(s: &str) -> usize {
     s.chars().map(char_width).sum()
 }
 
+/// Text on one line: its line breaks and runs of blanks as one space (a title, a listed prompt).
+pub(crate) fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// Cuts `s` to at most `max` columns, ending with `…` when something was cut.
 pub(crate) fn truncate(s: &str, max: usize) -> String {
     if width(s) <= max {

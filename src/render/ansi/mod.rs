@@ -44,7 +44,7 @@ use crate::model::session::SystemNotice;
 use crate::model::transcript::{CallResult, Role, ToolCall, TranscriptItem};
 use crate::render::RenderOptions;
 
-mod layout;
+pub(crate) mod layout;
 mod live;
 mod markdown;
 mod notices;

@@ -10,6 +10,7 @@ use super::escape::{code_span, inline, safe_markdown};
 use super::totals_line;
 use crate::model::Header;
 use crate::model::transcript::{Part, Role, ToolCall, ToolState, TranscriptItem, Turn, TurnOrigin};
+use crate::render::ansi::layout::{one_line, truncate as cut};
 use crate::render::summary::call_line;
 use crate::render::totals::Totals;
 use crate::render::{Render, Summary};
@@ -222,19 +223,4 @@ impl Render for CompactMarkdown {
         ));
         out.write_all(end.as_bytes())
     }
-}
-
-/// Text on one line: its line breaks and runs of spaces as one space.
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// At most `max` characters, the last an ellipsis when cut.
-fn cut(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_owned();
-    }
-    let mut s: String = text.chars().take(max.saturating_sub(1)).collect();
-    s.push('…');
-    s
 }
