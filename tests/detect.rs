@@ -280,3 +280,39 @@ fn files_that_are_not_json_lines_write_nothing_and_fail() {
         }
     }
 }
+
+/// A session exported as one JSON object wrapping its lines in an array (`{"loglines": [ … ]}`,
+/// as claude-code-transcripts reads Claude Code web sessions) is read as those lines: every
+/// prompt and answer is kept. An object holding more than that array stays no log.
+#[test]
+fn lines_wrapped_in_one_object_are_read_as_the_log() {
+    let lines: Vec<&str> = CLAUDE_STREAM.lines().collect();
+    let wrapped = format!(
+        "{{\n  \"loglines\": [\n    {}\n  ]\n}}\n",
+        lines.join(",\n    ")
+    );
+    let (code, out, err) = run(&["--to", "jsonl"], wrapped.clone());
+    assert_eq!(code, 0, "{err}");
+    let records = json_lines(out.as_bytes());
+    let texts: Vec<String> = records
+        .iter()
+        .filter(|r| r["kind"] == "turn")
+        .map(|t| {
+            t["parts"][0]["text"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned()
+        })
+        .collect();
+    assert!(texts.contains(&"What is 2+2?".to_owned()), "{texts:?}");
+    assert!(texts.contains(&"It is four.".to_owned()), "{texts:?}");
+    let (_, stats_out, stats) = run(&["--stats", "--to", "jsonl"], wrapped);
+    assert!(!stats_out.is_empty());
+    assert!(stats.contains("+ 0 unaccounted"), "{stats}");
+    let more = format!(
+        "{{\"loglines\": [{}], \"exported\": true}}",
+        lines.join(",")
+    );
+    let (code, out, _) = run(&["--to", "jsonl"], more);
+    assert_eq!((code, out.as_str()), (1, ""));
+}

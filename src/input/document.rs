@@ -13,35 +13,28 @@ pub(crate) struct DocValue {
     pub(crate) value: Value,
 }
 
-/// The values of a document: the elements of a top-level array (each a message), else each
-/// top-level value in turn. `text` starts at input line `first_line`. On a syntax error, the line
-/// where it is and what it is.
+/// The values of a document: the elements of a top-level array (each a message), or of the one
+/// array an object wraps them in (`{"loglines": [ … ]}`, as tools that export sessions write
+/// them), else each top-level value in turn. `text` starts at input line `first_line`. On a
+/// syntax error, the line where it is and what it is.
 pub(crate) fn values(text: &str, first_line: u64) -> Result<Vec<DocValue>, (u64, String)> {
     let line_at = |offset: usize| {
         first_line + memchr::memchr_iter(b'\n', &text.as_bytes()[..offset]).count() as u64
     };
-    let mut out = Vec::new();
-    let mut pos = skip_ws(text, 0);
+    let pos = skip_ws(text, 0);
     if text[pos..].starts_with('[') {
-        // Element by element, so that each keeps its own line number.
-        pos = skip_ws(text, pos + 1);
-        if text[pos..].starts_with(']') {
-            return end(text, pos + 1, out, &line_at);
-        }
-        loop {
-            let (value, next) = one(text, pos).map_err(|(at, down, e)| (line_at(at) + down, e))?;
-            out.push(DocValue {
-                line: line_at(pos),
-                value,
-            });
-            pos = skip_ws(text, next);
-            match text[pos..].chars().next() {
-                Some(',') => pos = skip_ws(text, pos + 1),
-                Some(']') => return end(text, pos + 1, out, &line_at),
-                _ => return Err((line_at(pos), "expected `,` or `]` in the array".to_owned())),
-            }
+        let (out, after) = elements(text, pos + 1, &line_at)?;
+        return end(text, after, out, &line_at);
+    }
+    if let Some(start) = wrapped_array(text, pos) {
+        let (out, after) = elements(text, start, &line_at)?;
+        let close = skip_ws(text, after);
+        if text[close..].starts_with('}') {
+            return end(text, close + 1, out, &line_at);
         }
     }
+    let mut out = Vec::new();
+    let mut pos = pos;
     while pos < text.len() {
         let (value, next) = one(text, pos).map_err(|(at, down, e)| (line_at(at) + down, e))?;
         out.push(DocValue {
@@ -51,6 +44,47 @@ pub(crate) fn values(text: &str, first_line: u64) -> Result<Vec<DocValue>, (u64,
         pos = skip_ws(text, next);
     }
     Ok(out)
+}
+
+/// The elements of an array whose `[` is just before byte `pos`, each with the line it starts
+/// on (so that each keeps its own line number), and the byte after its `]`.
+fn elements(
+    text: &str,
+    pos: usize,
+    line_at: &dyn Fn(usize) -> u64,
+) -> Result<(Vec<DocValue>, usize), (u64, String)> {
+    let mut out = Vec::new();
+    let mut pos = skip_ws(text, pos);
+    if text[pos..].starts_with(']') {
+        return Ok((out, pos + 1));
+    }
+    loop {
+        let (value, next) = one(text, pos).map_err(|(at, down, e)| (line_at(at) + down, e))?;
+        out.push(DocValue {
+            line: line_at(pos),
+            value,
+        });
+        pos = skip_ws(text, next);
+        match text[pos..].chars().next() {
+            Some(',') => pos = skip_ws(text, pos + 1),
+            Some(']') => return Ok((out, pos + 1)),
+            _ => return Err((line_at(pos), "expected `,` or `]` in the array".to_owned())),
+        }
+    }
+}
+
+/// When the document at byte `pos` opens as an object whose first member is an array
+/// (`{"loglines": [`), the byte after that `[`; whether the object holds nothing else is known
+/// once the array is read.
+fn wrapped_array(text: &str, pos: usize) -> Option<usize> {
+    let key_at = skip_ws(text, text[pos..].strip_prefix('{').map(|_| pos + 1)?);
+    if !text[key_at..].starts_with('"') {
+        return None;
+    }
+    let (_, after_key) = one(text, key_at).ok()?;
+    let colon = skip_ws(text, after_key);
+    let open = skip_ws(text, text[colon..].strip_prefix(':').map(|_| colon + 1)?);
+    text[open..].starts_with('[').then_some(open + 1)
 }
 
 /// Nothing but white space may follow a top-level array.
@@ -106,6 +140,20 @@ mod tests {
         let v = values("{\n \"a\": 1\n}\n{\n \"b\": 2\n}\n", 1).unwrap();
         assert_eq!(v.len(), 2);
         assert_eq!(v[1].line, 4);
+    }
+
+    #[test]
+    fn an_array_wrapped_in_an_object_gives_its_elements() {
+        let v = values(
+            "{\n  \"loglines\": [\n    {\"a\": 1},\n    {\"b\": 2}\n  ]\n}\n",
+            1,
+        )
+        .unwrap();
+        assert_eq!(v.len(), 2);
+        assert_eq!((v[0].line, v[1].line), (3, 4));
+        // An object with more than the array is one value.
+        let v = values("{\"items\": [1, 2], \"more\": true}", 1).unwrap();
+        assert_eq!(v.len(), 1);
     }
 
     #[test]
