@@ -66,6 +66,8 @@ mod hooks;
 mod render_md;
 // Every capture in every output format; renderers free of source-specific code.
 mod formats;
+// --to atif: trajectories, their sub-agents and extra; valid by Harbor's own models.
+mod atif;
 // --stable: a second capture of the same run prints the same bytes in every format (issue 7).
 mod stable;
 // scribe diff: exit codes, one change shows as one change, an insertion as one insertion.

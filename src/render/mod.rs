@@ -18,6 +18,7 @@ use crate::model::transcript::TranscriptItem;
 
 /// `--to text` (its number formats are shared with Markdown).
 pub(crate) mod ansi;
+mod atif;
 mod events;
 pub(crate) mod html;
 mod jsonl;
@@ -45,6 +46,8 @@ pub(crate) enum OutputFormat {
     Events,
     /// One self-contained HTML page per input: safe, searchable, streamed as it is read.
     Html,
+    /// One Agent Trajectory Interchange Format document per input, on one line (docs/atif.md).
+    Atif,
 }
 
 impl OutputFormat {
@@ -56,6 +59,7 @@ impl OutputFormat {
             OutputFormat::Html => "html",
             OutputFormat::Text => "txt",
             OutputFormat::Md => "md",
+            OutputFormat::Atif => "atif.json",
         }
     }
 }
@@ -179,6 +183,7 @@ pub(crate) fn renderer_for(options: &RenderOptions) -> Box<dyn Render> {
         OutputFormat::Jsonl => Box::new(jsonl::JsonlRenderer::default()),
         OutputFormat::Events => Box::new(events::EventsRenderer::default()),
         OutputFormat::Html => Box::new(html::HtmlRenderer::new(options.archive, options.debug)),
+        OutputFormat::Atif => Box::new(atif::AtifRenderer::default()),
     }
 }
 

@@ -1,0 +1,270 @@
+//! `--to atif`: one Agent Trajectory Interchange Format document per input (Harbor's RFC 0001,
+//! `ATIF-v1.8`), on one line, for eval harnesses and training pipelines (docs/atif.md).
+//!
+//! Turns become steps (`step`), notices system steps (`notice`), sub-agent runs trajectories of
+//! their own embedded in the document and referenced from their call's result. What ATIF has
+//! no field for goes in the `extra` of the object it belongs to, so nothing the transcript
+//! holds is lost. Each step is written to a spool as soon as its item is final, and the document
+//! is put together from the spools when the input ends: memory holds one item, not a session.
+
+use std::borrow::Cow;
+use std::io::{self, Seek, SeekFrom, Write};
+
+use foldhash::HashSet;
+use serde::Serialize;
+use serde_json::{Map, json};
+use tempfile::SpooledTempFile;
+
+mod content;
+mod notice;
+mod step;
+mod wire;
+
+use super::{Render, Summary};
+use crate::model::Header;
+use crate::model::session::SessionSnapshot;
+use crate::model::transcript::TranscriptItem;
+use step::{Made, Steps};
+use wire::{Agent, Content, FinalMetrics, SCHEMA_VERSION, Source, Step};
+
+/// A JSON array's items written one after another, in memory up to a few megabytes and in a
+/// temporary file past that.
+struct Spool {
+    file: SpooledTempFile,
+    count: usize,
+    /// One item's JSON, kept between items.
+    buf: Vec<u8>,
+}
+
+impl Spool {
+    /// Held in memory up to this many bytes.
+    const IN_MEMORY: usize = 4 << 20;
+
+    fn new() -> Spool {
+        Spool {
+            file: SpooledTempFile::new(Spool::IN_MEMORY),
+            count: 0,
+            buf: Vec::new(),
+        }
+    }
+
+    /// Appends one item.
+    fn push<T: Serialize + ?Sized>(&mut self, item: &T) -> io::Result<()> {
+        self.buf.clear();
+        if self.count > 0 {
+            self.buf.push(b',');
+        }
+        scribe_json::write(&mut self.buf, item).map_err(io::Error::other)?;
+        self.count += 1;
+        self.file.write_all(&self.buf)
+    }
+
+    /// Writes the items as a JSON array.
+    fn write_array(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        out.write_all(b"[")?;
+        self.file.seek(SeekFrom::Start(0))?;
+        io::copy(&mut self.file, out)?;
+        out.write_all(b"]")
+    }
+}
+
+/// The ATIF renderer: the input's name and format, its session snapshots, the spooled steps,
+/// sub-agent trajectories and debug records, and the running totals.
+pub(crate) struct AtifRenderer {
+    file: String,
+    source: &'static str,
+    sessions: Vec<SessionSnapshot>,
+    steps: Spool,
+    subagents: Spool,
+    debug: Spool,
+    /// Sub-agent trajectory ids taken in this document.
+    taken: HashSet<String>,
+    totals: FinalMetrics,
+    /// The last total cost a result reported.
+    cost: Option<f64>,
+    /// The model of the first agent step, when no snapshot names one.
+    first_model: Option<String>,
+}
+
+impl Default for AtifRenderer {
+    fn default() -> AtifRenderer {
+        AtifRenderer {
+            file: String::new(),
+            source: "",
+            sessions: Vec::new(),
+            steps: Spool::new(),
+            subagents: Spool::new(),
+            debug: Spool::new(),
+            taken: HashSet::default(),
+            totals: FinalMetrics::default(),
+            cost: None,
+            first_model: None,
+        }
+    }
+}
+
+impl AtifRenderer {
+    /// The agent system, as the newest session snapshot names it (the input format when none
+    /// does; `unknown` for a version nobody reported).
+    fn agent(&self) -> Agent<'static> {
+        let snapshot = self.sessions.last();
+        let name = snapshot
+            .map(|s| s.agent.clone())
+            .filter(|a| !a.is_empty())
+            .unwrap_or_else(|| self.source.to_owned());
+        let version = snapshot
+            .and_then(|s| s.version.clone())
+            .unwrap_or_else(|| "unknown".to_owned());
+        let model = snapshot
+            .map(|s| s.model.clone())
+            .filter(|m| !m.is_empty())
+            .or_else(|| self.first_model.clone());
+        Agent {
+            name: Cow::Owned(name),
+            version: Cow::Owned(version),
+            model_name: model.map(Cow::Owned),
+            extra: Map::new(),
+        }
+    }
+
+    /// Makes a step with the document's agent and sub-agent ids, and spools it.
+    fn step<'a>(&mut self, make: impl FnOnce(&mut Steps<'_, 'a>) -> Made<'a>) -> io::Result<()> {
+        let agent = self.agent();
+        let mut taken = std::mem::take(&mut self.taken);
+        let made = make(&mut Steps {
+            agent: &agent,
+            taken: &mut taken,
+        });
+        self.taken = taken;
+        self.put(&made)
+    }
+
+    /// Spools a made step and its sub-agent trajectories.
+    fn put(&mut self, made: &Made<'_>) -> io::Result<()> {
+        if let Some(m) = &made.step.metrics {
+            self.totals.add(m);
+        }
+        if self.first_model.is_none() {
+            self.first_model = made.step.model_name.map(str::to_owned);
+        }
+        self.steps.push(&made.step)?;
+        for t in &made.subagents {
+            self.subagents.push(t)?;
+        }
+        Ok(())
+    }
+
+    /// The step a document with nothing else holds: ATIF requires one.
+    fn empty_step(&mut self) -> io::Result<()> {
+        let step = Step {
+            step_id: 1,
+            timestamp: None,
+            source: Source::System,
+            model_name: None,
+            message: Content::Text(Cow::Borrowed("")),
+            reasoning_content: None,
+            tool_calls: None,
+            observation: None,
+            metrics: None,
+            extra: json!({"empty": "the input held no turns and no notices"})
+                .as_object()
+                .cloned()
+                .unwrap_or_default(),
+        };
+        self.steps.push(&step)
+    }
+
+    /// What the document says beyond ATIF's fields: what wrote it, from which input, every
+    /// session snapshot, the debug records.
+    fn write_extra(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
+        let head = json!({
+            "generator": format!("scribe {}", env!("CARGO_PKG_VERSION")),
+            "source": self.source,
+            "file": self.file,
+            "input": {"lines": summary.lines, "debug": summary.debug, "errors": summary.errors},
+            "sessions": self.sessions,
+        });
+        let mut text = Vec::new();
+        scribe_json::write(&mut text, &head).map_err(io::Error::other)?;
+        // The object without its closing brace, then the debug records beside it.
+        text.pop();
+        out.write_all(&text)?;
+        out.write_all(b",\"debug\":")?;
+        self.debug.write_array(out)?;
+        out.write_all(b"}")
+    }
+}
+
+/// Writes `,"key":` and the value.
+fn field<T: Serialize + ?Sized>(out: &mut dyn Write, key: &str, v: &T) -> io::Result<()> {
+    let mut text = Vec::new();
+    scribe_json::write(&mut text, v).map_err(io::Error::other)?;
+    write!(out, ",\"{key}\":")?;
+    out.write_all(&text)
+}
+
+impl Render for AtifRenderer {
+    /// Each input is its own document.
+    fn stands_alone(&self) -> bool {
+        true
+    }
+
+    fn begin(&mut self, _out: &mut dyn Write, header: &Header) -> io::Result<()> {
+        *self = AtifRenderer {
+            file: header.file.clone(),
+            source: header.source,
+            ..AtifRenderer::default()
+        };
+        Ok(())
+    }
+
+    fn item(&mut self, _out: &mut dyn Write, item: &TranscriptItem) -> io::Result<()> {
+        let step_id = self.steps.count + 1;
+        match item {
+            TranscriptItem::Session(s) => {
+                self.sessions.push((**s).clone());
+                Ok(())
+            }
+            TranscriptItem::Turn(t) => self.step(|s| s.turn(t, step_id)),
+            TranscriptItem::Notice(n) => {
+                if let Some(c) = notice::reported_cost(n) {
+                    self.cost = Some(c);
+                }
+                self.step(|s| s.notice(n, step_id))
+            }
+            TranscriptItem::Debug(d) => self.debug.push(&**d),
+        }
+    }
+
+    fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
+        if self.steps.count == 0 {
+            self.empty_step()?;
+        }
+        write!(out, "{{\"schema_version\":\"{SCHEMA_VERSION}\"")?;
+        if let Some(id) = self
+            .sessions
+            .iter()
+            .rev()
+            .map(|s| s.session_id.as_str())
+            .find(|s| !s.is_empty())
+        {
+            field(out, "session_id", id)?;
+        }
+        field(out, "agent", &self.agent())?;
+        out.write_all(b",\"steps\":")?;
+        self.steps.write_array(out)?;
+        if self.subagents.count > 0 {
+            out.write_all(b",\"subagent_trajectories\":")?;
+            self.subagents.write_array(out)?;
+        }
+        let totals = FinalMetrics {
+            total_cost_usd: self.cost,
+            total_steps: self.steps.count,
+            ..self.totals
+        };
+        field(out, "final_metrics", &totals)?;
+        out.write_all(b",\"extra\":")?;
+        self.write_extra(out, summary)?;
+        out.write_all(b"}\n")
+    }
+}

@@ -1,0 +1,168 @@
+//! A notice (a retry, a hook, a compaction, a permission refusal, a side branch, the run's
+//! result …) becomes a `system` step, where ATIF puts system events: a line saying what it is as
+//! its message, the notice whole in its `extra`. A sub-agent run whose call never appeared is
+//! a system step whose observation references its trajectory.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, json};
+
+use super::step::{Made, Steps, timestamp, value};
+use super::wire::{Content, Observation, ObservationResult, ResultExtra, Source, Step};
+use crate::model::session::{HookStatus, SystemNotice};
+use crate::render::notice_text;
+
+/// The line a notice's step says: the words the human-readable views share where there are
+/// some, the notice's own text where it carries one.
+fn message(n: &SystemNotice) -> Cow<'_, str> {
+    match n {
+        SystemNotice::RateLimit {
+            status,
+            rate_limit_type,
+            ..
+        } => notice_text::rate_limit(status, rate_limit_type.as_deref()).into(),
+        SystemNotice::ApiRetry {
+            attempt,
+            max,
+            error_status,
+            error,
+            ..
+        } => format!(
+            "API retry {attempt}/{max}{}",
+            notice_text::retry_detail(*error_status, error.as_deref())
+        )
+        .into(),
+        SystemNotice::Compact { trigger, .. } => match trigger {
+            Some(t) => format!("conversation compacted ({t})").into(),
+            None => "conversation compacted".into(),
+        },
+        SystemNotice::Hook {
+            hook_name,
+            status,
+            outcome,
+            exit_code,
+            ..
+        } => notice_text::hook_line(
+            hook_name,
+            *status == HookStatus::Response,
+            outcome.as_deref(),
+            *exit_code,
+        )
+        .into(),
+        SystemNotice::SessionState { state } => format!("session {state}").into(),
+        SystemNotice::Status { status, detail } => [status.as_deref(), detail.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(": ")
+            .into(),
+        SystemNotice::FilesPersisted { files, failed } => {
+            format!("{} files persisted, {} failed", files.len(), failed.len()).into()
+        }
+        SystemNotice::Elicitation { server, .. } => notice_text::elicitation(server).into(),
+        SystemNotice::PermissionDenied {
+            tool_name, message, ..
+        } => format!("permission denied: {tool_name}: {message}").into(),
+        SystemNotice::Task {
+            task_id,
+            summary,
+            description,
+            ..
+        } => summary
+            .as_deref()
+            .or(description.as_deref())
+            .map_or_else(|| format!("task {task_id}").into(), Cow::Borrowed),
+        SystemNotice::MissedEvents { from, to, reason } => {
+            notice_text::missed_events(*from, *to, reason).into()
+        }
+        SystemNotice::Subagent { tool_call_id, .. } => {
+            format!("sub-agent run of call {tool_call_id}, whose call is not in the input").into()
+        }
+        SystemNotice::Branch { turns, .. } => notice_text::branch(turns.len()).into(),
+        SystemNotice::Result { text, .. } => text.as_deref().unwrap_or_default().into(),
+        SystemNotice::Info { text, .. } => Cow::Borrowed(text),
+    }
+}
+
+impl<'a> Steps<'_, 'a> {
+    /// The system step of a notice, numbered `step_id`.
+    pub(super) fn notice(&mut self, n: &'a SystemNotice, step_id: usize) -> Made<'a> {
+        let mut extra = Map::new();
+        let at = match n {
+            SystemNotice::RateLimit { at, .. } => at.as_deref(),
+            SystemNotice::ApiRetry { .. }
+            | SystemNotice::Compact { .. }
+            | SystemNotice::Hook { .. }
+            | SystemNotice::SessionState { .. }
+            | SystemNotice::Status { .. }
+            | SystemNotice::FilesPersisted { .. }
+            | SystemNotice::Elicitation { .. }
+            | SystemNotice::PermissionDenied { .. }
+            | SystemNotice::Task { .. }
+            | SystemNotice::MissedEvents { .. }
+            | SystemNotice::Branch { .. }
+            | SystemNotice::Result { .. }
+            | SystemNotice::Info { .. }
+            | SystemNotice::Subagent { .. } => None,
+        };
+        let timestamp = timestamp(at, &mut extra);
+        let mut subagents = Vec::new();
+        // A sub-agent run's turns are its trajectory; the notice keeps the rest.
+        let observation = if let SystemNotice::Subagent {
+            tool_call_id,
+            record,
+        } = n
+        {
+            {
+                let mut r = ObservationResult {
+                    source_call_id: None,
+                    content: None,
+                    subagent_trajectory_ref: Vec::new(),
+                    extra: ResultExtra {
+                        notice: Some(json!({"kind": "subagent", "toolCallId": tool_call_id})),
+                        ..ResultExtra::default()
+                    },
+                };
+                self.link(record, tool_call_id, &mut r, &mut subagents);
+                Some(Observation { results: vec![r] })
+            }
+        } else {
+            extra.insert("notice".into(), value(n));
+            None
+        };
+        let step = Step {
+            step_id,
+            timestamp,
+            source: Source::System,
+            model_name: None,
+            message: Content::Text(message(n)),
+            reasoning_content: None,
+            tool_calls: None,
+            observation,
+            metrics: None,
+            extra,
+        };
+        Made { step, subagents }
+    }
+}
+
+/// The notice of a result, when it is one: what the run cost in total so far.
+pub(super) fn reported_cost(n: &SystemNotice) -> Option<f64> {
+    match n {
+        SystemNotice::Result { cost, .. } => *cost,
+        SystemNotice::RateLimit { .. }
+        | SystemNotice::ApiRetry { .. }
+        | SystemNotice::Compact { .. }
+        | SystemNotice::Hook { .. }
+        | SystemNotice::SessionState { .. }
+        | SystemNotice::Status { .. }
+        | SystemNotice::FilesPersisted { .. }
+        | SystemNotice::Elicitation { .. }
+        | SystemNotice::PermissionDenied { .. }
+        | SystemNotice::Task { .. }
+        | SystemNotice::MissedEvents { .. }
+        | SystemNotice::Subagent { .. }
+        | SystemNotice::Branch { .. }
+        | SystemNotice::Info { .. } => None,
+    }
+}
