@@ -4,7 +4,7 @@
 //! The test reads each raw file itself, line by line, and asks a per-format extractor what the
 //! file promises: tool call ids and result ids, every text the model wrote, every tool output,
 //! every user text, and every prompt a person typed. It then runs the real binary and looks for
-//! each item in `--to jsonl` (anywhere in the records, whitespace-insensitive), and for each typed
+//! each item in `--to jsonl` and `--to atif` (anywhere in the records, whitespace-insensitive), and for each typed
 //! prompt in `--to md` and `--to text` too (without `--context`). It knows nothing of scribe's
 //! model beyond "the text is in there", so it keeps holding on logs nobody has seen yet.
 //!
@@ -189,39 +189,22 @@ fn assert_each_file_shows_what_a_reader_must_see(files_of: &dyn Fn(&Format) -> V
     assert_all_visible(files);
 }
 
+/// The JSON outputs every promised id, text and prompt must be found in: the transcript, and
+/// the ATIF trajectory.
+const JSON_OUTPUTS: [&str; 2] = ["jsonl", "atif"];
+
 /// Runs the binary on `path` and lists every promised item it cannot find.
 fn check(path: &Path, want: &Conserved) -> Vec<String> {
-    let jsonl = run(path, &["--to", "jsonl"]);
-    let mut strings = Vec::new();
-    let mut exact = HashSet::new();
-    for line in jsonl.lines() {
-        if let Ok(v) = serde_json::from_str::<Value>(line) {
-            collect_strings(&v, &mut strings, &mut exact);
-        }
+    let mut missing = Vec::new();
+    for to in JSON_OUTPUTS {
+        missing.extend(missing_in_json(path, want, to));
     }
-    let haystack = normalize(&strings.join("\n"));
     let md = normalize(&unescape_md(&run(path, &["--to", "md"])));
     let text = normalize(&run(
         path,
         &["--to", "text", "--color", "never", "--width", "65535"],
     ));
-    let mut missing = Vec::new();
-    for (what, id) in &want.ids {
-        // Ids are unique tokens: one inside a notice's text (an orphan result) is found too.
-        if !exact.contains(id.as_str()) && !haystack.contains(id.as_str()) {
-            missing.push(format!("{what} {id} not in --to jsonl"));
-        }
-    }
-    for (what, t) in &want.texts {
-        if !haystack.contains(&normalize(t)) {
-            missing.push(format!("{what} not in --to jsonl: {}", short(t)));
-        }
-    }
     for p in &want.prompts {
-        let n = normalize(p);
-        if !haystack.contains(&n) {
-            missing.push(format!("prompt not in --to jsonl: {}", short(p)));
-        }
         // Each line on its own (the views prefix and indent lines of a long prompt), in pieces
         // between control characters (the views show those as visible escapes).
         let pieces: Vec<String> = p.lines().flat_map(printable_pieces).collect();
@@ -233,6 +216,37 @@ fn check(path: &Path, want: &Conserved) -> Vec<String> {
         }
         if let Some(piece) = pieces.iter().find(|x| !text.contains(x.as_str())) {
             missing.push(format!("prompt not in --to text: {}", short(piece)));
+        }
+    }
+    missing
+}
+
+/// Every promised id, text and prompt that the JSON output `--to <to>` of `path` lacks.
+fn missing_in_json(path: &Path, want: &Conserved, to: &str) -> Vec<String> {
+    let out = run(path, &["--to", to]);
+    let mut strings = Vec::new();
+    let mut exact = HashSet::new();
+    for line in out.lines() {
+        if let Ok(v) = serde_json::from_str::<Value>(line) {
+            collect_strings(&v, &mut strings, &mut exact);
+        }
+    }
+    let haystack = normalize(&strings.join("\n"));
+    let mut missing = Vec::new();
+    for (what, id) in &want.ids {
+        // Ids are unique tokens: one inside a notice's text (an orphan result) is found too.
+        if !exact.contains(id.as_str()) && !haystack.contains(id.as_str()) {
+            missing.push(format!("{what} {id} not in --to {to}"));
+        }
+    }
+    for (what, t) in &want.texts {
+        if !haystack.contains(&normalize(t)) {
+            missing.push(format!("{what} not in --to {to}: {}", short(t)));
+        }
+    }
+    for p in &want.prompts {
+        if !haystack.contains(&normalize(p)) {
+            missing.push(format!("prompt not in --to {to}: {}", short(p)));
         }
     }
     missing

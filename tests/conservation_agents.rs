@@ -13,7 +13,7 @@ mod raw_formats;
 
 use crate::conservation_external2_known::KNOWN_FACT_LOSSES;
 use crate::conservation_views::{Visible, assert_all_visible};
-use crate::util::{Ext2, corpus, external2_files, files_under, root, run_jsonl, scribe};
+use crate::util::{Ext2, corpus, external2_files, files_under, json_lines, root, scribe};
 use raw_formats::{
     codex_exec, codex_rollout, gemini_chat, gemini_stream, qwen_chat, qwen_daemon, qwen_stream,
 };
@@ -316,25 +316,30 @@ fn every_codex_gemini_and_qwen_external2_fact_is_kept() {
 }
 
 /// Checks that each file's call ids, assistant texts, typed prompts and tool outputs are kept
-/// in `--to jsonl`, and its typed prompts shown in `--to md` and `--to text`.
+/// in `--to jsonl` and `--to atif`, and its typed prompts shown in `--to md` and `--to text`.
 fn assert_every_fact_is_kept(files: &[(PathBuf, Raw)]) {
     assert!(files.len() >= 6);
     let mut failures = Vec::new();
     for (path, raw) in files {
         let facts = extract(path, *raw);
-        let (recs, _) = run_jsonl(path, &[]);
-        let mut all = Vec::new();
-        strings(&recs, &mut all);
-        let kept = |t: &String| all.iter().any(|s| s.contains(t.trim()));
         let name = path.display();
-        for (what, list) in [
-            ("call id", &facts.call_ids),
-            ("assistant text", &facts.texts),
-            ("typed prompt", &facts.prompts),
-            ("tool output", &facts.outputs),
-        ] {
-            for t in list.iter().filter(|t| !kept(t)) {
-                failures.push(format!("{name} ({raw:?}): {what} lost: {:.80}", t.trim()));
+        for to in ["jsonl", "atif"] {
+            let recs = json_lines(render(path, to).as_bytes());
+            let mut all = Vec::new();
+            strings(&recs, &mut all);
+            let kept = |t: &String| all.iter().any(|s| s.contains(t.trim()));
+            for (what, list) in [
+                ("call id", &facts.call_ids),
+                ("assistant text", &facts.texts),
+                ("typed prompt", &facts.prompts),
+                ("tool output", &facts.outputs),
+            ] {
+                for t in list.iter().filter(|t| !kept(t)) {
+                    failures.push(format!(
+                        "{name} ({raw:?}): {what} lost: {:.80} (--to {to})",
+                        t.trim()
+                    ));
+                }
             }
         }
         if facts.prompts.is_empty() {

@@ -3,7 +3,7 @@
 
 use crate::util::{corpus, corpus_captures, files_under, root, scribe};
 
-const FORMATS: &[&str] = &["text", "md", "html", "jsonl", "events"];
+const FORMATS: &[&str] = &["text", "md", "html", "jsonl", "events", "atif"];
 
 #[test]
 #[ignore = "needs ../shared/corpus; .ci/run runs it"]

@@ -1,4 +1,4 @@
-//! `--to jsonl` and `--to events` goldens for every input under `samples/`: the folded transcript
+//! `--to jsonl`, `--to events` and `--to atif` goldens for every input under `samples/`: the folded transcript
 //! and the stage-2 events of each sample are pinned byte for byte, so a refactor that claims to
 //! change no output is checked, not hoped. `BLESS=1` rewrites them (read the diff before committing).
 
@@ -86,4 +86,9 @@ fn every_sample_transcript_matches_its_golden() {
 #[test]
 fn every_sample_event_stream_matches_its_golden() {
     check_all("events");
+}
+
+#[test]
+fn every_sample_trajectory_matches_its_golden() {
+    check_all("atif");
 }

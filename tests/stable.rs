@@ -15,7 +15,7 @@ use crate::util::{corpus, files_under, json_lines, sample, scribe};
 
 /// Every `--to` format on this branch. Adding a format here runs every `--stable` and
 /// `--redact` test in it.
-pub(crate) const FORMATS: &[&str] = &["jsonl", "events", "text", "md", "html"];
+pub(crate) const FORMATS: &[&str] = &["jsonl", "events", "text", "md", "html", "atif"];
 
 /// Keys whose string value is an id in Claude's stream-json.
 const ID_KEYS: &[&str] = &[

@@ -11,7 +11,8 @@ use serde_json::{Map, Value, json};
 use super::content::{message_part, output_content};
 use super::wire::{
     Agent, Content, FinalMetrics, Metrics, MetricsExtra, Observation, ObservationResult,
-    ResultExtra, SCHEMA_VERSION, Source, Step, SubagentRef, ToolCall as AtifCall, Trajectory,
+    ResultExtra, RunReport, SCHEMA_VERSION, Source, Step, SubagentRef, ToolCall as AtifCall,
+    Trajectory,
 };
 use crate::model::time::parse_ms;
 use crate::model::transcript::{Part, Role, SubagentRecord, ToolCall, Turn, TurnOrigin, Usage};
@@ -277,7 +278,7 @@ impl<'a> Steps<'_, 'a> {
         r: &mut ObservationResult<'a>,
         subagents: &mut Vec<Trajectory<'a>>,
     ) {
-        let facts = record_facts(rec);
+        let facts = RunReport::of(rec);
         if rec.transcript.is_empty() {
             r.extra.subagent = Some(facts);
             return;
@@ -305,28 +306,6 @@ impl<'a> Steps<'_, 'a> {
         }
         id
     }
-}
-
-/// What a sub-agent run reported, without its turns (those are its trajectory).
-fn record_facts(rec: &SubagentRecord) -> Value {
-    let mut facts = json!({
-        "task_id": rec.task_id,
-        "description": rec.description,
-        "status": value(&rec.status),
-    });
-    let mut put = |key: &str, v: Value| {
-        if !v.is_null() {
-            facts[key] = v;
-        }
-    };
-    put("subagent_type", value(&rec.subagent_type));
-    put("summary", value(&rec.summary));
-    put("usage", value(&rec.usage));
-    put("result", value(&rec.result));
-    if !rec.progress.is_empty() {
-        put("progress", value(&rec.progress));
-    }
-    facts
 }
 
 /// A call as ATIF's `ToolCall`: its arguments when they are an object (else `{}` and the input

@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::model::details::Details;
-use crate::model::transcript::ResultFacts;
+use crate::model::transcript::{ResultFacts, SubagentRecord, SubagentStatus, SubagentUsage};
 
 /// The newest version Harbor's `Trajectory.schema_version` accepts, and what scribe writes.
 pub(crate) const SCHEMA_VERSION: &str = "ATIF-v1.8";
@@ -124,7 +124,7 @@ pub(super) struct ObservationResult<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) content: Option<Content<'a>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub(super) subagent_trajectory_ref: Vec<SubagentRef>,
+    pub(super) subagent_trajectory_ref: Vec<SubagentRef<'a>>,
     pub(super) extra: ResultExtra<'a>,
 }
 
@@ -148,7 +148,7 @@ pub(super) struct ResultExtra<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) output: Option<&'a Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) subagent: Option<Value>,
+    pub(super) subagent: Option<RunReport<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) notice: Option<Value>,
 }
@@ -160,9 +160,45 @@ fn facts_empty(f: &Option<&ResultFacts>) -> bool {
 /// A link to a sub-agent's trajectory (`SubagentTrajectoryRef`): embedded, found by
 /// `trajectory_id` in the root's `subagent_trajectories`.
 #[derive(Serialize)]
-pub(super) struct SubagentRef {
+pub(super) struct SubagentRef<'a> {
     pub(super) trajectory_id: String,
-    pub(super) extra: Value,
+    pub(super) extra: RunReport<'a>,
+}
+
+/// What a sub-agent run reported, without its turns (those are its trajectory): the
+/// transcript's `SubagentRecord` fields, named as it names them.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct RunReport<'a> {
+    pub(super) task_id: &'a str,
+    pub(super) description: &'a str,
+    pub(super) status: SubagentStatus,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) subagent_type: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) summary: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) usage: Option<SubagentUsage>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) result: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    pub(super) progress: &'a [String],
+}
+
+impl<'a> RunReport<'a> {
+    /// The report of `rec`.
+    pub(super) fn of(rec: &'a SubagentRecord) -> RunReport<'a> {
+        RunReport {
+            task_id: &rec.task_id,
+            description: &rec.description,
+            status: rec.status,
+            subagent_type: rec.subagent_type.as_deref(),
+            summary: rec.summary.as_deref(),
+            usage: rec.usage,
+            result: rec.result.as_deref(),
+            progress: &rec.progress,
+        }
+    }
 }
 
 /// A step's token counts (`Metrics`): `prompt_tokens` counts the cached tokens too.
