@@ -20,6 +20,17 @@ fn document(input: &str) -> Value {
     docs.into_iter().next().unwrap()
 }
 
+/// The documents `--to atif` writes for `files`, one a line.
+fn documents_of(files: &[PathBuf]) -> Vec<Value> {
+    let out = scribe()
+        .args(["--to", "atif"])
+        .args(files)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    json_lines(&out.stdout)
+}
+
 #[test]
 fn a_session_is_one_trajectory_with_a_step_per_turn() {
     let doc = document(&claude_stream("s-1", "Say hi", "Hi."));
@@ -50,16 +61,7 @@ fn a_session_is_one_trajectory_with_a_step_per_turn() {
 
 #[test]
 fn each_input_file_is_its_own_document() {
-    let out = scribe()
-        .args(["--to", "atif"])
-        .arg(sample("subagent.jsonl"))
-        .arg(sample("codex-exec-edges.jsonl"))
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let docs = json_lines(&out);
+    let docs = documents_of(&[sample("subagent.jsonl"), sample("codex-exec-edges.jsonl")]);
     assert_eq!(docs.len(), 2);
     assert_eq!(docs[0]["agent"]["name"], "claude-code");
     assert_eq!(docs[1]["agent"]["name"], "codex");
@@ -129,15 +131,7 @@ fn an_image_in_a_prompt_is_an_image_part() {
 
 #[test]
 fn a_sub_agent_is_an_embedded_trajectory_its_call_references() {
-    let out = scribe()
-        .args(["--to", "atif"])
-        .arg(sample("subagent.jsonl"))
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let doc = &json_lines(&out)[0];
+    let doc = &documents_of(&[sample("subagent.jsonl")])[0];
     let result = &doc["steps"][0]["observation"]["results"][0];
     assert_eq!(result["source_call_id"], "toolu_agent1");
     let reference = &result["subagent_trajectory_ref"][0];

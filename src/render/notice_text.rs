@@ -38,6 +38,29 @@ pub(crate) fn retry_detail(error_status: Option<u64>, error: Option<&str>) -> St
     )
 }
 
+/// `API retry 2/10 · HTTP 529 · overloaded`: which attempt of how many, and why. Shared by
+/// Markdown and ATIF (the terminal view and HTML put the wait in the middle).
+pub(crate) fn api_retry(
+    attempt: u64,
+    max: u64,
+    error_status: Option<u64>,
+    error: Option<&str>,
+) -> String {
+    format!(
+        "API retry {attempt}/{max}{}",
+        retry_detail(error_status, error)
+    )
+}
+
+/// `conversation compacted (auto)`, with what triggered it when known. Shared by Markdown and
+/// ATIF.
+pub(crate) fn compacted(trigger: Option<&str>) -> String {
+    format!(
+        "conversation compacted{}",
+        trigger.map(|t| format!(" ({t})")).unwrap_or_default()
+    )
+}
+
 /// A hook as one line: `hook lint: blocked (exit 2)`, or `hook lint: started, no end reported`
 /// for one whose end never came (`ended` false). Shared by the terminal view and Markdown.
 pub(crate) fn hook_line(

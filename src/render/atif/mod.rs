@@ -227,7 +227,7 @@ impl Render for AtifRenderer {
             }
             TranscriptItem::Turn(t) => self.step(|s| s.turn(t, step_id)),
             TranscriptItem::Notice(n) => {
-                if let Some(c) = notice::reported_cost(n) {
+                if let Some(c) = notice::when_and_cost(n).1 {
                     self.cost = Some(c);
                 }
                 self.step(|s| s.notice(n, step_id))

@@ -27,15 +27,8 @@ fn message(n: &SystemNotice) -> Cow<'_, str> {
             error_status,
             error,
             ..
-        } => format!(
-            "API retry {attempt}/{max}{}",
-            notice_text::retry_detail(*error_status, error.as_deref())
-        )
-        .into(),
-        SystemNotice::Compact { trigger, .. } => match trigger {
-            Some(t) => format!("conversation compacted ({t})").into(),
-            None => "conversation compacted".into(),
-        },
+        } => notice_text::api_retry(*attempt, *max, *error_status, error.as_deref()).into(),
+        SystemNotice::Compact { trigger, .. } => notice_text::compacted(trigger.as_deref()).into(),
         SystemNotice::Hook {
             hook_name,
             status,
@@ -88,23 +81,7 @@ impl<'a> Steps<'_, 'a> {
     /// The system step of a notice, numbered `step_id`.
     pub(super) fn notice(&mut self, n: &'a SystemNotice, step_id: usize) -> Made<'a> {
         let mut extra = Map::new();
-        let at = match n {
-            SystemNotice::RateLimit { at, .. } => at.as_deref(),
-            SystemNotice::ApiRetry { .. }
-            | SystemNotice::Compact { .. }
-            | SystemNotice::Hook { .. }
-            | SystemNotice::SessionState { .. }
-            | SystemNotice::Status { .. }
-            | SystemNotice::FilesPersisted { .. }
-            | SystemNotice::Elicitation { .. }
-            | SystemNotice::PermissionDenied { .. }
-            | SystemNotice::Task { .. }
-            | SystemNotice::MissedEvents { .. }
-            | SystemNotice::Branch { .. }
-            | SystemNotice::Result { .. }
-            | SystemNotice::Info { .. }
-            | SystemNotice::Subagent { .. } => None,
-        };
+        let at = when_and_cost(n).0;
         let timestamp = timestamp(at, &mut extra);
         let mut subagents = Vec::new();
         // A sub-agent run's turns are its trajectory; the notice keeps the rest.
@@ -146,12 +123,12 @@ impl<'a> Steps<'_, 'a> {
     }
 }
 
-/// The notice of a result, when it is one: what the run cost in total so far.
-pub(super) fn reported_cost(n: &SystemNotice) -> Option<f64> {
+/// The time a notice carries (a rate limit's), and the total cost a result reported so far.
+pub(super) fn when_and_cost(n: &SystemNotice) -> (Option<&str>, Option<f64>) {
     match n {
-        SystemNotice::Result { cost, .. } => *cost,
-        SystemNotice::RateLimit { .. }
-        | SystemNotice::ApiRetry { .. }
+        SystemNotice::RateLimit { at, .. } => (at.as_deref(), None),
+        SystemNotice::Result { cost, .. } => (None, *cost),
+        SystemNotice::ApiRetry { .. }
         | SystemNotice::Compact { .. }
         | SystemNotice::Hook { .. }
         | SystemNotice::SessionState { .. }
@@ -163,6 +140,6 @@ pub(super) fn reported_cost(n: &SystemNotice) -> Option<f64> {
         | SystemNotice::MissedEvents { .. }
         | SystemNotice::Subagent { .. }
         | SystemNotice::Branch { .. }
-        | SystemNotice::Info { .. } => None,
+        | SystemNotice::Info { .. } => (None, None),
     }
 }

@@ -23,17 +23,8 @@ impl MarkdownRenderer {
                 error_status,
                 error,
                 ..
-            } => format!(
-                "API retry {attempt}/{max}{}",
-                notice_text::retry_detail(*error_status, error.as_deref())
-            ),
-            SystemNotice::Compact { trigger, .. } => format!(
-                "conversation compacted{}",
-                trigger
-                    .as_deref()
-                    .map(|t| format!(" ({t})"))
-                    .unwrap_or_default()
-            ),
+            } => notice_text::api_retry(*attempt, *max, *error_status, error.as_deref()),
+            SystemNotice::Compact { trigger, .. } => notice_text::compacted(trigger.as_deref()),
             SystemNotice::Hook {
                 hook_name,
                 status,
