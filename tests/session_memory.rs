@@ -18,8 +18,9 @@ const BOUND_KIB: u64 = 48 * 1024;
 
 /// The ways a session is converted here: each a format, whether `--stable`, whether from
 /// standard input.
-const WAYS: [(&str, bool, bool); 6] = [
+const WAYS: [(&str, bool, bool); 7] = [
     ("jsonl", false, false),
+    ("atif", false, false),
     ("html", false, false),
     ("md", false, false),
     ("events", false, false),

@@ -27,7 +27,7 @@ use crate::model::transcript::TranscriptItem;
 use step::{Made, Steps};
 use wire::{Agent, Content, FinalMetrics, SCHEMA_VERSION, Source, Step};
 
-/// A JSON array's items written one after another, in memory up to a few megabytes and in a
+/// A JSON array's items written one after another, in memory up to half a megabyte and in a
 /// temporary file past that.
 struct Spool {
     file: SpooledTempFile,
@@ -38,7 +38,7 @@ struct Spool {
 
 impl Spool {
     /// Held in memory up to this many bytes.
-    const IN_MEMORY: usize = 4 << 20;
+    const IN_MEMORY: usize = 512 << 10;
 
     fn new() -> Spool {
         Spool {
