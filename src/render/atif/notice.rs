@@ -13,7 +13,7 @@ use crate::model::session::{HookStatus, SystemNotice};
 use crate::render::notice_text;
 
 /// The line a notice's step says: the words the human-readable views share where there are
-/// some, the notice's own text where it carries one.
+/// some, the notice's own text where it carries one (but a result's).
 fn message(n: &SystemNotice) -> Cow<'_, str> {
     match n {
         SystemNotice::RateLimit {
@@ -72,7 +72,14 @@ fn message(n: &SystemNotice) -> Cow<'_, str> {
             format!("sub-agent run of call {tool_call_id}, whose call is not in the input").into()
         }
         SystemNotice::Branch { turns, .. } => notice_text::branch(turns.len()).into(),
-        SystemNotice::Result { text, .. } => text.as_deref().unwrap_or_default().into(),
+        // Its text is the agent's last answer, already its step's message: kept in the notice.
+        SystemNotice::Result {
+            subtype, is_error, ..
+        } => format!(
+            "result: {subtype}{}",
+            if *is_error { " (error)" } else { "" }
+        )
+        .into(),
         SystemNotice::Info { text, .. } => Cow::Borrowed(text),
     }
 }
