@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Generates large Claude Code inputs for the benches (issue 14).
+"""Generates large regular Claude Code inputs for the benches (their second column).
 
     gen_claude.py session SIZE_MB DIR   a saved session DIR/<sessionId>.jsonl (CLI 2.1.x shape)
                                         with sub-agent files in DIR/<sessionId>/subagents/
     gen_claude.py stream SIZE_MB FILE   a stream-json log: samples/demo.jsonl repeated with fresh
                                         ids, so every copy folds as turns of its own
+    gen_claude.py calls COUNT FILE      a stream-json log of one message with COUNT parallel
+                                        tool calls (a line each, as the CLI writes a message's
+                                        blocks), then their results, a line each
 
 The saved session is meant to look like a real long one: a prompt, assistant text in Markdown, a
 tool call and its result (a few KB of build output) per turn, a hook progress row and a
@@ -137,6 +140,24 @@ def stream(size, out):
             n += 1
 
 
+def calls(count, out):
+    sid = "5e55a0e1-0000-4000-8000-0000000000ca"
+    with open(out, "w") as f:
+        f.write(f'{{"type":"system","subtype":"init","cwd":"/x","session_id":"{sid}",'
+                f'"tools":["Bash"],"model":"m","uuid":"init-000001"}}\n')
+        for i in range(count):
+            f.write(f'{{"type":"assistant","message":{{"id":"msg_one","role":"assistant",'
+                    f'"model":"m","content":[{{"type":"tool_use","id":"toolu_{i:012}",'
+                    f'"name":"Bash","input":{{"command":"echo {i}"}}}}]}},"session_id":"{sid}"}}\n')
+        for i in range(count):
+            f.write(f'{{"type":"user","message":{{"role":"user","content":[{{"type":'
+                    f'"tool_result","tool_use_id":"toolu_{i:012}","content":"{i}"}}]}},'
+                    f'"session_id":"{sid}"}}\n')
+
+
 if __name__ == "__main__":
-    kind, size_mb, target = sys.argv[1], float(sys.argv[2]), sys.argv[3]
-    {"session": session, "stream": stream}[kind](int(size_mb * (1 << 20)), target)
+    kind, size, target = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+    if kind == "calls":
+        calls(int(size), target)
+    else:
+        {"session": session, "stream": stream}[kind](int(size * (1 << 20)), target)

@@ -23,6 +23,10 @@ use serde_json::value::RawValue;
 
 use scribe_json::RAW_JSON_TOKEN;
 
+mod rewrite;
+
+pub(crate) use rewrite::Rewrite;
+
 /// Compact JSON text, as `scribe_json::write` writes the `Value` it stands for.
 #[derive(Clone, PartialEq)]
 pub(crate) struct Details(Box<str>);
@@ -127,8 +131,20 @@ pub(crate) fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Details, D::Error>
     if is_written_form(raw.get().as_bytes()) {
         return Ok(Details(raw.into()));
     }
+    if let Some(details) = scanned(raw.get()) {
+        return Ok(details);
+    }
     let mut de = serde_json::Deserializer::from_str(raw.get());
     capture(&mut de).map_err(de::Error::custom)
+}
+
+/// What [`capture`] makes of `text` read by the JSON layer's scanner (the same visits as
+/// serde_json's, with less copying), or `None` where the scanner declines it.
+fn scanned(text: &str) -> Option<Details> {
+    let mut scanner = scribe_json::Scanner::new(text)?;
+    let details = capture(&mut scanner).ok()?;
+    scanner.end().ok()?;
+    Some(details)
 }
 
 /// `v.get(k).cloned()` kept as compact JSON text ([`Details`]), a field of a

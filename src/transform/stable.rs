@@ -37,13 +37,13 @@ use serde_json::Value;
 
 use super::id_table::IdTable;
 use super::visit::{IdKind, Unordered, ValueRole, VisitMut, walk_value};
-use crate::model::details::Details;
+use crate::model::details::{Details, Rewrite};
 use crate::model::transcript::{SubagentUsage, Usage};
 
 mod text;
 
 use text::{
-    IdLengths, JSON_NUMBER_FIELD, MAX_ID_IN_TEXT, PGID, PGID_LINE, SOCK, SOCKET, TIMESTAMP, TMP,
+    IdLengths, JSON_NUMBER_FIELD, Marks, MAX_ID_IN_TEXT, PGID, PGID_LINE, SOCK, SOCKET, TIMESTAMP, TMP,
     TMP_DIR, USAGE, USAGE_BLOCK, VAR_FOLDERS, VOLATILE_NUMBER, holds, may_hold_a_date,
     rename_ids_in_text, replace, uuids,
 };
@@ -128,35 +128,31 @@ impl Stable {
         }
     }
 
+    /// Rewrites what varies between runs inside one text (the table in the module doc). Each
+    /// check looks only at a text that holds its [`Marks`] byte; once a check has changed the
+    /// text, every later one runs.
     fn rewrite_text(&mut self, s: &mut String) {
-        if !self.id_lengths.is_empty() {
-            if let Some(renamed) = rename_ids_in_text(s, &self.first, &self.id_lengths) {
-                *s = renamed;
-            }
+        let mut marks = Marks::ALL;
+        if self.id_lengths.is_empty() {
+            marks = Marks::of(s);
+        } else if let Some(renamed) =
+            rename_ids_in_text(s, &self.first, &self.id_lengths, &mut marks)
+        {
+            *s = renamed;
+            marks = Marks::ALL;
         }
         // A UUID no field introduced (inside a raw line, a path, a tool's output) is random too.
-        let found = uuids(s);
-        if !found.is_empty() {
-            let mut out = String::with_capacity(s.len());
-            let mut copied = 0;
-            for r in found {
-                let n = self
-                    .number(IdKind::Other, &s[r.clone()])
-                    .expect("a UUID is not empty");
-                out.push_str(&s[copied..r.start]);
-                out.push_str(&name(IdKind::Other, n));
-                copied = r.end;
-            }
-            out.push_str(&s[copied..]);
-            *s = out;
+        if marks.has(Marks::DASH) && self.rename_uuids(s) {
+            marks = Marks::ALL;
         }
         // Each pattern below needs a piece of text checked first with memchr/memmem, far faster
         // than asking the regex (which every string of every item went through).
-        if holds(s, &SOCK) {
+        if marks.has(Marks::DOT) && holds(s, &SOCK) {
             replace(s, &SOCKET, |_| "<socket>".to_owned());
+            marks = Marks::ALL;
         }
         let tmp_dirs = &mut self.tmp_dirs;
-        if holds(s, &TMP) || holds(s, &VAR_FOLDERS) {
+        if marks.has(Marks::SLASH) && (holds(s, &TMP) || holds(s, &VAR_FOLDERS)) {
             replace(s, &TMP_DIR, |c| {
                 let next = tmp_dirs.len() + 1;
                 tmp_dirs
@@ -164,16 +160,19 @@ impl Stable {
                     .or_insert_with(|| format!("<tmp-{next}>"))
                     .clone()
             });
+            marks = Marks::ALL;
         }
-        if may_hold_a_date(s) {
+        if marks.has(Marks::DASH) && may_hold_a_date(s) {
             replace(s, &TIMESTAMP, |_| "<time>".to_owned());
+            marks = Marks::ALL;
         }
         // The shell tool's process group id (Qwen Code, Gemini CLI) changes on every run.
-        if holds(s, &PGID) {
+        if marks.has(Marks::CAPITAL_P) && holds(s, &PGID) {
             replace(s, &PGID_LINE, |_| String::new());
+            marks = Marks::ALL;
         }
         let keep_usage = self.keep_usage;
-        if !holds(s, &USAGE) {
+        if !marks.has(Marks::ANGLE) || !holds(s, &USAGE) {
             return;
         }
         replace(s, &USAGE_BLOCK, |block| {
@@ -187,6 +186,27 @@ impl Stable {
                 })
                 .into_owned()
         });
+    }
+
+    /// Numbers the UUIDs of `s` as `id-N`; whether there was one.
+    fn rename_uuids(&mut self, s: &mut String) -> bool {
+        let found = uuids(s);
+        if found.is_empty() {
+            return false;
+        }
+        let mut out = String::with_capacity(s.len());
+        let mut copied = 0;
+        for r in found {
+            let n = self
+                .number(IdKind::Other, &s[r.clone()])
+                .expect("a UUID is not empty");
+            out.push_str(&s[copied..r.start]);
+            out.push_str(&name(IdKind::Other, n));
+            copied = r.end;
+        }
+        out.push_str(&s[copied..]);
+        *s = out;
+        true
     }
 
     /// Whether a payload key holds run-to-run noise ([`Stable::judge_key`]), remembered.
@@ -259,6 +279,18 @@ impl Stable {
     }
 }
 
+/// A harness payload's walk: the keys [`Stable::meta_value`] drops go, every string is
+/// rewritten as text.
+impl Rewrite for Stable {
+    fn keeps(&mut self, key: &str) -> bool {
+        !self.is_volatile_key(key)
+    }
+
+    fn text(&mut self, s: &mut String) {
+        self.rewrite_text(s);
+    }
+}
+
 /// Token counts and money, which `--stable=keep-usage` keeps.
 fn is_usage_key(key: &str) -> bool {
     let k = key.to_ascii_lowercase();
@@ -314,6 +346,18 @@ impl VisitMut for Stable {
         match role {
             ValueRole::Content => walk_value(self, v),
             ValueRole::Meta => self.meta_value(v),
+        }
+    }
+
+    /// A harness payload kept as text: rewritten where it lies, as [`Stable::meta_value`]
+    /// would rewrite its tree (the tree is built only if the scanner declines the text).
+    fn details(&mut self, role: ValueRole, d: &mut Details) {
+        match role {
+            ValueRole::Meta => match d.rewritten(self) {
+                Some(new) => *d = new,
+                None => d.edit(|v| self.meta_value(v)),
+            },
+            ValueRole::Content => d.edit(|v| walk_value(self, v)),
         }
     }
 

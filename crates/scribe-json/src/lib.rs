@@ -7,6 +7,7 @@
 //! from_str::<T>(text)       -> serde_json::Result<T>             a line into a `lenient_struct!`
 //! fill_from_str(text, &mut) -> serde_json::Result<()>            the same, filled in place
 //! Scanner::new(text)        -> Option<Scanner>                   a line read field by field
+//!   .raw_value()            -> Scan<&str>                        a value's text, checked
 //! utf8::as_str / into_string                                     UTF-8 checks of raw lines
 //! write(out, &value) / write_str(out, s)                         compact JSON, serde_json's bytes
 //! RAW_JSON_TOKEN, escapes_in                                     for a caller's own JSON-text type

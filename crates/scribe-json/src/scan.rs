@@ -284,6 +284,15 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// Checks the next value, whatever it is, and steps over it: its text as written (for a
+    /// reader that copies what it does not change).
+    pub fn raw_value(&mut self) -> Scan<&'a str> {
+        self.peek();
+        let start = self.at;
+        self.skip()?;
+        Ok(&self.text[start..self.at])
+    }
+
     /// Checks the next value, whatever it is, and steps over it.
     pub fn skip(&mut self) -> Scan<()> {
         match self.peek() {

@@ -156,3 +156,56 @@ fn edit_changes_the_text() {
     d.edit(|v| v["a"] = json!("x"));
     assert_eq!(d.text(), r#"{"a":"x"}"#);
 }
+
+/// Drops the keys that end in `At` and marks every string, counting the strings in walk order.
+#[derive(Default)]
+struct MarkStrings(usize);
+
+impl Rewrite for MarkStrings {
+    fn keeps(&mut self, key: &str) -> bool {
+        !key.ends_with("At")
+    }
+    fn text(&mut self, s: &mut String) {
+        self.0 += 1;
+        s.insert_str(0, &format!("<{}>", self.0));
+    }
+}
+
+/// The same change made on the `Value` tree: keys dropped first, then the values walked.
+fn mark_tree(v: &mut Value, count: &mut usize) {
+    match v {
+        Value::Object(o) => {
+            o.retain(|k, _| !k.ends_with("At"));
+            o.values_mut().for_each(|x| mark_tree(x, count));
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| mark_tree(x, count)),
+        Value::String(s) => {
+            *count += 1;
+            s.insert_str(0, &format!("<{count}>"));
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
+}
+
+/// A rewrite where the details lie gives the bytes of the tree changed and written again:
+/// members dropped first, last and alone, escapes, numbers, nesting, strings in walk order.
+#[test]
+fn rewritten_text_is_the_edited_tree_written() {
+    for text in [
+        r#"{"startAt":1,"a":"x","b":[1,-2.5,"y\n\u001f\"",true,null,{}],"endAt":"z"}"#,
+        r#"{"onlyAt":{"a":"hidden"}}"#,
+        r#"[{"a":{"b":{"cAt":2,"c":["é","\\"]}}},[],{},"t",1e300]"#,
+        r#""a string alone""#,
+        "18446744073709551615",
+        "null",
+    ] {
+        let details = Details::from_value(&serde_json::from_str(text).expect("JSON"));
+        let mut walked = MarkStrings::default();
+        let rewritten = details.rewritten(&mut walked).expect("the scanner reads it");
+        let mut edited = details.clone();
+        let mut count = 0;
+        edited.edit(|v| mark_tree(v, &mut count));
+        assert_eq!(rewritten.text(), edited.text(), "{text}");
+        assert_eq!(walked.0, count, "{text}");
+    }
+}

@@ -33,21 +33,62 @@ pub(super) static VAR_FOLDERS: Needle =
 pub(super) static PGID: Needle = LazyLock::new(|| memchr::memmem::Finder::new("PGID"));
 pub(super) static USAGE: Needle = LazyLock::new(|| memchr::memmem::Finder::new("<usage>"));
 
-/// A byte that can be part of an id written in text.
-pub(super) fn is_id_byte(b: u8) -> bool {
-    /// The bytes of [`is_id_byte`], as a table: the test runs on every byte of every text.
-    const ID_BYTES: [bool; 256] = {
-        let mut t = [false; 256];
-        let mut b = 0;
-        while b < 256 {
-            let c = b as u8;
-            t[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'.' || c == b':';
-            b += 1;
-        }
-        t
-    };
-    ID_BYTES[b as usize]
+/// The bytes a check of [`super::Stable::rewrite_text`] needs, gathered in the one walk over a
+/// text that looks for ids ([`rename_ids_in_text`]): a check whose byte the text lacks cannot
+/// match, and is skipped. Most strings of an item are short (a tool's name, a path, a line), and
+/// asking each of them for five needles and two scans for `-` cost more than the walk itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Marks(u8);
+
+impl Marks {
+    /// `-`: a UUID, a date.
+    pub(super) const DASH: u8 = 1 << 1;
+    /// `/`: a temp dir.
+    pub(super) const SLASH: u8 = 1 << 2;
+    /// `.`: a socket.
+    pub(super) const DOT: u8 = 1 << 3;
+    /// `P`: the shell's PGID line.
+    pub(super) const CAPITAL_P: u8 = 1 << 4;
+    /// `<`: a usage block.
+    pub(super) const ANGLE: u8 = 1 << 5;
+    /// Every check runs (a text already rewritten may hold what its first form did not).
+    pub(super) const ALL: Marks = Marks(u8::MAX);
+
+    /// The marks of every byte of `s` (when no id is looked for, so no walk gathered them).
+    pub(super) fn of(s: &str) -> Marks {
+        Marks(s.bytes().fold(0, |seen, b| seen | CLASSES[b as usize]))
+    }
+
+    /// Whether a byte of `mark` was seen.
+    pub(super) fn has(self, mark: u8) -> bool {
+        self.0 & mark != 0
+    }
 }
+
+/// A byte that can be part of an id written in text.
+const ID: u8 = 1;
+
+/// Each byte's class: [`ID`] and the [`Marks`] it sets, as a table (the walk reads it for every
+/// byte of every text).
+const CLASSES: [u8; 256] = {
+    let mut t = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        let id = c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'.' || c == b':';
+        t[b] = match c {
+            b'-' => ID | Marks::DASH,
+            b'/' => Marks::SLASH,
+            b'.' => ID | Marks::DOT,
+            b'P' => ID | Marks::CAPITAL_P,
+            b'<' => Marks::ANGLE,
+            _ if id => ID,
+            _ => 0,
+        };
+        b += 1;
+    }
+    t
+};
 
 /// A set of id lengths up to [`MAX_ID_IN_TEXT`], as bits.
 #[derive(Debug, Default)]
@@ -71,21 +112,35 @@ impl IdLengths {
 
 /// Rewrites every known id in `s` (each word of id bytes, or a part of it between `_`/`-`/`.`/`:`
 /// separators, leftmost and then longest first); `None` when nothing changed. Linear in `s`:
-/// each word is looked up a bounded number of times.
-pub(super) fn rename_ids_in_text(s: &str, names: &IdTable, lengths: &IdLengths) -> Option<String> {
+/// each word is looked up a bounded number of times. `marks` gets the [`Marks`] of every byte.
+pub(super) fn rename_ids_in_text(
+    s: &str,
+    names: &IdTable,
+    lengths: &IdLengths,
+    marks: &mut Marks,
+) -> Option<String> {
     let bytes = s.as_bytes();
     let mut out: Option<String> = None;
     let mut copied = 0;
     let mut i = 0;
+    let mut seen = 0;
     // The boundaries of the current word, kept between words (one allocation, not one a word).
     let mut cuts: Vec<usize> = Vec::new();
     while i < bytes.len() {
-        if !is_id_byte(bytes[i]) {
+        let class = CLASSES[bytes[i] as usize];
+        seen |= class;
+        if class & ID == 0 {
             i += 1;
             continue;
         }
         let start = i;
-        while i < bytes.len() && is_id_byte(bytes[i]) {
+        i += 1;
+        while i < bytes.len() {
+            let class = CLASSES[bytes[i] as usize];
+            seen |= class;
+            if class & ID == 0 {
+                break;
+            }
             i += 1;
         }
         let word = &s[start..i];
@@ -134,6 +189,7 @@ pub(super) fn rename_ids_in_text(s: &str, names: &IdTable, lengths: &IdLengths) 
             a += 1;
         }
     }
+    *marks = Marks(seen);
     let mut o = out?;
     o.push_str(&s[copied..]);
     Some(o)

@@ -215,3 +215,19 @@ fn never_takes_a_mutant_serde_refuses() {
     }
     assert!(taken > 50, "{taken}");
 }
+
+/// A value's text is what lies between the tokens around it, checked as `skip` checks it.
+#[test]
+fn raw_value_is_the_text_of_the_value() {
+    let text = r#"{"n":-1.5e3,"t":true,"o":{"a":[1,"x\n"]},"s":"\u00e9"}"#;
+    let mut s = Scanner::new(text).unwrap();
+    s.begin_object().unwrap();
+    let mut first = true;
+    let mut raws = Vec::new();
+    while s.key(&mut first).unwrap().is_some() {
+        raws.push(s.raw_value().unwrap());
+    }
+    assert_eq!(raws, ["-1.5e3", "true", r#"{"a":[1,"x\n"]}"#, r#""\u00e9""#]);
+    assert!(s.end().is_ok());
+    assert!(Scanner::new("[1,]").unwrap().raw_value().is_err());
+}
