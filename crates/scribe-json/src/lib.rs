@@ -1,5 +1,5 @@
 //! scribe's JSON line layer: a line of an agent's log read exactly as serde_json reads it, and
-//! JSON written by serde_json.
+//! JSON written exactly as serde_json writes it.
 //!
 //! ```text
 //! parse_line(text)          -> serde_json::Result<Value>         a line as a `Value`
@@ -8,7 +8,7 @@
 //! fill_from_str(text, &mut) -> serde_json::Result<()>            the same, filled in place
 //! Scanner::new(text)        -> Option<Scanner>                   a line read field by field
 //! utf8::as_str / into_string                                     UTF-8 checks of raw lines
-//! write(out, &value) / write_str(out, s)                         compact JSON, by serde_json
+//! write(out, &value) / write_str(out, s)                         compact JSON, serde_json's bytes
 //! RAW_JSON_TOKEN, escapes_in                                     for a caller's own JSON-text type
 //! ```
 //!
@@ -29,7 +29,7 @@ mod line;
 pub mod scan;
 /// UTF-8 checks of input lines, many bytes at a time.
 pub mod utf8;
-/// Compact JSON written by serde_json.
+/// Compact JSON written as serde_json writes it, byte for byte.
 mod write;
 
 /// Arbitrary JSON values for property tests of code that reads or writes JSON.
