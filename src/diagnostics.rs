@@ -59,9 +59,7 @@ impl Diagnostics {
     pub(crate) fn absorb(&mut self, other: Diagnostics) {
         self.errors += other.errors;
         self.warnings += other.warnings;
-        for (kind, n) in other.kinds {
-            *self.kinds.entry(kind).or_default() += n;
-        }
+        crate::stats::add_counts(&mut self.kinds, other.kinds);
         if let Some(text) = other.held.filter(|t| !t.is_empty()) {
             if !self.quiet {
                 let _ = std::io::stderr().lock().write_all(text.as_bytes());

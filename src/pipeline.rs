@@ -98,12 +98,8 @@ pub(crate) fn convert(settings: &Settings) -> Result<u8> {
     if settings.follow {
         return follow::run(settings);
     }
-    let mut lane = Lane {
-        renderer: render::renderer_for(&settings.render_options()),
-        diag: Diagnostics::new(settings.strict),
-        stats: Stats::default(),
-        decode_thread: settings.jobs > 1,
-    };
+    let diag = Diagnostics::new(settings.strict);
+    let mut lane = Lane::new(settings, diag, settings.jobs > 1);
     let code = run_inputs(&mut lane.run(settings));
     if settings.stats {
         lane.stats.print(lane.diag.kinds());
@@ -314,13 +310,14 @@ pub(super) struct Lane {
 }
 
 impl Lane {
-    /// A lane for one input converted side by side.
-    pub(super) fn new(settings: &Settings) -> Lane {
+    /// A lane with a renderer for `settings` that reports through `diag`, its inputs decoded
+    /// on a thread of their own when `decode_thread`.
+    pub(super) fn new(settings: &Settings, diag: Diagnostics, decode_thread: bool) -> Lane {
         Lane {
             renderer: render::renderer_for(&settings.render_options()),
-            diag: Diagnostics::new(settings.strict).held(),
+            diag,
             stats: Stats::default(),
-            decode_thread: false,
+            decode_thread,
         }
     }
 
@@ -361,12 +358,7 @@ pub(crate) fn run_bytes(args: &[&str], data: &[u8]) -> Result<()> {
     use clap::Parser;
     let cli = Cli::try_parse_from(std::iter::once("scribe").chain(args.iter().copied()))?;
     let settings = Settings::resolve(&cli);
-    let mut lane = Lane {
-        renderer: render::renderer_for(&settings.render_options()),
-        diag: Diagnostics::new(settings.strict).quiet(),
-        stats: Stats::default(),
-        decode_thread: false,
-    };
+    let mut lane = Lane::new(&settings, Diagnostics::new(settings.strict).quiet(), false);
     let mut out = BufWriter::new(io::sink());
     let reader = io::Cursor::new(data.to_vec());
     match lane

@@ -310,15 +310,9 @@ impl Stats {
         let room = SHOWN_UNACCOUNTED.saturating_sub(self.unaccounted_at.len());
         self.unaccounted_at
             .extend(other.unaccounted_at.into_iter().take(room));
-        for (kind, n) in other.records {
-            *self.records.entry(kind).or_default() += n;
-        }
-        for (what, n) in other.absorbed_by {
-            *self.absorbed_by.entry(what).or_default() += n;
-        }
-        for (kind, n) in other.debug_by_raw_kind {
-            *self.debug_by_raw_kind.entry(kind).or_default() += n;
-        }
+        add_counts(&mut self.records, other.records);
+        add_counts(&mut self.absorbed_by, other.absorbed_by);
+        add_counts(&mut self.debug_by_raw_kind, other.debug_by_raw_kind);
     }
 
     /// Prints the account on stderr.
@@ -327,6 +321,7 @@ impl Stats {
         let _ = self.write(&mut err, diagnostics);
     }
 
+    /// The account, written to `w`.
     fn write(&self, w: &mut dyn Write, diagnostics: &BTreeMap<String, u64>) -> std::io::Result<()> {
         writeln!(
             w,
@@ -348,22 +343,25 @@ impl Stats {
                 self.unaccounted_at.join(", ")
             )?;
         }
-        writeln!(
-            w,
-            "scribe: stats: records written: {}",
-            tally(&self.records)
-        )?;
-        writeln!(
-            w,
-            "scribe: stats: absorbed lines by where they went: {}",
-            tally(&self.absorbed_by)
-        )?;
-        writeln!(
-            w,
-            "scribe: stats: debug records by raw kind: {}",
-            tally(&self.debug_by_raw_kind)
-        )?;
-        writeln!(w, "scribe: stats: diagnostics: {}", tally(diagnostics))
+        for (what, counts) in [
+            ("records written", tally(&self.records)),
+            (
+                "absorbed lines by where they went",
+                tally(&self.absorbed_by),
+            ),
+            ("debug records by raw kind", tally(&self.debug_by_raw_kind)),
+            ("diagnostics", tally(diagnostics)),
+        ] {
+            writeln!(w, "scribe: stats: {what}: {counts}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Adds the counts of `from` to `into`, key by key (the totals of inputs converted apart).
+pub(crate) fn add_counts<K: Ord>(into: &mut BTreeMap<K, u64>, from: BTreeMap<K, u64>) {
+    for (k, n) in from {
+        *into.entry(k).or_default() += n;
     }
 }
 

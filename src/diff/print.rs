@@ -83,7 +83,7 @@ pub(crate) fn text(out: &mut dyn Write, changes: &[Change], color: bool) -> io::
             current = None;
             let side = c.new.as_ref().or(c.old.as_ref());
             if let Some(v) = side {
-                excerpt(out, &pal, v, "    ")?;
+                excerpt(out, pal.dim, v, "    ")?;
             }
             continue;
         }
@@ -107,8 +107,8 @@ pub(crate) fn text(out: &mut dyn Write, changes: &[Change], color: bool) -> io::
                 list_diff(out, &pal, a, b)?
             }
             (Some(a), Some(b)) if is_record(a) && is_record(b) => {
-                excerpt(out, &pal, a, "    - ")?;
-                excerpt(out, &pal, b, "    + ")?;
+                excerpt(out, pal.dim, a, "    - ")?;
+                excerpt(out, pal.dim, b, "    + ")?;
             }
             (old, new) => {
                 if let Some(a) = old {
@@ -177,13 +177,7 @@ fn is_record(v: &Value) -> bool {
 
 fn one_side(out: &mut dyn Write, style: Style, prefix: &str, v: &Value) -> io::Result<()> {
     if is_record(v) {
-        let pal = Palette {
-            added: style,
-            removed: style,
-            changed: style,
-            dim: style,
-        };
-        return excerpt(out, &pal, v, prefix);
+        return excerpt(out, style, v, prefix);
     }
     let s = match v {
         Value::String(s) => s.clone(),
@@ -194,7 +188,12 @@ fn one_side(out: &mut dyn Write, style: Style, prefix: &str, v: &Value) -> io::R
         },
     };
     let s = clean(&s);
-    let lines: Vec<&str> = s.lines().collect();
+    capped(out, style, prefix, &s.lines().collect::<Vec<_>>())
+}
+
+/// Writes `lines` after `prefix` in `style`: at most [`MAX_LINES`] of them, then how many more
+/// there were.
+fn capped(out: &mut dyn Write, style: Style, prefix: &str, lines: &[&str]) -> io::Result<()> {
     for line in lines.iter().take(MAX_LINES) {
         writeln!(out, "{}", format!("{prefix}{line}").style(style))?;
     }
@@ -301,20 +300,16 @@ fn lines_diff(out: &mut dyn Write, pal: &Palette, a: &str, b: &str) -> io::Resul
 }
 
 /// A few lines that say what a whole record, turn or part holds.
-fn excerpt(out: &mut dyn Write, pal: &Palette, v: &Value, indent: &str) -> io::Result<()> {
+fn excerpt(out: &mut dyn Write, style: Style, v: &Value, indent: &str) -> io::Result<()> {
     let mut lines = Vec::new();
     summarize(v, &mut lines);
-    for line in lines.iter().take(MAX_LINES) {
-        writeln!(out, "{}", format!("{indent}{}", clean(line)).style(pal.dim))?;
-    }
-    if lines.len() > MAX_LINES {
-        writeln!(
-            out,
-            "{}",
-            format!("{indent}… ({} more lines)", lines.len() - MAX_LINES).style(pal.dim)
-        )?;
-    }
-    Ok(())
+    let lines: Vec<String> = lines.iter().map(|l| clean(l)).collect();
+    capped(
+        out,
+        style,
+        indent,
+        &lines.iter().map(String::as_str).collect::<Vec<_>>(),
+    )
 }
 
 fn first_line(s: &str) -> String {

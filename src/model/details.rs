@@ -4,18 +4,17 @@
 //! Why text and not a `Value` tree: Claude Code's details repeat a call's whole output in the
 //! harness's own shape (a read's file, an edit's patch, a command's stdout), in many small
 //! strings. Building a tree of them (a key, a value and a hashed map slot for each) and walking
-//! it again to write it was a tenth of a `--to jsonl` run. The text is written once,
-//! while the line is parsed ([`capture`]), exactly as the JSONL output writes JSON
-//! (`scribe_json::write`), and copied into the output; a reader that wants a field reads just
-//! that one ([`Details::fields`]).
+//! it again to write it was a tenth of a `--to jsonl` run. Details already in the form the JSONL
+//! output writes (`scribe_json::write`) are taken from the line as they stand, only scanned
+//! ([`read`]); others go through a `Value` once ([`capture`]). Either way they are copied into
+//! the output, and a reader that wants a field reads just that one ([`Details::fields`]).
 //!
 //! What a `Value` would have kept is kept: the same numbers, the same escapes, keys in their
-//! order, and for a key given twice in one object the last value in the first one's place (such
-//! an object, or one of more than [`KEYS_COMPARED`] keys, goes through a `Value` once).
+//! order, and for a key given twice in one object the last value in the first one's place.
 
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserializer, MapAccess};
 use serde::ser::{SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -31,8 +30,8 @@ pub(crate) use rewrite::Rewrite;
 #[derive(Clone, PartialEq)]
 pub(crate) struct Details(Box<str>);
 
-/// Objects with more keys than this are checked for repeated keys through a `Value` (so that
-/// the check stays linear), smaller ones by comparing their keys.
+/// Objects with more keys than this go through a `Value` (so that the check for repeated keys
+/// stays linear); smaller ones are checked by comparing their keys.
 const KEYS_COMPARED: usize = 32;
 
 impl Details {
@@ -125,7 +124,7 @@ impl<'de> Deserialize<'de> for Details {
 ///
 /// The value's text is taken as it stands when it is already what the writer would write
 /// ([`is_written_form`]: what `JSON.stringify` writes, bar floats, nearly always is), so it is
-/// only scanned, never decoded; anything else is read again by [`capture`], which writes it.
+/// only scanned, never decoded; anything else is read again by [`capture`].
 pub(crate) fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Details, D::Error> {
     let raw = Box::<RawValue>::deserialize(d)?;
     if is_written_form(raw.get().as_bytes()) {
@@ -380,166 +379,10 @@ fn integer_end(b: &[u8], i: usize) -> Option<usize> {
     (!negative || n <= 1 << 63).then_some(end)
 }
 
-/// Reads one JSON value from `d` as [`Details`], as strictly as a `Value` parse reads it (the
-/// same parser, the same recursion limit), writing its text as it goes.
+/// Reads one JSON value from `d` as [`Details`]: through a `Value` (the same parser, the same
+/// recursion limit; a repeated key's last value in the first one's place), written once.
 pub(crate) fn capture<'de, D: Deserializer<'de>>(d: D) -> Result<Details, D::Error> {
-    let mut text = Text {
-        out: Vec::with_capacity(128),
-        keys: Vec::new(),
-        rewrite: false,
-    };
-    Any(&mut text).deserialize(d)?;
-    if text.rewrite {
-        let v: Value = serde_json::from_slice(&text.out).map_err(de::Error::custom)?;
-        return Ok(Details::from_value(&v));
-    }
-    Ok(Details::from_json(text.out))
-}
-
-/// The text being written, and the keys of the objects open around the value being read.
-struct Text {
-    out: Vec<u8>,
-    /// Where each key of the open objects is in `out` (start, end), innermost last.
-    keys: Vec<(usize, usize)>,
-    /// A key was repeated (or an object was too large to compare): the text goes through a
-    /// `Value` once, which keeps the last value in the first one's place.
-    rewrite: bool,
-}
-
-/// One value of any kind, into [`Text`].
-struct Any<'t>(&'t mut Text);
-
-impl<'de> DeserializeSeed<'de> for Any<'_> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Any<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<(), E> {
-        self.0
-            .out
-            .extend_from_slice(if v { b"true" } else { b"false" });
-        Ok(())
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<(), E> {
-        scribe_json::write(&mut self.0.out, &v).map_err(|_| unreachable_error())
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<(), E> {
-        scribe_json::write(&mut self.0.out, &v).map_err(|_| unreachable_error())
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
-        // A `Value` holds a float that is not finite as `null`, as the writer writes it.
-        scribe_json::write(&mut self.0.out, &v).map_err(|_| unreachable_error())
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
-        scribe_json::write_str(&mut self.0.out, v);
-        Ok(())
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        self.0.out.extend_from_slice(b"null");
-        Ok(())
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<(), E> {
-        self.visit_unit()
-    }
-
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let t = self.0;
-        t.out.push(b'[');
-        let mut first = true;
-        loop {
-            let mark = t.out.len();
-            if !first {
-                t.out.push(b',');
-            }
-            if seq.next_element_seed(Any(&mut *t))?.is_none() {
-                t.out.truncate(mark);
-                break;
-            }
-            first = false;
-        }
-        t.out.push(b']');
-        Ok(())
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let t = self.0;
-        let base = t.keys.len();
-        t.out.push(b'{');
-        loop {
-            let mark = t.out.len();
-            if t.keys.len() > base {
-                t.out.push(b',');
-            }
-            let start = t.out.len();
-            if map.next_key_seed(Key(&mut *t))?.is_none() {
-                t.out.truncate(mark);
-                break;
-            }
-            let end = t.out.len();
-            let mine = &t.keys[base..];
-            if mine.len() >= KEYS_COMPARED
-                || mine.iter().any(|&(s, e)| t.out[s..e] == t.out[start..end])
-            {
-                t.rewrite = true;
-            }
-            t.keys.push((start, end));
-            t.out.push(b':');
-            map.next_value_seed(Any(&mut *t))?;
-        }
-        t.keys.truncate(base);
-        t.out.push(b'}');
-        Ok(())
-    }
-}
-
-/// An object key, into [`Text`] (JSON keys are strings).
-struct Key<'t>(&'t mut Text);
-
-impl<'de> DeserializeSeed<'de> for Key<'_> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Key<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a string key")
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
-        scribe_json::write_str(&mut self.0.out, v);
-        Ok(())
-    }
-}
-
-/// The error `scribe_json::write` would give for a number: none does (integers and floats
-/// always write), but the visitor's error type must be named.
-fn unreachable_error<E: de::Error>() -> E {
-    E::custom("number not written")
+    Value::deserialize(d).map(|v| Details::from_value(&v))
 }
 
 #[cfg(test)]

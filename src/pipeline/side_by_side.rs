@@ -312,7 +312,9 @@ fn write_spooled(
 /// Renders one input into a spool, with a renderer, diagnostics and totals of its own; for
 /// `--output-dir --to html`, also the page's row for `index.html`.
 fn render_ahead(path: &Path, settings: &Settings, dir: Option<&Path>) -> Spooled {
-    let mut lane = Lane::new(settings);
+    // Its messages held until its turn.
+    let diag = Diagnostics::new(settings.strict).held();
+    let mut lane = Lane::new(settings, diag, false);
     let outcome = open_input(path).and_then(|input| {
         let mut buf = BufWriter::with_capacity(64 * 1024, SpooledTempFile::new(IN_MEMORY));
         let mut run = lane.run(settings);
