@@ -116,7 +116,11 @@ impl SessionLog {
     /// wrote none) the root of its own chain, so that each Task call's run stays apart.
     pub(super) fn sidechain_group(&mut self, v: &Head<'_>) -> usize {
         let joined = match v.agent_id.as_str() {
-            Some(a) => self.sidechain_group.get(a).map(|&g| g as usize).ok_or(a.to_owned()),
+            Some(a) => self
+                .sidechain_group
+                .get(a)
+                .map(|&g| g as usize)
+                .ok_or_else(|| a.to_owned()),
             None => {
                 let root = v.parent_uuid.as_str().map(key);
                 match root.and_then(|p| self.sidechain_roots.get(&p)) {
