@@ -1,12 +1,13 @@
-//! The peak memory of a saved session stays under one bound at two sizes, and (but for the
-//! sub-agent runs no call claims, still held to the end) does not grow with the session: read
-//! from a file or from standard input, in every format and with `--stable`. Only the peak resident set size of the
-//! child is compared (see `util::peak_rss_kib`), for two sizes of the same session, against one
-//! bound.
+//! The peak memory of a saved session stays under one bound at two sizes, and does not grow with
+//! the session but for its index (a few dozen bytes a row): read from a file or from standard
+//! input, in every format and with `--stable`. Only the peak resident set size of the child is
+//! compared (see `util::peak_rss_kib`), for two sizes of the same session, against one bound.
 //!
 //! What made it grow: a call the harness never answered (a session cut short, then resumed) kept
 //! its turn in the fold waiting for a result, and with it every item after it, tool outputs and
-//! their `toolUseResult` details included, until the end of the input.
+//! their `toolUseResult` details included, until the end of the input. Then, on real sessions:
+//! each of the thousands of inline sub-agent runs of the oldest CLIs kept the text of its rows'
+//! uuids, and memory the allocator had been given back stayed resident for a second.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -18,15 +19,25 @@ const BOUND_KIB: u64 = 48 * 1024;
 
 /// The ways a session is converted here: each a format, whether `--stable`, whether from
 /// standard input.
-const WAYS: [(&str, bool, bool); 7] = [
+const WAYS: [(&str, bool, bool); 9] = [
     ("jsonl", false, false),
     ("atif", false, false),
     ("html", false, false),
     ("md", false, false),
     ("events", false, false),
+    ("text", false, false),
     ("jsonl", true, false),
+    ("html", true, false),
     ("jsonl", false, true),
 ];
+
+/// What the two peaks of one way may be: each under `bound_kib`, and the larger session's less
+/// than `growth_kib` over the smaller's (`None`: a quarter over it, plus 4 MiB).
+#[derive(Clone, Copy)]
+struct Limits {
+    bound_kib: u64,
+    growth_kib: Option<u64>,
+}
 
 /// Writes a saved session of about `mib` MiB, in the shape Claude Code writes (CLI 2.x rows,
 /// each tool result with its `toolUseResult` details): its first call is never answered, then
@@ -102,21 +113,29 @@ fn peak(input: &Path, (to, stable, stdin): (&str, bool, bool)) -> u64 {
 }
 
 /// Converts each of `inputs` (the same session at two sizes) every way, and checks that no peak
-/// reaches the bound and, when `flat`, that the larger needs no more memory than the smaller.
-fn assert_bounded(inputs: &[PathBuf; 2], flat: bool) {
+/// reaches the bound and that the larger needs no more memory than the limits allow.
+fn assert_bounded(inputs: &[PathBuf; 2], limits: Limits) {
     for way in WAYS {
-        let peaks = inputs.each_ref().map(|input| peak(input, way));
+        let mut peaks = inputs.each_ref().map(|input| peak(input, way));
+        let growth = limits.growth_kib.unwrap_or(peaks[0] / 4 + 4 * 1024);
+        if peaks[1] >= peaks[0].saturating_add(growth) {
+            // When the allocator hands memory back depends on the machine's load: a second
+            // measure of each size keeps the lower peak, so noise alone does not fail the check.
+            let again = inputs.each_ref().map(|input| peak(input, way));
+            peaks = [peaks[0].min(again[0]), peaks[1].min(again[1])];
+        }
         let sizes = inputs
             .each_ref()
             .map(|i| std::fs::metadata(i).unwrap().len() >> 20);
         eprintln!("{way:?}: {sizes:?} MiB, peak RSS {peaks:?} KiB");
         assert!(peaks[0] > 0 && peaks[1] > 0, "the peaks were read");
+        let bound = limits.bound_kib;
         assert!(
-            peaks.iter().all(|&p| p < BOUND_KIB),
-            "{way:?}: peak RSS {peaks:?} KiB for {sizes:?} MiB: over {BOUND_KIB} KiB"
+            peaks.iter().all(|&p| p < bound),
+            "{way:?}: peak RSS {peaks:?} KiB for {sizes:?} MiB: over {bound} KiB"
         );
         assert!(
-            !flat || peaks[1] < peaks[0] * 5 / 4 + 4 * 1024,
+            peaks[1] < peaks[0].saturating_add(growth),
             "{way:?}: peak RSS {peaks:?} KiB for {sizes:?} MiB: memory grows with the saved session"
         );
     }
@@ -130,20 +149,25 @@ fn a_saved_session_with_an_unanswered_call_needs_no_more_memory() {
         session_with_an_unanswered_call(&path, mib);
         path
     });
-    assert_bounded(&inputs, true);
+    let limits = Limits {
+        bound_kib: BOUND_KIB,
+        growth_kib: None,
+    };
+    assert_bounded(&inputs, limits);
 }
 
 #[test]
 #[ignore = "needs ../shared/corpus; .ci/run runs it"]
 fn a_real_content_session_stays_under_the_bound_at_two_sizes() {
     // Other people's sessions (CLI 1.0–2.0) chained into one by `make-real-session.py`: what
-    // users' sessions hold, unanswered calls among them. Only the bound is checked: the inline
-    // sub-agent runs no Task call claims are still held to the end of the input (about half a
-    // byte per byte of this input; docs/performance.md), so the peak still grows with it.
+    // users' sessions hold, unanswered calls and thousands of inline sub-agent runs among them.
+    // Eight times the input may add only the index of its rows (a few dozen bytes a row: 3 to
+    // 5 MiB from 8 to 64 MiB); before, the runs' uuids and memory the allocator kept resident
+    // added up to 9 MiB, and a 1 GiB session peaked near 80 MB (docs/performance.md).
     let corpus = crate::util::corpus();
     let tool = corpus.join("../tools/make-real-session.py");
     let dir = tempfile::tempdir().unwrap();
-    let inputs = [8, 32].map(|mib| {
+    let inputs = [8, 64].map(|mib| {
         let path = dir.path().join(format!("real{mib}.jsonl"));
         let made = Command::new("python3")
             .arg(&tool)
@@ -155,5 +179,9 @@ fn a_real_content_session_stays_under_the_bound_at_two_sizes() {
         assert!(made.success(), "make-real-session.py {mib} failed");
         path
     });
-    assert_bounded(&inputs, false);
+    let limits = Limits {
+        bound_kib: 40 * 1024,
+        growth_kib: Some(6 * 1024),
+    };
+    assert_bounded(&inputs, limits);
 }

@@ -211,8 +211,13 @@ pub(crate) struct SessionLog {
     name_index: HashMap<String, u32>,
     /// Sidechain rows found inside this file (the oldest CLIs wrote sub-agents inline), by agent.
     pub(crate) sidechains: Vec<(String, SessionLog)>,
-    /// For inline sidechain rows without an `agentId`: row uuid → the group it joined.
-    sidechain_roots: HashMap<Box<str>, usize>,
+    /// Where each agent's group is in `sidechains` (a session may hold thousands).
+    sidechain_group: HashMap<String, u32>,
+    /// For inline sidechain rows without an `agentId`: the key of the row's uuid (`chain::key`,
+    /// no text: a session may hold hundreds of thousands) → the group it joined.
+    sidechain_roots: HashMap<u64, u32>,
+    /// The group the last inline sidechain row joined (see `sidechain_group`).
+    last_group: Option<usize>,
     /// What matching sub-agents to their calls needs.
     pub(crate) links: AgentLinks,
     /// Keys of the calls a permission decision answers: the only calls whose tool's name pass 2
@@ -280,6 +285,13 @@ impl SessionLog {
             p => Some(p as usize),
         };
         found.filter(|&p| p != i)
+    }
+
+    /// Lets go of the uuids of the last rows read (a cache: see `Uuids::forget_recent`).
+    pub(crate) fn forget_recent(&mut self) {
+        if let Some(u) = self.uuids.as_mut() {
+            u.forget_recent();
+        }
     }
 
     /// Ends pass 1, once the whole file is read: a compact boundary whose logical parent never

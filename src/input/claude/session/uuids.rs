@@ -92,6 +92,12 @@ impl Uuids {
         }
     }
 
+    /// Lets go of the uuids of the last rows read: they only spare reading a parent's uuid again
+    /// from its line, so nothing is found differently without them.
+    pub(crate) fn forget_recent(&mut self) {
+        self.recent = VecDeque::new();
+    }
+
     /// The table, and a [`Check`] over the other fields, borrowed apart: a lookup's comparison
     /// reads them while the table is searched.
     fn table_and_check<'a>(

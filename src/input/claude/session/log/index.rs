@@ -115,29 +115,47 @@ impl SessionLog {
     /// Which sub-agent an inline sidechain row belongs to: its `agentId`, or (the oldest CLIs
     /// wrote none) the root of its own chain, so that each Task call's run stays apart.
     pub(super) fn sidechain_group(&mut self, v: &Head<'_>) -> usize {
-        let name = match v.agent_id.as_str() {
-            Some(a) => a.to_owned(),
+        let joined = match v.agent_id.as_str() {
+            Some(a) => self
+                .sidechain_group
+                .get(a)
+                .map(|&g| g as usize)
+                .ok_or_else(|| a.to_owned()),
             None => {
-                let joined = (v.parent_uuid.as_str()).and_then(|p| self.sidechain_roots.get(p));
-                match joined {
-                    Some(&g) => self.sidechains[g].0.clone(),
-                    None => format!("sidechain-{}", v.uuid.as_str().unwrap_or("sidechain")),
+                let root = v.parent_uuid.as_str().map(key);
+                match root.and_then(|p| self.sidechain_roots.get(&p)) {
+                    Some(&g) => Ok(g as usize),
+                    None => Err(format!(
+                        "sidechain-{}",
+                        v.uuid.as_str().unwrap_or("sidechain")
+                    )),
                 }
             }
         };
-        let group = match self.sidechains.iter().position(|(a, _)| *a == name) {
-            Some(p) => p,
-            None => {
-                self.sidechains.push((name, SessionLog::default()));
-                self.sidechains.len() - 1
-            }
-        };
+        let group = joined.unwrap_or_else(|name| self.sidechain_named(name));
         if v.agent_id.as_str().is_none() {
             if let Some(u) = v.uuid.as_str() {
-                self.sidechain_roots.insert(u.into(), group);
+                self.sidechain_roots.insert(key(u), group as u32);
             }
         }
+        if let Some(last) = self.last_group.replace(group).filter(|&l| l != group) {
+            // Another run's row: the last group's recent uuids are let go (they are only a
+            // cache; a later row of it reads its parent's uuid again), so that thousands of
+            // runs do not each keep theirs.
+            self.sidechains[last].1.forget_recent();
+        }
         group
+    }
+
+    /// The group of the sidechain `name`, made when it is new.
+    fn sidechain_named(&mut self, name: String) -> usize {
+        if let Some(&g) = self.sidechain_group.get(&name) {
+            return g as usize;
+        }
+        let g = self.sidechains.len();
+        self.sidechain_group.insert(name.clone(), g as u32);
+        self.sidechains.push((name, SessionLog::default()));
+        g
     }
 
     pub(super) fn push_row(&mut self, line: &InputLine, ty: &str, v: &Head<'_>, peek: &mut Peek) {
