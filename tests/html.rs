@@ -634,7 +634,7 @@ fn an_archive_index_says_what_each_page_says() {
             .next()
             .unwrap();
         assert_eq!(
-            row["turns"].as_u64(),
+            row["counts"]["turns"].as_u64(),
             Some(number(turns)),
             "turns of {}",
             e["input"]

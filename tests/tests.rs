@@ -5,6 +5,8 @@ mod util;
 
 // The input driver: detection, honest errors, whole JSON documents.
 mod input_driver;
+// The turns, calls, errors, tokens and cost are the same in every view (and the corpus).
+mod views_agree;
 // scribe ls, scribe last, and a bare scribe on a terminal.
 mod list;
 // docs/archive.md's DuckDB queries on an archive of the samples (ignored: needs duckdb).
