@@ -5,6 +5,8 @@ mod util;
 
 // The input driver: detection, honest errors, whole JSON documents.
 mod input_driver;
+// Every option taking a value: one value per use, never the files, unknown values exit 2.
+mod options;
 // Two runs of one behaviour print the same bytes under --stable (real pairs and built ones).
 mod rerun_pairs;
 // The turns, calls, errors, tokens and cost are the same in every view (and the corpus).
