@@ -600,22 +600,12 @@ fn terminal_colours_are_spans_in_html_and_only_the_codes_go_in_markdown() {
 /// agent (a Codex session's tokens come from its result, not from its turns).
 #[test]
 fn an_archive_index_says_what_each_page_says() {
-    let inputs = [
-        "codex-rollout-edges.jsonl",
-        "codex-exec-edges.jsonl",
-        "gemini-session-resume.jsonl",
-        "gemini-stream-edges.jsonl",
-        "qwen-session.jsonl",
-        "qwen-daemon-edges.sse",
-        "demo.jsonl",
-        "ci-run.jsonl",
-        "claude-session/compaction.jsonl",
-    ];
+    let inputs = crate::util::AGENT_SAMPLES;
     let dir = tempfile::tempdir().unwrap();
     scribe()
         .args(["--to", "html", "-o"])
         .arg(dir.path())
-        .args(inputs.map(crate::util::sample))
+        .args(inputs.iter().map(|n| crate::util::sample(n)))
         .assert()
         .success();
     let index: serde_json::Value =

@@ -52,7 +52,7 @@ fn rerun_of(text: &str) -> String {
 }
 
 /// scribe's stdout for `file` with `args`, asserting success.
-fn out(file: &Path, args: &[&str]) -> Vec<u8> {
+pub(crate) fn out(file: &Path, args: &[&str]) -> Vec<u8> {
     let o = scribe().args(args).arg(file).output().unwrap();
     assert!(
         o.status.success(),

@@ -10,7 +10,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::util::{Ext2, corpus, corpus_captures, external2_logs, json_lines, sample, scribe};
+use crate::util::{
+    AGENT_SAMPLES, Ext2, corpus, corpus_captures, external2_logs, json_lines, sample, scribe,
+    thousands,
+};
 
 /// What a transcript counts, from its records.
 #[derive(Debug, Default, PartialEq)]
@@ -26,19 +29,6 @@ struct Figures {
     tokens_out: u64,
     /// `$own`, or `$own · $total session total`.
     cost: Option<String>,
-}
-
-/// `1234567` → `1,234,567`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn plural(n: u64) -> &'static str {
@@ -252,14 +242,7 @@ fn header_pieces(f: &Figures) -> Vec<String> {
 
 /// Runs scribe on `file` with `args`, asserting success; its standard output.
 fn output(file: &Path, args: &[&str]) -> String {
-    let out = scribe().args(args).arg(file).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{} {args:?}: {}",
-        file.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    String::from_utf8(crate::rerun_pairs::out(file, args)).unwrap()
 }
 
 /// The last line of `text` that holds `mark`.
@@ -385,27 +368,20 @@ fn assert_views_agree(files: &[PathBuf]) {
 /// The samples of every agent, so that a plain `cargo test` checks the views agree.
 #[test]
 fn the_views_of_the_samples_agree() {
-    let files: Vec<PathBuf> = [
-        "demo.jsonl",
+    let more = [
         "html-tour.jsonl",
         "subagent.jsonl",
-        "ci-run.jsonl",
-        "codex-rollout-edges.jsonl",
-        "codex-exec-edges.jsonl",
-        "gemini-session-resume.jsonl",
-        "gemini-stream-edges.jsonl",
-        "qwen-session.jsonl",
-        "qwen-daemon-edges.sse",
         "qwen-daemon-nested.jsonl",
         "claude-stream/result-cost-resumed.jsonl",
         "claude-stream/fold-permission-prompts.jsonl",
-        "claude-session/compaction.jsonl",
         "claude-session/subagents-new/5e55a0e1-0000-4000-8000-000000000003.jsonl",
         "claude-session/rejected-tools.jsonl",
-    ]
-    .iter()
-    .map(|n| sample(n))
-    .collect();
+    ];
+    let files: Vec<PathBuf> = AGENT_SAMPLES
+        .iter()
+        .chain(&more)
+        .map(|n| sample(n))
+        .collect();
     assert_views_agree(&files);
 }
 

@@ -86,14 +86,5 @@ impl Counts {
 
 /// The tool calls among a turn's parts.
 fn calls_of(t: &Turn) -> impl Iterator<Item = &ToolCall> {
-    t.parts.iter().filter_map(|p| match p {
-        Part::ToolCall { call } => Some(call.as_ref()),
-        Part::Text { .. }
-        | Part::Reasoning { .. }
-        | Part::File { .. }
-        | Part::SourceUrl { .. }
-        | Part::SourceDocument { .. }
-        | Part::Compaction { .. }
-        | Part::Data { .. } => None,
-    })
+    t.parts.iter().filter_map(Part::call)
 }
