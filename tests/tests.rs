@@ -62,6 +62,8 @@ mod codex_rollouts;
 mod gemini;
 // --to html: goldens, hostile markup, CSP hashes, streaming, flat memory.
 mod html;
+// The -o DIR archive index and the page header's figures.
+mod html_archive;
 // --to html pages in headless Chromium (ignored: needs chromium, node and the corpus).
 mod html_browser;
 // --to text: goldens, corpus, hostile content, colour, the live view.
