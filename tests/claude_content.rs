@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::util::{json_lines, sample, scribe};
+use crate::util::{json_lines, sample, scribe, thousands};
 
 /// A `samples/claude-stream/` file (or `dir/file` under `samples/`) rendered with `args`; exit 0
 /// required.
@@ -241,19 +241,6 @@ fn token_totals_are_the_same_in_every_output() {
     assert!(md.contains(&format!("{grouped} in ·")), "{md}");
     let html = run("html");
     assert!(html.contains(&format!("{grouped} in (")), "{html}");
-}
-
-/// `47416` → `47,416`, as the text and Markdown closing lines write it.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 // Point 6: a local command (`/context`) from a 2.1.x saved session (`system/local_command`

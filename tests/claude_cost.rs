@@ -26,7 +26,8 @@ fn a_resumed_run_costs_its_own_part_and_the_session_total_is_labelled() {
         .collect();
     assert_eq!(got, [(1.2, 0.05), (1.3, 0.1)]);
     let label = "$0.1500 · $1.3000 session total";
-    let text = render(name, &["--to", "text"]);
+    // Wide enough that the closing line is one line.
+    let text = render(name, &["--to", "text", "--width", "200"]);
     assert!(text.contains(label), "{text}");
     let md = render(name, &["--to", "md"]);
     assert!(md.contains(label), "{md}");

@@ -281,7 +281,10 @@ fn the_compact_transcript_keeps_prompts_calls_and_the_answer() {
     );
     assert!(compact.starts_with("# "), "{compact}");
     assert!(compact.contains("\n## Final answer\n"), "{compact}");
-    assert!(compact.contains(&format!("{calls} calls")), "{compact}");
+    assert!(
+        compact.contains(&format!("{calls} tool calls")),
+        "{compact}"
+    );
     assert!(compact.len() < md(&[], &input).len());
 }
 
@@ -314,7 +317,7 @@ fn the_compact_transcript_fits_a_comment_whatever_the_session() {
     assert!(
         compact
             .trim_end()
-            .ends_with("4000 calls (0 errors) and 0 in sub-agents**"),
+            .ends_with("8001 turns (4000 prompts) · 0 in · 0 out tokens · 4000 tool calls**"),
         "{}",
         &compact[compact.len() - 300..]
     );

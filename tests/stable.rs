@@ -402,3 +402,25 @@ fn stable_output_does_not_depend_on_a_terminal() {
         assert_eq!(on_terminal, String::from_utf8_lossy(&piped), "{args:?}");
     }
 }
+
+/// `--stable --to events` numbers ids by their first appearance in the events it writes: the
+/// folded items beside them, which `--to events` never writes, take no numbers (a sub-agent's
+/// turns, folded before the main thread's next call, numbered that call's ids after them).
+#[test]
+fn stable_events_number_ids_in_the_order_written() {
+    let out = output(&sample("ci-run.jsonl"), &["--to", "events", "--stable"]);
+    let id = Regex::new(r#""((t|call-|task-)(\d+))""#).unwrap();
+    let mut seen: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+    for c in id.captures_iter(&out) {
+        let numbers = seen.entry(c[2].to_owned()).or_default();
+        let n: u32 = c[3].parse().unwrap();
+        if !numbers.contains(&n) {
+            numbers.push(n);
+        }
+    }
+    assert!(seen["t"].len() >= 5 && seen["call-"].len() >= 4, "{seen:?}");
+    for (kind, numbers) in &seen {
+        let in_order: Vec<u32> = (1..=numbers.len() as u32).collect();
+        assert_eq!(numbers, &in_order, "{kind} ids as first written\n{out}");
+    }
+}

@@ -5,6 +5,12 @@ mod util;
 
 // The input driver: detection, honest errors, whole JSON documents.
 mod input_driver;
+// Every option taking a value: one value per use, never the files, unknown values exit 2.
+mod options;
+// Two runs of one behaviour print the same bytes under --stable (real pairs and built ones).
+mod rerun_pairs;
+// The turns, calls, errors, tokens and cost are the same in every view (and the corpus).
+mod views_agree;
 // scribe ls, scribe last, and a bare scribe on a terminal.
 mod list;
 // docs/archive.md's DuckDB queries on an archive of the samples (ignored: needs duckdb).
@@ -56,6 +62,8 @@ mod codex_rollouts;
 mod gemini;
 // --to html: goldens, hostile markup, CSP hashes, streaming, flat memory.
 mod html;
+// The -o DIR archive index and the page header's figures.
+mod html_archive;
 // --to html pages in headless Chromium (ignored: needs chromium, node and the corpus).
 mod html_browser;
 // --to text: goldens, corpus, hostile content, colour, the live view.

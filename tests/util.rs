@@ -322,3 +322,29 @@ pub(crate) fn claude_stream(id: &str, prompt: &str, answer: &str) -> String {
 pub(crate) fn run(input: &str, args: &[&str]) -> String {
     stdout_of(args, input.to_owned())
 }
+
+/// `47416` → `47,416`, as the closing lines and the page write a count.
+pub(crate) fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Samples of every agent and format (under `samples/`), for tests that hold for any input.
+pub(crate) const AGENT_SAMPLES: &[&str] = &[
+    "codex-rollout-edges.jsonl",
+    "codex-exec-edges.jsonl",
+    "gemini-session-resume.jsonl",
+    "gemini-stream-edges.jsonl",
+    "qwen-session.jsonl",
+    "qwen-daemon-edges.sse",
+    "demo.jsonl",
+    "ci-run.jsonl",
+    "claude-session/compaction.jsonl",
+];

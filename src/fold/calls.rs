@@ -218,7 +218,7 @@ impl Folder {
             return None;
         };
         let (queue, subthreads) = (&mut self.queue, &mut self.subthreads);
-        let is_it = |p: &Part| call_of(p).is_some_and(|c| c.tool_call_id == id);
+        let is_it = |p: &Part| p.call().is_some_and(|c| c.tool_call_id == id);
         // Where the call was put, unless something moved it since.
         let placed = turn_in(queue, subthreads, thread, turn)
             .and_then(|t| t.parts.get(*part))
@@ -238,21 +238,7 @@ impl Folder {
     }
 }
 
-/// The tool call a part is, if it is one: the only kind of part that can still change.
-pub(super) fn call_of(part: &Part) -> Option<&ToolCall> {
-    match part {
-        Part::ToolCall { call } => Some(call),
-        Part::Text { .. }
-        | Part::Reasoning { .. }
-        | Part::File { .. }
-        | Part::SourceUrl { .. }
-        | Part::SourceDocument { .. }
-        | Part::Compaction { .. }
-        | Part::Data { .. } => None,
-    }
-}
-
-/// The tool call a part is, to change it (the kinds of part are named in `call_of`).
+/// The tool call a part is, to change it (the kinds of part are named in `Part::call`).
 fn call_of_mut(part: &mut Part) -> Option<&mut ToolCall> {
     if let Part::ToolCall { call } = part {
         Some(call)

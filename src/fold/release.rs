@@ -5,7 +5,6 @@
 use crate::model::transcript::{Part, Role, ToolCall, TranscriptItem, Turn};
 
 use super::Folder;
-use super::calls::call_of;
 use super::pending::Pending;
 
 impl Folder {
@@ -21,7 +20,7 @@ impl Folder {
             return false;
         }
         let part_final = |p: &Part| {
-            call_of(p).is_none_or(|call| {
+            p.call().is_none_or(|call| {
                 (call.state.is_terminal() || self.is_unanswered(&call.tool_call_id))
                     && !self.skill_awaiting.contains(&call.tool_call_id)
                     && !self
@@ -87,7 +86,7 @@ impl Folder {
                 let waits = t
                     .parts
                     .iter()
-                    .filter_map(call_of)
+                    .filter_map(Part::call)
                     .any(|call| self.runs_in_background(call));
                 if waits {
                     return;

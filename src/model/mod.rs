@@ -2,6 +2,8 @@
 //! (`transcript`, `session`). Input adapters produce events; the fold turns them into transcript
 //! items; renderers read only transcript items.
 
+/// What the views count of a transcript: turns, prompts, calls, errors.
+pub(crate) mod counts;
 /// Free-form details about a tool call, kept as compact JSON text.
 pub(crate) mod details;
 pub(crate) mod event;

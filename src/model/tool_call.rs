@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::details::Details;
 use super::tool_kind::{ResultFacts, Subject, ToolFamily, ToolKind};
-use super::transcript::{SkillInfo, SubagentRecord};
+use super::transcript::{Part, SkillInfo, SubagentRecord};
 
 /// One tool call, whose state evolves from the `tool_use` to its result (§14 `ToolCall`).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -326,6 +326,23 @@ impl ToolState {
         match self {
             ToolState::Success | ToolState::Error | ToolState::ApprovalDenied => true,
             ToolState::Pending | ToolState::ApprovalPending | ToolState::Running => false,
+        }
+    }
+}
+
+impl Part {
+    /// The tool call this part is, if it is one: what the fold (the only kind of part that can
+    /// still change), the counts and the views ask of a turn's parts.
+    pub(crate) fn call(&self) -> Option<&ToolCall> {
+        match self {
+            Part::ToolCall { call } => Some(call),
+            Part::Text { .. }
+            | Part::Reasoning { .. }
+            | Part::File { .. }
+            | Part::SourceUrl { .. }
+            | Part::SourceDocument { .. }
+            | Part::Compaction { .. }
+            | Part::Data { .. } => None,
         }
     }
 }

@@ -267,8 +267,8 @@ fn listed(
         modified: Timestamp::try_from(modified_at)
             .map(|t| t.to_string())
             .unwrap_or_default(),
-        turns: row.turns,
-        tool_calls: row.tool_calls,
+        turns: row.counts.turns,
+        tool_calls: row.counts.calls,
         bytes,
         model: row.model,
         modified_at,

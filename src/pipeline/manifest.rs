@@ -44,7 +44,7 @@ struct ManifestEntry {
 impl Manifest {
     /// The manifest's file name in the output directory.
     pub(crate) const FILE: &'static str = ".scribe-index.json";
-    const VERSION: u32 = 1;
+    const VERSION: u32 = 2;
 
     /// The manifest in `dir` if its pages were made with `options`, or an empty one (missing,
     /// unreadable, another version or other options). `redactor` is `--redact`'s.

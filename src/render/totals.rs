@@ -1,12 +1,17 @@
 //! What the `result` notices of one input add up to: the numbers behind the text view's closing
 //! line, the Markdown closing line and the HTML footer.
 //!
-//! Each renderer used to add them up itself; this is the one place that knows how (turns,
-//! duration and tokens are summed; the cost is the sum of each result's own part, and the
+//! Each renderer used to add them up itself; this is the one place that knows how (duration
+//! and tokens are summed; the cost is the sum of each result's own part, and the
 //! session's running total is kept beside it, see `cost` and `session_cost`). When no result gives a
 //! number (a Qwen daemon's results carry none; an older Codex rollout writes no result), it is
 //! counted from the assistant turns themselves; a duration nobody gave stays unknown.
+//!
+//! The turns, prompts and calls are the model's [`Counts`]; the words they are said in
+//! ([`Totals::turn_words`], [`Totals::call_words`]) are shared by every view too.
 
+use super::ansi::{seconds, thousands};
+use crate::model::counts::Counts;
 use crate::model::session::SystemNotice;
 use crate::model::transcript::{Role, Turn, Usage};
 
@@ -16,8 +21,6 @@ use crate::model::transcript::{Role, Turn, Usage};
 pub(crate) struct Totals {
     /// `result` notices seen.
     pub(crate) results: u64,
-    /// Agent turns, summed over the results.
-    pub(crate) turns: u64,
     /// Wall time, summed over the results.
     pub(crate) duration_ms: u64,
     /// Token usage, summed over the results.
@@ -31,22 +34,31 @@ pub(crate) struct Totals {
     /// The last running total reported, and what earlier counts (before a restart) add to it.
     last_reported: f64,
     earlier_counts: f64,
-    /// Some result gave a turn count / a duration / a usage (else the turns' own are used).
-    turns_given: bool,
+    /// Some result gave a duration / a usage (else the turns' own usage is used).
     duration_given: bool,
     usage_given: bool,
-    /// Top-level assistant turns seen, and the usage they carry.
-    model_turns: u64,
+    /// The usage the top-level assistant turns carry.
     turn_usage: Usage,
+    /// The largest cost a saved session's `cost-state` record reported: the cost when no
+    /// result gives one.
+    state_cost: Option<f64>,
+    /// The turns, prompts and calls of the top-level turns.
+    pub(crate) counts: Counts,
 }
 
 impl Totals {
-    /// Adds a notice: only a `result` counts, anything else is ignored.
+    /// Adds a notice: a `result`, or a saved session's `cost-state` record; anything else is
+    /// ignored.
     pub(crate) fn add(&mut self, n: &SystemNotice) {
+        if let SystemNotice::Info { source, data, .. } = n
+            && source == "cost-state"
+            && let Some(c) = data.get("totalCostUSD").and_then(serde_json::Value::as_f64)
+        {
+            self.state_cost = Some(self.state_cost.map_or(c, |have| have.max(c)));
+        }
         if let SystemNotice::Result {
             cost,
             run_cost,
-            turns,
             duration_ms,
             usage,
             ..
@@ -54,9 +66,7 @@ impl Totals {
         {
             self.results = self.results.saturating_add(1);
             // Counts come from the input: a hostile one must not overflow.
-            self.turns = self.turns.saturating_add(turns.unwrap_or(0));
             self.duration_ms = self.duration_ms.saturating_add(duration_ms.unwrap_or(0));
-            self.turns_given |= turns.is_some();
             self.duration_given |= duration_ms.is_some();
             if let Some(u) = usage {
                 self.usage_given = true;
@@ -77,6 +87,12 @@ impl Totals {
         }
     }
 
+    /// What the runs in this input cost: the results' own costs, else the largest cost a
+    /// saved session's `cost-state` record gave.
+    pub(crate) fn own_cost(&self) -> Option<f64> {
+        self.cost.or(self.state_cost)
+    }
+
     /// The session's running total, when it is more than what the runs in this input cost
     /// (a resumed run whose result counts the earlier runs too).
     pub(crate) fn session_cost(&self) -> Option<f64> {
@@ -92,36 +108,80 @@ impl Totals {
     /// The cost as every closing line and footer says it: `$0.1234`, and
     /// `$0.1234 · $1.5000 session total` when the session's running total is larger.
     pub(crate) fn cost_label(&self) -> Option<String> {
-        let own = self.cost?;
+        let own = self.own_cost()?;
         Some(match self.session_cost() {
             Some(s) => format!("${own:.4} · ${s:.4} session total"),
             None => format!("${own:.4}"),
         })
     }
 
-    /// Adds a turn: a top-level assistant turn counts as one model turn, with its usage.
+    /// Adds a top-level turn: its calls are counted, and an assistant turn's usage is kept for
+    /// when no result gives one.
     pub(crate) fn add_turn(&mut self, t: &Turn) {
-        if t.role != Role::Assistant || t.parent_task_id.is_some() {
-            return;
-        }
-        self.model_turns = self.model_turns.saturating_add(1);
-        if let Some(u) = &t.metadata.usage {
+        self.counts.add_turn(t);
+        if t.role == Role::Assistant
+            && t.parent_task_id.is_none()
+            && let Some(u) = &t.metadata.usage
+        {
             self.turn_usage.add(u);
         }
     }
 
     /// True when there is something to report: a result, or turns to count.
     pub(crate) fn any(&self) -> bool {
-        self.results > 0 || self.model_turns > 0
+        self.results > 0 || self.counts.turns > 0
     }
 
-    /// The turns: summed over the results when they give counts, else the assistant turns.
-    pub(crate) fn turn_count(&self) -> u64 {
-        if self.turns_given {
-            self.turns
-        } else {
-            self.model_turns
+    /// The closing line's figures, in order: turns, wall time, tokens, cost and calls; none
+    /// when there is nothing to report. The text view and Markdown join them with ` · `.
+    pub(crate) fn figures(&self) -> Vec<String> {
+        if !self.any() {
+            return Vec::new();
         }
+        let mut bits = vec![self.turn_words()];
+        bits.extend(self.duration().map(seconds));
+        bits.push(format!(
+            "{} in · {} out tokens",
+            thousands(self.input_tokens()),
+            thousands(self.usage().output_tokens)
+        ));
+        bits.extend(self.cost_label());
+        bits.extend(self.call_words());
+        bits
+    }
+
+    /// `12 turns (3 prompts)`: the transcript's top-level turns, and how many were prompts.
+    pub(crate) fn turn_words(&self) -> String {
+        let Counts { turns, prompts, .. } = self.counts;
+        format!(
+            "{turns} turn{} ({prompts} prompt{})",
+            plural(turns),
+            plural(prompts)
+        )
+    }
+
+    /// `8 tool calls · 2 errors · 1 denied · 5 more in sub-agents (1 failed or denied)`: the
+    /// main thread's calls, what became of them, and the calls its sub-agents made; `None`
+    /// when there are no calls at all.
+    pub(crate) fn call_words(&self) -> Option<String> {
+        let c = self.counts;
+        if c.calls == 0 && c.sub_calls == 0 {
+            return None;
+        }
+        let mut s = format!("{} tool call{}", c.calls, plural(c.calls));
+        if c.errors > 0 {
+            s.push_str(&format!(" · {} error{}", c.errors, plural(c.errors)));
+        }
+        if c.denied > 0 {
+            s.push_str(&format!(" · {} denied", c.denied));
+        }
+        if c.sub_calls > 0 {
+            s.push_str(&format!(" · {} more in sub-agents", c.sub_calls));
+            if c.sub_failed > 0 {
+                s.push_str(&format!(" ({} failed or denied)", c.sub_failed));
+            }
+        }
+        Some(s)
     }
 
     /// The wall time, when some result gave it (`None`: unknown, never `0.0s`).
@@ -146,6 +206,11 @@ impl Totals {
             .saturating_add(u.cache_read_input_tokens)
             .saturating_add(u.cache_creation_input_tokens)
     }
+}
+
+/// The `s` of a count's noun.
+fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }
 
 #[cfg(test)]
@@ -188,7 +253,7 @@ mod tests {
         t.add(&result(Some(0.5), 2));
         t.add(&result(None, 1));
         t.add(&result(Some(0.25), 3));
-        assert_eq!((t.results, t.turns, t.duration_ms), (3, 6, 3000));
+        assert_eq!((t.results, t.duration_ms), (3, 3000));
         // No stated parts: each total is taken whole, and the fall is a new count.
         assert_eq!(t.cost, Some(0.75));
         assert_eq!(t.session_cost(), None);
@@ -213,7 +278,7 @@ mod tests {
     }
 
     #[test]
-    fn without_results_the_turns_are_counted_and_the_duration_is_unknown() {
+    fn the_turns_are_the_transcripts_and_usage_comes_from_turns_without_results() {
         use crate::model::transcript::{TurnMeta, TurnOrigin};
         let turn = |role, usage| {
             let meta = TurnMeta {
@@ -235,11 +300,18 @@ mod tests {
         ));
         t.add_turn(&turn(Role::Assistant, None));
         assert!(t.any());
-        assert_eq!((t.turn_count(), t.duration()), (2, None));
+        assert_eq!(
+            (t.turn_words().as_str(), t.duration()),
+            ("3 turns (0 prompts)", None)
+        );
         assert_eq!((t.input_tokens(), t.usage().output_tokens), (5, 2));
-        // A result that gives counts wins over the turns.
+        // A result's usage wins over the turns'; its turn count is the harness's own, not the
+        // transcript's.
         t.add(&result(None, 7));
-        assert_eq!((t.turn_count(), t.duration()), (7, Some(1000)));
+        assert_eq!(
+            (t.turn_words().as_str(), t.duration()),
+            ("3 turns (0 prompts)", Some(1000))
+        );
         assert_eq!(t.input_tokens(), 8);
     }
 }

@@ -46,6 +46,10 @@ pub(crate) struct Transforms {
     /// `--redact`: the private keys whose lines arrive as debug records one by one.
     key_blocks: Option<KeyBlocks>,
     stable: Option<Stable>,
+    /// `--stable --to events`: the pass over the events written, with its own numbering, so
+    /// that their ids count from what is written and not from the folded items beside them
+    /// (which `--to events` never writes).
+    event_stable: Option<Stable>,
     /// `--stable --to events`: a turn's tool results held and released in call order.
     order: Option<ResultOrder>,
     /// `--redact` or `--stable`: streamed text held until its block arrives.
@@ -59,6 +63,7 @@ impl Transforms {
             redact: redact.then(|| Redactor::new(home)),
             key_blocks: redact.then(KeyBlocks::default),
             stable: stable.map(|m| Stable::new(m == StableMode::KeepUsage)),
+            event_stable: None,
             order: None,
             deltas: HeldDeltas::default(),
         }
@@ -68,8 +73,12 @@ impl Transforms {
     /// call order rather than arrival order (`order`); the other formats order results from
     /// the folded items.
     pub(crate) fn ordering_events(mut self, events: bool) -> Transforms {
-        if events && self.stable.is_some() && self.order.is_none() {
+        if events
+            && self.order.is_none()
+            && let Some(s) = &self.stable
+        {
             self.order = Some(ResultOrder::default());
+            self.event_stable = Some(s.fresh());
         }
         self
     }
@@ -182,7 +191,7 @@ impl Transforms {
     /// The `--stable` rewrite of an event about to be shown (ids numbered in the order shown,
     /// lines numbered 1, 2, 3, …).
     fn stabilize(&mut self, mut event: Event) -> Event {
-        if let Some(s) = &mut self.stable {
+        if let Some(s) = self.event_stable.as_mut().or(self.stable.as_mut()) {
             visit::walk_event(&mut Numbering(s), &mut event);
             visit::walk_event(s, &mut event);
             event.line = s.next_event_line();

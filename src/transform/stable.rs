@@ -90,6 +90,11 @@ impl Stable {
         }
     }
 
+    /// A pass of the same mode that has numbered nothing yet.
+    pub(crate) fn fresh(&self) -> Stable {
+        Stable::new(self.keep_usage)
+    }
+
     /// The next event number (events get consecutive numbers instead of input line numbers).
     pub(crate) fn next_event_line(&mut self) -> u64 {
         self.events += 1;

@@ -445,22 +445,7 @@ impl Render for TextRenderer {
 
     fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
         let t = &self.totals;
-        let mut bits = Vec::new();
-        if t.any() {
-            let n = t.turn_count();
-            bits.push(format!("{} turn{}", n, if n == 1 { "" } else { "s" }));
-            if let Some(ms) = t.duration() {
-                bits.push(seconds(ms));
-            }
-            bits.push(format!(
-                "{} in · {} out tokens",
-                thousands(t.input_tokens()),
-                thousands(t.usage().output_tokens)
-            ));
-            if let Some(c) = t.cost_label() {
-                bits.push(c);
-            }
-        }
+        let mut bits = t.figures();
         if summary.errors > 0 {
             bits.push(format!(
                 "{} input error{}",

@@ -401,16 +401,7 @@ impl View {
             .transcript
             .iter()
             .flat_map(|t| &t.parts)
-            .filter_map(|p| match p {
-                Part::ToolCall { call } => Some(call.as_ref()),
-                Part::Text { .. }
-                | Part::Reasoning { .. }
-                | Part::File { .. }
-                | Part::SourceUrl { .. }
-                | Part::SourceDocument { .. }
-                | Part::Compaction { .. }
-                | Part::Data { .. } => None,
-            })
+            .filter_map(Part::call)
             .collect();
         let ind = self.indent(depth);
         let pad = vec![ind, Span::new("     ", Style::new())];

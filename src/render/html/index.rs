@@ -22,9 +22,9 @@ use super::times::{parse_ms, push_time, push_time_as};
 use super::tool::thousands;
 use super::{CSS, JS, csp};
 use crate::model::Header;
+use crate::model::counts::Counts;
 use crate::model::event::Event;
-use crate::model::session::SystemNotice;
-use crate::model::transcript::{Part, Role, TranscriptItem, TurnOrigin, Usage};
+use crate::model::transcript::{Part, TranscriptItem, Usage};
 use crate::render::totals::Totals;
 use crate::render::{Render, Summary};
 
@@ -45,12 +45,13 @@ pub(crate) struct IndexRow {
     pub(crate) first_prompt: Option<String>,
     pub(crate) title: Option<String>,
     pub(crate) model: Option<String>,
-    pub(crate) turns: u64,
-    #[serde(default)]
-    pub(crate) tool_calls: u64,
-    #[serde(default)]
+    /// Turns, prompts, calls and errors, counted as the page counts them.
+    pub(crate) counts: Counts,
     pub(crate) usage: Usage,
+    /// What the runs in this input cost, as the page says it.
     pub(crate) cost: Option<f64>,
+    /// The session's running total, when it is more than `cost` (a resumed run).
+    pub(crate) session_cost: Option<f64>,
     pub(crate) source: String,
     /// The project: the session's working directory, else the decoded name of the
     /// `~/.claude/projects/<dir>` folder the input sits in.
@@ -67,7 +68,7 @@ pub(crate) struct Tally<'a> {
     pub(crate) row: IndexRow,
     /// Tool names and files already in `row.terms`.
     seen: BTreeSet<String>,
-    /// The results seen, for the row's cost (the session's running total, `Totals`).
+    /// The row's figures, added up as the page adds them (`Totals`).
     pub(crate) totals: Totals,
 }
 
@@ -127,18 +128,12 @@ impl<'a> Tally<'a> {
                 }
             }
             TranscriptItem::Turn(t) => {
-                self.row.turns += 1;
                 self.time(t.timestamp.as_ref());
                 if self.row.model.is_none() {
                     self.row.model.clone_from(&t.metadata.model);
                 }
-                // The page's figures: the harness's own totals when it reported them, else the
-                // turns' usage added up (`Totals`).
                 self.totals.add_turn(t);
-                self.row.usage = *self.totals.usage();
-                let prompt = t.role == Role::User
-                    && matches!(t.origin, TurnOrigin::UserInput | TurnOrigin::Replay);
-                if prompt {
+                if t.is_prompt() {
                     let text = t.text();
                     if self.row.first_prompt.is_none() && !text.trim().is_empty() {
                         self.row.first_prompt = Some(short(&text, 300));
@@ -149,7 +144,6 @@ impl<'a> Tally<'a> {
                 }
                 for p in &t.parts {
                     if let Part::ToolCall { call } = p {
-                        self.row.tool_calls += 1;
                         self.term(call.display_name());
                         for f in call.kind.files() {
                             self.term(f.to_owned());
@@ -157,21 +151,14 @@ impl<'a> Tally<'a> {
                     }
                 }
             }
-            TranscriptItem::Notice(n) => {
-                if matches!(n.as_ref(), SystemNotice::Result { .. }) {
-                    // The session's cost: its running total, earlier runs included.
-                    self.totals.add(n);
-                    self.row.usage = *self.totals.usage();
-                    if let Some(c) = self.totals.session_total() {
-                        self.row.cost = Some(c);
-                    }
-                } else if let Some(c) = super::map::reported_cost(n) {
-                    // A saved session's cost-state record: the largest is the session's cost.
-                    self.row.cost = Some(self.row.cost.map_or(c, |have| have.max(c)));
-                }
-            }
+            TranscriptItem::Notice(n) => self.totals.add(n),
             TranscriptItem::Debug(_) => {}
         }
+        // The page's figures, as `Totals` adds them up.
+        self.row.counts = self.totals.counts;
+        self.row.usage = *self.totals.usage();
+        self.row.cost = self.totals.own_cost();
+        self.row.session_cost = self.totals.session_cost();
     }
 }
 
@@ -225,8 +212,8 @@ struct Sums {
 impl Sums {
     fn add(&mut self, r: &IndexRow) {
         self.sessions += 1;
-        self.turns = self.turns.saturating_add(r.turns);
-        self.tool_calls = self.tool_calls.saturating_add(r.tool_calls);
+        self.turns = self.turns.saturating_add(r.counts.turns);
+        self.tool_calls = self.tool_calls.saturating_add(r.counts.calls);
         self.usage.add(&r.usage);
         if let Some(c) = r.cost {
             self.cost = Some(self.cost.unwrap_or(0.0) + c);
@@ -344,10 +331,10 @@ fn push_row(h: &mut Html, r: &IndexRow) {
         .raw_trusted(" · ")
         .text(&r.source)
         .raw_trusted("</span></td><td>")
-        .num(r.turns)
-        .raw_trusted("</td><td>")
-        .num(r.tool_calls)
-        .raw_trusted("</td><td class=\"nowrap\">");
+        .num(r.counts.turns)
+        .raw_trusted("</td><td>");
+    push_calls(h, &r.counts);
+    h.raw_trusted("</td><td class=\"nowrap\">");
     let u = &r.usage;
     let input = u
         .input_tokens
@@ -358,9 +345,41 @@ fn push_row(h: &mut Html, r: &IndexRow) {
             .raw_trusted(" / ")
             .text(&thousands(u.output_tokens));
     }
-    h.raw_trusted("</td><td>")
-        .text(&r.cost.map(|c| format!("${c:.4}")).unwrap_or_default())
-        .raw_trusted("</td></tr>\n");
+    h.raw_trusted("</td><td>");
+    if let Some(c) = r.cost {
+        h.text(&format!("${c:.4}"));
+    }
+    if let Some(s) = r.session_cost {
+        h.raw_trusted("<br><span class=\"meta\">")
+            .text(&format!("${s:.4} session total"))
+            .raw_trusted("</span>");
+    }
+    h.raw_trusted("</td></tr>\n");
+}
+
+/// A row's calls: the main thread's, then what failed and what sub-agents did, as the page's
+/// header says them.
+fn push_calls(h: &mut Html, c: &Counts) {
+    h.num(c.calls);
+    let mut more = Vec::new();
+    if c.errors > 0 {
+        more.push(format!(
+            "{} error{}",
+            c.errors,
+            if c.errors == 1 { "" } else { "s" }
+        ));
+    }
+    if c.denied > 0 {
+        more.push(format!("{} denied", c.denied));
+    }
+    if c.sub_calls > 0 {
+        more.push(format!("{} more in sub-agents", c.sub_calls));
+    }
+    if !more.is_empty() {
+        h.raw_trusted("<br><span class=\"meta\">")
+            .text(&more.join(" · "))
+            .raw_trusted("</span>");
+    }
 }
 
 /// A file name as a relative URL: everything but unreserved characters percent-encoded, so a

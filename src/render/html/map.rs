@@ -10,9 +10,8 @@
 use super::escape::Html;
 use super::timeline::{self, Lane, Mark, MarkKind};
 use super::times::{self, parse_ms, push_time};
-use crate::model::session::SystemNotice;
 use crate::model::tool_kind::ToolFamily;
-use crate::model::transcript::{Part, Role, ToolState, Turn, TurnOrigin, Usage};
+use crate::model::transcript::{Part, Role, Turn, Usage};
 use crate::render::totals::Totals;
 
 /// Prompts listed in the index; past this, the index says how many more there are.
@@ -38,20 +37,10 @@ pub(crate) struct Map {
     agent: Option<String>,
     start: Option<i64>,
     end: Option<i64>,
-    turns: u64,
     prompts: Vec<Prompt>,
     prompts_dropped: u64,
-    /// The main thread's calls by family, and how many of them failed or were denied.
+    /// The main thread's calls by family (the counts every view shows are `Totals::counts`).
     tools: [u64; ToolFamily::ALL.len()],
-    errors: u64,
-    denials: u64,
-    /// The calls sub-agents made, and how many of them failed (counted apart, so that the
-    /// header's figures each say what they count).
-    sub_calls: u64,
-    sub_errors: u64,
-    /// Summed over the turns' own usage.
-    usage: Usage,
-    cost: Option<f64>,
     pub(crate) lanes: timeline::Lanes,
 }
 
@@ -96,13 +85,8 @@ impl Map {
 
     /// A top-level turn written with element id `anchor`.
     pub(crate) fn turn(&mut self, t: &Turn, anchor: &str) {
-        self.turns += 1;
         let ms = self.time(t.timestamp.as_deref());
-        if let Some(u) = &t.metadata.usage {
-            self.usage.add(u);
-        }
-        let prompt =
-            t.role == Role::User && matches!(t.origin, TurnOrigin::UserInput | TurnOrigin::Replay);
+        let prompt = t.is_prompt();
         if prompt {
             let text = t.text();
             if self.first_prompt.is_none() && !text.trim().is_empty() {
@@ -159,23 +143,9 @@ impl Map {
                     .position(|f| *f == family)
                     .unwrap_or(0)] += 1;
             }
-            let main = lane == Lane::Main;
-            if !main {
-                self.sub_calls += 1;
-            }
-            let mark = if call.denied.is_some() || call.state == ToolState::ApprovalDenied {
-                if main {
-                    self.denials += 1;
-                } else {
-                    self.sub_errors += 1;
-                }
+            let mark = if call.is_denied() {
                 MarkKind::Denied
-            } else if call.state == ToolState::Error {
-                if main {
-                    self.errors += 1;
-                } else {
-                    self.sub_errors += 1;
-                }
+            } else if call.is_error() {
                 MarkKind::Error
             } else {
                 MarkKind::Tool
@@ -218,13 +188,6 @@ impl Map {
         }
     }
 
-    /// A notice: a cost the harness reported.
-    pub(crate) fn notice(&mut self, n: &SystemNotice) {
-        if let Some(c) = reported_cost(n) {
-            self.cost = Some(self.cost.map_or(c, |have| have.max(c)));
-        }
-    }
-
     /// The session's title: its own, else its first prompt.
     pub(crate) fn title(&self) -> Option<&str> {
         self.title.as_deref().or(self.first_prompt.as_deref())
@@ -253,88 +216,8 @@ impl Map {
             }
             h.raw_trusted("</dd>");
         }
-        h.raw_trusted("<dt>turns</dt><dd>")
-            .num(self.turns)
-            .raw_trusted(" (")
-            .num(self.prompts.len() as u64 + self.prompts_dropped)
-            .raw_trusted(if self.prompts.len() as u64 + self.prompts_dropped == 1 {
-                " prompt)"
-            } else {
-                " prompts)"
-            })
-            .raw_trusted("</dd>");
-        let calls: u64 = self.tools.iter().sum();
-        if calls > 0 {
-            h.raw_trusted("<dt>tool calls</dt><dd>").num(calls);
-            let by: Vec<String> = ToolFamily::ALL
-                .iter()
-                .zip(self.tools)
-                .filter(|(_, n)| *n > 0)
-                .map(|(k, n)| format!("{n} {}", k.word()))
-                .collect();
-            h.raw_trusted(": ").text(&by.join(", "));
-            if self.errors > 0 {
-                h.raw_trusted(" · <span class=\"bad\">")
-                    .num(self.errors)
-                    .raw_trusted(if self.errors == 1 {
-                        " error"
-                    } else {
-                        " errors"
-                    })
-                    .raw_trusted("</span>");
-            }
-            if self.denials > 0 {
-                h.raw_trusted(" · <span class=\"deny\">")
-                    .num(self.denials)
-                    .raw_trusted(" denied")
-                    .raw_trusted("</span>");
-            }
-            if self.sub_calls > 0 {
-                h.raw_trusted(" · ")
-                    .num(self.sub_calls)
-                    .raw_trusted(" more in sub-agents");
-                if self.sub_errors > 0 {
-                    h.raw_trusted(" (<span class=\"bad\">")
-                        .num(self.sub_errors)
-                        .raw_trusted(" failed or denied</span>)");
-                }
-            }
-            h.raw_trusted("</dd>");
-        }
-        // The harness's own totals when it reported them (the figures every output shows), else
-        // the turns' usage added up.
-        let u = if totals.usage == Usage::default() {
-            self.usage
-        } else {
-            totals.usage
-        };
-        if u != Usage::default() {
-            let t = super::tool::thousands;
-            let input = u
-                .input_tokens
-                .saturating_add(u.cache_read_input_tokens)
-                .saturating_add(u.cache_creation_input_tokens);
-            h.raw_trusted("<dt>tokens</dt><dd>")
-                .text(&t(input))
-                .raw_trusted(" in (")
-                .text(&t(u.cache_read_input_tokens))
-                .raw_trusted(" cache read, ")
-                .text(&t(u.cache_creation_input_tokens))
-                .raw_trusted(" cache write) · ")
-                .text(&t(u.output_tokens))
-                .raw_trusted(" out</dd>");
-        }
-        // The runs' own cost (and the session's running total when larger), as every output
-        // says it; else a saved session's cost-state record.
-        if let Some(label) = totals.cost_label() {
-            h.raw_trusted("<dt>cost</dt><dd>")
-                .text(&label)
-                .raw_trusted("</dd>");
-        } else if let Some(c) = self.cost {
-            h.raw_trusted("<dt>cost</dt><dd>$")
-                .text(&format!("{c:.4}"))
-                .raw_trusted("</dd>");
-        }
+        push_counts(h, &self.tools, totals);
+        push_tokens_and_cost(h, totals);
         // The input's whole path, below the figures (the heading and the line above name it).
         if file != super::file_name(file) {
             h.raw_trusted("<dt>file</dt><dd>")
@@ -387,18 +270,79 @@ fn iso(ms: i64) -> String {
     format!("{}T{}Z", &w[..10], &w[11..19])
 }
 
-/// The session's cost so far, when a notice reports it: the run's result, or a saved session's
-/// `cost-state` record (`totalCostUSD`). Shared by the page header and the archive index.
-pub(crate) fn reported_cost(n: &SystemNotice) -> Option<f64> {
-    if let SystemNotice::Result { cost, .. } = n {
-        return *cost;
+/// The header's turns and calls: the figures every view shows (`Totals::counts`), the main
+/// thread's calls broken down by family.
+fn push_counts(h: &mut Html, tools: &[u64], totals: &Totals) {
+    let c = totals.counts;
+    h.raw_trusted("<dt>turns</dt><dd>")
+        .num(c.turns)
+        .raw_trusted(" (")
+        .num(c.prompts)
+        .raw_trusted(if c.prompts == 1 {
+            " prompt)"
+        } else {
+            " prompts)"
+        })
+        .raw_trusted("</dd>");
+    if c.calls == 0 && c.sub_calls == 0 {
+        return;
     }
-    if let SystemNotice::Info { source, data, .. } = n
-        && source == "cost-state"
-    {
-        return data.get("totalCostUSD").and_then(serde_json::Value::as_f64);
+    h.raw_trusted("<dt>tool calls</dt><dd>").num(c.calls);
+    let by: Vec<String> = ToolFamily::ALL
+        .iter()
+        .zip(tools)
+        .filter(|(_, n)| **n > 0)
+        .map(|(k, n)| format!("{n} {}", k.word()))
+        .collect();
+    if !by.is_empty() {
+        h.raw_trusted(": ").text(&by.join(", "));
     }
-    None
+    if c.errors > 0 {
+        h.raw_trusted(" · <span class=\"bad\">")
+            .num(c.errors)
+            .raw_trusted(if c.errors == 1 { " error" } else { " errors" })
+            .raw_trusted("</span>");
+    }
+    if c.denied > 0 {
+        h.raw_trusted(" · <span class=\"deny\">")
+            .num(c.denied)
+            .raw_trusted(" denied</span>");
+    }
+    if c.sub_calls > 0 {
+        h.raw_trusted(" · ")
+            .num(c.sub_calls)
+            .raw_trusted(" more in sub-agents");
+        if c.sub_failed > 0 {
+            h.raw_trusted(" (<span class=\"bad\">")
+                .num(c.sub_failed)
+                .raw_trusted(" failed or denied</span>)");
+        }
+    }
+    h.raw_trusted("</dd>");
+}
+
+/// The header's tokens and cost, as every view says them (`Totals`).
+fn push_tokens_and_cost(h: &mut Html, totals: &Totals) {
+    let u = totals.usage();
+    if *u != Usage::default() {
+        let t = super::tool::thousands;
+        h.raw_trusted("<dt>tokens</dt><dd>")
+            .text(&t(totals.input_tokens()))
+            .raw_trusted(" in (")
+            .text(&t(u.cache_read_input_tokens))
+            .raw_trusted(" cache read, ")
+            .text(&t(u.cache_creation_input_tokens))
+            .raw_trusted(" cache write) · ")
+            .text(&t(u.output_tokens))
+            .raw_trusted(" out</dd>");
+    }
+    // The runs' own cost (and the session's running total when larger); else a saved
+    // session's cost-state record.
+    if let Some(label) = totals.cost_label() {
+        h.raw_trusted("<dt>cost</dt><dd>")
+            .text(&label)
+            .raw_trusted("</dd>");
+    }
 }
 
 #[cfg(test)]

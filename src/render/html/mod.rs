@@ -203,12 +203,10 @@ impl Render for HtmlRenderer {
             }
             TranscriptItem::Notice(n) => {
                 self.notices += 1;
-                self.map.notice(n);
+                self.totals.add(n);
                 let scope = format!("n{}", self.notices);
                 let denied = &self.denied;
-                notice::push_notice(&mut self.buf, n, &mut self.totals, &scope, &|id| {
-                    denied.contains(id)
-                });
+                notice::push_notice(&mut self.buf, n, &scope, &|id| denied.contains(id));
             }
             TranscriptItem::Debug(_) if !self.debug => {}
             TranscriptItem::Debug(d) => notice::push_debug(&mut self.buf, d),

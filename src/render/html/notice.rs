@@ -7,7 +7,6 @@ use super::turn::{Context, push_turn};
 use crate::model::session::{HookStatus, Level, SessionSnapshot, SystemNotice};
 use crate::model::transcript::DebugRecord;
 use crate::render::notice_text;
-use crate::render::totals::Totals;
 
 use super::times::duration;
 
@@ -122,13 +121,11 @@ fn open(h: &mut Html, class: &'static str) {
         .raw_trusted("\">");
 }
 
-/// One notice as a quiet line in words (or a folded block when it carries turns). Adds results
-/// to `totals`. `shown_denial` tells whether a tool card already said that a call was denied
+/// One notice as a quiet line in words (or a folded block when it carries turns). `shown_denial` tells whether a tool card already said that a call was denied
 /// (then its notice is not written again).
 pub(crate) fn push_notice(
     h: &mut Html,
     n: &SystemNotice,
-    totals: &mut Totals,
     scope: &str,
     shown_denial: &dyn Fn(&str) -> bool,
 ) {
@@ -237,7 +234,6 @@ pub(crate) fn push_notice(
             errors,
             ..
         } => {
-            totals.add(n);
             push_result_head(h, subtype, *is_error, *turns, *duration_ms);
             push_cost(h, *run_cost, *cost);
             for e in errors {

@@ -39,11 +39,8 @@ pub(crate) struct CompactMarkdown {
     cut_calls: u64,
     /// The assistant's last text: the final answer, when the session ends.
     answer: Option<String>,
+    /// The closing line's figures, the calls counted as every view counts them.
     totals: Totals,
-    /// The main thread's calls and errors, and the calls its sub-agents made.
-    calls: u64,
-    errors: u64,
-    subagent_calls: u64,
 }
 
 impl CompactMarkdown {
@@ -58,9 +55,6 @@ impl CompactMarkdown {
             cut_calls: 0,
             answer: None,
             totals: Totals::default(),
-            calls: 0,
-            errors: 0,
-            subagent_calls: 0,
         }
     }
 
@@ -124,7 +118,6 @@ impl CompactMarkdown {
     }
 
     fn call(&mut self, out: &mut dyn Write, call: &ToolCall) -> io::Result<()> {
-        self.calls += 1;
         let state = match call.state {
             ToolState::Success => "✓",
             ToolState::Error => "✗ error",
@@ -133,9 +126,6 @@ impl CompactMarkdown {
             ToolState::Pending => "… not started",
             ToolState::Running => "… running",
         };
-        if matches!(call.state, ToolState::Error | ToolState::ApprovalDenied) {
-            self.errors += 1;
-        }
         let nested = call.subagent.as_ref().map_or(String::new(), |rec| {
             let n: usize = rec
                 .transcript
@@ -143,7 +133,6 @@ impl CompactMarkdown {
                 .flat_map(|t| &t.parts)
                 .filter(|p| matches!(p, Part::ToolCall { .. }))
                 .count();
-            self.subagent_calls += n as u64;
             format!(" (sub-agent: {n} call{})", if n == 1 { "" } else { "s" })
         });
         let line = format!(
@@ -206,14 +195,6 @@ impl Render for CompactMarkdown {
             end.push_str(&format!("\n## Final answer\n\n{}\n", safe_markdown(answer)));
         }
         let mut totals = totals_line(&self.totals).unwrap_or_default();
-        totals.push_str(&format!(
-            " · {} call{} ({} error{}) and {} in sub-agents",
-            self.calls,
-            if self.calls == 1 { "" } else { "s" },
-            self.errors,
-            if self.errors == 1 { "" } else { "s" },
-            self.subagent_calls
-        ));
         if let Some(note) = crate::render::debug_summary(summary.debug) {
             totals.push_str(&format!(" · {note}"));
         }

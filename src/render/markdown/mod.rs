@@ -397,7 +397,10 @@ impl Render for MarkdownRenderer {
                 self.totals.add_turn(t);
                 self.turn(&mut s, t)
             }
-            TranscriptItem::Notice(n) => self.notice(&mut s, n),
+            TranscriptItem::Notice(n) => {
+                self.totals.add(n);
+                self.notice(&mut s, n)
+            }
             TranscriptItem::Debug(_) if !self.debug => {}
             TranscriptItem::Debug(d) => s.push_str(&format!(
                 "*line {} not understood: {}*\n\n",
@@ -419,24 +422,9 @@ impl Render for MarkdownRenderer {
     }
 }
 
-/// The session's totals on one line (`12 turns · 3.2s · 1,234 in · 56 out tokens · $0.01`);
-/// `None` when nothing was counted.
+/// The session's totals on one line (`12 turns (2 prompts) · 3.2s · 1,234 in · 56 out tokens ·
+/// $0.01 · 4 tool calls`); `None` when nothing was counted.
 fn totals_line(t: &Totals) -> Option<String> {
-    if !t.any() {
-        return None;
-    }
-    let n = t.turn_count();
-    let mut line = format!("{} turn{}", n, if n == 1 { "" } else { "s" });
-    if let Some(ms) = t.duration() {
-        line.push_str(&format!(" · {}", super::ansi::seconds(ms)));
-    }
-    line.push_str(&format!(
-        " · {} in · {} out tokens",
-        super::ansi::thousands(t.input_tokens()),
-        super::ansi::thousands(t.usage().output_tokens)
-    ));
-    if let Some(c) = t.cost_label() {
-        line.push_str(&format!(" · {c}"));
-    }
-    Some(line)
+    let figures = t.figures();
+    (!figures.is_empty()).then(|| figures.join(" · "))
 }

@@ -104,7 +104,6 @@ impl MarkdownRenderer {
                 errors,
                 ..
             } => {
-                self.totals.add(n);
                 if !*is_error {
                     return;
                 }
