@@ -166,12 +166,8 @@ pub(crate) fn parse_json_line(
 
 /// Emits a `debug` event for a line, keeping it whole.
 pub(crate) fn push_debug(out: &mut Vec<Event>, line: &InputLine, reason: &str) {
-    out.push(Event {
-        line: line.number,
-        kind: EventKind::Debug {
-            malformed: false,
-            reason: reason.to_owned(),
-            raw: line.text.clone(),
-        },
-    });
+    out.push(Event::at(
+        line.number,
+        EventKind::debug(reason.to_owned(), line.text.clone(), false),
+    ));
 }

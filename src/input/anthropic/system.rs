@@ -69,9 +69,7 @@ pub(crate) fn snapshot_of(init: &InitLine<'_>, source: &str) -> SessionSnapshot 
 /// A `system` message; false when the subtype is unknown.
 pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
     let sub = str_of(v, "subtype");
-    let notice = |n: SystemNotice| EventKind::Notice {
-        notice: Box::new(n),
-    };
+    let notice = |n: SystemNotice| EventKind::notice(n);
     match sub {
         "init" => emit(EventKind::SessionInit {
             session: Box::new(session_snapshot(v, "claude-stream")),

@@ -179,21 +179,16 @@ impl Emitter {
     pub(crate) fn result(&mut self, id: &str, o: Outcome, line: u64, out: &mut Vec<Event>) {
         let call_id = self.scoped(id);
         if !self.done.insert(&call_id, ()) {
-            out.push(Event {
+            out.push(Event::at(
                 line,
-                kind: EventKind::Absorbed {
-                    what: "result already recorded by an earlier line".into(),
-                },
-            });
+                EventKind::absorbed("result already recorded by an earlier line"),
+            ));
             return;
         }
         self.announced.remove(&call_id);
         self.running.remove(&call_id);
         self.message = None;
-        out.push(Event {
-            line,
-            kind: o.into_result(call_id, false, None),
-        });
+        out.push(Event::at(line, o.into_result(call_id, false, None)));
     }
 
     /// The output of a call whose process still runs (`o` is what came back so far): the call
@@ -202,9 +197,9 @@ impl Emitter {
         let call_id = self.scoped(id);
         self.running.insert(call_id.clone());
         self.message = None;
-        out.push(Event {
+        out.push(Event::at(
             line,
-            kind: EventKind::ToolUpdate {
+            EventKind::ToolUpdate {
                 tool_call_id: call_id,
                 state: Some(crate::model::transcript::ToolState::Running),
                 output: Some(o.output),
@@ -213,7 +208,7 @@ impl Emitter {
                 error_text: None,
                 sidecar: o.sidecar.map(Details::from),
             },
-        });
+        ));
     }
 
     /// Ends every call still open with an error saying why (`reason`): the turn was aborted
@@ -238,9 +233,9 @@ impl Emitter {
         }
         for call_id in open {
             self.done.insert(&call_id, ());
-            out.push(Event {
+            out.push(Event::at(
                 line,
-                kind: EventKind::ToolResult {
+                EventKind::ToolResult {
                     thread: None,
                     tool_call_id: call_id,
                     is_error: true,
@@ -251,7 +246,7 @@ impl Emitter {
                     server_run: false,
                     timestamp: None,
                 },
-            });
+            ));
         }
     }
 
@@ -272,9 +267,9 @@ impl Emitter {
         };
         match item {
             Item::Agent { .. } | Item::Reasoning { .. } if phase != Phase::Completed => {
-                at.push(EventKind::Absorbed {
-                    what: "text item in progress (its text arrives whole when it completes)".into(),
-                });
+                at.push(EventKind::absorbed(
+                    "text item in progress (its text arrives whole when it completes)",
+                ));
             }
             Item::Agent { text } => {
                 let m = self.message_id(id);
@@ -312,14 +307,12 @@ impl Emitter {
                 );
                 at.push(EventKind::user_turn(turn.at(at.timestamp.clone())));
             }
-            Item::Error { message } => at.push(EventKind::Notice {
-                notice: Box::new(SystemNotice::Info {
-                    source: "error".into(),
-                    level: Level::Warning,
-                    text: message,
-                    data: Value::Null,
-                }),
-            }),
+            Item::Error { message } => at.push(EventKind::notice(SystemNotice::Info {
+                source: "error".into(),
+                level: Level::Warning,
+                text: message,
+                data: Value::Null,
+            })),
             Item::Tool(t) if t.snapshot => self.tool_snapshot(id, *t, &mut at),
             Item::Tool(t) => self.tool(phase, id, *t, &mut at),
         }
@@ -334,9 +327,7 @@ impl Emitter {
             .entry(key.clone())
             .or_insert((0, Value::Null));
         if entry.1 == t.input {
-            at.push(EventKind::Absorbed {
-                what: "item unchanged".into(),
-            });
+            at.push(EventKind::absorbed("item unchanged"));
             return;
         }
         entry.0 += 1;
@@ -378,9 +369,7 @@ impl Emitter {
     fn tool(&mut self, phase: Phase, id: &str, t: ToolItem, at: &mut At<'_>) {
         let call_id = self.scoped(id);
         if self.done.contains(&call_id) {
-            at.push(EventKind::Absorbed {
-                what: "item already completed".into(),
-            });
+            at.push(EventKind::absorbed("item already completed"));
             return;
         }
         let ToolItem {
@@ -403,9 +392,7 @@ impl Emitter {
                 },
             ));
         } else if phase == Phase::Started {
-            at.push(EventKind::Absorbed {
-                what: "item started again".into(),
-            });
+            at.push(EventKind::absorbed("item started again"));
         } else {
             at.push(EventKind::ToolUpdate {
                 tool_call_id: call_id.clone(),
@@ -440,10 +427,7 @@ struct At<'a> {
 impl At<'_> {
     /// Emits one event of the item.
     fn push(&mut self, kind: EventKind) {
-        self.out.push(Event {
-            line: self.line,
-            kind,
-        });
+        self.out.push(Event::at(self.line, kind));
     }
 
     /// One block of the assistant message `message_id`, at the item's time.

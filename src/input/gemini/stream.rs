@@ -89,37 +89,37 @@ impl Adapter for GeminiStream {
             .and_then(Value::as_str)
             .map(str::to_owned);
         match str_of(&v, "type") {
-            "init" => out.push(Event {
-                line: n,
-                kind: EventKind::SessionInit {
+            "init" => out.push(Event::at(
+                n,
+                EventKind::SessionInit {
                     session: Box::new(session_snapshot(&v)),
                 },
-            }),
+            )),
             "message" if str_of(&v, "role") == "user" => {
                 self.close(out);
                 self.users += 1;
-                out.push(Event {
-                    line: n,
-                    kind: EventKind::user_text(
+                out.push(Event::at(
+                    n,
+                    EventKind::user_text(
                         format!("u{}", self.users),
                         TurnOrigin::UserInput,
                         str_of(&v, "content").to_owned(),
                         ts,
                     ),
-                });
+                ));
             }
             "message" if str_of(&v, "role") == "assistant" => {
                 let id = self.response();
                 let chunk = str_of(&v, "content").to_owned();
-                out.push(Event {
-                    line: n,
-                    kind: EventKind::TextDelta {
+                out.push(Event::at(
+                    n,
+                    EventKind::TextDelta {
                         thread: None,
                         message_id: id,
                         index: self.parts,
                         text: chunk.clone(),
                     },
-                });
+                ));
                 self.text
                     .get_or_insert_with(|| (n, ts, String::new()))
                     .2
@@ -130,9 +130,9 @@ impl Adapter for GeminiStream {
                 let id = self.response();
                 let call = tool_call(&v);
                 self.parts += 1;
-                out.push(Event {
-                    line: n,
-                    kind: EventKind::AssistantBlock {
+                out.push(Event::at(
+                    n,
+                    EventKind::AssistantBlock {
                         thread: None,
                         message_id: id,
                         part: Part::ToolCall {
@@ -141,14 +141,11 @@ impl Adapter for GeminiStream {
                         meta: TurnMeta::default(),
                         timestamp: ts,
                     },
-                });
+                ));
             }
             "tool_result" => {
                 self.close(out);
-                out.push(Event {
-                    line: n,
-                    kind: tool_result(&v),
-                });
+                out.push(Event::at(n, tool_result(&v)));
             }
             "error" => {
                 self.close(out);
@@ -207,9 +204,9 @@ impl GeminiStream {
         };
         let message_id = self.response();
         self.parts += 1;
-        out.push(Event {
+        out.push(Event::at(
             line,
-            kind: EventKind::AssistantBlock {
+            EventKind::AssistantBlock {
                 thread: None,
                 message_id,
                 part: Part::Text {
@@ -219,7 +216,7 @@ impl GeminiStream {
                 meta: TurnMeta::default(),
                 timestamp,
             },
-        });
+        ));
     }
 
     /// Ends the open response (a boundary line arrived, or the input ended).
@@ -230,12 +227,7 @@ impl GeminiStream {
 }
 
 fn notice(line: u64, n: SystemNotice) -> Event {
-    Event {
-        line,
-        kind: EventKind::Notice {
-            notice: Box::new(n),
-        },
-    }
+    Event::at(line, EventKind::notice(n))
 }
 
 /// `init` → the session record.

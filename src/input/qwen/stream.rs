@@ -75,14 +75,14 @@ impl Adapter for QwenStream {
         let n = line.number;
         let thread = parent_tool_use_id(&v);
         match str_of(&v, "type") {
-            "system" if str_of(&v, "subtype") == "init" => out.push(Event {
-                line: n,
-                kind: EventKind::SessionInit {
+            "system" if str_of(&v, "subtype") == "init" => out.push(Event::at(
+                n,
+                EventKind::SessionInit {
                     session: Box::new(session_snapshot(&v)),
                 },
-            }),
+            )),
             "system" => {
-                let mut emit = |kind| out.push(Event { line: n, kind });
+                let mut emit = |kind| out.push(Event::at(n, kind));
                 if !stream::system(&v, &mut emit) {
                     push_debug(
                         out,
@@ -98,7 +98,7 @@ impl Adapter for QwenStream {
                 let denied = &mut self.denied;
                 self.claude.core.user(&v, &WIRE, &mut |kind| {
                     for k in denial(kind, names, denied) {
-                        out.push(Event { line: n, kind: k });
+                        out.push(Event::at(n, k));
                     }
                 });
             }
@@ -115,25 +115,20 @@ impl Adapter for QwenStream {
                         continue;
                     }
                     let message = "permission declined (listed in the result)".to_owned();
-                    out.push(Event {
-                        line: n,
-                        kind: EventKind::ToolDenied {
+                    out.push(Event::at(
+                        n,
+                        EventKind::ToolDenied {
                             tool_call_id: id.clone(),
                             tool_name: str_of(d, "tool_name").to_owned(),
                             message: message.clone(),
                         },
-                    });
-                    out.push(Event {
-                        line: n,
-                        kind: denied_update(id, None, message),
-                    });
+                    ));
+                    out.push(Event::at(n, denied_update(id, None, message)));
                 }
-                out.push(Event {
-                    line: n,
-                    kind: EventKind::Notice {
-                        notice: Box::new(stream::result_notice(&v, &mut self.claude.costs)),
-                    },
-                });
+                out.push(Event::at(
+                    n,
+                    EventKind::notice(stream::result_notice(&v, &mut self.claude.costs)),
+                ));
             }
             "stream_event" => self.stream_event(v, thread, n, out),
             _ => self.claude.line(line, out, report),
@@ -173,7 +168,7 @@ impl QwenStream {
             {
                 names.insert(&call.tool_call_id, call.name.clone());
             }
-            out.push(Event { line: n, kind });
+            out.push(Event::at(n, kind));
         });
         if ends {
             self.groups.remove(&thread);
@@ -186,9 +181,7 @@ impl QwenStream {
             "goal_state" => {
                 let goal = ev.pointer("/goal_state/goal").unwrap_or(&Value::Null);
                 let kind = if goal.is_null() {
-                    EventKind::Absorbed {
-                        what: "stream_event/goal_state (no goal)".into(),
-                    }
+                    EventKind::absorbed("stream_event/goal_state (no goal)")
                 } else {
                     let text = goal
                         .as_str()
@@ -200,16 +193,14 @@ impl QwenStream {
                                 .map(str::to_owned)
                         })
                         .unwrap_or_else(|| goal.to_string());
-                    EventKind::Notice {
-                        notice: Box::new(SystemNotice::Info {
-                            source: "goal_state".into(),
-                            level: Level::Info,
-                            text: format!("goal: {text}"),
-                            data: ev.get("goal_state").cloned().unwrap_or(Value::Null),
-                        }),
-                    }
+                    EventKind::notice(SystemNotice::Info {
+                        source: "goal_state".into(),
+                        level: Level::Info,
+                        text: format!("goal: {text}"),
+                        data: ev.get("goal_state").cloned().unwrap_or(Value::Null),
+                    })
                 };
-                out.push(Event { line: n, kind });
+                out.push(Event::at(n, kind));
                 return;
             }
             "message_start" => {
@@ -236,7 +227,7 @@ impl QwenStream {
             _ => {}
         }
         self.claude
-            .stream_event(&v, &mut |kind| out.push(Event { line: n, kind }));
+            .stream_event(&v, &mut |kind| out.push(Event::at(n, kind)));
     }
 }
 

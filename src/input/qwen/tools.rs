@@ -70,11 +70,11 @@ impl Conversation {
     /// changed, ends it at `completed` / `failed`.
     pub(super) fn tool_call(&mut self, upd: &Value, e: &mut Emit<'_>) {
         let Some(id) = opt_string(upd, "toolCallId") else {
-            e.push(EventKind::Debug {
-                malformed: true,
-                reason: "malformed tool call (no toolCallId)".into(),
-                raw: upd.to_string(),
-            });
+            e.push(EventKind::debug(
+                "malformed tool call (no toolCallId)",
+                upd.to_string(),
+                true,
+            ));
             return;
         };
         let meta = upd
@@ -115,9 +115,9 @@ impl Conversation {
         let input_before = rec.raw_input.clone();
         merge_call(rec, upd, &meta);
         if rec.done {
-            e.push(EventKind::Absorbed {
-                what: format!("tool_call_update after the end of {id}"),
-            });
+            e.push(EventKind::absorbed(format!(
+                "tool_call_update after the end of {id}"
+            )));
             return;
         }
         let kind_now = rec.tool_kind();
@@ -442,9 +442,9 @@ impl Conversation {
             } else {
                 buf.0.push_str(text);
             }
-            e.push(EventKind::Absorbed {
-                what: "user shell output (kept for its result)".into(),
-            });
+            e.push(EventKind::absorbed(
+                "user shell output (kept for its result)",
+            ));
             return;
         }
         let running = self.order.iter().rev().find(|id| {
@@ -473,9 +473,7 @@ impl Conversation {
                         sidecar: None,
                     });
                 } else {
-                    e.push(EventKind::Absorbed {
-                        what: "shell output (gathered into its call)".into(),
-                    });
+                    e.push(EventKind::absorbed("shell output (gathered into its call)"));
                 }
             }
             None => e.push(info(

@@ -13,7 +13,7 @@ use crate::model::transcript::{Part, SyntheticReason, TurnMeta, TurnOrigin, Usag
 
 /// One message record → its events.
 pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &mut Vec<Event>) {
-    let mut emit = |kind| out.push(Event { line, kind });
+    let mut emit = |kind| out.push(Event::at(line, kind));
     let ts = m
         .get("timestamp")
         .and_then(Value::as_str)
@@ -35,9 +35,9 @@ pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &
                 }
             }
             if texts.is_empty() {
-                emit(EventKind::Absorbed {
-                    what: "user/functionResponse (kept on the call)".into(),
-                });
+                emit(EventKind::absorbed(
+                    "user/functionResponse (kept on the call)",
+                ));
                 return;
             }
             let text = texts.join("\n");
@@ -80,9 +80,7 @@ pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &
             }
             if parts.is_empty() {
                 // A model message with no text, thoughts or calls (a cut-off response).
-                emit(EventKind::Absorbed {
-                    what: "gemini message with no content".into(),
-                });
+                emit(EventKind::absorbed("gemini message with no content"));
                 return;
             }
             for (i, part) in parts.into_iter().enumerate() {
@@ -103,11 +101,11 @@ pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &
             }
         }
         kind @ ("info" | "warning" | "error") => emit(notice_line(kind, m)),
-        other => emit(EventKind::Debug {
-            malformed: false,
-            reason: format!("unknown saved-chat message type {other:?}"),
-            raw: m.to_string(),
-        }),
+        other => emit(EventKind::debug(
+            format!("unknown saved-chat message type {other:?}"),
+            m.to_string(),
+            false,
+        )),
     }
 }
 
@@ -147,14 +145,12 @@ fn notice_line(kind: &str, m: &Value) -> EventKind {
         .filter_map(|p| p.get("text").and_then(Value::as_str))
         .collect::<Vec<_>>()
         .join("\n");
-    EventKind::Notice {
-        notice: Box::new(SystemNotice::Info {
-            source: kind.to_owned(),
-            level,
-            text,
-            data: Value::Null,
-        }),
-    }
+    EventKind::notice(SystemNotice::Info {
+        source: kind.to_owned(),
+        level,
+        text,
+        data: Value::Null,
+    })
 }
 
 /// A message's `content`: a string is one text part, a `Part[]` is itself.

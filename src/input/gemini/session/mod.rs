@@ -157,17 +157,14 @@ impl Adapter for GeminiSession {
         let Some(first) = self.first_line() else {
             return;
         };
-        out.push(Event {
-            line: first,
-            kind: EventKind::SessionInit {
+        out.push(Event::at(
+            first,
+            EventKind::SessionInit {
                 session: Box::new(self.snapshot()),
             },
-        });
+        ));
         for (line, what) in std::mem::take(&mut self.superseded) {
-            out.push(Event {
-                line,
-                kind: EventKind::Absorbed { what },
-            });
+            out.push(Event::at(line, EventKind::absorbed(what)));
         }
         let mut called: HashSet<String> = HashSet::default();
         for e in std::mem::take(&mut self.entries) {
@@ -180,17 +177,15 @@ impl Adapter for GeminiSession {
 fn entry(e: Entry, called: &mut HashSet<String>, out: &mut Vec<Event>) {
     match e {
         Entry::Message { line, record } => message(line, &record, called, out),
-        Entry::Dropped { line, text, ids } => out.push(Event {
+        Entry::Dropped { line, text, ids } => out.push(Event::at(
             line,
-            kind: EventKind::Notice {
-                notice: Box::new(SystemNotice::Info {
-                    source: "history".into(),
-                    level: Level::Info,
-                    text,
-                    data: json!({ "messageIds": ids }),
-                }),
-            },
-        }),
+            EventKind::notice(SystemNotice::Info {
+                source: "history".into(),
+                level: Level::Info,
+                text,
+                data: json!({ "messageIds": ids }),
+            }),
+        )),
     }
 }
 
@@ -210,26 +205,24 @@ impl GeminiSession {
             if self.entries.is_empty() && !all {
                 return;
             }
-            out.push(Event {
-                line: first,
-                kind: EventKind::SessionInit {
+            out.push(Event::at(
+                first,
+                EventKind::SessionInit {
                     session: Box::new(snapshot),
                 },
-            });
+            ));
             f.began = true;
         }
         for (line, id, record) in std::mem::take(&mut f.updates) {
-            out.push(Event {
+            out.push(Event::at(
                 line,
-                kind: EventKind::Notice {
-                    notice: Box::new(SystemNotice::Info {
-                        source: "update".into(),
-                        level: Level::Info,
-                        text: format!("message {id}, shown above, was rewritten; as it is now:"),
-                        data: json!({ "messageId": id }),
-                    }),
-                },
-            });
+                EventKind::notice(SystemNotice::Info {
+                    source: "update".into(),
+                    level: Level::Info,
+                    text: format!("message {id}, shown above, was rewritten; as it is now:"),
+                    data: json!({ "messageId": id }),
+                }),
+            ));
             message(line, &record, &mut f.called, out);
         }
         let end = if all {
@@ -263,10 +256,7 @@ impl GeminiSession {
             return;
         };
         let n = line.number;
-        let absorbed = |what: &str| Event {
-            line: n,
-            kind: EventKind::Absorbed { what: what.into() },
-        };
+        let absorbed = |what: &str| Event::at(n, EventKind::absorbed(what));
         if let Some(set) = v.get("$set").and_then(Value::as_object) {
             for (k, val) in set {
                 if k == "messages" {
