@@ -286,6 +286,13 @@ impl EventKind {
         }
     }
 
+    /// The session's snapshot, boxed as the event keeps it.
+    pub(crate) fn session(session: SessionSnapshot) -> EventKind {
+        EventKind::SessionInit {
+            session: Box::new(session),
+        }
+    }
+
     /// A system notice, boxed as the event keeps it.
     pub(crate) fn notice(notice: SystemNotice) -> EventKind {
         EventKind::Notice {

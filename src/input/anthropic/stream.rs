@@ -94,9 +94,6 @@ impl Adapter for StreamJson {
 impl StreamJson {
     /// One line's events, pushed onto `out`.
     fn read_line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
-        if line.text.trim().is_empty() {
-            return;
-        }
         if self.typed(line, out) {
             return;
         }
@@ -384,12 +381,7 @@ impl StreamJson {
         let session = snapshot_of(&init, "claude-stream");
         self.session = Some(session.clone());
         self.last_line = line.number;
-        out.push(Event::at(
-            line.number,
-            EventKind::SessionInit {
-                session: Box::new(session),
-            },
-        ));
+        out.push(Event::at(line.number, EventKind::session(session)));
         true
     }
 
@@ -423,9 +415,7 @@ impl StreamJson {
             return;
         }
         session.permission_mode = mode.to_owned();
-        emit(EventKind::SessionInit {
-            session: Box::new(session.clone()),
-        });
+        emit(EventKind::session(session.clone()));
     }
 
     /// `stream_event`: raw API deltas, for live display only (the final message is authoritative).

@@ -71,9 +71,7 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
     let sub = str_of(v, "subtype");
     let notice = |n: SystemNotice| EventKind::notice(n);
     match sub {
-        "init" => emit(EventKind::SessionInit {
-            session: Box::new(session_snapshot(v, "claude-stream")),
-        }),
+        "init" => emit(EventKind::session(session_snapshot(v, "claude-stream"))),
         "status" => emit(notice(SystemNotice::Status {
             status: opt_string(v, "status"),
             detail: v.get("compact_result").and_then(Value::as_str).map(|r| {

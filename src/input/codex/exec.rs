@@ -42,9 +42,6 @@ impl Adapter for CodexExec {
     }
 
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
-        if line.text.trim().is_empty() {
-            return;
-        }
         let Some(v) = parse_json_line(line, out, report) else {
             self.flush_error(Level::Warning, out);
             return;
@@ -70,16 +67,14 @@ impl Adapter for CodexExec {
                     self.thread = id.clone();
                     self.last_total = None;
                 }
-                push(EventKind::SessionInit {
-                    session: Box::new(SessionSnapshot {
-                        id: id.clone(),
-                        session_id: id,
-                        agent: "codex".into(),
-                        source: "codex-exec".into(),
-                        updated_at: fields::opt_string(&v, "timestamp"),
-                        ..SessionSnapshot::default()
-                    }),
-                });
+                push(EventKind::session(SessionSnapshot {
+                    id: id.clone(),
+                    session_id: id,
+                    agent: "codex".into(),
+                    source: "codex-exec".into(),
+                    updated_at: fields::opt_string(&v, "timestamp"),
+                    ..SessionSnapshot::default()
+                }));
             }
             "turn.started" => {
                 self.items.take_messages();

@@ -307,12 +307,7 @@ impl CodexRollout {
     fn flush_session(&mut self, out: &mut Vec<Event>) {
         if let Some(s) = self.session.take() {
             self.shown = Some(s.clone());
-            out.push(Event::at(
-                self.session_line,
-                EventKind::SessionInit {
-                    session: Box::new(s),
-                },
-            ));
+            out.push(Event::at(self.session_line, EventKind::session(s)));
         }
         out.append(&mut self.early);
     }

@@ -64,22 +64,12 @@ impl Adapter for GeminiStream {
                 _ => vec![value],
             };
             for v in lines {
-                let line = InputLine {
-                    number: line,
-                    offset: crate::input::lines::NOT_IN_FILE,
-                    text: v.to_string(),
-                    lossy: false,
-                    unterminated: false,
-                };
-                self.line(&line, out, report);
+                self.line(&InputLine::of_value(line, &v), out, report);
             }
         }
     }
 
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
-        if line.text.trim().is_empty() {
-            return;
-        }
         let Some(v) = parse_json_line(line, out, report) else {
             return;
         };
@@ -89,12 +79,7 @@ impl Adapter for GeminiStream {
             .and_then(Value::as_str)
             .map(str::to_owned);
         match str_of(&v, "type") {
-            "init" => out.push(Event::at(
-                n,
-                EventKind::SessionInit {
-                    session: Box::new(session_snapshot(&v)),
-                },
-            )),
+            "init" => out.push(Event::at(n, EventKind::session(session_snapshot(&v)))),
             "message" if str_of(&v, "role") == "user" => {
                 self.close(out);
                 self.users += 1;

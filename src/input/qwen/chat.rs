@@ -81,12 +81,7 @@ impl QwenChat {
     fn release(&mut self, out: &mut Vec<Event>) {
         if let Some((s, n)) = self.first.take() {
             self.shown = Some(s.clone());
-            out.push(Event::at(
-                n,
-                EventKind::SessionInit {
-                    session: Box::new(s),
-                },
-            ));
+            out.push(Event::at(n, EventKind::session(s)));
         }
         out.append(&mut self.held);
     }
@@ -215,12 +210,7 @@ impl QwenChat {
             || shown.git_branch != s.git_branch;
         if changed {
             self.shown = Some(s.clone());
-            out.push(Event::at(
-                n,
-                EventKind::SessionInit {
-                    session: Box::new(s),
-                },
-            ));
+            out.push(Event::at(n, EventKind::session(s)));
         }
     }
 }

@@ -25,7 +25,7 @@ use crate::input::fields::{info, names, str_of};
 use crate::input::qwen::acp::{Conversation, Emit, iso_millis};
 use crate::input::qwen::order::{Admit, Held, Reorder};
 use crate::input::qwen::rewind::Branches;
-use crate::input::qwen::wire::{KNOWN_TYPES, NOTICES, malformed, malformed_update, summary};
+use crate::input::qwen::wire::{NOTICES, is_known, malformed, malformed_update, summary};
 use crate::input::sse::{Frame, SseItem, SseReader};
 use crate::input::{Adapter, InputLine, Report};
 use crate::model::event::{Event, EventKind};
@@ -334,7 +334,7 @@ impl QwenDaemon {
         let ty = env.get("type").and_then(Value::as_str).unwrap_or_default();
         let event_id = env.get("id").and_then(Value::as_u64);
         let data = env.get("data").cloned().unwrap_or(Value::Null);
-        if !KNOWN_TYPES.contains(&ty) {
+        if !is_known(ty) {
             return debug(out, format!("unknown daemon event type {ty:?}"), false);
         }
         if let Some(why) = malformed(ty, &data).or_else(|| malformed_update(ty, &data)) {
@@ -536,9 +536,7 @@ impl QwenDaemon {
         s.updated_at = e.timestamp.clone();
         s.agent = "qwen-code".into();
         s.source = "qwen-daemon".into();
-        e.push(EventKind::SessionInit {
-            session: Box::new(s),
-        });
+        e.push(EventKind::session(s));
     }
 }
 

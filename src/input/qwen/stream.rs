@@ -66,21 +66,15 @@ impl Default for QwenStream {
 
 impl Adapter for QwenStream {
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
-        if line.text.trim().is_empty() {
-            return;
-        }
         let Some(v) = parse_json_line(line, out, report) else {
             return;
         };
         let n = line.number;
         let thread = parent_tool_use_id(&v);
         match str_of(&v, "type") {
-            "system" if str_of(&v, "subtype") == "init" => out.push(Event::at(
-                n,
-                EventKind::SessionInit {
-                    session: Box::new(session_snapshot(&v)),
-                },
-            )),
+            "system" if str_of(&v, "subtype") == "init" => {
+                out.push(Event::at(n, EventKind::session(session_snapshot(&v))))
+            }
             "system" => {
                 let mut emit = |kind| out.push(Event::at(n, kind));
                 if !stream::system(&v, &mut emit) {

@@ -113,14 +113,7 @@ impl Adapter for GeminiSession {
                 records.push(value);
             }
             for v in records {
-                let line = InputLine {
-                    number: line,
-                    offset: crate::input::lines::NOT_IN_FILE,
-                    text: v.to_string(),
-                    lossy: false,
-                    unterminated: false,
-                };
-                self.line(&line, out, report);
+                self.line(&InputLine::of_value(line, &v), out, report);
             }
         }
     }
@@ -157,12 +150,7 @@ impl Adapter for GeminiSession {
         let Some(first) = self.first_line() else {
             return;
         };
-        out.push(Event::at(
-            first,
-            EventKind::SessionInit {
-                session: Box::new(self.snapshot()),
-            },
-        ));
+        out.push(Event::at(first, EventKind::session(self.snapshot())));
         for (line, what) in std::mem::take(&mut self.superseded) {
             out.push(Event::at(line, EventKind::absorbed(what)));
         }
@@ -205,12 +193,7 @@ impl GeminiSession {
             if self.entries.is_empty() && !all {
                 return;
             }
-            out.push(Event::at(
-                first,
-                EventKind::SessionInit {
-                    session: Box::new(snapshot),
-                },
-            ));
+            out.push(Event::at(first, EventKind::session(snapshot)));
             f.began = true;
         }
         for (line, id, record) in std::mem::take(&mut f.updates) {
@@ -249,9 +232,6 @@ impl GeminiSession {
 
     /// Reads one line of the log into the replay.
     fn read_line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
-        if line.text.trim().is_empty() {
-            return;
-        }
         let Some(v) = parse_json_line(line, out, report) else {
             return;
         };
