@@ -293,6 +293,40 @@ impl EventKind {
         }
     }
 
+    /// A running call's output so far, with the harness's view of it when that changed.
+    pub(crate) fn tool_output(
+        tool_call_id: String,
+        output: Value,
+        sidecar: Option<Details>,
+    ) -> EventKind {
+        EventKind::ToolUpdate {
+            tool_call_id,
+            state: None,
+            output: Some(output),
+            input: None,
+            kind: None,
+            error_text: None,
+            sidecar,
+        }
+    }
+
+    /// What a call does, judged again, with the input that became known (if it did).
+    pub(crate) fn tool_input(
+        tool_call_id: String,
+        input: Option<Value>,
+        kind: ToolKind,
+    ) -> EventKind {
+        EventKind::ToolUpdate {
+            tool_call_id,
+            state: None,
+            output: None,
+            input,
+            kind: Some(kind),
+            error_text: None,
+            sidecar: None,
+        }
+    }
+
     /// A system notice, boxed as the event keeps it.
     pub(crate) fn notice(notice: SystemNotice) -> EventKind {
         EventKind::Notice {

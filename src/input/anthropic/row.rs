@@ -171,33 +171,11 @@ impl<'de: 'a, 'a> Visitor<'de> for ContentVisitor<'a> {
         Ok(Content::None)
     }
 
-    fn visit_bool<E>(self, _: bool) -> Result<Content<'a>, E> {
-        Ok(Content::None)
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<Content<'a>, E> {
-        Ok(Content::None)
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<Content<'a>, E> {
-        Ok(Content::None)
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<Content<'a>, E> {
-        Ok(Content::None)
-    }
-
-    fn visit_unit<E>(self) -> Result<Content<'a>, E> {
-        Ok(Content::None)
-    }
-
-    fn visit_none<E>(self) -> Result<Content<'a>, E> {
-        Ok(Content::None)
-    }
-
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Content<'a>, D::Error> {
         d.deserialize_any(self)
     }
+
+    visit_others!(Content::None; scalars);
 }
 
 impl<'de: 'a, 'a> Deserialize<'de> for Element<'a> {

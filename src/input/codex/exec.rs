@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use crate::input::codex::items::{self, Emitter, Item, Phase};
 use crate::input::codex::tools::{self, Change};
-use crate::input::fields::{self, str_of};
+use crate::input::fields::{self, opt_string, str_of};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SessionSnapshot};
@@ -113,7 +113,7 @@ impl Adapter for CodexExec {
                 if reported.is_some() {
                     self.last_total = reported;
                 }
-                push(EventKind::notice(items::success(turns, usage, None)));
+                push(EventKind::notice(items::turn_end(None, turns, usage, None)));
             }
             "turn.failed" => {
                 let turns = self.items.take_messages();
@@ -135,7 +135,7 @@ impl Adapter for CodexExec {
                 }
                 out.push(Event::at(
                     n,
-                    EventKind::notice(items::failure(&message, turns, None, None)),
+                    EventKind::notice(items::turn_end(Some(&message), turns, None, None)),
                 ));
             }
             "error" => {
@@ -249,7 +249,7 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
             str_of(it, "query"),
             it.get("action").cloned(),
             // `Value` kept the last `id`: the search call's own.
-            it.get("id").and_then(Value::as_str).map(str::to_owned),
+            opt_string(&it, "id"),
             done,
         ))),
         "todo_list" => Item::Tool(Box::new(tools::todo_item(

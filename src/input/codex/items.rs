@@ -394,15 +394,7 @@ impl Emitter {
         } else if phase == Phase::Started {
             at.push(EventKind::absorbed("item started again"));
         } else {
-            at.push(EventKind::ToolUpdate {
-                tool_call_id: call_id.clone(),
-                state: None,
-                output: None,
-                input: Some(input),
-                kind: Some(kind),
-                error_text: None,
-                sidecar: None,
-            });
+            at.push(EventKind::tool_input(call_id.clone(), Some(input), kind));
         }
         if let (Phase::Completed, Some(o)) = (phase, outcome) {
             self.announced.remove(&call_id);
@@ -496,16 +488,18 @@ pub(crate) fn error_text(message: &str) -> String {
     }
 }
 
-/// The notice for a fatal error (`error` line, `turn.failed`, a failed task).
-pub(crate) fn failure(
-    message: &str,
+/// The notice for a turn's end: failed with `error` (an `error` line, `turn.failed`, a failed
+/// task, an aborted turn), else completed. `turns` counts its assistant messages (model
+/// responses), like Claude's `num_turns`.
+pub(crate) fn turn_end(
+    error: Option<&str>,
     turns: u64,
     usage: Option<Usage>,
     duration_ms: Option<u64>,
 ) -> SystemNotice {
     SystemNotice::Result {
-        subtype: "error".into(),
-        is_error: true,
+        subtype: if error.is_some() { "error" } else { "success" }.into(),
+        is_error: error.is_some(),
         cost: None,
         run_cost: None,
         turns: Some(turns),
@@ -515,30 +509,7 @@ pub(crate) fn failure(
         text: None,
         stop_reason: None,
         terminal_reason: None,
-        errors: vec![error_text(message)],
-        permission_denials: Vec::new(),
-        structured_output: None,
-        model_usage: None,
-        fast_mode_state: None,
-    }
-}
-
-/// The notice for a turn that completed; `turns` counts its assistant messages (model
-/// responses), like Claude's `num_turns`.
-pub(crate) fn success(turns: u64, usage: Option<Usage>, duration_ms: Option<u64>) -> SystemNotice {
-    SystemNotice::Result {
-        subtype: "success".into(),
-        is_error: false,
-        cost: None,
-        run_cost: None,
-        turns: Some(turns),
-        duration_ms,
-        duration_api_ms: None,
-        usage,
-        text: None,
-        stop_reason: None,
-        terminal_reason: None,
-        errors: Vec::new(),
+        errors: error.map(error_text).into_iter().collect(),
         permission_denials: Vec::new(),
         structured_output: None,
         model_usage: None,

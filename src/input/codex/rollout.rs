@@ -150,10 +150,7 @@ impl CodexRollout {
     fn line_value(&mut self, v: &Value, bare: Bare, line: &InputLine, out: &mut Vec<Event>) {
         let n = line.number;
         let p = v.get("payload").cloned().unwrap_or(Value::Null);
-        let ts = v
-            .get("timestamp")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
+        let ts = opt_string(&v, "timestamp");
         let ty = str_of(v, "type");
         self.last_line = n;
         let carries_prompt = ty == "event_msg"
@@ -339,10 +336,8 @@ impl CodexRollout {
         }
         let turns = self.items.take_messages();
         let usage = diff(&self.total, &self.total_at_start);
-        let notice = match self.aborted.take() {
-            Some(reason) => items::failure(&format!("turn aborted ({reason})"), turns, usage, None),
-            None => items::success(turns, usage, None),
-        };
+        let error = self.aborted.take().map(|r| format!("turn aborted ({r})"));
+        let notice = items::turn_end(error.as_deref(), turns, usage, None);
         out.push(Event::at(n, EventKind::notice(notice)));
     }
 
@@ -437,10 +432,8 @@ impl CodexRollout {
                 let turns = self.items.take_messages();
                 let usage = diff(&self.total, &self.total_at_start);
                 let duration = p.get("duration_ms").and_then(Value::as_u64);
-                let notice = match p.pointer("/error/message").and_then(Value::as_str) {
-                    Some(m) => items::failure(m, turns, usage, duration),
-                    None => items::success(turns, usage, duration),
-                };
+                let error = p.pointer("/error/message").and_then(Value::as_str);
+                let notice = items::turn_end(error, turns, usage, duration);
                 push(out, EventKind::notice(notice));
             }
             "thread_settings_applied" => push(

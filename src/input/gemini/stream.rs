@@ -21,7 +21,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::input::fields::str_of;
+use crate::input::fields::{opt_string, str_of};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::details::Details;
 use crate::model::event::{Event, EventKind};
@@ -74,10 +74,7 @@ impl Adapter for GeminiStream {
             return;
         };
         let n = line.number;
-        let ts = v
-            .get("timestamp")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
+        let ts = opt_string(&v, "timestamp");
         match str_of(&v, "type") {
             "init" => out.push(Event::at(n, EventKind::session(session_snapshot(&v)))),
             "message" if str_of(&v, "role") == "user" => {
@@ -286,10 +283,7 @@ fn tool_result(v: &Value) -> EventKind {
         sidecar: error.map(|e| Details::from(json!({ "error": e }))),
         facts: crate::model::transcript::ResultFacts::default(),
         server_run: false,
-        timestamp: v
-            .get("timestamp")
-            .and_then(Value::as_str)
-            .map(str::to_owned),
+        timestamp: opt_string(&v, "timestamp"),
     }
 }
 

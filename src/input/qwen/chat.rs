@@ -263,19 +263,13 @@ fn system(v: &Value, id: String, ts: Option<String>, line: &InputLine, out: &mut
             metadata: payload.get("info").cloned().unwrap_or(Value::Null),
         })),
         "mid_turn_user_message" | "realtime_message" => {
-            let text = payload
-                .get("displayText")
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-                .unwrap_or_else(|| texts(parts_of(v), false));
+            let text =
+                opt_string(&payload, "displayText").unwrap_or_else(|| texts(parts_of(v), false));
             push(EventKind::user_text(id, TurnOrigin::UserInput, text, ts));
         }
         "notification" | "background_task_completed" | "cron" => {
-            let text = payload
-                .get("displayText")
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-                .unwrap_or_else(|| texts(parts_of(v), false));
+            let text =
+                opt_string(&payload, "displayText").unwrap_or_else(|| texts(parts_of(v), false));
             push(EventKind::user_text(id, TurnOrigin::Notification, text, ts));
         }
         "slash_command" | "at_command" => {

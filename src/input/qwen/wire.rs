@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use crate::input::fields::opt_string;
 use crate::model::session::Level;
 
 /// Workspace, auth and lifecycle events that become one `info` notice each: type, level, what
@@ -429,7 +430,7 @@ pub(super) fn summary(label: &str, data: &Value, fields: &[&str]) -> String {
                     .map(|x| {
                         x.as_str()
                             .map(str::to_owned)
-                            .or_else(|| x.get("name").and_then(Value::as_str).map(str::to_owned))
+                            .or_else(|| opt_string(&x, "name"))
                             .unwrap_or_else(|| x.to_string())
                     })
                     .collect::<Vec<_>>()

@@ -5,7 +5,7 @@ use foldhash::HashSet;
 
 use serde_json::{Value, json};
 
-use crate::input::fields::str_of;
+use crate::input::fields::{opt_string, str_of};
 use crate::input::gemini::tools::{function_result, tool_call};
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SystemNotice};
@@ -14,10 +14,7 @@ use crate::model::transcript::{Part, SyntheticReason, TurnMeta, TurnOrigin, Usag
 /// One message record → its events.
 pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &mut Vec<Event>) {
     let mut emit = |kind| out.push(Event::at(line, kind));
-    let ts = m
-        .get("timestamp")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
+    let ts = opt_string(&m, "timestamp");
     let id = str_of(m, "id").to_owned();
     match str_of(m, "type") {
         "user" => {
@@ -52,7 +49,7 @@ pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &
         }
         "gemini" => {
             let meta = TurnMeta {
-                model: m.get("model").and_then(Value::as_str).map(str::to_owned),
+                model: opt_string(&m, "model"),
                 usage: m.get("tokens").and_then(usage),
                 ..TurnMeta::default()
             };

@@ -101,18 +101,15 @@ impl Adapter for GeminiSession {
         report: &mut Report<'_>,
     ) {
         for crate::input::document::DocValue { line, mut value } in values {
-            let mut records = Vec::new();
-            if let Some(o) = value.as_object_mut().filter(|o| is_header_object(o)) {
-                if let Some(Value::Array(messages)) = o.remove("messages") {
-                    records.push(value);
-                    records.extend(messages);
-                } else {
-                    records.push(value);
-                }
-            } else {
-                records.push(value);
-            }
-            for v in records {
+            let messages = value
+                .as_object_mut()
+                .filter(|o| is_header_object(o))
+                .and_then(|o| o.remove("messages"));
+            let messages = match messages {
+                Some(Value::Array(m)) => m,
+                _ => Vec::new(),
+            };
+            for v in std::iter::once(value).chain(messages) {
                 self.line(&InputLine::of_value(line, &v), out, report);
             }
         }
