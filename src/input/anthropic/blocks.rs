@@ -269,7 +269,7 @@ pub(crate) fn web_search_hits(tool_call_id: &str, output: &Value) -> Vec<Part> {
         .enumerate()
         .map(|(n, i)| Part::SourceUrl {
             url: s(i, "url"),
-            title: opt_string(&i, "title"),
+            title: opt_string(i, "title"),
             source_id: format!("{tool_call_id}#{}", n + 1),
         })
         .collect()
@@ -325,7 +325,7 @@ pub(crate) fn tool_output(content: Value) -> Value {
                 .iter()
                 .all(|b| b.get("type").and_then(Value::as_str) == Some("text"));
             if all_text {
-                let texts: Vec<&str> = blocks.iter().map(|b| str_of(&b, "text")).collect();
+                let texts: Vec<&str> = blocks.iter().map(|b| str_of(b, "text")).collect();
                 return Value::String(texts.join("\n"));
             }
             Value::Array(

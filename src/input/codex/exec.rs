@@ -249,7 +249,7 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
             str_of(it, "query"),
             it.get("action").cloned(),
             // `Value` kept the last `id`: the search call's own.
-            opt_string(&it, "id"),
+            opt_string(it, "id"),
             done,
         ))),
         "todo_list" => Item::Tool(Box::new(tools::todo_item(

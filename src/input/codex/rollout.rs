@@ -150,7 +150,7 @@ impl CodexRollout {
     fn line_value(&mut self, v: &Value, bare: Bare, line: &InputLine, out: &mut Vec<Event>) {
         let n = line.number;
         let p = v.get("payload").cloned().unwrap_or(Value::Null);
-        let ts = opt_string(&v, "timestamp");
+        let ts = opt_string(v, "timestamp");
         let ty = str_of(v, "type");
         self.last_line = n;
         let carries_prompt = ty == "event_msg"

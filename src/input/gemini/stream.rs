@@ -283,7 +283,7 @@ fn tool_result(v: &Value) -> EventKind {
         sidecar: error.map(|e| Details::from(json!({ "error": e }))),
         facts: crate::model::transcript::ResultFacts::default(),
         server_run: false,
-        timestamp: opt_string(&v, "timestamp"),
+        timestamp: opt_string(v, "timestamp"),
     }
 }
 

@@ -61,7 +61,7 @@ fn edit(content: &Value) -> Option<ToolKind> {
         .collect();
     let (first, rest) = diffs.split_first()?;
     let path = str_of(first, "path").to_owned();
-    let old = |d: &Value| opt_string(&d, "oldText");
+    let old = |d: &Value| opt_string(d, "oldText");
     let new = |d: &Value| str_of(d, "newText").to_owned();
     if rest.is_empty() {
         return Some(match old(first) {

@@ -430,7 +430,7 @@ pub(super) fn summary(label: &str, data: &Value, fields: &[&str]) -> String {
                     .map(|x| {
                         x.as_str()
                             .map(str::to_owned)
-                            .or_else(|| opt_string(&x, "name"))
+                            .or_else(|| opt_string(x, "name"))
                             .unwrap_or_else(|| x.to_string())
                     })
                     .collect::<Vec<_>>()

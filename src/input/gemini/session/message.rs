@@ -14,7 +14,7 @@ use crate::model::transcript::{Part, SyntheticReason, TurnMeta, TurnOrigin, Usag
 /// One message record → its events.
 pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &mut Vec<Event>) {
     let mut emit = |kind| out.push(Event::at(line, kind));
-    let ts = opt_string(&m, "timestamp");
+    let ts = opt_string(m, "timestamp");
     let id = str_of(m, "id").to_owned();
     match str_of(m, "type") {
         "user" => {
@@ -49,7 +49,7 @@ pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &
         }
         "gemini" => {
             let meta = TurnMeta {
-                model: opt_string(&m, "model"),
+                model: opt_string(m, "model"),
                 usage: m.get("tokens").and_then(usage),
                 ..TurnMeta::default()
             };
