@@ -78,9 +78,9 @@ pub(crate) fn block(b: Element<'_>, whole: impl FnOnce() -> Value, tools: ToolTa
             redacted: true,
             signature: None,
         }),
-        "tool_use" | "server_tool_use" | "mcp_tool_use" => Block::Part(Part::ToolCall {
-            call: Box::new(tool_call(b, &ty, tools)),
-        }),
+        "tool_use" | "server_tool_use" | "mcp_tool_use" => {
+            Block::Part(Part::tool_call(tool_call(b, &ty, tools)))
+        }
         // An MCP connector's result reads like a client tool's.
         "tool_result" | "mcp_tool_result" => {
             let is_error = b.is_error.unwrap_or(false);

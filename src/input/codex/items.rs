@@ -16,6 +16,7 @@ use foldhash::{HashMap, HashSet};
 
 use serde_json::Value;
 
+use crate::input::fields::info;
 use crate::model::details::Details;
 use crate::model::event::{Event, EventKind};
 use crate::model::recent::Recent;
@@ -307,12 +308,7 @@ impl Emitter {
                 );
                 at.push(EventKind::user_turn(turn.at(at.timestamp.clone())));
             }
-            Item::Error { message } => at.push(EventKind::notice(SystemNotice::Info {
-                source: "error".into(),
-                level: Level::Warning,
-                text: message,
-                data: Value::Null,
-            })),
+            Item::Error { message } => at.push(info("error", Level::Warning, message, Value::Null)),
             Item::Tool(t) if t.snapshot => self.tool_snapshot(id, *t, &mut at),
             Item::Tool(t) => self.tool(phase, id, *t, &mut at),
         }
@@ -341,15 +337,13 @@ impl Emitter {
         self.message = None;
         at.push(at.block(
             m,
-            Part::ToolCall {
-                call: Box::new(ToolCall::new(
-                    call_id.clone(),
-                    t.name,
-                    t.kind,
-                    t.caller,
-                    t.input,
-                )),
-            },
+            Part::tool_call(ToolCall::new(
+                call_id.clone(),
+                t.name,
+                t.kind,
+                t.caller,
+                t.input,
+            )),
         ));
         at.push(EventKind::ToolResult {
             thread: None,
@@ -385,12 +379,7 @@ impl Emitter {
             let mut call = ToolCall::new(call_id.clone(), name, kind, caller, input);
             call.mcp_server = mcp_server;
             let m = self.message_id(id);
-            at.push(at.block(
-                m,
-                Part::ToolCall {
-                    call: Box::new(call),
-                },
-            ));
+            at.push(at.block(m, Part::tool_call(call)));
         } else if phase == Phase::Started {
             at.push(EventKind::absorbed("item started again"));
         } else {

@@ -21,7 +21,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::input::fields::{opt_string, str_of};
+use crate::input::fields::{info, opt_string, str_of};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::details::Details;
 use crate::model::event::{Event, EventKind};
@@ -117,9 +117,7 @@ impl Adapter for GeminiStream {
                     EventKind::AssistantBlock {
                         thread: None,
                         message_id: id,
-                        part: Part::ToolCall {
-                            call: Box::new(call),
-                        },
+                        part: Part::tool_call(call),
                         meta: TurnMeta::default(),
                         timestamp: ts,
                     },
@@ -136,21 +134,14 @@ impl Adapter for GeminiStream {
                 } else {
                     Level::Error
                 };
-                out.push(notice(
-                    n,
-                    SystemNotice::Info {
-                        source: "error".into(),
-                        level,
-                        text: str_of(&v, "message").to_owned(),
-                        data: v.clone(),
-                    },
-                ));
+                let text = str_of(&v, "message").to_owned();
+                out.push(Event::at(n, info("error", level, text, v.clone())));
             }
             "result" => {
                 self.close(out);
                 let turns = self.responses - self.counted;
                 self.counted = self.responses;
-                out.push(notice(n, result_notice(&v, turns)));
+                out.push(Event::at(n, EventKind::notice(result_notice(&v, turns))));
             }
             "message" => push_debug(
                 out,
@@ -191,10 +182,7 @@ impl GeminiStream {
             EventKind::AssistantBlock {
                 thread: None,
                 message_id,
-                part: Part::Text {
-                    text,
-                    citations: Vec::new(),
-                },
+                part: Part::text(text),
                 meta: TurnMeta::default(),
                 timestamp,
             },
@@ -206,10 +194,6 @@ impl GeminiStream {
         self.flush_text(out);
         self.open = None;
     }
-}
-
-fn notice(line: u64, n: SystemNotice) -> Event {
-    Event::at(line, EventKind::notice(n))
 }
 
 /// `init` → the session record.

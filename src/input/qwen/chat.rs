@@ -371,21 +371,19 @@ fn model_part(p: &Value, message_id: &str) -> Option<Part> {
         } else {
             Caller::Model
         };
-        return Some(Part::ToolCall {
-            call: Box::new(ToolCall::new(
-                id,
-                name.clone(),
-                crate::input::tool_kind::classify(
-                    &name,
-                    caller,
-                    None,
-                    &input,
-                    super::tool_names::known,
-                ),
+        return Some(Part::tool_call(ToolCall::new(
+            id,
+            name.clone(),
+            crate::input::tool_kind::classify(
+                &name,
                 caller,
-                input,
-            )),
-        });
+                None,
+                &input,
+                super::tool_names::known,
+            ),
+            caller,
+            input,
+        )));
     }
     let text = p.get("text").and_then(Value::as_str)?;
     if text.is_empty() {
@@ -398,10 +396,7 @@ fn model_part(p: &Value, message_id: &str) -> Option<Part> {
             signature: None,
         })
     } else {
-        Some(Part::Text {
-            text: text.to_owned(),
-            citations: Vec::new(),
-        })
+        Some(Part::text(text.to_owned()))
     }
 }
 

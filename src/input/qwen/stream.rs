@@ -23,11 +23,11 @@ use foldhash::HashMap;
 use serde_json::{Map, Value};
 
 use crate::input::anthropic::stream::{self, StreamJson, Wire};
-use crate::input::fields::{opt_string, parent_tool_use_id, str_of};
+use crate::input::fields::{info, opt_string, parent_tool_use_id, str_of};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::recent::Recent;
-use crate::model::session::{Level, SessionSnapshot, SystemNotice};
+use crate::model::session::{Level, SessionSnapshot};
 use crate::model::transcript::{NonText, Part, ToolState, output_text};
 
 /// Qwen Code's stream-json: Claude's live spelling, Qwen Code's tool names.
@@ -44,8 +44,7 @@ pub(crate) struct QwenStream {
     /// Per thread: the next block number of the response, and this line's index → number.
     blocks: HashMap<Thread, (u64, HashMap<u64, u64>)>,
     /// Tool call id → its tool's name, for a denial that names only the call. Bounded
-    /// (`Recent`): kept for every call, it grew with the input (9.6 MB of the peak of a
-    /// 72 MB stream of 80 000 calls).
+    /// (`Recent`), so that memory stays flat however many calls the input holds.
     names: Recent<String>,
     /// Calls already denied, so that the result's `permission_denials` does not deny them
     /// twice; bounded like `names`.
@@ -187,12 +186,12 @@ impl QwenStream {
                                 .map(str::to_owned)
                         })
                         .unwrap_or_else(|| goal.to_string());
-                    EventKind::notice(SystemNotice::Info {
-                        source: "goal_state".into(),
-                        level: Level::Info,
-                        text: format!("goal: {text}"),
-                        data: ev.get("goal_state").cloned().unwrap_or(Value::Null),
-                    })
+                    info(
+                        "goal_state",
+                        Level::Info,
+                        format!("goal: {text}"),
+                        ev.get("goal_state").cloned().unwrap_or(Value::Null),
+                    )
                 };
                 out.push(Event::at(n, kind));
                 return;

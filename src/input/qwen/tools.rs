@@ -206,13 +206,7 @@ impl Conversation {
         let start = is_agent && !is_empty_value(&rec.raw_input);
         self.calls.insert(id.to_owned(), rec);
         self.order.push(id.to_owned());
-        self.block(
-            &thread,
-            Part::ToolCall {
-                call: Box::new(call),
-            },
-            e,
-        );
+        self.block(&thread, Part::tool_call(call), e);
         if start {
             self.start_subtask(id, e);
         }

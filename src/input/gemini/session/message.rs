@@ -5,10 +5,10 @@ use foldhash::HashSet;
 
 use serde_json::{Value, json};
 
-use crate::input::fields::{opt_string, str_of};
+use crate::input::fields::{info, opt_string, str_of};
 use crate::input::gemini::tools::{function_result, tool_call};
 use crate::model::event::{Event, EventKind};
-use crate::model::session::{Level, SystemNotice};
+use crate::model::session::Level;
 use crate::model::transcript::{Part, SyntheticReason, TurnMeta, TurnOrigin, Usage};
 
 /// One message record → its events.
@@ -60,19 +60,14 @@ pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &
                 .collect::<Vec<_>>()
                 .join("");
             if !text.is_empty() {
-                parts.push(Part::Text {
-                    text,
-                    citations: Vec::new(),
-                });
+                parts.push(Part::text(text));
             }
             let calls = m.get("toolCalls").and_then(Value::as_array);
             let mut results = Vec::new();
             for c in calls.into_iter().flatten() {
                 let (call, result) = tool_call(c);
                 called.insert(call.tool_call_id.clone());
-                parts.push(Part::ToolCall {
-                    call: Box::new(call),
-                });
+                parts.push(Part::tool_call(call));
                 results.extend(result);
             }
             if parts.is_empty() {
@@ -142,12 +137,7 @@ fn notice_line(kind: &str, m: &Value) -> EventKind {
         .filter_map(|p| p.get("text").and_then(Value::as_str))
         .collect::<Vec<_>>()
         .join("\n");
-    EventKind::notice(SystemNotice::Info {
-        source: kind.to_owned(),
-        level,
-        text,
-        data: Value::Null,
-    })
+    info(kind, level, text, Value::Null)
 }
 
 /// A message's `content`: a string is one text part, a `Part[]` is itself.

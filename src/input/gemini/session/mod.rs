@@ -28,9 +28,10 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
+use crate::input::fields::info;
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind};
-use crate::model::session::{Level, SystemNotice};
+use crate::model::session::Level;
 
 mod message;
 mod replay;
@@ -164,12 +165,7 @@ fn entry(e: Entry, called: &mut HashSet<String>, out: &mut Vec<Event>) {
         Entry::Message { line, record } => message(line, &record, called, out),
         Entry::Dropped { line, text, ids } => out.push(Event::at(
             line,
-            EventKind::notice(SystemNotice::Info {
-                source: "history".into(),
-                level: Level::Info,
-                text,
-                data: json!({ "messageIds": ids }),
-            }),
+            info("history", Level::Info, text, json!({ "messageIds": ids })),
         )),
     }
 }
@@ -196,12 +192,12 @@ impl GeminiSession {
         for (line, id, record) in std::mem::take(&mut f.updates) {
             out.push(Event::at(
                 line,
-                EventKind::notice(SystemNotice::Info {
-                    source: "update".into(),
-                    level: Level::Info,
-                    text: format!("message {id}, shown above, was rewritten; as it is now:"),
-                    data: json!({ "messageId": id }),
-                }),
+                info(
+                    "update",
+                    Level::Info,
+                    format!("message {id}, shown above, was rewritten; as it is now:"),
+                    json!({ "messageId": id }),
+                ),
             ));
             message(line, &record, &mut f.called, out);
         }
