@@ -50,12 +50,10 @@ pub(crate) fn names(v: Option<&Value>) -> Vec<String> {
 /// An `info` notice: `source` names the wire kind, `data` keeps the payload. The one
 /// constructor for the long tail every adapter reports.
 pub(crate) fn info(source: &str, level: Level, text: String, data: Value) -> EventKind {
-    EventKind::Notice {
-        notice: Box::new(SystemNotice::Info {
-            source: source.to_owned(),
-            level,
-            text,
-            data,
-        }),
-    }
+    EventKind::notice(SystemNotice::Info {
+        source: source.to_owned(),
+        level,
+        text,
+        data,
+    })
 }

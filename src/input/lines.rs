@@ -32,6 +32,20 @@ pub(crate) struct InputLine {
     pub(crate) unterminated: bool,
 }
 
+impl InputLine {
+    /// A value of a whole JSON document, given to an adapter as if it were line `number`. Not a
+    /// line of the file: an adapter that reads rows again spools them.
+    pub(crate) fn of_value(number: u64, value: &serde_json::Value) -> InputLine {
+        InputLine {
+            number,
+            offset: NOT_IN_FILE,
+            text: value.to_string(),
+            lossy: false,
+            unterminated: false,
+        }
+    }
+}
+
 /// Reads numbered lines from any buffered reader.
 pub(crate) struct LineReader<R> {
     inner: R,

@@ -97,15 +97,7 @@ pub(crate) trait Adapter {
         report: &mut Report<'_>,
     ) {
         for document::DocValue { line, value } in values {
-            let line = InputLine {
-                number: line,
-                // Not a line of the file: an adapter that reads rows again spools them.
-                offset: lines::NOT_IN_FILE,
-                text: value.to_string(),
-                lossy: false,
-                unterminated: false,
-            };
-            self.line(&line, out, report);
+            self.line(&InputLine::of_value(line, &value), out, report);
         }
     }
     /// The input ended: emit whatever was held back (or its first part, see `drain`).
@@ -138,12 +130,16 @@ pub(crate) trait Adapter {
 }
 
 /// Parses a line as one JSON object (`scribe_json::parse_line`). On failure, reports an input error and emits a `debug`
-/// event that keeps the raw line, so nothing is lost.
+/// event that keeps the raw line, so nothing is lost. A blank line is no object and no error:
+/// `None`, nothing reported.
 pub(crate) fn parse_json_line(
     line: &InputLine,
     out: &mut Vec<Event>,
     report: &mut Report<'_>,
 ) -> Option<Value> {
+    if line.text.trim().is_empty() {
+        return None;
+    }
     match scribe_json::parse_line(&line.text) {
         Ok(v) if v.is_object() => Some(v),
         Ok(_) => {
@@ -166,12 +162,8 @@ pub(crate) fn parse_json_line(
 
 /// Emits a `debug` event for a line, keeping it whole.
 pub(crate) fn push_debug(out: &mut Vec<Event>, line: &InputLine, reason: &str) {
-    out.push(Event {
-        line: line.number,
-        kind: EventKind::Debug {
-            malformed: false,
-            reason: reason.to_owned(),
-            raw: line.text.clone(),
-        },
-    });
+    out.push(Event::at(
+        line.number,
+        EventKind::debug(reason.to_owned(), line.text.clone(), false),
+    ));
 }

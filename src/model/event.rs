@@ -22,6 +22,13 @@ pub(crate) struct Event {
     pub(crate) kind: EventKind,
 }
 
+impl Event {
+    /// An event from input line `line`: what every adapter pushes.
+    pub(crate) fn at(line: u64, kind: EventKind) -> Event {
+        Event { line, kind }
+    }
+}
+
 /// Which conversation an event belongs to: `None` is the main thread, `Some(id)` the sub-agent run
 /// by the Agent call `id`.
 pub(crate) type Thread = Option<String>;
@@ -258,5 +265,72 @@ impl EventKind {
         timestamp: Option<String>,
     ) -> EventKind {
         EventKind::user_turn(Turn::user(id, origin, vec![Part::text(text)]).at(timestamp))
+    }
+
+    /// A line understood that carries nothing for the transcript (see [`EventKind::Absorbed`]).
+    pub(crate) fn absorbed(what: impl Into<String>) -> EventKind {
+        EventKind::Absorbed { what: what.into() }
+    }
+
+    /// A line nothing understood, kept whole (see [`EventKind::Debug`]); `malformed` when it is
+    /// of a kind the adapter knows and its payload is not that kind's shape.
+    pub(crate) fn debug(
+        reason: impl Into<String>,
+        raw: impl Into<String>,
+        malformed: bool,
+    ) -> EventKind {
+        EventKind::Debug {
+            reason: reason.into(),
+            raw: raw.into(),
+            malformed,
+        }
+    }
+
+    /// The session's snapshot, boxed as the event keeps it.
+    pub(crate) fn session(session: SessionSnapshot) -> EventKind {
+        EventKind::SessionInit {
+            session: Box::new(session),
+        }
+    }
+
+    /// A running call's output so far, with the harness's view of it when that changed.
+    pub(crate) fn tool_output(
+        tool_call_id: String,
+        output: Value,
+        sidecar: Option<Details>,
+    ) -> EventKind {
+        EventKind::ToolUpdate {
+            tool_call_id,
+            state: None,
+            output: Some(output),
+            input: None,
+            kind: None,
+            error_text: None,
+            sidecar,
+        }
+    }
+
+    /// What a call does, judged again, with the input that became known (if it did).
+    pub(crate) fn tool_input(
+        tool_call_id: String,
+        input: Option<Value>,
+        kind: ToolKind,
+    ) -> EventKind {
+        EventKind::ToolUpdate {
+            tool_call_id,
+            state: None,
+            output: None,
+            input,
+            kind: Some(kind),
+            error_text: None,
+            sidecar: None,
+        }
+    }
+
+    /// A system notice, boxed as the event keeps it.
+    pub(crate) fn notice(notice: SystemNotice) -> EventKind {
+        EventKind::Notice {
+            notice: Box::new(notice),
+        }
     }
 }

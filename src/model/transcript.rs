@@ -479,6 +479,13 @@ impl Part {
             citations: Vec::new(),
         }
     }
+
+    /// A tool call, boxed as the part keeps it.
+    pub(crate) fn tool_call(call: ToolCall) -> Part {
+        Part::ToolCall {
+            call: Box::new(call),
+        }
+    }
 }
 
 /// Where a text part got what it says (§14 `Citation`): the page or document and the words

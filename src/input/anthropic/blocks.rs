@@ -7,6 +7,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::input::anthropic::row::{Element, RawBlock, owned};
+use crate::input::fields::{opt_string, str_of};
 use crate::input::tool_kind::{self, ToolTable};
 use crate::model::tool_kind::ToolKind;
 use crate::model::transcript::{Caller, Citation, NonText, Part, SkillInfo, ToolCall, output_text};
@@ -77,9 +78,9 @@ pub(crate) fn block(b: Element<'_>, whole: impl FnOnce() -> Value, tools: ToolTa
             redacted: true,
             signature: None,
         }),
-        "tool_use" | "server_tool_use" | "mcp_tool_use" => Block::Part(Part::ToolCall {
-            call: Box::new(tool_call(b, &ty, tools)),
-        }),
+        "tool_use" | "server_tool_use" | "mcp_tool_use" => {
+            Block::Part(Part::tool_call(tool_call(b, &ty, tools)))
+        }
         // An MCP connector's result reads like a client tool's.
         "tool_result" | "mcp_tool_result" => {
             let is_error = b.is_error.unwrap_or(false);
@@ -268,7 +269,7 @@ pub(crate) fn web_search_hits(tool_call_id: &str, output: &Value) -> Vec<Part> {
         .enumerate()
         .map(|(n, i)| Part::SourceUrl {
             url: s(i, "url"),
-            title: i.get("title").and_then(Value::as_str).map(str::to_owned),
+            title: opt_string(i, "title"),
             source_id: format!("{tool_call_id}#{}", n + 1),
         })
         .collect()
@@ -324,10 +325,7 @@ pub(crate) fn tool_output(content: Value) -> Value {
                 .iter()
                 .all(|b| b.get("type").and_then(Value::as_str) == Some("text"));
             if all_text {
-                let texts: Vec<&str> = blocks
-                    .iter()
-                    .map(|b| b.get("text").and_then(Value::as_str).unwrap_or_default())
-                    .collect();
+                let texts: Vec<&str> = blocks.iter().map(|b| str_of(b, "text")).collect();
                 return Value::String(texts.join("\n"));
             }
             Value::Array(

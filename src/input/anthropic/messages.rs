@@ -49,8 +49,7 @@ pub(crate) struct ClaudeMessages {
     /// becomes that call's task end instead of a turn of its own.
     calls: crate::model::recent::Recent<()>,
     /// The stream's `task_started`: task id → its tool call. These three task memories are
-    /// bounded (`Recent`): kept for every task, they grew with the input, 13 MB of a 1 GiB
-    /// stream's peak.
+    /// bounded (`Recent`), so that memory stays flat however many tasks the input holds.
     task_calls: crate::model::recent::Recent<String>,
     /// Tasks a system `task_notification` already ended (the stream): the `<task-notification>`
     /// message the harness also injects for them does not end them a second time.
@@ -118,10 +117,7 @@ impl ClaudeMessages {
         let last = blocks.len().saturating_sub(1);
         for (i, b) in blocks.into_iter().enumerate() {
             let part = match blocks::block(b, || whole.block(i), wire.tools) {
-                Block::Text(text) => Part::Text {
-                    text,
-                    citations: Vec::new(),
-                },
+                Block::Text(text) => Part::text(text),
                 Block::Part(p) => p,
                 Block::Result {
                     tool_call_id,

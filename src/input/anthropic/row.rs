@@ -1,8 +1,9 @@
 //! A Claude `assistant` or `user` line (stream-json) or row (saved session), decoded into typed,
 //! borrowed structs: only the fields `messages` and `blocks` read, strings lent by the line where
 //! they have no escapes, free-form content (a call's input, a result's content, the result
-//! details) kept as `Value`. Parsing these lines into whole `Value` trees was a third of a run;
-//! every field reads as the `Value` accessor it replaces (`scribe_json::lenient`).
+//! details) kept as `Value`, because parsing these lines into whole `Value` trees was the
+//! costliest part of a run; every field reads as the `Value` accessor it replaces
+//! (`scribe_json::lenient`).
 //!
 //! The same structs are read from a `&Value` for the callers that hold one (a saved session's
 //! rows, Qwen's stream-json), so there is one decoder for both.
@@ -171,33 +172,11 @@ impl<'de: 'a, 'a> Visitor<'de> for ContentVisitor<'a> {
         Ok(Content::None)
     }
 
-    fn visit_bool<E>(self, _: bool) -> Result<Content<'a>, E> {
-        Ok(Content::None)
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<Content<'a>, E> {
-        Ok(Content::None)
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<Content<'a>, E> {
-        Ok(Content::None)
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<Content<'a>, E> {
-        Ok(Content::None)
-    }
-
-    fn visit_unit<E>(self) -> Result<Content<'a>, E> {
-        Ok(Content::None)
-    }
-
-    fn visit_none<E>(self) -> Result<Content<'a>, E> {
-        Ok(Content::None)
-    }
-
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Content<'a>, D::Error> {
         d.deserialize_any(self)
     }
+
+    visit_others!(Content::None; scalars);
 }
 
 impl<'de: 'a, 'a> Deserialize<'de> for Element<'a> {

@@ -87,16 +87,13 @@ impl Adapter for StreamJson {
         self.release_held(out, None);
         let line = self.last_line;
         self.core
-            .held_prompts(&mut |kind| out.push(Event { line, kind }));
+            .held_prompts(&mut |kind| out.push(Event::at(line, kind)));
     }
 }
 
 impl StreamJson {
     /// One line's events, pushed onto `out`.
     fn read_line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
-        if line.text.trim().is_empty() {
-            return;
-        }
         if self.typed(line, out) {
             return;
         }
@@ -105,15 +102,13 @@ impl StreamJson {
         };
         let n = line.number;
         self.last_line = n;
-        let mut emit = |kind: EventKind| out.push(Event { line: n, kind });
+        let mut emit = |kind: EventKind| out.push(Event::at(n, kind));
         let ty = str_of(&v, "type");
         match ty {
             "assistant" => self.core.assistant(&v, self.wire, &mut emit),
             "user" => self.core.user(&v, self.wire, &mut emit),
             "system" => self.system_line(&v, line, out),
-            "result" => emit(EventKind::Notice {
-                notice: Box::new(result_notice(&v, &mut self.costs)),
-            }),
+            "result" => emit(EventKind::notice(result_notice(&v, &mut self.costs))),
             "stream_event" => self.stream_event(&v, &mut emit),
             "tool_progress" => emit(EventKind::ToolProgress {
                 tool_call_id: string(&v, "tool_use_id"),
@@ -153,9 +148,7 @@ impl StreamJson {
             "control_request" if self.permissions.request(&v, &mut emit) => {}
             "control_response" if self.permissions.response(&v, &mut emit) => {}
             "keep_alive" | "control_request" | "control_response" | "control_cancel_request" => {
-                emit(EventKind::Absorbed {
-                    what: ty.to_owned(),
-                })
+                emit(EventKind::absorbed(ty.to_owned()))
             }
             _ => push_debug(out, line, &format!("unknown message type {ty:?}")),
         }
@@ -166,7 +159,7 @@ impl StreamJson {
     /// of a `status`, and a `debug` record for a subtype nobody knows.
     fn system_line(&mut self, v: &Value, line: &InputLine, out: &mut Vec<Event>) {
         let n = line.number;
-        let mut emit = |kind: EventKind| out.push(Event { line: n, kind });
+        let mut emit = |kind: EventKind| out.push(Event::at(n, kind));
         let mut kinds = Vec::new();
         let known = system(v, &mut |k| kinds.push(k));
         for k in kinds {
@@ -341,7 +334,7 @@ impl StreamJson {
         };
         let n = line.number;
         let whole = Whole::text(&line.text);
-        let mut emit = |kind: EventKind| out.push(Event { line: n, kind });
+        let mut emit = |kind: EventKind| out.push(Event::at(n, kind));
         match row.ty.as_deref() {
             Some("assistant") => {
                 self.last_line = n;
@@ -371,10 +364,7 @@ impl StreamJson {
             return false;
         }
         self.last_line = line.number;
-        out.push(Event {
-            line: line.number,
-            kind,
-        });
+        out.push(Event::at(line.number, kind));
         if task.subtype.as_deref() == Some("task_started") {
             self.core.subagent_prompt(&task);
         }
@@ -391,12 +381,7 @@ impl StreamJson {
         let session = snapshot_of(&init, "claude-stream");
         self.session = Some(session.clone());
         self.last_line = line.number;
-        out.push(Event {
-            line: line.number,
-            kind: EventKind::SessionInit {
-                session: Box::new(session),
-            },
-        });
+        out.push(Event::at(line.number, EventKind::session(session)));
         true
     }
 
@@ -406,12 +391,10 @@ impl StreamJson {
             return false;
         };
         self.last_line = line.number;
-        out.push(Event {
-            line: line.number,
-            kind: EventKind::Notice {
-                notice: Box::new(result_notice_of(result, &mut self.costs)),
-            },
-        });
+        out.push(Event::at(
+            line.number,
+            EventKind::notice(result_notice_of(result, &mut self.costs)),
+        ));
         true
     }
 
@@ -432,9 +415,7 @@ impl StreamJson {
             return;
         }
         session.permission_mode = mode.to_owned();
-        emit(EventKind::SessionInit {
-            session: Box::new(session.clone()),
-        });
+        emit(EventKind::session(session.clone()));
     }
 
     /// `stream_event`: raw API deltas, for live display only (the final message is authoritative).
@@ -455,9 +436,7 @@ impl StreamJson {
                     .unwrap_or_default()
                     .to_owned();
                 self.streaming.insert(thread, id);
-                emit(EventKind::Absorbed {
-                    what: "stream_event/message_start".into(),
-                });
+                emit(EventKind::absorbed("stream_event/message_start"));
             }
             "content_block_start" => {
                 let cb = ev.get("content_block").unwrap_or(&Value::Null);
@@ -472,9 +451,7 @@ impl StreamJson {
                         name: string(cb, "name"),
                     });
                 } else {
-                    emit(EventKind::Absorbed {
-                        what: "stream_event/content_block_start".into(),
-                    });
+                    emit(EventKind::absorbed("stream_event/content_block_start"));
                 }
             }
             "content_block_delta" => {
@@ -493,9 +470,7 @@ impl StreamJson {
                         index,
                         text: string(d, "thinking"),
                     }),
-                    other => emit(EventKind::Absorbed {
-                        what: format!("stream_event/{other}"),
-                    }),
+                    other => emit(EventKind::absorbed(format!("stream_event/{other}"))),
                 }
             }
             "message_delta" => {
@@ -516,13 +491,9 @@ impl StreamJson {
             }
             "message_stop" => {
                 self.streaming.remove(&thread);
-                emit(EventKind::Absorbed {
-                    what: "stream_event/message_stop".into(),
-                });
+                emit(EventKind::absorbed("stream_event/message_stop"));
             }
-            other => emit(EventKind::Absorbed {
-                what: format!("stream_event/{other}"),
-            }),
+            other => emit(EventKind::absorbed(format!("stream_event/{other}"))),
         }
     }
 }
@@ -550,13 +521,11 @@ fn auth_status(v: &Value) -> EventKind {
 /// A `rate_limit_event` line: the notice of its `rate_limit_info`, kept whole.
 fn rate_limit(v: &Value) -> EventKind {
     let i = v.get("rate_limit_info").cloned().unwrap_or(Value::Null);
-    EventKind::Notice {
-        notice: Box::new(SystemNotice::RateLimit {
-            at: opt_string(v, "timestamp"),
-            status: string(&i, "status"),
-            resets_at: i.get("resetsAt").cloned(),
-            rate_limit_type: opt_string(&i, "rateLimitType"),
-            info: i,
-        }),
-    }
+    EventKind::notice(SystemNotice::RateLimit {
+        at: opt_string(v, "timestamp"),
+        status: string(&i, "status"),
+        resets_at: i.get("resetsAt").cloned(),
+        rate_limit_type: opt_string(&i, "rateLimitType"),
+        info: i,
+    })
 }

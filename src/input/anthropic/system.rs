@@ -69,13 +69,9 @@ pub(crate) fn snapshot_of(init: &InitLine<'_>, source: &str) -> SessionSnapshot 
 /// A `system` message; false when the subtype is unknown.
 pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
     let sub = str_of(v, "subtype");
-    let notice = |n: SystemNotice| EventKind::Notice {
-        notice: Box::new(n),
-    };
+    let notice = |n: SystemNotice| EventKind::notice(n);
     match sub {
-        "init" => emit(EventKind::SessionInit {
-            session: Box::new(session_snapshot(v, "claude-stream")),
-        }),
+        "init" => emit(EventKind::session(session_snapshot(v, "claude-stream"))),
         "status" => emit(notice(SystemNotice::Status {
             status: opt_string(v, "status"),
             detail: v.get("compact_result").and_then(Value::as_str).map(|r| {
@@ -181,6 +177,7 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
 /// A `system` subtype that is a line of information for the reader (a refusal, a plugin's
 /// install, a count of memories recalled …) as its notice; `None` when the subtype is unknown.
 fn info_line(v: &Value, sub: &str) -> Option<EventKind> {
+    let count = |k: &str| v.get(k).and_then(Value::as_array).map_or(0, Vec::len);
     Some(match sub {
         "model_refusal_fallback" | "model_refusal_no_fallback" => {
             info(v, sub, Level::Warning, string(v, "content"))
@@ -209,11 +206,8 @@ fn info_line(v: &Value, sub: &str) -> Option<EventKind> {
             info(v, sub, Level::Error, text)
         }
         "memory_recall" => {
-            let n = v
-                .get("memories")
-                .and_then(Value::as_array)
-                .map_or(0, Vec::len);
-            info(v, sub, Level::Info, format!("recalled {n} memories"))
+            let text = format!("recalled {} memories", count("memories"));
+            info(v, sub, Level::Info, text)
         }
         "thinking_tokens" => {
             let n = v
@@ -223,15 +217,12 @@ fn info_line(v: &Value, sub: &str) -> Option<EventKind> {
             info(v, sub, Level::Trace, format!("thinking: ~{n} tokens"))
         }
         "background_tasks_changed" => {
-            let n = v.get("tasks").and_then(Value::as_array).map_or(0, Vec::len);
-            info(v, sub, Level::Trace, format!("{n} background tasks"))
+            let text = format!("{} background tasks", count("tasks"));
+            info(v, sub, Level::Trace, text)
         }
         "commands_changed" => {
-            let n = v
-                .get("commands")
-                .and_then(Value::as_array)
-                .map_or(0, Vec::len);
-            info(v, sub, Level::Trace, format!("{n} commands available"))
+            let text = format!("{} commands available", count("commands"));
+            info(v, sub, Level::Trace, text)
         }
         "control_request_progress" => {
             let text = format!("request {}", str_of(v, "status"));

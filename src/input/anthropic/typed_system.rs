@@ -2,9 +2,9 @@
 //! line, decoded into typed, borrowed structs (`scribe_json::lenient`), from a line's text or
 //! from a `&Value`, so that both ways share one mapping to events.
 //!
-//! Exists because these short lines cost more than any other to parse into a `Value`: a fifth
-//! of a stream's instructions for a fifth of its lines, each key an allocated string hashed into
-//! an insertion-ordered map. Every field reads as the `Value` accessor it replaces.
+//! Exists because these short lines cost more than any other to parse into a `Value` (each key
+//! an allocated string hashed into an insertion-ordered map). Every field reads as the `Value`
+//! accessor it replaces.
 
 use std::borrow::Cow;
 

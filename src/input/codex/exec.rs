@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use crate::input::codex::items::{self, Emitter, Item, Phase};
 use crate::input::codex::tools::{self, Change};
-use crate::input::fields::{self, str_of};
+use crate::input::fields::{self, opt_string, str_of};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SessionSnapshot};
@@ -42,9 +42,6 @@ impl Adapter for CodexExec {
     }
 
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
-        if line.text.trim().is_empty() {
-            return;
-        }
         let Some(v) = parse_json_line(line, out, report) else {
             self.flush_error(Level::Warning, out);
             return;
@@ -61,7 +58,7 @@ impl Adapter for CodexExec {
             // The run went on after it: the error was not fatal (e.g. `Reconnecting... 1/5`).
             self.flush_error(Level::Warning, out);
         }
-        let mut push = |kind| out.push(Event { line: n, kind });
+        let mut push = |kind| out.push(Event::at(n, kind));
         match ty {
             "thread.started" => {
                 self.items.new_run();
@@ -70,22 +67,18 @@ impl Adapter for CodexExec {
                     self.thread = id.clone();
                     self.last_total = None;
                 }
-                push(EventKind::SessionInit {
-                    session: Box::new(SessionSnapshot {
-                        id: id.clone(),
-                        session_id: id,
-                        agent: "codex".into(),
-                        source: "codex-exec".into(),
-                        updated_at: fields::opt_string(&v, "timestamp"),
-                        ..SessionSnapshot::default()
-                    }),
-                });
+                push(EventKind::session(SessionSnapshot {
+                    id: id.clone(),
+                    session_id: id,
+                    agent: "codex".into(),
+                    source: "codex-exec".into(),
+                    updated_at: fields::opt_string(&v, "timestamp"),
+                    ..SessionSnapshot::default()
+                }));
             }
             "turn.started" => {
                 self.items.take_messages();
-                push(EventKind::Absorbed {
-                    what: "turn.started".into(),
-                });
+                push(EventKind::absorbed("turn.started"));
             }
             "item.started" | "item.updated" | "item.completed" => {
                 let phase = match ty {
@@ -104,9 +97,9 @@ impl Adapter for CodexExec {
                     ),
                 }
             }
-            "item.plan.delta" => push(EventKind::Absorbed {
-                what: "item.plan.delta (the plan item carries the whole text)".into(),
-            }),
+            "item.plan.delta" => push(EventKind::absorbed(
+                "item.plan.delta (the plan item carries the whole text)",
+            )),
             "turn.completed" => {
                 let turns = self.items.take_messages();
                 let reported = v.get("usage").and_then(items::usage);
@@ -120,9 +113,7 @@ impl Adapter for CodexExec {
                 if reported.is_some() {
                     self.last_total = reported;
                 }
-                push(EventKind::Notice {
-                    notice: Box::new(items::success(turns, usage, None)),
-                });
+                push(EventKind::notice(items::turn_end(None, turns, usage, None)));
             }
             "turn.failed" => {
                 let turns = self.items.take_messages();
@@ -132,24 +123,20 @@ impl Adapter for CodexExec {
                     .unwrap_or("turn failed")
                     .to_owned();
                 match self.held_error.take() {
-                    Some((l, m)) if m == message => out.push(Event {
-                        line: l,
-                        kind: EventKind::Absorbed {
-                            what: "error (repeated by the turn.failed that follows)".into(),
-                        },
-                    }),
+                    Some((l, m)) if m == message => out.push(Event::at(
+                        l,
+                        EventKind::absorbed("error (repeated by the turn.failed that follows)"),
+                    )),
                     Some(held) => {
                         self.held_error = Some(held);
                         self.flush_error(Level::Error, out);
                     }
                     None => {}
                 }
-                out.push(Event {
-                    line: n,
-                    kind: EventKind::Notice {
-                        notice: Box::new(items::failure(&message, turns, None, None)),
-                    },
-                });
+                out.push(Event::at(
+                    n,
+                    EventKind::notice(items::turn_end(Some(&message), turns, None, None)),
+                ));
             }
             "error" => {
                 self.held_error = Some((n, str_of(&v, "message").to_owned()));
@@ -167,15 +154,15 @@ impl Adapter for CodexExec {
     fn finish(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
         self.flush_error(Level::Error, out);
         if self.in_turn {
-            out.push(Event {
-                line: self.last_line,
-                kind: fields::info(
+            out.push(Event::at(
+                self.last_line,
+                fields::info(
                     "incomplete",
                     Level::Warning,
                     "incomplete: the stream ends inside a turn (no turn.completed)".into(),
                     Value::Null,
                 ),
-            });
+            ));
         }
     }
 }
@@ -185,15 +172,15 @@ impl CodexExec {
     /// run went on after it, an error when the input ended on it.
     fn flush_error(&mut self, level: Level, out: &mut Vec<Event>) {
         if let Some((line, message)) = self.held_error.take() {
-            out.push(Event {
+            out.push(Event::at(
                 line,
-                kind: fields::info(
+                fields::info(
                     "error",
                     level,
                     items::error_text(&message),
                     json!({ "message": message }),
                 ),
-            });
+            ));
         }
     }
 }
@@ -262,7 +249,7 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
             str_of(it, "query"),
             it.get("action").cloned(),
             // `Value` kept the last `id`: the search call's own.
-            it.get("id").and_then(Value::as_str).map(str::to_owned),
+            opt_string(it, "id"),
             done,
         ))),
         "todo_list" => Item::Tool(Box::new(tools::todo_item(

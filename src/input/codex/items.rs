@@ -16,6 +16,7 @@ use foldhash::{HashMap, HashSet};
 
 use serde_json::Value;
 
+use crate::input::fields::info;
 use crate::model::details::Details;
 use crate::model::event::{Event, EventKind};
 use crate::model::recent::Recent;
@@ -179,21 +180,16 @@ impl Emitter {
     pub(crate) fn result(&mut self, id: &str, o: Outcome, line: u64, out: &mut Vec<Event>) {
         let call_id = self.scoped(id);
         if !self.done.insert(&call_id, ()) {
-            out.push(Event {
+            out.push(Event::at(
                 line,
-                kind: EventKind::Absorbed {
-                    what: "result already recorded by an earlier line".into(),
-                },
-            });
+                EventKind::absorbed("result already recorded by an earlier line"),
+            ));
             return;
         }
         self.announced.remove(&call_id);
         self.running.remove(&call_id);
         self.message = None;
-        out.push(Event {
-            line,
-            kind: o.into_result(call_id, false, None),
-        });
+        out.push(Event::at(line, o.into_result(call_id, false, None)));
     }
 
     /// The output of a call whose process still runs (`o` is what came back so far): the call
@@ -202,9 +198,9 @@ impl Emitter {
         let call_id = self.scoped(id);
         self.running.insert(call_id.clone());
         self.message = None;
-        out.push(Event {
+        out.push(Event::at(
             line,
-            kind: EventKind::ToolUpdate {
+            EventKind::ToolUpdate {
                 tool_call_id: call_id,
                 state: Some(crate::model::transcript::ToolState::Running),
                 output: Some(o.output),
@@ -213,7 +209,7 @@ impl Emitter {
                 error_text: None,
                 sidecar: o.sidecar.map(Details::from),
             },
-        });
+        ));
     }
 
     /// Ends every call still open with an error saying why (`reason`): the turn was aborted
@@ -238,9 +234,9 @@ impl Emitter {
         }
         for call_id in open {
             self.done.insert(&call_id, ());
-            out.push(Event {
+            out.push(Event::at(
                 line,
-                kind: EventKind::ToolResult {
+                EventKind::ToolResult {
                     thread: None,
                     tool_call_id: call_id,
                     is_error: true,
@@ -251,7 +247,7 @@ impl Emitter {
                     server_run: false,
                     timestamp: None,
                 },
-            });
+            ));
         }
     }
 
@@ -272,9 +268,9 @@ impl Emitter {
         };
         match item {
             Item::Agent { .. } | Item::Reasoning { .. } if phase != Phase::Completed => {
-                at.push(EventKind::Absorbed {
-                    what: "text item in progress (its text arrives whole when it completes)".into(),
-                });
+                at.push(EventKind::absorbed(
+                    "text item in progress (its text arrives whole when it completes)",
+                ));
             }
             Item::Agent { text } => {
                 let m = self.message_id(id);
@@ -312,14 +308,7 @@ impl Emitter {
                 );
                 at.push(EventKind::user_turn(turn.at(at.timestamp.clone())));
             }
-            Item::Error { message } => at.push(EventKind::Notice {
-                notice: Box::new(SystemNotice::Info {
-                    source: "error".into(),
-                    level: Level::Warning,
-                    text: message,
-                    data: Value::Null,
-                }),
-            }),
+            Item::Error { message } => at.push(info("error", Level::Warning, message, Value::Null)),
             Item::Tool(t) if t.snapshot => self.tool_snapshot(id, *t, &mut at),
             Item::Tool(t) => self.tool(phase, id, *t, &mut at),
         }
@@ -334,9 +323,7 @@ impl Emitter {
             .entry(key.clone())
             .or_insert((0, Value::Null));
         if entry.1 == t.input {
-            at.push(EventKind::Absorbed {
-                what: "item unchanged".into(),
-            });
+            at.push(EventKind::absorbed("item unchanged"));
             return;
         }
         entry.0 += 1;
@@ -350,15 +337,13 @@ impl Emitter {
         self.message = None;
         at.push(at.block(
             m,
-            Part::ToolCall {
-                call: Box::new(ToolCall::new(
-                    call_id.clone(),
-                    t.name,
-                    t.kind,
-                    t.caller,
-                    t.input,
-                )),
-            },
+            Part::tool_call(ToolCall::new(
+                call_id.clone(),
+                t.name,
+                t.kind,
+                t.caller,
+                t.input,
+            )),
         ));
         at.push(EventKind::ToolResult {
             thread: None,
@@ -378,9 +363,7 @@ impl Emitter {
     fn tool(&mut self, phase: Phase, id: &str, t: ToolItem, at: &mut At<'_>) {
         let call_id = self.scoped(id);
         if self.done.contains(&call_id) {
-            at.push(EventKind::Absorbed {
-                what: "item already completed".into(),
-            });
+            at.push(EventKind::absorbed("item already completed"));
             return;
         }
         let ToolItem {
@@ -396,26 +379,11 @@ impl Emitter {
             let mut call = ToolCall::new(call_id.clone(), name, kind, caller, input);
             call.mcp_server = mcp_server;
             let m = self.message_id(id);
-            at.push(at.block(
-                m,
-                Part::ToolCall {
-                    call: Box::new(call),
-                },
-            ));
+            at.push(at.block(m, Part::tool_call(call)));
         } else if phase == Phase::Started {
-            at.push(EventKind::Absorbed {
-                what: "item started again".into(),
-            });
+            at.push(EventKind::absorbed("item started again"));
         } else {
-            at.push(EventKind::ToolUpdate {
-                tool_call_id: call_id.clone(),
-                state: None,
-                output: None,
-                input: Some(input),
-                kind: Some(kind),
-                error_text: None,
-                sidecar: None,
-            });
+            at.push(EventKind::tool_input(call_id.clone(), Some(input), kind));
         }
         if let (Phase::Completed, Some(o)) = (phase, outcome) {
             self.announced.remove(&call_id);
@@ -440,10 +408,7 @@ struct At<'a> {
 impl At<'_> {
     /// Emits one event of the item.
     fn push(&mut self, kind: EventKind) {
-        self.out.push(Event {
-            line: self.line,
-            kind,
-        });
+        self.out.push(Event::at(self.line, kind));
     }
 
     /// One block of the assistant message `message_id`, at the item's time.
@@ -512,16 +477,18 @@ pub(crate) fn error_text(message: &str) -> String {
     }
 }
 
-/// The notice for a fatal error (`error` line, `turn.failed`, a failed task).
-pub(crate) fn failure(
-    message: &str,
+/// The notice for a turn's end: failed with `error` (an `error` line, `turn.failed`, a failed
+/// task, an aborted turn), else completed. `turns` counts its assistant messages (model
+/// responses), like Claude's `num_turns`.
+pub(crate) fn turn_end(
+    error: Option<&str>,
     turns: u64,
     usage: Option<Usage>,
     duration_ms: Option<u64>,
 ) -> SystemNotice {
     SystemNotice::Result {
-        subtype: "error".into(),
-        is_error: true,
+        subtype: if error.is_some() { "error" } else { "success" }.into(),
+        is_error: error.is_some(),
         cost: None,
         run_cost: None,
         turns: Some(turns),
@@ -531,30 +498,7 @@ pub(crate) fn failure(
         text: None,
         stop_reason: None,
         terminal_reason: None,
-        errors: vec![error_text(message)],
-        permission_denials: Vec::new(),
-        structured_output: None,
-        model_usage: None,
-        fast_mode_state: None,
-    }
-}
-
-/// The notice for a turn that completed; `turns` counts its assistant messages (model
-/// responses), like Claude's `num_turns`.
-pub(crate) fn success(turns: u64, usage: Option<Usage>, duration_ms: Option<u64>) -> SystemNotice {
-    SystemNotice::Result {
-        subtype: "success".into(),
-        is_error: false,
-        cost: None,
-        run_cost: None,
-        turns: Some(turns),
-        duration_ms,
-        duration_api_ms: None,
-        usage,
-        text: None,
-        stop_reason: None,
-        terminal_reason: None,
-        errors: Vec::new(),
+        errors: error.map(error_text).into_iter().collect(),
         permission_denials: Vec::new(),
         structured_output: None,
         model_usage: None,

@@ -33,12 +33,7 @@ impl HeldPrompt {
 
 /// The event saying line `line` was read into nothing of its own, and why (`what`).
 pub(super) fn absorbed(line: u64, what: &str) -> Event {
-    Event {
-        line,
-        kind: EventKind::Absorbed {
-            what: what.to_owned(),
-        },
-    }
+    Event::at(line, EventKind::absorbed(what.to_owned()))
 }
 
 impl CodexRollout {

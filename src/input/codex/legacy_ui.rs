@@ -85,10 +85,10 @@ impl CodexRollout {
                         self.items.result(&cid, outcome, n, out);
                     }
                 } else {
-                    out.push(Event {
-                        line: n,
-                        kind: fields::info(t, Level::Info, t.replace('_', " "), p.clone()),
-                    });
+                    out.push(Event::at(
+                        n,
+                        fields::info(t, Level::Info, t.replace('_', " "), p.clone()),
+                    ));
                 }
             }
             t if t.starts_with("collab_") => {
@@ -135,20 +135,14 @@ fn harness_event(ty: &str, p: &Value, n: u64) -> Option<Event> {
                 str_of(p, "agent_path"),
                 str_of(p, "kind").replace('_', " ")
             );
-            Some(Event {
-                line: n,
-                kind: fields::info(ty, Level::Info, text, p.clone()),
-            })
+            Some(Event::at(n, fields::info(ty, Level::Info, text, p.clone())))
         }
         "thread_name_updated" => {
             let text = match str_of(p, "thread_name") {
                 "" => "thread name cleared".to_owned(),
                 name => format!("thread named {name:?}"),
             };
-            Some(Event {
-                line: n,
-                kind: fields::info(ty, Level::Info, text, p.clone()),
-            })
+            Some(Event::at(n, fields::info(ty, Level::Info, text, p.clone())))
         }
         "entered_review_mode"
         | "exited_review_mode"
@@ -168,10 +162,7 @@ fn harness_event(ty: &str, p: &Value, n: u64) -> Option<Event> {
                 .iter()
                 .find_map(|k| p.get(*k).and_then(Value::as_str))
                 .map_or_else(|| ty.replace('_', " "), str::to_owned);
-            Some(Event {
-                line: n,
-                kind: fields::info(ty, level, text, p.clone()),
-            })
+            Some(Event::at(n, fields::info(ty, level, text, p.clone())))
         }
         _ => None,
     }

@@ -136,10 +136,10 @@ impl Adapter for CodexRollout {
                 let s = if open == 1 { "" } else { "s" };
                 words.push_str(&format!(" with {open} tool call{s} still running"));
             }
-            out.push(Event {
-                line: n,
-                kind: fields::info("incomplete", Level::Warning, words, Value::Null),
-            });
+            out.push(Event::at(
+                n,
+                fields::info("incomplete", Level::Warning, words, Value::Null),
+            ));
         }
         self.end_untasked_turn(n, out);
     }
@@ -150,10 +150,7 @@ impl CodexRollout {
     fn line_value(&mut self, v: &Value, bare: Bare, line: &InputLine, out: &mut Vec<Event>) {
         let n = line.number;
         let p = v.get("payload").cloned().unwrap_or(Value::Null);
-        let ts = v
-            .get("timestamp")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
+        let ts = opt_string(v, "timestamp");
         let ty = str_of(v, "type");
         self.last_line = n;
         let carries_prompt = ty == "event_msg"
@@ -179,10 +176,7 @@ impl CodexRollout {
             self.flush_session(out);
         }
         let absorb = |out: &mut Vec<Event>, what: String| {
-            out.push(Event {
-                line: n,
-                kind: EventKind::Absorbed { what },
-            });
+            out.push(Event::at(n, EventKind::absorbed(what)));
         };
         match ty {
             "session_meta" => self.session_meta(&p, n, out),
@@ -310,12 +304,7 @@ impl CodexRollout {
     fn flush_session(&mut self, out: &mut Vec<Event>) {
         if let Some(s) = self.session.take() {
             self.shown = Some(s.clone());
-            out.push(Event {
-                line: self.session_line,
-                kind: EventKind::SessionInit {
-                    session: Box::new(s),
-                },
-            });
+            out.push(Event::at(self.session_line, EventKind::session(s)));
         }
         out.append(&mut self.early);
     }
@@ -347,16 +336,9 @@ impl CodexRollout {
         }
         let turns = self.items.take_messages();
         let usage = diff(&self.total, &self.total_at_start);
-        let notice = match self.aborted.take() {
-            Some(reason) => items::failure(&format!("turn aborted ({reason})"), turns, usage, None),
-            None => items::success(turns, usage, None),
-        };
-        out.push(Event {
-            line: n,
-            kind: EventKind::Notice {
-                notice: Box::new(notice),
-            },
-        });
+        let error = self.aborted.take().map(|r| format!("turn aborted ({r})"));
+        let notice = items::turn_end(error.as_deref(), turns, usage, None);
+        out.push(Event::at(n, EventKind::notice(notice)));
     }
 
     /// A text item of `item_completed`, each fact once.
@@ -379,12 +361,10 @@ impl CodexRollout {
                     .unwrap_or_default();
                 list.retain(|t| self.seen.fresh(Source::Item, Fact::Reasoning, t));
                 if list.is_empty() {
-                    out.push(Event {
-                        line: n,
-                        kind: EventKind::Absorbed {
-                            what: "reasoning another line carried (or empty)".into(),
-                        },
-                    });
+                    out.push(Event::at(
+                        n,
+                        EventKind::absorbed("reasoning another line carried (or empty)"),
+                    ));
                 } else {
                     let text = list.join("\n\n");
                     self.items
@@ -396,7 +376,7 @@ impl CodexRollout {
 
     fn event_msg(&mut self, p: &Value, ts: Option<String>, line: &InputLine, out: &mut Vec<Event>) {
         let n = line.number;
-        let push = |out: &mut Vec<Event>, kind| out.push(Event { line: n, kind });
+        let push = |out: &mut Vec<Event>, kind| out.push(Event::at(n, kind));
         match str_of(p, "type") {
             "item_completed" | "item_started" | "item_updated" => {
                 let phase = match str_of(p, "type") {
@@ -430,12 +410,7 @@ impl CodexRollout {
                 self.aborted = None;
                 self.items.take_messages();
                 self.total_at_start = self.total;
-                push(
-                    out,
-                    EventKind::Absorbed {
-                        what: "event_msg/task_started".into(),
-                    },
-                );
+                push(out, EventKind::absorbed("event_msg/task_started"));
             }
             "token_count" => {
                 if let Some(u) = p.pointer("/info/total_token_usage").and_then(items::usage) {
@@ -447,9 +422,7 @@ impl CodexRollout {
                 }
                 push(
                     out,
-                    EventKind::Absorbed {
-                        what: "event_msg/token_count (totalled at task_complete)".into(),
-                    },
+                    EventKind::absorbed("event_msg/token_count (totalled at task_complete)"),
                 );
             }
             "task_complete" | "turn_complete" => {
@@ -459,22 +432,13 @@ impl CodexRollout {
                 let turns = self.items.take_messages();
                 let usage = diff(&self.total, &self.total_at_start);
                 let duration = p.get("duration_ms").and_then(Value::as_u64);
-                let notice = match p.pointer("/error/message").and_then(Value::as_str) {
-                    Some(m) => items::failure(m, turns, usage, duration),
-                    None => items::success(turns, usage, duration),
-                };
-                push(
-                    out,
-                    EventKind::Notice {
-                        notice: Box::new(notice),
-                    },
-                );
+                let error = p.pointer("/error/message").and_then(Value::as_str);
+                let notice = items::turn_end(error, turns, usage, duration);
+                push(out, EventKind::notice(notice));
             }
             "thread_settings_applied" => push(
                 out,
-                EventKind::Absorbed {
-                    what: "event_msg/thread_settings_applied".into(),
-                },
+                EventKind::absorbed("event_msg/thread_settings_applied"),
             ),
             kind @ ("error" | "stream_error" | "warning" | "turn_aborted") => {
                 if kind == "turn_aborted" {

@@ -322,7 +322,7 @@ pub(crate) fn todo_item(items: &[Value]) -> ToolItem {
     let todos: Vec<Value> = items
         .iter()
         .map(|i| {
-            let text = i.get("text").and_then(Value::as_str).unwrap_or_default();
+            let text = str_of(i, "text");
             let completed = i.get("completed").and_then(Value::as_bool) == Some(true);
             json!({
                 "content": text,

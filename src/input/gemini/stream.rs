@@ -21,7 +21,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::input::fields::str_of;
+use crate::input::fields::{info, opt_string, str_of};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::details::Details;
 use crate::model::event::{Event, EventKind};
@@ -64,62 +64,44 @@ impl Adapter for GeminiStream {
                 _ => vec![value],
             };
             for v in lines {
-                let line = InputLine {
-                    number: line,
-                    offset: crate::input::lines::NOT_IN_FILE,
-                    text: v.to_string(),
-                    lossy: false,
-                    unterminated: false,
-                };
-                self.line(&line, out, report);
+                self.line(&InputLine::of_value(line, &v), out, report);
             }
         }
     }
 
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
-        if line.text.trim().is_empty() {
-            return;
-        }
         let Some(v) = parse_json_line(line, out, report) else {
             return;
         };
         let n = line.number;
-        let ts = v
-            .get("timestamp")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
+        let ts = opt_string(&v, "timestamp");
         match str_of(&v, "type") {
-            "init" => out.push(Event {
-                line: n,
-                kind: EventKind::SessionInit {
-                    session: Box::new(session_snapshot(&v)),
-                },
-            }),
+            "init" => out.push(Event::at(n, EventKind::session(session_snapshot(&v)))),
             "message" if str_of(&v, "role") == "user" => {
                 self.close(out);
                 self.users += 1;
-                out.push(Event {
-                    line: n,
-                    kind: EventKind::user_text(
+                out.push(Event::at(
+                    n,
+                    EventKind::user_text(
                         format!("u{}", self.users),
                         TurnOrigin::UserInput,
                         str_of(&v, "content").to_owned(),
                         ts,
                     ),
-                });
+                ));
             }
             "message" if str_of(&v, "role") == "assistant" => {
                 let id = self.response();
                 let chunk = str_of(&v, "content").to_owned();
-                out.push(Event {
-                    line: n,
-                    kind: EventKind::TextDelta {
+                out.push(Event::at(
+                    n,
+                    EventKind::TextDelta {
                         thread: None,
                         message_id: id,
                         index: self.parts,
                         text: chunk.clone(),
                     },
-                });
+                ));
                 self.text
                     .get_or_insert_with(|| (n, ts, String::new()))
                     .2
@@ -130,25 +112,20 @@ impl Adapter for GeminiStream {
                 let id = self.response();
                 let call = tool_call(&v);
                 self.parts += 1;
-                out.push(Event {
-                    line: n,
-                    kind: EventKind::AssistantBlock {
+                out.push(Event::at(
+                    n,
+                    EventKind::AssistantBlock {
                         thread: None,
                         message_id: id,
-                        part: Part::ToolCall {
-                            call: Box::new(call),
-                        },
+                        part: Part::tool_call(call),
                         meta: TurnMeta::default(),
                         timestamp: ts,
                     },
-                });
+                ));
             }
             "tool_result" => {
                 self.close(out);
-                out.push(Event {
-                    line: n,
-                    kind: tool_result(&v),
-                });
+                out.push(Event::at(n, tool_result(&v)));
             }
             "error" => {
                 self.close(out);
@@ -157,21 +134,14 @@ impl Adapter for GeminiStream {
                 } else {
                     Level::Error
                 };
-                out.push(notice(
-                    n,
-                    SystemNotice::Info {
-                        source: "error".into(),
-                        level,
-                        text: str_of(&v, "message").to_owned(),
-                        data: v.clone(),
-                    },
-                ));
+                let text = str_of(&v, "message").to_owned();
+                out.push(Event::at(n, info("error", level, text, v.clone())));
             }
             "result" => {
                 self.close(out);
                 let turns = self.responses - self.counted;
                 self.counted = self.responses;
-                out.push(notice(n, result_notice(&v, turns)));
+                out.push(Event::at(n, EventKind::notice(result_notice(&v, turns))));
             }
             "message" => push_debug(
                 out,
@@ -207,34 +177,22 @@ impl GeminiStream {
         };
         let message_id = self.response();
         self.parts += 1;
-        out.push(Event {
+        out.push(Event::at(
             line,
-            kind: EventKind::AssistantBlock {
+            EventKind::AssistantBlock {
                 thread: None,
                 message_id,
-                part: Part::Text {
-                    text,
-                    citations: Vec::new(),
-                },
+                part: Part::text(text),
                 meta: TurnMeta::default(),
                 timestamp,
             },
-        });
+        ));
     }
 
     /// Ends the open response (a boundary line arrived, or the input ended).
     fn close(&mut self, out: &mut Vec<Event>) {
         self.flush_text(out);
         self.open = None;
-    }
-}
-
-fn notice(line: u64, n: SystemNotice) -> Event {
-    Event {
-        line,
-        kind: EventKind::Notice {
-            notice: Box::new(n),
-        },
     }
 }
 
@@ -309,10 +267,7 @@ fn tool_result(v: &Value) -> EventKind {
         sidecar: error.map(|e| Details::from(json!({ "error": e }))),
         facts: crate::model::transcript::ResultFacts::default(),
         server_run: false,
-        timestamp: v
-            .get("timestamp")
-            .and_then(Value::as_str)
-            .map(str::to_owned),
+        timestamp: opt_string(v, "timestamp"),
     }
 }
 

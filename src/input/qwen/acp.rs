@@ -44,9 +44,7 @@ impl Conversation {
             "tool_call" | "tool_call_update" => self.tool_call(upd, e),
             "plan" => self.plan(upd, e),
             "shell_output" | "tool_output" => self.shell_output(upd, e),
-            "usage_update" => e.push(EventKind::Absorbed {
-                what: "session_update/usage_update".into(),
-            }),
+            "usage_update" => e.push(EventKind::absorbed("session_update/usage_update")),
             _ => return false,
         }
         true
@@ -90,30 +88,28 @@ impl Conversation {
         } else if cancelled {
             self.cancel_open_calls("the prompt was cancelled", e);
         }
-        e.push(EventKind::Notice {
-            notice: Box::new(SystemNotice::Result {
-                subtype: if stop == "end_turn" || stop.is_empty() {
-                    "success".into()
-                } else {
-                    stop.to_owned()
-                },
-                is_error: false,
-                cost: None,
-                run_cost: None,
-                turns: None,
-                duration_ms: None,
-                duration_api_ms: None,
-                usage: None,
-                text: None,
-                stop_reason: (!stop.is_empty()).then(|| stop.to_owned()),
-                terminal_reason: None,
-                errors: Vec::new(),
-                permission_denials: Vec::new(),
-                structured_output: None,
-                model_usage: None,
-                fast_mode_state: None,
-            }),
-        });
+        e.push(EventKind::notice(SystemNotice::Result {
+            subtype: if stop == "end_turn" || stop.is_empty() {
+                "success".into()
+            } else {
+                stop.to_owned()
+            },
+            is_error: false,
+            cost: None,
+            run_cost: None,
+            turns: None,
+            duration_ms: None,
+            duration_api_ms: None,
+            usage: None,
+            text: None,
+            stop_reason: (!stop.is_empty()).then(|| stop.to_owned()),
+            terminal_reason: None,
+            errors: Vec::new(),
+            permission_denials: Vec::new(),
+            structured_output: None,
+            model_usage: None,
+            fast_mode_state: None,
+        }));
     }
 
     /// `session_rewound`: the daemon cut the conversation back to a user turn. What was said

@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use crate::input::fields::str_of;
+use crate::input::fields::{opt_string, str_of};
 use crate::input::tool_kind as k;
 use crate::model::tool_kind::{PatchFile, TextEdit, ToolKind};
 
@@ -61,7 +61,7 @@ fn edit(content: &Value) -> Option<ToolKind> {
         .collect();
     let (first, rest) = diffs.split_first()?;
     let path = str_of(first, "path").to_owned();
-    let old = |d: &Value| d.get("oldText").and_then(Value::as_str).map(str::to_owned);
+    let old = |d: &Value| opt_string(d, "oldText");
     let new = |d: &Value| str_of(d, "newText").to_owned();
     if rest.is_empty() {
         return Some(match old(first) {

@@ -81,12 +81,7 @@ impl QwenChat {
     fn release(&mut self, out: &mut Vec<Event>) {
         if let Some((s, n)) = self.first.take() {
             self.shown = Some(s.clone());
-            out.push(Event {
-                line: n,
-                kind: EventKind::SessionInit {
-                    session: Box::new(s),
-                },
-            });
+            out.push(Event::at(n, EventKind::session(s)));
         }
         out.append(&mut self.held);
     }
@@ -105,14 +100,12 @@ impl QwenChat {
             .and_then(Value::as_array)
             .map(Vec::as_slice)
             .unwrap_or_default();
-        let mut push = |kind| out.push(Event { line: n, kind });
+        let mut push = |kind| out.push(Event::at(n, kind));
         match str_of(&v, "type") {
             "user" => {
                 let text = texts(parts, false);
                 if text.trim().is_empty() {
-                    push(EventKind::Absorbed {
-                        what: "user record without text".into(),
-                    });
+                    push(EventKind::absorbed("user record without text"));
                 } else {
                     push(EventKind::user_text(id, TurnOrigin::UserInput, text, ts));
                 }
@@ -138,9 +131,7 @@ impl QwenChat {
                     });
                 }
                 if !any {
-                    push(EventKind::Absorbed {
-                        what: "assistant record without content".into(),
-                    });
+                    push(EventKind::absorbed("assistant record without content"));
                 }
             }
             "tool_result" => {
@@ -189,9 +180,9 @@ impl QwenChat {
                     });
                 }
                 if !any {
-                    push(EventKind::Absorbed {
-                        what: "tool_result record without a functionResponse".into(),
-                    });
+                    push(EventKind::absorbed(
+                        "tool_result record without a functionResponse",
+                    ));
                 }
             }
             "system" => system(&v, id, ts, line, out),
@@ -219,12 +210,7 @@ impl QwenChat {
             || shown.git_branch != s.git_branch;
         if changed {
             self.shown = Some(s.clone());
-            out.push(Event {
-                line: n,
-                kind: EventKind::SessionInit {
-                    session: Box::new(s),
-                },
-            });
+            out.push(Event::at(n, EventKind::session(s)));
         }
     }
 }
@@ -263,35 +249,27 @@ fn fill_snapshot(s: &mut SessionSnapshot, v: &Value) {
 fn system(v: &Value, id: String, ts: Option<String>, line: &InputLine, out: &mut Vec<Event>) {
     let n = line.number;
     let payload = v.get("systemPayload").cloned().unwrap_or(Value::Null);
-    let mut push = |kind| out.push(Event { line: n, kind });
+    let mut push = |kind| out.push(Event::at(n, kind));
     let subtype = str_of(v, "subtype");
     match subtype {
-        "chat_compression" => push(EventKind::Notice {
-            notice: Box::new(SystemNotice::Compact {
-                trigger: None,
-                pre_tokens: payload
-                    .pointer("/info/originalTokenCount")
-                    .and_then(Value::as_u64),
-                post_tokens: payload
-                    .pointer("/info/newTokenCount")
-                    .and_then(Value::as_u64),
-                metadata: payload.get("info").cloned().unwrap_or(Value::Null),
-            }),
-        }),
+        "chat_compression" => push(EventKind::notice(SystemNotice::Compact {
+            trigger: None,
+            pre_tokens: payload
+                .pointer("/info/originalTokenCount")
+                .and_then(Value::as_u64),
+            post_tokens: payload
+                .pointer("/info/newTokenCount")
+                .and_then(Value::as_u64),
+            metadata: payload.get("info").cloned().unwrap_or(Value::Null),
+        })),
         "mid_turn_user_message" | "realtime_message" => {
-            let text = payload
-                .get("displayText")
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-                .unwrap_or_else(|| texts(parts_of(v), false));
+            let text =
+                opt_string(&payload, "displayText").unwrap_or_else(|| texts(parts_of(v), false));
             push(EventKind::user_text(id, TurnOrigin::UserInput, text, ts));
         }
         "notification" | "background_task_completed" | "cron" => {
-            let text = payload
-                .get("displayText")
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-                .unwrap_or_else(|| texts(parts_of(v), false));
+            let text =
+                opt_string(&payload, "displayText").unwrap_or_else(|| texts(parts_of(v), false));
             push(EventKind::user_text(id, TurnOrigin::Notification, text, ts));
         }
         "slash_command" | "at_command" => {
@@ -355,9 +333,7 @@ fn system(v: &Value, id: String, ts: Option<String>, line: &InputLine, out: &mut
         | "managed_session_header_v1"
         | "managed_session_event_v1"
         | "managed_session_commit_v1" => {
-            push(EventKind::Absorbed {
-                what: format!("system/{subtype}"),
-            });
+            push(EventKind::absorbed(format!("system/{subtype}")));
         }
         other => push_debug(out, line, &format!("unknown chat system subtype {other:?}")),
     }
@@ -395,21 +371,19 @@ fn model_part(p: &Value, message_id: &str) -> Option<Part> {
         } else {
             Caller::Model
         };
-        return Some(Part::ToolCall {
-            call: Box::new(ToolCall::new(
-                id,
-                name.clone(),
-                crate::input::tool_kind::classify(
-                    &name,
-                    caller,
-                    None,
-                    &input,
-                    super::tool_names::known,
-                ),
+        return Some(Part::tool_call(ToolCall::new(
+            id,
+            name.clone(),
+            crate::input::tool_kind::classify(
+                &name,
                 caller,
-                input,
-            )),
-        });
+                None,
+                &input,
+                super::tool_names::known,
+            ),
+            caller,
+            input,
+        )));
     }
     let text = p.get("text").and_then(Value::as_str)?;
     if text.is_empty() {
@@ -422,10 +396,7 @@ fn model_part(p: &Value, message_id: &str) -> Option<Part> {
             signature: None,
         })
     } else {
-        Some(Part::Text {
-            text: text.to_owned(),
-            citations: Vec::new(),
-        })
+        Some(Part::text(text.to_owned()))
     }
 }
 

@@ -25,7 +25,7 @@ use crate::input::fields::{info, names, str_of};
 use crate::input::qwen::acp::{Conversation, Emit, iso_millis};
 use crate::input::qwen::order::{Admit, Held, Reorder};
 use crate::input::qwen::rewind::Branches;
-use crate::input::qwen::wire::{KNOWN_TYPES, NOTICES, malformed, malformed_update, summary};
+use crate::input::qwen::wire::{NOTICES, is_known, malformed, malformed_update, summary};
 use crate::input::sse::{Frame, SseItem, SseReader};
 use crate::input::{Adapter, InputLine, Report};
 use crate::model::event::{Event, EventKind};
@@ -109,23 +109,14 @@ impl QwenDaemon {
                 SseItem::Garbage { line: n, text } => {
                     let what = "neither an SSE field nor a JSON object";
                     report.error(n, what);
-                    out.push(Event {
-                        line: n,
-                        kind: EventKind::Debug {
-                            malformed: false,
-                            reason: what.into(),
-                            raw: text,
-                        },
-                    });
+                    out.push(Event::at(n, EventKind::debug(what, text, false)));
                 }
                 SseItem::Consumed { line, what } => {
                     if what == "comment" {
-                        out.push(Event {
+                        out.push(Event::at(
                             line,
-                            kind: EventKind::Absorbed {
-                                what: "SSE comment (keep-alive)".into(),
-                            },
-                        });
+                            EventKind::absorbed("SSE comment (keep-alive)"),
+                        ));
                     }
                 }
             }
@@ -165,15 +156,13 @@ impl QwenDaemon {
     fn frame(&mut self, f: Frame, out: &mut Vec<Event>, report: &mut Report<'_>) {
         report.span(f.line, f.last);
         if !f.has_data {
-            out.push(Event {
-                line: f.line,
-                kind: EventKind::Absorbed {
-                    what: match f.retry {
-                        Some(_) => "SSE retry".into(),
-                        None => "SSE frame without data".into(),
-                    },
-                },
-            });
+            out.push(Event::at(
+                f.line,
+                EventKind::absorbed(match f.retry {
+                    Some(_) => "SSE retry",
+                    None => "SSE frame without data",
+                }),
+            ));
             return;
         }
         let line = f.line;
@@ -194,14 +183,7 @@ impl QwenDaemon {
                     "SSE frame data is not a JSON object"
                 };
                 report.error(line, what);
-                out.push(Event {
-                    line,
-                    kind: EventKind::Debug {
-                        malformed: false,
-                        reason: what.into(),
-                        raw: f.data,
-                    },
-                });
+                out.push(Event::at(line, EventKind::debug(what, f.data, false)));
             }
         }
     }
@@ -217,14 +199,10 @@ impl QwenDaemon {
             Ok(Value::Object(o)) => self.envelope(line, o, text, out, report),
             Ok(_) | Err(_) => {
                 report.error(line, "invalid JSON envelope");
-                out.push(Event {
+                out.push(Event::at(
                     line,
-                    kind: EventKind::Debug {
-                        malformed: false,
-                        reason: "invalid JSON envelope".into(),
-                        raw: text.to_owned(),
-                    },
-                });
+                    EventKind::debug("invalid JSON envelope", text.to_owned(), false),
+                ));
             }
         }
     }
@@ -238,14 +216,10 @@ impl QwenDaemon {
         report: &mut Report<'_>,
     ) {
         let debug = |out: &mut Vec<Event>, reason: String| {
-            out.push(Event {
+            out.push(Event::at(
                 line,
-                kind: EventKind::Debug {
-                    reason,
-                    raw: raw.to_owned(),
-                    malformed: false,
-                },
-            })
+                EventKind::debug(reason, raw.to_owned(), false),
+            ))
         };
         if let Some(v) = env.get("v").filter(|v| v.as_u64() != Some(1)) {
             return debug(out, format!("unsupported envelope version {v}"));
@@ -264,12 +238,10 @@ impl QwenDaemon {
             raw: raw.to_owned(),
         };
         match self.order.admit(id, held) {
-            Admit::Duplicate(h) => out.push(Event {
-                line: h.line,
-                kind: EventKind::Absorbed {
-                    what: format!("duplicate event {id} (replayed)"),
-                },
-            }),
+            Admit::Duplicate(h) => out.push(Event::at(
+                h.line,
+                EventKind::absorbed(format!("duplicate event {id} (replayed)")),
+            )),
             Admit::Waiting => {
                 if self.order.overflowing() {
                     if let Some((from, to)) = self.order.skip_hole() {
@@ -313,13 +285,11 @@ impl QwenDaemon {
         };
         // What arrived before the gap is written before the notice.
         self.conversation.close_all(&mut e);
-        e.push(EventKind::Notice {
-            notice: Box::new(SystemNotice::MissedEvents {
-                from: Some(from),
-                to: Some(to),
-                reason: reason.to_owned(),
-            }),
-        });
+        e.push(EventKind::notice(SystemNotice::MissedEvents {
+            from: Some(from),
+            to: Some(to),
+            reason: reason.to_owned(),
+        }));
     }
 
     /// Folds one envelope, in its turn. A notice or debug record it gives while a run of chunks
@@ -356,19 +326,15 @@ impl QwenDaemon {
     ) {
         // `malformed`: a known type whose payload is not its shape.
         let debug = |out: &mut Vec<Event>, reason: String, malformed: bool| {
-            out.push(Event {
+            out.push(Event::at(
                 line,
-                kind: EventKind::Debug {
-                    reason,
-                    raw: raw.to_owned(),
-                    malformed,
-                },
-            })
+                EventKind::debug(reason, raw.to_owned(), malformed),
+            ))
         };
         let ty = env.get("type").and_then(Value::as_str).unwrap_or_default();
         let event_id = env.get("id").and_then(Value::as_u64);
         let data = env.get("data").cloned().unwrap_or(Value::Null);
-        if !KNOWN_TYPES.contains(&ty) {
+        if !is_known(ty) {
             return debug(out, format!("unknown daemon event type {ty:?}"), false);
         }
         if let Some(why) = malformed(ty, &data).or_else(|| malformed_update(ty, &data)) {
@@ -397,9 +363,7 @@ impl QwenDaemon {
             self.session_dirty = true;
         }
         if is_state {
-            e.push(EventKind::Absorbed {
-                what: format!("{ty} (session state)"),
-            });
+            e.push(EventKind::absorbed(format!("{ty} (session state)")));
             return;
         }
         self.flush_session(&mut e);
@@ -413,15 +377,15 @@ impl QwenDaemon {
                 let upd = data.get("update").unwrap_or(&Value::Null);
                 if !c.session_update(upd, e) {
                     let kind = str_of(upd, "sessionUpdate");
-                    e.push(EventKind::Debug {
-                        malformed: kind.is_empty(),
-                        reason: if kind.is_empty() {
+                    e.push(EventKind::debug(
+                        if kind.is_empty() {
                             "malformed session_update (no sessionUpdate)".into()
                         } else {
                             format!("unknown session_update kind {kind:?}")
                         },
-                        raw: raw.to_owned(),
-                    });
+                        raw.to_owned(),
+                        kind.is_empty(),
+                    ));
                 }
             }
             "permission_request" => c.permission_request(data, e),
@@ -431,9 +395,7 @@ impl QwenDaemon {
             // `turn_complete` carries the result.
             "background_notification_turn_complete" => {
                 c.close_all(e);
-                e.push(EventKind::Absorbed {
-                    what: "background_notification_turn_complete".into(),
-                });
+                e.push(EventKind::absorbed("background_notification_turn_complete"));
             }
             "prompt_cancelled" => c.prompt_cancelled(data, e),
             "session_rewound" => c.rewound(data, e),
@@ -445,30 +407,26 @@ impl QwenDaemon {
                 let earliest = data.get("earliestAvailableId").and_then(Value::as_u64);
                 let missed = self.order.resync(last, earliest);
                 if missed.is_empty() {
-                    e.push(EventKind::Absorbed {
-                        what: "state_resync_required for events this input holds".into(),
-                    });
+                    e.push(EventKind::absorbed(
+                        "state_resync_required for events this input holds",
+                    ));
                 } else {
                     // What arrived before the gap is written before the notice.
                     c.close_all(e);
                 }
                 for (from, to) in missed {
-                    e.push(EventKind::Notice {
-                        notice: Box::new(SystemNotice::MissedEvents {
-                            from: Some(from),
-                            to: (to != u64::MAX).then_some(to),
-                            reason: str_of(data, "reason").to_owned(),
-                        }),
-                    });
+                    e.push(EventKind::notice(SystemNotice::MissedEvents {
+                        from: Some(from),
+                        to: (to != u64::MAX).then_some(to),
+                        reason: str_of(data, "reason").to_owned(),
+                    }));
                 }
             }
             "replay_complete" => {
-                e.push(EventKind::Absorbed {
-                    what: format!(
-                        "replay_complete ({} events replayed)",
-                        data.get("replayedCount").unwrap_or(&Value::Null)
-                    ),
-                });
+                e.push(EventKind::absorbed(format!(
+                    "replay_complete ({} events replayed)",
+                    data.get("replayedCount").unwrap_or(&Value::Null)
+                )));
             }
             "model_switched" => {
                 let model = str_of(data, "modelId").to_owned();
@@ -504,11 +462,11 @@ impl QwenDaemon {
                 Some((_, level, label, fields)) => {
                     e.push(info(ty, *level, summary(label, data, fields), data.clone()))
                 }
-                None => e.push(EventKind::Debug {
-                    malformed: false,
-                    reason: format!("daemon event type {ty:?} has no mapping"),
-                    raw: raw.to_owned(),
-                }),
+                None => e.push(EventKind::debug(
+                    format!("daemon event type {ty:?} has no mapping"),
+                    raw.to_owned(),
+                    false,
+                )),
             },
         }
     }
@@ -578,9 +536,7 @@ impl QwenDaemon {
         s.updated_at = e.timestamp.clone();
         s.agent = "qwen-code".into();
         s.source = "qwen-daemon".into();
-        e.push(EventKind::SessionInit {
-            session: Box::new(s),
-        });
+        e.push(EventKind::session(s));
     }
 }
 

@@ -86,9 +86,9 @@ impl Conversation {
         // nothing now still says where its line went, so the line is accounted for.
         let first = g.line;
         if line != first && !matches!(e.out.last(), Some(ev) if ev.line == line) {
-            e.push(EventKind::Absorbed {
-                what: format!("gathered into the message that line {first} began"),
-            });
+            e.push(EventKind::absorbed(format!(
+                "gathered into the message that line {first} began"
+            )));
         }
     }
 
@@ -141,9 +141,9 @@ impl Conversation {
             self.end_message(&thread, usage, e);
             if e.out.len() > before && !e.out[before..].iter().any(|ev| ev.line == e.line) {
                 // It ended the message, whose events carry its earlier lines.
-                e.push(EventKind::Absorbed {
-                    what: "agent_message_chunk ending the message".into(),
-                });
+                e.push(EventKind::absorbed(
+                    "agent_message_chunk ending the message",
+                ));
             }
             if e.out.len() == before {
                 let what = match usage {
@@ -154,7 +154,7 @@ impl Conversation {
                         "empty agent_message_chunk with usage, before its response's content"
                     }
                 };
-                e.push(EventKind::Absorbed { what: what.into() });
+                e.push(EventKind::absorbed(what));
             }
             return;
         }

@@ -93,11 +93,7 @@ impl Conversation {
             .or_else(|| outcome.as_str())
             .unwrap_or("unknown")
             .to_owned();
-        let option_id = outcome
-            .get("optionId")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
+        let option_id = string(&outcome, "optionId");
         let outcome_text = if option_id.is_empty() {
             how.clone()
         } else {

@@ -72,13 +72,7 @@ impl Conversation {
             },
         );
         self.order.push(id);
-        self.block(
-            &thread,
-            Part::ToolCall {
-                call: Box::new(call),
-            },
-            e,
-        );
+        self.block(&thread, Part::tool_call(call), e);
         // The list went back to the model as the call's result: what comes next is another
         // response (as after any call's result), not more of this one.
         if let Some(t) = self.threads.get_mut(&thread) {

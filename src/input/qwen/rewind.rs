@@ -178,13 +178,13 @@ impl Branches {
         if !self.open {
             self.open = true;
             self.pieces += 1;
-            out.push(Event {
+            out.push(Event::at(
                 line,
-                kind: EventKind::BranchStarted {
+                EventKind::BranchStarted {
                     leaf_id: format!("rewound-{}", self.pieces),
                     thread: None,
                 },
-            });
+            ));
         }
     }
 
@@ -192,10 +192,7 @@ impl Branches {
     fn close(&mut self, out: &mut Vec<Event>, line: u64) {
         if self.open {
             self.open = false;
-            out.push(Event {
-                line,
-                kind: EventKind::BranchEnded,
-            });
+            out.push(Event::at(line, EventKind::BranchEnded));
         }
     }
 }

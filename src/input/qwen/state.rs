@@ -34,10 +34,7 @@ pub(crate) struct Emit<'a> {
 impl Emit<'_> {
     /// Appends one event for this envelope.
     pub(crate) fn push(&mut self, kind: EventKind) {
-        self.out.push(Event {
-            line: self.line,
-            kind,
-        });
+        self.out.push(Event::at(self.line, kind));
     }
 
     /// A name for something first seen in this envelope: `<prefix>-<eventId>`, or the line.

@@ -23,11 +23,11 @@ use foldhash::HashMap;
 use serde_json::{Map, Value};
 
 use crate::input::anthropic::stream::{self, StreamJson, Wire};
-use crate::input::fields::{opt_string, parent_tool_use_id, str_of};
+use crate::input::fields::{info, opt_string, parent_tool_use_id, str_of};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::recent::Recent;
-use crate::model::session::{Level, SessionSnapshot, SystemNotice};
+use crate::model::session::{Level, SessionSnapshot};
 use crate::model::transcript::{NonText, Part, ToolState, output_text};
 
 /// Qwen Code's stream-json: Claude's live spelling, Qwen Code's tool names.
@@ -44,8 +44,7 @@ pub(crate) struct QwenStream {
     /// Per thread: the next block number of the response, and this line's index → number.
     blocks: HashMap<Thread, (u64, HashMap<u64, u64>)>,
     /// Tool call id → its tool's name, for a denial that names only the call. Bounded
-    /// (`Recent`): kept for every call, it grew with the input (9.6 MB of the peak of a
-    /// 72 MB stream of 80 000 calls).
+    /// (`Recent`), so that memory stays flat however many calls the input holds.
     names: Recent<String>,
     /// Calls already denied, so that the result's `permission_denials` does not deny them
     /// twice; bounded like `names`.
@@ -66,23 +65,17 @@ impl Default for QwenStream {
 
 impl Adapter for QwenStream {
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
-        if line.text.trim().is_empty() {
-            return;
-        }
         let Some(v) = parse_json_line(line, out, report) else {
             return;
         };
         let n = line.number;
         let thread = parent_tool_use_id(&v);
         match str_of(&v, "type") {
-            "system" if str_of(&v, "subtype") == "init" => out.push(Event {
-                line: n,
-                kind: EventKind::SessionInit {
-                    session: Box::new(session_snapshot(&v)),
-                },
-            }),
+            "system" if str_of(&v, "subtype") == "init" => {
+                out.push(Event::at(n, EventKind::session(session_snapshot(&v))))
+            }
             "system" => {
-                let mut emit = |kind| out.push(Event { line: n, kind });
+                let mut emit = |kind| out.push(Event::at(n, kind));
                 if !stream::system(&v, &mut emit) {
                     push_debug(
                         out,
@@ -98,7 +91,7 @@ impl Adapter for QwenStream {
                 let denied = &mut self.denied;
                 self.claude.core.user(&v, &WIRE, &mut |kind| {
                     for k in denial(kind, names, denied) {
-                        out.push(Event { line: n, kind: k });
+                        out.push(Event::at(n, k));
                     }
                 });
             }
@@ -115,25 +108,20 @@ impl Adapter for QwenStream {
                         continue;
                     }
                     let message = "permission declined (listed in the result)".to_owned();
-                    out.push(Event {
-                        line: n,
-                        kind: EventKind::ToolDenied {
+                    out.push(Event::at(
+                        n,
+                        EventKind::ToolDenied {
                             tool_call_id: id.clone(),
                             tool_name: str_of(d, "tool_name").to_owned(),
                             message: message.clone(),
                         },
-                    });
-                    out.push(Event {
-                        line: n,
-                        kind: denied_update(id, None, message),
-                    });
+                    ));
+                    out.push(Event::at(n, denied_update(id, None, message)));
                 }
-                out.push(Event {
-                    line: n,
-                    kind: EventKind::Notice {
-                        notice: Box::new(stream::result_notice(&v, &mut self.claude.costs)),
-                    },
-                });
+                out.push(Event::at(
+                    n,
+                    EventKind::notice(stream::result_notice(&v, &mut self.claude.costs)),
+                ));
             }
             "stream_event" => self.stream_event(v, thread, n, out),
             _ => self.claude.line(line, out, report),
@@ -173,7 +161,7 @@ impl QwenStream {
             {
                 names.insert(&call.tool_call_id, call.name.clone());
             }
-            out.push(Event { line: n, kind });
+            out.push(Event::at(n, kind));
         });
         if ends {
             self.groups.remove(&thread);
@@ -186,9 +174,7 @@ impl QwenStream {
             "goal_state" => {
                 let goal = ev.pointer("/goal_state/goal").unwrap_or(&Value::Null);
                 let kind = if goal.is_null() {
-                    EventKind::Absorbed {
-                        what: "stream_event/goal_state (no goal)".into(),
-                    }
+                    EventKind::absorbed("stream_event/goal_state (no goal)")
                 } else {
                     let text = goal
                         .as_str()
@@ -200,16 +186,14 @@ impl QwenStream {
                                 .map(str::to_owned)
                         })
                         .unwrap_or_else(|| goal.to_string());
-                    EventKind::Notice {
-                        notice: Box::new(SystemNotice::Info {
-                            source: "goal_state".into(),
-                            level: Level::Info,
-                            text: format!("goal: {text}"),
-                            data: ev.get("goal_state").cloned().unwrap_or(Value::Null),
-                        }),
-                    }
+                    info(
+                        "goal_state",
+                        Level::Info,
+                        format!("goal: {text}"),
+                        ev.get("goal_state").cloned().unwrap_or(Value::Null),
+                    )
                 };
-                out.push(Event { line: n, kind });
+                out.push(Event::at(n, kind));
                 return;
             }
             "message_start" => {
@@ -236,7 +220,7 @@ impl QwenStream {
             _ => {}
         }
         self.claude
-            .stream_event(&v, &mut |kind| out.push(Event { line: n, kind }));
+            .stream_event(&v, &mut |kind| out.push(Event::at(n, kind)));
     }
 }
 

@@ -54,15 +54,11 @@ impl Conversation {
         merge_call(rec, fields, &meta);
         if rec.raw_input != before && !is_empty_value(&rec.raw_input) {
             rec.kind_sent = rec.tool_kind();
-            e.push(EventKind::ToolUpdate {
-                tool_call_id: id.to_owned(),
-                state: None,
-                output: None,
-                input: Some(rec.raw_input.clone()),
-                kind: Some(rec.kind_sent.clone()),
-                error_text: None,
-                sidecar: None,
-            });
+            e.push(EventKind::tool_input(
+                id.to_owned(),
+                Some(rec.raw_input.clone()),
+                rec.kind_sent.clone(),
+            ));
         }
     }
 
@@ -70,11 +66,11 @@ impl Conversation {
     /// changed, ends it at `completed` / `failed`.
     pub(super) fn tool_call(&mut self, upd: &Value, e: &mut Emit<'_>) {
         let Some(id) = opt_string(upd, "toolCallId") else {
-            e.push(EventKind::Debug {
-                malformed: true,
-                reason: "malformed tool call (no toolCallId)".into(),
-                raw: upd.to_string(),
-            });
+            e.push(EventKind::debug(
+                "malformed tool call (no toolCallId)",
+                upd.to_string(),
+                true,
+            ));
             return;
         };
         let meta = upd
@@ -115,9 +111,9 @@ impl Conversation {
         let input_before = rec.raw_input.clone();
         merge_call(rec, upd, &meta);
         if rec.done {
-            e.push(EventKind::Absorbed {
-                what: format!("tool_call_update after the end of {id}"),
-            });
+            e.push(EventKind::absorbed(format!(
+                "tool_call_update after the end of {id}"
+            )));
             return;
         }
         let kind_now = rec.tool_kind();
@@ -129,15 +125,7 @@ impl Conversation {
                 // The last frame said what the call did (its input, an edit's diff): the
                 // result's call shows it.
                 rec.kind_sent = kind_now.clone();
-                e.push(EventKind::ToolUpdate {
-                    tool_call_id: id.clone(),
-                    state: None,
-                    output: None,
-                    input,
-                    kind: Some(kind_now),
-                    error_text: None,
-                    sidecar: None,
-                });
+                e.push(EventKind::tool_input(id.clone(), input, kind_now));
             }
             self.finish_call(&id, e);
             return;
@@ -218,13 +206,7 @@ impl Conversation {
         let start = is_agent && !is_empty_value(&rec.raw_input);
         self.calls.insert(id.to_owned(), rec);
         self.order.push(id.to_owned());
-        self.block(
-            &thread,
-            Part::ToolCall {
-                call: Box::new(call),
-            },
-            e,
-        );
+        self.block(&thread, Part::tool_call(call), e);
         if start {
             self.start_subtask(id, e);
         }
@@ -278,15 +260,11 @@ impl Conversation {
             });
         } else if let Some(rec) = self.calls.get_mut(id) {
             rec.shell_output = text.clone();
-            e.push(EventKind::ToolUpdate {
-                tool_call_id: id.to_owned(),
-                state: None,
-                output: Some(Value::String(text)),
-                input: None,
-                kind: None,
-                error_text: None,
-                sidecar: None,
-            });
+            e.push(EventKind::tool_output(
+                id.to_owned(),
+                Value::String(text),
+                None,
+            ));
         }
     }
 
@@ -364,15 +342,11 @@ impl Conversation {
         };
         if rec.denied {
             // Already final (approval-denied): only the output is new.
-            e.push(EventKind::ToolUpdate {
-                tool_call_id: id.to_owned(),
-                state: None,
-                output: Some(output),
-                input: None,
-                kind: None,
-                error_text: None,
-                sidecar: Some(Details::from(rec.sidecar())),
-            });
+            e.push(EventKind::tool_output(
+                id.to_owned(),
+                output,
+                Some(Details::from(rec.sidecar())),
+            ));
             return;
         }
         e.push(EventKind::ToolResult {
@@ -417,15 +391,11 @@ impl Conversation {
             };
             if rec.shell_output.len() > rec.shell_sent {
                 rec.shell_sent = rec.shell_output.len();
-                e.push(EventKind::ToolUpdate {
-                    tool_call_id: id,
-                    state: None,
-                    output: Some(Value::String(rec.shell_output.clone())),
-                    input: None,
-                    kind: None,
-                    error_text: None,
-                    sidecar: None,
-                });
+                e.push(EventKind::tool_output(
+                    id,
+                    Value::String(rec.shell_output.clone()),
+                    None,
+                ));
             }
         }
     }
@@ -442,9 +412,9 @@ impl Conversation {
             } else {
                 buf.0.push_str(text);
             }
-            e.push(EventKind::Absorbed {
-                what: "user shell output (kept for its result)".into(),
-            });
+            e.push(EventKind::absorbed(
+                "user shell output (kept for its result)",
+            ));
             return;
         }
         let running = self.order.iter().rev().find(|id| {
@@ -463,19 +433,13 @@ impl Conversation {
                 // result, or the end of the input, brings the whole of it.
                 if rec.shell_output.len() >= 2 * rec.shell_sent.max(512) || rec.shell_sent == 0 {
                     rec.shell_sent = rec.shell_output.len();
-                    e.push(EventKind::ToolUpdate {
-                        tool_call_id: id,
-                        state: None,
-                        output: Some(Value::String(rec.shell_output.clone())),
-                        input: None,
-                        kind: None,
-                        error_text: None,
-                        sidecar: None,
-                    });
+                    e.push(EventKind::tool_output(
+                        id,
+                        Value::String(rec.shell_output.clone()),
+                        None,
+                    ));
                 } else {
-                    e.push(EventKind::Absorbed {
-                        what: "shell output (gathered into its call)".into(),
-                    });
+                    e.push(EventKind::absorbed("shell output (gathered into its call)"));
                 }
             }
             None => e.push(info(

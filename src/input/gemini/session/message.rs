@@ -5,19 +5,16 @@ use foldhash::HashSet;
 
 use serde_json::{Value, json};
 
-use crate::input::fields::str_of;
+use crate::input::fields::{info, opt_string, str_of};
 use crate::input::gemini::tools::{function_result, tool_call};
 use crate::model::event::{Event, EventKind};
-use crate::model::session::{Level, SystemNotice};
+use crate::model::session::Level;
 use crate::model::transcript::{Part, SyntheticReason, TurnMeta, TurnOrigin, Usage};
 
 /// One message record → its events.
 pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &mut Vec<Event>) {
-    let mut emit = |kind| out.push(Event { line, kind });
-    let ts = m
-        .get("timestamp")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
+    let mut emit = |kind| out.push(Event::at(line, kind));
+    let ts = opt_string(m, "timestamp");
     let id = str_of(m, "id").to_owned();
     match str_of(m, "type") {
         "user" => {
@@ -35,9 +32,9 @@ pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &
                 }
             }
             if texts.is_empty() {
-                emit(EventKind::Absorbed {
-                    what: "user/functionResponse (kept on the call)".into(),
-                });
+                emit(EventKind::absorbed(
+                    "user/functionResponse (kept on the call)",
+                ));
                 return;
             }
             let text = texts.join("\n");
@@ -52,7 +49,7 @@ pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &
         }
         "gemini" => {
             let meta = TurnMeta {
-                model: m.get("model").and_then(Value::as_str).map(str::to_owned),
+                model: opt_string(m, "model"),
                 usage: m.get("tokens").and_then(usage),
                 ..TurnMeta::default()
             };
@@ -63,26 +60,19 @@ pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &
                 .collect::<Vec<_>>()
                 .join("");
             if !text.is_empty() {
-                parts.push(Part::Text {
-                    text,
-                    citations: Vec::new(),
-                });
+                parts.push(Part::text(text));
             }
             let calls = m.get("toolCalls").and_then(Value::as_array);
             let mut results = Vec::new();
             for c in calls.into_iter().flatten() {
                 let (call, result) = tool_call(c);
                 called.insert(call.tool_call_id.clone());
-                parts.push(Part::ToolCall {
-                    call: Box::new(call),
-                });
+                parts.push(Part::tool_call(call));
                 results.extend(result);
             }
             if parts.is_empty() {
                 // A model message with no text, thoughts or calls (a cut-off response).
-                emit(EventKind::Absorbed {
-                    what: "gemini message with no content".into(),
-                });
+                emit(EventKind::absorbed("gemini message with no content"));
                 return;
             }
             for (i, part) in parts.into_iter().enumerate() {
@@ -103,11 +93,11 @@ pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &
             }
         }
         kind @ ("info" | "warning" | "error") => emit(notice_line(kind, m)),
-        other => emit(EventKind::Debug {
-            malformed: false,
-            reason: format!("unknown saved-chat message type {other:?}"),
-            raw: m.to_string(),
-        }),
+        other => emit(EventKind::debug(
+            format!("unknown saved-chat message type {other:?}"),
+            m.to_string(),
+            false,
+        )),
     }
 }
 
@@ -147,14 +137,7 @@ fn notice_line(kind: &str, m: &Value) -> EventKind {
         .filter_map(|p| p.get("text").and_then(Value::as_str))
         .collect::<Vec<_>>()
         .join("\n");
-    EventKind::Notice {
-        notice: Box::new(SystemNotice::Info {
-            source: kind.to_owned(),
-            level,
-            text,
-            data: Value::Null,
-        }),
-    }
+    info(kind, level, text, Value::Null)
 }
 
 /// A message's `content`: a string is one text part, a `Part[]` is itself.

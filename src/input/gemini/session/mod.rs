@@ -28,9 +28,10 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
+use crate::input::fields::info;
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind};
-use crate::model::session::{Level, SystemNotice};
+use crate::model::session::Level;
 
 mod message;
 mod replay;
@@ -101,26 +102,16 @@ impl Adapter for GeminiSession {
         report: &mut Report<'_>,
     ) {
         for crate::input::document::DocValue { line, mut value } in values {
-            let mut records = Vec::new();
-            if let Some(o) = value.as_object_mut().filter(|o| is_header_object(o)) {
-                if let Some(Value::Array(messages)) = o.remove("messages") {
-                    records.push(value);
-                    records.extend(messages);
-                } else {
-                    records.push(value);
-                }
-            } else {
-                records.push(value);
-            }
-            for v in records {
-                let line = InputLine {
-                    number: line,
-                    offset: crate::input::lines::NOT_IN_FILE,
-                    text: v.to_string(),
-                    lossy: false,
-                    unterminated: false,
-                };
-                self.line(&line, out, report);
+            let messages = value
+                .as_object_mut()
+                .filter(|o| is_header_object(o))
+                .and_then(|o| o.remove("messages"));
+            let messages = match messages {
+                Some(Value::Array(m)) => m,
+                _ => Vec::new(),
+            };
+            for v in std::iter::once(value).chain(messages) {
+                self.line(&InputLine::of_value(line, &v), out, report);
             }
         }
     }
@@ -157,17 +148,9 @@ impl Adapter for GeminiSession {
         let Some(first) = self.first_line() else {
             return;
         };
-        out.push(Event {
-            line: first,
-            kind: EventKind::SessionInit {
-                session: Box::new(self.snapshot()),
-            },
-        });
+        out.push(Event::at(first, EventKind::session(self.snapshot())));
         for (line, what) in std::mem::take(&mut self.superseded) {
-            out.push(Event {
-                line,
-                kind: EventKind::Absorbed { what },
-            });
+            out.push(Event::at(line, EventKind::absorbed(what)));
         }
         let mut called: HashSet<String> = HashSet::default();
         for e in std::mem::take(&mut self.entries) {
@@ -180,17 +163,10 @@ impl Adapter for GeminiSession {
 fn entry(e: Entry, called: &mut HashSet<String>, out: &mut Vec<Event>) {
     match e {
         Entry::Message { line, record } => message(line, &record, called, out),
-        Entry::Dropped { line, text, ids } => out.push(Event {
+        Entry::Dropped { line, text, ids } => out.push(Event::at(
             line,
-            kind: EventKind::Notice {
-                notice: Box::new(SystemNotice::Info {
-                    source: "history".into(),
-                    level: Level::Info,
-                    text,
-                    data: json!({ "messageIds": ids }),
-                }),
-            },
-        }),
+            info("history", Level::Info, text, json!({ "messageIds": ids })),
+        )),
     }
 }
 
@@ -210,26 +186,19 @@ impl GeminiSession {
             if self.entries.is_empty() && !all {
                 return;
             }
-            out.push(Event {
-                line: first,
-                kind: EventKind::SessionInit {
-                    session: Box::new(snapshot),
-                },
-            });
+            out.push(Event::at(first, EventKind::session(snapshot)));
             f.began = true;
         }
         for (line, id, record) in std::mem::take(&mut f.updates) {
-            out.push(Event {
+            out.push(Event::at(
                 line,
-                kind: EventKind::Notice {
-                    notice: Box::new(SystemNotice::Info {
-                        source: "update".into(),
-                        level: Level::Info,
-                        text: format!("message {id}, shown above, was rewritten; as it is now:"),
-                        data: json!({ "messageId": id }),
-                    }),
-                },
-            });
+                info(
+                    "update",
+                    Level::Info,
+                    format!("message {id}, shown above, was rewritten; as it is now:"),
+                    json!({ "messageId": id }),
+                ),
+            ));
             message(line, &record, &mut f.called, out);
         }
         let end = if all {
@@ -256,17 +225,11 @@ impl GeminiSession {
 
     /// Reads one line of the log into the replay.
     fn read_line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
-        if line.text.trim().is_empty() {
-            return;
-        }
         let Some(v) = parse_json_line(line, out, report) else {
             return;
         };
         let n = line.number;
-        let absorbed = |what: &str| Event {
-            line: n,
-            kind: EventKind::Absorbed { what: what.into() },
-        };
+        let absorbed = |what: &str| Event::at(n, EventKind::absorbed(what));
         if let Some(set) = v.get("$set").and_then(Value::as_object) {
             for (k, val) in set {
                 if k == "messages" {
