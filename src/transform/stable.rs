@@ -43,8 +43,8 @@ use crate::model::transcript::{SubagentUsage, Usage};
 mod text;
 
 use text::{
-    IdLengths, JSON_NUMBER_FIELD, Marks, MAX_ID_IN_TEXT, PGID, PGID_LINE, SOCK, SOCKET, TIMESTAMP, TMP,
-    TMP_DIR, USAGE, USAGE_BLOCK, VAR_FOLDERS, VOLATILE_NUMBER, holds, may_hold_a_date,
+    IdLengths, JSON_NUMBER_FIELD, MAX_ID_IN_TEXT, Marks, PGID, PGID_LINE, SOCK, SOCKET, TIMESTAMP,
+    TMP, TMP_DIR, USAGE, USAGE_BLOCK, VAR_FOLDERS, VOLATILE_NUMBER, holds, may_hold_a_date,
     rename_ids_in_text, replace, uuids,
 };
 

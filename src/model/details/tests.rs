@@ -201,7 +201,9 @@ fn rewritten_text_is_the_edited_tree_written() {
     ] {
         let details = Details::from_value(&serde_json::from_str(text).expect("JSON"));
         let mut walked = MarkStrings::default();
-        let rewritten = details.rewritten(&mut walked).expect("the scanner reads it");
+        let rewritten = details
+            .rewritten(&mut walked)
+            .expect("the scanner reads it");
         let mut edited = details.clone();
         let mut count = 0;
         edited.edit(|v| mark_tree(v, &mut count));

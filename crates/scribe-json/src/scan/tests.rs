@@ -227,7 +227,10 @@ fn raw_value_is_the_text_of_the_value() {
     while s.key(&mut first).unwrap().is_some() {
         raws.push(s.raw_value().unwrap());
     }
-    assert_eq!(raws, ["-1.5e3", "true", r#"{"a":[1,"x\n"]}"#, r#""\u00e9""#]);
+    assert_eq!(
+        raws,
+        ["-1.5e3", "true", r#"{"a":[1,"x\n"]}"#, r#""\u00e9""#]
+    );
     assert!(s.end().is_ok());
     assert!(Scanner::new("[1,]").unwrap().raw_value().is_err());
 }
