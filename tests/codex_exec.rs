@@ -15,7 +15,7 @@
 
 use serde_json::{Value, json};
 
-use crate::util::{json_lines, scribe, scribe_jsonl};
+use crate::util::{json_lines, run, scribe, scribe_jsonl};
 
 /// A rollout of one turn: its header, the prompt, then `lines` (each a rollout line's `type` and
 /// `payload`), then the turn's end.
@@ -421,15 +421,7 @@ fn the_output_the_model_read_is_the_calls_output() {
     assert_eq!(c1["output"], said);
     assert_eq!(c1["facts"], json!({"durationMs": 10, "exitCode": 0}));
     assert_eq!(call(&recs, "c2")["output"], format!("{RUNNING}slept\n"));
-    let text = scribe()
-        .args(["--to", "text", "--full", "--color", "never"])
-        .write_stdin(input)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(text).unwrap();
+    let text = run(&input, &["--to", "text", "--full", "--color", "never"]);
     for line in [
         "Chunk ID: c3",
         "line 20",
