@@ -118,6 +118,50 @@ fn first_to_look_at(text: &str) -> Option<usize> {
     }
 }
 
+/// The frames of one line a program redrew with carriage returns (a progress meter): the text
+/// up to each lone CR, that CR included, then what follows the last one. A terminal shows the
+/// last frame only; the views show each frame on a line of its own, so that no frame hides
+/// another and the words on either side of a CR stay apart. A CR that ends the line, or that
+/// another CR follows, ends no frame.
+pub(crate) fn cr_frames(line: &str) -> Vec<&str> {
+    let bytes = line.as_bytes();
+    let mut frames = Vec::new();
+    let mut start = 0;
+    for (i, _) in line.match_indices('\r') {
+        if bytes.get(i + 1).is_some_and(|&b| b != b'\r' && b != b'\n') {
+            frames.push(&line[start..=i]);
+            start = i + 1;
+        }
+    }
+    frames.push(&line[start..]);
+    frames
+}
+
+/// The text with each frame of its lines ([`cr_frames`]) on a line of its own: a line feed
+/// after each CR that ends a frame, which [`sanitize`] then reads as a CRLF's line feed, and a
+/// view that sanitizes line by line shows as `\r` at the frame's end. Borrowed when the text
+/// holds no CR.
+pub(crate) fn frames_on_lines(text: &str) -> Cow<'_, str> {
+    if !text.contains('\r') {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let frames = cr_frames(line);
+        let last = frames.len() - 1;
+        for (j, frame) in frames.into_iter().enumerate() {
+            out.push_str(frame);
+            if j < last {
+                out.push('\n');
+            }
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// Returns `text` with every unsafe character replaced by a visible escape; borrows when there
 /// is nothing to replace (the common case).
 pub(crate) fn sanitize(text: &str) -> Cow<'_, str> {

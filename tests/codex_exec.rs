@@ -15,7 +15,7 @@
 
 use serde_json::{Value, json};
 
-use crate::util::{json_lines, scribe, scribe_jsonl};
+use crate::util::{json_lines, run, scribe, scribe_jsonl};
 
 /// A rollout of one turn: its header, the prompt, then `lines` (each a rollout line's `type` and
 /// `payload`), then the turn's end.
@@ -145,7 +145,8 @@ fn a_session_ends_by_its_own_end_line_or_stays_running() {
     assert_eq!(call(&recs, "c2")["state"], "success");
 
     // The UI line of the command's end before the output that still said running: the end
-    // stands (while another call of the turn is open, so that the turn is still being folded).
+    // stands, with the header the model read at its head (while another call of the turn is
+    // open, so that the turn is still being folded).
     let end = json!({"type": "item_completed", "item": {"type": "CommandExecution", "id": "c1",
         "command": "make", "aggregated_output": "built\n", "exit_code": 2, "status": "failed",
         "duration": {"secs": 1, "nanos": 0}}});
@@ -161,7 +162,7 @@ fn a_session_ends_by_its_own_end_line_or_stays_running() {
     ]));
     let started = call(&recs, "c1");
     assert_eq!(started["state"], "error");
-    assert_eq!(started["output"], "built\n");
+    assert_eq!(started["output"], format!("{RUNNING}built\n"));
     assert_eq!(started["facts"], json!({"durationMs": 1000, "exitCode": 2}));
 
     let recs = fold(&rollout(&[exec("c1", "sleep 100"), output("c1", RUNNING)]));
@@ -384,4 +385,48 @@ fn a_spawn_that_made_no_agent_is_an_error_with_its_reason() {
         c["errorText"], "collab spawn failed: agent thread limit reached (max 6)",
         "{c:#}"
     );
+}
+
+/// The output line is what the model read: behind its header (`Chunk ID`, the session's id),
+/// the whole output, where the end line's copy is cut around a `…N chars truncated…` mark.
+/// It is the call's output though other calls' lines come between (calls run side by side),
+/// and its header stays when it came first and said the process still ran.
+#[test]
+fn the_output_the_model_read_is_the_calls_output() {
+    let whole: String = (1..=40).map(|i| format!("line {i}\n")).collect();
+    let said = format!(
+        "Chunk ID: c3\nWall time: 0.0100 seconds\nProcess exited with code 0\nOriginal token count: 90\nOutput:\n{whole}"
+    );
+    let end = |id: &str, aggregated: &str| {
+        (
+            "event_msg",
+            json!({"type": "exec_command_end", "call_id": id, "command": ["/bin/zsh", "-lc", "seq"],
+                "aggregated_output": aggregated, "exit_code": 0, "duration": {"secs": 0, "nanos": 10_000_000}, "status": "completed"}),
+        )
+    };
+    let token_count = ("event_msg", json!({"type": "token_count", "info": null}));
+    let input = rollout(&[
+        exec("c1", "seq 40"),
+        exec("c2", "sleep 5"),
+        end("c1", "line 1\nline…300 chars truncated…line 40\n"),
+        exec("c3", "true"),
+        token_count,
+        output("c1", &said),
+        output("c2", RUNNING),
+        end("c2", "slept\n"),
+    ]);
+    let recs = fold(&input);
+    let c1 = call(&recs, "c1");
+    assert_eq!(c1["state"], "success");
+    assert_eq!(c1["output"], said);
+    assert_eq!(c1["facts"], json!({"durationMs": 10, "exitCode": 0}));
+    assert_eq!(call(&recs, "c2")["output"], format!("{RUNNING}slept\n"));
+    let text = run(&input, &["--to", "text", "--full", "--color", "never"]);
+    for line in [
+        "Chunk ID: c3",
+        "line 20",
+        "Process running with session ID 7",
+    ] {
+        assert!(text.contains(line), "{line} not shown:\n{text}");
+    }
 }

@@ -71,6 +71,8 @@ mod render_text;
 // Hooks in the text view: one line each, at its end; "no end" only when none came.
 mod hooks;
 // --to md: goldens and the <details> structure under a CommonMark parser.
+/// Tool output lines in the views: hand-back trailers, colours, progress frames.
+mod output_lines;
 mod render_md;
 // Every capture in every output format; renderers free of source-specific code.
 mod formats;

@@ -18,6 +18,7 @@
 use anstyle_parse::{DefaultCharAccumulator, Params, Parser, Perform};
 
 use crate::render::html::escape::Html;
+use crate::sanitize::frames_on_lines;
 
 /// A colour: an index into the 16 named colours, a 256-colour index, or RGB.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,12 +48,55 @@ pub(crate) fn has_escapes(s: &str) -> bool {
     memchr::memchr2_iter(0x1b, 0x9b, b).any(|i| b[i] == 0x1b || (i > 0 && b[i - 1] == 0xc2))
 }
 
-/// The text with every escape sequence and control character but newline and tab removed.
+/// The text as runs of one style each where only the sequences that set colours (`ESC [ … m`)
+/// or clear the rest of the line (`ESC [ … K`, which writes nothing) are read: a command's
+/// coloured output, which the text view draws in its colours. Every other escape (a cursor
+/// move, a title, a link) and control character stays in the text, for the sanitizer to show.
+pub(crate) fn colour_runs(s: &str) -> Vec<(SgrStyle, String)> {
+    let mut p = Styler::default();
+    let mut parser = Parser::<DefaultCharAccumulator>::new();
+    let mut rest = s;
+    while let Some((start, end)) = next_colour_sequence(rest) {
+        if start > 0 {
+            p.push(p.style, rest[..start].to_owned());
+        }
+        for b in rest[start..end].bytes() {
+            parser.advance(&mut p, b);
+        }
+        rest = &rest[end..];
+    }
+    if !rest.is_empty() {
+        p.push(p.style, rest.to_owned());
+    }
+    p.runs
+}
+
+/// Where the first colour or erase-line sequence of `s` begins and ends.
+fn next_colour_sequence(s: &str) -> Option<(usize, usize)> {
+    let mut from = 0;
+    while let Some(at) = s[from..].find("\u{1b}[").map(|i| from + i) {
+        let params = &s[at + 2..];
+        let n = params
+            .find(|c: char| !(c.is_ascii_digit() || c == ';' || c == ':'))
+            .unwrap_or(params.len());
+        if params[n..].starts_with(['m', 'K']) {
+            return Some((at, at + 2 + n + 1));
+        }
+        from = at + 2;
+    }
+    None
+}
+
+/// The text with every escape sequence and control character but newline and tab removed, each
+/// frame a carriage return redrew on a line of its own.
 pub(crate) fn strip(s: &str) -> String {
     if !has_escapes(s) {
         return s.to_owned();
     }
-    runs(s).into_iter().map(|(_, t)| t).collect()
+    runs(&frames_on_lines(s))
+        .into_iter()
+        .map(|(_, t)| t)
+        .collect()
 }
 
 /// The text as runs of one style each. An escape still open when the text ends (a cut-off CSI,

@@ -122,9 +122,10 @@ pub(crate) fn output_beside_error(call: &ToolCall) -> Option<String> {
     (!out.trim().is_empty() && !error.contains(out.trim())).then_some(out)
 }
 
-/// An Agent call's own result, when it says what its sub-agent's report does not: a background
-/// run's launch acknowledgement, which came long before the report. `None` when the report
-/// covers it (a hand-back that wraps the report), so that nothing is shown twice.
+/// What an Agent call's own result says beside its sub-agent's report: a background run's
+/// launch acknowledgement, which came long before the report, or what a hand-back that wraps
+/// the report adds to it (the sub-agent's id and usage lines after it). `None` when the report
+/// covers it all, so that nothing is shown twice.
 pub(crate) fn hand_back_beside_report(call: &ToolCall) -> Option<String> {
     let report = call.subagent.as_ref()?.summary.as_deref()?.trim();
     let own = call
@@ -132,7 +133,20 @@ pub(crate) fn hand_back_beside_report(call: &ToolCall) -> Option<String> {
         .as_ref()
         .map(|o| output_text(o, NonText::Mark))?;
     let own_t = own.trim();
-    (!own_t.is_empty() && !own_t.contains(report) && !report.contains(own_t)).then_some(own)
+    if own_t.is_empty() || report.contains(own_t) {
+        return None;
+    }
+    let Some(at) = own_t.find(report).filter(|_| !report.is_empty()) else {
+        return Some(own);
+    };
+    let around = [own_t[..at].trim(), own_t[at + report.len()..].trim()];
+    let rest = around
+        .iter()
+        .filter(|s| !s.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join("\n");
+    (!rest.is_empty()).then_some(rest)
 }
 
 #[cfg(test)]

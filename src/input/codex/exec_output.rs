@@ -45,6 +45,35 @@ pub(crate) fn header(text: &str) -> Option<Header> {
     None
 }
 
+/// What a process's output line showed while it still ran (`shown`, header and all) followed
+/// by its end line's copy of the output (`copy`, cut to a window of the whole), without the
+/// lines both hold twice: the copy from where it stops repeating the end of `shown`.
+pub(crate) fn joined(shown: &str, copy: &str) -> String {
+    let overlap = std::iter::once(0)
+        .chain(shown.match_indices('\n').map(|(i, _)| i + 1))
+        .filter(|&i| i < shown.len())
+        .find(|&i| copy.starts_with(&shown[i..]))
+        .map_or(0, |i| shown.len() - i);
+    let mut out = shown.to_owned();
+    if !out.is_empty() && !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(&copy[overlap..]);
+    out
+}
+
+/// An error text that ends with the output `copy` (`exit code 1` and the output) ends with
+/// `text` instead, the output the call now shows.
+pub(crate) fn retell_error(error: &mut Option<String>, copy: &str, text: &str) {
+    let copy = copy.trim_end();
+    if let Some(e) = error.as_mut()
+        && !copy.is_empty()
+        && let Some(head) = e.strip_suffix(copy)
+    {
+        *e = format!("{head}{}", text.trim_end());
+    }
+}
+
 /// True for a line a header begins with.
 fn starts_a_header(line: &str) -> bool {
     [
@@ -100,6 +129,14 @@ pub(crate) fn details(exit_code: Option<i64>, wall_time_ms: Option<u64>) -> Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_running_output_and_the_end_copy_join_without_repeats() {
+        let shown = "Chunk ID: x\nProcess running with session ID 7\nOutput:\na\nb\nc\n";
+        assert_eq!(joined(shown, "b\nc\nd\n"), format!("{shown}d\n"));
+        assert_eq!(joined(shown, "z\n"), format!("{shown}z\n"));
+        assert_eq!(joined("Output:", "a\n"), "Output:\na\n");
+    }
 
     #[test]
     fn the_unified_exec_header_states_code_time_and_session() {

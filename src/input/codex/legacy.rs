@@ -316,7 +316,8 @@ impl CodexRollout {
             "exec_command_end" => {
                 let cid = call_id(p);
                 self.call_kinds.remove(&cid);
-                self.forget_session_of(&cid);
+                let mut outcome = tools::exec_end_outcome(p);
+                self.end_session_of(&cid, &mut outcome);
                 if !self.items.knows(&cid) {
                     let (tool, kind) = history::call_item(
                         "shell",
@@ -326,7 +327,7 @@ impl CodexRollout {
                     self.open_call(p, tool, kind, n, ts, out);
                     self.call_kinds.remove(&cid);
                 }
-                self.items.result(&cid, tools::exec_end_outcome(p), n, out);
+                self.items.result(&cid, outcome, n, out);
             }
             "mcp_tool_call_begin" | "mcp_tool_call_end" => {
                 let cid = call_id(p);

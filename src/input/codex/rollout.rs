@@ -50,8 +50,8 @@ pub(crate) struct CodexRollout {
     /// Multi-agent calls a UI end line says failed, waiting for their output line, which says
     /// why (`collab spawn failed: …`) and is their result's error text.
     pub(super) failed_collab: HashMap<String, Outcome>,
-    /// A result waiting one line for its call's output line (`codex::held_result`).
-    pub(super) held_result: Option<HeldResult>,
+    /// Results waiting for their call's output line (`codex::held_result`).
+    pub(super) held_results: Vec<HeldResult>,
     /// Inside a `task_started` … `task_complete` pair.
     in_task: bool,
     /// A turn opened by a prompt in a rollout that writes no `task_started` (versions before
@@ -72,7 +72,7 @@ pub(crate) struct CodexRollout {
 impl Adapter for CodexRollout {
     /// Holds a line whose events wait for the session header (written after it), a
     /// `response_item` prompt's line while it waits one line for the UI line that repeats it,
-    /// and a call's result while it waits one line for the output line that states its facts.
+    /// and a call's result while it waits for the output line the model read.
     fn holds_line(&self, number: u64) -> bool {
         self.holds_result_of(number)
             || (!self.early.is_empty() && self.early_line == number)
@@ -88,12 +88,12 @@ impl Adapter for CodexRollout {
         }
         let mut events = Vec::new();
         let Some(v) = parse_json_line(line, &mut events, report) else {
-            self.release_held_result(None, out);
+            self.release_held_results(None, out);
             out.append(&mut events);
             return;
         };
         let (v, bare) = bare::enveloped(v);
-        self.release_held_result(Some(&v), out);
+        self.release_held_results(Some(&v), out);
         self.line_value(&v, bare, line, &mut events);
         self.pass_or_hold(line.number, events, out);
     }
@@ -107,14 +107,14 @@ impl Adapter for CodexRollout {
     /// result are written rather than waiting for a line that may be minutes away.
     fn poll(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
         if self.live {
-            self.release_held_result(None, out);
+            self.release_held_results(None, out);
             self.flush_prompt(out);
             self.flush_session(out);
         }
     }
 
     fn finish(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
-        self.release_held_result(None, out);
+        self.release_held_results(None, out);
         self.flush_prompt(out);
         self.flush_session(out);
         let n = self.last_line;

@@ -83,9 +83,29 @@ impl CodexRollout {
         }
     }
 
-    /// The call `id` ended by a line of its own (`exec_command_end`): no session waits on it.
-    pub(super) fn forget_session_of(&mut self, id: &str) {
-        self.sessions.retain(|_, s| s.call != id);
+    /// The call `id` ended by a line of its own (`exec_command_end`, whose `outcome` is the
+    /// process's output, cut to a window of it): no session waits on it. When its output line
+    /// came first (the process then running), what that line showed (`Chunk ID`, the session's
+    /// id that `write_stdin` calls name, the first lines of output) stays at the head.
+    pub(super) fn end_session_of(&mut self, id: &str, outcome: &mut Outcome) {
+        let Some(key) = self
+            .sessions
+            .iter()
+            .find(|(_, s)| s.call == id)
+            .map(|(&k, _)| k)
+        else {
+            return;
+        };
+        let Some(session) = self.sessions.remove(&key) else {
+            return;
+        };
+        let (Some(shown), Value::String(whole)) = (session.shown.as_str(), &mut outcome.output)
+        else {
+            return;
+        };
+        let text = exec_output::joined(shown, whole);
+        exec_output::retell_error(&mut outcome.error_text, whole, &text);
+        *whole = text;
     }
 
     /// The turn ends: each session a `write_stdin` call saw exit ends its `exec_command` with

@@ -277,6 +277,17 @@ impl Wrapper {
         self.newline();
     }
 
+    /// Adds one line of preformatted text in styled pieces (a command's coloured output), as
+    /// [`Wrapper::raw_line`] adds one in a single style.
+    pub(crate) fn raw_runs(&mut self, runs: &[(Style, String)]) {
+        self.start();
+        for (style, text) in runs {
+            let text = sanitize(text).replace('\t', "    ");
+            self.put_cut(&text, self.width, *style, None);
+        }
+        self.newline();
+    }
+
     fn has_content(&self) -> bool {
         self.started && self.content
     }

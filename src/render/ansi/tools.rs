@@ -3,6 +3,8 @@
 //! coloured diff, a todo list as a checklist, and sub-agents as an indented block, each by the
 //! call's kind.
 
+use std::borrow::Cow;
+
 use owo_colors::Style;
 
 use super::View;
@@ -12,7 +14,11 @@ use crate::model::tool_kind::{InputShape, TodoStatus};
 use crate::model::transcript::{
     NonText, Part, SubagentRecord, SubagentStatus, ToolCall, ToolState, output_text,
 };
+use crate::render::sgr::{self, SgrStyle};
 use crate::render::summary;
+use crate::sanitize::frames_on_lines;
+
+use super::palette;
 
 /// The input of a call of no known shape that no one-line summary shows (a Codex custom tool's
 /// script, a tool's own fields): `--full` shows it whole, as text when it is a string, else as
@@ -94,6 +100,29 @@ impl View {
         w.finish()
     }
 
+    /// A command's coloured output as lines of styled pieces (its uncoloured text in
+    /// `style`).
+    fn coloured_lines(&self, text: &str, style: Style) -> Vec<Vec<(Style, String)>> {
+        let mut lines = vec![Vec::new()];
+        for (sgr_style, run) in sgr::colour_runs(text) {
+            let run_style = match sgr_style == SgrStyle::default() {
+                true => style,
+                false => palette::from_sgr(&sgr_style),
+            };
+            for (i, piece) in run.split('\n').enumerate() {
+                if i > 0 {
+                    lines.push(Vec::new());
+                }
+                if !piece.is_empty()
+                    && let Some(line) = lines.last_mut()
+                {
+                    line.push((run_style, piece.to_owned()));
+                }
+            }
+        }
+        lines
+    }
+
     fn result_wrapper(&self, depth: usize) -> Wrapper {
         let ind = self.indent(depth);
         Wrapper::new(
@@ -103,16 +132,29 @@ impl View {
         )
     }
 
-    /// Lines of text under `⎿`, at most `max` of them unless `--full`.
+    /// Lines of text under `⎿`, at most `max` of them unless `--full`: each frame a carriage
+    /// return redrew on a line of its own, a command's colours drawn as colours.
     fn capped(&self, w: &mut Wrapper, text: &str, style: Style, max: usize) {
-        let lines: Vec<&str> = text.trim_end_matches('\n').split('\n').collect();
+        // A CRLF's CR ends a line as its LF does; a lone CR ends a frame.
+        let text = match text.contains("\r\n") {
+            true => Cow::Owned(text.replace("\r\n", "\n")),
+            false => Cow::Borrowed(text),
+        };
+        let text = frames_on_lines(text.trim_end_matches('\n'));
+        let lines = if sgr::has_escapes(&text) {
+            self.coloured_lines(&text, style)
+        } else {
+            text.split('\n')
+                .map(|l| vec![(style, l.to_owned())])
+                .collect()
+        };
         let keep = if self.full {
             lines.len()
         } else {
             max.min(lines.len())
         };
         for l in &lines[..keep] {
-            w.raw_line(l, style);
+            w.raw_runs(l);
         }
         if keep < lines.len() {
             w.raw_line(&cut_note(lines.len() - keep), self.pal.dim);

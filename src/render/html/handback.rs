@@ -12,6 +12,9 @@ pub(crate) struct Handback {
     /// The sub-agent's report, unindented.
     pub(crate) report: String,
     pub(crate) agent_id: Option<String>,
+    /// What the trailer says after the id (`(for resuming to continue this agent's work if
+    /// needed)`).
+    pub(crate) agent_note: Option<String>,
     /// The tools the sub-agent used, as the harness listed them.
     pub(crate) tools_used: Option<String>,
     /// The `<usage>` lines, as (key, value).
@@ -43,8 +46,10 @@ pub(crate) fn parse(text: &str) -> Option<Handback> {
         };
         if let Some(usage) = usage {
             trailer = true;
-            let id = id_line.split(" (").next().unwrap_or(id_line).trim();
+            let (id, note) = id_line.split_once(" (").unwrap_or((id_line, ""));
+            let id = id.trim();
             hb.agent_id = (!id.is_empty()).then(|| id.to_owned());
+            hb.agent_note = (!note.trim().is_empty()).then(|| format!("({}", note.trim()));
             for line in usage.unwrap_or_default().lines() {
                 if let Some((k, v)) = line.split_once(':') {
                     hb.usage.push((k.trim().to_owned(), v.trim().to_owned()));
@@ -108,6 +113,10 @@ mod tests {
         assert_eq!(
             (hb.report.as_str(), hb.agent_id.as_deref()),
             ("report", Some("x"))
+        );
+        assert_eq!(
+            hb.agent_note.as_deref(),
+            Some("(use SendMessage to continue)")
         );
     }
 }

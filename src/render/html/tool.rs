@@ -162,7 +162,8 @@ fn push_handback(h: &mut Html, hb: &Handback) {
         });
     }
     if let Some(id) = &hb.agent_id {
-        facts.push(format!("agent {id}"));
+        let note = hb.agent_note.as_deref().unwrap_or_default();
+        facts.push(format!("agentId: {id} {note}").trim_end().to_owned());
     }
     if !facts.is_empty() {
         h.raw_trusted("<p class=\"meta\">")

@@ -4,9 +4,11 @@
 //! visible, and inert on GitHub: images shown as links, only `http(s)`/`mailto` links, `@`
 //! mentions in code spans).
 
+use std::borrow::Cow;
+
 use pulldown_cmark::{CodeBlockKind, Event, LinkType, Options, Parser, Tag, TagEnd};
 
-use crate::sanitize::sanitize;
+use crate::sanitize::{cr_frames, sanitize};
 
 /// A fence of `c` longer than any run of `c` in `text` (at least three).
 pub(crate) fn fence_for(text: &str, c: char) -> String {
@@ -45,7 +47,7 @@ pub(crate) fn code_span(text: &str) -> String {
 
 /// A fenced code block holding `text` whole.
 pub(crate) fn fenced(out: &mut String, lang: &str, text: &str) {
-    let text = sanitize(text);
+    let text = sanitize_frames(text);
     let fence = fence_for(&text, '`');
     out.push_str(&fence);
     out.push_str(lang);
@@ -56,6 +58,23 @@ pub(crate) fn fenced(out: &mut String, lang: &str, text: &str) {
     }
     out.push_str(&fence);
     out.push_str("\n\n");
+}
+
+/// The text made safe, each frame a carriage return redrew on a line of its own and ending in
+/// a visible `\r` (a CRLF's CR is a line end, as [`sanitize`] reads it).
+fn sanitize_frames(text: &str) -> Cow<'_, str> {
+    if !text.contains('\r') {
+        return sanitize(text);
+    }
+    let lines: Vec<String> = text
+        .split('\n')
+        .map(|line| {
+            let line = line.strip_suffix('\r').unwrap_or(line);
+            let frames: Vec<Cow<'_, str>> = cr_frames(line).into_iter().map(sanitize).collect();
+            frames.join("\n")
+        })
+        .collect();
+    Cow::Owned(lines.join("\n"))
 }
 
 /// Escapes text for HTML (inside `<summary>`), on one line. An `@mention` is put in `<code>`,

@@ -228,17 +228,19 @@ impl MarkdownRenderer {
                     fenced(out, "text", &strip(&output));
                 }
             }
-            // The sub-agent's own summary is in its block; a hand-back that wraps it adds
-            // nothing (a background launch acknowledgement does, and is shown).
-            ToolState::Success
-                if call.subagent.as_ref().is_some_and(|r| r.summary.is_some())
-                    && crate::render::summary::hand_back_beside_report(call).is_none() => {}
+            // The sub-agent's own summary is in its block; a hand-back that wraps it adds only
+            // what is around it (its id, its usage), and a background launch acknowledgement
+            // is shown whole.
             ToolState::Success => {
-                let text = call
-                    .output
-                    .as_ref()
-                    .map(|o| output_text(o, NonText::Mark))
-                    .unwrap_or_default();
+                let beside = crate::render::summary::hand_back_beside_report(call);
+                let text = match call.subagent.as_ref().is_some_and(|r| r.summary.is_some()) {
+                    true => beside.unwrap_or_default(),
+                    false => call
+                        .output
+                        .as_ref()
+                        .map(|o| output_text(o, NonText::Mark))
+                        .unwrap_or_default(),
+                };
                 if !text.trim().is_empty() {
                     out.push_str("**Result:**\n\n");
                     // Terminal colours are noise in Markdown: the words stay.
