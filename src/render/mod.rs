@@ -163,6 +163,10 @@ pub(crate) trait Render {
     fn live_raw(&mut self, out: &mut dyn Write, event: &Event, _raw: &str) -> io::Result<()> {
         self.live(out, event)
     }
+    /// Whether the input about to begin arrives as it is written (a pipe, a terminal,
+    /// `--follow`) rather than being a file already written. Only the terminal view draws the
+    /// two apart.
+    fn input_is_live(&mut self, _live: bool) {}
     /// A transcript item that will not change any more.
     fn item(&mut self, out: &mut dyn Write, item: &TranscriptItem) -> io::Result<()>;
     /// Called once per input, after its last item.
