@@ -176,3 +176,103 @@ fn a_codex_exec_session_ended_at_turn_end_is_drawn_once() {
     let text = out.find("The tests fail.").expect(&out);
     assert!(exec < end && end < text, "{out}");
 }
+
+/// A stream where the model writes a whole 200-line file and runs a command printing 100 lines.
+fn long_write_and_output() -> Vec<String> {
+    let content: String = (1..=200)
+        .map(|i| format!("let line_{i} = {i};\n"))
+        .collect();
+    let output: Vec<String> = (1..=100).map(|i| format!("out {i}")).collect();
+    let init = json!({"type":"system","subtype":"init","session_id":"s","model":"m","tools":["Write","Bash"],"cwd":"/w"});
+    let prompt =
+        json!({"type":"user","message":{"role":"user","content":"write it"},"session_id":"s"});
+    let write = json!({"type":"assistant","message":{"id":"m1","role":"assistant","content":[
+        {"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"/w/big.rs","content":content}}]},"session_id":"s"});
+    let written = json!({"type":"user","message":{"role":"user","content":[
+        {"type":"tool_result","tool_use_id":"t1","content":"File created successfully at: /w/big.rs"}]},"session_id":"s"});
+    let run = json!({"type":"assistant","message":{"id":"m2","role":"assistant","content":[
+        {"type":"tool_use","id":"t2","name":"Bash","input":{"command":"seq 100"}}]},"session_id":"s"});
+    let ran = json!({"type":"user","message":{"role":"user","content":[
+        {"type":"tool_result","tool_use_id":"t2","content":output.join("\n")}]},"session_id":"s"});
+    [init, prompt, write, written, run, ran]
+        .iter()
+        .map(|l| l.to_string())
+        .collect()
+}
+
+/// The output of scribe over `path` with `args`, as text.
+fn converted(path: &std::path::Path, args: &[&str]) -> String {
+    let out = scribe()
+        .args(args)
+        .arg(path)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+/// Markdown shows a whole-file write and a long output as their first lines, then how many lines
+/// it left out and the option that shows them; `--full` shows them all, as the JSONL keeps them.
+#[test]
+fn markdown_previews_long_writes_and_outputs() {
+    let (_dir, path) = file_of(&long_write_and_output());
+    let md = converted(&path, &["--to", "md"]);
+    assert!(md.contains("+let line_38 = 38;"), "{md}");
+    assert!(!md.contains("line_39 "), "{md}");
+    // The diff's two file lines and its first 38 lines, then the rest counted.
+    assert!(
+        md.contains("*… 162 more lines (--full shows them)*"),
+        "{md}"
+    );
+    assert!(md.contains("out 10\n") && !md.contains("out 11\n"), "{md}");
+    assert!(md.contains("*… 90 more lines (--full shows them)*"), "{md}");
+    let full = converted(&path, &["--to", "md", "--full"]);
+    assert!(full.contains("+let line_200 = 200;") && full.contains("out 100\n"));
+    assert!(!full.contains("more lines"), "{full}");
+    let jsonl = converted(&path, &["--to", "jsonl"]);
+    assert!(jsonl.contains("let line_200 = 200;") && jsonl.contains("out 100"));
+}
+
+/// On the page a whole-file write shows its first 40 lines and keeps the rest behind a closed
+/// "show all N lines" toggle (open with `--full`), so the page stays short and loses nothing.
+#[test]
+fn the_page_folds_a_long_write_behind_show_all() {
+    let (_dir, path) = file_of(&long_write_and_output());
+    let html = converted(&path, &["--to", "html"]);
+    let diff = html
+        .find("<pre class=\"diff hl\">")
+        .expect("a highlighted diff");
+    let toggle = html[diff..]
+        .find("</pre><details class=\"more\"><summary>show all 200 lines</summary><pre class=\"diff hl cont\">")
+        .map(|at| diff + at)
+        .expect("the rest of the diff behind a toggle");
+    let shown = &html[diff..toggle];
+    assert_eq!(shown.matches("<span class=\"add\">").count(), 40, "{shown}");
+    assert!(
+        html[toggle..].contains("line_200"),
+        "the rest is in the page"
+    );
+    let full = converted(&path, &["--to", "html", "--full"]);
+    assert!(full.contains("<details class=\"more\" open><summary>show all 200 lines"));
+    assert!(
+        !full.contains("<details class=\"more\"><summary>"),
+        "every toggle open"
+    );
+}
+
+/// The terminal view previews the write and the output, saying what it cut and how to see it.
+#[test]
+fn the_terminal_view_previews_long_writes_and_outputs() {
+    let (_dir, path) = file_of(&long_write_and_output());
+    let out = converted(&path, &["--to", "text", "--color", "never"]);
+    assert!(out.contains("Wrote 200 lines to /w/big.rs"), "{out}");
+    assert!(out.contains("… +180 lines (--full shows them)"), "{out}");
+    assert!(out.contains("… +95 lines (--full shows them)"), "{out}");
+    let full = converted(&path, &["--to", "text", "--color", "never", "--full"]);
+    assert!(
+        full.contains("line_200") && full.contains("out 100"),
+        "{full}"
+    );
+}

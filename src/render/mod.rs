@@ -182,7 +182,30 @@ pub(crate) fn renderer_for(options: &RenderOptions) -> Box<dyn Render> {
         OutputFormat::Md => Box::new(markdown::MarkdownRenderer::new(options)),
         OutputFormat::Jsonl => Box::new(jsonl::JsonlRenderer::default()),
         OutputFormat::Events => Box::new(events::EventsRenderer::default()),
-        OutputFormat::Html => Box::new(html::HtmlRenderer::new(options.archive, options.debug)),
+        OutputFormat::Html => Box::new(
+            html::HtmlRenderer::new(options.archive, options.debug).toggles_open(options.full),
+        ),
+    }
+}
+
+/// Lines of a long tool output the page shows before its "show all" toggle, and Markdown before
+/// it cuts (unless `--full`).
+pub(crate) const OUTPUT_PREVIEW_LINES: usize = 10;
+
+/// Lines of a long diff (a whole file written, a large edit) shown the same way.
+pub(crate) const DIFF_PREVIEW_LINES: usize = 40;
+
+/// The first `max` lines of `text` and how many lines follow them. A cut that would leave out
+/// three lines or fewer is not worth it: the whole text, and 0.
+pub(crate) fn preview(text: &str, max: usize) -> (&str, usize) {
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    let total = memchr::memchr_iter(b'\n', body.as_bytes()).count() + 1;
+    if total <= max + 3 {
+        return (text, 0);
+    }
+    match memchr::memchr_iter(b'\n', body.as_bytes()).nth(max - 1) {
+        Some(at) => (&body[..=at], total - max),
+        None => (text, 0),
     }
 }
 

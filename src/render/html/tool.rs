@@ -343,9 +343,7 @@ fn push_pre(h: &mut Html, class: &'static str, text: &str, lang: Option<&'static
         None => part(h, body, class),
         Some(at) => {
             part(h, &body[..at], class);
-            h.raw_trusted("<details class=\"more\"><summary>show all ")
-                .num(total)
-                .raw_trusted(" lines</summary>");
+            h.show_all(total);
             part(h, &body[at + 1..], &format!("{class} cont"));
             h.raw_trusted("</details>");
         }
