@@ -83,7 +83,8 @@ struct Fold {
 impl Fold {
     /// The cut of a diff of `total` rows (none when it would hide only a few).
     fn new(total: usize, class: &'static str) -> Fold {
-        let at = (total > DIFF_PREVIEW_LINES + 3).then_some(DIFF_PREVIEW_LINES);
+        let at =
+            crate::render::worth_cutting(total, DIFF_PREVIEW_LINES).then_some(DIFF_PREVIEW_LINES);
         Fold {
             at,
             written: 0,
