@@ -299,8 +299,9 @@ impl Render for TextRenderer {
         false
     }
 
+    /// A file already written is drawn from its items alone.
     fn shows_events(&self) -> bool {
-        true
+        self.live_input
     }
 
     fn begin(&mut self, _out: &mut dyn Write, _header: &Header) -> io::Result<()> {
