@@ -50,15 +50,7 @@ fn file_of(lines: &[String]) -> (tempfile::TempDir, std::path::PathBuf) {
 
 /// The terminal view of a file, given as a path.
 fn text_of(path: &std::path::Path) -> String {
-    let out = scribe()
-        .args(["--to", "text", "--color", "never"])
-        .arg(path)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).unwrap()
+    converted(path, &["--to", "text", "--color", "never"])
 }
 
 /// Each call once, its result right under it, in call order: no `↳` reminder.
