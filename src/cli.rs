@@ -165,8 +165,9 @@ pub(crate) struct ConvertArgs {
 
     /// Show tool results, sub-agent transcripts and long inputs whole.
     ///
-    /// Show tool results, sub-agent transcripts and long inputs whole in text output (Markdown
-    /// always holds them whole, in collapsed blocks).
+    /// Show tool results, sub-agent transcripts and long inputs whole in text output, long
+    /// outputs and diffs whole in Markdown (by default their first lines and how many more), and
+    /// the page's "show all N lines" toggles open on load.
     #[arg(long)]
     pub(crate) full: bool,
 

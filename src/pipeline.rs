@@ -272,7 +272,8 @@ impl Run<'_> {
         out: &mut BufWriter<impl Write>,
     ) -> Result<Rendered> {
         let name = path.display().to_string();
-        let mut sink = RenderSink::new(&mut *self.renderer, out, self.settings, self.stats);
+        let live = self.settings.input_is_live(path);
+        let mut sink = RenderSink::new(&mut *self.renderer, out, self.settings, self.stats, live);
         let outcome = driver_for(&name, path, self.settings).run(input, &mut sink, self.diag)?;
         sink.finish(&name, outcome)
     }

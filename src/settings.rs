@@ -54,6 +54,9 @@ pub(crate) struct Settings {
     pub(crate) home: Option<String>,
     /// Standard error is a terminal: a long `--output-dir` run shows its progress there.
     pub(crate) progress: bool,
+    /// Standard input is a pipe or a terminal (not a file redirected to it): what comes on it
+    /// may still be being written.
+    pub(crate) stdin_streams: bool,
 }
 
 impl Settings {
@@ -84,6 +87,13 @@ impl Settings {
             self.stable,
             self.redact,
         )
+    }
+
+    /// Whether the input `path` arrives as it is written (`--follow`, or standard input from a
+    /// pipe or a terminal), rather than being a file already written: the terminal view shows a
+    /// live input part by part as it comes, and a file as its transcript's final items.
+    pub(crate) fn input_is_live(&self, path: &std::path::Path) -> bool {
+        self.follow || (path.as_os_str() == "-" && self.stdin_streams)
     }
 
     /// The `--redact` / `--stable` passes for one input (numbering restarts with each).
@@ -178,7 +188,27 @@ impl Settings {
                 .map(|h| h.trim_end_matches('/').to_owned())
                 .filter(|h| !h.is_empty()),
             progress: std::io::stderr().is_terminal(),
+            stdin_streams: !stdin_is_a_file(),
         }
+    }
+}
+
+/// Whether standard input is a regular file (`scribe < session.jsonl`), which is read as a file
+/// already written, not as a live stream.
+fn stdin_is_a_file() -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        std::io::stdin()
+            .as_fd()
+            .try_clone_to_owned()
+            .map(std::fs::File::from)
+            .and_then(|f| f.metadata())
+            .is_ok_and(|m| m.is_file())
+    }
+    #[cfg(not(unix))]
+    {
+        false
     }
 }
 

@@ -41,6 +41,61 @@ fn licences_install_notes_and_changelog_are_there() {
     assert!(read("CHANGELOG.md").contains("## [Unreleased]"));
 }
 
+/// `cargo package` ships each crate of the workspace with its sources, the documents its build
+/// reads and its licences, and none of the tests, samples or benchmarks.
+#[test]
+fn the_packages_hold_what_their_build_needs_and_no_test_data() {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(cargo)
+        .args([
+            "package",
+            "--list",
+            "--workspace",
+            "--allow-dirty",
+            "--offline",
+        ])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let list = String::from_utf8_lossy(&out.stdout);
+    for needed in [
+        "src/main.rs",
+        "docs/schema.md",
+        "src/render/html/page.css",
+        "man/scribe.1",
+        "README.md",
+        "LICENSE-APACHE",
+        "src/scan.rs",
+        "src/languages.rs",
+    ] {
+        assert!(
+            list.lines().any(|l| l == needed),
+            "{needed} is not packaged:\n{list}"
+        );
+    }
+    let data: Vec<&str> = list
+        .lines()
+        .filter(|l| {
+            ["tests/", "samples/", "benches/", "fuzz/", "docs/shots/"]
+                .iter()
+                .any(|d| l.starts_with(d))
+        })
+        .collect();
+    let first = &data[..data.len().min(5)];
+    assert!(
+        data.is_empty(),
+        "{} test files packaged: {first:?} …",
+        data.len()
+    );
+    // Path dependencies carry the version a packaged crate depends on.
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    for dep in manifest.lines().filter(|l| l.contains("path = \"crates/")) {
+        assert!(dep.contains("version = "), "{dep}");
+    }
+}
+
 #[test]
 fn help_man_page_and_package_description_name_all_four_agents() {
     let help = String::from_utf8(scribe().arg("--help").output().unwrap().stdout).unwrap();

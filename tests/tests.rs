@@ -68,6 +68,8 @@ mod html_archive;
 mod html_browser;
 // --to text: goldens, corpus, hostile content, colour, the live view.
 mod render_text;
+// Reading long output: each call once with its result, previews of long content, --full.
+mod reading;
 // Hooks in the text view: one line each, at its end; "no end" only when none came.
 mod hooks;
 // --to md: goldens and the <details> structure under a CommonMark parser.

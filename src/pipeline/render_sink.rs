@@ -30,13 +30,15 @@ pub(super) struct RenderSink<'a, W: Write> {
 }
 
 impl<'a, W: Write> RenderSink<'a, W> {
-    /// The sink for one input.
+    /// The sink for one input; `live`: it arrives as it is written (`Settings::input_is_live`).
     pub(super) fn new(
         renderer: &'a mut dyn Render,
         out: &'a mut BufWriter<W>,
         settings: &Settings,
         stats: &'a mut Stats,
+        live: bool,
     ) -> RenderSink<'a, W> {
+        renderer.input_is_live(live);
         RenderSink {
             renderer,
             out,

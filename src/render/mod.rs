@@ -167,6 +167,10 @@ pub(crate) trait Render {
     fn live_raw(&mut self, out: &mut dyn Write, event: &Event, _raw: &str) -> io::Result<()> {
         self.live(out, event)
     }
+    /// Whether the input about to begin arrives as it is written (a pipe, a terminal,
+    /// `--follow`) rather than being a file already written. Only the terminal view draws the
+    /// two apart.
+    fn input_is_live(&mut self, _live: bool) {}
     /// A transcript item that will not change any more.
     fn item(&mut self, out: &mut dyn Write, item: &TranscriptItem) -> io::Result<()>;
     /// Called once per input, after its last item.
@@ -182,8 +186,38 @@ pub(crate) fn renderer_for(options: &RenderOptions) -> Box<dyn Render> {
         OutputFormat::Md => Box::new(markdown::MarkdownRenderer::new(options)),
         OutputFormat::Jsonl => Box::new(jsonl::JsonlRenderer::default()),
         OutputFormat::Events => Box::new(events::EventsRenderer::default()),
-        OutputFormat::Html => Box::new(html::HtmlRenderer::new(options.archive, options.debug)),
+        OutputFormat::Html => Box::new(
+            html::HtmlRenderer::new(options.archive, options.debug).toggles_open(options.full),
+        ),
         OutputFormat::Atif => Box::new(atif::AtifRenderer::default()),
+    }
+}
+
+/// Lines of a long tool output the page shows before its "show all" toggle, and Markdown before
+/// it cuts (unless `--full`).
+pub(crate) const OUTPUT_PREVIEW_LINES: usize = 10;
+
+/// Lines of a long diff (a whole file written, a large edit) shown the same way.
+pub(crate) const DIFF_PREVIEW_LINES: usize = 40;
+
+/// Whether `total` lines are worth cutting to `max`: a cut (or a toggle) that would leave out
+/// three lines or fewer is not worth a reader's click.
+pub(crate) fn worth_cutting(total: usize, max: usize) -> bool {
+    total > max + 3
+}
+
+/// The first `max` lines of `text` and how many lines follow them; the whole text, and 0, when
+/// that is not [`worth_cutting`]. Newlines are found a block at a time (`split` looks for each
+/// on its own: a twentieth of a saved session's page).
+pub(crate) fn preview(text: &str, max: usize) -> (&str, usize) {
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    let total = memchr::memchr_iter(b'\n', body.as_bytes()).count() + 1;
+    if !worth_cutting(total, max) {
+        return (text, 0);
+    }
+    match memchr::memchr_iter(b'\n', body.as_bytes()).nth(max - 1) {
+        Some(at) => (&body[..=at], total - max),
+        None => (text, 0),
     }
 }
 
@@ -192,5 +226,22 @@ pub(crate) fn compaction_label(summary: Option<&str>) -> String {
     match summary {
         Some(s) => format!("[earlier turns compacted: {s}]"),
         None => "[earlier turns compacted (no summary: compaction failed)]".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::preview;
+
+    #[test]
+    fn a_preview_cuts_only_what_is_worth_a_click() {
+        let lines = |n: usize| (1..=n).map(|i| format!("{i}\n")).collect::<String>();
+        // Three more lines than the preview: shown whole.
+        let few = lines(13);
+        assert_eq!(preview(&few, 10), (few.as_str(), 0));
+        let many = lines(14);
+        assert_eq!(preview(&many, 10), (&many[..lines(10).len()], 4));
+        // No final newline: the same count.
+        assert_eq!(preview(many.trim_end(), 10).1, 4);
     }
 }

@@ -6,11 +6,24 @@
 //! Colours come from one `Palette`; all content passes through `sanitize` (via `layout::Span`
 //! and `layout::Wrapper`), so the only escape sequences written are scribe's own.
 //!
+//! # A file, and a live input
+//!
+//! A file already written (a path, or a file redirected to standard input) is drawn from its
+//! transcript's final items alone, in their order: each tool call once, its result under it,
+//! parallel calls one after the other, a sub-agent's progress steps under its call.
+//!
+//! A live input (standard input from a pipe or a terminal, `--follow`) is drawn as it arrives, so
+//! that a reader sees a call the moment the model makes it, while it runs. A call's result is
+//! drawn right under it when nothing else was drawn in between; when the stream has moved on (a
+//! parallel call, text, a notice), the result comes later under a `↳` line naming its call. A
+//! pipe cannot redraw what it wrote, as Claude Code's own screen does.
+//!
 //! # Live output and reconciliation
 //!
-//! The pipeline hands every normalized event to `live` as it is decoded, and each transcript item
-//! to `item` once it is final (an assistant turn can be final long after its text streamed: it
-//! waits for its tool calls). The rule that keeps the two from printing anything twice:
+//! For a live input the pipeline hands every normalized event to `live` as it is decoded, and
+//! each transcript item to `item` once it is final (an assistant turn can be final long after its
+//! text streamed: it waits for its tool calls). The rule that keeps the two from printing
+//! anything twice:
 //!
 //! - **Main-thread assistant content is printed by `live`**: text and reasoning chunk by chunk
 //!   from `TextDelta` / `ReasoningDelta` (see `live.rs`: a chunk ends at a blank line outside
@@ -30,8 +43,8 @@
 //!   from a sub-agent thread, text that only ever arrived as deltas before the input was cut).
 //!   `item` consumes what it skips, so the memory only holds parts whose turn is not final yet.
 //!
-//! The same code runs for a file and for a live pipe, so the output bytes do not depend on how
-//! the input arrived. The pipeline flushes whenever the input runs dry.
+//! A live input's text is cut into the same chunks as a file's, so the two differ only where
+//! calls overlap. The pipeline flushes whenever the input runs dry.
 
 use std::io::{self, Write};
 
@@ -65,6 +78,9 @@ pub(crate) struct View {
     full: bool,
     thinking: bool,
     context: bool,
+    /// A sub-agent's progress steps are drawn with its call's result: no live input showed
+    /// them as they came.
+    steps: bool,
 }
 
 /// The terminal renderer.
@@ -80,6 +96,9 @@ pub(crate) struct TextRenderer {
     after_note: bool,
     /// `--debug`: each line nothing understood is shown where it came, not only counted.
     debug: bool,
+    /// The input arrives as it is written: its parts are drawn as their events come. A file
+    /// already written is drawn from its final items alone.
+    live_input: bool,
     totals: Totals,
 }
 
@@ -93,12 +112,14 @@ impl TextRenderer {
                 full: settings.full,
                 thinking: settings.thinking,
                 context: settings.context,
+                steps: true,
             },
             live: Live::default(),
             results_in_call_order: settings.results_in_call_order,
             wrote: false,
             after_note: false,
             debug: settings.debug,
+            live_input: false,
             totals: Totals::default(),
         }
     }
@@ -278,8 +299,9 @@ impl Render for TextRenderer {
         false
     }
 
+    /// A file already written is drawn from its items alone.
     fn shows_events(&self) -> bool {
-        true
+        self.live_input
     }
 
     fn begin(&mut self, _out: &mut dyn Write, _header: &Header) -> io::Result<()> {
@@ -288,8 +310,13 @@ impl Render for TextRenderer {
         Ok(())
     }
 
+    fn input_is_live(&mut self, live: bool) {
+        self.live_input = live;
+        self.view.steps = !live;
+    }
+
     fn live(&mut self, out: &mut dyn Write, event: &Event) -> io::Result<()> {
-        if self.inside_branch(&event.kind) {
+        if !self.live_input || self.inside_branch(&event.kind) {
             return Ok(());
         }
         match &event.kind {
@@ -529,6 +556,7 @@ pub(crate) fn text_part_bytes(text: &str, width: usize, color: bool, reasoning: 
         full: false,
         thinking: true,
         context: false,
+        steps: true,
     };
     let mut out = Vec::new();
     for block in view.text_blocks(text, 0, reasoning) {

@@ -33,8 +33,9 @@ fn thousands_are_grouped_by_three() {
     }
 }
 
+/// A renderer of a live input (these tests feed it events).
 fn renderer() -> TextRenderer {
-    TextRenderer::new(&RenderOptions {
+    let mut r = TextRenderer::new(&RenderOptions {
         format: OutputFormat::Text,
         color: false,
         full: false,
@@ -45,7 +46,9 @@ fn renderer() -> TextRenderer {
         archive: false,
         results_in_call_order: false,
         compact: false,
-    })
+    });
+    r.input_is_live(true);
+    r
 }
 
 fn text(t: &str) -> Part {

@@ -420,9 +420,21 @@ impl View {
         lines
     }
 
-    /// A sub-agent's status line, then its whole transcript with `--full`, else its last calls.
+    /// A sub-agent's progress steps (when no live input showed them), its status line, then its
+    /// whole transcript with `--full`, else its last calls.
     fn subagent_body(&self, rec: &SubagentRecord, depth: usize) -> Vec<Line> {
-        let mut lines = self.subagent_status(rec, depth);
+        let mut lines = Vec::new();
+        if self.steps {
+            // The CLI repeats a step while it lasts: each is drawn once, as the live view does.
+            let mut last = None;
+            for step in &rec.progress {
+                if last != Some(step) {
+                    lines.extend(self.progress_line(step, depth));
+                }
+                last = Some(step);
+            }
+        }
+        lines.extend(self.subagent_status(rec, depth));
         if self.full {
             for turn in &rec.transcript {
                 for block in self.turn_blocks(turn, depth + 1) {

@@ -14,6 +14,7 @@ use scribe_highlight::{Highlighter, Language, Segment};
 use similar::{Algorithm, DiffTag, capture_diff_slices};
 
 use super::escape::Html;
+use super::open::DIFF_PREVIEW_LINES;
 use crate::model::file_change::{DiffLine, FileChange};
 use crate::model::tool_kind::{DiffHunk, ResultFacts};
 
@@ -54,13 +55,62 @@ pub(crate) fn push_file_change(h: &mut Html, change: &FileChange<'_>, facts: &Re
         }
     }
     let lang = scribe_highlight::language(path);
-    h.raw_trusted(if lang.is_some() {
-        "<pre class=\"diff hl\">"
-    } else {
-        "<pre class=\"diff\">"
-    });
-    push_rows(h, &rows, lang);
+    let class = if lang.is_some() { "diff hl" } else { "diff" };
+    h.raw_trusted("<pre class=\"")
+        .raw_trusted(class)
+        .raw_trusted("\">");
+    let mut fold = Fold::new(rows.len(), class);
+    push_rows(h, &rows, lang, &mut fold);
     h.raw_trusted("</pre>");
+    fold.close(h);
+}
+
+/// Where a long diff (a whole file written, a large edit) is cut: its first
+/// [`DIFF_PREVIEW_LINES`] rows shown, the rest behind a "show all N lines" toggle, as a long
+/// output's are, so that one write does not make the page thousands of pixels tall. Each side
+/// stays highlighted in order across the cut.
+struct Fold {
+    /// The row the toggle opens before, when the diff is long enough to cut.
+    at: Option<usize>,
+    /// Rows written so far.
+    written: usize,
+    /// All the rows.
+    total: usize,
+    /// The class of the diff's `<pre>`, repeated on the part behind the toggle.
+    class: &'static str,
+}
+
+impl Fold {
+    /// The cut of a diff of `total` rows (none when it would hide only a few).
+    fn new(total: usize, class: &'static str) -> Fold {
+        let at =
+            crate::render::worth_cutting(total, DIFF_PREVIEW_LINES).then_some(DIFF_PREVIEW_LINES);
+        Fold {
+            at,
+            written: 0,
+            total,
+            class,
+        }
+    }
+
+    /// Called before each row: opens the toggle when this row is the first one behind it.
+    fn row(&mut self, h: &mut Html) {
+        if self.at == Some(self.written) {
+            h.raw_trusted("</pre>")
+                .show_all(self.total)
+                .raw_trusted("<pre class=\"")
+                .raw_trusted(self.class)
+                .raw_trusted(" cont\">");
+        }
+        self.written += 1;
+    }
+
+    /// Closes the toggle after the diff's `<pre>` when one was opened.
+    fn close(&self, h: &mut Html) {
+        if self.at.is_some_and(|at| at < self.written) {
+            h.raw_trusted("</details>");
+        }
+    }
 }
 
 /// One hunk the harness reported: `@@` header and prefixed lines.
@@ -80,13 +130,14 @@ fn hunk_rows(hunk: &DiffHunk, rows: &mut Vec<Row>) {
 
 /// Writes the rows: each side highlighted in order for `lang`, changed words marked in paired
 /// lines.
-fn push_rows(h: &mut Html, rows: &[Row], lang: Option<&'static Language>) {
+fn push_rows(h: &mut Html, rows: &[Row], lang: Option<&'static Language>, fold: &mut Fold) {
     let mut old = Highlighter::new(lang);
     let mut new = Highlighter::new(lang);
     let mut i = 0;
     while i < rows.len() {
         match &rows[i] {
             Row::Hunk(text) => {
+                fold.row(h);
                 h.raw_trusted("<span class=\"hunk\">")
                     .text(text)
                     .raw_trusted("\n</span>");
@@ -101,6 +152,7 @@ fn push_rows(h: &mut Html, rows: &[Row], lang: Option<&'static Language>) {
                     old.line(l);
                 }
                 let segs = new.line(l);
+                fold.row(h);
                 push_line(h, ' ', l, segs, &[]);
                 if in_step {
                     old.catch_up(&new);
@@ -119,11 +171,13 @@ fn push_rows(h: &mut Html, rows: &[Row], lang: Option<&'static Language>) {
                 for (k, l) in dels.iter().enumerate() {
                     let segs = old.line(l);
                     let m = marks.get(k).map_or(&[][..], |m| &m.0[..]);
+                    fold.row(h);
                     push_line(h, '-', l, segs, m);
                 }
                 for (k, l) in adds.iter().enumerate() {
                     let segs = new.line(l);
                     let m = marks.get(k).map_or(&[][..], |m| &m.1[..]);
+                    fold.row(h);
                     push_line(h, '+', l, segs, m);
                 }
                 i += dels.len() + adds.len();

@@ -12,9 +12,31 @@ use crate::sanitize::{is_invisible, visible_code};
 #[derive(Debug, Default)]
 pub(crate) struct Html {
     buf: String,
+    /// `--full`: the "show all N lines" toggles of long outputs and diffs start open.
+    toggles_open: bool,
 }
 
 impl Html {
+    /// A buffer whose "show all" toggles start open (`--full`) or closed.
+    pub(crate) fn with_toggles_open(open: bool) -> Html {
+        Html {
+            buf: String::new(),
+            toggles_open: open,
+        }
+    }
+
+    /// Opens the toggle that holds the rest of a long output or diff of `total` lines: closed
+    /// on load unless `--full`.
+    pub(crate) fn show_all(&mut self, total: usize) -> &mut Html {
+        self.raw_trusted(if self.toggles_open {
+            "<details class=\"more\" open><summary>show all "
+        } else {
+            "<details class=\"more\"><summary>show all "
+        })
+        .num(total)
+        .raw_trusted(" lines</summary>")
+    }
+
     /// Appends untrusted text for a text node. An invisible character (a tag character, a
     /// zero-width space, a bidi control) is written as a marked, visible `<U+E0049>`.
     pub(crate) fn text(&mut self, s: &str) -> &mut Html {

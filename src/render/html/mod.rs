@@ -96,6 +96,12 @@ impl HtmlRenderer {
         }
     }
 
+    /// `--full`: the "show all N lines" toggles of long outputs and diffs start open.
+    pub(crate) fn toggles_open(mut self, open: bool) -> HtmlRenderer {
+        self.buf = Html::with_toggles_open(open);
+        self
+    }
+
     /// Writes what the buffer holds and empties it.
     fn flush_buf(&mut self, out: &mut dyn Write) -> io::Result<()> {
         out.write_all(self.buf.as_str().as_bytes())?;

@@ -5,7 +5,9 @@
 //! every card. So:
 //!
 //! 1. A tool call that failed or was denied is open.
-//! 2. A change is open: an edit or a write (its diff), a todo update (its checklist), a plan.
+//! 2. A change is open: an edit or a write (its diff), a todo update (its checklist), a plan. A
+//!    diff longer than [`DIFF_PREVIEW_LINES`] lines (a whole file written) shows its first lines
+//!    and a "show all N lines" toggle.
 //! 3. A sub-agent call is open: its report shows; its own transcript is folded.
 //! 4. A file read is folded: its summary names the file and how many lines came back.
 //! 5. Every other call is open. An output longer than [`PREVIEW_LINES`] lines shows its first
@@ -19,8 +21,7 @@
 use crate::model::tool_kind::ToolFamily;
 use crate::model::transcript::{ToolCall, ToolState};
 
-/// Lines of a long output shown before its "show all" toggle.
-pub(crate) const PREVIEW_LINES: usize = 10;
+pub(crate) use crate::render::{DIFF_PREVIEW_LINES, OUTPUT_PREVIEW_LINES as PREVIEW_LINES};
 
 /// Whether a tool call's card is open on load (rules 1–5 above).
 pub(crate) fn card_open(call: &ToolCall) -> bool {

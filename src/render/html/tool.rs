@@ -316,16 +316,9 @@ fn push_result(h: &mut Html, call: &ToolCall, output_text: &str) {
 fn push_pre(h: &mut Html, class: &'static str, text: &str, lang: Option<&'static Language>) {
     let body = text.strip_suffix('\n').unwrap_or(text);
     let mut hl = Highlighter::new(lang);
-    // Newlines found a block at a time (`split` and `match_indices` look for each on its own:
-    // a twentieth of a saved session's page).
-    let newlines = || memchr::memchr_iter(b'\n', body.as_bytes());
-    let total = newlines().count() + 1;
-    // A toggle that would hide two or three lines is not worth a click.
-    let cut = if total > PREVIEW_LINES + 3 {
-        newlines().nth(PREVIEW_LINES - 1)
-    } else {
-        None
-    };
+    // A toggle that would hide two or three lines is not worth a click (`preview` says 0 more).
+    let (shown, more) = crate::render::preview(text, PREVIEW_LINES);
+    let cut = (more > 0).then(|| shown.len() - 1);
     let numbered = lang.is_some() && is_numbered(body);
     let mut part = |h: &mut Html, text: &str, class: &str| {
         h.raw_trusted("<pre class=\"").raw_trusted(class);
@@ -344,9 +337,7 @@ fn push_pre(h: &mut Html, class: &'static str, text: &str, lang: Option<&'static
         None => part(h, body, class),
         Some(at) => {
             part(h, &body[..at], class);
-            h.raw_trusted("<details class=\"more\"><summary>show all ")
-                .num(total)
-                .raw_trusted(" lines</summary>");
+            h.show_all(PREVIEW_LINES + more);
             part(h, &body[at + 1..], &format!("{class} cont"));
             h.raw_trusted("</details>");
         }

@@ -39,6 +39,8 @@ use escape::{fenced, html, inline, safe_markdown};
 
 /// The Markdown renderer.
 pub(crate) struct MarkdownRenderer {
+    /// `--full`: long outputs and diffs whole, not their first lines.
+    full: bool,
     thinking: bool,
     context: bool,
     /// `--debug`: each line nothing understood is shown where it came, not only counted.
@@ -47,9 +49,10 @@ pub(crate) struct MarkdownRenderer {
 }
 
 impl MarkdownRenderer {
-    /// A renderer for the run's settings (`--thinking`, `--context`).
+    /// A renderer for the run's settings (`--full`, `--thinking`, `--context`).
     pub(crate) fn new(settings: &RenderOptions) -> MarkdownRenderer {
         MarkdownRenderer {
+            full: settings.full,
             thinking: settings.thinking,
             context: settings.context,
             debug: settings.debug,
@@ -197,7 +200,7 @@ impl MarkdownRenderer {
             "<details>\n<summary>{}{status}</summary>\n\n",
             html(&line)
         ));
-        call_input(out, call);
+        self.call_input(out, call);
         if self.context {
             if let Some(body) = call.skill.as_ref().and_then(|s| s.body.as_deref()) {
                 collapsed(out, "Skill body", body);
@@ -221,11 +224,11 @@ impl MarkdownRenderer {
                 // A denial's error is its message, shown above already.
                 if call.denied.as_deref().map(str::trim) != Some(text.trim()) {
                     out.push_str("**Error:**\n\n");
-                    fenced(out, "text", &strip(&text));
+                    self.output(out, &strip(&text));
                 }
                 if let Some(output) = crate::render::summary::output_beside_error(call) {
                     out.push_str("**Output:**\n\n");
-                    fenced(out, "text", &strip(&output));
+                    self.output(out, &strip(&output));
                 }
             }
             // The sub-agent's own summary is in its block; a hand-back that wraps it adds only
@@ -244,7 +247,7 @@ impl MarkdownRenderer {
                 if !text.trim().is_empty() {
                     out.push_str("**Result:**\n\n");
                     // Terminal colours are noise in Markdown: the words stay.
-                    fenced(out, "text", &strip(&text));
+                    self.output(out, &strip(&text));
                 }
             }
             ToolState::Pending | ToolState::ApprovalPending | ToolState::Running => {}
@@ -317,37 +320,62 @@ impl MarkdownRenderer {
     }
 }
 
-/// A call's input, shaped by what the call does: an edit's diff, a plan, a command, a
-/// checklist, or the input as JSON.
-fn call_input(out: &mut String, call: &ToolCall) {
-    match call.kind.input_shape() {
-        InputShape::FileChange(change) => {
-            let mut d = String::new();
-            let p = change.path;
-            if !p.is_empty() {
-                d.push_str(&format!("--- {p}\n+++ {p}\n"));
-            }
-            for l in change.diff(0) {
-                match l {
-                    DiffLine::Gap => d.push_str("@@\n"),
-                    DiffLine::Ctx(s) => d.push_str(&format!(" {s}\n")),
-                    DiffLine::Del(s) => d.push_str(&format!("-{s}\n")),
-                    DiffLine::Add(s) => d.push_str(&format!("+{s}\n")),
+impl MarkdownRenderer {
+    /// A fenced block of a long `text` cut to its first `max` lines (unless `--full`), then a
+    /// line saying how many lines were left out and the option that shows them. The JSONL and
+    /// the HTML page keep them all.
+    fn preview(&self, out: &mut String, lang: &str, text: &str, max: usize) {
+        let (shown, more) = if self.full {
+            (text, 0)
+        } else {
+            super::preview(text, max)
+        };
+        fenced(out, lang, shown);
+        if more > 0 {
+            out.push_str(&format!("*… {more} more lines (--full shows them)*\n\n"));
+        }
+    }
+
+    /// A tool's output or error text, previewed.
+    fn output(&self, out: &mut String, text: &str) {
+        self.preview(out, "text", text, super::OUTPUT_PREVIEW_LINES);
+    }
+
+    /// A call's input, shaped by what the call does: an edit's diff (previewed), a plan, a
+    /// command, a checklist, or the input as JSON.
+    fn call_input(&self, out: &mut String, call: &ToolCall) {
+        match call.kind.input_shape() {
+            InputShape::FileChange(change) => {
+                let mut d = String::new();
+                let p = change.path;
+                if !p.is_empty() {
+                    d.push_str(&format!("--- {p}\n+++ {p}\n"));
                 }
+                for l in change.diff(0) {
+                    match l {
+                        DiffLine::Gap => d.push_str("@@\n"),
+                        DiffLine::Ctx(s) => d.push_str(&format!(" {s}\n")),
+                        DiffLine::Del(s) => d.push_str(&format!("-{s}\n")),
+                        DiffLine::Add(s) => d.push_str(&format!("+{s}\n")),
+                    }
+                }
+                self.preview(out, "diff", &d, super::DIFF_PREVIEW_LINES);
             }
-            fenced(out, "diff", &d);
-        }
-        InputShape::Plan(plan) if !plan.trim().is_empty() => {
-            out.push_str(&safe_markdown(plan));
-            out.push('\n');
-        }
-        InputShape::Command { command, .. } => fenced(out, "sh", command),
-        InputShape::Checklist(items) => checklist(out, items),
-        InputShape::Plan(_) | InputShape::Subagent | InputShape::Answer | InputShape::Fields => {
-            // The sub-agent block below shows its prompt.
-            let json = serde_json::to_string_pretty(&call.input).unwrap_or_default();
-            if call.subagent.is_none() && json != "{}" && json != "null" {
-                fenced(out, "json", &json);
+            InputShape::Plan(plan) if !plan.trim().is_empty() => {
+                out.push_str(&safe_markdown(plan));
+                out.push('\n');
+            }
+            InputShape::Command { command, .. } => fenced(out, "sh", command),
+            InputShape::Checklist(items) => checklist(out, items),
+            InputShape::Plan(_)
+            | InputShape::Subagent
+            | InputShape::Answer
+            | InputShape::Fields => {
+                // The sub-agent block below shows its prompt.
+                let json = serde_json::to_string_pretty(&call.input).unwrap_or_default();
+                if call.subagent.is_none() && json != "{}" && json != "null" {
+                    fenced(out, "json", &json);
+                }
             }
         }
     }
