@@ -15,6 +15,8 @@ pub(crate) mod hooks;
 /// A bounded memory of the ids an input has shown.
 pub(crate) mod recent;
 pub(crate) mod session;
+/// Why a turn is synthetic (§4 rows 3 and 4).
+pub(crate) mod synthetic;
 /// Instants read and written through `jiff`.
 pub(crate) mod time;
 /// A tool call, its result, and what a reader is shown of it.

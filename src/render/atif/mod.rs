@@ -181,7 +181,7 @@ impl AtifRenderer {
             "generator": format!("scribe {}", env!("CARGO_PKG_VERSION")),
             "source": self.source,
             "file": self.file,
-            "input": {"lines": summary.lines, "debug": summary.debug, "errors": summary.errors},
+            "input": {"debug": summary.debug, "errors": summary.errors},
             "sessions": self.sessions,
         });
         let mut text = Vec::new();
