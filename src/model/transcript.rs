@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::session::{SessionSnapshot, SystemNotice};
-pub(crate) use super::tool_call::{CallResult, Caller, NonText, ToolCall, ToolState, output_text};
 pub(crate) use super::synthetic::SyntheticReason;
+pub(crate) use super::tool_call::{CallResult, Caller, NonText, ToolCall, ToolState, output_text};
 pub(crate) use super::tool_kind::{ResultFacts, ToolKind};
 
 /// One transcript entry: a user message or one whole assistant message (all its content-block

@@ -20,6 +20,7 @@ mod notice;
 mod step;
 mod wire;
 
+use super::totals::Totals;
 use super::{Render, Summary};
 use crate::model::Header;
 use crate::model::session::SessionSnapshot;
@@ -80,8 +81,9 @@ pub(crate) struct AtifRenderer {
     /// Sub-agent trajectory ids taken in this document.
     taken: HashSet<String>,
     totals: FinalMetrics,
-    /// The last total cost a result reported.
-    cost: Option<f64>,
+    /// The cost as every view counts it (results' own costs, else a saved session's
+    /// `cost-state` record).
+    costs: Totals,
     /// The model of the first agent step, when no snapshot names one.
     first_model: Option<String>,
 }
@@ -97,7 +99,7 @@ impl Default for AtifRenderer {
             debug: Spool::new(),
             taken: HashSet::default(),
             totals: FinalMetrics::default(),
-            cost: None,
+            costs: Totals::default(),
             first_model: None,
         }
     }
@@ -227,9 +229,7 @@ impl Render for AtifRenderer {
             }
             TranscriptItem::Turn(t) => self.step(|s| s.turn(t, step_id)),
             TranscriptItem::Notice(n) => {
-                if let Some(c) = notice::when_and_cost(n).1 {
-                    self.cost = Some(c);
-                }
+                self.costs.add(n);
                 self.step(|s| s.notice(n, step_id))
             }
             TranscriptItem::Debug(d) => self.debug.push(&**d),
@@ -258,7 +258,9 @@ impl Render for AtifRenderer {
             self.subagents.write_array(out)?;
         }
         let totals = FinalMetrics {
-            total_cost_usd: self.cost,
+            // A sum of the runs' costs, rounded to a billionth of a dollar so that float noise
+            // (0.15000000000000002) is not written.
+            total_cost_usd: self.costs.own_cost().map(|c| (c * 1e9).round() / 1e9),
             total_steps: self.steps.count,
             ..self.totals
         };
