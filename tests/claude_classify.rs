@@ -287,3 +287,42 @@ fn a_streams_snapshot_takes_its_time_from_the_first_timed_message() {
     assert_eq!(recs[1]["kind"], "session");
     assert!(recs[1].get("updatedAt").is_none(), "{}", recs[1]);
 }
+
+/// §4 "On isSynthetic": in a saved session the flag is `isMeta || isVisibleInTranscriptOnly`.
+/// Plain words under either flag are synthetic context (no tag in them to classify by); the
+/// same words unflagged are the person's prompt.
+#[test]
+fn a_saved_sessions_is_meta_or_visible_in_transcript_only_is_the_synthetic_flag() {
+    let row = |uuid: &str, parent: Value, text: &str, flag: Option<&str>| {
+        let mut v = json!({"parentUuid":parent,"isSidechain":false,"type":"user","uuid":uuid,
+            "message":{"role":"user","content":text},"timestamp":"2026-01-02T09:10:00.000Z",
+            "sessionId":"5e55a0e1-0000-4000-8000-000000000009","cwd":"/w","version":"2.1.0",
+            "userType":"external"});
+        if let Some(f) = flag {
+            v[f] = json!(true);
+        }
+        v.to_string() + "\n"
+    };
+    let input = [
+        row("c1", Value::Null, "a plain prompt", None),
+        row(
+            "c2",
+            json!("c1"),
+            "shown in the transcript only",
+            Some("isVisibleInTranscriptOnly"),
+        ),
+        row("c3", json!("c2"), "meta words", Some("isMeta")),
+    ]
+    .concat();
+    let recs = records(&input);
+    assert_eq!(recs[0]["source"], "claude-session", "{recs:?}");
+    let origins: Vec<&Value> = user_turns(&recs)
+        .iter()
+        .map(|t| &t["origin"]["kind"])
+        .collect();
+    assert_eq!(
+        origins,
+        ["user-input", "synthetic", "synthetic"],
+        "{recs:?}"
+    );
+}
