@@ -326,3 +326,35 @@ fn a_saved_sessions_is_meta_or_visible_in_transcript_only_is_the_synthetic_flag(
         "{recs:?}"
     );
 }
+
+/// §14 ingest 4: `task_notification` flips the record's status to the word it states,
+/// `stopped` as well as `completed` and `failed`.
+#[test]
+fn a_stopped_task_notification_stops_the_agent_calls_record() {
+    let task = |subtype: &str, extra: Value| {
+        let mut v = json!({"type":"system","subtype":subtype,"task_id":"t1","tool_use_id":"toolu_A",
+            "description":"look around","session_id":"s1","uuid":subtype});
+        if let (Some(o), Some(e)) = (v.as_object_mut(), extra.as_object()) {
+            o.extend(e.clone());
+        }
+        v
+    };
+    let input = stream(&[
+        call_of(
+            "toolu_A",
+            "Agent",
+            json!({"description":"look around","prompt":"look"}),
+        ),
+        task("task_started", json!({})),
+        task(
+            "task_notification",
+            json!({"status":"stopped","output_file":"/tmp/t1","summary":"stopped by the user"}),
+        ),
+    ]);
+    let recs = records(&input);
+    assert_eq!(
+        call(&recs, "toolu_A")["subagent"]["status"],
+        "stopped",
+        "{recs:?}"
+    );
+}
