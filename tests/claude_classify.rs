@@ -287,3 +287,74 @@ fn a_streams_snapshot_takes_its_time_from_the_first_timed_message() {
     assert_eq!(recs[1]["kind"], "session");
     assert!(recs[1].get("updatedAt").is_none(), "{}", recs[1]);
 }
+
+/// §4 "On isSynthetic": in a saved session the flag is `isMeta || isVisibleInTranscriptOnly`.
+/// Plain words under either flag are synthetic context (no tag in them to classify by); the
+/// same words unflagged are the person's prompt.
+#[test]
+fn a_saved_sessions_is_meta_or_visible_in_transcript_only_is_the_synthetic_flag() {
+    let row = |uuid: &str, parent: Value, text: &str, flag: Option<&str>| {
+        let mut v = json!({"parentUuid":parent,"isSidechain":false,"type":"user","uuid":uuid,
+            "message":{"role":"user","content":text},"timestamp":"2026-01-02T09:10:00.000Z",
+            "sessionId":"5e55a0e1-0000-4000-8000-000000000009","cwd":"/w","version":"2.1.0",
+            "userType":"external"});
+        if let Some(f) = flag {
+            v[f] = json!(true);
+        }
+        v.to_string() + "\n"
+    };
+    let input = [
+        row("c1", Value::Null, "a plain prompt", None),
+        row(
+            "c2",
+            json!("c1"),
+            "shown in the transcript only",
+            Some("isVisibleInTranscriptOnly"),
+        ),
+        row("c3", json!("c2"), "meta words", Some("isMeta")),
+    ]
+    .concat();
+    let recs = records(&input);
+    assert_eq!(recs[0]["source"], "claude-session", "{recs:?}");
+    let origins: Vec<&Value> = user_turns(&recs)
+        .iter()
+        .map(|t| &t["origin"]["kind"])
+        .collect();
+    assert_eq!(
+        origins,
+        ["user-input", "synthetic", "synthetic"],
+        "{recs:?}"
+    );
+}
+
+/// §14 ingest 4: `task_notification` flips the record's status to the word it states,
+/// `stopped` as well as `completed` and `failed`.
+#[test]
+fn a_stopped_task_notification_stops_the_agent_calls_record() {
+    let task = |subtype: &str, extra: Value| {
+        let mut v = json!({"type":"system","subtype":subtype,"task_id":"t1","tool_use_id":"toolu_A",
+            "description":"look around","session_id":"s1","uuid":subtype});
+        if let (Some(o), Some(e)) = (v.as_object_mut(), extra.as_object()) {
+            o.extend(e.clone());
+        }
+        v
+    };
+    let input = stream(&[
+        call_of(
+            "toolu_A",
+            "Agent",
+            json!({"description":"look around","prompt":"look"}),
+        ),
+        task("task_started", json!({})),
+        task(
+            "task_notification",
+            json!({"status":"stopped","output_file":"/tmp/t1","summary":"stopped by the user"}),
+        ),
+    ]);
+    let recs = records(&input);
+    assert_eq!(
+        call(&recs, "toolu_A")["subagent"]["status"],
+        "stopped",
+        "{recs:?}"
+    );
+}

@@ -155,3 +155,31 @@ fn text_and_markdown_word_waiting_and_running_apart() {
     );
     assert!(!md.contains("failed"), "{md}");
 }
+
+/// A status the tool lifecycle does not name (`pending → in_progress → completed | failed`)
+/// means the call is in progress: `running`, neither still `pending` nor finished, the word
+/// kept in its sidecar.
+#[test]
+fn an_unknown_tool_status_means_in_progress() {
+    let call = json!({"sessionUpdate": "tool_call", "toolCallId": "c1", "status": "pending",
+                      "kind": "execute", "title": "ls", "rawInput": {"command": "ls"}});
+    let input = [
+        update(1, call),
+        update(
+            2,
+            json!({"sessionUpdate": "tool_call_update", "toolCallId": "c1", "status": "queued_2"}),
+        ),
+    ]
+    .concat();
+    let out = stdout_of(&["--to", "jsonl", "--from", "qwen-daemon", "-"], input);
+    let recs = json_lines(out.as_bytes());
+    let c = recs
+        .iter()
+        .filter(|r| r["kind"] == "turn")
+        .flat_map(|t| t["parts"].as_array().into_iter().flatten())
+        .map(|p| &p["call"])
+        .find(|c| c["toolCallId"] == "c1")
+        .expect("the call");
+    assert_eq!(c["state"], "running", "{c}");
+    assert_eq!(c["sidecar"]["status"], "queued_2", "{c}");
+}

@@ -119,3 +119,26 @@ fn the_upstream_vector_leaks_nothing_with_debug() {
     }
     assert!(stdout_of(&["--to", "jsonl"], vector).contains(forbidden));
 }
+
+/// A `turn_complete` without its `stopReason` (the field the daemon's event list gives every
+/// turn end, and the only one saying how the turn ended) is a malformed payload: a `debug`
+/// record keeping its line, not a `success` result the input never stated.
+#[test]
+fn a_turn_end_without_its_stop_reason_states_no_outcome() {
+    let prompt = update(
+        1,
+        json!({"sessionUpdate": "user_message_chunk", "content": {"type": "text", "text": "hi"}}),
+    );
+    let end = json!({"id": 2, "v": 1, "type": "turn_complete", "data": {"sessionId": "s"}});
+    let input = format!("{prompt}event: turn_complete\nid: 2\ndata: {end}\n\n");
+    let out = stdout_of(&["--to", "jsonl", "--from", "qwen-daemon", "-"], input);
+    let recs = json_lines(out.as_bytes());
+    assert!(
+        recs.iter().all(|r| r["notice"]["kind"] != "result"),
+        "no outcome is made up: {out}"
+    );
+    let debug: Vec<&Value> = recs.iter().filter(|r| r["kind"] == "debug").collect();
+    assert_eq!(debug.len(), 1, "{out}");
+    assert_eq!(debug[0]["malformed"], true, "{out}");
+    assert!(debug[0]["raw"].as_str().unwrap().contains("turn_complete"));
+}

@@ -235,6 +235,36 @@ fn subagent_turns_nest_under_their_agent_call_recursively() {
     assert_eq!(deepest[1]["parentTaskId"], "toolu_inner_agent");
 }
 
+/// A sub-agent's sub-agent is drawn inside its parent's transcript, one level deeper, in every
+/// view that draws sub-agent work: the inner prompt sits in more open `<details>` than the
+/// outer one in HTML and Markdown, and is indented further in the full text view.
+#[test]
+fn a_nested_subagent_is_drawn_inside_its_parent_in_every_view() {
+    let file = sample("claude-stream/fold-subagent.jsonl");
+    let view = |args: &[&str]| {
+        let out = scribe().args(args).arg(&file).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let (outer, inner) = ("Count the Rust files.", "Run find.");
+    for to in ["html", "md"] {
+        let page = view(&["--to", to]);
+        let depth = |needle: &str| {
+            let before = &page[..page
+                .rfind(needle)
+                .unwrap_or_else(|| panic!("{to}: {needle}"))];
+            before.matches("<details").count() - before.matches("</details>").count()
+        };
+        assert!(depth(inner) > depth(outer), "--to {to}: {page}");
+    }
+    let text = view(&["--to", "text", "--full", "--color", "never"]);
+    let indent = |needle: &str| {
+        let line = text.lines().find(|l| l.contains(needle)).expect(needle);
+        line.len() - line.trim_start().len()
+    };
+    assert!(indent(inner) > indent(outer), "{text}");
+}
+
 // §14 step 7 and the skill mechanics of §6
 #[test]
 fn skill_call_gets_its_name_and_body() {

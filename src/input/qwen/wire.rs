@@ -322,7 +322,7 @@ pub(super) const REQUIRED: &[(&str, &[&str])] = &[
     ("channel_delivery_result", &[]),
     ("user_shell_command", &["command"]),
     ("user_shell_result", &[]),
-    ("turn_complete", &[]),
+    ("turn_complete", &["stopReason"]),
     ("turn_error", &[]),
     ("session_rewound", &[]),
     ("session_branched", &[]),
