@@ -169,6 +169,29 @@ impl InputDriver<'_> {
         Ok(!matches!(self.state, State::Stopped))
     }
 
+    /// [`Self::take`] for a line read from the input: a line that holds several JSON records glued
+    /// together (`input::glued`) is said once and taken as that many lines.
+    pub(super) fn take_parts(
+        &mut self,
+        line: InputLine,
+        errors: u64,
+        sink: &mut dyn Delivery,
+        diag: &mut Diagnostics,
+    ) -> Result<bool> {
+        let Some(parts) = input::glued::parts(&line) else {
+            return self.take(line, errors, sink, diag);
+        };
+        diag.warning(self.name, line.number, &input::glued::notice(parts.len()));
+        let mut errors = errors;
+        for part in parts {
+            if !self.take(part, errors, sink, diag)? {
+                return Ok(false);
+            }
+            errors = diag.errors();
+        }
+        Ok(true)
+    }
+
     /// Counts lines in a row that raised an input error; past `MAX_BAD_RUN` the input is not
     /// JSON Lines.
     pub(super) fn count_bad(&mut self, bad: bool, diag: &mut Diagnostics) -> Result<()> {

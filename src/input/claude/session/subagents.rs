@@ -147,7 +147,15 @@ pub(crate) fn load(p: &Path, report: &mut Report<'_>) -> Option<Agent> {
                 if line.lossy {
                     sub.error(line.number, "invalid UTF-8 (replaced with U+FFFD)");
                 }
-                log.line(&line, line.offset, &mut sub, true);
+                match crate::input::glued::parts(&line) {
+                    Some(parts) => {
+                        sub.warning(line.number, &crate::input::glued::notice(parts.len()));
+                        for part in parts {
+                            log.line(&part, part.offset, &mut sub, true);
+                        }
+                    }
+                    None => log.line(&line, line.offset, &mut sub, true),
+                }
             }
             Ok(None) => break,
             Err(e) => {
