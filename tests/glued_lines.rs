@@ -1,0 +1,119 @@
+//! A line that holds several JSON records glued together (a write race lost the newline between
+//! them: `{…}{…}`) is read as that many lines of the same number, with one warning, in a saved
+//! session (read from its file and from standard input) and in a stream.
+
+use serde_json::Value;
+
+use crate::util::{json_lines, scribe};
+
+/// The fields every row of the small session shares (the shape Claude Code 2.1.x writes).
+const COMMON: &str = r#""isSidechain":false,"userType":"external","cwd":"/home/u/app","sessionId":"5e55a0e1-0000-4000-8000-0000000000aa","version":"2.1.7","gitBranch":"main","timestamp":"2026-01-19T15:46:21.800Z""#;
+
+/// A saved session whose line 2 holds the answer and a `file-history-snapshot` glued together,
+/// as a real session's line does; the conversation goes on after it.
+fn session() -> String {
+    let prompt = format!(
+        r#"{{"parentUuid":null,{COMMON},"type":"user","message":{{"role":"user","content":"Is there any duplication?"}},"uuid":"u1"}}"#
+    );
+    let answer = format!(
+        r#"{{"parentUuid":"u1",{COMMON},"message":{{"model":"claude-opus-4-5-20251101","id":"msg_1","type":"message","role":"assistant","content":[{{"type":"text","text":"No duplication: two distinct functions."}}],"stop_reason":null,"usage":{{"input_tokens":10,"output_tokens":5}}}},"requestId":"req_1","type":"assistant","uuid":"a1"}}"#
+    );
+    let snapshot = r#"{"type":"file-history-snapshot","messageId":"u2","snapshot":{"messageId":"u2","trackedFileBackups":{},"timestamp":"2026-01-19T18:31:26.967Z"},"isSnapshotUpdate":false}"#;
+    let next = format!(
+        r#"{{"parentUuid":"a1",{COMMON},"type":"user","message":{{"role":"user","content":"Thanks, carry on."}},"uuid":"u2"}}"#
+    );
+    format!("{prompt}\n{answer}{snapshot}\n{next}\n")
+}
+
+/// A Claude stream whose answer and result are glued together on line 3.
+fn stream() -> String {
+    let init =
+        r#"{"type":"system","subtype":"init","session_id":"s1","model":"m","tools":[],"cwd":"/w"}"#;
+    let user = r#"{"type":"user","message":{"role":"user","content":"Is there any duplication?"},"session_id":"s1"}"#;
+    let answer = r#"{"type":"assistant","message":{"id":"msg_1","role":"assistant","content":[{"type":"text","text":"No duplication: two distinct functions."}]},"session_id":"s1"}"#;
+    let result = r#"{"type":"result","subtype":"success","is_error":false,"result":"No duplication: two distinct functions.","session_id":"s1","duration_ms":5,"num_turns":1}"#;
+    format!("{init}\n{user}\n{answer}{result}\n")
+}
+
+/// Runs scribe `--to <to>` on `input`, from a file when `from_file`, else on standard input:
+/// stdout and stderr.
+fn run(input: &str, to: &str, from_file: bool) -> (String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("glued.jsonl");
+    std::fs::write(&path, input).unwrap();
+    let mut cmd = scribe();
+    cmd.args(["--to", to]);
+    let out = match from_file {
+        true => cmd.arg(&path).output().unwrap(),
+        false => cmd.write_stdin(input).output().unwrap(),
+    };
+    assert!(out.status.success(), "{out:?}");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Asserts that the answer reached the JSONL and the text, that no record is `debug`, and that
+/// stderr says once that line `line` held two records.
+fn assert_read_whole(input: &str, line: u64, from_file: bool) {
+    let (jsonl, err) = run(input, "jsonl", from_file);
+    let records = json_lines(jsonl.as_bytes());
+    assert!(
+        !records.iter().any(|r| r["kind"] == "debug"),
+        "no debug record: {jsonl}"
+    );
+    let said = |r: &Value| {
+        r.to_string()
+            .contains("No duplication: two distinct functions.")
+    };
+    assert!(
+        records.iter().any(said),
+        "the answer is in the JSONL: {jsonl}"
+    );
+    let glued: Vec<&str> = err.lines().filter(|l| l.contains("glued")).collect();
+    assert_eq!(glued.len(), 1, "said once: {err}");
+    assert!(
+        glued[0].contains(&format!(":{line}: 2 JSON records glued together")),
+        "{err}"
+    );
+    let (text, _) = run(input, "text", from_file);
+    assert!(
+        text.contains("No duplication: two distinct functions."),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_saved_session_reads_both_records_of_a_glued_line_from_its_file() {
+    assert_read_whole(&session(), 2, true);
+    let (text, _) = run(&session(), "text", true);
+    assert!(
+        text.contains("Thanks, carry on."),
+        "the chain goes on: {text}"
+    );
+}
+
+#[test]
+fn a_saved_session_reads_both_records_of_a_glued_line_from_standard_input() {
+    assert_read_whole(&session(), 2, false);
+}
+
+#[test]
+fn a_stream_reads_both_records_of_a_glued_line() {
+    assert_read_whole(&stream(), 3, false);
+}
+
+/// A value followed by anything but JSON is one broken line, kept whole as a `debug` record.
+#[test]
+fn glued_values_followed_by_other_text_stay_one_broken_line() {
+    let input = stream().replace("\"num_turns\":1}\n", "\"num_turns\":1} trailing\n");
+    let (jsonl, err) = run(&input, "jsonl", false);
+    let debug: Vec<Value> = json_lines(jsonl.as_bytes())
+        .into_iter()
+        .filter(|r| r["kind"] == "debug")
+        .collect();
+    assert_eq!(debug.len(), 1, "{jsonl}");
+    assert!(debug[0].to_string().contains("trailing"), "{jsonl}");
+    assert!(!err.contains("glued"), "{err}");
+}
