@@ -84,19 +84,18 @@ fn assert_read_whole(input: &str, line: u64, from_file: bool) {
     );
 }
 
+/// Read from its file, pass 2 reads each record again at the offset where it begins; read from
+/// standard input, from its spool.
 #[test]
-fn a_saved_session_reads_both_records_of_a_glued_line_from_its_file() {
-    assert_read_whole(&session(), 2, true);
-    let (text, _) = run(&session(), "text", true);
-    assert!(
-        text.contains("Thanks, carry on."),
-        "the chain goes on: {text}"
-    );
-}
-
-#[test]
-fn a_saved_session_reads_both_records_of_a_glued_line_from_standard_input() {
-    assert_read_whole(&session(), 2, false);
+fn a_saved_session_reads_both_records_of_a_glued_line_from_a_file_or_standard_input() {
+    for from_file in [true, false] {
+        assert_read_whole(&session(), 2, from_file);
+        let (text, _) = run(&session(), "text", from_file);
+        assert!(
+            text.contains("Thanks, carry on."),
+            "the chain goes on: {text}"
+        );
+    }
 }
 
 #[test]

@@ -344,7 +344,7 @@ impl<'a> InputDriver<'a> {
                     "invalid UTF-8 (replaced with U+FFFD)",
                 );
             }
-            if !self.take_parts(line, errors, sink, diag)? {
+            if !self.take(line, errors, sink, diag)? {
                 break;
             }
         }

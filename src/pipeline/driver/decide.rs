@@ -154,6 +154,8 @@ impl InputDriver<'_> {
 
     /// Hands one line to the input's state, then stops at `--strict`'s first error or after a
     /// run of bad lines (`errors`: the count before the line). False once the input is stopped.
+    /// A line that holds several JSON records glued together (`input::glued`) is said once and
+    /// handed on as that many lines.
     pub(super) fn take(
         &mut self,
         line: InputLine,
@@ -161,30 +163,21 @@ impl InputDriver<'_> {
         sink: &mut dyn Delivery,
         diag: &mut Diagnostics,
     ) -> Result<bool> {
-        self.line(line, sink, diag)?;
-        if diag.must_stop() {
-            return Err(StrictStop.into());
-        }
-        self.count_bad(diag.errors() > errors, diag)?;
-        Ok(!matches!(self.state, State::Stopped))
-    }
-
-    /// [`Self::take`] for a line read from the input: a line that holds several JSON records glued
-    /// together (`input::glued`) is said once and taken as that many lines.
-    pub(super) fn take_parts(
-        &mut self,
-        line: InputLine,
-        errors: u64,
-        sink: &mut dyn Delivery,
-        diag: &mut Diagnostics,
-    ) -> Result<bool> {
-        let Some(parts) = input::glued::parts(&line) else {
-            return self.take(line, errors, sink, diag);
+        let parts = match input::glued::parts(&line) {
+            Some(parts) => {
+                diag.warning(self.name, line.number, &input::glued::notice(parts.len()));
+                parts
+            }
+            None => vec![line],
         };
-        diag.warning(self.name, line.number, &input::glued::notice(parts.len()));
         let mut errors = errors;
         for part in parts {
-            if !self.take(part, errors, sink, diag)? {
+            self.line(part, sink, diag)?;
+            if diag.must_stop() {
+                return Err(StrictStop.into());
+            }
+            self.count_bad(diag.errors() > errors, diag)?;
+            if matches!(self.state, State::Stopped) {
                 return Ok(false);
             }
             errors = diag.errors();
