@@ -116,3 +116,54 @@ fn glued_values_followed_by_other_text_stay_one_broken_line() {
     assert!(debug[0].to_string().contains("trailing"), "{jsonl}");
     assert!(!err.contains("glued"), "{err}");
 }
+
+/// Copies the sample session with sub-agents into `dir`, the sub-agent's lines 2 and 3 glued
+/// together when `glue`; returns the session file's path.
+fn session_with_subagent(dir: &std::path::Path, glue: bool) -> std::path::PathBuf {
+    let from = crate::util::sample("claude-session/subagents-new");
+    let id = "5e55a0e1-0000-4000-8000-000000000003";
+    let subagents = std::path::Path::new(id).join("subagents");
+    std::fs::create_dir_all(dir.join(&subagents)).unwrap();
+    for name in [
+        format!("{id}.jsonl"),
+        format!("{id}/subagents/agent-a0123456789abcdef.meta.json"),
+        format!("{id}/subagents/agent-a0123456789abcdef.jsonl"),
+        format!("{id}/subagents/agent-acompact-0123456789abcdef.jsonl"),
+    ] {
+        let mut text = std::fs::read_to_string(from.join(&name)).unwrap();
+        if glue && name.ends_with("agent-a0123456789abcdef.jsonl") {
+            let second = text.match_indices('\n').nth(1).unwrap().0;
+            text.remove(second);
+        }
+        std::fs::write(dir.join(&name), text).unwrap();
+    }
+    dir.join(format!("{id}.jsonl"))
+}
+
+/// A sub-agent's transcript, read beside its session, reads a glued line as its records: the
+/// output is the one of the file with the newline, and the warning names the sub-agent's file.
+#[test]
+fn a_subagent_file_reads_both_records_of_a_glued_line() {
+    let output = |glue: bool| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = session_with_subagent(dir.path(), glue);
+        let out = scribe()
+            .args(["--to", "jsonl"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let mut records = json_lines(&out.stdout);
+        records[0].as_object_mut().unwrap().remove("file");
+        (records, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (plain, _) = output(false);
+    let (glued, err) = output(true);
+    assert_eq!(glued, plain);
+    let said: Vec<&str> = err.lines().filter(|l| l.contains("glued")).collect();
+    assert_eq!(said.len(), 1, "{err}");
+    assert!(
+        said[0].contains("agent-a0123456789abcdef.jsonl:2: 2 JSON records glued together"),
+        "{err}"
+    );
+}

@@ -10,7 +10,7 @@ use crate::input::lines::NOT_IN_FILE;
 /// part's offset is where its value begins in the file, so a reader that reads rows again by
 /// offset finds it (the first value of the text from there on). A line whose bytes were not
 /// valid UTF-8 is not split: its text's offsets are not the file's.
-pub(crate) fn parts(line: &InputLine) -> Option<Vec<InputLine>> {
+fn parts(line: &InputLine) -> Option<Vec<InputLine>> {
     if line.lossy {
         return None;
     }
@@ -29,10 +29,21 @@ pub(crate) fn parts(line: &InputLine) -> Option<Vec<InputLine>> {
     Some(parts.collect())
 }
 
-/// The warning a glued line gets, once: how many records it held.
-pub(crate) fn notice(count: usize) -> String {
-    format!(
-        "{count} JSON records glued together on one line (no newline between them): each is read \
-         as a line of its own"
-    )
+/// `line` as the lines a reader takes: its records when it holds several glued together, said
+/// once through `warn` (line number, message), or else the line itself.
+pub(crate) fn split(line: InputLine, warn: impl FnOnce(u64, &str)) -> Vec<InputLine> {
+    match parts(&line) {
+        Some(parts) => {
+            warn(
+                line.number,
+                &format!(
+                    "{} JSON records glued together on one line (no newline between them): each \
+                     is read as a line of its own",
+                    parts.len()
+                ),
+            );
+            parts
+        }
+        None => vec![line],
+    }
 }

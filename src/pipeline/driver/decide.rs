@@ -163,13 +163,8 @@ impl InputDriver<'_> {
         sink: &mut dyn Delivery,
         diag: &mut Diagnostics,
     ) -> Result<bool> {
-        let parts = match input::glued::parts(&line) {
-            Some(parts) => {
-                diag.warning(self.name, line.number, &input::glued::notice(parts.len()));
-                parts
-            }
-            None => vec![line],
-        };
+        let name = self.name;
+        let parts = input::glued::split(line, |n, what| diag.warning(name, n, what));
         let mut errors = errors;
         for part in parts {
             self.line(part, sink, diag)?;
