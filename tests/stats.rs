@@ -125,21 +125,12 @@ fn stats_account_for_every_line_of_every_external2_file() {
 /// `debug` records external2 still holds, as (file suffix, raw kind as `--stats` names it, why
 /// no adapter reads them). The test fails when one of them is no longer a debug record, so the
 /// list only shrinks.
-pub(crate) const EXTERNAL2_DEBUG: &[(&str, &str, &str)] = &[
-    (
-        "entireio/cli/5a/c45bc32212/0/full.jsonl",
-        "(not JSON)",
-        "one physical line holds two records written at once (an assistant message and a \
-         file-history-snapshot, a write race of the tool that copied the session): kept whole \
-         as a debug record; the session reader reads one record a line",
-    ),
-    (
-        "docs/logs/20251222/143545-call-issue-ready-now-to.jsonl",
-        "type=system",
-        "an SDK wrapper's re-serialisation of stream-json, not Claude Code's output: its init \
+pub(crate) const EXTERNAL2_DEBUG: &[(&str, &str, &str)] = &[(
+    "docs/logs/20251222/143545-call-issue-ready-now-to.jsonl",
+    "type=system",
+    "an SDK wrapper's re-serialisation of stream-json, not Claude Code's output: its init \
          is nested under `message`, a shape no CLI writes",
-    ),
-];
+)];
 
 /// The `debug records by raw kind` of `--stats`, as (kind, count).
 fn debug_kinds(stderr: &str) -> Vec<(String, u64)> {

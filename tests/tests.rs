@@ -129,5 +129,7 @@ mod conformance_repro;
 mod conformance_fields;
 // No quadratic path: a 4x larger input takes well under 16x the time (issue 14 point 2).
 mod linear;
+// Lines holding several JSON records glued together, read as lines of their own.
+mod glued_lines;
 // --jobs N with -o DIR: the same files, names, index and stderr as one input at a time.
 mod jobs;

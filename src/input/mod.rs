@@ -40,6 +40,8 @@ pub(crate) mod fields;
 mod format;
 /// Google Gemini CLI: stream-json and saved chats.
 mod gemini;
+/// Lines that hold several JSON records glued together, split into lines of their own.
+pub(crate) mod glued;
 pub(crate) mod lines;
 /// The input layer's own way to report problems (the pipeline's diagnostics implement it).
 pub(crate) mod problems;

@@ -38,7 +38,7 @@ mod write;
 pub mod strategy;
 
 pub use lenient::{fill_from_str, from_str};
-pub use line::{parse_line, parse_next};
+pub use line::{glued_values, parse_line, parse_next};
 pub use scan::Scanner;
 pub use write::{RAW_JSON_TOKEN, escapes_in, write, write_str};
 

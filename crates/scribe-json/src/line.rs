@@ -39,6 +39,26 @@ pub fn parse_next(text: &str) -> serde_json::Result<(Value, usize)> {
     }
 }
 
+/// Where each value of a line that holds several JSON values glued together begins and ends
+/// (a write race lost the newline between two records: `{…}{…}`), or `None` for any other line.
+///
+/// Only a line where a closing brace meets an opening one (`}{`) is read again, so the lines every
+/// input is made of cost one substring search. The line must be JSON values and white space only:
+/// a value followed by anything else is no such line (it stays the error `parse_line` gives it).
+pub fn glued_values(text: &str) -> Option<Vec<std::ops::Range<usize>>> {
+    memchr::memmem::find(text.as_bytes(), b"}{")?;
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<serde::de::IgnoredAny>();
+    let mut ranges = Vec::new();
+    let mut end = 0;
+    while let Some(value) = stream.next() {
+        value.ok()?;
+        let start = end + (text[end..].len() - text[end..].trim_start().len());
+        end = stream.byte_offset();
+        ranges.push(start..end);
+    }
+    (ranges.len() > 1).then_some(ranges)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,5 +89,18 @@ mod tests {
         let (second, m) = parse_next(&text[n..]).unwrap();
         assert_eq!((second.to_string().as_str(), n + m), ("[2]", 12));
         assert!(parse_next("  ").is_err());
+    }
+
+    /// Values glued together are found with their bounds; one value, or values followed by
+    /// anything but white space, are not such a line.
+    #[test]
+    fn finds_values_glued_together() {
+        let text = r#"{"a":"}{"}{"b":[1]} [2]"#;
+        let got = glued_values(text).unwrap();
+        let parts: Vec<&str> = got.iter().map(|r| &text[r.clone()]).collect();
+        assert_eq!(parts, [r#"{"a":"}{"}"#, r#"{"b":[1]}"#, "[2]"]);
+        assert_eq!(glued_values(r#"{"a":"}{"}"#), None);
+        assert_eq!(glued_values(r#"{"a":1}{"b":2} x"#), None);
+        assert_eq!(glued_values(r#"{"a":1}{"b":"#), None);
     }
 }

@@ -17,7 +17,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::input::lines::LineReader;
-use crate::input::{Adapter, Report};
+use crate::input::{Adapter, Report, glued};
 use crate::model::event::{Event, EventKind};
 use crate::model::session::SystemNotice;
 use crate::model::transcript::TurnOrigin;
@@ -115,8 +115,11 @@ impl Branches {
         };
         let mut lines = LineReader::new(open()?);
         while let Ok(Some(l)) = lines.next_line() {
-            decoder.line(&l, &mut out, &mut report);
-            see(&mut out, &mut b);
+            // Read as the main pass reads it, so that the prompts are counted alike.
+            for part in glued::split(l, |_, _| {}) {
+                decoder.line(&part, &mut out, &mut report);
+                see(&mut out, &mut b);
+            }
         }
         decoder.finish(&mut out, &mut report);
         see(&mut out, &mut b);

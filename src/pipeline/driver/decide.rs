@@ -154,6 +154,8 @@ impl InputDriver<'_> {
 
     /// Hands one line to the input's state, then stops at `--strict`'s first error or after a
     /// run of bad lines (`errors`: the count before the line). False once the input is stopped.
+    /// A line that holds several JSON records glued together (`input::glued`) is said once and
+    /// handed on as that many lines.
     pub(super) fn take(
         &mut self,
         line: InputLine,
@@ -161,12 +163,21 @@ impl InputDriver<'_> {
         sink: &mut dyn Delivery,
         diag: &mut Diagnostics,
     ) -> Result<bool> {
-        self.line(line, sink, diag)?;
-        if diag.must_stop() {
-            return Err(StrictStop.into());
+        let name = self.name;
+        let parts = input::glued::split(line, |n, what| diag.warning(name, n, what));
+        let mut errors = errors;
+        for part in parts {
+            self.line(part, sink, diag)?;
+            if diag.must_stop() {
+                return Err(StrictStop.into());
+            }
+            self.count_bad(diag.errors() > errors, diag)?;
+            if matches!(self.state, State::Stopped) {
+                return Ok(false);
+            }
+            errors = diag.errors();
         }
-        self.count_bad(diag.errors() > errors, diag)?;
-        Ok(!matches!(self.state, State::Stopped))
+        Ok(true)
     }
 
     /// Counts lines in a row that raised an input error; past `MAX_BAD_RUN` the input is not

@@ -23,7 +23,7 @@ use super::emit::Emitter;
 use super::log::SessionLog;
 use super::source::{Peek, Source, Sources};
 use super::subagents::{self, Agent};
-use crate::input::{InputLine, Report};
+use crate::input::{InputLine, Report, glued};
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SystemNotice};
 
@@ -287,7 +287,9 @@ impl Tail {
                 text: text.into_owned(),
                 unterminated: false,
             };
-            self.agent.log.line(&line, offset, &mut sub, true);
+            for part in glued::split(line, |n, what| sub.warning(n, what)) {
+                self.agent.log.line(&part, part.offset, &mut sub, true);
+            }
         }
     }
 

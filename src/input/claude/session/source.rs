@@ -35,6 +35,16 @@ pub(crate) struct Sources {
     window_at: u64,
 }
 
+/// The first record of a line that holds several JSON records glued together (pass 1 read each
+/// as a row of its own, at the offset where its value begins: `input::glued`); any other line
+/// whole.
+fn first_of_glued(line: &str) -> &str {
+    match scribe_json::glued_values(line) {
+        Some(values) => &line[values[0].clone()],
+        None => line,
+    }
+}
+
 /// How much is read ahead at a time.
 const CHUNK: usize = 64 * 1024;
 
@@ -84,7 +94,7 @@ impl Sources {
             bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         }
         Ok(match scribe_json::utf8::as_str(bytes) {
-            Some(s) => Cow::Borrowed(s),
+            Some(s) => Cow::Borrowed(first_of_glued(s)),
             None => Cow::Owned(String::from_utf8_lossy(bytes).into_owned()),
         })
     }

@@ -17,9 +17,9 @@ use serde_json::Value;
 
 use super::log::SessionLog;
 use super::source::Peek;
-use crate::input::Report;
 use crate::input::lines::LineReader;
 use crate::input::walk::Walk;
+use crate::input::{Report, glued};
 
 /// One sub-agent run read from disk (or split out of the session file itself).
 #[derive(Debug)]
@@ -147,7 +147,9 @@ pub(crate) fn load(p: &Path, report: &mut Report<'_>) -> Option<Agent> {
                 if line.lossy {
                     sub.error(line.number, "invalid UTF-8 (replaced with U+FFFD)");
                 }
-                log.line(&line, line.offset, &mut sub, true);
+                for part in glued::split(line, |n, what| sub.warning(n, what)) {
+                    log.line(&part, part.offset, &mut sub, true);
+                }
             }
             Ok(None) => break,
             Err(e) => {
