@@ -156,7 +156,7 @@ impl StreamJson {
 
     /// A `system` line: its events (the session's `init` kept, a task's end its
     /// `<task-notification>` message already said demoted to a trace record), the permission mode
-    /// of a `status`, and a `debug` record for a subtype nobody knows.
+    /// of a `status`; a subtype nobody knows is the generic `info` notice [`system`] made of it.
     fn system_line(&mut self, v: &Value, line: &InputLine, out: &mut Vec<Event>) {
         let n = line.number;
         let mut emit = |kind: EventKind| out.push(Event::at(n, kind));
@@ -183,13 +183,7 @@ impl StreamJson {
         if str_of(v, "subtype") == "status" {
             self.permission_mode(v, &mut emit);
         }
-        if !known {
-            push_debug(
-                out,
-                line,
-                &format!("unknown system subtype {:?}", str_of(v, "subtype")),
-            );
-        } else {
+        if known {
             let task = TaskLine::from_value(v);
             if task.subtype.as_deref() == Some("task_started") {
                 self.core.subagent_prompt(&task);

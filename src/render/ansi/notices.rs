@@ -119,16 +119,29 @@ impl View {
                 permission_denials,
                 ..
             } => {
+                if !*is_error && let Some(t) = notice_text::unusual_result(subtype) {
+                    let mut lines = self.note(&format!("· {t}"), pal.dim, depth);
+                    lines.extend(self.result_lines(None, permission_denials.len(), depth));
+                    return lines;
+                }
                 let failure =
                     is_error.then(|| failure_text(subtype, terminal_reason.as_deref(), errors));
                 return self.result_lines(failure, permission_denials.len(), depth);
             }
-            SystemNotice::Info { level, text, .. } => match level {
-                Level::Trace => return Vec::new(),
-                Level::Info => (text.clone(), pal.dim),
-                Level::Warning => (text.clone(), pal.warning),
-                Level::Error => (text.clone(), pal.error),
-            },
+            SystemNotice::Info {
+                source,
+                level,
+                text,
+                ..
+            } => {
+                let words = notice_text::info_words(source, text).into_owned();
+                match level {
+                    Level::Trace => return Vec::new(),
+                    Level::Info => (words, pal.dim),
+                    Level::Warning => (words, pal.warning),
+                    Level::Error => (words, pal.error),
+                }
+            }
         };
         self.note(&format!("· {text}"), style, depth)
     }
