@@ -111,23 +111,7 @@ impl View {
                 lines.extend(self.nested_turns(turns, depth + 1));
                 return lines;
             }
-            SystemNotice::Result {
-                subtype,
-                is_error,
-                errors,
-                terminal_reason,
-                permission_denials,
-                ..
-            } => {
-                if !*is_error && let Some(t) = notice_text::unusual_result(subtype) {
-                    let mut lines = self.note(&format!("· {t}"), pal.dim, depth);
-                    lines.extend(self.result_lines(None, permission_denials.len(), depth));
-                    return lines;
-                }
-                let failure =
-                    is_error.then(|| failure_text(subtype, terminal_reason.as_deref(), errors));
-                return self.result_lines(failure, permission_denials.len(), depth);
-            }
+            SystemNotice::Result { .. } => return self.result_lines(n, depth),
             SystemNotice::Info {
                 source,
                 level,
@@ -165,13 +149,30 @@ impl View {
         lines
     }
 
-    /// A `result`'s lines: its failure when it failed, and how many calls were denied.
-    fn result_lines(&self, failure: Option<String>, denied: usize, depth: usize) -> Vec<Line> {
+    /// A `result`'s lines: its failure when it failed, its subtype when that is neither success
+    /// nor a failure (one no list knows), and how many calls were denied.
+    fn result_lines(&self, n: &SystemNotice, depth: usize) -> Vec<Line> {
+        let SystemNotice::Result {
+            subtype,
+            is_error,
+            errors,
+            terminal_reason,
+            permission_denials,
+            ..
+        } = n
+        else {
+            // Called for `result` notices only.
+            return Vec::new();
+        };
         let pal = &self.pal;
         let mut lines = Vec::new();
-        if let Some(t) = failure {
+        if *is_error {
+            let t = failure_text(subtype, terminal_reason.as_deref(), errors);
             lines.extend(self.note(&t, pal.error, depth));
+        } else if let Some(t) = notice_text::unusual_result(subtype) {
+            lines.extend(self.note(&format!("· {t}"), pal.dim, depth));
         }
+        let denied = permission_denials.len();
         if denied != 0 {
             let n = denied;
             lines.extend(self.note(
