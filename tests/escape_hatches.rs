@@ -15,8 +15,25 @@ use crate::util::{json_lines, scribe};
 /// A Claude stream-json run: `init`, a prompt and an answer each carrying a block of a type
 /// nobody knows, then `extra` (lines of the case under test).
 fn stream(extra: &[Value]) -> String {
-    let mut lines = vec![
+    stream_from(
         json!({"type":"system","subtype":"init","session_id":"s1","model":"claude-sonnet-4-6","cwd":"/w","tools":[],"mcp_servers":[],"permissionMode":"default","uuid":"u0"}),
+        extra,
+    )
+}
+
+/// The same run from Qwen Code's stream-json (`qwen -p --output-format stream-json`), which
+/// sends Claude's message shapes; its `init` names the Qwen Code version.
+fn qwen_stream(extra: &[Value]) -> String {
+    stream_from(
+        json!({"type":"system","subtype":"init","uuid":"u0","session_id":"s1","cwd":"/w","tools":[],"mcp_servers":[],"model":"m","permission_mode":"yolo","slash_commands":[],"qwen_code_version":"0.24.4","agents":[]}),
+        extra,
+    )
+}
+
+/// `init`, the prompt and the answer, then `extra`, as lines.
+fn stream_from(init: Value, extra: &[Value]) -> String {
+    let mut lines = vec![
+        init,
         json!({"type":"user","message":{"role":"user","content":[{"type":"text","text":"hi there"},{"type":"brand_new_user_block","payload":7}]},"session_id":"s1","parent_tool_use_id":null,"uuid":"u1"}),
         json!({"type":"assistant","message":{"id":"m1","type":"message","role":"assistant","model":"claude-sonnet-4-6","content":[{"type":"text","text":"hello"},{"type":"brand_new_block","payload":42}],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}},"session_id":"s1","parent_tool_use_id":null,"uuid":"u2"}),
     ];
@@ -105,6 +122,7 @@ fn views_show(input: &str, text: &str, markdown: &str, html: &str) {
 fn blocks_of_unknown_types_are_data_parts_in_every_view() {
     for input in [
         stream(&[]),
+        qwen_stream(&[]),
         saved("turn_duration", json!({"durationMs": 5})),
     ] {
         let recs = records(&input);
@@ -156,6 +174,7 @@ fn a_system_subtype_nobody_knows_is_a_notice_naming_it_in_every_view() {
     let unknown = json!({"type":"system","subtype":"brand_new_subtype","session_id":"s1","uuid":"u3","hello":1});
     for input in [
         stream(std::slice::from_ref(&unknown)),
+        qwen_stream(std::slice::from_ref(&unknown)),
         saved("brand_new_subtype", json!({"hello": 1})),
     ] {
         let recs = records(&input);
@@ -196,8 +215,15 @@ fn a_system_subtype_nobody_knows_is_a_notice_naming_it_in_every_view() {
 
 #[test]
 fn a_result_subtype_nobody_knows_is_named_as_it_came() {
+    for make in [stream, qwen_stream] {
+        a_result_subtype_is_named(make);
+    }
+}
+
+/// [`a_result_subtype_nobody_knows_is_named_as_it_came`] on the run `make` builds.
+fn a_result_subtype_is_named(make: fn(&[Value]) -> String) {
     // An error the design does not list: a failure in every view, under its own name.
-    let failed = stream(&[
+    let failed = make(&[
         json!({"type":"result","subtype":"error_brand_new","is_error":true,"duration_ms":10,"num_turns":1,"session_id":"s1","uuid":"u4"}),
     ]);
     let recs = records(&failed);
@@ -215,7 +241,7 @@ fn a_result_subtype_nobody_knows_is_named_as_it_came() {
     all_lines_in_records(&failed);
 
     // Not an error and not `success`: named, neither done nor stopped nor failed.
-    let other = stream(&[
+    let other = make(&[
         json!({"type":"result","subtype":"brand_new_ok","is_error":false,"duration_ms":10,"num_turns":1,"result":"hello","session_id":"s1","uuid":"u4"}),
     ]);
     let recs = records(&other);
