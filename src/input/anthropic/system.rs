@@ -88,8 +88,9 @@ pub(crate) fn snapshot_of(init: &InitLine<'_>, source: &str) -> SessionSnapshot 
     }
 }
 
-/// A `system` message; false when the subtype is unknown (it is then an `info` notice whose
-/// `source` is that subtype, its payload kept whole: shown in every view, not dropped).
+/// A `system` message. A subtype nobody here knows is an `info` notice whose `source` is that
+/// subtype, its payload kept whole (shown in every view, not dropped); false, with nothing
+/// emitted, when the message has no subtype.
 pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
     let sub = str_of(v, "subtype");
     let notice = |n: SystemNotice| EventKind::notice(n);
@@ -191,10 +192,11 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
         }
         _ => match info_line(v, sub) {
             Some(kind) => emit(kind),
+            // No subtype at all says nothing to name: the caller keeps it as a debug record.
+            None if sub.is_empty() => return false,
             None => {
                 let (level, text) = unknown_subtype(v);
                 emit(info(v, sub, level, text));
-                return false;
             }
         },
     }

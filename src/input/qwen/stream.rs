@@ -24,7 +24,7 @@ use serde_json::{Map, Value};
 
 use crate::input::anthropic::stream::{self, StreamJson, Wire};
 use crate::input::fields::{info, opt_string, parent_tool_use_id, str_of};
-use crate::input::{Adapter, InputLine, Report, parse_json_line};
+use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::recent::Recent;
 use crate::model::session::{Level, SessionSnapshot};
@@ -75,9 +75,12 @@ impl Adapter for QwenStream {
                 out.push(Event::at(n, EventKind::session(session_snapshot(&v))))
             }
             "system" => {
-                // A subtype nobody knows is a generic `info` notice naming it.
+                // A subtype nobody knows is a generic `info` notice naming it; no subtype, a
+                // debug record.
                 let mut emit = |kind| out.push(Event::at(n, kind));
-                stream::system(&v, &mut emit);
+                if !stream::system(&v, &mut emit) {
+                    push_debug(out, line, "system message without a subtype");
+                }
             }
             "assistant" => self.assistant(v, thread, n, out),
             "user" => {
