@@ -198,6 +198,15 @@ fn a_system_subtype_nobody_knows_is_a_notice_naming_it_in_every_view() {
         );
         all_lines_in_records(&input);
     }
+    // A system message with no subtype names nothing: it stays a debug record.
+    let bare = stream(&[json!({"type":"system","session_id":"s1","uuid":"u3"})]);
+    let recs = records(&bare);
+    let debug: Vec<&Value> = recs.iter().filter(|r| r["kind"] == "debug").collect();
+    assert_eq!(debug.len(), 1, "{recs:?}");
+    assert!(
+        recs.iter().all(|r| r["notice"]["kind"] != "info"),
+        "{recs:?}"
+    );
     // Words of its own (`content`) are what the views say, at the row's level.
     let worded = saved(
         "brand_new_subtype",
@@ -265,4 +274,56 @@ fn a_result_subtype_is_named(make: fn(&[Value]) -> String) {
         }
     }
     all_lines_in_records(&other);
+}
+
+/// Gemini CLI's saved chat: `content` is a `PartListUnion` of `@google/genai` `Part`s, each one
+/// field (`text`, `inlineData`, `fileData`, `executableCode`, `codeExecutionResult`,
+/// `videoMetadata`, `functionCall`, `functionResponse`…).
+fn gemini_chat() -> String {
+    [
+        json!({"sessionId":"0a1b2c3d-0000-4000-8000-000000000009","projectHash":"0000","startTime":"2026-01-05T09:00:00.000Z","lastUpdated":"2026-01-05T09:00:00.000Z","kind":"main"}),
+        json!({"id":"u-1","timestamp":"2026-01-05T09:00:01.000Z","type":"user","content":[{"text":"What is in this picture?"},{"inlineData":{"mimeType":"image/png","data":"iVBORw0KGgo="}}]}),
+        json!({"id":"g-1","timestamp":"2026-01-05T09:00:04.000Z","type":"gemini","content":[{"text":"Let me count."},{"executableCode":{"language":"PYTHON","code":"print(2)"}}],"model":"gemini-2.5-pro"}),
+    ]
+    .iter()
+    .map(|l| format!("{l}\n"))
+    .collect()
+}
+
+#[test]
+fn gemini_parts_that_are_not_text_are_data_parts_in_every_view() {
+    let input = gemini_chat();
+    let recs = records(&input);
+    let turns: Vec<&Value> = recs.iter().filter(|r| r["kind"] == "turn").collect();
+    assert_eq!(turns.len(), 2, "{recs:?}");
+    assert_eq!(turns[0]["parts"][0]["text"], "What is in this picture?");
+    assert_eq!(
+        turns[0]["parts"][1],
+        json!({"type":"data","name":"inlineData","data":{"inlineData":{"mimeType":"image/png","data":"iVBORw0KGgo="}}}),
+        "{}",
+        turns[0]
+    );
+    assert_eq!(turns[1]["parts"][0]["text"], "Let me count.");
+    assert_eq!(
+        turns[1]["parts"][1]["name"], "executableCode",
+        "{}",
+        turns[1]
+    );
+    assert_eq!(
+        turns[1]["parts"][1]["data"]["executableCode"]["code"],
+        "print(2)"
+    );
+    let (events, _) = run(&input, &["--to", "events"]);
+    for name in ["inlineData", "executableCode"] {
+        assert!(
+            events.contains(&format!(r#""name":"{name}""#)),
+            "{name}:\n{events}"
+        );
+        views_show(
+            &input,
+            &format!("[data: {name}]"),
+            &format!(r"*\[data: {name}\]*"),
+            &format!("<summary>{name}</summary>"),
+        );
+    }
 }
