@@ -380,16 +380,17 @@ fn deltas_of_a_cut_off_message_are_kept() {
 #[test]
 fn unknown_kinds_are_debug_records_and_nothing_is_lost() {
     let recs = fold("fold-unknown-and-control.jsonl");
+    // An unknown message type is a debug record; an unknown `system` subtype is still a
+    // system message: an `info` notice naming it, its payload kept.
     let debug: Vec<&Value> = recs.iter().filter(|r| r["kind"] == "debug").collect();
-    assert_eq!(debug.len(), 2);
-    assert_eq!(debug[0]["line"], 4);
-    assert!(
-        debug[0]["raw"]
-            .as_str()
-            .unwrap()
-            .contains("brand_new_subtype")
-    );
-    assert!(debug[1]["raw"].as_str().unwrap().contains("hologram"));
+    assert_eq!(debug.len(), 1);
+    assert_eq!(debug[0]["line"], 5);
+    assert!(debug[0]["raw"].as_str().unwrap().contains("hologram"));
+    let unknown = recs
+        .iter()
+        .find(|r| r["notice"]["source"] == "brand_new_subtype")
+        .expect("the unknown subtype's notice");
+    assert_eq!(unknown["notice"]["data"]["hello"], 1);
     let t = turns(&recs);
     assert_eq!(
         t[0]["parts"][0]["type"], "data",
@@ -401,7 +402,7 @@ fn unknown_kinds_are_debug_records_and_nothing_is_lost() {
         .filter(|r| r["kind"] == "notice")
         .map(|r| r["notice"]["kind"].as_str().unwrap())
         .collect();
-    assert_eq!(notices, ["info", "task", "info"]);
+    assert_eq!(notices, ["info", "info", "task", "info"]);
 }
 
 #[test]

@@ -133,3 +133,6 @@ mod linear;
 mod glued_lines;
 // --jobs N with -o DIR: the same files, names, index and stderr as one input at a time.
 mod jobs;
+// Kinds outside the design's closed unions: data parts, notices naming a system subtype,
+// result subtypes as they came, in every view.
+mod escape_hatches;

@@ -95,6 +95,24 @@ pub(crate) fn branch(turns: usize) -> String {
     format!("rewound: a branch of {turns} {noun} off the main line")
 }
 
+/// The words of an `info` notice: its text, or, when it has none (a kind the adapter passed on
+/// without words, a wire kind nobody here knows among them), its source's name as words, so
+/// that no view draws an empty line in its place. Shared by every human-readable renderer.
+pub(crate) fn info_words<'a>(source: &str, text: &'a str) -> std::borrow::Cow<'a, str> {
+    if text.trim().is_empty() {
+        std::borrow::Cow::Owned(source.replace(['_', '-'], " "))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
+/// How a result whose subtype is neither `success` nor empty (one outside the design's list
+/// among them) ended without an error: `result: brand_new_ok`, naming the subtype rather than
+/// calling it done or stopped. `None` for a plain success, which the closing line covers.
+pub(crate) fn unusual_result(subtype: &str) -> Option<String> {
+    (!subtype.is_empty() && subtype != "success").then(|| format!("result: {subtype}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

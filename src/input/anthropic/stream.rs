@@ -156,7 +156,8 @@ impl StreamJson {
 
     /// A `system` line: its events (the session's `init` kept, a task's end its
     /// `<task-notification>` message already said demoted to a trace record), the permission mode
-    /// of a `status`, and a `debug` record for a subtype nobody knows.
+    /// of a `status`; a subtype nobody knows is the generic `info` notice [`system`] made of it,
+    /// and a message with no subtype a `debug` record.
     fn system_line(&mut self, v: &Value, line: &InputLine, out: &mut Vec<Event>) {
         let n = line.number;
         let mut emit = |kind: EventKind| out.push(Event::at(n, kind));
@@ -184,11 +185,7 @@ impl StreamJson {
             self.permission_mode(v, &mut emit);
         }
         if !known {
-            push_debug(
-                out,
-                line,
-                &format!("unknown system subtype {:?}", str_of(v, "subtype")),
-            );
+            push_debug(out, line, "system message without a subtype");
         } else {
             let task = TaskLine::from_value(v);
             if task.subtype.as_deref() == Some("task_started") {

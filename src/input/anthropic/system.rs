@@ -23,6 +23,28 @@ pub(crate) fn info(v: &Value, source: &str, level: Level, text: String) -> Event
     fields::info(source, level, text, data)
 }
 
+/// What a `system` message of a subtype nobody here knows says, for the generic `info` notice
+/// that keeps it (§14's ingest: everything else is a notice by its subtype): its level (the
+/// row's `level` when it names one, else `info`) and its words (a string `content`, or an
+/// error's `formatted` text; empty when it has none, and the views then name the subtype).
+/// Shared by saved sessions and stream-json, so that both keep such a line alike.
+pub(crate) fn unknown_subtype(v: &Value) -> (Level, String) {
+    let level = match v.get("level").and_then(Value::as_str) {
+        Some("error") => Level::Error,
+        Some("warning") => Level::Warning,
+        _ => Level::Info,
+    };
+    let text = match v.get("content") {
+        Some(Value::String(s)) => s.clone(),
+        _ => v
+            .pointer("/error/formatted")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned(),
+    };
+    (level, text)
+}
+
 /// Each item of an array field, read by `f` (none when the field is missing or not an array).
 /// Exists for the `init` line's lists of objects (MCP servers, plugins).
 fn each<T>(v: Option<&Value>, f: impl Fn(&Value) -> T) -> Vec<T> {
@@ -66,7 +88,9 @@ pub(crate) fn snapshot_of(init: &InitLine<'_>, source: &str) -> SessionSnapshot 
     }
 }
 
-/// A `system` message; false when the subtype is unknown.
+/// A `system` message. A subtype nobody here knows is an `info` notice whose `source` is that
+/// subtype, its payload kept whole (shown in every view, not dropped); false, with nothing
+/// emitted, when the message has no subtype.
 pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
     let sub = str_of(v, "subtype");
     let notice = |n: SystemNotice| EventKind::notice(n);
@@ -168,7 +192,12 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
         }
         _ => match info_line(v, sub) {
             Some(kind) => emit(kind),
-            None => return false,
+            // No subtype at all says nothing to name: the caller keeps it as a debug record.
+            None if sub.is_empty() => return false,
+            None => {
+                let (level, text) = unknown_subtype(v);
+                emit(info(v, sub, level, text));
+            }
         },
     }
     true

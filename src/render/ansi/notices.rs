@@ -111,24 +111,21 @@ impl View {
                 lines.extend(self.nested_turns(turns, depth + 1));
                 return lines;
             }
-            SystemNotice::Result {
-                subtype,
-                is_error,
-                errors,
-                terminal_reason,
-                permission_denials,
+            SystemNotice::Result { .. } => return self.result_lines(n, depth),
+            SystemNotice::Info {
+                source,
+                level,
+                text,
                 ..
             } => {
-                let failure =
-                    is_error.then(|| failure_text(subtype, terminal_reason.as_deref(), errors));
-                return self.result_lines(failure, permission_denials.len(), depth);
+                let words = notice_text::info_words(source, text).into_owned();
+                match level {
+                    Level::Trace => return Vec::new(),
+                    Level::Info => (words, pal.dim),
+                    Level::Warning => (words, pal.warning),
+                    Level::Error => (words, pal.error),
+                }
             }
-            SystemNotice::Info { level, text, .. } => match level {
-                Level::Trace => return Vec::new(),
-                Level::Info => (text.clone(), pal.dim),
-                Level::Warning => (text.clone(), pal.warning),
-                Level::Error => (text.clone(), pal.error),
-            },
         };
         self.note(&format!("· {text}"), style, depth)
     }
@@ -152,13 +149,30 @@ impl View {
         lines
     }
 
-    /// A `result`'s lines: its failure when it failed, and how many calls were denied.
-    fn result_lines(&self, failure: Option<String>, denied: usize, depth: usize) -> Vec<Line> {
+    /// A `result`'s lines: its failure when it failed, its subtype when that is neither success
+    /// nor a failure (one no list knows), and how many calls were denied.
+    fn result_lines(&self, n: &SystemNotice, depth: usize) -> Vec<Line> {
+        let SystemNotice::Result {
+            subtype,
+            is_error,
+            errors,
+            terminal_reason,
+            permission_denials,
+            ..
+        } = n
+        else {
+            // Called for `result` notices only.
+            return Vec::new();
+        };
         let pal = &self.pal;
         let mut lines = Vec::new();
-        if let Some(t) = failure {
+        if *is_error {
+            let t = failure_text(subtype, terminal_reason.as_deref(), errors);
             lines.extend(self.note(&t, pal.error, depth));
+        } else if let Some(t) = notice_text::unusual_result(subtype) {
+            lines.extend(self.note(&format!("· {t}"), pal.dim, depth));
         }
+        let denied = permission_denials.len();
         if denied != 0 {
             let n = denied;
             lines.extend(self.note(

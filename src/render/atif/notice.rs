@@ -80,7 +80,9 @@ fn message(n: &SystemNotice) -> Cow<'_, str> {
             if *is_error { " (error)" } else { "" }
         )
         .into(),
-        SystemNotice::Info { text, .. } => Cow::Borrowed(text),
+        SystemNotice::Info { source, text, .. } => {
+            crate::render::notice_text::info_words(source, text)
+        }
     }
 }
 

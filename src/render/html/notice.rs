@@ -322,7 +322,8 @@ fn push_missed(h: &mut Html, from: Option<u64>, to: Option<u64>, reason: &str) {
 }
 
 /// The start of a result's line: how the run ended (`success` → "Done"; `error_max_turns` →
-/// "Stopped: error max turns"), its turns and its duration.
+/// "Stopped: error max turns"; a subtype that is no error and no success, one nobody here knows
+/// among them, is named as it is: "Result: brand new ok"), its turns and its duration.
 fn push_result_head(
     h: &mut Html,
     subtype: &str,
@@ -331,10 +332,12 @@ fn push_result_head(
     duration_ms: Option<u64>,
 ) {
     open(h, if is_error { "error" } else { "result" });
-    if subtype == "success" && !is_error {
+    if is_error {
+        h.raw_trusted("Stopped: ").text(&subtype.replace('_', " "));
+    } else if subtype.is_empty() || subtype == "success" {
         h.raw_trusted("Done");
     } else {
-        h.raw_trusted("Stopped: ").text(&subtype.replace('_', " "));
+        h.raw_trusted("Result: ").text(&subtype.replace('_', " "));
     }
     if let Some(t) = turns {
         h.raw_trusted(" · ")
@@ -358,11 +361,9 @@ fn push_info(h: &mut Html, source: &str, level: Level, text: &str) {
         },
     );
     // The record's name is machinery: the words say what happened.
-    if text.trim().is_empty() {
-        h.text(&sentence(&source.replace(['_', '-'], " ")));
-    } else {
-        h.text(&sentence(text));
-    }
+    h.text(&sentence(&crate::render::notice_text::info_words(
+        source, text,
+    )));
 }
 
 /// A compaction's line: its trigger, and the tokens before and after when both are known.

@@ -105,6 +105,9 @@ impl MarkdownRenderer {
                 ..
             } => {
                 if !*is_error {
+                    if let Some(t) = notice_text::unusual_result(subtype) {
+                        out.push_str(&format!("*{}*\n\n", inline(&t)));
+                    }
                     return;
                 }
                 let word = if subtype.is_empty() { "error" } else { subtype };
@@ -114,9 +117,16 @@ impl MarkdownRenderer {
                 }
                 t
             }
-            SystemNotice::Info { level, text, .. } => match level {
+            SystemNotice::Info {
+                source,
+                level,
+                text,
+                ..
+            } => match level {
                 Level::Trace => return,
-                Level::Info | Level::Warning | Level::Error => text.clone(),
+                Level::Info | Level::Warning | Level::Error => {
+                    notice_text::info_words(source, text).into_owned()
+                }
             },
         };
         out.push_str(&format!("*{}*\n\n", inline(&text)));

@@ -271,19 +271,7 @@ pub(crate) fn system(v: &Value) -> EventKind {
             info(sub, Level::Trace, format!("turn took {ms} ms"), v)
         }
         _ => {
-            let level = match v.get("level").and_then(Value::as_str) {
-                Some("error") => Level::Error,
-                Some("warning") => Level::Warning,
-                _ => Level::Info,
-            };
-            let text = match v.get("content") {
-                Some(Value::String(s)) => s.clone(),
-                _ => v
-                    .pointer("/error/formatted")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned(),
-            };
+            let (level, text) = crate::input::anthropic::system::unknown_subtype(v);
             info(sub, level, text, v)
         }
     }

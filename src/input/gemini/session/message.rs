@@ -9,7 +9,7 @@ use crate::input::fields::{info, opt_string, str_of};
 use crate::input::gemini::tools::{function_result, tool_call};
 use crate::model::event::{Event, EventKind};
 use crate::model::session::Level;
-use crate::model::transcript::{Part, SyntheticReason, TurnMeta, TurnOrigin, Usage};
+use crate::model::transcript::{Part, SyntheticReason, Turn, TurnMeta, TurnOrigin, Usage};
 
 /// One message record → its events.
 pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &mut Vec<Event>) {
@@ -20,6 +20,7 @@ pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &
         "user" => {
             let parts = content_parts(m.get("content"));
             let mut texts = Vec::new();
+            let mut others = Vec::new();
             for p in &parts {
                 if let Some(t) = p.get("text").and_then(Value::as_str) {
                     texts.push(t.to_owned());
@@ -29,9 +30,11 @@ pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &
                         // A result whose call is on no model message: keep it as a result.
                         emit(function_result(call_id, fr));
                     }
+                } else {
+                    others.extend(data_part(p));
                 }
             }
-            if texts.is_empty() {
+            if texts.is_empty() && others.is_empty() {
                 emit(EventKind::absorbed(
                     "user/functionResponse (kept on the call)",
                 ));
@@ -45,7 +48,14 @@ pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &
             } else {
                 TurnOrigin::UserInput
             };
-            emit(EventKind::user_text(id, origin, text, ts));
+            let mut turn_parts = Vec::new();
+            if !text.is_empty() {
+                turn_parts.push(Part::text(text));
+            }
+            turn_parts.extend(others);
+            emit(EventKind::user_turn(
+                Turn::user(id, origin, turn_parts).at(ts),
+            ));
         }
         "gemini" => {
             let meta = TurnMeta {
@@ -54,7 +64,8 @@ pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &
                 ..TurnMeta::default()
             };
             let mut parts = thought_parts(m);
-            let text = content_parts(m.get("content"))
+            let content = content_parts(m.get("content"));
+            let text = content
                 .iter()
                 .filter_map(|p| p.get("text").and_then(Value::as_str))
                 .collect::<Vec<_>>()
@@ -62,6 +73,7 @@ pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &
             if !text.is_empty() {
                 parts.push(Part::text(text));
             }
+            parts.extend(content.iter().filter_map(data_part));
             let calls = m.get("toolCalls").and_then(Value::as_array);
             let mut results = Vec::new();
             for c in calls.into_iter().flatten() {
@@ -138,6 +150,27 @@ fn notice_line(kind: &str, m: &Value) -> EventKind {
         .collect::<Vec<_>>()
         .join("\n");
     info(kind, level, text, Value::Null)
+}
+
+/// A content part that is no text and no function call or response (those are the message's
+/// text and its calls): an image (`inlineData`), a file (`fileData`), code the model ran, or a
+/// field nobody here knows, kept whole as a `data` part named by its field. `None` for text and
+/// calls.
+fn data_part(p: &Value) -> Option<Part> {
+    const READ_ELSEWHERE: [&str; 3] = ["text", "functionCall", "functionResponse"];
+    let o = p.as_object()?;
+    if READ_ELSEWHERE.iter().any(|k| o.contains_key(*k)) {
+        return None;
+    }
+    // `thought` and `thoughtSignature` ride beside a part's own field.
+    let name = o
+        .keys()
+        .find(|k| !matches!(k.as_str(), "thought" | "thoughtSignature"))?;
+    Some(Part::Data {
+        name: name.clone(),
+        data: p.clone(),
+        summary: None,
+    })
 }
 
 /// A message's `content`: a string is one text part, a `Part[]` is itself.
