@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::util::{scribe, spawn_live};
+use crate::util::{converted, spawn_live};
 
 /// A stream where the model reads two files in parallel: both calls, then both results.
 fn parallel_reads() -> Vec<String> {
@@ -190,19 +190,6 @@ fn long_write_and_output() -> Vec<String> {
         .iter()
         .map(|l| l.to_string())
         .collect()
-}
-
-/// The output of scribe over `path` with `args`, as text.
-fn converted(path: &std::path::Path, args: &[&str]) -> String {
-    let out = scribe()
-        .args(args)
-        .arg(path)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).unwrap()
 }
 
 /// Markdown shows a whole-file write and a long output as their first lines, then how many lines

@@ -410,16 +410,9 @@ fn feed_live(lines: &[&str], wait_after: usize, words: &str) -> (Option<usize>, 
     (shown_at, seen)
 }
 
+/// The terminal view of the file `path`, without colour.
 fn whole(path: &Path) -> String {
-    let out = scribe()
-        .args(["--to", "text", "--color", "never"])
-        .arg(path)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).unwrap()
+    crate::util::converted(path, &["--to", "text", "--color", "never"])
 }
 
 #[test]

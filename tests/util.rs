@@ -318,6 +318,19 @@ pub(crate) fn claude_stream(id: &str, prompt: &str, answer: &str) -> String {
     format!("{init}\n{user}\n{asst}\n")
 }
 
+/// The output of scribe over the file `path` with `args`, as text; the run must succeed.
+pub(crate) fn converted(path: &Path, args: &[&str]) -> String {
+    let out = scribe()
+        .args(args)
+        .arg(path)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
 /// Runs scribe over `input` on stdin with `args`; returns stdout.
 pub(crate) fn run(input: &str, args: &[&str]) -> String {
     stdout_of(args, input.to_owned())
