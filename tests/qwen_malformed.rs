@@ -125,11 +125,23 @@ fn the_upstream_vector_leaks_nothing_with_debug() {
 /// record keeping its line, not a `success` result the input never stated.
 #[test]
 fn a_turn_end_without_its_stop_reason_states_no_outcome() {
+    turn_end_states_no_outcome(json!({"sessionId": "s"}));
+}
+
+/// A `stopReason` that is not a string (a number, an object) says no more than a missing one.
+#[test]
+fn a_turn_end_whose_stop_reason_is_not_words_states_no_outcome() {
+    turn_end_states_no_outcome(json!({"sessionId": "s", "stopReason": 7}));
+    turn_end_states_no_outcome(json!({"sessionId": "s", "stopReason": {"why": "end_turn"}}));
+}
+
+/// A prompt, then a `turn_complete` with `data`: no result notice, one malformed `debug` record.
+fn turn_end_states_no_outcome(data: Value) {
     let prompt = update(
         1,
         json!({"sessionUpdate": "user_message_chunk", "content": {"type": "text", "text": "hi"}}),
     );
-    let end = json!({"id": 2, "v": 1, "type": "turn_complete", "data": {"sessionId": "s"}});
+    let end = json!({"id": 2, "v": 1, "type": "turn_complete", "data": data});
     let input = format!("{prompt}event: turn_complete\nid: 2\ndata: {end}\n\n");
     let out = stdout_of(&["--to", "jsonl", "--from", "qwen-daemon", "-"], input);
     let recs = json_lines(out.as_bytes());

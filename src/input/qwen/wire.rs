@@ -338,8 +338,8 @@ pub(super) fn is_known(ty: &str) -> bool {
     REQUIRED.iter().any(|(t, _)| *t == ty)
 }
 
-/// Why a known type's payload is malformed (`data` not an object, or a required field missing
-/// or null); `None` when it is well-formed.
+/// Why a known type's payload is malformed (`data` not an object, a required field missing or
+/// null, or a `turn_complete` whose `stopReason` is not a string); `None` when it is well-formed.
 pub(super) fn malformed(ty: &str, data: &Value) -> Option<String> {
     let Some(o) = data.as_object() else {
         return Some(format!("malformed {ty} payload (data is not an object)"));
@@ -353,7 +353,15 @@ pub(super) fn malformed(ty: &str, data: &Value) -> Option<String> {
         .filter(|f| o.get(**f).is_none_or(Value::is_null))
         .copied()
         .collect();
-    (!missing.is_empty()).then(|| format!("malformed {ty} payload (no {})", missing.join(", ")))
+    if !missing.is_empty() {
+        return Some(format!(
+            "malformed {ty} payload (no {})",
+            missing.join(", ")
+        ));
+    }
+    // How a turn ended rests on `stopReason`'s words: one of another type says no outcome.
+    (ty == "turn_complete" && !o["stopReason"].is_string())
+        .then(|| format!("malformed {ty} payload (stopReason is not a string)"))
 }
 
 /// Why a `session_update` payload is malformed: a field its kind's meaning rests on is missing
