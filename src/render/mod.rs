@@ -20,6 +20,8 @@ use crate::model::transcript::TranscriptItem;
 pub(crate) mod ansi;
 mod atif;
 mod events;
+/// How every view writes a count and a duration.
+pub(crate) mod figures;
 pub(crate) mod html;
 mod jsonl;
 pub(crate) mod markdown;

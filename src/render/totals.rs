@@ -10,7 +10,7 @@
 //! The turns, prompts and calls are the model's [`Counts`]; the words they are said in
 //! ([`Totals::turn_words`], [`Totals::call_words`]) are shared by every view too.
 
-use super::ansi::{seconds, thousands};
+use super::figures::{seconds, thousands};
 use crate::model::counts::Counts;
 use crate::model::session::SystemNotice;
 use crate::model::transcript::{Role, Turn, Usage};

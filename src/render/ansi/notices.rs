@@ -4,8 +4,8 @@
 
 use super::View;
 use super::layout::Line;
-use super::{seconds, thousands};
 use crate::model::session::{HookStatus, Level, SystemNotice};
+use crate::render::figures::{seconds, thousands};
 use crate::render::notice_text;
 
 impl View {

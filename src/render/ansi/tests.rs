@@ -2,37 +2,6 @@ use super::*;
 use crate::model::transcript::{Part, Role, Turn, TurnMeta, TurnOrigin};
 use crate::render::OutputFormat;
 
-#[test]
-fn tenths_round_as_the_float_format_does() {
-    for ms in 0..120_000u64 {
-        let t = tenths(ms);
-        assert_eq!(
-            format!("{}.{}", t / 10, t % 10),
-            format!("{:.1}", ms as f64 / 1000.0),
-            "{ms}"
-        );
-    }
-}
-
-#[test]
-fn thousands_are_grouped_by_three() {
-    let by_chars = |n: u64| {
-        let s = n.to_string();
-        let mut out = String::new();
-        for (i, c) in s.chars().enumerate() {
-            if i > 0 && (s.len() - i) % 3 == 0 {
-                out.push(',');
-            }
-            out.push(c);
-        }
-        out
-    };
-    assert_eq!(thousands(12_345), "12,345");
-    for n in [0, 7, 999, 1_000, 100_000, 1_234_567, 999_999_999, u64::MAX] {
-        assert_eq!(thousands(n), by_chars(n), "{n}");
-    }
-}
-
 /// A renderer of a live input (these tests feed it events).
 fn renderer() -> TextRenderer {
     let mut r = TextRenderer::new(&RenderOptions {

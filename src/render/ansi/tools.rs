@@ -513,10 +513,10 @@ impl View {
                     " · {} tool use{} · {} tokens{}",
                     u.tool_uses,
                     plural(u.tool_uses as usize),
-                    super::thousands(u.total_tokens),
+                    crate::render::figures::thousands(u.total_tokens),
                     // `--stable=keep-usage` zeroes the duration: a zero is no duration at all.
                     if u.duration_ms > 0 {
-                        format!(" · {}", super::seconds(u.duration_ms))
+                        format!(" · {}", crate::render::figures::seconds(u.duration_ms))
                     } else {
                         String::new()
                     }

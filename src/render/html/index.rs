@@ -19,12 +19,12 @@ use serde::{Deserialize, Serialize};
 use super::escape::Html;
 use super::map::short;
 use super::times::{parse_ms, push_time, push_time_as};
-use super::tool::thousands;
 use super::{CSS, JS, csp};
 use crate::model::Header;
 use crate::model::counts::Counts;
 use crate::model::event::Event;
 use crate::model::transcript::{Part, TranscriptItem, Usage};
+use crate::render::figures::thousands;
 use crate::render::totals::Totals;
 use crate::render::{Render, Summary};
 

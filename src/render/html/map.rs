@@ -325,7 +325,7 @@ fn push_counts(h: &mut Html, tools: &[u64], totals: &Totals) {
 fn push_tokens_and_cost(h: &mut Html, totals: &Totals) {
     let u = totals.usage();
     if *u != Usage::default() {
-        let t = super::tool::thousands;
+        let t = crate::render::figures::thousands;
         h.raw_trusted("<dt>tokens</dt><dd>")
             .text(&t(totals.input_tokens()))
             .raw_trusted(" in (")

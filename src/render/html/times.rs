@@ -77,7 +77,7 @@ pub(crate) fn duration(ms: u64) -> String {
     if ms < 1000 {
         format!("{ms} ms")
     } else if ms < 60_000 {
-        let t = crate::render::ansi::tenths(ms);
+        let t = crate::render::figures::tenths(ms);
         format!("{}.{} s", t / 10, t % 10)
     } else if ms < 3_600_000 {
         format!("{} min {} s", ms / 60_000, (ms % 60_000) / 1000)

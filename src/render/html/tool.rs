@@ -155,7 +155,9 @@ fn push_handback(h: &mut Html, hb: &Handback) {
     for (k, v) in &hb.usage {
         let n = v.parse::<u64>().ok();
         facts.push(match (k.as_str(), n) {
-            ("subagent_tokens" | "total_tokens", Some(n)) => format!("{} tokens", thousands(n)),
+            ("subagent_tokens" | "total_tokens", Some(n)) => {
+                format!("{} tokens", crate::render::figures::thousands(n))
+            }
             ("tool_uses", Some(n)) => format!("{n} tool use{}", if n == 1 { "" } else { "s" }),
             ("duration_ms", Some(n)) => super::times::duration(n),
             _ => format!("{}: {v}", k.replace('_', " ")),
@@ -170,11 +172,6 @@ fn push_handback(h: &mut Html, hb: &Handback) {
             .text(&facts.join(" · "))
             .raw_trusted("</p>");
     }
-}
-
-/// `12 345`-style grouping for token counts.
-pub(crate) fn thousands(n: u64) -> String {
-    crate::render::ansi::thousands(n)
 }
 
 /// The input, shaped by what the call does.

@@ -4,8 +4,9 @@
 use super::escape::{Html, safe_href};
 use super::markdown::push_markdown;
 use super::times::{self, parse_ms, push_time};
-use super::tool::{push_call, push_file, thousands};
+use super::tool::{push_call, push_file};
 use crate::model::transcript::{Part, Role, SyntheticReason, Turn, TurnOrigin};
+use crate::render::figures::thousands;
 use crate::render::sgr;
 
 /// What the previous turn of the same transcript said, so that a turn shows only what changed:

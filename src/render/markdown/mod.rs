@@ -272,7 +272,7 @@ impl MarkdownRenderer {
                 " · {} tool use{} · {} tokens",
                 u.tool_uses,
                 if u.tool_uses == 1 { "" } else { "s" },
-                crate::render::ansi::thousands(u.total_tokens)
+                crate::render::figures::thousands(u.total_tokens)
             ));
         }
         out.push_str(&format!(
