@@ -4,7 +4,7 @@
 //! Why text and not a `Value` tree: Claude Code's details repeat a call's whole output in the
 //! harness's own shape (a read's file, an edit's patch, a command's stdout), in many small
 //! strings. Building a tree of them (a key, a value and a hashed map slot for each) and walking
-//! it again to write it was a tenth of a `--to jsonl` run. Details already in the form the JSONL
+//! it again to write it was a large part of a `--to jsonl` run (docs/performance.md). Details already in the form the JSONL
 //! output writes (`scribe_json::write`) are taken from the line as they stand, only scanned
 //! ([`read`]); others go through a `Value` once ([`capture`]). Either way they are copied into
 //! the output, and a reader that wants a field reads just that one ([`Details::fields`]).

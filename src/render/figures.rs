@@ -1,8 +1,8 @@
 //! How every view writes a figure: a count with thousands grouped, a duration in seconds.
 //! One place, so that the terminal view, Markdown, the page and the totals say a number alike.
 
-/// `12,345`. Digit by digit into a string of the right size (a `to_string` and a push per
-/// character were 2 % of a stream's HTML page).
+/// `12,345`. Digit by digit into a string of the right size, without a `to_string` and a push
+/// per character: a page writes a count for every turn.
 pub(crate) fn thousands(n: u64) -> String {
     // The digits, last first.
     let mut digits = [0u8; 20];
@@ -29,7 +29,7 @@ pub(crate) fn thousands(n: u64) -> String {
 
 /// `ms` in tenths of a second, rounded as `format!("{:.1}", ms as f64 / 1000.0)` rounds (to the
 /// nearest, an exact half to even, where the quotient as a double lies), without formatting a
-/// float (a fiftieth of a stream's page). Exact for `ms` below 2^53.
+/// float: a page writes a time for every turn and call. Exact for `ms` below 2^53.
 pub(crate) fn tenths(ms: u64) -> u64 {
     let (t, rest) = (ms / 100, ms % 100);
     let up = match rest.cmp(&50) {

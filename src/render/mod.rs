@@ -121,7 +121,7 @@ pub(crate) struct Summary {
 /// An output format.
 /// One JSON record per line, serialized into a buffer kept between records and written at once:
 /// serde_json writes a record in many small pieces, each a dynamic call through the output's
-/// `dyn Write` when written straight to it (a tenth of a `--to jsonl` run).
+/// `dyn Write` when written straight to it.
 #[derive(Default)]
 pub(crate) struct JsonLine(Vec<u8>);
 
@@ -209,8 +209,8 @@ pub(crate) fn worth_cutting(total: usize, max: usize) -> bool {
 }
 
 /// The first `max` lines of `text` and how many lines follow them; the whole text, and 0, when
-/// that is not [`worth_cutting`]. Newlines are found a block at a time (`split` looks for each
-/// on its own: a twentieth of a saved session's page).
+/// that is not [`worth_cutting`]. Newlines are found a block at a time with `memchr` (`split`
+/// looks for each on its own, and every output of a page goes through here).
 pub(crate) fn preview(text: &str, max: usize) -> (&str, usize) {
     let body = text.strip_suffix('\n').unwrap_or(text);
     let total = memchr::memchr_iter(b'\n', body.as_bytes()).count() + 1;

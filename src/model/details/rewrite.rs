@@ -1,7 +1,7 @@
 //! Details changed where they lie: each object member kept or dropped by its key, each string
 //! rewritten, walked with the JSON layer's scanner instead of built into a `Value` tree and
-//! written again. `--stable` changes every call's details this way; the tree and the writing
-//! were a quarter of what it added to a saved session's run.
+//! written again. `--stable` changes every call's details this way, so building and writing a
+//! tree for each would be a large part of what it costs (docs/performance.md).
 
 use scribe_json::Scanner;
 use scribe_json::scan::Scan;
