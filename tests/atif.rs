@@ -7,6 +7,9 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
+/// `-o DIR`: sub-agent trajectories as files beside the session's.
+mod output_dir;
+
 use crate::util::{
     Ext2, claude_stream, corpus, corpus_captures, external2_files, files_under, json_lines, root,
     run, sample, scribe,

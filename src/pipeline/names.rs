@@ -7,8 +7,8 @@
 //! known (its first session snapshot), when the renderer asks, or at its end, whichever comes
 //! first, after every input before it has taken its own (or failed), so that names follow the
 //! inputs' order however many inputs render side by side. An input never waits for a later one,
-//! so the wait always ends. And no such stem is another one followed by a `.`, so the files
-//! beside one input's never take a name of another input's.
+//! so the wait always ends. Such a stem has no `.` (it becomes `_`), nor has any other part of
+//! the names of the files beside it: they never take a name of another input's.
 
 use std::collections::BTreeSet;
 use std::io::{self, Write};
@@ -37,8 +37,6 @@ pub(super) struct Names {
 #[derive(Default)]
 struct Book {
     written: HashSet<PathBuf>,
-    /// Files beside: the stems taken.
-    stems: BTreeSet<String>,
     /// Files beside: the first input whose name is not settled yet…
     next: usize,
     /// … and the inputs after it whose name is.
@@ -78,7 +76,8 @@ impl Names {
 
     /// The stem and the file of an input, taken in `book`: the session id, else the input's own
     /// name, made a safe file name (`output_file::stem_for`: with `--redact`, a name that holds a
-    /// secret is replaced by `session-<hash>`), with a suffix if the name is taken.
+    /// secret is replaced by `session-<hash>`; with files beside it, without a `.`), with a
+    /// suffix if the name is taken.
     fn take_in(&self, book: &mut Book, key: Option<&str>, input: &Path) -> (String, PathBuf) {
         let stem_for = |name: &str| crate::output_file::stem_for(name, self.redact);
         let stem = key
@@ -91,6 +90,11 @@ impl Names {
                     .and_then(|s| stem_for(&s))
             })
             .unwrap_or_else(|| "stdin".to_owned());
+        let stem = if self.beside {
+            stem.replace('.', "_")
+        } else {
+            stem
+        };
         let mut n = 1;
         loop {
             let candidate = match n {
@@ -98,11 +102,7 @@ impl Names {
                 _ => format!("{stem}-{n}"),
             };
             let target = self.dir.join(format!("{candidate}.{}", self.ext));
-            let free = !(self.beside && meets(&book.stems, &candidate));
-            if free && book.written.insert(target.clone()) {
-                if self.beside {
-                    book.stems.insert(candidate.clone());
-                }
+            if book.written.insert(target.clone()) {
                 return (candidate, target);
             }
             n += 1;
@@ -136,19 +136,6 @@ impl Names {
         self.lock().closed = true;
         self.turn.notify_all();
     }
-}
-
-/// Whether `stem` is a stem taken already, or one of them followed by a `.` and more, or is
-/// followed so by one of them: then the files beside one input (`<stem>.<id>.<ext>`) could take
-/// the name of another input's file.
-fn meets(stems: &BTreeSet<String>, stem: &str) -> bool {
-    let below = format!("{stem}.");
-    stems.contains(stem)
-        || stem.match_indices('.').any(|(i, _)| stems.contains(&stem[..i]))
-        || stems
-            .range(below.clone()..)
-            .next()
-            .is_some_and(|t| t.starts_with(&below))
 }
 
 /// One input's name when its files have others beside them: taken once, in its turn.
@@ -249,7 +236,9 @@ impl Beside for BesideFiles {
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
         if !plain {
-            return Err(io::Error::other(format!("{name:?} is not a plain file name")));
+            return Err(io::Error::other(format!(
+                "{name:?} is not a plain file name"
+            )));
         }
         let dir = &self.0.names.dir;
         std::fs::create_dir_all(dir)?;

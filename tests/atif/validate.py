@@ -97,6 +97,10 @@ def main(paths):
             except json.JSONDecodeError as e:
                 errors.append(f"{where}: not JSON: {e}")
                 continue
+            # A file a reference reached already was checked with its trajectories.
+            if os.path.abspath(path) in files:
+                continue
+            files.add(os.path.abspath(path))
             doc_errors = validate(doc, where, validator)
             if doc_errors:
                 errors += [f"{e} ({(doc.get('extra') or {}).get('file', '?')})" for e in doc_errors]

@@ -168,7 +168,9 @@ impl AtifRenderer {
         let session = self.session_id().map(str::to_owned);
         for t in made.subagents {
             match &mut self.beside {
-                Some(beside) if t.file.is_some() => write_file(&mut **beside, t, session.as_deref())?,
+                Some(beside) if t.file.is_some() => {
+                    write_file(&mut **beside, t, session.as_deref())?
+                }
                 Some(_) | None => self.subagents.push(&t)?,
             }
         }

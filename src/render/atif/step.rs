@@ -15,8 +15,8 @@ use super::wire::{
     Trajectory,
 };
 use crate::model::time::parse_ms;
-use crate::render::OutputFormat;
 use crate::model::transcript::{Part, Role, SubagentRecord, ToolCall, Turn, TurnOrigin, Usage};
+use crate::render::OutputFormat;
 
 /// What making steps needs from the trajectory they go into: the agent (a sub-agent's
 /// trajectory names the same system), the sub-agent trajectory ids taken so far (unique
