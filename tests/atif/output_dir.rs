@@ -4,21 +4,11 @@
 //! through a planted symbolic link.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
-use crate::util::{root, sample, scribe};
-
-/// The file names in `dir`, sorted.
-fn names_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
+use crate::util::{names_in, sample, scribe};
 
 /// The one document in `path`.
 fn document(path: &Path) -> Value {
@@ -255,7 +245,7 @@ fn a_symlink_planted_at_a_sub_agent_file_is_not_followed() {
 #[test]
 #[ignore = "needs python with harbor's trajectory models"]
 fn every_output_dir_file_is_valid_by_harbors_models_and_every_path_resolves() {
-    let python = super::harbor_python();
+    super::harbor_python();
     let dir = tempfile::tempdir().unwrap();
     let inputs: Vec<PathBuf> = super::validation_inputs()
         .into_iter()
@@ -270,14 +260,8 @@ fn every_output_dir_file_is_valid_by_harbors_models_and_every_path_resolves() {
         .filter(|f| document(f).get("trajectory_id").is_some())
         .count();
     assert!(beside >= 5, "only {beside} sub-agent files");
-    let report = Command::new(python)
-        .arg(root().join("tests/atif/validate.py"))
-        .args(&files)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&report.stdout);
-    eprintln!("{text}{} of the files are sub-agents'", beside);
-    assert!(report.status.success(), "{text}");
+    let text = super::validate(&files);
+    eprintln!("{text}{beside} of the files are sub-agents'");
     let n = files.len();
     assert!(
         text.starts_with(&format!(

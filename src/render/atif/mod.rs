@@ -231,16 +231,11 @@ impl AtifRenderer {
 fn runs_subagent(item: &TranscriptItem) -> bool {
     let has_turns = |r: &SubagentRecord| !r.transcript.is_empty();
     match item {
-        TranscriptItem::Turn(t) => t.parts.iter().any(|p| match p {
-            Part::ToolCall { call } => call.subagent.as_ref().is_some_and(has_turns),
-            Part::Text { .. }
-            | Part::Reasoning { .. }
-            | Part::File { .. }
-            | Part::SourceUrl { .. }
-            | Part::SourceDocument { .. }
-            | Part::Compaction { .. }
-            | Part::Data { .. } => false,
-        }),
+        TranscriptItem::Turn(t) => t
+            .parts
+            .iter()
+            .filter_map(Part::call)
+            .any(|call| call.subagent.as_ref().is_some_and(has_turns)),
         TranscriptItem::Notice(n) => {
             if let SystemNotice::Subagent { record, .. } = &**n {
                 has_turns(record)
