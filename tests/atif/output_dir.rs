@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::util::{names_in, sample, scribe};
 
@@ -268,5 +268,61 @@ fn every_output_dir_file_is_valid_by_harbors_models_and_every_path_resolves() {
             "atif: {n} documents valid by Harbor's models: {n} "
         )),
         "{text}"
+    );
+}
+
+/// A Claude stream of sub-agents each started by the one before, `depth` deep, their Agent
+/// call ids long ones.
+fn chain_of_sub_agents(depth: usize) -> String {
+    let id = |i: usize| format!("toolu_01ABCDEFGHIJKLMNOPQRSTU{i}");
+    let parent = |i: usize| match i {
+        0 => Value::Null,
+        _ => Value::String(id(i - 1)),
+    };
+    let mut lines = vec![
+        json!({"type":"system","subtype":"init","session_id":"s","model":"m","tools":["Task"],"cwd":"/w"}),
+        json!({"type":"user","message":{"role":"user","content":"go"},"parent_tool_use_id":null,"session_id":"s"}),
+    ];
+    for i in 0..depth {
+        lines.push(json!({"type":"assistant","message":{"id":format!("m{i}"),"role":"assistant","model":"m","content":[
+            {"type":"text","text":format!("level {i}")},
+            {"type":"tool_use","id":id(i),"name":"Task","input":{"description":"d","prompt":"p"}}]},
+            "parent_tool_use_id":parent(i),"session_id":"s"}));
+    }
+    for i in (0..depth).rev() {
+        lines.push(json!({"type":"user","message":{"role":"user","content":[
+            {"type":"tool_result","tool_use_id":id(i),"content":format!("done {i}")}]},
+            "parent_tool_use_id":parent(i),"session_id":"s"}));
+    }
+    lines.iter().map(|l| format!("{l}\n")).collect()
+}
+
+#[test]
+fn deep_sub_agents_have_names_a_file_system_takes_and_every_path_resolves() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("deep.jsonl");
+    std::fs::write(&input, chain_of_sub_agents(9)).unwrap();
+    let out = dir.path().join("out");
+    let done = convert(&out, &[], &[input]);
+    assert!(done.status.success(), "{done:?}");
+    let names = names_in(&out);
+    // The innermost call ran no turns: eight sub-agents and the session.
+    assert_eq!(names.len(), 9, "{names:?}");
+    assert!(names.iter().all(|n| n.len() <= 255), "{names:?}");
+    // From the session's file down the chain, each reference names the next file.
+    let mut file = "s.atif.json".to_owned();
+    for i in 0..8 {
+        let refs = references(&document(&out.join(&file)));
+        assert_eq!(refs.len(), 1, "{file}");
+        assert_eq!(
+            refs[0]["trajectory_id"],
+            format!("toolu_01ABCDEFGHIJKLMNOPQRSTU{i}")
+        );
+        file = refs[0]["trajectory_path"].as_str().unwrap().to_owned();
+        assert!(names.contains(&file), "{file} is not in {names:?}");
+    }
+    assert!(
+        names.iter().any(|n| n.starts_with("s._")),
+        "past 200 bytes a name is a digest: {names:?}"
     );
 }
