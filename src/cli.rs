@@ -120,9 +120,11 @@ pub(crate) struct ConvertArgs {
     /// Write one file per session into DIR (and index.html for html).
     ///
     /// Write one output file per input session into DIR, named after the session id with the
-    /// format's extension (`<sessionId>.jsonl`, …), instead of writing to standard output. When
-    /// standard error is a terminal and the run lasts more than a second, a progress bar there
-    /// counts the inputs done (it is erased at the end).
+    /// format's extension (`<sessionId>.jsonl`, …), instead of writing to standard output. With
+    /// `--to atif`, each sub-agent's trajectory is a file of its own beside its session's
+    /// (`<sessionId>.<callId>.atif.json`), which names it. When standard error is a terminal and
+    /// the run lasts more than a second, a progress bar there counts the inputs done (it is
+    /// erased at the end).
     #[arg(long = "output-dir", short = 'o', value_name = "DIR")]
     pub(crate) output_dir: Option<PathBuf>,
 

@@ -10,6 +10,7 @@
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::Result;
 use clap::CommandFactory;
@@ -33,6 +34,8 @@ mod hook;
 pub(crate) mod list;
 /// `DIR/.scribe-index.json`: the pages an earlier `-o DIR --to html` run made, and with what.
 mod manifest;
+/// The names of `--output-dir` files, in input order.
+mod names;
 /// `--output-dir`: a file per input, named after its session, and the HTML index.
 mod output_dir;
 /// Standard output, or a pager in front of it.
@@ -51,6 +54,7 @@ mod threaded;
 mod watch;
 
 use driver::{InputDriver, NotALog, StrictStop};
+use names::{InputName, Named};
 use output_dir::OutputDir;
 use render_sink::RenderSink;
 use side_by_side::{Destination, Done};
@@ -143,7 +147,7 @@ fn run_inputs(run: &mut Run<'_>) -> Result<u8> {
     let mut files = settings
         .output_dir
         .as_ref()
-        .map(|dir| OutputDir::new(dir, settings));
+        .map(|dir| OutputDir::new(dir, settings, run.renderer.writes_beside()));
     let mut out =
         BufWriter::with_capacity(64 * 1024, pager::Stdout::open(settings.pager.as_deref()));
     // Standard input is read where it stands in the list: one at a time.
@@ -261,6 +265,9 @@ pub(super) struct Run<'a> {
     /// The input is decoded on a thread of its own (`threaded`; `--jobs` above 1, one input
     /// at a time).
     pub(super) decode_thread: bool,
+    /// `--output-dir`, for a format that writes files beside an input's: the input's name,
+    /// taken while it renders.
+    name: Option<Arc<InputName>>,
 }
 
 impl Run<'_> {
@@ -272,10 +279,22 @@ impl Run<'_> {
         out: &mut BufWriter<impl Write>,
     ) -> Result<Rendered> {
         let name = path.display().to_string();
-        let live = self.settings.input_is_live(path);
-        let mut sink = RenderSink::new(&mut *self.renderer, out, self.settings, self.stats, live);
-        let outcome = driver_for(&name, path, self.settings).run(input, &mut sink, self.diag)?;
+        let settings = self.settings;
+        let (mut sink, diag) = self.sink(path, out);
+        let outcome = driver_for(&name, path, settings).run(input, &mut sink, diag)?;
         sink.finish(&name, outcome)
+    }
+
+    /// The sink that renders `path` into `out`, and where its diagnostics go.
+    fn sink<'s, W: Write>(
+        &'s mut self,
+        path: &Path,
+        out: &'s mut BufWriter<W>,
+    ) -> (RenderSink<'s, W>, &'s mut Diagnostics) {
+        let live = self.settings.input_is_live(path);
+        let sink = RenderSink::new(&mut *self.renderer, out, self.settings, self.stats, live)
+            .naming(self.name.clone());
+        (sink, &mut *self.diag)
     }
 
     /// Reads one input to its end, on two threads when the run may use them (`threaded`).
@@ -330,6 +349,7 @@ impl Lane {
             diag: &mut self.diag,
             stats: &mut self.stats,
             decode_thread: self.decode_thread,
+            name: None,
         }
     }
 }
@@ -351,6 +371,8 @@ pub(super) struct Rendered {
     session_id: Option<String>,
     /// The input was abandoned as not JSON Lines.
     stopped: bool,
+    /// Its `--output-dir` file and the files beside it, when they were named as it rendered.
+    named: Option<Named>,
 }
 
 /// Runs the filter over `data` as standard input, with the command-line `args`, writing the

@@ -7,6 +7,9 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
+/// `-o DIR`: sub-agent trajectories as files beside the session's.
+mod output_dir;
+
 use crate::util::{
     Ext2, claude_stream, corpus, corpus_captures, external2_files, files_under, json_lines, root,
     run, sample, scribe,
@@ -251,29 +254,36 @@ fn write_documents(dir: &Path) -> (usize, (u64, u64, PathBuf)) {
     (written, largest)
 }
 
+/// Runs `tests/atif/validate.py` over `files` with Harbor's models; asserts it passed and
+/// returns its report.
+fn validate(files: &[PathBuf]) -> String {
+    let out = Command::new(harbor_python())
+        .arg(root().join("tests/atif/validate.py"))
+        .args(files)
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{report}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    report
+}
+
 #[test]
 #[ignore = "needs python with harbor's trajectory models"]
 fn every_document_is_valid_by_harbors_models() {
-    let python = harbor_python();
+    harbor_python();
     let dir = tempfile::tempdir().unwrap();
     let (written, (size, input_size, largest)) = write_documents(dir.path());
     assert!(written >= 250, "only {written} documents written");
     let mut files: Vec<PathBuf> = files_under(dir.path(), &|_| true);
     files.sort();
-    let out = Command::new(python)
-        .arg(root().join("tests/atif/validate.py"))
-        .args(&files)
-        .output()
-        .unwrap();
-    let report = String::from_utf8_lossy(&out.stdout);
+    let report = validate(&files);
     eprintln!(
         "{report}largest document: {size} bytes from {input_size} bytes of {}",
         largest.display()
-    );
-    assert!(
-        out.status.success(),
-        "{report}{}",
-        String::from_utf8_lossy(&out.stderr)
     );
     assert!(
         report.starts_with(&format!("atif: {written} documents valid")),

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::util::{run, scribe};
+use crate::util::{names_in, run, scribe};
 
 /// A Claude Code stream whose one assistant message says `text`.
 pub(crate) fn stream_saying(text: &str) -> String {
@@ -233,16 +233,6 @@ fn pulldown_cmark_html(md: &str) -> String {
 /// `stream_saying` with another session id.
 fn stream_with_session(id: &str) -> String {
     stream_saying("hello").replace("\"s-1\"", &serde_json::to_string(id).unwrap())
-}
-
-/// The names in `dir`, sorted.
-fn names_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 #[cfg(unix)]

@@ -361,3 +361,13 @@ pub(crate) const AGENT_SAMPLES: &[&str] = &[
     "ci-run.jsonl",
     "claude-session/compaction.jsonl",
 ];
+
+/// The file names in `dir`, sorted.
+pub(crate) fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}

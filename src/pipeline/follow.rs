@@ -221,6 +221,7 @@ fn once<W: Write>(
                 diag,
                 stats: &mut stats,
                 decode_thread: false,
+                name: None,
             };
             let rendered = run.convert(path, &mut reader, &mut **out)?;
             Ok(Ended {

@@ -239,6 +239,7 @@ fn summarise(
         diag: &mut diag,
         stats: &mut stats,
         decode_thread: false,
+        name: None,
     };
     let mut sink = BufWriter::new(io::sink());
     run.convert(&path, file, &mut sink).ok()?;

@@ -1,14 +1,15 @@
 //! `--output-dir`: a file per input, named after the session it holds, moved into place whole;
 //! for HTML, `index.html` over the pages and `.scribe-index.json` to keep unchanged pages.
 
-use foldhash::HashSet;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use tempfile::NamedTempFile;
 
 use super::manifest::Manifest;
+use super::names::Names;
 use super::{Rendered, Run};
 use crate::cli::OutputFormat;
 use crate::render::html::index::{IndexRow, Tally, write_index};
@@ -19,7 +20,10 @@ use crate::transform::redact::Redactor;
 /// `index.html`.
 pub(super) struct OutputDir {
     pub(super) dir: PathBuf,
-    written: HashSet<PathBuf>,
+    /// The files' names, shared with the threads that render inputs side by side.
+    pub(super) names: Arc<Names>,
+    /// Inputs given to [`OutputDir::write`] so far (one at a time: each its turn to be named).
+    count: usize,
     index: Vec<IndexRow>,
     /// HTML: the inputs a previous run rendered here (size, mtime, row), so that an unchanged
     /// input keeps its page.
@@ -27,16 +31,18 @@ pub(super) struct OutputDir {
 }
 
 impl OutputDir {
-    pub(super) fn new(dir: &Path, settings: &Settings) -> OutputDir {
+    /// The output directory `dir`; `beside`: the renderer writes files beside each input's.
+    pub(super) fn new(dir: &Path, settings: &Settings, beside: bool) -> OutputDir {
         let html = settings.to == OutputFormat::Html;
-        let mut written = HashSet::default();
+        let names = Names::new(dir, settings, beside);
         // `index.html` is the HTML index's own name: no session page may take it.
         if html {
-            written.insert(dir.join("index.html"));
+            names.reserve(dir.join("index.html"));
         }
         OutputDir {
             dir: dir.to_owned(),
-            written,
+            names: Arc::new(names),
+            count: 0,
             index: Vec::new(),
             manifest: html.then(|| {
                 let redactor = settings
@@ -60,15 +66,16 @@ impl OutputDir {
         }
         // Removed when dropped: an error below leaves nothing behind.
         let mut buf = self.temp_file()?;
-        let (rendered, row) = render_page(run, path, input, &mut buf)?;
-        let settings = run.settings;
-        self.place(
-            crate::output_file::finished(buf)?,
-            &rendered,
-            row,
-            path,
-            settings,
-        )?;
+        let name = self.names.ticket(self.count, path);
+        self.count += 1;
+        run.name.clone_from(&name);
+        let page = render_page(run, path, input, &mut buf);
+        run.name = None;
+        if let Some(name) = name {
+            name.settle();
+        }
+        let (mut rendered, row) = page?;
+        self.place(crate::output_file::finished(buf)?, &mut rendered, row, path)?;
         Ok(rendered)
     }
 
@@ -77,20 +84,13 @@ impl OutputDir {
     pub(super) fn place_spooled(
         &mut self,
         mut spool: impl Read,
-        rendered: &Rendered,
+        rendered: &mut Rendered,
         row: Option<IndexRow>,
         path: &Path,
-        settings: &Settings,
     ) -> Result<()> {
         let mut buf = self.temp_file()?;
         io::copy(&mut spool, &mut buf)?;
-        self.place(
-            crate::output_file::finished(buf)?,
-            rendered,
-            row,
-            path,
-            settings,
-        )
+        self.place(crate::output_file::finished(buf)?, rendered, row, path)
     }
 
     /// A new temporary file in the directory (made first if need be).
@@ -119,30 +119,32 @@ impl OutputDir {
         let Some(row) = m.unchanged(dir, path) else {
             return false;
         };
-        self.written.insert(dir.join(&row.href));
+        self.names.reserve(dir.join(&row.href));
         m.record(path, &row);
         self.index.push(row);
         true
     }
 
     /// Names a rendered input's file (in the order inputs are placed, which is the order of the
-    /// inputs, so names never depend on which input finished first) and renames it there; for
-    /// HTML, adds its row to the index (and the manifest).
+    /// inputs, so names never depend on which input finished first), unless it was named while
+    /// it rendered, and renames it there, after the files beside it; for HTML, adds its row to
+    /// the index (and the manifest).
     fn place(
         &mut self,
         temp: tempfile::TempPath,
-        rendered: &Rendered,
+        rendered: &mut Rendered,
         row: Option<IndexRow>,
         path: &Path,
-        settings: &Settings,
     ) -> Result<()> {
-        let target = output_path(
-            &self.dir,
-            rendered.session_id.clone(),
-            path,
-            settings,
-            &mut self.written,
-        );
+        let target = match rendered.named.take() {
+            Some(named) => {
+                for (file, target) in named.beside {
+                    crate::output_file::install_path(file, &target)?;
+                }
+                named.target
+            }
+            None => self.names.take(rendered.session_id.as_deref(), path),
+        };
         crate::output_file::install_path(temp, &target)?;
         if let Some(mut row) = row {
             row.href = target
@@ -192,39 +194,8 @@ pub(super) fn render_page(
         diag: &mut *run.diag,
         stats: &mut *run.stats,
         decode_thread: run.decode_thread,
+        name: run.name.clone(),
     };
     let rendered = page.convert_input(path, input, out)?;
     Ok((rendered, Some(tally.row)))
-}
-
-/// The `--output-dir` file for one input: `<sessionId>.<ext>`, else the input's own name, made a
-/// safe file name (`output_file::stem_for`: with `--redact`, a name that holds a secret, looked
-/// for before the name is made safe, is replaced by `session-<hash>`). A name already written in this run gets a `-2`, `-3`, … suffix.
-fn output_path(
-    dir: &Path,
-    session_id: Option<String>,
-    input: &Path,
-    settings: &Settings,
-    written: &mut HashSet<PathBuf>,
-) -> PathBuf {
-    let stem_for = |name: &str| crate::output_file::stem_for(name, settings.redact);
-    let stem = session_id
-        .as_deref()
-        .and_then(stem_for)
-        .or_else(|| {
-            input
-                .file_stem()
-                .map(|s| s.to_string_lossy())
-                .filter(|s| s != "-")
-                .and_then(|s| stem_for(&s))
-        })
-        .unwrap_or_else(|| "stdin".to_owned());
-    let ext = settings.to.extension();
-    let mut target = dir.join(format!("{stem}.{ext}"));
-    let mut n = 2;
-    while !written.insert(target.clone()) {
-        target = dir.join(format!("{stem}-{n}.{ext}"));
-        n += 1;
-    }
-    target
 }

@@ -3,11 +3,13 @@
 
 use foldhash::HashMap;
 use std::io::{BufWriter, Write};
+use std::sync::Arc;
 
 use anyhow::Result;
 
 use super::Rendered;
 use super::driver::{self, Sink};
+use super::names::{BesideFiles, InputName};
 use crate::input::lines::InputLine;
 use crate::model::Header;
 use crate::model::event::{Event, EventKind};
@@ -27,6 +29,9 @@ pub(super) struct RenderSink<'a, W: Write> {
     stats: &'a mut Stats,
     /// `--include-raw`: each input line's text, by line number, for the events it gives.
     raw_lines: Option<HashMap<u64, String>>,
+    /// `--output-dir`, for a format that writes files beside an input's: the input's name,
+    /// taken as soon as its first session snapshot comes (else at its end).
+    name: Option<Arc<InputName>>,
 }
 
 impl<'a, W: Write> RenderSink<'a, W> {
@@ -46,7 +51,19 @@ impl<'a, W: Write> RenderSink<'a, W> {
             session_id: None,
             stats,
             raw_lines: settings.include_raw.then(HashMap::default),
+            name: None,
         }
+    }
+
+    /// Names the input's file as it renders (`name`), and tells the renderer where the files
+    /// beside it go (nowhere: `None`, one stream).
+    pub(super) fn naming(mut self, name: Option<Arc<InputName>>) -> Self {
+        let files = name
+            .clone()
+            .map(|n| Box::new(BesideFiles(n)) as Box<dyn crate::render::Beside>);
+        self.renderer.beside(files);
+        self.name = name;
+        self
     }
 
     /// `--include-raw`: keeps an input line's text for the events it gives.
@@ -61,6 +78,9 @@ impl<'a, W: Write> RenderSink<'a, W> {
     pub(super) fn render_item(&mut self, item: &mut TranscriptItem) -> Result<()> {
         if let (TranscriptItem::Session(s), None) = (&*item, &self.session_id) {
             self.session_id = Some(s.session_id.clone());
+            if let Some(name) = &self.name {
+                name.fix(Some(&s.session_id))?;
+            }
         }
         self.transforms.item(item);
         self.stats.record_written(item);
@@ -73,11 +93,15 @@ impl<'a, W: Write> RenderSink<'a, W> {
         for held in self.transforms.finish_events() {
             self.renderer.live(self.out, &held)?;
         }
+        if let Some(name) = &self.name {
+            name.fix(None)?;
+        }
         self.renderer.finish(self.out, &outcome.summary)?;
         self.stats.close(name, outcome.ledger);
         Ok(Rendered {
             session_id: self.session_id,
             stopped: outcome.stopped,
+            named: self.name.and_then(|n| n.take_named()),
         })
     }
 }

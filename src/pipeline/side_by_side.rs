@@ -22,12 +22,13 @@ use std::io::{self, BufWriter, Seek};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
 use anyhow::Result;
 use tempfile::SpooledTempFile;
 
 use super::driver::NotALog;
+use super::names::Names;
 use super::output_dir::OutputDir;
 use super::progress::Progress;
 use super::{Lane, Rendered, Run, open_input};
@@ -153,11 +154,11 @@ pub(super) fn convert(
         stop: AtomicBool::new(false),
         ahead: AHEAD_PER_THREAD * settings.jobs,
     };
-    let dir = match &to {
-        Destination::Dir(files) => Some(files.dir.clone()),
+    let names = match &to {
+        Destination::Dir(files) => Some(Arc::clone(&files.names)),
         Destination::Out(_) => None,
     };
-    let progress = Progress::new(settings.progress && dir.is_some(), inputs.len());
+    let progress = Progress::new(settings.progress && names.is_some(), inputs.len());
     // The first input is this thread's, so that on standard output it streams.
     shared.take(0);
     let (give, spooled) = channel::<(usize, Spooled)>();
@@ -165,10 +166,10 @@ pub(super) fn convert(
         std::thread::scope(|scope| {
             for _ in 1..settings.jobs {
                 let (give, shared, progress) = (give.clone(), &shared, &progress);
-                let dir = dir.as_deref();
+                let names = names.as_ref();
                 scope.spawn(move || {
                     while let Some(i) = shared.next_to_take() {
-                        let done = render_ahead(&inputs[i], settings, dir);
+                        let done = render_ahead(inputs, i, settings, names);
                         progress.one_done();
                         if give.send((i, done)).is_err() {
                             break;
@@ -183,12 +184,16 @@ pub(super) fn convert(
                 shared: &shared,
                 spooled: &spooled,
                 early: HashMap::new(),
-                dir: dir.as_deref(),
+                names: names.as_ref(),
                 settings,
                 progress: &progress,
             };
             let result = order.write_all(run, &mut to);
             shared.stop(inputs.len());
+            // An input waiting for its turn to be named gives up.
+            if let Some(names) = &names {
+                names.close();
+            }
             result
         })
     })
@@ -203,8 +208,8 @@ struct InOrder<'a> {
     spooled: &'a Receiver<(usize, Spooled)>,
     /// Inputs rendered before their turn came.
     early: HashMap<usize, Spooled>,
-    /// `--output-dir`: where inputs rendered ahead are bound for.
-    dir: Option<&'a Path>,
+    /// `--output-dir`: the names of the files inputs rendered ahead are bound for.
+    names: Option<&'a Arc<Names>>,
     settings: &'a Settings,
     progress: &'a Progress,
 }
@@ -228,7 +233,7 @@ impl InOrder<'_> {
                 }
                 _ => {
                     let spooled = if here {
-                        let s = render_ahead(path, self.settings, self.dir);
+                        let s = render_ahead(self.inputs, i, self.settings, self.names);
                         self.progress.one_done();
                         s
                     } else {
@@ -276,7 +281,7 @@ impl InOrder<'_> {
                 Err(TryRecvError::Disconnected) => return Err(stopped()),
             }
             if let Some(j) = (i + 1..reach).find(|&j| self.shared.take(j)) {
-                let ahead = render_ahead(&self.inputs[j], self.settings, self.dir);
+                let ahead = render_ahead(self.inputs, j, self.settings, self.names);
                 self.progress.one_done();
                 self.early.insert(j, ahead);
                 continue;
@@ -296,35 +301,46 @@ fn write_spooled(
     to: &mut Destination<'_>,
 ) -> Result<Rendered> {
     run.absorb(spooled.diag, spooled.stats);
-    let (mut spool, rendered, row) = spooled.outcome?;
+    let (mut spool, mut rendered, row) = spooled.outcome?;
     spool.rewind()?;
     match to {
         Destination::Out(out) => {
             io::copy(&mut spool, &mut **out)?;
         }
-        Destination::Dir(files) => {
-            files.place_spooled(spool, &rendered, row, path, run.settings)?
-        }
+        Destination::Dir(files) => files.place_spooled(spool, &mut rendered, row, path)?,
     }
     Ok(rendered)
 }
 
-/// Renders one input into a spool, with a renderer, diagnostics and totals of its own; for
-/// `--output-dir --to html`, also the page's row for `index.html`.
-fn render_ahead(path: &Path, settings: &Settings, dir: Option<&Path>) -> Spooled {
+/// Renders input `i` into a spool, with a renderer, diagnostics and totals of its own; for
+/// `--output-dir` (`names`), its file named as it renders when the format writes files beside
+/// it, and for `--to html` the page's row for `index.html`.
+fn render_ahead(
+    inputs: &[PathBuf],
+    i: usize,
+    settings: &Settings,
+    names: Option<&Arc<Names>>,
+) -> Spooled {
+    let path = &inputs[i];
     // Its messages held until its turn.
     let diag = Diagnostics::new(settings.strict).held();
     let mut lane = Lane::new(settings, diag, false);
+    let name = names.and_then(|n| n.ticket(i, path));
     let outcome = open_input(path).and_then(|input| {
         let mut buf = BufWriter::with_capacity(64 * 1024, SpooledTempFile::new(IN_MEMORY));
         let mut run = lane.run(settings);
-        let (rendered, row) = match dir {
+        run.name.clone_from(&name);
+        let (rendered, row) = match names {
             Some(_) => super::output_dir::render_page(&mut run, path, input, &mut buf)?,
             None => (run.convert(path, input, &mut buf)?, None),
         };
         let spool = buf.into_inner().map_err(io::IntoInnerError::into_error)?;
         Ok((spool, rendered, row))
     });
+    // Named by now, or never to be: the next input's turn comes.
+    if let Some(name) = name {
+        name.settle();
+    }
     Spooled {
         outcome,
         diag: lane.diag,

@@ -210,9 +210,8 @@ pub(super) fn convert(
     out: &mut BufWriter<impl Write>,
 ) -> Result<Rendered> {
     let settings = run.settings;
-    let live = settings.input_is_live(path);
-    let mut sink = RenderSink::new(&mut *run.renderer, out, settings, &mut *run.stats, live);
-    let outcome = drive(path, reader, settings, &mut sink, run.diag)?;
+    let (mut sink, diag) = run.sink(path, out);
+    let outcome = drive(path, reader, settings, &mut sink, diag)?;
     sink.finish(&path.display().to_string(), outcome)
 }
 

@@ -146,7 +146,25 @@ impl JsonLine {
     }
 }
 
+/// Under `--output-dir`, where a renderer puts the files that go beside an input's own (ATIF's
+/// sub-agent trajectories): the pipeline names and writes them as it does the input's own file.
+pub(crate) trait Beside {
+    /// The stem of the input's own file (`<stem>.<ext>`), fixed now if it was not yet: then
+    /// from the input's file name, as for an input that names no session.
+    fn stem(&mut self) -> io::Result<String>;
+    /// Writes the file `name` (a plain file name, beside the input's own), installed with it.
+    fn write(&mut self, name: &str, bytes: &[u8]) -> io::Result<()>;
+}
+
 pub(crate) trait Render {
+    /// Whether this format writes files beside an input's own under `--output-dir`: then the
+    /// input's file is named as soon as its session is known, and [`Render::beside`] is called.
+    fn writes_beside(&self) -> bool {
+        false
+    }
+    /// Where the files beside the next input's own go (before its `begin`): `None` when the
+    /// output is one stream (standard output), where such a format embeds them instead.
+    fn beside(&mut self, _files: Option<Box<dyn Beside>>) {}
     /// Called once per input, before anything else.
     fn begin(&mut self, out: &mut dyn Write, header: &Header) -> io::Result<()>;
     /// Every normalized event, as soon as it is decoded (before it is folded).

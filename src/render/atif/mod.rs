@@ -21,12 +21,13 @@ mod step;
 mod wire;
 
 use super::totals::Totals;
-use super::{Render, Summary};
+use super::{Beside, Render, Summary};
 use crate::model::Header;
 use crate::model::session::SessionSnapshot;
-use crate::model::transcript::TranscriptItem;
-use step::{Made, Steps};
-use wire::{Agent, Content, FinalMetrics, SCHEMA_VERSION, Source, Step};
+use crate::model::session::SystemNotice;
+use crate::model::transcript::{Part, SubagentRecord, TranscriptItem};
+use step::{Files, Made, Steps};
+use wire::{Agent, Content, FinalMetrics, SCHEMA_VERSION, Source, Step, Trajectory};
 
 /// A JSON array's items written one after another, in memory up to half a megabyte and in a
 /// temporary file past that.
@@ -86,6 +87,8 @@ pub(crate) struct AtifRenderer {
     costs: Totals,
     /// The model of the first agent step, when no snapshot names one.
     first_model: Option<String>,
+    /// `--output-dir`: each sub-agent trajectory is a file of its own, written here.
+    beside: Option<Box<dyn Beside>>,
 }
 
 impl Default for AtifRenderer {
@@ -101,6 +104,7 @@ impl Default for AtifRenderer {
             totals: FinalMetrics::default(),
             costs: Totals::default(),
             first_model: None,
+            beside: None,
         }
     }
 }
@@ -129,20 +133,31 @@ impl AtifRenderer {
         }
     }
 
-    /// Makes a step with the document's agent and sub-agent ids, and spools it.
-    fn step<'a>(&mut self, make: impl FnOnce(&mut Steps<'_, 'a>) -> Made<'a>) -> io::Result<()> {
+    /// Makes the step of `item` with the document's agent and sub-agent ids, and spools it.
+    /// Under `--output-dir`, a step that runs a sub-agent names the session's file first: its
+    /// sub-agents' files are named after it.
+    fn step<'a>(
+        &mut self,
+        item: &TranscriptItem,
+        make: impl FnOnce(&mut Steps<'_, 'a>) -> Made<'a>,
+    ) -> io::Result<()> {
+        let stem = match &mut self.beside {
+            Some(beside) if runs_subagent(item) => Some(beside.stem()?),
+            Some(_) | None => None,
+        };
         let agent = self.agent();
         let mut taken = std::mem::take(&mut self.taken);
         let made = make(&mut Steps {
             agent: &agent,
             taken: &mut taken,
+            files: stem.as_deref().map(|stem| Files { stem, prefix: stem }),
         });
         self.taken = taken;
-        self.put(&made)
+        self.put(made)
     }
 
-    /// Spools a made step and its sub-agent trajectories.
-    fn put(&mut self, made: &Made<'_>) -> io::Result<()> {
+    /// Spools a made step, and its sub-agent trajectories (or writes each to its file).
+    fn put(&mut self, made: Made<'_>) -> io::Result<()> {
         if let Some(m) = &made.step.metrics {
             self.totals.add(m);
         }
@@ -150,10 +165,25 @@ impl AtifRenderer {
             self.first_model = made.step.model_name.map(str::to_owned);
         }
         self.steps.push(&made.step)?;
-        for t in &made.subagents {
-            self.subagents.push(t)?;
+        let session = self.session_id().map(str::to_owned);
+        for t in made.subagents {
+            match &mut self.beside {
+                Some(beside) if t.file.is_some() => {
+                    write_file(&mut **beside, t, session.as_deref())?
+                }
+                Some(_) | None => self.subagents.push(&t)?,
+            }
         }
         Ok(())
+    }
+
+    /// The session's id: the newest snapshot's that names one.
+    fn session_id(&self) -> Option<&str> {
+        self.sessions
+            .iter()
+            .rev()
+            .map(|s| s.session_id.as_str())
+            .find(|s| !s.is_empty())
     }
 
     /// The step a document with nothing else holds: ATIF requires one.
@@ -197,6 +227,46 @@ impl AtifRenderer {
     }
 }
 
+/// Whether an item runs a sub-agent whose turns are in the input (a trajectory of its own).
+fn runs_subagent(item: &TranscriptItem) -> bool {
+    let has_turns = |r: &SubagentRecord| !r.transcript.is_empty();
+    match item {
+        TranscriptItem::Turn(t) => t
+            .parts
+            .iter()
+            .filter_map(Part::call)
+            .any(|call| call.subagent.as_ref().is_some_and(has_turns)),
+        TranscriptItem::Notice(n) => {
+            if let SystemNotice::Subagent { record, .. } = &**n {
+                has_turns(record)
+            } else {
+                false
+            }
+        }
+        TranscriptItem::Session(_) | TranscriptItem::Debug(_) => false,
+    }
+}
+
+/// Writes a sub-agent trajectory to its file, a whole document with the session's id, after
+/// the files of its own sub-agents (each referenced by its path, not embedded).
+fn write_file(
+    beside: &mut dyn Beside,
+    mut t: Trajectory<'_>,
+    session_id: Option<&str>,
+) -> io::Result<()> {
+    for nested in std::mem::take(&mut t.subagent_trajectories) {
+        write_file(beside, nested, session_id)?;
+    }
+    let Some(name) = t.file.take() else {
+        return Ok(());
+    };
+    t.session_id = session_id.map(str::to_owned);
+    let mut text = Vec::new();
+    scribe_json::write(&mut text, &t).map_err(io::Error::other)?;
+    text.push(b'\n');
+    beside.write(&name, &text)
+}
+
 /// Writes `,"key":` and the value.
 fn field<T: Serialize + ?Sized>(out: &mut dyn Write, key: &str, v: &T) -> io::Result<()> {
     let mut text = Vec::new();
@@ -211,10 +281,20 @@ impl Render for AtifRenderer {
         true
     }
 
+    /// Under `--output-dir`, each sub-agent trajectory is a file of its own.
+    fn writes_beside(&self) -> bool {
+        true
+    }
+
+    fn beside(&mut self, files: Option<Box<dyn Beside>>) {
+        self.beside = files;
+    }
+
     fn begin(&mut self, _out: &mut dyn Write, header: &Header) -> io::Result<()> {
         *self = AtifRenderer {
             file: header.file.clone(),
             source: header.source,
+            beside: self.beside.take(),
             ..AtifRenderer::default()
         };
         Ok(())
@@ -227,10 +307,10 @@ impl Render for AtifRenderer {
                 self.sessions.push((**s).clone());
                 Ok(())
             }
-            TranscriptItem::Turn(t) => self.step(|s| s.turn(t, step_id)),
+            TranscriptItem::Turn(t) => self.step(item, |s| s.turn(t, step_id)),
             TranscriptItem::Notice(n) => {
                 self.costs.add(n);
-                self.step(|s| s.notice(n, step_id))
+                self.step(item, |s| s.notice(n, step_id))
             }
             TranscriptItem::Debug(d) => self.debug.push(&**d),
         }
@@ -241,13 +321,7 @@ impl Render for AtifRenderer {
             self.empty_step()?;
         }
         write!(out, "{{\"schema_version\":\"{SCHEMA_VERSION}\"")?;
-        if let Some(id) = self
-            .sessions
-            .iter()
-            .rev()
-            .map(|s| s.session_id.as_str())
-            .find(|s| !s.is_empty())
-        {
+        if let Some(id) = self.session_id() {
             field(out, "session_id", id)?;
         }
         field(out, "agent", &self.agent())?;

@@ -16,13 +16,44 @@ use super::wire::{
 };
 use crate::model::time::parse_ms;
 use crate::model::transcript::{Part, Role, SubagentRecord, ToolCall, Turn, TurnOrigin, Usage};
+use crate::render::OutputFormat;
 
 /// What making steps needs from the trajectory they go into: the agent (a sub-agent's
-/// trajectory names the same system) and the sub-agent trajectory ids taken so far (unique
-/// within one `subagent_trajectories` array).
+/// trajectory names the same system), the sub-agent trajectory ids taken so far (unique
+/// within one `subagent_trajectories` array), and under `--output-dir` the start of the names
+/// of its sub-agents' files (`<stem>`, then `<stem>.<id>` for theirs).
 pub(super) struct Steps<'t, 'a> {
     pub(super) agent: &'t Agent<'a>,
     pub(super) taken: &'t mut HashSet<String>,
+    pub(super) files: Option<Files<'t>>,
+}
+
+/// Under `--output-dir`, how the files of a trajectory's sub-agents are named: the session's
+/// file's stem, and this trajectory's own name without its extension (the stem itself for the
+/// session's).
+#[derive(Clone, Copy)]
+pub(super) struct Files<'t> {
+    pub(super) stem: &'t str,
+    pub(super) prefix: &'t str,
+}
+
+impl Files<'_> {
+    /// Longest name of a sub-agent's file before its extension: file systems take 255 bytes.
+    const LONGEST: usize = 200;
+
+    /// The name, without its extension, of the file of the sub-agent `id`: this trajectory's
+    /// name, a `.` and the id. Deep down, where that grows too long, the session's stem, `._`
+    /// and a digest of the name (no id begins with `_` in a name: [`file_part`]).
+    fn child(&self, id: &str) -> String {
+        let name = format!("{}.{}", self.prefix, file_part(id));
+        if name.len() <= Files::LONGEST {
+            return name;
+        }
+        use sha2::Digest;
+        let digest = sha2::Sha256::digest(name.as_bytes());
+        let hex: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
+        format!("{}._{hex}", self.stem)
+    }
 }
 
 /// A step and the sub-agent trajectories its calls ran.
@@ -284,15 +315,23 @@ impl<'a> Steps<'_, 'a> {
             return;
         }
         let id = self.unique_id(call_id, &rec.task_id);
-        subagents.push(subagent_trajectory(id.clone(), rec, self.agent));
+        let prefix = self.files.map(|f| f.child(&id));
+        let files = prefix.as_deref().zip(self.files).map(|(prefix, f)| Files {
+            stem: f.stem,
+            prefix,
+        });
+        let mut trajectory = subagent_trajectory(id.clone(), rec, self.agent, files);
+        trajectory.file = prefix.map(|p| format!("{p}.{}", OutputFormat::Atif.extension()));
         r.subagent_trajectory_ref.push(SubagentRef {
             trajectory_id: id,
+            trajectory_path: trajectory.file.clone(),
             extra: facts,
         });
+        subagents.push(trajectory);
     }
 
     /// A trajectory id no sibling has: the Agent call's id (else the run's task id), with a
-    /// counter after it when that is taken.
+    /// counter after it when that is taken (as a file name too, when each is a file).
     fn unique_id(&mut self, call_id: &str, task_id: &str) -> String {
         let base = [call_id, task_id]
             .into_iter()
@@ -300,12 +339,26 @@ impl<'a> Steps<'_, 'a> {
             .unwrap_or("subagent");
         let mut id = base.to_owned();
         let mut n = 1;
-        while !self.taken.insert(id.clone()) {
+        loop {
+            let key = match self.files {
+                Some(_) => file_part(&id),
+                None => id.clone(),
+            };
+            if self.taken.insert(key) {
+                return id;
+            }
             n += 1;
             id = format!("{base}-{n}");
         }
-        id
     }
+}
+
+/// A trajectory id as a part of a file name: a safe file name with no `.` (so that the parts
+/// of `<stem>.<id>.<id>` never run into each other).
+fn file_part(id: &str) -> String {
+    crate::output_file::safe_stem(id)
+        .map(|s| s.replace('.', "_"))
+        .unwrap_or_else(|| "subagent".to_owned())
 }
 
 /// A call as ATIF's `ToolCall`: its arguments when they are an object (else `{}` and the input
@@ -347,16 +400,18 @@ fn tool_call(call: &ToolCall) -> AtifCall<'_> {
 }
 
 /// A sub-agent run as a trajectory of its own: its turns as steps from 1, its own sub-agents
-/// embedded in it, its totals.
+/// (embedded in it, or each a file named from `files` on), its totals.
 fn subagent_trajectory<'a>(
     id: String,
     rec: &'a SubagentRecord,
     parent: &Agent<'a>,
+    files: Option<Files<'_>>,
 ) -> Trajectory<'a> {
     let mut taken = HashSet::default();
     let mut steps = Steps {
         agent: parent,
         taken: &mut taken,
+        files,
     };
     let mut out = Vec::new();
     let mut nested = Vec::new();
@@ -377,6 +432,7 @@ fn subagent_trajectory<'a>(
     }
     Trajectory {
         schema_version: SCHEMA_VERSION,
+        session_id: None,
         trajectory_id: id,
         agent: Agent {
             name: parent.name.clone(),
@@ -388,5 +444,6 @@ fn subagent_trajectory<'a>(
         final_metrics: Some(totals),
         subagent_trajectories: nested,
         extra: Map::new(),
+        file: None,
     }
 }

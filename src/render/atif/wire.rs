@@ -28,6 +28,10 @@ pub(super) enum Source {
 #[derive(Serialize)]
 pub(super) struct Trajectory<'a> {
     pub(super) schema_version: &'static str,
+    /// The session's id, on a trajectory written as a file of its own (embedded, it is the
+    /// root's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) session_id: Option<String>,
     pub(super) trajectory_id: String,
     pub(super) agent: Agent<'a>,
     pub(super) steps: Vec<Step<'a>>,
@@ -37,6 +41,9 @@ pub(super) struct Trajectory<'a> {
     pub(super) subagent_trajectories: Vec<Trajectory<'a>>,
     #[serde(skip_serializing_if = "Map::is_empty")]
     pub(super) extra: Map<String, Value>,
+    /// Under `--output-dir`, the name of the file it is written to, beside the session's.
+    #[serde(skip)]
+    pub(super) file: Option<String>,
 }
 
 /// The agent system that made a trajectory (`Agent`).
@@ -158,10 +165,13 @@ fn facts_empty(f: &Option<&ResultFacts>) -> bool {
 }
 
 /// A link to a sub-agent's trajectory (`SubagentTrajectoryRef`): embedded, found by
-/// `trajectory_id` in the root's `subagent_trajectories`.
+/// `trajectory_id` in the root's `subagent_trajectories`; or under `--output-dir` a file of its
+/// own, `trajectory_path`, beside the referring file.
 #[derive(Serialize)]
 pub(super) struct SubagentRef<'a> {
     pub(super) trajectory_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) trajectory_path: Option<String>,
     pub(super) extra: RunReport<'a>,
 }
 
