@@ -14,6 +14,7 @@ use crate::model::tool_kind::{InputShape, TodoStatus};
 use crate::model::transcript::{
     NonText, Part, SubagentRecord, SubagentStatus, ToolCall, ToolState, output_text,
 };
+use crate::render::figures::{count, seconds};
 use crate::render::sgr::{self, SgrStyle};
 use crate::render::summary;
 use crate::sanitize::frames_on_lines;
@@ -263,10 +264,7 @@ impl View {
                     .facts
                     .lines_read
                     .unwrap_or_else(|| out_text.lines().count() as u64);
-                w.raw_line(
-                    &format!("Read {n} line{}", plural(n as usize)),
-                    Style::new(),
-                );
+                w.raw_line(&format!("Read {}", count(n, "line")), Style::new());
                 return;
             }
             // Drawn as their output below.
@@ -302,7 +300,7 @@ impl View {
             .count();
         let path = change.path;
         let head = if change.writes_whole_file() {
-            format!("Wrote {adds} line{} to {path}", plural(adds))
+            format!("Wrote {} to {path}", count(adds, "line"))
         } else {
             format!("Updated {path} (+{adds} −{dels})")
         };
@@ -462,13 +460,8 @@ impl View {
         let mut w = Wrapper::new(self.width, pad.clone(), pad);
         let skipped = calls.len().saturating_sub(SHOWN);
         if skipped > 0 {
-            w.raw_line(
-                &format!(
-                    "… +{skipped} earlier tool use{} (--full shows them)",
-                    plural(skipped)
-                ),
-                self.pal.dim,
-            );
+            let earlier = count(skipped, "earlier tool use");
+            w.raw_line(&format!("… +{earlier} (--full shows them)"), self.pal.dim);
         }
         for call in &calls[skipped..] {
             let (mark, style) = match call.state {
@@ -492,11 +485,11 @@ impl View {
     /// `⎿  general-purpose · completed · 3 tool uses · 12,000 tokens · 4.2s`.
     pub(super) fn subagent_status(&self, rec: &SubagentRecord, depth: usize) -> Vec<Line> {
         let mut w = self.result_wrapper(depth);
-        let (word, style) = match rec.status {
-            SubagentStatus::Running => ("running", self.pal.dim),
-            SubagentStatus::Completed => ("completed", self.pal.ok),
-            SubagentStatus::Failed => ("failed", self.pal.error),
-            SubagentStatus::Stopped => ("stopped", self.pal.warning),
+        let style = match rec.status {
+            SubagentStatus::Running => self.pal.dim,
+            SubagentStatus::Completed => self.pal.ok,
+            SubagentStatus::Failed => self.pal.error,
+            SubagentStatus::Stopped => self.pal.warning,
         };
         let mut bits = Vec::new();
         if !rec.description.is_empty() {
@@ -506,17 +499,19 @@ impl View {
             bits.push(t.clone());
         }
         w.words(&bits.join(" · "), Style::new(), None);
-        w.words(&format!(" · {word}"), style, None);
+        w.words(
+            &format!(" · {}", summary::status_word(rec.status)),
+            style,
+            None,
+        );
         if let Some(u) = rec.usage {
             w.words(
                 &format!(
-                    " · {} tool use{} · {} tokens{}",
-                    u.tool_uses,
-                    plural(u.tool_uses as usize),
-                    crate::render::figures::thousands(u.total_tokens),
+                    " · {}{}",
+                    summary::subagent_usage(&u),
                     // `--stable=keep-usage` zeroes the duration: a zero is no duration at all.
                     if u.duration_ms > 0 {
-                        format!(" · {}", crate::render::figures::seconds(u.duration_ms))
+                        format!(" · {}", seconds(u.duration_ms))
                     } else {
                         String::new()
                     }
@@ -534,10 +529,6 @@ impl View {
         w.words(text, self.pal.dim, None);
         w.finish()
     }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 /// The line that stands for what the default view leaves out of a long output or diff: how much,

@@ -306,8 +306,7 @@ impl View {
         }
         // A saved session does not record its tools: say nothing rather than "0 tools".
         if !s.tools.is_empty() {
-            let n = s.tools.len();
-            bits.push(format!("{n} tool{}", if n == 1 { "" } else { "s" }));
+            bits.push(crate::render::figures::count(s.tools.len(), "tool"));
         }
         if let Some(t) = s.title.as_deref().filter(|t| !t.trim().is_empty()) {
             bits.insert(0, format!("“{}”", t.trim()));

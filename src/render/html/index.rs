@@ -24,7 +24,7 @@ use crate::model::Header;
 use crate::model::counts::Counts;
 use crate::model::event::Event;
 use crate::model::transcript::{Part, TranscriptItem, Usage};
-use crate::render::figures::thousands;
+use crate::render::figures::{count, thousands};
 use crate::render::totals::Totals;
 use crate::render::{Render, Summary};
 
@@ -228,9 +228,8 @@ impl Sums {
             .saturating_add(u.cache_read_input_tokens)
             .saturating_add(u.cache_creation_input_tokens);
         let mut s = format!(
-            "{} session{} · {} turns · {} tool calls · {} tokens in · {} out",
-            self.sessions,
-            if self.sessions == 1 { "" } else { "s" },
+            "{} · {} turns · {} tool calls · {} tokens in · {} out",
+            count(self.sessions, "session"),
             thousands(self.turns),
             thousands(self.tool_calls),
             thousands(input),
@@ -269,8 +268,8 @@ pub(crate) fn write_index(out: &mut dyn Write, rows: &[IndexRow]) -> io::Result<
         .raw_trusted("<link rel=\"icon\" href=\"data:,\">\n<title>Sessions · scribe</title>\n<style>")
         .raw_trusted(CSS)
         .raw_trusted("</style>\n</head>\n<body class=\"archive\">\n<header class=\"page-h\"><h1>Sessions</h1><p class=\"meta totals\">")
-        .num(projects.len())
-        .raw_trusted(if projects.len() == 1 { " project · " } else { " projects · " })
+        .text(&count(projects.len(), "project"))
+        .raw_trusted(" · ")
         .text(&all.words())
         .raw_trusted(" · scribe ")
         .text(env!("CARGO_PKG_VERSION"))
@@ -363,11 +362,7 @@ fn push_calls(h: &mut Html, c: &Counts) {
     h.num(c.calls);
     let mut more = Vec::new();
     if c.errors > 0 {
-        more.push(format!(
-            "{} error{}",
-            c.errors,
-            if c.errors == 1 { "" } else { "s" }
-        ));
+        more.push(count(c.errors, "error"));
     }
     if c.denied > 0 {
         more.push(format!("{} denied", c.denied));

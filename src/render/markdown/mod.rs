@@ -31,8 +31,8 @@ use crate::model::file_change::DiffLine;
 use crate::model::session::SessionSnapshot;
 use crate::model::tool_kind::{InputShape, TodoItem, TodoStatus};
 use crate::model::transcript::{
-    NonText, Part, Role, SubagentRecord, SubagentStatus, SyntheticReason, ToolCall, ToolState,
-    TranscriptItem, Turn, TurnOrigin, output_text,
+    NonText, Part, Role, SubagentRecord, SyntheticReason, ToolCall, ToolState, TranscriptItem,
+    Turn, TurnOrigin, output_text,
 };
 use crate::render::RenderOptions;
 use escape::{fenced, html, inline, safe_markdown};
@@ -256,24 +256,14 @@ impl MarkdownRenderer {
     }
 
     fn subagent(&self, out: &mut String, rec: &SubagentRecord) {
-        let status = match rec.status {
-            SubagentStatus::Running => "running",
-            SubagentStatus::Completed => "completed",
-            SubagentStatus::Failed => "failed",
-            SubagentStatus::Stopped => "stopped",
-        };
+        let status = summary::status_word(rec.status);
         let mut title = format!("Sub-agent: {}", rec.description);
         if let Some(t) = &rec.subagent_type {
             title.push_str(&format!(" ({t})"));
         }
         title.push_str(&format!(" · {status}"));
         if let Some(u) = rec.usage {
-            title.push_str(&format!(
-                " · {} tool use{} · {} tokens",
-                u.tool_uses,
-                if u.tool_uses == 1 { "" } else { "s" },
-                crate::render::figures::thousands(u.total_tokens)
-            ));
+            title.push_str(&format!(" · {}", summary::subagent_usage(&u)));
         }
         out.push_str(&format!(
             "<details>\n<summary>{}</summary>\n\n",
