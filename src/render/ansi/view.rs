@@ -113,37 +113,10 @@ impl View {
 
     /// Files, sources and data parts: one dim line.
     pub(super) fn other_part(&self, part: &Part, depth: usize) -> Vec<Line> {
-        let text = match part {
-            Part::File {
-                media_type,
-                filename,
-                ..
-            } => {
-                format!(
-                    "[file: {media_type}{}]",
-                    filename
-                        .as_deref()
-                        .map(|f| format!(" {f}"))
-                        .unwrap_or_default()
-                )
-            }
-            Part::SourceUrl { url, title, .. } => {
-                format!(
-                    "[source: {}{url}]",
-                    title
-                        .as_deref()
-                        .map(|t| format!("{t} "))
-                        .unwrap_or_default()
-                )
-            }
-            Part::SourceDocument { title, .. } => format!("[document: {title}]"),
-            Part::Compaction { summary } => crate::render::compaction_label(summary.as_deref()),
-            Part::Data { name, .. } => format!("[data: {name}]"),
-            Part::Text { .. } | Part::Reasoning { .. } | Part::ToolCall { .. } => {
-                return Vec::new();
-            }
-        };
-        self.note(&text, self.pal.dim, depth)
+        match crate::render::part_label(part) {
+            Some(text) => self.note(&text, self.pal.dim, depth),
+            None => Vec::new(),
+        }
     }
 
     /// A dim (or coloured) note, wrapped.

@@ -157,25 +157,16 @@ impl MarkdownRenderer {
     }
 
     fn other_part(&self, out: &mut String, part: &Part) {
-        let text = match part {
-            Part::File {
-                media_type,
-                filename,
-                ..
-            } => format!(
-                "[file: {media_type}{}]",
-                filename
-                    .as_deref()
-                    .map(|f| format!(" {f}"))
-                    .unwrap_or_default()
-            ),
-            Part::SourceUrl { url, title, .. } => {
-                format!("[source: {} {url}]", title.as_deref().unwrap_or(""))
-            }
-            Part::SourceDocument { title, .. } => format!("[document: {title}]"),
-            Part::Compaction { summary } => crate::render::compaction_label(summary.as_deref()),
-            Part::Data { name, .. } => format!("[data: {name}]"),
-            Part::Text { .. } | Part::Reasoning { .. } | Part::ToolCall { .. } => return,
+        let text = if let Part::SourceUrl {
+            url, title: None, ..
+        } = part
+        {
+            // Markdown keeps the space a missing title leaves.
+            format!("[source:  {url}]")
+        } else if let Some(label) = crate::render::part_label(part) {
+            label
+        } else {
+            return;
         };
         out.push_str(&format!("*{}*\n\n", inline(&text)));
     }
