@@ -334,19 +334,19 @@ impl View {
 
     /// A plan (ExitPlanMode) rendered as Markdown under `⎿`, shortened unless `--full`.
     fn plan(&self, plan: &str, depth: usize) -> Vec<Line> {
-        let ind = self.indent(depth);
-        let mut lines = super::markdown::render(
-            plan,
-            &self.pal,
-            self.width,
-            vec![ind.clone(), Span::new("  ⎿  ", self.pal.result)],
-            vec![ind.clone(), Span::new("     ", Style::new())],
-            Style::new(),
-        );
-        if !self.full && lines.len() > DIFF_LINES {
-            let more = lines.len() - DIFF_LINES;
-            lines.truncate(DIFF_LINES);
-            let pad = vec![ind, Span::new("     ", Style::new())];
+        let first = vec![self.indent(depth), Span::new("  ⎿  ", self.pal.result)];
+        self.markdown_block(plan, first, depth, DIFF_LINES)
+    }
+
+    /// Markdown drawn in a call's result (`first` opens its first line), at most `max` lines
+    /// unless `--full`.
+    fn markdown_block(&self, text: &str, first: Vec<Span>, depth: usize, max: usize) -> Vec<Line> {
+        let pad = vec![self.indent(depth), Span::new("     ", Style::new())];
+        let (width, plain) = (self.width, Style::new());
+        let mut lines = super::markdown::render(text, &self.pal, width, first, pad.clone(), plain);
+        if !self.full && lines.len() > max {
+            let more = lines.len() - max;
+            lines.truncate(max);
             let mut w = Wrapper::new(self.width, pad.clone(), pad);
             w.words(&cut_note(more), self.pal.dim, None);
             lines.extend(w.finish());
@@ -390,30 +390,14 @@ impl View {
             })
             .unwrap_or(report);
         if !report.trim().is_empty() {
-            let ind = self.indent(depth);
-            let pad = vec![ind.clone(), Span::new("     ", Style::new())];
             // The report opens the result when nothing above it did.
-            let first = if lines.is_empty() {
-                vec![ind, Span::new("  ⎿  ", self.pal.result)]
+            let mark = if lines.is_empty() {
+                Span::new("  ⎿  ", self.pal.result)
             } else {
-                pad.clone()
+                Span::new("     ", Style::new())
             };
-            let mut md = super::markdown::render(
-                report.trim(),
-                &self.pal,
-                self.width,
-                first,
-                pad.clone(),
-                Style::new(),
-            );
-            if !self.full && md.len() > RESULT_LINES {
-                let more = md.len() - RESULT_LINES;
-                md.truncate(RESULT_LINES);
-                let mut w = Wrapper::new(self.width, pad.clone(), pad);
-                w.words(&cut_note(more), self.pal.dim, None);
-                md.extend(w.finish());
-            }
-            lines.extend(md);
+            let first = vec![self.indent(depth), mark];
+            lines.extend(self.markdown_block(report.trim(), first, depth, RESULT_LINES));
         }
         lines
     }
