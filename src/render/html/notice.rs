@@ -203,11 +203,10 @@ pub(crate) fn push_notice(
             result,
         } => {
             let label = description.as_deref().unwrap_or(task_id);
-            let status = status.map(|s| format!("{s:?}").to_lowercase());
             push_task(
                 h,
                 label,
-                status.as_deref(),
+                status.map(crate::render::summary::status_word),
                 summary.as_deref(),
                 result.as_deref(),
             );
