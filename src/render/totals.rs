@@ -194,14 +194,18 @@ impl Totals {
         }
     }
 
-    /// Input tokens including the cached ones (cache reads and writes): the one figure every
-    /// closing line and footer shows, so text, Markdown and HTML agree.
+    /// The input tokens of [`Totals::usage`], cached ones included ([`all_input`]).
     pub(crate) fn input_tokens(&self) -> u64 {
-        let u = self.usage();
-        u.input_tokens
-            .saturating_add(u.cache_read_input_tokens)
-            .saturating_add(u.cache_creation_input_tokens)
+        all_input(self.usage())
     }
+}
+
+/// Input tokens including the cached ones (cache reads and writes): the one figure every
+/// closing line, footer and the archive's index show, so that they agree.
+pub(crate) fn all_input(u: &Usage) -> u64 {
+    u.input_tokens
+        .saturating_add(u.cache_read_input_tokens)
+        .saturating_add(u.cache_creation_input_tokens)
 }
 
 #[cfg(test)]
