@@ -52,8 +52,8 @@ pub(crate) fn api_retry(
     )
 }
 
-/// `conversation compacted (auto)`, with what triggered it when known. Shared by Markdown and
-/// ATIF.
+/// `conversation compacted (auto)`, with what triggered it when known. Shared by the terminal
+/// view (which adds the tokens), Markdown and ATIF.
 pub(crate) fn compacted(trigger: Option<&str>) -> String {
     format!(
         "conversation compacted{}",

@@ -226,8 +226,8 @@ fn hook_title(
 /// A compaction's note: its trigger and the tokens before and after, where known.
 fn compact_text(trigger: Option<&str>, pre: Option<u64>, post: Option<u64>) -> String {
     format!(
-        "conversation compacted{}{}",
-        trigger.map(|t| format!(" ({t})")).unwrap_or_default(),
+        "{}{}",
+        notice_text::compacted(trigger),
         match (pre, post) {
             (Some(a), Some(b)) => format!(" · {} → {} tokens", thousands(a), thousands(b)),
             (Some(a), None) => format!(" · {} tokens before", thousands(a)),
