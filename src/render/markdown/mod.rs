@@ -172,20 +172,16 @@ impl MarkdownRenderer {
     }
 
     fn call(&self, out: &mut String, call: &ToolCall) {
-        let status = if call.denied.is_some() {
-            " · denied".to_owned()
-        } else {
-            match call.state {
-                ToolState::Success => String::new(),
-                ToolState::Error => " · error".to_owned(),
-                ToolState::ApprovalDenied => " · denied".to_owned(),
-                ToolState::ApprovalPending | ToolState::Pending | ToolState::Running => {
-                    summary::open_state(call.state)
-                        .map(|s| format!(" · {s}"))
-                        .unwrap_or_default()
-                }
+        let status = match call.state {
+            _ if call.denied.is_some() => Some("denied"),
+            ToolState::Success => None,
+            ToolState::Error => Some("error"),
+            ToolState::ApprovalDenied => Some("denied"),
+            ToolState::ApprovalPending | ToolState::Pending | ToolState::Running => {
+                summary::open_state(call.state)
             }
         };
+        let status = status.map(|s| format!(" · {s}")).unwrap_or_default();
         let line = summary::call_line(call);
         out.push_str(&format!(
             "<details>\n<summary>{}{status}</summary>\n\n",
