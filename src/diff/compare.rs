@@ -192,20 +192,14 @@ pub(crate) fn compare(old: &[Value], new: &[Value]) -> Vec<Change> {
     for pair in align(&record_keys(old), &record_keys(new)) {
         match pair {
             Pair::Same(..) => {}
-            Pair::Old(i) => out.push(Change {
-                kind: Kind::Removed,
-                item: label(&old[i], &ord_old[i].to_string()),
-                path: Vec::new(),
-                old: Some(old[i].clone()),
-                new: None,
-            }),
-            Pair::New(j) => out.push(Change {
-                kind: Kind::Added,
-                item: label(&new[j], &ord_new[j].to_string()),
-                path: Vec::new(),
-                old: None,
-                new: Some(new[j].clone()),
-            }),
+            Pair::Old(i) => {
+                let item = label(&old[i], &ord_old[i].to_string());
+                out.push(Change::new(item, Vec::new(), Some(&old[i]), None));
+            }
+            Pair::New(j) => {
+                let item = label(&new[j], &ord_new[j].to_string());
+                out.push(Change::new(item, Vec::new(), None, Some(&new[j])));
+            }
             Pair::Changed(i, j) => {
                 let index = if ord_old[i] == ord_new[j] {
                     ord_new[j].to_string()
@@ -213,82 +207,133 @@ pub(crate) fn compare(old: &[Value], new: &[Value]) -> Vec<Change> {
                     format!("{} → {}", ord_old[i], ord_new[j])
                 };
                 let item = label(&new[j], &index);
-                let mut path = Vec::new();
-                diff_record(&item, &mut path, &old[i], &new[j], &mut out);
+                let mut walk = Walk {
+                    item: &item,
+                    path: Vec::new(),
+                    out: &mut out,
+                };
+                walk.record(&old[i], &new[j]);
             }
         }
     }
     out
 }
 
-/// Compares two records or turns field by field; `parts` and sub-agent transcripts are aligned.
-fn diff_record(
-    item: &str,
-    path: &mut Vec<String>,
-    old: &Value,
-    new: &Value,
-    out: &mut Vec<Change>,
-) {
-    let (Value::Object(o), Value::Object(n)) = (old, new) else {
-        push_changed(item, path, old, new, out);
-        return;
-    };
-    for key in union_keys(o, n) {
-        let (a, b) = (o.get(&key), n.get(&key));
-        if a == b {
-            continue;
-        }
-        match (key.as_str(), a, b) {
-            ("parts", Some(Value::Array(a)), Some(Value::Array(b))) => {
-                diff_parts(item, path, a, b, out);
-            }
-            ("transcript", Some(Value::Array(a)), Some(Value::Array(b))) => {
-                diff_turns(item, path, a, b, out);
-            }
-            ("call" | "notice", Some(a @ Value::Object(_)), Some(b @ Value::Object(_))) => {
-                diff_record(item, path, a, b, out);
-            }
-            ("subagent" | "metadata", Some(a @ Value::Object(_)), Some(b @ Value::Object(_))) => {
-                path.push(if key == "subagent" {
-                    "sub-agent".to_owned()
-                } else {
-                    key.clone()
-                });
-                diff_record(item, path, a, b, out);
-                path.pop();
-            }
-            (_, Some(a @ Value::Object(_)), Some(b @ Value::Object(_))) => {
-                path.push(key.clone());
-                diff_record(item, path, a, b, out);
-                path.pop();
-            }
-            _ => {
-                path.push(key.clone());
-                out.push(Change {
-                    kind: match (a, b) {
-                        (None, _) => Kind::Added,
-                        (_, None) => Kind::Removed,
-                        _ => Kind::Changed,
-                    },
-                    item: item.to_owned(),
-                    path: path.clone(),
-                    old: a.cloned(),
-                    new: b.cloned(),
-                });
-                path.pop();
-            }
+impl Change {
+    /// A difference between what each side has at `path` (nothing on one side: added or
+    /// removed).
+    fn new(item: String, path: Vec<String>, old: Option<&Value>, new: Option<&Value>) -> Change {
+        let kind = match (old, new) {
+            (None, _) => Kind::Added,
+            (_, None) => Kind::Removed,
+            (Some(_), Some(_)) => Kind::Changed,
+        };
+        Change {
+            kind,
+            item,
+            path,
+            old: old.cloned(),
+            new: new.cloned(),
         }
     }
 }
 
-fn push_changed(item: &str, path: &[String], old: &Value, new: &Value, out: &mut Vec<Change>) {
-    out.push(Change {
-        kind: Kind::Changed,
-        item: item.to_owned(),
-        path: path.to_vec(),
-        old: Some(old.clone()),
-        new: Some(new.clone()),
-    });
+/// The comparison of one top-level record on both sides: where it stands inside the record,
+/// and the differences found so far.
+struct Walk<'a> {
+    item: &'a str,
+    path: Vec<String>,
+    out: &'a mut Vec<Change>,
+}
+
+impl Walk<'_> {
+    /// Records what each side has at the current path.
+    fn change(&mut self, old: Option<&Value>, new: Option<&Value>) {
+        let change = Change::new(self.item.to_owned(), self.path.clone(), old, new);
+        self.out.push(change);
+    }
+
+    /// Runs `then` one step further down the path.
+    fn within(&mut self, step: String, then: impl FnOnce(&mut Self)) {
+        self.path.push(step);
+        then(self);
+        self.path.pop();
+    }
+
+    /// Compares two records or turns field by field; `parts` and sub-agent transcripts are
+    /// aligned.
+    fn record(&mut self, old: &Value, new: &Value) {
+        let (Value::Object(o), Value::Object(n)) = (old, new) else {
+            self.change(Some(old), Some(new));
+            return;
+        };
+        for key in union_keys(o, n) {
+            let (a, b) = (o.get(&key), n.get(&key));
+            if a == b {
+                continue;
+            }
+            match (key.as_str(), a, b) {
+                ("parts", Some(Value::Array(a)), Some(Value::Array(b))) => {
+                    let names = |side: &[Value]| {
+                        let ord = ordinals(side, "type");
+                        side.iter()
+                            .zip(ord)
+                            .map(|(p, i)| part_label(p, i))
+                            .collect()
+                    };
+                    self.list(
+                        align(&part_keys(a), &part_keys(b)),
+                        a,
+                        b,
+                        [names(a), names(b)],
+                    );
+                }
+                ("transcript", Some(Value::Array(a)), Some(Value::Array(b))) => {
+                    let names = |side: &[Value]| {
+                        let at = |(i, t): (usize, &Value)| label(t, &(i + 1).to_string());
+                        side.iter().enumerate().map(at).collect()
+                    };
+                    let pairs = align(&record_keys(a), &record_keys(b));
+                    self.list(pairs, a, b, [names(a), names(b)]);
+                }
+                ("call" | "notice", Some(a @ Value::Object(_)), Some(b @ Value::Object(_))) => {
+                    self.record(a, b);
+                }
+                (_, Some(a @ Value::Object(_)), Some(b @ Value::Object(_))) => {
+                    let step = if key == "subagent" {
+                        "sub-agent".to_owned()
+                    } else {
+                        key
+                    };
+                    self.within(step, |w| w.record(a, b));
+                }
+                _ => self.within(key, |w| w.change(a, b)),
+            }
+        }
+    }
+
+    /// Aligned lists (a turn's parts, a sub-agent's turns): each item added, removed or
+    /// compared, under its name on its side (`names`: old, new).
+    fn list(&mut self, pairs: Vec<Pair>, old: &[Value], new: &[Value], names: [Vec<String>; 2]) {
+        let [mut names_old, mut names_new] = names;
+        for pair in pairs {
+            match pair {
+                Pair::Same(..) => {}
+                Pair::Old(i) => {
+                    let step = std::mem::take(&mut names_old[i]);
+                    self.within(step, |w| w.change(Some(&old[i]), None));
+                }
+                Pair::New(j) => {
+                    let step = std::mem::take(&mut names_new[j]);
+                    self.within(step, |w| w.change(None, Some(&new[j])));
+                }
+                Pair::Changed(i, j) => {
+                    let step = std::mem::take(&mut names_new[j]);
+                    self.within(step, |w| w.record(&old[i], &new[j]));
+                }
+            }
+        }
+    }
 }
 
 fn union_keys(o: &Map<String, Value>, n: &Map<String, Value>) -> Vec<String> {
@@ -301,89 +346,6 @@ fn part_label(p: &Value, index: usize) -> String {
     match p.pointer("/call/name").and_then(Value::as_str) {
         Some(name) => format!("call {index} ({name})"),
         None => format!("{} {index}", str_at(p, "type")),
-    }
-}
-
-fn diff_parts(
-    item: &str,
-    path: &mut Vec<String>,
-    old: &[Value],
-    new: &[Value],
-    out: &mut Vec<Change>,
-) {
-    let (ord_old, ord_new) = (ordinals(old, "type"), ordinals(new, "type"));
-    for pair in align(&part_keys(old), &part_keys(new)) {
-        let (kind, o, n, label) = match pair {
-            Pair::Same(..) => continue,
-            Pair::Old(i) => (
-                Kind::Removed,
-                Some(&old[i]),
-                None,
-                part_label(&old[i], ord_old[i]),
-            ),
-            Pair::New(j) => (
-                Kind::Added,
-                None,
-                Some(&new[j]),
-                part_label(&new[j], ord_new[j]),
-            ),
-            Pair::Changed(i, j) => {
-                path.push(part_label(&new[j], ord_new[j]));
-                diff_record(item, path, &old[i], &new[j], out);
-                path.pop();
-                continue;
-            }
-        };
-        path.push(label);
-        out.push(Change {
-            kind,
-            item: item.to_owned(),
-            path: path.clone(),
-            old: o.cloned(),
-            new: n.cloned(),
-        });
-        path.pop();
-    }
-}
-
-fn diff_turns(
-    item: &str,
-    path: &mut Vec<String>,
-    old: &[Value],
-    new: &[Value],
-    out: &mut Vec<Change>,
-) {
-    for pair in align(&record_keys(old), &record_keys(new)) {
-        match pair {
-            Pair::Same(..) => {}
-            Pair::Old(i) => {
-                path.push(label(&old[i], &(i + 1).to_string()));
-                out.push(Change {
-                    kind: Kind::Removed,
-                    item: item.to_owned(),
-                    path: path.clone(),
-                    old: Some(old[i].clone()),
-                    new: None,
-                });
-                path.pop();
-            }
-            Pair::New(j) => {
-                path.push(label(&new[j], &(j + 1).to_string()));
-                out.push(Change {
-                    kind: Kind::Added,
-                    item: item.to_owned(),
-                    path: path.clone(),
-                    old: None,
-                    new: Some(new[j].clone()),
-                });
-                path.pop();
-            }
-            Pair::Changed(i, j) => {
-                path.push(label(&new[j], &(j + 1).to_string()));
-                diff_record(item, path, &old[i], &new[j], out);
-                path.pop();
-            }
-        }
     }
 }
 

@@ -40,20 +40,12 @@ struct Palette {
 
 impl Palette {
     fn new(color: bool) -> Palette {
-        if color {
-            Palette {
-                added: Style::new().green(),
-                removed: Style::new().red(),
-                changed: Style::new().yellow().bold(),
-                dim: Style::new().dimmed(),
-            }
-        } else {
-            Palette {
-                added: Style::new(),
-                removed: Style::new(),
-                changed: Style::new(),
-                dim: Style::new(),
-            }
+        let shown = |style: Style| if color { style } else { Style::new() };
+        Palette {
+            added: shown(Style::new().green()),
+            removed: shown(Style::new().red()),
+            changed: shown(Style::new().yellow().bold()),
+            dim: shown(Style::new().dimmed()),
         }
     }
 
@@ -140,24 +132,10 @@ fn list_diff(out: &mut dyn Write, pal: &Palette, a: &[Value], b: &[Value]) -> io
     }
     let mut printed = 0;
     for op in similar::capture_diff_slices(similar::Algorithm::Myers, &a, &b) {
-        let (removed, added) = match op {
-            similar::DiffOp::Equal { .. } => continue,
-            similar::DiffOp::Delete {
-                old_index, old_len, ..
-            } => (old_index..old_index + old_len, 0..0),
-            similar::DiffOp::Insert {
-                new_index, new_len, ..
-            } => (0..0, new_index..new_index + new_len),
-            similar::DiffOp::Replace {
-                old_index,
-                old_len,
-                new_index,
-                new_len,
-            } => (
-                old_index..old_index + old_len,
-                new_index..new_index + new_len,
-            ),
-        };
+        let (tag, removed, added) = op.as_tag_tuple();
+        if tag == similar::DiffTag::Equal {
+            continue;
+        }
         for (sign, style, items) in [('-', pal.removed, &a[removed]), ('+', pal.added, &b[added])] {
             for item in items {
                 printed += 1;
@@ -282,17 +260,12 @@ fn lines_diff(out: &mut dyn Write, pal: &Palette, a: &str, b: &str) -> io::Resul
             for change in diff.iter_changes(op) {
                 printed += 1;
                 let line = change.value().trim_end_matches('\n');
-                match change.tag() {
-                    ChangeTag::Delete => {
-                        writeln!(out, "{}", format!("    - {line}").style(pal.removed))?
-                    }
-                    ChangeTag::Insert => {
-                        writeln!(out, "{}", format!("    + {line}").style(pal.added))?
-                    }
-                    ChangeTag::Equal => {
-                        writeln!(out, "{}", format!("      {line}").style(pal.dim))?
-                    }
-                }
+                let (sign, style) = match change.tag() {
+                    ChangeTag::Delete => ('-', pal.removed),
+                    ChangeTag::Insert => ('+', pal.added),
+                    ChangeTag::Equal => (' ', pal.dim),
+                };
+                writeln!(out, "{}", format!("    {sign} {line}").style(style))?;
             }
         }
     }

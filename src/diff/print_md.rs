@@ -48,21 +48,12 @@ pub(crate) fn markdown(
     out.write_all(doc.as_bytes())
 }
 
-/// The changes, in runs that concern one top-level record.
+/// The changes, in runs that concern one top-level record (a whole record added or removed is
+/// a run of its own).
 fn by_record(changes: &[Change]) -> Vec<&[Change]> {
-    let mut groups = Vec::new();
-    let mut start = 0;
-    for i in 1..=changes.len() {
-        let ends = i == changes.len()
-            || changes[i].item != changes[start].item
-            || changes[i].path.is_empty()
-            || changes[start].path.is_empty();
-        if ends {
-            groups.push(&changes[start..i]);
-            start = i;
-        }
-    }
-    groups
+    let inside =
+        |a: &Change, b: &Change| a.item == b.item && !a.path.is_empty() && !b.path.is_empty();
+    changes.chunk_by(inside).collect()
 }
 
 /// The title and the counts.

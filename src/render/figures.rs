@@ -44,6 +44,12 @@ pub(crate) fn tenths(ms: u64) -> u64 {
     t + u64::from(up)
 }
 
+/// `1 turn`, `3 turns`: a count and its noun, plural unless the count is one.
+pub(crate) fn count<N: std::fmt::Display + PartialEq + From<u8>>(n: N, noun: &str) -> String {
+    let s = if n == N::from(1) { "" } else { "s" };
+    format!("{n} {noun}{s}")
+}
+
 /// `4.2s`, `3m 05s`.
 pub(crate) fn seconds(ms: u64) -> String {
     if ms < 60_000 {

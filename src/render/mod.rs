@@ -14,7 +14,7 @@ use clap::ValueEnum;
 
 use crate::model::Header;
 use crate::model::event::Event;
-use crate::model::transcript::TranscriptItem;
+use crate::model::transcript::{Part, TranscriptItem};
 
 /// `--to text` (its number formats are shared with Markdown).
 pub(crate) mod ansi;
@@ -241,12 +241,30 @@ pub(crate) fn preview(text: &str, max: usize) -> (&str, usize) {
     }
 }
 
-/// A `compaction` part in one line (text view and Markdown): what it is, then the summary.
-pub(crate) fn compaction_label(summary: Option<&str>) -> String {
-    match summary {
-        Some(s) => format!("[earlier turns compacted: {s}]"),
-        None => "[earlier turns compacted (no summary: compaction failed)]".to_owned(),
-    }
+/// A file, source, data or compaction part in one line (text view and Markdown): what it is,
+/// then what names it. `None` for text, reasoning and calls, which each view draws its own way.
+pub(crate) fn part_label(part: &Part) -> Option<String> {
+    Some(match part {
+        Part::File {
+            media_type,
+            filename,
+            ..
+        } => match filename {
+            Some(f) => format!("[file: {media_type} {f}]"),
+            None => format!("[file: {media_type}]"),
+        },
+        Part::SourceUrl { url, title, .. } => match title {
+            Some(t) => format!("[source: {t} {url}]"),
+            None => format!("[source: {url}]"),
+        },
+        Part::SourceDocument { title, .. } => format!("[document: {title}]"),
+        Part::Compaction { summary: Some(s) } => format!("[earlier turns compacted: {s}]"),
+        Part::Compaction { summary: None } => {
+            "[earlier turns compacted (no summary: compaction failed)]".to_owned()
+        }
+        Part::Data { name, .. } => format!("[data: {name}]"),
+        Part::Text { .. } | Part::Reasoning { .. } | Part::ToolCall { .. } => return None,
+    })
 }
 
 #[cfg(test)]

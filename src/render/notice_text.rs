@@ -52,8 +52,8 @@ pub(crate) fn api_retry(
     )
 }
 
-/// `conversation compacted (auto)`, with what triggered it when known. Shared by Markdown and
-/// ATIF.
+/// `conversation compacted (auto)`, with what triggered it when known. Shared by the terminal
+/// view (which adds the tokens), Markdown and ATIF.
 pub(crate) fn compacted(trigger: Option<&str>) -> String {
     format!(
         "conversation compacted{}",
@@ -91,8 +91,8 @@ pub(crate) fn elicitation(server: &str) -> String {
 /// A branch of the session left behind by a rewind or a fork (turns off the main line). Shared
 /// by the terminal view and Markdown, which show it as a heading over its turns.
 pub(crate) fn branch(turns: usize) -> String {
-    let noun = if turns == 1 { "turn" } else { "turns" };
-    format!("rewound: a branch of {turns} {noun} off the main line")
+    let turns = super::figures::count(turns, "turn");
+    format!("rewound: a branch of {turns} off the main line")
 }
 
 /// The words of an `info` notice: its text, or, when it has none (a kind the adapter passed on

@@ -9,7 +9,10 @@
 use std::borrow::Cow;
 
 use crate::model::tool_kind::ToolFamily;
-use crate::model::transcript::{NonText, ToolCall, ToolState, output_text};
+use crate::model::transcript::{
+    NonText, SubagentStatus, SubagentUsage, ToolCall, ToolState, output_text,
+};
+use crate::render::figures::{count, thousands};
 
 /// The longest summary kept on a call's line, in characters.
 const MAX: usize = 100;
@@ -102,6 +105,23 @@ pub(crate) fn open_state(state: ToolState) -> Option<&'static str> {
         ToolState::Pending => Some("not started, no result"),
         ToolState::Running => Some("running, no result"),
         ToolState::Success | ToolState::Error | ToolState::ApprovalDenied => None,
+    }
+}
+
+/// `3 tool uses · 12,000 tokens`: what a sub-agent reported it used, as the text and Markdown
+/// views word it.
+pub(crate) fn subagent_usage(u: &SubagentUsage) -> String {
+    let tools = count(u.tool_uses, "tool use");
+    format!("{tools} · {} tokens", thousands(u.total_tokens))
+}
+
+/// Where a sub-agent run or a task stands, in the word every view uses.
+pub(crate) fn status_word(status: SubagentStatus) -> &'static str {
+    match status {
+        SubagentStatus::Running => "running",
+        SubagentStatus::Completed => "completed",
+        SubagentStatus::Failed => "failed",
+        SubagentStatus::Stopped => "stopped",
     }
 }
 

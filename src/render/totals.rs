@@ -10,7 +10,7 @@
 //! The turns, prompts and calls are the model's [`Counts`]; the words they are said in
 //! ([`Totals::turn_words`], [`Totals::call_words`]) are shared by every view too.
 
-use super::figures::{seconds, thousands};
+use super::figures::{count, seconds, thousands};
 use crate::model::counts::Counts;
 use crate::model::session::SystemNotice;
 use crate::model::transcript::{Role, Turn, Usage};
@@ -153,11 +153,7 @@ impl Totals {
     /// `12 turns (3 prompts)`: the transcript's top-level turns, and how many were prompts.
     pub(crate) fn turn_words(&self) -> String {
         let Counts { turns, prompts, .. } = self.counts;
-        format!(
-            "{turns} turn{} ({prompts} prompt{})",
-            plural(turns),
-            plural(prompts)
-        )
+        format!("{} ({})", count(turns, "turn"), count(prompts, "prompt"))
     }
 
     /// `8 tool calls · 2 errors · 1 denied · 5 more in sub-agents (1 failed or denied)`: the
@@ -168,9 +164,9 @@ impl Totals {
         if c.calls == 0 && c.sub_calls == 0 {
             return None;
         }
-        let mut s = format!("{} tool call{}", c.calls, plural(c.calls));
+        let mut s = count(c.calls, "tool call");
         if c.errors > 0 {
-            s.push_str(&format!(" · {} error{}", c.errors, plural(c.errors)));
+            s.push_str(&format!(" · {}", count(c.errors, "error")));
         }
         if c.denied > 0 {
             s.push_str(&format!(" · {} denied", c.denied));
@@ -198,19 +194,18 @@ impl Totals {
         }
     }
 
-    /// Input tokens including the cached ones (cache reads and writes): the one figure every
-    /// closing line and footer shows, so text, Markdown and HTML agree.
+    /// The input tokens of [`Totals::usage`], cached ones included ([`all_input`]).
     pub(crate) fn input_tokens(&self) -> u64 {
-        let u = self.usage();
-        u.input_tokens
-            .saturating_add(u.cache_read_input_tokens)
-            .saturating_add(u.cache_creation_input_tokens)
+        all_input(self.usage())
     }
 }
 
-/// The `s` of a count's noun.
-fn plural(n: u64) -> &'static str {
-    if n == 1 { "" } else { "s" }
+/// Input tokens including the cached ones (cache reads and writes): the one figure every
+/// closing line, footer and the archive's index show, so that they agree.
+pub(crate) fn all_input(u: &Usage) -> u64 {
+    u.input_tokens
+        .saturating_add(u.cache_read_input_tokens)
+        .saturating_add(u.cache_creation_input_tokens)
 }
 
 #[cfg(test)]

@@ -299,9 +299,28 @@ impl TextRenderer {
         message_id: &str,
         part: &Part,
     ) -> io::Result<()> {
-        if !matches!(part, Part::ToolCall { .. }) {
+        let Part::ToolCall { call } = part else {
             self.live.mark(message_id, part);
+            return self.settle_part(out, message_id, part);
+        };
+        self.live
+            .heads
+            .insert(call.tool_call_id.clone(), call.clone());
+        if has_no_input(&call.input) {
+            self.live.deferred.insert(call.tool_call_id.clone());
+            return Ok(());
         }
+        self.head(out, call)
+    }
+
+    /// A part other than a call, final: text and reasoning past what their stream printed, any
+    /// other part as its one line.
+    fn settle_part(
+        &mut self,
+        out: &mut dyn Write,
+        message_id: &str,
+        part: &Part,
+    ) -> io::Result<()> {
         match part {
             Part::Text { text, .. } => self.settle_text(out, message_id, text, false),
             Part::Reasoning { text, redacted, .. } => {
@@ -312,17 +331,8 @@ impl TextRenderer {
                 };
                 self.settle_text(out, message_id, text, true)
             }
-            Part::ToolCall { call } => {
-                self.live
-                    .heads
-                    .insert(call.tool_call_id.clone(), call.clone());
-                if has_no_input(&call.input) {
-                    self.live.deferred.insert(call.tool_call_id.clone());
-                    return Ok(());
-                }
-                self.head(out, call)
-            }
-            Part::File { .. }
+            Part::ToolCall { .. }
+            | Part::File { .. }
             | Part::SourceUrl { .. }
             | Part::SourceDocument { .. }
             | Part::Compaction { .. }
@@ -376,36 +386,19 @@ impl TextRenderer {
             if !matches!(part, Part::ToolCall { .. }) && self.live.take(&turn.id, part) {
                 continue;
             }
-            match part {
-                Part::ToolCall { call } => {
-                    let deferred = self.live.deferred.remove(&call.tool_call_id);
-                    if self.live.heads.remove(&call.tool_call_id).is_none() || deferred {
-                        self.head(out, call)?;
-                    }
-                    if !self.live.results.remove(&call.tool_call_id) {
-                        let lines = self.view.call_result(call, 0);
-                        self.call_lines(out, call, &lines)?;
-                    }
-                    self.live.progress.remove(&call.tool_call_id);
-                }
-                Part::Text { text, .. } => self.settle_text(out, &turn.id, text, false)?,
-                Part::Reasoning { text, redacted, .. } => {
-                    let text = if *redacted {
-                        "(redacted thinking)"
-                    } else {
-                        text
-                    };
-                    self.settle_text(out, &turn.id, text, true)?
-                }
-                Part::File { .. }
-                | Part::SourceUrl { .. }
-                | Part::SourceDocument { .. }
-                | Part::Compaction { .. }
-                | Part::Data { .. } => {
-                    let lines = self.view.other_part(part, 0);
-                    self.block(out, &lines)?
-                }
+            let Part::ToolCall { call } = part else {
+                self.settle_part(out, &turn.id, part)?;
+                continue;
+            };
+            let deferred = self.live.deferred.remove(&call.tool_call_id);
+            if self.live.heads.remove(&call.tool_call_id).is_none() || deferred {
+                self.head(out, call)?;
             }
+            if !self.live.results.remove(&call.tool_call_id) {
+                let lines = self.view.call_result(call, 0);
+                self.call_lines(out, call, &lines)?;
+            }
+            self.live.progress.remove(&call.tool_call_id);
         }
         Ok(())
     }

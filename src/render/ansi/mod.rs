@@ -474,11 +474,7 @@ impl Render for TextRenderer {
         let t = &self.totals;
         let mut bits = t.figures();
         if summary.errors > 0 {
-            bits.push(format!(
-                "{} input error{}",
-                summary.errors,
-                if summary.errors == 1 { "" } else { "s" }
-            ));
+            bits.push(crate::render::figures::count(summary.errors, "input error"));
         }
         if let Some(note) = super::debug_summary(summary.debug).filter(|_| !self.debug) {
             bits.push(note);

@@ -5,8 +5,8 @@
 use super::View;
 use super::layout::Line;
 use crate::model::session::{HookStatus, Level, SystemNotice};
-use crate::render::figures::{seconds, thousands};
-use crate::render::notice_text;
+use crate::render::figures::{count, seconds, thousands};
+use crate::render::{notice_text, summary};
 
 impl View {
     /// A notice as a one-line note (nothing for the ones a reader does not need).
@@ -174,9 +174,8 @@ impl View {
         }
         let denied = permission_denials.len();
         if denied != 0 {
-            let n = denied;
             lines.extend(self.note(
-                &format!("{n} tool call{} denied", if n == 1 { "" } else { "s" }),
+                &format!("{} denied", count(denied, "tool call")),
                 pal.dim,
                 depth,
             ));
@@ -227,8 +226,8 @@ fn hook_title(
 /// A compaction's note: its trigger and the tokens before and after, where known.
 fn compact_text(trigger: Option<&str>, pre: Option<u64>, post: Option<u64>) -> String {
     format!(
-        "conversation compacted{}{}",
-        trigger.map(|t| format!(" ({t})")).unwrap_or_default(),
+        "{}{}",
+        notice_text::compacted(trigger),
         match (pre, post) {
             (Some(a), Some(b)) => format!(" · {} → {} tokens", thousands(a), thousands(b)),
             (Some(a), None) => format!(" · {} tokens before", thousands(a)),
@@ -256,9 +255,7 @@ fn task_text(
     status: Option<&crate::model::transcript::SubagentStatus>,
     what: Option<&str>,
 ) -> String {
-    let word = status
-        .map(|s| format!("{s:?}").to_lowercase())
-        .unwrap_or_else(|| "updated".into());
+    let word = status.map_or("updated", |s| summary::status_word(*s));
     let what = what.unwrap_or("");
     format!(
         "task {task_id} {word}{}",

@@ -14,6 +14,7 @@ use crate::model::tool_kind::{InputShape, TodoStatus};
 use crate::model::transcript::{
     NonText, Part, SubagentRecord, SubagentStatus, ToolCall, ToolState, output_text,
 };
+use crate::render::figures::{count, seconds};
 use crate::render::sgr::{self, SgrStyle};
 use crate::render::summary;
 use crate::sanitize::frames_on_lines;
@@ -263,10 +264,7 @@ impl View {
                     .facts
                     .lines_read
                     .unwrap_or_else(|| out_text.lines().count() as u64);
-                w.raw_line(
-                    &format!("Read {n} line{}", plural(n as usize)),
-                    Style::new(),
-                );
+                w.raw_line(&format!("Read {}", count(n, "line")), Style::new());
                 return;
             }
             // Drawn as their output below.
@@ -302,7 +300,7 @@ impl View {
             .count();
         let path = change.path;
         let head = if change.writes_whole_file() {
-            format!("Wrote {adds} line{} to {path}", plural(adds))
+            format!("Wrote {} to {path}", count(adds, "line"))
         } else {
             format!("Updated {path} (+{adds} −{dels})")
         };
@@ -336,19 +334,19 @@ impl View {
 
     /// A plan (ExitPlanMode) rendered as Markdown under `⎿`, shortened unless `--full`.
     fn plan(&self, plan: &str, depth: usize) -> Vec<Line> {
-        let ind = self.indent(depth);
-        let mut lines = super::markdown::render(
-            plan,
-            &self.pal,
-            self.width,
-            vec![ind.clone(), Span::new("  ⎿  ", self.pal.result)],
-            vec![ind.clone(), Span::new("     ", Style::new())],
-            Style::new(),
-        );
-        if !self.full && lines.len() > DIFF_LINES {
-            let more = lines.len() - DIFF_LINES;
-            lines.truncate(DIFF_LINES);
-            let pad = vec![ind, Span::new("     ", Style::new())];
+        let first = vec![self.indent(depth), Span::new("  ⎿  ", self.pal.result)];
+        self.markdown_block(plan, first, depth, DIFF_LINES)
+    }
+
+    /// Markdown drawn in a call's result (`first` opens its first line), at most `max` lines
+    /// unless `--full`.
+    fn markdown_block(&self, text: &str, first: Vec<Span>, depth: usize, max: usize) -> Vec<Line> {
+        let pad = vec![self.indent(depth), Span::new("     ", Style::new())];
+        let (width, plain) = (self.width, Style::new());
+        let mut lines = super::markdown::render(text, &self.pal, width, first, pad.clone(), plain);
+        if !self.full && lines.len() > max {
+            let more = lines.len() - max;
+            lines.truncate(max);
             let mut w = Wrapper::new(self.width, pad.clone(), pad);
             w.words(&cut_note(more), self.pal.dim, None);
             lines.extend(w.finish());
@@ -392,30 +390,14 @@ impl View {
             })
             .unwrap_or(report);
         if !report.trim().is_empty() {
-            let ind = self.indent(depth);
-            let pad = vec![ind.clone(), Span::new("     ", Style::new())];
             // The report opens the result when nothing above it did.
-            let first = if lines.is_empty() {
-                vec![ind, Span::new("  ⎿  ", self.pal.result)]
+            let mark = if lines.is_empty() {
+                Span::new("  ⎿  ", self.pal.result)
             } else {
-                pad.clone()
+                Span::new("     ", Style::new())
             };
-            let mut md = super::markdown::render(
-                report.trim(),
-                &self.pal,
-                self.width,
-                first,
-                pad.clone(),
-                Style::new(),
-            );
-            if !self.full && md.len() > RESULT_LINES {
-                let more = md.len() - RESULT_LINES;
-                md.truncate(RESULT_LINES);
-                let mut w = Wrapper::new(self.width, pad.clone(), pad);
-                w.words(&cut_note(more), self.pal.dim, None);
-                md.extend(w.finish());
-            }
-            lines.extend(md);
+            let first = vec![self.indent(depth), mark];
+            lines.extend(self.markdown_block(report.trim(), first, depth, RESULT_LINES));
         }
         lines
     }
@@ -462,13 +444,8 @@ impl View {
         let mut w = Wrapper::new(self.width, pad.clone(), pad);
         let skipped = calls.len().saturating_sub(SHOWN);
         if skipped > 0 {
-            w.raw_line(
-                &format!(
-                    "… +{skipped} earlier tool use{} (--full shows them)",
-                    plural(skipped)
-                ),
-                self.pal.dim,
-            );
+            let earlier = count(skipped, "earlier tool use");
+            w.raw_line(&format!("… +{earlier} (--full shows them)"), self.pal.dim);
         }
         for call in &calls[skipped..] {
             let (mark, style) = match call.state {
@@ -492,11 +469,11 @@ impl View {
     /// `⎿  general-purpose · completed · 3 tool uses · 12,000 tokens · 4.2s`.
     pub(super) fn subagent_status(&self, rec: &SubagentRecord, depth: usize) -> Vec<Line> {
         let mut w = self.result_wrapper(depth);
-        let (word, style) = match rec.status {
-            SubagentStatus::Running => ("running", self.pal.dim),
-            SubagentStatus::Completed => ("completed", self.pal.ok),
-            SubagentStatus::Failed => ("failed", self.pal.error),
-            SubagentStatus::Stopped => ("stopped", self.pal.warning),
+        let style = match rec.status {
+            SubagentStatus::Running => self.pal.dim,
+            SubagentStatus::Completed => self.pal.ok,
+            SubagentStatus::Failed => self.pal.error,
+            SubagentStatus::Stopped => self.pal.warning,
         };
         let mut bits = Vec::new();
         if !rec.description.is_empty() {
@@ -506,17 +483,19 @@ impl View {
             bits.push(t.clone());
         }
         w.words(&bits.join(" · "), Style::new(), None);
-        w.words(&format!(" · {word}"), style, None);
+        w.words(
+            &format!(" · {}", summary::status_word(rec.status)),
+            style,
+            None,
+        );
         if let Some(u) = rec.usage {
             w.words(
                 &format!(
-                    " · {} tool use{} · {} tokens{}",
-                    u.tool_uses,
-                    plural(u.tool_uses as usize),
-                    crate::render::figures::thousands(u.total_tokens),
+                    " · {}{}",
+                    summary::subagent_usage(&u),
                     // `--stable=keep-usage` zeroes the duration: a zero is no duration at all.
                     if u.duration_ms > 0 {
-                        format!(" · {}", crate::render::figures::seconds(u.duration_ms))
+                        format!(" · {}", seconds(u.duration_ms))
                     } else {
                         String::new()
                     }
@@ -534,10 +513,6 @@ impl View {
         w.words(text, self.pal.dim, None);
         w.finish()
     }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 /// The line that stands for what the default view leaves out of a long output or diff: how much,

@@ -113,37 +113,10 @@ impl View {
 
     /// Files, sources and data parts: one dim line.
     pub(super) fn other_part(&self, part: &Part, depth: usize) -> Vec<Line> {
-        let text = match part {
-            Part::File {
-                media_type,
-                filename,
-                ..
-            } => {
-                format!(
-                    "[file: {media_type}{}]",
-                    filename
-                        .as_deref()
-                        .map(|f| format!(" {f}"))
-                        .unwrap_or_default()
-                )
-            }
-            Part::SourceUrl { url, title, .. } => {
-                format!(
-                    "[source: {}{url}]",
-                    title
-                        .as_deref()
-                        .map(|t| format!("{t} "))
-                        .unwrap_or_default()
-                )
-            }
-            Part::SourceDocument { title, .. } => format!("[document: {title}]"),
-            Part::Compaction { summary } => crate::render::compaction_label(summary.as_deref()),
-            Part::Data { name, .. } => format!("[data: {name}]"),
-            Part::Text { .. } | Part::Reasoning { .. } | Part::ToolCall { .. } => {
-                return Vec::new();
-            }
-        };
-        self.note(&text, self.pal.dim, depth)
+        match crate::render::part_label(part) {
+            Some(text) => self.note(&text, self.pal.dim, depth),
+            None => Vec::new(),
+        }
     }
 
     /// A dim (or coloured) note, wrapped.
@@ -306,8 +279,7 @@ impl View {
         }
         // A saved session does not record its tools: say nothing rather than "0 tools".
         if !s.tools.is_empty() {
-            let n = s.tools.len();
-            bits.push(format!("{n} tool{}", if n == 1 { "" } else { "s" }));
+            bits.push(crate::render::figures::count(s.tools.len(), "tool"));
         }
         if let Some(t) = s.title.as_deref().filter(|t| !t.trim().is_empty()) {
             bits.insert(0, format!("“{}”", t.trim()));

@@ -24,8 +24,8 @@ use crate::model::Header;
 use crate::model::counts::Counts;
 use crate::model::event::Event;
 use crate::model::transcript::{Part, TranscriptItem, Usage};
-use crate::render::figures::thousands;
-use crate::render::totals::Totals;
+use crate::render::figures::{count, thousands};
+use crate::render::totals::{Totals, all_input};
 use crate::render::{Render, Summary};
 
 /// Prompts, tool names and files kept per session for the search (each capped).
@@ -90,22 +90,22 @@ impl<'a> Tally<'a> {
     }
 
     fn time(&mut self, ts: Option<&String>) {
-        let Some(ts) = ts.filter(|t| parse_ms(t).is_some()) else {
+        let Some((ts, ms)) = ts.and_then(|t| Some((t, parse_ms(t)?))) else {
             return;
         };
         if self
             .row
             .date
-            .as_ref()
-            .is_none_or(|d| parse_ms(ts) < parse_ms(d))
+            .as_deref()
+            .is_none_or(|d| Some(ms) < parse_ms(d))
         {
             self.row.date = Some(ts.clone());
         }
         if self
             .row
             .end
-            .as_ref()
-            .is_none_or(|e| parse_ms(ts) > parse_ms(e))
+            .as_deref()
+            .is_none_or(|e| Some(ms) > parse_ms(e))
         {
             self.row.end = Some(ts.clone());
         }
@@ -223,14 +223,10 @@ impl Sums {
     /// `3 sessions · 41 turns · 17 tool calls · 12,345 tokens in · 678 out · $0.1234`.
     fn words(&self) -> String {
         let u = &self.usage;
-        let input = u
-            .input_tokens
-            .saturating_add(u.cache_read_input_tokens)
-            .saturating_add(u.cache_creation_input_tokens);
+        let input = all_input(u);
         let mut s = format!(
-            "{} session{} · {} turns · {} tool calls · {} tokens in · {} out",
-            self.sessions,
-            if self.sessions == 1 { "" } else { "s" },
+            "{} · {} turns · {} tool calls · {} tokens in · {} out",
+            count(self.sessions, "session"),
             thousands(self.turns),
             thousands(self.tool_calls),
             thousands(input),
@@ -269,8 +265,8 @@ pub(crate) fn write_index(out: &mut dyn Write, rows: &[IndexRow]) -> io::Result<
         .raw_trusted("<link rel=\"icon\" href=\"data:,\">\n<title>Sessions · scribe</title>\n<style>")
         .raw_trusted(CSS)
         .raw_trusted("</style>\n</head>\n<body class=\"archive\">\n<header class=\"page-h\"><h1>Sessions</h1><p class=\"meta totals\">")
-        .num(projects.len())
-        .raw_trusted(if projects.len() == 1 { " project · " } else { " projects · " })
+        .text(&count(projects.len(), "project"))
+        .raw_trusted(" · ")
         .text(&all.words())
         .raw_trusted(" · scribe ")
         .text(env!("CARGO_PKG_VERSION"))
@@ -336,10 +332,7 @@ fn push_row(h: &mut Html, r: &IndexRow) {
     push_calls(h, &r.counts);
     h.raw_trusted("</td><td class=\"nowrap\">");
     let u = &r.usage;
-    let input = u
-        .input_tokens
-        .saturating_add(u.cache_read_input_tokens)
-        .saturating_add(u.cache_creation_input_tokens);
+    let input = all_input(u);
     if input > 0 || u.output_tokens > 0 {
         h.text(&thousands(input))
             .raw_trusted(" / ")
@@ -363,11 +356,7 @@ fn push_calls(h: &mut Html, c: &Counts) {
     h.num(c.calls);
     let mut more = Vec::new();
     if c.errors > 0 {
-        more.push(format!(
-            "{} error{}",
-            c.errors,
-            if c.errors == 1 { "" } else { "s" }
-        ));
+        more.push(count(c.errors, "error"));
     }
     if c.denied > 0 {
         more.push(format!("{} denied", c.denied));

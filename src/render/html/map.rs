@@ -12,6 +12,7 @@ use super::timeline::{self, Lane, Mark, MarkKind};
 use super::times::{self, parse_ms, push_time};
 use crate::model::tool_kind::ToolFamily;
 use crate::model::transcript::{Part, Role, Turn, Usage};
+use crate::render::figures::count;
 use crate::render::totals::Totals;
 
 /// Prompts listed in the index; past this, the index says how many more there are.
@@ -277,13 +278,8 @@ fn push_counts(h: &mut Html, tools: &[u64], totals: &Totals) {
     h.raw_trusted("<dt>turns</dt><dd>")
         .num(c.turns)
         .raw_trusted(" (")
-        .num(c.prompts)
-        .raw_trusted(if c.prompts == 1 {
-            " prompt)"
-        } else {
-            " prompts)"
-        })
-        .raw_trusted("</dd>");
+        .text(&count(c.prompts, "prompt"))
+        .raw_trusted(")</dd>");
     if c.calls == 0 && c.sub_calls == 0 {
         return;
     }
@@ -299,8 +295,7 @@ fn push_counts(h: &mut Html, tools: &[u64], totals: &Totals) {
     }
     if c.errors > 0 {
         h.raw_trusted(" · <span class=\"bad\">")
-            .num(c.errors)
-            .raw_trusted(if c.errors == 1 { " error" } else { " errors" })
+            .text(&count(c.errors, "error"))
             .raw_trusted("</span>");
     }
     if c.denied > 0 {

@@ -6,6 +6,7 @@ use super::tool::push_subagent;
 use super::turn::{Context, push_turn};
 use crate::model::session::{HookStatus, Level, SessionSnapshot, SystemNotice};
 use crate::model::transcript::DebugRecord;
+use crate::render::figures::count;
 use crate::render::notice_text;
 
 use super::times::duration;
@@ -202,11 +203,10 @@ pub(crate) fn push_notice(
             result,
         } => {
             let label = description.as_deref().unwrap_or(task_id);
-            let status = status.map(|s| format!("{s:?}").to_lowercase());
             push_task(
                 h,
                 label,
-                status.as_deref(),
+                status.map(crate::render::summary::status_word),
                 summary.as_deref(),
                 result.as_deref(),
             );
@@ -340,9 +340,7 @@ fn push_result_head(
         h.raw_trusted("Result: ").text(&subtype.replace('_', " "));
     }
     if let Some(t) = turns {
-        h.raw_trusted(" · ")
-            .num(t)
-            .raw_trusted(if t == 1 { " turn" } else { " turns" });
+        h.raw_trusted(" · ").text(&count(t, "turn"));
     }
     if let Some(d) = duration_ms {
         h.raw_trusted(" · ").text(&duration(d));
@@ -430,12 +428,8 @@ fn push_task(
 fn push_branch(h: &mut Html, turns: &[crate::model::transcript::Turn], scope: &str) {
     open(h, "info");
     h.raw_trusted("<details class=\"branch\"><summary>Rewound branch · ")
-        .num(turns.len())
-        .raw_trusted(if turns.len() == 1 {
-            " turn</summary>"
-        } else {
-            " turns</summary>"
-        });
+        .text(&count(turns.len(), "turn"))
+        .raw_trusted("</summary>");
     let mut cx = Context::default();
     for (i, t) in turns.iter().enumerate() {
         push_turn(h, t, &format!("{scope}-b{}", i + 1), &mut cx);
@@ -483,12 +477,8 @@ pub(crate) fn push_footer(h: &mut Html, errors: u64, hidden_debug: u64) {
     h.raw_trusted("<footer class=\"page-f\"><a href=\"#map\">↑ Overview</a>");
     if errors > 0 {
         h.raw_trusted("<span class=\"bad\">")
-            .num(errors)
-            .raw_trusted(if errors == 1 {
-                " input line could not be read (see stderr)</span>"
-            } else {
-                " input lines could not be read (see stderr)</span>"
-            });
+            .text(&count(errors, "input line"))
+            .raw_trusted(" could not be read (see stderr)</span>");
     }
     if let Some(note) = crate::render::debug_summary(hidden_debug) {
         h.raw_trusted("<span class=\"debug\">")

@@ -17,8 +17,9 @@ use crate::model::tool_kind::{InputShape, TodoItem, TodoStatus, ToolFamily};
 use crate::model::transcript::{
     NonText, SubagentRecord, SubagentStatus, ToolCall, ToolState, output_text,
 };
+use crate::render::figures::count;
 use crate::render::sgr;
-use crate::render::summary::{Fit, fitted_summary};
+use crate::render::summary::{Fit, fitted_summary, status_word};
 
 /// The state shown on a card: a CSS class and a word. A refused permission wins over the state
 /// the call ended in (the CLI reports a denial as an error result).
@@ -82,8 +83,7 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
         && lines > 0
     {
         h.raw_trusted(" <span class=\"meta\">")
-            .num(lines)
-            .raw_trusted(if lines == 1 { " line" } else { " lines" })
+            .text(&count(lines, "line"))
             .raw_trusted("</span>");
     }
     if let Some(ms) = call_duration_ms(call) {
@@ -158,7 +158,7 @@ fn push_handback(h: &mut Html, hb: &Handback) {
             ("subagent_tokens" | "total_tokens", Some(n)) => {
                 format!("{} tokens", crate::render::figures::thousands(n))
             }
-            ("tool_uses", Some(n)) => format!("{n} tool use{}", if n == 1 { "" } else { "s" }),
+            ("tool_uses", Some(n)) => count(n, "tool use"),
             ("duration_ms", Some(n)) => super::times::duration(n),
             _ => format!("{}: {v}", k.replace('_', " ")),
         });
@@ -440,11 +440,11 @@ pub(crate) fn push_file(h: &mut Html, media_type: &str, url: &str, filename: Opt
 /// `report` is the hand-back's report shown below by the card, so the same words are not
 /// written twice.
 pub(crate) fn push_subagent(h: &mut Html, sub: &SubagentRecord, scope: &str, report: Option<&str>) {
-    let (class, word) = match sub.status {
-        SubagentStatus::Running => ("running", "running"),
-        SubagentStatus::Completed => ("success", "completed"),
-        SubagentStatus::Failed => ("error", "failed"),
-        SubagentStatus::Stopped => ("denied", "stopped"),
+    let class = match sub.status {
+        SubagentStatus::Running => "running",
+        SubagentStatus::Completed => "success",
+        SubagentStatus::Failed => "error",
+        SubagentStatus::Stopped => "denied",
     };
     h.raw_trusted(
         "<div class=\"subagent\"><p class=\"sub-h\"><span class=\"badge agent\">sub-agent</span> ",
@@ -458,16 +458,12 @@ pub(crate) fn push_subagent(h: &mut Html, sub: &SubagentRecord, scope: &str, rep
         .raw_trusted(" <span class=\"state sub-")
         .raw_trusted(class)
         .raw_trusted("\">")
-        .raw_trusted(word)
+        .raw_trusted(status_word(sub.status))
         .raw_trusted("</span>");
     if let Some(u) = &sub.usage {
         h.raw_trusted(" <span class=\"meta\">")
-            .num(u.tool_uses)
-            .raw_trusted(if u.tool_uses == 1 {
-                " tool use · "
-            } else {
-                " tool uses · "
-            })
+            .text(&count(u.tool_uses, "tool use"))
+            .raw_trusted(" · ")
             .num(u.total_tokens)
             .raw_trusted(" tokens");
         // `--stable=keep-usage` zeroes the duration: a zero is no duration at all.
@@ -501,12 +497,7 @@ pub(crate) fn push_subagent(h: &mut Html, sub: &SubagentRecord, scope: &str, rep
             .raw_trusted("</p>");
     }
     h.raw_trusted("<details class=\"sub-transcript\"><summary>Sub-agent transcript · ")
-        .num(sub.transcript.len())
-        .raw_trusted(if sub.transcript.len() == 1 {
-            " turn"
-        } else {
-            " turns"
-        })
+        .text(&count(sub.transcript.len(), "turn"))
         .raw_trusted("</summary><div class=\"nested\">");
     let mut cx = turn::Context::default();
     for (i, t) in sub.transcript.iter().enumerate() {

@@ -126,9 +126,6 @@ fn push_meta(h: &mut Html, turn: &Turn, cx: &mut Context) {
         cx.model = Some(model.clone());
     }
     if let Some(u) = &m.usage {
-        let cached = u
-            .cache_read_input_tokens
-            .saturating_add(u.cache_creation_input_tokens);
         h.raw_trusted(" <span class=\"meta\" title=\"")
             .attr(&format!(
                 "input {} · cache read {} · cache write {} · output {}",
@@ -138,7 +135,7 @@ fn push_meta(h: &mut Html, turn: &Turn, cx: &mut Context) {
                 thousands(u.output_tokens)
             ))
             .raw_trusted("\">")
-            .text(&thousands(u.input_tokens.saturating_add(cached)))
+            .text(&thousands(crate::render::totals::all_input(u)))
             .raw_trusted(" in · ")
             .text(&thousands(u.output_tokens))
             .raw_trusted(" out</span>");

@@ -133,7 +133,7 @@ impl CompactMarkdown {
                 .flat_map(|t| &t.parts)
                 .filter(|p| matches!(p, Part::ToolCall { .. }))
                 .count();
-            format!(" (sub-agent: {n} call{})", if n == 1 { "" } else { "s" })
+            format!(" (sub-agent: {})", crate::render::figures::count(n, "call"))
         });
         let line = format!(
             "- {state} {}{}\n",

@@ -31,8 +31,8 @@ use crate::model::file_change::DiffLine;
 use crate::model::session::SessionSnapshot;
 use crate::model::tool_kind::{InputShape, TodoItem, TodoStatus};
 use crate::model::transcript::{
-    NonText, Part, Role, SubagentRecord, SubagentStatus, SyntheticReason, ToolCall, ToolState,
-    TranscriptItem, Turn, TurnOrigin, output_text,
+    NonText, Part, Role, SubagentRecord, SyntheticReason, ToolCall, ToolState, TranscriptItem,
+    Turn, TurnOrigin, output_text,
 };
 use crate::render::RenderOptions;
 use escape::{fenced, html, inline, safe_markdown};
@@ -157,44 +157,31 @@ impl MarkdownRenderer {
     }
 
     fn other_part(&self, out: &mut String, part: &Part) {
-        let text = match part {
-            Part::File {
-                media_type,
-                filename,
-                ..
-            } => format!(
-                "[file: {media_type}{}]",
-                filename
-                    .as_deref()
-                    .map(|f| format!(" {f}"))
-                    .unwrap_or_default()
-            ),
-            Part::SourceUrl { url, title, .. } => {
-                format!("[source: {} {url}]", title.as_deref().unwrap_or(""))
-            }
-            Part::SourceDocument { title, .. } => format!("[document: {title}]"),
-            Part::Compaction { summary } => crate::render::compaction_label(summary.as_deref()),
-            Part::Data { name, .. } => format!("[data: {name}]"),
-            Part::Text { .. } | Part::Reasoning { .. } | Part::ToolCall { .. } => return,
+        let text = if let Part::SourceUrl {
+            url, title: None, ..
+        } = part
+        {
+            // Markdown keeps the space a missing title leaves.
+            format!("[source:  {url}]")
+        } else if let Some(label) = crate::render::part_label(part) {
+            label
+        } else {
+            return;
         };
         out.push_str(&format!("*{}*\n\n", inline(&text)));
     }
 
     fn call(&self, out: &mut String, call: &ToolCall) {
-        let status = if call.denied.is_some() {
-            " · denied".to_owned()
-        } else {
-            match call.state {
-                ToolState::Success => String::new(),
-                ToolState::Error => " · error".to_owned(),
-                ToolState::ApprovalDenied => " · denied".to_owned(),
-                ToolState::ApprovalPending | ToolState::Pending | ToolState::Running => {
-                    summary::open_state(call.state)
-                        .map(|s| format!(" · {s}"))
-                        .unwrap_or_default()
-                }
+        let status = match call.state {
+            _ if call.denied.is_some() => Some("denied"),
+            ToolState::Success => None,
+            ToolState::Error => Some("error"),
+            ToolState::ApprovalDenied => Some("denied"),
+            ToolState::ApprovalPending | ToolState::Pending | ToolState::Running => {
+                summary::open_state(call.state)
             }
         };
+        let status = status.map(|s| format!(" · {s}")).unwrap_or_default();
         let line = summary::call_line(call);
         out.push_str(&format!(
             "<details>\n<summary>{}{status}</summary>\n\n",
@@ -256,24 +243,14 @@ impl MarkdownRenderer {
     }
 
     fn subagent(&self, out: &mut String, rec: &SubagentRecord) {
-        let status = match rec.status {
-            SubagentStatus::Running => "running",
-            SubagentStatus::Completed => "completed",
-            SubagentStatus::Failed => "failed",
-            SubagentStatus::Stopped => "stopped",
-        };
+        let status = summary::status_word(rec.status);
         let mut title = format!("Sub-agent: {}", rec.description);
         if let Some(t) = &rec.subagent_type {
             title.push_str(&format!(" ({t})"));
         }
         title.push_str(&format!(" · {status}"));
         if let Some(u) = rec.usage {
-            title.push_str(&format!(
-                " · {} tool use{} · {} tokens",
-                u.tool_uses,
-                if u.tool_uses == 1 { "" } else { "s" },
-                crate::render::figures::thousands(u.total_tokens)
-            ));
+            title.push_str(&format!(" · {}", summary::subagent_usage(&u)));
         }
         out.push_str(&format!(
             "<details>\n<summary>{}</summary>\n\n",

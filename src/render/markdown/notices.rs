@@ -5,7 +5,7 @@
 use super::MarkdownRenderer;
 use super::escape::{fenced, inline};
 use crate::model::session::{HookStatus, Level, SystemNotice};
-use crate::render::notice_text;
+use crate::render::{notice_text, summary};
 
 impl MarkdownRenderer {
     /// Writes one notice.
@@ -65,7 +65,7 @@ impl MarkdownRenderer {
                 let line = format!(
                     "task {task_id}{}: {}",
                     status
-                        .map(|s| format!(" {s:?}").to_lowercase())
+                        .map(|s| format!(" {}", summary::status_word(s)))
                         .unwrap_or_default(),
                     summary
                         .as_deref()
