@@ -138,8 +138,13 @@ pub(crate) fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Details, D::Error>
 }
 
 /// What [`capture`] makes of `text` read by the JSON layer's scanner (the same visits as
-/// serde_json's, with less copying), or `None` where the scanner declines it.
+/// serde_json's, with less copying), or `None` where the scanner declines it. Put into the
+/// written form in one walk (`scribe_json::compact`) where it can be; through a `Value` where
+/// that declines (a repeated key, an object of many keys).
 fn scanned(text: &str) -> Option<Details> {
+    if let Some(out) = scribe_json::compact(text) {
+        return Some(Details::from_json(out));
+    }
     let mut scanner = scribe_json::Scanner::new(text)?;
     let details = capture(&mut scanner).ok()?;
     scanner.end().ok()?;
