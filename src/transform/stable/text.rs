@@ -68,6 +68,10 @@ impl Marks {
 /// A byte that can be part of an id written in text.
 const ID: u8 = 1;
 
+/// An id byte that is not a letter or a digit (`_`, `-`, `.`, `:`): where a part of a word may
+/// begin or end.
+const SEP: u8 = 1 << 6;
+
 /// Each byte's class: [`ID`] and the [`Marks`] it sets, as a table (the walk reads it for every
 /// byte of every text).
 const CLASSES: [u8; 256] = {
@@ -77,11 +81,12 @@ const CLASSES: [u8; 256] = {
         let c = b as u8;
         let id = c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'.' || c == b':';
         t[b] = match c {
-            b'-' => ID | Marks::DASH,
+            b'-' => ID | SEP | Marks::DASH,
             b'/' => Marks::SLASH,
-            b'.' => ID | Marks::DOT,
+            b'.' => ID | SEP | Marks::DOT,
             b'P' => ID | Marks::CAPITAL_P,
             b'<' => Marks::ANGLE,
+            b'_' | b':' => ID | SEP,
             _ if id => ID,
             _ => 0,
         };
@@ -108,6 +113,19 @@ impl IdLengths {
     pub(super) fn is_empty(&self) -> bool {
         self.0.iter().all(|w| *w == 0)
     }
+
+    /// The shortest length in the set (past [`MAX_ID_IN_TEXT`] when it is empty): a word
+    /// shorter than that holds no id.
+    pub(super) fn shortest(&self) -> usize {
+        let mut base = 0;
+        for w in self.0 {
+            if w != 0 {
+                return base + w.trailing_zeros() as usize;
+            }
+            base += 64;
+        }
+        base
+    }
 }
 
 /// Rewrites every known id in `s` (each word of id bytes, or a part of it between `_`/`-`/`.`/`:`
@@ -124,39 +142,40 @@ pub(super) fn rename_ids_in_text(
     let mut copied = 0;
     let mut i = 0;
     let mut seen = 0;
-    // The boundaries of the current word, kept between words (one allocation, not one a word).
+    // A word shorter than every id looked for holds none.
+    let shortest = lengths.shortest().max(MIN_ID_IN_TEXT);
+    // The boundaries of the current word: its start and each separator (all ASCII, so char
+    // boundaries), gathered as it is walked; kept between words (one allocation, not one a
+    // word).
     let mut cuts: Vec<usize> = Vec::new();
     while i < bytes.len() {
-        let class = CLASSES[bytes[i] as usize];
+        let mut class = CLASSES[bytes[i] as usize];
         seen |= class;
         if class & ID == 0 {
             i += 1;
             continue;
         }
         let start = i;
-        i += 1;
-        while i < bytes.len() {
-            let class = CLASSES[bytes[i] as usize];
+        cuts.clear();
+        cuts.push(0);
+        loop {
+            if class & SEP != 0 && cuts.len() <= MAX_PARTS {
+                cuts.push(i - start);
+            }
+            i += 1;
+            let Some(&b) = bytes.get(i) else {
+                break;
+            };
+            class = CLASSES[b as usize];
             seen |= class;
             if class & ID == 0 {
                 break;
             }
-            i += 1;
         }
         let word = &s[start..i];
-        if word.len() < MIN_ID_IN_TEXT {
+        if word.len() < shortest {
             continue;
         }
-        // Boundaries: the word's ends and each separator (all ASCII, so char boundaries).
-        cuts.clear();
-        cuts.push(0);
-        cuts.extend(
-            word.bytes()
-                .enumerate()
-                .filter(|(_, b)| !b.is_ascii_alphanumeric())
-                .map(|(k, _)| k)
-                .take(MAX_PARTS),
-        );
         let mut from = 0;
         let mut a = 0;
         while a < cuts.len() {
