@@ -76,9 +76,11 @@ impl Details {
         }
     }
 
-    /// Reads the details as `T` (a reader's typed view of a few fields).
+    /// Reads the details as `T` (a reader's typed view of a few fields): by the JSON layer's
+    /// scanner, which steps over the fields `T` does not name (a read's whole file, an edit's
+    /// original file) without decoding them.
     pub(crate) fn read<'a, T: Deserialize<'a>>(&'a self) -> Option<T> {
-        serde_json::from_str(&self.0).ok()
+        scribe_json::from_text(&self.0).ok()
     }
 
     /// Changes the details through their `Value` tree, and writes them again.

@@ -6,6 +6,7 @@
 //! parse_next(text)          -> serde_json::Result<(Value, len)>  a document's next value
 //! from_str::<T>(text)       -> serde_json::Result<T>             a line into a `lenient_struct!`
 //! fill_from_str(text, &mut) -> serde_json::Result<()>            the same, filled in place
+//! from_text::<T>(text)      -> serde_json::Result<T>             any `Deserialize` type, scanner first
 //! Scanner::new(text)        -> Option<Scanner>                   a line read field by field
 //!   .raw_value()            -> Scan<&str>                        a value's text, checked
 //! utf8::as_str / into_string                                     UTF-8 checks of raw lines
@@ -41,7 +42,7 @@ mod compact;
 pub mod strategy;
 
 pub use compact::compact;
-pub use lenient::{fill_from_str, from_str};
+pub use lenient::{fill_from_str, from_str, from_text};
 pub use line::{glued_values, parse_line, parse_next};
 pub use scan::Scanner;
 pub use write::{RAW_JSON_TOKEN, escapes_in, write, write_str};
