@@ -69,6 +69,7 @@ fn numbers_and_escapes_take_the_written_form() {
             None,
         ),
         (r#"["\u00e9\/\u001F\ud83d\ude00", 12, -7, 0.1]"#, None),
+        (r#"["\u0022\u005C\u007f\u0008\b\n\"\\", "a\u2192b"]"#, None),
         (
             r#" { "k" : [ true , false , null ] } "#,
             Some(r#"{"k":[true,false,null]}"#),
