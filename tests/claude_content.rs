@@ -479,3 +479,34 @@ fn a_local_commands_other_escapes_never_reach_the_terminal() {
         assert!(out.contains("red"), "{args:?}: {out:?}");
     }
 }
+
+/// A saved session written by another JSON writer (Python's `json.dumps`: spaces between
+/// tokens, every character past ASCII as a `\u` escape, `\/`, a float spelt `1.50`) keeps a
+/// call's details as the value they hold, in the compact form a `Value` written again has, with
+/// and without `--stable`; the facts are read from them.
+#[test]
+fn details_spelt_by_another_writer_are_kept_as_their_value() {
+    let rows = [
+        r#"{"parentUuid": null, "isSidechain": false, "sessionId": "s-1", "version": "1.0.17", "type": "user", "uuid": "u1", "message": {"role": "user", "content": "read it"}}"#,
+        r#"{"parentUuid": "u1", "isSidechain": false, "sessionId": "s-1", "version": "1.0.17", "type": "assistant", "uuid": "a1", "message": {"id": "m1", "role": "assistant", "model": "claude-x", "content": [{"type": "tool_use", "id": "toolu_1", "name": "Read", "input": {"file_path": "/w/a.rs"}}]}}"#,
+        r#"{"parentUuid": "a1", "isSidechain": false, "sessionId": "s-1", "version": "1.0.17", "type": "user", "uuid": "u2", "toolUseResult": {"type": "text", "file": {"filePath": "\/w\/a.rs", "content": "caf\u00e9 \u2192 \ud83d\ude00\n\"q\"\t\u0001", "numLines": 2, "ratio": 1.50, "big": 1e3}}, "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "     1\u2192caf\u00e9"}]}}"#,
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("session.jsonl");
+    std::fs::write(&path, rows.join("\n") + "\n").unwrap();
+    let want = concat!(
+        r#""sidecar":{"type":"text","file":{"filePath":"/w/a.rs","#,
+        r#""content":"café → 😀\n\"q\"\t\u0001","numLines":2,"ratio":1.5,"big":1000.0}}"#,
+    );
+    for stable in [false, true] {
+        let mut cmd = scribe();
+        cmd.args(["--to", "jsonl"]).arg(&path);
+        if stable {
+            cmd.arg("--stable");
+        }
+        let out = cmd.assert().success();
+        let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        assert!(text.contains(want), "{text}");
+        assert!(text.contains(r#""facts":{"linesRead":2}"#), "{text}");
+    }
+}

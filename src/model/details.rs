@@ -76,9 +76,11 @@ impl Details {
         }
     }
 
-    /// Reads the details as `T` (a reader's typed view of a few fields).
+    /// Reads the details as `T` (a reader's typed view of a few fields): by the JSON layer's
+    /// scanner, which steps over the fields `T` does not name (a read's whole file, an edit's
+    /// original file) without decoding them.
     pub(crate) fn read<'a, T: Deserialize<'a>>(&'a self) -> Option<T> {
-        serde_json::from_str(&self.0).ok()
+        scribe_json::from_text(&self.0).ok()
     }
 
     /// Changes the details through their `Value` tree, and writes them again.
@@ -138,8 +140,13 @@ pub(crate) fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Details, D::Error>
 }
 
 /// What [`capture`] makes of `text` read by the JSON layer's scanner (the same visits as
-/// serde_json's, with less copying), or `None` where the scanner declines it.
+/// serde_json's, with less copying), or `None` where the scanner declines it. Put into the
+/// written form in one walk (`scribe_json::compact`) where it can be; through a `Value` where
+/// that declines (a repeated key, an object of many keys).
 fn scanned(text: &str) -> Option<Details> {
+    if let Some(out) = scribe_json::compact(text) {
+        return Some(Details::from_json(out));
+    }
     let mut scanner = scribe_json::Scanner::new(text)?;
     let details = capture(&mut scanner).ok()?;
     scanner.end().ok()?;

@@ -137,12 +137,12 @@ impl Stable {
     /// check looks only at a text that holds its [`Marks`] byte; once a check has changed the
     /// text, every later one runs.
     fn rewrite_text(&mut self, s: &mut String) {
-        let mut marks = Marks::ALL;
-        if self.id_lengths.is_empty() {
-            marks = Marks::of(s);
-        } else if let Some(renamed) =
-            rename_ids_in_text(s, &self.first, &self.id_lengths, &mut marks)
-        {
+        let mut marks = Marks::of(s);
+        let renamed = match self.id_lengths.is_empty() {
+            true => None,
+            false => rename_ids_in_text(s, &self.first, &self.id_lengths),
+        };
+        if let Some(renamed) = renamed {
             *s = renamed;
             marks = Marks::ALL;
         }

@@ -1,14 +1,17 @@
 //! How fast the crate reads real agent log lines, against serde_json alone.
 //!
 //! For each set of lines (Claude Code stream lines and saved-session rows, Codex and Gemini
-//! stream lines, read from the shared corpus at run time) it times four ways to read every line:
+//! stream lines, read from the shared corpus at run time) it times six ways to read every line:
 //!
 //! - `typed`: [`scribe_json::from_str`] into a `lenient_struct!` (the scanner, serde_json where it
 //!   declines), the way the Claude adapter reads its rows;
 //! - `typed-serde`: the same struct through `serde_json::from_str` (what `typed` would be without
 //!   the scanner);
 //! - `value`: [`scribe_json::parse_line`], a `serde_json::Value` (the other adapters' way);
-//! - `serde-value`: `serde_json::from_str::<Value>`.
+//! - `serde-value`: `serde_json::from_str::<Value>`;
+//! - `compact`: [`scribe_json::compact`], the line put into the written form in one walk (how a
+//!   call's details that another writer spelt are kept);
+//! - `value-write`: the same through a `Value` written again (what `compact` replaces).
 //!
 //! Each way reads the whole set `ROUNDS` times (`SCRIBE_JSON_BENCH_ROUNDS`, default 15) and the
 //! fastest round gives the MB/s: on a busy machine the fastest round is the one least disturbed.
@@ -74,7 +77,7 @@ scribe_json::lenient_struct! {
 type Way = (&'static str, fn(&str) -> bool);
 
 /// The ways compared, in the order printed.
-const WAYS: [Way; 4] = [
+const WAYS: [Way; 6] = [
     ("typed", |l| {
         black_box(scribe_json::from_str::<Line<'_>>(l)).is_ok()
     }),
@@ -84,6 +87,14 @@ const WAYS: [Way; 4] = [
     ("value", |l| black_box(scribe_json::parse_line(l)).is_ok()),
     ("serde-value", |l| {
         black_box(serde_json::from_str::<Value>(l)).is_ok()
+    }),
+    ("compact", |l| black_box(scribe_json::compact(l)).is_some()),
+    ("value-write", |l| {
+        let Ok(v) = serde_json::from_str::<Value>(l) else {
+            return false;
+        };
+        let mut out = Vec::new();
+        black_box(scribe_json::write(&mut out, &v)).is_ok()
     }),
 ];
 

@@ -481,7 +481,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Same<T> {
 /// Reading a struct where it lies, and the macro that declares one.
 mod fill;
 
-pub use fill::{Fill, ReadInto, fill_from_str, from_str};
+pub use fill::{Fill, ReadInto, fill_from_str, from_str, from_text};
 
 #[cfg(test)]
 mod tests;

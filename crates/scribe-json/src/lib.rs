@@ -6,10 +6,12 @@
 //! parse_next(text)          -> serde_json::Result<(Value, len)>  a document's next value
 //! from_str::<T>(text)       -> serde_json::Result<T>             a line into a `lenient_struct!`
 //! fill_from_str(text, &mut) -> serde_json::Result<()>            the same, filled in place
+//! from_text::<T>(text)      -> serde_json::Result<T>             any `Deserialize` type, scanner first
 //! Scanner::new(text)        -> Option<Scanner>                   a line read field by field
 //!   .raw_value()            -> Scan<&str>                        a value's text, checked
 //! utf8::as_str / into_string                                     UTF-8 checks of raw lines
 //! write(out, &value) / write_str(out, s)                         compact JSON, serde_json's bytes
+//! compact(text)             -> Option<Vec<u8>>                   JSON text put in `write`'s form
 //! RAW_JSON_TOKEN, escapes_in                                     for a caller's own JSON-text type
 //! ```
 //!
@@ -33,11 +35,14 @@ pub mod utf8;
 /// Compact JSON written as serde_json writes it, byte for byte.
 mod write;
 
+/// JSON text of another writer put into the compact form, without a `Value`.
+mod compact;
 /// Arbitrary JSON values for property tests of code that reads or writes JSON.
 #[cfg(any(test, feature = "proptest"))]
 pub mod strategy;
 
-pub use lenient::{fill_from_str, from_str};
+pub use compact::compact;
+pub use lenient::{fill_from_str, from_str, from_text};
 pub use line::{glued_values, parse_line, parse_next};
 pub use scan::Scanner;
 pub use write::{RAW_JSON_TOKEN, escapes_in, write, write_str};

@@ -533,7 +533,7 @@ impl Iterator for Chars<'_> {
 }
 
 /// The character an escape checked by [`escape_end`] stands for, and where it ends.
-fn decode_escape(bytes: &[u8], at: usize) -> (char, usize) {
+pub(crate) fn decode_escape(bytes: &[u8], at: usize) -> (char, usize) {
     match bytes.get(at + 1) {
         Some(b'b') => ('\u{8}', at + 2),
         Some(b'f') => ('\u{c}', at + 2),

@@ -25,7 +25,7 @@ struct Writer<'a> {
 
 /// Which bytes serde_json escapes in a string, and how: 0 none, `u` as `\u00XX`, any other byte
 /// as a backslash and itself.
-const ESCAPE: [u8; 256] = {
+pub(crate) const ESCAPE: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut b = 0;
     while b < 0x20 {
@@ -132,7 +132,7 @@ fn escapes_in_block(block: &[u8; 16]) -> u32 {
 }
 
 /// Appends the escape serde_json writes for `b`, a byte [`ESCAPE`] marks.
-fn put_escape(out: &mut Vec<u8>, b: u8) {
+pub(crate) fn put_escape(out: &mut Vec<u8>, b: u8) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     match ESCAPE[b as usize] {
         b'u' => out.extend_from_slice(&[

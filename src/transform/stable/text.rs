@@ -33,10 +33,10 @@ pub(super) static VAR_FOLDERS: Needle =
 pub(super) static PGID: Needle = LazyLock::new(|| memchr::memmem::Finder::new("PGID"));
 pub(super) static USAGE: Needle = LazyLock::new(|| memchr::memmem::Finder::new("<usage>"));
 
-/// The bytes a check of [`super::Stable::rewrite_text`] needs, gathered in the one walk over a
-/// text that looks for ids ([`rename_ids_in_text`]): a check whose byte the text lacks cannot
-/// match, and is skipped. Most strings of an item are short (a tool's name, a path, a line), and
-/// asking each of them for five needles and two scans for `-` cost more than the walk itself.
+/// The bytes a check of [`super::Stable::rewrite_text`] needs: a check whose byte the text lacks
+/// cannot match, and is skipped. Most strings of an item are short (a tool's name, a path, a
+/// line), and asking each of them for five needles and two scans for `-` cost more than
+/// looking for their bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Marks(u8);
 
@@ -54,9 +54,30 @@ impl Marks {
     /// Every check runs (a text already rewritten may hold what its first form did not).
     pub(super) const ALL: Marks = Marks(u8::MAX);
 
-    /// The marks of every byte of `s` (when no id is looked for, so no walk gathered them).
+    /// The marks of the bytes of `s`: a short text's bytes looked up one by one, a long text
+    /// searched with `memchr` for each mark's byte (many bytes at a time, and a search stops at
+    /// its first hit: a long text holds most of them early).
     pub(super) fn of(s: &str) -> Marks {
-        Marks(s.bytes().fold(0, |seen, b| seen | CLASSES[b as usize]))
+        const LONG: usize = 64;
+        let b = s.as_bytes();
+        if b.len() < LONG {
+            return Marks(b.iter().fold(0, |seen, &c| seen | CLASSES[c as usize]));
+        }
+        let bytes = [
+            (b'-', Marks::DASH),
+            (b'/', Marks::SLASH),
+            (b'.', Marks::DOT),
+            (b'P', Marks::CAPITAL_P),
+            (b'<', Marks::ANGLE),
+        ];
+        Marks(
+            bytes
+                .iter()
+                .fold(0, |seen, &(c, mark)| match memchr::memchr(c, b) {
+                    Some(_) => seen | mark,
+                    None => seen,
+                }),
+        )
     }
 
     /// Whether a byte of `mark` was seen.
@@ -108,45 +129,38 @@ impl IdLengths {
     pub(super) fn is_empty(&self) -> bool {
         self.0.iter().all(|w| *w == 0)
     }
+
+    /// The shortest length in the set (past [`MAX_ID_IN_TEXT`] when it is empty): a word
+    /// shorter than that holds no id.
+    pub(super) fn shortest(&self) -> usize {
+        let mut base = 0;
+        for w in self.0 {
+            if w != 0 {
+                return base + w.trailing_zeros() as usize;
+            }
+            base += 64;
+        }
+        base
+    }
 }
 
 /// Rewrites every known id in `s` (each word of id bytes, or a part of it between `_`/`-`/`.`/`:`
 /// separators, leftmost and then longest first); `None` when nothing changed. Linear in `s`:
-/// each word is looked up a bounded number of times. `marks` gets the [`Marks`] of every byte.
-pub(super) fn rename_ids_in_text(
-    s: &str,
-    names: &IdTable,
-    lengths: &IdLengths,
-    marks: &mut Marks,
-) -> Option<String> {
+/// only the words as long as an id are looked at ([`next_long_word`]), each looked up a bounded
+/// number of times.
+pub(super) fn rename_ids_in_text(s: &str, names: &IdTable, lengths: &IdLengths) -> Option<String> {
     let bytes = s.as_bytes();
     let mut out: Option<String> = None;
     let mut copied = 0;
-    let mut i = 0;
-    let mut seen = 0;
+    // A word shorter than every id looked for holds none.
+    let shortest = lengths.shortest().max(MIN_ID_IN_TEXT);
     // The boundaries of the current word, kept between words (one allocation, not one a word).
     let mut cuts: Vec<usize> = Vec::new();
-    while i < bytes.len() {
-        let class = CLASSES[bytes[i] as usize];
-        seen |= class;
-        if class & ID == 0 {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        i += 1;
-        while i < bytes.len() {
-            let class = CLASSES[bytes[i] as usize];
-            seen |= class;
-            if class & ID == 0 {
-                break;
-            }
-            i += 1;
-        }
-        let word = &s[start..i];
-        if word.len() < MIN_ID_IN_TEXT {
-            continue;
-        }
+    let mut at = 0;
+    while let Some((start, end)) = next_long_word(bytes, at, shortest) {
+        // The byte at `end` is not an id byte (or the text ends there).
+        at = end + 1;
+        let word = &s[start..end];
         // Boundaries: the word's ends and each separator (all ASCII, so char boundaries).
         cuts.clear();
         cuts.push(0);
@@ -189,10 +203,43 @@ pub(super) fn rename_ids_in_text(
             a += 1;
         }
     }
-    *marks = Marks(seen);
     let mut o = out?;
     o.push_str(&s[copied..]);
     Some(o)
+}
+
+/// The first word (a longest run of id bytes) of at least `min` bytes that starts at or after
+/// `from`, which is 0 or follows a byte that is no id byte: its start and end.
+///
+/// Where words are short (prose, code), most of the text is never looked at: a byte `min - 1`
+/// ahead that is no id byte rules out every long word that would start before it, and from one
+/// that is, only the bytes back to the last byte that is not (at most once each) are read.
+fn next_long_word(b: &[u8], from: usize, min: usize) -> Option<(usize, usize)> {
+    let is_id = |k: usize| CLASSES[b[k] as usize] & ID != 0;
+    let mut i = from;
+    // The bytes from `i` up to `known` are id bytes.
+    let mut known = i;
+    loop {
+        let probe = i + min - 1;
+        if probe >= b.len() {
+            return None;
+        }
+        if !is_id(probe) {
+            i = probe + 1;
+            known = i;
+            continue;
+        }
+        match (known..probe).rev().find(|&k| !is_id(k)) {
+            Some(k) => {
+                i = k + 1;
+                known = probe + 1;
+            }
+            None => {
+                let end = (probe + 1..b.len()).find(|&k| !is_id(k));
+                return Some((i, end.unwrap_or(b.len())));
+            }
+        }
+    }
 }
 
 pub(super) fn replace(s: &mut String, re: &Regex, mut with: impl FnMut(&Captures<'_>) -> String) {
@@ -286,6 +333,56 @@ pub(super) static JSON_NUMBER_FIELD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#""([A-Za-z0-9_\-]{1,64})"(\s*:\s*)-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?"#)
         .expect("valid regex")
 });
+
+#[cfg(test)]
+mod word_tests {
+    use super::{CLASSES, ID, next_long_word};
+
+    /// The words of `s` of at least `min` bytes, split the plain way.
+    fn plain(s: &[u8], min: usize) -> Vec<(usize, usize)> {
+        let mut words = Vec::new();
+        let mut start = None;
+        for k in 0..=s.len() {
+            let id = s.get(k).is_some_and(|&c| CLASSES[c as usize] & ID != 0);
+            match (id, start) {
+                (true, None) => start = Some(k),
+                (false, Some(a)) => {
+                    if k - a >= min {
+                        words.push((a, k));
+                    }
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+        words
+    }
+
+    /// The long words found skipping ahead are the ones a byte-by-byte walk finds.
+    #[test]
+    fn long_words_are_the_plain_walks() {
+        let texts = [
+            "",
+            "short words only, nothing long here",
+            "toolu_01ABCDEFGHIJ and msg_0123456789abcdef-x.y:z",
+            "aaaaaaa bbbbbbbb ccccccccc  dddddddddddddddddddddd\n/eeeeeeee/ffffffff",
+            "12345678",
+            " 1234567 12345678 123456789 ",
+            "é-uuid_3f2a9b1c-0d4e-4f5a-8b6c-7d8e9f0a1b2c→end",
+        ];
+        for t in texts {
+            for min in [8, 9, 12, 30, 36] {
+                let mut found = Vec::new();
+                let mut at = 0;
+                while let Some((a, b)) = next_long_word(t.as_bytes(), at, min) {
+                    found.push((a, b));
+                    at = b + 1;
+                }
+                assert_eq!(found, plain(t.as_bytes(), min), "{t:?} {min}");
+            }
+        }
+    }
+}
 
 #[cfg(test)]
 mod uuid_tests {

@@ -132,6 +132,21 @@ pub fn from_str<'de, T: Fill<'de>>(text: &'de str) -> serde_json::Result<T> {
     Ok(out)
 }
 
+/// Any `Deserialize` type read from `text` (one JSON value, nothing after it), as
+/// `serde_json::from_str` reads it: by the scanner first, whose `Deserializer` steps over the
+/// fields the type does not name many bytes at a time, and by serde_json afresh where the
+/// scanner declines (so the value and the error are serde_json's).
+pub fn from_text<'de, T: serde::Deserialize<'de>>(text: &'de str) -> serde_json::Result<T> {
+    if let Some(mut scanner) = crate::Scanner::new(text) {
+        if let Ok(value) = T::deserialize(&mut scanner) {
+            if scanner.end().is_ok() {
+                return Ok(value);
+            }
+        }
+    }
+    serde_json::from_str(text)
+}
+
 /// A struct of lenient fields (`"key" => name: Type as Reader`: the field `name` of type `Type`
 /// is `Reader`'s `.0`, read from the key `key`) with a `Default` and a `Deserialize` that reads
 /// an object: a named key into its field (the last of repeated keys wins, as in a `Value`), any

@@ -79,3 +79,48 @@ fn plain_strings_are_borrowed() {
     let p: Probe = serde_json::from_str(r#"{"s": "plain"}"#).unwrap();
     assert!(matches!(p.s, Some(Cow::Borrowed("plain"))));
 }
+
+/// A derived struct of lenient fields, as a reader of a call's details declares one.
+#[derive(serde::Deserialize, Default)]
+struct Facts<'a> {
+    #[serde(default, borrow)]
+    name: Str<'a>,
+    #[serde(default)]
+    count: U64,
+    #[serde(default)]
+    file: Object<Inner>,
+}
+
+/// The nested object of [`Facts`].
+#[derive(serde::Deserialize, Default)]
+struct Inner {
+    #[serde(default)]
+    lines: U64,
+}
+
+/// What a [`Facts`] read.
+fn facts(f: Facts<'_>) -> (Option<String>, Option<u64>, Option<Option<u64>>) {
+    let file = f.file.0.map(|i| i.lines.0);
+    (f.name.0.map(Cow::into_owned), f.count.0, file)
+}
+
+/// `from_text` reads what `serde_json::from_str` reads, and fails where it fails.
+#[test]
+fn from_text_reads_as_serde_json() {
+    let texts = [
+        r#"{"name":"a","count":3,"file":{"lines":2,"content":"x\ny"},"big":[1,{"a":"\u00e9"}]}"#,
+        r#"{"name":1,"count":"3","file":[1]}"#,
+        r#"{"name": "a\"b" , "count": 18446744073709551615}"#,
+        r#"[1,2]"#,
+        r#"{"name":"a"} x"#,
+        r#"{"name":"a","name":"b"}"#,
+        "{\"name\":\"a\nb\"}",
+    ];
+    for text in texts {
+        let ours = crate::from_text::<Facts<'_>>(text).ok();
+        let theirs = serde_json::from_str::<Facts<'_>>(text).ok();
+        assert_eq!(ours.map(facts), theirs.map(facts), "{text}");
+        let ours = crate::from_text::<Value>(text).ok();
+        assert_eq!(ours, serde_json::from_str::<Value>(text).ok(), "{text}");
+    }
+}

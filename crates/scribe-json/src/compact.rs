@@ -1,0 +1,133 @@
+//! JSON text put into the compact form [`write`](crate::write) gives the `Value` a parse of it
+//! gives, in one walk with the [`Scanner`], without building the `Value`.
+//!
+//! Text from another writer (Python's `json.dumps`: `", "` and `": "` between tokens, every
+//! non-ASCII character as a `\u` escape) holds the same values as the compact form but not its
+//! bytes, so a reader that keeps such a value as compact text must rewrite it. Building a
+//! `Value` tree for that (a key, a value and a hashed map slot for each, then a walk to write
+//! it) costs several times the walk here, which copies what is already in the written form and
+//! decodes and escapes again only the strings with escapes.
+
+use crate::scan::{Refused, Scan, Scanner, decode_escape};
+use crate::write::{ESCAPE, put_escape, write, write_str};
+
+/// Objects with more keys than this are left to the caller's `Value` (so that the check for a
+/// repeated key, which compares each key with the ones before it, stays short).
+const KEYS_COMPARED: usize = 32;
+
+/// The one JSON value of `text` written as [`write`] writes the `serde_json::Value` that
+/// `serde_json::from_str` gives for it, keys in their order (serde_json's `preserve_order`).
+///
+/// `None` where the answer is the `Value`'s to give: the [`Scanner`] declines the text (it is
+/// not JSON, or not JSON the scanner decides), or an object repeats a key (a `Value` keeps the
+/// last value in the first one's place) or has more than [`KEYS_COMPARED`] keys.
+pub fn compact(text: &str) -> Option<Vec<u8>> {
+    let mut scanner = Scanner::new(text)?;
+    let mut out = Vec::with_capacity(text.len());
+    // Where each key of the open objects was written in `out`, outermost first.
+    let mut keys = Vec::new();
+    compact_value(&mut scanner, &mut out, &mut keys).ok()?;
+    scanner.end().ok()?;
+    Some(out)
+}
+
+/// Writes the next value of `s` to `out` in the compact form; `keys` holds where the keys of
+/// the objects around it were written.
+fn compact_value(
+    s: &mut Scanner<'_>,
+    out: &mut Vec<u8>,
+    keys: &mut Vec<(usize, usize)>,
+) -> Scan<()> {
+    match s.peek() {
+        Some(b'{') => {
+            s.begin_object()?;
+            out.push(b'{');
+            let base = keys.len();
+            let mut first = true;
+            while let Some(key) = s.key(&mut first)? {
+                if keys.len() > base {
+                    out.push(b',');
+                }
+                if keys.len() - base >= KEYS_COMPARED {
+                    return Err(Refused);
+                }
+                // Two keys are the same string exactly when their written forms are the same.
+                let start = out.len();
+                write_str(out, &key);
+                let written = &out[start..];
+                if keys[base..].iter().any(|&(a, b)| out[a..b] == *written) {
+                    return Err(Refused);
+                }
+                keys.push((start, out.len()));
+                out.push(b':');
+                compact_value(s, out, keys)?;
+            }
+            keys.truncate(base);
+            out.push(b'}');
+        }
+        Some(b'[') => {
+            s.begin_array()?;
+            out.push(b'[');
+            let mut first = true;
+            let mut written = false;
+            while s.element(&mut first)? {
+                if written {
+                    out.push(b',');
+                }
+                written = true;
+                compact_value(s, out, keys)?;
+            }
+            out.push(b']');
+        }
+        Some(b'"') => compact_string(s.raw_string()?.0, out),
+        Some(b'-' | b'0'..=b'9') => compact_number(s.raw_value()?, out)?,
+        // `true`, `false`, `null`: written as they stand (and anything else refused).
+        _ => out.extend_from_slice(s.raw_value()?.as_bytes()),
+    }
+    Ok(())
+}
+
+/// Writes a string, whose text as written between its quotes the scanner checked, in the
+/// written form: what is not an escape, and an escape the writer writes the same way (`\n`,
+/// `\"`, …), is copied; a `\/` or `\u` escape is decoded, and its character written as the
+/// writer writes it. No string is decoded whole and escaped again.
+fn compact_string(raw: &str, out: &mut Vec<u8>) {
+    let b = raw.as_bytes();
+    out.reserve(b.len() + 2);
+    out.push(b'"');
+    // The first byte not yet written.
+    let mut from = 0;
+    while let Some(n) = memchr::memchr(b'\\', &b[from..]) {
+        let at = from + n;
+        out.extend_from_slice(&b[from..at]);
+        if matches!(b.get(at + 1), Some(b'u' | b'/')) {
+            let (c, end) = decode_escape(b, at);
+            match u8::try_from(c) {
+                Ok(byte) if ESCAPE[byte as usize] != 0 => put_escape(out, byte),
+                _ => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+            }
+            from = end;
+        } else {
+            let end = (at + 2).min(b.len());
+            out.extend_from_slice(&b[at..end]);
+            from = end;
+        }
+    }
+    out.extend_from_slice(&b[from..]);
+    out.push(b'"');
+}
+
+/// Writes a number the scanner checked as the `Value` holds it: up to 19 digits (always a
+/// `u64`, and the scanner refuses leading zeros) as they stand, any other through serde_json's
+/// own reading of it, as the scanner's `Deserializer` hands it over.
+fn compact_number(token: &str, out: &mut Vec<u8>) -> Scan<()> {
+    if token.len() <= 19 && token.bytes().all(|b| b.is_ascii_digit()) {
+        out.extend_from_slice(token.as_bytes());
+        return Ok(());
+    }
+    let value: serde_json::Value = serde_json::from_str(token).map_err(|_| Refused)?;
+    write(out, &value).map_err(|_| Refused)
+}
+
+#[cfg(test)]
+mod tests;
