@@ -78,12 +78,14 @@ fn a_documents_title_is_its_file_parts_filename() {
 }
 
 /// §3: a server tool's result block whose content is an `…_error` object ends the call as an
-/// error with the error's code.
+/// error with the error's code; a `server_tool_use` block's own `caller?` (a call made from the
+/// code-execution tool) is kept as the call's `calledBy`, as a `tool_use` block's is.
 #[test]
 fn a_server_tools_error_result_ends_its_call_in_an_error() {
+    let caller = json!({"type":"code_execution_20250825","tool_id":"srvtoolu_0"});
     let recs = records(&stream(&[assistant(json!([
         {"type":"server_tool_use","id":"srvtoolu_1","name":"web_fetch",
-         "input":{"url":"https://example.com/gone"}},
+         "input":{"url":"https://example.com/gone"},"caller":caller},
         {"type":"web_fetch_tool_result","tool_use_id":"srvtoolu_1",
          "content":{"type":"web_fetch_tool_result_error","error_code":"url_not_accessible"}}
     ]))]));
@@ -91,6 +93,7 @@ fn a_server_tools_error_result_ends_its_call_in_an_error() {
     assert_eq!(c["caller"], "server-tool");
     assert_eq!(c["state"], "error", "{c}");
     assert_eq!(c["errorText"], "url_not_accessible");
+    assert_eq!(c["calledBy"], caller);
 }
 
 /// §5 and §14 ingest step 2: `task_started`'s description is the run's label, even where the
