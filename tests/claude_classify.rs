@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use crate::util::{json_lines, run};
 
 /// A stream's `system/init` line, then `lines`, as the input text.
-fn stream(lines: &[Value]) -> String {
+pub(crate) fn stream(lines: &[Value]) -> String {
     let init = json!({"type":"system","subtype":"init","session_id":"s1","cwd":"/w",
         "tools":["Agent","Skill"],"mcp_servers":[],"model":"m","permissionMode":"default",
         "slash_commands":[],"uuid":"i1"});
@@ -18,7 +18,7 @@ fn stream(lines: &[Value]) -> String {
 }
 
 /// A main-thread user message with `content` (a string or blocks) and extra envelope fields.
-fn user(uuid: &str, content: Value, extra: Value) -> Value {
+pub(crate) fn user(uuid: &str, content: Value, extra: Value) -> Value {
     let mut v = json!({"type":"user","session_id":"s1","parent_tool_use_id":null,"uuid":uuid,
         "timestamp":"2026-01-19T03:15:09.400Z","message":{"role":"user","content":content}});
     if let (Some(o), Some(e)) = (v.as_object_mut(), extra.as_object()) {
@@ -28,26 +28,26 @@ fn user(uuid: &str, content: Value, extra: Value) -> Value {
 }
 
 /// A main-thread assistant message (`msg_1`) whose one block is a call of `tool` (`id`).
-fn call_of(id: &str, tool: &str, input: Value) -> Value {
+pub(crate) fn call_of(id: &str, tool: &str, input: Value) -> Value {
     json!({"type":"assistant","session_id":"s1","parent_tool_use_id":null,"uuid":"a1",
         "message":{"id":"msg_1","role":"assistant","model":"m",
         "content":[{"type":"tool_use","id":id,"name":tool,"input":input}]}})
 }
 
 /// The folded records of `input`.
-fn records(input: &str) -> Vec<Value> {
+pub(crate) fn records(input: &str) -> Vec<Value> {
     json_lines(run(input, &["--to", "jsonl"]).as_bytes())
 }
 
 /// The user turns of the records.
-fn user_turns(recs: &[Value]) -> Vec<&Value> {
+pub(crate) fn user_turns(recs: &[Value]) -> Vec<&Value> {
     recs.iter()
         .filter(|r| r["kind"] == "turn" && r["role"] == "user")
         .collect()
 }
 
 /// The tool call `id` among the records' turns.
-fn call<'a>(recs: &'a [Value], id: &str) -> &'a Value {
+pub(crate) fn call<'a>(recs: &'a [Value], id: &str) -> &'a Value {
     recs.iter()
         .filter(|r| r["kind"] == "turn")
         .flat_map(|t| t["parts"].as_array().into_iter().flatten())

@@ -46,3 +46,41 @@ fn markdown_and_text_agree_on_the_hooks() {
     let text_hooks: Vec<&str> = text.lines().filter(|l| l.starts_with("hook ")).collect();
     assert_eq!(md_hooks, text_hooks);
 }
+
+/// Two runs of one hook (same name and event, their own `hook_id`s, as the harness runs every
+/// hook configured for an event at once): the first reports progress and never ends, the second
+/// ends with no output of its own.
+const TWO_RUNS: &str = concat!(
+    r#"{"type":"system","subtype":"hook_started","hook_id":"h1","hook_name":"PostToolUse:Bash","hook_event":"PostToolUse","uuid":"u1","session_id":"s"}"#,
+    "\n",
+    r#"{"type":"system","subtype":"hook_started","hook_id":"h2","hook_name":"PostToolUse:Bash","hook_event":"PostToolUse","uuid":"u2","session_id":"s"}"#,
+    "\n",
+    r#"{"type":"system","subtype":"hook_progress","hook_id":"h1","hook_name":"PostToolUse:Bash","hook_event":"PostToolUse","output":"first still linting","stdout":"first still linting","stderr":"","uuid":"u3","session_id":"s"}"#,
+    "\n",
+    r#"{"type":"system","subtype":"hook_response","hook_id":"h2","hook_name":"PostToolUse:Bash","hook_event":"PostToolUse","output":"","stdout":"","stderr":"","exit_code":0,"outcome":"success","uuid":"u4","session_id":"s"}"#,
+    "\n",
+);
+
+/// §2's `hook_id` tells the runs apart: the second's end does not take the first's output, and
+/// the first, never ended, is still written (with its output) and said to have no end.
+#[test]
+fn two_runs_of_one_hook_are_told_apart_by_their_ids() {
+    let recs =
+        crate::util::json_lines(stdout_of(&["--to", "jsonl", "-"], TWO_RUNS.to_owned()).as_bytes());
+    let hooks: Vec<&serde_json::Value> = recs
+        .iter()
+        .filter(|r| r["notice"]["kind"] == "hook")
+        .map(|r| &r["notice"])
+        .collect();
+    assert_eq!(hooks.len(), 2, "{recs:?}");
+    assert_eq!(hooks[0]["status"], "response");
+    assert!(hooks[0].get("output").is_none(), "{}", hooks[0]);
+    assert_eq!(hooks[1]["status"], "progress");
+    assert_eq!(hooks[1]["output"], "first still linting");
+    let text = stdout_of(&["--color", "never", "-"], TWO_RUNS.to_owned());
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("hook ")).count(),
+        2,
+        "{text}"
+    );
+}

@@ -1,6 +1,6 @@
 //! The spine over hand-written samples: one test per §4 classification rule and per fold step.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::util::{json_lines, sample, scribe};
 
@@ -302,6 +302,7 @@ fn thinking_redacted_thinking_and_images() {
     let recs = fold("fold-thinking-and-images.jsonl");
     let t = turns(&recs);
     assert_eq!(t[0]["parts"][0]["type"], "reasoning");
+    assert_eq!(t[0]["parts"][0]["signature"], "c2ln");
     assert_eq!(t[0]["parts"][1]["redacted"], true);
     let img = &calls(t[0])[0]["output"][0];
     assert_eq!(img["type"], "file");
@@ -342,6 +343,17 @@ fn session_is_refreshed_only_when_it_changes_and_notices_keep_their_order() {
     assert_eq!(hook["status"], "response");
     assert_eq!(hook["outcome"], "success");
     assert_eq!(hook["output"], "ready\n");
+    assert_eq!(hook["exitCode"], 0);
+    let notice = |kind: &str| &recs.iter().find(|r| r["notice"]["kind"] == kind).unwrap()["notice"];
+    let retry = notice("api-retry");
+    assert_eq!(
+        (&retry["attempt"], &retry["max"], &retry["delayMs"]),
+        (&json!(1), &json!(10), &json!(500))
+    );
+    assert_eq!(retry["error"], "overloaded");
+    assert_eq!(notice("status")["status"], "compacting");
+    assert_eq!(notice("compact")["metadata"]["pre_tokens"], 150000);
+    assert_eq!(sessions[0]["skills"], json!(["release"]));
     let t = turns(&recs);
     assert_eq!(
         calls(t[0])[0]["denied"],
@@ -353,6 +365,10 @@ fn session_is_refreshed_only_when_it_changes_and_notices_keep_their_order() {
         .unwrap();
     assert_eq!(result["notice"]["cost"], 0.0123);
     assert_eq!(result["notice"]["turns"], 2);
+    assert_eq!(
+        result["notice"]["permissionDenials"][0]["tool_use_id"],
+        "toolu_w"
+    );
 }
 
 // §14 step 9

@@ -28,6 +28,9 @@ mod spine;
 mod claude_tasks;
 // §4's rows in order, IDE context, a sub-agent's record and a Skill ack, on small streams.
 mod claude_classify;
+// Design fields and rules no test held before: a flagged tool result, a document's title, a
+// server tool's error, a sub-agent record's label and its freeze, a Qwen image's type.
+mod design_shapes;
 // Saved Claude Code sessions over samples/claude-session: chain order, branches, sub-agents, -o.
 mod session;
 // Saved sessions in the real corpus: clean conversion and equivalence with their stream.jsonl.

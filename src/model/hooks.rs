@@ -27,16 +27,31 @@ pub(crate) enum HookStep {
     Held,
 }
 
-/// Which hook a notice is about: its name and event (`None`: not a hook).
-fn key(n: &SystemNotice) -> Option<(&str, &str)> {
-    if let SystemNotice::Hook {
-        hook_name, event, ..
+/// Which hook a notice is about.
+#[derive(PartialEq)]
+enum Key<'a> {
+    /// The run the harness named (`hook_id`): hooks of one name and event running at once are
+    /// told apart.
+    Run(&'a str),
+    /// A hook with no id (a saved session's), by its name and event.
+    Named(&'a str, &'a str),
+}
+
+/// Which hook a notice is about (`None`: not a hook).
+fn key(n: &SystemNotice) -> Option<Key<'_>> {
+    let SystemNotice::Hook {
+        hook_id,
+        hook_name,
+        event,
+        ..
     } = n
-    {
-        Some((hook_name.as_str(), event.as_str()))
-    } else {
-        None
-    }
+    else {
+        return None;
+    };
+    Some(match hook_id {
+        Some(id) => Key::Run(id),
+        None => Key::Named(hook_name, event),
+    })
 }
 
 impl OpenHooks {
@@ -93,6 +108,7 @@ fn merge(before: SystemNotice, later: SystemNotice) -> SystemNotice {
         return later;
     };
     let SystemNotice::Hook {
+        hook_id,
         hook_name,
         event,
         status,
@@ -104,6 +120,7 @@ fn merge(before: SystemNotice, later: SystemNotice) -> SystemNotice {
         return later;
     };
     SystemNotice::Hook {
+        hook_id,
         hook_name,
         event,
         status,
@@ -119,6 +136,7 @@ mod tests {
 
     fn hook(status: HookStatus, output: Option<&str>) -> SystemNotice {
         SystemNotice::Hook {
+            hook_id: None,
             hook_name: "PreToolUse:Bash".into(),
             event: "PreToolUse".into(),
             status,

@@ -114,6 +114,11 @@ pub(crate) enum SystemNotice {
     },
     #[serde(rename_all = "camelCase")]
     Hook {
+        /// The harness's id of this run of the hook (`hook_id`): two hooks of one name and
+        /// event can run at once, and this tells their starts and ends apart. Used to pair
+        /// them and written nowhere (the end's line stands for the whole run).
+        #[serde(skip)]
+        hook_id: Option<String>,
         hook_name: String,
         event: String,
         status: HookStatus,

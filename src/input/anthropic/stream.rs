@@ -495,24 +495,22 @@ impl StreamJson {
     }
 }
 
-/// An `auth_status` line: its output lines as one notice, an error when it carries an error.
+/// An `auth_status` line: its output lines, then its error's words when it carries one, as one
+/// notice (an error notice then), so the reader of every view sees why the sign-in failed.
 fn auth_status(v: &Value) -> EventKind {
-    let text = v
+    let mut lines: Vec<&str> = v
         .get("output")
         .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
-    let level = if v.get("error").is_some_and(|e| !e.is_null()) {
+    let error = v.get("error").filter(|e| !e.is_null());
+    lines.extend(error.and_then(Value::as_str));
+    let level = if error.is_some() {
         Level::Error
     } else {
         Level::Info
     };
-    info(v, "auth_status", level, text)
+    info(v, "auth_status", level, lines.join("\n"))
 }
 
 /// A `rate_limit_event` line: the notice of its `rate_limit_info`, kept whole.

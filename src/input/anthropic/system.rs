@@ -144,6 +144,7 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
                 (!both.is_empty()).then(|| both.join("\n"))
             });
             emit(notice(SystemNotice::Hook {
+                hook_id: opt_string(v, "hook_id"),
                 hook_name: string(v, "hook_name"),
                 event: string(v, "hook_event"),
                 status,

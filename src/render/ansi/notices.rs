@@ -50,6 +50,7 @@ impl View {
                 pal.dim,
             ),
             SystemNotice::Hook {
+                hook_id: _,
                 hook_name,
                 event,
                 status,

@@ -164,6 +164,7 @@ pub(crate) fn push_notice(
             push_compact(h, trigger.as_deref(), *pre_tokens, *post_tokens);
         }
         SystemNotice::Hook {
+            hook_id: _,
             hook_name,
             event,
             status,

@@ -248,6 +248,7 @@ pub(super) fn walk_notice<V: VisitMut + ?Sized>(v: &mut V, n: &mut SystemNotice)
             v.value(ValueRole::Meta, metadata);
         }
         SystemNotice::Hook {
+            hook_id: _,
             hook_name,
             event,
             status: _,

@@ -301,6 +301,7 @@ pub(crate) fn attachment(v: &Value) -> EventKind {
             .find(|s| !s.is_empty());
         return EventKind::Notice {
             notice: Box::new(SystemNotice::Hook {
+                hook_id: None,
                 hook_name: s("hookName").unwrap_or_default(),
                 event: s("hookEvent").unwrap_or_default(),
                 status: HookStatus::Response,
