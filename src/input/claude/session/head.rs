@@ -230,11 +230,6 @@ pub(crate) fn read(text: &str) -> Option<Head<'_>> {
     scribe_json::from_str(text).ok()
 }
 
-/// A row already decoded as a `Value` (the fallback after [`read`] refused it): the same view.
-pub(crate) fn of_value(v: &serde_json::Value) -> Head<'_> {
-    Head::deserialize(v).unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
