@@ -101,7 +101,8 @@ pub(crate) struct Emitter {
     /// mode, which cannot know ahead: every call is kept.
     denied: Option<HashSet<u64>>,
     tool_names: Vec<String>,
-    sources: Sources,
+    /// The files rows are read again from (follow mode adds a sub-agent's as it appears).
+    pub(crate) sources: Sources,
     stack: Vec<Frame>,
     /// The next sub-agent to check for being unclaimed once the main conversation is written.
     next_orphan: usize,
