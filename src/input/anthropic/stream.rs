@@ -16,7 +16,8 @@ use crate::input::anthropic::cost::CostLedger;
 pub(crate) use crate::input::anthropic::messages::{ClaudeMessages, Wire};
 use crate::input::anthropic::row::{self, Whole};
 pub(crate) use crate::input::anthropic::system::{info, result_notice, session_snapshot, system};
-use crate::input::anthropic::typed_system::TaskLine;
+use crate::input::anthropic::system::{result_notice_of, snapshot_of};
+use crate::input::anthropic::typed_system::{InitLine, ResultLine, TaskLine};
 use crate::input::fields::{opt_string, parent_tool_use_id, str_of, string};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind, Thread};
@@ -275,12 +276,13 @@ fn release_time(kind: &EventKind) -> Option<Option<&str>> {
 
 impl StreamJson {
     /// The common cases, decoded without a `Value` tree: an `assistant` or `user` line, parsed
-    /// straight into the typed row the message decoder reads (`anthropic::row`), or a `system`
-    /// task line (`anthropic::typed_system`). Which it is, is told from how Claude Code begins
-    /// every line (`{"type":"…"`, and for a `system` line `,"subtype":"…"`); a line written
-    /// another way is tried as a message row. False when the line is anything else, or is not
-    /// JSON (the typed parse refuses what a `Value` parse refuses), or needs the whole line: it
-    /// then goes the general way, which reports what is wrong with it.
+    /// straight into the typed row the message decoder reads (`anthropic::row`), a `system` task
+    /// or `init` line, or a `result` line (`anthropic::typed_system`). Which it is, is told from
+    /// how Claude Code begins every line (`{"type":"…"`, and for a `system` line
+    /// `,"subtype":"…"`); a line written another way is tried as a message row. False when the
+    /// line is anything else, or is not JSON (the typed parse refuses what a `Value` parse
+    /// refuses), or needs the whole line: it then goes the general way, which reports what is
+    /// wrong with it.
     fn typed(&mut self, line: &InputLine, out: &mut Vec<Event>) -> bool {
         let text = line.text.trim_start();
         if !text.starts_with('{') {
@@ -291,8 +293,12 @@ impl StreamJson {
         };
         match rest.split_once('"') {
             Some(("assistant" | "user", _)) => self.typed_message(line, out),
+            Some(("result", _)) => self.typed_result(line, out),
             Some(("system", rest)) if rest.starts_with(r#","subtype":"task_"#) => {
                 self.typed_task(line, out)
+            }
+            Some(("system", rest)) if rest.starts_with(r#","subtype":"init""#) => {
+                self.typed_init(line, out)
             }
             _ => false,
         }
@@ -340,6 +346,32 @@ impl StreamJson {
             self.core.subagent_prompt(&task);
         }
         self.core.system_task(&task);
+        true
+    }
+
+    /// A `system/init` line, the typed way: the session snapshot the general way writes (and
+    /// keeps, for a later `permissionMode` change), from the same fields.
+    fn typed_init(&mut self, line: &InputLine, out: &mut Vec<Event>) -> bool {
+        let Ok(init) = scribe_json::from_str::<InitLine<'_>>(&line.text) else {
+            return false;
+        };
+        let session = snapshot_of(&init, "claude-stream");
+        self.session = Some(session.clone());
+        self.last_line = line.number;
+        out.push(Event::at(line.number, EventKind::session(session)));
+        true
+    }
+
+    /// A `result` line, the typed way.
+    fn typed_result(&mut self, line: &InputLine, out: &mut Vec<Event>) -> bool {
+        let Ok(result) = scribe_json::from_str::<ResultLine<'_>>(&line.text) else {
+            return false;
+        };
+        self.last_line = line.number;
+        out.push(Event::at(
+            line.number,
+            EventKind::notice(result_notice_of(result, &mut self.costs)),
+        ));
         true
     }
 
