@@ -15,9 +15,8 @@ use crate::input::anthropic::control::Permissions;
 use crate::input::anthropic::cost::CostLedger;
 pub(crate) use crate::input::anthropic::messages::{ClaudeMessages, Wire};
 use crate::input::anthropic::row::{self, Whole};
-pub(crate) use crate::input::anthropic::system::{
-    info, result_notice, result_notice_of, session_snapshot, snapshot_of, system,
-};
+pub(crate) use crate::input::anthropic::system::{info, result_notice, session_snapshot, system};
+use crate::input::anthropic::system::{result_notice_of, snapshot_of};
 use crate::input::anthropic::typed_system::{InitLine, ResultLine, TaskLine};
 use crate::input::fields::{opt_string, parent_tool_use_id, str_of, string};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
@@ -275,52 +274,33 @@ fn release_time(kind: &EventKind) -> Option<Option<&str>> {
     }
 }
 
-/// The kind of line the typed way may decode, told from how Claude Code begins every line
-/// (`{"type":"…"`, and for a `system` line `,"subtype":"…"`). A line written another way is
-/// tried as a message row; any other line goes the general way.
-#[derive(Debug, PartialEq)]
-enum Typed {
-    Message,
-    Task,
-    Init,
-    Result,
-    No,
-}
-
-/// Which [`Typed`] kind `text` (the line, leading blanks removed) begins as.
-fn typed_kind(text: &str) -> Typed {
-    let Some(rest) = text.strip_prefix(r#"{"type":""#) else {
-        return Typed::Message;
-    };
-    let Some((ty, rest)) = rest.split_once('"') else {
-        return Typed::No;
-    };
-    match ty {
-        "assistant" | "user" => Typed::Message,
-        "result" => Typed::Result,
-        "system" if rest.starts_with(r#","subtype":"task_"#) => Typed::Task,
-        "system" if rest.starts_with(r#","subtype":"init""#) => Typed::Init,
-        _ => Typed::No,
-    }
-}
-
 impl StreamJson {
     /// The common cases, decoded without a `Value` tree: an `assistant` or `user` line, parsed
     /// straight into the typed row the message decoder reads (`anthropic::row`), a `system` task
-    /// line or a `result` line (`anthropic::typed_system`). False when the line is anything else,
-    /// or is not JSON (the typed parse refuses what a `Value` parse refuses), or needs the whole
-    /// line: it then goes the general way, which reports what is wrong with it.
+    /// or `init` line, or a `result` line (`anthropic::typed_system`). Which it is, is told from
+    /// how Claude Code begins every line (`{"type":"…"`, and for a `system` line
+    /// `,"subtype":"…"`); a line written another way is tried as a message row. False when the
+    /// line is anything else, or is not JSON (the typed parse refuses what a `Value` parse
+    /// refuses), or needs the whole line: it then goes the general way, which reports what is
+    /// wrong with it.
     fn typed(&mut self, line: &InputLine, out: &mut Vec<Event>) -> bool {
         let text = line.text.trim_start();
         if !text.starts_with('{') {
             return false;
         }
-        match typed_kind(text) {
-            Typed::Message => self.typed_message(line, out),
-            Typed::Task => self.typed_task(line, out),
-            Typed::Init => self.typed_init(line, out),
-            Typed::Result => self.typed_result(line, out),
-            Typed::No => false,
+        let Some(rest) = text.strip_prefix(r#"{"type":""#) else {
+            return self.typed_message(line, out);
+        };
+        match rest.split_once('"') {
+            Some(("assistant" | "user", _)) => self.typed_message(line, out),
+            Some(("result", _)) => self.typed_result(line, out),
+            Some(("system", rest)) if rest.starts_with(r#","subtype":"task_"#) => {
+                self.typed_task(line, out)
+            }
+            Some(("system", rest)) if rest.starts_with(r#","subtype":"init""#) => {
+                self.typed_init(line, out)
+            }
+            _ => false,
         }
     }
 

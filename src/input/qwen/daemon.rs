@@ -136,17 +136,9 @@ impl QwenDaemon {
         // Events still waiting for a predecessor that never came: the hole is missed. Each
         // round releases at least the first waiting event, so the loop ends.
         while self.order.has_waiting() {
-            if let Some((from, to)) = self.order.skip_hole() {
-                self.missed(from, to, "gap in event ids", out);
-            }
-            self.drain(out, report);
+            self.skip_hole(out);
         }
-        let mut e = Emit {
-            line: 0,
-            event_id: None,
-            timestamp: None,
-            out,
-        };
+        let mut e = Emit::unplaced(out);
         self.flush_session(&mut e);
         self.conversation.finish(&mut e);
     }
@@ -230,7 +222,7 @@ impl QwenDaemon {
         let Some(id) = env.get("id").and_then(Value::as_u64) else {
             // A frame without an id may move the order on (a resync names where it resumes).
             self.fold(line, env, raw, out);
-            return self.drain(out, report);
+            return self.drain(out);
         };
         let held = Held {
             line,
@@ -244,10 +236,7 @@ impl QwenDaemon {
             )),
             Admit::Waiting => {
                 if self.order.overflowing() {
-                    if let Some((from, to)) = self.order.skip_hole() {
-                        self.missed(from, to, "gap in event ids", out);
-                    }
-                    self.drain(out, report);
+                    self.skip_hole(out);
                 }
             }
             Admit::Late(h) => {
@@ -263,33 +252,31 @@ impl QwenDaemon {
             }
             Admit::Ready(h) => {
                 self.fold(h.line, h.env, &h.raw, out);
-                self.drain(out, report);
+                self.drain(out);
             }
         }
     }
 
     /// Folds the waiting events whose turn has come.
-    fn drain(&mut self, out: &mut Vec<Event>, _report: &mut Report<'_>) {
+    fn drain(&mut self, out: &mut Vec<Event>) {
         while let Some(h) = self.order.ready() {
             self.fold(h.line, h.env, &h.raw, out);
         }
     }
 
-    /// A missed-range notice.
-    fn missed(&mut self, from: u64, to: u64, reason: &str, out: &mut Vec<Event>) {
-        let mut e = Emit {
-            line: 0,
-            event_id: None,
-            timestamp: None,
-            out,
-        };
-        // What arrived before the gap is written before the notice.
-        self.conversation.close_all(&mut e);
-        e.push(EventKind::notice(SystemNotice::MissedEvents {
-            from: Some(from),
-            to: Some(to),
-            reason: reason.to_owned(),
-        }));
+    /// Gives up on the first hole in the event ids: a missed-range notice (after what arrived
+    /// before the gap), then the events waiting behind it.
+    fn skip_hole(&mut self, out: &mut Vec<Event>) {
+        if let Some((from, to)) = self.order.skip_hole() {
+            let mut e = Emit::unplaced(out);
+            self.conversation.close_all(&mut e);
+            e.push(EventKind::notice(SystemNotice::MissedEvents {
+                from: Some(from),
+                to: Some(to),
+                reason: "gap in event ids".to_owned(),
+            }));
+        }
+        self.drain(out);
     }
 
     /// Folds one envelope, in its turn. A notice or debug record it gives while a run of chunks

@@ -32,6 +32,16 @@ pub(crate) struct Emit<'a> {
 }
 
 impl Emit<'_> {
+    /// Where the events of no one envelope go (the end of the input, a gap in the ids).
+    pub(crate) fn unplaced(out: &mut Vec<Event>) -> Emit<'_> {
+        Emit {
+            line: 0,
+            event_id: None,
+            timestamp: None,
+            out,
+        }
+    }
+
     /// Appends one event for this envelope.
     pub(crate) fn push(&mut self, kind: EventKind) {
         self.out.push(Event::at(self.line, kind));

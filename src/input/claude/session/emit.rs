@@ -35,6 +35,7 @@ use super::log::{Body, SessionLog, UuidForm};
 use super::source::Sources;
 use super::subagents::{self, Agent};
 use crate::input::Report;
+use crate::input::anthropic::row::{self, Whole};
 use crate::input::anthropic::stream::ClaudeMessages;
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::transcript::{SubagentStatus, SubagentUsage};
@@ -100,7 +101,8 @@ pub(crate) struct Emitter {
     /// mode, which cannot know ahead: every call is kept.
     denied: Option<HashSet<u64>>,
     tool_names: Vec<String>,
-    sources: Sources,
+    /// The files rows are read again from (follow mode adds a sub-agent's as it appears).
+    pub(crate) sources: Sources,
     stack: Vec<Frame>,
     /// The next sub-agent to check for being unclaimed once the main conversation is written.
     next_orphan: usize,
@@ -389,17 +391,14 @@ impl Emitter {
         let before = out.len();
         match ty.as_str() {
             "assistant" => {
-                self.count_usage_once(&mut v);
+                let mut row = row::from_value(&v);
+                let calls = text_rows::usage_once_and_calls(&mut row, &mut self.usage_seen);
+                let emit = &mut |kind| out.push(Event { line: n, kind });
+                let wire = &crate::input::claude::SESSION_WIRE;
                 self.messages
-                    .assistant(&v, &crate::input::claude::SESSION_WIRE, &mut |kind| {
-                        out.push(Event { line: n, kind })
-                    });
-                for b in blocks(&v) {
-                    if b.get("type").and_then(Value::as_str) != Some("tool_use") {
-                        continue;
-                    }
-                    let s = |k: &str| b.get(k).and_then(Value::as_str).unwrap_or_default();
-                    self.note_call(s("id"), s("name"), n, due);
+                    .assistant_row(row, &Whole::Value(&v), wire, emit);
+                for (id, name) in calls {
+                    self.note_call(&id, &name, n, due);
                 }
             }
             "user" => {

@@ -19,7 +19,7 @@ use serde::Deserialize;
 use serde::de::{Deserializer, SeqAccess, Visitor};
 
 use scribe_json::lenient::{Bool, Given, Lead, Obj, PresentStr, Same, Str};
-use scribe_json::{Scanner, lenient_struct, visit_others};
+use scribe_json::{lenient_struct, visit_others};
 
 use crate::model::recent::Hashed;
 
@@ -226,232 +226,8 @@ impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
 
 /// Decodes a row's line; `None` when it is not a JSON object (or not JSON): the caller decodes it
 /// as a `Value` for the diagnostic.
-///
-/// The line is read in place by `scribe_json::Scanner` (serde would decode every value pass 1
-/// skips); a line it leaves or refuses is read by `scribe_json::from_str`, whose reference is
-/// serde_json, so either way the line gives the same `Head` or none.
 pub(crate) fn read(text: &str) -> Option<Head<'_>> {
-    let scanned = Scanner::new(text).and_then(|mut s| {
-        let head = scanned::head(&mut s).ok()?;
-        s.end().ok().map(|()| head)
-    });
-    scanned.or_else(|| scribe_json::from_str::<Head<'_>>(text).ok())
-}
-
-/// [`Head`] read by the scanner, field by field as its `lenient_struct!` reads it: a named key
-/// into its field (the last of repeated keys wins, an object field replaced whole), any other
-/// value checked and dropped, a value of an unexpected kind read as absent.
-mod scanned {
-    use super::*;
-    use crate::model::recent::fingerprint;
-    use scribe_json::lenient::LeadText;
-    use scribe_json::scan::{Chars, Scan, Scanner};
-
-    /// Each key of the object the scanner is at, to `field` (which reads or skips its value).
-    fn fields<'a>(
-        s: &mut Scanner<'a>,
-        mut field: impl FnMut(&mut Scanner<'a>, &str) -> Scan<()>,
-    ) -> Scan<()> {
-        s.begin_object()?;
-        let mut first = true;
-        while let Some(key) = s.key(&mut first)? {
-            field(s, &key)?;
-        }
-        Ok(())
-    }
-
-    /// An object read by `read`, or anything else checked and read as `T::default()` (`Obj`).
-    fn obj<'a, T: Default>(
-        s: &mut Scanner<'a>,
-        read: impl FnOnce(&mut Scanner<'a>) -> Scan<T>,
-    ) -> Scan<Obj<T>> {
-        match s.peek() {
-            Some(b'{') => read(s).map(Obj),
-            _ => s.skip().map(|()| Obj(T::default())),
-        }
-    }
-
-    fn str<'a>(s: &mut Scanner<'a>) -> Scan<Str<'a>> {
-        s.str_or_skip().map(Str)
-    }
-
-    fn present_str<'a>(s: &mut Scanner<'a>) -> Scan<PresentStr<'a>> {
-        s.str_or_skip().map(|v| PresentStr(Some(v)))
-    }
-
-    fn given(s: &mut Scanner<'_>) -> Scan<Given> {
-        s.skip().map(|()| Given(true))
-    }
-
-    /// [`Hashed`]: the fingerprint of a string's decoded text.
-    fn hashed(s: &mut Scanner<'_>) -> Scan<Hashed> {
-        Ok(Hashed(s.str_or_skip()?.map(|t| fingerprint(&t))))
-    }
-
-    /// [`Lead`]: how a string begins, decoded only as far as that.
-    fn lead(s: &mut Scanner<'_>) -> Scan<Lead> {
-        if s.peek() != Some(b'"') {
-            return s.skip().map(|()| Lead(None));
-        }
-        let (raw, _) = s.raw_string()?;
-        Ok(Lead(Some(lead_text(raw))))
-    }
-
-    /// `Lead::of` of the decoded text of `raw`, decoding only its first characters.
-    fn lead_text(raw: &str) -> LeadText {
-        let mut start = String::new();
-        for c in Chars::new(raw).skip_while(|c| c.is_whitespace()) {
-            if start.len() + c.len_utf8() > Lead::LEN {
-                break;
-            }
-            start.push(c);
-        }
-        Lead::of(&start)
-    }
-
-    pub(super) fn head<'a>(s: &mut Scanner<'a>) -> Scan<Head<'a>> {
-        let mut h = Head::default();
-        fields(s, |s, key| {
-            match key {
-                "type" => h.ty = str(s)?,
-                "uuid" => h.uuid = present_str(s)?,
-                "parentUuid" => h.parent_uuid = present_str(s)?,
-                "logicalParentUuid" => h.logical_parent_uuid = str(s)?,
-                "isSidechain" => h.is_sidechain = Bool(s.bool_or_skip()?),
-                "agentId" => h.agent_id = str(s)?,
-                "subtype" => h.subtype = str(s)?,
-                "sessionId" => h.session_id = str(s)?,
-                "cwd" => h.cwd = str(s)?,
-                "version" => h.version = str(s)?,
-                "gitBranch" => h.git_branch = str(s)?,
-                "permissionMode" => h.permission_mode = str(s)?,
-                "timestamp" => h.timestamp = str(s)?,
-                "message" => h.message = obj(s, message)?,
-                "toolUseResult" => {
-                    h.tool_use_result = obj(s, |s| {
-                        let mut t = ToolUseResult::default();
-                        fields(s, |s, key| match key {
-                            "agentId" => str(s).map(|v| t.agent_id = v),
-                            _ => s.skip(),
-                        })?;
-                        Ok(t)
-                    })?
-                }
-                "attachment" => {
-                    h.attachment = obj(s, |s| {
-                        let mut a = Attachment::default();
-                        fields(s, |s, key| match key {
-                            "type" => str(s).map(|v| a.ty = v),
-                            _ => s.skip(),
-                        })?;
-                        Ok(a)
-                    })?
-                }
-                "customTitle" => h.custom_title = str(s)?,
-                "title" => h.title = str(s)?,
-                "aiTitle" => h.ai_title = str(s)?,
-                "summary" => h.summary = str(s)?,
-                "operation" => h.operation = str(s)?,
-                "content" => h.content = str(s)?,
-                "permissionDecision" => h.permission_decision = given(s)?,
-                "toolDenialKind" => h.tool_denial_kind = given(s)?,
-                _ => s.skip()?,
-            }
-            Ok(())
-        })?;
-        Ok(h)
-    }
-
-    fn message<'a>(s: &mut Scanner<'a>) -> Scan<Message<'a>> {
-        let mut m = Message::default();
-        fields(s, |s, key| match key {
-            "id" => str(s).map(|v| m.id = v),
-            "model" => str(s).map(|v| m.model = v),
-            "content" => content(s).map(|v| m.content = v),
-            _ => s.skip(),
-        })?;
-        Ok(m)
-    }
-
-    /// [`Content`]: a string's fingerprint, a list's blocks, anything else `Other`.
-    fn content<'a>(s: &mut Scanner<'a>) -> Scan<Content<'a>> {
-        match s.peek() {
-            Some(b'"') => Ok(Content::Text(fingerprint(&s.string()?))),
-            Some(b'[') => {
-                s.begin_array()?;
-                let mut blocks = Vec::new();
-                let mut first = true;
-                while s.element(&mut first)? {
-                    blocks.push(obj(s, block)?);
-                }
-                Ok(Content::Blocks(blocks))
-            }
-            _ => s.skip().map(|()| Content::Other),
-        }
-    }
-
-    fn block<'a>(s: &mut Scanner<'a>) -> Scan<Block<'a>> {
-        let mut b = Block::default();
-        fields(s, |s, key| match key {
-            "type" => str(s).map(|v| b.ty = v),
-            "id" => str(s).map(|v| b.id = v),
-            "tool_use_id" => str(s).map(|v| b.tool_use_id = v),
-            "text" => hashed(s).map(|v| b.text = v),
-            "input" => obj(s, input).map(|v| b.input = v),
-            "content" => preview(s).map(|v| b.preview = v),
-            _ => s.skip(),
-        })?;
-        Ok(b)
-    }
-
-    fn input(s: &mut Scanner<'_>) -> Scan<Input> {
-        let mut i = Input::default();
-        fields(s, |s, key| match key {
-            "description" => given(s).map(|v| i.description = v),
-            "subagent_type" => given(s).map(|v| i.subagent_type = v),
-            "prompt" => hashed(s).map(|v| i.prompt = v),
-            _ => s.skip(),
-        })?;
-        Ok(i)
-    }
-
-    /// [`Preview`]: a string's lead, or the first lead among a list's items that is not blank.
-    fn preview(s: &mut Scanner<'_>) -> Scan<Preview> {
-        match s.peek() {
-            Some(b'"') => {
-                let (raw, _) = s.raw_string()?;
-                Ok(Preview(lead_text(raw).as_str().starts_with(PERSISTED)))
-            }
-            Some(b'[') => {
-                s.begin_array()?;
-                let mut decided = None;
-                let mut first = true;
-                while s.element(&mut first)? {
-                    let item = obj(s, |s| {
-                        let mut item = Item::default();
-                        fields(s, |s, key| match key {
-                            "text" => lead(s).map(|v| item.text = v),
-                            _ => s.skip(),
-                        })?;
-                        Ok(item)
-                    })?;
-                    match (decided, item.0.text.0) {
-                        (None, Some(lead)) if !lead.as_str().is_empty() => {
-                            decided = Some(lead.as_str().starts_with(PERSISTED));
-                        }
-                        _ => {}
-                    }
-                }
-                Ok(Preview(decided == Some(true)))
-            }
-            _ => s.skip().map(|()| Preview(false)),
-        }
-    }
-}
-
-/// A row already decoded as a `Value` (the fallback after [`read`] refused it): the same view.
-pub(crate) fn of_value(v: &serde_json::Value) -> Head<'_> {
-    Head::deserialize(v).unwrap_or_default()
+    scribe_json::from_str(text).ok()
 }
 
 #[cfg(test)]
@@ -508,10 +284,10 @@ mod tests {
         assert!(h.tool_use_result.0.agent_id.as_str().is_none());
     }
 
-    /// The scanner reads every line as serde reads it: the same fields, the same absences, the
-    /// same refusals (the corpus's sessions are compared too, in `tests/corpus.rs`'s outputs).
+    /// A row reads as serde reads it: the same fields, the same absences, the same refusals (the
+    /// corpus's sessions are compared too, in `tests/corpus.rs`'s outputs).
     #[test]
-    fn the_scanner_reads_a_row_as_serde_does() {
+    fn a_row_reads_as_serde_does() {
         let big = format!("{}<persisted-output>", "\\n ".repeat(40));
         let lines = [
             r#"{"type":"user","uuid":"u1","uuid":"u2","isSidechain":"yes","parentUuid":null,
@@ -533,22 +309,15 @@ mod tests {
         ];
         for line in &lines {
             let serde = serde_json::from_str::<Head<'_>>(line).ok();
-            let scanned = Scanner::new(line).and_then(|mut s| {
-                let head = scanned::head(&mut s).ok()?;
-                s.end().ok().map(|()| head)
-            });
-            if Scanner::new(line).is_some() {
-                assert_eq!(format!("{scanned:?}"), format!("{serde:?}"), "{line}");
-            }
             assert_eq!(format!("{:?}", read(line)), format!("{serde:?}"), "{line}");
         }
     }
 
     /// Every JSON line of the shared corpus (every agent, every CLI version there) reads the same
-    /// through the scanner as through serde, and each of its lines cut short is refused by both
+    /// through `read` as through serde, and each of its lines cut short is refused by both
     /// or read alike. Skipped when the corpus is not beside the crate, unless it is required.
     #[test]
-    fn the_scanner_reads_every_corpus_line_as_serde_does() {
+    fn every_corpus_line_reads_as_serde_does() {
         let Some(root) = crate::test_files::shared_corpus() else {
             return;
         };

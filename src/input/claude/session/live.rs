@@ -97,7 +97,7 @@ impl Live {
             self.rows_done += 1;
         }
         while self.loose_done < log.loose.len() {
-            self.emitter.live_loose(log, self.loose_done, out, report);
+            self.emitter.loose_entry(log, self.loose_done, out, report);
             self.loose_done += 1;
         }
     }
@@ -170,7 +170,7 @@ impl Live {
             self.known.insert(p.clone());
             let mut log = SessionLog::default();
             log.peek = Peek::file(&p);
-            log.source = self.emitter.add_source(Source::Path(p.clone()));
+            log.source = self.emitter.sources.add(Source::Path(p.clone()));
             self.tails.push(Tail {
                 agent: subagents::with_meta(&p, log),
                 offset: 0,
@@ -211,7 +211,7 @@ impl Live {
             }
             while t.loose_done < t.agent.log.loose.len() {
                 self.emitter
-                    .live_loose(&t.agent.log, t.loose_done, out, report);
+                    .loose_entry(&t.agent.log, t.loose_done, out, report);
                 t.loose_done += 1;
             }
         }

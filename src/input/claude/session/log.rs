@@ -264,13 +264,11 @@ impl SessionLog {
             }
             self.entry(line, &h, nested, &mut peek);
         } else {
-            // Not a JSON object: decoded as a `Value` for its diagnostic, reported here, and
-            // read again for its `debug` record when written.
-            let mut bad = Vec::new();
-            match parse_json_line(line, &mut bad, report) {
-                Some(v) => self.entry(line, &head::of_value(&v), nested, &mut peek),
-                None => self.push_loose(line, LooseKind::Reread),
-            }
+            // Not a JSON object (`head::read` refuses what a `Value` parse refuses): the `Value`
+            // parse says why, reported here; the line is read again for its `debug` record when
+            // written.
+            parse_json_line(line, &mut Vec::new(), report);
+            self.push_loose(line, LooseKind::Reread);
         }
         self.peek = peek;
     }

@@ -3,7 +3,7 @@
 
 use crate::input::Report;
 use crate::input::claude::session::log::SessionLog;
-use crate::input::claude::session::source::{Source, Sources};
+use crate::input::claude::session::source::Sources;
 use crate::input::claude::session::subagents::Agent;
 use crate::model::event::{Event, EventKind, Thread};
 use std::collections::VecDeque;
@@ -21,11 +21,6 @@ impl Emitter {
         e
     }
 
-    /// Follow mode: registers the file of a sub-agent that appeared; returns its source id.
-    pub(crate) fn add_source(&mut self, s: Source) -> usize {
-        self.sources.add(s)
-    }
-
     /// Follow mode: writes row `i` of `log` as it is read, threaded under `thread`.
     pub(crate) fn live_row(
         &mut self,
@@ -38,17 +33,6 @@ impl Emitter {
         // No sub-agent is matched to a call ahead of time: `announce` threads each as it comes.
         let mut due = VecDeque::new();
         self.write_row(log, i, thread.clone(), &mut due, out, report);
-    }
-
-    /// Follow mode: writes entry `l` of `log.loose` (outside the chain) as it is read.
-    pub(crate) fn live_loose(
-        &mut self,
-        log: &SessionLog,
-        l: usize,
-        out: &mut Vec<Event>,
-        report: &mut Report<'_>,
-    ) {
-        self.loose_entry(log, l, out, report);
     }
 
     /// A sub-agent's run starts under `call` (follow mode: its transcript appeared; a saved

@@ -27,8 +27,8 @@ impl Emitter {
         }
     }
 
-    /// Entry `l` of `log.loose` as its events.
-    pub(super) fn loose_entry(
+    /// Entry `l` of `log.loose` as its events (follow mode writes each as it is read).
+    pub(crate) fn loose_entry(
         &mut self,
         log: &SessionLog,
         l: usize,

@@ -1,5 +1,5 @@
 //! What a user row's tool results carry beyond the message: a persisted output's full text, a
-//! permission system's refusal, and usage repeated across a message's rows.
+//! permission system's refusal.
 
 use crate::input::claude::session::chain::key;
 use crate::input::claude::session::head::PERSISTED;
@@ -7,7 +7,7 @@ use crate::model::event::EventKind;
 use serde_json::Value;
 use std::path::{Component, Path};
 
-use super::{Emitter, blocks, usage_key};
+use super::{Emitter, blocks};
 
 impl Emitter {
     /// A tool output too large for the session file is there as a preview wrapped in
@@ -95,18 +95,6 @@ impl Emitter {
             tool_call_id: id,
             message,
         })
-    }
-
-    /// The CLI repeats a message's usage on each of its rows: keep it on the first only.
-    pub(super) fn count_usage_once(&mut self, v: &mut Value) {
-        let id = v.pointer("/message/id").and_then(Value::as_str);
-        let request = v.get("requestId").and_then(Value::as_str).unwrap_or("");
-        let Some(id) = id else { return };
-        if !self.usage_seen.insert(usage_key(id, request)) {
-            if let Some(m) = v.get_mut("message").and_then(Value::as_object_mut) {
-                m.shift_remove("usage");
-            }
-        }
     }
 }
 

@@ -1,9 +1,10 @@
 //! User and assistant rows decoded straight from their text into the decoder's typed row, without a
 //! `Value` tree (tool outputs are most of a session's bytes).
 
-use crate::input::anthropic::row::{self, Whole};
+use crate::input::anthropic::row::{self, Row, Whole};
 use crate::input::claude::session::log::SessionLog;
 use crate::model::event::{Event, Thread};
+use foldhash::HashSet;
 use std::borrow::Cow;
 use std::collections::VecDeque;
 
@@ -65,9 +66,8 @@ impl Emitter {
     }
 
     /// An assistant row decoded straight from its text into the decoder's typed row, as
-    /// [`Emitter::user_from_text`] does for plain user rows: its usage counted once per message
-    /// and request, its tool calls noted for the results and sub-agents that follow. False when
-    /// it does not decode that way (it then goes the general way).
+    /// [`Emitter::user_from_text`] does for plain user rows. False when it does not decode that
+    /// way (it then goes the general way).
     pub(super) fn assistant_from_text(
         &mut self,
         log: &SessionLog,
@@ -76,9 +76,8 @@ impl Emitter {
         due: &mut VecDeque<(String, u64)>,
         out: &mut Vec<Event>,
     ) -> bool {
-        let r = &log.rows[i];
-        let n = r.line();
-        let Ok(text) = self.sources.read(log.source, r.offset()) else {
+        let n = log.rows[i].line();
+        let Ok(text) = self.sources.read(log.source, log.rows[i].offset()) else {
             return false;
         };
         let Some(mut row) = row::from_text(&text) else {
@@ -90,28 +89,7 @@ impl Emitter {
         if let Some(t) = thread {
             row.parent_tool_use_id = Some(Cow::Owned(t.clone()));
         }
-        // Usage counted once per message and request (`count_usage_once`, typed).
-        if let Some(m) = row.message.as_mut() {
-            if let Some(id) = m.id.as_deref() {
-                let request = row.request_id.as_deref().unwrap_or("");
-                if !self.usage_seen.insert(usage_key(id, request)) {
-                    m.usage = None;
-                }
-            }
-        }
-        let calls: Vec<(String, String)> = match row.message.as_ref().map(|m| &m.content) {
-            Some(row::Content::Blocks(bs)) => bs
-                .iter()
-                .filter_map(|e| match e {
-                    row::Element::Block(b) if b.ty.as_deref() == Some("tool_use") => Some((
-                        b.id.as_deref().unwrap_or_default().to_owned(),
-                        b.name.as_deref().unwrap_or_default().to_owned(),
-                    )),
-                    row::Element::Block(_) | row::Element::NotObject => None,
-                })
-                .collect(),
-            Some(row::Content::Text(_) | row::Content::None) | None => Vec::new(),
-        };
+        let calls = usage_once_and_calls(&mut row, &mut self.usage_seen);
         let before = out.len();
         self.messages.assistant_row(
             row,
@@ -126,5 +104,35 @@ impl Emitter {
             self.note_call(&id, &name, n, due);
         }
         true
+    }
+}
+
+/// What an assistant row needs before it is decoded: its usage dropped when an earlier row of
+/// the same message and request had it (the CLI repeats it on each row), and its tool calls
+/// (id, name), noted after it for the results and sub-agents that follow.
+pub(super) fn usage_once_and_calls(
+    row: &mut Row<'_>,
+    usage_seen: &mut HashSet<u64>,
+) -> Vec<(String, String)> {
+    if let Some(m) = row.message.as_mut() {
+        if let Some(id) = m.id.as_deref() {
+            let request = row.request_id.as_deref().unwrap_or("");
+            if !usage_seen.insert(usage_key(id, request)) {
+                m.usage = None;
+            }
+        }
+    }
+    match row.message.as_ref().map(|m| &m.content) {
+        Some(row::Content::Blocks(bs)) => bs
+            .iter()
+            .filter_map(|e| match e {
+                row::Element::Block(b) if b.ty.as_deref() == Some("tool_use") => Some((
+                    b.id.as_deref().unwrap_or_default().to_owned(),
+                    b.name.as_deref().unwrap_or_default().to_owned(),
+                )),
+                row::Element::Block(_) | row::Element::NotObject => None,
+            })
+            .collect(),
+        Some(row::Content::Text(_) | row::Content::None) | None => Vec::new(),
     }
 }
