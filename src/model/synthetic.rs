@@ -148,10 +148,10 @@ impl SyntheticReason {
 }
 
 /// The JSON shape of a synthetic origin's fields: `reason` (§14's) and `detail` (scribe's).
+#[serde_with::skip_serializing_none]
 #[derive(Serialize, Deserialize)]
 struct SyntheticWire {
     reason: String,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
     detail: Option<String>,
 }
 
