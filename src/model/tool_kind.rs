@@ -267,7 +267,10 @@ pub(crate) enum InputShape<'a> {
 }
 
 /// The broad sorts of work a tool call does, as the page tells them apart (`ToolKind::family`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The family's name in one word (the page's header counts and the card's class say it) is the
+/// variant's, in lower case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub(crate) enum ToolFamily {
     /// Runs a shell command.
     Shell,
@@ -286,6 +289,7 @@ pub(crate) enum ToolFamily {
     /// Presents a plan.
     Plan,
     /// Runs a sub-agent.
+    #[strum(serialize = "sub-agent")]
     Agent,
     /// Anything else (MCP tools and skills included).
     Other,
@@ -308,18 +312,7 @@ impl ToolFamily {
 
     /// The family's name in one word: the page's header counts and the card's class say it.
     pub(crate) fn word(self) -> &'static str {
-        match self {
-            ToolFamily::Shell => "shell",
-            ToolFamily::Read => "read",
-            ToolFamily::Edit => "edit",
-            ToolFamily::Write => "write",
-            ToolFamily::Search => "search",
-            ToolFamily::Web => "web",
-            ToolFamily::Todo => "todo",
-            ToolFamily::Plan => "plan",
-            ToolFamily::Agent => "sub-agent",
-            ToolFamily::Other => "other",
-        }
+        self.into()
     }
 }
 
