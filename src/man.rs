@@ -59,18 +59,14 @@ fn subcommand(out: &mut dyn Write, sub: &Command) -> io::Result<()> {
 fn positionals(sub: &Command) -> String {
     sub.get_positionals()
         .filter(|a| !a.is_hide_set())
-        .map(|a| {
-            let name = a.get_id().as_str().to_uppercase();
-            format!(" \\fI{}\\fR", roff(&value_name(a).unwrap_or(name)))
-        })
+        .map(|a| format!(" \\fI{}\\fR", roff(&value_name(a))))
         .collect()
 }
 
 /// `\fB\-o\fR, \fB\-\-output\-dir\fR \fIDIR\fR` for an option; the value's name for a positional.
 fn arg_heading(arg: &Arg) -> String {
     if arg.is_positional() {
-        let name = value_name(arg).unwrap_or_else(|| arg.get_id().as_str().to_uppercase());
-        return format!("\\fI{}\\fR", roff(&name));
+        return format!("\\fI{}\\fR", roff(&value_name(arg)));
     }
     let mut flags = Vec::new();
     if let Some(s) = arg.get_short() {
@@ -81,19 +77,18 @@ fn arg_heading(arg: &Arg) -> String {
     }
     let takes_value = arg.get_num_args().is_some_and(|n| n.takes_values());
     let value = if takes_value {
-        let name = value_name(arg).unwrap_or_else(|| arg.get_id().as_str().to_uppercase());
-        format!(" \\fI{}\\fR", roff(&name))
+        format!(" \\fI{}\\fR", roff(&value_name(arg)))
     } else {
         String::new()
     };
     format!("{}{value}", flags.join(", "))
 }
 
-/// The first value name clap shows for an argument.
-fn value_name(arg: &Arg) -> Option<String> {
+/// The first value name clap shows for an argument, else its id in capitals.
+fn value_name(arg: &Arg) -> String {
     arg.get_value_names()
         .and_then(|names| names.first())
-        .map(ToString::to_string)
+        .map_or_else(|| arg.get_id().as_str().to_uppercase(), ToString::to_string)
 }
 
 /// Text as roff reads it literally: backslashes and hyphens escaped, and a line that would begin

@@ -183,14 +183,19 @@ impl Settings {
                     )
                 })
                 .flatten(),
-            home: std::env::var("HOME")
-                .ok()
-                .map(|h| h.trim_end_matches('/').to_owned())
-                .filter(|h| !h.is_empty()),
+            home: home(),
             progress: std::io::stderr().is_terminal(),
             stdin_streams: !stdin_is_a_file(),
         }
     }
+}
+
+/// `$HOME` without its trailing `/`, for `--redact`; `None` when unset, empty or `/`.
+pub(crate) fn home() -> Option<String> {
+    std::env::var("HOME")
+        .ok()
+        .map(|h| h.trim_end_matches('/').to_owned())
+        .filter(|h| !h.is_empty())
 }
 
 /// Whether standard input is a regular file (`scribe < session.jsonl`), which is read as a file

@@ -135,7 +135,7 @@ use subagents::{Flattened, SubThread};
 use turns::Block;
 
 /// The fold's state. Private: events go in through `push`, final items come out.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(crate) struct Folder {
     /// Top-level items not yet written, in input order.
     queue: PendingQueue,
@@ -183,23 +183,7 @@ pub(crate) struct Folder {
 impl Folder {
     /// An empty fold, at the start of one input.
     pub(crate) fn new() -> Folder {
-        Folder {
-            queue: PendingQueue::default(),
-            subthreads: HashMap::default(),
-            call_thread: HashMap::default(),
-            task_call: HashMap::default(),
-            written_runs: Recent::default(),
-            written_calls: Recent::default(),
-            after_turn: Vec::new(),
-            open_message: HashMap::default(),
-            skill_awaiting: VecDeque::new(),
-            last_session: None,
-            deltas: DeltaBuffer::default(),
-            blocker: RefCell::new((String::new(), 0)),
-            flattened: Flattened::No,
-            branch: None,
-            hooks: OpenHooks::default(),
-        }
+        Folder::default()
     }
 
     /// Folds one event; appends every item that became final. It only dispatches: an open

@@ -70,8 +70,9 @@ impl SubThread {
 pub(super) const MAX_SUBAGENT_DEPTH: usize = 10;
 
 /// Whether the notice about flattened sub-agents is still to be written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Flattened {
+    #[default]
     No,
     Due,
     Told,

@@ -119,16 +119,10 @@ impl Folder {
         }
         slot(self, 0);
         self.open_message.insert(thread.clone(), message_id.clone());
-        let turn = Turn {
-            id: message_id,
-            role: Role::Assistant,
-            origin: TurnOrigin::Model,
-            parent_task_id: thread.clone(),
-            parts: vec![part],
-            metadata: meta,
-            timestamp,
-            end_timestamp: None,
-        };
+        let turn = Turn::new(message_id, Role::Assistant, TurnOrigin::Model, vec![part])
+            .in_thread(thread.clone())
+            .with_meta(meta)
+            .at(timestamp);
         self.push_turn(thread, turn);
     }
 

@@ -34,41 +34,40 @@ impl Event {
 pub(crate) type Thread = Option<String>;
 
 /// The normalized event kinds. Adapters produce them; `fold::Folder` is their only consumer.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, PartialEq)]
-#[serde(tag = "event", rename_all = "kebab-case")]
+#[serde(
+    tag = "event",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub(crate) enum EventKind {
     /// The agent announced its inventory (Claude's `system/init`, Qwen's session metadata).
     SessionInit { session: Box<SessionSnapshot> },
     /// A user-role message, already classified (§4): real input, synthetic context, a
     /// notification, a replay or a sub-agent prompt. Tool results never come this way.
-    #[serde(rename_all = "camelCase")]
     UserTurn {
         turn: Box<Turn>,
         /// The tool call this message says it belongs to (a skill body's `sourceToolUseID`).
-        #[serde(skip_serializing_if = "Option::is_none")]
         source_tool_call_id: Option<String>,
     },
     /// One finished content block of an assistant message. Blocks sharing `messageId` merge into
     /// one turn. A `tool-call` part starts a tool call.
-    #[serde(rename_all = "camelCase")]
     AssistantBlock {
         thread: Thread,
         message_id: String,
         part: Part,
         #[serde(skip_serializing_if = "TurnMeta::is_empty")]
         meta: TurnMeta,
-        #[serde(skip_serializing_if = "Option::is_none")]
         timestamp: Option<String>,
     },
     /// A message ended (`message_delta`): its final stop reason and usage.
-    #[serde(rename_all = "camelCase")]
     AssistantEnd {
         thread: Thread,
         message_id: String,
         meta: TurnMeta,
     },
     /// Partial assistant text, as it streams. Display only: the block event is authoritative.
-    #[serde(rename_all = "camelCase")]
     TextDelta {
         thread: Thread,
         message_id: String,
@@ -76,7 +75,6 @@ pub(crate) enum EventKind {
         text: String,
     },
     /// Partial thinking text, as it streams. Display only.
-    #[serde(rename_all = "camelCase")]
     ReasoningDelta {
         thread: Thread,
         message_id: String,
@@ -84,7 +82,6 @@ pub(crate) enum EventKind {
         text: String,
     },
     /// A tool call began streaming its input. Display only.
-    #[serde(rename_all = "camelCase")]
     ToolInputStarted {
         thread: Thread,
         message_id: String,
@@ -92,15 +89,12 @@ pub(crate) enum EventKind {
         name: String,
     },
     /// The result of a tool call (a client tool's `tool_result`, a server tool's result block).
-    #[serde(rename_all = "camelCase")]
     ToolResult {
         thread: Thread,
         tool_call_id: String,
         is_error: bool,
         output: Value,
-        #[serde(skip_serializing_if = "Option::is_none")]
         error_text: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         sidecar: Option<Details>,
         /// What the adapter read from the harness's result details (`ResultFacts`).
         #[serde(skip_serializing_if = "ResultFacts::is_empty", default)]
@@ -111,35 +105,26 @@ pub(crate) enum EventKind {
         #[serde(skip_serializing_if = "std::ops::Not::not", default)]
         server_run: bool,
         /// The time of the line that brought the result, when it carries one (the call's end).
-        #[serde(skip_serializing_if = "Option::is_none")]
         timestamp: Option<String>,
     },
     /// A tool call changed state without finishing (approval asked, approved, still running).
-    #[serde(rename_all = "camelCase")]
     ToolUpdate {
         tool_call_id: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         state: Option<super::transcript::ToolState>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         output: Option<Value>,
         /// The call's input became known (Qwen sends `rawInput` after the call opened).
-        #[serde(skip_serializing_if = "Option::is_none")]
         input: Option<Value>,
         /// What the call does, judged again from the input that became known (sent with every
         /// `input`).
-        #[serde(skip_serializing_if = "Option::is_none")]
         kind: Option<ToolKind>,
         /// Why the call failed, for a final state that a `tool-result` cannot express
         /// (`approval-denied`).
-        #[serde(skip_serializing_if = "Option::is_none")]
         error_text: Option<String>,
         /// The harness's structured view of the call, replacing the previous one (Qwen's title,
         /// kind, status, locations, rawOutput).
-        #[serde(skip_serializing_if = "Option::is_none")]
         sidecar: Option<Details>,
     },
     /// The harness refused to run a tool call.
-    #[serde(rename_all = "camelCase")]
     ToolDenied {
         tool_call_id: String,
         tool_name: String,
@@ -153,59 +138,42 @@ pub(crate) enum EventKind {
     #[serde(skip)]
     ToolUnanswered { tool_call_id: String },
     /// A tool reported that it is still running. Display only.
-    #[serde(rename_all = "camelCase")]
     ToolProgress {
         tool_call_id: String,
         tool_name: String,
         elapsed_seconds: f64,
     },
     /// A sub-agent (or background task) started.
-    #[serde(rename_all = "camelCase")]
     SubtaskStarted {
         task_id: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         tool_call_id: Option<String>,
         description: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         subagent_type: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         task_type: Option<String>,
     },
     /// A sub-agent reported progress (one line of its live status).
-    #[serde(rename_all = "camelCase")]
     SubtaskProgress {
         task_id: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         tool_call_id: Option<String>,
         description: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         usage: Option<SubagentUsage>,
     },
     /// A sub-agent's record changed (`task_updated` patch).
-    #[serde(rename_all = "camelCase")]
     SubtaskUpdated {
         task_id: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         status: Option<SubagentStatus>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         description: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         error: Option<String>,
     },
     /// A sub-agent finished.
-    #[serde(rename_all = "camelCase")]
     SubtaskFinished {
         task_id: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         tool_call_id: Option<String>,
         status: SubagentStatus,
-        #[serde(skip_serializing_if = "Option::is_none")]
         summary: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         usage: Option<SubagentUsage>,
         /// The task's own final report when the input carries one (a background agent's
         /// `<result>` in Claude Code's `<task-notification>` message), beside the short summary.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         result: Option<String>,
     },
     /// A system notice (hooks, retries, rate limits, results, …), final as it is.
@@ -215,12 +183,12 @@ pub(crate) enum EventKind {
     /// The events up to the matching `BranchEnded` are a part of the conversation that was left
     /// behind (a rewind or a fork): the fold keeps their turns in one `branch` notice, collapsed
     /// and marked as rewound by every renderer, instead of on the main line.
-    #[serde(rename_all = "camelCase")]
     BranchStarted {
         /// The last row of the branch (the notice's `leafId`).
         leaf_id: String,
         /// The sub-agent thread the branch belongs to (`None`: the main conversation). The
         /// events inside carry no thread of their own: the branch is folded as a conversation.
+        /// (`skip_serializing_none` does not see the `Option` behind the alias.)
         #[serde(skip_serializing_if = "Option::is_none")]
         thread: Thread,
     },

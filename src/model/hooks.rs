@@ -97,37 +97,29 @@ impl OpenHooks {
 
 /// The later notice about a hook, keeping the earlier one's output, exit code or outcome where
 /// the later one has none.
-fn merge(before: SystemNotice, later: SystemNotice) -> SystemNotice {
-    let SystemNotice::Hook {
-        output: o0,
-        exit_code: e0,
-        outcome: c0,
-        ..
-    } = before
-    else {
-        return later;
-    };
-    let SystemNotice::Hook {
-        hook_id,
-        hook_name,
-        event,
-        status,
-        output,
-        exit_code,
-        outcome,
-    } = later
-    else {
-        return later;
-    };
-    SystemNotice::Hook {
-        hook_id,
-        hook_name,
-        event,
-        status,
-        output: output.filter(|o| !o.is_empty()).or(o0),
-        exit_code: exit_code.or(e0),
-        outcome: outcome.or(c0),
+fn merge(before: SystemNotice, mut later: SystemNotice) -> SystemNotice {
+    if let (
+        SystemNotice::Hook {
+            output: o0,
+            exit_code: e0,
+            outcome: c0,
+            ..
+        },
+        SystemNotice::Hook {
+            output,
+            exit_code,
+            outcome,
+            ..
+        },
+    ) = (before, &mut later)
+    {
+        if output.as_deref().is_none_or(str::is_empty) {
+            *output = o0;
+        }
+        *exit_code = exit_code.or(e0);
+        *outcome = outcome.take().or(c0);
     }
+    later
 }
 
 #[cfg(test)]

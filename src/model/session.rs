@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::transcript::{SubagentStatus, SubagentUsage, Usage};
 
 /// What the agent had available (§14 `SessionSnapshot`); refreshed by every later `init`.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct SessionSnapshot {
@@ -19,7 +20,6 @@ pub(crate) struct SessionSnapshot {
     pub(crate) agent: String,
     /// Which input format scribe read: `claude-stream`, `claude-session`, `qwen-daemon`, …
     pub(crate) source: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) version: Option<String>,
     pub(crate) model: String,
     pub(crate) cwd: String,
@@ -31,14 +31,10 @@ pub(crate) struct SessionSnapshot {
     pub(crate) slash_commands: Vec<String>,
     pub(crate) agents: Vec<String>,
     /// The git branch the session ran on (a saved session's rows say; the stream does not).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) git_branch: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) title: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) updated_at: Option<String>,
     /// Whether the CLI's fast mode was on (Claude's `fast_mode_state`, e.g. `off`, `on`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) fast_mode_state: Option<String>,
 }
 
@@ -77,42 +73,35 @@ pub(crate) enum Level {
 
 /// A banner, toast or footer fact (§14 `SystemNotice`, widened with the kinds the current CLI
 /// sends). The long tail of rare system messages is `Info`, which keeps the whole payload.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub(crate) enum SystemNotice {
-    #[serde(rename_all = "camelCase")]
     RateLimit {
         /// When the notice was sent (the line's `timestamp`, when it has one).
-        #[serde(skip_serializing_if = "Option::is_none")]
         at: Option<String>,
         status: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         resets_at: Option<Value>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         rate_limit_type: Option<String>,
         info: Value,
     },
-    #[serde(rename_all = "camelCase")]
     ApiRetry {
         attempt: u64,
         max: u64,
         delay_ms: u64,
-        #[serde(skip_serializing_if = "Option::is_none")]
         error_status: Option<u64>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         error: Option<String>,
     },
-    #[serde(rename_all = "camelCase")]
     Compact {
-        #[serde(skip_serializing_if = "Option::is_none")]
         trigger: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pre_tokens: Option<u64>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         post_tokens: Option<u64>,
         metadata: Value,
     },
-    #[serde(rename_all = "camelCase")]
     Hook {
         /// The harness's id of this run of the hook (`hook_id`): two hooks of one name and
         /// event can run at once, and this tells their starts and ends apart. Used to pair
@@ -122,20 +111,15 @@ pub(crate) enum SystemNotice {
         hook_name: String,
         event: String,
         status: HookStatus,
-        #[serde(skip_serializing_if = "Option::is_none")]
         output: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         exit_code: Option<i64>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         outcome: Option<String>,
     },
     SessionState {
         state: String,
     },
     Status {
-        #[serde(skip_serializing_if = "Option::is_none")]
         status: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         detail: Option<String>,
     },
     FilesPersisted {
@@ -146,87 +130,62 @@ pub(crate) enum SystemNotice {
         server: String,
         id: String,
     },
-    #[serde(rename_all = "camelCase")]
     PermissionDenied {
         tool_name: String,
         tool_call_id: String,
         message: String,
     },
     /// A background task's life, when no tool call owns it (background shells, remote tasks).
-    #[serde(rename_all = "camelCase")]
     Task {
         task_id: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         status: Option<SubagentStatus>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         description: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         summary: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         usage: Option<SubagentUsage>,
         /// The task's final report, when its notification carried one (`<result>`).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         result: Option<String>,
     },
     /// Events were lost between two points of the stream (a daemon's ring buffer overflowed).
-    #[serde(rename_all = "camelCase")]
     MissedEvents {
-        #[serde(skip_serializing_if = "Option::is_none")]
         from: Option<u64>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         to: Option<u64>,
         reason: String,
     },
     /// A sub-agent run whose Agent call never appeared in the input; kept whole.
-    #[serde(rename_all = "camelCase")]
     Subagent {
         tool_call_id: String,
         record: super::transcript::SubagentRecord,
     },
     /// Conversation rows that the saved session kept off the main line (rewinds, forks).
-    #[serde(rename_all = "camelCase")]
     Branch {
         leaf_id: String,
         turns: Vec<super::transcript::Turn>,
     },
-    #[serde(rename_all = "camelCase")]
     Result {
         subtype: String,
         is_error: bool,
         /// The running total the agent reported (Claude's `total_cost_usd`): the cost of the
         /// process so far, or of the whole session after a `--resume` on newer CLIs.
-        #[serde(skip_serializing_if = "Option::is_none")]
         cost: Option<f64>,
         /// This result's own part of `cost` (since the previous result), when it is known and
         /// may differ from `cost` (`input::anthropic::cost` says how it is found).
-        #[serde(skip_serializing_if = "Option::is_none", default)]
         run_cost: Option<f64>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         turns: Option<u64>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         duration_ms: Option<u64>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         duration_api_ms: Option<u64>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         usage: Option<Usage>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         text: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         stop_reason: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         terminal_reason: Option<String>,
         #[serde(skip_serializing_if = "Vec::is_empty", default)]
         errors: Vec<String>,
         #[serde(skip_serializing_if = "Vec::is_empty", default)]
         permission_denials: Vec<Value>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         structured_output: Option<Value>,
         /// Usage and cost per model (Claude's `modelUsage`: model name → its counts), kept whole:
         /// the only place a run that used several models says what each cost.
-        #[serde(skip_serializing_if = "Option::is_none")]
         model_usage: Option<Box<Value>>,
         /// Whether fast mode was on when the run ended (Claude's `fast_mode_state`).
-        #[serde(skip_serializing_if = "Option::is_none")]
         fast_mode_state: Option<String>,
     },
     /// Everything else the harness reports (local command output, notifications, refusals,

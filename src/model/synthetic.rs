@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 /// `reason` set, because the renderers draw a bash command, a memory note or an interrupt each
 /// its own way; in JSON it is written as §14's `reason` (the closed set, `design_reason`) and,
 /// when that says less, this value as `detail` beside it, so a §14-typed reader gets only the
-/// values it knows and nothing is lost.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// values it knows and nothing is lost. Its JSON name is the variant's, in kebab case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr, strum::EnumString)]
+#[strum(serialize_all = "kebab-case")]
 pub(crate) enum SyntheticReason {
     SkillBody,
     SystemReminder,
@@ -30,7 +31,8 @@ pub(crate) enum SyntheticReason {
 }
 
 /// §14's closed set of synthetic reasons: what `origin.reason` may hold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 pub(crate) enum DesignReason {
     SkillBody,
     SystemReminder,
@@ -42,59 +44,20 @@ pub(crate) enum DesignReason {
 impl DesignReason {
     /// Its name as §14 spells it.
     pub(crate) fn name(self) -> &'static str {
-        match self {
-            DesignReason::SkillBody => "skill-body",
-            DesignReason::SystemReminder => "system-reminder",
-            DesignReason::HookOutput => "hook-output",
-            DesignReason::SlashCommand => "slash-command",
-            DesignReason::Other => "other",
-        }
+        self.into()
     }
 }
-
-/// Every `SyntheticReason`, for reading a name back (`name` is the exhaustive side).
-const SYNTHETIC_REASONS: [SyntheticReason; 14] = [
-    SyntheticReason::SkillBody,
-    SyntheticReason::SystemReminder,
-    SyntheticReason::HookOutput,
-    SyntheticReason::SlashCommand,
-    SyntheticReason::LocalCommandOutput,
-    SyntheticReason::LocalCommandCaveat,
-    SyntheticReason::Interrupt,
-    SyntheticReason::BashInput,
-    SyntheticReason::BashOutput,
-    SyntheticReason::MemoryInput,
-    SyntheticReason::CompactSummary,
-    SyntheticReason::CommandExpansion,
-    SyntheticReason::IdeContext,
-    SyntheticReason::Other,
-];
 
 impl SyntheticReason {
     /// The JSON name of this reason (`detail` when it is not one of §14's).
     pub(crate) fn name(self) -> &'static str {
-        match self {
-            SyntheticReason::SkillBody => "skill-body",
-            SyntheticReason::SystemReminder => "system-reminder",
-            SyntheticReason::HookOutput => "hook-output",
-            SyntheticReason::SlashCommand => "slash-command",
-            SyntheticReason::LocalCommandOutput => "local-command-output",
-            SyntheticReason::LocalCommandCaveat => "local-command-caveat",
-            SyntheticReason::Interrupt => "interrupt",
-            SyntheticReason::BashInput => "bash-input",
-            SyntheticReason::BashOutput => "bash-output",
-            SyntheticReason::MemoryInput => "memory-input",
-            SyntheticReason::CompactSummary => "compact-summary",
-            SyntheticReason::CommandExpansion => "command-expansion",
-            SyntheticReason::IdeContext => "ide-context",
-            SyntheticReason::Other => "other",
-        }
+        self.into()
     }
 
     /// The reason a JSON name stands for (any of them: schema version 2 wrote the finer
     /// ones in `reason`).
     fn from_name(name: &str) -> Option<SyntheticReason> {
-        SYNTHETIC_REASONS.into_iter().find(|r| r.name() == name)
+        name.parse().ok()
     }
 
     /// The §14 reason this one falls under: a local command's output and a command's expansion
@@ -148,10 +111,10 @@ impl SyntheticReason {
 }
 
 /// The JSON shape of a synthetic origin's fields: `reason` (§14's) and `detail` (scribe's).
+#[serde_with::skip_serializing_none]
 #[derive(Serialize, Deserialize)]
 struct SyntheticWire {
     reason: String,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
     detail: Option<String>,
 }
 

@@ -15,6 +15,7 @@ use super::tool_kind::{ResultFacts, Subject, ToolFamily, ToolKind};
 use super::transcript::{Part, SkillInfo, SubagentRecord};
 
 /// One tool call, whose state evolves from the `tool_use` to its result (§14 `ToolCall`).
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ToolCall {
@@ -28,37 +29,27 @@ pub(crate) struct ToolCall {
     /// What made the call when it was not the model directly: server-side code execution
     /// calling a client tool (the `tool_use` block's `caller`, e.g.
     /// `{type: "code_execution_20250825", tool_id}`), kept whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) called_by: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) mcp_server: Option<String>,
     pub(crate) state: ToolState,
     pub(crate) input: Value,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) output: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) error_text: Option<String>,
     /// The permission system refused the call (the message it gave).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) denied: Option<String>,
     /// The harness's structured result (Claude's `tool_use_result` envelope).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) sidecar: Option<Details>,
     /// What the adapter read from the harness's result details for a reader (lines read, the
     /// diff an edit made); renderers read this, never the sidecar.
     #[serde(skip_serializing_if = "ResultFacts::is_empty", default)]
     pub(crate) facts: ResultFacts,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) subagent: Option<SubagentRecord>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) skill: Option<SkillInfo>,
     /// The time of the input line that started the call (its `tool-call` block), when the line
     /// carries one.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub(crate) started_at: Option<String>,
     /// The time of the input line that brought the call's result, when the line carries one:
     /// with `startedAt`, how long the call took when the harness did not say.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub(crate) ended_at: Option<String>,
 }
 

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::file_change::{Edit, FileChange};
 
 /// What a tool call does (`kind` of a tool call in the JSONL, `docs/schema.md`).
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub(crate) enum ToolKind {
@@ -20,7 +21,6 @@ pub(crate) enum ToolKind {
     Shell {
         command: String,
         /// What the model said the command is for.
-        #[serde(skip_serializing_if = "Option::is_none", default)]
         description: Option<String>,
     },
     /// Reads a file.
@@ -41,7 +41,6 @@ pub(crate) enum ToolKind {
     Search {
         pattern: String,
         /// Where it looks, when the call says.
-        #[serde(skip_serializing_if = "Option::is_none", default)]
         path: Option<String>,
     },
     /// Fetches a web page.
@@ -62,7 +61,6 @@ pub(crate) enum ToolKind {
         /// The server's own name for the tool (the call's `name` may carry a prefix).
         tool: String,
         /// The input value that best says what the call is about, when one does.
-        #[serde(skip_serializing_if = "Option::is_none", default)]
         subject: Option<String>,
     },
     /// Hands the run's final answer back as structured data (the input is the answer).
@@ -70,7 +68,6 @@ pub(crate) enum ToolKind {
     /// Anything else.
     Other {
         /// The input value that best says what the call is about, when one does.
-        #[serde(skip_serializing_if = "Option::is_none", default)]
         subject: Option<String>,
     },
 }
@@ -270,7 +267,10 @@ pub(crate) enum InputShape<'a> {
 }
 
 /// The broad sorts of work a tool call does, as the page tells them apart (`ToolKind::family`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The family's name in one word (the page's header counts and the card's class say it) is the
+/// variant's, in lower case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub(crate) enum ToolFamily {
     /// Runs a shell command.
     Shell,
@@ -289,6 +289,7 @@ pub(crate) enum ToolFamily {
     /// Presents a plan.
     Plan,
     /// Runs a sub-agent.
+    #[strum(serialize = "sub-agent")]
     Agent,
     /// Anything else (MCP tools and skills included).
     Other,
@@ -311,18 +312,7 @@ impl ToolFamily {
 
     /// The family's name in one word: the page's header counts and the card's class say it.
     pub(crate) fn word(self) -> &'static str {
-        match self {
-            ToolFamily::Shell => "shell",
-            ToolFamily::Read => "read",
-            ToolFamily::Edit => "edit",
-            ToolFamily::Write => "write",
-            ToolFamily::Search => "search",
-            ToolFamily::Web => "web",
-            ToolFamily::Todo => "todo",
-            ToolFamily::Plan => "plan",
-            ToolFamily::Agent => "sub-agent",
-            ToolFamily::Other => "other",
-        }
+        self.into()
     }
 }
 
@@ -378,23 +368,21 @@ impl Default for ToolKind {
 /// not say (`facts` of a tool call in the JSONL). The adapter reads it from its agent's own
 /// result details (Claude Code's `toolUseResult`), so no renderer reads a vendor's result shape;
 /// the details themselves stay whole in the call's `sidecar`.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ResultFacts {
     /// How many lines a file read returned (the output may carry fewer, or line numbers).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub(crate) lines_read: Option<u64>,
     /// The change an edit or write made, as the harness computed it (unified-diff hunks).
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub(crate) hunks: Vec<DiffHunk>,
     /// How long the call ran, in milliseconds, as the harness timed it (Claude Code's
     /// `durationMs` or a sub-agent's `totalDurationMs`, Codex's command `duration`).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub(crate) duration_ms: Option<u64>,
     /// The exit code a command (or a tool run as a process) ended with, as the harness reported
     /// it (Codex's `exit_code`, or the `Exit code: N` / `Process exited with code N` line of
     /// its output, which stays in the output as it is).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub(crate) exit_code: Option<i64>,
 }
 

@@ -14,6 +14,7 @@ pub(crate) use super::tool_kind::{ResultFacts, ToolKind};
 
 /// One transcript entry: a user message or one whole assistant message (all its content-block
 /// frames merged).
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Turn {
@@ -23,18 +24,15 @@ pub(crate) struct Turn {
     /// Why this turn exists: tells a renderer whether to draw a bubble, hide it or badge it.
     pub(crate) origin: TurnOrigin,
     /// The tool-call id of the Agent call this turn belongs to (only inside sub-agent transcripts).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) parent_task_id: Option<String>,
     pub(crate) parts: Vec<Part>,
     /// Facts about the message that are not content: model, usage, stop reason, machinery details.
     #[serde(skip_serializing_if = "TurnMeta::is_empty", default)]
     pub(crate) metadata: TurnMeta,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) timestamp: Option<String>,
     /// The time of the turn's last event (its last block, or the last result of a call it made)
     /// when it is later than `timestamp`: with it, the turn's own duration. Set by the fold from
     /// the times the input's lines carry.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub(crate) end_timestamp: Option<String>,
 }
 
@@ -110,12 +108,15 @@ pub(crate) enum Role {
 
 /// Why a turn exists (§14 `TurnOrigin`, widened with `notification` from §4 row 4).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub(crate) enum TurnOrigin {
     /// Typed by a person (or sent by the SDK caller as the prompt).
     UserInput,
     /// The user envelope that carried a tool result (only kept when it carried more than results).
-    #[serde(rename_all = "camelCase")]
     ToolReturn { tool_call_id: String },
     /// Written by the harness for the model's benefit; hidden by default. Written as §14's
     /// closed `reason` with scribe's finer `detail` beside it (see `SyntheticReason`).
@@ -124,7 +125,6 @@ pub(crate) enum TurnOrigin {
         reason: SyntheticReason,
     },
     /// The Agent tool's prompt, replayed as the sub-agent's first user turn.
-    #[serde(rename_all = "camelCase")]
     SubagentPrompt { parent_tool_call_id: String },
     /// Playback of a message that was already sent (`isReplay`).
     Replay,
@@ -150,18 +150,15 @@ impl TurnOrigin {
 }
 
 /// Non-content facts about a turn. Every field is optional; an empty one is not written.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct TurnMeta {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) model: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) stop_reason: Option<String>,
     /// Counted once per message, however many frames repeated it.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) usage: Option<Usage>,
     /// An API error the CLI turned into a synthetic assistant message (`model: "<synthetic>"`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) error: Option<String>,
     /// The message was cut off by an interrupt.
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
@@ -171,7 +168,6 @@ pub(crate) struct TurnMeta {
     pub(crate) machinery: Map<String, Value>,
     /// The queueing hint of a user message (`now`, `next`, `later`; Claude's `priority`), kept
     /// because §7 lists losing it as a mistake.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) priority: Option<String>,
     /// The files a resumed session's replayed message carried (Claude's `file_attachments`),
     /// kept whole: their shape is not documented.
@@ -233,8 +229,13 @@ impl Usage {
 }
 
 /// One piece of a turn (§14 `Part`: the AI SDK shape, widened).
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-#[serde(tag = "type", rename_all = "kebab-case")]
+#[serde(
+    tag = "type",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub(crate) enum Part {
     Text {
         text: String,
@@ -245,42 +246,34 @@ pub(crate) enum Part {
         text: String,
         #[serde(skip_serializing_if = "std::ops::Not::not", default)]
         redacted: bool,
-        #[serde(skip_serializing_if = "Option::is_none")]
         signature: Option<String>,
     },
     ToolCall {
         call: Box<ToolCall>,
     },
-    #[serde(rename_all = "camelCase")]
     File {
         media_type: String,
         /// A `data:` URL for inline content, or the source URL / file id reference.
         url: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         filename: Option<String>,
     },
     /// A web page the model drew on (a web-search hit).
-    #[serde(rename_all = "camelCase")]
     SourceUrl {
         url: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         title: Option<String>,
         source_id: String,
     },
     /// A document given to the model as a source (a `search_result` block): §14's fields, and
     /// the document's text, which §14 has no field for but which is content and is kept.
-    #[serde(rename_all = "camelCase")]
     SourceDocument {
         media_type: String,
         title: String,
         source_id: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         text: Option<String>,
     },
     /// The API's summary of the turns before it (a `compaction` block): §14 has no part for it,
     /// and a text part would put the summary in the model's mouth. `None` when compaction failed.
     Compaction {
-        #[serde(skip_serializing_if = "Option::is_none")]
         summary: Option<String>,
     },
     /// Escape hatch for content with no better home (kept whole, never dropped).
@@ -289,7 +282,6 @@ pub(crate) enum Part {
         data: Value,
         /// A few words saying what it is, when the adapter knows (the tool a tool reference
         /// names): shown beside the name where the data itself is not.
-        #[serde(skip_serializing_if = "Option::is_none", default)]
         summary: Option<String>,
     },
 }
@@ -314,13 +306,11 @@ impl Part {
 /// Where a text part got what it says (§14 `Citation`): the page or document and the words
 /// quoted. The API's other citation fields (`type`, indexes, `encrypted_index`, …) are kept
 /// beside them, so nothing the input said is lost.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub(crate) struct Citation {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) url: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) title: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) quote: Option<String>,
     /// The rest of the API's citation object.
     #[serde(flatten)]
@@ -328,31 +318,28 @@ pub(crate) struct Citation {
 }
 
 /// The skill a `Skill` call loaded, and the body the harness injected for it.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct SkillInfo {
     pub(crate) skill_name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) body: Option<String>,
 }
 
 /// A sub-agent run owned by an Agent/Task call (§14 `SubagentRecord`).
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct SubagentRecord {
     pub(crate) task_id: String,
     pub(crate) description: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) subagent_type: Option<String>,
     pub(crate) progress: Vec<String>,
     pub(crate) status: SubagentStatus,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) summary: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) usage: Option<SubagentUsage>,
     /// The run's final report as its completion notification gave it (Claude Code's
     /// `<task-notification>` `<result>`), when the input carries one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) result: Option<String>,
     pub(crate) transcript: Vec<Turn>,
 }

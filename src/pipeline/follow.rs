@@ -151,6 +151,7 @@ fn target<'a, W: Write>(
 }
 
 /// How following one input ended.
+#[derive(Default)]
 struct Ended {
     /// A newer session took its place.
     switched: bool,
@@ -311,17 +312,12 @@ fn latest(
             Err(e) if e.downcast_ref::<StrictStop>().is_some() => return Err(e),
             // Said already; the next session is still followed.
             Err(e) if e.is::<NotALog>() => Ended {
-                switched: false,
                 stopped: true,
-                rewritten: false,
+                ..Ended::default()
             },
             Err(e) => {
                 eprintln!("scribe: {}", crate::diagnostics::error_words(&e));
-                Ended {
-                    switched: false,
-                    stopped: false,
-                    rewritten: false,
-                }
+                Ended::default()
             }
         };
         stopped |= ended.stopped;

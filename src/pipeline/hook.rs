@@ -175,10 +175,7 @@ fn convert(cli: &Cli, args: &HookArgs, transcript: &Path) -> Result<()> {
         results_in_call_order: cli.stable.is_some(),
         archive: true,
     };
-    let home = std::env::var("HOME")
-        .ok()
-        .map(|h| h.trim_end_matches('/').to_owned())
-        .filter(|h| !h.is_empty());
+    let home = crate::settings::home();
     let transforms = Transforms::with(cli.stable, cli.redact, home.as_deref());
     let index = Mutex::new(Index::load(dir));
     let mut page = Page::new(dir, transcript, options, transforms, Some(&index));

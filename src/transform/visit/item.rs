@@ -1,10 +1,8 @@
 //! The walk over transcript items: sessions, turns with their metadata and parts, notices and
 //! debug records.
 
-use serde_json::Value;
-
 use super::tool::{walk_call, walk_subagent};
-use super::{IdKind, ValueRole, VisitMut, id, opt_id, opt_text, opt_value};
+use super::{IdKind, ValueRole, VisitMut, id, opt_id, opt_text, opt_value, walk_map};
 use crate::model::session::{SessionSnapshot, SystemNotice};
 use crate::model::transcript::{DebugRecord, Part, TranscriptItem, Turn, TurnMeta, TurnOrigin};
 
@@ -133,13 +131,7 @@ pub(super) fn walk_meta<V: VisitMut + ?Sized>(v: &mut V, m: &mut TurnMeta) {
     file_attachments
         .iter_mut()
         .for_each(|f| v.value(ValueRole::Content, f));
-    if !machinery.is_empty() {
-        let mut x = Value::Object(std::mem::take(machinery));
-        v.value(ValueRole::Meta, &mut x);
-        if let Value::Object(o) = x {
-            *machinery = o;
-        }
-    }
+    walk_map(v, ValueRole::Meta, machinery);
 }
 
 pub(super) fn walk_part<V: VisitMut + ?Sized>(v: &mut V, p: &mut Part) {
@@ -150,13 +142,7 @@ pub(super) fn walk_part<V: VisitMut + ?Sized>(v: &mut V, p: &mut Part) {
                 opt_text(v, &mut c.url);
                 opt_text(v, &mut c.title);
                 opt_text(v, &mut c.quote);
-                if !c.detail.is_empty() {
-                    let mut x = Value::Object(std::mem::take(&mut c.detail));
-                    v.value(ValueRole::Content, &mut x);
-                    if let Value::Object(o) = x {
-                        c.detail = o;
-                    }
-                }
+                walk_map(v, ValueRole::Content, &mut c.detail);
             }
         }
         Part::Reasoning {

@@ -5,7 +5,7 @@
 //! count, a harness payload, …) and the pass decides what to do with it. Every enum is matched
 //! exhaustively: a new variant in the model is a compile error here until the walk covers it.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::model::details::Details;
 use crate::model::transcript::{SubagentUsage, Usage};
@@ -142,6 +142,18 @@ fn opt_value<V: VisitMut + ?Sized>(v: &mut V, role: ValueRole, x: &mut Option<Va
 fn opt_details<V: VisitMut + ?Sized>(v: &mut V, role: ValueRole, x: &mut Option<Details>) {
     if let Some(x) = x {
         v.details(role, x);
+    }
+}
+
+/// An object kept as a map, walked as the JSON value it is (an empty one is not visited).
+fn walk_map<V: VisitMut + ?Sized>(v: &mut V, role: ValueRole, m: &mut Map<String, Value>) {
+    if m.is_empty() {
+        return;
+    }
+    let mut x = Value::Object(std::mem::take(m));
+    v.value(role, &mut x);
+    if let Value::Object(o) = x {
+        *m = o;
     }
 }
 
