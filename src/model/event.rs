@@ -11,7 +11,8 @@ use serde_json::Value;
 use super::details::Details;
 use super::session::{SessionSnapshot, SystemNotice};
 use super::transcript::{
-    Part, ResultFacts, SubagentStatus, SubagentUsage, ToolKind, Turn, TurnMeta, TurnOrigin,
+    Part, ResultFacts, SubagentStatus, SubagentUsage, TaskDetails, ToolKind, Turn, TurnMeta,
+    TurnOrigin,
 };
 
 /// One normalized event and the input line it came from.
@@ -168,8 +169,9 @@ pub(crate) enum EventKind {
         description: String,
         #[serde(skip_serializing_if = "Option::is_none")]
         subagent_type: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        task_type: Option<String>,
+        /// `taskType`, `workflowName`.
+        #[serde(flatten)]
+        details: TaskDetails,
     },
     /// A sub-agent reported progress (one line of its live status).
     #[serde(rename_all = "camelCase")]
@@ -180,6 +182,9 @@ pub(crate) enum EventKind {
         description: String,
         #[serde(skip_serializing_if = "Option::is_none")]
         usage: Option<SubagentUsage>,
+        /// `lastToolName`, `progressSummary`.
+        #[serde(flatten)]
+        details: TaskDetails,
     },
     /// A sub-agent's record changed (`task_updated` patch).
     #[serde(rename_all = "camelCase")]
@@ -207,6 +212,9 @@ pub(crate) enum EventKind {
         /// `<result>` in Claude Code's `<task-notification>` message), beside the short summary.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         result: Option<String>,
+        /// `outputFile`.
+        #[serde(flatten)]
+        details: TaskDetails,
     },
     /// A system notice (hooks, retries, rate limits, results, …), final as it is.
     Notice { notice: Box<SystemNotice> },

@@ -336,6 +336,66 @@ pub(crate) struct SkillInfo {
     pub(crate) body: Option<String>,
 }
 
+/// What Claude Code's task lines say of a task beside its description and status: how it runs
+/// (`task_type`), the workflow that started it, its latest tool and progress summary, and the
+/// file its output went to. Written flat into the record, event or notice that carries it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct TaskDetails {
+    /// `task_started.task_type` (`local_agent`, `local_bash`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) task_type: Option<String>,
+    /// `task_started.workflow_name`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) workflow_name: Option<String>,
+    /// `task_progress.last_tool_name`: the tool the task used last.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) last_tool_name: Option<String>,
+    /// `task_progress.summary`: the task's progress in a sentence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) progress_summary: Option<String>,
+    /// `task_notification.output_file`: where the task's output was written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) output_file: Option<String>,
+}
+
+impl TaskDetails {
+    /// Takes what a later line says, keeping what it does not say.
+    pub(crate) fn update(&mut self, later: TaskDetails) {
+        let TaskDetails {
+            task_type,
+            workflow_name,
+            last_tool_name,
+            progress_summary,
+            output_file,
+        } = later;
+        let keep = |now: &mut Option<String>, new: Option<String>| {
+            if new.is_some() {
+                *now = new;
+            }
+        };
+        keep(&mut self.task_type, task_type);
+        keep(&mut self.workflow_name, workflow_name);
+        keep(&mut self.last_tool_name, last_tool_name);
+        keep(&mut self.progress_summary, progress_summary);
+        keep(&mut self.output_file, output_file);
+    }
+
+    /// The details as (what, value) pairs in words, for a view that lists them.
+    pub(crate) fn facts(&self) -> Vec<(&'static str, &str)> {
+        [
+            ("task type", &self.task_type),
+            ("workflow", &self.workflow_name),
+            ("last tool", &self.last_tool_name),
+            ("progress", &self.progress_summary),
+            ("output file", &self.output_file),
+        ]
+        .into_iter()
+        .filter_map(|(k, v)| Some((k, v.as_deref()?)))
+        .collect()
+    }
+}
+
 /// A sub-agent run owned by an Agent/Task call (§14 `SubagentRecord`).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
@@ -354,6 +414,10 @@ pub(crate) struct SubagentRecord {
     /// `<task-notification>` `<result>`), when the input carries one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) result: Option<String>,
+    /// What the task lines say beside (`taskType`, `workflowName`, `lastToolName`,
+    /// `progressSummary`, `outputFile`).
+    #[serde(flatten)]
+    pub(crate) details: TaskDetails,
     pub(crate) transcript: Vec<Turn>,
 }
 
@@ -369,6 +433,7 @@ impl SubagentRecord {
             summary: None,
             usage: None,
             result: None,
+            details: TaskDetails::default(),
             transcript: Vec::new(),
         }
     }

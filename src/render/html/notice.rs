@@ -82,6 +82,18 @@ pub(crate) fn push_session(h: &mut Html, s: &SessionSnapshot, first: bool) {
     fact("model", &s.model);
     fact("cwd", &s.cwd);
     fact("permission mode", &s.permission_mode);
+    fact(
+        "output style",
+        s.output_style.as_deref().unwrap_or_default(),
+    );
+    fact(
+        "API key source",
+        s.api_key_source.as_deref().unwrap_or_default(),
+    );
+    fact(
+        "fast mode",
+        s.fast_mode_state.as_deref().unwrap_or_default(),
+    );
     fact("agent", &s.agent);
     fact("version", s.version.as_deref().unwrap_or_default());
     fact("source format", &s.source);
@@ -182,8 +194,12 @@ pub(crate) fn push_notice(
         SystemNotice::Status { status, detail } => {
             push_status(h, status.as_deref(), detail.as_deref());
         }
-        SystemNotice::FilesPersisted { files, failed } => {
-            push_files(h, files.len(), failed.len());
+        SystemNotice::FilesPersisted {
+            files,
+            failed,
+            processed_at,
+        } => {
+            push_files(h, files.len(), failed.len(), processed_at.as_deref());
         }
         SystemNotice::Elicitation { server, id: _ } => {
             push_sentence(h, "info", &notice_text::elicitation(server));
@@ -200,6 +216,7 @@ pub(crate) fn push_notice(
             summary,
             usage: _,
             result,
+            details,
         } => {
             let label = description.as_deref().unwrap_or(task_id);
             let status = status.map(|s| format!("{s:?}").to_lowercase());
@@ -210,6 +227,7 @@ pub(crate) fn push_notice(
                 summary.as_deref(),
                 result.as_deref(),
             );
+            super::tool::push_task_details(h, details);
         }
         SystemNotice::MissedEvents { from, to, reason } => {
             push_missed(h, *from, *to, reason);
@@ -265,12 +283,15 @@ fn push_status(h: &mut Html, status: Option<&str>, detail: Option<&str>) {
     }
 }
 
-/// How many files were saved, and how many failed.
-fn push_files(h: &mut Html, files: usize, failed: usize) {
+/// How many files were saved, how many failed, and when the CLI says it finished.
+fn push_files(h: &mut Html, files: usize, failed: usize, processed_at: Option<&str>) {
     open(h, "info");
     h.raw_trusted("Files saved: ").num(files);
     if failed != 0 {
         h.raw_trusted(" (").num(failed).raw_trusted(" failed)");
+    }
+    if let Some(at) = processed_at {
+        h.raw_trusted(" · processed at ").text(at);
     }
 }
 

@@ -37,7 +37,7 @@ use super::subagents::{self, Agent};
 use crate::input::Report;
 use crate::input::anthropic::stream::ClaudeMessages;
 use crate::model::event::{Event, EventKind, Thread};
-use crate::model::transcript::{SubagentStatus, SubagentUsage};
+use crate::model::transcript::{SubagentStatus, SubagentUsage, TaskDetails};
 
 /// How many events one `drain` call sends at most (a row's events are never split).
 const BATCH: usize = 512;
@@ -540,6 +540,7 @@ fn finished(call: &str, v: &Value) -> EventKind {
         summary,
         usage,
         result: None,
+        details: TaskDetails::default(),
     }
 }
 
