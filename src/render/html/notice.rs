@@ -209,26 +209,7 @@ pub(crate) fn push_notice(
             tool_call_id: _,
             message,
         } => push_denied(h, tool_name, message),
-        SystemNotice::Task {
-            task_id,
-            status,
-            description,
-            summary,
-            usage: _,
-            result,
-            details,
-        } => {
-            let label = description.as_deref().unwrap_or(task_id);
-            let status = status.map(|s| format!("{s:?}").to_lowercase());
-            push_task(
-                h,
-                label,
-                status.as_deref(),
-                summary.as_deref(),
-                result.as_deref(),
-            );
-            super::tool::push_task_details(h, details);
-        }
+        task @ SystemNotice::Task { .. } => push_task(h, task),
         SystemNotice::MissedEvents { from, to, reason } => {
             push_missed(h, *from, *to, reason);
         }
@@ -423,19 +404,26 @@ fn push_hook_end(
     }
 }
 
-/// A task's line: what it is, its status and summary, and its final report (a background
-/// agent's), line breaks kept.
-fn push_task(
-    h: &mut Html,
-    label: &str,
-    status: Option<&str>,
-    summary: Option<&str>,
-    result: Option<&str>,
-) {
+/// A task notice (a task no call owns): its label, status and summary, its final report, and
+/// what its lines said beside.
+fn push_task(h: &mut Html, n: &SystemNotice) {
+    let SystemNotice::Task {
+        task_id,
+        status,
+        description,
+        summary,
+        usage: _,
+        result,
+        details,
+    } = n
+    else {
+        unreachable!("push_notice sends only task notices here");
+    };
     open(h, "info");
-    h.raw_trusted("Task ").text(label);
+    h.raw_trusted("Task ")
+        .text(description.as_deref().unwrap_or(task_id));
     if let Some(s) = status {
-        h.raw_trusted(" · ").text(s);
+        h.raw_trusted(" · ").text(&format!("{s:?}").to_lowercase());
     }
     if let Some(s) = summary {
         h.raw_trusted(" · ").text(s);
@@ -445,6 +433,7 @@ fn push_task(
             .text(r)
             .raw_trusted("</p>");
     }
+    super::tool::push_task_details(h, details);
 }
 
 /// A branch a rewind left behind: its turns, folded under a line that counts them.
