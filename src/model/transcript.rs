@@ -360,25 +360,31 @@ pub(crate) struct TaskDetails {
 }
 
 impl TaskDetails {
-    /// Takes what a later line says, keeping what it does not say.
-    pub(crate) fn update(&mut self, later: TaskDetails) {
+    /// Every field, in order, so that updating and walking them cannot miss one.
+    pub(crate) fn fields_mut(&mut self) -> [&mut Option<String>; 5] {
         let TaskDetails {
             task_type,
             workflow_name,
             last_tool_name,
             progress_summary,
             output_file,
-        } = later;
-        let keep = |now: &mut Option<String>, new: Option<String>| {
+        } = self;
+        [
+            task_type,
+            workflow_name,
+            last_tool_name,
+            progress_summary,
+            output_file,
+        ]
+    }
+
+    /// Takes what a later line says, keeping what it does not say.
+    pub(crate) fn update(&mut self, mut later: TaskDetails) {
+        for (now, new) in self.fields_mut().into_iter().zip(later.fields_mut()) {
             if new.is_some() {
-                *now = new;
+                *now = new.take();
             }
-        };
-        keep(&mut self.task_type, task_type);
-        keep(&mut self.workflow_name, workflow_name);
-        keep(&mut self.last_tool_name, last_tool_name);
-        keep(&mut self.progress_summary, progress_summary);
-        keep(&mut self.output_file, output_file);
+        }
     }
 
     /// The details as (what, value) pairs in words, for a view that lists them.

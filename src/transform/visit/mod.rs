@@ -140,18 +140,9 @@ fn opt_value<V: VisitMut + ?Sized>(v: &mut V, role: ValueRole, x: &mut Option<Va
 
 /// What a task line says beside its description: each a text.
 fn task_details<V: VisitMut + ?Sized>(v: &mut V, d: &mut TaskDetails) {
-    let TaskDetails {
-        task_type,
-        workflow_name,
-        last_tool_name,
-        progress_summary,
-        output_file,
-    } = d;
-    opt_text(v, task_type);
-    opt_text(v, workflow_name);
-    opt_text(v, last_tool_name);
-    opt_text(v, progress_summary);
-    opt_text(v, output_file);
+    for field in d.fields_mut() {
+        opt_text(v, field);
+    }
 }
 
 /// Details kept as text, through [`VisitMut::details`].
