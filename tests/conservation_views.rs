@@ -144,7 +144,7 @@ fn check_file(path: &Path, want: &Visible) -> Vec<String> {
         // Markdown writes `<`, `>` and `&` of untrusted text as entities.
         let words = match (view.html, view.name.starts_with("md")) {
             (true, _) => Words::new(&html_text(&raw)),
-            (false, true) => Words::new(&decode_entities(&raw)),
+            (false, true) => Words::new(&markdown_text(&raw)),
             (false, false) => Words::new(&raw),
         };
         let mut cut = 0;
@@ -195,8 +195,74 @@ fn missing_line(words: &Words, text: &str) -> Option<String> {
         .find(|piece| {
             !words.contains(&tokens(piece))
                 && !words.contains(&tokens(&without_anchor_targets(piece)))
+                && !words.contains(&tokens(&as_rendered(piece)))
         })
         .map(str::to_owned)
+}
+
+/// A line as a Markdown renderer draws its words: a task-list item's `[ ]` / `[x]` is a
+/// checkbox, and a code span's backticks are dropped, so the words on either side of one join
+/// (`` `os.RemoveAll`s `` reads `os.RemoveAlls`).
+fn as_rendered(line: &str) -> String {
+    let unticked = ["[ ] ", "[x] ", "[X] "]
+        .iter()
+        .find_map(|m| line.trim_start().strip_prefix(m))
+        .unwrap_or(line);
+    without_anchor_targets(&unticked.replace('`', ""))
+}
+
+/// The text a reader of a Markdown view sees: entities decoded where Markdown decodes them,
+/// outside code blocks and code spans (inside them `&lt;` is what a reader reads).
+fn markdown_text(md: &str) -> String {
+    let mut out = String::with_capacity(md.len());
+    let mut fence: Option<String> = None;
+    for line in md.split_inclusive('\n') {
+        let t = line.trim_start();
+        let first = t.chars().next().filter(|&c| c == '`' || c == '~');
+        let marker: String = t.chars().take_while(|&c| Some(c) == first).collect();
+        match &fence {
+            Some(open) if marker.len() >= open.len() && marker.starts_with(&open[..1]) => {
+                fence = None;
+                out.push_str(line);
+            }
+            Some(_) => out.push_str(line),
+            None if marker.len() >= 3 => {
+                fence = Some(marker);
+                out.push_str(line);
+            }
+            None => out.push_str(&outside_code_spans(line)),
+        }
+    }
+    out
+}
+
+/// A Markdown line with entities decoded outside its code spans (a run of backticks up to the
+/// next run of as many).
+fn outside_code_spans(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(open) = rest.find('`') {
+        out.push_str(&decode_entities(&rest[..open]));
+        let ticks = rest[open..].chars().take_while(|&c| c == '`').count();
+        let after = &rest[open + ticks..];
+        let close = after
+            .match_indices(&rest[open..open + ticks])
+            .find(|&(i, _)| {
+                !after[i + ticks..].starts_with('`') && (i == 0 || !after[..i].ends_with('`'))
+            });
+        match close {
+            Some((i, _)) => {
+                out.push_str(&rest[open..open + ticks + i + ticks]);
+                rest = &after[i + ticks..];
+            }
+            None => {
+                out.push_str(&rest[open..open + ticks]);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(&decode_entities(rest));
+    out
 }
 
 /// A line without the Markdown link targets no reader reads as words: in-page anchors
@@ -511,4 +577,14 @@ fn html_text_decodes_and_strips() {
     assert!(read.contains(&tokens("12 fn main")));
     assert!(!w.contains(&tokens("nope")));
     assert!(!w.contains(&tokens("fn a")));
+}
+
+#[test]
+fn markdown_decodes_entities_outside_code_only() {
+    let md = "a &lt;b&gt; `c &amp; d`\n```\n&nbsp;x\n```\ne &amp; f\n";
+    assert_eq!(
+        markdown_text(md),
+        "a <b> `c &amp; d`\n```\n&nbsp;x\n```\ne & f\n"
+    );
+    assert_eq!(as_rendered("[x] `os.RemoveAll`s"), "os.RemoveAlls");
 }

@@ -44,24 +44,6 @@ pub(crate) const KNOWN_VIEW_LOSSES: &[(&str, &str, &str, &str)] = &[
         "script links made inert on purpose",
     ),
     (
-        "05-subagent/stream.jsonl",
-        "html",
-        "<tools-used-before-summary>",
-        "markup of a background agent's hand-back (<tools-used-before-summary>) dropped",
-    ),
-    (
-        "1bb32d1a-205f-40ba-9013-f1878d47080c.jsonl",
-        "html",
-        "<tools-used-before-summary>",
-        "markup of a background agent's hand-back (<tools-used-before-summary>) dropped",
-    ),
-    (
-        "fold-background-agent.jsonl",
-        "html",
-        "<tools-used-before-summary>",
-        "markup of a background agent's hand-back (<tools-used-before-summary>) dropped",
-    ),
-    (
         "persisted-output/5e55a0e1-0000-4000-8000-000000000011.jsonl",
         "html",
         "Output too large",
@@ -132,24 +114,11 @@ pub(crate) const KNOWN_VIEW_LOSSES: &[(&str, &str, &str, &str)] = &[
         "text --full",
         "tool output lost",
         "a replayed second result of a call is not shown",
-    ),
-    (
-        "samples/ci-run.jsonl",
-        "html",
-        "tool output lost",
-        "the page writes a sub-agent hand-back's `<usage>` lines as facts (`6,480 tokens · 1 tool \
-         use · 702 ms`), not as they are written",
     ),
     (
         "fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl",
         "text --full",
         "? Would you like",
         "interactive prompt frames (cursor controls)",
-    ),
-    (
-        "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl",
-        "text --full",
-        "assistant text lost",
-        "a Japanese Markdown line, not yet looked at",
     ),
 ];

@@ -57,6 +57,30 @@ fn a_hand_backs_agent_id_is_shown() {
     );
 }
 
+/// The page writes a hand-back's frame as the model read it too: the `<usage>` lines and the
+/// `<tools-used-before-summary>` line, as well as the facts it reads from them.
+#[test]
+fn the_page_shows_a_hand_backs_frame_as_written() {
+    let handback = "<tools-used-before-summary>Bash</tools-used-before-summary>\n\n[Subagent hand-back] The text below is the final report. The report follows:\n  There are 2 files.\nagentId: a54c\n<usage>total_tokens: 68401\ntool_uses: 3\nduration_ms: 62000</usage>";
+    let lines = [
+        json!({"type": "system", "subtype": "init", "session_id": "s1", "model": "m", "tools": ["Task"], "cwd": "/w"}),
+        json!({"type": "user", "message": {"role": "user", "content": "count files"}, "session_id": "s1"}),
+        json!({"type": "assistant", "message": {"id": "m1", "role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Task", "input": {"description": "count", "prompt": "count the files", "subagent_type": "general-purpose"}}]}, "session_id": "s1"}),
+        json!({"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": [{"type": "text", "text": handback}]}]}, "session_id": "s1"}),
+    ];
+    let stream: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let page = run(&stream, &["--to", "html"]);
+    for said in [
+        "&lt;usage&gt;total_tokens: 68401\ntool_uses: 3\nduration_ms: 62000&lt;/usage&gt;",
+        "&lt;tools-used-before-summary&gt;Bash&lt;/tools-used-before-summary&gt;",
+        "68,401 tokens",
+    ] {
+        assert!(page.contains(said), "{said} not on the page");
+    }
+}
+
 /// A command's colours are drawn as colours (or dropped without colour): its words stay
 /// together; an escape that does more than colour (a window title) is still shown, visibly.
 #[test]

@@ -59,6 +59,8 @@ mod conservation_inline;
 mod codex;
 // Codex rollouts: exit codes, wall times, unified exec sessions and image generation.
 mod codex_exec;
+// Codex MCP calls: the output line the model read is the call's output.
+mod codex_mcp_output;
 // Codex rollouts without envelopes, and the lines of multi-agent runs.
 mod codex_rollouts;
 // Gemini CLI: stream-json and saved chats, the corpus captures and samples/gemini-*.
@@ -130,6 +132,8 @@ mod conformance_doc;
 mod conformance_repro;
 // Claude wire fields and blocks the design names, kept and typed; --include-raw.
 mod conformance_fields;
+// Claude system-line fields that reached no output: init's output style and key source, files' time.
+mod conformance_unread;
 // No quadratic path: a 4x larger input takes well under 16x the time (issue 14 point 2).
 mod linear;
 // Lines holding several JSON records glued together, read as lines of their own.

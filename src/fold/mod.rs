@@ -231,19 +231,8 @@ impl Folder {
                 message,
             } => self.tool_denied(tool_call_id, tool_name, message),
             EventKind::ToolUnanswered { tool_call_id } => self.tool_unanswered(&tool_call_id),
-            EventKind::SubtaskStarted {
-                task_id,
-                tool_call_id,
-                description,
-                subagent_type,
-                task_type: _, // how the harness runs it: the description says so in words
-            } => self.subtask_started(task_id, tool_call_id, description, subagent_type),
-            EventKind::SubtaskProgress {
-                task_id,
-                tool_call_id,
-                description,
-                usage,
-            } => self.subtask_progress(task_id, tool_call_id, description, usage),
+            kind @ EventKind::SubtaskStarted { .. } => self.subtask_started(kind),
+            kind @ EventKind::SubtaskProgress { .. } => self.subtask_progress(kind),
             EventKind::SubtaskUpdated {
                 task_id,
                 status,

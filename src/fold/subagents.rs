@@ -11,7 +11,8 @@
 use crate::model::event::EventKind;
 use crate::model::session::{Level, SystemNotice};
 use crate::model::transcript::{
-    Part, SubagentRecord, SubagentStatus, SubagentUsage, ToolCall, ToolState, TranscriptItem, Turn,
+    Part, SubagentRecord, SubagentStatus, SubagentUsage, TaskDetails, ToolCall, ToolState,
+    TranscriptItem, Turn,
 };
 
 use super::Folder;
@@ -80,17 +81,23 @@ pub(super) enum Flattened {
 
 impl Folder {
     /// `SubtaskStarted`: opens (or names) the run of the call `tool_call_id`; a task no call
-    /// owns is a notice.
-    pub(super) fn subtask_started(
-        &mut self,
-        task_id: String,
-        tool_call_id: Option<String>,
-        description: String,
-        subagent_type: Option<String>,
-    ) {
+    /// owns is a notice. `event` is a `SubtaskStarted`, whole.
+    pub(super) fn subtask_started(&mut self, event: EventKind) {
+        let EventKind::SubtaskStarted {
+            task_id,
+            tool_call_id,
+            description,
+            subagent_type,
+            details,
+        } = event
+        else {
+            unreachable!("the fold dispatches only started runs here");
+        };
         let Some(call_id) = tool_call_id else {
             let status = Some(SubagentStatus::Running);
-            self.ready(task_notice(task_id, status, Some(description), None, None));
+            let mut n = task_notice(task_id, status, Some(description), None, None);
+            set_task_details(&mut n, details);
+            self.ready(n);
             return;
         };
         self.task_call.insert(task_id.clone(), call_id.clone());
@@ -102,19 +109,25 @@ impl Folder {
         st.record.task_id = task_id;
         st.record.description = description;
         st.record.subagent_type = subagent_type;
+        st.record.details.update(details);
         if !st.finished {
             st.record.status = SubagentStatus::Running;
         }
     }
 
-    /// `SubtaskProgress`: one more line of the run's live status, and its usage so far.
-    pub(super) fn subtask_progress(
-        &mut self,
-        task_id: String,
-        tool_call_id: Option<String>,
-        description: String,
-        usage: Option<SubagentUsage>,
-    ) {
+    /// `SubtaskProgress`: one more line of the run's live status, its usage so far, and what
+    /// the line says beside (its last tool, its summary). `event` is a `SubtaskProgress`, whole.
+    pub(super) fn subtask_progress(&mut self, event: EventKind) {
+        let EventKind::SubtaskProgress {
+            task_id,
+            tool_call_id,
+            description,
+            usage,
+            details,
+        } = event
+        else {
+            unreachable!("the fold dispatches only progress here");
+        };
         match self.subthread_for(&task_id, tool_call_id.as_deref()) {
             // A finished run is frozen (§14 ingest step 4): late progress is said beside it.
             Some(st) if st.record.status != SubagentStatus::Running => {
@@ -122,7 +135,7 @@ impl Folder {
                     source: "task_progress".into(),
                     level: Level::Trace,
                     text: format!("progress after the sub-agent finished: {description}"),
-                    data: serde_json::json!({ "taskId": task_id }),
+                    data: serde_json::json!({ "taskId": task_id, "details": details }),
                 })));
             }
             Some(st) => {
@@ -132,10 +145,13 @@ impl Folder {
                 if usage.is_some() {
                     st.record.usage = usage;
                 }
+                st.record.details.update(details);
             }
             None => {
                 let status = Some(SubagentStatus::Running);
-                self.ready(task_notice(task_id, status, Some(description), None, usage));
+                let mut n = task_notice(task_id, status, Some(description), None, usage);
+                set_task_details(&mut n, details);
+                self.ready(n);
             }
         }
     }
@@ -175,6 +191,7 @@ impl Folder {
             summary,
             usage,
             result,
+            details,
         } = event
         else {
             unreachable!("the fold dispatches only finished runs here");
@@ -182,9 +199,11 @@ impl Folder {
         let Some(st) = self.subthread_for(&task_id, tool_call_id.as_deref()) else {
             let mut n = task_notice(task_id, Some(status), None, summary, usage);
             set_task_result(&mut n, result);
+            set_task_details(&mut n, details);
             self.ready(n);
             return;
         };
+        st.record.details.update(details);
         st.record.status = status;
         st.finished = true;
         if summary.is_some() {
@@ -400,7 +419,17 @@ fn task_notice(
         summary,
         usage,
         result: None,
+        details: TaskDetails::default(),
     }))
+}
+
+/// Puts what a task line says beside (`TaskDetails`) on the task notice `n`.
+fn set_task_details(n: &mut TranscriptItem, said: TaskDetails) {
+    if let TranscriptItem::Notice(b) = n {
+        if let SystemNotice::Task { details, .. } = b.as_mut() {
+            details.update(said);
+        }
+    }
 }
 
 /// Puts a task's final report (`SubtaskFinished.result`) on the task notice `n`.

@@ -11,7 +11,8 @@ use serde_json::Value;
 use super::details::Details;
 use super::session::{SessionSnapshot, SystemNotice};
 use super::transcript::{
-    Part, ResultFacts, SubagentStatus, SubagentUsage, ToolKind, Turn, TurnMeta, TurnOrigin,
+    Part, ResultFacts, SubagentStatus, SubagentUsage, TaskDetails, ToolKind, Turn, TurnMeta,
+    TurnOrigin,
 };
 
 /// One normalized event and the input line it came from.
@@ -149,7 +150,9 @@ pub(crate) enum EventKind {
         tool_call_id: Option<String>,
         description: String,
         subagent_type: Option<String>,
-        task_type: Option<String>,
+        /// `taskType`, `workflowName`.
+        #[serde(flatten)]
+        details: TaskDetails,
     },
     /// A sub-agent reported progress (one line of its live status).
     SubtaskProgress {
@@ -157,6 +160,9 @@ pub(crate) enum EventKind {
         tool_call_id: Option<String>,
         description: String,
         usage: Option<SubagentUsage>,
+        /// `lastToolName`, `progressSummary`.
+        #[serde(flatten)]
+        details: TaskDetails,
     },
     /// A sub-agent's record changed (`task_updated` patch).
     SubtaskUpdated {
@@ -175,6 +181,9 @@ pub(crate) enum EventKind {
         /// The task's own final report when the input carries one (a background agent's
         /// `<result>` in Claude Code's `<task-notification>` message), beside the short summary.
         result: Option<String>,
+        /// `outputFile`.
+        #[serde(flatten)]
+        details: TaskDetails,
     },
     /// A system notice (hooks, retries, rate limits, results, …), final as it is.
     Notice { notice: Box<SystemNotice> },

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::transcript::{SubagentStatus, SubagentUsage, Usage};
+use super::transcript::{SubagentStatus, SubagentUsage, TaskDetails, Usage};
 
 /// What the agent had available (§14 `SessionSnapshot`); refreshed by every later `init`.
 #[serde_with::skip_serializing_none]
@@ -36,6 +36,13 @@ pub(crate) struct SessionSnapshot {
     pub(crate) updated_at: Option<String>,
     /// Whether the CLI's fast mode was on (Claude's `fast_mode_state`, e.g. `off`, `on`).
     pub(crate) fast_mode_state: Option<String>,
+    /// The output style the CLI ran with (Claude's `output_style`, e.g. `default`,
+    /// `explanatory`): it changes how the model was told to write.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) output_style: Option<String>,
+    /// Where the CLI took its API key from (Claude's `apiKeySource`, e.g. `user`, `none`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) api_key_source: Option<String>,
 }
 
 /// An MCP server and whether it connected.
@@ -122,9 +129,13 @@ pub(crate) enum SystemNotice {
         status: Option<String>,
         detail: Option<String>,
     },
+    #[serde(rename_all = "camelCase")]
     FilesPersisted {
         files: Vec<String>,
         failed: Vec<Value>,
+        /// When the CLI finished saving them (Claude's `processed_at`), as the line says it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        processed_at: Option<String>,
     },
     Elicitation {
         server: String,
@@ -144,6 +155,9 @@ pub(crate) enum SystemNotice {
         usage: Option<SubagentUsage>,
         /// The task's final report, when its notification carried one (`<result>`).
         result: Option<String>,
+        /// What the task line says beside (`taskType`, `outputFile`, …).
+        #[serde(flatten)]
+        details: TaskDetails,
     },
     /// Events were lost between two points of the stream (a daemon's ring buffer overflowed).
     MissedEvents {

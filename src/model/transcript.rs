@@ -326,6 +326,72 @@ pub(crate) struct SkillInfo {
     pub(crate) body: Option<String>,
 }
 
+/// What Claude Code's task lines say of a task beside its description and status: how it runs
+/// (`task_type`), the workflow that started it, its latest tool and progress summary, and the
+/// file its output went to. Written flat into the record, event or notice that carries it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct TaskDetails {
+    /// `task_started.task_type` (`local_agent`, `local_bash`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) task_type: Option<String>,
+    /// `task_started.workflow_name`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) workflow_name: Option<String>,
+    /// `task_progress.last_tool_name`: the tool the task used last.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) last_tool_name: Option<String>,
+    /// `task_progress.summary`: the task's progress in a sentence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) progress_summary: Option<String>,
+    /// `task_notification.output_file`: where the task's output was written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) output_file: Option<String>,
+}
+
+impl TaskDetails {
+    /// Every field, in order, so that updating and walking them cannot miss one.
+    pub(crate) fn fields_mut(&mut self) -> [&mut Option<String>; 5] {
+        let TaskDetails {
+            task_type,
+            workflow_name,
+            last_tool_name,
+            progress_summary,
+            output_file,
+        } = self;
+        [
+            task_type,
+            workflow_name,
+            last_tool_name,
+            progress_summary,
+            output_file,
+        ]
+    }
+
+    /// Takes what a later line says, keeping what it does not say.
+    pub(crate) fn update(&mut self, mut later: TaskDetails) {
+        for (now, new) in self.fields_mut().into_iter().zip(later.fields_mut()) {
+            if new.is_some() {
+                *now = new.take();
+            }
+        }
+    }
+
+    /// The details as (what, value) pairs in words, for a view that lists them.
+    pub(crate) fn facts(&self) -> Vec<(&'static str, &str)> {
+        [
+            ("task type", &self.task_type),
+            ("workflow", &self.workflow_name),
+            ("last tool", &self.last_tool_name),
+            ("progress", &self.progress_summary),
+            ("output file", &self.output_file),
+        ]
+        .into_iter()
+        .filter_map(|(k, v)| Some((k, v.as_deref()?)))
+        .collect()
+    }
+}
+
 /// A sub-agent run owned by an Agent/Task call (§14 `SubagentRecord`).
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -341,6 +407,10 @@ pub(crate) struct SubagentRecord {
     /// The run's final report as its completion notification gave it (Claude Code's
     /// `<task-notification>` `<result>`), when the input carries one.
     pub(crate) result: Option<String>,
+    /// What the task lines say beside (`taskType`, `workflowName`, `lastToolName`,
+    /// `progressSummary`, `outputFile`).
+    #[serde(flatten)]
+    pub(crate) details: TaskDetails,
     pub(crate) transcript: Vec<Turn>,
 }
 
@@ -356,6 +426,7 @@ impl SubagentRecord {
             summary: None,
             usage: None,
             result: None,
+            details: TaskDetails::default(),
             transcript: Vec::new(),
         }
     }

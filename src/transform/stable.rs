@@ -13,7 +13,8 @@
 //! thinking signatures                    dropped
 //! token counts and cost                  dropped (kept with --stable=keep-usage); a notice
 //!                                          that only reports them says <usage>
-//! temp dirs (/tmp/x, /var/folders/…/T/x) <tmp-1>, <tmp-2>, … (numbered by first appearance)
+//! temp dirs (/tmp/x, /var/folders/…/T/x) <tmp-1>, <tmp-2>, … (numbered by first appearance;
+//!   and as a project dir name (-tmp-x)     the same placeholder)
 //! counters in a sub-agent's <usage>      <n> (tool_uses kept; tokens kept with keep-usage)
 //! sockets (…/name.sock)                  <socket>
 //! the shell's `Process Group PGID: N`    dropped (the whole line), and `pid`/`pgid` keys
@@ -44,8 +45,8 @@ mod text;
 
 use text::{
     IdLengths, JSON_NUMBER_FIELD, MAX_ID_IN_TEXT, Marks, PGID, PGID_LINE, SOCK, SOCKET, TIMESTAMP,
-    TMP, TMP_DIR, USAGE, USAGE_BLOCK, VAR_FOLDERS, VOLATILE_NUMBER, holds, may_hold_a_date,
-    rename_ids_in_text, replace, uuids,
+    TMP, TMP_DIR, TMP_SLUG, USAGE, USAGE_BLOCK, VAR_FOLDERS, VAR_FOLDERS_SLUG, VOLATILE_NUMBER,
+    holds, may_hold_a_date, rename_ids_in_text, replace, uuids,
 };
 
 /// Ids shorter than this are not searched for inside text (generated ids like `u1` would match
@@ -166,6 +167,11 @@ impl Stable {
                     .clone()
             });
             marks = Marks::ALL;
+        }
+        // A temp dir is also written as Claude Code's project directory name (`/tmp/x` as
+        // `-tmp-x`, in a task's output file): the same placeholder there.
+        if marks.has(Marks::DASH) && (holds(s, &TMP_SLUG) || holds(s, &VAR_FOLDERS_SLUG)) {
+            rename_tmp_slugs(s, tmp_dirs);
         }
         if marks.has(Marks::DASH) && may_hold_a_date(s) {
             replace(s, &TIMESTAMP, |_| "<time>".to_owned());
@@ -460,6 +466,21 @@ impl VisitMut for Stable {
     /// Input line numbers shift when keep-alives or retries come and go.
     fn line(&mut self, line: &mut u64) {
         *line = 0;
+    }
+}
+
+/// Each temp dir seen so far, written as a project directory name (its `/` and `.` as `-`),
+/// becomes its placeholder: the longest first, so that one name never eats into a longer one.
+fn rename_tmp_slugs(s: &mut String, tmp_dirs: &HashMap<String, String>) {
+    let mut slugs: Vec<(String, &String)> = tmp_dirs
+        .iter()
+        .map(|(dir, name)| (dir.replace(['/', '.'], "-"), name))
+        .collect();
+    slugs.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
+    for (slug, name) in slugs {
+        if s.contains(&slug) {
+            *s = s.replace(&slug, name);
+        }
     }
 }
 

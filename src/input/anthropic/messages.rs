@@ -14,7 +14,7 @@ use crate::input::fields::{opt_string, parent_tool_use_id};
 use crate::input::tool_kind::{FactsReader, ToolTable};
 use crate::model::details::Details;
 use crate::model::event::EventKind;
-use crate::model::transcript::{NonText, Part, Turn, TurnMeta, output_text};
+use crate::model::transcript::{NonText, Part, TaskDetails, Turn, TurnMeta, output_text};
 
 /// The sub-agent prompt turns held until their thread speaks.
 mod held_prompts;
@@ -244,6 +244,11 @@ impl ClaudeMessages {
             summary: s("summary"),
             usage,
             result,
+            details: TaskDetails {
+                task_type: s("taskType"),
+                output_file: s("outputFile"),
+                ..TaskDetails::default()
+            },
         }))
     }
 

@@ -85,6 +85,8 @@ pub(crate) fn snapshot_of(init: &InitLine<'_>, source: &str) -> SessionSnapshot 
         title: None,
         updated_at: owned(&init.timestamp),
         fast_mode_state: fast_mode_of(init.fast_mode_state.as_ref()),
+        output_style: owned(&init.output_style),
+        api_key_source: owned(&init.api_key_source),
     }
 }
 
@@ -183,6 +185,7 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
                 .and_then(Value::as_array)
                 .cloned()
                 .unwrap_or_default(),
+            processed_at: opt_string(v, "processed_at"),
         })),
         "elicitation_complete" => emit(notice(SystemNotice::Elicitation {
             server: string(v, "mcp_server_name"),

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::input::anthropic::row::UsageFields;
 use crate::model::event::EventKind;
-use crate::model::transcript::{SubagentStatus, SubagentUsage};
+use crate::model::transcript::{SubagentStatus, SubagentUsage, TaskDetails};
 use scribe_json::lenient::{Array, Bool, F64, Object, Present, Str, U64};
 use scribe_json::lenient_struct;
 
@@ -30,6 +30,12 @@ lenient_struct! {
         "timestamp" => timestamp: Option<Cow<'a, str>> as Str<'a>,
         "status" => status: Option<Cow<'a, str>> as Str<'a>,
         "summary" => summary: Option<Cow<'a, str>> as Str<'a>,
+        /// `task_started`: the workflow that started the task.
+        "workflow_name" => workflow_name: Option<Cow<'a, str>> as Str<'a>,
+        /// `task_progress`: the tool the task used last.
+        "last_tool_name" => last_tool_name: Option<Cow<'a, str>> as Str<'a>,
+        /// `task_notification`: the file the task's output went to.
+        "output_file" => output_file: Option<Cow<'a, str>> as Str<'a>,
         "usage" => usage: Option<SubagentUsageFields> as Object<SubagentUsageFields>,
     }
 }
@@ -53,6 +59,8 @@ lenient_struct! {
         "slash_commands" => slash_commands: Option<Value> as Present,
         "agents" => agents: Option<Value> as Present,
         "fast_mode_state" => fast_mode_state: Option<Value> as Present,
+        "output_style" => output_style: Option<Cow<'a, str>> as Str<'a>,
+        "apiKeySource" => api_key_source: Option<Cow<'a, str>> as Str<'a>,
     }
 }
 
@@ -96,13 +104,22 @@ impl TaskLine<'_> {
                 tool_call_id: owned(&self.tool_use_id),
                 description: text(&self.description),
                 subagent_type: owned(&self.subagent_type),
-                task_type: owned(&self.task_type),
+                details: TaskDetails {
+                    task_type: owned(&self.task_type),
+                    workflow_name: owned(&self.workflow_name),
+                    ..TaskDetails::default()
+                },
             },
             "task_progress" => EventKind::SubtaskProgress {
                 task_id: text(&self.task_id),
                 tool_call_id: owned(&self.tool_use_id),
                 description: text(&self.description),
                 usage,
+                details: TaskDetails {
+                    last_tool_name: owned(&self.last_tool_name),
+                    progress_summary: owned(&self.summary),
+                    ..TaskDetails::default()
+                },
             },
             "task_notification" => EventKind::SubtaskFinished {
                 task_id: text(&self.task_id),
@@ -112,6 +129,10 @@ impl TaskLine<'_> {
                 summary: owned(&self.summary),
                 usage,
                 result: None,
+                details: TaskDetails {
+                    output_file: owned(&self.output_file),
+                    ..TaskDetails::default()
+                },
             },
             _ => return None,
         })

@@ -15,6 +15,7 @@ use serde_json::Value;
 use crate::input::codex::exec_output;
 use crate::input::codex::history::{self, CallKind};
 use crate::input::codex::items::Outcome;
+use crate::input::codex::mcp_output;
 use crate::input::codex::rollout::CodexRollout;
 use crate::input::codex::tools;
 use crate::input::fields::str_of;
@@ -106,7 +107,9 @@ impl CodexRollout {
 
 /// The result of `call` among `events` takes what its output line (`stated`) says: that text
 /// as its text output (and in its error text, in place of the UI line's copy) when it is
-/// not empty (joined to the copy when it says the process still ran), the exit code and wall time it lacks, and the details when it has none.
+/// not empty (joined to the copy when it says the process still ran; in place of an MCP
+/// call's content blocks it holds), the exit code and wall time it lacks, and the details when
+/// it has none.
 fn take_output_line(events: &mut [Event], call: &str, stated: Outcome) {
     let facts_stated = tools::result_facts(stated.sidecar.as_ref());
     let said = stated.output.as_str().filter(|s| !s.trim().is_empty());
@@ -126,17 +129,21 @@ fn take_output_line(events: &mut [Event], call: &str, stated: Outcome) {
             if sidecar.is_none() {
                 *sidecar = stated.sidecar.clone().map(Details::from);
             }
-            // Content blocks (an MCP call's) stay as they are.
-            if let (Some(said), Value::String(copy)) = (said, &*output) {
-                let still_ran =
-                    exec_output::header(said).is_some_and(|h| h.running_session.is_some());
-                let text = if still_ran {
-                    exec_output::joined(said, copy)
-                } else {
-                    said.to_owned()
-                };
-                exec_output::retell_error(error_text, copy, &text);
-                *output = Value::String(text);
+            match (said, &*output) {
+                (Some(said), Value::String(copy)) => {
+                    let still_ran =
+                        exec_output::header(said).is_some_and(|h| h.running_session.is_some());
+                    let text = if still_ran {
+                        exec_output::joined(said, copy)
+                    } else {
+                        said.to_owned()
+                    };
+                    exec_output::retell_error(error_text, copy, &text);
+                    *output = Value::String(text);
+                }
+                // An MCP call's content blocks: the text the model read holds them.
+                (Some(said), Value::Array(blocks)) => *output = mcp_output::shown(said, blocks),
+                _ => {}
             }
         }
     }

@@ -20,6 +20,8 @@ mod items;
 mod legacy;
 /// The UI events of older rollouts beside messages, commands, MCP calls and patches.
 mod legacy_ui;
+/// The output of an MCP call whose result the model read as text.
+mod mcp_output;
 pub(crate) mod rollout;
 mod tools;
 mod ui_items;

@@ -26,7 +26,7 @@ use crate::input::fields::{info, str_of};
 use crate::input::qwen::state::{Conversation, Emit, parent_of};
 use crate::model::event::EventKind;
 use crate::model::session::Level;
-use crate::model::transcript::{SubagentStatus, TurnOrigin};
+use crate::model::transcript::{SubagentStatus, TaskDetails, TurnOrigin};
 
 impl Conversation {
     /// An `agent_message_chunk` about a background run, handled here; false for any other
@@ -119,6 +119,7 @@ impl Conversation {
             summary: (!text.is_empty()).then_some(text),
             usage: None,
             result: None,
+            details: TaskDetails::default(),
         });
     }
 }

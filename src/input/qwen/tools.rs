@@ -36,7 +36,8 @@ use crate::model::event::EventKind;
 use crate::model::session::Level;
 use crate::model::tool_kind::ToolKind;
 use crate::model::transcript::{
-    Caller, NonText, Part, SubagentStatus, ToolCall, ToolState, Turn, TurnOrigin, output_text,
+    Caller, NonText, Part, SubagentStatus, TaskDetails, ToolCall, ToolState, Turn, TurnOrigin,
+    output_text,
 };
 
 impl Conversation {
@@ -229,7 +230,7 @@ impl Conversation {
             tool_call_id: Some(id.to_owned()),
             description: str_of(&input, "description").to_owned(),
             subagent_type,
-            task_type: None,
+            details: TaskDetails::default(),
         });
         let prompt = str_of(&input, "prompt");
         if !prompt.is_empty() {
@@ -257,6 +258,7 @@ impl Conversation {
                 tool_call_id: Some(id.to_owned()),
                 description: text,
                 usage: None,
+                details: TaskDetails::default(),
             });
         } else if let Some(rec) = self.calls.get_mut(id) {
             rec.shell_output = text.clone();
@@ -329,6 +331,7 @@ impl Conversation {
                 summary: (!text.is_empty()).then(|| text.clone()),
                 usage: None,
                 result: None,
+                details: TaskDetails::default(),
             });
         }
         // The fold ends a thread's message at a tool result; so does this side.

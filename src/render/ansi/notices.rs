@@ -71,7 +71,7 @@ impl View {
                 ),
                 None => return Vec::new(),
             },
-            SystemNotice::FilesPersisted { files, failed } => {
+            SystemNotice::FilesPersisted { files, failed, .. } => {
                 (files_text(files, failed.len()), pal.dim)
             }
             SystemNotice::Elicitation { server, .. } => (notice_text::elicitation(server), pal.dim),

@@ -49,7 +49,7 @@ fn message(n: &SystemNotice) -> Cow<'_, str> {
             .collect::<Vec<_>>()
             .join(": ")
             .into(),
-        SystemNotice::FilesPersisted { files, failed } => {
+        SystemNotice::FilesPersisted { files, failed, .. } => {
             format!("{} files persisted, {} failed", files.len(), failed.len()).into()
         }
         SystemNotice::Elicitation { server, .. } => notice_text::elicitation(server).into(),

@@ -3,7 +3,8 @@
 //! Claude Code returns a sub-agent's report to the parent model inside a frame: a
 //! `<tools-used-before-summary>` line, a `[Subagent hand-back] … The report follows:` notice,
 //! the report indented by two spaces, then `agentId: …` and a `<usage>` block of `key: value`
-//! lines. The page shows the report as Markdown and the rest as facts, never the frame's words.
+//! lines. The page shows the report as Markdown, the rest as facts, and the frame's lines as
+//! the model read them (folded away, so the facts are not all a reader has of them).
 //! Text that does not have this shape is not a hand-back and is shown as it is.
 
 /// What a hand-back says.
@@ -19,6 +20,9 @@ pub(crate) struct Handback {
     pub(crate) tools_used: Option<String>,
     /// The `<usage>` lines, as (key, value).
     pub(crate) usage: Vec<(String, String)>,
+    /// The frame's lines as written, in order: the tools-used line, the notice before the
+    /// report, the `agentId` trailer with its `<usage>` block.
+    pub(crate) frame: Vec<String>,
 }
 
 const FRAME: &str = "[Subagent hand-back]";
@@ -55,15 +59,18 @@ pub(crate) fn parse(text: &str) -> Option<Handback> {
                     hb.usage.push((k.trim().to_owned(), v.trim().to_owned()));
                 }
             }
+            hb.frame.push(body[at..].trim().to_owned());
             body = &body[..at];
         }
     }
+    let mut written = Vec::new();
     let mut framed = false;
     let trimmed = body.trim_start();
     if let Some(rest) = trimmed.strip_prefix(TOOLS_OPEN)
         && let Some((tools, after)) = rest.split_once(TOOLS_CLOSE)
     {
         hb.tools_used = Some(tools.trim().to_owned());
+        written.push(format!("{TOOLS_OPEN}{tools}{TOOLS_CLOSE}"));
         body = after;
     }
     if let Some(f) = body.find(FRAME)
@@ -71,12 +78,15 @@ pub(crate) fn parse(text: &str) -> Option<Handback> {
         && let Some(p) = body[f..].find(FOLLOWS)
     {
         framed = true;
+        written.push(body[f..f + p + FOLLOWS.len()].to_owned());
         let after = &body[f + p + FOLLOWS.len()..];
         body = after.strip_prefix('\n').unwrap_or(after);
     }
     if !trailer && !framed {
         return None;
     }
+    written.append(&mut hb.frame);
+    hb.frame = written;
     hb.report = if framed {
         body.lines()
             .map(|l| l.strip_prefix("  ").unwrap_or(l))
@@ -103,6 +113,14 @@ mod tests {
         assert_eq!(hb.tools_used.as_deref(), Some("Bash"));
         assert_eq!(hb.usage[0], ("subagent_tokens".into(), "8652".into()));
         assert_eq!(hb.usage.len(), 3);
+        assert_eq!(
+            hb.frame,
+            [
+                "<tools-used-before-summary>Bash</tools-used-before-summary>",
+                "[Subagent hand-back] The text below is the final report. The report follows:",
+                "agentId: a54c\n<usage>subagent_tokens: 8652\ntool_uses: 1\nduration_ms: 574</usage>",
+            ]
+        );
     }
 
     #[test]

@@ -83,6 +83,18 @@ pub(crate) fn push_session(h: &mut Html, s: &SessionSnapshot, first: bool) {
     fact("model", &s.model);
     fact("cwd", &s.cwd);
     fact("permission mode", &s.permission_mode);
+    fact(
+        "output style",
+        s.output_style.as_deref().unwrap_or_default(),
+    );
+    fact(
+        "API key source",
+        s.api_key_source.as_deref().unwrap_or_default(),
+    );
+    fact(
+        "fast mode",
+        s.fast_mode_state.as_deref().unwrap_or_default(),
+    );
     fact("agent", &s.agent);
     fact("version", s.version.as_deref().unwrap_or_default());
     fact("source format", &s.source);
@@ -184,8 +196,12 @@ pub(crate) fn push_notice(
         SystemNotice::Status { status, detail } => {
             push_status(h, status.as_deref(), detail.as_deref());
         }
-        SystemNotice::FilesPersisted { files, failed } => {
-            push_files(h, files.len(), failed.len());
+        SystemNotice::FilesPersisted {
+            files,
+            failed,
+            processed_at,
+        } => {
+            push_files(h, files.len(), failed.len(), processed_at.as_deref());
         }
         SystemNotice::Elicitation { server, id: _ } => {
             push_sentence(h, "info", &notice_text::elicitation(server));
@@ -195,23 +211,7 @@ pub(crate) fn push_notice(
             tool_call_id: _,
             message,
         } => push_denied(h, tool_name, message),
-        SystemNotice::Task {
-            task_id,
-            status,
-            description,
-            summary,
-            usage: _,
-            result,
-        } => {
-            let label = description.as_deref().unwrap_or(task_id);
-            push_task(
-                h,
-                label,
-                status.map(crate::render::summary::status_word),
-                summary.as_deref(),
-                result.as_deref(),
-            );
-        }
+        task @ SystemNotice::Task { .. } => push_task(h, task),
         SystemNotice::MissedEvents { from, to, reason } => {
             push_missed(h, *from, *to, reason);
         }
@@ -266,12 +266,15 @@ fn push_status(h: &mut Html, status: Option<&str>, detail: Option<&str>) {
     }
 }
 
-/// How many files were saved, and how many failed.
-fn push_files(h: &mut Html, files: usize, failed: usize) {
+/// How many files were saved, how many failed, and when the CLI says it finished.
+fn push_files(h: &mut Html, files: usize, failed: usize, processed_at: Option<&str>) {
     open(h, "info");
     h.raw_trusted("Files saved: ").num(files);
     if failed != 0 {
         h.raw_trusted(" (").num(failed).raw_trusted(" failed)");
+    }
+    if let Some(at) = processed_at {
+        h.raw_trusted(" · processed at ").text(at);
     }
 }
 
@@ -401,19 +404,26 @@ fn push_hook_end(
     }
 }
 
-/// A task's line: what it is, its status and summary, and its final report (a background
-/// agent's), line breaks kept.
-fn push_task(
-    h: &mut Html,
-    label: &str,
-    status: Option<&str>,
-    summary: Option<&str>,
-    result: Option<&str>,
-) {
+/// A task notice (a task no call owns): its label, status and summary, its final report, and
+/// what its lines said beside.
+fn push_task(h: &mut Html, n: &SystemNotice) {
+    let SystemNotice::Task {
+        task_id,
+        status,
+        description,
+        summary,
+        usage: _,
+        result,
+        details,
+    } = n
+    else {
+        unreachable!("push_notice sends only task notices here");
+    };
     open(h, "info");
-    h.raw_trusted("Task ").text(label);
+    h.raw_trusted("Task ")
+        .text(description.as_deref().unwrap_or(task_id));
     if let Some(s) = status {
-        h.raw_trusted(" · ").text(s);
+        h.raw_trusted(" · ").text(crate::render::summary::status_word(*s));
     }
     if let Some(s) = summary {
         h.raw_trusted(" · ").text(s);
@@ -423,6 +433,7 @@ fn push_task(
             .text(r)
             .raw_trusted("</p>");
     }
+    super::tool::push_task_details(h, details);
 }
 
 /// A branch a rewind left behind: its turns, folded under a line that counts them.

@@ -15,7 +15,7 @@ use super::open::{PREVIEW_LINES, card_open};
 use super::{diff, turn};
 use crate::model::tool_kind::{InputShape, TodoItem, TodoStatus, ToolFamily};
 use crate::model::transcript::{
-    NonText, SubagentRecord, SubagentStatus, ToolCall, ToolState, output_text,
+    NonText, SubagentRecord, SubagentStatus, TaskDetails, ToolCall, ToolState, output_text,
 };
 use crate::render::figures::count;
 use crate::render::sgr;
@@ -141,7 +141,8 @@ fn call_duration_ms(call: &ToolCall) -> Option<u64> {
         .or_else(|| super::times::span_ms(call.started_at.as_deref(), call.ended_at.as_deref()))
 }
 
-/// A sub-agent's parsed hand-back: its report as Markdown and the trailer's facts in words.
+/// A sub-agent's parsed hand-back: its report as Markdown, the trailer's facts in words, and
+/// the frame's lines as written, folded.
 fn push_handback(h: &mut Html, hb: &Handback) {
     if !hb.report.is_empty() {
         h.raw_trusted("<div class=\"md report\">");
@@ -172,6 +173,28 @@ fn push_handback(h: &mut Html, hb: &Handback) {
             .text(&facts.join(" · "))
             .raw_trusted("</p>");
     }
+    if !hb.frame.is_empty() {
+        h.raw_trusted("<details class=\"frame\"><summary>as the model read it</summary><pre>")
+            .text(&hb.frame.join("\n"))
+            .raw_trusted("</pre></details>");
+    }
+}
+
+/// What a task's lines said beside its description (its type, workflow, last tool, progress
+/// summary, output file), in one quiet line; nothing when they said none of it.
+pub(crate) fn push_task_details(h: &mut Html, details: &TaskDetails) {
+    let facts = details.facts();
+    if facts.is_empty() {
+        return;
+    }
+    h.raw_trusted("<p class=\"meta task-details\">");
+    for (i, (what, said)) in facts.into_iter().enumerate() {
+        if i > 0 {
+            h.raw_trusted(" · ");
+        }
+        h.text(what).raw_trusted(": ").text(said);
+    }
+    h.raw_trusted("</p>");
 }
 
 /// The input, shaped by what the call does.
@@ -481,6 +504,7 @@ pub(crate) fn push_subagent(h: &mut Html, sub: &SubagentRecord, scope: &str, rep
         }
         h.raw_trusted("</ol>");
     }
+    push_task_details(h, &sub.details);
     if let Some(s) = sub
         .summary
         .as_ref()

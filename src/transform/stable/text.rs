@@ -30,6 +30,9 @@ pub(super) static SOCK: Needle = LazyLock::new(|| memchr::memmem::Finder::new(".
 pub(super) static TMP: Needle = LazyLock::new(|| memchr::memmem::Finder::new("/tmp"));
 pub(super) static VAR_FOLDERS: Needle =
     LazyLock::new(|| memchr::memmem::Finder::new("/var/folders/"));
+pub(super) static TMP_SLUG: Needle = LazyLock::new(|| memchr::memmem::Finder::new("-tmp-"));
+pub(super) static VAR_FOLDERS_SLUG: Needle =
+    LazyLock::new(|| memchr::memmem::Finder::new("-var-folders-"));
 pub(super) static PGID: Needle = LazyLock::new(|| memchr::memmem::Finder::new("PGID"));
 pub(super) static USAGE: Needle = LazyLock::new(|| memchr::memmem::Finder::new("<usage>"));
 

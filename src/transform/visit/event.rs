@@ -3,7 +3,9 @@
 
 use super::item::{walk_meta, walk_notice, walk_part, walk_session, walk_turn};
 use super::tool::{walk_facts, walk_tool_kind};
-use super::{IdKind, ValueRole, VisitMut, id, opt_details, opt_id, opt_text, opt_value};
+use super::{
+    IdKind, ValueRole, VisitMut, id, opt_details, opt_id, opt_text, opt_value, task_details,
+};
 use crate::model::event::{Event, EventKind};
 
 /// Walks one stage-2 event (for `--to events`).
@@ -69,24 +71,26 @@ pub(crate) fn walk_event<V: VisitMut + ?Sized>(v: &mut V, e: &mut Event) {
             tool_call_id,
             description,
             subagent_type,
-            task_type,
+            details,
         } => {
             id(v, IdKind::Task, task_id);
             opt_id(v, IdKind::Call, tool_call_id);
             v.text(description);
             opt_text(v, subagent_type);
-            opt_text(v, task_type);
+            task_details(v, details);
         }
         EventKind::SubtaskProgress {
             task_id,
             tool_call_id,
             description,
             usage,
+            details,
         } => {
             id(v, IdKind::Task, task_id);
             opt_id(v, IdKind::Call, tool_call_id);
             v.text(description);
             v.subagent_usage(usage);
+            task_details(v, details);
         }
         EventKind::Notice { notice } => walk_notice(v, notice),
         EventKind::ConversationReset | EventKind::BranchEnded => {}
@@ -193,12 +197,14 @@ fn walk_call_event<V: VisitMut + ?Sized>(v: &mut V, kind: &mut EventKind) {
             summary,
             usage,
             result,
+            details,
         } => {
             id(v, IdKind::Task, task_id);
             opt_id(v, IdKind::Call, tool_call_id);
             opt_text(v, summary);
             v.subagent_usage(usage);
             opt_text(v, result);
+            task_details(v, details);
         }
         // Walked by walk_event.
         EventKind::SessionInit { .. }

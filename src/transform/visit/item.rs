@@ -2,7 +2,9 @@
 //! debug records.
 
 use super::tool::{walk_call, walk_subagent};
-use super::{IdKind, ValueRole, VisitMut, id, opt_id, opt_text, opt_value, walk_map};
+use super::{
+    IdKind, ValueRole, VisitMut, id, opt_id, opt_text, opt_value, task_details, walk_map,
+};
 use crate::model::session::{SessionSnapshot, SystemNotice};
 use crate::model::transcript::{DebugRecord, Part, TranscriptItem, Turn, TurnMeta, TurnOrigin};
 
@@ -48,6 +50,8 @@ pub(super) fn walk_session<V: VisitMut + ?Sized>(v: &mut V, s: &mut SessionSnaps
         title,
         updated_at,
         fast_mode_state,
+        output_style,
+        api_key_source,
     } = s;
     id(v, IdKind::Init, init_id);
     id(v, IdKind::Session, session_id);
@@ -79,6 +83,8 @@ pub(super) fn walk_session<V: VisitMut + ?Sized>(v: &mut V, s: &mut SessionSnaps
     opt_text(v, title);
     v.timestamp(updated_at);
     opt_text(v, fast_mode_state);
+    opt_text(v, output_style);
+    opt_text(v, api_key_source);
 }
 
 /// Walks one turn, its parts and any sub-agent transcripts inside them.
@@ -252,9 +258,14 @@ pub(super) fn walk_notice<V: VisitMut + ?Sized>(v: &mut V, n: &mut SystemNotice)
             opt_text(v, status);
             opt_text(v, detail);
         }
-        SystemNotice::FilesPersisted { files, failed } => {
+        SystemNotice::FilesPersisted {
+            files,
+            failed,
+            processed_at,
+        } => {
             files.iter_mut().for_each(|f| v.text(f));
             failed.iter_mut().for_each(|f| v.value(ValueRole::Meta, f));
+            v.timestamp(processed_at);
         }
         SystemNotice::Elicitation { server, id: eid } => {
             v.text(server);
@@ -289,12 +300,14 @@ fn walk_run_notice<V: VisitMut + ?Sized>(v: &mut V, n: &mut SystemNotice) {
             summary,
             usage,
             result,
+            details,
         } => {
             id(v, IdKind::Task, task_id);
             opt_text(v, description);
             opt_text(v, summary);
             v.subagent_usage(usage);
             opt_text(v, result);
+            task_details(v, details);
         }
         SystemNotice::MissedEvents {
             from: _,

@@ -8,7 +8,7 @@
 use serde_json::{Map, Value};
 
 use crate::model::details::Details;
-use crate::model::transcript::{SubagentUsage, Usage};
+use crate::model::transcript::{SubagentUsage, TaskDetails, Usage};
 
 mod event;
 mod item;
@@ -135,6 +135,13 @@ fn opt_id<V: VisitMut + ?Sized>(v: &mut V, kind: IdKind, s: &mut Option<String>)
 fn opt_value<V: VisitMut + ?Sized>(v: &mut V, role: ValueRole, x: &mut Option<Value>) {
     if let Some(x) = x {
         v.value(role, x);
+    }
+}
+
+/// What a task line says beside its description: each a text.
+fn task_details<V: VisitMut + ?Sized>(v: &mut V, d: &mut TaskDetails) {
+    for field in d.fields_mut() {
+        opt_text(v, field);
     }
 }
 

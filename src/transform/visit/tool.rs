@@ -2,7 +2,7 @@
 //! sub-agent it ran.
 
 use super::item::walk_turn;
-use super::{IdKind, ValueRole, VisitMut, id, opt_details, opt_text, opt_value};
+use super::{IdKind, ValueRole, VisitMut, id, opt_details, opt_text, opt_value, task_details};
 use crate::model::transcript::{ResultFacts, SubagentRecord, ToolCall, ToolKind};
 
 pub(super) fn walk_call<V: VisitMut + ?Sized>(v: &mut V, c: &mut ToolCall) {
@@ -130,6 +130,7 @@ pub(super) fn walk_subagent<V: VisitMut + ?Sized>(v: &mut V, s: &mut SubagentRec
         summary,
         usage,
         result,
+        details,
         transcript,
     } = s;
     id(v, IdKind::Task, task_id);
@@ -139,5 +140,6 @@ pub(super) fn walk_subagent<V: VisitMut + ?Sized>(v: &mut V, s: &mut SubagentRec
     opt_text(v, summary);
     v.subagent_usage(usage);
     opt_text(v, result);
+    task_details(v, details);
     transcript.iter_mut().for_each(|t| walk_turn(v, t));
 }

@@ -38,7 +38,7 @@ use crate::input::Report;
 use crate::input::anthropic::row::{self, Whole};
 use crate::input::anthropic::stream::ClaudeMessages;
 use crate::model::event::{Event, EventKind, Thread};
-use crate::model::transcript::{SubagentStatus, SubagentUsage};
+use crate::model::transcript::{SubagentStatus, SubagentUsage, TaskDetails};
 
 /// How many events one `drain` call sends at most (a row's events are never split).
 const BATCH: usize = 512;
@@ -539,6 +539,7 @@ fn finished(call: &str, v: &Value) -> EventKind {
         summary,
         usage,
         result: None,
+        details: TaskDetails::default(),
     }
 }
 

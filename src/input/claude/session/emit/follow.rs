@@ -6,6 +6,7 @@ use crate::input::claude::session::log::SessionLog;
 use crate::input::claude::session::source::Sources;
 use crate::input::claude::session::subagents::Agent;
 use crate::model::event::{Event, EventKind, Thread};
+use crate::model::transcript::TaskDetails;
 use std::collections::VecDeque;
 use std::path::PathBuf;
 
@@ -45,7 +46,7 @@ impl Emitter {
                 tool_call_id: Some(call.to_owned()),
                 description: agent.description.clone(),
                 subagent_type: agent.agent_type.clone(),
-                task_type: None,
+                details: TaskDetails::default(),
             },
         });
         self.started.insert(call.to_owned());
