@@ -2,9 +2,7 @@
 //! debug records.
 
 use super::tool::{walk_call, walk_subagent};
-use super::{
-    IdKind, ValueRole, VisitMut, id, opt_id, opt_text, opt_value, task_details, walk_map,
-};
+use super::{IdKind, ValueRole, VisitMut, id, opt_id, opt_text, opt_value, task_details, walk_map};
 use crate::model::session::{SessionSnapshot, SystemNotice};
 use crate::model::transcript::{DebugRecord, Part, TranscriptItem, Turn, TurnMeta, TurnOrigin};
 
