@@ -34,3 +34,34 @@ fn a_stream_without_init_keeps_its_session_id() {
     let page = stdout_of(&["--to", "html", "-"], NO_INIT.to_owned());
     assert!(page.contains("sess-42"), "the page names the session");
 }
+
+/// An `init` naming its permission mode (§2's `permissionMode`), then a prompt.
+const PLAN_INIT: &str = concat!(
+    r#"{"type":"system","subtype":"init","uuid":"i1","session_id":"s","cwd":"/w","model":"claude-x","permissionMode":"plan","tools":["Read"],"mcp_servers":[]}"#,
+    "\n",
+    r#"{"type":"user","uuid":"u1","session_id":"s","parent_tool_use_id":null,"message":{"role":"user","content":"hi"}}"#,
+    "\n",
+);
+
+/// The snapshot drives every view's header: the text and Markdown headers name the permission
+/// mode where the input says it, as the page does, and say nothing of one where it does not.
+#[test]
+fn the_headers_name_the_permission_mode_the_input_says() {
+    let text = stdout_of(
+        &["--to", "text", "--color", "never", "-"],
+        PLAN_INIT.to_owned(),
+    );
+    let header = text.lines().next().unwrap_or_default();
+    assert!(header.contains("permission mode: plan"), "{text}");
+    let md = stdout_of(&["--to", "md", "-"], PLAN_INIT.to_owned());
+    assert!(md.contains("**Permission mode:** plan"), "{md}");
+    let page = stdout_of(&["--to", "html", "-"], PLAN_INIT.to_owned());
+    assert!(page.contains("claude-x · plan"), "the page names it too");
+    for format in ["text", "md"] {
+        let out = stdout_of(
+            &["--to", format, "--color", "never", "-"],
+            NO_INIT.to_owned(),
+        );
+        assert!(!out.to_lowercase().contains("permission mode"), "{out}");
+    }
+}

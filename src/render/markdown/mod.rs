@@ -268,6 +268,8 @@ impl MarkdownRenderer {
         out.push_str("</details>\n\n");
     }
 
+    /// The session header: agent, model, directory, permission mode, tools, MCP servers, each
+    /// only where the snapshot holds it.
     fn session(&self, out: &mut String, s: &SessionSnapshot) {
         let mut bits = Vec::new();
         let agent = match &s.version {
@@ -280,6 +282,12 @@ impl MarkdownRenderer {
         }
         if !s.cwd.is_empty() {
             bits.push(format!("**Directory:** {}", inline(&s.cwd)));
+        }
+        if !s.permission_mode.is_empty() {
+            bits.push(format!(
+                "**Permission mode:** {}",
+                inline(&s.permission_mode)
+            ));
         }
         // A saved session does not record its tools: say nothing rather than "0".
         if !s.tools.is_empty() {
