@@ -138,6 +138,36 @@ fn a_finished_runs_record_stays_frozen() {
     assert_eq!(rec["progress"], json!([]), "{rec}");
 }
 
+/// `task_updated`'s `patch.error` (the wire spec's shape) and the notification's `summary` are
+/// two facts: the error is kept beside the summary in the record and in every view.
+#[test]
+fn a_patched_error_stays_beside_the_notifications_summary() {
+    let input = stream(&agent_run(&[
+        system(
+            "task_started",
+            json!({"task_id":"t1","tool_use_id":"toolu_ag","description":"Survey"}),
+        ),
+        system(
+            "task_updated",
+            json!({"task_id":"t1","patch":{"status":"failed","error":"disk full"}}),
+        ),
+        system(
+            "task_notification",
+            json!({"task_id":"t1","tool_use_id":"toolu_ag","status":"completed",
+                "output_file":"","summary":"done"}),
+        ),
+    ]));
+    let recs = records(&input);
+    let rec = &call(&recs, "toolu_ag")["subagent"];
+    assert_eq!(rec["error"], "disk full", "{rec}");
+    assert_eq!(rec["summary"], "done", "{rec}");
+    for format in ["text", "md", "html"] {
+        let out = run(&input, &["--to", format, "--color", "never"]);
+        assert!(out.contains("disk full"), "{format}:\n{out}");
+        assert!(out.contains("done"), "{format}:\n{out}");
+    }
+}
+
 /// Qwen's `user.image.delta`: a user chunk holding an ACP image block is a `file` part of the
 /// person's turn, of the image's own type (not the default's).
 #[test]

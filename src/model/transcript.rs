@@ -348,6 +348,10 @@ pub(crate) struct SubagentRecord {
     pub(crate) status: SubagentStatus,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) summary: Option<String>,
+    /// The error a status patch gave the run (Claude's `task_updated` `patch.error`), kept
+    /// beside the summary its completion gives.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) error: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) usage: Option<SubagentUsage>,
     /// The run's final report as its completion notification gave it (Claude Code's
@@ -367,6 +371,7 @@ impl SubagentRecord {
             progress: Vec::new(),
             status: SubagentStatus::Running,
             summary: None,
+            error: None,
             usage: None,
             result: None,
             transcript: Vec::new(),

@@ -481,6 +481,11 @@ pub(crate) fn push_subagent(h: &mut Html, sub: &SubagentRecord, scope: &str, rep
         }
         h.raw_trusted("</ol>");
     }
+    if let Some(e) = &sub.error {
+        h.raw_trusted("<p class=\"sub-summary sub-error\">")
+            .text(&format!("error: {e}"))
+            .raw_trusted("</p>");
+    }
     if let Some(s) = sub
         .summary
         .as_ref()

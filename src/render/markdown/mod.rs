@@ -259,6 +259,9 @@ impl MarkdownRenderer {
         for t in &rec.transcript {
             self.turn(out, t);
         }
+        if let Some(e) = &rec.error {
+            quote(out, "Error", e);
+        }
         if let Some(s) = &rec.summary {
             quote(out, "Report", s);
         }
