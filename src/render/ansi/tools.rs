@@ -75,6 +75,9 @@ impl View {
         if let Some(s) = &summary {
             w.words(&format!("({s})"), Style::new(), None);
         }
+        if let Some(mark) = call.caller_mark() {
+            w.words(&format!(" · {mark}"), self.pal.dim, None);
+        }
         let mut lines = w.finish();
         if self.full {
             if let Some(long) = summary::long_input(call) {

@@ -55,6 +55,11 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
             .text(server)
             .raw_trusted("</span>");
     }
+    if let Some(mark) = call.caller_mark() {
+        h.raw_trusted(" <span class=\"badge server\">")
+            .text(mark)
+            .raw_trusted("</span>");
+    }
     if let Some(skill) = &call.skill {
         h.raw_trusted(" <span class=\"badge skill\">skill · ")
             .text(&skill.skill_name)
