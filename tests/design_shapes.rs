@@ -138,6 +138,36 @@ fn a_finished_runs_record_stays_frozen() {
     assert_eq!(rec["progress"], json!([]), "{rec}");
 }
 
+/// `task_updated`'s `patch.error` (the wire spec's shape) and the notification's `summary` are
+/// two facts: the error is kept beside the summary in the record and in every view.
+#[test]
+fn a_patched_error_stays_beside_the_notifications_summary() {
+    let input = stream(&agent_run(&[
+        system(
+            "task_started",
+            json!({"task_id":"t1","tool_use_id":"toolu_ag","description":"Survey"}),
+        ),
+        system(
+            "task_updated",
+            json!({"task_id":"t1","patch":{"status":"failed","error":"disk full"}}),
+        ),
+        system(
+            "task_notification",
+            json!({"task_id":"t1","tool_use_id":"toolu_ag","status":"completed",
+                "output_file":"","summary":"done"}),
+        ),
+    ]));
+    let recs = records(&input);
+    let rec = &call(&recs, "toolu_ag")["subagent"];
+    assert_eq!(rec["error"], "disk full", "{rec}");
+    assert_eq!(rec["summary"], "done", "{rec}");
+    for format in ["text", "md", "html"] {
+        let out = run(&input, &["--to", format, "--color", "never"]);
+        assert!(out.contains("disk full"), "{format}:\n{out}");
+        assert!(out.contains("done"), "{format}:\n{out}");
+    }
+}
+
 /// Qwen's `user.image.delta`: a user chunk holding an ACP image block is a `file` part of the
 /// person's turn, of the image's own type (not the default's).
 #[test]
@@ -176,4 +206,44 @@ fn an_auth_statuss_error_reaches_every_view() {
         let out = run(&input, &["--to", format]);
         assert!(out.contains("token expired"), "{format}: {out}");
     }
+}
+
+/// §14's `ServerToolCard`: a tool the API ran (`server_tool_use`, with its
+/// `web_search_tool_result`; the API's content blocks) is marked as the server's in the three
+/// views, as MCP calls are marked as theirs; a client's call beside it is not.
+#[test]
+fn a_server_tool_call_is_marked_as_the_servers_in_every_view() {
+    let input = stream(&[
+        assistant(json!([
+            {"type":"server_tool_use","id":"srvtoolu_1","name":"web_search",
+             "input":{"query":"rust streaming json"}},
+            {"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[
+                {"type":"web_search_result","url":"https://example.com/a","title":"A",
+                 "encrypted_content":"x","page_age":null}]},
+            {"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}}
+        ])),
+        user(
+            "u1",
+            json!([{"type":"tool_result","tool_use_id":"toolu_1","content":"file.txt"}]),
+            json!({}),
+        ),
+    ]);
+    let text = run(&input, &["--to", "text", "--color", "never"]);
+    assert!(
+        text.contains("⏺ web_search(rust streaming json) · server tool"),
+        "{text}"
+    );
+    assert!(text.contains("⏺ Bash(ls)\n"), "{text}");
+    let md = run(&input, &["--to", "md"]);
+    assert!(
+        md.contains("web_search(rust streaming json) · server tool"),
+        "{md}"
+    );
+    assert!(!md.contains("Bash(ls) · server tool"), "{md}");
+    let page = run(&input, &["--to", "html"]);
+    assert_eq!(
+        page.matches("<span class=\"badge server\">server tool</span>")
+            .count(),
+        1
+    );
 }

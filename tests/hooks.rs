@@ -84,3 +84,34 @@ fn two_runs_of_one_hook_are_told_apart_by_their_ids() {
         "{text}"
     );
 }
+
+/// A hook whose progress report wrote to stdout and stderr (`output` holding stdout only, as a
+/// harness may fill it) and whose end wrote more: the wire's `hook_progress` and
+/// `hook_response` fields (`output`, `stdout`, `stderr`, `exit_code`, `outcome`).
+const STREAMS: &str = concat!(
+    r#"{"type":"system","subtype":"hook_started","hook_id":"h1","hook_name":"Stop","hook_event":"Stop","uuid":"u1","session_id":"s"}"#,
+    "\n",
+    r#"{"type":"system","subtype":"hook_progress","hook_id":"h1","hook_name":"Stop","hook_event":"Stop","output":"linting 3 files","stdout":"linting 3 files","stderr":"warn: slow disk","uuid":"u2","session_id":"s"}"#,
+    "\n",
+    r#"{"type":"system","subtype":"hook_response","hook_id":"h1","hook_name":"Stop","hook_event":"Stop","output":"lint done","stdout":"lint done","stderr":"error: 1 file failed","exit_code":2,"outcome":"error","uuid":"u3","session_id":"s"}"#,
+    "\n",
+);
+
+/// Every stream the hook wrote, in its progress report and in its end, reaches every view that
+/// shows hook output (`--context` in text and Markdown): none is dropped because `output` or
+/// another report is present.
+#[test]
+fn every_stream_a_hook_wrote_reaches_the_views() {
+    for format in ["text", "md", "html", "jsonl"] {
+        let args = ["--to", format, "--context", "--color", "never", "-"];
+        let out = stdout_of(&args, STREAMS.to_owned());
+        for wrote in [
+            "linting 3 files",
+            "warn: slow disk",
+            "lint done",
+            "error: 1 file failed",
+        ] {
+            assert!(out.contains(wrote), "{format} lacks {wrote:?}:\n{out}");
+        }
+    }
+}

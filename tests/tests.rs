@@ -77,6 +77,8 @@ mod render_text;
 mod reading;
 // Hooks in the text view: one line each, at its end; "no end" only when none came.
 mod hooks;
+// The session snapshot on Claude streams: made without `init`, naming the permission mode.
+mod session_header;
 // --to md: goldens and the <details> structure under a CommonMark parser.
 /// Tool output lines in the views: hand-back trailers, colours, progress frames.
 mod output_lines;

@@ -176,8 +176,8 @@ impl Folder {
         if let Some(d) = description {
             st.record.description = d;
         }
-        if let Some(e) = error {
-            st.record.summary.get_or_insert(e);
+        if error.is_some() {
+            st.record.error = error;
         }
     }
 

@@ -113,13 +113,26 @@ fn merge(before: SystemNotice, mut later: SystemNotice) -> SystemNotice {
         },
     ) = (before, &mut later)
     {
-        if output.as_deref().is_none_or(str::is_empty) {
-            *output = o0;
-        }
+        *output = join_streams([o0.as_deref(), output.as_deref()].into_iter().flatten());
         *exit_code = exit_code.or(e0);
         *outcome = outcome.take().or(c0);
     }
     later
+}
+
+/// What a hook wrote, from texts that may repeat one another (a hook's `output` beside its
+/// stdout, a progress report's output beside the end's): each text once, in order, a text held
+/// whole by another left out; `None` when every text is empty.
+pub(crate) fn join_streams<'a>(texts: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let mut kept: Vec<&str> = Vec::new();
+    for t in texts.into_iter().filter(|t| !t.is_empty()) {
+        if kept.iter().any(|k| k.contains(t)) {
+            continue;
+        }
+        kept.retain(|k| !t.contains(k));
+        kept.push(t);
+    }
+    (!kept.is_empty()).then(|| kept.join("\n"))
 }
 
 #[cfg(test)]

@@ -169,6 +169,16 @@ impl ToolCall {
         }
     }
 
+    /// The mark a reader sees beside a call someone other than the client ran: `server tool`
+    /// for a tool the API ran itself (`server_tool_use`); MCP calls are marked by their name
+    /// ([`ToolCall::display_name`]).
+    pub(crate) fn caller_mark(&self) -> Option<&'static str> {
+        match self.caller {
+            Caller::ServerTool => Some("server tool"),
+            Caller::Model | Caller::Mcp | Caller::Subagent => None,
+        }
+    }
+
     /// The tool's own name, with no server beside it: an MCP server's name for the tool (the
     /// page shows the server in a badge of its own), else the call's name.
     pub(crate) fn tool_name(&self) -> &str {

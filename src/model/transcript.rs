@@ -403,6 +403,10 @@ pub(crate) struct SubagentRecord {
     pub(crate) progress: Vec<String>,
     pub(crate) status: SubagentStatus,
     pub(crate) summary: Option<String>,
+    /// The error a status patch gave the run (Claude's `task_updated` `patch.error`), kept
+    /// beside the summary its completion gives.
+    #[serde(default)]
+    pub(crate) error: Option<String>,
     pub(crate) usage: Option<SubagentUsage>,
     /// The run's final report as its completion notification gave it (Claude Code's
     /// `<task-notification>` `<result>`), when the input carries one.
@@ -424,6 +428,7 @@ impl SubagentRecord {
             progress: Vec::new(),
             status: SubagentStatus::Running,
             summary: None,
+            error: None,
             usage: None,
             result: None,
             details: TaskDetails::default(),

@@ -83,15 +83,20 @@ pub(crate) fn long_input(call: &ToolCall) -> Option<Cow<'_, str>> {
         .filter(|v| v.trim().contains('\n') || v.trim().chars().count() > MAX)
 }
 
-/// The one-line call: `Bash(ls -la)`, `Edit(src/main.rs)`, `echo · echo (MCP)`.
+/// The one-line call: `Bash(ls -la)`, `Edit(src/main.rs)`, `echo · echo (MCP)`,
+/// `web_search(rust) · server tool`.
 pub(crate) fn call_line(call: &ToolCall) -> String {
     let name = call.display_name();
     if call.kind.mcp_tool().is_some() {
         return name;
     }
-    match input_summary(call) {
+    let line = match input_summary(call) {
         Some(s) => format!("{name}({s})"),
         None => name,
+    };
+    match call.caller_mark() {
+        Some(mark) => format!("{line} · {mark}"),
+        None => line,
     }
 }
 

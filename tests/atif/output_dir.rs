@@ -69,20 +69,20 @@ fn a_sub_agent_and_its_own_are_files_beside_the_session_that_reference_them() {
     assert_eq!(
         names_in(&out),
         [
-            "run.atif.json",
-            "run.toolu_agent.atif.json",
-            "run.toolu_agent.toolu_inner_agent.atif.json"
+            "sess-1.atif.json",
+            "sess-1.toolu_agent.atif.json",
+            "sess-1.toolu_agent.toolu_inner_agent.atif.json"
         ]
     );
-    let session = document(&out.join("run.atif.json"));
+    let session = document(&out.join("sess-1.atif.json"));
     assert!(session.get("subagent_trajectories").is_none(), "{session}");
     // Each reference names a whole document beside the file that holds it, by its id.
-    let mut file = "run.atif.json".to_owned();
+    let mut file = "sess-1.atif.json".to_owned();
     for (id, path) in [
-        ("toolu_agent", "run.toolu_agent.atif.json"),
+        ("toolu_agent", "sess-1.toolu_agent.atif.json"),
         (
             "toolu_inner_agent",
-            "run.toolu_agent.toolu_inner_agent.atif.json",
+            "sess-1.toolu_agent.toolu_inner_agent.atif.json",
         ),
     ] {
         let refs = references(&document(&out.join(&file)));
@@ -134,13 +134,13 @@ fn inputs_of_one_session_keep_their_own_sub_agent_files_whatever_the_jobs() {
     assert_eq!(
         names_in(&one),
         [
-            "c.atif.json",
-            "c.toolu_agent.atif.json",
-            "c.toolu_agent.toolu_inner_agent.atif.json",
             "s-sub-2.atif.json",
             "s-sub-2.toolu_agent1.atif.json",
             "s-sub.atif.json",
             "s-sub.toolu_agent1.atif.json",
+            "sess-1.atif.json",
+            "sess-1.toolu_agent.atif.json",
+            "sess-1.toolu_agent.toolu_inner_agent.atif.json",
         ]
     );
     for (session, sub, said) in [

@@ -46,6 +46,9 @@ pub(crate) struct StreamJson {
     /// events after it until the first message, whose time becomes the snapshot's `updatedAt`
     /// (`StreamJson::time_the_session`).
     held: Vec<Event>,
+    /// Whether a message's `session_id` makes the session's snapshot when no `init` came
+    /// (Claude Code's stream; Qwen's adapter makes its own snapshot).
+    names_session: bool,
 }
 
 /// The most events held behind an untimed snapshot before they are written without a time.
@@ -63,7 +66,15 @@ impl StreamJson {
             costs: CostLedger::default(),
             last_line: 0,
             held: Vec::new(),
+            names_session: false,
         }
+    }
+
+    /// This decoder, making a snapshot of the session id the messages carry when the stream has
+    /// no `init` (`session_of_messages`).
+    pub(crate) fn naming_the_session(mut self) -> StreamJson {
+        self.names_session = true;
+        self
     }
 }
 
@@ -71,6 +82,7 @@ impl Adapter for StreamJson {
     fn line(&mut self, line: &InputLine, out: &mut Vec<Event>, report: &mut Report<'_>) {
         let start = out.len();
         self.read_line(line, out, report);
+        self.session_of_messages(line, out, start);
         self.time_the_session(out, start);
     }
 
@@ -242,6 +254,18 @@ impl StreamJson {
     }
 }
 
+/// A snapshot of what any Claude stream line says of its session: its `session_id`, and the
+/// line's `uuid` as the id of the message that announced it.
+fn bare_snapshot(v: &Value) -> SessionSnapshot {
+    SessionSnapshot {
+        id: string(v, "uuid"),
+        session_id: string(v, "session_id"),
+        agent: "claude-code".to_owned(),
+        source: "claude-stream".to_owned(),
+        ..SessionSnapshot::default()
+    }
+}
+
 /// Whether an event ends the wait of an untimed snapshot, and with what time: the events of an
 /// `assistant` or `user` line, with the time inside (if it has one); a partial message's
 /// (`stream_event`), with none, because the live view shows those as they come and must not
@@ -381,18 +405,40 @@ impl StreamJson {
         let Some(mode) = v.get("permissionMode").and_then(Value::as_str) else {
             return;
         };
-        let session = self.session.get_or_insert_with(|| SessionSnapshot {
-            id: string(v, "uuid"),
-            session_id: string(v, "session_id"),
-            agent: "claude-code".to_owned(),
-            source: "claude-stream".to_owned(),
-            ..SessionSnapshot::default()
-        });
+        let session = self.session.get_or_insert_with(|| bare_snapshot(v));
         if session.permission_mode == mode {
             return;
         }
         session.permission_mode = mode.to_owned();
         emit(EventKind::session(session.clone()));
+    }
+
+    /// §2's `session_id` on every message → §14's `SessionSnapshot.sessionId`: a stream with no
+    /// `init` before its first understood `assistant`, `user` or `result` line gets, before that
+    /// line's events, a snapshot holding the id (and the line's `uuid`) and nothing the lines do
+    /// not say. A line kept as a `debug` record names nothing.
+    fn session_of_messages(&mut self, line: &InputLine, out: &mut Vec<Event>, start: usize) {
+        let understood = out[start..]
+            .iter()
+            .any(|e| !matches!(e.kind, EventKind::Debug { .. }));
+        if !self.names_session
+            || self.session.is_some()
+            || !understood
+            || !line.text.contains("\"session_id\"")
+        {
+            return;
+        }
+        let Ok(v) = scribe_json::parse_line(&line.text) else {
+            return;
+        };
+        if !matches!(str_of(&v, "type"), "assistant" | "user" | "result")
+            || str_of(&v, "session_id").is_empty()
+        {
+            return;
+        }
+        let session = bare_snapshot(&v);
+        self.session = Some(session.clone());
+        out.insert(start, Event::at(line.number, EventKind::session(session)));
     }
 
     /// `stream_event`: raw API deltas, for live display only (the final message is authoritative).

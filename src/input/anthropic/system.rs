@@ -138,13 +138,12 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
                 "hook_progress" => HookStatus::Progress,
                 _ => HookStatus::Response,
             };
-            // `output` is what the hook wrote, both streams; without it, stdout and stderr
-            // both (neither is dropped for the other).
-            let text = |k: &str| v.get(k).and_then(Value::as_str).filter(|s| !s.is_empty());
-            let output = text("output").map(str::to_owned).or_else(|| {
-                let both: Vec<&str> = ["stdout", "stderr"].into_iter().filter_map(text).collect();
-                (!both.is_empty()).then(|| both.join("\n"))
-            });
+            // `output`, stdout and stderr, each text once: a stream the hook wrote is never
+            // dropped because another field is present.
+            let text = |k: &str| v.get(k).and_then(Value::as_str);
+            let output = crate::model::hooks::join_streams(
+                ["output", "stdout", "stderr"].into_iter().filter_map(text),
+            );
             emit(notice(SystemNotice::Hook {
                 hook_id: opt_string(v, "hook_id"),
                 hook_name: string(v, "hook_name"),

@@ -31,7 +31,7 @@ pub(crate) const SESSION_WIRE: Wire = Wire {
 
 /// A Claude Code stream-json adapter.
 pub(crate) fn stream() -> ClaudeStream {
-    StreamJson::new(&STREAM_WIRE)
+    StreamJson::new(&STREAM_WIRE).naming_the_session()
 }
 
 /// Claude Code's stream-json adapter. The Agent SDK wire format is Claude Code's own; its decoder

@@ -75,6 +75,9 @@ impl View {
         if let Some(s) = &summary {
             w.words(&format!("({s})"), Style::new(), None);
         }
+        if let Some(mark) = call.caller_mark() {
+            w.words(&format!(" · {mark}"), self.pal.dim, None);
+        }
         let mut lines = w.finish();
         if self.full {
             if let Some(long) = summary::long_input(call) {
@@ -380,7 +383,8 @@ impl View {
                 lines.extend(w.finish());
             }
         }
-        // The sub-agent's own final words, else what the harness handed back.
+        // The sub-agent's own final words, else what the harness handed back; after the error a
+        // status patch gave the run.
         let report = call
             .subagent
             .as_ref()
@@ -389,6 +393,10 @@ impl View {
                 (s, x) => x.clone().or_else(|| s.clone()),
             })
             .unwrap_or(report);
+        let report = match call.subagent.as_ref().and_then(|r| r.error.as_deref()) {
+            Some(e) => format!("error: {e}\n\n{report}"),
+            None => report,
+        };
         if !report.trim().is_empty() {
             // The report opens the result when nothing above it did.
             let mark = if lines.is_empty() {

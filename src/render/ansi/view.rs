@@ -265,7 +265,7 @@ impl View {
         blocks
     }
 
-    /// The session header: agent, model, working directory, MCP servers.
+    /// The session header: agent, model, working directory, permission mode, tools, MCP servers.
     pub(super) fn session(&self, s: &SessionSnapshot) -> Vec<Line> {
         let mut bits = vec![s.agent.clone()];
         if let Some(v) = &s.version {
@@ -276,6 +276,9 @@ impl View {
         }
         if !s.cwd.is_empty() {
             bits.push(s.cwd.clone());
+        }
+        if !s.permission_mode.is_empty() {
+            bits.push(format!("permission mode: {}", s.permission_mode));
         }
         // A saved session does not record its tools: say nothing rather than "0 tools".
         if !s.tools.is_empty() {

@@ -188,6 +188,8 @@ pub(super) struct RunReport<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) summary: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) error: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) usage: Option<SubagentUsage>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) result: Option<&'a str>,
@@ -204,6 +206,7 @@ impl<'a> RunReport<'a> {
             status: rec.status,
             subagent_type: rec.subagent_type.as_deref(),
             summary: rec.summary.as_deref(),
+            error: rec.error.as_deref(),
             usage: rec.usage,
             result: rec.result.as_deref(),
             progress: &rec.progress,

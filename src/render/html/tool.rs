@@ -55,6 +55,11 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
             .text(server)
             .raw_trusted("</span>");
     }
+    if let Some(mark) = call.caller_mark() {
+        h.raw_trusted(" <span class=\"badge server\">")
+            .text(mark)
+            .raw_trusted("</span>");
+    }
     if let Some(skill) = &call.skill {
         h.raw_trusted(" <span class=\"badge skill\">skill · ")
             .text(&skill.skill_name)
@@ -505,6 +510,11 @@ pub(crate) fn push_subagent(h: &mut Html, sub: &SubagentRecord, scope: &str, rep
         h.raw_trusted("</ol>");
     }
     push_task_details(h, &sub.details);
+    if let Some(e) = &sub.error {
+        h.raw_trusted("<p class=\"sub-summary sub-error\">")
+            .text(&format!("error: {e}"))
+            .raw_trusted("</p>");
+    }
     if let Some(s) = sub
         .summary
         .as_ref()

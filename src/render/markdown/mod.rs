@@ -259,6 +259,9 @@ impl MarkdownRenderer {
         for t in &rec.transcript {
             self.turn(out, t);
         }
+        if let Some(e) = &rec.error {
+            quote(out, "Error", e);
+        }
         if let Some(s) = &rec.summary {
             quote(out, "Report", s);
         }
@@ -268,6 +271,8 @@ impl MarkdownRenderer {
         out.push_str("</details>\n\n");
     }
 
+    /// The session header: agent, model, directory, permission mode, tools, MCP servers, each
+    /// only where the snapshot holds it.
     fn session(&self, out: &mut String, s: &SessionSnapshot) {
         let mut bits = Vec::new();
         let agent = match &s.version {
@@ -280,6 +285,12 @@ impl MarkdownRenderer {
         }
         if !s.cwd.is_empty() {
             bits.push(format!("**Directory:** {}", inline(&s.cwd)));
+        }
+        if !s.permission_mode.is_empty() {
+            bits.push(format!(
+                "**Permission mode:** {}",
+                inline(&s.permission_mode)
+            ));
         }
         // A saved session does not record its tools: say nothing rather than "0".
         if !s.tools.is_empty() {

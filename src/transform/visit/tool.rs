@@ -128,6 +128,7 @@ pub(super) fn walk_subagent<V: VisitMut + ?Sized>(v: &mut V, s: &mut SubagentRec
         progress,
         status: _,
         summary,
+        error,
         usage,
         result,
         details,
@@ -138,6 +139,7 @@ pub(super) fn walk_subagent<V: VisitMut + ?Sized>(v: &mut V, s: &mut SubagentRec
     opt_text(v, subagent_type);
     progress.iter_mut().for_each(|p| v.text(p));
     opt_text(v, summary);
+    opt_text(v, error);
     v.subagent_usage(usage);
     opt_text(v, result);
     task_details(v, details);

@@ -1,0 +1,67 @@
+//! The session snapshot (§14 `SessionSnapshot`) on Claude streams: built from what the lines
+//! say when no `init` came (§2: `session_id` is on every wire message), and driving the header
+//! of every view. The lines are the wire's `user` / `assistant` messages and `system/init`
+//! (`claude-code-adapter-notes.md` §2).
+
+use crate::util::{json_lines, stdout_of};
+
+/// A user and an assistant message carrying their session's id, and no `init` line.
+const NO_INIT: &str = concat!(
+    r#"{"type":"user","uuid":"u1","session_id":"sess-42","parent_tool_use_id":null,"message":{"role":"user","content":"hi"}}"#,
+    "\n",
+    r#"{"type":"assistant","uuid":"a1","session_id":"sess-42","parent_tool_use_id":null,"message":{"id":"msg_1","role":"assistant","model":"m","content":[{"type":"text","text":"hello"}]}}"#,
+    "\n",
+);
+
+/// A stream without `init` still names its session: one snapshot, before the first message,
+/// holding the messages' `session_id` and nothing the lines do not say (no model, directory,
+/// tools or permission mode); the page shows the id.
+#[test]
+fn a_stream_without_init_keeps_its_session_id() {
+    let recs = json_lines(stdout_of(&["--to", "jsonl", "-"], NO_INIT.to_owned()).as_bytes());
+    let sessions: Vec<&serde_json::Value> =
+        recs.iter().filter(|r| r["kind"] == "session").collect();
+    assert_eq!(sessions.len(), 1, "{recs:?}");
+    let s = sessions[0];
+    assert_eq!(s["sessionId"], "sess-42");
+    for empty in ["model", "cwd", "permissionMode"] {
+        assert_eq!(s[empty], "", "{empty} is not said by the lines: {s}");
+    }
+    assert!(s["tools"].as_array().unwrap().is_empty(), "{s}");
+    let first = recs.iter().position(|r| r["kind"] == "session").unwrap();
+    let prompt = recs.iter().position(|r| r["kind"] == "turn").unwrap();
+    assert!(first < prompt, "{recs:?}");
+    let page = stdout_of(&["--to", "html", "-"], NO_INIT.to_owned());
+    assert!(page.contains("sess-42"), "the page names the session");
+}
+
+/// An `init` naming its permission mode (§2's `permissionMode`), then a prompt.
+const PLAN_INIT: &str = concat!(
+    r#"{"type":"system","subtype":"init","uuid":"i1","session_id":"s","cwd":"/w","model":"claude-x","permissionMode":"plan","tools":["Read"],"mcp_servers":[]}"#,
+    "\n",
+    r#"{"type":"user","uuid":"u1","session_id":"s","parent_tool_use_id":null,"message":{"role":"user","content":"hi"}}"#,
+    "\n",
+);
+
+/// The snapshot drives every view's header: the text and Markdown headers name the permission
+/// mode where the input says it, as the page does, and say nothing of one where it does not.
+#[test]
+fn the_headers_name_the_permission_mode_the_input_says() {
+    let text = stdout_of(
+        &["--to", "text", "--color", "never", "-"],
+        PLAN_INIT.to_owned(),
+    );
+    let header = text.lines().next().unwrap_or_default();
+    assert!(header.contains("permission mode: plan"), "{text}");
+    let md = stdout_of(&["--to", "md", "-"], PLAN_INIT.to_owned());
+    assert!(md.contains("**Permission mode:** plan"), "{md}");
+    let page = stdout_of(&["--to", "html", "-"], PLAN_INIT.to_owned());
+    assert!(page.contains("claude-x · plan"), "the page names it too");
+    for format in ["text", "md"] {
+        let out = stdout_of(
+            &["--to", format, "--color", "never", "-"],
+            NO_INIT.to_owned(),
+        );
+        assert!(!out.to_lowercase().contains("permission mode"), "{out}");
+    }
+}
