@@ -104,6 +104,26 @@ impl SyntheticReason {
         }
     }
 
+    /// Whether the text is what a command printed (a local command's or a bash-mode command's
+    /// output) rather than the command itself: views label the two differently.
+    pub(crate) fn is_command_output(self) -> bool {
+        match self {
+            SyntheticReason::LocalCommandOutput | SyntheticReason::BashOutput => true,
+            SyntheticReason::SlashCommand
+            | SyntheticReason::BashInput
+            | SyntheticReason::MemoryInput
+            | SyntheticReason::SkillBody
+            | SyntheticReason::SystemReminder
+            | SyntheticReason::HookOutput
+            | SyntheticReason::LocalCommandCaveat
+            | SyntheticReason::Interrupt
+            | SyntheticReason::CompactSummary
+            | SyntheticReason::CommandExpansion
+            | SyntheticReason::IdeContext
+            | SyntheticReason::Other => false,
+        }
+    }
+
     /// The finer name written as `detail`, when the §14 reason does not already say it.
     fn detail(self) -> Option<&'static str> {
         (self.design_reason().name() != self.name()).then(|| self.name())

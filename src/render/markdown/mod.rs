@@ -31,8 +31,8 @@ use crate::model::file_change::DiffLine;
 use crate::model::session::SessionSnapshot;
 use crate::model::tool_kind::{InputShape, TodoItem, TodoStatus};
 use crate::model::transcript::{
-    NonText, Part, Role, SubagentRecord, SyntheticReason, ToolCall, ToolState, TranscriptItem,
-    Turn, TurnOrigin, output_text,
+    NonText, Part, Role, SubagentRecord, ToolCall, ToolState, TranscriptItem, Turn, TurnOrigin,
+    output_text,
 };
 use crate::render::RenderOptions;
 use escape::{fenced, html, inline, safe_markdown};
@@ -97,22 +97,10 @@ impl MarkdownRenderer {
                     if text.trim().is_empty() {
                         return;
                     }
-                    let label = match reason {
-                        SyntheticReason::LocalCommandOutput | SyntheticReason::BashOutput => {
-                            "Command output"
-                        }
-                        SyntheticReason::SlashCommand
-                        | SyntheticReason::BashInput
-                        | SyntheticReason::MemoryInput
-                        | SyntheticReason::SkillBody
-                        | SyntheticReason::SystemReminder
-                        | SyntheticReason::HookOutput
-                        | SyntheticReason::LocalCommandCaveat
-                        | SyntheticReason::Interrupt
-                        | SyntheticReason::CompactSummary
-                        | SyntheticReason::CommandExpansion
-                        | SyntheticReason::IdeContext
-                        | SyntheticReason::Other => "Command",
+                    let label = if reason.is_command_output() {
+                        "Command output"
+                    } else {
+                        "Command"
                     };
                     // Terminal colours a local command kept in its text: the words only here.
                     quote(out, label, &crate::render::sgr::strip(&text))
