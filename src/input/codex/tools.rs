@@ -347,14 +347,7 @@ pub(crate) fn exec_end_outcome(p: &Value) -> Outcome {
         .iter()
         .find_map(|k| p.get(*k).and_then(Value::as_str).filter(|s| !s.is_empty()))
         .map(str::to_owned)
-        .unwrap_or_else(|| {
-            [str_of(p, "stdout"), str_of(p, "stderr")]
-                .iter()
-                .filter(|s| !s.is_empty())
-                .copied()
-                .collect::<Vec<_>>()
-                .join("\n")
-        });
+        .unwrap_or_else(|| std_streams(p));
     let exit_code = p.get("exit_code").and_then(Value::as_i64);
     let command = match p.get("command") {
         Some(Value::Array(argv)) => shell_argv(argv),
@@ -401,14 +394,19 @@ pub(crate) fn mcp_end_item(p: &Value) -> ToolItem {
     )
 }
 
-/// A finished patch of the older UI events (`patch_apply_end`): its outcome.
-pub(crate) fn patch_end_outcome(p: &Value) -> Outcome {
-    let out = [str_of(p, "stdout"), str_of(p, "stderr")]
+/// A command's `stdout` and `stderr`, the empty ones left out, one after the other.
+pub(crate) fn std_streams(p: &Value) -> String {
+    [str_of(p, "stdout"), str_of(p, "stderr")]
         .iter()
         .filter(|s| !s.is_empty())
         .copied()
         .collect::<Vec<_>>()
-        .join("\n");
+        .join("\n")
+}
+
+/// A finished patch of the older UI events (`patch_apply_end`): its outcome.
+pub(crate) fn patch_end_outcome(p: &Value) -> Outcome {
+    let out = std_streams(p);
     let ok = p.get("success").and_then(Value::as_bool) != Some(false);
     Outcome {
         is_error: !ok,

@@ -21,7 +21,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::input::fields::{info, opt_string, str_of};
+use crate::input::fields::{self, info, opt_string, str_of};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::details::Details;
 use crate::model::event::{Event, EventKind};
@@ -291,12 +291,7 @@ fn json_output_lines(doc: &Value) -> Vec<Value> {
     if let Some(text) = doc.get("response").and_then(Value::as_str) {
         lines.push(json!({"type": "message", "role": "assistant", "content": text}));
     }
-    for w in doc
-        .get("warnings")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+    for w in fields::array(doc, "warnings") {
         let text = w.as_str().map_or_else(|| w.to_string(), str::to_owned);
         lines.push(json!({"type": "error", "severity": "warning", "message": text}));
     }

@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::input::fields::str_of;
+use crate::input::fields::{self, str_of};
 use crate::input::gemini::stream::split_mcp_tool;
 use crate::model::details::Details;
 use crate::model::event::EventKind;
@@ -37,11 +37,8 @@ pub(super) fn tool_call(c: &Value) -> (ToolCall, Option<EventKind>) {
         }
     }
     let status = str_of(c, "status");
-    let response = c
-        .get("result")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
+    let response = fields::array(c, "result")
+        .iter()
         .find_map(|p| p.pointer("/functionResponse/response"));
     if response.is_none() && !matches!(status, "success" | "error" | "cancelled") {
         return (call, None);

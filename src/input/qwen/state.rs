@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 
 use super::acp_kind::{AcpCall, acp_kind, first_location};
 use super::waiting::{RunKey, Waiting};
-use crate::input::fields::str_of;
+use crate::input::fields::{self, str_of};
 use crate::input::tool_kind;
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::tool_kind::ToolKind;
@@ -339,15 +339,11 @@ pub(super) fn content_text(item: &Value) -> Option<&str> {
 /// The text items of a value's `content` array, one per line. Shared by the progress pings of
 /// a call and the prompt of a permission request, which carry their text the same way.
 pub(super) fn content_lines(v: &Value) -> String {
-    v.get("content")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(content_text)
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
-        .unwrap_or_default()
+    fields::array(v, "content")
+        .iter()
+        .filter_map(content_text)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// True for null, "", [] and {}.

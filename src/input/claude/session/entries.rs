@@ -9,6 +9,7 @@
 use serde_json::Value;
 
 use super::facts::Facts;
+use crate::input::fields;
 use crate::model::event::EventKind;
 use crate::model::session::{HookStatus, Level, SystemNotice};
 
@@ -250,10 +251,7 @@ pub(crate) fn system(v: &Value) -> EventKind {
         }
         "stop_hook_summary" => {
             let count = v.get("hookCount").and_then(Value::as_u64).unwrap_or(0);
-            let errors = v
-                .get("hookErrors")
-                .and_then(Value::as_array)
-                .map_or(0, Vec::len);
+            let errors = fields::array(v, "hookErrors").len();
             let level = if errors > 0 {
                 Level::Warning
             } else {
