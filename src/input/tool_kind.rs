@@ -126,9 +126,7 @@ pub(crate) const SUBJECT_KEYS: &[&str] = &[
 
 /// A call of a tool nobody describes: its subject is the first of the usual fields it has.
 pub(crate) fn other(input: &Value) -> ToolKind {
-    ToolKind::Other {
-        subject: first_of(input, SUBJECT_KEYS),
-    }
+    other_by(input, SUBJECT_KEYS)
 }
 
 /// A call whose subject is the first of `keys` the input has.
@@ -191,6 +189,24 @@ pub(crate) fn search(input: &Value) -> Option<ToolKind> {
         pattern: str_field(input, "pattern")?.to_owned(),
         path: str_field(input, "path").map(str::to_owned),
     })
+}
+
+/// `{url}` → a page fetched.
+pub(crate) fn web_fetch(input: &Value) -> Option<ToolKind> {
+    let url = str_field(input, "url")?.to_owned();
+    Some(ToolKind::WebFetch { url })
+}
+
+/// `{query}` → a web search.
+pub(crate) fn web_search(input: &Value) -> Option<ToolKind> {
+    let query = str_field(input, "query")?.to_owned();
+    Some(ToolKind::WebSearch { query })
+}
+
+/// `{plan}` → a plan put to the user.
+pub(crate) fn plan(input: &Value) -> Option<ToolKind> {
+    let plan = str_field(input, "plan")?.to_owned();
+    Some(ToolKind::Plan { plan })
 }
 
 /// `{todos: [{content, status}]}` → the whole todo list.

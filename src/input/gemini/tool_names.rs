@@ -16,12 +16,8 @@ pub(crate) fn known(name: &str, input: &Value) -> Option<ToolKind> {
         "replace" => k::edit(input),
         "glob" | "search_file_content" | "grep" => k::search(input),
         "write_todos" => k::todo(input),
-        "web_fetch" => k::str_field(input, "url").map(|url| ToolKind::WebFetch {
-            url: url.to_owned(),
-        }),
-        "google_web_search" => k::str_field(input, "query").map(|query| ToolKind::WebSearch {
-            query: query.to_owned(),
-        }),
+        "web_fetch" => k::web_fetch(input),
+        "google_web_search" => k::web_search(input),
         "list_directory" => Some(other_by(input, &["path", "dir_path"])),
         _ => None,
     }
