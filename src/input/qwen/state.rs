@@ -163,7 +163,7 @@ pub(super) struct Request {
 }
 
 /// What the daemon has said about one tool call so far.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(super) struct CallRecord {
     pub(super) thread: Thread,
     pub(super) name: String,
@@ -203,24 +203,8 @@ impl CallRecord {
             thread,
             name,
             status: "pending".into(),
-            title: String::new(),
-            kind: String::new(),
-            locations: Value::Null,
-            content: Value::Null,
-            raw_input: Value::Null,
-            raw_output: Value::Null,
-            meta: Map::new(),
-            permission: None,
-            shell_output: String::new(),
-            shell_sent: 0,
             is_agent,
-            subtask_started: false,
-            denied: false,
-            done: false,
-            end_note: None,
-            caller: Caller::Model,
-            mcp_server: None,
-            kind_sent: ToolKind::default(),
+            ..CallRecord::default()
         }
     }
 
