@@ -241,6 +241,16 @@ pub(crate) fn mcp(name: &str, server: &str, input: &Value) -> ToolKind {
     }
 }
 
+/// The server in an MCP tool's name `mcp<sep><server><sep><tool>`: `sep` is `__` for Claude Code
+/// and Qwen Code (whose server names cannot hold `__`), `_` for Gemini CLI (cut at the first `_`).
+pub(crate) fn mcp_server_in<'a>(name: &'a str, sep: &str) -> Option<&'a str> {
+    let (server, tool) = name
+        .strip_prefix("mcp")?
+        .strip_prefix(sep)?
+        .split_once(sep)?;
+    (!server.is_empty() && !tool.is_empty()).then_some(server)
+}
+
 /// An MCP call's own tool name: its name with the server's prefix taken off (`mcp__server__tool`,
 /// `mcp_server_tool` or `server__tool` → `tool`), or the name as it is when it has none.
 pub(crate) fn mcp_tool_name<'a>(name: &'a str, server: &str) -> &'a str {
@@ -290,6 +300,21 @@ mod tests {
                 subject: Some("/d".into())
             }
         );
+    }
+
+    #[test]
+    fn mcp_servers() {
+        assert_eq!(mcp_server_in("mcp__echo__echo", "__"), Some("echo"));
+        assert_eq!(
+            mcp_server_in("mcp__plugin_x_srv__do_it", "__"),
+            Some("plugin_x_srv")
+        );
+        assert_eq!(mcp_server_in("Bash", "__"), None);
+        assert_eq!(mcp_server_in("mcp_echo_echo", "_"), Some("echo"));
+        assert_eq!(mcp_server_in("mcp_gh_list_issues", "_"), Some("gh"));
+        assert_eq!(mcp_server_in("run_shell_command", "_"), None);
+        assert_eq!(mcp_server_in("mcp_only", "_"), None);
+        assert_eq!(mcp_server_in("mcp__echo__echo", "_"), None);
     }
 
     #[test]

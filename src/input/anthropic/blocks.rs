@@ -184,7 +184,7 @@ fn tool_call(b: RawBlock<'_>, ty: &str, tools: ToolTable) -> ToolCall {
             call.mcp_server = Some(owned(b.server_name));
         }
         _ => {
-            if let Some((server, _tool)) = split_mcp_name(&call.name) {
+            if let Some(server) = tool_kind::mcp_server_in(&call.name, "__") {
                 call.caller = Caller::Mcp;
                 call.mcp_server = Some(server.to_owned());
             }
@@ -275,13 +275,6 @@ pub(crate) fn web_search_hits(tool_call_id: &str, output: &Value) -> Vec<Part> {
         .collect()
 }
 
-/// `mcp__<server>__<tool>` → (server, tool). Server names cannot contain `__`.
-pub(crate) fn split_mcp_name(name: &str) -> Option<(&str, &str)> {
-    let rest = name.strip_prefix("mcp__")?;
-    let (server, tool) = rest.split_once("__")?;
-    (!server.is_empty() && !tool.is_empty()).then_some((server, tool))
-}
-
 /// An image or document block → a `file` part with a `data:` URL (or the source URL).
 fn media_part(b: RawBlock<'_>, default_type: &str) -> Part {
     let src = b.source.unwrap_or(Value::Null);
@@ -349,16 +342,6 @@ pub(crate) fn tool_output(content: Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn mcp_names() {
-        assert_eq!(split_mcp_name("mcp__echo__echo"), Some(("echo", "echo")));
-        assert_eq!(
-            split_mcp_name("mcp__plugin_x_srv__do_it"),
-            Some(("plugin_x_srv", "do_it"))
-        );
-        assert_eq!(split_mcp_name("Bash"), None);
-    }
 
     #[test]
     fn text_only_output_is_a_string() {

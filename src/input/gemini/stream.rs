@@ -22,11 +22,12 @@
 use serde_json::{Map, Value, json};
 
 use crate::input::fields::{self, info, opt_string, str_of};
+use crate::input::tool_kind;
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::details::Details;
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
-use crate::model::transcript::{Caller, Part, ToolCall, TurnMeta, TurnOrigin, Usage};
+use crate::model::transcript::{Part, ToolCall, TurnMeta, TurnOrigin, Usage};
 
 /// The agent name written in the session record.
 const AGENT: &str = "gemini-cli";
@@ -222,27 +223,8 @@ fn tool_call(v: &Value) -> ToolCall {
         Some(Value::Null) | None => Value::Object(Map::new()),
         Some(other) => other.clone(),
     };
-    let mut call = ToolCall::new(
-        str_of(v, "tool_id").to_owned(),
-        name,
-        Default::default(),
-        Caller::Model,
-        input,
-    );
-    if let Some((server, _tool)) = split_mcp_tool(&call.name) {
-        call.mcp_server = Some(server.to_owned());
-        call.caller = Caller::Mcp;
-    }
-    call.kind = super::tool_names::kind_of(&call);
-    call
-}
-
-/// Gemini's MCP tool name `mcp_<server>_<tool>` → (server, tool), split at the first `_` after
-/// the prefix.
-pub(crate) fn split_mcp_tool(name: &str) -> Option<(&str, &str)> {
-    let rest = name.strip_prefix("mcp_")?;
-    let (server, tool) = rest.split_once('_')?;
-    (!server.is_empty() && !tool.is_empty()).then_some((server, tool))
+    let server = tool_kind::mcp_server_in(&name, "_").map(str::to_owned);
+    super::tool_names::call(str_of(v, "tool_id").to_owned(), name, input, server)
 }
 
 /// `tool_result` → the call's end. An error keeps `error.message` as the text and the whole
@@ -381,18 +363,6 @@ pub(crate) fn is_gemini_line(o: &Map<String, Value>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn mcp_names() {
-        assert_eq!(split_mcp_tool("mcp_echo_echo"), Some(("echo", "echo")));
-        assert_eq!(
-            split_mcp_tool("mcp_gh_list_issues"),
-            Some(("gh", "list_issues"))
-        );
-        assert_eq!(split_mcp_tool("run_shell_command"), None);
-        assert_eq!(split_mcp_tool("mcp_only"), None);
-        assert_eq!(split_mcp_tool("mcp__echo__echo"), None);
-    }
 
     /// Neither Gemini rule claims any JSON line of another agent's capture (Claude, Qwen, Codex:
     /// streams, saved sessions, SSE data). Skipped when the shared corpus is not beside the crate.
