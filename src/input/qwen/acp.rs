@@ -21,7 +21,7 @@ use serde_json::{Map, Value, json};
 use crate::input::fields::{self, info, str_of};
 use crate::input::qwen::messages::block_text;
 use crate::input::qwen::state::ChunkKind;
-pub(crate) use crate::input::qwen::state::{Conversation, Emit, iso_millis};
+use crate::input::qwen::state::{Conversation, Emit};
 use crate::model::event::EventKind;
 use crate::model::session::{Level, SystemNotice};
 use crate::model::transcript::{SyntheticReason, TurnOrigin};

@@ -152,8 +152,6 @@ pub(super) fn parent_of(upd: &Value) -> Thread {
         .map(str::to_owned)
 }
 
-pub(crate) use crate::model::time::iso_millis;
-
 /// A permission request, until it is resolved.
 #[derive(Debug)]
 pub(super) struct Request {
@@ -366,16 +364,4 @@ fn acp_edit(input: &Value, content: &Value) -> Option<ToolKind> {
         },
         None => ToolKind::Write { path, content: new },
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn iso_millis_known_instants() {
-        assert_eq!(iso_millis(0), "1970-01-01T00:00:00.000Z");
-        assert_eq!(iso_millis(951_782_400_000), "2000-02-29T00:00:00.000Z");
-        assert_eq!(iso_millis(1_796_026_559_643), "2026-11-30T08:15:59.643Z");
-    }
 }
