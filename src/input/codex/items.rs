@@ -212,14 +212,14 @@ impl Emitter {
         ));
     }
 
-    /// Ends every call still open with an error saying why (`reason`): the turn was aborted
-    /// or the input ended before its result was written. A call whose process was last seen
-    /// running stays so. Ids in sorted order, so the output does not depend on hashing.
     /// How many announced calls have no result yet.
     pub(crate) fn open_count(&self) -> usize {
         self.announced.len()
     }
 
+    /// Ends every call still open with an error saying why (`reason`): the turn was aborted
+    /// or the input ended before its result was written. A call whose process was last seen
+    /// running stays so. Ids in sorted order, so the output does not depend on hashing.
     pub(crate) fn close_open(&mut self, reason: &str, line: u64, out: &mut Vec<Event>) {
         let running = &self.running;
         let mut open: Vec<String> = self

@@ -302,7 +302,9 @@ impl QwenDaemon {
             .drain(from..)
             .partition(|ev| matches!(ev.kind, EventKind::Notice { .. } | EventKind::Debug { .. }));
         out.extend(rest);
-        self.conversation.hold_behind(still, records);
+        // They wait until those runs are emitted, so that the message that began first is
+        // written first.
+        self.conversation.waiting.hold(still, records);
     }
 
     fn fold_envelope(

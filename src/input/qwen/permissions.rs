@@ -121,7 +121,7 @@ impl Conversation {
             return;
         };
         let id = call_id.unwrap_or_default();
-        if rec.is_done() {
+        if rec.done {
             // A late answer for a call that already ended: a notice; the call keeps its state
             // and title.
             e.push(info(

@@ -136,12 +136,6 @@ impl Conversation {
         runs.sort();
         runs
     }
-
-    /// `events` (notices, debug records) came while the runs `open` were gathered: they wait
-    /// until those are emitted, so that the message that began first is written first.
-    pub(crate) fn hold_behind(&mut self, open: Vec<RunKey>, events: Vec<Event>) {
-        self.waiting.hold(open, events);
-    }
 }
 
 /// The sub-agent thread an ACP payload belongs to (`_meta.parentToolCallId`).
@@ -180,6 +174,7 @@ pub(super) struct CallRecord {
     pub(super) is_agent: bool,
     pub(super) subtask_started: bool,
     pub(super) denied: bool,
+    /// The call has its result: later frames must not move it back.
     pub(super) done: bool,
     /// Why scribe ended the call itself (a cancelled prompt, the end of the input): its error.
     pub(super) end_note: Option<String>,
@@ -245,11 +240,6 @@ impl CallRecord {
             },
             kind => kind,
         }
-    }
-
-    /// True once the call has its result: later frames must not move it back.
-    pub(super) fn is_done(&self) -> bool {
-        self.done
     }
 
     /// The harness's view of the call, kept whole beside the normalized fields.
