@@ -74,9 +74,8 @@ pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &
                 parts.push(Part::text(text));
             }
             parts.extend(content.iter().filter_map(data_part));
-            let calls = m.get("toolCalls").and_then(Value::as_array);
             let mut results = Vec::new();
-            for c in calls.into_iter().flatten() {
+            for c in fields::array(m, "toolCalls") {
                 let (call, result) = tool_call(c);
                 called.insert(call.tool_call_id.clone());
                 parts.push(Part::tool_call(call));
