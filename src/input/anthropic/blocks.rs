@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::input::anthropic::row::{Element, RawBlock, owned};
-use crate::input::fields::{opt_string, str_of};
+use crate::input::fields::{self, opt_string, str_of};
 use crate::input::tool_kind::{self, ToolTable};
 use crate::model::tool_kind::ToolKind;
 use crate::model::transcript::{Caller, Citation, NonText, Part, SkillInfo, ToolCall, output_text};
@@ -202,14 +202,8 @@ fn tool_call(b: RawBlock<'_>, ty: &str, tools: ToolTable) -> ToolCall {
         match &call.kind {
             ToolKind::Subagent { .. } => call.caller = Caller::Subagent,
             ToolKind::Skill { .. } => {
-                let skill = call
-                    .input
-                    .get("skill")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned();
                 call.skill = Some(SkillInfo {
-                    skill_name: skill,
+                    skill_name: fields::string(&call.input, "skill"),
                     body: None,
                 });
             }

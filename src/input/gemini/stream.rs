@@ -253,9 +253,6 @@ fn tool_result(v: &Value) -> EventKind {
     }
 }
 
-/// `result` → the closing notice: status, error, duration, the model responses since the last
-/// result (`turns`) and token totals (`input` is the uncached part of the input, `cached` the
-/// cache reads, as Anthropic counts them).
 /// True for Gemini's `--output-format json` document: `stats` with a `response` or an `error`,
 /// and no `type` (spec §2).
 pub(crate) fn is_json_output(o: &Map<String, Value>) -> bool {
@@ -303,6 +300,9 @@ fn json_output_lines(doc: &Value) -> Vec<Value> {
     lines
 }
 
+/// `result` → the closing notice: status, error, duration, the model responses since the last
+/// result (`turns`) and token totals (`input` is the uncached part of the input, `cached` the
+/// cache reads, as Anthropic counts them).
 pub(crate) fn result_notice(v: &Value, turns: u64) -> SystemNotice {
     let status = str_of(v, "status").to_owned();
     let stats = v.get("stats").unwrap_or(&Value::Null);

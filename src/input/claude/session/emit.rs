@@ -34,9 +34,9 @@ use super::head::{self};
 use super::log::{Body, SessionLog, UuidForm};
 use super::source::Sources;
 use super::subagents::{self, Agent};
-use crate::input::Report;
 use crate::input::anthropic::row::{self, Whole};
 use crate::input::anthropic::stream::ClaudeMessages;
+use crate::input::{Report, fields};
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::transcript::{SubagentStatus, SubagentUsage, TaskDetails};
 
@@ -360,11 +360,7 @@ impl Emitter {
         if let (Some(t), Some(o)) = (&thread, v.as_object_mut()) {
             o.insert("parent_tool_use_id".into(), json!(t));
         }
-        let ty = v
-            .get("type")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
+        let ty = fields::string(&v, "type");
         let before = out.len();
         match ty.as_str() {
             "assistant" => {
@@ -475,14 +471,10 @@ fn finished(call: &str, v: &Value) -> EventKind {
         } else {
             SubagentStatus::Completed
         });
-    let summary = r
-        .get("content")
-        .and_then(Value::as_array)
-        .and_then(|a| {
-            a.iter()
-                .rev()
-                .find_map(|b| b.get("text").and_then(Value::as_str))
-        })
+    let summary = fields::array(r, "content")
+        .iter()
+        .rev()
+        .find_map(|b| b.get("text").and_then(Value::as_str))
         .map(str::to_owned);
     let n = |k: &str| r.get(k).and_then(Value::as_u64);
     let usage =
@@ -492,11 +484,7 @@ fn finished(call: &str, v: &Value) -> EventKind {
             duration_ms: n("totalDurationMs").unwrap_or(0),
         });
     EventKind::SubtaskFinished {
-        task_id: r
-            .get("agentId")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned(),
+        task_id: fields::string(r, "agentId"),
         tool_call_id: Some(call.to_owned()),
         status,
         summary,
