@@ -266,8 +266,6 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
                         .filter_map(Value::as_str)
                         .collect::<Vec<_>>(),
                 ),
-                caller: crate::model::transcript::Caller::Model,
-                mcp_server: None,
                 input,
                 outcome: (!matches!(status, "in_progress" | "")).then(|| items::Outcome {
                     is_error: status != "completed",
@@ -275,7 +273,7 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
                     error_text: (status != "completed").then(|| status.to_owned()),
                     sidecar: None,
                 }),
-                snapshot: false,
+                ..items::ToolItem::default()
             }))
         }
         _ => return None,

@@ -345,11 +345,8 @@ pub(crate) fn generic(name: &str, input: Value) -> ToolItem {
             crate::input::tool_kind::no_names,
         ),
         name: name.to_owned(),
-        caller: Caller::Model,
-        mcp_server: None,
         input,
-        outcome: None,
-        snapshot: false,
+        ..ToolItem::default()
     }
 }
 

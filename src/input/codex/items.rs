@@ -57,7 +57,7 @@ pub(crate) enum Item {
 }
 
 /// A tool-like item: what the call looks like, and its outcome once it has one.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct ToolItem {
     /// The Codex tool's own name (`shell`, `apply_patch`, an MCP server's tool, …).
     pub(crate) name: String,
@@ -77,7 +77,7 @@ pub(crate) struct ToolItem {
 }
 
 /// How a tool-like item ended.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Outcome {
     /// The call failed (the result is an `error` state).
     pub(crate) is_error: bool,

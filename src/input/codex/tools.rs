@@ -104,10 +104,9 @@ pub(crate) fn shell_item(
     let outcome = match status {
         "in_progress" | "" => None,
         "completed" if exit_code.is_none_or(|c| c == 0) => Some(Outcome {
-            is_error: false,
             output: Value::String(output.to_owned()),
-            error_text: None,
             sidecar: Some(sidecar),
+            ..Outcome::default()
         }),
         other => {
             let head = match (exit_code, other) {
@@ -134,11 +133,9 @@ pub(crate) fn shell_item(
             command: command.clone(),
             description: None,
         },
-        caller: Caller::Model,
-        mcp_server: None,
         input: json!({ "command": command }),
         outcome,
-        snapshot: false,
+        ..ToolItem::default()
     }
 }
 
@@ -193,10 +190,8 @@ pub(crate) fn patch_item(
     let outcome = match status {
         "in_progress" | "" => None,
         "completed" => Some(Outcome {
-            is_error: false,
             output: Value::String(tool_output.unwrap_or_else(summary)),
-            error_text: None,
-            sidecar: None,
+            ..Outcome::default()
         }),
         other => Some(Outcome {
             is_error: true,
@@ -220,11 +215,9 @@ pub(crate) fn patch_item(
                 })
                 .collect(),
         },
-        caller: Caller::Model,
-        mcp_server: None,
         input: json!({ "description": description, "changes": list }),
         outcome,
-        snapshot: false,
+        ..ToolItem::default()
     }
 }
 
@@ -303,15 +296,13 @@ pub(crate) fn web_search_item(
             query: query.to_owned(),
         },
         caller: Caller::ServerTool,
-        mcp_server: None,
         input,
         outcome: done.then(|| Outcome {
-            is_error: false,
             output: Value::String(String::new()),
-            error_text: None,
             sidecar: call_id.map(|id| json!({ "callId": id })),
+            ..Outcome::default()
         }),
-        snapshot: false,
+        ..ToolItem::default()
     }
 }
 
@@ -333,11 +324,9 @@ pub(crate) fn todo_item(items: &[Value]) -> ToolItem {
     ToolItem {
         kind: tool_kind::todo(&json!({ "todos": todos })).unwrap_or_default(),
         name: "update_plan".into(),
-        caller: Caller::Model,
-        mcp_server: None,
         input: json!({ "todos": todos }),
-        outcome: None,
         snapshot: true,
+        ..ToolItem::default()
     }
 }
 
@@ -362,10 +351,8 @@ pub(crate) fn exec_end_outcome(p: &Value) -> Outcome {
     shell_item(command, "completed", &output, exit_code, sidecar)
         .outcome
         .unwrap_or(Outcome {
-            is_error: false,
             output: Value::String(output),
-            error_text: None,
-            sidecar: None,
+            ..Outcome::default()
         })
 }
 

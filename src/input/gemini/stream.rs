@@ -207,10 +207,7 @@ fn session_snapshot(v: &Value) -> SessionSnapshot {
         source: "gemini-stream".into(),
         model: str_of(v, "model").to_owned(),
         // §14 `updatedAt`: the init line's time.
-        updated_at: v
-            .get("timestamp")
-            .and_then(serde_json::Value::as_str)
-            .map(str::to_owned),
+        updated_at: opt_string(v, "timestamp"),
         ..SessionSnapshot::default()
     }
 }
