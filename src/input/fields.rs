@@ -25,6 +25,14 @@ pub(crate) fn opt_string(v: &Value, key: &str) -> Option<String> {
     v.get(key).and_then(Value::as_str).map(str::to_owned)
 }
 
+/// The items of an array field, none when it is missing or not an array: the one way to walk a
+/// list the wire may leave out.
+pub(crate) fn array<'a>(v: &'a Value, key: &str) -> &'a [Value] {
+    v.get(key)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
 /// The thread of a Claude-style line (`parent_tool_use_id`, which Qwen's stream-json copies):
 /// the Agent call a sub-agent's line belongs to, `None` for the main line.
 pub(crate) fn parent_tool_use_id(v: &Value) -> Thread {

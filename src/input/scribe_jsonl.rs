@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::registry;
 use super::tool_kind;
-use super::{InputLine, Report};
+use super::{InputLine, Report, fields};
 use crate::model::SCHEMA_VERSION;
 use crate::model::transcript::{Caller, DebugRecord, TranscriptItem};
 
@@ -63,11 +63,7 @@ impl TranscriptReader {
 pub(crate) fn record(line: &str) -> Result<Option<TranscriptItem>, String> {
     let mut v = scribe_json::parse_line(line).map_err(|e| format!("invalid JSON: {e}"))?;
     add_missing_fields(&mut v);
-    let kind = v
-        .get("kind")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_owned();
+    let kind = fields::string(&v, "kind");
     let bad = |e: serde_json::Error| format!("not a scribe {kind} record: {e}");
     Ok(Some(match kind.as_str() {
         "header" => {

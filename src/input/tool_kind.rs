@@ -126,9 +126,7 @@ pub(crate) const SUBJECT_KEYS: &[&str] = &[
 
 /// A call of a tool nobody describes: its subject is the first of the usual fields it has.
 pub(crate) fn other(input: &Value) -> ToolKind {
-    ToolKind::Other {
-        subject: first_of(input, SUBJECT_KEYS),
-    }
+    other_by(input, SUBJECT_KEYS)
 }
 
 /// A call whose subject is the first of `keys` the input has.
@@ -193,6 +191,24 @@ pub(crate) fn search(input: &Value) -> Option<ToolKind> {
     })
 }
 
+/// `{url}` → a page fetched.
+pub(crate) fn web_fetch(input: &Value) -> Option<ToolKind> {
+    let url = str_field(input, "url")?.to_owned();
+    Some(ToolKind::WebFetch { url })
+}
+
+/// `{query}` → a web search.
+pub(crate) fn web_search(input: &Value) -> Option<ToolKind> {
+    let query = str_field(input, "query")?.to_owned();
+    Some(ToolKind::WebSearch { query })
+}
+
+/// `{plan}` → a plan put to the user.
+pub(crate) fn plan(input: &Value) -> Option<ToolKind> {
+    let plan = str_field(input, "plan")?.to_owned();
+    Some(ToolKind::Plan { plan })
+}
+
 /// `{todos: [{content, status}]}` → the whole todo list.
 pub(crate) fn todo(input: &Value) -> Option<ToolKind> {
     let todos = input.get("todos")?.as_array()?;
@@ -223,6 +239,16 @@ pub(crate) fn mcp(name: &str, server: &str, input: &Value) -> ToolKind {
         tool: mcp_tool_name(name, server).to_owned(),
         subject: first_of(input, SUBJECT_KEYS),
     }
+}
+
+/// The server in an MCP tool's name `mcp<sep><server><sep><tool>`: `sep` is `__` for Claude Code
+/// and Qwen Code (whose server names cannot hold `__`), `_` for Gemini CLI (cut at the first `_`).
+pub(crate) fn mcp_server_in<'a>(name: &'a str, sep: &str) -> Option<&'a str> {
+    let (server, tool) = name
+        .strip_prefix("mcp")?
+        .strip_prefix(sep)?
+        .split_once(sep)?;
+    (!server.is_empty() && !tool.is_empty()).then_some(server)
 }
 
 /// An MCP call's own tool name: its name with the server's prefix taken off (`mcp__server__tool`,
@@ -274,6 +300,21 @@ mod tests {
                 subject: Some("/d".into())
             }
         );
+    }
+
+    #[test]
+    fn mcp_servers() {
+        assert_eq!(mcp_server_in("mcp__echo__echo", "__"), Some("echo"));
+        assert_eq!(
+            mcp_server_in("mcp__plugin_x_srv__do_it", "__"),
+            Some("plugin_x_srv")
+        );
+        assert_eq!(mcp_server_in("Bash", "__"), None);
+        assert_eq!(mcp_server_in("mcp_echo_echo", "_"), Some("echo"));
+        assert_eq!(mcp_server_in("mcp_gh_list_issues", "_"), Some("gh"));
+        assert_eq!(mcp_server_in("run_shell_command", "_"), None);
+        assert_eq!(mcp_server_in("mcp_only", "_"), None);
+        assert_eq!(mcp_server_in("mcp__echo__echo", "_"), None);
     }
 
     #[test]

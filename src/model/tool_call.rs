@@ -293,9 +293,10 @@ pub(crate) fn output_text(output: &Value, non_text: NonText) -> String {
 
 /// Who runs a tool (§14): the client on the model's behalf, the API server, an MCP server, or a
 /// sub-agent.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub(crate) enum Caller {
+    #[default]
     Model,
     ServerTool,
     Mcp,

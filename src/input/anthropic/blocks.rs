@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::input::anthropic::row::{Element, RawBlock, owned};
-use crate::input::fields::{opt_string, str_of};
+use crate::input::fields::{self, opt_string, str_of};
 use crate::input::tool_kind::{self, ToolTable};
 use crate::model::tool_kind::ToolKind;
 use crate::model::transcript::{Caller, Citation, NonText, Part, SkillInfo, ToolCall, output_text};
@@ -184,7 +184,7 @@ fn tool_call(b: RawBlock<'_>, ty: &str, tools: ToolTable) -> ToolCall {
             call.mcp_server = Some(owned(b.server_name));
         }
         _ => {
-            if let Some((server, _tool)) = split_mcp_name(&call.name) {
+            if let Some(server) = tool_kind::mcp_server_in(&call.name, "__") {
                 call.caller = Caller::Mcp;
                 call.mcp_server = Some(server.to_owned());
             }
@@ -202,14 +202,8 @@ fn tool_call(b: RawBlock<'_>, ty: &str, tools: ToolTable) -> ToolCall {
         match &call.kind {
             ToolKind::Subagent { .. } => call.caller = Caller::Subagent,
             ToolKind::Skill { .. } => {
-                let skill = call
-                    .input
-                    .get("skill")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned();
                 call.skill = Some(SkillInfo {
-                    skill_name: skill,
+                    skill_name: fields::string(&call.input, "skill"),
                     body: None,
                 });
             }
@@ -273,13 +267,6 @@ pub(crate) fn web_search_hits(tool_call_id: &str, output: &Value) -> Vec<Part> {
             source_id: format!("{tool_call_id}#{}", n + 1),
         })
         .collect()
-}
-
-/// `mcp__<server>__<tool>` → (server, tool). Server names cannot contain `__`.
-pub(crate) fn split_mcp_name(name: &str) -> Option<(&str, &str)> {
-    let rest = name.strip_prefix("mcp__")?;
-    let (server, tool) = rest.split_once("__")?;
-    (!server.is_empty() && !tool.is_empty()).then_some((server, tool))
 }
 
 /// An image or document block → a `file` part with a `data:` URL (or the source URL).
@@ -349,16 +336,6 @@ pub(crate) fn tool_output(content: Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn mcp_names() {
-        assert_eq!(split_mcp_name("mcp__echo__echo"), Some(("echo", "echo")));
-        assert_eq!(
-            split_mcp_name("mcp__plugin_x_srv__do_it"),
-            Some(("plugin_x_srv", "do_it"))
-        );
-        assert_eq!(split_mcp_name("Bash"), None);
-    }
 
     #[test]
     fn text_only_output_is_a_string() {

@@ -18,7 +18,7 @@ use crate::input::anthropic::row::{self, Whole};
 pub(crate) use crate::input::anthropic::system::{info, result_notice, session_snapshot, system};
 use crate::input::anthropic::system::{result_notice_of, snapshot_of};
 use crate::input::anthropic::typed_system::{InitLine, ResultLine, TaskLine};
-use crate::input::fields::{opt_string, parent_tool_use_id, str_of, string};
+use crate::input::fields::{self, opt_string, parent_tool_use_id, str_of, string};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
@@ -524,11 +524,10 @@ impl StreamJson {
 /// An `auth_status` line: its output lines, then its error's words when it carries one, as one
 /// notice (an error notice then), so the reader of every view sees why the sign-in failed.
 fn auth_status(v: &Value) -> EventKind {
-    let mut lines: Vec<&str> = v
-        .get("output")
-        .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
+    let mut lines: Vec<&str> = fields::array(v, "output")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
     let error = v.get("error").filter(|e| !e.is_null());
     lines.extend(error.and_then(Value::as_str));
     let level = if error.is_some() {

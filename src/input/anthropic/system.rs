@@ -174,16 +174,11 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
             message: string(v, "message"),
         }),
         "files_persisted" => emit(notice(SystemNotice::FilesPersisted {
-            files: v
-                .get("files")
-                .and_then(Value::as_array)
-                .map(|a| a.iter().map(|f| string(f, "filename")).collect())
-                .unwrap_or_default(),
-            failed: v
-                .get("failed")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default(),
+            files: fields::array(v, "files")
+                .iter()
+                .map(|f| string(f, "filename"))
+                .collect(),
+            failed: fields::array(v, "failed").to_vec(),
             processed_at: opt_string(v, "processed_at"),
         })),
         "elicitation_complete" => emit(notice(SystemNotice::Elicitation {
@@ -209,7 +204,7 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
 /// A `system` subtype that is a line of information for the reader (a refusal, a plugin's
 /// install, a count of memories recalled …) as its notice; `None` when the subtype is unknown.
 fn info_line(v: &Value, sub: &str) -> Option<EventKind> {
-    let count = |k: &str| v.get(k).and_then(Value::as_array).map_or(0, Vec::len);
+    let count = |k: &str| fields::array(v, k).len();
     Some(match sub {
         "model_refusal_fallback" | "model_refusal_no_fallback" => {
             info(v, sub, Level::Warning, string(v, "content"))

@@ -26,18 +26,8 @@ pub(crate) fn known(name: &str, input: &Value) -> Option<ToolKind> {
         "NotebookEdit" | "NotebookRead" => Some(other_by(input, &["notebook_path"])),
         "Glob" | "Grep" => or_other(k::search(input), &[]),
         "LS" => Some(other_by(input, &["path"])),
-        "WebFetch" => or_other(
-            k::str_field(input, "url").map(|url| ToolKind::WebFetch {
-                url: url.to_owned(),
-            }),
-            &[],
-        ),
-        "WebSearch" => or_other(
-            k::str_field(input, "query").map(|query| ToolKind::WebSearch {
-                query: query.to_owned(),
-            }),
-            &[],
-        ),
+        "WebFetch" => or_other(k::web_fetch(input), &[]),
+        "WebSearch" => or_other(k::web_search(input), &[]),
         "ToolSearch" => Some(other_by(input, &["query"])),
         "Agent" | "Task" => Some(k::subagent(input)),
         "Skill" => Some(ToolKind::Skill {
@@ -50,12 +40,7 @@ pub(crate) fn known(name: &str, input: &Value) -> Option<ToolKind> {
         "KillShell" | "KillBash" => Some(other_by(input, &["shell_id"])),
         "SlashCommand" => Some(other_by(input, &["command"])),
         "TodoWrite" => or_other(k::todo(input), &[]),
-        "ExitPlanMode" => or_other(
-            k::str_field(input, "plan").map(|plan| ToolKind::Plan {
-                plan: plan.to_owned(),
-            }),
-            &[],
-        ),
+        "ExitPlanMode" => or_other(k::plan(input), &[]),
         "StructuredOutput" => Some(ToolKind::StructuredOutput),
         _ => None,
     }

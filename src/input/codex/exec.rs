@@ -214,11 +214,8 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
             )))
         }
         "file_change" => {
-            let changes: Vec<Change> = it
-                .get("changes")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
+            let changes: Vec<Change> = fields::array(it, "changes")
+                .iter()
                 .map(|c| Change {
                     path: str_of(c, "path").to_owned(),
                     kind: str_of(c, "kind").to_owned(),
@@ -252,12 +249,7 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
             opt_string(it, "id"),
             done,
         ))),
-        "todo_list" => Item::Tool(Box::new(tools::todo_item(
-            it.get("items")
-                .and_then(Value::as_array)
-                .map(Vec::as_slice)
-                .unwrap_or_default(),
-        ))),
+        "todo_list" => Item::Tool(Box::new(tools::todo_item(fields::array(it, "items")))),
         "collab_tool_call" => {
             let status = str_of(it, "status");
             let input = json!({
@@ -269,15 +261,11 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
                 kind: tools::collab_kind(
                     str_of(it, "tool"),
                     it.get("prompt").and_then(Value::as_str),
-                    &it.get("receiver_thread_ids")
-                        .and_then(Value::as_array)
-                        .into_iter()
-                        .flatten()
+                    &fields::array(it, "receiver_thread_ids")
+                        .iter()
                         .filter_map(Value::as_str)
                         .collect::<Vec<_>>(),
                 ),
-                caller: crate::model::transcript::Caller::Model,
-                mcp_server: None,
                 input,
                 outcome: (!matches!(status, "in_progress" | "")).then(|| items::Outcome {
                     is_error: status != "completed",
@@ -285,7 +273,7 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
                     error_text: (status != "completed").then(|| status.to_owned()),
                     sidecar: None,
                 }),
-                snapshot: false,
+                ..items::ToolItem::default()
             }))
         }
         _ => return None,

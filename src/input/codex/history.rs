@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 use crate::input::codex::exec_output;
 use crate::input::codex::items::{Item, Outcome, ToolItem};
 use crate::input::codex::tools::{self, Change};
-use crate::input::fields::str_of;
+use crate::input::fields::{self, str_of};
 use crate::model::transcript::Caller;
 
 /// The kind of line a fact came from.
@@ -95,13 +95,18 @@ pub(crate) fn is_harness_context(text: &str) -> bool {
     !name.is_empty() && t.ends_with(&format!("</{name}>"))
 }
 
+/// A content part's text: the part itself when it is a string, else its `text`.
+fn part_text(c: &Value) -> Option<&str> {
+    c.as_str().or_else(|| c.get("text").and_then(Value::as_str))
+}
+
 /// The text of a message's content parts (`input_text`, `output_text`, `text`), joined.
 pub(crate) fn content_text(content: Option<&Value>) -> String {
     match content {
         Some(Value::String(s)) => s.clone(),
         Some(Value::Array(parts)) => parts
             .iter()
-            .filter_map(|c| c.as_str().or_else(|| c.get("text").and_then(Value::as_str)))
+            .filter_map(part_text)
             .collect::<Vec<_>>()
             .join("\n\n"),
         _ => String::new(),
@@ -111,11 +116,9 @@ pub(crate) fn content_text(content: Option<&Value>) -> String {
 /// The texts of a reasoning item's `summary` (or, when it has none, its raw `content`).
 pub(crate) fn reasoning_texts(p: &Value) -> Vec<String> {
     let list = |k: &str| -> Vec<String> {
-        p.get(k)
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|c| c.as_str().or_else(|| c.get("text").and_then(Value::as_str)))
+        fields::array(p, k)
+            .iter()
+            .filter_map(part_text)
             .filter(|t| !t.trim().is_empty())
             .map(str::to_owned)
             .collect()
@@ -237,11 +240,8 @@ pub(crate) fn call_item(name: &str, namespace: &str, arguments: &Value) -> (Tool
             (t, CallKind::Other)
         }
         "update_plan" => {
-            let todos: Vec<Value> = arguments
-                .get("plan")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
+            let todos: Vec<Value> = fields::array(arguments, "plan")
+                .iter()
                 .map(|s| {
                     let status = match str_of(s, "status") {
                         "in_progress" => "in_progress",
@@ -345,11 +345,8 @@ pub(crate) fn generic(name: &str, input: Value) -> ToolItem {
             crate::input::tool_kind::no_names,
         ),
         name: name.to_owned(),
-        caller: Caller::Model,
-        mcp_server: None,
         input,
-        outcome: None,
-        snapshot: false,
+        ..ToolItem::default()
     }
 }
 

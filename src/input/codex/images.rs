@@ -35,10 +35,8 @@ pub(crate) fn image_item(p: &Value) -> ToolItem {
     let image = str_of(p, "result");
     let outcome = match status {
         "completed" | "success" => Some(Outcome {
-            is_error: false,
             output: image_output(image, saved),
-            error_text: None,
-            sidecar: None,
+            ..Outcome::default()
         }),
         "failed" | "incomplete" | "cancelled" => Some(Outcome {
             is_error: true,
@@ -54,10 +52,9 @@ pub(crate) fn image_item(p: &Value) -> ToolItem {
             subject: prompt.map(str::to_owned).filter(|t| !t.is_empty()),
         },
         caller: Caller::ServerTool,
-        mcp_server: None,
         input,
         outcome,
-        snapshot: false,
+        ..ToolItem::default()
     }
 }
 

@@ -57,7 +57,7 @@ pub(crate) enum Item {
 }
 
 /// A tool-like item: what the call looks like, and its outcome once it has one.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct ToolItem {
     /// The Codex tool's own name (`shell`, `apply_patch`, an MCP server's tool, …).
     pub(crate) name: String,
@@ -77,7 +77,7 @@ pub(crate) struct ToolItem {
 }
 
 /// How a tool-like item ended.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Outcome {
     /// The call failed (the result is an `error` state).
     pub(crate) is_error: bool,
@@ -212,14 +212,14 @@ impl Emitter {
         ));
     }
 
-    /// Ends every call still open with an error saying why (`reason`): the turn was aborted
-    /// or the input ended before its result was written. A call whose process was last seen
-    /// running stays so. Ids in sorted order, so the output does not depend on hashing.
     /// How many announced calls have no result yet.
     pub(crate) fn open_count(&self) -> usize {
         self.announced.len()
     }
 
+    /// Ends every call still open with an error saying why (`reason`): the turn was aborted
+    /// or the input ended before its result was written. A call whose process was last seen
+    /// running stays so. Ids in sorted order, so the output does not depend on hashing.
     pub(crate) fn close_open(&mut self, reason: &str, line: u64, out: &mut Vec<Event>) {
         let running = &self.running;
         let mut open: Vec<String> = self

@@ -205,19 +205,17 @@ impl CodexRollout {
                 out,
                 "record_type state (what a resume needs: the last response id)".into(),
             ),
-            "compacted" => out.push(Event {
-                line: n,
-                kind: EventKind::Notice {
-                    // The summary that replaced the history (not the replacement history itself,
-                    // which repeats the whole conversation).
-                    notice: Box::new(SystemNotice::Compact {
-                        trigger: None,
-                        pre_tokens: None,
-                        post_tokens: None,
-                        metadata: json!({ "message": p.get("message").cloned().unwrap_or(Value::Null) }),
-                    }),
-                },
-            }),
+            // The summary that replaced the history (not the replacement history itself, which
+            // repeats the whole conversation).
+            "compacted" => out.push(Event::at(
+                n,
+                EventKind::notice(SystemNotice::Compact {
+                    trigger: None,
+                    pre_tokens: None,
+                    post_tokens: None,
+                    metadata: json!({ "message": p.get("message").cloned().unwrap_or(Value::Null) }),
+                }),
+            )),
             "event_msg" if carries_prompt && self.session.is_some() => {
                 // Older versions write the prompt before the turn context: it waits with the
                 // harness context for the session header.

@@ -104,10 +104,9 @@ pub(crate) fn shell_item(
     let outcome = match status {
         "in_progress" | "" => None,
         "completed" if exit_code.is_none_or(|c| c == 0) => Some(Outcome {
-            is_error: false,
             output: Value::String(output.to_owned()),
-            error_text: None,
             sidecar: Some(sidecar),
+            ..Outcome::default()
         }),
         other => {
             let head = match (exit_code, other) {
@@ -134,11 +133,9 @@ pub(crate) fn shell_item(
             command: command.clone(),
             description: None,
         },
-        caller: Caller::Model,
-        mcp_server: None,
         input: json!({ "command": command }),
         outcome,
-        snapshot: false,
+        ..ToolItem::default()
     }
 }
 
@@ -193,10 +190,8 @@ pub(crate) fn patch_item(
     let outcome = match status {
         "in_progress" | "" => None,
         "completed" => Some(Outcome {
-            is_error: false,
             output: Value::String(tool_output.unwrap_or_else(summary)),
-            error_text: None,
-            sidecar: None,
+            ..Outcome::default()
         }),
         other => Some(Outcome {
             is_error: true,
@@ -220,11 +215,9 @@ pub(crate) fn patch_item(
                 })
                 .collect(),
         },
-        caller: Caller::Model,
-        mcp_server: None,
         input: json!({ "description": description, "changes": list }),
         outcome,
-        snapshot: false,
+        ..ToolItem::default()
     }
 }
 
@@ -303,15 +296,13 @@ pub(crate) fn web_search_item(
             query: query.to_owned(),
         },
         caller: Caller::ServerTool,
-        mcp_server: None,
         input,
         outcome: done.then(|| Outcome {
-            is_error: false,
             output: Value::String(String::new()),
-            error_text: None,
             sidecar: call_id.map(|id| json!({ "callId": id })),
+            ..Outcome::default()
         }),
-        snapshot: false,
+        ..ToolItem::default()
     }
 }
 
@@ -333,11 +324,9 @@ pub(crate) fn todo_item(items: &[Value]) -> ToolItem {
     ToolItem {
         kind: tool_kind::todo(&json!({ "todos": todos })).unwrap_or_default(),
         name: "update_plan".into(),
-        caller: Caller::Model,
-        mcp_server: None,
         input: json!({ "todos": todos }),
-        outcome: None,
         snapshot: true,
+        ..ToolItem::default()
     }
 }
 
@@ -347,14 +336,7 @@ pub(crate) fn exec_end_outcome(p: &Value) -> Outcome {
         .iter()
         .find_map(|k| p.get(*k).and_then(Value::as_str).filter(|s| !s.is_empty()))
         .map(str::to_owned)
-        .unwrap_or_else(|| {
-            [str_of(p, "stdout"), str_of(p, "stderr")]
-                .iter()
-                .filter(|s| !s.is_empty())
-                .copied()
-                .collect::<Vec<_>>()
-                .join("\n")
-        });
+        .unwrap_or_else(|| std_streams(p));
     let exit_code = p.get("exit_code").and_then(Value::as_i64);
     let command = match p.get("command") {
         Some(Value::Array(argv)) => shell_argv(argv),
@@ -369,10 +351,8 @@ pub(crate) fn exec_end_outcome(p: &Value) -> Outcome {
     shell_item(command, "completed", &output, exit_code, sidecar)
         .outcome
         .unwrap_or(Outcome {
-            is_error: false,
             output: Value::String(output),
-            error_text: None,
-            sidecar: None,
+            ..Outcome::default()
         })
 }
 
@@ -401,14 +381,19 @@ pub(crate) fn mcp_end_item(p: &Value) -> ToolItem {
     )
 }
 
-/// A finished patch of the older UI events (`patch_apply_end`): its outcome.
-pub(crate) fn patch_end_outcome(p: &Value) -> Outcome {
-    let out = [str_of(p, "stdout"), str_of(p, "stderr")]
+/// A command's `stdout` and `stderr`, the empty ones left out, one after the other.
+pub(crate) fn std_streams(p: &Value) -> String {
+    [str_of(p, "stdout"), str_of(p, "stderr")]
         .iter()
         .filter(|s| !s.is_empty())
         .copied()
         .collect::<Vec<_>>()
-        .join("\n");
+        .join("\n")
+}
+
+/// A finished patch of the older UI events (`patch_apply_end`): its outcome.
+pub(crate) fn patch_end_outcome(p: &Value) -> Outcome {
+    let out = std_streams(p);
     let ok = p.get("success").and_then(Value::as_bool) != Some(false);
     Outcome {
         is_error: !ok,

@@ -4,18 +4,14 @@
 
 use serde_json::{Value, json};
 
+use crate::input::codex::history;
 use crate::input::codex::items::{Item, Phase};
 use crate::input::codex::tools::{self, Change};
 use crate::input::fields::str_of;
 
-/// Joins the `text` of a list of content parts.
+/// Joins the `text` of a list of content parts (a content that is not a list has none).
 pub(crate) fn texts(v: Option<&Value>) -> String {
-    v.and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|c| c.as_str().or_else(|| c.get("text").and_then(Value::as_str)))
-        .collect::<Vec<_>>()
-        .join("\n\n")
+    history::content_text(v.filter(|v| v.is_array()))
 }
 
 /// A rollout UI item (PascalCase type, its own field names) → the shared item; `None` for an
@@ -74,12 +70,7 @@ pub(crate) fn rollout_item(it: &Value, phase: Phase) -> Option<Item> {
                     }),
                 })
                 .collect();
-            let out = [str_of(it, "stdout"), str_of(it, "stderr")]
-                .iter()
-                .filter(|s| !s.is_empty())
-                .copied()
-                .collect::<Vec<_>>()
-                .join("\n");
+            let out = tools::std_streams(it);
             Item::Tool(Box::new(tools::patch_item(
                 &changes,
                 completed_status(str_of(it, "status"), phase),

@@ -21,12 +21,13 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::input::fields::{info, opt_string, str_of};
+use crate::input::fields::{self, info, opt_string, str_of};
+use crate::input::tool_kind;
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::details::Details;
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
-use crate::model::transcript::{Caller, Part, ToolCall, TurnMeta, TurnOrigin, Usage};
+use crate::model::transcript::{Part, ToolCall, TurnMeta, TurnOrigin, Usage};
 
 /// The agent name written in the session record.
 const AGENT: &str = "gemini-cli";
@@ -206,10 +207,7 @@ fn session_snapshot(v: &Value) -> SessionSnapshot {
         source: "gemini-stream".into(),
         model: str_of(v, "model").to_owned(),
         // §14 `updatedAt`: the init line's time.
-        updated_at: v
-            .get("timestamp")
-            .and_then(serde_json::Value::as_str)
-            .map(str::to_owned),
+        updated_at: opt_string(v, "timestamp"),
         ..SessionSnapshot::default()
     }
 }
@@ -222,27 +220,8 @@ fn tool_call(v: &Value) -> ToolCall {
         Some(Value::Null) | None => Value::Object(Map::new()),
         Some(other) => other.clone(),
     };
-    let mut call = ToolCall::new(
-        str_of(v, "tool_id").to_owned(),
-        name,
-        Default::default(),
-        Caller::Model,
-        input,
-    );
-    if let Some((server, _tool)) = split_mcp_tool(&call.name) {
-        call.mcp_server = Some(server.to_owned());
-        call.caller = Caller::Mcp;
-    }
-    call.kind = super::tool_names::kind_of(&call);
-    call
-}
-
-/// Gemini's MCP tool name `mcp_<server>_<tool>` → (server, tool), split at the first `_` after
-/// the prefix.
-pub(crate) fn split_mcp_tool(name: &str) -> Option<(&str, &str)> {
-    let rest = name.strip_prefix("mcp_")?;
-    let (server, tool) = rest.split_once('_')?;
-    (!server.is_empty() && !tool.is_empty()).then_some((server, tool))
+    let server = tool_kind::mcp_server_in(&name, "_").map(str::to_owned);
+    super::tool_names::call(str_of(v, "tool_id").to_owned(), name, input, server)
 }
 
 /// `tool_result` → the call's end. An error keeps `error.message` as the text and the whole
@@ -271,9 +250,6 @@ fn tool_result(v: &Value) -> EventKind {
     }
 }
 
-/// `result` → the closing notice: status, error, duration, the model responses since the last
-/// result (`turns`) and token totals (`input` is the uncached part of the input, `cached` the
-/// cache reads, as Anthropic counts them).
 /// True for Gemini's `--output-format json` document: `stats` with a `response` or an `error`,
 /// and no `type` (spec §2).
 pub(crate) fn is_json_output(o: &Map<String, Value>) -> bool {
@@ -291,12 +267,7 @@ fn json_output_lines(doc: &Value) -> Vec<Value> {
     if let Some(text) = doc.get("response").and_then(Value::as_str) {
         lines.push(json!({"type": "message", "role": "assistant", "content": text}));
     }
-    for w in doc
-        .get("warnings")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+    for w in fields::array(doc, "warnings") {
         let text = w.as_str().map_or_else(|| w.to_string(), str::to_owned);
         lines.push(json!({"type": "error", "severity": "warning", "message": text}));
     }
@@ -326,6 +297,9 @@ fn json_output_lines(doc: &Value) -> Vec<Value> {
     lines
 }
 
+/// `result` → the closing notice: status, error, duration, the model responses since the last
+/// result (`turns`) and token totals (`input` is the uncached part of the input, `cached` the
+/// cache reads, as Anthropic counts them).
 pub(crate) fn result_notice(v: &Value, turns: u64) -> SystemNotice {
     let status = str_of(v, "status").to_owned();
     let stats = v.get("stats").unwrap_or(&Value::Null);
@@ -386,18 +360,6 @@ pub(crate) fn is_gemini_line(o: &Map<String, Value>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn mcp_names() {
-        assert_eq!(split_mcp_tool("mcp_echo_echo"), Some(("echo", "echo")));
-        assert_eq!(
-            split_mcp_tool("mcp_gh_list_issues"),
-            Some(("gh", "list_issues"))
-        );
-        assert_eq!(split_mcp_tool("run_shell_command"), None);
-        assert_eq!(split_mcp_tool("mcp_only"), None);
-        assert_eq!(split_mcp_tool("mcp__echo__echo"), None);
-    }
 
     /// Neither Gemini rule claims any JSON line of another agent's capture (Claude, Qwen, Codex:
     /// streams, saved sessions, SSE data). Skipped when the shared corpus is not beside the crate.

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::input::tool_kind::{self as k, other_by};
 use crate::model::tool_kind::ToolKind;
+use crate::model::transcript::{Caller, ToolCall};
 
 /// The kind of a Gemini CLI tool call, when the name is one of Gemini CLI's tools.
 pub(crate) fn known(name: &str, input: &Value) -> Option<ToolKind> {
@@ -16,24 +17,23 @@ pub(crate) fn known(name: &str, input: &Value) -> Option<ToolKind> {
         "replace" => k::edit(input),
         "glob" | "search_file_content" | "grep" => k::search(input),
         "write_todos" => k::todo(input),
-        "web_fetch" => k::str_field(input, "url").map(|url| ToolKind::WebFetch {
-            url: url.to_owned(),
-        }),
-        "google_web_search" => k::str_field(input, "query").map(|query| ToolKind::WebSearch {
-            query: query.to_owned(),
-        }),
+        "web_fetch" => k::web_fetch(input),
+        "google_web_search" => k::web_search(input),
         "list_directory" => Some(other_by(input, &["path", "dir_path"])),
         _ => None,
     }
 }
 
-/// What a Gemini call does, from its name, who runs it and its input.
-pub(crate) fn kind_of(call: &crate::model::transcript::ToolCall) -> ToolKind {
-    k::classify(
-        &call.name,
-        call.caller,
-        call.mcp_server.as_deref(),
-        &call.input,
-        known,
-    )
+/// A Gemini CLI call as both adapters read it: an MCP call when its server is known, its kind
+/// from its name, who runs it and its input.
+pub(crate) fn call(id: String, name: String, input: Value, mcp_server: Option<String>) -> ToolCall {
+    let caller = if mcp_server.is_some() {
+        Caller::Mcp
+    } else {
+        Caller::Model
+    };
+    let kind = k::classify(&name, caller, mcp_server.as_deref(), &input, known);
+    let mut call = ToolCall::new(id, name, kind, caller, input);
+    call.mcp_server = mcp_server;
+    call
 }

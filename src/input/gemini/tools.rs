@@ -8,28 +8,17 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::input::fields::str_of;
-use crate::input::gemini::stream::split_mcp_tool;
+use crate::input::fields::{self, str_of};
+use crate::input::tool_kind;
 use crate::model::details::Details;
 use crate::model::event::EventKind;
-use crate::model::transcript::{Caller, ToolCall};
+use crate::model::transcript::ToolCall;
 
 /// One `toolCalls[]` entry → the call, and its result event when it has one.
 pub(super) fn tool_call(c: &Value) -> (ToolCall, Option<EventKind>) {
     let name = str_of(c, "name").to_owned();
     let input = c.get("args").cloned().unwrap_or_else(|| json!({}));
-    let mut call = ToolCall::new(
-        str_of(c, "id").to_owned(),
-        name,
-        Default::default(),
-        Caller::Model,
-        input,
-    );
-    if let Some(server) = mcp_server(c) {
-        call.caller = Caller::Mcp;
-        call.mcp_server = Some(server);
-    }
-    call.kind = super::tool_names::kind_of(&call);
+    let call = super::tool_names::call(str_of(c, "id").to_owned(), name, input, mcp_server(c));
     let mut sidecar = Map::new();
     for k in ["status", "displayName", "description"] {
         if let Some(v) = c.get(k).filter(|v| !v.is_null()) {
@@ -37,11 +26,8 @@ pub(super) fn tool_call(c: &Value) -> (ToolCall, Option<EventKind>) {
         }
     }
     let status = str_of(c, "status");
-    let response = c
-        .get("result")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
+    let response = fields::array(c, "result")
+        .iter()
         .find_map(|p| p.pointer("/functionResponse/response"));
     if response.is_none() && !matches!(status, "success" | "error" | "cancelled") {
         return (call, None);
@@ -138,7 +124,7 @@ fn mcp_server(c: &Value) -> Option<String> {
             }
         }
     }
-    split_mcp_tool(name).map(|(s, _)| s.to_owned())
+    tool_kind::mcp_server_in(name, "_").map(str::to_owned)
 }
 
 /// Output handed to the model wrapped in `<untrusted_context>…</untrusted_context>` → the inside.

@@ -18,10 +18,10 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::input::fields::{info, str_of};
+use crate::input::fields::{self, info, str_of};
 use crate::input::qwen::messages::block_text;
 use crate::input::qwen::state::ChunkKind;
-pub(crate) use crate::input::qwen::state::{Conversation, Emit, iso_millis};
+use crate::input::qwen::state::{Conversation, Emit};
 use crate::model::event::EventKind;
 use crate::model::session::{Level, SystemNotice};
 use crate::model::transcript::{SyntheticReason, TurnOrigin};
@@ -125,15 +125,11 @@ impl Conversation {
         let target = self.prompts.get(idx).cloned();
         self.prompts.truncate(idx);
         let files = |k: &str| {
-            data.get(k)
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(Value::as_str)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                })
-                .unwrap_or_default()
+            fields::array(data, k)
+                .iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join(", ")
         };
         let mut text = match target {
             Some(t) => format!(
@@ -175,20 +171,13 @@ impl Conversation {
     /// `mid_turn_message_injected`: text the user sent while the agent was working.
     pub(crate) fn injected(&mut self, data: &Value, e: &mut Emit<'_>) {
         self.end_message(&None, None, e);
-        let mut texts: Vec<String> = Vec::new();
-        if let Some(a) = data.get("messages").and_then(Value::as_array) {
-            texts.extend(
-                a.iter()
-                    .filter_map(|m| m.as_str().map(str::to_owned).or_else(|| block_text(m))),
-            );
-        }
+        let mut texts: Vec<String> = fields::array(data, "messages")
+            .iter()
+            .filter_map(|m| m.as_str().map(str::to_owned).or_else(|| block_text(m)))
+            .collect();
         if texts.is_empty() {
-            if let Some(items) = data.get("items").and_then(Value::as_array) {
-                for it in items {
-                    if let Some(c) = it.get("content").and_then(Value::as_array) {
-                        texts.extend(c.iter().filter_map(block_text));
-                    }
-                }
+            for it in fields::array(data, "items") {
+                texts.extend(fields::array(it, "content").iter().filter_map(block_text));
             }
         }
         let mut machinery = Map::new();

@@ -33,9 +33,7 @@ pub(super) fn acp_kind(c: &AcpCall<'_>) -> Option<ToolKind> {
             .or_else(|| k::read(c.raw_input)),
         "execute" => k::shell(c.raw_input),
         "search" => k::search(c.raw_input),
-        "fetch" => k::str_field(c.raw_input, "url").map(|url| ToolKind::WebFetch {
-            url: url.to_owned(),
-        }),
+        "fetch" => k::web_fetch(c.raw_input),
         // Nothing more to draw than the name and subject.
         _ => None,
     }

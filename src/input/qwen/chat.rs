@@ -95,11 +95,7 @@ impl QwenChat {
         self.session(&v, n, out);
         let ts = opt_string(&v, "timestamp");
         let id = str_of(&v, "uuid").to_owned();
-        let parts = v
-            .pointer("/message/parts")
-            .and_then(Value::as_array)
-            .map(Vec::as_slice)
-            .unwrap_or_default();
+        let parts = parts_of(&v);
         let mut push = |kind| out.push(Event::at(n, kind));
         match str_of(&v, "type") {
             "user" => {

@@ -22,14 +22,15 @@
 use serde_json::{Map, Value};
 
 use crate::input::fields::{info, names, str_of};
-use crate::input::qwen::acp::{Conversation, Emit, iso_millis};
 use crate::input::qwen::order::{Admit, Held, Reorder};
 use crate::input::qwen::rewind::Branches;
+use crate::input::qwen::state::{Conversation, Emit};
 use crate::input::qwen::wire::{NOTICES, is_known, malformed, malformed_update, summary};
 use crate::input::sse::{Frame, SseItem, SseReader};
 use crate::input::{Adapter, InputLine, Report};
 use crate::model::event::{Event, EventKind};
 use crate::model::session::{Level, SessionSnapshot, SystemNotice};
+use crate::model::time::iso_millis;
 
 /// Decoder state for one daemon event stream.
 #[derive(Debug, Default)]
@@ -301,7 +302,9 @@ impl QwenDaemon {
             .drain(from..)
             .partition(|ev| matches!(ev.kind, EventKind::Notice { .. } | EventKind::Debug { .. }));
         out.extend(rest);
-        self.conversation.hold_behind(still, records);
+        // They wait until those runs are emitted, so that the message that began first is
+        // written first.
+        self.conversation.waiting.hold(still, records);
     }
 
     fn fold_envelope(

@@ -6,7 +6,7 @@
 
 use serde_json::{Value, json};
 
-use crate::input::fields::{info, opt_string, str_of, string};
+use crate::input::fields::{self, info, opt_string, str_of, string};
 use crate::input::qwen::state::{Conversation, Emit, Request, content_lines};
 use crate::model::details::Details;
 use crate::model::event::EventKind;
@@ -19,11 +19,7 @@ impl Conversation {
     pub(crate) fn permission_request(&mut self, data: &Value, e: &mut Emit<'_>) {
         let request_id = string(data, "requestId");
         let tc = data.get("toolCall").cloned().unwrap_or(Value::Null);
-        let options: Vec<Value> = data
-            .get("options")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
+        let options = fields::array(data, "options").to_vec();
         let names: Vec<String> = options.iter().map(option_name).collect();
         let tool_call_id = opt_string(&tc, "toolCallId");
         let label = [&tc["title"], &tc["name"], &tc["command"]]
@@ -125,7 +121,7 @@ impl Conversation {
             return;
         };
         let id = call_id.unwrap_or_default();
-        if rec.is_done() {
+        if rec.done {
             // A late answer for a call that already ended: a notice; the call keeps its state
             // and title.
             e.push(info(

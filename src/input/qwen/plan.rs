@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::input::fields;
 use crate::input::qwen::state::{CallRecord, Conversation, Emit, parent_of};
 use crate::input::tool_kind;
 use crate::model::details::Details;
@@ -19,26 +20,21 @@ impl Conversation {
             .and_then(Value::as_str)
             .map(str::to_owned)
             .unwrap_or_else(|| e.name("daemon-plan"));
-        let todos: Vec<Value> = upd
-            .get("entries")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .map(|en| {
-                        let mut t = Map::new();
-                        if let Some(tid) = en.pointer("/_meta/qwenTodo/id") {
-                            t.insert("id".into(), tid.clone());
-                        }
-                        for k in ["content", "status", "priority"] {
-                            if let Some(v) = en.get(k) {
-                                t.insert(k.into(), v.clone());
-                            }
-                        }
-                        Value::Object(t)
-                    })
-                    .collect()
+        let todos: Vec<Value> = fields::array(upd, "entries")
+            .iter()
+            .map(|en| {
+                let mut t = Map::new();
+                if let Some(tid) = en.pointer("/_meta/qwenTodo/id") {
+                    t.insert("id".into(), tid.clone());
+                }
+                for k in ["content", "status", "priority"] {
+                    if let Some(v) = en.get(k) {
+                        t.insert(k.into(), v.clone());
+                    }
+                }
+                Value::Object(t)
             })
-            .unwrap_or_default();
+            .collect();
         let input = json!({ "todos": todos });
         let mut sidecar = json!({"title": "Updated Plan", "kind": "think", "status": "completed"});
         if let Some(pid) = upd.pointer("/_meta/qwenTodoPlan/id") {

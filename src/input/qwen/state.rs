@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 
 use super::acp_kind::{AcpCall, acp_kind, first_location};
 use super::waiting::{RunKey, Waiting};
-use crate::input::fields::str_of;
+use crate::input::fields::{self, str_of};
 use crate::input::tool_kind;
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::tool_kind::ToolKind;
@@ -136,12 +136,6 @@ impl Conversation {
         runs.sort();
         runs
     }
-
-    /// `events` (notices, debug records) came while the runs `open` were gathered: they wait
-    /// until those are emitted, so that the message that began first is written first.
-    pub(crate) fn hold_behind(&mut self, open: Vec<RunKey>, events: Vec<Event>) {
-        self.waiting.hold(open, events);
-    }
 }
 
 /// The sub-agent thread an ACP payload belongs to (`_meta.parentToolCallId`).
@@ -152,8 +146,6 @@ pub(super) fn parent_of(upd: &Value) -> Thread {
         .map(str::to_owned)
 }
 
-pub(crate) use crate::model::time::iso_millis;
-
 /// A permission request, until it is resolved.
 #[derive(Debug)]
 pub(super) struct Request {
@@ -163,7 +155,7 @@ pub(super) struct Request {
 }
 
 /// What the daemon has said about one tool call so far.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(super) struct CallRecord {
     pub(super) thread: Thread,
     pub(super) name: String,
@@ -182,6 +174,7 @@ pub(super) struct CallRecord {
     pub(super) is_agent: bool,
     pub(super) subtask_started: bool,
     pub(super) denied: bool,
+    /// The call has its result: later frames must not move it back.
     pub(super) done: bool,
     /// Why scribe ended the call itself (a cancelled prompt, the end of the input): its error.
     pub(super) end_note: Option<String>,
@@ -203,24 +196,8 @@ impl CallRecord {
             thread,
             name,
             status: "pending".into(),
-            title: String::new(),
-            kind: String::new(),
-            locations: Value::Null,
-            content: Value::Null,
-            raw_input: Value::Null,
-            raw_output: Value::Null,
-            meta: Map::new(),
-            permission: None,
-            shell_output: String::new(),
-            shell_sent: 0,
             is_agent,
-            subtask_started: false,
-            denied: false,
-            done: false,
-            end_note: None,
-            caller: Caller::Model,
-            mcp_server: None,
-            kind_sent: ToolKind::default(),
+            ..CallRecord::default()
         }
     }
 
@@ -263,11 +240,6 @@ impl CallRecord {
             },
             kind => kind,
         }
-    }
-
-    /// True once the call has its result: later frames must not move it back.
-    pub(super) fn is_done(&self) -> bool {
-        self.done
     }
 
     /// The harness's view of the call, kept whole beside the normalized fields.
@@ -339,15 +311,11 @@ pub(super) fn content_text(item: &Value) -> Option<&str> {
 /// The text items of a value's `content` array, one per line. Shared by the progress pings of
 /// a call and the prompt of a permission request, which carry their text the same way.
 pub(super) fn content_lines(v: &Value) -> String {
-    v.get("content")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(content_text)
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
-        .unwrap_or_default()
+    fields::array(v, "content")
+        .iter()
+        .filter_map(content_text)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// True for null, "", [] and {}.
@@ -386,16 +354,4 @@ fn acp_edit(input: &Value, content: &Value) -> Option<ToolKind> {
         },
         None => ToolKind::Write { path, content: new },
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn iso_millis_known_instants() {
-        assert_eq!(iso_millis(0), "1970-01-01T00:00:00.000Z");
-        assert_eq!(iso_millis(951_782_400_000), "2000-02-29T00:00:00.000Z");
-        assert_eq!(iso_millis(1_796_026_559_643), "2026-11-30T08:15:59.643Z");
-    }
 }

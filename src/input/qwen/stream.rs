@@ -23,7 +23,7 @@ use foldhash::HashMap;
 use serde_json::{Map, Value};
 
 use crate::input::anthropic::stream::{self, StreamJson, Wire};
-use crate::input::fields::{info, opt_string, parent_tool_use_id, str_of};
+use crate::input::fields::{self, info, opt_string, parent_tool_use_id, str_of};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::recent::Recent;
@@ -95,12 +95,7 @@ impl Adapter for QwenStream {
             }
             "result" => {
                 self.groups.clear();
-                for d in v
-                    .get("permission_denials")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                {
+                for d in fields::array(&v, "permission_denials") {
                     let id = str_of(d, "tool_use_id").to_owned();
                     if id.is_empty() || !self.denied.insert(&id, ()) {
                         continue;

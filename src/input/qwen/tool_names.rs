@@ -16,15 +16,9 @@ pub(crate) fn known(name: &str, input: &Value) -> Option<ToolKind> {
         "glob" | "grep_search" => k::search(input),
         "todo_write" => k::todo(input),
         "agent" | "Agent" | "task" | "Task" => Some(k::subagent(input)),
-        "web_fetch" => k::str_field(input, "url").map(|url| ToolKind::WebFetch {
-            url: url.to_owned(),
-        }),
-        "web_search" => k::str_field(input, "query").map(|query| ToolKind::WebSearch {
-            query: query.to_owned(),
-        }),
-        "exit_plan_mode" => k::str_field(input, "plan").map(|plan| ToolKind::Plan {
-            plan: plan.to_owned(),
-        }),
+        "web_fetch" => k::web_fetch(input),
+        "web_search" => k::web_search(input),
+        "exit_plan_mode" => k::plan(input),
         "list_directory" => Some(other_by(input, &["path"])),
         _ => None,
     }

@@ -26,11 +26,11 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::input::anthropic::blocks::split_mcp_name;
 use crate::input::fields::{info, opt_string, str_of};
 use crate::input::qwen::state::{
     CallRecord, Conversation, Emit, content_lines, is_empty_value, parent_of,
 };
+use crate::input::tool_kind::mcp_server_in;
 use crate::model::details::Details;
 use crate::model::event::EventKind;
 use crate::model::session::Level;
@@ -183,7 +183,7 @@ impl Conversation {
             input,
         );
         let provenance = meta.get("provenance").and_then(Value::as_str);
-        if let Some((server, _)) = split_mcp_name(&name) {
+        if let Some(server) = mcp_server_in(&name, "__") {
             call.caller = Caller::Mcp;
             call.mcp_server = Some(server.to_owned());
         } else if provenance == Some("mcp") {

@@ -34,9 +34,9 @@ use super::head::{self};
 use super::log::{Body, SessionLog, UuidForm};
 use super::source::Sources;
 use super::subagents::{self, Agent};
-use crate::input::Report;
 use crate::input::anthropic::row::{self, Whole};
 use crate::input::anthropic::stream::ClaudeMessages;
+use crate::input::{Report, fields};
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::transcript::{SubagentStatus, SubagentUsage, TaskDetails};
 
@@ -208,10 +208,7 @@ impl Emitter {
                     None => {
                         let last = rows.last().map_or(0, |&i| f.log.rows[i as usize].line());
                         f.branch = None;
-                        out.push(Event {
-                            line: last,
-                            kind: EventKind::BranchEnded,
-                        });
+                        out.push(Event::at(last, EventKind::BranchEnded));
                     }
                 }
             } else if f.pos < f.steps.len() {
@@ -226,13 +223,9 @@ impl Emitter {
                         let chain::Branch { rows, leaf } = *b;
                         let first_line = rows.first().map_or(0, |&i| f.log.rows[i as usize].line());
                         let leaf_id = self.uuid_of(&f.log, leaf);
-                        out.push(Event {
-                            line: first_line,
-                            kind: EventKind::BranchStarted {
-                                leaf_id,
-                                thread: f.thread.clone(),
-                            },
-                        });
+                        let thread = f.thread.clone();
+                        let kind = EventKind::BranchStarted { leaf_id, thread };
+                        out.push(Event::at(first_line, kind));
                         f.branch = Some((rows, 0));
                     }
                 }
@@ -305,26 +298,18 @@ impl Emitter {
                     let name = self.sources.name(source);
                     report.problems.error(&name, line, &what);
                 }
-                return Err(Box::new(EventKind::Debug {
-                    malformed: false,
-                    reason: what,
-                    raw: String::new(),
-                }));
+                return Err(Box::new(EventKind::debug(what, "", false)));
             }
         };
         match scribe_json::parse_line(&text) {
             Ok(v) if v.is_object() => Ok(v),
             // Pass 1 reported it already.
-            Ok(_) => Err(Box::new(EventKind::Debug {
-                malformed: false,
-                reason: "not a JSON object".into(),
-                raw: text.into_owned(),
-            })),
-            Err(e) => Err(Box::new(EventKind::Debug {
-                malformed: false,
-                reason: format!("invalid JSON: {e}"),
-                raw: text.into_owned(),
-            })),
+            Ok(_) => Err(Box::new(EventKind::debug("not a JSON object", text, false))),
+            Err(e) => Err(Box::new(EventKind::debug(
+                format!("invalid JSON: {e}"),
+                text,
+                false,
+            ))),
         }
     }
 
@@ -356,12 +341,7 @@ impl Emitter {
         let r = &log.rows[i];
         let n = r.line();
         if let Body::Absorbed(name) = log.body(i) {
-            out.push(Event {
-                line: n,
-                kind: EventKind::Absorbed {
-                    what: log.names[name as usize].clone(),
-                },
-            });
+            out.push(Event::at(n, EventKind::absorbed(&log.names[name as usize])));
             return;
         }
         if r.plain_user() && self.user_from_text(log, i, &thread, out) {
@@ -373,27 +353,20 @@ impl Emitter {
         let mut v = match self.reread(log.source, r.offset(), n, report) {
             Ok(v) => v,
             Err(kind) => {
-                out.push(Event {
-                    line: n,
-                    kind: *kind,
-                });
+                out.push(Event::at(n, *kind));
                 return;
             }
         };
         if let (Some(t), Some(o)) = (&thread, v.as_object_mut()) {
             o.insert("parent_tool_use_id".into(), json!(t));
         }
-        let ty = v
-            .get("type")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
+        let ty = fields::string(&v, "type");
         let before = out.len();
         match ty.as_str() {
             "assistant" => {
                 let mut row = row::from_value(&v);
                 let calls = text_rows::usage_once_and_calls(&mut row, &mut self.usage_seen);
-                let emit = &mut |kind| out.push(Event { line: n, kind });
+                let emit = &mut |kind| out.push(Event::at(n, kind));
                 let wire = &crate::input::claude::SESSION_WIRE;
                 self.messages
                     .assistant_row(row, &Whole::Value(&v), wire, emit);
@@ -404,25 +377,19 @@ impl Emitter {
             "user" => {
                 self.persisted_output(&mut v);
                 if let Some(kind) = self.denial(&v) {
-                    out.push(Event { line: n, kind });
+                    out.push(Event::at(n, kind));
                 }
                 for call in result_ids(&v) {
                     if self.started.remove(call) {
-                        out.push(Event {
-                            line: n,
-                            kind: finished(call, &v),
-                        });
+                        out.push(Event::at(n, finished(call, &v)));
                     }
                 }
                 self.messages
                     .user(&v, &crate::input::claude::SESSION_WIRE, &mut |kind| {
-                        out.push(Event { line: n, kind })
+                        out.push(Event::at(n, kind))
                     });
             }
-            "system" => out.push(Event {
-                line: n,
-                kind: entries::system(&v),
-            }),
+            "system" => out.push(Event::at(n, entries::system(&v))),
             "attachment" => {
                 if v.pointer("/attachment/type").and_then(Value::as_str) == Some("queued_command") {
                     // Input typed while the agent worked, delivered as the next user message.
@@ -441,18 +408,10 @@ impl Emitter {
                     }
                     self.queued_user(&user, n, out);
                 } else {
-                    out.push(Event {
-                        line: n,
-                        kind: entries::attachment(&v),
-                    });
+                    out.push(Event::at(n, entries::attachment(&v)));
                 }
             }
-            other => out.push(Event {
-                line: n,
-                kind: EventKind::Absorbed {
-                    what: other.to_owned(),
-                },
-            }),
+            other => out.push(Event::at(n, EventKind::absorbed(other))),
         }
         if out.len() == before && matches!(ty.as_str(), "user" | "assistant") {
             let raw = (self.sources.read(log.source, r.offset()))
@@ -512,14 +471,10 @@ fn finished(call: &str, v: &Value) -> EventKind {
         } else {
             SubagentStatus::Completed
         });
-    let summary = r
-        .get("content")
-        .and_then(Value::as_array)
-        .and_then(|a| {
-            a.iter()
-                .rev()
-                .find_map(|b| b.get("text").and_then(Value::as_str))
-        })
+    let summary = fields::array(r, "content")
+        .iter()
+        .rev()
+        .find_map(|b| b.get("text").and_then(Value::as_str))
         .map(str::to_owned);
     let n = |k: &str| r.get(k).and_then(Value::as_u64);
     let usage =
@@ -529,11 +484,7 @@ fn finished(call: &str, v: &Value) -> EventKind {
             duration_ms: n("totalDurationMs").unwrap_or(0),
         });
     EventKind::SubtaskFinished {
-        task_id: r
-            .get("agentId")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned(),
+        task_id: fields::string(r, "agentId"),
         tool_call_id: Some(call.to_owned()),
         status,
         summary,
@@ -546,14 +497,8 @@ fn finished(call: &str, v: &Value) -> EventKind {
 /// A conversation row that decoded into nothing (a `message` that is a string, or with no
 /// `content`): kept whole in a `debug` record, not lost — however the row was decoded.
 fn decoded_into_nothing(out: &mut Vec<Event>, line: u64, ty: &str, raw: String) {
-    out.push(Event {
-        line,
-        kind: EventKind::Debug {
-            malformed: false,
-            reason: format!("{ty} row decoded into nothing"),
-            raw,
-        },
-    });
+    let reason = format!("{ty} row decoded into nothing");
+    out.push(Event::at(line, EventKind::debug(reason, raw, false)));
 }
 
 fn blocks(v: &Value) -> impl Iterator<Item = &Value> {

@@ -9,6 +9,7 @@
 use serde_json::Value;
 
 use super::facts::Facts;
+use crate::input::fields;
 use crate::model::event::EventKind;
 use crate::model::session::{HookStatus, Level, SystemNotice};
 
@@ -209,9 +210,7 @@ pub(crate) fn absorbed_attachment(ty: &str) -> Option<String> {
 /// A `system` row of the chain.
 pub(crate) fn system(v: &Value) -> EventKind {
     let sub = v.get("subtype").and_then(Value::as_str).unwrap_or("system");
-    let notice = |n: SystemNotice| EventKind::Notice {
-        notice: Box::new(n),
-    };
+    let notice = EventKind::notice;
     match sub {
         "compact_boundary" => {
             let m = v
@@ -250,10 +249,7 @@ pub(crate) fn system(v: &Value) -> EventKind {
         }
         "stop_hook_summary" => {
             let count = v.get("hookCount").and_then(Value::as_u64).unwrap_or(0);
-            let errors = v
-                .get("hookErrors")
-                .and_then(Value::as_array)
-                .map_or(0, Vec::len);
+            let errors = fields::array(v, "hookErrors").len();
             let level = if errors > 0 {
                 Level::Warning
             } else {
@@ -299,17 +295,15 @@ pub(crate) fn attachment(v: &Value) -> EventKind {
                 _ => None,
             })
             .find(|s| !s.is_empty());
-        return EventKind::Notice {
-            notice: Box::new(SystemNotice::Hook {
-                hook_id: None,
-                hook_name: s("hookName").unwrap_or_default(),
-                event: s("hookEvent").unwrap_or_default(),
-                status: HookStatus::Response,
-                output,
-                exit_code: a.get("exitCode").and_then(Value::as_i64),
-                outcome: Some(outcome.to_owned()),
-            }),
-        };
+        return EventKind::notice(SystemNotice::Hook {
+            hook_id: None,
+            hook_name: s("hookName").unwrap_or_default(),
+            event: s("hookEvent").unwrap_or_default(),
+            status: HookStatus::Response,
+            output,
+            exit_code: a.get("exitCode").and_then(Value::as_i64),
+            outcome: Some(outcome.to_owned()),
+        });
     }
     match ty {
         "max_turns_reached" => {

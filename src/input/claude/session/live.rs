@@ -23,9 +23,9 @@ use super::emit::Emitter;
 use super::log::SessionLog;
 use super::source::{Peek, Source, Sources};
 use super::subagents::{self, Agent};
-use crate::input::{InputLine, Report, glued};
+use crate::input::{InputLine, Report, fields, glued};
 use crate::model::event::{Event, EventKind};
-use crate::model::session::{Level, SystemNotice};
+use crate::model::session::Level;
 
 /// What follow mode has shown of one session so far.
 pub(crate) struct Live {
@@ -82,12 +82,7 @@ impl Live {
         report: &mut Report<'_>,
     ) {
         if !self.began && !log.rows.is_empty() {
-            out.push(Event {
-                line: 0,
-                kind: EventKind::SessionInit {
-                    session: Box::new(super::snapshot(log)),
-                },
-            });
+            out.push(Event::at(0, EventKind::session(super::snapshot(log))));
             self.began = true;
         }
         while self.rows_done < log.rows.len() {
@@ -135,28 +130,21 @@ impl Live {
         let back_to = log.rows[p].line();
         let leaf_id = self.emitter.uuid_of(log, tip);
         let n = lines.len();
-        out.push(Event {
-            line: log.rows[i].line(),
-            kind: EventKind::Notice {
-                notice: Box::new(SystemNotice::Info {
-                    source: "rewind".into(),
-                    level: Level::Warning,
-                    text: format!(
-                        "rewound: the {n} message{} shown above from line {from} to line {to} \
-                         {} left behind; the conversation goes on from line {back_to}",
-                        if n == 1 { "" } else { "s" },
-                        if n == 1 { "was" } else { "were" },
-                    ),
-                    data: json!({
-                        "leafId": leaf_id,
-                        "fromLine": from,
-                        "toLine": to,
-                        "backToLine": back_to,
-                        "messages": n,
-                    }),
-                }),
-            },
+        let text = format!(
+            "rewound: the {n} message{} shown above from line {from} to line {to} {} left \
+             behind; the conversation goes on from line {back_to}",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "was" } else { "were" },
+        );
+        let data = json!({
+            "leafId": leaf_id,
+            "fromLine": from,
+            "toLine": to,
+            "backToLine": back_to,
+            "messages": n,
         });
+        let kind = fields::info("rewind", Level::Warning, text, data);
+        out.push(Event::at(log.rows[i].line(), kind));
     }
 
     /// Reads what grew in the sub-agent files beside the session at `path`.

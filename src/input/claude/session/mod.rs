@@ -220,12 +220,7 @@ impl Adapter for ClaudeSession {
         let has_file = |id: &str| agents.iter().any(|a| a.agent_id == id);
         let inline = inline.into_agents(&mut sources, has_file, report);
         agents.extend(inline);
-        out.push(Event {
-            line: 0,
-            kind: EventKind::SessionInit {
-                session: Box::new(snapshot(&log)),
-            },
-        });
+        out.push(Event::at(0, EventKind::session(snapshot(&log))));
         let tool_results = self
             .path
             .as_deref()

@@ -55,10 +55,8 @@ impl Answered {
             };
             if self.never_answers(&call.tool_call_id) {
                 let tool_call_id = call.tool_call_id.clone();
-                out.push(Event {
-                    line: out[e].line,
-                    kind: EventKind::ToolUnanswered { tool_call_id },
-                });
+                let line = out[e].line;
+                out.push(Event::at(line, EventKind::ToolUnanswered { tool_call_id }));
             }
         }
     }

@@ -5,7 +5,7 @@ use foldhash::HashSet;
 
 use serde_json::{Value, json};
 
-use crate::input::fields::{info, opt_string, str_of};
+use crate::input::fields::{self, info, opt_string, str_of};
 use crate::input::gemini::tools::{function_result, tool_call};
 use crate::model::event::{Event, EventKind};
 use crate::model::session::Level;
@@ -74,9 +74,8 @@ pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &
                 parts.push(Part::text(text));
             }
             parts.extend(content.iter().filter_map(data_part));
-            let calls = m.get("toolCalls").and_then(Value::as_array);
             let mut results = Vec::new();
-            for c in calls.into_iter().flatten() {
+            for c in fields::array(m, "toolCalls") {
                 let (call, result) = tool_call(c);
                 called.insert(call.tool_call_id.clone());
                 parts.push(Part::tool_call(call));
@@ -117,12 +116,7 @@ pub(super) fn message(line: u64, m: &Value, called: &mut HashSet<String>, out: &
 /// it has.
 fn thought_parts(m: &Value) -> Vec<Part> {
     let mut parts = Vec::new();
-    for t in m
-        .get("thoughts")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+    for t in fields::array(m, "thoughts") {
         let text = match (str_of(t, "subject"), str_of(t, "description")) {
             ("", d) => d.to_owned(),
             (s, "") => s.to_owned(),

@@ -49,18 +49,14 @@ impl Emitter {
                         self.queued_user(&user, l.line(), out);
                         return;
                     }
-                    entries::outside_chain(ty, &v).unwrap_or_else(|| EventKind::Debug {
-                        malformed: false,
-                        reason: format!("unknown session entry type {ty:?}"),
-                        raw: v.to_string(),
+                    entries::outside_chain(ty, &v).unwrap_or_else(|| {
+                        let reason = format!("unknown session entry type {ty:?}");
+                        EventKind::debug(reason, v.to_string(), false)
                     })
                 }
             },
         };
-        out.push(Event {
-            line: l.line(),
-            kind,
-        });
+        out.push(Event::at(l.line(), kind));
     }
 
     /// The person's turn of a queued user row (`queued::as_user_row`, or a `queued_command`

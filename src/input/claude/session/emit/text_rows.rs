@@ -57,7 +57,7 @@ impl Emitter {
             row,
             &Whole::text(&text),
             &crate::input::claude::SESSION_WIRE,
-            &mut |kind| out.push(Event { line: n, kind }),
+            &mut |kind| out.push(Event::at(n, kind)),
         );
         if out.len() == before {
             decoded_into_nothing(out, n, "user", text.into_owned());
@@ -95,7 +95,7 @@ impl Emitter {
             row,
             &Whole::text(&text),
             &crate::input::claude::SESSION_WIRE,
-            &mut |kind| out.push(Event { line: n, kind }),
+            &mut |kind| out.push(Event::at(n, kind)),
         );
         if out.len() == before {
             decoded_into_nothing(out, n, "assistant", text.into_owned());
