@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::util::{json_lines, root, scribe, spawn_live};
+use crate::util::{converted, json_lines, run_jsonl, spawn_live, stdout_of};
 
 /// One SSE frame of a daemon envelope; a synthetic frame (`id` none) has no `id:` line and no
 /// id in its JSON.
@@ -24,34 +24,32 @@ fn frame(id: Option<u64>, ty: &str, data: Value) -> String {
     }
 }
 
-/// The JSONL records of `input` read as a Qwen daemon stream (from a file, as a capture is).
-fn fold_qwen(input: &str) -> Vec<Value> {
-    let tmp = tempfile::tempdir().unwrap();
-    let f = tmp.path().join("events.sse");
-    std::fs::write(&f, input).unwrap();
-    let out = scribe()
-        .args(["--to", "jsonl", "--from", "qwen-daemon"])
-        .arg(&f)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    json_lines(&out)
+/// A Qwen daemon stream `input`, saved in a temporary directory as a capture is (the
+/// directory lives as long as the value).
+struct QwenFile {
+    _dir: tempfile::TempDir,
+    path: std::path::PathBuf,
 }
 
-/// The JSONL records of Claude stream-json `lines`, read from standard input.
-fn fold_claude(lines: &[Value]) -> Vec<Value> {
+/// `input` written to a file of its own.
+fn qwen_file(input: &str) -> QwenFile {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("events.sse");
+    std::fs::write(&path, input).unwrap();
+    QwenFile { _dir: dir, path }
+}
+
+/// The JSONL records of `input` read as a Qwen daemon stream (from a file, as a capture is).
+fn fold_qwen(input: &str) -> Vec<Value> {
+    run_jsonl(&qwen_file(input).path, &["--from", "qwen-daemon"]).0
+}
+
+/// What scribe writes `--to <to>` (`jsonl`, `events`) for Claude stream-json `lines` on
+/// standard input, one JSON value a line.
+fn claude_lines(to: &str, lines: &[Value]) -> Vec<Value> {
     let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    let out = scribe()
-        .args(["--to", "jsonl", "--from", "claude-stream"])
-        .write_stdin(input)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    json_lines(&out)
+    let out = stdout_of(&["--to", to, "--from", "claude-stream"], input);
+    json_lines(out.as_bytes())
 }
 
 /// Every object in `v`, at any depth, whose `toolCallId` is `id` and which has a `state` (a
@@ -173,7 +171,7 @@ fn task_progress_pushes_its_description_and_updates_usage() {
                "usage": {"total_tokens": 900, "tool_uses": 1, "duration_ms": 40},
                "uuid": "tp-1", "session_id": "s"}),
     ];
-    let recs = fold_claude(&lines);
+    let recs = claude_lines("jsonl", &lines);
     let all = Value::Array(recs);
     let agent = find_call(&all, "toolu_agent").expect("the Agent call");
     let sub = &agent["subagent"];
@@ -189,15 +187,7 @@ fn task_progress_pushes_its_description_and_updates_usage() {
 fn tool_progress_is_a_tool_progress_event() {
     let line = json!({"type": "tool_progress", "session_id": "s", "tool_use_id": "t1",
                       "tool_name": "Bash", "elapsed_time_seconds": 3});
-    let out = scribe()
-        .args(["--to", "events", "--from", "claude-stream"])
-        .write_stdin(format!("{line}\n"))
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let events = json_lines(&out);
+    let events = claude_lines("events", &[line]);
     let progress = events
         .iter()
         .find(|e| e["event"] == "tool-progress")
@@ -239,21 +229,6 @@ fn a_result_writes_the_turn_before_it_while_the_input_is_open() {
     assert!(turn, "no turn written before the input ended: {seen:#?}");
 }
 
-/// C85 / C159: a new variant of one of our enums is a compile error wherever the fold and the
-/// renderers match on it, because both deny wildcard arms on enums (clippy, which CI runs with
-/// `-D warnings`). This test keeps that lint on.
-#[test]
-fn the_fold_and_the_renderers_deny_wildcard_arms_on_enums() {
-    for file in ["src/fold/mod.rs", "src/render/mod.rs"] {
-        let code = std::fs::read_to_string(root().join(file)).unwrap();
-        assert!(
-            code.lines()
-                .any(|l| l.trim() == "#![deny(clippy::wildcard_enum_match_arm)]"),
-            "{file} no longer denies wildcard arms on enums"
-        );
-    }
-}
-
 /// C172: §2's `tool_progress` names the sub-agent thread its call runs in
 /// (`parent_tool_use_id`) and, for a background task, the task (`task_id`): the
 /// `tool-progress` event keeps both beside the call, its tool and its seconds.
@@ -266,16 +241,7 @@ fn a_tool_progress_keeps_its_thread_and_its_task() {
         json!({"type": "tool_progress", "session_id": "s", "tool_use_id": "toolu_ls",
                "tool_name": "Bash", "parent_tool_use_id": null, "elapsed_time_seconds": 1.5}),
     ];
-    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    let out = scribe()
-        .args(["--to", "events", "--from", "claude-stream"])
-        .write_stdin(input)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let events = json_lines(&out);
+    let events = claude_lines("events", &lines);
     let progress: Vec<&Value> = events
         .iter()
         .filter(|e| e["event"] == "tool-progress")
@@ -338,19 +304,9 @@ fn a_tool_calls_provenance_names_its_mcp_server() {
     let builtin = find_call(&all, "b1").expect("the built-in call");
     assert_eq!(builtin["caller"], "model", "{builtin:#}");
     assert!(builtin.get("mcpServer").is_none());
-    let tmp = tempfile::tempdir().unwrap();
-    let f = tmp.path().join("events.sse");
-    std::fs::write(&f, &input).unwrap();
+    let file = qwen_file(&input);
     for to in ["text", "md", "html"] {
-        let out = scribe()
-            .args(["--to", to, "--color", "never"])
-            .arg(&f)
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        let page = String::from_utf8_lossy(&out);
+        let page = converted(&file.path, &["--to", to, "--color", "never"]);
         assert!(page.contains("github"), "--to {to}: {page}");
     }
 }
