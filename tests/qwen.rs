@@ -1283,4 +1283,13 @@ fn every_workspace_event_is_its_own_notice() {
         .collect();
     let want: Vec<&str> = types.iter().map(|(t, _)| *t).collect();
     assert_eq!(sources, want);
+    // Q34: each with the level the design's table gives its type.
+    let level = |ty: &str| {
+        recs.iter()
+            .find(|r| r["notice"]["source"] == ty)
+            .map(|r| r["notice"]["level"].clone())
+    };
+    assert_eq!(level("mcp_budget_warning"), Some("warning".into()));
+    assert_eq!(level("mcp_child_refused_batch"), Some("warning".into()));
+    assert_eq!(level("memory_changed"), Some("info".into()));
 }

@@ -165,6 +165,9 @@ fn plain_text_is_user_input() {
     let t = only_user_turns("classify-real-input.jsonl");
     assert_eq!(t[0].0["kind"], "user-input");
     assert_eq!(t[0].1, "Add a --verbose flag to the CLI.");
+    // §10: a user turn is keyed by its message's uuid.
+    let recs = fold("classify-real-input.jsonl");
+    assert_eq!(turns(&recs)[0]["id"], "u-1");
 }
 
 // §14 step 1 and usage once per message
@@ -184,6 +187,12 @@ fn frames_of_one_message_merge_into_one_turn() {
         .map(|p| p["type"].as_str().unwrap())
         .collect();
     assert_eq!(types, ["reasoning", "text", "tool-call"]);
+    // The turn is the message: its id is the message's, its model the frames' model.
+    assert_eq!(
+        (&t[0]["id"], &t[1]["id"]),
+        (&json!("msg_A"), &json!("msg_B"))
+    );
+    assert_eq!(t[0]["metadata"]["model"], "claude-sonnet-4-5");
     assert_eq!(
         t[0]["metadata"]["usage"]["inputTokens"], 100,
         "usage counted once, not three times"
@@ -199,6 +208,10 @@ fn tool_results_merge_into_their_calls() {
     assert_eq!(t.len(), 2);
     let c = calls(t[0]);
     assert_eq!(c[0]["state"], "success");
+    // §14 ToolCall: the call keeps its id, name and input.
+    assert_eq!(c[0]["toolCallId"], "toolu_ok");
+    assert_eq!(c[0]["name"], "Read");
+    assert_eq!(c[0]["input"]["file_path"], "/home/dev/app/README.md");
     assert_eq!(c[0]["output"], "# App");
     assert_eq!(c[1]["state"], "error");
     assert_eq!(c[1]["errorText"], "Exit code 1");
@@ -216,11 +229,20 @@ fn subagent_turns_nest_under_their_agent_call_recursively() {
     let t = turns(&recs);
     assert_eq!(t.len(), 2, "no sub-agent turn at the top level");
     assert!(t.iter().all(|t| t.get("parentTaskId").is_none()));
+    // Every task event found its run on the Agent call: no run is left over as a notice.
+    assert!(
+        recs.iter().all(|r| r["notice"]["kind"] != "subagent"),
+        "{recs:#?}"
+    );
     let agent = calls(t[0])[0];
     let sub = &agent["subagent"];
     assert_eq!(sub["taskId"], "task-a");
     assert_eq!(sub["status"], "completed");
     assert_eq!(sub["usage"]["toolUses"], 2);
+    assert_eq!(
+        sub["summary"], "The repo has 12 Rust files.",
+        "the task_notification's summary"
+    );
     let inner = sub["transcript"].as_array().unwrap();
     assert_eq!(inner[0]["origin"]["kind"], "subagent-prompt");
     assert_eq!(inner[0]["origin"]["parentToolCallId"], "toolu_agent");
@@ -345,6 +367,12 @@ fn session_is_refreshed_only_when_it_changes_and_notices_keep_their_order() {
     assert_eq!(hook["output"], "ready\n");
     assert_eq!(hook["exitCode"], 0);
     let notice = |kind: &str| &recs.iter().find(|r| r["notice"]["kind"] == kind).unwrap()["notice"];
+    let limit = notice("rate-limit");
+    assert_eq!(limit["status"], "allowed_warning");
+    assert_eq!(
+        limit["info"]["utilization"], 0.9,
+        "rate_limit_info kept whole"
+    );
     let retry = notice("api-retry");
     assert_eq!(
         (&retry["attempt"], &retry["max"], &retry["delayMs"]),

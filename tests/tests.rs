@@ -134,6 +134,7 @@ mod conformance_doc;
 mod conformance_repro;
 // Claude wire fields and blocks the design names, kept and typed; --include-raw.
 mod conformance_fields;
+mod conformance_rows;
 // Claude system-line fields that reached no output: init's output style and key source, files' time.
 mod conformance_unread;
 // No quadratic path: a 4x larger input takes well under 16x the time (issue 14 point 2).

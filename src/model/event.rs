@@ -138,11 +138,14 @@ pub(crate) enum EventKind {
     /// Not something the input says: `--to events` does not write it.
     #[serde(skip)]
     ToolUnanswered { tool_call_id: String },
-    /// A tool reported that it is still running. Display only.
+    /// A tool reported that it is still running. Display only. `thread` is the sub-agent thread
+    /// the call runs in (`None`: the main thread), `task_id` the background task it reports for.
     ToolProgress {
+        thread: Thread,
         tool_call_id: String,
         tool_name: String,
         elapsed_seconds: f64,
+        task_id: Option<String>,
     },
     /// A sub-agent (or background task) started.
     SubtaskStarted {

@@ -122,12 +122,14 @@ impl StreamJson {
             "result" => emit(EventKind::notice(result_notice(&v, &mut self.costs))),
             "stream_event" => self.stream_event(&v, &mut emit),
             "tool_progress" => emit(EventKind::ToolProgress {
+                thread: parent_tool_use_id(&v),
                 tool_call_id: string(&v, "tool_use_id"),
                 tool_name: string(&v, "tool_name"),
                 elapsed_seconds: v
                     .get("elapsed_time_seconds")
                     .and_then(Value::as_f64)
                     .unwrap_or(0.0),
+                task_id: opt_string(&v, "task_id"),
             }),
             "tool_use_summary" => emit(info(
                 &v,

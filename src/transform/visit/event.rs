@@ -172,13 +172,17 @@ fn walk_call_event<V: VisitMut + ?Sized>(v: &mut V, kind: &mut EventKind) {
         }
         EventKind::ToolUnanswered { tool_call_id } => id(v, IdKind::Call, tool_call_id),
         EventKind::ToolProgress {
+            thread,
             tool_call_id,
             tool_name,
             elapsed_seconds,
+            task_id,
         } => {
+            opt_id(v, IdKind::Call, thread);
             id(v, IdKind::Call, tool_call_id);
             v.text(tool_name);
             v.seconds(elapsed_seconds);
+            opt_id(v, IdKind::Task, task_id);
         }
         EventKind::SubtaskUpdated {
             task_id,
