@@ -44,42 +44,6 @@ pub(crate) const KNOWN_VIEW_LOSSES: &[(&str, &str, &str, &str)] = &[
         "script links made inert on purpose",
     ),
     (
-        "persisted-output/5e55a0e1-0000-4000-8000-000000000011.jsonl",
-        "html",
-        "Output too large",
-        "the <persisted-output> notice (\"Output too large … saved to\") replaced by the saved output",
-    ),
-    (
-        "persisted-output/5e55a0e1-0000-4000-8000-000000000011.jsonl",
-        "md --full",
-        "<persisted-output>",
-        "the <persisted-output> notice (\"Output too large … saved to\") replaced by the saved output",
-    ),
-    (
-        "persisted-output/5e55a0e1-0000-4000-8000-000000000011.jsonl",
-        "text --full",
-        "<persisted-output>",
-        "the <persisted-output> notice (\"Output too large … saved to\") replaced by the saved output",
-    ),
-    (
-        "persisted-output-nested/5e55a0e1-0000-4000-8000-000000000013.jsonl",
-        "html",
-        "Output too large",
-        "the <persisted-output> notice (\"Output too large … saved to\") replaced by the saved output",
-    ),
-    (
-        "persisted-output-nested/5e55a0e1-0000-4000-8000-000000000013.jsonl",
-        "md --full",
-        "<persisted-output>",
-        "the <persisted-output> notice (\"Output too large … saved to\") replaced by the saved output",
-    ),
-    (
-        "persisted-output-nested/5e55a0e1-0000-4000-8000-000000000013.jsonl",
-        "text --full",
-        "<persisted-output>",
-        "the <persisted-output> notice (\"Output too large … saved to\") replaced by the saved output",
-    ),
-    (
         "claude-session/replayed-result.jsonl",
         "html",
         "tool output lost",

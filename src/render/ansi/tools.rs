@@ -200,6 +200,7 @@ impl View {
             }
             ToolState::Error => {
                 // Said in words, not only in red: a log or a pipe has no colour.
+                self.persisted_preview(&mut w, call);
                 let msg = call.error_text.as_deref().unwrap_or(&out_text);
                 let msg = if msg.trim().is_empty() {
                     "Error".to_owned()
@@ -233,7 +234,24 @@ impl View {
         lines
     }
 
+    /// The preview the model read of an output the harness saved to a file, above the saved
+    /// output: whole with `--full`, else one line that says it is there.
+    fn persisted_preview(&self, w: &mut Wrapper, call: &ToolCall) {
+        let Some(preview) = &call.facts.persisted_preview else {
+            return;
+        };
+        if !self.full {
+            let cut = "… the model read only a preview of this output (--full shows it)";
+            w.raw_line(cut, self.pal.dim);
+            return;
+        }
+        w.raw_line(&format!("{}:", summary::PERSISTED_PREVIEW), self.pal.dim);
+        self.capped(w, preview, self.pal.dim, usize::MAX);
+        w.raw_line(&format!("{}:", summary::SAVED_OUTPUT), self.pal.dim);
+    }
+
     fn success(&self, w: &mut Wrapper, call: &ToolCall, out_text: &str) {
+        self.persisted_preview(w, call);
         match call.kind.input_shape() {
             InputShape::FileChange(change) => {
                 self.file_change(w, &change);
