@@ -44,42 +44,6 @@ pub(crate) const KNOWN_VIEW_LOSSES: &[(&str, &str, &str, &str)] = &[
         "script links made inert on purpose",
     ),
     (
-        "claude-session/replayed-result.jsonl",
-        "html",
-        "tool output lost",
-        "a replayed second result of a call is not shown",
-    ),
-    (
-        "claude-session/replayed-result.jsonl",
-        "md --full",
-        "tool output lost",
-        "a replayed second result of a call is not shown",
-    ),
-    (
-        "claude-session/replayed-result.jsonl",
-        "text --full",
-        "tool output lost",
-        "a replayed second result of a call is not shown",
-    ),
-    (
-        "fold-replayed-result.jsonl",
-        "html",
-        "tool output lost",
-        "a replayed second result of a call is not shown",
-    ),
-    (
-        "fold-replayed-result.jsonl",
-        "md --full",
-        "tool output lost",
-        "a replayed second result of a call is not shown",
-    ),
-    (
-        "fold-replayed-result.jsonl",
-        "text --full",
-        "tool output lost",
-        "a replayed second result of a call is not shown",
-    ),
-    (
         "fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl",
         "text --full",
         "? Would you like",

@@ -145,3 +145,5 @@ mod jobs;
 // Kinds outside the design's closed unions: data parts, notices naming a system subtype,
 // result subtypes as they came, in every view.
 mod escape_hatches;
+// A replayed second result of a call: kept beside the call's own when it differs, once when not.
+mod replayed_results;

@@ -176,6 +176,7 @@ impl QwenChat {
                         sidecar: display.map(|d| Details::from(json!({ "resultDisplay": d }))),
                         facts: crate::model::transcript::ResultFacts::default(),
                         server_run: false,
+                        replay: false,
                         timestamp: ts.clone(),
                     });
                 }

@@ -307,6 +307,19 @@ impl View {
         }
     }
 
+    /// The output of a result the fold gave to no call (a replayed result that differs from its
+    /// call's), under `⎿` as a call's output is, shortened unless `--full`.
+    pub(super) fn loose_output(&self, output: &serde_json::Value, depth: usize) -> Vec<Line> {
+        let mut w = self.result_wrapper(depth);
+        let text = output_text(output, NonText::Mark);
+        if text.trim().is_empty() {
+            w.raw_line("(no output)", self.pal.dim);
+        } else {
+            self.capped(&mut w, &text, self.pal.result, RESULT_LINES);
+        }
+        w.finish()
+    }
+
     /// A file edit or write as a coloured diff under a head saying what changed, shortened
     /// unless `--full`.
     fn file_change(&self, w: &mut Wrapper, change: &FileChange<'_>) {

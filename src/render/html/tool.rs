@@ -420,7 +420,12 @@ fn push_code_lines(h: &mut Html, text: &str, hl: &mut Highlighter, numbered: boo
 }
 
 /// A normalized tool output: a string, an array of text / file parts, or any JSON.
-fn push_output(h: &mut Html, output: &Value, class: &'static str, lang: Option<&'static Language>) {
+pub(crate) fn push_output(
+    h: &mut Html,
+    output: &Value,
+    class: &'static str,
+    lang: Option<&'static Language>,
+) {
     match output {
         Value::Null => {}
         Value::String(s) if s.is_empty() => {
