@@ -7,13 +7,6 @@
 /// An empty suffix matches every file.
 pub(crate) const KNOWN_VIEW_LOSSES: &[(&str, &str, &str, &str)] = &[
     (
-        "",
-        "text",
-        "pieces cut without saying so",
-        "the default text view draws an edit's or todo's reply as its diff or checklist and a \
-         sub-agent's run as its last calls, and does not say the reply is behind --full",
-    ),
-    (
         "samples/hostile.jsonl",
         "html",
         "lost",

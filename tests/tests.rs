@@ -147,3 +147,5 @@ mod jobs;
 mod escape_hatches;
 // A replayed second result of a call: kept beside the call's own when it differs, once when not.
 mod replayed_results;
+// The default text view says where it leaves a tool's words out.
+mod default_view_cuts;

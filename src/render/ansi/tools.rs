@@ -285,7 +285,10 @@ impl View {
                     .facts
                     .lines_read
                     .unwrap_or_else(|| out_text.lines().count() as u64);
-                w.raw_line(&format!("Read {}", count(n, "line")), Style::new());
+                w.raw_runs(&[
+                    (Style::new(), format!("Read {}", count(n, "line"))),
+                    (self.pal.dim, format!(" … --full shows {}", them(n))),
+                ]);
                 return;
             }
             // Drawn as their output below.
@@ -357,12 +360,24 @@ impl View {
         }
     }
 
-    /// With `--full`, the tool's own words under a call drawn from its input (an edit's diff, a
-    /// todo checklist, a plan, a structured output), dimmed: `--full` promises every tool output whole, and the tool's
-    /// reply ("The file … has been updated", "User has approved your plan") is one.
+    /// The tool's own words under a call drawn from its input (an edit's diff, a todo
+    /// checklist, a plan, a structured output), dimmed: `--full` promises every tool output
+    /// whole, and the tool's reply ("The file … has been updated", "User has approved your
+    /// plan") is one. Without `--full`, one line says it is there.
     fn full_result(&self, w: &mut Wrapper, out_text: &str) {
-        if self.full && !out_text.trim().is_empty() {
+        if out_text.trim().is_empty() {
+            return;
+        }
+        if self.full {
             self.capped(w, out_text, self.pal.dim, usize::MAX);
+        } else {
+            let n = out_text.trim_end_matches('\n').split('\n').count() as u64;
+            let note = format!(
+                "… +{} of reply (--full shows {})",
+                count(n, "line"),
+                them(n)
+            );
+            w.raw_line(&note, self.pal.dim);
         }
     }
 
@@ -502,6 +517,14 @@ impl View {
                 style,
             );
         }
+        // The calls' outputs and the sub-agent's words are in its transcript.
+        if skipped == 0 && !rec.transcript.is_empty() {
+            let turns = count(rec.transcript.len(), "turn");
+            w.raw_line(
+                &format!("… its transcript, {turns} (--full shows it)"),
+                self.pal.dim,
+            );
+        }
         w.finish()
     }
 
@@ -552,6 +575,11 @@ impl View {
         w.words(text, self.pal.dim, None);
         w.finish()
     }
+}
+
+/// The pronoun for `n` lines a note says `--full` shows.
+fn them(n: u64) -> &'static str {
+    if n == 1 { "it" } else { "them" }
 }
 
 /// The line that stands for what the default view leaves out of a long output or diff: how much,
