@@ -310,8 +310,9 @@ impl View {
         }
     }
 
-    /// The output of a result the fold gave to no call (a replayed result that differs from its
-    /// call's), under `⎿` as a call's output is, shortened unless `--full`.
+    /// The output of a result the fold gave to no call (a second or replayed result that differs
+    /// from its call's, a late one, one whose call is not in the input), under `⎿` as a call's
+    /// output is, shortened unless `--full`.
     pub(super) fn loose_output(&self, output: &serde_json::Value, depth: usize) -> Vec<Line> {
         let mut w = self.result_wrapper(depth);
         let text = output_text(output, NonText::Mark);
