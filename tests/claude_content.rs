@@ -144,7 +144,7 @@ fn a_replayed_error_result_does_not_undo_a_success() {
 }
 
 // Point 8: a replayed result (`isReplay`) whose call was already written with its first result
-// (a saved session: the turn is final before the replay row) is said to be a second result for
+// (a saved session: the turn is final before the replay row) is said to be a replayed result for
 // that call, never "a call that is not in the input", in every output; its output stays visible.
 #[test]
 fn a_replayed_result_after_its_call_was_written_is_a_second_result() {
@@ -158,8 +158,12 @@ fn a_replayed_result_after_its_call_was_written_is_a_second_result() {
         // HTML writes notices as sentences (capitalised).
         assert!(
             out.to_lowercase().contains(&format!(
-                "a second result for the finished call {id} (line 4)"
+                "a replayed result for the finished call {id} (line 4)"
             )),
+            "--to {to}:\n{out}"
+        );
+        assert!(
+            out.contains("Request interrupted by user for tool use"),
             "--to {to}:\n{out}"
         );
         assert!(!out.contains("not in the input"), "--to {to}:\n{out}");

@@ -4,7 +4,9 @@
 
 use serde_json::Value;
 
-use crate::util::{corpus, fold_quiet as fold, json_lines, sample, scribe, scribe_jsonl};
+use crate::util::{
+    converted, corpus, fold_quiet as fold, json_lines, sample, scribe, scribe_jsonl,
+};
 
 fn session_record(recs: &[Value]) -> &Value {
     recs.iter()
@@ -110,6 +112,55 @@ fn the_full_tool_output_beside_the_session_replaces_the_preview() {
     assert!(output.contains("line 300: build step 300 ok"), "{output}");
     assert!(!output.contains("persisted-output"), "{output}");
     assert_eq!(call["state"], "success");
+}
+
+/// A saved output replaces the preview, but the preview is what the model read: every view shows
+/// it as written (the notice frame and its preview lines) beside the saved output, the JSONL
+/// keeps it in the call's facts, and the default text view says in one line that it is there.
+#[test]
+fn the_preview_the_model_read_of_a_saved_output_is_shown_beside_it() {
+    let path = sample("claude-session/persisted-output/5e55a0e1-0000-4000-8000-000000000011.jsonl");
+    let frame = [
+        "<persisted-output>",
+        "Output too large (8.1KB). Full output saved to:",
+        "Preview (first 2KB):",
+        "</persisted-output>",
+    ];
+    let views: [&[&str]; 3] = [
+        &[
+            "--to", "text", "--full", "--color", "never", "--width", "400",
+        ],
+        &["--to", "md", "--full"],
+        &["--to", "html"],
+    ];
+    for args in views {
+        let out = converted(&path, args);
+        // Markdown and HTML write the tag's brackets as entities outside code.
+        let out = out.replace("&lt;", "<").replace("&gt;", ">");
+        for line in frame {
+            assert!(out.contains(line), "{args:?} lacks {line:?}");
+        }
+        assert!(out.contains("What the model read"), "{args:?}");
+        assert!(out.contains("line 300: build step 300 ok"), "{args:?}");
+    }
+    let text = converted(&path, &["--to", "text", "--color", "never"]);
+    assert!(
+        text.contains("… the model read only a preview of this output (--full shows it)"),
+        "{text}"
+    );
+    assert!(!text.contains("Output too large"), "{text}");
+    let recs = fold(&path);
+    let call = recs
+        .iter()
+        .filter(|r| r["kind"] == "turn")
+        .flat_map(|t| t["parts"].as_array().unwrap())
+        .find_map(|p| p.get("call"))
+        .unwrap();
+    let preview = call["facts"]["persistedPreview"].as_str().unwrap();
+    assert!(
+        preview.starts_with("<persisted-output>\nOutput too large"),
+        "{preview}"
+    );
 }
 
 // 2.0.52's layout: the full output in the project's `tool-results/<tool>-<ms>/result.txt`,

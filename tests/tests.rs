@@ -146,3 +146,7 @@ mod jobs;
 // Kinds outside the design's closed unions: data parts, notices naming a system subtype,
 // result subtypes as they came, in every view.
 mod escape_hatches;
+// A replayed second result of a call: kept beside the call's own when it differs, once when not.
+mod replayed_results;
+// The default text view says where it leaves a tool's words out.
+mod default_view_cuts;

@@ -10,7 +10,8 @@
 use serde_json::Value;
 
 use crate::model::event::{EventKind, Thread};
-use crate::model::session::{Level, SystemNotice};
+use crate::model::recent::fingerprint;
+use crate::model::session::{Level, RESULT_SOURCE, SystemNotice};
 use crate::model::transcript::{CallResult, Part, ToolCall, ToolState, TranscriptItem};
 
 use super::Folder;
@@ -29,8 +30,10 @@ pub(super) enum CallSlot {
         /// need not wait for its end.
         unanswered: bool,
     },
-    /// Written with its turn (or moved into a sub-agent record), finished or not.
-    Written { finished: bool },
+    /// Written with its turn (or moved into a sub-agent record), finished or not, with a
+    /// fingerprint of its output ([`output_fingerprint`]): a result that repeats it is not
+    /// shown again.
+    Written { finished: bool, output: u64 },
 }
 
 impl Folder {
@@ -48,6 +51,7 @@ impl Folder {
             sidecar,
             facts,
             server_run,
+            replay,
             timestamp: at,
         } = event
         else {
@@ -71,13 +75,19 @@ impl Folder {
         {
             extend_turn(t, at.clone());
         }
+        let second = SecondResult {
+            id: &id,
+            line,
+            replay,
+        };
         let Some(call) = self.find_call(&id) else {
-            let notice = self.unmatched_result(&id, line, result.output);
-            self.ready(notice);
+            if let Some(notice) = self.unmatched_result(second, result.output) {
+                self.ready(notice);
+            }
             return;
         };
         if call.state.is_terminal() {
-            if let Some(notice) = repeat_result(call, &id, line, result) {
+            if let Some(notice) = repeat_result(call, second, result) {
                 self.ready(notice);
             }
             return;
@@ -92,12 +102,23 @@ impl Folder {
     }
 
     /// A result no open call takes, kept and said for what it is: a repeat (a replay) for a
-    /// call already written with its result, a late result for a call written unfinished, or a
-    /// result whose call is not in the input.
-    fn unmatched_result(&self, id: &str, line: u64, output: Value) -> TranscriptItem {
+    /// call already written with its result (nothing when it repeats that result), a late
+    /// result for a call written unfinished, or a result whose call is not in the input.
+    fn unmatched_result(&self, second: SecondResult<'_>, output: Value) -> Option<TranscriptItem> {
+        let SecondResult { id, line, .. } = second;
         let (level, text) = match self.slot_of(id) {
-            Some(CallSlot::Written { finished: true }) => (Level::Info, second_result(id, line)),
-            Some(CallSlot::Written { finished: false }) => (
+            Some(CallSlot::Written {
+                finished: true,
+                output: kept,
+            }) => {
+                if output_fingerprint(Some(&output)) == kept {
+                    return None;
+                }
+                (Level::Info, second.words())
+            }
+            Some(CallSlot::Written {
+                finished: false, ..
+            }) => (
                 Level::Warning,
                 format!(
                     "a result for the call {id} (line {line}) that came after its turn was written"
@@ -108,12 +129,12 @@ impl Folder {
                 format!("result for a tool call that is not in the input ({id}, line {line})"),
             ),
         };
-        TranscriptItem::Notice(Box::new(SystemNotice::Info {
-            source: "tool_result".into(),
+        Some(TranscriptItem::Notice(Box::new(SystemNotice::Info {
+            source: RESULT_SOURCE.into(),
             level,
             text,
             data: output,
-        }))
+        })))
     }
 
     /// `ToolUpdate`: a call changed state without finishing (approval asked, approved, still
@@ -203,7 +224,7 @@ impl Folder {
             None => self
                 .written_calls
                 .get(id)
-                .map(|&finished| CallSlot::Written { finished }),
+                .map(|&(finished, output)| CallSlot::Written { finished, output }),
         }
     }
 
@@ -247,13 +268,12 @@ fn call_of_mut(part: &mut Part) -> Option<&mut ToolCall> {
     }
 }
 
-/// A second result for the finished call `call` (a replay): it adds what was missing and
-/// changes nothing else. An output that differs from the call's is kept beside it, in the
-/// notice returned.
+/// A second result for the finished call `call`: it adds what was missing and changes nothing
+/// else. An output that differs from the call's is kept beside it, in the notice returned (one
+/// that repeats it, nothing).
 fn repeat_result(
     call: &mut ToolCall,
-    id: &str,
-    line: u64,
+    second: SecondResult<'_>,
     result: CallResult,
 ) -> Option<TranscriptItem> {
     let CallResult {
@@ -276,14 +296,37 @@ fn repeat_result(
         return None;
     }
     Some(TranscriptItem::Notice(Box::new(SystemNotice::Info {
-        source: "tool_result".into(),
+        source: RESULT_SOURCE.into(),
         level: Level::Info,
-        text: second_result(id, line),
+        text: second.words(),
         data: output,
     })))
 }
 
-/// What a notice says of a second result for a finished call, which left the call as it was.
-fn second_result(id: &str, line: u64) -> String {
-    format!("a second result for the finished call {id} (line {line}) left it as it was")
+/// A result that came for a call already finished: its call, its line, and whether its line
+/// plays back a message already sent (a replay).
+#[derive(Clone, Copy)]
+struct SecondResult<'a> {
+    id: &'a str,
+    line: u64,
+    replay: bool,
+}
+
+impl SecondResult<'_> {
+    /// What its notice says: a replay, or a second result, that left the call as it was.
+    fn words(self) -> String {
+        let SecondResult { id, line, replay } = self;
+        let what = if replay { "a replayed" } else { "a second" };
+        format!("{what} result for the finished call {id} (line {line}) left it as it was")
+    }
+}
+
+/// A fingerprint of a call's output, remembered once the call is written: a later result with
+/// the same output is a repeat, not shown again.
+pub(super) fn output_fingerprint(output: Option<&Value>) -> u64 {
+    match output {
+        Some(Value::String(s)) => fingerprint(s),
+        Some(v) => fingerprint(&v.to_string()),
+        None => 0,
+    }
 }

@@ -16,7 +16,7 @@
 //! queue           top-level items not yet written, in input order             pending.rs
 //! open_message    per thread, the assistant message still taking blocks       turns.rs
 //! call_thread     where each open call sits: thread, turn, index in the turn  calls.rs
-//! written_calls   fingerprints of written calls, and whether they had ended   calls.rs
+//! written_calls   fingerprints of written calls: ended or not, their output   calls.rs
 //! subthreads      per Agent call, its sub-agent run: record and turns         subagents.rs
 //! task_call       task id → the Agent call that owns it                       subagents.rs
 //! written_runs    fingerprints of calls written with their run                subagents.rs
@@ -153,11 +153,12 @@ pub(crate) struct Folder {
     /// Calls whose sub-agent record was already written with them: a task event that comes
     /// later is a notice, not a second (phantom) record. One fingerprint per sub-agent run.
     written_runs: Recent<()>,
-    /// Calls already written, by the fingerprint of their id (`model::recent`), and whether
-    /// they were finished then: a later result is told apart from one whose call is not in the
-    /// input. The most recent 28 672 (`Recent::CAPACITY`), as fingerprints: a million calls need
-    /// no more memory than that.
-    written_calls: Recent<bool>,
+    /// Calls already written, by the fingerprint of their id (`model::recent`), whether they
+    /// were finished then and a fingerprint of their output: a later result is told apart from
+    /// one whose call is not in the input, and one that repeats the output is not shown again.
+    /// The most recent 28 672 (`Recent::CAPACITY`), as fingerprints: a million calls need no
+    /// more memory than that.
+    written_calls: Recent<(bool, u64)>,
     /// Per thread, the assistant message still taking content-block frames.
     open_message: HashMap<Thread, String>,
     /// Skill calls whose result arrived and whose body may follow, in result order (parallel

@@ -328,7 +328,9 @@ impl Folder {
         let id = call.tool_call_id.clone();
         // A written call leaves the index of open calls; only its fingerprint stays.
         if self.call_thread.remove(&id).is_some() {
-            self.written_calls.insert(&id, call.state.is_terminal());
+            let output = super::calls::output_fingerprint(call.output.as_ref());
+            self.written_calls
+                .insert(&id, (call.state.is_terminal(), output));
         }
         let SubThread {
             mut record,

@@ -92,8 +92,9 @@ pub(crate) fn record(line: &str) -> Result<Option<TranscriptItem>, String> {
 /// gets one from its name and input (Claude Code's tool names, then the input's shape); a call
 /// written before calls had `facts` gets them from its sidecar (Claude Code's result details,
 /// which those renderers read), and one written before facts had a `durationMs` gets the
-/// duration the page read from the sidecar ([`duration_in_sidecar`]); a tool reference written
-/// before data parts had a `summary` gets the tool it names.
+/// duration the page read from the sidecar ([`duration_in_sidecar`]) and one written before
+/// facts had a `persistedPreview` the preview the session's reader kept there; a tool reference
+/// written before data parts had a `summary` gets the tool it names.
 fn add_missing_fields(v: &mut Value) {
     match v {
         Value::Object(o) => {
@@ -111,14 +112,30 @@ fn add_missing_fields(v: &mut Value) {
                     o.insert("facts".into(), f);
                 }
             }
-            if o.contains_key("toolCallId")
-                && o.contains_key("caller")
-                && let Some(ms) = o.get("sidecar").and_then(duration_in_sidecar)
-                && let Value::Object(facts) = o
-                    .entry("facts")
-                    .or_insert_with(|| Value::Object(serde_json::Map::new()))
-            {
-                facts.entry("durationMs").or_insert(Value::from(ms));
+            if o.contains_key("toolCallId") && o.contains_key("caller") {
+                let sidecar = o.get("sidecar");
+                let from_sidecar = [
+                    (
+                        "durationMs",
+                        sidecar.and_then(duration_in_sidecar).map(Value::from),
+                    ),
+                    (
+                        "persistedPreview",
+                        sidecar
+                            .and_then(|s| s.get("persistedPreview"))
+                            .filter(|p| p.is_string())
+                            .cloned(),
+                    ),
+                ];
+                for (key, value) in from_sidecar {
+                    if let Some(value) = value
+                        && let Value::Object(facts) = o
+                            .entry("facts")
+                            .or_insert_with(|| Value::Object(serde_json::Map::new()))
+                    {
+                        facts.entry(key).or_insert(value);
+                    }
+                }
             }
             if o.get("type").and_then(Value::as_str) == Some("data")
                 && o.get("name").and_then(Value::as_str) == Some("tool_reference")
@@ -208,6 +225,23 @@ mod tests {
             call.output.as_ref().and_then(|o| o.pointer("/0/summary")),
             Some(&Value::from("T"))
         );
+    }
+
+    /// A call written before facts had a `persistedPreview` gets the one its sidecar kept.
+    #[test]
+    fn older_calls_get_the_preview_the_model_read() {
+        let turn = r#"{"kind":"turn","id":"t","role":"assistant","origin":{"kind":"model"},"parts":[{"type":"tool-call","call":{"toolCallId":"c","name":"Bash","caller":"model","state":"success","input":{},"output":"all","sidecar":{"persistedPreview":"<persisted-output>p</persisted-output>"},"facts":{"durationMs":3}}}]}"#;
+        let Ok(Some(TranscriptItem::Turn(t))) = record(turn) else {
+            panic!("a turn");
+        };
+        let crate::model::transcript::Part::ToolCall { call } = &t.parts[0] else {
+            panic!("a call");
+        };
+        assert_eq!(
+            call.facts.persisted_preview.as_deref(),
+            Some("<persisted-output>p</persisted-output>")
+        );
+        assert_eq!(call.facts.duration_ms, Some(3));
     }
 
     /// A call written before facts had a duration gets the one the page read from its sidecar;

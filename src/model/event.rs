@@ -105,6 +105,10 @@ pub(crate) enum EventKind {
         /// back to the model in a new message, so it ends the one that called it.
         #[serde(skip_serializing_if = "std::ops::Not::not", default)]
         server_run: bool,
+        /// The line that brought the result plays back a message already sent (Claude's
+        /// `isReplay`): a second result for a finished call is then shown as a replay.
+        #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+        replay: bool,
         /// The time of the line that brought the result, when it carries one (the call's end).
         timestamp: Option<String>,
     },

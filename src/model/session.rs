@@ -78,6 +78,11 @@ pub(crate) enum Level {
     Error,
 }
 
+/// The `source` of the `Info` notices the fold writes for a tool result it gave to no call (a
+/// second result for a finished call, a late one, one whose call is not in the input): their
+/// `data` is that result's output, which the views show ([`SystemNotice::result_output`]).
+pub(crate) const RESULT_SOURCE: &str = "tool_result";
+
 /// A banner, toast or footer fact (§14 `SystemNotice`, widened with the kinds the current CLI
 /// sends). The long tail of rare system messages is `Info`, which keeps the whole payload.
 #[serde_with::skip_serializing_none]
@@ -211,4 +216,15 @@ pub(crate) enum SystemNotice {
         #[serde(skip_serializing_if = "Value::is_null", default)]
         data: Value,
     },
+}
+
+impl SystemNotice {
+    /// The tool output a notice carries for a reader: the output of a result the fold gave to no
+    /// call ([`RESULT_SOURCE`]), which the views show under the notice's words.
+    pub(crate) fn result_output(&self) -> Option<&Value> {
+        let SystemNotice::Info { source, data, .. } = self else {
+            return None;
+        };
+        (source == RESULT_SOURCE && !data.is_null()).then_some(data)
+    }
 }

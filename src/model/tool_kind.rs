@@ -384,6 +384,10 @@ pub(crate) struct ResultFacts {
     /// it (Codex's `exit_code`, or the `Exit code: N` / `Process exited with code N` line of
     /// its output, which stays in the output as it is).
     pub(crate) exit_code: Option<i64>,
+    /// What the model read in place of the output when the harness saved a large output to a
+    /// file: its notice and preview as written (Claude Code's `<persisted-output>` frame). The
+    /// output is then the saved file's text, and the views show both.
+    pub(crate) persisted_preview: Option<String>,
 }
 
 impl ResultFacts {

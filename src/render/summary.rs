@@ -130,6 +130,14 @@ pub(crate) fn status_word(status: SubagentStatus) -> &'static str {
     }
 }
 
+/// What the views say above the preview the model read of an output the harness saved to a file
+/// (`facts.persistedPreview`): the output they show below it is the saved file's text.
+pub(crate) const PERSISTED_PREVIEW: &str =
+    "What the model read (a preview; the harness saved the output to a file)";
+
+/// What the terminal view says between that preview and the saved output.
+pub(crate) const SAVED_OUTPUT: &str = "The saved output";
+
 /// True for a call that runs a sub-agent: the adapter said so, or the fold gave it one.
 pub(crate) fn is_agent_call(call: &ToolCall) -> bool {
     call.family() == ToolFamily::Agent

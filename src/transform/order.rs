@@ -210,6 +210,7 @@ mod tests {
                 error_text: None,
                 sidecar: None,
                 server_run: false,
+                replay: false,
                 facts: Default::default(),
                 timestamp: None,
             },

@@ -138,6 +138,7 @@ impl ClaudeMessages {
                         sidecar: None,
                         facts: crate::model::transcript::ResultFacts::default(),
                         server_run: true,
+                        replay: false,
                         timestamp: timestamp.clone(),
                     });
                     for part in hits {
@@ -315,6 +316,7 @@ impl ClaudeMessages {
                         sidecar: sc,
                         facts,
                         server_run: false,
+                        replay: row.is_replay.unwrap_or(false),
                         timestamp: timestamp.clone(),
                     });
                 }

@@ -31,6 +31,10 @@ struct FactFields<'a> {
     /// How long a sub-agent ran (an Agent call's result).
     #[serde(default, rename = "totalDurationMs")]
     total_duration_ms: U64,
+    /// The `<persisted-output>` preview the model read, which the session's reader put here
+    /// when it replaced the preview by the saved output.
+    #[serde(default, rename = "persistedPreview", borrow)]
+    persisted_preview: Str<'a>,
 }
 
 /// A read's `file`.
@@ -61,11 +65,12 @@ pub(crate) fn result_facts(details: &Details) -> ResultFacts {
     // The text is in the written form (`model::details`), where a key is written out quoted:
     // details that name no such field are not parsed. `urationMs"` ends both `"durationMs"` and
     // `"totalDurationMs"`: one scan for the two (each scan reads the whole details).
-    static NAMES: LazyLock<[memmem::Finder<'static>; 3]> = LazyLock::new(|| {
+    static NAMES: LazyLock<[memmem::Finder<'static>; 4]> = LazyLock::new(|| {
         [
             memmem::Finder::new(br#""file""#),
             memmem::Finder::new(br#""structuredPatch""#),
             memmem::Finder::new(br#"urationMs""#),
+            memmem::Finder::new(br#""persistedPreview""#),
         ]
     });
     let text = details.text().as_bytes();
@@ -81,6 +86,7 @@ pub(crate) fn result_facts(details: &Details) -> ResultFacts {
         duration_ms: f.duration_ms.0.or(f.total_duration_ms.0),
         // Claude Code's results state no exit code (a failed command is an error result).
         exit_code: None,
+        persisted_preview: f.persisted_preview.0.map(Cow::into_owned),
         hunks: f
             .patch
             .0

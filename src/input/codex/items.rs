@@ -107,6 +107,7 @@ impl Outcome {
             facts: super::tools::result_facts(self.sidecar.as_ref()),
             sidecar: self.sidecar.map(Details::from),
             server_run,
+            replay: false,
             timestamp,
         }
     }
@@ -245,6 +246,7 @@ impl Emitter {
                     sidecar: None,
                     facts: crate::model::transcript::ResultFacts::default(),
                     server_run: false,
+                    replay: false,
                     timestamp: None,
                 },
             ));
@@ -354,6 +356,7 @@ impl Emitter {
             sidecar: None,
             facts: crate::model::transcript::ResultFacts::default(),
             server_run: false,
+            replay: false,
             timestamp: at.timestamp.clone(),
         });
     }

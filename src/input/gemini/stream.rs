@@ -246,6 +246,7 @@ fn tool_result(v: &Value) -> EventKind {
         sidecar: error.map(|e| Details::from(json!({ "error": e }))),
         facts: crate::model::transcript::ResultFacts::default(),
         server_run: false,
+        replay: false,
         timestamp: opt_string(v, "timestamp"),
     }
 }

@@ -70,6 +70,7 @@ pub(super) fn tool_call(c: &Value) -> (ToolCall, Option<EventKind>) {
         sidecar: Some(Details::from(Value::Object(sidecar))),
         facts: crate::model::transcript::ResultFacts::default(),
         server_run: false,
+        replay: false,
         timestamp: None,
     };
     (call, Some(result))
@@ -105,6 +106,7 @@ pub(super) fn function_result(id: &str, fr: &Value) -> EventKind {
         sidecar: None,
         facts: crate::model::transcript::ResultFacts::default(),
         server_run: false,
+        replay: false,
         timestamp: None,
     }
 }

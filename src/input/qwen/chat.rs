@@ -172,6 +172,7 @@ impl QwenChat {
                         sidecar: display.map(|d| Details::from(json!({ "resultDisplay": d }))),
                         facts: crate::model::transcript::ResultFacts::default(),
                         server_run: false,
+                        replay: false,
                         timestamp: ts.clone(),
                     });
                 }

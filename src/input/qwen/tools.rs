@@ -365,6 +365,7 @@ impl Conversation {
             sidecar: Some(Details::from(rec.sidecar())),
             facts: crate::model::transcript::ResultFacts::default(),
             server_run: false,
+            replay: false,
             timestamp: None,
         });
         self.release(id);

@@ -363,6 +363,7 @@ impl Render for TextRenderer {
                 sidecar,
                 facts,
                 server_run: _,
+                replay: _,
                 timestamp: _,
             } => self.live_result(out, tool_call_id, || CallResult {
                 is_error: *is_error,

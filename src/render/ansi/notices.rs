@@ -9,8 +9,18 @@ use crate::render::figures::{count, seconds, thousands};
 use crate::render::{notice_text, summary};
 
 impl View {
-    /// A notice as a one-line note (nothing for the ones a reader does not need).
+    /// A notice as a one-line note (nothing for the ones a reader does not need), and under the
+    /// note of a result no call took, its output.
     pub(super) fn notice(&self, n: &SystemNotice, depth: usize) -> Vec<Line> {
+        let mut lines = self.notice_line(n, depth);
+        if let Some(output) = n.result_output().filter(|_| !lines.is_empty()) {
+            lines.extend(self.loose_output(output, depth));
+        }
+        lines
+    }
+
+    /// A notice's one-line note, or its block (a hook's output, an orphan sub-agent, a branch).
+    fn notice_line(&self, n: &SystemNotice, depth: usize) -> Vec<Line> {
         let pal = &self.pal;
         let (text, style) = match n {
             SystemNotice::RateLimit {

@@ -200,6 +200,7 @@ impl View {
             }
             ToolState::Error => {
                 // Said in words, not only in red: a log or a pipe has no colour.
+                self.persisted_preview(&mut w, call);
                 let msg = call.error_text.as_deref().unwrap_or(&out_text);
                 let msg = if msg.trim().is_empty() {
                     "Error".to_owned()
@@ -233,7 +234,24 @@ impl View {
         lines
     }
 
+    /// The preview the model read of an output the harness saved to a file, above the saved
+    /// output: whole with `--full`, else one line that says it is there.
+    fn persisted_preview(&self, w: &mut Wrapper, call: &ToolCall) {
+        let Some(preview) = &call.facts.persisted_preview else {
+            return;
+        };
+        if !self.full {
+            let cut = "… the model read only a preview of this output (--full shows it)";
+            w.raw_line(cut, self.pal.dim);
+            return;
+        }
+        w.raw_line(&format!("{}:", summary::PERSISTED_PREVIEW), self.pal.dim);
+        self.capped(w, preview, self.pal.dim, usize::MAX);
+        w.raw_line(&format!("{}:", summary::SAVED_OUTPUT), self.pal.dim);
+    }
+
     fn success(&self, w: &mut Wrapper, call: &ToolCall, out_text: &str) {
+        self.persisted_preview(w, call);
         match call.kind.input_shape() {
             InputShape::FileChange(change) => {
                 self.file_change(w, &change);
@@ -267,7 +285,10 @@ impl View {
                     .facts
                     .lines_read
                     .unwrap_or_else(|| out_text.lines().count() as u64);
-                w.raw_line(&format!("Read {}", count(n, "line")), Style::new());
+                w.raw_runs(&[
+                    (Style::new(), format!("Read {}", count(n, "line"))),
+                    (self.pal.dim, format!(" … --full shows {}", them(n))),
+                ]);
                 return;
             }
             // Drawn as their output below.
@@ -287,6 +308,20 @@ impl View {
                 self.capped(w, body, self.pal.dim, 10);
             }
         }
+    }
+
+    /// The output of a result the fold gave to no call (a second or replayed result that differs
+    /// from its call's, a late one, one whose call is not in the input), under `⎿` as a call's
+    /// output is, shortened unless `--full`.
+    pub(super) fn loose_output(&self, output: &serde_json::Value, depth: usize) -> Vec<Line> {
+        let mut w = self.result_wrapper(depth);
+        let text = output_text(output, NonText::Mark);
+        if text.trim().is_empty() {
+            w.raw_line("(no output)", self.pal.dim);
+        } else {
+            self.capped(&mut w, &text, self.pal.result, RESULT_LINES);
+        }
+        w.finish()
     }
 
     /// A file edit or write as a coloured diff under a head saying what changed, shortened
@@ -326,12 +361,24 @@ impl View {
         }
     }
 
-    /// With `--full`, the tool's own words under a call drawn from its input (an edit's diff, a
-    /// todo checklist, a plan, a structured output), dimmed: `--full` promises every tool output whole, and the tool's
-    /// reply ("The file … has been updated", "User has approved your plan") is one.
+    /// The tool's own words under a call drawn from its input (an edit's diff, a todo
+    /// checklist, a plan, a structured output), dimmed: `--full` promises every tool output
+    /// whole, and the tool's reply ("The file … has been updated", "User has approved your
+    /// plan") is one. Without `--full`, one line says it is there.
     fn full_result(&self, w: &mut Wrapper, out_text: &str) {
-        if self.full && !out_text.trim().is_empty() {
+        if out_text.trim().is_empty() {
+            return;
+        }
+        if self.full {
             self.capped(w, out_text, self.pal.dim, usize::MAX);
+        } else {
+            let n = out_text.trim_end_matches('\n').split('\n').count() as u64;
+            let note = format!(
+                "… +{} of reply (--full shows {})",
+                count(n, "line"),
+                them(n)
+            );
+            w.raw_line(&note, self.pal.dim);
         }
     }
 
@@ -471,6 +518,14 @@ impl View {
                 style,
             );
         }
+        // The calls' outputs and the sub-agent's words are in its transcript.
+        if skipped == 0 && !rec.transcript.is_empty() {
+            let turns = count(rec.transcript.len(), "turn");
+            w.raw_line(
+                &format!("… its transcript, {turns} (--full shows it)"),
+                self.pal.dim,
+            );
+        }
         w.finish()
     }
 
@@ -521,6 +576,11 @@ impl View {
         w.words(text, self.pal.dim, None);
         w.finish()
     }
+}
+
+/// The pronoun for `n` lines a note says `--full` shows.
+fn them(n: u64) -> &'static str {
+    if n == 1 { "it" } else { "them" }
 }
 
 /// The line that stands for what the default view leaves out of a long output or diff: how much,

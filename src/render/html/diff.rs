@@ -382,6 +382,7 @@ mod tests {
             }],
             duration_ms: None,
             exit_code: None,
+            persisted_preview: None,
         };
         let change = FileChange::new("f", Edit::Replace { old: "", new: "" });
         push_file_change(&mut h, &change, &facts);

@@ -246,7 +246,15 @@ pub(crate) fn push_notice(
             level,
             text,
             data: _,
-        } => push_info(h, source, *level, text),
+        } => {
+            push_info(h, source, *level, text);
+            // A result no call took: its output, folded under its words.
+            if let Some(output) = n.result_output() {
+                h.raw_trusted("<details class=\"loose-result\"><summary>output</summary>");
+                super::tool::push_output(h, output, "out", None);
+                h.raw_trusted("</details>");
+            }
+        }
     }
     h.raw_trusted("</div>\n");
 }

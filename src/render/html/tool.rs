@@ -329,10 +329,23 @@ fn push_result(h: &mut Html, call: &ToolCall, output_text: &str) {
             push_pre(h, "out err", e, None);
         }
     }
+    push_persisted_preview(h, call);
     // A file read's content is highlighted by the file's language.
     let lang = call.kind.read_file().and_then(scribe_highlight::language);
     if let Some(output) = &call.output {
         push_output(h, output, class, lang);
+    }
+}
+
+/// The preview the model read of an output the harness saved to a file, folded above the saved
+/// output the card shows.
+fn push_persisted_preview(h: &mut Html, call: &ToolCall) {
+    if let Some(preview) = &call.facts.persisted_preview {
+        h.raw_trusted("<details class=\"model-read\"><summary>")
+            .text(crate::render::summary::PERSISTED_PREVIEW)
+            .raw_trusted("</summary>");
+        push_pre(h, "out", preview, None);
+        h.raw_trusted("</details>");
     }
 }
 
@@ -407,7 +420,12 @@ fn push_code_lines(h: &mut Html, text: &str, hl: &mut Highlighter, numbered: boo
 }
 
 /// A normalized tool output: a string, an array of text / file parts, or any JSON.
-fn push_output(h: &mut Html, output: &Value, class: &'static str, lang: Option<&'static Language>) {
+pub(crate) fn push_output(
+    h: &mut Html,
+    output: &Value,
+    class: &'static str,
+    lang: Option<&'static Language>,
+) {
     match output {
         Value::Null => {}
         Value::String(s) if s.is_empty() => {

@@ -189,6 +189,11 @@ impl MarkdownRenderer {
         if let Some(d) = &call.denied {
             out.push_str(&format!("**Denied:** {}\n\n", inline(d)));
         }
+        if let Some(preview) = &call.facts.persisted_preview {
+            // The preview the model read, then the saved output as the result.
+            out.push_str(&format!("**{}:**\n\n", summary::PERSISTED_PREVIEW));
+            self.output(out, &strip(preview));
+        }
         match call.state {
             ToolState::Error | ToolState::ApprovalDenied => {
                 let text = call

@@ -5,6 +5,8 @@
 use super::MarkdownRenderer;
 use super::escape::{fenced, inline};
 use crate::model::session::{HookStatus, Level, SystemNotice};
+use crate::model::transcript::{NonText, output_text};
+use crate::render::sgr::strip;
 use crate::render::{notice_text, summary};
 
 impl MarkdownRenderer {
@@ -130,5 +132,9 @@ impl MarkdownRenderer {
             },
         };
         out.push_str(&format!("*{}*\n\n", inline(&text)));
+        // A result no call took: its output under its words.
+        if let Some(output) = n.result_output() {
+            self.output(out, &strip(&output_text(output, NonText::Mark)));
+        }
     }
 }

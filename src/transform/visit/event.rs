@@ -133,6 +133,7 @@ fn walk_call_event<V: VisitMut + ?Sized>(v: &mut V, kind: &mut EventKind) {
             sidecar,
             facts,
             server_run: _,
+            replay: _,
             timestamp,
         } => {
             opt_id(v, IdKind::Call, thread);

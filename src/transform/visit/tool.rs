@@ -49,18 +49,21 @@ pub(super) fn walk_call<V: VisitMut + ?Sized>(v: &mut V, c: &mut ToolCall) {
     v.timestamp(ended_at);
 }
 
-/// The text of a result's facts (the lines of the diff an edit made) and its duration.
+/// The text of a result's facts (the lines of the diff an edit made, the preview the model read
+/// of a saved output) and its duration.
 pub(super) fn walk_facts<V: VisitMut + ?Sized>(v: &mut V, f: &mut ResultFacts) {
     let ResultFacts {
         lines_read: _,
         hunks,
         duration_ms,
         exit_code: _,
+        persisted_preview,
     } = f;
     for h in hunks {
         h.lines.iter_mut().for_each(|l| v.text(l));
     }
     v.duration(duration_ms);
+    opt_text(v, persisted_preview);
 }
 
 /// The strings a tool kind copied from the call's input (commands, paths, text, todo items).
