@@ -8,7 +8,7 @@
 //! it) costs several times the walk here, which copies what is already in the written form and
 //! decodes and escapes again only the strings with escapes.
 
-use crate::scan::{Refused, Scan, Scanner, decode_escape};
+use crate::scan::{Blocks, Refused, Scan, Scanner, decode_escape};
 use crate::write::{ESCAPE, put_escape, write, write_str};
 
 /// Objects with more keys than this are left to the caller's `Value` (so that the check for a
@@ -90,26 +90,29 @@ fn compact_value(
 /// Writes a string, whose text as written between its quotes the scanner checked, in the
 /// written form: what is not an escape, and an escape the writer writes the same way (`\n`,
 /// `\"`, …), is copied; a `\/` or `\u` escape is decoded, and its character written as the
-/// writer writes it. No string is decoded whole and escaped again.
+/// writer writes it. No string is decoded whole and escaped again, and its escapes are found a
+/// block at a time ([`Blocks`]).
 fn compact_string(raw: &str, out: &mut Vec<u8>) {
     let b = raw.as_bytes();
     out.reserve(b.len() + 2);
     out.push(b'"');
     // The first byte not yet written.
     let mut from = 0;
-    while let Some(n) = memchr::memchr(b'\\', &b[from..]) {
-        let at = from + n;
-        out.extend_from_slice(&b[from..at]);
-        if matches!(b.get(at + 1), Some(b'u' | b'/')) {
-            let (c, end) = decode_escape(b, at);
+    for block in Blocks::new(b, 0) {
+        let mut escaped = block.escaped;
+        while escaped != 0 {
+            let at = block.at + escaped.trailing_zeros() as usize;
+            escaped &= escaped - 1;
+            // Copied as it stands, or the trailing half of a pair decoded with its leading half.
+            if !matches!(b.get(at), Some(b'u' | b'/')) || at < from {
+                continue;
+            }
+            out.extend_from_slice(&b[from..at - 1]);
+            let (c, end) = decode_escape(b, at - 1);
             match u8::try_from(c) {
                 Ok(byte) if ESCAPE[byte as usize] != 0 => put_escape(out, byte),
                 _ => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
             }
-            from = end;
-        } else {
-            let end = (at + 2).min(b.len());
-            out.extend_from_slice(&b[at..end]);
             from = end;
         }
     }

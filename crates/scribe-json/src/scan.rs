@@ -27,6 +27,7 @@ mod wide;
 
 pub use de::Declined;
 pub(crate) use de::{CHECKED_TOKEN, fill_object};
+pub(crate) use wide::Blocks;
 
 /// serde_json's nesting limit: 127 arrays and objects inside each other (its depth counter
 /// starts at 128 and fails when it reaches 0).
@@ -197,46 +198,35 @@ impl<'a> Scanner<'a> {
 
     /// The next value, which must be a string: its text, borrowed when it has no escapes.
     ///
-    /// A string with escapes is checked and decoded in the same walk: its text is copied up to
-    /// each escape as the escape is found. Finding its end first ([`Scanner::raw_string`]) and
-    /// decoding it after would be two walks over every escape-dense tool output.
+    /// A string with escapes is checked and decoded in the same walk, a block at a time
+    /// ([`wide::decode`]): its text is copied up to each escape as the escape is found. Finding
+    /// its end first ([`Scanner::raw_string`]) and decoding it after would be two walks over
+    /// every escape-dense tool output.
     pub fn string(&mut self) -> Scan<Cow<'a, str>> {
         let start = match self.plain_or_first_escape()? {
             Ok(plain) => return Ok(Cow::Borrowed(plain)),
             Err(start) => start,
         };
-        let bytes = self.bytes();
         let mut out = String::with_capacity(2 * (self.at - start) + 64);
-        // The first byte of the string not yet in `out`.
-        let mut from = start;
-        loop {
-            // At a backslash.
-            let (c, end) = checked_escape(bytes, self.at).ok_or(Refused)?;
-            out.push_str(&self.text[from..self.at]);
-            out.push(c);
-            from = end;
-            self.at = end + quote_or_backslash(&bytes[end..]).ok_or(Refused)?;
-            if bytes[self.at] == b'"' {
-                out.push_str(&self.text[from..self.at]);
-                self.at += 1;
-                return Ok(Cow::Owned(out));
-            }
-        }
+        out.push_str(&self.text[start..self.at]);
+        let end = wide::decode(self.text, self.at, &mut out).ok_or(Refused)?;
+        self.at = end + 1;
+        Ok(Cow::Owned(out))
     }
 
     /// The next value, which must be a string: its text as written between the quotes, checked,
     /// and whether it has escapes.
     ///
     /// A string is looked at up to its first quote or backslash; past a backslash, the rest of
-    /// an escape-dense text is read a block at a time ([`wide`]), and only one with a `\u`
-    /// escape (or a fault) is stepped through escape by escape.
+    /// an escape-dense text is read a block at a time ([`wide`]), and only one with a fault is
+    /// stepped through escape by escape (which decides it).
     pub fn raw_string(&mut self) -> Scan<(&'a str, bool)> {
         let start = match self.plain_or_first_escape()? {
             Ok(plain) => return Ok((plain, false)),
             Err(start) => start,
         };
         let bytes = self.bytes();
-        if let Some(n) = wide::simple_string_end(&bytes[self.at..]) {
+        if let Some(n) = wide::string_end(&bytes[self.at..]) {
             let end = self.at + n;
             self.at = end + 1;
             return Ok((&self.text[start..end], true));
@@ -465,28 +455,6 @@ fn escape_end(bytes: &[u8], at: usize) -> Option<usize> {
         }
         _ => None,
     }
-}
-
-/// The character the escape at `at` (a backslash) stands for and where it ends, or `None` when
-/// [`escape_end`] refuses it. The escapes a log is full of (`\n`, `\"`, `\\`) are decoded here;
-/// the others as [`decode_escape`] decodes them.
-fn checked_escape(bytes: &[u8], at: usize) -> Option<(char, usize)> {
-    let simple = match bytes.get(at + 1)? {
-        b'n' => '\n',
-        b'"' => '"',
-        b'\\' => '\\',
-        b't' => '\t',
-        b'/' => '/',
-        b'r' => '\r',
-        b'b' => '\u{8}',
-        b'f' => '\u{c}',
-        b'u' => {
-            let end = escape_end(bytes, at)?;
-            return Some((decode_escape(bytes, at).0, end));
-        }
-        _ => return None,
-    };
-    Some((simple, at + 2))
 }
 
 /// The four hex digits at `at`, as a number.
