@@ -457,14 +457,29 @@ fn escape_end(bytes: &[u8], at: usize) -> Option<usize> {
     }
 }
 
-/// The four hex digits at `at`, as a number.
+/// The four hex digits at `at`, as a number: looked up in [`HEX`], one test for all four.
 fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
     let digits = bytes.get(at..at + 4)?;
-    digits.iter().try_fold(0u32, |n, &d| {
-        let v = (d as char).to_digit(16)?;
-        Some(n << 4 | v)
-    })
+    let [a, b, c, d] = [0, 1, 2, 3].map(|i| u32::from(HEX[digits[i] as usize]));
+    ((a | b | c | d) < 16).then_some(a << 12 | b << 8 | c << 4 | d)
 }
+
+/// Each byte's value as a hex digit, or 0xFF when it is not one.
+static HEX: [u8; 256] = {
+    let mut t = [0xFF; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        t[b'A' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
 
 /// The characters of a string checked by [`Scanner::raw_string`], its escapes decoded one at a
 /// time (for a reader that wants how a long text begins, not all of it).
