@@ -6,17 +6,10 @@
 //! or declines; a line it declines is read by serde_json afresh, so the verdict, the value and the
 //! diagnostic are serde_json's either way.
 
-use std::sync::LazyLock;
-
-use memchr::memmem;
 use serde::Deserialize;
 use serde_json::Value;
 
 use crate::scan::Scanner;
-
-/// The search for `}{` that [`glued_values`] runs on every line, set up once: setting up a
-/// substring search costs more than searching a line of a few kilobytes for it.
-static GLUE: LazyLock<memmem::Finder<'static>> = LazyLock::new(|| memmem::Finder::new(b"}{"));
 
 /// `text`, one JSON value with nothing but white space after it, as a `Value`: what
 /// `serde_json::from_str::<Value>(text)` gives, error included.
@@ -53,7 +46,7 @@ pub fn parse_next(text: &str) -> serde_json::Result<(Value, usize)> {
 /// input is made of cost one substring search. The line must be JSON values and white space only:
 /// a value followed by anything else is no such line (it stays the error `parse_line` gives it).
 pub fn glued_values(text: &str) -> Option<Vec<std::ops::Range<usize>>> {
-    GLUE.find(text.as_bytes())?;
+    memchr::memmem::find(text.as_bytes(), b"}{")?;
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<serde::de::IgnoredAny>();
     let mut ranges = Vec::new();
     let mut end = 0;

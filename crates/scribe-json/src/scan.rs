@@ -440,20 +440,32 @@ fn has_control_byte(bytes: &[u8]) -> bool {
 fn escape_end(bytes: &[u8], at: usize) -> Option<usize> {
     match bytes.get(at + 1)? {
         b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(at + 2),
-        b'u' => {
-            let n = hex4(bytes, at + 2)?;
-            match n {
-                0xDC00..=0xDFFF => None,
-                0xD800..=0xDBFF => {
-                    if bytes.get(at + 6..at + 8)? != b"\\u" {
-                        return None;
-                    }
-                    matches!(hex4(bytes, at + 8)?, 0xDC00..=0xDFFF).then_some(at + 12)
-                }
-                _ => Some(at + 6),
-            }
-        }
+        b'u' => unicode_escape(bytes, at).map(|(_, end)| end),
         _ => None,
+    }
+}
+
+/// The character of the `\u` escape at `at` (a backslash, then `u`) and where it ends (past the
+/// trailing half of a surrogate pair), or `None` when [`escape_end`] refuses it.
+fn unicode_escape(bytes: &[u8], at: usize) -> Option<(char, usize)> {
+    if bytes.get(at + 1) != Some(&b'u') {
+        return None;
+    }
+    let n = hex4(bytes, at + 2)?;
+    match n {
+        0xDC00..=0xDFFF => None,
+        0xD800..=0xDBFF => {
+            if bytes.get(at + 6..at + 8)? != b"\\u" {
+                return None;
+            }
+            let low = hex4(bytes, at + 8)?;
+            if !(0xDC00..=0xDFFF).contains(&low) {
+                return None;
+            }
+            let c = char::from_u32(0x1_0000 + ((n - 0xD800) << 10 | (low - 0xDC00)))?;
+            Some((c, at + 12))
+        }
+        _ => Some((char::from_u32(n)?, at + 6)),
     }
 }
 

@@ -60,19 +60,16 @@ impl<'b> Blocks<'b> {
 impl Iterator for Blocks<'_> {
     type Item = Block;
 
+    /// Inlined: the readers call it once a block, and it is short but for the masks.
+    #[inline(always)]
     fn next(&mut self) -> Option<Block> {
         loop {
             let at = self.next;
             let rest = self.bytes.get(at..).filter(|rest| !rest.is_empty())?;
-            let mut padded = [0u8; WIDE];
-            let block: &[u8; WIDE] = match rest.first_chunk::<WIDE>() {
-                Some(block) => block,
-                None => {
-                    padded[..rest.len()].copy_from_slice(rest);
-                    &padded
-                }
+            let (quotes, backslashes) = match rest.first_chunk::<WIDE>() {
+                Some(block) => masks(block),
+                None => masks_of_last(rest),
             };
-            let (quotes, backslashes) = masks(block);
             if !self.carry && quotes == 0 && backslashes == 0 {
                 // Plain text: the next quote or backslash is searched for many bytes at a time.
                 let past = at + WIDE.min(rest.len());
@@ -100,6 +97,14 @@ impl Iterator for Blocks<'_> {
             });
         }
     }
+}
+
+/// The masks of the last bytes of a text, fewer than a block, padded with zeros.
+#[inline(never)]
+fn masks_of_last(rest: &[u8]) -> (u64, u64) {
+    let mut padded = [0u8; WIDE];
+    padded[..rest.len()].copy_from_slice(rest);
+    masks(&padded)
 }
 
 /// Where the string whose text starts at `bytes[0]` ends (its closing quote), when every escape
@@ -183,8 +188,8 @@ pub(super) fn decode(text: &str, from: usize, out: &mut String) -> Option<usize>
             out.push_str(&text[copied..at - 1]);
             copied = match SHORT[letter(bytes, at) as usize] {
                 0 => {
-                    let end = super::escape_end(bytes, at - 1)?;
-                    out.push(super::decode_escape(bytes, at - 1).0);
+                    let (c, end) = super::unicode_escape(bytes, at - 1)?;
+                    out.push(c);
                     end
                 }
                 byte => {
@@ -368,6 +373,7 @@ mod tests {
             r#"\uZ041"#,
             "u",
             r#"\q"#,
+            r#"\x00e9"#,
             r#"""#,
             r#"\\\""#,
             r#"\\\\"#,
