@@ -27,7 +27,6 @@ mod wide;
 
 pub use de::Declined;
 pub(crate) use de::{CHECKED_TOKEN, fill_object};
-pub(crate) use wide::Blocks;
 
 /// serde_json's nesting limit: 127 arrays and objects inside each other (its depth counter
 /// starts at 128 and fails when it reaches 0).
@@ -247,6 +246,28 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// The next value, which must be a string: its text as written between the quotes, each of
+    /// its escapes handed to `escape` in the walk that checks it, as [`wide::walk_escapes`]
+    /// hands them (`escape` gets the text from the string's start to the line's end and where
+    /// in it the escape's backslash is, and says where the escape ends, or `None` to refuse
+    /// it). For a reader that rewrites some escapes as it goes ([`crate::compact`]).
+    pub(crate) fn string_escapes(
+        &mut self,
+        mut escape: impl FnMut(&'a str, usize) -> Option<usize>,
+    ) -> Scan<&'a str> {
+        let start = match self.plain_or_first_escape()? {
+            Ok(plain) => return Ok(plain),
+            Err(start) => start,
+        };
+        let rest = &self.text[start..];
+        let end = wide::walk_escapes(rest.as_bytes(), self.at - start, |backslash| {
+            escape(rest, backslash)
+        })
+        .ok_or(Refused)?;
+        self.at = start + end + 1;
+        Ok(&rest[..end])
+    }
+
     /// Takes a string's opening quote and looks up to its first quote or backslash: its text
     /// when it has no escapes (its closing quote taken too), else `Err` with where its text
     /// starts, the scanner at its first backslash. Always inlined: it is on the path of every
@@ -437,7 +458,7 @@ fn has_control_byte(bytes: &[u8]) -> bool {
 /// Where the escape at `at` (a backslash) ends, or `None` when it is not one a `Value` parse
 /// takes: an unknown escape, a short `\u`, a trailing surrogate alone, or a leading one not
 /// followed by a trailing one.
-fn escape_end(bytes: &[u8], at: usize) -> Option<usize> {
+pub(crate) fn escape_end(bytes: &[u8], at: usize) -> Option<usize> {
     match bytes.get(at + 1)? {
         b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(at + 2),
         b'u' => unicode_escape(bytes, at).map(|(_, end)| end),
@@ -447,7 +468,7 @@ fn escape_end(bytes: &[u8], at: usize) -> Option<usize> {
 
 /// The character of the `\u` escape at `at` (a backslash, then `u`) and where it ends (past the
 /// trailing half of a surrogate pair), or `None` when [`escape_end`] refuses it.
-fn unicode_escape(bytes: &[u8], at: usize) -> Option<(char, usize)> {
+pub(crate) fn unicode_escape(bytes: &[u8], at: usize) -> Option<(char, usize)> {
     if bytes.get(at + 1) != Some(&b'u') {
         return None;
     }

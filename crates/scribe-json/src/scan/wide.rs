@@ -10,8 +10,9 @@
 //! `" \ / b f n r t`, with no branch per escape, or a `u` whose four hex digits, and for a
 //! surrogate its pairing, [`super::escape_end`] checks where it stands: a text another writer
 //! spelt in ASCII, Python's `json.dumps`, has a `\uXXXX` for every non-ASCII character);
-//! [`decode`] copies the text between escapes and decodes each (`Scanner::string`); and
-//! `compact_string` rewrites the escapes the writer writes otherwise. The hex digits of a `\u`
+//! [`walk_escapes`] hands each escape to a reader: [`decode`] copies the text between escapes
+//! and decodes each (`Scanner::string`), `compact` rewrites the escapes the writer writes
+//! otherwise (`Scanner::string_escapes`). The hex digits of a `\u`
 //! escape are neither quotes nor backslashes, so the masks stay right past them.
 
 /// The bytes of one block.
@@ -21,14 +22,14 @@ const WIDE: usize = 64;
 const EVEN: u64 = 0x5555_5555_5555_5555;
 
 /// One block of a string's text.
-pub(crate) struct Block {
+struct Block {
     /// Where the block starts in the text walked.
-    pub(crate) at: usize,
+    at: usize,
     /// The bytes a backslash escapes before the string's end, one bit each, the block's first
     /// byte the lowest (its backslash is the byte before: in the block before, for the lowest).
-    pub(crate) escaped: u64,
+    escaped: u64,
     /// Where the string's closing quote is, when it is in this block.
-    pub(crate) end: Option<usize>,
+    end: Option<usize>,
 }
 
 /// The blocks of a string's text that hold a quote or a backslash, up to the one that holds its
@@ -38,7 +39,7 @@ pub(crate) struct Block {
 /// The bytes must have no byte below U+0020 (the scanner's lines have none): the last block is
 /// padded with zeros, which can then be neither a quote nor a backslash. The first byte must not
 /// be escaped: the walk starts at the text's start or at an escape's backslash.
-pub(crate) struct Blocks<'b> {
+struct Blocks<'b> {
     bytes: &'b [u8],
     /// Where the next block starts.
     next: usize,
@@ -48,7 +49,7 @@ pub(crate) struct Blocks<'b> {
 
 impl<'b> Blocks<'b> {
     /// The blocks of `bytes` from `from`.
-    pub(crate) fn new(bytes: &'b [u8], from: usize) -> Blocks<'b> {
+    fn new(bytes: &'b [u8], from: usize) -> Blocks<'b> {
         Blocks {
             bytes,
             next: from,
@@ -169,6 +170,35 @@ fn checked(bytes: &[u8], block: &Block, trailing: &mut usize) -> bool {
     true
 }
 
+/// Walks the string whose text's first escape has its backslash at `bytes[from]` to its closing
+/// quote, and says where that is: `escape` is handed the backslash of each escape (but the
+/// trailing half of a surrogate pair, which the leading half's escape takes) and gives where the
+/// escape ends, or `None` for one a `Value` parse does not take (the walk then gives `None`).
+#[inline(always)]
+pub(super) fn walk_escapes(
+    bytes: &[u8],
+    from: usize,
+    mut escape: impl FnMut(usize) -> Option<usize>,
+) -> Option<usize> {
+    // Where the last escape handed over ends.
+    let mut next = from;
+    for block in Blocks::new(bytes, from) {
+        let mut escaped = block.escaped;
+        while escaped != 0 {
+            let at = block.at + escaped.trailing_zeros() as usize;
+            escaped &= escaped - 1;
+            // Its backslash, the byte before, is past the escape before.
+            if at > next {
+                next = escape(at - 1)?;
+            }
+        }
+        if block.end.is_some() {
+            return block.end;
+        }
+    }
+    None
+}
+
 /// The text of the string whose first escape's backslash is at `text[from]`, decoded, appended
 /// to `out` from there, and where its closing quote is; `None` when an escape is not one a
 /// `Value` parse takes or the string has no end.
@@ -176,34 +206,23 @@ pub(super) fn decode(text: &str, from: usize, out: &mut String) -> Option<usize>
     let bytes = text.as_bytes();
     // The first byte not yet in `out`.
     let mut copied = from;
-    for block in Blocks::new(bytes, from) {
-        let mut escaped = block.escaped;
-        while escaped != 0 {
-            let at = block.at + escaped.trailing_zeros() as usize;
-            escaped &= escaped - 1;
-            // The trailing half of a pair, decoded with its leading half.
-            if at < copied {
-                continue;
+    let end = walk_escapes(bytes, from, |backslash| {
+        out.push_str(&text[copied..backslash]);
+        copied = match SHORT[letter(bytes, backslash + 1) as usize] {
+            0 => {
+                let (c, end) = super::unicode_escape(bytes, backslash)?;
+                out.push(c);
+                end
             }
-            out.push_str(&text[copied..at - 1]);
-            copied = match SHORT[letter(bytes, at) as usize] {
-                0 => {
-                    let (c, end) = super::unicode_escape(bytes, at - 1)?;
-                    out.push(c);
-                    end
-                }
-                byte => {
-                    out.push(char::from(byte));
-                    at + 1
-                }
-            };
-        }
-        if let Some(end) = block.end {
-            out.push_str(&text[copied..end]);
-            return Some(end);
-        }
-    }
-    None
+            byte => {
+                out.push(char::from(byte));
+                backslash + 2
+            }
+        };
+        Some(copied)
+    })?;
+    out.push_str(&text[copied..end]);
+    Some(end)
 }
 
 /// The byte each escape of two bytes stands for, by its letter (zero: not one of them).
