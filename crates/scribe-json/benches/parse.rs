@@ -1,7 +1,8 @@
 //! How fast the crate reads real agent log lines, against serde_json alone.
 //!
-//! For each set of lines (Claude Code stream lines and saved-session rows, Codex and Gemini
-//! stream lines, read from the shared corpus at run time) it times six ways to read every line:
+//! For each set of lines (Claude Code stream lines and saved-session rows, the rows again spelt
+//! in ASCII as Python's `json.dumps` spells them, Codex and Gemini stream lines, read from the
+//! shared corpus at run time) it times six ways to read every line:
 //!
 //! - `typed`: [`scribe_json::from_str`] into a `lenient_struct!` (the scanner, serde_json where it
 //!   declines), the way the Claude adapter reads its rows;
@@ -105,34 +106,49 @@ struct Set {
     agent: &'static str,
     /// The file of each case read, or a folder of it whose `.jsonl` files are read.
     file: &'static str,
+    /// The lines spelt in ASCII, every other character a `\u` escape, as Python's `json.dumps`
+    /// writes them (the sessions `make-real-session.py` chains are written so).
+    ascii: bool,
 }
 
-/// The sets read: what each agent writes as it runs, and Claude's saved sessions.
-const SETS: [Set; 5] = [
+/// The sets read: what each agent writes as it runs, Claude's saved sessions, and those spelt
+/// in ASCII.
+const SETS: [Set; 6] = [
     Set {
         name: "claude stream",
         agent: "claude-code",
         file: "stream.jsonl",
+        ascii: false,
     },
     Set {
         name: "claude session",
         agent: "claude-code",
         file: "session.jsonl",
+        ascii: false,
+    },
+    Set {
+        name: "claude session ascii",
+        agent: "claude-code",
+        file: "session.jsonl",
+        ascii: true,
     },
     Set {
         name: "codex stream",
         agent: "codex",
         file: "stream.jsonl",
+        ascii: false,
     },
     Set {
         name: "codex rollout",
         agent: "codex",
         file: "sessions",
+        ascii: false,
     },
     Set {
         name: "gemini stream",
         agent: "gemini-cli",
         file: "stream.jsonl",
+        ascii: false,
     },
 ];
 
@@ -229,8 +245,24 @@ fn lines_of(corpus: &Path, set: &Set) -> Vec<String> {
     let lines = texts.flat_map(|text| {
         text.lines()
             .filter(|l| !l.trim().is_empty())
-            .map(str::to_owned)
+            .map(|l| if set.ascii { ascii(l) } else { l.to_owned() })
             .collect::<Vec<_>>()
     });
     lines.collect()
+}
+
+/// `line` with every character past ASCII written as a `\u` escape (two for one past U+FFFF),
+/// as `json.dumps` writes it: such characters are only ever inside strings.
+fn ascii(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    for c in line.chars() {
+        if c.is_ascii() {
+            out.push(c);
+            continue;
+        }
+        for unit in c.encode_utf16(&mut [0; 2]) {
+            out.push_str(&format!("\\u{unit:04x}"));
+        }
+    }
+    out
 }

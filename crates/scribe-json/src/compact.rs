@@ -8,7 +8,7 @@
 //! it) costs several times the walk here, which copies what is already in the written form and
 //! decodes and escapes again only the strings with escapes.
 
-use crate::scan::{Refused, Scan, Scanner, decode_escape};
+use crate::scan::{Refused, Scan, Scanner, escape_end, unicode_escape};
 use crate::write::{ESCAPE, put_escape, write, write_str};
 
 /// Objects with more keys than this are left to the caller's `Value` (so that the check for a
@@ -79,7 +79,7 @@ fn compact_value(
             }
             out.push(b']');
         }
-        Some(b'"') => compact_string(s.raw_string()?.0, out),
+        Some(b'"') => compact_string(s, out)?,
         Some(b'-' | b'0'..=b'9') => compact_number(s.raw_value()?, out)?,
         // `true`, `false`, `null`: written as they stand (and anything else refused).
         _ => out.extend_from_slice(s.raw_value()?.as_bytes()),
@@ -87,34 +87,33 @@ fn compact_value(
     Ok(())
 }
 
-/// Writes a string, whose text as written between its quotes the scanner checked, in the
-/// written form: what is not an escape, and an escape the writer writes the same way (`\n`,
-/// `\"`, …), is copied; a `\/` or `\u` escape is decoded, and its character written as the
-/// writer writes it. No string is decoded whole and escaped again.
-fn compact_string(raw: &str, out: &mut Vec<u8>) {
-    let b = raw.as_bytes();
-    out.reserve(b.len() + 2);
+/// Writes the next value of `s`, a string, in the written form, in the one walk that checks it:
+/// what is not an escape, and an escape the writer writes the same way (`\n`, `\"`, …), is
+/// copied; a `\/` or `\u` escape is decoded, and its character written as the writer writes
+/// it. No string is decoded whole and escaped again.
+fn compact_string(s: &mut Scanner<'_>, out: &mut Vec<u8>) -> Scan<()> {
     out.push(b'"');
-    // The first byte not yet written.
+    // The first byte of the string's text not yet written.
     let mut from = 0;
-    while let Some(n) = memchr::memchr(b'\\', &b[from..]) {
-        let at = from + n;
-        out.extend_from_slice(&b[from..at]);
-        if matches!(b.get(at + 1), Some(b'u' | b'/')) {
-            let (c, end) = decode_escape(b, at);
-            match u8::try_from(c) {
-                Ok(byte) if ESCAPE[byte as usize] != 0 => put_escape(out, byte),
-                _ => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
-            }
-            from = end;
-        } else {
-            let end = (at + 2).min(b.len());
-            out.extend_from_slice(&b[at..end]);
-            from = end;
+    let raw = s.string_escapes(|text, backslash| {
+        let bytes = text.as_bytes();
+        let (c, end) = match bytes.get(backslash + 1) {
+            Some(b'u') => unicode_escape(bytes, backslash)?,
+            Some(b'/') => ('/', backslash + 2),
+            // Written as it stands.
+            _ => return escape_end(bytes, backslash),
+        };
+        out.extend_from_slice(&bytes[from..backslash]);
+        match u8::try_from(c) {
+            Ok(byte) if ESCAPE[byte as usize] != 0 => put_escape(out, byte),
+            _ => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
         }
-    }
-    out.extend_from_slice(&b[from..]);
+        from = end;
+        Some(end)
+    })?;
+    out.extend_from_slice(&raw.as_bytes()[from..]);
     out.push(b'"');
+    Ok(())
 }
 
 /// Writes a number the scanner checked as the `Value` holds it: up to 19 digits (always a

@@ -197,46 +197,35 @@ impl<'a> Scanner<'a> {
 
     /// The next value, which must be a string: its text, borrowed when it has no escapes.
     ///
-    /// A string with escapes is checked and decoded in the same walk: its text is copied up to
-    /// each escape as the escape is found. Finding its end first ([`Scanner::raw_string`]) and
-    /// decoding it after would be two walks over every escape-dense tool output.
+    /// A string with escapes is checked and decoded in the same walk, a block at a time
+    /// ([`wide::decode`]): its text is copied up to each escape as the escape is found. Finding
+    /// its end first ([`Scanner::raw_string`]) and decoding it after would be two walks over
+    /// every escape-dense tool output.
     pub fn string(&mut self) -> Scan<Cow<'a, str>> {
         let start = match self.plain_or_first_escape()? {
             Ok(plain) => return Ok(Cow::Borrowed(plain)),
             Err(start) => start,
         };
-        let bytes = self.bytes();
         let mut out = String::with_capacity(2 * (self.at - start) + 64);
-        // The first byte of the string not yet in `out`.
-        let mut from = start;
-        loop {
-            // At a backslash.
-            let (c, end) = checked_escape(bytes, self.at).ok_or(Refused)?;
-            out.push_str(&self.text[from..self.at]);
-            out.push(c);
-            from = end;
-            self.at = end + quote_or_backslash(&bytes[end..]).ok_or(Refused)?;
-            if bytes[self.at] == b'"' {
-                out.push_str(&self.text[from..self.at]);
-                self.at += 1;
-                return Ok(Cow::Owned(out));
-            }
-        }
+        out.push_str(&self.text[start..self.at]);
+        let end = wide::decode(self.text, self.at, &mut out).ok_or(Refused)?;
+        self.at = end + 1;
+        Ok(Cow::Owned(out))
     }
 
     /// The next value, which must be a string: its text as written between the quotes, checked,
     /// and whether it has escapes.
     ///
     /// A string is looked at up to its first quote or backslash; past a backslash, the rest of
-    /// an escape-dense text is read a block at a time ([`wide`]), and only one with a `\u`
-    /// escape (or a fault) is stepped through escape by escape.
+    /// an escape-dense text is read a block at a time ([`wide`]), and only one with a fault is
+    /// stepped through escape by escape (which decides it).
     pub fn raw_string(&mut self) -> Scan<(&'a str, bool)> {
         let start = match self.plain_or_first_escape()? {
             Ok(plain) => return Ok((plain, false)),
             Err(start) => start,
         };
         let bytes = self.bytes();
-        if let Some(n) = wide::simple_string_end(&bytes[self.at..]) {
+        if let Some(n) = wide::string_end(&bytes[self.at..]) {
             let end = self.at + n;
             self.at = end + 1;
             return Ok((&self.text[start..end], true));
@@ -255,6 +244,28 @@ impl<'a> Scanner<'a> {
             escaped = true;
             self.at = escape_end(bytes, self.at).ok_or(Refused)?;
         }
+    }
+
+    /// The next value, which must be a string: its text as written between the quotes, each of
+    /// its escapes handed to `escape` in the walk that checks it, as [`wide::walk_escapes`]
+    /// hands them (`escape` gets the text from the string's start to the line's end and where
+    /// in it the escape's backslash is, and says where the escape ends, or `None` to refuse
+    /// it). For a reader that rewrites some escapes as it goes ([`crate::compact`]).
+    pub(crate) fn string_escapes(
+        &mut self,
+        mut escape: impl FnMut(&'a str, usize) -> Option<usize>,
+    ) -> Scan<&'a str> {
+        let start = match self.plain_or_first_escape()? {
+            Ok(plain) => return Ok(plain),
+            Err(start) => start,
+        };
+        let rest = &self.text[start..];
+        let end = wide::walk_escapes(rest.as_bytes(), self.at - start, |backslash| {
+            escape(rest, backslash)
+        })
+        .ok_or(Refused)?;
+        self.at = start + end + 1;
+        Ok(&rest[..end])
     }
 
     /// Takes a string's opening quote and looks up to its first quote or backslash: its text
@@ -447,56 +458,61 @@ fn has_control_byte(bytes: &[u8]) -> bool {
 /// Where the escape at `at` (a backslash) ends, or `None` when it is not one a `Value` parse
 /// takes: an unknown escape, a short `\u`, a trailing surrogate alone, or a leading one not
 /// followed by a trailing one.
-fn escape_end(bytes: &[u8], at: usize) -> Option<usize> {
+pub(crate) fn escape_end(bytes: &[u8], at: usize) -> Option<usize> {
     match bytes.get(at + 1)? {
         b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(at + 2),
-        b'u' => {
-            let n = hex4(bytes, at + 2)?;
-            match n {
-                0xDC00..=0xDFFF => None,
-                0xD800..=0xDBFF => {
-                    if bytes.get(at + 6..at + 8)? != b"\\u" {
-                        return None;
-                    }
-                    matches!(hex4(bytes, at + 8)?, 0xDC00..=0xDFFF).then_some(at + 12)
-                }
-                _ => Some(at + 6),
-            }
-        }
+        b'u' => unicode_escape(bytes, at).map(|(_, end)| end),
         _ => None,
     }
 }
 
-/// The character the escape at `at` (a backslash) stands for and where it ends, or `None` when
-/// [`escape_end`] refuses it. The escapes a log is full of (`\n`, `\"`, `\\`) are decoded here;
-/// the others as [`decode_escape`] decodes them.
-fn checked_escape(bytes: &[u8], at: usize) -> Option<(char, usize)> {
-    let simple = match bytes.get(at + 1)? {
-        b'n' => '\n',
-        b'"' => '"',
-        b'\\' => '\\',
-        b't' => '\t',
-        b'/' => '/',
-        b'r' => '\r',
-        b'b' => '\u{8}',
-        b'f' => '\u{c}',
-        b'u' => {
-            let end = escape_end(bytes, at)?;
-            return Some((decode_escape(bytes, at).0, end));
+/// The character of the `\u` escape at `at` (a backslash, then `u`) and where it ends (past the
+/// trailing half of a surrogate pair), or `None` when [`escape_end`] refuses it.
+pub(crate) fn unicode_escape(bytes: &[u8], at: usize) -> Option<(char, usize)> {
+    if bytes.get(at + 1) != Some(&b'u') {
+        return None;
+    }
+    let n = hex4(bytes, at + 2)?;
+    match n {
+        0xDC00..=0xDFFF => None,
+        0xD800..=0xDBFF => {
+            if bytes.get(at + 6..at + 8)? != b"\\u" {
+                return None;
+            }
+            let low = hex4(bytes, at + 8)?;
+            if !(0xDC00..=0xDFFF).contains(&low) {
+                return None;
+            }
+            let c = char::from_u32(0x1_0000 + ((n - 0xD800) << 10 | (low - 0xDC00)))?;
+            Some((c, at + 12))
         }
-        _ => return None,
-    };
-    Some((simple, at + 2))
+        _ => Some((char::from_u32(n)?, at + 6)),
+    }
 }
 
-/// The four hex digits at `at`, as a number.
+/// The four hex digits at `at`, as a number: looked up in [`HEX`], one test for all four.
 fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
     let digits = bytes.get(at..at + 4)?;
-    digits.iter().try_fold(0u32, |n, &d| {
-        let v = (d as char).to_digit(16)?;
-        Some(n << 4 | v)
-    })
+    let [a, b, c, d] = [0, 1, 2, 3].map(|i| u32::from(HEX[digits[i] as usize]));
+    ((a | b | c | d) < 16).then_some(a << 12 | b << 8 | c << 4 | d)
 }
+
+/// Each byte's value as a hex digit, or 0xFF when it is not one.
+static HEX: [u8; 256] = {
+    let mut t = [0xFF; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        t[b'A' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
 
 /// The characters of a string checked by [`Scanner::raw_string`], its escapes decoded one at a
 /// time (for a reader that wants how a long text begins, not all of it).

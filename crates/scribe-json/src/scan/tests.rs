@@ -234,3 +234,20 @@ fn raw_value_is_the_text_of_the_value() {
     assert!(s.end().is_ok());
     assert!(Scanner::new("[1,]").unwrap().raw_value().is_err());
 }
+
+/// The table reads a hex digit as `char::to_digit` does, in every place of the four, and
+/// refuses every other byte.
+#[test]
+fn hex_digits_read_as_to_digit_reads_them() {
+    for b in 0..=255u8 {
+        for place in 0..4 {
+            let mut digits = *b"0000";
+            digits[place] = b;
+            let want = (b as char)
+                .to_digit(16)
+                .map(|v| v << (4 * (3 - place as u32)));
+            assert_eq!(super::hex4(&digits, 0), want, "{b:#x} at {place}");
+        }
+    }
+    assert_eq!(super::hex4(b"00e", 0), None);
+}

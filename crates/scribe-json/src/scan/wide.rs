@@ -1,14 +1,19 @@
-//! A string's end found 64 bytes at a time, every escape on the way checked from the block's
-//! masks: no branch per escape.
+//! A string read 64 bytes at a time: its escapes and its end found from the block's masks, with
+//! no search per escape.
 //!
 //! A saved session's tool outputs have an escape every 30 bytes or so (`\n` at each output
 //! line). Stepping from escape to escape ([`super::Scanner::raw_string`]'s first way) costs a
 //! search and a mispredicted branch or two at each; here a block's quotes and backslashes are two
 //! 64-bit masks, which bytes are escaped follows from the backslash mask by arithmetic (a run of
 //! backslashes escapes every second byte after its start), and the string ends at the first quote
-//! not escaped. An escaped byte must be one of `" \ / b f n r t`; a `u` (a `\uXXXX` escape, whose
-//! digits and surrogate pairing need a closer look) sends the string back to the step-by-step
-//! way, which decides it as before.
+//! not escaped ([`Blocks`]). Three readers walk them: [`string_end`] checks every escape (one of
+//! `" \ / b f n r t`, with no branch per escape, or a `u` whose four hex digits, and for a
+//! surrogate its pairing, [`super::escape_end`] checks where it stands: a text another writer
+//! spelt in ASCII, Python's `json.dumps`, has a `\uXXXX` for every non-ASCII character);
+//! [`walk_escapes`] hands each escape to a reader: [`decode`] copies the text between escapes
+//! and decodes each (`Scanner::string`), `compact` rewrites the escapes the writer writes
+//! otherwise (`Scanner::string_escapes`). The hex digits of a `\u`
+//! escape are neither quotes nor backslashes, so the masks stay right past them.
 
 /// The bytes of one block.
 const WIDE: usize = 64;
@@ -16,70 +21,221 @@ const WIDE: usize = 64;
 /// Bytes at even positions of a block.
 const EVEN: u64 = 0x5555_5555_5555_5555;
 
-/// Where the string whose text starts at `bytes[0]` ends (its closing quote), when every escape
-/// before it is one of the simple ones; `None` when it has a `\u` escape, a byte escaped that
-/// no escape starts with, or no end (the caller then decides the string step by step).
+/// One block of a string's text.
+struct Block {
+    /// Where the block starts in the text walked.
+    at: usize,
+    /// The bytes a backslash escapes before the string's end, one bit each, the block's first
+    /// byte the lowest (its backslash is the byte before: in the block before, for the lowest).
+    escaped: u64,
+    /// Where the string's closing quote is, when it is in this block.
+    end: Option<usize>,
+}
+
+/// The blocks of a string's text that hold a quote or a backslash, up to the one that holds its
+/// end; text between them is passed over by `memchr2`. The walk stops after the end, or at the
+/// end of the bytes when they hold none (a string's text taken between its quotes).
 ///
-/// `bytes` must have no byte below U+0020 (the scanner's lines have none): the last block is
-/// padded with zeros, which can then be neither a quote nor a backslash.
-pub(super) fn simple_string_end(bytes: &[u8]) -> Option<usize> {
-    let mut at = 0;
-    // Whether the first byte of the block at `at` is escaped by a backslash ending the one before.
-    let mut carry = false;
-    while at < bytes.len() {
-        let rest = &bytes[at..];
-        let mut padded = [0u8; WIDE];
-        let block: &[u8; WIDE] = match rest.first_chunk::<WIDE>() {
-            Some(block) => block,
-            None => {
-                padded[..rest.len()].copy_from_slice(rest);
-                &padded
-            }
-        };
-        let (quotes, backslashes) = masks(block);
-        if !carry && quotes == 0 && backslashes == 0 {
-            // Plain text: the next quote or backslash is searched for many bytes at a time.
-            let n = memchr::memchr2(b'"', b'\\', &bytes[at + WIDE.min(rest.len())..])?;
-            at += WIDE + n;
-            continue;
+/// The bytes must have no byte below U+0020 (the scanner's lines have none): the last block is
+/// padded with zeros, which can then be neither a quote nor a backslash. The first byte must not
+/// be escaped: the walk starts at the text's start or at an escape's backslash.
+struct Blocks<'b> {
+    bytes: &'b [u8],
+    /// Where the next block starts.
+    next: usize,
+    /// Whether the next block's first byte is escaped by a backslash ending the one before.
+    carry: bool,
+}
+
+impl<'b> Blocks<'b> {
+    /// The blocks of `bytes` from `from`.
+    fn new(bytes: &'b [u8], from: usize) -> Blocks<'b> {
+        Blocks {
+            bytes,
+            next: from,
+            carry: false,
         }
-        let escaped = escaped_bytes(backslashes, &mut carry);
-        let ends = quotes & !escaped;
-        // The escapes before the end (all of the block's if it has no end).
-        let before = match ends {
-            0 => escaped,
-            _ => escaped & ((1u64 << ends.trailing_zeros()) - 1),
-        };
-        if !simple_escapes(block, before) {
+    }
+}
+
+impl Iterator for Blocks<'_> {
+    type Item = Block;
+
+    /// Inlined: the readers call it once a block, and it is short but for the masks.
+    #[inline(always)]
+    fn next(&mut self) -> Option<Block> {
+        loop {
+            let at = self.next;
+            let rest = self.bytes.get(at..).filter(|rest| !rest.is_empty())?;
+            let (quotes, backslashes) = match rest.first_chunk::<WIDE>() {
+                Some(block) => masks(block),
+                None => masks_of_last(rest),
+            };
+            if !self.carry && quotes == 0 && backslashes == 0 {
+                // Plain text: the next quote or backslash is searched for many bytes at a time.
+                let past = at + WIDE.min(rest.len());
+                self.next = memchr::memchr2(b'"', b'\\', &self.bytes[past..])
+                    .map_or(self.bytes.len(), |n| past + n);
+                continue;
+            }
+            let escaped = escaped_bytes(backslashes, &mut self.carry);
+            let ends = quotes & !escaped;
+            self.next = at + WIDE;
+            if ends == 0 {
+                return Some(Block {
+                    at,
+                    escaped,
+                    end: None,
+                });
+            }
+            // Nothing after the end is walked.
+            self.next = usize::MAX;
+            let first = ends.trailing_zeros();
+            return Some(Block {
+                at,
+                escaped: escaped & ((1u64 << first) - 1),
+                end: Some(at + first as usize),
+            });
+        }
+    }
+}
+
+/// The masks of the last bytes of a text, fewer than a block, padded with zeros.
+#[inline(never)]
+fn masks_of_last(rest: &[u8]) -> (u64, u64) {
+    let mut padded = [0u8; WIDE];
+    padded[..rest.len()].copy_from_slice(rest);
+    masks(&padded)
+}
+
+/// Where the string whose text starts at `bytes[0]` ends (its closing quote), when every escape
+/// before it is one a `Value` parse takes; `None` when one is not, or the string has no end (the
+/// caller then decides the string step by step).
+pub(super) fn string_end(bytes: &[u8]) -> Option<usize> {
+    // Where the `u` of the trailing half of a surrogate pair already checked with its leading
+    // half is (`usize::MAX`: none).
+    let mut trailing = usize::MAX;
+    for block in Blocks::new(bytes, 0) {
+        if !simple(bytes, &block) && !checked(bytes, &block, &mut trailing) {
             return None;
         }
-        if ends != 0 {
-            return Some(at + ends.trailing_zeros() as usize);
+        if block.end.is_some() {
+            return block.end;
         }
-        at += WIDE;
     }
     None
 }
 
-/// Whether every byte `escaped` marks in `block` is a simple escape's letter.
-fn simple_escapes(block: &[u8; WIDE], mut escaped: u64) -> bool {
+/// The letter of the escape whose escaped byte is at `at` (zero past the end: a backslash that
+/// ends the text escapes nothing).
+fn letter(bytes: &[u8], at: usize) -> u8 {
+    bytes.get(at).copied().unwrap_or(0)
+}
+
+/// Whether every byte the block marks escaped is a simple escape's letter (no branch per
+/// escape: the common case).
+fn simple(bytes: &[u8], block: &Block) -> bool {
+    let mut escaped = block.escaped;
     let mut ok = true;
     while escaped != 0 {
-        ok &= SIMPLE[block[escaped.trailing_zeros() as usize] as usize];
+        ok &= SHORT[letter(bytes, block.at + escaped.trailing_zeros() as usize) as usize] != 0;
         escaped &= escaped - 1;
     }
     ok
 }
 
-/// The bytes that may follow a backslash in an escape of two bytes.
-static SIMPLE: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut i = 0;
-    let letters = b"\"\\/bfnrt";
-    while i < letters.len() {
-        t[letters[i] as usize] = true;
-        i += 1;
+/// Whether every byte the block marks escaped starts an escape a `Value` parse takes: a simple
+/// one, or a `\u` escape [`super::escape_end`] takes, whose trailing half of a pair is noted in
+/// `trailing` (it may be in the next block) and not checked again alone.
+fn checked(bytes: &[u8], block: &Block, trailing: &mut usize) -> bool {
+    let mut escaped = block.escaped;
+    while escaped != 0 {
+        let at = block.at + escaped.trailing_zeros() as usize;
+        escaped &= escaped - 1;
+        let letter = letter(bytes, at);
+        if SHORT[letter as usize] != 0 || at == *trailing {
+            continue;
+        }
+        if letter != b'u' {
+            return false;
+        }
+        // An escaped byte follows its backslash: `at` is at least 1.
+        match super::escape_end(bytes, at - 1) {
+            None => return false,
+            // A pair: the trailing half's `u` is six bytes on.
+            Some(end) if end == at + 11 => *trailing = at + 6,
+            Some(_) => {}
+        }
     }
+    true
+}
+
+/// Walks the string whose text's first escape has its backslash at `bytes[from]` to its closing
+/// quote, and says where that is: `escape` is handed the backslash of each escape (but the
+/// trailing half of a surrogate pair, which the leading half's escape takes) and gives where the
+/// escape ends, or `None` for one a `Value` parse does not take (the walk then gives `None`).
+#[inline(always)]
+pub(super) fn walk_escapes(
+    bytes: &[u8],
+    from: usize,
+    mut escape: impl FnMut(usize) -> Option<usize>,
+) -> Option<usize> {
+    // Where the last escape handed over ends.
+    let mut next = from;
+    for block in Blocks::new(bytes, from) {
+        let mut escaped = block.escaped;
+        while escaped != 0 {
+            let at = block.at + escaped.trailing_zeros() as usize;
+            escaped &= escaped - 1;
+            // Its backslash, the byte before, is past the escape before.
+            if at > next {
+                next = escape(at - 1)?;
+            }
+        }
+        if block.end.is_some() {
+            return block.end;
+        }
+    }
+    None
+}
+
+/// The text of the string whose first escape's backslash is at `text[from]`, decoded, appended
+/// to `out` from there, and where its closing quote is; `None` when an escape is not one a
+/// `Value` parse takes or the string has no end.
+pub(super) fn decode(text: &str, from: usize, out: &mut String) -> Option<usize> {
+    let bytes = text.as_bytes();
+    // The first byte not yet in `out`.
+    let mut copied = from;
+    let end = walk_escapes(bytes, from, |backslash| {
+        out.push_str(&text[copied..backslash]);
+        copied = match SHORT[letter(bytes, backslash + 1) as usize] {
+            0 => {
+                let (c, end) = super::unicode_escape(bytes, backslash)?;
+                out.push(c);
+                end
+            }
+            byte => {
+                out.push(char::from(byte));
+                backslash + 2
+            }
+        };
+        Some(copied)
+    })?;
+    out.push_str(&text[copied..end]);
+    Some(end)
+}
+
+/// The byte each escape of two bytes stands for, by its letter (zero: not one of them).
+static SHORT: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t[b'/' as usize] = b'/';
+    t[b'b' as usize] = 0x08;
+    t[b'f' as usize] = 0x0c;
+    t[b'n' as usize] = b'\n';
+    t[b'r' as usize] = b'\r';
+    t[b't' as usize] = b'\t';
     t
 };
 
@@ -215,7 +371,8 @@ mod tests {
         }
     }
 
-    /// The end found is serde_json's, or the string is left to the step-by-step way.
+    /// The end found and the text decoded are serde_json's, and a string serde_json refuses is
+    /// refused.
     #[test]
     fn ends_where_serde_ends_or_declines() {
         let pieces = [
@@ -227,7 +384,15 @@ mod tests {
             r#"\/"#,
             r#"\t"#,
             r#"\u0041"#,
+            r#"\u00e9"#,
+            r#"\u00C9"#,
+            r#"\ud83d\ude00"#,
+            r#"\ud83d"#,
+            r#"\ude00"#,
+            r#"\uZ041"#,
+            "u",
             r#"\q"#,
+            r#"\x00e9"#,
             r#"""#,
             r#"\\\""#,
             r#"\\\\"#,
@@ -247,13 +412,13 @@ mod tests {
                 let line = format!("\"{text}\" ,1");
                 // serde_json's end: where its read of one string stopped, less the quotes.
                 let mut read = serde_json::Deserializer::from_str(&line).into_iter::<String>();
-                let theirs = matches!(read.next(), Some(Ok(_))).then(|| read.byte_offset() - 2);
-                match (simple_string_end(&line.as_bytes()[1..]), theirs) {
-                    (Some(end), _) => assert_eq!(Some(end), theirs, "{line}"),
-                    (None, None) => {}
-                    // Declined: only for a string with a `\u` escape.
-                    (None, Some(end)) => assert!(line[..end + 1].contains(r"\u"), "{line}"),
-                }
+                let value = read.next().and_then(Result::ok);
+                let theirs = value.is_some().then(|| read.byte_offset() - 2);
+                assert_eq!(string_end(&line.as_bytes()[1..]), theirs, "{line}");
+                // Decoded as serde_json decodes it, or refused where it refuses.
+                let mut scanner = super::super::Scanner::new(&line).expect("no control byte");
+                let ours = scanner.string().ok().map(std::borrow::Cow::into_owned);
+                assert_eq!(ours, value, "{line}");
             }
         }
     }
