@@ -185,3 +185,103 @@ fn a_real_content_session_stays_under_the_bound_at_two_sizes() {
     };
     assert_bounded(&inputs, limits);
 }
+
+/// Writes a saved session of about `mib` MiB in the shape CLI 1.0 wrote (sessions users still
+/// have, e.g. the 1.0.108 ones in the corpus): each turn a prompt, a Task call, the sub-agent's
+/// rows inline in the same file (`isSidechain`, no `agentId`, the first one under the Task call's
+/// row), the Task's result and an answer, all on one chain.
+fn session_with_inline_sub_agents(path: &Path, mib: usize) {
+    let mut f = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let mut parent = "null".to_owned();
+    let mut i = 0;
+    while f.get_ref().metadata().unwrap().len() < (mib as u64) << 20 {
+        for _ in 0..50 {
+            write_task_turn(&mut f, &parent, i);
+            parent = format!("\"e{i}\"");
+            i += 1;
+        }
+        f.flush().unwrap();
+    }
+    f.flush().unwrap();
+}
+
+/// One turn of `session_with_inline_sub_agents`: a prompt, a Task call, five rows of its
+/// sub-agent (its prompt, a Glob call and its result, its answer), the Task's result, an answer.
+fn write_task_turn(f: &mut impl Write, parent: &str, i: usize) {
+    let common = r#""userType":"external","cwd":"/home/u/app","sessionId":"5e55a0e1-0000-4000-8000-0000000000fe","version":"1.0.108","gitBranch":"main","timestamp":"2025-09-07T10:00:00.000Z""#;
+    let main = format!(r#""isSidechain":false,{common}"#);
+    let side = format!(r#""isSidechain":true,{common}"#);
+    let assistant = |id: &str, content: &str| {
+        format!(
+            r#""type":"assistant","message":{{"id":"{id}","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":[{content}],"stop_reason":null,"usage":{{"input_tokens":4,"output_tokens":5}}}},"requestId":"req_{id}""#
+        )
+    };
+    let prompt = format!("Examine the package.json files of part {i} and list their scripts.");
+    let rows = [
+        format!(
+            r#"{{"parentUuid":{parent},{main},"type":"user","message":{{"role":"user","content":"Step {i}: what do the packages run?"}},"uuid":"p{i}"}}"#
+        ),
+        format!(
+            r#"{{"parentUuid":"p{i}",{main},{},"uuid":"t{i}"}}"#,
+            assistant(
+                &format!("msg_t{i}"),
+                &format!(
+                    r#"{{"type":"tool_use","id":"toolu_t{i}","name":"Task","input":{{"description":"Examine packages","prompt":"{prompt}"}}}}"#
+                )
+            )
+        ),
+        format!(
+            r#"{{"parentUuid":"t{i}",{side},"type":"user","message":{{"role":"user","content":"{prompt}"}},"uuid":"s{i}a"}}"#
+        ),
+        format!(
+            r#"{{"parentUuid":"s{i}a",{side},{},"uuid":"s{i}b"}}"#,
+            assistant(
+                &format!("msg_s{i}"),
+                &format!(
+                    r#"{{"type":"tool_use","id":"toolu_g{i}","name":"Glob","input":{{"pattern":"**/package.json","path":"/home/u/app/part{i}"}}}}"#
+                )
+            )
+        ),
+        format!(
+            r#"{{"parentUuid":"s{i}b",{side},"type":"user","message":{{"role":"user","content":[{{"tool_use_id":"toolu_g{i}","type":"tool_result","content":"/home/u/app/part{i}/package.json"}}]}},"toolUseResult":{{"filenames":["/home/u/app/part{i}/package.json"],"durationMs":12,"numFiles":1,"truncated":false}},"uuid":"s{i}c"}}"#
+        ),
+        format!(
+            r#"{{"parentUuid":"s{i}c",{side},{},"uuid":"s{i}d"}}"#,
+            assistant(
+                &format!("msg_s{i}d"),
+                r#"{"type":"text","text":"It runs dev, build and lint."}"#
+            )
+        ),
+        format!(
+            r#"{{"parentUuid":"t{i}",{main},"type":"user","message":{{"role":"user","content":[{{"tool_use_id":"toolu_t{i}","type":"tool_result","content":[{{"type":"text","text":"It runs dev, build and lint."}}]}}]}},"toolUseResult":{{"content":[{{"type":"text","text":"It runs dev, build and lint."}}],"totalDurationMs":900,"totalTokens":120,"totalToolUseCount":1}},"uuid":"r{i}"}}"#
+        ),
+        format!(
+            r#"{{"parentUuid":"r{i}",{main},{},"uuid":"e{i}"}}"#,
+            assistant(
+                &format!("msg_e{i}"),
+                r#"{"type":"text","text":"The packages run dev, build and lint."}"#
+            )
+        ),
+    ];
+    for row in rows {
+        writeln!(f, "{row}").unwrap();
+    }
+}
+
+#[test]
+fn a_session_of_inline_sub_agent_runs_stays_under_one_bound() {
+    // Thousands of inline sub-agent runs, as CLI 1.0 sessions hold them: each run's index once
+    // kept a large record per run (its header facts, its place in a list of runs that doubled,
+    // copied whole when the runs became sub-agents) and its rows' keys until the end.
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = [4, 24].map(|mib| {
+        let path = dir.path().join(format!("inline{mib}.jsonl"));
+        session_with_inline_sub_agents(&path, mib);
+        path
+    });
+    let limits = Limits {
+        bound_kib: BOUND_KIB,
+        growth_kib: None,
+    };
+    assert_bounded(&inputs, limits);
+}
