@@ -7,7 +7,10 @@
 //! its turn in the fold waiting for a result, and with it every item after it, tool outputs and
 //! their `toolUseResult` details included, until the end of the input. Then, on real sessions:
 //! each of the thousands of inline sub-agent runs of the oldest CLIs kept the text of its rows'
-//! uuids, and memory the allocator had been given back stayed resident for a second.
+//! uuids, and memory the allocator had been given back stayed resident for a second. And for the
+//! oldest CLIs' sessions, whose sub-agents run inline: each run kept a large record of its own
+//! (session facts nobody reads, in a list that doubled and was copied whole), and every row its
+//! keys and its place in a map of runs until the end.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
