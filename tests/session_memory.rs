@@ -144,12 +144,12 @@ fn assert_bounded(inputs: &[PathBuf; 2], limits: Limits) {
     }
 }
 
-#[test]
-fn a_saved_session_with_an_unanswered_call_needs_no_more_memory() {
+/// Writes one generated session at two sizes (MiB) and checks both against the default limits.
+fn assert_bounded_at(sizes: [usize; 2], write: fn(&Path, usize)) {
     let dir = tempfile::tempdir().unwrap();
-    let inputs = [4, 16].map(|mib| {
+    let inputs = sizes.map(|mib| {
         let path = dir.path().join(format!("s{mib}.jsonl"));
-        session_with_an_unanswered_call(&path, mib);
+        write(&path, mib);
         path
     });
     let limits = Limits {
@@ -157,6 +157,11 @@ fn a_saved_session_with_an_unanswered_call_needs_no_more_memory() {
         growth_kib: None,
     };
     assert_bounded(&inputs, limits);
+}
+
+#[test]
+fn a_saved_session_with_an_unanswered_call_needs_no_more_memory() {
+    assert_bounded_at([4, 16], session_with_an_unanswered_call);
 }
 
 #[test]
@@ -276,15 +281,5 @@ fn a_session_of_inline_sub_agent_runs_stays_under_one_bound() {
     // Thousands of inline sub-agent runs, as CLI 1.0 sessions hold them: each run's index once
     // kept a large record per run (its header facts, its place in a list of runs that doubled,
     // copied whole when the runs became sub-agents) and its rows' keys until the end.
-    let dir = tempfile::tempdir().unwrap();
-    let inputs = [4, 24].map(|mib| {
-        let path = dir.path().join(format!("inline{mib}.jsonl"));
-        session_with_inline_sub_agents(&path, mib);
-        path
-    });
-    let limits = Limits {
-        bound_kib: BOUND_KIB,
-        growth_kib: None,
-    };
-    assert_bounded(&inputs, limits);
+    assert_bounded_at([4, 24], session_with_inline_sub_agents);
 }
