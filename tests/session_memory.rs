@@ -7,7 +7,10 @@
 //! its turn in the fold waiting for a result, and with it every item after it, tool outputs and
 //! their `toolUseResult` details included, until the end of the input. Then, on real sessions:
 //! each of the thousands of inline sub-agent runs of the oldest CLIs kept the text of its rows'
-//! uuids, and memory the allocator had been given back stayed resident for a second.
+//! uuids, and memory the allocator had been given back stayed resident for a second. And for the
+//! oldest CLIs' sessions, whose sub-agents run inline: each run kept a large record of its own
+//! (session facts nobody reads, in a list that doubled and was copied whole), and every row its
+//! keys and its place in a map of runs until the end.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -141,12 +144,12 @@ fn assert_bounded(inputs: &[PathBuf; 2], limits: Limits) {
     }
 }
 
-#[test]
-fn a_saved_session_with_an_unanswered_call_needs_no_more_memory() {
+/// Writes one generated session at two sizes (MiB) and checks both against the default limits.
+fn assert_bounded_at(sizes: [usize; 2], write: fn(&Path, usize)) {
     let dir = tempfile::tempdir().unwrap();
-    let inputs = [4, 16].map(|mib| {
+    let inputs = sizes.map(|mib| {
         let path = dir.path().join(format!("s{mib}.jsonl"));
-        session_with_an_unanswered_call(&path, mib);
+        write(&path, mib);
         path
     });
     let limits = Limits {
@@ -154,6 +157,11 @@ fn a_saved_session_with_an_unanswered_call_needs_no_more_memory() {
         growth_kib: None,
     };
     assert_bounded(&inputs, limits);
+}
+
+#[test]
+fn a_saved_session_with_an_unanswered_call_needs_no_more_memory() {
+    assert_bounded_at([4, 16], session_with_an_unanswered_call);
 }
 
 #[test]
@@ -184,4 +192,94 @@ fn a_real_content_session_stays_under_the_bound_at_two_sizes() {
         growth_kib: Some(6 * 1024),
     };
     assert_bounded(&inputs, limits);
+}
+
+/// Writes a saved session of about `mib` MiB in the shape CLI 1.0 wrote (sessions users still
+/// have, e.g. the 1.0.108 ones in the corpus): each turn a prompt, a Task call, the sub-agent's
+/// rows inline in the same file (`isSidechain`, no `agentId`, the first one under the Task call's
+/// row), the Task's result and an answer, all on one chain.
+fn session_with_inline_sub_agents(path: &Path, mib: usize) {
+    let mut f = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let mut parent = "null".to_owned();
+    let mut i = 0;
+    while f.get_ref().metadata().unwrap().len() < (mib as u64) << 20 {
+        for _ in 0..50 {
+            write_task_turn(&mut f, &parent, i);
+            parent = format!("\"e{i}\"");
+            i += 1;
+        }
+        f.flush().unwrap();
+    }
+    f.flush().unwrap();
+}
+
+/// One turn of `session_with_inline_sub_agents`: a prompt, a Task call, five rows of its
+/// sub-agent (its prompt, a Glob call and its result, its answer), the Task's result, an answer.
+fn write_task_turn(f: &mut impl Write, parent: &str, i: usize) {
+    let common = r#""userType":"external","cwd":"/home/u/app","sessionId":"5e55a0e1-0000-4000-8000-0000000000fe","version":"1.0.108","gitBranch":"main","timestamp":"2025-09-07T10:00:00.000Z""#;
+    let main = format!(r#""isSidechain":false,{common}"#);
+    let side = format!(r#""isSidechain":true,{common}"#);
+    let assistant = |id: &str, content: &str| {
+        format!(
+            r#""type":"assistant","message":{{"id":"{id}","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":[{content}],"stop_reason":null,"usage":{{"input_tokens":4,"output_tokens":5}}}},"requestId":"req_{id}""#
+        )
+    };
+    let prompt = format!("Examine the package.json files of part {i} and list their scripts.");
+    let rows = [
+        format!(
+            r#"{{"parentUuid":{parent},{main},"type":"user","message":{{"role":"user","content":"Step {i}: what do the packages run?"}},"uuid":"p{i}"}}"#
+        ),
+        format!(
+            r#"{{"parentUuid":"p{i}",{main},{},"uuid":"t{i}"}}"#,
+            assistant(
+                &format!("msg_t{i}"),
+                &format!(
+                    r#"{{"type":"tool_use","id":"toolu_t{i}","name":"Task","input":{{"description":"Examine packages","prompt":"{prompt}"}}}}"#
+                )
+            )
+        ),
+        format!(
+            r#"{{"parentUuid":"t{i}",{side},"type":"user","message":{{"role":"user","content":"{prompt}"}},"uuid":"s{i}a"}}"#
+        ),
+        format!(
+            r#"{{"parentUuid":"s{i}a",{side},{},"uuid":"s{i}b"}}"#,
+            assistant(
+                &format!("msg_s{i}"),
+                &format!(
+                    r#"{{"type":"tool_use","id":"toolu_g{i}","name":"Glob","input":{{"pattern":"**/package.json","path":"/home/u/app/part{i}"}}}}"#
+                )
+            )
+        ),
+        format!(
+            r#"{{"parentUuid":"s{i}b",{side},"type":"user","message":{{"role":"user","content":[{{"tool_use_id":"toolu_g{i}","type":"tool_result","content":"/home/u/app/part{i}/package.json"}}]}},"toolUseResult":{{"filenames":["/home/u/app/part{i}/package.json"],"durationMs":12,"numFiles":1,"truncated":false}},"uuid":"s{i}c"}}"#
+        ),
+        format!(
+            r#"{{"parentUuid":"s{i}c",{side},{},"uuid":"s{i}d"}}"#,
+            assistant(
+                &format!("msg_s{i}d"),
+                r#"{"type":"text","text":"It runs dev, build and lint."}"#
+            )
+        ),
+        format!(
+            r#"{{"parentUuid":"t{i}",{main},"type":"user","message":{{"role":"user","content":[{{"tool_use_id":"toolu_t{i}","type":"tool_result","content":[{{"type":"text","text":"It runs dev, build and lint."}}]}}]}},"toolUseResult":{{"content":[{{"type":"text","text":"It runs dev, build and lint."}}],"totalDurationMs":900,"totalTokens":120,"totalToolUseCount":1}},"uuid":"r{i}"}}"#
+        ),
+        format!(
+            r#"{{"parentUuid":"r{i}",{main},{},"uuid":"e{i}"}}"#,
+            assistant(
+                &format!("msg_e{i}"),
+                r#"{"type":"text","text":"The packages run dev, build and lint."}"#
+            )
+        ),
+    ];
+    for row in rows {
+        writeln!(f, "{row}").unwrap();
+    }
+}
+
+#[test]
+fn a_session_of_inline_sub_agent_runs_stays_under_one_bound() {
+    // Thousands of inline sub-agent runs, as CLI 1.0 sessions hold them: each run's index once
+    // kept a large record per run (its header facts, its place in a list of runs that doubled,
+    // copied whole when the runs became sub-agents) and its rows' keys until the end.
+    assert_bounded_at([4, 24], session_with_inline_sub_agents);
 }

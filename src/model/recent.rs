@@ -40,7 +40,11 @@ impl<V> Recent<V> {
     /// Remembers `id` with `value` (replacing its value if it is remembered already), forgetting
     /// the oldest id when full. True when `id` was not remembered, as a set's `insert` says.
     pub(crate) fn insert(&mut self, id: &str, value: V) -> bool {
-        let key = fingerprint(id);
+        self.insert_key(fingerprint(id), value)
+    }
+
+    /// [`Recent::insert`] of an id already made a key (two fields' fingerprint together).
+    pub(crate) fn insert_key(&mut self, key: u64, value: V) -> bool {
         if let Some(v) = self.values.get_mut(&key) {
             *v = value;
             return false;

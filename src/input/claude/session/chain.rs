@@ -86,11 +86,16 @@ pub(crate) struct Branch {
     pub(crate) leaf: usize,
 }
 
-/// The written order of one conversation, in 4 bytes a row (a saved session may have millions).
+/// The written order of one conversation, as runs of steps: a main line written in file order
+/// is one run, whatever its length (a saved session may have millions of rows).
 #[derive(Debug, Default)]
 pub(crate) struct Order {
-    /// Row indexes, and `BRANCH | b` for `branches[b]`.
-    steps: Vec<u32>,
+    /// Each run: the position of its first step, and that step (a row index, or `BRANCH | b` for
+    /// `branches[b]`). A run of rows goes on with the next row index at each step; a branch is a
+    /// run of one step.
+    runs: Vec<(u32, u32)>,
+    /// How many steps.
+    len: usize,
     /// The abandoned branches, each taken once.
     branches: Vec<Option<Branch>>,
 }
@@ -101,13 +106,31 @@ const BRANCH: u32 = 1 << 31;
 impl Order {
     /// How many steps.
     pub(crate) fn len(&self) -> usize {
-        self.steps.len()
+        self.len
+    }
+
+    /// Appends a step: it extends the last run when it is the row after the run's last one.
+    fn push(&mut self, step: u32) {
+        let pos = self.len as u32;
+        let extends = self.runs.last().is_some_and(|&(start, first)| {
+            (first | step) & BRANCH == 0
+                && u64::from(first) + u64::from(pos - start) == u64::from(step)
+        });
+        if !extends {
+            self.runs.push((pos, step));
+        }
+        self.len += 1;
     }
 
     /// Step `pos` (a branch is handed over once; asked again, it is an empty one).
     pub(crate) fn take(&mut self, pos: usize) -> Step {
-        match self.steps[pos] {
-            s if s & BRANCH == 0 => Step::Row(s as usize),
+        let run = self
+            .runs
+            .partition_point(|&(start, _)| start as usize <= pos)
+            - 1;
+        let (start, first) = self.runs[run];
+        match first {
+            s if s & BRANCH == 0 => Step::Row(s as usize + (pos - start as usize)),
             s => {
                 let b = self.branches[(s & !BRANCH) as usize].take();
                 Step::Branch(Box::new(b.unwrap_or(Branch {
@@ -176,10 +199,7 @@ pub(crate) fn order<C: Chain + ?Sized>(nodes: &C) -> Order {
             heap.push(Reverse(i as u32));
         }
     }
-    let mut order = Order {
-        steps: Vec::with_capacity(n),
-        branches: Vec::new(),
-    };
+    let mut order = Order::default();
     let mut written = vec![false; n];
     loop {
         while let Some(Reverse(i)) = heap.pop() {
@@ -198,7 +218,7 @@ pub(crate) fn order<C: Chain + ?Sized>(nodes: &C) -> Order {
                 for &r in &rows {
                     written[r] = true;
                 }
-                order.steps.push(BRANCH | order.branches.len() as u32);
+                order.push(BRANCH | order.branches.len() as u32);
                 order.branches.push(Some(Branch {
                     rows: rows.into_iter().map(|r| r as u32).collect(),
                     leaf,
@@ -206,7 +226,7 @@ pub(crate) fn order<C: Chain + ?Sized>(nodes: &C) -> Order {
                 continue;
             }
             written[i] = true;
-            order.steps.push(i as u32);
+            order.push(i as u32);
             for c in children.of(i) {
                 if on_line[c] || branch_at.contains_key(&c) {
                     heap.push(Reverse(c as u32));
@@ -235,21 +255,23 @@ impl Children {
     fn new<C: Chain + ?Sized>(nodes: &C) -> Children {
         let n = nodes.len();
         let parent = |i: usize| nodes.parent(i).filter(|&p| p < n && p != i);
+        // `start[p]` counts the children of `p`, then is summed into where they end; placing
+        // them from the last row back moves it to where they start, so that no second table of
+        // positions is needed and each row's children stay in file order.
         let mut start = vec![0u32; n + 1];
         for i in 0..n {
             if let Some(p) = parent(i) {
-                start[p + 1] += 1;
+                start[p] += 1;
             }
         }
-        for i in 0..n {
-            start[i + 1] += start[i];
+        for i in 1..=n {
+            start[i] += start[i - 1];
         }
-        let mut fill = start.clone();
         let mut list = vec![0u32; start[n] as usize];
-        for i in 0..n {
+        for i in (0..n).rev() {
             if let Some(p) = parent(i) {
-                list[fill[p] as usize] = i as u32;
-                fill[p] += 1;
+                start[p] -= 1;
+                list[start[p] as usize] = i as u32;
             }
         }
         Children { start, list }

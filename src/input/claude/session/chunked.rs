@@ -41,6 +41,8 @@ impl<T> Chunked<T> {
         // A new chunk grows as a `Vec` does up to its full size (a sub-agent's log may have a
         // few rows, and a session has thousands of them), and then no more.
         if self.len & (CHUNK - 1) == 0 {
+            // The list of chunks grows by one, not by doubling: most logs have one chunk.
+            self.chunks.reserve_exact(1);
             self.chunks.push(Vec::new());
         }
         if let Some(last) = self.chunks.last_mut() {

@@ -38,6 +38,7 @@ use crate::input::anthropic::row::{self, Whole};
 use crate::input::anthropic::stream::ClaudeMessages;
 use crate::input::{Report, fields};
 use crate::model::event::{Event, EventKind, Thread};
+use crate::model::recent::Recent;
 use crate::model::transcript::{SubagentStatus, SubagentUsage, TaskDetails};
 
 /// How many events one `drain` call sends at most (a row's events are never split).
@@ -67,11 +68,12 @@ struct Frame {
 }
 
 impl Frame {
-    fn new(mut log: SessionLog, thread: Thread, elsewhere: bool) -> Frame {
+    fn new(mut log: Box<SessionLog>, thread: Thread, elsewhere: bool) -> Frame {
         log.resolve();
-        let steps = chain::order(&log);
+        let steps = chain::order(&*log);
+        log.forget_keys();
         Frame {
-            log: Box::new(log),
+            log,
             steps,
             pos: 0,
             thread,
@@ -87,8 +89,10 @@ impl Frame {
 /// Emission state shared by the main line, its branches and its sub-agents.
 pub(crate) struct Emitter {
     messages: ClaudeMessages,
-    /// Keys of the `message.id` + `requestId` pairs whose usage was counted.
-    usage_seen: HashSet<u64>,
+    /// Keys of the `message.id` + `requestId` pairs whose usage was counted: the most recent
+    /// ones (the rows of one message are written together), so that a long session does not
+    /// keep one for each of its messages.
+    usage_seen: Recent<()>,
     agents: Vec<Option<Agent>>,
     /// Agent call id → index in `agents`.
     by_call: HashMap<String, usize>,
@@ -124,12 +128,12 @@ impl Emitter {
         let by_call = subagents::spawning_calls(&main, &agents);
         let main_source = main.source;
         let denied = std::iter::once(&main)
-            .chain(agents.iter().map(|a| &a.log))
+            .chain(agents.iter().map(|a| &*a.log))
             .flat_map(|log| log.denied.iter().copied())
             .collect();
         Emitter {
             messages: ClaudeMessages::default(),
-            usage_seen: HashSet::default(),
+            usage_seen: Recent::default(),
             agents: agents.into_iter().map(Some).collect(),
             by_call,
             started: HashSet::default(),
@@ -137,7 +141,7 @@ impl Emitter {
             denied: Some(denied),
             tool_names: Vec::new(),
             sources,
-            stack: vec![Frame::new(main, None, false)],
+            stack: vec![Frame::new(Box::new(main), None, false)],
             next_orphan: 0,
             tool_results,
             main_source,

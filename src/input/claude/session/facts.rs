@@ -31,6 +31,23 @@ pub(crate) struct Facts {
 }
 
 impl Facts {
+    /// No facts: what a log that gathered none reads (see `SessionLog::facts`).
+    pub(crate) const NONE: Facts = Facts {
+        first_uuid: None,
+        session_id: None,
+        cwd: None,
+        version: None,
+        git_branch: None,
+        permission_mode: None,
+        model: None,
+        last_timestamp: None,
+        custom_title: None,
+        ai_title: None,
+        summary: None,
+    };
+}
+
+impl Facts {
     /// The title a reader would recognise: one the user set, else the CLI's, else a summary.
     pub(crate) fn title(&self) -> Option<String> {
         self.custom_title

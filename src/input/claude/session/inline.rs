@@ -180,7 +180,7 @@ impl InlineAgents {
                 tool_use_id: a.call,
                 description: String::new(),
                 agent_type: None,
-                log: a.log,
+                log: Box::new(a.log),
             });
         }
         out

@@ -195,22 +195,26 @@ pub(crate) struct AgentLinks {
 pub(crate) struct SessionLog {
     /// The chain rows, in file order.
     pub(crate) rows: Chunked<Row>,
-    /// The keys of the rows, flat (see `Row::slot`).
+    /// The keys of the rows, flat (see `Row::slot`); let go once the chain is ordered
+    /// (`forget_keys`).
     ids: Vec<u64>,
+    /// The chain is ordered and `ids` let go: an absorbed row's `slot` is its name.
+    keys_forgotten: bool,
     /// Which row has which uuid, while the file is read (boxed: a session may have thousands of
     /// sub-agent logs, and theirs are let go when their file is read).
     uuids: Option<Box<Uuids>>,
     /// Where pass 1 reads a uuid again (see `uuids`); set by whoever reads the file.
     pub(crate) peek: Peek,
-    /// The session facts gathered from the rows and the title records.
-    pub(crate) facts: Facts,
+    /// The session facts gathered from the rows and the title records (see `facts`): boxed and
+    /// made when the first comes, since the thousands of inline sidechain runs gather none.
+    facts: Option<Box<Facts>>,
     /// Entries outside the chain, in file order (so their `after` never decreases).
     pub(crate) loose: Vec<Loose>,
     /// Names of absorbed rows and entries, each kept once.
     pub(crate) names: Vec<String>,
     name_index: HashMap<String, u32>,
     /// Sidechain rows found inside this file (the oldest CLIs wrote sub-agents inline), by agent.
-    pub(crate) sidechains: Vec<(String, SessionLog)>,
+    pub(crate) sidechains: Vec<(String, Box<SessionLog>)>,
     /// Where each agent's group is in `sidechains` (a session may hold thousands).
     sidechain_group: HashMap<String, u32>,
     /// For inline sidechain rows without an `agentId`: the key of the row's uuid (`chain::key`,
@@ -273,6 +277,16 @@ impl SessionLog {
         self.peek = peek;
     }
 
+    /// The session facts gathered from the rows and the title records.
+    pub(crate) fn facts(&self) -> &Facts {
+        self.facts.as_deref().unwrap_or(&Facts::NONE)
+    }
+
+    /// The facts, to gather into.
+    fn facts_mut(&mut self) -> &mut Facts {
+        self.facts.get_or_insert_with(Box::default)
+    }
+
     /// Follow mode, while the file is still being read (before `resolve`): the index of row
     /// `i`'s parent row, when it is in the file so far.
     pub(crate) fn parent_so_far(&self, i: usize) -> Option<usize> {
@@ -293,10 +307,14 @@ impl SessionLog {
     }
 
     /// Ends pass 1, once the whole file is read: a compact boundary whose logical parent never
-    /// came continues the row before it; the uuid table is let go. Called again, it changes
-    /// nothing.
+    /// came continues the row before it; the uuid table and the inline runs' lookups are let
+    /// go. Called again, it changes nothing.
     pub(crate) fn resolve(&mut self) {
         self.uuids = None;
+        // Which inline run each sidechain row joined matters only while rows come.
+        self.sidechain_group = HashMap::default();
+        self.sidechain_roots = HashMap::default();
+        self.last_group = None;
         self.peek = Peek::Nothing;
         self.answered.seal();
         for i in 0..self.rows.len() {
@@ -317,12 +335,38 @@ impl SessionLog {
         &self.ids[start..end]
     }
 
+    /// The name of absorbed row `i` (an index into `names`).
+    fn absorbed_name(&self, i: usize) -> u32 {
+        match self.keys_forgotten {
+            true => self.rows[i].slot,
+            false => self.keys(i).first().map_or(0, |&n| n as u32),
+        }
+    }
+
     /// What row `i` will become.
     pub(crate) fn body(&self, i: usize) -> Body {
         match self.rows[i].bits & ABSORBED {
             0 => Body::Entry,
-            _ => Body::Absorbed(self.keys(i).first().map_or(0, |&n| n as u32)),
+            _ => Body::Absorbed(self.absorbed_name(i)),
         }
+    }
+
+    /// Once the chain is ordered, the rows' keys (message and call ids) are read no more but for
+    /// an absorbed row's name: that name moves into the row's `slot` and the keys are let go, so
+    /// that writing a session holds no key of its rows. The log can no longer be ordered
+    /// (`Chain::role` sees every row as `Other`).
+    pub(crate) fn forget_keys(&mut self) {
+        if self.keys_forgotten {
+            return;
+        }
+        for i in 0..self.rows.len() {
+            if self.rows[i].bits & ABSORBED != 0 {
+                // Row `i + 1`'s slot, which ends row `i`'s keys, is still a slot here.
+                self.rows[i].slot = self.absorbed_name(i);
+            }
+        }
+        self.ids = Vec::new();
+        self.keys_forgotten = true;
     }
 }
 
@@ -338,6 +382,9 @@ impl Chain for SessionLog {
 
     fn role(&self, i: usize) -> NodeRole<'_> {
         let r = &self.rows[i];
+        if self.keys_forgotten {
+            return NodeRole::Other;
+        }
         let keys = self.keys(i);
         match r.kind() {
             RoleKind::Assistant => NodeRole::Assistant {

@@ -206,7 +206,11 @@ impl Adapter for ClaudeSession {
         if let Some(path) = &self.path {
             // A sub-agent's own file owns no sibling files: only a session's are looked for
             // beside it.
-            let session_id = log.facts.session_id.as_deref().filter(|_| !log.standalone);
+            let session_id = log
+                .facts()
+                .session_id
+                .as_deref()
+                .filter(|_| !log.standalone);
             for p in subagents::agent_files(path, session_id) {
                 if let Some(mut a) = subagents::load(&p, report) {
                     a.log.source = sources.add(Source::Path(p));
@@ -276,7 +280,7 @@ fn tool_results_dirs(path: &Path) -> Vec<PathBuf> {
 
 /// The session header: a saved session has no `init` line, so it is built from the rows.
 fn snapshot(log: &SessionLog) -> SessionSnapshot {
-    let f = &log.facts;
+    let f = log.facts();
     // A sub-agent's own file: its id is the agent's (its rows' `sessionId` is its parent's).
     let session_id = match (&log.agent_id, log.standalone) {
         (Some(a), true) => format!("agent-{a}"),

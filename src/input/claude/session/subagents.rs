@@ -32,8 +32,8 @@ pub(crate) struct Agent {
     pub(crate) description: String,
     /// The meta file's `agentType`.
     pub(crate) agent_type: Option<String>,
-    /// Its rows' index.
-    pub(crate) log: SessionLog,
+    /// Its rows' index (boxed: a session may hold thousands of runs, moved between lists).
+    pub(crate) log: Box<SessionLog>,
 }
 
 /// The sub-agent files that belong to the session file at `path`.
@@ -186,7 +186,7 @@ pub(crate) fn with_meta(p: &Path, log: SessionLog) -> Agent {
         tool_use_id: s("toolUseId"),
         description: s("description").unwrap_or_default(),
         agent_type: s("agentType"),
-        log,
+        log: Box::new(log),
     }
 }
 
@@ -200,7 +200,7 @@ pub(crate) fn with_meta(p: &Path, log: SessionLog) -> Agent {
 /// re-runs a step sends the same prompt twice, and each run stays under its own call. A run
 /// with no call left is unclaimed.
 pub(crate) fn spawning_calls(main: &SessionLog, agents: &[Agent]) -> HashMap<String, usize> {
-    let logs = || std::iter::once(main).chain(agents.iter().map(|a| &a.log));
+    let logs = || std::iter::once(main).chain(agents.iter().map(|a| &*a.log));
     let mut result_agent: HashMap<&str, &str> = HashMap::default();
     let mut by_prompt: HashMap<u64, VecDeque<&str>> = HashMap::default();
     for log in logs() {

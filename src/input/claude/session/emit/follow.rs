@@ -56,7 +56,7 @@ impl Emitter {
     /// inline sidechain), written in chain order under `thread`.
     pub(crate) fn conversation(
         &mut self,
-        log: SessionLog,
+        log: Box<SessionLog>,
         thread: Thread,
         out: &mut Vec<Event>,
         report: &mut Report<'_>,

@@ -4,7 +4,7 @@
 use crate::input::anthropic::row::{self, Row, Whole};
 use crate::input::claude::session::log::SessionLog;
 use crate::model::event::{Event, Thread};
-use foldhash::HashSet;
+use crate::model::recent::Recent;
 use std::borrow::Cow;
 use std::collections::VecDeque;
 
@@ -112,12 +112,12 @@ impl Emitter {
 /// (id, name), noted after it for the results and sub-agents that follow.
 pub(super) fn usage_once_and_calls(
     row: &mut Row<'_>,
-    usage_seen: &mut HashSet<u64>,
+    usage_seen: &mut Recent<()>,
 ) -> Vec<(String, String)> {
     if let Some(m) = row.message.as_mut() {
         if let Some(id) = m.id.as_deref() {
             let request = row.request_id.as_deref().unwrap_or("");
-            if !usage_seen.insert(usage_key(id, request)) {
+            if !usage_seen.insert_key(usage_key(id, request), ()) {
                 m.usage = None;
             }
         }

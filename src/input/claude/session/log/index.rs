@@ -37,13 +37,17 @@ impl SessionLog {
                     side.entry(line, v, true, peek);
                     return;
                 }
-                self.facts.gather(v);
+                // An inline sidechain's facts are never read (the session header is the main
+                // line's): a run of thousands keeps none of them.
+                if !nested {
+                    self.facts_mut().gather(v);
+                }
                 self.push_row(line, ty, v, peek);
                 if !self.queued.is_empty() && matches!(ty, "user" | "attachment") {
                     self.cross_off_queued(line);
                 }
             }
-            _ => match entries::classify(ty, |k| v.str(k), v.uuid.is_present(), &mut self.facts) {
+            _ => match entries::classify(ty, |k| v.str(k), v.uuid.is_present(), self.facts_mut()) {
                 Some(Outside::Absorbed(what)) => {
                     let name = self.name(&what);
                     self.push_loose(line, LooseKind::Absorbed(name));
@@ -154,7 +158,7 @@ impl SessionLog {
         }
         let g = self.sidechains.len();
         self.sidechain_group.insert(name.clone(), g as u32);
-        self.sidechains.push((name, SessionLog::default()));
+        self.sidechains.push((name, Box::default()));
         g
     }
 
