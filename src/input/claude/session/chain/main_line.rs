@@ -96,37 +96,51 @@ pub(super) fn recover_siblings<C: Chain + ?Sized>(
             }
         }
     }
-    let mut looked_through = vec![false; nodes.len()];
+    let line = LineIds {
+        messages: message_ids,
+        tools: tool_ids,
+    };
     // Each row on the line, and what joins it below it (a row is looked at from its parent
     // only, so the order does not matter); the stack holds only what is being walked now.
-    let mut work: Vec<u32> = Vec::new();
+    let mut walk = Walk {
+        looked_through: vec![false; nodes.len()],
+        work: Vec::new(),
+    };
     for top in (0..nodes.len()).rev() {
         if !on_line[top] {
             continue;
         }
-        work.push(top as u32);
-        recover_below(
-            nodes,
-            children,
-            on_line,
-            &mut looked_through,
-            &mut work,
-            &message_ids,
-            &tool_ids,
-        );
+        walk.work.push(top as u32);
+        recover_below(nodes, children, on_line, &mut walk, &line);
     }
 }
 
-/// `recover_siblings` below the rows on `work`.
-pub(super) fn recover_below<C: Chain + ?Sized>(
+/// The messages on the line and the calls they make: a row beside the line belongs to it when
+/// it is one of these messages' blocks or answers only these calls.
+struct LineIds {
+    messages: HashSet<u64>,
+    tools: HashSet<u64>,
+}
+
+/// The walk below the line: the rows still to look under, and the rows looked through (they
+/// carry no message) so that none is walked twice.
+struct Walk {
+    looked_through: Vec<bool>,
+    work: Vec<u32>,
+}
+
+/// `recover_siblings` below the rows on `walk.work`.
+fn recover_below<C: Chain + ?Sized>(
     nodes: &C,
     children: &Children,
     on_line: &mut [bool],
-    looked_through: &mut [bool],
-    work: &mut Vec<u32>,
-    message_ids: &HashSet<u64>,
-    tool_ids: &HashSet<u64>,
+    walk: &mut Walk,
+    line: &LineIds,
 ) {
+    let Walk {
+        looked_through,
+        work,
+    } = walk;
     while let Some(p) = work.pop() {
         for c in children.of(p as usize) {
             if on_line[c] || looked_through[c] {
@@ -134,10 +148,10 @@ pub(super) fn recover_below<C: Chain + ?Sized>(
             }
             let belongs = match nodes.role(c) {
                 NodeRole::Assistant { message_id, .. } => {
-                    message_id != 0 && message_ids.contains(&message_id)
+                    message_id != 0 && line.messages.contains(&message_id)
                 }
                 NodeRole::ToolResults(ids) => {
-                    !ids.is_empty() && ids.iter().all(|id| tool_ids.contains(id))
+                    !ids.is_empty() && ids.iter().all(|id| line.tools.contains(id))
                 }
                 NodeRole::Message => false,
                 NodeRole::Other => {
