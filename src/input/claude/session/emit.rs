@@ -87,6 +87,13 @@ impl Frame {
 }
 
 /// Emission state shared by the main line, its branches and its sub-agents.
+/// Row `i` of `log`: a row as the row writers take it, with the conversation it is read from.
+#[derive(Clone, Copy)]
+pub(crate) struct RowOf<'a> {
+    pub(crate) log: &'a SessionLog,
+    pub(crate) i: usize,
+}
+
 pub(crate) struct Emitter {
     messages: ClaudeMessages,
     /// Keys of the `message.id` + `requestId` pairs whose usage was counted: the most recent
@@ -114,6 +121,9 @@ pub(crate) struct Emitter {
     tool_results: Vec<PathBuf>,
     /// The source id of the session file itself (its line numbers are the input's).
     main_source: usize,
+    /// Agent calls of the row being written whose sub-agents come next: (call id, line); `row`
+    /// moves them to the row's frame.
+    due: VecDeque<(String, u64)>,
 }
 
 impl Emitter {
@@ -145,6 +155,7 @@ impl Emitter {
             next_orphan: 0,
             tool_results,
             main_source,
+            due: VecDeque::new(),
         }
     }
 
@@ -207,7 +218,7 @@ impl Emitter {
                 match rows.get(*at).map(|&i| i as usize) {
                     Some(i) => {
                         *at += 1;
-                        self.row(&mut f, i, None, out, report);
+                        self.row(&mut f, i, out, report);
                     }
                     None => {
                         let last = rows.last().map_or(0, |&i| f.log.rows[i as usize].line());
@@ -220,8 +231,7 @@ impl Emitter {
                 f.pos += 1;
                 match step {
                     Step::Row(i) => {
-                        let thread = f.thread.clone();
-                        self.row(&mut f, i, thread, out, report);
+                        self.row(&mut f, i, out, report);
                     }
                     Step::Branch(b) => {
                         let chain::Branch { rows, leaf } = *b;
@@ -317,28 +327,27 @@ impl Emitter {
         }
     }
 
-    /// Writes row `i` of a frame's conversation; its loose entries and sub-agents follow.
-    fn row(
-        &mut self,
-        f: &mut Frame,
-        i: usize,
-        thread: Thread,
-        out: &mut Vec<Event>,
-        report: &mut Report<'_>,
-    ) {
+    /// Writes row `i` of a frame's conversation, threaded as the frame is (a row of an abandoned
+    /// branch is not threaded); its loose entries and sub-agents follow.
+    fn row(&mut self, f: &mut Frame, i: usize, out: &mut Vec<Event>, report: &mut Report<'_>) {
         f.due_anchor = Some(i);
         let start = out.len();
-        self.write_row(&f.log, i, thread, &mut f.due_calls, out, report);
+        let thread = if f.branch.is_some() {
+            None
+        } else {
+            f.thread.clone()
+        };
+        let at = RowOf { log: &f.log, i };
+        self.write_row(at, thread, out, report);
+        f.due_calls.append(&mut self.due);
         f.log.answered.say_unanswered(out, start);
     }
 
-    /// Writes row `i` of `log`; the Agent calls whose sub-agents are due are added to `due`.
+    /// Writes a row; the Agent calls whose sub-agents are due are added to `self.due`.
     fn write_row(
         &mut self,
-        log: &SessionLog,
-        i: usize,
+        RowOf { log, i }: RowOf<'_>,
         thread: Thread,
-        due: &mut VecDeque<(String, u64)>,
         out: &mut Vec<Event>,
         report: &mut Report<'_>,
     ) {
@@ -351,7 +360,7 @@ impl Emitter {
         if r.plain_user() && self.user_from_text(log, i, &thread, out) {
             return;
         }
-        if r.is_assistant() && self.assistant_from_text(log, i, &thread, due, out) {
+        if r.is_assistant() && self.assistant_from_text(log, i, &thread, out) {
             return;
         }
         let mut v = match self.reread(log.source, r.offset(), n, report) {
@@ -375,7 +384,7 @@ impl Emitter {
                 self.messages
                     .assistant_row(row, &Whole::Value(&v), wire, emit);
                 for (id, name) in calls {
-                    self.note_call(&id, &name, n, due);
+                    self.note_call(&id, &name, n);
                 }
             }
             "user" => {
@@ -427,7 +436,7 @@ impl Emitter {
 
     /// A tool call of an assistant row: its tool's name kept by number, and, when a sub-agent
     /// waits for the call, the call queued to be written after the row.
-    fn note_call(&mut self, id: &str, name: &str, n: u64, due: &mut VecDeque<(String, u64)>) {
+    fn note_call(&mut self, id: &str, name: &str, n: u64) {
         let name = match self.tool_names.iter().position(|t| t == name) {
             Some(p) => p,
             None => {
@@ -440,7 +449,7 @@ impl Emitter {
             self.tool_of.insert(id_key, name as u32);
         }
         if self.by_call.contains_key(id) {
-            due.push_back((id.to_owned(), n));
+            self.due.push_back((id.to_owned(), n));
         }
     }
 

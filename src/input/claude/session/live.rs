@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use serde_json::json;
 
 use super::chain::{Chain, NodeRole};
-use super::emit::Emitter;
+use super::emit::{Emitter, RowOf};
 use super::log::SessionLog;
 use super::source::{Peek, Source, Sources};
 use super::subagents::{self, Agent};
@@ -88,7 +88,7 @@ impl Live {
         while self.rows_done < log.rows.len() {
             let i = self.rows_done;
             self.rewind(log, i, out);
-            self.emitter.live_row(log, i, &None, out, report);
+            self.emitter.live_row(RowOf { log, i }, &None, out, report);
             self.rows_done += 1;
         }
         while self.loose_done < log.loose.len() {
@@ -193,8 +193,15 @@ impl Live {
             }
             let thread = t.agent.tool_use_id.clone();
             while t.rows_done < t.agent.log.rows.len() {
-                self.emitter
-                    .live_row(&t.agent.log, t.rows_done, &thread, out, report);
+                self.emitter.live_row(
+                    RowOf {
+                        log: &t.agent.log,
+                        i: t.rows_done,
+                    },
+                    &thread,
+                    out,
+                    report,
+                );
                 t.rows_done += 1;
             }
             while t.loose_done < t.agent.log.loose.len() {

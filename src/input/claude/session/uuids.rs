@@ -63,6 +63,13 @@ pub(crate) struct Uuids {
     collide: bool,
 }
 
+/// A row being added to the index: its number in `rows`, the key it is found by, and its uuid.
+pub(crate) struct NewRow<'a> {
+    pub(crate) r: u32,
+    pub(crate) key: &'a str,
+    pub(crate) uuid: UuidText<'a>,
+}
+
 /// How a row's own uuid can be found again.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum UuidText<'a> {
@@ -175,14 +182,12 @@ impl Uuids {
         self.pending.entry(h).or_default().push((child, key.into()));
     }
 
-    /// Adds row `r` (already in `rows`) under `key`; `replace`: a row found under the same key is
+    /// Adds a row (already in `rows`) under its key; `replace`: a row found under the same key is
     /// replaced. Returns the waiting children whose parent it is (see `wait`).
     pub(crate) fn insert(
         &mut self,
         rows: &Chunked<Row>,
-        r: u32,
-        key: &str,
-        uuid: UuidText<'_>,
+        NewRow { r, key, uuid }: NewRow<'_>,
         replace: bool,
         peek: &mut Peek,
     ) -> Vec<u32> {

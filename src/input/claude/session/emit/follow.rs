@@ -7,10 +7,9 @@ use crate::input::claude::session::source::Sources;
 use crate::input::claude::session::subagents::Agent;
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::transcript::TaskDetails;
-use std::collections::VecDeque;
 use std::path::PathBuf;
 
-use super::{Emitter, Frame};
+use super::{Emitter, Frame, RowOf};
 
 impl Emitter {
     /// Follow mode (`live.rs`): an emitter with no conversation of its own, handed rows as
@@ -25,15 +24,14 @@ impl Emitter {
     /// Follow mode: writes row `i` of `log` as it is read, threaded under `thread`.
     pub(crate) fn live_row(
         &mut self,
-        log: &SessionLog,
-        i: usize,
+        at: RowOf<'_>,
         thread: &Thread,
         out: &mut Vec<Event>,
         report: &mut Report<'_>,
     ) {
+        self.write_row(at, thread.clone(), out, report);
         // No sub-agent is matched to a call ahead of time: `announce` threads each as it comes.
-        let mut due = VecDeque::new();
-        self.write_row(log, i, thread.clone(), &mut due, out, report);
+        self.due.clear();
     }
 
     /// A sub-agent's run starts under `call` (follow mode: its transcript appeared; a saved

@@ -6,7 +6,6 @@ use crate::input::claude::session::log::SessionLog;
 use crate::model::event::{Event, Thread};
 use crate::model::recent::Recent;
 use std::borrow::Cow;
-use std::collections::VecDeque;
 
 use super::{Emitter, decoded_into_nothing, usage_key};
 
@@ -73,7 +72,6 @@ impl Emitter {
         log: &SessionLog,
         i: usize,
         thread: &Thread,
-        due: &mut VecDeque<(String, u64)>,
         out: &mut Vec<Event>,
     ) -> bool {
         let n = log.rows[i].line();
@@ -101,7 +99,7 @@ impl Emitter {
             decoded_into_nothing(out, n, "assistant", text.into_owned());
         }
         for (id, name) in calls {
-            self.note_call(&id, &name, n, due);
+            self.note_call(&id, &name, n);
         }
         true
     }

@@ -9,7 +9,7 @@ use crate::input::claude::session::head::{self, Head};
 use crate::input::claude::session::inline;
 use crate::input::claude::session::queued;
 use crate::input::claude::session::source::Peek;
-use crate::input::claude::session::uuids::UuidText;
+use crate::input::claude::session::uuids::{NewRow, UuidText};
 use std::borrow::Cow;
 
 use super::{
@@ -268,7 +268,16 @@ impl SessionLog {
             },
         };
         let repeated = matches!(form, UuidForm::Repeated);
-        let children = uuids.insert(&self.rows, i, &key, uuid, repeated, peek);
+        let children = uuids.insert(
+            &self.rows,
+            NewRow {
+                r: i,
+                key: &key,
+                uuid,
+            },
+            repeated,
+            peek,
+        );
         for c in children {
             let child = &mut self.rows[c as usize];
             if c == i {
