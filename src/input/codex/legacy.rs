@@ -78,8 +78,7 @@ impl CodexRollout {
         out: &mut Vec<Event>,
     ) {
         let n = line.number;
-        let mut at = At::new(n, ts, out);
-        let at = &mut at;
+        let at = &mut At::new(n, ts, out);
         let own_id = || {
             p.get("id")
                 .and_then(Value::as_str)
