@@ -175,12 +175,18 @@ enum State {
     Sniffing(Box<Sniffing>),
     Transcript(TranscriptReader),
     Stream(Box<dyn Adapter>),
-    Document {
-        format: SourceFormat,
-        text: String,
-        first_line: u64,
-    },
+    Document(HeldDocument),
     Stopped,
+}
+
+/// A whole JSON document being read: given to its adapter when the input ends.
+struct HeldDocument {
+    /// The format asked for (`auto`: told from the document's values).
+    format: SourceFormat,
+    /// Its text so far.
+    text: String,
+    /// The line it starts at.
+    first_line: u64,
 }
 
 /// What detection holds until it decides.
@@ -393,11 +399,11 @@ impl<'a> InputDriver<'a> {
                     LineShape::Json(v) => s.evidence.add(&v),
                     LineShape::DocumentStart if first_json => {
                         let held = std::mem::take(&mut s.held);
-                        self.state = State::Document {
+                        self.state = State::Document(HeldDocument {
                             format: self.from,
                             first_line: line.number,
                             text: String::new(),
-                        };
+                        });
                         self.skip_chatter(held, sink, diag)?;
                         return self.line(line, sink, diag);
                     }
@@ -446,9 +452,9 @@ impl<'a> InputDriver<'a> {
                 }
                 self.feed(sink)?;
             }
-            State::Document { text, .. } => {
-                text.push_str(&line.text);
-                text.push('\n');
+            State::Document(doc) => {
+                doc.text.push_str(&line.text);
+                doc.text.push('\n');
             }
             State::Stopped => {}
         }
@@ -514,16 +520,12 @@ impl<'a> InputDriver<'a> {
                 self.mostly_not_understood(diag);
                 sink.end_of_events()?;
             }
-            State::Document {
-                format,
-                text,
-                first_line,
-            } => {
+            State::Document(doc) => {
                 let before = self.fed;
-                self.document(format, &text, first_line, sink, diag)?;
+                self.document(&doc, sink, diag)?;
                 // A document is read whole: its lines are in its records, or its error names it.
                 self.ledger
-                    .document(first_line, self.summary.lines, self.fed > before);
+                    .document(doc.first_line, self.summary.lines, self.fed > before);
                 self.unreflected(diag);
                 self.mostly_not_understood(diag);
             }

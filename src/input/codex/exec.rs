@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde_json::{Value, json};
 
-use crate::input::codex::items::{self, Emitter, Item, Phase};
+use crate::input::codex::items::{self, At, Emitter, Item, Phase};
 use crate::input::codex::tools::{self, Change};
 use crate::input::fields::{self, opt_string, str_of};
 use crate::input::{Adapter, InputLine, Report, parse_json_line, push_debug};
@@ -89,7 +89,9 @@ impl Adapter for CodexExec {
                 let raw = v.get("item").cloned().unwrap_or(Value::Null);
                 let id = first_item_id(&line.text).unwrap_or_else(|| str_of(&raw, "id").to_owned());
                 match stream_item(&raw, phase) {
-                    Some(item) => self.items.item(phase, &id, item, n, None, out),
+                    Some(item) => self
+                        .items
+                        .item(phase, &id, item, &mut At::new(n, None, out)),
                     None => push_debug(
                         out,
                         line,
@@ -230,10 +232,13 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
         }
         "mcp_tool_call" => {
             let result = it.get("result").cloned().unwrap_or(Value::Null);
+            let call = tools::McpCall {
+                server: str_of(it, "server"),
+                tool: str_of(it, "tool"),
+                arguments: it.get("arguments").cloned().unwrap_or(Value::Null),
+            };
             Item::Tool(Box::new(tools::mcp_item(
-                str_of(it, "server"),
-                str_of(it, "tool"),
-                it.get("arguments").cloned().unwrap_or(Value::Null),
+                call,
                 str_of(it, "status"),
                 &result,
                 it.pointer("/error/message")

@@ -290,15 +290,12 @@ pub(crate) fn call_item(name: &str, namespace: &str, arguments: &Value) -> (Tool
                         .strip_prefix(&format!("{server}__"))
                         .unwrap_or(name)
                         .to_owned();
-                    let mut t = tools::mcp_item(
-                        &server,
-                        &tool,
-                        arguments.clone(),
-                        "in_progress",
-                        &Value::Null,
-                        None,
-                        None,
-                    );
+                    let call = tools::McpCall {
+                        server: &server,
+                        tool: &tool,
+                        arguments: arguments.clone(),
+                    };
+                    let mut t = tools::mcp_item(call, "in_progress", &Value::Null, None, None);
                     t.outcome = None;
                     (t, CallKind::Other)
                 }

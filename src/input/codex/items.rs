@@ -253,21 +253,8 @@ impl Emitter {
         }
     }
 
-    /// Emits the events for one item at line `line`.
-    pub(crate) fn item(
-        &mut self,
-        phase: Phase,
-        id: &str,
-        item: Item,
-        line: u64,
-        timestamp: Option<String>,
-        out: &mut Vec<Event>,
-    ) {
-        let mut at = At {
-            line,
-            timestamp,
-            out,
-        };
+    /// Emits the events for one item, `at` its line.
+    pub(crate) fn item(&mut self, phase: Phase, id: &str, item: Item, at: &mut At<'_>) {
         match item {
             Item::Agent { .. } | Item::Reasoning { .. } if phase != Phase::Completed => {
                 at.push(EventKind::absorbed(
@@ -311,8 +298,8 @@ impl Emitter {
                 at.push(EventKind::user_turn(turn.at(at.timestamp.clone())));
             }
             Item::Error { message } => at.push(info("error", Level::Warning, message, Value::Null)),
-            Item::Tool(t) if t.snapshot => self.tool_snapshot(id, *t, &mut at),
-            Item::Tool(t) => self.tool(phase, id, *t, &mut at),
+            Item::Tool(t) if t.snapshot => self.tool_snapshot(id, *t, at),
+            Item::Tool(t) => self.tool(phase, id, *t, at),
         }
     }
 
@@ -401,16 +388,29 @@ impl Emitter {
     }
 }
 
-/// Where the events of one item go: the line it came from and its time, shared by each.
-struct At<'a> {
-    line: u64,
-    timestamp: Option<String>,
-    out: &'a mut Vec<Event>,
+/// Where the events of one input line go: the line's number and its time, which each event
+/// it gives carries, and the list they are appended to.
+pub(crate) struct At<'a> {
+    /// The input line the events come from.
+    pub(crate) line: u64,
+    /// The line's time, when it carries one.
+    pub(crate) timestamp: Option<String>,
+    /// Where the events go.
+    pub(crate) out: &'a mut Vec<Event>,
 }
 
-impl At<'_> {
-    /// Emits one event of the item.
-    fn push(&mut self, kind: EventKind) {
+impl<'a> At<'a> {
+    /// The events of line `line`, at `timestamp`, appended to `out`.
+    pub(crate) fn new(line: u64, timestamp: Option<String>, out: &'a mut Vec<Event>) -> At<'a> {
+        At {
+            line,
+            timestamp,
+            out,
+        }
+    }
+
+    /// Emits one event of the line.
+    pub(crate) fn push(&mut self, kind: EventKind) {
         self.out.push(Event::at(self.line, kind));
     }
 

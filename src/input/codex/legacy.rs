@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::input::codex::history::{self, CallKind, Fact, Source};
 use crate::input::codex::images;
-use crate::input::codex::items::{Item, Phase};
+use crate::input::codex::items::{At, Item, Phase};
 use crate::input::codex::rollout::CodexRollout;
 use crate::input::codex::tools;
 use crate::input::fields::str_of;
@@ -44,42 +44,28 @@ impl CodexRollout {
         (source, fact): (Source, Fact),
         id: &str,
         text: String,
-        line: u64,
-        ts: Option<String>,
-        out: &mut Vec<Event>,
+        at: &mut At<'_>,
     ) {
         if text.trim().is_empty() {
-            out.push(absorbed(line, "empty text"));
+            at.push(EventKind::absorbed("empty text"));
             return;
         }
         if !self.seen.fresh(source, fact, &text) {
-            out.push(absorbed(line, "copy of a fact another line carried"));
+            at.push(EventKind::absorbed("copy of a fact another line carried"));
             return;
         }
         if fact == Fact::Prompt {
-            self.prompt_starts_turn(line, ts.clone(), out);
+            self.prompt_starts_turn(at.line, at.out);
         }
-        self.items.item(
-            Phase::Completed,
-            id,
-            history::text_item(fact, text),
-            line,
-            ts,
-            out,
-        );
+        let item = history::text_item(fact, text);
+        self.items.item(Phase::Completed, id, item, at);
     }
 
     /// Writes a held `response_item` prompt (a copy of a prompt already shown is absorbed).
     pub(super) fn flush_prompt(&mut self, out: &mut Vec<Event>) {
         if let Some(h) = self.held_prompt.take() {
-            self.text_fact(
-                (Source::Response, Fact::Prompt),
-                &h.id,
-                h.text,
-                h.line,
-                h.timestamp,
-                out,
-            );
+            let mut at = At::new(h.line, h.timestamp, out);
+            self.text_fact((Source::Response, Fact::Prompt), &h.id, h.text, &mut at);
         }
     }
 
@@ -92,14 +78,15 @@ impl CodexRollout {
         out: &mut Vec<Event>,
     ) {
         let n = line.number;
+        let at = &mut At::new(n, ts, out);
         let own_id = || {
             p.get("id")
                 .and_then(Value::as_str)
                 .map_or_else(|| format!("line-{n}"), str::to_owned)
         };
         match str_of(p, "type") {
-            "message" => self.response_message(p, own_id(), ts, n, out),
-            "reasoning" => self.response_reasoning(p, own_id(), ts, n, out),
+            "message" => self.response_message(p, own_id(), at),
+            "reasoning" => self.response_reasoning(p, own_id(), at),
             "function_call" | "custom_tool_call" => {
                 let args = match p.get("arguments") {
                     Some(Value::String(s)) => {
@@ -111,7 +98,7 @@ impl CodexRollout {
                 let (tool, kind) =
                     history::call_item(str_of(p, "name"), str_of(p, "namespace"), &args);
                 self.awaiting_output.insert(call_id(p));
-                self.open_call(p, tool, kind, n, ts, out);
+                self.open_call(p, tool, kind, at);
             }
             "local_shell_call" => {
                 let argv = p
@@ -120,10 +107,15 @@ impl CodexRollout {
                     .map(Vec::as_slice)
                     .unwrap_or_default();
                 let (tool, kind) = history::call_item("shell", "", &json!({ "command": argv }));
-                self.open_call(p, tool, kind, n, ts, out);
+                self.open_call(p, tool, kind, at);
             }
             "function_call_output" | "custom_tool_call_output" => {
-                self.call_output(&call_id(p), p.get("output").unwrap_or(&Value::Null), n, out);
+                self.call_output(
+                    &call_id(p),
+                    p.get("output").unwrap_or(&Value::Null),
+                    n,
+                    at.out,
+                );
             }
             "web_search_call" => {
                 let action = p.get("action").cloned();
@@ -134,14 +126,8 @@ impl CodexRollout {
                     .to_owned();
                 let done = !matches!(str_of(p, "status"), "in_progress" | "searching");
                 let tool = tools::web_search_item(&query, action, None, done);
-                self.items.item(
-                    Phase::Completed,
-                    &own_id(),
-                    Item::Tool(Box::new(tool)),
-                    n,
-                    ts,
-                    out,
-                );
+                self.items
+                    .item(Phase::Completed, &own_id(), Item::Tool(Box::new(tool)), at);
             }
             "image_generation_call" => {
                 let tool = images::image_item(p);
@@ -151,15 +137,14 @@ impl CodexRollout {
                     Phase::Started
                 };
                 let id = own_id();
-                self.items
-                    .item(phase, &id, Item::Tool(Box::new(tool)), n, ts, out);
+                self.items.item(phase, &id, Item::Tool(Box::new(tool)), at);
             }
             // The model searching the tools it may call (MCP tools loaded on demand): a call
             // of its own, whose result lists the tools found.
             "tool_search_call" => {
                 let args = p.get("arguments").cloned().unwrap_or(Value::Null);
                 let tool = history::generic("tool_search", args);
-                self.open_call(p, tool, CallKind::Other, n, ts, out);
+                self.open_call(p, tool, CallKind::Other, at);
             }
             "tool_search_output" => {
                 let id = call_id(p);
@@ -173,7 +158,7 @@ impl CodexRollout {
                     output: Value::String(found),
                     sidecar: Some(json!({ "tools": tools })),
                 };
-                self.items.result(&id, outcome, n, out);
+                self.items.result(&id, outcome, n, at.out);
             }
             // A message another agent of a multi-agent run sent this one (`author` and
             // `recipient` are agent paths such as `/root/review`): what it says is shown.
@@ -184,75 +169,59 @@ impl CodexRollout {
                     (from, "") => format!("Message from {from}:\n\n{text}"),
                     (from, to) => format!("Message from {from} to {to}:\n\n{text}"),
                 };
-                self.items.item(
-                    Phase::Completed,
-                    &own_id(),
-                    Item::Notification { text },
-                    n,
-                    ts,
-                    out,
-                );
+                self.items
+                    .item(Phase::Completed, &own_id(), Item::Notification { text }, at);
             }
             // Harness bookkeeping: undo snapshots, encrypted compaction.
-            "ghost_snapshot" | "compaction" | "compaction_summary" => out.push(absorbed(
+            "ghost_snapshot" | "compaction" | "compaction_summary" => at.out.push(absorbed(
                 n,
                 &format!("response_item/{} (harness bookkeeping)", str_of(p, "type")),
             )),
-            other => push_debug(out, line, &format!("unknown response_item type {other:?}")),
+            other => push_debug(
+                at.out,
+                line,
+                &format!("unknown response_item type {other:?}"),
+            ),
         }
     }
 
     /// A `message` response item: an answer, a prompt (held one line for its UI copy), or
     /// harness context.
-    fn response_message(
-        &mut self,
-        p: &Value,
-        id: String,
-        ts: Option<String>,
-        n: u64,
-        out: &mut Vec<Event>,
-    ) {
+    fn response_message(&mut self, p: &Value, id: String, at: &mut At<'_>) {
         let text = history::content_text(p.get("content"));
         match str_of(p, "role") {
-            "assistant" => self.text_fact((Source::Response, Fact::Answer), &id, text, n, ts, out),
+            "assistant" => self.text_fact((Source::Response, Fact::Answer), &id, text, at),
             "user" if !history::is_harness_context(&text) => {
-                self.flush_prompt(out);
+                self.flush_prompt(at.out);
                 self.held_prompt = Some(HeldPrompt {
-                    line: n,
-                    timestamp: ts,
+                    line: at.line,
+                    // Held whole: the line gives nothing else.
+                    timestamp: at.timestamp.take(),
                     id,
                     text,
                 });
             }
-            _ if text.trim().is_empty() => out.push(absorbed(n, "empty message")),
+            _ if text.trim().is_empty() => at.push(EventKind::absorbed("empty message")),
             _ => self
                 .items
-                .item(Phase::Completed, &id, Item::Context { text }, n, ts, out),
+                .item(Phase::Completed, &id, Item::Context { text }, at),
         }
     }
 
     /// A `reasoning` response item: its texts no other line carried.
-    fn response_reasoning(
-        &mut self,
-        p: &Value,
-        id: String,
-        ts: Option<String>,
-        n: u64,
-        out: &mut Vec<Event>,
-    ) {
+    fn response_reasoning(&mut self, p: &Value, id: String, at: &mut At<'_>) {
         let fresh: Vec<String> = history::reasoning_texts(p)
             .into_iter()
             .filter(|t| self.seen.fresh(Source::Response, Fact::Reasoning, t))
             .collect();
         if fresh.is_empty() {
-            out.push(absorbed(
-                n,
+            at.push(EventKind::absorbed(
                 "reasoning another line carried (or encrypted only)",
             ));
         } else {
             let text = fresh.join("\n\n");
             self.items
-                .item(Phase::Completed, &id, Item::Reasoning { text }, n, ts, out);
+                .item(Phase::Completed, &id, Item::Reasoning { text }, at);
         }
     }
 
@@ -262,27 +231,18 @@ impl CodexRollout {
         p: &Value,
         tool: crate::input::codex::items::ToolItem,
         kind: CallKind,
-        n: u64,
-        ts: Option<String>,
-        out: &mut Vec<Event>,
+        at: &mut At<'_>,
     ) {
         let id = call_id(p);
         self.call_kinds.insert(id.clone(), kind);
         self.items
-            .item(Phase::Started, &id, Item::Tool(Box::new(tool)), n, ts, out);
+            .item(Phase::Started, &id, Item::Tool(Box::new(tool)), at);
     }
 
     /// One `event_msg` of the kinds older versions persist (and current ones in their
     /// extended mode). Returns false for a type this function does not know.
-    pub(super) fn legacy_event(
-        &mut self,
-        ty: &str,
-        p: &Value,
-        ts: Option<String>,
-        line: &InputLine,
-        out: &mut Vec<Event>,
-    ) -> bool {
-        let n = line.number;
+    pub(super) fn legacy_event(&mut self, ty: &str, p: &Value, at: &mut At<'_>) -> bool {
+        let n = at.line;
         let id = format!("line-{n}");
         match ty {
             "user_message" => {
@@ -291,19 +251,19 @@ impl CodexRollout {
                     || history::is_harness_context(&text);
                 if context {
                     self.items
-                        .item(Phase::Completed, &id, Item::Context { text }, n, ts, out);
+                        .item(Phase::Completed, &id, Item::Context { text }, at);
                 } else {
-                    self.text_fact((Source::Event, Fact::Prompt), &id, text, n, ts, out);
-                    self.flush_prompt(out);
+                    self.text_fact((Source::Event, Fact::Prompt), &id, text, at);
+                    self.flush_prompt(at.out);
                 }
             }
             "agent_message" => {
                 let text = str_of(p, "message").to_owned();
-                self.text_fact((Source::Event, Fact::Answer), &id, text, n, ts, out);
+                self.text_fact((Source::Event, Fact::Answer), &id, text, at);
             }
             "agent_reasoning" | "agent_reasoning_raw_content" => {
                 let text = str_of(p, "text").to_owned();
-                self.text_fact((Source::Event, Fact::Reasoning), &id, text, n, ts, out);
+                self.text_fact((Source::Event, Fact::Reasoning), &id, text, at);
             }
             "exec_command_begin" => {
                 let (tool, kind) = history::call_item(
@@ -311,7 +271,7 @@ impl CodexRollout {
                     "",
                     &json!({ "command": p.get("command").cloned().unwrap_or(Value::Null) }),
                 );
-                self.open_call(p, tool, kind, n, ts, out);
+                self.open_call(p, tool, kind, at);
             }
             "exec_command_end" => {
                 let cid = call_id(p);
@@ -324,10 +284,10 @@ impl CodexRollout {
                         "",
                         &json!({ "command": p.get("command").cloned().unwrap_or(Value::Null) }),
                     );
-                    self.open_call(p, tool, kind, n, ts, out);
+                    self.open_call(p, tool, kind, at);
                     self.call_kinds.remove(&cid);
                 }
-                self.items.result(&cid, outcome, n, out);
+                self.items.result(&cid, outcome, n, at.out);
             }
             "mcp_tool_call_begin" | "mcp_tool_call_end" => {
                 let cid = call_id(p);
@@ -335,12 +295,12 @@ impl CodexRollout {
                 if ty == "mcp_tool_call_begin" || !self.items.knows(&cid) {
                     let mut open = tool.clone();
                     open.outcome = None;
-                    self.open_call(p, open, CallKind::Other, n, ts, out);
+                    self.open_call(p, open, CallKind::Other, at);
                 }
                 if ty == "mcp_tool_call_end" {
                     self.call_kinds.remove(&cid);
                     if let Some(o) = tool.outcome {
-                        self.items.result(&cid, o, n, out);
+                        self.items.result(&cid, o, n, at.out);
                     }
                 }
             }
@@ -360,19 +320,20 @@ impl CodexRollout {
                     })
                     .collect();
                 let tool = tools::patch_item(&changes, "in_progress", None);
-                self.open_call(p, tool, CallKind::Other, n, ts, out);
+                self.open_call(p, tool, CallKind::Other, at);
             }
             "patch_apply_end" => {
                 let cid = call_id(p);
                 self.call_kinds.remove(&cid);
                 if !self.items.knows(&cid) {
                     let tool = tools::patch_item(&[], "in_progress", None);
-                    self.open_call(p, tool, CallKind::Other, n, ts, out);
+                    self.open_call(p, tool, CallKind::Other, at);
                     self.call_kinds.remove(&cid);
                 }
-                self.items.result(&cid, tools::patch_end_outcome(p), n, out);
+                self.items
+                    .result(&cid, tools::patch_end_outcome(p), n, at.out);
             }
-            _ => return self.legacy_ui_event(ty, p, ts, line, out),
+            _ => return self.legacy_ui_event(ty, p, at),
         }
         true
     }

@@ -4,10 +4,9 @@
 
 use serde_json::{Value, json};
 
-use crate::input::InputLine;
 use crate::input::codex::history::{self, CallKind};
 use crate::input::codex::images;
-use crate::input::codex::items::{Item, Outcome, Phase};
+use crate::input::codex::items::{At, Item, Outcome, Phase};
 use crate::input::codex::legacy::{absorbed, call_id};
 use crate::input::codex::rollout::CodexRollout;
 use crate::input::codex::tools;
@@ -17,18 +16,12 @@ use crate::model::session::Level;
 
 impl CodexRollout {
     /// One `event_msg` of these kinds. Returns false for a type this function does not know.
-    pub(super) fn legacy_ui_event(
-        &mut self,
-        ty: &str,
-        p: &Value,
-        ts: Option<String>,
-        line: &InputLine,
-        out: &mut Vec<Event>,
-    ) -> bool {
-        let n = line.number;
+    pub(super) fn legacy_ui_event(&mut self, ty: &str, p: &Value, at: &mut At<'_>) -> bool {
+        let n = at.line;
         match ty {
             "web_search_begin" | "image_generation_begin" => {
-                out.push(absorbed(n, &format!("{ty} (its end carries it)")));
+                at.out
+                    .push(absorbed(n, &format!("{ty} (its end carries it)")));
             }
             // A call the provider ran, whole in its end event.
             "web_search_end" | "image_generation_end" => {
@@ -41,9 +34,7 @@ impl CodexRollout {
                     Phase::Completed,
                     &call_id(p),
                     Item::Tool(Box::new(tool)),
-                    n,
-                    ts,
-                    out,
+                    at,
                 );
             }
             "view_image_tool_call" => {
@@ -51,9 +42,10 @@ impl CodexRollout {
                 if !self.items.knows(&cid) {
                     let path = p.get("path").cloned().unwrap_or(Value::Null);
                     let tool = history::generic("view_image", json!({ "path": path }));
-                    self.open_call(p, tool, CallKind::Other, n, ts, out);
+                    self.open_call(p, tool, CallKind::Other, at);
                 } else {
-                    out.push(absorbed(n, "view_image_tool_call (the call carries it)"));
+                    at.out
+                        .push(absorbed(n, "view_image_tool_call (the call carries it)"));
                 }
             }
             t if t.starts_with("collab_") && t.ends_with("_end") => {
@@ -77,25 +69,26 @@ impl CodexRollout {
                     if failed && self.awaiting_output.contains(&cid) {
                         // Its output line, still to come, says why: the result waits for it.
                         self.failed_collab.insert(cid, outcome);
-                        out.push(absorbed(
+                        at.out.push(absorbed(
                             n,
                             &format!("{t} (failed; its output line says why)"),
                         ));
                     } else {
-                        self.items.result(&cid, outcome, n, out);
+                        self.items.result(&cid, outcome, n, at.out);
                     }
                 } else {
-                    out.push(Event::at(
+                    at.out.push(Event::at(
                         n,
                         fields::info(t, Level::Info, t.replace('_', " "), p.clone()),
                     ));
                 }
             }
             t if t.starts_with("collab_") => {
-                out.push(absorbed(n, &format!("{t} (its end carries the result)")));
+                at.out
+                    .push(absorbed(n, &format!("{t} (its end carries the result)")));
             }
             _ => match harness_event(ty, p, n) {
-                Some(e) => out.push(e),
+                Some(e) => at.out.push(e),
                 None => return false,
             },
         }

@@ -16,7 +16,7 @@ use foldhash::{HashMap, HashSet};
 use crate::input::codex::bare::{self, Bare};
 use crate::input::codex::held_result::HeldResult;
 use crate::input::codex::history::{self, CallKind, Fact, Seen, Source};
-use crate::input::codex::items::{self, Emitter, Item, Outcome, Phase};
+use crate::input::codex::items::{self, At, Emitter, Item, Outcome, Phase};
 use crate::input::codex::legacy::{HeldPrompt, absorbed};
 use crate::input::codex::ui_items::{rollout_item, texts};
 use crate::input::codex::unified_exec::Session;
@@ -309,7 +309,7 @@ impl CodexRollout {
 
     /// A new prompt: calls of the turn before it that never got a result end here, and in a
     /// rollout without `task_started` the prompt opens a turn of its own.
-    pub(super) fn prompt_starts_turn(&mut self, n: u64, _ts: Option<String>, out: &mut Vec<Event>) {
+    pub(super) fn prompt_starts_turn(&mut self, n: u64, out: &mut Vec<Event>) {
         self.awaiting_output.clear();
         self.end_failed_collab(n, out);
         self.end_exited_sessions(n, out);
@@ -340,16 +340,16 @@ impl CodexRollout {
     }
 
     /// A text item of `item_completed`, each fact once.
-    fn item_text(&mut self, it: &Value, n: u64, ts: Option<String>, out: &mut Vec<Event>) {
+    fn item_text(&mut self, it: &Value, at: &mut At<'_>) {
         let id = str_of(it, "id").to_owned();
         match str_of(it, "type") {
             "UserMessage" => {
                 let text = texts(it.get("content"));
-                self.text_fact((Source::Item, Fact::Prompt), &id, text, n, ts, out);
+                self.text_fact((Source::Item, Fact::Prompt), &id, text, at);
             }
             "AgentMessage" => {
                 let text = texts(it.get("content"));
-                self.text_fact((Source::Item, Fact::Answer), &id, text, n, ts, out);
+                self.text_fact((Source::Item, Fact::Answer), &id, text, at);
             }
             _ => {
                 let mut list: Vec<String> = ["summary_text", "raw_content"]
@@ -359,14 +359,13 @@ impl CodexRollout {
                     .unwrap_or_default();
                 list.retain(|t| self.seen.fresh(Source::Item, Fact::Reasoning, t));
                 if list.is_empty() {
-                    out.push(Event::at(
-                        n,
-                        EventKind::absorbed("reasoning another line carried (or empty)"),
+                    at.push(EventKind::absorbed(
+                        "reasoning another line carried (or empty)",
                     ));
                 } else {
                     let text = list.join("\n\n");
                     self.items
-                        .item(Phase::Completed, &id, Item::Reasoning { text }, n, ts, out);
+                        .item(Phase::Completed, &id, Item::Reasoning { text }, at);
                 }
             }
         }
@@ -390,11 +389,11 @@ impl CodexRollout {
                         "UserMessage" | "AgentMessage" | "Reasoning"
                     )
                 {
-                    self.item_text(it, n, ts, out);
+                    self.item_text(it, &mut At::new(n, ts, out));
                     return;
                 }
                 match rollout_item(it, phase) {
-                    Some(item) => self.items.item(phase, &id, item, n, ts, out),
+                    Some(item) => self.items.item(phase, &id, item, &mut At::new(n, ts, out)),
                     None => push_debug(
                         out,
                         line,
@@ -469,7 +468,7 @@ impl CodexRollout {
                 );
             }
             other => {
-                if !self.legacy_event(other, p, ts, line, out) {
+                if !self.legacy_event(other, p, &mut At::new(n, ts, out)) {
                     push_debug(out, line, &format!("unknown event_msg type {other:?}"));
                 }
             }

@@ -221,19 +221,32 @@ pub(crate) fn patch_item(
     }
 }
 
+/// What an MCP call asked: the server, its tool and the arguments.
+pub(crate) struct McpCall<'a> {
+    /// The MCP server's name.
+    pub(crate) server: &'a str,
+    /// The server's own name of the tool.
+    pub(crate) tool: &'a str,
+    /// The arguments the tool was called with.
+    pub(crate) arguments: Value,
+}
+
 /// An MCP call, named by the server's own tool name (its kind names the server too).
 /// `result` is the MCP result (its `content` becomes the output); a
 /// failed call with no `error` takes its error text from the result (Codex reports an
 /// `isError` result as `status: failed`, `error: null`).
 pub(crate) fn mcp_item(
-    server: &str,
-    tool: &str,
-    arguments: Value,
+    call: McpCall<'_>,
     status: &str,
     result: &Value,
     error: Option<String>,
     structured: Option<Value>,
 ) -> ToolItem {
+    let McpCall {
+        server,
+        tool,
+        arguments,
+    } = call;
     let output = result.get("content").cloned().unwrap_or(Value::Null);
     let outcome = match status {
         "in_progress" | "" => None,
@@ -370,10 +383,13 @@ pub(crate) fn mcp_end_item(p: &Value) -> ToolItem {
         (None, None) => (result.clone(), None),
     };
     let failed = err.is_some() || ok.get("isError").and_then(Value::as_bool) == Some(true);
+    let call = McpCall {
+        server: str_of(inv, "server"),
+        tool: str_of(inv, "tool"),
+        arguments: inv.get("arguments").cloned().unwrap_or(Value::Null),
+    };
     mcp_item(
-        str_of(inv, "server"),
-        str_of(inv, "tool"),
-        inv.get("arguments").cloned().unwrap_or(Value::Null),
+        call,
         if failed { "failed" } else { "completed" },
         &ok,
         err,

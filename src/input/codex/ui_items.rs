@@ -79,10 +79,13 @@ pub(crate) fn rollout_item(it: &Value, phase: Phase) -> Option<Item> {
         }
         "McpToolCall" => {
             let result = it.get("result").cloned().unwrap_or(Value::Null);
+            let call = tools::McpCall {
+                server: str_of(it, "server"),
+                tool: str_of(it, "tool"),
+                arguments: it.get("arguments").cloned().unwrap_or(Value::Null),
+            };
             Item::Tool(Box::new(tools::mcp_item(
-                str_of(it, "server"),
-                str_of(it, "tool"),
-                it.get("arguments").cloned().unwrap_or(Value::Null),
+                call,
                 completed_status(str_of(it, "status"), phase),
                 &result,
                 it.pointer("/error/message")

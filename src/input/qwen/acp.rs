@@ -24,7 +24,7 @@ use crate::input::qwen::state::ChunkKind;
 use crate::input::qwen::state::{Conversation, Emit};
 use crate::model::event::EventKind;
 use crate::model::session::{Level, SystemNotice};
-use crate::model::transcript::{SyntheticReason, TurnOrigin};
+use crate::model::transcript::{Part, SyntheticReason, Turn, TurnOrigin};
 
 impl Conversation {
     /// One `session_update` payload; false when its kind is unknown (the caller keeps it as
@@ -182,14 +182,12 @@ impl Conversation {
         }
         let mut machinery = Map::new();
         machinery.insert("midTurnInjection".into(), json!(true));
-        self.user_turn(
+        let turn = Turn::user(
             e.name("inject"),
-            None,
             TurnOrigin::UserInput,
-            texts.join("\n"),
-            machinery,
-            e,
+            vec![Part::text(texts.join("\n"))],
         );
+        e.user_turn(turn, machinery);
     }
 
     /// `user_shell_command`: the user ran a shell command in the session (bash mode).
@@ -202,16 +200,15 @@ impl Conversation {
             m.insert("cwd".into(), cwd.clone());
         }
         self.user_shell = Some((String::new(), String::new()));
-        self.user_turn(
+        let origin = TurnOrigin::Synthetic {
+            reason: SyntheticReason::BashInput,
+        };
+        let turn = Turn::user(
             e.name("shell"),
-            None,
-            TurnOrigin::Synthetic {
-                reason: SyntheticReason::BashInput,
-            },
-            format!("$ {command}"),
-            m,
-            e,
+            origin,
+            vec![Part::text(format!("$ {command}"))],
         );
+        e.user_turn(turn, m);
     }
 
     /// `user_shell_result`: the user's shell command ended; its output becomes one turn.
@@ -237,15 +234,12 @@ impl Conversation {
                 _ => "Shell command ended".into(),
             };
         }
-        self.user_turn(
-            e.name("shell-output"),
-            None,
-            TurnOrigin::Synthetic {
-                reason: SyntheticReason::BashOutput,
-            },
-            text,
+        let origin = TurnOrigin::Synthetic {
+            reason: SyntheticReason::BashOutput,
+        };
+        e.user_turn(
+            Turn::user(e.name("shell-output"), origin, vec![Part::text(text)]),
             m,
-            e,
         );
     }
 }

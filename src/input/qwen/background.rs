@@ -26,7 +26,7 @@ use crate::input::fields::{info, str_of};
 use crate::input::qwen::state::{Conversation, Emit, parent_of};
 use crate::model::event::EventKind;
 use crate::model::session::Level;
-use crate::model::transcript::{SubagentStatus, TaskDetails, TurnOrigin};
+use crate::model::transcript::{Part, SubagentStatus, TaskDetails, Turn, TurnOrigin};
 
 impl Conversation {
     /// An `agent_message_chunk` about a background run, handled here; false for any other
@@ -60,14 +60,12 @@ impl Conversation {
                 if let Some(t) = meta.get("backgroundTask") {
                     machinery.insert("backgroundTask".into(), t.clone());
                 }
-                self.user_turn(
+                let turn = Turn::user(
                     e.name("notification"),
-                    thread,
                     TurnOrigin::Notification,
-                    text,
-                    machinery,
-                    e,
+                    vec![Part::text(text)],
                 );
+                e.user_turn(turn.in_thread(thread), machinery);
                 true
             }
             // The model's reply (its own message, cut above) and everything else.

@@ -106,7 +106,7 @@ impl QwenDaemon {
         for item in items.drain(..) {
             match item {
                 SseItem::Frame(f) => self.frame(f, out, report),
-                SseItem::Json { line, text } => self.envelope_text(line, &text, out, report),
+                SseItem::Json { line, text } => self.envelope_text(line, text, out, report),
                 SseItem::Garbage { line: n, text } => {
                     let what = "neither an SSE field nor a JSON object";
                     report.error(n, what);
@@ -167,7 +167,12 @@ impl QwenDaemon {
                         o.insert("id".into(), Value::from(n));
                     }
                 }
-                self.envelope(line, o, &f.data, out, report)
+                let held = Held {
+                    line,
+                    env: o,
+                    raw: f.data,
+                };
+                self.envelope(held, out, report)
             }
             Ok(_) | Err(_) => {
                 let what = if f.cut_off {
@@ -184,36 +189,38 @@ impl QwenDaemon {
     fn envelope_text(
         &mut self,
         line: u64,
-        text: &str,
+        text: String,
         out: &mut Vec<Event>,
         report: &mut Report<'_>,
     ) {
-        match scribe_json::parse_line(text) {
-            Ok(Value::Object(o)) => self.envelope(line, o, text, out, report),
+        match scribe_json::parse_line(&text) {
+            Ok(Value::Object(env)) => {
+                let held = Held {
+                    line,
+                    env,
+                    raw: text,
+                };
+                self.envelope(held, out, report)
+            }
             Ok(_) | Err(_) => {
                 report.error(line, "invalid JSON envelope");
                 out.push(Event::at(
                     line,
-                    EventKind::debug("invalid JSON envelope", text.to_owned(), false),
+                    EventKind::debug("invalid JSON envelope", text, false),
                 ));
             }
         }
     }
 
-    fn envelope(
-        &mut self,
-        line: u64,
-        env: Map<String, Value>,
-        raw: &str,
-        out: &mut Vec<Event>,
-        report: &mut Report<'_>,
-    ) {
+    /// One envelope as read (its line, its object, its text): folded in id order.
+    fn envelope(&mut self, held: Held, out: &mut Vec<Event>, report: &mut Report<'_>) {
         let debug = |out: &mut Vec<Event>, reason: String| {
             out.push(Event::at(
-                line,
-                EventKind::debug(reason, raw.to_owned(), false),
+                held.line,
+                EventKind::debug(reason, held.raw.clone(), false),
             ))
         };
+        let env = &held.env;
         if let Some(v) = env.get("v").filter(|v| v.as_u64() != Some(1)) {
             return debug(out, format!("unsupported envelope version {v}"));
         }
@@ -222,13 +229,8 @@ impl QwenDaemon {
         }
         let Some(id) = env.get("id").and_then(Value::as_u64) else {
             // A frame without an id may move the order on (a resync names where it resumes).
-            self.fold(line, env, raw, out);
+            self.fold(held.line, held.env, &held.raw, out);
             return self.drain(out);
-        };
-        let held = Held {
-            line,
-            env,
-            raw: raw.to_owned(),
         };
         match self.order.admit(id, held) {
             Admit::Duplicate(h) => out.push(Event::at(

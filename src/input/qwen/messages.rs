@@ -272,26 +272,6 @@ impl Conversation {
             });
         }
     }
-
-    pub(super) fn user_turn(
-        &mut self,
-        id: String,
-        thread: Thread,
-        origin: TurnOrigin,
-        text: String,
-        machinery: Map<String, Value>,
-        e: &mut Emit<'_>,
-    ) {
-        let meta = TurnMeta {
-            machinery,
-            ..TurnMeta::default()
-        };
-        let turn = Turn::user(id, origin, vec![Part::text(text)])
-            .in_thread(thread)
-            .with_meta(meta)
-            .at(e.timestamp.clone());
-        e.push(EventKind::user_turn(turn));
-    }
 }
 
 /// Qwen's usage (`inputTokens`, `outputTokens`, `cachedReadTokens`) in Anthropic's shape.

@@ -17,7 +17,7 @@ use crate::input::fields::{self, str_of};
 use crate::input::tool_kind;
 use crate::model::event::{Event, EventKind, Thread};
 use crate::model::tool_kind::ToolKind;
-use crate::model::transcript::{Caller, Part, Usage};
+use crate::model::transcript::{Caller, Part, Turn, TurnMeta, Usage};
 
 /// Where the events of one daemon envelope go, and what the envelope said about itself.
 pub(crate) struct Emit<'a> {
@@ -45,6 +45,17 @@ impl Emit<'_> {
     /// Appends one event for this envelope.
     pub(crate) fn push(&mut self, kind: EventKind) {
         self.out.push(Event::at(self.line, kind));
+    }
+
+    /// Appends `turn`, a user turn this envelope carries, with what the harness said about it
+    /// (`machinery`) and the envelope's time.
+    pub(crate) fn user_turn(&mut self, turn: Turn, machinery: Map<String, Value>) {
+        let meta = TurnMeta {
+            machinery,
+            ..TurnMeta::default()
+        };
+        let turn = turn.with_meta(meta).at(self.timestamp.clone());
+        self.push(EventKind::user_turn(turn));
     }
 
     /// A name for something first seen in this envelope: `<prefix>-<eventId>`, or the line.

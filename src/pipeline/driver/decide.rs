@@ -6,7 +6,7 @@
 
 use anyhow::Result;
 
-use super::{Delivery, InputDriver, MAX_BAD_RUN, State, StrictStop};
+use super::{Delivery, HeldDocument, InputDriver, MAX_BAD_RUN, State, StrictStop};
 use crate::diagnostics::Diagnostics;
 use crate::input::agent::Format;
 use crate::input::document::{self, DocValue};
@@ -228,12 +228,15 @@ impl InputDriver<'_> {
     /// A whole JSON document: its values are classified like lines, then given to the adapter.
     pub(super) fn document(
         &mut self,
-        format: SourceFormat,
-        text: &str,
-        first_line: u64,
+        doc: &HeldDocument,
         sink: &mut dyn Delivery,
         diag: &mut Diagnostics,
     ) -> Result<()> {
+        let HeldDocument {
+            format,
+            ref text,
+            first_line,
+        } = *doc;
         let values = match document::values(text, first_line) {
             Ok(v) => v,
             Err((line, what)) => {

@@ -37,6 +37,27 @@ impl Span {
 /// One output line.
 pub(crate) type Line = Vec<Span>;
 
+/// What the lines of a block start with: the first line's prefix (a bullet, a marker, a
+/// quote's bar) and the prefix of every line after it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Margin {
+    /// The prefix of the block's first line.
+    pub(crate) first: Line,
+    /// The prefix of each line after the first.
+    pub(crate) rest: Line,
+}
+
+impl Margin {
+    /// The prefix of the block's next line: `first` while none of it is written yet.
+    pub(crate) fn start(&self, none_written: bool) -> Line {
+        if none_written {
+            self.first.clone()
+        } else {
+            self.rest.clone()
+        }
+    }
+}
+
 /// The number of terminal columns a character takes (Unicode's East Asian Width, as terminals
 /// draw it); a control character, which the sanitizer has already made visible, takes none.
 fn char_width(c: char) -> usize {

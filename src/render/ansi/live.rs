@@ -85,6 +85,29 @@ pub(super) fn chunks(text: &str) -> Vec<&str> {
     out
 }
 
+/// Which stream a delta extends: its message, its content block's index there, and whether the
+/// block is thinking.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct StreamOf<'a> {
+    /// The message the delta belongs to.
+    pub(super) message_id: &'a str,
+    /// The content block's index in its message.
+    pub(super) index: u64,
+    /// Thinking rather than text.
+    pub(super) reasoning: bool,
+}
+
+impl StreamOf<'_> {
+    /// The stream of block `index` of message `message_id`, thinking or text.
+    pub(super) fn new(message_id: &str, index: u64, reasoning: bool) -> StreamOf<'_> {
+        StreamOf {
+            message_id,
+            index,
+            reasoning,
+        }
+    }
+}
+
 /// Delta text of one content block, and how much of it has been printed.
 #[derive(Debug)]
 pub(super) struct Stream {
@@ -232,15 +255,18 @@ impl TextRenderer {
         Ok(())
     }
 
-    /// A delta arrived: print every chunk it completed.
+    /// A delta of the stream `of` arrived: print every chunk it completed.
     pub(super) fn delta(
         &mut self,
         out: &mut dyn Write,
-        message_id: &str,
-        index: u64,
+        of: StreamOf<'_>,
         text: &str,
-        reasoning: bool,
     ) -> io::Result<()> {
+        let StreamOf {
+            message_id,
+            index,
+            reasoning,
+        } = of;
         let pos = match self
             .live
             .streams

@@ -8,15 +8,9 @@
 use owo_colors::Style;
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
-use super::layout::{Line, Span, Wrapper, width};
+use super::layout::{Line, Margin, Span, Wrapper, width};
 use super::palette::Palette;
 use super::table::Table;
-
-/// A block that prefixes the lines inside it (a list item's bullet, a quote's bar).
-struct Container {
-    first: Line,
-    rest: Line,
-}
 
 /// How many containers are drawn at each end of a deep stack. Past twice this depth the middle
 /// ones are drawn as one mark that says how many levels it stands for (`┆12 `), so a line's
@@ -28,7 +22,7 @@ struct Md<'p> {
     pal: &'p Palette,
     width: usize,
     base: Style,
-    stack: Vec<Container>,
+    stack: Vec<Margin>,
     /// The containers below this depth have had a line drawn inside them (their next line
     /// takes the `rest` prefix, a list item's bullet is drawn once).
     used_below: usize,
@@ -44,21 +38,20 @@ struct Md<'p> {
     table: Option<Table>,
 }
 
-/// Renders Markdown `text` as lines `width` columns wide. The first line starts with `first`,
-/// every other with `rest`; `base` is the style of plain text (dim for thinking).
+/// Renders Markdown `text` as lines `width` columns wide, each started by `margin`; `base` is
+/// the style of plain text (dim for thinking).
 pub(crate) fn render(
     text: &str,
     pal: &Palette,
     width: usize,
-    first: Line,
-    rest: Line,
+    margin: Margin,
     base: Style,
 ) -> Vec<Line> {
     let mut md = Md {
         pal,
         width,
         base,
-        stack: vec![Container { first, rest }],
+        stack: vec![margin],
         used_below: 0,
         out: Vec::new(),
         cur: None,
@@ -92,7 +85,7 @@ pub(crate) fn render(
 impl Md<'_> {
     /// The gutter of the next line and of the lines after it: each container's prefix, outer
     /// first, the middle of a deep stack drawn as one mark.
-    fn prefixes(&self) -> (Line, Line) {
+    fn prefixes(&self) -> Margin {
         let depth = self.stack.len();
         let hidden = depth.saturating_sub(2 * SHOWN_AT_EACH_END);
         let mut first = Vec::new();
@@ -113,7 +106,7 @@ impl Md<'_> {
             });
             rest.extend(c.rest.clone());
         }
-        (first, rest)
+        Margin { first, rest }
     }
 
     /// Every container open now has had a line drawn inside it.
@@ -129,7 +122,7 @@ impl Md<'_> {
 
     fn wrapper(&mut self) -> &mut Wrapper {
         if self.cur.is_none() {
-            let (first, rest) = self.prefixes();
+            let Margin { first, rest } = self.prefixes();
             self.cur = Some(Wrapper::new(self.width, first, rest));
         }
         self.cur.as_mut().expect("just set")
@@ -161,7 +154,7 @@ impl Md<'_> {
             .last()
             .is_none_or(|l| l.iter().all(|s| s.text.trim().is_empty()));
         if !last_blank {
-            let (_, rest) = self.prefixes();
+            let rest = self.prefixes().rest;
             self.out.push(rest);
         }
     }
@@ -247,7 +240,7 @@ impl Md<'_> {
             }
             Event::Rule => {
                 self.blank();
-                let (first, _) = self.prefixes();
+                let first = self.prefixes().first;
                 let w = self
                     .width
                     .saturating_sub(first.iter().map(|s| width(&s.text)).sum());
@@ -288,7 +281,7 @@ impl Md<'_> {
             Tag::BlockQuote(_) => {
                 self.blank();
                 let bar = Span::new("│ ", self.pal.quote);
-                self.stack.push(Container {
+                self.stack.push(Margin {
                     first: vec![bar.clone()],
                     rest: vec![bar],
                 });
@@ -297,7 +290,7 @@ impl Md<'_> {
                 self.blank();
                 if let CodeBlockKind::Fenced(lang) = kind {
                     if !lang.is_empty() {
-                        let (first, _) = self.prefixes();
+                        let first = self.prefixes().first;
                         let mut line = first;
                         line.push(Span::new(&format!("  {lang}"), self.pal.dim));
                         self.push_lines(vec![line]);
@@ -324,7 +317,7 @@ impl Md<'_> {
                     _ => "• ".to_owned(),
                 };
                 let pad = " ".repeat(width(&marker));
-                self.stack.push(Container {
+                self.stack.push(Margin {
                     first: vec![Span::new(&marker, self.pal.dim)],
                     rest: vec![Span::new(&pad, Style::new())],
                 });
@@ -380,7 +373,7 @@ impl Md<'_> {
             }
             TagEnd::CodeBlock => {
                 let code = self.code.take().unwrap_or_default();
-                let (first, rest) = self.prefixes();
+                let Margin { first, rest } = self.prefixes();
                 let mut indent_first = first;
                 indent_first.push(Span::new("  ", Style::new()));
                 let mut indent_rest = rest;
@@ -426,8 +419,7 @@ impl Md<'_> {
             }
             TagEnd::Table => {
                 if let Some(t) = self.table.take() {
-                    let (first, rest) = self.prefixes();
-                    let lines = t.lines(self.pal, self.width, first, rest, self.base);
+                    let lines = t.lines(self.pal, self.width, self.prefixes(), self.base);
                     self.push_lines(lines);
                 }
             }
@@ -449,16 +441,22 @@ mod tests {
     use super::*;
 
     fn plain(text: &str, width: usize) -> Vec<String> {
-        render(text, &Palette::plain(), width, vec![], vec![], Style::new())
-            .iter()
-            .map(|l| {
-                l.iter()
-                    .map(|s| s.text.as_str())
-                    .collect::<String>()
-                    .trim_end()
-                    .to_owned()
-            })
-            .collect()
+        render(
+            text,
+            &Palette::plain(),
+            width,
+            Margin::default(),
+            Style::new(),
+        )
+        .iter()
+        .map(|l| {
+            l.iter()
+                .map(|s| s.text.as_str())
+                .collect::<String>()
+                .trim_end()
+                .to_owned()
+        })
+        .collect()
     }
 
     #[test]

@@ -67,7 +67,7 @@ mod tools;
 mod view;
 
 use layout::{Line, Span, emit};
-use live::Live;
+use live::{Live, StreamOf};
 use palette::Palette;
 
 /// How to draw (shared by every part of the view).
@@ -325,13 +325,16 @@ impl Render for TextRenderer {
                 message_id,
                 index,
                 text,
-            } => self.delta(out, message_id, *index, text, false),
-            EventKind::ReasoningDelta {
+            }
+            | EventKind::ReasoningDelta {
                 thread: None,
                 message_id,
                 index,
                 text,
-            } => self.delta(out, message_id, *index, text, true),
+            } => {
+                let reasoning = matches!(event.kind, EventKind::ReasoningDelta { .. });
+                self.delta(out, StreamOf::new(message_id, *index, reasoning), text)
+            }
             // With results in call order, a call is printed whole with its turn.
             EventKind::AssistantBlock {
                 part: crate::model::transcript::Part::ToolCall { .. },

@@ -154,7 +154,7 @@ impl View {
         let mut lines = self.note(title, if failed { pal.warning } else { pal.dim }, depth);
         if self.context {
             if let Some(o) = output.filter(|o| !o.trim().is_empty()) {
-                lines.extend(self.marked("  ", pal.dim, o, pal.dim, depth, 10));
+                lines.extend(self.marked(self.marker("  ", pal.dim, depth), o, pal.dim, 10));
             }
         }
         lines

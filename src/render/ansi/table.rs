@@ -5,7 +5,7 @@
 use owo_colors::Style;
 use pulldown_cmark::Alignment;
 
-use super::layout::{Line, Span, truncate, width as text_width};
+use super::layout::{Line, Margin, Span, truncate, width as text_width};
 use super::palette::Palette;
 use crate::sanitize::sanitize;
 
@@ -22,13 +22,12 @@ pub(super) struct Table {
 impl Table {
     /// The table as lines: columns as wide as their widest cell, shrunk (cells wrapped over
     /// several lines) until the table fits the width; the header bold and underlined with a
-    /// rule.
+    /// rule. Each line starts with `margin`.
     pub(super) fn lines(
         self,
         pal: &Palette,
         width: usize,
-        first: Line,
-        rest: Line,
+        margin: Margin,
         base: Style,
     ) -> Vec<Line> {
         let t = self;
@@ -55,7 +54,13 @@ impl Table {
             })
             .collect();
         let avail = width
-            .saturating_sub(rest.iter().map(|s| text_width(&s.text)).sum::<usize>())
+            .saturating_sub(
+                margin
+                    .rest
+                    .iter()
+                    .map(|s| text_width(&s.text))
+                    .sum::<usize>(),
+            )
             .saturating_sub(3 * (cols - 1));
         while widths.iter().sum::<usize>() > avail {
             let (i, &w) = widths
@@ -69,7 +74,7 @@ impl Table {
             widths[i] -= 1;
         }
         if widths.iter().sum::<usize>() > avail {
-            return as_list(&rows, pal, first, rest, base);
+            return as_list(&rows, pal, &margin, base);
         }
         let mut out = Vec::new();
         let sep = Span::new(" │ ", pal.dim);
@@ -81,11 +86,7 @@ impl Table {
                 .collect();
             let height = cells.iter().map(Vec::len).max().unwrap_or(1);
             for k in 0..height {
-                let mut line = if out.is_empty() {
-                    first.clone()
-                } else {
-                    rest.clone()
-                };
+                let mut line = margin.start(out.is_empty());
                 for (i, cell) in cells.iter().enumerate() {
                     if i > 0 {
                         line.push(sep.clone());
@@ -110,7 +111,7 @@ impl Table {
                 out.push(line);
             }
             if r == 0 {
-                let mut line = rest.clone();
+                let mut line = margin.rest.clone();
                 let bar: Vec<String> = widths.iter().map(|w| "─".repeat(*w)).collect();
                 line.push(Span::new(&bar.join("─┼─"), pal.dim));
                 out.push(line);
@@ -158,16 +159,10 @@ const LABEL_COLUMNS: usize = 24;
 /// A table too wide for the terminal: each row as `header: value` lines, rows apart. Empty
 /// cells (a short row's missing ones too) are left out and header names cut short as labels, so
 /// that what is written stays linear in the table's text however many columns it has.
-fn as_list(rows: &[Vec<String>], pal: &Palette, first: Line, rest: Line, base: Style) -> Vec<Line> {
+fn as_list(rows: &[Vec<String>], pal: &Palette, margin: &Margin, base: Style) -> Vec<Line> {
     let mut out: Vec<Line> = Vec::new();
     let header = &rows[0];
-    let line_start = |out: &Vec<Line>| {
-        if out.is_empty() {
-            first.clone()
-        } else {
-            rest.clone()
-        }
-    };
+    let line_start = |out: &Vec<Line>| margin.start(out.is_empty());
     if header.iter().any(|name| text_width(name) > LABEL_COLUMNS) {
         for (i, name) in header.iter().enumerate() {
             let mut line = line_start(&out);
@@ -183,7 +178,7 @@ fn as_list(rows: &[Vec<String>], pal: &Palette, first: Line, rest: Line, base: S
             continue;
         }
         if !out.is_empty() {
-            out.push(rest.clone());
+            out.push(margin.rest.clone());
         }
         for (i, cell) in filled() {
             let mut line = line_start(&out);
@@ -202,7 +197,7 @@ fn as_list(rows: &[Vec<String>], pal: &Palette, first: Line, rest: Line, base: S
 
 #[cfg(test)]
 mod tests {
-    use super::{Palette, Style, as_list, wrap_cell};
+    use super::{Margin, Palette, Style, as_list, wrap_cell};
 
     #[test]
     fn a_list_leaves_empty_cells_out_and_names_long_columns_once() {
@@ -213,13 +208,7 @@ mod tests {
             vec![String::new(), String::new()],
             vec![String::new(), "2".to_owned()],
         ];
-        let lines = as_list(
-            &rows,
-            &Palette::plain(),
-            Vec::new(),
-            Vec::new(),
-            Style::new(),
-        );
+        let lines = as_list(&rows, &Palette::plain(), &Margin::default(), Style::new());
         let text: Vec<String> = lines
             .iter()
             .map(|l| l.iter().map(|s| s.text.as_str()).collect())

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use owo_colors::Style;
 
 use super::View;
-use super::layout::{Line, Span, Wrapper};
+use super::layout::{Line, Margin, Span, Wrapper};
 use crate::model::file_change::{DiffLine, FileChange};
 use crate::model::tool_kind::{InputShape, TodoStatus};
 use crate::model::transcript::{
@@ -392,8 +392,11 @@ impl View {
     /// unless `--full`.
     fn markdown_block(&self, text: &str, first: Vec<Span>, depth: usize, max: usize) -> Vec<Line> {
         let pad = vec![self.indent(depth), Span::new("     ", Style::new())];
-        let (width, plain) = (self.width, Style::new());
-        let mut lines = super::markdown::render(text, &self.pal, width, first, pad.clone(), plain);
+        let margin = Margin {
+            first,
+            rest: pad.clone(),
+        };
+        let mut lines = super::markdown::render(text, &self.pal, self.width, margin, Style::new());
         if !self.full && lines.len() > max {
             let more = lines.len() - max;
             lines.truncate(max);

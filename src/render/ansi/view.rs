@@ -4,7 +4,7 @@
 use owo_colors::Style;
 
 use super::View;
-use super::layout::{self, Line, Span, Wrapper};
+use super::layout::{self, Line, Margin, Span, Wrapper};
 use super::live::chunks;
 use super::markdown;
 use super::palette;
@@ -47,14 +47,11 @@ impl View {
         } else {
             vec![ind.clone(), Span::new("  ", Style::new())]
         };
-        markdown::render(
-            text,
-            &self.pal,
-            self.width,
-            first_prefix,
-            vec![ind, Span::new("  ", Style::new())],
-            base,
-        )
+        let margin = Margin {
+            first: first_prefix,
+            rest: vec![ind, Span::new("  ", Style::new())],
+        };
+        markdown::render(text, &self.pal, self.width, margin, base)
     }
 
     /// A piece of a local command's output (`/context`, `/cost`): Markdown (tables drawn as
@@ -89,12 +86,15 @@ impl View {
                 }
             })
             .collect();
+        let margin = Margin {
+            first: first_prefix,
+            rest,
+        };
         markdown::render(
             &lines.join("\n"),
             &self.pal,
             self.width,
-            first_prefix,
-            rest,
+            margin,
             self.pal.dim,
         )
     }
@@ -131,24 +131,21 @@ impl View {
         w.finish()
     }
 
-    /// Plain text set apart with a marker (user prompts, context), at most `max` lines unless
-    /// `--full`.
-    pub(super) fn marked(
-        &self,
-        marker: &str,
-        marker_style: Style,
-        text: &str,
-        style: Style,
-        depth: usize,
-        max: usize,
-    ) -> Vec<Line> {
+    /// The margin of text set apart with `marker` (in `style`), `depth` levels down: the marker
+    /// on the first line, its width of blanks under it.
+    pub(super) fn marker(&self, marker: &str, style: Style, depth: usize) -> Margin {
         let ind = self.indent(depth);
         let pad = " ".repeat(layout::width(marker));
-        let mut w = Wrapper::new(
-            self.width,
-            vec![ind.clone(), Span::new(marker, marker_style)],
-            vec![ind, Span::new(&pad, Style::new())],
-        );
+        Margin {
+            first: vec![ind.clone(), Span::new(marker, style)],
+            rest: vec![ind, Span::new(&pad, Style::new())],
+        }
+    }
+
+    /// Plain text set apart with a marker (user prompts, context; its margin from
+    /// [`View::marker`]), at most `max` lines unless `--full`.
+    pub(super) fn marked(&self, margin: Margin, text: &str, style: Style, max: usize) -> Vec<Line> {
+        let mut w = Wrapper::new(self.width, margin.first, margin.rest);
         let lines: Vec<&str> = text.trim_end().split('\n').collect();
         let keep = if self.full {
             lines.len()
@@ -178,12 +175,18 @@ impl View {
         if turn.role == Role::User {
             let text = turn.text();
             let lines = match &turn.origin {
-                TurnOrigin::UserInput | TurnOrigin::ToolReturn { .. } => {
-                    self.marked("> ", self.pal.user, &text, Style::new(), depth, usize::MAX)
-                }
-                TurnOrigin::Replay => {
-                    self.marked("> ", self.pal.dim, &text, self.pal.dim, depth, usize::MAX)
-                }
+                TurnOrigin::UserInput | TurnOrigin::ToolReturn { .. } => self.marked(
+                    self.marker("> ", self.pal.user, depth),
+                    &text,
+                    Style::new(),
+                    usize::MAX,
+                ),
+                TurnOrigin::Replay => self.marked(
+                    self.marker("> ", self.pal.dim, depth),
+                    &text,
+                    self.pal.dim,
+                    usize::MAX,
+                ),
                 // A local command's output (`/context`, `/cost`) is Markdown with tables: drawn
                 // as such, dimmed, like text the model did not write.
                 TurnOrigin::Synthetic {
@@ -204,31 +207,39 @@ impl View {
                     if text.trim().is_empty() {
                         return blocks;
                     }
-                    self.marked("· ", self.pal.dim, &text, self.pal.dim, depth, 10)
+                    self.marked(
+                        self.marker("· ", self.pal.dim, depth),
+                        &text,
+                        self.pal.dim,
+                        10,
+                    )
                 }
                 TurnOrigin::Synthetic { reason } => {
                     if !self.context {
                         return blocks;
                     }
                     let word = reason.name();
-                    self.marked(
-                        &format!("⊕ {word}: "),
-                        self.pal.dim,
-                        &text,
-                        self.pal.dim,
-                        depth,
-                        10,
-                    )
+                    let margin = self.marker(&format!("⊕ {word}: "), self.pal.dim, depth);
+                    self.marked(margin, &text, self.pal.dim, 10)
                 }
-                TurnOrigin::SubagentPrompt { .. } => {
-                    self.marked("> ", self.pal.dim, &text, self.pal.dim, depth, 5)
-                }
-                TurnOrigin::Notification => {
-                    self.marked("✉ ", self.pal.dim, &text, self.pal.dim, depth, 5)
-                }
-                TurnOrigin::Model => {
-                    self.marked("", Style::new(), &text, Style::new(), depth, usize::MAX)
-                }
+                TurnOrigin::SubagentPrompt { .. } => self.marked(
+                    self.marker("> ", self.pal.dim, depth),
+                    &text,
+                    self.pal.dim,
+                    5,
+                ),
+                TurnOrigin::Notification => self.marked(
+                    self.marker("✉ ", self.pal.dim, depth),
+                    &text,
+                    self.pal.dim,
+                    5,
+                ),
+                TurnOrigin::Model => self.marked(
+                    self.marker("", Style::new(), depth),
+                    &text,
+                    Style::new(),
+                    usize::MAX,
+                ),
             };
             blocks.push(lines);
             for p in &turn.parts {
