@@ -260,24 +260,13 @@ impl SessionLog {
             offset_hi,
             bits,
         });
-        let uuid = match v.uuid.as_str() {
-            None => UuidText::Empty,
-            Some(u) => match uuid_position(line, u) {
-                Some(at) if self.at != 0 && !line.lossy => UuidText::At(u, at),
-                Some(_) | None => UuidText::Spelled(u),
-            },
+        let uuid = uuid_text(line, v.uuid.as_str(), self.at != 0);
+        let new = NewRow {
+            r: i,
+            key: &key,
+            uuid,
         };
-        let repeated = matches!(form, UuidForm::Repeated);
-        let children = uuids.insert(
-            &self.rows,
-            NewRow {
-                r: i,
-                key: &key,
-                uuid,
-            },
-            repeated,
-            peek,
-        );
+        let children = uuids.insert(&self.rows, new, form == UuidForm::Repeated, peek);
         for c in children {
             let child = &mut self.rows[c as usize];
             if c == i {
@@ -335,6 +324,18 @@ impl SessionLog {
         let len = (self.ids.len() - first).min(usize::from(u16::MAX));
         self.ids.truncate(first + len);
         role
+    }
+}
+
+/// How a row's uuid `u` can be found again: by its place in its line, or, in the file's first
+/// line (`not_first` false), a line that was not valid UTF-8 or a uuid with escapes, as its text.
+fn uuid_text<'a>(line: &InputLine, u: Option<&'a str>, not_first: bool) -> UuidText<'a> {
+    match u {
+        None => UuidText::Empty,
+        Some(u) => match uuid_position(line, u) {
+            Some(at) if not_first && !line.lossy => UuidText::At(u, at),
+            Some(_) | None => UuidText::Spelled(u),
+        },
     }
 }
 
