@@ -327,3 +327,30 @@ fn gemini_parts_that_are_not_text_are_data_parts_in_every_view() {
         );
     }
 }
+
+/// A `session_state_changed` whose `state` is none of §14's three (`idle`, `running`,
+/// `requires-action`) is not passed off as one: it takes the hatch of a system kind nobody knows,
+/// an `info` notice naming the state as it came, in every view; a known state stays a
+/// session-state notice.
+#[test]
+fn a_session_state_nobody_knows_is_an_info_notice_naming_it() {
+    let state = |s: &str| json!({"type":"system","subtype":"session_state_changed","state":s,"session_id":"s1","uuid":"u3"});
+    let input = stream(&[state("weird_state")]);
+    let recs = records(&input);
+    let n = notice(&recs, "info");
+    assert_eq!(n["source"], "session_state_changed", "{n}");
+    assert_eq!(n["text"], "session state: weird_state", "{n}");
+    assert!(
+        recs.iter().all(|r| r["notice"]["kind"] != "session-state"),
+        "{recs:?}"
+    );
+    views_show(
+        &input,
+        "session state: weird_state",
+        r"*session state: weird\_state*",
+        "ession state: weird_state",
+    );
+    all_lines_in_records(&input);
+    let known = records(&stream(&[state("requires_action")]));
+    assert_eq!(notice(&known, "session-state")["state"], "requires-action");
+}

@@ -108,14 +108,17 @@ pub(crate) fn system(v: &Value, emit: &mut impl FnMut(EventKind)) -> bool {
             }),
         })),
         // §14 spells the states `idle | running | requires-action`; the wire says `requires_action`.
-        "session_state_changed" => emit(notice(SystemNotice::SessionState {
-            // The wire's three states in the model's spelling; any other value is kept as it
-            // came (rewriting it would hide a secret inside it from --redact's patterns).
-            state: match str_of(v, "state") {
-                "requires_action" => "requires-action".to_owned(),
-                other => other.to_owned(),
-            },
-        })),
+        // A state outside the three takes the hatch of a kind nobody knows: an `info` notice that
+        // names it as it came, shown in every view, never passed off as one of §14's states.
+        "session_state_changed" => emit(match str_of(v, "state") {
+            state @ ("idle" | "running") => notice(SystemNotice::SessionState {
+                state: state.to_owned(),
+            }),
+            "requires_action" => notice(SystemNotice::SessionState {
+                state: "requires-action".to_owned(),
+            }),
+            other => info(v, sub, Level::Info, format!("session state: {other}")),
+        }),
         "compact_boundary" => {
             let m = v.get("compact_metadata").cloned().unwrap_or(Value::Null);
             emit(notice(SystemNotice::Compact {
