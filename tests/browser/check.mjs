@@ -160,8 +160,20 @@ async function open(tab, file, problems) {
 // false if something does. (Playwright's own click also waits two animation frames for the
 // element to be still, which costs about half a second a click on a loaded machine.)
 async function clickAt(locator) {
-  const at = await locator.evaluate((el) => {
-    el.scrollIntoView({ block: "center" });
+  // Articles are `content-visibility: auto`: the ones scrolled into view are laid out in the
+  // next frames and take their real height, which moves the toggle. So the point is measured
+  // once the toggle has stayed in one place for two frames (at most ten tries).
+  const at = await locator.evaluate(async (el) => {
+    const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+    let last = null;
+    for (let i = 0; i < 10; i++) {
+      el.scrollIntoView({ block: "center" });
+      await frame();
+      await frame();
+      const r = el.getBoundingClientRect();
+      if (last && last.top === r.top && last.left === r.left) break;
+      last = r;
+    }
     const r = el.getBoundingClientRect();
     const x = r.left + Math.min(8, r.width / 2);
     const y = r.top + r.height / 2;
