@@ -65,3 +65,56 @@ fn the_headers_name_the_permission_mode_the_input_says() {
         assert!(!out.to_lowercase().contains("permission mode"), "{out}");
     }
 }
+
+/// An `init` (§2) whose working directory is long enough that the text header must wrap at 80
+/// columns, and whose permission mode is the longest Claude's `PermissionMode` names.
+const LONG_CWD_INIT: &str = concat!(
+    r#"{"type":"system","subtype":"init","uuid":"i1","session_id":"s","cwd":"/home/dev/projects/widget-shop","model":"claude-x","permissionMode":"bypassPermissions","tools":["Read"],"mcp_servers":[]}"#,
+    "\n",
+    r#"{"type":"user","uuid":"u1","session_id":"s","parent_tool_use_id":null,"message":{"role":"user","content":"hi"}}"#,
+    "\n",
+);
+
+/// The text header's lines before the first blank line, at `width` columns.
+fn text_header(width: &str) -> Vec<String> {
+    let text = stdout_of(
+        &["--to", "text", "--color", "never", "--width", width, "-"],
+        LONG_CWD_INIT.to_owned(),
+    );
+    text.lines()
+        .take_while(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The header wraps between its `·`-separated items, never inside one: "permission mode:"
+/// stays on the line of its value. An item wider than the line still wraps inside, and every
+/// word of the header is there, in order, at any width.
+#[test]
+fn the_text_header_wraps_between_its_items() {
+    let header = text_header("80");
+    assert!(header.len() > 1, "the header must wrap at 80: {header:?}");
+    assert!(
+        header
+            .iter()
+            .any(|l| l.contains("permission mode: bypassPermissions")),
+        "{header:?}"
+    );
+    for line in &header {
+        assert!(line.chars().count() <= 80, "{line:?}");
+        assert!(!line.trim_start().starts_with('·'), "{header:?}");
+    }
+    let words = "claude-code · claude-x · /home/dev/projects/widget-shop · permission mode: \
+                 bypassPermissions · 1 tool";
+    for width in ["80", "24"] {
+        let header = text_header(width);
+        let said: Vec<&str> = header.iter().flat_map(|l| l.split_whitespace()).collect();
+        let want: Vec<&str> = words.split_whitespace().collect();
+        if width == "80" {
+            assert_eq!(said, want, "{header:?}");
+        } else {
+            // At 24 columns the directory is wider than a line and is cut as before.
+            assert_eq!(said.concat(), want.concat(), "{header:?}");
+        }
+    }
+}

@@ -170,6 +170,24 @@ impl Wrapper {
         self.words_by(text, style, link, true);
     }
 
+    /// Adds text as [`Wrapper::words`] does, but kept on one line where it fits on one: text
+    /// that would not fit after what the line holds, yet would on a line of its own, starts the
+    /// next line. Text wider than any line wraps at its spaces as `words` does. A space before
+    /// the text (a leading one, or one left by the last call) separates it from what precedes.
+    pub(crate) fn words_together(&mut self, text: &str, style: Style, link: Option<&String>) {
+        let flat = sanitize(text).replace(['\n', '\t'], " ");
+        let words: Vec<&str> = flat.split(' ').filter(|w| !w.is_empty()).collect();
+        let need = words.iter().map(|w| width(w)).sum::<usize>() + words.len().saturating_sub(1);
+        let gap = usize::from((self.space || flat.starts_with(' ')) && self.has_content());
+        let line_room = self
+            .width
+            .saturating_sub(self.rest.iter().map(|s| width(&s.text)).sum());
+        if self.has_content() && self.col + gap + need > self.width && need <= line_room {
+            self.newline();
+        }
+        self.words(text, style, link);
+    }
+
     /// [`Wrapper::words`], placing runs of words that fit at once when `runs` (tests compare
     /// it with word by word).
     fn words_by(&mut self, text: &str, style: Style, link: Option<&String>, runs: bool) {
@@ -426,6 +444,19 @@ mod tests {
             };
             proptest::prop_assert_eq!(run(true), run(false));
         }
+    }
+
+    #[test]
+    fn words_together_move_to_the_next_line_whole_unless_wider_than_one() {
+        let s = Style::new();
+        let mut w = Wrapper::new(14, vec![], vec![Span::new("  ", s)]);
+        w.words_together("one ·", s, None);
+        w.words_together(" mode: plan ·", s, None);
+        w.words_together(" a very long item", s, None);
+        assert_eq!(
+            plain(&w.finish()),
+            ["one ·", "  mode: plan ·", "  a very long", "  item"]
+        );
     }
 
     #[test]

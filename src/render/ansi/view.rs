@@ -121,14 +121,19 @@ impl View {
 
     /// A dim (or coloured) note, wrapped.
     pub(super) fn note(&self, text: &str, style: Style, depth: usize) -> Vec<Line> {
+        let mut w = self.note_wrapper(depth);
+        w.words(text, style, None);
+        w.finish()
+    }
+
+    /// The wrapper of a note `depth` levels down: its lines after the first two columns in.
+    fn note_wrapper(&self, depth: usize) -> Wrapper {
         let ind = self.indent(depth);
-        let mut w = Wrapper::new(
+        Wrapper::new(
             self.width,
             vec![ind.clone()],
             vec![ind, Span::new("  ", Style::new())],
-        );
-        w.words(text, style, None);
-        w.finish()
+        )
     }
 
     /// The margin of text set apart with `marker` (in `style`), `depth` levels down: the marker
@@ -306,6 +311,17 @@ impl View {
                 .collect();
             bits.push(format!("MCP: {}", servers.join(", ")));
         }
-        self.note(&bits.join(" · "), self.pal.dim, 0)
+        self.items(&bits, self.pal.dim)
+    }
+
+    /// A line of `·`-separated items (the session header) that wraps only between items, never
+    /// inside one ("permission mode: plan" stays whole), unless an item is wider than a line.
+    fn items(&self, items: &[String], style: Style) -> Vec<Line> {
+        let mut w = self.note_wrapper(0);
+        for (i, item) in items.iter().enumerate() {
+            let sep = if i + 1 < items.len() { " ·" } else { "" };
+            w.words_together(&format!(" {item}{sep}"), style, None);
+        }
+        w.finish()
     }
 }
