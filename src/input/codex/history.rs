@@ -295,8 +295,7 @@ pub(crate) fn call_item(name: &str, namespace: &str, arguments: &Value) -> (Tool
                         tool: &tool,
                         arguments: arguments.clone(),
                     };
-                    let mut t = tools::mcp_item(call, "in_progress", &Value::Null, None, None);
-                    t.outcome = None;
+                    let t = tools::mcp_item(call, "in_progress", &Value::Null, None, None);
                     (t, CallKind::Other)
                 }
                 None => (generic(name, arguments.clone()), CallKind::Other),
