@@ -36,11 +36,8 @@ pub(crate) fn values(text: &str, first_line: u64) -> Result<Vec<DocValue>, (u64,
     let mut out = Vec::new();
     let mut pos = pos;
     while pos < text.len() {
-        let (value, next) = one(text, pos).map_err(|(at, down, e)| (line_at(at) + down, e))?;
-        out.push(DocValue {
-            line: line_at(pos),
-            value,
-        });
+        let (value, next) = one(text, pos, &line_at)?;
+        out.push(value);
         pos = skip_ws(text, next);
     }
     Ok(out)
@@ -59,11 +56,8 @@ fn elements(
         return Ok((out, pos + 1));
     }
     loop {
-        let (value, next) = one(text, pos).map_err(|(at, down, e)| (line_at(at) + down, e))?;
-        out.push(DocValue {
-            line: line_at(pos),
-            value,
-        });
+        let (value, next) = one(text, pos, line_at)?;
+        out.push(value);
         pos = skip_ws(text, next);
         match text[pos..].chars().next() {
             Some(',') => pos = skip_ws(text, pos + 1),
@@ -81,8 +75,8 @@ fn wrapped_array(text: &str, pos: usize) -> Option<usize> {
     if !text[key_at..].starts_with('"') {
         return None;
     }
-    let (_, after_key) = one(text, key_at).ok()?;
-    let colon = skip_ws(text, after_key);
+    let (_, key_len) = scribe_json::parse_next(&text[key_at..]).ok()?;
+    let colon = skip_ws(text, key_at + key_len);
     let open = skip_ws(text, text[colon..].strip_prefix(':').map(|_| colon + 1)?);
     text[open..].starts_with('[').then_some(open + 1)
 }
@@ -101,13 +95,17 @@ fn end(
     }
 }
 
-/// One JSON value starting at byte `pos`: the value and the byte after it.
-/// On an error, the byte where the value starts, the lines from there to the error, and what
-/// it is.
-fn one(text: &str, pos: usize) -> Result<(Value, usize), (usize, u64, String)> {
+/// One JSON value starting at byte `pos`, with the line it starts on, and the byte after it.
+/// On an error, the line where it is and what it is.
+fn one(
+    text: &str,
+    pos: usize,
+    line_at: &dyn Fn(usize) -> u64,
+) -> Result<(DocValue, usize), (u64, String)> {
+    let line = line_at(pos);
     match scribe_json::parse_next(&text[pos..]) {
-        Ok((v, len)) => Ok((v, pos + len)),
-        Err(e) => Err((pos, e.line().saturating_sub(1) as u64, e.to_string())),
+        Ok((value, len)) => Ok((DocValue { line, value }, pos + len)),
+        Err(e) => Err((line + e.line().saturating_sub(1) as u64, e.to_string())),
     }
 }
 

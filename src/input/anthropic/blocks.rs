@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::input::anthropic::row::{Element, RawBlock, owned};
-use crate::input::fields::{self, opt_string, str_of};
+use crate::input::fields::{opt_string, str_of, string};
 use crate::input::tool_kind::{self, ToolTable};
 use crate::model::tool_kind::ToolKind;
 use crate::model::transcript::{Caller, Citation, NonText, Part, SkillInfo, ToolCall, output_text};
@@ -27,13 +27,6 @@ pub(crate) enum Block {
     },
     /// Plain text, kept apart so a user message's text can be classified as a whole.
     Text(String),
-}
-
-fn s(v: &Value, key: &str) -> String {
-    v.get(key)
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_owned()
 }
 
 /// Decodes one content block (either side of the conversation); `tools` names the agent's tools.
@@ -203,7 +196,7 @@ fn tool_call(b: RawBlock<'_>, ty: &str, tools: ToolTable) -> ToolCall {
             ToolKind::Subagent { .. } => call.caller = Caller::Subagent,
             ToolKind::Skill { .. } => {
                 call.skill = Some(SkillInfo {
-                    skill_name: fields::string(&call.input, "skill"),
+                    skill_name: string(&call.input, "skill"),
                     body: None,
                 });
             }
@@ -262,7 +255,7 @@ pub(crate) fn web_search_hits(tool_call_id: &str, output: &Value) -> Vec<Part> {
         .filter(|i| i.get("type").and_then(Value::as_str) == Some("web_search_result"))
         .enumerate()
         .map(|(n, i)| Part::SourceUrl {
-            url: s(i, "url"),
+            url: string(i, "url"),
             title: opt_string(i, "title"),
             source_id: format!("{tool_call_id}#{}", n + 1),
         })
@@ -278,10 +271,13 @@ fn media_part(b: RawBlock<'_>, default_type: &str) -> Part {
         .unwrap_or(default_type)
         .to_owned();
     let url = match src.get("type").and_then(Value::as_str) {
-        Some("base64") => format!("data:{media_type};base64,{}", s(&src, "data")),
-        Some("url") => s(&src, "url"),
-        Some("file") => format!("file-id:{}", s(&src, "file_id")),
-        Some("text") => format!("data:{media_type},{}", percent_encode(&s(&src, "data"))),
+        Some("base64") => format!("data:{media_type};base64,{}", string(&src, "data")),
+        Some("url") => string(&src, "url"),
+        Some("file") => format!("file-id:{}", string(&src, "file_id")),
+        Some("text") => format!(
+            "data:{media_type},{}",
+            percent_encode(&string(&src, "data"))
+        ),
         _ => String::new(),
     };
     Part::File {

@@ -489,26 +489,19 @@ fn real_input(text: &str) -> Classified {
             machinery: Map::new(),
         };
     }
+    let (hooks, reminders): (Vec<_>, Vec<_>) = removed
+        .into_iter()
+        .partition(|(t, _)| *t == "user-prompt-submit-hook");
+    let only_hooks = reminders.is_empty();
     let mut m = Map::new();
-    let reminders: Vec<Value> = removed
-        .iter()
-        .filter(|(t, _)| *t != "user-prompt-submit-hook")
-        .map(|(_, s)| json!(s))
-        .collect();
-    let hooks: Vec<Value> = removed
-        .iter()
-        .filter(|(t, _)| *t == "user-prompt-submit-hook")
-        .map(|(_, s)| json!(s))
-        .collect();
-    if !reminders.is_empty() {
-        m.insert("systemReminders".into(), Value::Array(reminders.clone()));
-    }
-    if !hooks.is_empty() {
-        m.insert("promptHooks".into(), Value::Array(hooks.clone()));
+    for (key, list) in [("systemReminders", reminders), ("promptHooks", hooks)] {
+        if !list.is_empty() {
+            m.insert(key.into(), list.into_iter().map(|(_, s)| s).collect());
+        }
     }
     let kept = kept.trim().to_owned();
     if kept.is_empty() {
-        let reason = if reminders.is_empty() {
+        let reason = if only_hooks {
             SyntheticReason::HookOutput
         } else {
             SyntheticReason::SystemReminder

@@ -257,11 +257,11 @@ pub(crate) fn from_text(text: &str) -> Option<Row<'_>> {
     scribe_json::from_str(text).ok()
 }
 
-/// A row read from a `Value` (a saved session's row, Qwen's stream-json line). It cannot fail:
-/// every field is lenient, and a `Value` holds no duplicate key; anything not an object reads
-/// as a row with no fields, as `Value::get` reads it.
-pub(crate) fn from_value(v: &Value) -> Row<'_> {
-    Row::deserialize(v).unwrap_or_default()
+/// A row or line read from a `Value` (a saved session's row, Qwen's stream-json line, a line
+/// the typed way refused). It cannot fail: every field is lenient, and a `Value` holds no
+/// duplicate key; anything not an object reads as one with no fields, as `Value::get` reads it.
+pub(crate) fn from_value<'a, T: Deserialize<'a> + Default>(v: &'a Value) -> T {
+    T::deserialize(v).unwrap_or_default()
 }
 
 /// How a format spells the fields the live wire and a saved session name differently.

@@ -200,7 +200,7 @@ impl StreamJson {
         if !known {
             push_debug(out, line, "system message without a subtype");
         } else {
-            let task = TaskLine::from_value(v);
+            let task: TaskLine<'_> = row::from_value(v);
             if task.subtype.as_deref() == Some("task_started") {
                 self.core.subagent_prompt(&task);
             }

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use crate::input::anthropic::cost::CostLedger;
-use crate::input::anthropic::row::UsageFields;
+use crate::input::anthropic::row::{self, UsageFields};
 use crate::input::anthropic::typed_system::{InitLine, ResultLine, TaskLine, owned, text};
 use crate::input::fields::{self, names, opt_string, str_of, string};
 use crate::model::event::EventKind;
@@ -55,7 +55,7 @@ fn each<T>(v: Option<&Value>, f: impl Fn(&Value) -> T) -> Vec<T> {
 
 /// `system/init` → the session inventory.
 pub(crate) fn session_snapshot(v: &Value, source: &str) -> SessionSnapshot {
-    snapshot_of(&InitLine::from_value(v), source)
+    snapshot_of(&row::from_value(v), source)
 }
 
 /// [`session_snapshot`] of the init line's fields, read from its text or from a `Value`.
@@ -265,7 +265,7 @@ fn info_line(v: &Value, sub: &str) -> Option<EventKind> {
 /// A task line's event, read the typed way (`typed_system`) from the `Value`: one mapping for
 /// both.
 fn task_event(v: &Value) -> EventKind {
-    TaskLine::from_value(v)
+    row::from_value::<TaskLine<'_>>(v)
         .event()
         .expect("called for the three task subtypes only")
 }
@@ -273,7 +273,7 @@ fn task_event(v: &Value) -> EventKind {
 /// `result`: the end of a turn, with cost, counts and duration. `costs` tells the run's own cost
 /// from the running total (`input::anthropic::cost`).
 pub(crate) fn result_notice(v: &Value, costs: &mut CostLedger) -> SystemNotice {
-    result_notice_of(ResultLine::from_value(v), costs)
+    result_notice_of(row::from_value(v), costs)
 }
 
 /// [`result_notice`] of a typed `result` line (the stream's common way, without a `Value`).

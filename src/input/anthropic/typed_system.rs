@@ -64,13 +64,6 @@ lenient_struct! {
     }
 }
 
-impl InitLine<'_> {
-    /// The init line read from a `Value` (Qwen's stream-json, a line the typed way refused).
-    pub(crate) fn from_value(v: &Value) -> InitLine<'_> {
-        <InitLine<'_> as serde::Deserialize>::deserialize(v).unwrap_or_default()
-    }
-}
-
 lenient_struct! {
     /// A task's token and tool counts (`SubagentUsage::from_json`, typed).
     pub(crate) struct SubagentUsageFields {
@@ -137,11 +130,6 @@ impl TaskLine<'_> {
             _ => return None,
         })
     }
-
-    /// The line read from a `Value` (a Qwen stream, or a Claude line the typed way refused).
-    pub(crate) fn from_value(v: &Value) -> TaskLine<'_> {
-        serde::Deserialize::deserialize(v).unwrap_or_default()
-    }
 }
 
 lenient_struct! {
@@ -164,13 +152,6 @@ lenient_struct! {
         /// The run's own part, per model (`input::anthropic::cost`).
         "model_usage_since_last_result" => since_last_result: Option<Value> as Present,
         "fast_mode_state" => fast_mode_state: Option<Value> as Present,
-    }
-}
-
-impl ResultLine<'_> {
-    /// The line read from a `Value` (a Qwen stream, or a Claude line the typed way refused).
-    pub(crate) fn from_value(v: &Value) -> ResultLine<'_> {
-        serde::Deserialize::deserialize(v).unwrap_or_default()
     }
 }
 

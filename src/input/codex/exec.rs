@@ -230,23 +230,11 @@ fn stream_item(it: &Value, phase: Phase) -> Option<Item> {
                 None,
             )))
         }
-        "mcp_tool_call" => {
-            let result = it.get("result").cloned().unwrap_or(Value::Null);
-            let call = tools::McpCall {
-                server: str_of(it, "server"),
-                tool: str_of(it, "tool"),
-                arguments: it.get("arguments").cloned().unwrap_or(Value::Null),
-            };
-            Item::Tool(Box::new(tools::mcp_item(
-                call,
-                str_of(it, "status"),
-                &result,
-                it.pointer("/error/message")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned),
-                result.get("structured_content").cloned(),
-            )))
-        }
+        "mcp_tool_call" => Item::Tool(Box::new(tools::mcp_item_of(
+            it,
+            str_of(it, "status"),
+            "structured_content",
+        ))),
         "web_search" => Item::Tool(Box::new(tools::web_search_item(
             str_of(it, "query"),
             it.get("action").cloned(),

@@ -205,8 +205,7 @@ pub(crate) fn call_item(name: &str, namespace: &str, arguments: &Value) -> (Tool
     }
     let str_arg = |k: &str| arguments.get(k).and_then(Value::as_str);
     let shell = |command: String| {
-        let mut t = tools::shell_item(command, "in_progress", "", None, Value::Null);
-        t.outcome = None;
+        let t = tools::shell_item(command, "in_progress", "", None, Value::Null);
         (t, CallKind::Shell)
     };
     match name {
@@ -295,8 +294,7 @@ pub(crate) fn call_item(name: &str, namespace: &str, arguments: &Value) -> (Tool
                         tool: &tool,
                         arguments: arguments.clone(),
                     };
-                    let mut t = tools::mcp_item(call, "in_progress", &Value::Null, None, None);
-                    t.outcome = None;
+                    let t = tools::mcp_item(call, "in_progress", &Value::Null, None, None);
                     (t, CallKind::Other)
                 }
                 None => (generic(name, arguments.clone()), CallKind::Other),

@@ -235,21 +235,13 @@ impl Emitter {
         }
         for call_id in open {
             self.done.insert(&call_id, ());
-            out.push(Event::at(
-                line,
-                EventKind::ToolResult {
-                    thread: None,
-                    tool_call_id: call_id,
-                    is_error: true,
-                    output: Value::String(String::new()),
-                    error_text: Some(reason.to_owned()),
-                    sidecar: None,
-                    facts: crate::model::transcript::ResultFacts::default(),
-                    server_run: false,
-                    replay: false,
-                    timestamp: None,
-                },
-            ));
+            let outcome = Outcome {
+                is_error: true,
+                output: Value::String(String::new()),
+                error_text: Some(reason.to_owned()),
+                sidecar: None,
+            };
+            out.push(Event::at(line, outcome.into_result(call_id, false, None)));
         }
     }
 
@@ -334,18 +326,11 @@ impl Emitter {
                 t.input,
             )),
         ));
-        at.push(EventKind::ToolResult {
-            thread: None,
-            tool_call_id: call_id,
-            is_error: false,
+        let outcome = Outcome {
             output: Value::String(String::new()),
-            error_text: None,
-            sidecar: None,
-            facts: crate::model::transcript::ResultFacts::default(),
-            server_run: false,
-            replay: false,
-            timestamp: at.timestamp.clone(),
-        });
+            ..Outcome::default()
+        };
+        at.push(outcome.into_result(call_id, false, at.timestamp.clone()));
     }
 
     /// A tool item: its call when first seen, an update of its input after, and its result when

@@ -239,6 +239,13 @@ impl CodexRollout {
             .item(Phase::Started, &id, Item::Tool(Box::new(tool)), at);
     }
 
+    /// Opens the shell call an `exec_command_begin` (or an end with no begin) names.
+    fn open_shell(&mut self, p: &Value, at: &mut At<'_>) {
+        let command = p.get("command").cloned().unwrap_or(Value::Null);
+        let (tool, kind) = history::call_item("shell", "", &json!({ "command": command }));
+        self.open_call(p, tool, kind, at);
+    }
+
     /// One `event_msg` of the kinds older versions persist (and current ones in their
     /// extended mode). Returns false for a type this function does not know.
     pub(super) fn legacy_event(&mut self, ty: &str, p: &Value, at: &mut At<'_>) -> bool {
@@ -265,26 +272,14 @@ impl CodexRollout {
                 let text = str_of(p, "text").to_owned();
                 self.text_fact((Source::Event, Fact::Reasoning), &id, text, at);
             }
-            "exec_command_begin" => {
-                let (tool, kind) = history::call_item(
-                    "shell",
-                    "",
-                    &json!({ "command": p.get("command").cloned().unwrap_or(Value::Null) }),
-                );
-                self.open_call(p, tool, kind, at);
-            }
+            "exec_command_begin" => self.open_shell(p, at),
             "exec_command_end" => {
                 let cid = call_id(p);
                 self.call_kinds.remove(&cid);
                 let mut outcome = tools::exec_end_outcome(p);
                 self.end_session_of(&cid, &mut outcome);
                 if !self.items.knows(&cid) {
-                    let (tool, kind) = history::call_item(
-                        "shell",
-                        "",
-                        &json!({ "command": p.get("command").cloned().unwrap_or(Value::Null) }),
-                    );
-                    self.open_call(p, tool, kind, at);
+                    self.open_shell(p, at);
                     self.call_kinds.remove(&cid);
                 }
                 self.items.result(&cid, outcome, n, at.out);

@@ -231,6 +231,31 @@ pub(crate) struct McpCall<'a> {
     pub(crate) arguments: Value,
 }
 
+impl<'a> McpCall<'a> {
+    /// The call as an item or an invocation spells it: `server`, `tool`, `arguments`.
+    fn of(v: &'a Value) -> McpCall<'a> {
+        McpCall {
+            server: str_of(v, "server"),
+            tool: str_of(v, "tool"),
+            arguments: v.get("arguments").cloned().unwrap_or(Value::Null),
+        }
+    }
+}
+
+/// An `mcp_tool_call` item (the stream's and a rollout's alike, but for the key of the
+/// structured content): its call, `result` and `error.message`.
+pub(crate) fn mcp_item_of(it: &Value, status: &str, structured: &str) -> ToolItem {
+    let result = it.get("result").unwrap_or(&Value::Null);
+    let error = it.pointer("/error/message").and_then(Value::as_str);
+    mcp_item(
+        McpCall::of(it),
+        status,
+        result,
+        error.map(str::to_owned),
+        result.get(structured).cloned(),
+    )
+}
+
 /// An MCP call, named by the server's own tool name (its kind names the server too).
 /// `result` is the MCP result (its `content` becomes the output); a
 /// failed call with no `error` takes its error text from the result (Codex reports an
@@ -383,13 +408,8 @@ pub(crate) fn mcp_end_item(p: &Value) -> ToolItem {
         (None, None) => (result.clone(), None),
     };
     let failed = err.is_some() || ok.get("isError").and_then(Value::as_bool) == Some(true);
-    let call = McpCall {
-        server: str_of(inv, "server"),
-        tool: str_of(inv, "tool"),
-        arguments: inv.get("arguments").cloned().unwrap_or(Value::Null),
-    };
     mcp_item(
-        call,
+        McpCall::of(inv),
         if failed { "failed" } else { "completed" },
         &ok,
         err,

@@ -77,23 +77,11 @@ pub(crate) fn rollout_item(it: &Value, phase: Phase) -> Option<Item> {
                 (!out.is_empty()).then_some(out),
             )))
         }
-        "McpToolCall" => {
-            let result = it.get("result").cloned().unwrap_or(Value::Null);
-            let call = tools::McpCall {
-                server: str_of(it, "server"),
-                tool: str_of(it, "tool"),
-                arguments: it.get("arguments").cloned().unwrap_or(Value::Null),
-            };
-            Item::Tool(Box::new(tools::mcp_item(
-                call,
-                completed_status(str_of(it, "status"), phase),
-                &result,
-                it.pointer("/error/message")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned),
-                result.get("structuredContent").cloned(),
-            )))
-        }
+        "McpToolCall" => Item::Tool(Box::new(tools::mcp_item_of(
+            it,
+            completed_status(str_of(it, "status"), phase),
+            "structuredContent",
+        ))),
         "WebSearch" => Item::Tool(Box::new(tools::web_search_item(
             str_of(it, "query"),
             it.get("action").cloned(),

@@ -110,19 +110,7 @@ impl Adapter for GeminiStream {
             }
             "tool_use" => {
                 self.flush_text(out);
-                let id = self.response();
-                let call = tool_call(&v);
-                self.parts += 1;
-                out.push(Event::at(
-                    n,
-                    EventKind::AssistantBlock {
-                        thread: None,
-                        message_id: id,
-                        part: Part::tool_call(call),
-                        meta: TurnMeta::default(),
-                        timestamp: ts,
-                    },
-                ));
+                self.block(n, Part::tool_call(tool_call(&v)), ts, out);
             }
             "tool_result" => {
                 self.close(out);
@@ -173,9 +161,13 @@ impl GeminiStream {
 
     /// Emits the gathered text as one part of the open response.
     fn flush_text(&mut self, out: &mut Vec<Event>) {
-        let Some((line, timestamp, text)) = self.text.take() else {
-            return;
-        };
+        if let Some((line, timestamp, text)) = self.text.take() {
+            self.block(line, Part::text(text), timestamp, out);
+        }
+    }
+
+    /// Emits `part` as the next part of the open response (opened if none is).
+    fn block(&mut self, line: u64, part: Part, timestamp: Option<String>, out: &mut Vec<Event>) {
         let message_id = self.response();
         self.parts += 1;
         out.push(Event::at(
@@ -183,7 +175,7 @@ impl GeminiStream {
             EventKind::AssistantBlock {
                 thread: None,
                 message_id,
-                part: Part::text(text),
+                part,
                 meta: TurnMeta::default(),
                 timestamp,
             },

@@ -106,7 +106,13 @@ impl QwenDaemon {
         for item in items.drain(..) {
             match item {
                 SseItem::Frame(f) => self.frame(f, out, report),
-                SseItem::Json { line, text } => self.envelope_text(line, text, out, report),
+                SseItem::Json { line, text } => {
+                    let bad = "invalid JSON envelope";
+                    if let Some(env) = json_object(line, &text, bad, out, report) {
+                        let raw = text;
+                        self.envelope(Held { line, env, raw }, out, report);
+                    }
+                }
                 SseItem::Garbage { line: n, text } => {
                     let what = "neither an SSE field nor a JSON object";
                     report.error(n, what);
@@ -158,58 +164,26 @@ impl QwenDaemon {
             ));
             return;
         }
-        let line = f.line;
-        match scribe_json::parse_line(&f.data) {
-            Ok(Value::Object(mut o)) => {
-                // The JSON repeats the frame's id; take the `id:` line when it does not.
-                if let (None, Some(id)) = (o.get("id"), f.id.as_deref()) {
-                    if let Ok(n) = id.parse::<u64>() {
-                        o.insert("id".into(), Value::from(n));
-                    }
-                }
-                let held = Held {
-                    line,
-                    env: o,
-                    raw: f.data,
-                };
-                self.envelope(held, out, report)
-            }
-            Ok(_) | Err(_) => {
-                let what = if f.cut_off {
-                    "SSE frame cut off at the end of the input: its data is not a whole JSON object"
-                } else {
-                    "SSE frame data is not a JSON object"
-                };
-                report.error(line, what);
-                out.push(Event::at(line, EventKind::debug(what, f.data, false)));
+        let bad = if f.cut_off {
+            "SSE frame cut off at the end of the input: its data is not a whole JSON object"
+        } else {
+            "SSE frame data is not a JSON object"
+        };
+        let Some(mut env) = json_object(f.line, &f.data, bad, out, report) else {
+            return;
+        };
+        // The JSON repeats the frame's id; take the `id:` line when it does not.
+        if let (None, Some(id)) = (env.get("id"), f.id.as_deref()) {
+            if let Ok(n) = id.parse::<u64>() {
+                env.insert("id".into(), Value::from(n));
             }
         }
-    }
-
-    fn envelope_text(
-        &mut self,
-        line: u64,
-        text: String,
-        out: &mut Vec<Event>,
-        report: &mut Report<'_>,
-    ) {
-        match scribe_json::parse_line(&text) {
-            Ok(Value::Object(env)) => {
-                let held = Held {
-                    line,
-                    env,
-                    raw: text,
-                };
-                self.envelope(held, out, report)
-            }
-            Ok(_) | Err(_) => {
-                report.error(line, "invalid JSON envelope");
-                out.push(Event::at(
-                    line,
-                    EventKind::debug("invalid JSON envelope", text, false),
-                ));
-            }
-        }
+        let held = Held {
+            line: f.line,
+            env,
+            raw: f.data,
+        };
+        self.envelope(held, out, report)
     }
 
     /// One envelope as read (its line, its object, its text): folded in id order.
@@ -529,6 +503,25 @@ impl QwenDaemon {
         s.agent = "qwen-code".into();
         s.source = "qwen-daemon".into();
         e.push(EventKind::session(s));
+    }
+}
+
+/// The JSON object an envelope's text holds; else `None`, with the input error `bad` reported
+/// and the text kept as a `debug` record.
+fn json_object(
+    line: u64,
+    text: &str,
+    bad: &str,
+    out: &mut Vec<Event>,
+    report: &mut Report<'_>,
+) -> Option<Map<String, Value>> {
+    match scribe_json::parse_line(text) {
+        Ok(Value::Object(o)) => Some(o),
+        Ok(_) | Err(_) => {
+            report.error(line, bad);
+            out.push(Event::at(line, EventKind::debug(bad, text, false)));
+            None
+        }
     }
 }
 

@@ -47,12 +47,7 @@ impl Conversation {
             return;
         };
         let before = rec.raw_input.clone();
-        let meta = fields
-            .get("_meta")
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default();
-        merge_call(rec, fields, &meta);
+        merge_call(rec, fields);
         if rec.raw_input != before && !is_empty_value(&rec.raw_input) {
             rec.kind_sent = rec.tool_kind();
             e.push(EventKind::tool_input(
@@ -110,7 +105,7 @@ impl Conversation {
             return;
         };
         let input_before = rec.raw_input.clone();
-        merge_call(rec, upd, &meta);
+        merge_call(rec, upd);
         if rec.done {
             e.push(EventKind::absorbed(format!(
                 "tool_call_update after the end of {id}"
@@ -169,7 +164,7 @@ impl Conversation {
             .to_owned();
         let mut rec = CallRecord::new(thread.clone(), name.clone());
         let is_agent = rec.is_agent;
-        merge_call(&mut rec, upd, meta);
+        merge_call(&mut rec, upd);
         let input = if is_empty_value(&rec.raw_input) {
             json!({})
         } else {
@@ -458,7 +453,7 @@ impl Conversation {
 
 /// Merges a `tool_call` / `tool_call_update` payload into what is known (ACP: fields present
 /// replace the old ones).
-fn merge_call(rec: &mut CallRecord, upd: &Value, meta: &Map<String, Value>) {
+fn merge_call(rec: &mut CallRecord, upd: &Value) {
     if let Some(s) = upd.get("status").and_then(Value::as_str) {
         rec.status = match s {
             "running" => "in_progress".into(),
@@ -484,7 +479,8 @@ fn merge_call(rec: &mut CallRecord, upd: &Value, meta: &Map<String, Value>) {
     if let Some(o) = upd.get("rawOutput") {
         rec.raw_output = o.clone();
     }
-    for (k, v) in meta {
-        rec.meta.insert(k.clone(), v.clone());
+    if let Some(meta) = upd.get("_meta").and_then(Value::as_object) {
+        rec.meta
+            .extend(meta.iter().map(|(k, v)| (k.clone(), v.clone())));
     }
 }
