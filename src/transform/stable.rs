@@ -44,9 +44,8 @@ use crate::model::transcript::{SubagentUsage, Usage};
 mod text;
 
 use text::{
-    IdLengths, JSON_NUMBER_FIELD, MAX_ID_IN_TEXT, Marks, PGID, PGID_LINE, SOCK, SOCKET, TIMESTAMP,
-    TMP, TMP_DIR, TMP_SLUG, USAGE, USAGE_BLOCK, VAR_FOLDERS, VAR_FOLDERS_SLUG, VOLATILE_NUMBER,
-    holds, may_hold_a_date, rename_ids_in_text, replace, uuids,
+    Found, IdLengths, JSON_NUMBER_FIELD, MAX_ID_IN_TEXT, PGID_LINE, SOCKET, TIMESTAMP, TMP_DIR,
+    USAGE_BLOCK, VOLATILE_NUMBER, rename_ids_in_text, replace, uuids,
 };
 
 /// Ids shorter than this are not searched for inside text (generated ids like `u1` would match
@@ -135,30 +134,25 @@ impl Stable {
     }
 
     /// Rewrites what varies between runs inside one text (the table in the module doc). Each
-    /// check looks only at a text that holds its [`Marks`] byte; once a check has changed the
-    /// text, every later one runs.
+    /// check looks only at a text that holds its piece ([`Found`]); once a check has changed the
+    /// text, what it holds is found again.
     fn rewrite_text(&mut self, s: &mut String) {
-        let mut marks = Marks::of(s);
-        let renamed = match self.id_lengths.is_empty() {
-            true => None,
-            false => rename_ids_in_text(s, &self.first, &self.id_lengths),
-        };
-        if let Some(renamed) = renamed {
-            *s = renamed;
-            marks = Marks::ALL;
+        if !self.id_lengths.is_empty() {
+            if let Some(renamed) = rename_ids_in_text(s, &self.first, &self.id_lengths) {
+                *s = renamed;
+            }
         }
+        let mut found = Found::of(s);
         // A UUID no field introduced (inside a raw line, a path, a tool's output) is random too.
-        if marks.has(Marks::DASH) && self.rename_uuids(s) {
-            marks = Marks::ALL;
+        if found.has(Found::UUID) && self.rename_uuids(s) {
+            found = Found::of(s);
         }
-        // Each pattern below needs a piece of text checked first with memchr/memmem, far faster
-        // than asking the regex (which every string of every item went through).
-        if marks.has(Marks::DOT) && holds(s, &SOCK) {
+        if found.has(Found::SOCKET) {
             replace(s, &SOCKET, |_| "<socket>".to_owned());
-            marks = Marks::ALL;
+            found = Found::of(s);
         }
         let tmp_dirs = &mut self.tmp_dirs;
-        if marks.has(Marks::SLASH) && (holds(s, &TMP) || holds(s, &VAR_FOLDERS)) {
+        if found.has(Found::TMP) {
             replace(s, &TMP_DIR, |c| {
                 let next = tmp_dirs.len() + 1;
                 tmp_dirs
@@ -166,24 +160,25 @@ impl Stable {
                     .or_insert_with(|| format!("<tmp-{next}>"))
                     .clone()
             });
-            marks = Marks::ALL;
+            found = Found::of(s);
         }
         // A temp dir is also written as Claude Code's project directory name (`/tmp/x` as
         // `-tmp-x`, in a task's output file): the same placeholder there.
-        if marks.has(Marks::DASH) && (holds(s, &TMP_SLUG) || holds(s, &VAR_FOLDERS_SLUG)) {
+        if found.has(Found::SLUG) {
             rename_tmp_slugs(s, tmp_dirs);
+            found = Found::of(s);
         }
-        if marks.has(Marks::DASH) && may_hold_a_date(s) {
+        if found.has(Found::DATE) {
             replace(s, &TIMESTAMP, |_| "<time>".to_owned());
-            marks = Marks::ALL;
+            found = Found::of(s);
         }
         // The shell tool's process group id (Qwen Code, Gemini CLI) changes on every run.
-        if marks.has(Marks::CAPITAL_P) && holds(s, &PGID) {
+        if found.has(Found::PGID) {
             replace(s, &PGID_LINE, |_| String::new());
-            marks = Marks::ALL;
+            found = Found::of(s);
         }
         let keep_usage = self.keep_usage;
-        if !marks.has(Marks::ANGLE) || !holds(s, &USAGE) {
+        if !found.has(Found::USAGE) {
             return;
         }
         replace(s, &USAGE_BLOCK, |block| {

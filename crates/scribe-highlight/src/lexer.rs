@@ -59,13 +59,19 @@ enum Next {
 
 /// The pieces of one line, appended to `out` (adjacent pieces of one class merged), and what it
 /// leaves open.
-pub(crate) fn line(lang: &Language, open: &mut Open, line: &str, out: &mut Vec<Segment>) {
+pub(crate) fn line(
+    (lang, openers): (&Language, Openers),
+    open: &mut Open,
+    line: &str,
+    out: &mut Vec<Segment>,
+) {
     let b = line.as_bytes();
     let indent = b.len() - b.trim_ascii_start().len();
     let after_dash = (b.get(indent) == Some(&b'-'))
         .then(|| indent + 1 + b[indent + 1..].len() - b[indent + 1..].trim_ascii_start().len());
     let mut lexer = Lexer {
         lang,
+        openers,
         b,
         out,
         next: Next::Anything,
@@ -87,6 +93,8 @@ pub(crate) fn line(lang: &Language, open: &mut Open, line: &str, out: &mut Vec<S
 /// One line being cut into pieces.
 struct Lexer<'a, 'o> {
     lang: &'a Language,
+    /// The bytes that may open a comment or a string in `lang`.
+    openers: Openers,
     b: &'a [u8],
     out: &'o mut Vec<Segment>,
     next: Next,
@@ -99,7 +107,45 @@ struct Lexer<'a, 'o> {
 /// True for a byte that continues a word: letters, digits, `_` and any byte of a non-ASCII
 /// character.
 fn is_word(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80
+    WORD[usize::from(c)]
+}
+
+/// [`is_word`] of each byte, as a table: the lexer asks it of nearly every byte it reads.
+const WORD: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
+        c += 1;
+    }
+    t
+};
+
+/// The bytes that may open a comment or a string in a language (the first byte of each of its
+/// comment and quote openers): a byte not among them opens neither, and the lexer need not
+/// compare the openers with the text there.
+#[derive(Clone, Copy)]
+pub(crate) struct Openers([u64; 4]);
+
+impl Openers {
+    /// The first bytes of `lang`'s comment and quote openers.
+    pub(crate) fn of(lang: &Language) -> Openers {
+        let mut bits = [0u64; 4];
+        let block = lang.block_comment.map(|(start, _)| start);
+        let openers = lang.line_comments.iter().copied().chain(block);
+        for opener in openers.chain(lang.quotes.iter().map(|q| q.open)) {
+            if let Some(&first) = opener.as_bytes().first() {
+                bits[usize::from(first >> 6)] |= 1 << (first & 63);
+            }
+        }
+        Openers(bits)
+    }
+
+    /// Whether a comment or a string may open at a byte `c`.
+    fn may_open(self, c: u8) -> bool {
+        self.0[usize::from(c >> 6)] & (1 << (c & 63)) != 0
+    }
 }
 
 /// True for a byte that starts a word.
@@ -119,9 +165,14 @@ impl Lexer<'_, '_> {
         }
     }
 
-    /// True when `text` is at `i`.
+    /// True when `text` is at `i` (its first byte compared before the rest: the lexer asks this
+    /// of most bytes of a string or a comment, where it rarely holds).
     fn at(&self, i: usize, text: &str) -> bool {
-        self.b[i..].starts_with(text.as_bytes())
+        let t = text.as_bytes();
+        match t.first() {
+            Some(first) => self.b.get(i) == Some(first) && self.b[i..].starts_with(t),
+            None => true,
+        }
     }
 
     /// The byte at `i`, or 0 past the end.
@@ -256,24 +307,9 @@ impl Lexer<'_, '_> {
             self.push(i..j, KEYWORD);
             return j;
         }
-        for t in self.lang.line_comments {
-            // A `#` starts a comment only where a word cannot go on (`a#b`, `${#x}` in shell).
-            if self.at(i, t) && (t != &"#" || matches!(prev, b' ' | b'\t' | b';' | b'(' | b')')) {
-                self.push(i..n, COMMENT);
-                return n;
-            }
-        }
-        if let Some((start, _)) = self.lang.block_comment {
-            if self.at(i, start) {
-                let j = i + start.len();
-                self.push(i..j, COMMENT);
-                *open = Open::Comment(1);
+        if self.openers.may_open(c) {
+            if let Some(j) = self.comment_or_string(i, prev, open) {
                 return j;
-            }
-        }
-        if !is_word(prev) || i == 0 {
-            if let Some(q) = self.quote_at(i) {
-                return self.string_or_key(i, q, open);
             }
         }
         if c == b'\'' && traits.has(Traits::LIFETIMES) {
@@ -306,6 +342,33 @@ impl Lexer<'_, '_> {
         self.next = Next::Anything;
         self.push(i..i + 1, None);
         i + 1
+    }
+
+    /// A comment or a string that opens at `i` (after the byte `prev`), if one does; returns
+    /// where the next token starts.
+    fn comment_or_string(&mut self, i: usize, prev: u8, open: &mut Open) -> Option<usize> {
+        let n = self.b.len();
+        for t in self.lang.line_comments {
+            // A `#` starts a comment only where a word cannot go on (`a#b`, `${#x}` in shell).
+            if self.at(i, t) && (t != &"#" || matches!(prev, b' ' | b'\t' | b';' | b'(' | b')')) {
+                self.push(i..n, COMMENT);
+                return Some(n);
+            }
+        }
+        if let Some((start, _)) = self.lang.block_comment {
+            if self.at(i, start) {
+                let j = i + start.len();
+                self.push(i..j, COMMENT);
+                *open = Open::Comment(1);
+                return Some(j);
+            }
+        }
+        if !is_word(prev) || i == 0 {
+            if let Some(q) = self.quote_at(i) {
+                return Some(self.string_or_key(i, q, open));
+            }
+        }
+        None
     }
 
     /// A token a sigil starts where the language gives it a meaning (`@name`, `#[…]`, `#fff`,
@@ -439,7 +502,12 @@ impl Lexer<'_, '_> {
         let dashes = dashes || self.lang.traits.has(Traits::DASHED_WORDS);
         let mut j = i;
         while j < b.len() {
-            if is_word(b[j]) || (dashes && b[j] == b'-' && j > i && is_word(self.byte(j + 1))) {
+            // The word's plain bytes in one run, then the one byte that may go on with it.
+            j += b[j..].iter().take_while(|&&c| is_word(c)).count();
+            if j >= b.len() {
+                break;
+            }
+            if dashes && b[j] == b'-' && j > i && is_word(self.byte(j + 1)) {
                 j += 1;
             } else if b[j] == b'.' && self.lang.traits.has(Traits::AT_ANNOTATIONS) && j > i {
                 // `@app.route`: a decorator's dotted name.

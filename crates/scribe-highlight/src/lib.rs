@@ -111,6 +111,8 @@ pub struct Highlighter {
     lang: Option<&'static Language>,
     /// What the last line left open.
     open: lexer::Open,
+    /// The bytes that may open a comment or a string in `lang` (none for plain text).
+    openers: Option<lexer::Openers>,
     /// The last line's segments, reused line to line.
     segments: Vec<Segment>,
 }
@@ -121,6 +123,7 @@ impl Highlighter {
         Highlighter {
             lang,
             open: lexer::Open::default(),
+            openers: lang.map(lexer::Openers::of),
             segments: Vec::new(),
         }
     }
@@ -141,6 +144,7 @@ impl Highlighter {
     pub fn catch_up(&mut self, other: &Highlighter) {
         self.lang = other.lang;
         self.open = other.open;
+        self.openers = other.openers;
     }
 
     /// The classed segments of one line (given without its newline), in order, from 0 to the
@@ -152,7 +156,10 @@ impl Highlighter {
                 self.lang = None;
                 self.segments.push((0..line.len(), None));
             }
-            Some(lang) => lexer::line(lang, &mut self.open, line, &mut self.segments),
+            Some(lang) => {
+                let openers = *self.openers.get_or_insert_with(|| lexer::Openers::of(lang));
+                lexer::line((lang, openers), &mut self.open, line, &mut self.segments);
+            }
             None => self.segments.push((0..line.len(), None)),
         }
         &self.segments

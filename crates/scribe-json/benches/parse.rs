@@ -2,7 +2,7 @@
 //!
 //! For each set of lines (Claude Code stream lines and saved-session rows, the rows again spelt
 //! in ASCII as Python's `json.dumps` spells them, Codex and Gemini stream lines, read from the
-//! shared corpus at run time) it times six ways to read every line:
+//! shared corpus at run time) it times seven ways to read every line:
 //!
 //! - `typed`: [`scribe_json::from_str`] into a `lenient_struct!` (the scanner, serde_json where it
 //!   declines), the way the Claude adapter reads its rows;
@@ -12,7 +12,9 @@
 //! - `serde-value`: `serde_json::from_str::<Value>`;
 //! - `compact`: [`scribe_json::compact`], the line put into the written form in one walk (how a
 //!   call's details that another writer spelt are kept);
-//! - `value-write`: the same through a `Value` written again (what `compact` replaces).
+//! - `value-write`: the same through a `Value` written again (what `compact` replaces);
+//! - `glued`: [`scribe_json::glued_values`], the check every line of an input gets for JSON
+//!   records glued together.
 //!
 //! Each way reads the whole set `ROUNDS` times (`SCRIBE_JSON_BENCH_ROUNDS`, default 15) and the
 //! fastest round gives the MB/s: on a busy machine the fastest round is the one least disturbed.
@@ -78,7 +80,7 @@ scribe_json::lenient_struct! {
 type Way = (&'static str, fn(&str) -> bool);
 
 /// The ways compared, in the order printed.
-const WAYS: [Way; 6] = [
+const WAYS: [Way; 7] = [
     ("typed", |l| {
         black_box(scribe_json::from_str::<Line<'_>>(l)).is_ok()
     }),
@@ -96,6 +98,10 @@ const WAYS: [Way; 6] = [
         };
         let mut out = Vec::new();
         black_box(scribe_json::write(&mut out, &v)).is_ok()
+    }),
+    ("glued", |l| {
+        black_box(scribe_json::glued_values(black_box(l)));
+        true
     }),
 ];
 

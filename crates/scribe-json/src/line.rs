@@ -6,6 +6,8 @@
 //! or declines; a line it declines is read by serde_json afresh, so the verdict, the value and the
 //! diagnostic are serde_json's either way.
 
+use std::sync::LazyLock;
+
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -46,7 +48,10 @@ pub fn parse_next(text: &str) -> serde_json::Result<(Value, usize)> {
 /// input is made of cost one substring search. The line must be JSON values and white space only:
 /// a value followed by anything else is no such line (it stays the error `parse_line` gives it).
 pub fn glued_values(text: &str) -> Option<Vec<std::ops::Range<usize>>> {
-    memchr::memmem::find(text.as_bytes(), b"}{")?;
+    // Built once: building a searcher cost more than searching a line with it.
+    static GLUE: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new(b"}{"));
+    GLUE.find(text.as_bytes())?;
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<serde::de::IgnoredAny>();
     let mut ranges = Vec::new();
     let mut end = 0;

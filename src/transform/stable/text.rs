@@ -17,98 +17,112 @@ pub(super) const MAX_ID_IN_TEXT: usize = 256;
 /// to a prefix or suffix (`client_<uuid>`, `agent-<id>`): the search per word stays bounded.
 pub(super) const MAX_PARTS: usize = 24;
 
-/// A needle searched for in every string of every item, compiled once (memchr's SIMD search;
-/// `str::contains` for these five was a tenth of a --stable run).
-pub(super) type Needle = LazyLock<memchr::memmem::Finder<'static>>;
-
-/// Whether `s` holds the needle.
-pub(super) fn holds(s: &str, needle: &Needle) -> bool {
-    needle.find(s.as_bytes()).is_some()
-}
-
-pub(super) static SOCK: Needle = LazyLock::new(|| memchr::memmem::Finder::new(".sock"));
-pub(super) static TMP: Needle = LazyLock::new(|| memchr::memmem::Finder::new("/tmp"));
-pub(super) static VAR_FOLDERS: Needle =
-    LazyLock::new(|| memchr::memmem::Finder::new("/var/folders/"));
-pub(super) static TMP_SLUG: Needle = LazyLock::new(|| memchr::memmem::Finder::new("-tmp-"));
-pub(super) static VAR_FOLDERS_SLUG: Needle =
-    LazyLock::new(|| memchr::memmem::Finder::new("-var-folders-"));
-pub(super) static PGID: Needle = LazyLock::new(|| memchr::memmem::Finder::new("PGID"));
-pub(super) static USAGE: Needle = LazyLock::new(|| memchr::memmem::Finder::new("<usage>"));
-
-/// The bytes a check of [`super::Stable::rewrite_text`] needs: a check whose byte the text lacks
-/// cannot match, and is skipped. Most strings of an item are short (a tool's name, a path, a
-/// line), and asking each of them for five needles and two scans for `-` cost more than
-/// looking for their bytes.
+/// What a text holds that a check of [`super::Stable::rewrite_text`] looks for, found in one
+/// walk: a check whose piece the text lacks cannot match, and is skipped. Each piece starts with
+/// one of five bytes (`-`, `/`, `.`, `P`, `<`), so only those are looked at: in a long text,
+/// found with memchr many bytes at a time; in a short one (most strings of an item: a name, a
+/// path, a model), read one by one, where a searcher's setup would cost more than the search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Marks(u8);
+pub(super) struct Found(u8);
 
-impl Marks {
-    /// `-`: a UUID, a date.
-    pub(super) const DASH: u8 = 1 << 1;
-    /// `/`: a temp dir.
-    pub(super) const SLASH: u8 = 1 << 2;
-    /// `.`: a socket.
-    pub(super) const DOT: u8 = 1 << 3;
-    /// `P`: the shell's PGID line.
-    pub(super) const CAPITAL_P: u8 = 1 << 4;
-    /// `<`: a usage block.
-    pub(super) const ANGLE: u8 = 1 << 5;
-    /// Every check runs (a text already rewritten may hold what its first form did not).
-    pub(super) const ALL: Marks = Marks(u8::MAX);
+impl Found {
+    /// A UUID ([`uuids`] finds one).
+    pub(super) const UUID: u8 = 1;
+    /// `.sock`: a socket.
+    pub(super) const SOCKET: u8 = 1 << 1;
+    /// `/tmp` or `/var/folders/`: a temp dir.
+    pub(super) const TMP: u8 = 1 << 2;
+    /// `-tmp-` or `-var-folders-`: a temp dir as a project directory's name.
+    pub(super) const SLUG: u8 = 1 << 3;
+    /// `d-dd-` in a text long enough for a date of [`TIMESTAMP`] (`dddd-dd-ddTdd:dd:dd`), which
+    /// holds it: the regex need not look elsewhere.
+    pub(super) const DATE: u8 = 1 << 4;
+    /// `PGID`: the shell's process group line.
+    pub(super) const PGID: u8 = 1 << 5;
+    /// `<usage>`: a sub-agent's usage block.
+    pub(super) const USAGE: u8 = 1 << 6;
 
-    /// The marks of the bytes of `s`: a short text's bytes looked up one by one, a long text
-    /// searched with `memchr` for each mark's byte (many bytes at a time, and a search stops at
-    /// its first hit: a long text holds most of them early).
-    pub(super) fn of(s: &str) -> Marks {
-        const LONG: usize = 64;
+    /// What `s` holds.
+    pub(super) fn of(s: &str) -> Found {
         let b = s.as_bytes();
-        if b.len() < LONG {
-            return Marks(b.iter().fold(0, |seen, &c| seen | CLASSES[c as usize]));
+        let mut found = 0;
+        if b.len() < SHORT {
+            for (i, &c) in b.iter().enumerate() {
+                if STARTS[usize::from(c)] {
+                    found |= piece_at(b, i);
+                }
+            }
+        } else {
+            for i in memchr::memchr3_iter(b'-', b'/', b'.', b) {
+                found |= piece_at(b, i);
+            }
+            for i in memchr::memchr2_iter(b'P', b'<', b) {
+                found |= piece_at(b, i);
+            }
         }
-        let bytes = [
-            (b'-', Marks::DASH),
-            (b'/', Marks::SLASH),
-            (b'.', Marks::DOT),
-            (b'P', Marks::CAPITAL_P),
-            (b'<', Marks::ANGLE),
-        ];
-        Marks(
-            bytes
-                .iter()
-                .fold(0, |seen, &(c, mark)| match memchr::memchr(c, b) {
-                    Some(_) => seen | mark,
-                    None => seen,
-                }),
-        )
+        // The shortest date the regex finds is `dddd-dd-ddTdd:dd:dd`.
+        if b.len() < 19 {
+            found &= !Found::DATE;
+        }
+        Found(found)
     }
 
-    /// Whether a byte of `mark` was seen.
-    pub(super) fn has(self, mark: u8) -> bool {
-        self.0 & mark != 0
+    /// Whether `s` held a piece of `what`.
+    pub(super) fn has(self, what: u8) -> bool {
+        self.0 & what != 0
+    }
+}
+
+/// A text shorter than this is read byte by byte rather than searched with memchr.
+const SHORT: usize = 64;
+
+/// The bytes a piece [`Found`] looks for starts with (a UUID: its first `-`).
+const STARTS: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'-' as usize] = true;
+    t[b'/' as usize] = true;
+    t[b'.' as usize] = true;
+    t[b'P' as usize] = true;
+    t[b'<' as usize] = true;
+    t
+};
+
+/// The [`Found`] pieces that start at `i` (a UUID: whose first `-` is at `i`).
+fn piece_at(b: &[u8], i: usize) -> u8 {
+    let rest = &b[i..];
+    let has = |piece: &[u8], what: u8| if rest.starts_with(piece) { what } else { 0 };
+    match b[i] {
+        b'-' => {
+            let date = i > 0
+                && b[i - 1].is_ascii_digit()
+                && rest.get(1).is_some_and(u8::is_ascii_digit)
+                && rest.get(2).is_some_and(u8::is_ascii_digit)
+                && rest.get(3) == Some(&b'-');
+            let uuid = i >= 8 && is_uuid_at(b, i - 8);
+            has(b"-tmp-", Found::SLUG)
+                | has(b"-var-folders-", Found::SLUG)
+                | if date { Found::DATE } else { 0 }
+                | if uuid { Found::UUID } else { 0 }
+        }
+        b'/' => has(b"/tmp", Found::TMP) | has(b"/var/folders/", Found::TMP),
+        b'.' => has(b".sock", Found::SOCKET),
+        b'P' => has(b"PGID", Found::PGID),
+        b'<' => has(b"<usage>", Found::USAGE),
+        _ => 0,
     }
 }
 
 /// A byte that can be part of an id written in text.
 const ID: u8 = 1;
 
-/// Each byte's class: [`ID`] and the [`Marks`] it sets, as a table (the walk reads it for every
-/// byte of every text).
+/// Each byte's class: [`ID`] or not, as a table (the walk reads it for every byte it looks at).
 const CLASSES: [u8; 256] = {
     let mut t = [0; 256];
     let mut b = 0;
     while b < 256 {
         let c = b as u8;
         let id = c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'.' || c == b':';
-        t[b] = match c {
-            b'-' => ID | Marks::DASH,
-            b'/' => Marks::SLASH,
-            b'.' => ID | Marks::DOT,
-            b'P' => ID | Marks::CAPITAL_P,
-            b'<' => Marks::ANGLE,
-            _ if id => ID,
-            _ => 0,
-        };
+        t[b] = if id { ID } else { 0 };
         b += 1;
     }
     t
@@ -251,35 +265,13 @@ pub(super) fn replace(s: &mut String, re: &Regex, mut with: impl FnMut(&Captures
     }
 }
 
-/// False when `s` holds no `d-dd-` (a digit, `-`, two digits, `-`), which every date of
-/// [`TIMESTAMP`] (`dddd-dd-dd…`) holds: the regex need not look.
-pub(super) fn may_hold_a_date(s: &str) -> bool {
-    let b = s.as_bytes();
-    memchr::memchr_iter(b'-', b).any(|i| {
-        i > 0
-            && b[i - 1].is_ascii_digit()
-            && b.get(i + 1).is_some_and(u8::is_ascii_digit)
-            && b.get(i + 2).is_some_and(u8::is_ascii_digit)
-            && b.get(i + 3) == Some(&b'-')
-    })
-}
-
 /// Where the UUIDs of `s` are (`8-4-4-4-12` hex digits, leftmost first, not overlapping): what
 /// the regex `[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-…-[0-9a-fA-F]{12}` finds, found from each `-` (which
 /// memchr finds fast) instead of by trying every position: the regex's search of every text was
 /// a tenth of a `--stable` run. No word boundaries: harnesses glue prefixes on
 /// (`client_<uuid>`, `agent-<uuid>`).
 pub(super) fn uuids(s: &str) -> Vec<std::ops::Range<usize>> {
-    const SHAPE: &[u8; 36] = b"xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx";
     let b = s.as_bytes();
-    let at = |start: usize| {
-        b.get(start..start + 36).is_some_and(|w| {
-            w.iter().zip(SHAPE).all(|(c, want)| match want {
-                b'-' => *c == b'-',
-                _ => c.is_ascii_hexdigit(),
-            })
-        })
-    };
     let mut found = Vec::new();
     let mut next = 0;
     // Every UUID has its first `-` 8 bytes after its start.
@@ -287,12 +279,23 @@ pub(super) fn uuids(s: &str) -> Vec<std::ops::Range<usize>> {
         let Some(start) = dash.checked_sub(8) else {
             continue;
         };
-        if start >= next && at(start) {
+        if start >= next && is_uuid_at(b, start) {
             found.push(start..start + 36);
             next = start + 36;
         }
     }
     found
+}
+
+/// Whether a UUID (`8-4-4-4-12` hex digits) starts at `start`.
+fn is_uuid_at(b: &[u8], start: usize) -> bool {
+    const SHAPE: &[u8; 36] = b"xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx";
+    b.get(start..start + 36).is_some_and(|w| {
+        w.iter().zip(SHAPE).all(|(c, want)| match want {
+            b'-' => *c == b'-',
+            _ => c.is_ascii_hexdigit(),
+        })
+    })
 }
 
 pub(super) static TIMESTAMP: LazyLock<Regex> = LazyLock::new(|| {
@@ -413,6 +416,64 @@ mod uuid_tests {
         for c in &cases {
             let want: Vec<_> = re.find_iter(c).map(|m| m.range()).collect();
             assert_eq!(uuids(c), want, "{c}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod found_tests {
+    use super::Found;
+
+    /// What the one walk finds is what a search for each piece finds, in short texts and long.
+    #[test]
+    fn found_is_each_pieces_search() {
+        let u = "3f2a9b1c-0d4e-4f5a-8b6c-7d8e9f0a1b2c";
+        let uuid = regex::Regex::new(
+            r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
+        )
+        .unwrap();
+        let date = regex::Regex::new(r"\d-\d\d-").unwrap();
+        let pieces = [
+            "",
+            "Bash",
+            "claude-sonnet-4-5-20250929",
+            "at 2025-01-02T03:04:05Z",
+            "2025-01-02",
+            "/tmp",
+            "cd /private/var/folders/ab/cd/T/x",
+            "-Users-me-tmp-proj",
+            "-var-folders-x",
+            "run.sock",
+            "Process Group PGID: 12",
+            "PGI",
+            "<usage>tokens: 3</usage>",
+            "<usag",
+            u,
+            &u[1..],
+            "é→ü-",
+        ];
+        let filler = "plain words. a/b c-d P < ".repeat(4);
+        for piece in pieces {
+            for text in [
+                piece.to_owned(),
+                format!("{filler}{piece}"),
+                format!("{piece}{filler}"),
+            ] {
+                let found = Found::of(&text);
+                let holds = |needles: &[&str]| needles.iter().any(|n| text.contains(n));
+                let want = [
+                    (Found::UUID, uuid.is_match(&text)),
+                    (Found::SOCKET, holds(&[".sock"])),
+                    (Found::TMP, holds(&["/tmp", "/var/folders/"])),
+                    (Found::SLUG, holds(&["-tmp-", "-var-folders-"])),
+                    (Found::DATE, text.len() >= 19 && date.is_match(&text)),
+                    (Found::PGID, holds(&["PGID"])),
+                    (Found::USAGE, holds(&["<usage>"])),
+                ];
+                for (what, holds) in want {
+                    assert_eq!(found.has(what), holds, "{text:?} {what}");
+                }
+            }
         }
     }
 }
