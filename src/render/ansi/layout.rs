@@ -469,7 +469,7 @@ mod tests {
 
     #[test]
     fn plain_palette_writes_no_escape() {
-        let pal = Palette::plain();
+        let pal = Palette::default();
         let line = vec![
             Span::new("bold", Style::new().bold().red()),
             Span {

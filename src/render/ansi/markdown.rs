@@ -443,7 +443,7 @@ mod tests {
     fn plain(text: &str, width: usize) -> Vec<String> {
         render(
             text,
-            &Palette::plain(),
+            &Palette::default(),
             width,
             Margin::default(),
             Style::new(),
