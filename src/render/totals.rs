@@ -1,14 +1,12 @@
-//! What the `result` notices of one input add up to: the numbers behind the text view's closing
-//! line, the Markdown closing line and the HTML footer.
+//! What the `result` notices of one input add up to, in the one place that adds them up: the
+//! numbers behind the text view's closing line, the Markdown closing line and the HTML header.
 //!
-//! Each renderer used to add them up itself; this is the one place that knows how (duration
-//! and tokens are summed; the cost is the sum of each result's own part, and the
-//! session's running total is kept beside it, see `cost` and `session_cost`). When no result gives a
+//! Duration and tokens are summed; the cost is the sum of each result's own part, with the
+//! session's running total kept beside it (`cost`, `session_cost`). When no result gives a
 //! number (a Qwen daemon's results carry none; an older Codex rollout writes no result), it is
-//! counted from the assistant turns themselves; a duration nobody gave stays unknown.
-//!
-//! The turns, prompts and calls are the model's [`Counts`]; the words they are said in
-//! ([`Totals::turn_words`], [`Totals::call_words`]) are shared by every view too.
+//! counted from the assistant turns themselves; a duration nobody gave stays unknown. The turns,
+//! prompts and calls are the model's [`Counts`], worded alike for every view
+//! ([`Totals::turn_words`], [`Totals::call_words`]).
 
 use super::figures::{count, seconds, thousands};
 use crate::model::counts::Counts;
@@ -96,13 +94,8 @@ impl Totals {
     /// The session's running total, when it is more than what the runs in this input cost
     /// (a resumed run whose result counts the earlier runs too).
     pub(crate) fn session_cost(&self) -> Option<f64> {
-        let (own, session) = (self.cost?, self.session_total()?);
+        let (own, session) = (self.cost?, self.session?);
         (session - own >= 0.00005).then_some(session)
-    }
-
-    /// The session's running total as the results report it (restarted counts added up).
-    pub(crate) fn session_total(&self) -> Option<f64> {
-        self.session
     }
 
     /// The cost as every closing line and footer says it: `$0.1234`, and
