@@ -89,10 +89,7 @@ pub(super) fn value<T: serde::Serialize + ?Sized>(v: &T) -> Value {
 /// A step's counts from a turn's usage: ATIF's `prompt_tokens` includes the cached ones.
 fn metrics(u: &Usage) -> Metrics {
     Metrics {
-        prompt_tokens: u
-            .input_tokens
-            .saturating_add(u.cache_read_input_tokens)
-            .saturating_add(u.cache_creation_input_tokens),
+        prompt_tokens: crate::render::totals::all_input(u),
         completion_tokens: u.output_tokens,
         cached_tokens: u.cache_read_input_tokens,
         extra: (u.cache_creation_input_tokens > 0).then_some(MetricsExtra {
