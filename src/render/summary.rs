@@ -9,9 +9,7 @@
 use std::borrow::Cow;
 
 use crate::model::tool_kind::ToolFamily;
-use crate::model::transcript::{
-    NonText, SubagentStatus, SubagentUsage, ToolCall, ToolState, output_text,
-};
+use crate::model::transcript::{SubagentStatus, SubagentUsage, ToolCall, ToolState};
 use crate::render::figures::{count, thousands};
 
 /// The longest summary kept on a call's line, in characters.
@@ -148,11 +146,8 @@ pub(crate) fn is_agent_call(call: &ToolCall) -> bool {
 /// this too, so no word of the tool's is lost.
 pub(crate) fn output_beside_error(call: &ToolCall) -> Option<String> {
     let error = call.error_text.as_deref()?;
-    let out = call
-        .output
-        .as_ref()
-        .map(|o| output_text(o, NonText::Mark))?;
-    (!out.trim().is_empty() && !error.contains(out.trim())).then_some(out)
+    let out = call.output_words();
+    (!out.trim().is_empty() && !error.contains(out.trim())).then(|| out.into_owned())
 }
 
 /// What an Agent call's own result says beside its sub-agent's report: a background run's
@@ -161,16 +156,13 @@ pub(crate) fn output_beside_error(call: &ToolCall) -> Option<String> {
 /// covers it all, so that nothing is shown twice.
 pub(crate) fn hand_back_beside_report(call: &ToolCall) -> Option<String> {
     let report = call.subagent.as_ref()?.summary.as_deref()?.trim();
-    let own = call
-        .output
-        .as_ref()
-        .map(|o| output_text(o, NonText::Mark))?;
+    let own = call.output_words();
     let own_t = own.trim();
     if own_t.is_empty() || report.contains(own_t) {
         return None;
     }
     let Some(at) = own_t.find(report).filter(|_| !report.is_empty()) else {
-        return Some(own);
+        return Some(own.into_owned());
     };
     let around = [own_t[..at].trim(), own_t[at + report.len()..].trim()];
     let rest = around

@@ -168,11 +168,7 @@ impl View {
     /// What a call came to: its result, error or denial (or that it has none).
     pub(super) fn call_result(&self, call: &ToolCall, depth: usize) -> Vec<Line> {
         let mut w = self.result_wrapper(depth);
-        let out_text = call
-            .output
-            .as_ref()
-            .map(|o| output_text(o, NonText::Mark))
-            .unwrap_or_default();
+        let out_text = call.output_words();
         match call.state {
             ToolState::ApprovalPending | ToolState::Pending | ToolState::Running => {
                 // A sub-agent still at work when the input ended: what it did so far.
@@ -416,11 +412,7 @@ impl View {
             self.capped(&mut w, &ack, self.pal.dim, RESULT_LINES);
             lines.extend(w.finish());
         }
-        let report = call
-            .output
-            .as_ref()
-            .map(|o| output_text(o, NonText::Mark))
-            .unwrap_or_default();
+        let report = call.output_words().into_owned();
         match &call.subagent {
             Some(rec) => lines.extend(self.subagent_body(rec, depth)),
             // No record of the run: what the harness handed back is all there is to say (a

@@ -2,8 +2,6 @@
 //! line and its state, and whose body shows the input and the output in the form that suits the
 //! tool (a diff for edits, a checklist for todos, an image, a skill body, a nested sub-agent).
 
-use std::borrow::Cow;
-
 use scribe_highlight::{Highlighter, Language};
 use serde_json::Value;
 
@@ -14,9 +12,7 @@ use super::markdown::push_markdown;
 use super::open::{PREVIEW_LINES, card_open};
 use super::{diff, turn};
 use crate::model::tool_kind::{InputShape, TodoItem, TodoStatus, ToolFamily};
-use crate::model::transcript::{
-    NonText, SubagentRecord, SubagentStatus, TaskDetails, ToolCall, ToolState, output_text,
-};
+use crate::model::transcript::{SubagentRecord, SubagentStatus, TaskDetails, ToolCall, ToolState};
 use crate::render::figures::count;
 use crate::render::sgr;
 use crate::render::summary::{Fit, fitted_summary, status_word};
@@ -69,7 +65,7 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
         .text(&fitted_summary(call, Fit::CARD).unwrap_or_default())
         .raw_trusted("</span>");
     // The output's text, once per card (borrowed when it is one string).
-    let text = call.output.as_ref().map(output_str);
+    let text = call.output.as_ref().map(|_| call.output_words());
     // Lines of text that came back (an image is not lines).
     let lines = || {
         let image = call.output.as_ref().is_some_and(|o| {
@@ -296,17 +292,6 @@ fn push_todos(h: &mut Html, items: &[TodoItem]) {
             .raw_trusted("</li>");
     }
     h.raw_trusted("</ul>");
-}
-
-/// The text of a tool output, borrowed when it is one string (most are: `output_text` copied
-/// every output, 3 MB ones included, three times per card).
-fn output_str(output: &Value) -> Cow<'_, str> {
-    match output {
-        Value::String(s) => Cow::Borrowed(s),
-        Value::Null | Value::Bool(_) | Value::Number(_) | Value::Array(_) | Value::Object(_) => {
-            Cow::Owned(output_text(output, NonText::Mark))
-        }
-    }
 }
 
 /// The output (whose text is `output_text`), or why there is none.
