@@ -202,7 +202,7 @@ pub(crate) trait Render {
 pub(crate) fn renderer_for(options: &RenderOptions) -> Box<dyn Render> {
     match options.format {
         OutputFormat::Text => Box::new(ansi::TextRenderer::new(options)),
-        OutputFormat::Md if options.compact => Box::new(markdown::CompactMarkdown::new()),
+        OutputFormat::Md if options.compact => Box::new(markdown::CompactMarkdown::default()),
         OutputFormat::Md => Box::new(markdown::MarkdownRenderer::new(options)),
         OutputFormat::Jsonl => Box::new(jsonl::JsonlRenderer::default()),
         OutputFormat::Events => Box::new(events::EventsRenderer::default()),
