@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use owo_colors::{AnsiColors, Style, XtermColors};
+use owo_colors::{AnsiColors, DynColors, Style, XtermColors};
 
 use crate::render::sgr::{SgrColour, SgrStyle};
 
@@ -122,20 +122,17 @@ impl Palette {
 /// the colour and attributes the SGR sequence asked for, written by the palette's own code, so
 /// that no byte of the input's escape reaches the terminal (and nothing when colour is off).
 pub(crate) fn from_sgr(s: &SgrStyle) -> Style {
+    let colour = |c| match c {
+        SgrColour::Named(n) => DynColors::Ansi(named(n)),
+        SgrColour::Indexed(n) => DynColors::Xterm(XtermColors::from(n)),
+        SgrColour::Rgb(r, g, b) => DynColors::Rgb(r, g, b),
+    };
     let mut out = Style::new();
     if let Some(c) = s.fg {
-        out = match c {
-            SgrColour::Named(n) => out.color(named(n)),
-            SgrColour::Indexed(n) => out.color(XtermColors::from(n)),
-            SgrColour::Rgb(r, g, b) => out.truecolor(r, g, b),
-        };
+        out = out.color(colour(c));
     }
     if let Some(c) = s.bg {
-        out = match c {
-            SgrColour::Named(n) => out.on_color(named(n)),
-            SgrColour::Indexed(n) => out.on_color(XtermColors::from(n)),
-            SgrColour::Rgb(r, g, b) => out.on_truecolor(r, g, b),
-        };
+        out = out.on_color(colour(c));
     }
     if s.bold {
         out = out.bold();
