@@ -267,35 +267,17 @@ pub(crate) fn push_ansi(h: &mut Html, s: &str) {
 
 /// A style's class list (only digits and fixed words: nothing from the input).
 fn push_classes(h: &mut Html, style: &SgrStyle) {
-    let mut first = true;
-    let mut class = |h: &mut Html, c: &str, n: Option<u8>| {
-        if !first {
-            h.raw_trusted(" ");
-        }
-        first = false;
-        h.raw_trusted(c);
-        if let Some(n) = n {
-            h.num(u64::from(n));
-        }
-    };
-    if let Some(f) = style.fg {
-        class(h, "a-f", Some(f.named16()));
-    }
-    if let Some(b) = style.bg {
-        class(h, "a-g", Some(b.named16()));
-    }
-    if style.bold {
-        class(h, "a-b", None);
-    }
-    if style.dim {
-        class(h, "a-d", None);
-    }
-    if style.italic {
-        class(h, "a-i", None);
-    }
-    if style.underline {
-        class(h, "a-u", None);
-    }
+    let colours = [("a-f", style.fg), ("a-g", style.bg)]
+        .into_iter()
+        .filter_map(|(class, c)| Some(format!("{class}{}", c?.named16())));
+    let flags = [
+        ("a-b", style.bold),
+        ("a-d", style.dim),
+        ("a-i", style.italic),
+        ("a-u", style.underline),
+    ];
+    let flags = flags.into_iter().filter(|f| f.1).map(|f| f.0.to_owned());
+    h.raw_trusted(&colours.chain(flags).collect::<Vec<_>>().join(" "));
 }
 
 impl SgrColour {
