@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 
 use crate::model::tool_kind::ToolFamily;
-use crate::model::transcript::{SubagentStatus, SubagentUsage, ToolCall, ToolState};
+use crate::model::transcript::{SubagentUsage, ToolCall, ToolState};
 use crate::render::figures::{count, thousands};
 
 /// The longest summary kept on a call's line, in characters.
@@ -116,16 +116,6 @@ pub(crate) fn open_state(state: ToolState) -> Option<&'static str> {
 pub(crate) fn subagent_usage(u: &SubagentUsage) -> String {
     let tools = count(u.tool_uses, "tool use");
     format!("{tools} · {} tokens", thousands(u.total_tokens))
-}
-
-/// Where a sub-agent run or a task stands, in the word every view uses.
-pub(crate) fn status_word(status: SubagentStatus) -> &'static str {
-    match status {
-        SubagentStatus::Running => "running",
-        SubagentStatus::Completed => "completed",
-        SubagentStatus::Failed => "failed",
-        SubagentStatus::Stopped => "stopped",
-    }
 }
 
 /// What the views say above the preview the model read of an output the harness saved to a file

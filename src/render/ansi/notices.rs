@@ -6,7 +6,7 @@ use super::View;
 use super::layout::Line;
 use crate::model::session::{HookStatus, Level, SystemNotice};
 use crate::render::figures::{count, seconds, thousands};
-use crate::render::{notice_text, summary};
+use crate::render::notice_text;
 
 impl View {
     /// A notice as a one-line note (nothing for the ones a reader does not need), and under the
@@ -266,7 +266,7 @@ fn task_text(
     status: Option<&crate::model::transcript::SubagentStatus>,
     what: Option<&str>,
 ) -> String {
-    let word = status.map_or("updated", |s| summary::status_word(*s));
+    let word = status.map_or("updated", |s| s.word());
     let what = what.unwrap_or("");
     format!(
         "task {task_id} {word}{}",

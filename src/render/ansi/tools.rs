@@ -541,11 +541,7 @@ impl View {
             bits.push(t.clone());
         }
         w.words(&bits.join(" · "), Style::new(), None);
-        w.words(
-            &format!(" · {}", summary::status_word(rec.status)),
-            style,
-            None,
-        );
+        w.words(&format!(" · {}", rec.status.word()), style, None);
         if let Some(u) = rec.usage {
             w.words(
                 &format!(

@@ -374,8 +374,7 @@ fn push_task(h: &mut Html, n: &SystemNotice) {
     h.raw_trusted("Task ")
         .text(description.as_deref().unwrap_or(task_id));
     if let Some(s) = status {
-        h.raw_trusted(" · ")
-            .text(crate::render::summary::status_word(*s));
+        h.raw_trusted(" · ").text(s.word());
     }
     if let Some(s) = summary {
         h.raw_trusted(" · ").text(s);

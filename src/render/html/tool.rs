@@ -15,7 +15,7 @@ use crate::model::tool_kind::{InputShape, TodoItem, TodoStatus, ToolFamily};
 use crate::model::transcript::{SubagentRecord, SubagentStatus, TaskDetails, ToolCall, ToolState};
 use crate::render::figures::count;
 use crate::render::sgr;
-use crate::render::summary::{Fit, fitted_summary, status_word};
+use crate::render::summary::{Fit, fitted_summary};
 
 /// The state shown on a card: a CSS class and a word. A refused permission wins over the state
 /// the call ended in (the CLI reports a denial as an error result).
@@ -489,7 +489,7 @@ pub(crate) fn push_subagent(h: &mut Html, sub: &SubagentRecord, scope: &str, rep
         .raw_trusted(" <span class=\"state sub-")
         .raw_trusted(class)
         .raw_trusted("\">")
-        .raw_trusted(status_word(sub.status))
+        .raw_trusted(sub.status.word())
         .raw_trusted("</span>");
     if let Some(u) = &sub.usage {
         h.raw_trusted(" <span class=\"meta\">")

@@ -230,7 +230,7 @@ impl MarkdownRenderer {
     }
 
     fn subagent(&self, out: &mut String, rec: &SubagentRecord) {
-        let status = summary::status_word(rec.status);
+        let status = rec.status.word();
         let mut title = format!("Sub-agent: {}", rec.description);
         if let Some(t) = &rec.subagent_type {
             title.push_str(&format!(" ({t})"));
