@@ -8,7 +8,6 @@
 
 use std::borrow::Cow;
 
-use crate::model::tool_kind::ToolFamily;
 use crate::model::transcript::{SubagentUsage, ToolCall, ToolState};
 use crate::render::figures::{count, thousands};
 
@@ -125,11 +124,6 @@ pub(crate) const PERSISTED_PREVIEW: &str =
 
 /// What the terminal view says between that preview and the saved output.
 pub(crate) const SAVED_OUTPUT: &str = "The saved output";
-
-/// True for a call that runs a sub-agent: the adapter said so, or the fold gave it one.
-pub(crate) fn is_agent_call(call: &ToolCall) -> bool {
-    call.family() == ToolFamily::Agent
-}
 
 /// A failed call's output, when it says what its error text does not (Gemini's `output` beside
 /// its `error.message`, Codex's output beside a failure): the views show the error text, and

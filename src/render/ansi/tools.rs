@@ -10,7 +10,7 @@ use owo_colors::Style;
 use super::View;
 use super::layout::{Line, Margin, Span, Wrapper};
 use crate::model::file_change::{DiffLine, FileChange};
-use crate::model::tool_kind::{InputShape, TodoStatus};
+use crate::model::tool_kind::{InputShape, TodoStatus, ToolFamily};
 use crate::model::transcript::{
     NonText, Part, SubagentRecord, SubagentStatus, ToolCall, ToolState, output_text,
 };
@@ -82,12 +82,10 @@ impl View {
         if self.full {
             if let Some(long) = summary::long_input(call) {
                 lines.extend(self.input_block(&long, depth));
-            } else if let Some(whole) = summary.is_none().then(|| unsummarised_input(call)) {
-                lines.extend(
-                    whole
-                        .map(|w| self.input_block(&w, depth))
-                        .unwrap_or_default(),
-                );
+            } else if summary.is_none()
+                && let Some(whole) = unsummarised_input(call)
+            {
+                lines.extend(self.input_block(&whole, depth));
             }
         }
         lines
@@ -209,7 +207,7 @@ impl View {
                 }
             }
             ToolState::Success => {
-                if summary::is_agent_call(call) {
+                if call.family() == ToolFamily::Agent {
                     return self.subagent(call, depth);
                 }
                 if let Some(plan) = call.kind.plan() {
