@@ -179,19 +179,13 @@ impl View {
         }
         if turn.role == Role::User {
             let text = turn.text();
-            let lines = match &turn.origin {
-                TurnOrigin::UserInput | TurnOrigin::ToolReturn { .. } => self.marked(
-                    self.marker("> ", self.pal.user, depth),
-                    &text,
-                    Style::new(),
-                    usize::MAX,
-                ),
-                TurnOrigin::Replay => self.marked(
-                    self.marker("> ", self.pal.dim, depth),
-                    &text,
-                    self.pal.dim,
-                    usize::MAX,
-                ),
+            let (dim, plain) = (self.pal.dim, Style::new());
+            // The marker before the text, its style, the text's style, and the lines shown.
+            let (marker, marker_style, style, max) = match &turn.origin {
+                TurnOrigin::UserInput | TurnOrigin::ToolReturn { .. } => {
+                    ("> ".to_owned(), self.pal.user, plain, usize::MAX)
+                }
+                TurnOrigin::Replay => ("> ".to_owned(), dim, dim, usize::MAX),
                 // A local command's output (`/context`, `/cost`) is Markdown with tables: drawn
                 // as such, dimmed, like text the model did not write.
                 TurnOrigin::Synthetic {
@@ -212,41 +206,20 @@ impl View {
                     if text.trim().is_empty() {
                         return blocks;
                     }
-                    self.marked(
-                        self.marker("· ", self.pal.dim, depth),
-                        &text,
-                        self.pal.dim,
-                        10,
-                    )
+                    ("· ".to_owned(), dim, dim, 10)
                 }
                 TurnOrigin::Synthetic { reason } => {
                     if !self.context {
                         return blocks;
                     }
-                    let word = reason.name();
-                    let margin = self.marker(&format!("⊕ {word}: "), self.pal.dim, depth);
-                    self.marked(margin, &text, self.pal.dim, 10)
+                    (format!("⊕ {}: ", reason.name()), dim, dim, 10)
                 }
-                TurnOrigin::SubagentPrompt { .. } => self.marked(
-                    self.marker("> ", self.pal.dim, depth),
-                    &text,
-                    self.pal.dim,
-                    5,
-                ),
-                TurnOrigin::Notification => self.marked(
-                    self.marker("✉ ", self.pal.dim, depth),
-                    &text,
-                    self.pal.dim,
-                    5,
-                ),
-                TurnOrigin::Model => self.marked(
-                    self.marker("", Style::new(), depth),
-                    &text,
-                    Style::new(),
-                    usize::MAX,
-                ),
+                TurnOrigin::SubagentPrompt { .. } => ("> ".to_owned(), dim, dim, 5),
+                TurnOrigin::Notification => ("✉ ".to_owned(), dim, dim, 5),
+                TurnOrigin::Model => (String::new(), plain, plain, usize::MAX),
             };
-            blocks.push(lines);
+            let margin = self.marker(&marker, marker_style, depth);
+            blocks.push(self.marked(margin, &text, style, max));
             for p in &turn.parts {
                 blocks.push(self.other_part(p, depth));
             }
