@@ -26,30 +26,20 @@ impl View {
         reasoning: bool,
         first: bool,
     ) -> Vec<Line> {
-        let ind = self.indent(depth);
-        let (bullet, base) = if reasoning {
-            ("✻ ", self.pal.dim)
+        let (bullet, bullet_style, base) = if reasoning {
+            ("✻ ", self.pal.dim, self.pal.dim)
         } else {
-            ("⏺ ", Style::new())
+            ("⏺ ", self.pal.bullet, Style::new())
         };
-        let first_prefix = if first {
-            vec![
-                ind.clone(),
-                Span::new(
-                    bullet,
-                    if reasoning {
-                        self.pal.dim
-                    } else {
-                        self.pal.bullet
-                    },
-                ),
-            ]
+        let (ind, pad) = (self.indent(depth), Span::new("  ", Style::new()));
+        let mark = if first {
+            Span::new(bullet, bullet_style)
         } else {
-            vec![ind.clone(), Span::new("  ", Style::new())]
+            pad.clone()
         };
         let margin = Margin {
-            first: first_prefix,
-            rest: vec![ind, Span::new("  ", Style::new())],
+            first: vec![ind.clone(), mark],
+            rest: vec![ind, pad],
         };
         markdown::render(text, &self.pal, self.width, margin, base)
     }
