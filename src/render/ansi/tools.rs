@@ -34,17 +34,11 @@ fn unsummarised_input(call: &ToolCall) -> Option<String> {
 /// A call's input shown whole: a string as it is (a script, or arguments that were not JSON),
 /// an object as JSON; nothing for an empty one.
 fn whole_input(input: &serde_json::Value) -> Option<String> {
-    use serde_json::Value;
-    match input {
-        Value::String(s) if !s.trim().is_empty() => Some(s.clone()),
-        v @ Value::Object(o) if !o.is_empty() => serde_json::to_string_pretty(v).ok(),
-        Value::String(_)
-        | Value::Object(_)
-        | Value::Null
-        | Value::Bool(_)
-        | Value::Number(_)
-        | Value::Array(_) => None,
+    if let Some(s) = input.as_str() {
+        return (!s.trim().is_empty()).then(|| s.to_owned());
     }
+    let object = input.as_object().filter(|o| !o.is_empty());
+    object.and_then(|_| serde_json::to_string_pretty(input).ok())
 }
 
 /// Result lines shown before `… +N lines`.

@@ -222,21 +222,16 @@ fn push_input(h: &mut Html, call: &ToolCall) {
             h.raw_trusted("</div>");
         }
         // The description and type are the sub-agent's heading: only the prompt is new here.
-        InputShape::Subagent if call.input.get("prompt").and_then(Value::as_str).is_some() => {
-            h.raw_trusted(
-                "<details class=\"prompt\"><summary>Prompt</summary><div class=\"plain\">",
-            )
-            .text(
-                call.input
-                    .get("prompt")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default(),
-            )
-            .raw_trusted("</div></details>");
-        }
-        InputShape::Subagent | InputShape::Answer | InputShape::Fields => {
-            push_fields(h, &call.input)
-        }
+        InputShape::Subagent => match call.input.get("prompt").and_then(Value::as_str) {
+            Some(prompt) => {
+                h.raw_trusted("<details class=\"prompt\"><summary>Prompt</summary>")
+                    .raw_trusted("<div class=\"plain\">")
+                    .text(prompt)
+                    .raw_trusted("</div></details>");
+            }
+            None => push_fields(h, &call.input),
+        },
+        InputShape::Answer | InputShape::Fields => push_fields(h, &call.input),
     }
 }
 
@@ -254,13 +249,9 @@ fn push_fields(h: &mut Html, input: &Value) {
     h.raw_trusted("<dl class=\"kv\">");
     for (k, v) in obj {
         h.raw_trusted("<dt>").text(k).raw_trusted("</dt><dd>");
-        match v {
-            Value::String(s) => h.text(s),
-            Value::Null
-            | Value::Bool(_)
-            | Value::Number(_)
-            | Value::Array(_)
-            | Value::Object(_) => h.text(&v.to_string()),
+        match v.as_str() {
+            Some(s) => h.text(s),
+            None => h.text(&v.to_string()),
         };
         h.raw_trusted("</dd>");
     }
