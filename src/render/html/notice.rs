@@ -71,34 +71,28 @@ pub(crate) fn push_session(h: &mut Html, s: &SessionSnapshot, first: bool) {
     }
     h.raw_trusted("</summary>");
     h.raw_trusted("<dl class=\"facts\">");
-    let mut fact = |k: &str, v: &str| {
-        if !v.is_empty() {
-            h.raw_trusted("<dt>")
-                .text(k)
-                .raw_trusted("</dt><dd>")
-                .text(v)
-                .raw_trusted("</dd>");
-        }
-    };
-    fact("model", &s.model);
-    fact("cwd", &s.cwd);
-    fact("permission mode", &s.permission_mode);
-    fact(
-        "output style",
-        s.output_style.as_deref().unwrap_or_default(),
-    );
-    fact(
-        "API key source",
-        s.api_key_source.as_deref().unwrap_or_default(),
-    );
-    fact(
-        "fast mode",
-        s.fast_mode_state.as_deref().unwrap_or_default(),
-    );
-    fact("agent", &s.agent);
-    fact("version", s.version.as_deref().unwrap_or_default());
-    fact("source format", &s.source);
-    fact("session", &s.session_id);
+    fn or_none(v: &Option<String>) -> &str {
+        v.as_deref().unwrap_or_default()
+    }
+    let facts = [
+        ("model", s.model.as_str()),
+        ("cwd", &s.cwd),
+        ("permission mode", &s.permission_mode),
+        ("output style", or_none(&s.output_style)),
+        ("API key source", or_none(&s.api_key_source)),
+        ("fast mode", or_none(&s.fast_mode_state)),
+        ("agent", &s.agent),
+        ("version", or_none(&s.version)),
+        ("source format", &s.source),
+        ("session", &s.session_id),
+    ];
+    for (k, v) in facts.iter().filter(|(_, v)| !v.is_empty()) {
+        h.raw_trusted("<dt>")
+            .text(k)
+            .raw_trusted("</dt><dd>")
+            .text(v)
+            .raw_trusted("</dd>");
+    }
     h.raw_trusted("</dl>");
     if !s.mcp_servers.is_empty() {
         h.raw_trusted("<p class=\"mcp\">MCP servers: ");
