@@ -98,12 +98,8 @@ pub(crate) struct RenderOptions {
 /// says renderers do; the count keeps them from being silent). `None` when there are none.
 pub(crate) fn debug_summary(debug: u64) -> Option<String> {
     (debug > 0).then(|| {
-        let (s, them) = if debug == 1 {
-            ("", "it")
-        } else {
-            ("s", "them")
-        };
-        format!("{debug} line{s} not understood (--debug shows {them})")
+        let (lines, them) = (figures::count(debug, "line"), figures::them(debug));
+        format!("{lines} not understood (--debug shows {them})")
     })
 }
 

@@ -14,7 +14,7 @@ use crate::model::tool_kind::{InputShape, TodoStatus, ToolFamily};
 use crate::model::transcript::{
     NonText, Part, SubagentRecord, SubagentStatus, ToolCall, ToolState, output_text,
 };
-use crate::render::figures::{count, seconds};
+use crate::render::figures::{count, seconds, them};
 use crate::render::sgr::{self, SgrStyle};
 use crate::render::summary;
 use crate::sanitize::frames_on_lines;
@@ -559,11 +559,6 @@ impl View {
         w.words(text, self.pal.dim, None);
         w.finish()
     }
-}
-
-/// The pronoun for `n` lines a note says `--full` shows.
-fn them(n: u64) -> &'static str {
-    if n == 1 { "it" } else { "them" }
 }
 
 /// The line that stands for what the default view leaves out of a long output or diff: how much,
