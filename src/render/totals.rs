@@ -157,18 +157,11 @@ impl Totals {
         if c.calls == 0 && c.sub_calls == 0 {
             return None;
         }
-        let mut s = count(c.calls, "tool call");
-        if c.errors > 0 {
-            s.push_str(&format!(" · {}", count(c.errors, "error")));
-        }
-        if c.denied > 0 {
-            s.push_str(&format!(" · {} denied", c.denied));
-        }
-        if c.sub_calls > 0 {
-            s.push_str(&format!(" · {} more in sub-agents", c.sub_calls));
-            if c.sub_failed > 0 {
-                s.push_str(&format!(" ({} failed or denied)", c.sub_failed));
-            }
+        let mut words = vec![count(c.calls, "tool call")];
+        words.extend(call_outcomes(&c));
+        let mut s = words.join(" · ");
+        if c.sub_calls > 0 && c.sub_failed > 0 {
+            s.push_str(&format!(" ({} failed or denied)", c.sub_failed));
         }
         Some(s)
     }
@@ -191,6 +184,22 @@ impl Totals {
     pub(crate) fn input_tokens(&self) -> u64 {
         all_input(self.usage())
     }
+}
+
+/// What became of calls beside their number, as the closing lines and the archive's index say
+/// it: `2 errors`, `1 denied`, `5 more in sub-agents`, each only when it is not nought.
+pub(crate) fn call_outcomes(c: &Counts) -> Vec<String> {
+    let mut out = Vec::new();
+    if c.errors > 0 {
+        out.push(count(c.errors, "error"));
+    }
+    if c.denied > 0 {
+        out.push(format!("{} denied", c.denied));
+    }
+    if c.sub_calls > 0 {
+        out.push(format!("{} more in sub-agents", c.sub_calls));
+    }
+    out
 }
 
 /// Input tokens including the cached ones (cache reads and writes): the one figure every
