@@ -39,9 +39,8 @@ pub(crate) struct SgrStyle {
     pub(crate) underline: bool,
 }
 
-/// True when the text holds an escape sequence worth parsing (ESC, or the 8-bit CSI). A byte
-/// scan (a search for two characters decoded each character, 3 % of a saved session's page):
-/// U+009B is the bytes C2 9B, and a 9B byte is U+009B only after a C2 (elsewhere it
+/// True when the text holds an escape sequence worth parsing (ESC, or the 8-bit CSI), by a
+/// byte scan: U+009B is the bytes C2 9B, and a 9B byte is U+009B only after a C2 (elsewhere it
 /// continues another character).
 pub(crate) fn has_escapes(s: &str) -> bool {
     let b = s.as_bytes();

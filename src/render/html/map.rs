@@ -52,8 +52,7 @@ pub(crate) fn short(text: &str, max: usize) -> String {
         .map(str::trim)
         .find(|l| !l.is_empty())
         .unwrap_or_default();
-    // A line of no more bytes than `max` has no more characters: copied whole (character by
-    // character, this was a fortieth of a page's instructions).
+    // A line of no more bytes than `max` has no more characters: copied whole.
     if line.len() <= max {
         return line.to_owned();
     }

@@ -11,8 +11,7 @@ use pulldown_cmark::{CodeBlockKind, Event, LinkType, Options, Parser, Tag, TagEn
 use crate::sanitize::{cr_frames, sanitize};
 
 /// A fence of `c` (a backtick or a tilde) longer than any run of `c` in `text` (at least
-/// three). Only the places of `c` matter: found with memchr, a run is consecutive places (a
-/// character-by-character scan of every code block was a tenth of `--to md`).
+/// three), found with memchr: a run is consecutive places of `c`.
 pub(crate) fn fence_for(text: &str, c: u8) -> String {
     let (mut longest, mut run, mut next) = (0, 0, usize::MAX);
     for i in memchr::memchr_iter(c, text.as_bytes()) {
