@@ -108,13 +108,9 @@ impl Map {
             (_, Role::Assistant, None) => MarkKind::Turn,
             (_, Role::User, None) => MarkKind::Other,
         };
-        let label = match kind {
-            MarkKind::Prompt => format!("prompt: {}", short(&t.text(), 60)),
-            MarkKind::Turn
-            | MarkKind::Tool
-            | MarkKind::Error
-            | MarkKind::Denied
-            | MarkKind::Other => "turn".to_owned(),
+        let label = match prompt {
+            true => format!("prompt: {}", short(&t.text(), 60)),
+            false => "turn".to_owned(),
         };
         self.lanes.mark(
             Lane::Main,
