@@ -373,20 +373,12 @@ fn tool_call(call: &ToolCall) -> AtifCall<'_> {
     extra.insert("state".into(), value(&call.state));
     let optional = [
         ("called_by", call.called_by.clone()),
-        (
-            "mcp_server",
-            call.mcp_server.as_ref().map(|s| s.as_str().into()),
-        ),
+        ("mcp_server", call.mcp_server.as_ref().map(value)),
         ("skill", call.skill.as_ref().map(value)),
-        (
-            "started_at",
-            call.started_at.as_ref().map(|s| s.as_str().into()),
-        ),
+        ("started_at", call.started_at.as_ref().map(value)),
     ];
-    for (key, v) in optional {
-        if let Some(v) = v {
-            extra.insert(key.into(), v);
-        }
+    for (key, v) in optional.into_iter().filter_map(|(k, v)| Some((k, v?))) {
+        extra.insert(key.into(), v);
     }
     AtifCall {
         tool_call_id: &call.tool_call_id,
