@@ -106,11 +106,8 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
         h.raw_trusted("</div></details>");
     }
     // A sub-agent's hand-back: the report once, its trailer as facts.
-    let handback = if family == ToolFamily::Agent {
-        text.as_deref().and_then(handback::parse)
-    } else {
-        None
-    };
+    let agent = family == ToolFamily::Agent;
+    let handback = text.as_deref().filter(|_| agent).and_then(handback::parse);
     if let Some(sub) = &call.subagent {
         let report = handback.as_ref().map(|hb| hb.report.as_str());
         push_subagent(h, sub, scope, report);
