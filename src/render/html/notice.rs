@@ -364,15 +364,10 @@ fn push_task(h: &mut Html, n: &SystemNotice) {
     else {
         unreachable!("push_notice sends only task notices here");
     };
-    open(h, "info");
-    h.raw_trusted("Task ")
-        .text(description.as_deref().unwrap_or(task_id));
-    if let Some(s) = status {
-        h.raw_trusted(" · ").text(s.word());
-    }
-    if let Some(s) = summary {
-        h.raw_trusted(" · ").text(s);
-    }
+    let label = description.as_deref().unwrap_or(task_id);
+    let words = [Some(label), status.map(|s| s.word()), summary.as_deref()];
+    let words: Vec<&str> = words.into_iter().flatten().collect();
+    line(h, "info", &format!("Task {}", words.join(" · ")));
     if let Some(r) = result {
         h.raw_trusted("<p class=\"plain sub-result\">")
             .text(r)
