@@ -154,12 +154,11 @@ pub(crate) fn push_notice(
             error,
         } => {
             let detail = notice_text::retry_detail(*error_status, error.as_deref());
-            let wait = duration(*delay_ms);
-            line(
-                h,
-                "warning",
-                &format!("API retry {attempt}/{max} in {wait}{detail}"),
+            let words = format!(
+                "API retry {attempt}/{max} in {}{detail}",
+                duration(*delay_ms)
             );
+            line(h, "warning", &words);
         }
         SystemNotice::Compact {
             trigger,
@@ -179,11 +178,12 @@ pub(crate) fn push_notice(
         SystemNotice::Hook { .. } => push_hook(h, n),
         SystemNotice::SessionState { state } => line(h, "trace", &format!("Session {state}")),
         SystemNotice::Status { status, detail } => {
-            let mut words = format!("Status: {}", status.as_deref().unwrap_or("—"));
-            if let Some(d) = detail {
-                words.push_str(&format!(" · {d}"));
-            }
-            line(h, "trace", &words);
+            let status = status.as_deref().unwrap_or("—");
+            let detail = detail
+                .as_ref()
+                .map(|d| format!(" · {d}"))
+                .unwrap_or_default();
+            line(h, "trace", &format!("Status: {status}{detail}"));
         }
         SystemNotice::FilesPersisted {
             files,
@@ -231,11 +231,8 @@ pub(crate) fn push_notice(
         }
         SystemNotice::Branch { leaf_id: _, turns } => push_branch(h, turns, scope),
         SystemNotice::Result { is_error, .. } => {
-            line(
-                h,
-                if *is_error { "error" } else { "result" },
-                &result_words(n),
-            );
+            let class = if *is_error { "error" } else { "result" };
+            line(h, class, &result_words(n));
         }
         SystemNotice::Info {
             source,
