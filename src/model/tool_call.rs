@@ -185,6 +185,16 @@ impl ToolCall {
         self.kind.mcp_tool().map_or(&self.name, |(_, tool)| tool)
     }
 
+    /// The output's plain text as a reader is shown it ([`output_text`], what is not text
+    /// marked), borrowed when it is one string; empty when the call has none.
+    pub(crate) fn output_words(&self) -> Cow<'_, str> {
+        match &self.output {
+            Some(Value::String(s)) => Cow::Borrowed(s),
+            Some(o) => Cow::Owned(output_text(o, NonText::Mark)),
+            None => Cow::Borrowed(""),
+        }
+    }
+
     /// The broad sort of work the call does (`ToolKind::family`); a call that ran a sub-agent is
     /// a sub-agent's whatever its kind, since its transcript is what a reader looks at.
     pub(crate) fn family(&self) -> ToolFamily {

@@ -438,8 +438,9 @@ impl SubagentRecord {
 }
 
 /// Where a sub-agent run stands.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, strum::IntoStaticStr)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub(crate) enum SubagentStatus {
     Running,
     Completed,
@@ -448,6 +449,11 @@ pub(crate) enum SubagentStatus {
 }
 
 impl SubagentStatus {
+    /// The word every view says it in, the one its JSON holds.
+    pub(crate) fn word(self) -> &'static str {
+        self.into()
+    }
+
     /// Maps the CLI's status words (`completed`, `failed`, `stopped`, `killed`, …).
     pub(crate) fn from_word(s: &str) -> Option<SubagentStatus> {
         Some(match s {

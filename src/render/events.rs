@@ -64,8 +64,7 @@ impl Render for EventsRenderer {
         if let Some(o) = v.as_object_mut() {
             o.insert("raw".into(), serde_json::Value::String(raw.to_owned()));
         }
-        serde_json::to_writer(&mut *out, &v)?;
-        out.write_all(b"\n")
+        self.line.write(out, &v)
     }
 
     fn item(&mut self, _out: &mut dyn Write, _item: &TranscriptItem) -> io::Result<()> {

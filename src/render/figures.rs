@@ -50,6 +50,11 @@ pub(crate) fn count<N: std::fmt::Display + PartialEq + From<u8>>(n: N, noun: &st
     format!("{n} {noun}{s}")
 }
 
+/// The pronoun for `n` things a note says an option shows: `it` or `them`.
+pub(crate) fn them(n: u64) -> &'static str {
+    if n == 1 { "it" } else { "them" }
+}
+
 /// `4.2s`, `3m 05s`.
 pub(crate) fn seconds(ms: u64) -> String {
     if ms < 60_000 {

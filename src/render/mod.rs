@@ -98,12 +98,8 @@ pub(crate) struct RenderOptions {
 /// says renderers do; the count keeps them from being silent). `None` when there are none.
 pub(crate) fn debug_summary(debug: u64) -> Option<String> {
     (debug > 0).then(|| {
-        let (s, them) = if debug == 1 {
-            ("", "it")
-        } else {
-            ("s", "them")
-        };
-        format!("{debug} line{s} not understood (--debug shows {them})")
+        let (lines, them) = (figures::count(debug, "line"), figures::them(debug));
+        format!("{lines} not understood (--debug shows {them})")
     })
 }
 
@@ -202,7 +198,7 @@ pub(crate) trait Render {
 pub(crate) fn renderer_for(options: &RenderOptions) -> Box<dyn Render> {
     match options.format {
         OutputFormat::Text => Box::new(ansi::TextRenderer::new(options)),
-        OutputFormat::Md if options.compact => Box::new(markdown::CompactMarkdown::new()),
+        OutputFormat::Md if options.compact => Box::new(markdown::CompactMarkdown::default()),
         OutputFormat::Md => Box::new(markdown::MarkdownRenderer::new(options)),
         OutputFormat::Jsonl => Box::new(jsonl::JsonlRenderer::default()),
         OutputFormat::Events => Box::new(events::EventsRenderer::default()),

@@ -39,9 +39,8 @@ pub(crate) struct SgrStyle {
     pub(crate) underline: bool,
 }
 
-/// True when the text holds an escape sequence worth parsing (ESC, or the 8-bit CSI). A byte
-/// scan (a search for two characters decoded each character, 3 % of a saved session's page):
-/// U+009B is the bytes C2 9B, and a 9B byte is U+009B only after a C2 (elsewhere it
+/// True when the text holds an escape sequence worth parsing (ESC, or the 8-bit CSI), by a
+/// byte scan: U+009B is the bytes C2 9B, and a 9B byte is U+009B only after a C2 (elsewhere it
 /// continues another character).
 pub(crate) fn has_escapes(s: &str) -> bool {
     let b = s.as_bytes();
@@ -267,35 +266,17 @@ pub(crate) fn push_ansi(h: &mut Html, s: &str) {
 
 /// A style's class list (only digits and fixed words: nothing from the input).
 fn push_classes(h: &mut Html, style: &SgrStyle) {
-    let mut first = true;
-    let mut class = |h: &mut Html, c: &str, n: Option<u8>| {
-        if !first {
-            h.raw_trusted(" ");
-        }
-        first = false;
-        h.raw_trusted(c);
-        if let Some(n) = n {
-            h.num(u64::from(n));
-        }
-    };
-    if let Some(f) = style.fg {
-        class(h, "a-f", Some(f.named16()));
-    }
-    if let Some(b) = style.bg {
-        class(h, "a-g", Some(b.named16()));
-    }
-    if style.bold {
-        class(h, "a-b", None);
-    }
-    if style.dim {
-        class(h, "a-d", None);
-    }
-    if style.italic {
-        class(h, "a-i", None);
-    }
-    if style.underline {
-        class(h, "a-u", None);
-    }
+    let colours = [("a-f", style.fg), ("a-g", style.bg)]
+        .into_iter()
+        .filter_map(|(class, c)| Some(format!("{class}{}", c?.named16())));
+    let flags = [
+        ("a-b", style.bold),
+        ("a-d", style.dim),
+        ("a-i", style.italic),
+        ("a-u", style.underline),
+    ];
+    let flags = flags.into_iter().filter(|f| f.1).map(|f| f.0.to_owned());
+    h.raw_trusted(&colours.chain(flags).collect::<Vec<_>>().join(" "));
 }
 
 impl SgrColour {

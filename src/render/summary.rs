@@ -8,10 +8,7 @@
 
 use std::borrow::Cow;
 
-use crate::model::tool_kind::ToolFamily;
-use crate::model::transcript::{
-    NonText, SubagentStatus, SubagentUsage, ToolCall, ToolState, output_text,
-};
+use crate::model::transcript::{SubagentUsage, ToolCall, ToolState};
 use crate::render::figures::{count, thousands};
 
 /// The longest summary kept on a call's line, in characters.
@@ -120,16 +117,6 @@ pub(crate) fn subagent_usage(u: &SubagentUsage) -> String {
     format!("{tools} · {} tokens", thousands(u.total_tokens))
 }
 
-/// Where a sub-agent run or a task stands, in the word every view uses.
-pub(crate) fn status_word(status: SubagentStatus) -> &'static str {
-    match status {
-        SubagentStatus::Running => "running",
-        SubagentStatus::Completed => "completed",
-        SubagentStatus::Failed => "failed",
-        SubagentStatus::Stopped => "stopped",
-    }
-}
-
 /// What the views say above the preview the model read of an output the harness saved to a file
 /// (`facts.persistedPreview`): the output they show below it is the saved file's text.
 pub(crate) const PERSISTED_PREVIEW: &str =
@@ -138,21 +125,13 @@ pub(crate) const PERSISTED_PREVIEW: &str =
 /// What the terminal view says between that preview and the saved output.
 pub(crate) const SAVED_OUTPUT: &str = "The saved output";
 
-/// True for a call that runs a sub-agent: the adapter said so, or the fold gave it one.
-pub(crate) fn is_agent_call(call: &ToolCall) -> bool {
-    call.family() == ToolFamily::Agent
-}
-
 /// A failed call's output, when it says what its error text does not (Gemini's `output` beside
 /// its `error.message`, Codex's output beside a failure): the views show the error text, and
 /// this too, so no word of the tool's is lost.
 pub(crate) fn output_beside_error(call: &ToolCall) -> Option<String> {
     let error = call.error_text.as_deref()?;
-    let out = call
-        .output
-        .as_ref()
-        .map(|o| output_text(o, NonText::Mark))?;
-    (!out.trim().is_empty() && !error.contains(out.trim())).then_some(out)
+    let out = call.output_words();
+    (!out.trim().is_empty() && !error.contains(out.trim())).then(|| out.into_owned())
 }
 
 /// What an Agent call's own result says beside its sub-agent's report: a background run's
@@ -161,16 +140,13 @@ pub(crate) fn output_beside_error(call: &ToolCall) -> Option<String> {
 /// covers it all, so that nothing is shown twice.
 pub(crate) fn hand_back_beside_report(call: &ToolCall) -> Option<String> {
     let report = call.subagent.as_ref()?.summary.as_deref()?.trim();
-    let own = call
-        .output
-        .as_ref()
-        .map(|o| output_text(o, NonText::Mark))?;
+    let own = call.output_words();
     let own_t = own.trim();
     if own_t.is_empty() || report.contains(own_t) {
         return None;
     }
     let Some(at) = own_t.find(report).filter(|_| !report.is_empty()) else {
-        return Some(own);
+        return Some(own.into_owned());
     };
     let around = [own_t[..at].trim(), own_t[at + report.len()..].trim()];
     let rest = around

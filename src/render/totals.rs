@@ -1,14 +1,12 @@
-//! What the `result` notices of one input add up to: the numbers behind the text view's closing
-//! line, the Markdown closing line and the HTML footer.
+//! What the `result` notices of one input add up to, in the one place that adds them up: the
+//! numbers behind the text view's closing line, the Markdown closing line and the HTML header.
 //!
-//! Each renderer used to add them up itself; this is the one place that knows how (duration
-//! and tokens are summed; the cost is the sum of each result's own part, and the
-//! session's running total is kept beside it, see `cost` and `session_cost`). When no result gives a
+//! Duration and tokens are summed; the cost is the sum of each result's own part, with the
+//! session's running total kept beside it (`cost`, `session_cost`). When no result gives a
 //! number (a Qwen daemon's results carry none; an older Codex rollout writes no result), it is
-//! counted from the assistant turns themselves; a duration nobody gave stays unknown.
-//!
-//! The turns, prompts and calls are the model's [`Counts`]; the words they are said in
-//! ([`Totals::turn_words`], [`Totals::call_words`]) are shared by every view too.
+//! counted from the assistant turns themselves; a duration nobody gave stays unknown. The turns,
+//! prompts and calls are the model's [`Counts`], worded alike for every view
+//! ([`Totals::turn_words`], [`Totals::call_words`]).
 
 use super::figures::{count, seconds, thousands};
 use crate::model::counts::Counts;
@@ -96,13 +94,8 @@ impl Totals {
     /// The session's running total, when it is more than what the runs in this input cost
     /// (a resumed run whose result counts the earlier runs too).
     pub(crate) fn session_cost(&self) -> Option<f64> {
-        let (own, session) = (self.cost?, self.session_total()?);
+        let (own, session) = (self.cost?, self.session?);
         (session - own >= 0.00005).then_some(session)
-    }
-
-    /// The session's running total as the results report it (restarted counts added up).
-    pub(crate) fn session_total(&self) -> Option<f64> {
-        self.session
     }
 
     /// The cost as every closing line and footer says it: `$0.1234`, and
@@ -164,18 +157,11 @@ impl Totals {
         if c.calls == 0 && c.sub_calls == 0 {
             return None;
         }
-        let mut s = count(c.calls, "tool call");
-        if c.errors > 0 {
-            s.push_str(&format!(" · {}", count(c.errors, "error")));
-        }
-        if c.denied > 0 {
-            s.push_str(&format!(" · {} denied", c.denied));
-        }
-        if c.sub_calls > 0 {
-            s.push_str(&format!(" · {} more in sub-agents", c.sub_calls));
-            if c.sub_failed > 0 {
-                s.push_str(&format!(" ({} failed or denied)", c.sub_failed));
-            }
+        let mut words = vec![count(c.calls, "tool call")];
+        words.extend(call_outcomes(&c));
+        let mut s = words.join(" · ");
+        if c.sub_calls > 0 && c.sub_failed > 0 {
+            s.push_str(&format!(" ({} failed or denied)", c.sub_failed));
         }
         Some(s)
     }
@@ -198,6 +184,22 @@ impl Totals {
     pub(crate) fn input_tokens(&self) -> u64 {
         all_input(self.usage())
     }
+}
+
+/// What became of calls beside their number, as the closing lines and the archive's index say
+/// it: `2 errors`, `1 denied`, `5 more in sub-agents`, each only when it is not nought.
+pub(crate) fn call_outcomes(c: &Counts) -> Vec<String> {
+    let mut out = Vec::new();
+    if c.errors > 0 {
+        out.push(count(c.errors, "error"));
+    }
+    if c.denied > 0 {
+        out.push(format!("{} denied", c.denied));
+    }
+    if c.sub_calls > 0 {
+        out.push(format!("{} more in sub-agents", c.sub_calls));
+    }
+    out
 }
 
 /// Input tokens including the cached ones (cache reads and writes): the one figure every

@@ -250,8 +250,7 @@ impl Wrapper {
     /// Right after a word was put: puts at once the words of `after` (ASCII text that followed
     /// the word and one space) that fit on the line and are each one space apart, as the word
     /// loop would one by one (each then joins the word's span, a space before it), and returns
-    /// what is left for the loop. Prose fills a line with one copy instead of two calls a word
-    /// (`words` was a tenth of `--to text`).
+    /// what is left for the loop. Prose fills a line with one copy instead of two calls a word.
     fn put_run<'t>(&mut self, after: &'t str) -> Option<&'t str> {
         let room = (self.width - self.col).saturating_sub(1);
         let end = if after.len() <= room {
@@ -469,7 +468,7 @@ mod tests {
 
     #[test]
     fn plain_palette_writes_no_escape() {
-        let pal = Palette::plain();
+        let pal = Palette::default();
         let line = vec![
             Span::new("bold", Style::new().bold().red()),
             Span {

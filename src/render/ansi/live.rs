@@ -432,14 +432,7 @@ impl TextRenderer {
 
 /// An input that says nothing yet (`null` or `{}`).
 fn has_no_input(input: &serde_json::Value) -> bool {
-    match input {
-        serde_json::Value::Null => true,
-        serde_json::Value::Object(o) => o.is_empty(),
-        serde_json::Value::Bool(_)
-        | serde_json::Value::Number(_)
-        | serde_json::Value::String(_)
-        | serde_json::Value::Array(_) => false,
-    }
+    input.is_null() || input.as_object().is_some_and(serde_json::Map::is_empty)
 }
 
 #[cfg(test)]

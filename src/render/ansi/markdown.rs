@@ -131,11 +131,7 @@ impl Md<'_> {
     /// Ends the current leaf block.
     fn flush(&mut self) {
         if let Some(w) = self.cur.take() {
-            let lines = w.finish();
-            if !lines.is_empty() {
-                self.out.extend(lines);
-                self.mark_used();
-            }
+            self.push_lines(w.finish());
         }
     }
 
@@ -211,14 +207,7 @@ impl Md<'_> {
                     self.text(&t.replace('\n', " "), s);
                 }
             }
-            Event::Code(t) => {
-                let s = if self.pal.enabled {
-                    self.pal.code
-                } else {
-                    Style::new()
-                };
-                self.text(&t, s);
-            }
+            Event::Code(t) => self.text(&t, self.pal.code),
             Event::Html(t) | Event::InlineHtml(t) => {
                 let s = self.pal.dim;
                 if self.code.is_some() || self.table.is_some() {
@@ -443,7 +432,7 @@ mod tests {
     fn plain(text: &str, width: usize) -> Vec<String> {
         render(
             text,
-            &Palette::plain(),
+            &Palette::default(),
             width,
             Margin::default(),
             Style::new(),

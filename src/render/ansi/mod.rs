@@ -54,6 +54,7 @@ use crate::model::Header;
 use crate::model::event::{Event, EventKind};
 use crate::model::hooks::HookStep;
 use crate::model::session::SystemNotice;
+use crate::model::tool_kind::ToolFamily;
 use crate::model::transcript::{CallResult, Role, ToolCall, TranscriptItem};
 use crate::render::RenderOptions;
 
@@ -188,9 +189,7 @@ impl TextRenderer {
         let Some(call) = self.live.heads.get(tool_call_id) else {
             return Ok(());
         };
-        if crate::render::summary::is_agent_call(call)
-            || (call.skill.is_some() && self.view.context)
-        {
+        if call.family() == ToolFamily::Agent || (call.skill.is_some() && self.view.context) {
             return Ok(());
         }
         let mut call = call.clone();

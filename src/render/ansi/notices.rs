@@ -6,7 +6,7 @@ use super::View;
 use super::layout::Line;
 use crate::model::session::{HookStatus, Level, SystemNotice};
 use crate::render::figures::{count, seconds, thousands};
-use crate::render::{notice_text, summary};
+use crate::render::notice_text;
 
 impl View {
     /// A notice as a one-line note (nothing for the ones a reader does not need), and under the
@@ -249,14 +249,11 @@ fn compact_text(trigger: Option<&str>, pre: Option<u64>, post: Option<u64>) -> S
 
 /// The files a `files_persisted` notice names, and how many failed.
 fn files_text(files: &[String], failed: usize) -> String {
+    let failed = (failed != 0).then(|| format!(" ({failed} failed)"));
     format!(
         "files persisted: {}{}",
         files.join(", "),
-        if failed == 0 {
-            String::new()
-        } else {
-            format!(" ({failed} failed)")
-        }
+        failed.unwrap_or_default()
     )
 }
 
@@ -266,16 +263,9 @@ fn task_text(
     status: Option<&crate::model::transcript::SubagentStatus>,
     what: Option<&str>,
 ) -> String {
-    let word = status.map_or("updated", |s| summary::status_word(*s));
-    let what = what.unwrap_or("");
-    format!(
-        "task {task_id} {word}{}",
-        if what.is_empty() {
-            String::new()
-        } else {
-            format!(": {what}")
-        }
-    )
+    let word = status.map_or("updated", |s| s.word());
+    let what = what.filter(|w| !w.is_empty()).map(|w| format!(": {w}"));
+    format!("task {task_id} {word}{}", what.unwrap_or_default())
 }
 
 /// A failed `result`'s line: its subtype (`error` for a plain one), its terminal reason unless

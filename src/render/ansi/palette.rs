@@ -1,17 +1,18 @@
 //! Every colour the terminal view uses, in one place.
 //!
 //! Renderers never build a style of their own: they name a role here (`pal.error`, `pal.dim`).
-//! With colour off the palette is `Palette::plain()`, whose `enabled` is false; `paint` then
+//! With colour off the palette is `Palette::default()`, whose `enabled` is false; `paint` then
 //! writes the text alone, so that not one escape byte reaches the output.
 
 use std::io::{self, Write};
 
-use owo_colors::{AnsiColors, Style, XtermColors};
+use owo_colors::{AnsiColors, DynColors, Style, XtermColors};
 
 use crate::render::sgr::{SgrColour, SgrStyle};
 
-/// The styles of the terminal view, by role.
-#[derive(Debug, Clone)]
+/// The styles of the terminal view, by role. The default is no colour: every role the empty
+/// style, and nothing ever painted.
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Palette {
     /// False: write no escape sequence at all (styles are ignored, hyperlinks are not written).
     pub(crate) enabled: bool,
@@ -80,38 +81,12 @@ impl Palette {
         }
     }
 
-    /// No colour: every role is the empty style and nothing is ever painted.
-    pub(crate) fn plain() -> Palette {
-        let s = Style::new();
-        Palette {
-            enabled: false,
-            bullet: s,
-            tool_bullet: s,
-            tool: s,
-            result: s,
-            error: s,
-            ok: s,
-            warning: s,
-            user: s,
-            dim: s,
-            heading: s,
-            code: s,
-            link: s,
-            url: s,
-            quote: s,
-            diff_add: s,
-            diff_del: s,
-            todo_done: s,
-            todo_active: s,
-        }
-    }
-
     /// The palette for a run.
     pub(crate) fn new(color: bool) -> Palette {
         if color {
             Palette::colored()
         } else {
-            Palette::plain()
+            Palette::default()
         }
     }
 
@@ -147,20 +122,17 @@ impl Palette {
 /// the colour and attributes the SGR sequence asked for, written by the palette's own code, so
 /// that no byte of the input's escape reaches the terminal (and nothing when colour is off).
 pub(crate) fn from_sgr(s: &SgrStyle) -> Style {
+    let colour = |c| match c {
+        SgrColour::Named(n) => DynColors::Ansi(named(n)),
+        SgrColour::Indexed(n) => DynColors::Xterm(XtermColors::from(n)),
+        SgrColour::Rgb(r, g, b) => DynColors::Rgb(r, g, b),
+    };
     let mut out = Style::new();
     if let Some(c) = s.fg {
-        out = match c {
-            SgrColour::Named(n) => out.color(named(n)),
-            SgrColour::Indexed(n) => out.color(XtermColors::from(n)),
-            SgrColour::Rgb(r, g, b) => out.truecolor(r, g, b),
-        };
+        out = out.color(colour(c));
     }
     if let Some(c) = s.bg {
-        out = match c {
-            SgrColour::Named(n) => out.on_color(named(n)),
-            SgrColour::Indexed(n) => out.on_color(XtermColors::from(n)),
-            SgrColour::Rgb(r, g, b) => out.on_truecolor(r, g, b),
-        };
+        out = out.on_color(colour(c));
     }
     if s.bold {
         out = out.bold();

@@ -208,7 +208,7 @@ mod tests {
             vec![String::new(), String::new()],
             vec![String::new(), "2".to_owned()],
         ];
-        let lines = as_list(&rows, &Palette::plain(), &Margin::default(), Style::new());
+        let lines = as_list(&rows, &Palette::default(), &Margin::default(), Style::new());
         let text: Vec<String> = lines
             .iter()
             .map(|l| l.iter().map(|s| s.text.as_str()).collect())

@@ -10,11 +10,11 @@ use owo_colors::Style;
 use super::View;
 use super::layout::{Line, Margin, Span, Wrapper};
 use crate::model::file_change::{DiffLine, FileChange};
-use crate::model::tool_kind::{InputShape, TodoStatus};
+use crate::model::tool_kind::{InputShape, TodoStatus, ToolFamily};
 use crate::model::transcript::{
     NonText, Part, SubagentRecord, SubagentStatus, ToolCall, ToolState, output_text,
 };
-use crate::render::figures::{count, seconds};
+use crate::render::figures::{count, seconds, them};
 use crate::render::sgr::{self, SgrStyle};
 use crate::render::summary;
 use crate::sanitize::frames_on_lines;
@@ -34,17 +34,11 @@ fn unsummarised_input(call: &ToolCall) -> Option<String> {
 /// A call's input shown whole: a string as it is (a script, or arguments that were not JSON),
 /// an object as JSON; nothing for an empty one.
 fn whole_input(input: &serde_json::Value) -> Option<String> {
-    use serde_json::Value;
-    match input {
-        Value::String(s) if !s.trim().is_empty() => Some(s.clone()),
-        v @ Value::Object(o) if !o.is_empty() => serde_json::to_string_pretty(v).ok(),
-        Value::String(_)
-        | Value::Object(_)
-        | Value::Null
-        | Value::Bool(_)
-        | Value::Number(_)
-        | Value::Array(_) => None,
+    if let Some(s) = input.as_str() {
+        return (!s.trim().is_empty()).then(|| s.to_owned());
     }
+    let object = input.as_object().filter(|o| !o.is_empty());
+    object.and_then(|_| serde_json::to_string_pretty(input).ok())
 }
 
 /// Result lines shown before `… +N lines`.
@@ -82,12 +76,10 @@ impl View {
         if self.full {
             if let Some(long) = summary::long_input(call) {
                 lines.extend(self.input_block(&long, depth));
-            } else if let Some(whole) = summary.is_none().then(|| unsummarised_input(call)) {
-                lines.extend(
-                    whole
-                        .map(|w| self.input_block(&w, depth))
-                        .unwrap_or_default(),
-                );
+            } else if summary.is_none()
+                && let Some(whole) = unsummarised_input(call)
+            {
+                lines.extend(self.input_block(&whole, depth));
             }
         }
         lines
@@ -168,11 +160,7 @@ impl View {
     /// What a call came to: its result, error or denial (or that it has none).
     pub(super) fn call_result(&self, call: &ToolCall, depth: usize) -> Vec<Line> {
         let mut w = self.result_wrapper(depth);
-        let out_text = call
-            .output
-            .as_ref()
-            .map(|o| output_text(o, NonText::Mark))
-            .unwrap_or_default();
+        let out_text = call.output_words();
         match call.state {
             ToolState::ApprovalPending | ToolState::Pending | ToolState::Running => {
                 // A sub-agent still at work when the input ended: what it did so far.
@@ -213,7 +201,7 @@ impl View {
                 }
             }
             ToolState::Success => {
-                if summary::is_agent_call(call) {
+                if call.family() == ToolFamily::Agent {
                     return self.subagent(call, depth);
                 }
                 if let Some(plan) = call.kind.plan() {
@@ -416,11 +404,7 @@ impl View {
             self.capped(&mut w, &ack, self.pal.dim, RESULT_LINES);
             lines.extend(w.finish());
         }
-        let report = call
-            .output
-            .as_ref()
-            .map(|o| output_text(o, NonText::Mark))
-            .unwrap_or_default();
+        let report = call.output_words().into_owned();
         match &call.subagent {
             Some(rec) => lines.extend(self.subagent_body(rec, depth)),
             // No record of the run: what the harness handed back is all there is to say (a
@@ -549,11 +533,7 @@ impl View {
             bits.push(t.clone());
         }
         w.words(&bits.join(" · "), Style::new(), None);
-        w.words(
-            &format!(" · {}", summary::status_word(rec.status)),
-            style,
-            None,
-        );
+        w.words(&format!(" · {}", rec.status.word()), style, None);
         if let Some(u) = rec.usage {
             w.words(
                 &format!(
@@ -579,11 +559,6 @@ impl View {
         w.words(text, self.pal.dim, None);
         w.finish()
     }
-}
-
-/// The pronoun for `n` lines a note says `--full` shows.
-fn them(n: u64) -> &'static str {
-    if n == 1 { "it" } else { "them" }
 }
 
 /// The line that stands for what the default view leaves out of a long output or diff: how much,

@@ -26,30 +26,20 @@ impl View {
         reasoning: bool,
         first: bool,
     ) -> Vec<Line> {
-        let ind = self.indent(depth);
-        let (bullet, base) = if reasoning {
-            ("✻ ", self.pal.dim)
+        let (bullet, bullet_style, base) = if reasoning {
+            ("✻ ", self.pal.dim, self.pal.dim)
         } else {
-            ("⏺ ", Style::new())
+            ("⏺ ", self.pal.bullet, Style::new())
         };
-        let first_prefix = if first {
-            vec![
-                ind.clone(),
-                Span::new(
-                    bullet,
-                    if reasoning {
-                        self.pal.dim
-                    } else {
-                        self.pal.bullet
-                    },
-                ),
-            ]
+        let (ind, pad) = (self.indent(depth), Span::new("  ", Style::new()));
+        let mark = if first {
+            Span::new(bullet, bullet_style)
         } else {
-            vec![ind.clone(), Span::new("  ", Style::new())]
+            pad.clone()
         };
         let margin = Margin {
-            first: first_prefix,
-            rest: vec![ind, Span::new("  ", Style::new())],
+            first: vec![ind.clone(), mark],
+            rest: vec![ind, pad],
         };
         markdown::render(text, &self.pal, self.width, margin, base)
     }
@@ -179,19 +169,13 @@ impl View {
         }
         if turn.role == Role::User {
             let text = turn.text();
-            let lines = match &turn.origin {
-                TurnOrigin::UserInput | TurnOrigin::ToolReturn { .. } => self.marked(
-                    self.marker("> ", self.pal.user, depth),
-                    &text,
-                    Style::new(),
-                    usize::MAX,
-                ),
-                TurnOrigin::Replay => self.marked(
-                    self.marker("> ", self.pal.dim, depth),
-                    &text,
-                    self.pal.dim,
-                    usize::MAX,
-                ),
+            let (dim, plain) = (self.pal.dim, Style::new());
+            // The marker before the text, its style, the text's style, and the lines shown.
+            let (marker, marker_style, style, max) = match &turn.origin {
+                TurnOrigin::UserInput | TurnOrigin::ToolReturn { .. } => {
+                    ("> ".to_owned(), self.pal.user, plain, usize::MAX)
+                }
+                TurnOrigin::Replay => ("> ".to_owned(), dim, dim, usize::MAX),
                 // A local command's output (`/context`, `/cost`) is Markdown with tables: drawn
                 // as such, dimmed, like text the model did not write.
                 TurnOrigin::Synthetic {
@@ -212,41 +196,20 @@ impl View {
                     if text.trim().is_empty() {
                         return blocks;
                     }
-                    self.marked(
-                        self.marker("· ", self.pal.dim, depth),
-                        &text,
-                        self.pal.dim,
-                        10,
-                    )
+                    ("· ".to_owned(), dim, dim, 10)
                 }
                 TurnOrigin::Synthetic { reason } => {
                     if !self.context {
                         return blocks;
                     }
-                    let word = reason.name();
-                    let margin = self.marker(&format!("⊕ {word}: "), self.pal.dim, depth);
-                    self.marked(margin, &text, self.pal.dim, 10)
+                    (format!("⊕ {}: ", reason.name()), dim, dim, 10)
                 }
-                TurnOrigin::SubagentPrompt { .. } => self.marked(
-                    self.marker("> ", self.pal.dim, depth),
-                    &text,
-                    self.pal.dim,
-                    5,
-                ),
-                TurnOrigin::Notification => self.marked(
-                    self.marker("✉ ", self.pal.dim, depth),
-                    &text,
-                    self.pal.dim,
-                    5,
-                ),
-                TurnOrigin::Model => self.marked(
-                    self.marker("", Style::new(), depth),
-                    &text,
-                    Style::new(),
-                    usize::MAX,
-                ),
+                TurnOrigin::SubagentPrompt { .. } => ("> ".to_owned(), dim, dim, 5),
+                TurnOrigin::Notification => ("✉ ".to_owned(), dim, dim, 5),
+                TurnOrigin::Model => (String::new(), plain, plain, usize::MAX),
             };
-            blocks.push(lines);
+            let margin = self.marker(&marker, marker_style, depth);
+            blocks.push(self.marked(margin, &text, style, max));
             for p in &turn.parts {
                 blocks.push(self.other_part(p, depth));
             }

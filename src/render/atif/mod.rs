@@ -38,18 +38,18 @@ struct Spool {
     buf: Vec<u8>,
 }
 
-impl Spool {
-    /// Held in memory up to this many bytes.
-    const IN_MEMORY: usize = 512 << 10;
-
-    fn new() -> Spool {
+impl Default for Spool {
+    /// Held in memory up to half a megabyte.
+    fn default() -> Spool {
         Spool {
-            file: SpooledTempFile::new(Spool::IN_MEMORY),
+            file: SpooledTempFile::new(512 << 10),
             count: 0,
             buf: Vec::new(),
         }
     }
+}
 
+impl Spool {
     /// Appends one item.
     fn push<T: Serialize + ?Sized>(&mut self, item: &T) -> io::Result<()> {
         self.buf.clear();
@@ -72,6 +72,7 @@ impl Spool {
 
 /// The ATIF renderer: the input's name and format, its session snapshots, the spooled steps,
 /// sub-agent trajectories and debug records, and the running totals.
+#[derive(Default)]
 pub(crate) struct AtifRenderer {
     file: String,
     source: &'static str,
@@ -89,24 +90,6 @@ pub(crate) struct AtifRenderer {
     first_model: Option<String>,
     /// `--output-dir`: each sub-agent trajectory is a file of its own, written here.
     beside: Option<Box<dyn Beside>>,
-}
-
-impl Default for AtifRenderer {
-    fn default() -> AtifRenderer {
-        AtifRenderer {
-            file: String::new(),
-            source: "",
-            sessions: Vec::new(),
-            steps: Spool::new(),
-            subagents: Spool::new(),
-            debug: Spool::new(),
-            taken: HashSet::default(),
-            totals: FinalMetrics::default(),
-            costs: Totals::default(),
-            first_model: None,
-            beside: None,
-        }
-    }
 }
 
 impl AtifRenderer {

@@ -90,8 +90,7 @@ impl<'a> Steps<'_, 'a> {
     /// The system step of a notice, numbered `step_id`.
     pub(super) fn notice(&mut self, n: &'a SystemNotice, step_id: usize) -> Made<'a> {
         let mut extra = Map::new();
-        let at = when_and_cost(n).0;
-        let timestamp = timestamp(at, &mut extra);
+        let timestamp = timestamp(time_of(n), &mut extra);
         let mut subagents = Vec::new();
         // A sub-agent run's turns are its trajectory; the notice keeps the rest.
         let observation = if let SystemNotice::Subagent {
@@ -99,19 +98,17 @@ impl<'a> Steps<'_, 'a> {
             record,
         } = n
         {
-            {
-                let mut r = ObservationResult {
-                    source_call_id: None,
-                    content: None,
-                    subagent_trajectory_ref: Vec::new(),
-                    extra: ResultExtra {
-                        notice: Some(json!({"kind": "subagent", "toolCallId": tool_call_id})),
-                        ..ResultExtra::default()
-                    },
-                };
-                self.link(record, tool_call_id, &mut r, &mut subagents);
-                Some(Observation { results: vec![r] })
-            }
+            let mut r = ObservationResult {
+                source_call_id: None,
+                content: None,
+                subagent_trajectory_ref: Vec::new(),
+                extra: ResultExtra {
+                    notice: Some(json!({"kind": "subagent", "toolCallId": tool_call_id})),
+                    ..ResultExtra::default()
+                },
+            };
+            self.link(record, tool_call_id, &mut r, &mut subagents);
+            Some(Observation { results: vec![r] })
         } else {
             extra.insert("notice".into(), value(n));
             None
@@ -132,12 +129,12 @@ impl<'a> Steps<'_, 'a> {
     }
 }
 
-/// The time a notice carries (a rate limit's), and the total cost a result reported so far.
-pub(super) fn when_and_cost(n: &SystemNotice) -> (Option<&str>, Option<f64>) {
+/// The time a notice carries (a rate limit's).
+fn time_of(n: &SystemNotice) -> Option<&str> {
     match n {
-        SystemNotice::RateLimit { at, .. } => (at.as_deref(), None),
-        SystemNotice::Result { cost, .. } => (None, *cost),
-        SystemNotice::ApiRetry { .. }
+        SystemNotice::RateLimit { at, .. } => at.as_deref(),
+        SystemNotice::Result { .. }
+        | SystemNotice::ApiRetry { .. }
         | SystemNotice::Compact { .. }
         | SystemNotice::Hook { .. }
         | SystemNotice::SessionState { .. }
@@ -149,6 +146,6 @@ pub(super) fn when_and_cost(n: &SystemNotice) -> (Option<&str>, Option<f64>) {
         | SystemNotice::MissedEvents { .. }
         | SystemNotice::Subagent { .. }
         | SystemNotice::Branch { .. }
-        | SystemNotice::Info { .. } => (None, None),
+        | SystemNotice::Info { .. } => None,
     }
 }

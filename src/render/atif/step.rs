@@ -89,10 +89,7 @@ pub(super) fn value<T: serde::Serialize + ?Sized>(v: &T) -> Value {
 /// A step's counts from a turn's usage: ATIF's `prompt_tokens` includes the cached ones.
 fn metrics(u: &Usage) -> Metrics {
     Metrics {
-        prompt_tokens: u
-            .input_tokens
-            .saturating_add(u.cache_read_input_tokens)
-            .saturating_add(u.cache_creation_input_tokens),
+        prompt_tokens: crate::render::totals::all_input(u),
         completion_tokens: u.output_tokens,
         cached_tokens: u.cache_read_input_tokens,
         extra: (u.cache_creation_input_tokens > 0).then_some(MetricsExtra {
@@ -376,20 +373,12 @@ fn tool_call(call: &ToolCall) -> AtifCall<'_> {
     extra.insert("state".into(), value(&call.state));
     let optional = [
         ("called_by", call.called_by.clone()),
-        (
-            "mcp_server",
-            call.mcp_server.as_ref().map(|s| s.as_str().into()),
-        ),
+        ("mcp_server", call.mcp_server.as_ref().map(value)),
         ("skill", call.skill.as_ref().map(value)),
-        (
-            "started_at",
-            call.started_at.as_ref().map(|s| s.as_str().into()),
-        ),
+        ("started_at", call.started_at.as_ref().map(value)),
     ];
-    for (key, v) in optional {
-        if let Some(v) = v {
-            extra.insert(key.into(), v);
-        }
+    for (key, v) in optional.into_iter().filter_map(|(k, v)| Some((k, v?))) {
+        extra.insert(key.into(), v);
     }
     AtifCall {
         tool_call_id: &call.tool_call_id,

@@ -145,8 +145,7 @@ fn push_rows(h: &mut Html, rows: &[Row], lang: Option<&'static Language>, fold: 
             }
             Row::Line(' ', l) => {
                 // A shared line is parsed once while both sides are in step (the usual case:
-                // an edit rarely leaves a comment or a string open), which was 3 % of the
-                // highlighting of a page of small edits.
+                // an edit rarely leaves a comment or a string open).
                 let in_step = old.in_step_with(&new);
                 if !in_step {
                     old.line(l);

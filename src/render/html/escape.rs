@@ -102,10 +102,9 @@ fn push_invisible_mark(out: &mut String, c: char) {
 
 /// Appends `s` escaped: `&`, `<`, `>` always (NUL becomes U+FFFD, as HTML would make it), `"`
 /// and `'` too in an attribute (`attr`); an invisible character becomes a marked `<U+…>` in a
-/// text node and the plain text `&lt;U+…&gt;` in an attribute. One pass over the bytes: the
-/// ASCII ones are looked at one by one, a character is decoded only where a non-ASCII one
-/// starts, and runs that need nothing are copied whole (the old three passes over decoded
-/// characters and a copy were a twentieth of a page's time).
+/// text node and the plain text `&lt;U+…&gt;` in an attribute. One pass over the bytes: a
+/// character is decoded only where a non-ASCII one starts, and runs that need nothing are
+/// copied whole.
 fn push_escaped(out: &mut String, s: &str, attr: bool) {
     let stops = if attr { &ATTR_STOPS } else { &TEXT_STOPS };
     let bytes = s.as_bytes();

@@ -25,7 +25,7 @@ use crate::model::counts::Counts;
 use crate::model::event::Event;
 use crate::model::transcript::{Part, TranscriptItem, Usage};
 use crate::render::figures::{count, thousands};
-use crate::render::totals::{Totals, all_input};
+use crate::render::totals::{Totals, all_input, call_outcomes};
 use crate::render::{Render, Summary};
 
 /// Prompts, tool names and files kept per session for the search (each capped).
@@ -354,16 +354,7 @@ fn push_row(h: &mut Html, r: &IndexRow) {
 /// header says them.
 fn push_calls(h: &mut Html, c: &Counts) {
     h.num(c.calls);
-    let mut more = Vec::new();
-    if c.errors > 0 {
-        more.push(count(c.errors, "error"));
-    }
-    if c.denied > 0 {
-        more.push(format!("{} denied", c.denied));
-    }
-    if c.sub_calls > 0 {
-        more.push(format!("{} more in sub-agents", c.sub_calls));
-    }
+    let more = call_outcomes(c);
     if !more.is_empty() {
         h.raw_trusted("<br><span class=\"meta\">")
             .text(&more.join(" · "))

@@ -52,8 +52,7 @@ pub(crate) fn short(text: &str, max: usize) -> String {
         .map(str::trim)
         .find(|l| !l.is_empty())
         .unwrap_or_default();
-    // A line of no more bytes than `max` has no more characters: copied whole (character by
-    // character, this was a fortieth of a page's instructions).
+    // A line of no more bytes than `max` has no more characters: copied whole.
     if line.len() <= max {
         return line.to_owned();
     }
@@ -109,13 +108,9 @@ impl Map {
             (_, Role::Assistant, None) => MarkKind::Turn,
             (_, Role::User, None) => MarkKind::Other,
         };
-        let label = match kind {
-            MarkKind::Prompt => format!("prompt: {}", short(&t.text(), 60)),
-            MarkKind::Turn
-            | MarkKind::Tool
-            | MarkKind::Error
-            | MarkKind::Denied
-            | MarkKind::Other => "turn".to_owned(),
+        let label = match prompt {
+            true => format!("prompt: {}", short(&t.text(), 60)),
+            false => "turn".to_owned(),
         };
         self.lanes.mark(
             Lane::Main,

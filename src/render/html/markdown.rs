@@ -17,9 +17,8 @@ use crate::sanitize::is_invisible;
 /// Renders untrusted Markdown into `out`.
 pub(crate) fn push_markdown(out: &mut Html, source: &str) {
     let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
-    // For each open link or image: whether its tag was kept.
-    let mut kept: Vec<bool> = Vec::new();
-    let mut pending_url: Vec<Option<String>> = Vec::new();
+    // For each open link or image: its destination when it was refused (`None`: its tag kept).
+    let mut refused: Vec<Option<String>> = Vec::new();
     // The code block being collected: its language word and its text so far.
     let mut code: Option<(String, String)> = None;
     // Shared by the writer below and the code blocks, which are written into the page directly:
@@ -82,8 +81,7 @@ pub(crate) fn push_markdown(out: &mut Html, source: &str) {
                 id,
             }) => {
                 if safe_href(&dest_url).is_some() {
-                    kept.push(true);
-                    pending_url.push(None);
+                    refused.push(None);
                     Emit::one(Event::Start(Tag::Link {
                         link_type,
                         dest_url,
@@ -91,8 +89,7 @@ pub(crate) fn push_markdown(out: &mut Html, source: &str) {
                         id,
                     }))
                 } else {
-                    kept.push(false);
-                    pending_url.push(Some(dest_url.into_string()));
+                    refused.push(Some(dest_url.into_string()));
                     Emit::none()
                 }
             }
@@ -101,8 +98,7 @@ pub(crate) fn push_markdown(out: &mut Html, source: &str) {
             }) => {
                 // Never an <img>: shown as a link to the image when the URL is safe.
                 if safe_href(&dest_url).is_some() {
-                    kept.push(true);
-                    pending_url.push(None);
+                    refused.push(None);
                     Emit::Many(
                         vec![
                             Event::Start(Tag::Link {
@@ -116,21 +112,18 @@ pub(crate) fn push_markdown(out: &mut Html, source: &str) {
                         .into_iter(),
                     )
                 } else {
-                    kept.push(false);
-                    pending_url.push(Some(dest_url.into_string()));
+                    refused.push(Some(dest_url.into_string()));
                     Emit::one(Event::Text(CowStr::Borrowed("[image] ")))
                 }
             }
-            Event::End(TagEnd::Link) | Event::End(TagEnd::Image) => {
-                let url = pending_url.pop().flatten();
-                if kept.pop().unwrap_or(false) {
-                    Emit::one(Event::End(TagEnd::Link))
-                } else {
-                    // The refused destination stays readable as text.
-                    let shown = url.map(|u| format!(" <{u}>")).unwrap_or_default();
+            Event::End(TagEnd::Link) | Event::End(TagEnd::Image) => match refused.pop() {
+                Some(None) => Emit::one(Event::End(TagEnd::Link)),
+                // The refused destination stays readable as text.
+                url => {
+                    let shown = url.flatten().map(|u| format!(" <{u}>")).unwrap_or_default();
                     Emit::one(Event::Text(CowStr::from(shown)))
                 }
-            }
+            },
             other => Emit::one(other),
         }
     });

@@ -71,34 +71,28 @@ pub(crate) fn push_session(h: &mut Html, s: &SessionSnapshot, first: bool) {
     }
     h.raw_trusted("</summary>");
     h.raw_trusted("<dl class=\"facts\">");
-    let mut fact = |k: &str, v: &str| {
-        if !v.is_empty() {
-            h.raw_trusted("<dt>")
-                .text(k)
-                .raw_trusted("</dt><dd>")
-                .text(v)
-                .raw_trusted("</dd>");
-        }
-    };
-    fact("model", &s.model);
-    fact("cwd", &s.cwd);
-    fact("permission mode", &s.permission_mode);
-    fact(
-        "output style",
-        s.output_style.as_deref().unwrap_or_default(),
-    );
-    fact(
-        "API key source",
-        s.api_key_source.as_deref().unwrap_or_default(),
-    );
-    fact(
-        "fast mode",
-        s.fast_mode_state.as_deref().unwrap_or_default(),
-    );
-    fact("agent", &s.agent);
-    fact("version", s.version.as_deref().unwrap_or_default());
-    fact("source format", &s.source);
-    fact("session", &s.session_id);
+    fn or_none(v: &Option<String>) -> &str {
+        v.as_deref().unwrap_or_default()
+    }
+    let facts = [
+        ("model", s.model.as_str()),
+        ("cwd", &s.cwd),
+        ("permission mode", &s.permission_mode),
+        ("output style", or_none(&s.output_style)),
+        ("API key source", or_none(&s.api_key_source)),
+        ("fast mode", or_none(&s.fast_mode_state)),
+        ("agent", &s.agent),
+        ("version", or_none(&s.version)),
+        ("source format", &s.source),
+        ("session", &s.session_id),
+    ];
+    for (k, v) in facts.iter().filter(|(_, v)| !v.is_empty()) {
+        h.raw_trusted("<dt>")
+            .text(k)
+            .raw_trusted("</dt><dd>")
+            .text(v)
+            .raw_trusted("</dd>");
+    }
     h.raw_trusted("</dl>");
     if !s.mcp_servers.is_empty() {
         h.raw_trusted("<p class=\"mcp\">MCP servers: ");
@@ -134,29 +128,24 @@ fn open(h: &mut Html, class: &'static str) {
         .raw_trusted("\">");
 }
 
-/// One notice as a quiet line in words (or a folded block when it carries turns). `shown_denial` tells whether a tool card already said that a call was denied
-/// (then its notice is not written again).
+/// One notice as a quiet line in words (or a folded block when it carries turns).
+/// `shown_denial` tells whether a tool card already said that a call was denied (then its
+/// notice is not written again).
 pub(crate) fn push_notice(
     h: &mut Html,
     n: &SystemNotice,
     scope: &str,
     shown_denial: &dyn Fn(&str) -> bool,
 ) {
-    if let SystemNotice::PermissionDenied { tool_call_id, .. } = n
-        && shown_denial(tool_call_id)
-    {
-        return;
-    }
     match n {
         SystemNotice::RateLimit {
             status,
             rate_limit_type,
             ..
-        } => push_sentence(
-            h,
-            "info",
-            &notice_text::rate_limit(status, rate_limit_type.as_deref()),
-        ),
+        } => {
+            let words = notice_text::rate_limit(status, rate_limit_type.as_deref());
+            line(h, "info", &sentence(&words));
+        }
         SystemNotice::ApiRetry {
             attempt,
             max,
@@ -165,7 +154,11 @@ pub(crate) fn push_notice(
             error,
         } => {
             let detail = notice_text::retry_detail(*error_status, error.as_deref());
-            push_retry(h, (*attempt, *max), *delay_ms, &detail);
+            let words = format!(
+                "API retry {attempt}/{max} in {}{detail}",
+                duration(*delay_ms)
+            );
+            line(h, "warning", &words);
         }
         SystemNotice::Compact {
             trigger,
@@ -173,47 +166,61 @@ pub(crate) fn push_notice(
             post_tokens,
             ..
         } => {
-            push_compact(h, trigger.as_deref(), *pre_tokens, *post_tokens);
+            let mut words = "Context compacted".to_owned();
+            if let Some(t) = trigger {
+                words.push_str(&format!(" ({t})"));
+            }
+            if let (Some(a), Some(b)) = (pre_tokens, post_tokens) {
+                words.push_str(&format!(": {a} → {b} tokens"));
+            }
+            line(h, "info", &words);
         }
-        SystemNotice::Hook {
-            hook_id: _,
-            hook_name,
-            event,
-            status,
-            output,
-            exit_code,
-            outcome,
-        } => {
-            // One line per hook (the fold holds its start until its end): name, event, outcome,
-            // output. Only a hook whose end never came says how far it got.
-            push_hook_start(h, hook_name, event, *status);
-            push_hook_end(h, outcome.as_deref(), *exit_code, output.as_deref());
-        }
-        SystemNotice::SessionState { state } => {
-            open(h, "trace");
-            h.raw_trusted("Session ").text(state);
-        }
+        SystemNotice::Hook { .. } => push_hook(h, n),
+        SystemNotice::SessionState { state } => line(h, "trace", &format!("Session {state}")),
         SystemNotice::Status { status, detail } => {
-            push_status(h, status.as_deref(), detail.as_deref());
+            let status = status.as_deref().unwrap_or("—");
+            let detail = detail
+                .as_ref()
+                .map(|d| format!(" · {d}"))
+                .unwrap_or_default();
+            line(h, "trace", &format!("Status: {status}{detail}"));
         }
         SystemNotice::FilesPersisted {
             files,
             failed,
             processed_at,
         } => {
-            push_files(h, files.len(), failed.len(), processed_at.as_deref());
+            let mut words = format!("Files saved: {}", files.len());
+            if !failed.is_empty() {
+                words.push_str(&format!(" ({} failed)", failed.len()));
+            }
+            if let Some(at) = processed_at {
+                words.push_str(&format!(" · processed at {at}"));
+            }
+            line(h, "info", &words);
         }
         SystemNotice::Elicitation { server, id: _ } => {
-            push_sentence(h, "info", &notice_text::elicitation(server));
+            line(h, "info", &sentence(&notice_text::elicitation(server)));
+        }
+        SystemNotice::PermissionDenied { tool_call_id, .. } if shown_denial(tool_call_id) => {
+            return;
         }
         SystemNotice::PermissionDenied {
             tool_name,
             tool_call_id: _,
             message,
-        } => push_denied(h, tool_name, message),
+        } => line(
+            h,
+            "warning",
+            &format!("Permission denied: {tool_name} · {message}"),
+        ),
         task @ SystemNotice::Task { .. } => push_task(h, task),
         SystemNotice::MissedEvents { from, to, reason } => {
-            push_missed(h, *from, *to, reason);
+            let range = match (from, to) {
+                (Some(a), Some(b)) => format!(" {a}–{b}"),
+                _ => String::new(),
+            };
+            line(h, "warning", &format!("Events missed{range}: {reason}"));
         }
         SystemNotice::Subagent {
             tool_call_id: _,
@@ -222,24 +229,10 @@ pub(crate) fn push_notice(
             open(h, "info");
             push_subagent(h, record, &format!("{scope}-s"), None);
         }
-        SystemNotice::Branch { leaf_id: _, turns } => {
-            push_branch(h, turns, scope);
-        }
-        SystemNotice::Result {
-            subtype,
-            is_error,
-            cost,
-            run_cost,
-            turns,
-            duration_ms,
-            errors,
-            ..
-        } => {
-            push_result_head(h, subtype, *is_error, *turns, *duration_ms);
-            push_cost(h, *run_cost, *cost);
-            for e in errors {
-                h.raw_trusted(" · ").text(e);
-            }
+        SystemNotice::Branch { leaf_id: _, turns } => push_branch(h, turns, scope),
+        SystemNotice::Result { is_error, .. } => {
+            let class = if *is_error { "error" } else { "result" };
+            line(h, class, &result_words(n));
         }
         SystemNotice::Info {
             source,
@@ -247,7 +240,14 @@ pub(crate) fn push_notice(
             text,
             data: _,
         } => {
-            push_info(h, source, *level, text);
+            let class = match level {
+                Level::Trace => "trace",
+                Level::Info => "info",
+                Level::Warning => "warning",
+                Level::Error => "error",
+            };
+            // The record's name is machinery: the words say what happened.
+            line(h, class, &sentence(&notice_text::info_words(source, text)));
             // A result no call took: its output, folded under its words.
             if let Some(output) = n.result_output() {
                 h.raw_trusted("<details class=\"loose-result\"><summary>output</summary>");
@@ -259,157 +259,91 @@ pub(crate) fn push_notice(
     h.raw_trusted("</div>\n");
 }
 
-/// A notice that is one sentence, drawn at `class`.
-fn push_sentence(h: &mut Html, class: &'static str, text: &str) {
+/// A notice that is one line of words, drawn at `class`.
+fn line(h: &mut Html, class: &'static str, words: &str) {
     open(h, class);
-    h.text(&sentence(text));
+    h.text(words);
 }
 
-/// A status line: the status (a dash when none) and its detail.
-fn push_status(h: &mut Html, status: Option<&str>, detail: Option<&str>) {
-    open(h, "trace");
-    h.raw_trusted("Status: ").text(status.unwrap_or("—"));
-    if let Some(d) = detail {
-        h.raw_trusted(" · ").text(d);
-    }
-}
-
-/// How many files were saved, how many failed, and when the CLI says it finished.
-fn push_files(h: &mut Html, files: usize, failed: usize, processed_at: Option<&str>) {
-    open(h, "info");
-    h.raw_trusted("Files saved: ").num(files);
-    if failed != 0 {
-        h.raw_trusted(" (").num(failed).raw_trusted(" failed)");
-    }
-    if let Some(at) = processed_at {
-        h.raw_trusted(" · processed at ").text(at);
-    }
-}
-
-/// A denied permission: which tool, and the message.
-fn push_denied(h: &mut Html, tool_name: &str, message: &str) {
-    open(h, "warning");
-    h.raw_trusted("Permission denied: ")
-        .text(tool_name)
-        .raw_trusted(" · ")
-        .text(message);
-}
-
-/// An API retry's line: which attempt of how many, the wait before it, and why.
-fn push_retry(h: &mut Html, (attempt, max): (u64, u64), delay_ms: u64, detail: &str) {
-    open(h, "warning");
-    h.raw_trusted("API retry ")
-        .num(attempt)
-        .raw_trusted("/")
-        .num(max)
-        .raw_trusted(" in ")
-        .text(&duration(delay_ms))
-        .text(detail);
-}
-
-/// The start of a hook's line: its name, its event when the name does not say it, and, for a
-/// hook whose end never came, how far it got.
-fn push_hook_start(h: &mut Html, hook_name: &str, event: &str, status: HookStatus) {
-    open(h, "trace hook");
-    h.raw_trusted("Hook ").text(hook_name);
-    if !event.is_empty() && !hook_name.starts_with(event) {
-        h.raw_trusted(" (").text(event).raw_trusted(")");
+/// A hook's line (the fold holds its start until its end): its name, its event when the name
+/// does not say it, how far it got when its end never came, its outcome, exit code and output.
+fn push_hook(h: &mut Html, n: &SystemNotice) {
+    let SystemNotice::Hook {
+        hook_id: _,
+        hook_name,
+        event,
+        status,
+        output,
+        exit_code,
+        outcome,
+    } = n
+    else {
+        unreachable!("push_notice sends only hook notices here");
+    };
+    let mut words = format!("Hook {hook_name}");
+    if !event.is_empty() && !hook_name.starts_with(event.as_str()) {
+        words.push_str(&format!(" ({event})"));
     }
     match status {
-        HookStatus::Started | HookStatus::Progress => {
-            h.raw_trusted(" · started, no end reported");
-        }
+        HookStatus::Started | HookStatus::Progress => words.push_str(" · started, no end reported"),
         HookStatus::Response => {}
     }
-}
-
-/// Events a live source missed: their range when known, and why.
-fn push_missed(h: &mut Html, from: Option<u64>, to: Option<u64>, reason: &str) {
-    open(h, "warning");
-    h.raw_trusted("Events missed");
-    if let (Some(a), Some(b)) = (from, to) {
-        h.raw_trusted(" ").num(a).raw_trusted("–").num(b);
-    }
-    h.raw_trusted(": ").text(reason);
-}
-
-/// The start of a result's line: how the run ended (`success` → "Done"; `error_max_turns` →
-/// "Stopped: error max turns"; a subtype that is no error and no success, one nobody here knows
-/// among them, is named as it is: "Result: brand new ok"), its turns and its duration.
-fn push_result_head(
-    h: &mut Html,
-    subtype: &str,
-    is_error: bool,
-    turns: Option<u64>,
-    duration_ms: Option<u64>,
-) {
-    open(h, if is_error { "error" } else { "result" });
-    if is_error {
-        h.raw_trusted("Stopped: ").text(&subtype.replace('_', " "));
-    } else if subtype.is_empty() || subtype == "success" {
-        h.raw_trusted("Done");
-    } else {
-        h.raw_trusted("Result: ").text(&subtype.replace('_', " "));
-    }
-    if let Some(t) = turns {
-        h.raw_trusted(" · ").text(&count(t, "turn"));
-    }
-    if let Some(d) = duration_ms {
-        h.raw_trusted(" · ").text(&duration(d));
-    }
-}
-
-/// A line of information, drawn at its level.
-fn push_info(h: &mut Html, source: &str, level: Level, text: &str) {
-    open(
-        h,
-        match level {
-            Level::Trace => "trace",
-            Level::Info => "info",
-            Level::Warning => "warning",
-            Level::Error => "error",
-        },
-    );
-    // The record's name is machinery: the words say what happened.
-    h.text(&sentence(&crate::render::notice_text::info_words(
-        source, text,
-    )));
-}
-
-/// A compaction's line: its trigger, and the tokens before and after when both are known.
-fn push_compact(h: &mut Html, trigger: Option<&str>, pre: Option<u64>, post: Option<u64>) {
-    open(h, "info");
-    h.raw_trusted("Context compacted");
-    if let Some(t) = trigger {
-        h.raw_trusted(" (").text(t).raw_trusted(")");
-    }
-    if let (Some(a), Some(b)) = (pre, post) {
-        h.raw_trusted(": ")
-            .num(a)
-            .raw_trusted(" → ")
-            .num(b)
-            .raw_trusted(" tokens");
-    }
-}
-
-/// The end of a hook's line: its outcome, exit code and output, those it has.
-fn push_hook_end(
-    h: &mut Html,
-    outcome: Option<&str>,
-    exit_code: Option<i64>,
-    output: Option<&str>,
-) {
     if let Some(o) = outcome {
-        h.raw_trusted(" · ").text(o);
+        words.push_str(&format!(" · {o}"));
     }
     if let Some(c) = exit_code {
-        h.raw_trusted(" · exit ").num(c);
+        words.push_str(&format!(" · exit {c}"));
     }
-    if let Some(o) = output.filter(|o| !o.trim().is_empty()) {
+    line(h, "trace hook", &words);
+    if let Some(o) = output.as_deref().filter(|o| !o.trim().is_empty()) {
         h.raw_trusted(" · <code>")
             .text(o.trim_end())
             .raw_trusted("</code>");
     }
+}
+
+/// A result's line: how the run ended (`success` → "Done"; `error_max_turns` → "Stopped: error
+/// max turns"; a subtype that is no error and no success, one nobody here knows among them, is
+/// named as it is: "Result: brand new ok"), its turns, its duration, its cost (the run's own,
+/// and the running total beside it when that is more) and its errors.
+fn result_words(n: &SystemNotice) -> String {
+    let SystemNotice::Result {
+        subtype,
+        is_error,
+        cost,
+        run_cost,
+        turns,
+        duration_ms,
+        errors,
+        ..
+    } = n
+    else {
+        unreachable!("push_notice sends only result notices here");
+    };
+    let mut words = if *is_error {
+        format!("Stopped: {}", subtype.replace('_', " "))
+    } else if subtype.is_empty() || subtype == "success" {
+        "Done".to_owned()
+    } else {
+        format!("Result: {}", subtype.replace('_', " "))
+    };
+    if let Some(t) = turns {
+        words.push_str(&format!(" · {}", count(*t, "turn")));
+    }
+    if let Some(d) = duration_ms {
+        words.push_str(&format!(" · {}", duration(*d)));
+    }
+    match (run_cost, cost) {
+        (Some(own), Some(total)) if total - own >= 0.00005 => {
+            words.push_str(&format!(" · ${own:.4} (${total:.4} session so far)"));
+        }
+        (Some(c), _) | (None, Some(c)) => words.push_str(&format!(" · ${c:.4}")),
+        (None, None) => {}
+    }
+    for e in errors {
+        words.push_str(&format!(" · {e}"));
+    }
+    words
 }
 
 /// A task notice (a task no call owns): its label, status and summary, its final report, and
@@ -427,16 +361,10 @@ fn push_task(h: &mut Html, n: &SystemNotice) {
     else {
         unreachable!("push_notice sends only task notices here");
     };
-    open(h, "info");
-    h.raw_trusted("Task ")
-        .text(description.as_deref().unwrap_or(task_id));
-    if let Some(s) = status {
-        h.raw_trusted(" · ")
-            .text(crate::render::summary::status_word(*s));
-    }
-    if let Some(s) = summary {
-        h.raw_trusted(" · ").text(s);
-    }
+    let label = description.as_deref().unwrap_or(task_id);
+    let words = [Some(label), status.map(|s| s.word()), summary.as_deref()];
+    let words: Vec<&str> = words.into_iter().flatten().collect();
+    line(h, "info", &format!("Task {}", words.join(" · ")));
     if let Some(r) = result {
         h.raw_trusted("<p class=\"plain sub-result\">")
             .text(r)
@@ -456,21 +384,6 @@ fn push_branch(h: &mut Html, turns: &[crate::model::transcript::Turn], scope: &s
         push_turn(h, t, &format!("{scope}-b{}", i + 1), &mut cx);
     }
     h.raw_trusted("</details>");
-}
-
-/// A result's cost: the run's own, and the running total beside it when that is more.
-fn push_cost(h: &mut Html, run_cost: Option<f64>, cost: Option<f64>) {
-    match (run_cost, cost) {
-        (Some(own), Some(total)) if total - own >= 0.00005 => {
-            h.raw_trusted(" · $")
-                .text(&format!("{own:.4} ($"))
-                .text(&format!("{total:.4} session so far)"));
-        }
-        (Some(c), _) | (None, Some(c)) => {
-            h.raw_trusted(" · $").text(&format!("{c:.4}"));
-        }
-        (None, None) => {}
-    }
 }
 
 /// An input line nothing understood (`--debug`): which line and why, its raw input folded (but

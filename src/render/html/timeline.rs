@@ -39,6 +39,20 @@ pub(crate) enum MarkKind {
     Other,
 }
 
+impl MarkKind {
+    /// How a mark of this kind is drawn and said: its CSS class, its width and height, its word.
+    fn look(self) -> (&'static str, i64, i64, &'static str) {
+        match self {
+            MarkKind::Prompt => ("tl-p", 3, 14, "prompt"),
+            MarkKind::Turn => ("tl-t", 2, 6, "assistant"),
+            MarkKind::Tool => ("tl-c", 3, 8, "tool call"),
+            MarkKind::Error => ("tl-e", 6, 10, "error"),
+            MarkKind::Denied => ("tl-d", 6, 10, "denied"),
+            MarkKind::Other => ("tl-o", 2, 6, "user turn"),
+        }
+    }
+}
+
 /// One mark.
 #[derive(Debug)]
 pub(crate) struct Mark {
@@ -131,26 +145,13 @@ impl Lanes {
             };
             last_x = x;
             let y = y_of(*lane);
-            let class = match m.kind {
-                MarkKind::Prompt => "tl-p",
-                MarkKind::Turn => "tl-t",
-                MarkKind::Tool => "tl-c",
-                MarkKind::Error => "tl-e",
-                MarkKind::Denied => "tl-d",
-                MarkKind::Other => "tl-o",
-            };
+            let (class, w, hh, _) = m.kind.look();
             // Named by its line in the list below (the page's script adds it as a tooltip).
             h.raw_trusted("<a href=\"#")
                 .attr(&m.anchor)
                 .raw_trusted("\" aria-labelledby=\"m")
                 .num(i as u64)
                 .raw_trusted("\">");
-            let (w, hh) = match m.kind {
-                MarkKind::Prompt => (3, 14),
-                MarkKind::Error | MarkKind::Denied => (6, 10),
-                MarkKind::Tool => (3, 8),
-                MarkKind::Turn | MarkKind::Other => (2, 6),
-            };
             h.raw_trusted("<rect class=\"")
                 .raw_trusted(class)
                 .raw_trusted("\" x=\"")
@@ -224,14 +225,7 @@ fn spoken(m: &Mark) -> String {
         out.push_str(word);
         out.push_str(num);
     }
-    let kind = match m.kind {
-        MarkKind::Prompt => "prompt",
-        MarkKind::Turn => "assistant",
-        MarkKind::Tool => "tool call",
-        MarkKind::Error => "error",
-        MarkKind::Denied => "denied",
-        MarkKind::Other => "user turn",
-    };
+    let kind = m.kind.look().3;
     if m.label != "turn" && !m.label.is_empty() {
         out.push_str(", ");
         out.push_str(&m.label);

@@ -2,8 +2,6 @@
 //! line and its state, and whose body shows the input and the output in the form that suits the
 //! tool (a diff for edits, a checklist for todos, an image, a skill body, a nested sub-agent).
 
-use std::borrow::Cow;
-
 use scribe_highlight::{Highlighter, Language};
 use serde_json::Value;
 
@@ -14,12 +12,10 @@ use super::markdown::push_markdown;
 use super::open::{PREVIEW_LINES, card_open};
 use super::{diff, turn};
 use crate::model::tool_kind::{InputShape, TodoItem, TodoStatus, ToolFamily};
-use crate::model::transcript::{
-    NonText, SubagentRecord, SubagentStatus, TaskDetails, ToolCall, ToolState, output_text,
-};
+use crate::model::transcript::{SubagentRecord, SubagentStatus, TaskDetails, ToolCall, ToolState};
 use crate::render::figures::count;
 use crate::render::sgr;
-use crate::render::summary::{Fit, fitted_summary, status_word};
+use crate::render::summary::{Fit, fitted_summary};
 
 /// The state shown on a card: a CSS class and a word. A refused permission wins over the state
 /// the call ended in (the CLI reports a denial as an error result).
@@ -69,7 +65,7 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
         .text(&fitted_summary(call, Fit::CARD).unwrap_or_default())
         .raw_trusted("</span>");
     // The output's text, once per card (borrowed when it is one string).
-    let text = call.output.as_ref().map(output_str);
+    let text = call.output.as_ref().map(|_| call.output_words());
     // Lines of text that came back (an image is not lines).
     let lines = || {
         let image = call.output.as_ref().is_some_and(|o| {
@@ -110,11 +106,8 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
         h.raw_trusted("</div></details>");
     }
     // A sub-agent's hand-back: the report once, its trailer as facts.
-    let handback = if family == ToolFamily::Agent {
-        text.as_deref().and_then(handback::parse)
-    } else {
-        None
-    };
+    let agent = family == ToolFamily::Agent;
+    let handback = text.as_deref().filter(|_| agent).and_then(handback::parse);
     if let Some(sub) = &call.subagent {
         let report = handback.as_ref().map(|hb| hb.report.as_str());
         push_subagent(h, sub, scope, report);
@@ -226,21 +219,16 @@ fn push_input(h: &mut Html, call: &ToolCall) {
             h.raw_trusted("</div>");
         }
         // The description and type are the sub-agent's heading: only the prompt is new here.
-        InputShape::Subagent if call.input.get("prompt").and_then(Value::as_str).is_some() => {
-            h.raw_trusted(
-                "<details class=\"prompt\"><summary>Prompt</summary><div class=\"plain\">",
-            )
-            .text(
-                call.input
-                    .get("prompt")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default(),
-            )
-            .raw_trusted("</div></details>");
-        }
-        InputShape::Subagent | InputShape::Answer | InputShape::Fields => {
-            push_fields(h, &call.input)
-        }
+        InputShape::Subagent => match call.input.get("prompt").and_then(Value::as_str) {
+            Some(prompt) => {
+                h.raw_trusted("<details class=\"prompt\"><summary>Prompt</summary>")
+                    .raw_trusted("<div class=\"plain\">")
+                    .text(prompt)
+                    .raw_trusted("</div></details>");
+            }
+            None => push_fields(h, &call.input),
+        },
+        InputShape::Answer | InputShape::Fields => push_fields(h, &call.input),
     }
 }
 
@@ -258,13 +246,9 @@ fn push_fields(h: &mut Html, input: &Value) {
     h.raw_trusted("<dl class=\"kv\">");
     for (k, v) in obj {
         h.raw_trusted("<dt>").text(k).raw_trusted("</dt><dd>");
-        match v {
-            Value::String(s) => h.text(s),
-            Value::Null
-            | Value::Bool(_)
-            | Value::Number(_)
-            | Value::Array(_)
-            | Value::Object(_) => h.text(&v.to_string()),
+        match v.as_str() {
+            Some(s) => h.text(s),
+            None => h.text(&v.to_string()),
         };
         h.raw_trusted("</dd>");
     }
@@ -296,17 +280,6 @@ fn push_todos(h: &mut Html, items: &[TodoItem]) {
             .raw_trusted("</li>");
     }
     h.raw_trusted("</ul>");
-}
-
-/// The text of a tool output, borrowed when it is one string (most are: `output_text` copied
-/// every output, 3 MB ones included, three times per card).
-fn output_str(output: &Value) -> Cow<'_, str> {
-    match output {
-        Value::String(s) => Cow::Borrowed(s),
-        Value::Null | Value::Bool(_) | Value::Number(_) | Value::Array(_) | Value::Object(_) => {
-            Cow::Owned(output_text(output, NonText::Mark))
-        }
-    }
 }
 
 /// The output (whose text is `output_text`), or why there is none.
@@ -504,7 +477,7 @@ pub(crate) fn push_subagent(h: &mut Html, sub: &SubagentRecord, scope: &str, rep
         .raw_trusted(" <span class=\"state sub-")
         .raw_trusted(class)
         .raw_trusted("\">")
-        .raw_trusted(status_word(sub.status))
+        .raw_trusted(sub.status.word())
         .raw_trusted("</span>");
     if let Some(u) = &sub.usage {
         h.raw_trusted(" <span class=\"meta\">")

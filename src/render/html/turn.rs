@@ -175,21 +175,25 @@ fn push_citations(h: &mut Html, citations: &[crate::model::transcript::Citation]
     for c in citations {
         h.raw_trusted("<li>");
         let label = c.title.as_deref().or(c.url.as_deref()).unwrap_or("source");
-        match c.url.as_deref().and_then(safe_href) {
-            Some(href) => h
-                .raw_trusted("<a href=\"")
-                .attr(href)
-                .raw_trusted("\">")
-                .text(label)
-                .raw_trusted("</a>"),
-            None => h.text(label),
-        };
+        push_link(h, c.url.as_deref().unwrap_or_default(), label);
         if let Some(q) = &c.quote {
             h.raw_trusted(" — “").text(q).raw_trusted("”");
         }
         h.raw_trusted("</li>");
     }
     h.raw_trusted("</ul>");
+}
+
+/// `label` as a link to `url` when the URL is safe to follow ([`safe_href`]), else as text;
+/// false when it is not a link.
+fn push_link(h: &mut Html, url: &str, label: &str) -> bool {
+    let Some(href) = safe_href(url) else {
+        h.text(label);
+        return false;
+    };
+    h.raw_trusted("<a href=\"").attr(href).raw_trusted("\">");
+    h.text(label).raw_trusted("</a>");
+    true
 }
 
 /// One part. `markdown`: the text is the model's (rendered as Markdown) rather than a person's.
@@ -237,19 +241,9 @@ fn push_part(h: &mut Html, part: &Part, markdown: bool, scope: &str) {
         } => {
             let label = title.as_deref().unwrap_or(url);
             h.raw_trusted("<p class=\"source\">source: ");
-            match safe_href(url) {
-                Some(href) => h
-                    .raw_trusted("<a href=\"")
-                    .attr(href)
-                    .raw_trusted("\">")
-                    .text(label)
-                    .raw_trusted("</a>"),
-                None => h
-                    .text(label)
-                    .raw_trusted(" <code>")
-                    .text(url)
-                    .raw_trusted("</code>"),
-            };
+            if !push_link(h, url, label) {
+                h.raw_trusted(" <code>").text(url).raw_trusted("</code>");
+            }
             h.raw_trusted("</p>");
         }
         Part::SourceDocument {

@@ -25,6 +25,7 @@ const ANSWER_MAX: usize = 12_000;
 const RESERVE: usize = ANSWER_MAX + 2_000;
 
 /// The compact Markdown renderer.
+#[derive(Default)]
 pub(crate) struct CompactMarkdown {
     /// The input as named on the command line, for the command that shows everything.
     file: String,
@@ -44,20 +45,6 @@ pub(crate) struct CompactMarkdown {
 }
 
 impl CompactMarkdown {
-    /// A renderer for one input.
-    pub(crate) fn new() -> CompactMarkdown {
-        CompactMarkdown {
-            file: String::new(),
-            title: None,
-            titled: false,
-            written: 0,
-            cut_prompts: 0,
-            cut_calls: 0,
-            answer: None,
-            totals: Totals::default(),
-        }
-    }
-
     /// Writes `text` when it fits beside the room kept for the end; false when it does not.
     fn put(&mut self, out: &mut dyn Write, text: &str) -> io::Result<bool> {
         let n = text.chars().count();
@@ -153,8 +140,10 @@ impl Render for CompactMarkdown {
     }
 
     fn begin(&mut self, _out: &mut dyn Write, header: &Header) -> io::Result<()> {
-        *self = CompactMarkdown::new();
-        self.file = header.file.clone();
+        *self = CompactMarkdown {
+            file: header.file.clone(),
+            ..CompactMarkdown::default()
+        };
         Ok(())
     }
 

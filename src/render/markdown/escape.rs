@@ -10,31 +10,16 @@ use pulldown_cmark::{CodeBlockKind, Event, LinkType, Options, Parser, Tag, TagEn
 
 use crate::sanitize::{cr_frames, sanitize};
 
-/// A fence of `c` longer than any run of `c` in `text` (at least three).
-pub(crate) fn fence_for(text: &str, c: char) -> String {
-    let mut longest = 0;
-    if c.is_ascii() {
-        // Only the places of `c` matter: found with memchr, a run is consecutive places (a
-        // character-by-character scan of every code block was a tenth of `--to md`).
-        let mut run = 0;
-        let mut next = usize::MAX;
-        for i in memchr::memchr_iter(c as u8, text.as_bytes()) {
-            run = if i == next { run + 1 } else { 1 };
-            longest = longest.max(run);
-            next = i + 1;
-        }
-    } else {
-        let mut run = 0;
-        for ch in text.chars() {
-            if ch == c {
-                run += 1;
-                longest = longest.max(run);
-            } else {
-                run = 0;
-            }
-        }
+/// A fence of `c` (a backtick or a tilde) longer than any run of `c` in `text` (at least
+/// three), found with memchr: a run is consecutive places of `c`.
+pub(crate) fn fence_for(text: &str, c: u8) -> String {
+    let (mut longest, mut run, mut next) = (0, 0, usize::MAX);
+    for i in memchr::memchr_iter(c, text.as_bytes()) {
+        run = if i == next { run + 1 } else { 1 };
+        longest = longest.max(run);
+        next = i + 1;
     }
-    c.to_string().repeat((longest + 1).max(3))
+    char::from(c).to_string().repeat((longest + 1).max(3))
 }
 
 /// Text as an inline code span on one line: shown as it is (a code span takes no markup, and
@@ -48,7 +33,7 @@ pub(crate) fn code_span(text: &str) -> String {
 /// A fenced code block holding `text` whole.
 pub(crate) fn fenced(out: &mut String, lang: &str, text: &str) {
     let text = sanitize_frames(text);
-    let fence = fence_for(&text, '`');
+    let fence = fence_for(&text, b'`');
     out.push_str(&fence);
     out.push_str(lang);
     out.push('\n');
@@ -378,13 +363,13 @@ mod tests {
 
     #[test]
     fn fences_outgrow_the_content() {
-        assert_eq!(fence_for("no ticks", '`'), "```");
-        assert_eq!(fence_for("a ```` b", '`'), "`````");
+        assert_eq!(fence_for("no ticks", b'`'), "```");
+        assert_eq!(fence_for("a ```` b", b'`'), "`````");
         // Runs told apart by their places: the longest counts, wherever it is.
-        assert_eq!(fence_for("``a```b`", '`'), "````");
-        assert_eq!(fence_for("`", '`'), "```");
-        assert_eq!(fence_for("x````````", '`'), "`````````");
-        assert_eq!(fence_for("ab~~~~", '~'), "~~~~~");
+        assert_eq!(fence_for("``a```b`", b'`'), "````");
+        assert_eq!(fence_for("`", b'`'), "```");
+        assert_eq!(fence_for("x````````", b'`'), "`````````");
+        assert_eq!(fence_for("ab~~~~", b'~'), "~~~~~");
     }
 
     #[test]

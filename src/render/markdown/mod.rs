@@ -31,8 +31,7 @@ use crate::model::file_change::DiffLine;
 use crate::model::session::SessionSnapshot;
 use crate::model::tool_kind::{InputShape, TodoItem, TodoStatus};
 use crate::model::transcript::{
-    NonText, Part, Role, SubagentRecord, ToolCall, ToolState, TranscriptItem, Turn, TurnOrigin,
-    output_text,
+    Part, Role, SubagentRecord, ToolCall, ToolState, TranscriptItem, Turn, TurnOrigin,
 };
 use crate::render::RenderOptions;
 use escape::{fenced, html, inline, safe_markdown};
@@ -199,8 +198,7 @@ impl MarkdownRenderer {
                 let text = call
                     .error_text
                     .clone()
-                    .or_else(|| call.output.as_ref().map(|o| output_text(o, NonText::Mark)))
-                    .unwrap_or_default();
+                    .unwrap_or_else(|| call.output_words().into_owned());
                 // A denial's error is its message, shown above already.
                 if call.denied.as_deref().map(str::trim) != Some(text.trim()) {
                     out.push_str("**Error:**\n\n");
@@ -218,11 +216,7 @@ impl MarkdownRenderer {
                 let beside = crate::render::summary::hand_back_beside_report(call);
                 let text = match call.subagent.as_ref().is_some_and(|r| r.summary.is_some()) {
                     true => beside.unwrap_or_default(),
-                    false => call
-                        .output
-                        .as_ref()
-                        .map(|o| output_text(o, NonText::Mark))
-                        .unwrap_or_default(),
+                    false => call.output_words().into_owned(),
                 };
                 if !text.trim().is_empty() {
                     out.push_str("**Result:**\n\n");
@@ -236,7 +230,7 @@ impl MarkdownRenderer {
     }
 
     fn subagent(&self, out: &mut String, rec: &SubagentRecord) {
-        let status = summary::status_word(rec.status);
+        let status = rec.status.word();
         let mut title = format!("Sub-agent: {}", rec.description);
         if let Some(t) = &rec.subagent_type {
             title.push_str(&format!(" ({t})"));

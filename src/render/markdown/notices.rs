@@ -6,8 +6,8 @@ use super::MarkdownRenderer;
 use super::escape::{fenced, inline};
 use crate::model::session::{HookStatus, Level, SystemNotice};
 use crate::model::transcript::{NonText, output_text};
+use crate::render::notice_text;
 use crate::render::sgr::strip;
-use crate::render::{notice_text, summary};
 
 impl MarkdownRenderer {
     /// Writes one notice.
@@ -66,9 +66,7 @@ impl MarkdownRenderer {
             } => {
                 let line = format!(
                     "task {task_id}{}: {}",
-                    status
-                        .map(|s| format!(" {}", summary::status_word(s)))
-                        .unwrap_or_default(),
+                    status.map(|s| format!(" {}", s.word())).unwrap_or_default(),
                     summary
                         .as_deref()
                         .or(description.as_deref())
