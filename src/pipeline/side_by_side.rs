@@ -27,7 +27,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use anyhow::Result;
 use tempfile::SpooledTempFile;
 
-use super::driver::NotALog;
+use super::driver::{NotALog, StrictStop};
 use super::names::Names;
 use super::output_dir::OutputDir;
 use super::progress::Progress;
@@ -58,6 +58,28 @@ pub(super) struct Done {
     pub(super) trouble: bool,
     /// An input was abandoned as not JSON Lines.
     pub(super) stopped: bool,
+}
+
+impl Done {
+    /// Counts how one input ended. An error that ends the run (standard output closed,
+    /// `--strict`) is handed back; any other is said through `say`, and the run goes on.
+    pub(super) fn count(
+        &mut self,
+        converted: Result<Rendered>,
+        say: impl FnOnce(&str),
+    ) -> Result<()> {
+        match converted {
+            Ok(rendered) => self.stopped |= rendered.stopped,
+            Err(e) if exit::is_broken_pipe(&e) || e.is::<StrictStop>() => return Err(e),
+            // Said already (by its driver); nothing was written for it.
+            Err(e) if e.is::<NotALog>() => self.stopped = true,
+            Err(e) => {
+                say(&crate::diagnostics::error_words(&e));
+                self.trouble = true;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// One input rendered ahead of its turn (on any thread), waiting for it: its output, its
@@ -243,17 +265,9 @@ impl InOrder<'_> {
                         .suspend(|| write_spooled(spooled, path, run, to))
                 }
             };
-            match outcome {
-                Ok(rendered) => done.stopped |= rendered.stopped,
-                Err(e) if exit::is_broken_pipe(&e) => return Err(e),
-                // Said already (its lane's messages); nothing was written for it.
-                Err(e) if e.is::<NotALog>() => done.stopped = true,
-                Err(e) => {
-                    self.progress
-                        .suspend(|| crate::diagnostics::say(&crate::diagnostics::error_words(&e)));
-                    done.trouble = true;
-                }
-            }
+            done.count(outcome, |words| {
+                self.progress.suspend(|| crate::diagnostics::say(words));
+            })?;
         }
         Ok(done)
     }
