@@ -348,15 +348,14 @@ fn compact(v: &Value) -> String {
 }
 
 /// One JSONL record per difference.
+#[serde_with::skip_serializing_none]
 #[derive(Serialize)]
 struct Record<'a> {
     change: &'static str,
     item: &'a str,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     path: &'a [String],
-    #[serde(skip_serializing_if = "Option::is_none")]
     old: Option<&'a Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     new: Option<&'a Value>,
 }
 
