@@ -192,7 +192,8 @@ fn long_diff(
     context: Option<usize>,
 ) -> io::Result<()> {
     use super::align::Pair;
-    let pairs = super::align::align_strings(a.clone(), b.clone());
+    // One round: `Same`, `Old` and `New` only.
+    let pairs = super::align::align(&[a.clone()], &[b.clone()]);
     let changed = |p: &Pair| !matches!(p, Pair::Same(..));
     let reach = context.unwrap_or(0);
     // Which pairs are shown: every change, and equal lines within `reach` of one.
