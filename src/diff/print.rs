@@ -193,7 +193,7 @@ fn long_diff(
 ) -> io::Result<()> {
     use super::align::Pair;
     // One round: `Same`, `Old` and `New` only.
-    let pairs = super::align::align(&[a.clone()], &[b.clone()]);
+    let pairs = super::align::align(std::slice::from_ref(&a), std::slice::from_ref(&b));
     let changed = |p: &Pair| !matches!(p, Pair::Same(..));
     let reach = context.unwrap_or(0);
     // Which pairs are shown: every change, and equal lines within `reach` of one.
