@@ -27,16 +27,6 @@ pub(crate) fn temp_in(dir: &Path) -> Result<BufWriter<NamedTempFile>> {
     Ok(BufWriter::with_capacity(64 * 1024, file))
 }
 
-/// Flushes `temp` and renames it to `target`, unless `target` is a symbolic link or not a plain
-/// file: then the temporary file is removed and the error says why.
-pub(crate) fn install(temp: BufWriter<NamedTempFile>, target: &Path) -> Result<()> {
-    let temp = temp
-        .into_inner()
-        .map_err(|e| e.into_error())
-        .with_context(|| format!("cannot write {}", target.display()))?;
-    install_path(temp.into_temp_path(), target)
-}
-
 /// Flushes `temp` and closes it, keeping only its name (removed when dropped): a file written
 /// now and renamed later holds no file descriptor meanwhile (`--jobs`).
 pub(crate) fn finished(temp: BufWriter<NamedTempFile>) -> Result<TempPath> {
@@ -47,7 +37,8 @@ pub(crate) fn finished(temp: BufWriter<NamedTempFile>) -> Result<TempPath> {
     Ok(temp.into_temp_path())
 }
 
-/// [`install`] for a file already written and closed.
+/// Renames `temp` to `target`, unless `target` is a symbolic link or not a plain file: then the
+/// temporary file is removed and the error says why.
 pub(crate) fn install_path(temp: TempPath, target: &Path) -> Result<()> {
     match std::fs::symlink_metadata(target) {
         Ok(m) if m.file_type().is_symlink() => bail!(
@@ -63,15 +54,20 @@ pub(crate) fn install_path(temp: TempPath, target: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Writes a whole file to `target` through a temporary file in `dir` (see [`install`]).
+/// Writes a whole file to `target` through a temporary file in `dir` (see [`install_path`]).
 pub(crate) fn write_whole(
     dir: &Path,
     target: &Path,
     body: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<()> {
+    let cannot = || format!("cannot write {}", target.display());
     let mut temp = temp_in(dir)?;
-    body(&mut temp).with_context(|| format!("cannot write {}", target.display()))?;
-    install(temp, target)
+    body(&mut temp).with_context(cannot)?;
+    let temp = temp
+        .into_inner()
+        .map_err(|e| e.into_error())
+        .with_context(cannot)?;
+    install_path(temp.into_temp_path(), target)
 }
 
 /// `name` as an output file's stem: under `--redact`, a name in which a pattern finds a secret

@@ -53,7 +53,7 @@ mod threaded;
 /// A growing file read as a stream.
 mod watch;
 
-use driver::{InputDriver, NotALog, StrictStop};
+use driver::{InputDriver, NotALog, Outcome, StrictStop};
 use names::{InputName, Named};
 use output_dir::OutputDir;
 use render_sink::RenderSink;
@@ -106,7 +106,8 @@ pub(crate) fn convert(settings: &Settings) -> Result<u8> {
     let mut lane = Lane::new(settings, diag, settings.jobs > 1);
     let code = run_inputs(&mut lane.run(settings));
     if settings.stats {
-        lane.stats.print(lane.diag.kinds());
+        // Nowhere left to say that standard error failed.
+        let _ = lane.stats.print(lane.diag.kinds());
     }
     code
 }
@@ -206,33 +207,16 @@ fn one_at_a_time(
 ) -> Result<Done> {
     let mut done = Done::default();
     for path in inputs {
-        let reader: Box<dyn Read + Send> = if path.as_os_str() == "-" {
-            Box::new(io::stdin())
+        let reader: Result<Box<dyn Read + Send>> = if path.as_os_str() == "-" {
+            Ok(Box::new(io::stdin()))
         } else {
-            match open_input(path) {
-                Ok(f) => Box::new(f),
-                Err(e) => {
-                    crate::diagnostics::say(&crate::diagnostics::error_words(&e));
-                    done.trouble = true;
-                    continue;
-                }
-            }
+            open_input(path).map(|f| Box::new(f) as _)
         };
-        let converted = match files.as_deref_mut() {
+        let converted = reader.and_then(|reader| match files.as_deref_mut() {
             None => run.convert_input(path, reader, out),
             Some(files) => files.write(run, path, reader),
-        };
-        match converted {
-            Ok(rendered) => done.stopped |= rendered.stopped,
-            Err(e) if exit::is_broken_pipe(&e) => return Err(e),
-            Err(e) if e.downcast_ref::<StrictStop>().is_some() => return Err(e),
-            // Said already; nothing was written for it, and the other inputs still convert.
-            Err(e) if e.is::<NotALog>() => done.stopped = true,
-            Err(e) => {
-                crate::diagnostics::say(&crate::diagnostics::error_words(&e));
-                done.trouble = true;
-            }
-        }
+        });
+        done.count(converted, crate::diagnostics::say)?;
     }
     Ok(done)
 }
@@ -278,23 +262,10 @@ impl Run<'_> {
         input: impl Read,
         out: &mut BufWriter<impl Write>,
     ) -> Result<Rendered> {
-        let name = path.display().to_string();
-        let settings = self.settings;
-        let (mut sink, diag) = self.sink(path, out);
-        let outcome = driver_for(&name, path, settings).run(input, &mut sink, diag)?;
-        sink.finish(&name, outcome)
-    }
-
-    /// The sink that renders `path` into `out`, and where its diagnostics go.
-    fn sink<'s, W: Write>(
-        &'s mut self,
-        path: &Path,
-        out: &'s mut BufWriter<W>,
-    ) -> (RenderSink<'s, W>, &'s mut Diagnostics) {
-        let live = self.settings.input_is_live(path);
-        let sink = RenderSink::new(&mut *self.renderer, out, self.settings, self.stats, live)
-            .naming(self.name.clone());
-        (sink, &mut *self.diag)
+        self.render(path, out, |settings, sink, diag| {
+            let name = path.display().to_string();
+            driver_for(&name, path, settings).run(input, sink, diag)
+        })
     }
 
     /// Reads one input to its end, on two threads when the run may use them (`threaded`).
@@ -304,11 +275,26 @@ impl Run<'_> {
         input: impl Read + Send,
         out: &mut BufWriter<impl Write>,
     ) -> Result<Rendered> {
-        if self.decode_thread {
-            threaded::convert(self, path, input, out)
-        } else {
-            self.convert(path, input, out)
+        if !self.decode_thread {
+            return self.convert(path, input, out);
         }
+        self.render(path, out, |settings, sink, diag| {
+            threaded::drive(path, input, settings, sink, diag)
+        })
+    }
+
+    /// Renders `path` into `out` through the sink that `read` reads the input into.
+    fn render<W: Write>(
+        &mut self,
+        path: &Path,
+        out: &mut BufWriter<W>,
+        read: impl FnOnce(&Settings, &mut RenderSink<'_, W>, &mut Diagnostics) -> Result<Outcome>,
+    ) -> Result<Rendered> {
+        let live = self.settings.input_is_live(path);
+        let mut sink = RenderSink::new(&mut *self.renderer, out, self.settings, self.stats, live)
+            .naming(self.name.clone());
+        let outcome = read(self.settings, &mut sink, self.diag)?;
+        sink.finish(&path.display().to_string(), outcome)
     }
 
     /// Adds the diagnostics (printing what they held) and the totals of an input converted on

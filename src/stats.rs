@@ -316,13 +316,8 @@ impl Stats {
     }
 
     /// Prints the account on stderr.
-    pub(crate) fn print(&self, diagnostics: &BTreeMap<String, u64>) {
-        let mut err = std::io::stderr().lock();
-        let _ = self.write(&mut err, diagnostics);
-    }
-
-    /// The account, written to `w`.
-    fn write(&self, w: &mut dyn Write, diagnostics: &BTreeMap<String, u64>) -> std::io::Result<()> {
+    pub(crate) fn print(&self, diagnostics: &BTreeMap<String, u64>) -> std::io::Result<()> {
+        let w = &mut std::io::stderr().lock();
         writeln!(
             w,
             "scribe: stats: {} input(s), {} lines read = {} in records + {} absorbed + {} in debug \

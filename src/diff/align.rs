@@ -49,12 +49,6 @@ pub(super) fn too_long_for_myers(old: usize, new: usize) -> bool {
     old + new > MYERS_LIMIT
 }
 
-/// Aligns two sequences of plain strings (lines, list items) in one round: `Same`, `Old` and
-/// `New` only.
-pub(super) fn align_strings(old: Vec<String>, new: Vec<String>) -> Vec<Pair> {
-    align(&[old], &[new])
-}
-
 /// Aligns `old` and `new` with keys from each round (`keys[0]` must be the full comparison key).
 pub(super) fn align(keys_old: &[Vec<String>], keys_new: &[Vec<String>]) -> Vec<Pair> {
     let mut work = 0;

@@ -192,7 +192,8 @@ fn long_diff(
     context: Option<usize>,
 ) -> io::Result<()> {
     use super::align::Pair;
-    let pairs = super::align::align_strings(a.clone(), b.clone());
+    // One round: `Same`, `Old` and `New` only.
+    let pairs = super::align::align(std::slice::from_ref(&a), std::slice::from_ref(&b));
     let changed = |p: &Pair| !matches!(p, Pair::Same(..));
     let reach = context.unwrap_or(0);
     // Which pairs are shown: every change, and equal lines within `reach` of one.
@@ -348,15 +349,14 @@ fn compact(v: &Value) -> String {
 }
 
 /// One JSONL record per difference.
+#[serde_with::skip_serializing_none]
 #[derive(Serialize)]
 struct Record<'a> {
     change: &'static str,
     item: &'a str,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     path: &'a [String],
-    #[serde(skip_serializing_if = "Option::is_none")]
     old: Option<&'a Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     new: Option<&'a Value>,
 }
 

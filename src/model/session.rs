@@ -38,10 +38,8 @@ pub(crate) struct SessionSnapshot {
     pub(crate) fast_mode_state: Option<String>,
     /// The output style the CLI ran with (Claude's `output_style`, e.g. `default`,
     /// `explanatory`): it changes how the model was told to write.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) output_style: Option<String>,
     /// Where the CLI took its API key from (Claude's `apiKeySource`, e.g. `user`, `none`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) api_key_source: Option<String>,
 }
 
@@ -139,7 +137,6 @@ pub(crate) enum SystemNotice {
         files: Vec<String>,
         failed: Vec<Value>,
         /// When the CLI finished saving them (Claude's `processed_at`), as the line says it.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         processed_at: Option<String>,
     },
     Elicitation {

@@ -30,6 +30,15 @@ pub(crate) enum SyntheticReason {
     Other,
 }
 
+/// Whose a synthetic turn's text is: the harness's, or a person's at the prompt (what they
+/// typed, or what the command they typed printed).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Act {
+    Machinery,
+    Typed,
+    Printed,
+}
+
 /// §14's closed set of synthetic reasons: what `origin.reason` may hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
 #[strum(serialize_all = "kebab-case")]
@@ -60,68 +69,46 @@ impl SyntheticReason {
         name.parse().ok()
     }
 
-    /// The §14 reason this one falls under: a local command's output and a command's expansion
-    /// are a slash command's (`/cost` printed it, `/review` sent it); the rest of the CLI's own machinery (caveat, interrupt, bash mode,
-    /// memory note, compaction summary) and an IDE's attached context are `other`.
-    pub(crate) fn design_reason(self) -> DesignReason {
+    /// The §14 reason this one falls under, and whose text it is. A local command's output and
+    /// a command's expansion are a slash command's (`/cost` printed it, `/review` sent it); the
+    /// rest of the CLI's own machinery (caveat, interrupt, bash mode, memory note, compaction
+    /// summary) and an IDE's attached context are `other`.
+    fn row(self) -> (DesignReason, Act) {
+        use {Act::*, DesignReason as D};
         match self {
-            SyntheticReason::SkillBody => DesignReason::SkillBody,
-            SyntheticReason::SystemReminder => DesignReason::SystemReminder,
-            SyntheticReason::HookOutput => DesignReason::HookOutput,
-            SyntheticReason::SlashCommand
-            | SyntheticReason::LocalCommandOutput
-            | SyntheticReason::CommandExpansion => DesignReason::SlashCommand,
-            SyntheticReason::LocalCommandCaveat
-            | SyntheticReason::IdeContext
-            | SyntheticReason::Interrupt
-            | SyntheticReason::BashInput
-            | SyntheticReason::BashOutput
-            | SyntheticReason::MemoryInput
-            | SyntheticReason::CompactSummary
-            | SyntheticReason::Other => DesignReason::Other,
+            SyntheticReason::SkillBody => (D::SkillBody, Machinery),
+            SyntheticReason::SystemReminder => (D::SystemReminder, Machinery),
+            SyntheticReason::HookOutput => (D::HookOutput, Machinery),
+            SyntheticReason::SlashCommand => (D::SlashCommand, Typed),
+            SyntheticReason::LocalCommandOutput => (D::SlashCommand, Printed),
+            SyntheticReason::CommandExpansion => (D::SlashCommand, Machinery),
+            SyntheticReason::LocalCommandCaveat => (D::Other, Machinery),
+            SyntheticReason::IdeContext => (D::Other, Machinery),
+            SyntheticReason::Interrupt => (D::Other, Machinery),
+            SyntheticReason::BashInput => (D::Other, Typed),
+            SyntheticReason::BashOutput => (D::Other, Printed),
+            SyntheticReason::MemoryInput => (D::Other, Typed),
+            SyntheticReason::CompactSummary => (D::Other, Machinery),
+            SyntheticReason::Other => (D::Other, Machinery),
         }
+    }
+
+    /// The §14 reason this one falls under (see [`SyntheticReason::row`]).
+    pub(crate) fn design_reason(self) -> DesignReason {
+        self.row().0
     }
 
     /// What a person did at the prompt without asking the model (a CLI slash command, a bash-mode
     /// command and its output, a memory note, a local command's output): machinery, but the
     /// reader's own action, so it is shown without `--context`, quietly.
     pub(crate) fn is_person_action(self) -> bool {
-        match self {
-            SyntheticReason::SlashCommand
-            | SyntheticReason::LocalCommandOutput
-            | SyntheticReason::BashInput
-            | SyntheticReason::BashOutput
-            | SyntheticReason::MemoryInput => true,
-            SyntheticReason::SkillBody
-            | SyntheticReason::SystemReminder
-            | SyntheticReason::HookOutput
-            | SyntheticReason::LocalCommandCaveat
-            | SyntheticReason::Interrupt
-            | SyntheticReason::CompactSummary
-            | SyntheticReason::CommandExpansion
-            | SyntheticReason::IdeContext
-            | SyntheticReason::Other => false,
-        }
+        self.row().1 != Act::Machinery
     }
 
     /// Whether the text is what a command printed (a local command's or a bash-mode command's
     /// output) rather than the command itself: views label the two differently.
     pub(crate) fn is_command_output(self) -> bool {
-        match self {
-            SyntheticReason::LocalCommandOutput | SyntheticReason::BashOutput => true,
-            SyntheticReason::SlashCommand
-            | SyntheticReason::BashInput
-            | SyntheticReason::MemoryInput
-            | SyntheticReason::SkillBody
-            | SyntheticReason::SystemReminder
-            | SyntheticReason::HookOutput
-            | SyntheticReason::LocalCommandCaveat
-            | SyntheticReason::Interrupt
-            | SyntheticReason::CompactSummary
-            | SyntheticReason::CommandExpansion
-            | SyntheticReason::IdeContext
-            | SyntheticReason::Other => false,
-        }
+        self.row().1 == Act::Printed
     }
 
     /// The finer name written as `detail`, when the §14 reason does not already say it.

@@ -269,7 +269,7 @@ pub(crate) enum InputShape<'a> {
 /// The broad sorts of work a tool call does, as the page tells them apart (`ToolKind::family`).
 /// The family's name in one word (the page's header counts and the card's class say it) is the
 /// variant's, in lower case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr, strum::VariantArray)]
 #[strum(serialize_all = "lowercase")]
 pub(crate) enum ToolFamily {
     /// Runs a shell command.
@@ -296,19 +296,8 @@ pub(crate) enum ToolFamily {
 }
 
 impl ToolFamily {
-    /// Every family, in the order the page's header counts them.
-    pub(crate) const ALL: [ToolFamily; 10] = [
-        ToolFamily::Shell,
-        ToolFamily::Read,
-        ToolFamily::Edit,
-        ToolFamily::Write,
-        ToolFamily::Search,
-        ToolFamily::Web,
-        ToolFamily::Todo,
-        ToolFamily::Plan,
-        ToolFamily::Agent,
-        ToolFamily::Other,
-    ];
+    /// Every family, in the order the page's header counts them (the order of the variants).
+    pub(crate) const ALL: &[ToolFamily] = <ToolFamily as strum::VariantArray>::VARIANTS;
 
     /// The family's name in one word: the page's header counts and the card's class say it.
     pub(crate) fn word(self) -> &'static str {

@@ -329,23 +329,19 @@ pub(crate) struct SkillInfo {
 /// What Claude Code's task lines say of a task beside its description and status: how it runs
 /// (`task_type`), the workflow that started it, its latest tool and progress summary, and the
 /// file its output went to. Written flat into the record, event or notice that carries it.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct TaskDetails {
     /// `task_started.task_type` (`local_agent`, `local_bash`, …).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) task_type: Option<String>,
     /// `task_started.workflow_name`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) workflow_name: Option<String>,
     /// `task_progress.last_tool_name`: the tool the task used last.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) last_tool_name: Option<String>,
     /// `task_progress.summary`: the task's progress in a sentence.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) progress_summary: Option<String>,
     /// `task_notification.output_file`: where the task's output was written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) output_file: Option<String>,
 }
 

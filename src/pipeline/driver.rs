@@ -432,7 +432,9 @@ impl<'a> InputDriver<'a> {
                 if !self.items.is_empty() {
                     self.ledger.record(line.number);
                 }
-                self.emit_items(sink)?;
+                for item in self.items.drain(..) {
+                    sink.item(item)?;
+                }
             }
             State::Stream(adapter) => {
                 let mut report = Report {
@@ -572,14 +574,6 @@ impl<'a> InputDriver<'a> {
                 self.summary.debug += 1;
             }
             sink.event(event)?;
-        }
-        Ok(())
-    }
-
-    /// Passes final items (a transcript's records, the fold's last ones) to the sink.
-    fn emit_items(&mut self, sink: &mut dyn Delivery) -> Result<()> {
-        for item in self.items.drain(..) {
-            sink.item(item)?;
         }
         Ok(())
     }

@@ -29,11 +29,11 @@ use anyhow::{Context, Result};
 use super::driver::{InputDriver, NotALog, StrictStop};
 use super::pages::{Index, Page, SharedPage};
 use super::watch::{FollowReader, Switch, Watch};
+use super::{Lane, Run};
 use crate::cli::OutputFormat;
 use crate::diagnostics::Diagnostics;
 use crate::exit;
 use crate::input;
-use crate::render::{self, Render};
 use crate::settings::Settings;
 
 mod all;
@@ -94,22 +94,15 @@ pub(crate) fn run(settings: &Settings) -> Result<u8> {
     } else if dir_input {
         latest(input, settings, &stop, index.as_ref())
     } else {
-        let stdout = io::stdout().lock();
-        let mut out = BufWriter::with_capacity(64 * 1024, stdout);
-        let mut renderer = render::renderer_for(&settings.render_options());
-        let mut diag = Diagnostics::new(settings.strict);
-        let target = target(settings, &mut out, renderer.as_mut(), index.as_ref());
-        let r = one(
-            Followed {
-                path: input,
-                watch: Watch::new(input),
-                switch: None,
-            },
-            settings,
-            &stop,
-            target,
-            &mut diag,
-        );
+        let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+        let mut lane = Lane::new(settings, Diagnostics::new(settings.strict), false);
+        let followed = Followed {
+            path: input,
+            watch: Watch::new(input),
+            switch: None,
+        };
+        let target = target(settings, &mut out, index.as_ref());
+        let r = one(followed, &mut lane.run(settings), &stop, target);
         out.flush()?;
         r.map(|e| e.stopped)
     };
@@ -127,10 +120,7 @@ pub(crate) fn run(settings: &Settings) -> Result<u8> {
 /// Where one followed input goes.
 enum Target<'a, W: Write> {
     /// A stream of output (standard output, or one session's tagged lines).
-    Out {
-        out: &'a mut BufWriter<W>,
-        renderer: &'a mut dyn Render,
-    },
+    Out(&'a mut BufWriter<W>),
     /// A page in the output directory.
     Dir {
         dir: &'a Path,
@@ -138,15 +128,15 @@ enum Target<'a, W: Write> {
     },
 }
 
+/// A page in `-o DIR` when there is one, else `out`.
 fn target<'a, W: Write>(
     settings: &'a Settings,
     out: &'a mut BufWriter<W>,
-    renderer: &'a mut dyn Render,
     index: Option<&'a Mutex<Index>>,
 ) -> Target<'a, W> {
     match (settings.output_dir.as_deref(), index) {
         (Some(dir), Some(index)) => Target::Dir { dir, index },
-        _ => Target::Out { out, renderer },
+        _ => Target::Out(out),
     }
 }
 
@@ -172,13 +162,12 @@ struct Followed<'s> {
 /// while followed is read again from its start, after a line that says so.
 fn one<W: Write>(
     mut followed: Followed<'_>,
-    settings: &Settings,
+    run: &mut Run<'_>,
     stop: &AtomicBool,
     mut target: Target<'_, W>,
-    diag: &mut Diagnostics,
 ) -> Result<Ended> {
     loop {
-        let ended = once(&mut followed, settings, stop, &mut target, diag)?;
+        let ended = once(&mut followed, run, stop, &mut target)?;
         if !ended.rewritten || ended.stopped || stop.load(Ordering::Relaxed) {
             return Ok(ended);
         }
@@ -187,21 +176,21 @@ fn one<W: Write>(
             shown(followed.path)
         );
         let out: Option<&mut dyn Write> = match &mut target {
-            Target::Out { out, .. } => Some(&mut **out),
+            Target::Out(out) => Some(&mut **out),
             Target::Dir { .. } => None,
         };
-        announce(&line, settings, out)?;
+        announce(&line, run.settings, out)?;
     }
 }
 
 /// Reads the file followed once, until Ctrl-C, a newer file, or a rewrite ends the reader.
 fn once<W: Write>(
     followed: &mut Followed<'_>,
-    settings: &Settings,
+    run: &mut Run<'_>,
     stop: &AtomicBool,
     target: &mut Target<'_, W>,
-    diag: &mut Diagnostics,
 ) -> Result<Ended> {
+    let settings = run.settings;
     let path = followed.path;
     let name = path.display().to_string();
     let opened = || {
@@ -209,21 +198,12 @@ fn once<W: Write>(
             .with_context(|| format!("cannot read {name}"))
     };
     match target {
-        Target::Out { out, renderer } => {
+        Target::Out(out) => {
             let mut reader = opened()?;
             if let Some(s) = followed.switch.as_deref_mut() {
                 reader = reader.with_switch(s);
             }
             // Follow mode prints no --stats account (the input has no end to account at).
-            let mut stats = crate::stats::Stats::default();
-            let mut run = super::Run {
-                settings,
-                renderer: &mut **renderer,
-                diag,
-                stats: &mut stats,
-                decode_thread: false,
-                name: None,
-            };
             let rendered = run.convert(path, &mut reader, &mut **out)?;
             Ok(Ended {
                 switched: reader.switched,
@@ -256,7 +236,7 @@ fn once<W: Write>(
             }
             let outcome = InputDriver::new(&name, path, settings.from)
                 .following()
-                .run(&mut reader, &mut SharedPage(&page), diag)?;
+                .run(&mut reader, &mut SharedPage(&page), run.diag)?;
             let (switched, rewritten) = (reader.switched, reader.rewritten);
             drop(reader);
             // The last write: the whole session, without the reload tag.
@@ -277,10 +257,8 @@ fn latest(
     stop: &AtomicBool,
     index: Option<&Mutex<Index>>,
 ) -> Result<bool> {
-    let stdout = io::stdout().lock();
-    let mut out = BufWriter::with_capacity(64 * 1024, stdout);
-    let mut renderer = render::renderer_for(&settings.render_options());
-    let mut diag = Diagnostics::new(settings.strict);
+    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    let mut lane = Lane::new(settings, Diagnostics::new(settings.strict), false);
     let mut followed: HashSet<PathBuf> = HashSet::default();
     let mut stopped = false;
     let Some(mut current) = wait_for_session(dir, stop, &followed) else {
@@ -294,18 +272,13 @@ fn latest(
             next: None,
             last_scan: Instant::now(),
         };
-        let target = target(settings, &mut out, renderer.as_mut(), index);
-        let ended = one(
-            Followed {
-                path: &current,
-                watch: Watch::new(dir),
-                switch: Some(&mut switch),
-            },
-            settings,
-            stop,
-            target,
-            &mut diag,
-        );
+        let session = Followed {
+            path: &current,
+            watch: Watch::new(dir),
+            switch: Some(&mut switch),
+        };
+        let target = target(settings, &mut out, index);
+        let ended = one(session, &mut lane.run(settings), stop, target);
         let ended = match ended {
             Ok(e) => e,
             Err(e) if crate::exit::is_broken_pipe(&e) => return Err(e),

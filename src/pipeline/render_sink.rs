@@ -12,7 +12,7 @@ use super::driver::{self, Sink};
 use super::names::{BesideFiles, InputName};
 use crate::input::lines::InputLine;
 use crate::model::Header;
-use crate::model::event::{Event, EventKind};
+use crate::model::event::Event;
 use crate::model::transcript::TranscriptItem;
 use crate::render::Render;
 use crate::settings::Settings;
@@ -138,21 +138,7 @@ impl<W: Write> Sink for RenderSink<'_, W> {
         } else {
             // `--stable --to events` may hold an event back and release several at once.
             let shown_now = self.transforms.event(event);
-            // The raw line goes through the same passes (as a debug record's raw text would).
-            let raw = raw.and_then(|raw| {
-                let as_debug = Event {
-                    line: event.line,
-                    kind: EventKind::Debug {
-                        malformed: false,
-                        reason: String::new(),
-                        raw,
-                    },
-                };
-                match self.transforms.raw_text(&as_debug)?.kind {
-                    EventKind::Debug { raw, .. } => Some(raw),
-                    _ => None,
-                }
-            });
+            let raw = raw.and_then(|raw| self.transforms.raw_text(event.line, raw));
             for shown in shown_now {
                 match &raw {
                     Some(raw) => self.renderer.live_raw(self.out, &shown, raw)?,

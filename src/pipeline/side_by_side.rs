@@ -27,7 +27,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use anyhow::Result;
 use tempfile::SpooledTempFile;
 
-use super::driver::NotALog;
+use super::driver::{NotALog, StrictStop};
 use super::names::Names;
 use super::output_dir::OutputDir;
 use super::progress::Progress;
@@ -58,6 +58,28 @@ pub(super) struct Done {
     pub(super) trouble: bool,
     /// An input was abandoned as not JSON Lines.
     pub(super) stopped: bool,
+}
+
+impl Done {
+    /// Counts how one input ended. An error that ends the run (standard output closed,
+    /// `--strict`) is handed back; any other is said through `say`, and the run goes on.
+    pub(super) fn count(
+        &mut self,
+        converted: Result<Rendered>,
+        say: impl FnOnce(&str),
+    ) -> Result<()> {
+        match converted {
+            Ok(rendered) => self.stopped |= rendered.stopped,
+            Err(e) if exit::is_broken_pipe(&e) || e.is::<StrictStop>() => return Err(e),
+            // Said already (by its driver); nothing was written for it.
+            Err(e) if e.is::<NotALog>() => self.stopped = true,
+            Err(e) => {
+                say(&crate::diagnostics::error_words(&e));
+                self.trouble = true;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// One input rendered ahead of its turn (on any thread), waiting for it: its output, its
@@ -158,20 +180,22 @@ pub(super) fn convert(
         Destination::Dir(files) => Some(Arc::clone(&files.names)),
         Destination::Out(_) => None,
     };
-    let progress = Progress::new(settings.progress && names.is_some(), inputs.len());
+    let ahead = Ahead {
+        inputs,
+        settings,
+        progress: Progress::new(settings.progress && names.is_some(), inputs.len()),
+        names,
+    };
     // The first input is this thread's, so that on standard output it streams.
     shared.take(0);
     let (give, spooled) = channel::<(usize, Spooled)>();
-    progress.around(|| {
+    ahead.progress.around(|| {
         std::thread::scope(|scope| {
             for _ in 1..settings.jobs {
-                let (give, shared, progress) = (give.clone(), &shared, &progress);
-                let names = names.as_ref();
+                let (give, shared, ahead) = (give.clone(), &shared, &ahead);
                 scope.spawn(move || {
                     while let Some(i) = shared.next_to_take() {
-                        let done = render_ahead(inputs, i, settings, names);
-                        progress.one_done();
-                        if give.send((i, done)).is_err() {
+                        if give.send((i, ahead.render(i))).is_err() {
                             break;
                         }
                     }
@@ -179,19 +203,16 @@ pub(super) fn convert(
             }
             drop(give);
             let mut order = InOrder {
-                inputs,
+                ahead: &ahead,
                 kept: &kept,
                 shared: &shared,
                 spooled: &spooled,
                 early: HashMap::new(),
-                names: names.as_ref(),
-                settings,
-                progress: &progress,
             };
             let result = order.write_all(run, &mut to);
             shared.stop(inputs.len());
             // An input waiting for its turn to be named gives up.
-            if let Some(names) = &names {
+            if let Some(names) = &ahead.names {
                 names.close();
             }
             result
@@ -201,24 +222,21 @@ pub(super) fn convert(
 
 /// This thread's part: the inputs in their order, and what the other threads rendered so far.
 struct InOrder<'a> {
-    inputs: &'a [PathBuf],
+    ahead: &'a Ahead<'a>,
     /// Inputs whose pages an earlier run made (`--output-dir --to html`): kept as they are.
     kept: &'a [bool],
     shared: &'a Shared,
     spooled: &'a Receiver<(usize, Spooled)>,
     /// Inputs rendered before their turn came.
     early: HashMap<usize, Spooled>,
-    /// `--output-dir`: the names of the files inputs rendered ahead are bound for.
-    names: Option<&'a Arc<Names>>,
-    settings: &'a Settings,
-    progress: &'a Progress,
 }
 
 impl InOrder<'_> {
     /// Each input in turn: converted here, kept, or copied from where a thread rendered it.
     fn write_all(&mut self, run: &mut Run<'_>, to: &mut Destination<'_>) -> Result<Done> {
         let mut done = Done::default();
-        for (i, path) in self.inputs.iter().enumerate() {
+        let progress = &self.ahead.progress;
+        for (i, path) in self.ahead.inputs.iter().enumerate() {
             self.shared.head_at(i);
             let here = i == 0 || self.shared.take(i);
             let outcome = match to {
@@ -228,32 +246,21 @@ impl InOrder<'_> {
                 }
                 Destination::Dir(files) if self.kept[i] => {
                     files.keep_unchanged(path);
-                    self.progress.one_done();
+                    progress.one_done();
                     continue;
                 }
                 _ => {
                     let spooled = if here {
-                        let s = render_ahead(self.inputs, i, self.settings, self.names);
-                        self.progress.one_done();
-                        s
+                        self.ahead.render(i)
                     } else {
                         self.wait_for(i)?
                     };
-                    self.progress
-                        .suspend(|| write_spooled(spooled, path, run, to))
+                    progress.suspend(|| write_spooled(spooled, path, run, to))
                 }
             };
-            match outcome {
-                Ok(rendered) => done.stopped |= rendered.stopped,
-                Err(e) if exit::is_broken_pipe(&e) => return Err(e),
-                // Said already (its lane's messages); nothing was written for it.
-                Err(e) if e.is::<NotALog>() => done.stopped = true,
-                Err(e) => {
-                    self.progress
-                        .suspend(|| crate::diagnostics::say(&crate::diagnostics::error_words(&e)));
-                    done.trouble = true;
-                }
-            }
+            done.count(outcome, |words| {
+                progress.suspend(|| crate::diagnostics::say(words));
+            })?;
         }
         Ok(done)
     }
@@ -264,10 +271,10 @@ impl InOrder<'_> {
         let stopped = || {
             anyhow::anyhow!(
                 "{}: the thread rendering it stopped",
-                self.inputs[i].display()
+                self.ahead.inputs[i].display()
             )
         };
-        let reach = self.inputs.len().min(i + 1 + self.shared.ahead);
+        let reach = self.ahead.inputs.len().min(i + 1 + self.shared.ahead);
         loop {
             if let Some(s) = self.early.remove(&i) {
                 return Ok(s);
@@ -281,9 +288,7 @@ impl InOrder<'_> {
                 Err(TryRecvError::Disconnected) => return Err(stopped()),
             }
             if let Some(j) = (i + 1..reach).find(|&j| self.shared.take(j)) {
-                let ahead = render_ahead(self.inputs, j, self.settings, self.names);
-                self.progress.one_done();
-                self.early.insert(j, ahead);
+                self.early.insert(j, self.ahead.render(j));
                 continue;
             }
             let (j, s) = self.spooled.recv().map_err(|_| stopped())?;
@@ -312,38 +317,45 @@ fn write_spooled(
     Ok(rendered)
 }
 
-/// Renders input `i` into a spool, with a renderer, diagnostics and totals of its own; for
-/// `--output-dir` (`names`), its file named as it renders when the format writes files beside
-/// it, and for `--to html` the page's row for `index.html`.
-fn render_ahead(
-    inputs: &[PathBuf],
-    i: usize,
-    settings: &Settings,
-    names: Option<&Arc<Names>>,
-) -> Spooled {
-    let path = &inputs[i];
-    // Its messages held until its turn.
-    let diag = Diagnostics::new(settings.strict).held();
-    let mut lane = Lane::new(settings, diag, false);
-    let name = names.and_then(|n| n.ticket(i, path));
-    let outcome = open_input(path).and_then(|input| {
-        let mut buf = BufWriter::with_capacity(64 * 1024, SpooledTempFile::new(IN_MEMORY));
-        let mut run = lane.run(settings);
-        run.name.clone_from(&name);
-        let (rendered, row) = match names {
-            Some(_) => super::output_dir::render_page(&mut run, path, input, &mut buf)?,
-            None => (run.convert(path, input, &mut buf)?, None),
-        };
-        let spool = buf.into_inner().map_err(io::IntoInnerError::into_error)?;
-        Ok((spool, rendered, row))
-    });
-    // Named by now, or never to be: the next input's turn comes.
-    if let Some(name) = name {
-        name.settle();
-    }
-    Spooled {
-        outcome,
-        diag: lane.diag,
-        stats: lane.stats,
+/// What rendering an input ahead of its turn takes, on any thread.
+struct Ahead<'a> {
+    inputs: &'a [PathBuf],
+    settings: &'a Settings,
+    /// `--output-dir`: the names of the files inputs rendered ahead are bound for.
+    names: Option<Arc<Names>>,
+    progress: Progress,
+}
+
+impl Ahead<'_> {
+    /// Renders input `i` into a spool, with a renderer, diagnostics and totals of its own, and
+    /// counts it done; for `--output-dir` (`names`), its file named as it renders when the
+    /// format writes files beside it, and for `--to html` the page's row for `index.html`.
+    fn render(&self, i: usize) -> Spooled {
+        let (path, settings) = (&self.inputs[i], self.settings);
+        // Its messages held until its turn.
+        let diag = Diagnostics::new(settings.strict).held();
+        let mut lane = Lane::new(settings, diag, false);
+        let name = self.names.as_ref().and_then(|n| n.ticket(i, path));
+        let outcome = open_input(path).and_then(|input| {
+            let mut buf = BufWriter::with_capacity(64 * 1024, SpooledTempFile::new(IN_MEMORY));
+            let mut run = lane.run(settings);
+            run.name.clone_from(&name);
+            let (rendered, row) = match self.names {
+                Some(_) => super::output_dir::render_page(&mut run, path, input, &mut buf)?,
+                None => (run.convert(path, input, &mut buf)?, None),
+            };
+            let spool = buf.into_inner().map_err(io::IntoInnerError::into_error)?;
+            Ok((spool, rendered, row))
+        });
+        // Named by now, or never to be: the next input's turn comes.
+        if let Some(name) = name {
+            name.settle();
+        }
+        self.progress.one_done();
+        Spooled {
+            outcome,
+            diag: lane.diag,
+            stats: lane.stats,
+        }
     }
 }

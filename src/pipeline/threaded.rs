@@ -19,14 +19,14 @@
 //! The output is the same byte for byte: the renderer sees the same calls in the same order.
 //! Only diagnostics may reach standard error a little earlier relative to standard output.
 
-use std::io::{BufWriter, Read, Write};
+use std::io::{Read, Write};
 use std::path::Path;
 use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
 
 use anyhow::Result;
 
+use super::RenderSink;
 use super::driver::{Delivery, Outcome, Sink};
-use super::{RenderSink, Rendered, Run};
 use crate::diagnostics::Diagnostics;
 use crate::fold::Folder;
 use crate::input::lines::InputLine;
@@ -201,22 +201,9 @@ impl<W: Write> Renderer<'_, '_, W> {
     }
 }
 
-/// Reads one input to its end with the driver on a thread of its own, rendering into `out` on
-/// this one (not for `--follow`, whose reader waits on the terminal's switches).
-pub(super) fn convert(
-    run: &mut Run<'_>,
-    path: &Path,
-    reader: impl Read + Send,
-    out: &mut BufWriter<impl Write>,
-) -> Result<Rendered> {
-    let settings = run.settings;
-    let (mut sink, diag) = run.sink(path, out);
-    let outcome = drive(path, reader, settings, &mut sink, diag)?;
-    sink.finish(&path.display().to_string(), outcome)
-}
-
-/// The two threads: the driver's, spawned here, and this one, which renders.
-fn drive(
+/// Reads one input to its end with the driver on a thread of its own, spawned here, rendering
+/// into `sink` on this one (not for `--follow`, whose reader waits on the terminal's switches).
+pub(super) fn drive(
     path: &Path,
     reader: impl Read + Send,
     settings: &Settings,

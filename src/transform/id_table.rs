@@ -13,6 +13,8 @@
 use foldhash::HashMap;
 use hashbrown::HashTable;
 
+use strum::VariantArray;
+
 use super::visit::IdKind;
 
 /// How many tables the ids are spread over.
@@ -28,27 +30,8 @@ const NUMBER_MAX: u32 = (1 << KIND_SHIFT) - 1;
 /// Fingerprints per chunk of [`Fingerprints`].
 const CHUNK: usize = 4096;
 
-/// Every kind, in the order of [`kind_index`].
-const KINDS: [IdKind; 6] = [
-    IdKind::Turn,
-    IdKind::Call,
-    IdKind::Task,
-    IdKind::Session,
-    IdKind::Init,
-    IdKind::Other,
-];
-
-/// The kind's place in [`KINDS`] (a new kind is a compile error here).
-fn kind_index(kind: IdKind) -> usize {
-    match kind {
-        IdKind::Turn => 0,
-        IdKind::Call => 1,
-        IdKind::Task => 2,
-        IdKind::Session => 3,
-        IdKind::Init => 4,
-        IdKind::Other => 5,
-    }
-}
+/// Every kind, a kind's place in it being its discriminant (`kind as usize`).
+const KINDS: &[IdKind] = IdKind::VARIANTS;
 
 /// One kind's fingerprints by number (number 1 first), in chunks that are filled, never moved.
 #[derive(Debug, Default)]
@@ -78,7 +61,7 @@ pub(crate) struct IdTable {
     /// Packed kind and number, found by the fingerprint's hash, checked through `prints`.
     shards: Vec<HashTable<u32>>,
     /// Each kind's fingerprints by number.
-    prints: [Fingerprints; 6],
+    prints: [Fingerprints; KINDS.len()],
     /// Entries whose number does not fit a packed entry.
     overflow: HashMap<u64, (IdKind, u32)>,
 }
@@ -115,7 +98,7 @@ impl IdTable {
     /// The fingerprint a packed entry stands for.
     fn print_of(&self, packed: u32) -> u64 {
         let (kind, n) = unpack(packed);
-        self.prints[kind_index(kind)].get(n)
+        self.prints[kind as usize].get(n)
     }
 
     /// The kind and number the id with fingerprint `key` was first given.
@@ -136,13 +119,13 @@ impl IdTable {
             }
             return first;
         }
-        self.prints[kind_index(kind)].set(n, key);
+        self.prints[kind as usize].set(n, key);
         if first {
-            let packed = ((kind_index(kind) as u32) << KIND_SHIFT) | n;
+            let packed = ((kind as u32) << KIND_SHIFT) | n;
             let prints = &self.prints;
             let hash = |&p: &u32| {
                 let (kind, n) = unpack(p);
-                table_hash(prints[kind_index(kind)].get(n))
+                table_hash(prints[kind as usize].get(n))
             };
             self.shards[shard(key)].insert_unique(table_hash(key), packed, hash);
         }
@@ -158,7 +141,7 @@ mod tests {
     fn every_kind_and_number_reads_back_as_written_and_the_first_stays() {
         let mut t = IdTable::default();
         for (i, &kind) in KINDS.iter().enumerate() {
-            assert_eq!(KINDS[kind_index(kind)], kind);
+            assert_eq!(KINDS[kind as usize], kind);
             // Numbers come in order in use; the ones past what a packed entry holds go to the
             // overflow map (no fingerprint chunk is made for them).
             for (j, n) in [1, 2, 5000, NUMBER_MAX + 1, u32::MAX]

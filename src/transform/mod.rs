@@ -83,16 +83,18 @@ impl Transforms {
         self
     }
 
-    /// A raw input line (carried as a debug event's raw text) for `--include-raw`: redacted
-    /// like everything else; `None` under `--stable`, whose output a raw line (ids, times)
-    /// could never match.
-    pub(crate) fn raw_text(&mut self, event: &Event) -> Option<Event> {
+    /// Input line `line`'s text for `--include-raw`: redacted as a debug record's raw text is;
+    /// `None` under `--stable`, whose output a raw line (ids, times) could never match.
+    pub(crate) fn raw_text(&mut self, line: u64, raw: String) -> Option<String> {
         if self.stable.is_some() {
             return None;
         }
-        let mut event = event.clone();
+        let mut event = Event::at(line, EventKind::debug("", raw, false));
         self.redact_event(&mut event);
-        Some(event)
+        let EventKind::Debug { raw, .. } = event.kind else {
+            return None;
+        };
+        Some(raw)
     }
 
     /// Every event the driver decodes, in input order, before the fold and whatever the output

@@ -17,12 +17,12 @@ use std::time::SystemTime;
 use anyhow::Result;
 use foldhash::HashMap;
 
+use super::super::Lane;
 use super::super::pages::Index;
 use super::super::watch::Watch;
 use super::{ACTIVE, Followed, modified, one, target};
 use crate::diagnostics::Diagnostics;
 use crate::input;
-use crate::render;
 use crate::settings::Settings;
 
 /// What every session's thread shares.
@@ -146,8 +146,7 @@ pub(super) fn all(
 /// One session of `--follow-all`.
 fn tagged(path: &Path, watch: Watch, shared: &Shared<'_>) {
     let settings = shared.settings;
-    let mut diag = Diagnostics::new(settings.strict);
-    let mut renderer = render::renderer_for(&settings.render_options());
+    let mut lane = Lane::new(settings, Diagnostics::new(settings.strict), false);
     let mut out = BufWriter::with_capacity(
         64 * 1024,
         Tagged {
@@ -156,18 +155,13 @@ fn tagged(path: &Path, watch: Watch, shared: &Shared<'_>) {
             out: &shared.stdout,
         },
     );
-    let target = target(settings, &mut out, renderer.as_mut(), shared.index);
-    let r = one(
-        Followed {
-            path,
-            watch,
-            switch: None,
-        },
-        settings,
-        shared.stop,
-        target,
-        &mut diag,
-    );
+    let followed = Followed {
+        path,
+        watch,
+        switch: None,
+    };
+    let target = target(settings, &mut out, shared.index);
+    let r = one(followed, &mut lane.run(settings), shared.stop, target);
     let r = r.and_then(|_| Ok(out.flush()?));
     if let Err(e) = r {
         if !crate::exit::is_broken_pipe(&e) {

@@ -29,8 +29,9 @@ impl<T: Ord> Unordered for Vec<T> {
 }
 pub(crate) use item::walk_item;
 
-/// The namespaces ids live in; `--stable` numbers each one separately.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// The namespaces ids live in; `--stable` numbers each one separately. `VARIANTS` lists them
+/// in order, a kind's place being its discriminant (`IdTable` packs it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::VariantArray)]
 pub(crate) enum IdKind {
     /// A turn: an assistant message id or a user row's uuid (`t1`, `t2`, …).
     Turn,
