@@ -509,3 +509,17 @@ fn a_gemini_message_rewritten_after_it_was_shown_is_an_update() {
     assert!(all.find("\"update\"").unwrap() < all.find("Echoing first.").unwrap());
     assert_eq!(all.matches("Echoing first.").count(), 1);
 }
+
+/// A file name is input: `--follow` names a missing one on stderr with its controls made
+/// visible, as every other message does, so a planted name cannot drive the terminal.
+#[test]
+fn a_missing_file_is_named_without_its_terminal_controls() {
+    let out = scribe()
+        .args(["--follow", "/nonexistent/x\u{1b}[31mred"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains('\u{1b}'), "a raw escape on stderr: {err:?}");
+    assert!(err.contains("no such file or directory"), "{err}");
+    assert_eq!(out.status.code(), Some(2), "{err}");
+}

@@ -61,7 +61,7 @@ pub(crate) fn run(settings: &Settings) -> Result<u8> {
         return Ok(exit::TROUBLE);
     }
     if !input.exists() {
-        eprintln!("scribe: {}: no such file or directory", input.display());
+        crate::diagnostics::say(&format!("{}: no such file or directory", input.display()));
         return Ok(exit::TROUBLE);
     }
     let dir_input = input.is_dir();
@@ -226,7 +226,7 @@ fn once<W: Write>(
             let tick = Box::new(|| {
                 if let Err(e) = page.borrow_mut().write_due() {
                     if !warned.replace(true) {
-                        eprintln!("scribe: {}", crate::diagnostics::error_words(&e));
+                        crate::diagnostics::say(&crate::diagnostics::error_words(&e));
                     }
                 }
             });
@@ -289,7 +289,7 @@ fn latest(
                 ..Ended::default()
             },
             Err(e) => {
-                eprintln!("scribe: {}", crate::diagnostics::error_words(&e));
+                crate::diagnostics::say(&crate::diagnostics::error_words(&e));
                 Ended::default()
             }
         };
@@ -324,7 +324,7 @@ fn announce(line: &str, settings: &Settings, out: Option<&mut dyn Write>) -> Res
             writeln!(out, "\n──── {line} ────\n")?;
             out.flush()?;
         }
-        _ => eprintln!("scribe: {line}"),
+        _ => crate::diagnostics::say(line),
     }
     Ok(())
 }

@@ -47,7 +47,7 @@ pub(crate) fn run(cli: &Cli, args: &HookArgs) -> u8 {
         match convert(cli, args, transcript) {
             // Said already, with what the input holds.
             Err(e) if e.is::<super::driver::NotALog>() => {}
-            Err(e) => eprintln!("scribe: {}", one_line(&crate::diagnostics::error_words(&e))),
+            Err(e) => crate::diagnostics::say(&one_line(&crate::diagnostics::error_words(&e))),
             Ok(()) => {}
         }
         return exit::SUCCESS;

@@ -165,7 +165,7 @@ fn tagged(path: &Path, watch: Watch, shared: &Shared<'_>) {
     let r = r.and_then(|_| Ok(out.flush()?));
     if let Err(e) = r {
         if !crate::exit::is_broken_pipe(&e) {
-            eprintln!("scribe: {}", crate::diagnostics::error_words(&e));
+            crate::diagnostics::say(&crate::diagnostics::error_words(&e));
         }
     }
 }
