@@ -8,7 +8,7 @@ use super::layout::{self, Line, Margin, Span, Wrapper};
 use super::live::chunks;
 use super::markdown;
 use super::palette;
-use crate::model::session::SessionSnapshot;
+use crate::model::session::{SessionSnapshot, said};
 use crate::model::transcript::{Part, Role, SyntheticReason, Turn, TurnOrigin};
 use crate::render::sgr;
 
@@ -287,14 +287,10 @@ impl View {
         if let Some(v) = &s.version {
             bits[0] = format!("{} {v}", s.agent);
         }
-        if !s.model.is_empty() {
-            bits.push(s.model.clone());
-        }
-        if !s.cwd.is_empty() {
-            bits.push(s.cwd.clone());
-        }
-        if !s.permission_mode.is_empty() {
-            bits.push(format!("permission mode: {}", s.permission_mode));
+        bits.extend(said(&s.model).map(str::to_owned));
+        bits.extend(said(&s.cwd).map(str::to_owned));
+        if let Some(mode) = said(&s.permission_mode) {
+            bits.push(format!("permission mode: {mode}"));
         }
         // A saved session does not record its tools: say nothing rather than "0 tools".
         if !s.tools.is_empty() {

@@ -4,7 +4,7 @@
 use super::escape::Html;
 use super::tool::push_subagent;
 use super::turn::{Context, push_turn};
-use crate::model::session::{HookStatus, Level, SessionSnapshot, SystemNotice};
+use crate::model::session::{HookStatus, Level, SessionSnapshot, SystemNotice, said};
 use crate::model::transcript::DebugRecord;
 use crate::render::figures::count;
 use crate::render::notice_text;
@@ -49,11 +49,8 @@ pub(crate) fn push_session(h: &mut Html, s: &SessionSnapshot, first: bool) {
         } else {
             "Session re-initialised"
         });
-    for (i, part) in [s.model.as_str(), s.permission_mode.as_str()]
-        .iter()
-        .enumerate()
-    {
-        if !part.is_empty() {
+    for (i, part) in [&s.model, &s.permission_mode].into_iter().enumerate() {
+        if let Some(part) = said(part) {
             h.raw_trusted(if i == 0 { ": " } else { " · " }).text(part);
         }
     }
@@ -80,9 +77,12 @@ pub(crate) fn push_session(h: &mut Html, s: &SessionSnapshot, first: bool) {
                 .raw_trusted("</dd>");
         }
     };
-    fact("model", &s.model);
-    fact("cwd", &s.cwd);
-    fact("permission mode", &s.permission_mode);
+    fact("model", said(&s.model).unwrap_or_default());
+    fact("cwd", said(&s.cwd).unwrap_or_default());
+    fact(
+        "permission mode",
+        said(&s.permission_mode).unwrap_or_default(),
+    );
     fact(
         "output style",
         s.output_style.as_deref().unwrap_or_default(),

@@ -28,7 +28,7 @@ use super::totals::Totals;
 use super::{Render, Summary};
 use crate::model::Header;
 use crate::model::file_change::DiffLine;
-use crate::model::session::SessionSnapshot;
+use crate::model::session::{SessionSnapshot, said};
 use crate::model::tool_kind::{InputShape, TodoItem, TodoStatus};
 use crate::model::transcript::{
     NonText, Part, Role, SubagentRecord, ToolCall, ToolState, TranscriptItem, Turn, TurnOrigin,
@@ -273,17 +273,15 @@ impl MarkdownRenderer {
             None => s.agent.clone(),
         };
         bits.push(format!("**Agent:** {}", inline(&agent)));
-        if !s.model.is_empty() {
-            bits.push(format!("**Model:** {}", inline(&s.model)));
-        }
-        if !s.cwd.is_empty() {
-            bits.push(format!("**Directory:** {}", inline(&s.cwd)));
-        }
-        if !s.permission_mode.is_empty() {
-            bits.push(format!(
-                "**Permission mode:** {}",
-                inline(&s.permission_mode)
-            ));
+        let labelled = [
+            ("Model", &s.model),
+            ("Directory", &s.cwd),
+            ("Permission mode", &s.permission_mode),
+        ];
+        for (label, field) in labelled {
+            if let Some(v) = said(field) {
+                bits.push(format!("**{label}:** {}", inline(v)));
+            }
         }
         // A saved session does not record its tools: say nothing rather than "0".
         if !s.tools.is_empty() {
