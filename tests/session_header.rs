@@ -109,7 +109,7 @@ fn the_text_header_wraps_between_its_items() {
         assert!(!line.trim_start().starts_with('·'), "{header:?}");
     }
     let words = "claude-code · claude-x · /home/dev/projects/widget-shop · permission mode: \
-                 bypassPermissions · 1 tool";
+                 bypassPermissions · 1 tool · session s";
     for width in ["80", "24"] {
         let header = text_header(width);
         let said: Vec<&str> = header.iter().flat_map(|l| l.split_whitespace()).collect();
@@ -183,5 +183,40 @@ fn a_snapshot_leaves_out_what_its_input_did_not_say() {
                 assert!(!out.contains(label), "{from} {format}, {field}: {out}");
             }
         }
+    }
+}
+
+/// The text and Markdown headers name the session, as the page's facts and the JSONL do, where
+/// the input gives its id (the `init`'s `session_id`), and say nothing of one where it does not
+/// (a Gemini `init` without `session_id`).
+#[test]
+fn the_headers_name_the_session_the_input_gives() {
+    let text = stdout_of(
+        &["--to", "text", "--color", "never", "--width", "200", "-"],
+        PLAN_INIT.replace(r#""session_id":"s""#, r#""session_id":"5eb71b5f-a82a""#),
+    );
+    let header = text.lines().next().unwrap_or_default();
+    assert!(header.ends_with(" · session 5eb71b5f-a82a"), "{text}");
+    let md = stdout_of(&["--to", "md", "-"], PLAN_INIT.to_owned());
+    assert!(md.contains(" · **Session:** s\n"), "{md}");
+    let nameless = concat!(
+        r#"{"type":"init","timestamp":"2026-01-01T00:00:00.000Z","model":"auto"}"#,
+        "\n",
+        r#"{"type":"message","timestamp":"2026-01-01T00:00:01.000Z","role":"user","content":"hi"}"#,
+        "\n",
+    );
+    for format in ["text", "md"] {
+        let args = [
+            "--to",
+            format,
+            "--color",
+            "never",
+            "--from",
+            "gemini-stream",
+            "-",
+        ];
+        let out = stdout_of(&args, nameless.to_owned());
+        assert!(out.contains("auto"), "{out}");
+        assert!(!out.to_lowercase().contains("session"), "{format}: {out}");
     }
 }

@@ -281,7 +281,8 @@ impl View {
         blocks
     }
 
-    /// The session header: agent, model, working directory, permission mode, tools, MCP servers.
+    /// The session header: agent, model, working directory, permission mode, tools, MCP
+    /// servers, and the session's id where the input gives one (as the page's facts do).
     pub(super) fn session(&self, s: &SessionSnapshot) -> Vec<Line> {
         let mut bits = vec![s.agent.clone()];
         if let Some(v) = &s.version {
@@ -306,6 +307,9 @@ impl View {
                 .map(|m| format!("{} ({})", m.name, m.status))
                 .collect();
             bits.push(format!("MCP: {}", servers.join(", ")));
+        }
+        if !s.session_id.is_empty() {
+            bits.push(format!("session {}", s.session_id));
         }
         self.items(&bits, self.pal.dim)
     }

@@ -264,8 +264,8 @@ impl MarkdownRenderer {
         out.push_str("</details>\n\n");
     }
 
-    /// The session header: agent, model, directory, permission mode, tools, MCP servers, each
-    /// only where the snapshot holds it.
+    /// The session header: agent, model, directory, permission mode, tools, MCP servers and the
+    /// session's id (as the page's facts name it), each only where the snapshot holds it.
     fn session(&self, out: &mut String, s: &SessionSnapshot) {
         let mut bits = Vec::new();
         let agent = match &s.version {
@@ -294,6 +294,9 @@ impl MarkdownRenderer {
                 .map(|m| format!("{} ({})", inline(&m.name), inline(&m.status)))
                 .collect();
             bits.push(format!("**MCP:** {}", servers.join(", ")));
+        }
+        if !s.session_id.is_empty() {
+            bits.push(format!("**Session:** {}", inline(&s.session_id)));
         }
         out.push_str(&format!("{}\n\n", bits.join(" · ")));
     }
