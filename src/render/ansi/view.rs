@@ -311,17 +311,15 @@ impl View {
         if !s.session_id.is_empty() {
             bits.push(format!("session {}", s.session_id));
         }
-        self.items(&bits, self.pal.dim)
+        self.items(bits, self.pal.dim)
     }
 
-    /// A line of `·`-separated items (the session header) that wraps only between items, never
-    /// inside one ("permission mode: plan" stays whole), unless an item is wider than a line.
-    fn items(&self, items: &[String], style: Style) -> Vec<Line> {
+    /// A note of `·`-separated items in one style (the session header, the totals) that wraps
+    /// only between items ([`Wrapper::items`]).
+    pub(super) fn items(&self, items: Vec<String>, style: Style) -> Vec<Line> {
         let mut w = self.note_wrapper(0);
-        for (i, item) in items.iter().enumerate() {
-            let sep = if i + 1 < items.len() { " ·" } else { "" };
-            w.words_together(&format!(" {item}{sep}"), style, None);
-        }
+        let styled: Vec<(String, Style)> = items.into_iter().map(|i| (i, style)).collect();
+        w.items(&styled);
         w.finish()
     }
 }
