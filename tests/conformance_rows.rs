@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::util::{converted, json_lines, run_jsonl, spawn_live, stdout_of};
+use crate::util::{
+    converted, json_lines, qwen_permission_request, run_jsonl, spawn_live, stdout_of,
+};
 
 /// One SSE frame of a daemon envelope; a synthetic frame (`id` none) has no `id:` line and no
 /// id in its JSON.
@@ -353,15 +355,7 @@ fn updates_after_a_call_ended_change_nothing_while_its_turn_is_held() {
         frame(
             Some(5),
             "permission_request",
-            json!({
-                "sessionId": "s", "requestId": "r1",
-                "toolCall": {"toolCallId": "c1", "status": "pending", "title": "ls",
-                             "_meta": {"toolName": "run_shell_command"}},
-                "options": [
-                    {"optionId": "proceed_once", "name": "Allow", "kind": "allow_once"},
-                    {"optionId": "cancel", "name": "Reject", "kind": "reject_once"}
-                ]
-            }),
+            qwen_permission_request("c1", "ls"),
         ),
         update(6, status("c2", "completed", None, "ok")),
         frame(
