@@ -3,21 +3,13 @@
 //! completed · 1 tool use · 8,652 tokens · 0.6s`) and the totals line (`── … ──`). The input
 //! is our sample of a Claude stream with a background sub-agent.
 
-use crate::util::{sample, scribe};
+use crate::util::{converted, sample};
 
 /// The text view of the sample at `width` columns.
 fn text_at(width: usize) -> Vec<String> {
-    let out = scribe()
-        .args(["--to", "text", "--color", "never", "--width"])
-        .arg(width.to_string())
-        .arg(sample("claude-stream/fold-background-agent.jsonl"))
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out)
-        .unwrap()
+    let width = width.to_string();
+    let args = ["--to", "text", "--color", "never", "--width", &width];
+    converted(&sample("claude-stream/fold-background-agent.jsonl"), &args)
         .lines()
         .map(str::to_owned)
         .collect()
