@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::util::{converted, json_lines, run_jsonl, spawn_live, stdout_of};
+use crate::util::{
+    converted, json_lines, qwen_permission_request, run_jsonl, spawn_live, stdout_of,
+};
 
 /// One SSE frame of a daemon envelope; a synthetic frame (`id` none) has no `id:` line and no
 /// id in its JSON.
@@ -309,4 +311,76 @@ fn a_tool_calls_provenance_names_its_mcp_server() {
         let page = converted(&file.path, &["--to", to, "--color", "never"]);
         assert!(page.contains("github"), "--to {to}: {page}");
     }
+}
+
+/// Q55: updates after a call ended change nothing, also while the call's turn is still in the
+/// fold (another call of the same message still runs). A late `tool_call_update` (a new title,
+/// new output, `in_progress`) is stopped by the adapter, which knows the call ended; a late
+/// `permission_request` about the call (the daemon's shape: the request repeats the call under
+/// `toolCall`) reaches the fold, which moves no call backwards.
+#[test]
+fn updates_after_a_call_ended_change_nothing_while_its_turn_is_held() {
+    let update = |id: u64, update: Value| {
+        frame(
+            Some(id),
+            "session_update",
+            json!({"sessionId": "s", "update": update}),
+        )
+    };
+    let shell = |id: &str, command: &str| {
+        json!({
+            "sessionUpdate": "tool_call", "toolCallId": id, "status": "in_progress",
+            "kind": "execute", "title": command, "rawInput": {"command": command},
+            "_meta": {"toolName": "run_shell_command"}
+        })
+    };
+    let status = |id: &str, status: &str, title: Option<&str>, text: &str| {
+        let mut u = json!({
+            "sessionUpdate": "tool_call_update", "toolCallId": id, "status": status,
+            "content": [{"type": "content", "content": {"type": "text", "text": text}}]
+        });
+        if let Some(t) = title {
+            u["title"] = json!(t);
+        }
+        u
+    };
+    let input = [
+        update(1, shell("c1", "ls")),
+        update(2, shell("c2", "make test")),
+        update(3, status("c1", "completed", None, "a.txt")),
+        update(
+            4,
+            status("c1", "in_progress", Some("LATE title"), "LATE output"),
+        ),
+        frame(
+            Some(5),
+            "permission_request",
+            qwen_permission_request("c1", "ls"),
+        ),
+        update(6, status("c2", "completed", None, "ok")),
+        frame(
+            Some(7),
+            "turn_complete",
+            json!({"sessionId": "s", "stopReason": "end_turn"}),
+        ),
+    ]
+    .concat();
+    let recs = fold_qwen(&input);
+    let turns: Vec<&Value> = recs.iter().filter(|r| r["kind"] == "turn").collect();
+    let c1 = turns
+        .iter()
+        .find_map(|t| find_call(t, "c1"))
+        .expect("the call c1");
+    assert_eq!(c1["state"], "success", "{c1:#}");
+    assert_eq!(c1["output"], "a.txt", "{c1:#}");
+    assert_eq!(c1["sidecar"]["title"], "ls", "{c1:#}");
+    assert_eq!(c1["sidecar"]["status"], "completed", "{c1:#}");
+    assert!(
+        !recs.iter().any(|r| r.to_string().contains("LATE")),
+        "{recs:#?}"
+    );
+    // Both calls are of one turn: c1's was held while c2 ran.
+    let c2_turn = turns.iter().find(|t| find_call(t, "c2").is_some());
+    let c1_turn = turns.iter().find(|t| find_call(t, "c1").is_some());
+    assert_eq!(c1_turn.map(|t| &t["id"]), c2_turn.map(|t| &t["id"]));
 }

@@ -299,14 +299,16 @@ fn fold_and_renderers_know_no_tool_names() {
     }
 }
 
-/// Every match in the fold and the renderers on one of our own enums names its variants: clippy's
-/// `wildcard_enum_match_arm` is denied at the top of both layers (so `cargo clippy -D warnings`
-/// fails on a `_ =>` that could swallow a new variant), and no file below turns it off except
-/// with a reason.
+/// Every match in the model, the fold, the transforms and the renderers on one of our own enums
+/// names its variants: clippy's `wildcard_enum_match_arm` is denied at the top of each of these
+/// layers (so `cargo clippy -D warnings` fails on a `_ =>` that could swallow a new variant), and
+/// no file below turns it off except with a reason.
 #[test]
-fn fold_and_renderers_deny_wildcard_arms_on_enums() {
-    for top in ["src/fold/mod.rs", "src/render/mod.rs"] {
-        let text = std::fs::read_to_string(root().join(top)).unwrap();
+fn the_layers_deny_wildcard_arms_on_enums() {
+    const LAYERS: [&str; 4] = ["src/model", "src/fold", "src/transform", "src/render"];
+    for layer in LAYERS {
+        let top = format!("{layer}/mod.rs");
+        let text = std::fs::read_to_string(root().join(&top)).unwrap();
         assert!(
             text.lines()
                 .any(|l| l.trim() == "#![deny(clippy::wildcard_enum_match_arm)]"),
@@ -314,9 +316,10 @@ fn fold_and_renderers_deny_wildcard_arms_on_enums() {
         );
     }
     let rust = |p: &std::path::Path| p.extension().is_some_and(|e| e == "rs");
-    let mut files = files_under(&root().join("src/render"), &rust);
-    files.extend(files_under(&root().join("src/fold"), &rust));
-    for f in files {
+    for f in LAYERS
+        .iter()
+        .flat_map(|layer| files_under(&root().join(layer), &rust))
+    {
         let text = std::fs::read_to_string(&f).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         for (n, l) in lines.iter().enumerate() {

@@ -7,7 +7,7 @@
 
 use serde_json::{Value, json};
 
-use crate::util::{json_lines, stdout_of};
+use crate::util::{json_lines, qwen_permission_request, stdout_of};
 
 /// One SSE frame: `event:`, `id:` and the envelope as its `data:`.
 fn frame(id: u64, ty: &str, data: Value) -> String {
@@ -39,15 +39,7 @@ fn cut_stream() -> String {
         frame(
             2,
             "permission_request",
-            json!({
-                "sessionId": "s", "requestId": "r1",
-                "toolCall": {"toolCallId": "c1", "status": "pending", "title": "rm -rf build",
-                             "_meta": {"toolName": "run_shell_command"}},
-                "options": [
-                    {"optionId": "proceed_once", "name": "Allow", "kind": "allow_once"},
-                    {"optionId": "cancel", "name": "Reject", "kind": "reject_once"}
-                ]
-            }),
+            qwen_permission_request("c1", "rm -rf build"),
         ),
         update(3, shell("c2", "in_progress", "sleep 600")),
         update(

@@ -130,3 +130,71 @@ fn a_replayed_result_that_repeats_the_call_s_is_shown_once() {
         }
     }
 }
+
+/// A Claude stream: two Bash calls of one message; the first fails, then a replayed row
+/// carries a rejection of it while the second still runs (the turn is still held), then the
+/// second's result; and a third call whose only result is a replayed rejection.
+fn replayed_rejections() -> String {
+    let rejected =
+        "The user doesn't want to proceed with this tool use. The tool use was rejected.";
+    let result = |id: &str, text: &str, replay: bool, uuid: &str| {
+        let mut r = json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":id,"content":text,"is_error":true}]},"parent_tool_use_id":null,"session_id":"s1","uuid":uuid});
+        if replay {
+            r["isReplay"] = json!(true);
+        }
+        r
+    };
+    let rows = [
+        json!({"type":"system","subtype":"init","cwd":"/w","session_id":"s1","tools":["Bash"],"mcp_servers":[],"model":"m","permissionMode":"default","uuid":"i-1"}),
+        json!({"type":"user","message":{"role":"user","content":"Run both."},"parent_tool_use_id":null,"session_id":"s1","uuid":"u-1"}),
+        json!({"type":"assistant","message":{"id":"msg_A","type":"message","role":"assistant","model":"m","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"make"}},{"type":"tool_use","id":"toolu_2","name":"Bash","input":{"command":"make test"}}],"stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":1}},"parent_tool_use_id":null,"session_id":"s1","uuid":"a-1"}),
+        result("toolu_1", "make: *** No rule", false, "u-2"),
+        result("toolu_1", rejected, true, "u-3"),
+        result("toolu_2", "tests failed", false, "u-4"),
+        result("toolu_2", rejected, true, "u-5"),
+        json!({"type":"assistant","message":{"id":"msg_B","type":"message","role":"assistant","model":"m","content":[{"type":"tool_use","id":"toolu_3","name":"Bash","input":{"command":"rm -rf build"}}],"stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":1}},"parent_tool_use_id":null,"session_id":"s1","uuid":"a-2"}),
+        result("toolu_3", rejected, true, "u-6"),
+    ];
+    lines(&rows)
+}
+
+#[test]
+fn a_replayed_rejection_leaves_a_finished_call_as_it_was() {
+    let records: Vec<Value> = stdout_of(&["--to", "jsonl"], replayed_rejections())
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let calls: Vec<Value> = records
+        .iter()
+        .filter(|r| r["kind"] == "turn")
+        .flat_map(|t| t["parts"].as_array().cloned().unwrap_or_default())
+        .filter_map(|p| p.get("call").cloned())
+        .collect();
+    let call = |id: &str| calls.iter().find(|c| c["toolCallId"] == id).unwrap();
+    // Finished before the replay (its turn still held, then written): no denial is invented.
+    for (id, output) in [
+        ("toolu_1", "make: *** No rule"),
+        ("toolu_2", "tests failed"),
+    ] {
+        assert_eq!(call(id)["state"], "error", "{id}: {calls:?}");
+        assert_eq!(call(id)["output"], output, "{id}");
+        assert!(call(id).get("denied").is_none(), "{id}: {:?}", call(id));
+    }
+    let denials: Vec<&Value> = records
+        .iter()
+        .filter(|r| r["notice"]["kind"] == "permission-denied")
+        .collect();
+    assert!(denials.is_empty(), "{denials:?}");
+    // Each replay is still shown for what it is.
+    let replays = records
+        .iter()
+        .filter(|r| {
+            r["notice"]["text"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("a replayed result for the finished call"))
+        })
+        .count();
+    assert_eq!(replays, 2, "{records:?}");
+    // A call no result had answered: the replayed rejection is the input's only word on it.
+    assert_eq!(call("toolu_3")["state"], "approval-denied", "{calls:?}");
+}

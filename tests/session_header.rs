@@ -1,7 +1,8 @@
 //! The session snapshot (§14 `SessionSnapshot`) on Claude streams: built from what the lines
 //! say when no `init` came (§2: `session_id` is on every wire message), and driving the header
 //! of every view. The lines are the wire's `user` / `assistant` messages and `system/init`
-//! (`claude-code-adapter-notes.md` §2).
+//! (`claude-code-adapter-notes.md` §2). What a snapshot is not told stays absent, whatever the
+//! agent.
 
 use crate::util::{json_lines, stdout_of};
 
@@ -24,8 +25,11 @@ fn a_stream_without_init_keeps_its_session_id() {
     assert_eq!(sessions.len(), 1, "{recs:?}");
     let s = sessions[0];
     assert_eq!(s["sessionId"], "sess-42");
-    for empty in ["model", "cwd", "permissionMode"] {
-        assert_eq!(s[empty], "", "{empty} is not said by the lines: {s}");
+    for absent in ["model", "cwd", "permissionMode"] {
+        assert!(
+            s.get(absent).is_none(),
+            "{absent} is not said by the lines: {s}"
+        );
     }
     assert!(s["tools"].as_array().unwrap().is_empty(), "{s}");
     let first = recs.iter().position(|r| r["kind"] == "session").unwrap();
@@ -105,7 +109,7 @@ fn the_text_header_wraps_between_its_items() {
         assert!(!line.trim_start().starts_with('·'), "{header:?}");
     }
     let words = "claude-code · claude-x · /home/dev/projects/widget-shop · permission mode: \
-                 bypassPermissions · 1 tool";
+                 bypassPermissions · 1 tool · session s";
     for width in ["80", "24"] {
         let header = text_header(width);
         let said: Vec<&str> = header.iter().flat_map(|l| l.split_whitespace()).collect();
@@ -116,5 +120,103 @@ fn the_text_header_wraps_between_its_items() {
             // At 24 columns the directory is wider than a line and is cut as before.
             assert_eq!(said.concat(), want.concat(), "{header:?}");
         }
+    }
+}
+
+/// Inputs whose snapshot is told some of the model, the directory and the permission mode, and
+/// not the rest: a Gemini stream's `init` without its `model` (`session_id` and `model` are its
+/// two fields, spec/gemini-stream-json.md), and a Codex rollout whose `session_meta` (with its
+/// `cwd`) is followed by no `turn_context` (which names the model and the approval policy).
+const PARTLY_TOLD: [(&str, &str, &[&str]); 2] = [
+    (
+        "gemini-stream",
+        concat!(
+            r#"{"type":"init","timestamp":"2026-01-01T00:00:00.000Z","session_id":"g-1"}"#,
+            "\n",
+            r#"{"type":"message","timestamp":"2026-01-01T00:00:01.000Z","role":"user","content":"hi"}"#,
+            "\n",
+        ),
+        &[],
+    ),
+    (
+        "codex-rollout",
+        concat!(
+            r#"{"timestamp":"2026-11-30T08:11:55.636Z","type":"session_meta","payload":{"id":"01a22b82-b351-7753-a23b-3067841d47a4","timestamp":"2026-11-30T08:11:55.605Z","cwd":"/tmp/work","originator":"codex_exec","cli_version":"0.171.0","source":"exec"}}"#,
+            "\n",
+            r#"{"timestamp":"2026-11-30T08:11:56.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"List the files."}]}}"#,
+            "\n",
+        ),
+        &["cwd"],
+    ),
+];
+
+/// A snapshot writes only the model, directory and permission mode its input said (absent, as
+/// docs/schema.md leaves out an optional field, never `""`), and no view labels one it lacks.
+#[test]
+fn a_snapshot_leaves_out_what_its_input_did_not_say() {
+    for (from, input, told) in PARTLY_TOLD {
+        let recs = json_lines(
+            stdout_of(&["--to", "jsonl", "--from", from, "-"], input.to_owned()).as_bytes(),
+        );
+        let s = recs
+            .iter()
+            .find(|r| r["kind"] == "session")
+            .expect("a snapshot");
+        for field in ["model", "cwd", "permissionMode"] {
+            assert_eq!(
+                s.get(field).is_some(),
+                told.contains(&field),
+                "{from}: {field}: {s}"
+            );
+        }
+        // The labels each view gives the three (the text header labels only the mode).
+        let labels = [
+            ("model", "**Model:**"),
+            ("cwd", "**Directory:**"),
+            ("permissionMode", "**Permission mode:**"),
+            ("permissionMode", "permission mode:"),
+        ];
+        for format in ["text", "md"] {
+            let args = ["--to", format, "--color", "never", "--from", from, "-"];
+            let out = stdout_of(&args, input.to_owned());
+            for (field, label) in labels.iter().filter(|(f, _)| !told.contains(f)) {
+                assert!(!out.contains(label), "{from} {format}, {field}: {out}");
+            }
+        }
+    }
+}
+
+/// The text and Markdown headers name the session, as the page's facts and the JSONL do, where
+/// the input gives its id (the `init`'s `session_id`), and say nothing of one where it does not
+/// (a Gemini `init` without `session_id`).
+#[test]
+fn the_headers_name_the_session_the_input_gives() {
+    let text = stdout_of(
+        &["--to", "text", "--color", "never", "--width", "200", "-"],
+        PLAN_INIT.replace(r#""session_id":"s""#, r#""session_id":"5eb71b5f-a82a""#),
+    );
+    let header = text.lines().next().unwrap_or_default();
+    assert!(header.ends_with(" · session 5eb71b5f-a82a"), "{text}");
+    let md = stdout_of(&["--to", "md", "-"], PLAN_INIT.to_owned());
+    assert!(md.contains(" · **Session:** s\n"), "{md}");
+    let nameless = concat!(
+        r#"{"type":"init","timestamp":"2026-01-01T00:00:00.000Z","model":"auto"}"#,
+        "\n",
+        r#"{"type":"message","timestamp":"2026-01-01T00:00:01.000Z","role":"user","content":"hi"}"#,
+        "\n",
+    );
+    for format in ["text", "md"] {
+        let args = [
+            "--to",
+            format,
+            "--color",
+            "never",
+            "--from",
+            "gemini-stream",
+            "-",
+        ];
+        let out = stdout_of(&args, nameless.to_owned());
+        assert!(out.contains("auto"), "{out}");
+        assert!(!out.to_lowercase().contains("session"), "{format}: {out}");
     }
 }

@@ -150,3 +150,5 @@ mod escape_hatches;
 mod replayed_results;
 // The default text view says where it leaves a tool's words out.
 mod default_view_cuts;
+// The text view's `·`-joined lines wrap between their items.
+mod text_items;

@@ -371,3 +371,18 @@ pub(crate) fn names_in(dir: &Path) -> Vec<String> {
     names.sort();
     names
 }
+
+/// The data of a Qwen daemon `permission_request` (spec/qwen-daemon-events.md: `requestId`,
+/// `toolCall` repeating the shell call `call` titled `title`, and allow / reject `options`), as
+/// the corpus's `qwen-daemon/perm` capture records one.
+pub(crate) fn qwen_permission_request(call: &str, title: &str) -> serde_json::Value {
+    serde_json::json!({
+        "sessionId": "s", "requestId": "r1",
+        "toolCall": {"toolCallId": call, "status": "pending", "title": title,
+                     "_meta": {"toolName": "run_shell_command"}},
+        "options": [
+            {"optionId": "proceed_once", "name": "Allow", "kind": "allow_once"},
+            {"optionId": "cancel", "name": "Reject", "kind": "reject_once"}
+        ]
+    })
+}

@@ -2,6 +2,10 @@
 //! (`transcript`, `session`). Input adapters produce events; the fold turns them into transcript
 //! items; renderers read only transcript items.
 
+// A match on one of our own enums names every variant: a new variant is a compile error here,
+// never silently swallowed by `_`. (Wildcards stay allowed on text, numbers and foreign types.)
+#![deny(clippy::wildcard_enum_match_arm)]
+
 /// What the views count of a transcript: turns, prompts, calls, errors.
 pub(crate) mod counts;
 /// Free-form details about a tool call, kept as compact JSON text.

@@ -21,9 +21,11 @@ pub(crate) struct SessionSnapshot {
     /// Which input format scribe read: `claude-stream`, `claude-session`, `qwen-daemon`, …
     pub(crate) source: String,
     pub(crate) version: Option<String>,
-    pub(crate) model: String,
-    pub(crate) cwd: String,
-    pub(crate) permission_mode: String,
+    /// The model, the working directory and the permission mode, when the input says them
+    /// (absent, not empty, when it does not).
+    pub(crate) model: Option<String>,
+    pub(crate) cwd: Option<String>,
+    pub(crate) permission_mode: Option<String>,
     pub(crate) tools: Vec<String>,
     pub(crate) mcp_servers: Vec<McpServer>,
     pub(crate) plugins: Vec<Plugin>,
@@ -41,6 +43,13 @@ pub(crate) struct SessionSnapshot {
     pub(crate) output_style: Option<String>,
     /// Where the CLI took its API key from (Claude's `apiKeySource`, e.g. `user`, `none`).
     pub(crate) api_key_source: Option<String>,
+}
+
+/// What a view shows of one of a snapshot's optional words (its model, working directory,
+/// permission mode): nothing when the input did not say it, or said it empty, so that no view
+/// prints a label with nothing after it.
+pub(crate) fn said(field: &Option<String>) -> Option<&str> {
+    field.as_deref().filter(|s| !s.is_empty())
 }
 
 /// An MCP server and whether it connected.

@@ -10,6 +10,10 @@
 //! `--stable` and `--redact` text and reasoning deltas are held (`held_deltas`): a block's text is
 //! shown when the block arrives, and the text of a block that never does, whole at the end.
 
+// A match on one of our own enums names every variant: a new variant is a compile error here,
+// never silently swallowed by `_`. (Wildcards stay allowed on text, numbers and foreign types.)
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use clap::ValueEnum;
 
 use crate::model::Header;

@@ -220,10 +220,14 @@ mod tests {
     fn ids(events: &[Event]) -> Vec<String> {
         events
             .iter()
-            .map(|e| match &e.kind {
-                EventKind::ToolResult { tool_call_id, .. } => tool_call_id.clone(),
-                EventKind::Notice { .. } => "notice".to_owned(),
-                _ => "other".to_owned(),
+            .map(|e| {
+                if let EventKind::ToolResult { tool_call_id, .. } = &e.kind {
+                    tool_call_id.clone()
+                } else if matches!(e.kind, EventKind::Notice { .. }) {
+                    "notice".to_owned()
+                } else {
+                    "other".to_owned()
+                }
             })
             .collect()
     }

@@ -45,9 +45,10 @@ pub(crate) struct ClaudeMessages {
     /// of the thread, the call's result or the end of the input (then this turn is written).
     task_prompts: HashMap<String, Turn>,
     user_count: u64,
-    /// The tool calls seen so far (ids): a `<task-notification>` message naming one of them
-    /// becomes that call's task end instead of a turn of its own.
-    calls: crate::model::recent::Recent<()>,
+    /// The tool calls seen so far (ids), each with whether a result answered it: a
+    /// `<task-notification>` message naming one of them becomes that call's task end instead
+    /// of a turn of its own, and a replayed rejection of an answered call is no new denial.
+    calls: crate::model::recent::Recent<bool>,
     /// The stream's `task_started`: task id → its tool call. These three task memories are
     /// bounded (`Recent`), so that memory stays flat however many tasks the input holds.
     task_calls: crate::model::recent::Recent<String>,
@@ -153,8 +154,10 @@ impl ClaudeMessages {
                     continue;
                 }
             };
-            if let Part::ToolCall { call } = &part {
-                self.calls.insert(&call.tool_call_id, ());
+            if let Part::ToolCall { call } = &part
+                && !self.calls.contains(&call.tool_call_id)
+            {
+                self.calls.insert(&call.tool_call_id, false);
             }
             // The last block takes what the others are given copies of (most messages of a
             // stream have one block).
@@ -272,6 +275,7 @@ impl ClaudeMessages {
         let mut sidecar = row.take_details(wire.spelling);
         let content = row.message.take().map(|m| m.content).unwrap_or_default();
         let timestamp = row.timestamp.take().map(std::borrow::Cow::into_owned);
+        let replay = row.is_replay.unwrap_or(false);
         let mut texts: Vec<String> = Vec::new();
         let mut parts: Vec<Part> = Vec::new();
         let mut first_result: Option<String> = None;
@@ -295,13 +299,9 @@ impl ClaudeMessages {
                     );
                     // A rejection written before `toolDenialKind` existed: a denial, not an
                     // error (the fold keeps the result's output on the denied call).
-                    if is_error && is_rejection(side_text.as_deref(), &output) {
-                        emit(EventKind::ToolDenied {
-                            tool_call_id: tool_call_id.clone(),
-                            tool_name: String::new(),
-                            message: output_text(&output, NonText::Skip),
-                        });
-                    }
+                    let rejection = (is_error && is_rejection(side_text.as_deref(), &output))
+                        .then(|| output_text(&output, NonText::Skip));
+                    self.answer(&tool_call_id, replay, rejection, emit);
                     // An Agent call's result ends its sub-agent thread.
                     self.held_prompt(&tool_call_id, emit);
                     self.subagent_threads_seen.remove(&tool_call_id);
@@ -316,7 +316,7 @@ impl ClaudeMessages {
                         sidecar: sc,
                         facts,
                         server_run: false,
-                        replay: row.is_replay.unwrap_or(false),
+                        replay,
                         timestamp: timestamp.clone(),
                     });
                 }
@@ -325,7 +325,6 @@ impl ClaudeMessages {
         if texts.is_empty() && parts.is_empty() {
             return;
         }
-        let replay = row.is_replay.unwrap_or(false);
         if self.seen_before(row.uuid.as_deref(), replay, emit) {
             return;
         }
@@ -394,6 +393,32 @@ impl ClaudeMessages {
 }
 
 impl ClaudeMessages {
+    /// Notes that a result answered the call `id`, and sends its `rejection` (the person's
+    /// words) as a denial. A replayed row plays back a message already sent: its rejection of
+    /// a call a result already answered is no new denial, and the call keeps its state.
+    fn answer(
+        &mut self,
+        id: &str,
+        replay: bool,
+        rejection: Option<String>,
+        emit: &mut impl FnMut(EventKind),
+    ) {
+        let answered = match self.calls.get(id) {
+            Some(&answered) => {
+                self.calls.insert(id, true);
+                answered
+            }
+            None => false,
+        };
+        if let Some(message) = rejection.filter(|_| !(replay && answered)) {
+            emit(EventKind::ToolDenied {
+                tool_call_id: id.to_owned(),
+                tool_name: String::new(),
+                message,
+            });
+        }
+    }
+
     /// Whether a replayed message repeats a user message already in the input (the same id):
     /// then it is not shown again, and a trace record says so. Every other message's id is
     /// noted.

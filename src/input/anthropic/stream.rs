@@ -408,10 +408,10 @@ impl StreamJson {
             return;
         };
         let session = self.session.get_or_insert_with(|| bare_snapshot(v));
-        if session.permission_mode == mode {
+        if session.permission_mode.as_deref() == Some(mode) {
             return;
         }
-        session.permission_mode = mode.to_owned();
+        session.permission_mode = Some(mode.to_owned());
         emit(EventKind::session(session.clone()));
     }
 

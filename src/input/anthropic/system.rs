@@ -66,9 +66,9 @@ pub(crate) fn snapshot_of(init: &InitLine<'_>, source: &str) -> SessionSnapshot 
         agent: "claude-code".into(),
         source: source.to_owned(),
         version: owned(&init.version),
-        model: text(&init.model),
-        cwd: text(&init.cwd),
-        permission_mode: text(&init.permission_mode),
+        model: owned(&init.model),
+        cwd: owned(&init.cwd),
+        permission_mode: owned(&init.permission_mode),
         tools: names(init.tools.as_ref()),
         mcp_servers: each(init.mcp_servers.as_ref(), |m| McpServer {
             name: string(m, "name"),

@@ -252,7 +252,7 @@ impl CodexRollout {
             agent: "codex".into(),
             source: "codex-rollout".into(),
             version: opt_string(p, "cli_version"),
-            cwd: str_of(p, "cwd").to_owned(),
+            cwd: opt_string(p, "cwd"),
             git_branch: p
                 .pointer("/git/branch")
                 .and_then(Value::as_str)
@@ -280,14 +280,14 @@ impl CodexRollout {
                 source: "codex-rollout".into(),
                 ..SessionSnapshot::default()
             });
-        if let Some(m) = p.get("model").and_then(Value::as_str) {
-            s.model = m.to_owned();
-        }
-        if let Some(c) = p.get("cwd").and_then(Value::as_str) {
-            s.cwd = c.to_owned();
-        }
-        if let Some(a) = p.get("approval_policy").and_then(Value::as_str) {
-            s.permission_mode = a.to_owned();
+        for (field, key) in [
+            (&mut s.model, "model"),
+            (&mut s.cwd, "cwd"),
+            (&mut s.permission_mode, "approval_policy"),
+        ] {
+            if let Some(v) = opt_string(p, key) {
+                *field = Some(v);
+            }
         }
         if self.shown.as_ref() == Some(&s) {
             out.push(absorbed(n, "turn_context (unchanged)"));

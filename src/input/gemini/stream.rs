@@ -197,7 +197,7 @@ fn session_snapshot(v: &Value) -> SessionSnapshot {
         session_id: sid,
         agent: AGENT.into(),
         source: "gemini-stream".into(),
-        model: str_of(v, "model").to_owned(),
+        model: opt_string(v, "model"),
         // §14 `updatedAt`: the init line's time.
         updated_at: opt_string(v, "timestamp"),
         ..SessionSnapshot::default()

@@ -52,7 +52,7 @@ impl Adapter for QwenChat {
             let named = self
                 .first
                 .as_ref()
-                .is_some_and(|(s, _)| !s.model.is_empty());
+                .is_some_and(|(s, _)| s.model.as_ref().is_some_and(|m| !m.is_empty()));
             if named || self.live || self.held_records >= HEADER_WAIT {
                 self.release(out);
             }
@@ -227,11 +227,11 @@ fn new_snapshot(v: &Value) -> SessionSnapshot {
 
 /// The session facts a record repeats (model, cwd, version, branch), over those known so far.
 fn fill_snapshot(s: &mut SessionSnapshot, v: &Value) {
-    if let Some(m) = v.get("model").and_then(Value::as_str) {
-        s.model = m.to_owned();
+    if let Some(m) = opt_string(v, "model") {
+        s.model = Some(m);
     }
-    if let Some(c) = v.get("cwd").and_then(Value::as_str) {
-        s.cwd = c.to_owned();
+    if let Some(c) = opt_string(v, "cwd") {
+        s.cwd = Some(c);
     }
     if let Some(ver) = v.get("version").and_then(Value::as_str) {
         s.version = Some(ver.to_owned());

@@ -21,7 +21,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::input::fields::{info, names, str_of};
+use crate::input::fields::{info, names, opt_string, str_of};
 use crate::input::qwen::order::{Admit, Held, Reorder};
 use crate::input::qwen::rewind::Branches;
 use crate::input::qwen::state::{Conversation, Emit};
@@ -396,7 +396,9 @@ impl QwenDaemon {
             }
             "model_switched" => {
                 let model = str_of(data, "modelId").to_owned();
-                self.session.model = model.clone();
+                if !model.is_empty() {
+                    self.session.model = Some(model.clone());
+                }
                 self.session_dirty = true; // written before the next event
                 e.push(info(
                     ty,
@@ -441,18 +443,22 @@ impl QwenDaemon {
     fn session_state(&mut self, ty: &str, data: &Value) -> bool {
         let s = &mut self.session;
         match ty {
-            "approval_mode_changed" => s.permission_mode = str_of(data, "next").to_owned(),
+            "approval_mode_changed" => {
+                if let Some(m) = opt_string(data, "next") {
+                    s.permission_mode = Some(m);
+                }
+            }
             "session_metadata_updated" => {
                 if let Some(t) = data.get("displayName").and_then(Value::as_str) {
                     s.title = Some(t.to_owned());
                 }
             }
             "session_snapshot" => {
-                if let Some(m) = data.get("currentModelId").and_then(Value::as_str) {
-                    s.model = m.to_owned();
+                if let Some(m) = opt_string(data, "currentModelId") {
+                    s.model = Some(m);
                 }
-                if let Some(m) = data.get("currentApprovalMode").and_then(Value::as_str) {
-                    s.permission_mode = m.to_owned();
+                if let Some(m) = opt_string(data, "currentApprovalMode") {
+                    s.permission_mode = Some(m);
                 }
                 if data.get("recordingDegraded") == Some(&Value::Bool(true)) {
                     // Worth a notice, so not only state.
@@ -479,7 +485,7 @@ impl QwenDaemon {
                             .or_else(|| upd.get("modeId"))
                             .and_then(Value::as_str)
                         {
-                            s.permission_mode = m.to_owned();
+                            s.permission_mode = Some(m.to_owned());
                         }
                     }
                     _ => return false,

@@ -269,8 +269,8 @@ fn session_snapshot(v: &Value) -> SessionSnapshot {
     let mut s = stream::session_snapshot(v, "qwen-stream");
     s.agent = "qwen-code".into();
     s.version = opt_string(v, "qwen_code_version");
-    if let Some(m) = v.get("permission_mode").and_then(Value::as_str) {
-        s.permission_mode = m.to_owned();
+    if let Some(m) = opt_string(v, "permission_mode") {
+        s.permission_mode = Some(m);
     }
     s
 }

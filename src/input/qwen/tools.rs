@@ -104,14 +104,16 @@ impl Conversation {
         let Some(rec) = self.calls.get_mut(&id) else {
             return;
         };
-        let input_before = rec.raw_input.clone();
-        merge_call(rec, upd);
+        // An update after the call ended changes nothing of it: not merged into its record,
+        // whose fields a later event about the call (a permission request) would carry.
         if rec.done {
             e.push(EventKind::absorbed(format!(
                 "tool_call_update after the end of {id}"
             )));
             return;
         }
+        let input_before = rec.raw_input.clone();
+        merge_call(rec, upd);
         let kind_now = rec.tool_kind();
         let kind_changed = kind_now != rec.kind_sent;
         let input = (rec.raw_input != input_before && !is_empty_value(&rec.raw_input))

@@ -188,6 +188,16 @@ impl Wrapper {
         self.words(text, style, link);
     }
 
+    /// `·`-separated items, each in its style, that wrap only between items, never inside one
+    /// ("permission mode: plan" stays whole), unless an item is wider than a line. Each
+    /// separator ends the item before it, so that no line starts with one.
+    pub(crate) fn items(&mut self, items: &[(String, Style)]) {
+        for (i, (item, style)) in items.iter().enumerate() {
+            let sep = if i + 1 < items.len() { " ·" } else { "" };
+            self.words_together(&format!(" {item}{sep}"), *style, None);
+        }
+    }
+
     /// [`Wrapper::words`], placing runs of words that fit at once when `runs` (tests compare
     /// it with word by word).
     fn words_by(&mut self, text: &str, style: Style, link: Option<&String>, runs: bool) {

@@ -485,9 +485,15 @@ impl Render for TextRenderer {
         if bits.is_empty() {
             return Ok(());
         }
-        let lines = self
-            .view
-            .note(&format!("── {} ──", bits.join(" · ")), self.view.pal.dim, 0);
+        // Each figure is an item, kept whole on a line ("24,100 in · 310 out tokens" too); the
+        // rules open the first item and close the last, so that they wrap with them.
+        if let Some(first) = bits.first_mut() {
+            *first = format!("── {first}");
+        }
+        if let Some(last) = bits.last_mut() {
+            last.push_str(" ──");
+        }
+        let lines = self.view.items(bits, self.view.pal.dim);
         self.block(out, &lines)
     }
 }

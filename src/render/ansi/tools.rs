@@ -525,31 +525,22 @@ impl View {
             SubagentStatus::Failed => self.pal.error,
             SubagentStatus::Stopped => self.pal.warning,
         };
-        let mut bits = Vec::new();
+        let mut items = Vec::new();
         if !rec.description.is_empty() {
-            bits.push(rec.description.clone());
+            items.push((rec.description.clone(), Style::new()));
         }
         if let Some(t) = &rec.subagent_type {
-            bits.push(t.clone());
+            items.push((t.clone(), Style::new()));
         }
-        w.words(&bits.join(" · "), Style::new(), None);
-        w.words(&format!(" · {}", rec.status.word()), style, None);
+        items.push((rec.status.word().to_owned(), style));
         if let Some(u) = rec.usage {
-            w.words(
-                &format!(
-                    " · {}{}",
-                    summary::subagent_usage(&u),
-                    // `--stable=keep-usage` zeroes the duration: a zero is no duration at all.
-                    if u.duration_ms > 0 {
-                        format!(" · {}", seconds(u.duration_ms))
-                    } else {
-                        String::new()
-                    }
-                ),
-                self.pal.dim,
-                None,
-            );
+            items.push((summary::subagent_usage(&u), self.pal.dim));
+            // `--stable=keep-usage` zeroes the duration: a zero is no duration at all.
+            if u.duration_ms > 0 {
+                items.push((seconds(u.duration_ms), self.pal.dim));
+            }
         }
+        w.items(&items);
         w.finish()
     }
 

@@ -8,7 +8,7 @@ use super::layout::{self, Line, Margin, Span, Wrapper};
 use super::live::chunks;
 use super::markdown;
 use super::palette;
-use crate::model::session::SessionSnapshot;
+use crate::model::session::{SessionSnapshot, said};
 use crate::model::transcript::{Part, Role, SyntheticReason, Turn, TurnOrigin};
 use crate::render::sgr;
 
@@ -244,20 +244,17 @@ impl View {
         blocks
     }
 
-    /// The session header: agent, model, working directory, permission mode, tools, MCP servers.
+    /// The session header: agent, model, working directory, permission mode, tools, MCP
+    /// servers, and the session's id where the input gives one (as the page's facts do).
     pub(super) fn session(&self, s: &SessionSnapshot) -> Vec<Line> {
         let mut bits = vec![s.agent.clone()];
         if let Some(v) = &s.version {
             bits[0] = format!("{} {v}", s.agent);
         }
-        if !s.model.is_empty() {
-            bits.push(s.model.clone());
-        }
-        if !s.cwd.is_empty() {
-            bits.push(s.cwd.clone());
-        }
-        if !s.permission_mode.is_empty() {
-            bits.push(format!("permission mode: {}", s.permission_mode));
+        bits.extend(said(&s.model).map(str::to_owned));
+        bits.extend(said(&s.cwd).map(str::to_owned));
+        if let Some(mode) = said(&s.permission_mode) {
+            bits.push(format!("permission mode: {mode}"));
         }
         // A saved session does not record its tools: say nothing rather than "0 tools".
         if !s.tools.is_empty() {
@@ -274,17 +271,18 @@ impl View {
                 .collect();
             bits.push(format!("MCP: {}", servers.join(", ")));
         }
-        self.items(&bits, self.pal.dim)
+        if !s.session_id.is_empty() {
+            bits.push(format!("session {}", s.session_id));
+        }
+        self.items(bits, self.pal.dim)
     }
 
-    /// A line of `·`-separated items (the session header) that wraps only between items, never
-    /// inside one ("permission mode: plan" stays whole), unless an item is wider than a line.
-    fn items(&self, items: &[String], style: Style) -> Vec<Line> {
+    /// A note of `·`-separated items in one style (the session header, the totals) that wraps
+    /// only between items ([`Wrapper::items`]).
+    pub(super) fn items(&self, items: Vec<String>, style: Style) -> Vec<Line> {
         let mut w = self.note_wrapper(0);
-        for (i, item) in items.iter().enumerate() {
-            let sep = if i + 1 < items.len() { " ·" } else { "" };
-            w.words_together(&format!(" {item}{sep}"), style, None);
-        }
+        let styled: Vec<(String, Style)> = items.into_iter().map(|i| (i, style)).collect();
+        w.items(&styled);
         w.finish()
     }
 }

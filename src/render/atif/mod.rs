@@ -23,8 +23,8 @@ mod wire;
 use super::totals::Totals;
 use super::{Beside, Render, Summary};
 use crate::model::Header;
-use crate::model::session::SessionSnapshot;
 use crate::model::session::SystemNotice;
+use crate::model::session::{SessionSnapshot, said};
 use crate::model::transcript::{Part, SubagentRecord, TranscriptItem};
 use step::{Files, Made, Steps};
 use wire::{Agent, Content, FinalMetrics, SCHEMA_VERSION, Source, Step, Trajectory};
@@ -105,8 +105,8 @@ impl AtifRenderer {
             .and_then(|s| s.version.clone())
             .unwrap_or_else(|| "unknown".to_owned());
         let model = snapshot
-            .map(|s| s.model.clone())
-            .filter(|m| !m.is_empty())
+            .and_then(|s| said(&s.model))
+            .map(str::to_owned)
             .or_else(|| self.first_model.clone());
         Agent {
             name: Cow::Owned(name),

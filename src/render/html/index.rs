@@ -23,6 +23,7 @@ use super::{CSS, JS, csp};
 use crate::model::Header;
 use crate::model::counts::Counts;
 use crate::model::event::Event;
+use crate::model::session::said;
 use crate::model::transcript::{Part, TranscriptItem, Usage};
 use crate::render::figures::{count, thousands};
 use crate::render::totals::{Totals, all_input, call_outcomes};
@@ -114,14 +115,14 @@ impl<'a> Tally<'a> {
     fn observe(&mut self, item: &TranscriptItem) {
         match item {
             TranscriptItem::Session(s) => {
-                if self.row.model.is_none() && !s.model.is_empty() {
-                    self.row.model = Some(s.model.clone());
+                if self.row.model.is_none() {
+                    self.row.model = said(&s.model).map(str::to_owned);
                 }
                 if s.title.is_some() {
                     self.row.title.clone_from(&s.title);
                 }
-                if !s.cwd.is_empty() {
-                    self.row.project = Some(s.cwd.clone());
+                if let Some(cwd) = said(&s.cwd) {
+                    self.row.project = Some(cwd.to_owned());
                 }
                 if self.row.date.is_none() {
                     self.row.date.clone_from(&s.updated_at);

@@ -68,8 +68,8 @@ impl Map {
         if let Some(t) = s.title.as_ref().filter(|t| !t.trim().is_empty()) {
             self.title = Some(t.clone());
         }
-        if self.project.is_none() && !s.cwd.is_empty() {
-            self.project = Some(s.cwd.clone());
+        if self.project.is_none() {
+            self.project = crate::model::session::said(&s.cwd).map(str::to_owned);
         }
         if self.agent.is_none() && !s.agent.is_empty() {
             self.agent = Some(s.agent.clone());

@@ -4,7 +4,7 @@
 use super::escape::Html;
 use super::tool::push_subagent;
 use super::turn::{Context, push_turn};
-use crate::model::session::{HookStatus, Level, SessionSnapshot, SystemNotice};
+use crate::model::session::{HookStatus, Level, SessionSnapshot, SystemNotice, said};
 use crate::model::transcript::DebugRecord;
 use crate::render::figures::count;
 use crate::render::notice_text;
@@ -49,11 +49,8 @@ pub(crate) fn push_session(h: &mut Html, s: &SessionSnapshot, first: bool) {
         } else {
             "Session re-initialised"
         });
-    for (i, part) in [s.model.as_str(), s.permission_mode.as_str()]
-        .iter()
-        .enumerate()
-    {
-        if !part.is_empty() {
+    for (i, part) in [&s.model, &s.permission_mode].into_iter().enumerate() {
+        if let Some(part) = said(part) {
             h.raw_trusted(if i == 0 { ": " } else { " · " }).text(part);
         }
     }
@@ -75,9 +72,9 @@ pub(crate) fn push_session(h: &mut Html, s: &SessionSnapshot, first: bool) {
         v.as_deref().unwrap_or_default()
     }
     let facts = [
-        ("model", s.model.as_str()),
-        ("cwd", &s.cwd),
-        ("permission mode", &s.permission_mode),
+        ("model", or_none(&s.model)),
+        ("cwd", or_none(&s.cwd)),
+        ("permission mode", or_none(&s.permission_mode)),
         ("output style", or_none(&s.output_style)),
         ("API key source", or_none(&s.api_key_source)),
         ("fast mode", or_none(&s.fast_mode_state)),

@@ -28,7 +28,7 @@ use super::totals::Totals;
 use super::{Render, Summary};
 use crate::model::Header;
 use crate::model::file_change::DiffLine;
-use crate::model::session::SessionSnapshot;
+use crate::model::session::{SessionSnapshot, said};
 use crate::model::tool_kind::{InputShape, TodoItem, TodoStatus};
 use crate::model::transcript::{
     Part, Role, SubagentRecord, ToolCall, ToolState, TranscriptItem, Turn, TurnOrigin,
@@ -258,8 +258,8 @@ impl MarkdownRenderer {
         out.push_str("</details>\n\n");
     }
 
-    /// The session header: agent, model, directory, permission mode, tools, MCP servers, each
-    /// only where the snapshot holds it.
+    /// The session header: agent, model, directory, permission mode, tools, MCP servers and the
+    /// session's id (as the page's facts name it), each only where the snapshot holds it.
     fn session(&self, out: &mut String, s: &SessionSnapshot) {
         let mut bits = Vec::new();
         let agent = match &s.version {
@@ -267,17 +267,15 @@ impl MarkdownRenderer {
             None => s.agent.clone(),
         };
         bits.push(format!("**Agent:** {}", inline(&agent)));
-        if !s.model.is_empty() {
-            bits.push(format!("**Model:** {}", inline(&s.model)));
-        }
-        if !s.cwd.is_empty() {
-            bits.push(format!("**Directory:** {}", inline(&s.cwd)));
-        }
-        if !s.permission_mode.is_empty() {
-            bits.push(format!(
-                "**Permission mode:** {}",
-                inline(&s.permission_mode)
-            ));
+        let labelled = [
+            ("Model", &s.model),
+            ("Directory", &s.cwd),
+            ("Permission mode", &s.permission_mode),
+        ];
+        for (label, field) in labelled {
+            if let Some(v) = said(field) {
+                bits.push(format!("**{label}:** {}", inline(v)));
+            }
         }
         // A saved session does not record its tools: say nothing rather than "0".
         if !s.tools.is_empty() {
@@ -290,6 +288,9 @@ impl MarkdownRenderer {
                 .map(|m| format!("{} ({})", inline(&m.name), inline(&m.status)))
                 .collect();
             bits.push(format!("**MCP:** {}", servers.join(", ")));
+        }
+        if !s.session_id.is_empty() {
+            bits.push(format!("**Session:** {}", inline(&s.session_id)));
         }
         out.push_str(&format!("{}\n\n", bits.join(" · ")));
     }

@@ -52,9 +52,11 @@ impl KeyBlocks {
     /// is not JSON may open, continue or end a block; any other event from a line past the
     /// block's start (a JSON line understood) ends it before that line.
     pub(crate) fn watch(&mut self, event: &Event) {
-        let raw = match &event.kind {
-            EventKind::Debug { raw, .. } if scribe_json::parse_line(raw).is_err() => Some(raw),
-            _ => None,
+        // Only a `debug` record of a line that is not JSON can be part of a block.
+        let raw = if let EventKind::Debug { raw, .. } = &event.kind {
+            Some(raw).filter(|r| scribe_json::parse_line(r).is_err())
+        } else {
+            None
         };
         match (&self.open, raw) {
             (Some(open), Some(raw)) if raw.contains(&open.end) && event.line > open.first => {

@@ -124,7 +124,12 @@ impl Redactor {
                         Value::Number(_) if SECRET_KEY.is_match(k) => {
                             *x = Value::String("[REDACTED:env]".to_owned());
                         }
-                        _ => self.redact_value(x),
+                        Value::String(_)
+                        | Value::Number(_)
+                        | Value::Null
+                        | Value::Bool(_)
+                        | Value::Array(_)
+                        | Value::Object(_) => self.redact_value(x),
                     }
                 }
             }

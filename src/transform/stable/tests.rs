@@ -158,12 +158,14 @@ fn a_notice_that_only_reports_cost_says_usage() {
             data: Value::Null,
         }))
     };
-    let text = |item: &TranscriptItem| match item {
-        TranscriptItem::Notice(n) => match n.as_ref() {
-            SystemNotice::Info { text, .. } => text.clone(),
-            _ => unreachable!(),
-        },
-        _ => unreachable!(),
+    let text = |item: &TranscriptItem| {
+        let TranscriptItem::Notice(n) = item else {
+            unreachable!("the item is a notice")
+        };
+        let SystemNotice::Info { text, .. } = n.as_ref() else {
+            unreachable!("the notice is an info notice")
+        };
+        text.clone()
     };
     let mut item = notice("cost-state");
     crate::transform::visit::walk_item(&mut Stable::new(false), &mut item);

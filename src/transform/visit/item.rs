@@ -56,9 +56,9 @@ pub(super) fn walk_session<V: VisitMut + ?Sized>(v: &mut V, s: &mut SessionSnaps
     v.text(agent);
     v.text(source);
     v.version(version);
-    v.text(model);
-    v.text(cwd);
-    v.text(permission_mode);
+    opt_text(v, model);
+    opt_text(v, cwd);
+    opt_text(v, permission_mode);
     tools.iter_mut().for_each(|t| v.text(t));
     for m in mcp_servers.iter_mut() {
         v.text(&mut m.name);

@@ -178,8 +178,8 @@ impl GeminiSession {
             session_id: sid,
             agent: "gemini-cli".into(),
             source: "gemini-session".into(),
-            model: model.unwrap_or_default().to_owned(),
-            cwd: self.cwd.clone().unwrap_or_default(),
+            model: model.map(str::to_owned),
+            cwd: self.cwd.clone(),
             title: field("summary"),
             updated_at: field("lastUpdated"),
             ..SessionSnapshot::default()
