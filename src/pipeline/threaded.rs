@@ -36,12 +36,11 @@ use crate::model::transcript::TranscriptItem;
 use crate::settings::Settings;
 
 /// Messages in a batch before it is handed over: small batches make the threads wake each other
-/// for every batch; large ones hold more in flight. A saved session's second pass sends events
-/// with no input line read between them, so only this count bounds its batches, and each event
-/// may carry a tool's output and its details: a few batches are alive at once (filling,
-/// waiting, being rendered, handed back), so the peak is what the largest outputs that meet in
-/// flight hold, and a longer session meets larger ones.
-const BATCH: usize = 64;
+/// for every batch; large ones hold more in flight (a saved session's second pass sends events,
+/// each with its tool output, with no input line read between them, so only this count bounds
+/// its batches). 256 keeps the two threads busy; 64 held a few MB less but took the second
+/// thread's gain away on a saved session (docs/performance.md).
+const BATCH: usize = 256;
 /// Input bytes read into a batch before it is handed over (the driver's reader hands one over at
 /// each refill of its 256 KB buffer anyway; this bounds a batch of long lines).
 const BATCH_BYTES: usize = 1 << 20;
