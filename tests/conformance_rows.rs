@@ -96,6 +96,25 @@ fn frames_without_an_id_are_each_folded_and_move_no_cursor() {
     );
 }
 
+/// A `model_switched` whose `modelId` is empty says the model switched and nothing more: no
+/// label with an empty value after it (one without `modelId` is a malformed payload, a debug
+/// record).
+#[test]
+fn a_model_switch_without_a_model_names_none() {
+    let input = frame(
+        Some(1),
+        "model_switched",
+        json!({"sessionId": "s", "modelId": ""}),
+    );
+    let recs = fold_qwen(&input);
+    let texts: Vec<&str> = recs
+        .iter()
+        .filter(|r| r["notice"]["source"] == "model_switched")
+        .map(|r| r["notice"]["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, ["Model switched"], "{recs:#?}");
+}
+
 /// Q11 / Q37: `approval_mode_changed` is session state: the snapshot written after it names
 /// the new mode.
 #[test]

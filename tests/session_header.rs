@@ -220,3 +220,21 @@ fn the_headers_name_the_session_the_input_gives() {
         assert!(!out.to_lowercase().contains("session"), "{format}: {out}");
     }
 }
+
+/// The page's setup line puts a colon before its first fact and a middle dot between the
+/// others, whichever facts the input gave: a Claude `init` without a model once read
+/// "Setup · default · 2 tools".
+#[test]
+fn the_setup_line_starts_with_its_first_fact_whatever_it_is() {
+    let init = concat!(
+        r#"{"type":"system","subtype":"init","session_id":"s","cwd":"/w","permissionMode":"default","tools":["Bash","Read"],"mcp_servers":[]}"#,
+        "\n",
+        r#"{"type":"user","message":{"role":"user","content":"hi"},"session_id":"s"}"#,
+        "\n",
+    );
+    let page = stdout_of(&["--to", "html", "-"], init.to_owned());
+    assert!(
+        page.contains("<summary>Setup: default · 2 tools</summary>"),
+        "{page}"
+    );
+}

@@ -403,7 +403,11 @@ impl QwenDaemon {
                 e.push(info(
                     ty,
                     Level::Info,
-                    format!("Model switched: {model}"),
+                    if model.is_empty() {
+                        "Model switched".to_owned()
+                    } else {
+                        format!("Model switched: {model}")
+                    },
                     data.clone(),
                 ));
             }

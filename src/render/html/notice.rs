@@ -49,18 +49,25 @@ pub(crate) fn push_session(h: &mut Html, s: &SessionSnapshot, first: bool) {
         } else {
             "Session re-initialised"
         });
-    for (i, part) in [&s.model, &s.permission_mode].into_iter().enumerate() {
+    // The first fact follows a colon, the others a middle dot, whichever the input gave.
+    let mut said_one = false;
+    let mut sep = |h: &mut Html| {
+        h.raw_trusted(if said_one { " · " } else { ": " });
+        said_one = true;
+    };
+    for part in [&s.model, &s.permission_mode] {
         if let Some(part) = said(part) {
-            h.raw_trusted(if i == 0 { ": " } else { " · " }).text(part);
+            sep(h);
+            h.text(part);
         }
     }
     if !s.tools.is_empty() {
-        h.raw_trusted(" · ")
-            .num(s.tools.len())
-            .raw_trusted(" tools");
+        sep(h);
+        h.num(s.tools.len()).raw_trusted(" tools");
     }
     for m in &s.mcp_servers {
-        h.raw_trusted(" · MCP ")
+        sep(h);
+        h.raw_trusted("MCP ")
             .text(&m.name)
             .raw_trusted(" (")
             .text(&m.status)
