@@ -67,6 +67,14 @@ fn find_call<'a>(v: &'a Value, id: &str) -> Option<&'a Value> {
     }
 }
 
+/// The words of each `model_switched` notice in `recs`, in order.
+fn switch_texts(recs: &[Value]) -> Vec<&str> {
+    recs.iter()
+        .filter(|r| r["notice"]["source"] == "model_switched")
+        .map(|r| r["notice"]["text"].as_str().unwrap())
+        .collect()
+}
+
 /// Q7: a synthetic frame (no event id) is folded where it arrives, each one, and moves no
 /// cursor: two of them, then the first numbered frame, are three notices, none taken for a
 /// replayed duplicate of another.
@@ -80,11 +88,7 @@ fn frames_without_an_id_are_each_folded_and_move_no_cursor() {
     ]
     .concat();
     let recs = fold_qwen(&input);
-    let texts: Vec<&str> = recs
-        .iter()
-        .filter(|r| r["notice"]["source"] == "model_switched")
-        .map(|r| r["notice"]["text"].as_str().unwrap())
-        .collect();
+    let texts = switch_texts(&recs);
     assert_eq!(
         texts,
         [
@@ -107,11 +111,7 @@ fn a_model_switch_without_a_model_names_none() {
         json!({"sessionId": "s", "modelId": ""}),
     );
     let recs = fold_qwen(&input);
-    let texts: Vec<&str> = recs
-        .iter()
-        .filter(|r| r["notice"]["source"] == "model_switched")
-        .map(|r| r["notice"]["text"].as_str().unwrap())
-        .collect();
+    let texts = switch_texts(&recs);
     assert_eq!(texts, ["Model switched"], "{recs:#?}");
 }
 
