@@ -230,6 +230,8 @@ pub(crate) struct InputDriver<'a> {
     live: bool,
     /// Lines read that are not blank.
     content_lines: u64,
+    /// A second core is idle while the adapter holds lines (`Adapter::set_spare_core`).
+    spare_core: bool,
 }
 
 impl<'a> InputDriver<'a> {
@@ -243,6 +245,13 @@ impl<'a> InputDriver<'a> {
     /// input is quiet) gives it a moment to read the files beside the input (`Adapter::poll`).
     pub(crate) fn following(mut self) -> Self {
         self.live = true;
+        self
+    }
+
+    /// A second core is idle while the adapter holds lines: the two-thread pipeline, whose
+    /// renderer waits for the first event (`Adapter::set_spare_core`).
+    pub(crate) fn with_spare_core(mut self) -> Self {
+        self.spare_core = true;
         self
     }
 
@@ -265,6 +274,7 @@ impl<'a> InputDriver<'a> {
             fed: 0,
             live: false,
             content_lines: 0,
+            spare_core: false,
         }
     }
 
@@ -323,12 +333,22 @@ impl<'a> InputDriver<'a> {
             let blank = line.text.trim().is_empty();
             self.content_lines += u64::from(!blank);
             self.ledger.read(line.number, blank);
-            if self.bytes < NUL_WINDOW {
+            let nul = self.bytes < NUL_WINDOW && {
                 self.bytes += line.text.len() as u64 + 1;
-                if line.text.contains('\0') {
-                    self.stop(diag, "a NUL byte in its first 8 KB")?;
+                line.text.contains('\0')
+            };
+            let skipped = lines.take_skipped();
+            if nul || lines.was_cut() || skipped.is_some() || line.lossy {
+                // What is said of this line comes after what the adapter has to say of the
+                // lines before it, which it may still hold (`Adapter::next_held`).
+                self.take_held(diag)?;
+                if matches!(self.state, State::Stopped) {
                     break;
                 }
+            }
+            if nul {
+                self.stop(diag, "a NUL byte in its first 8 KB")?;
+                break;
             }
             let errors = diag.errors();
             if lines.was_cut() {
@@ -342,7 +362,7 @@ impl<'a> InputDriver<'a> {
                     ),
                 );
             }
-            report_skipped(self.name, lines.take_skipped(), diag);
+            report_skipped(self.name, skipped, diag);
             if line.lossy {
                 diag.error(
                     self.name,
@@ -356,6 +376,7 @@ impl<'a> InputDriver<'a> {
         }
         // A cut last line whose rest ran to the end of the input.
         report_skipped(self.name, lines.take_skipped(), diag);
+        self.take_held(diag)?;
         if !matches!(self.state, State::Stopped) {
             self.finish(sink, diag)?;
         }
@@ -370,6 +391,30 @@ impl<'a> InputDriver<'a> {
             stopped,
             ledger: self.ledger,
         })
+    }
+
+    /// The lines the adapter read ahead of and has not used yet (the input ended, or something
+    /// is to be said of the line just read), one at a time, each stopping the input as `take`
+    /// would have, had it been used as it was read.
+    pub(super) fn take_held(&mut self, diag: &mut Diagnostics) -> Result<()> {
+        loop {
+            let State::Stream(adapter) = &mut self.state else {
+                return Ok(());
+            };
+            let errors = diag.errors();
+            let mut report = Report {
+                file: self.name,
+                problems: diag,
+            };
+            if !adapter.next_held(&mut report) {
+                return Ok(());
+            }
+            diag.take_noted(&mut self.ledger);
+            if diag.must_stop() {
+                return Err(StrictStop.into());
+            }
+            self.count_bad(diag.errors() > errors, diag)?;
+        }
     }
 
     /// One line, in whatever state the input is.

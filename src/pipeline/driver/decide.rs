@@ -80,6 +80,9 @@ impl InputDriver<'_> {
         if self.live {
             adapter.set_live();
         }
+        if self.spare_core {
+            adapter.set_spare_core();
+        }
         let State::Sniffing(s) = std::mem::replace(&mut self.state, State::Stream(adapter)) else {
             return Ok(());
         };
@@ -163,9 +166,20 @@ impl InputDriver<'_> {
         sink: &mut dyn Delivery,
         diag: &mut Diagnostics,
     ) -> Result<bool> {
-        let name = self.name;
-        let parts = input::glued::split(line, |n, what| diag.warning(name, n, what));
         let mut errors = errors;
+        let mut glued = None;
+        let parts = input::glued::split(line, |n, what| glued = Some((n, what.to_owned())));
+        if let Some((n, what)) = glued {
+            // Said after what the adapter has to say of the lines it may still hold, whose
+            // errors are not this line's.
+            let held = diag.errors();
+            self.take_held(diag)?;
+            if matches!(self.state, State::Stopped) {
+                return Ok(false);
+            }
+            errors += diag.errors() - held;
+            diag.warning(self.name, n, &what);
+        }
         for part in parts {
             self.line(part, sink, diag)?;
             if diag.must_stop() {

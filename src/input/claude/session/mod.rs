@@ -38,6 +38,7 @@ use crate::input::{Adapter, InputLine, Report};
 use crate::model::event::{Event, EventKind};
 use crate::model::session::SessionSnapshot;
 
+mod ahead;
 mod chain;
 mod chunked;
 mod emit;
@@ -72,6 +73,8 @@ pub(crate) struct ClaudeSession {
     emitter: Option<Emitter>,
     /// Follow mode (`live.rs`): rows are written in file order as they are read.
     live: Option<Box<live::Live>>,
+    /// Pass 1 on two cores (`ahead.rs`), when the run has a spare one.
+    ahead: Option<Box<ahead::ReadAhead>>,
 }
 
 impl std::fmt::Debug for ClaudeSession {
@@ -147,7 +150,22 @@ impl Adapter for ClaudeSession {
             },
             Peek::Nothing | Peek::File { .. } => line.offset,
         };
-        self.log.line(line, offset, report, false);
+        match self.ahead.as_mut() {
+            Some(ahead) => ahead.line(&mut self.log, line, offset, report),
+            None => self.log.line(line, offset, report, false),
+        }
+    }
+
+    fn set_spare_core(&mut self) {
+        if self.live.is_none() {
+            self.ahead = Some(Box::default());
+        }
+    }
+
+    fn next_held(&mut self, report: &mut Report<'_>) -> bool {
+        self.ahead
+            .as_mut()
+            .is_some_and(|ahead| ahead.next_held(&mut self.log, report))
     }
 
     fn poll(&mut self, out: &mut Vec<Event>, report: &mut Report<'_>) {
@@ -167,6 +185,8 @@ impl Adapter for ClaudeSession {
             live.finish(&mut self.log, out, report);
             return;
         }
+        while self.next_held(report) {}
+        self.ahead = None;
         let mut log = std::mem::take(&mut self.log);
         let mut sources = Sources::default();
         let spool = match std::mem::take(&mut log.peek) {
