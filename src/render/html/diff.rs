@@ -281,22 +281,36 @@ fn push_line(h: &mut Html, mark: char, line: &str, segs: &[Segment], changed: &[
         .raw_trusted(class)
         .raw_trusted("\">")
         .text(mark.encode_utf8(&mut m));
-    // Cut the segments at the changed ranges' ends.
-    let mut cuts: Vec<usize> = segs.iter().flat_map(|(r, _)| [r.start, r.end]).collect();
-    cuts.extend(changed.iter().flat_map(|r| [r.start, r.end]));
-    cuts.push(0);
-    cuts.push(line.len());
-    cuts.sort_unstable();
-    cuts.dedup();
-    for w in cuts.windows(2) {
-        let (a, b) = (w[0], w[1]);
-        let Some(text) = line.get(a..b) else { continue };
-        let syn = segs
-            .iter()
-            .find(|(r, _)| r.start <= a && b <= r.end)
-            .and_then(|(_, c)| *c);
-        let hit = changed.iter().any(|r| r.start <= a && b <= r.end);
-        match (syn, hit) {
+    // The segments tile the line and the changed ranges are in order and apart: one walk over
+    // both cuts the line where either starts or ends.
+    let (mut seg, mut hit) = (segs.iter().peekable(), changed.iter().peekable());
+    let mut a = 0;
+    while a < line.len() {
+        while seg.next_if(|(r, _)| r.end <= a).is_some() {}
+        while hit.next_if(|r| r.end <= a).is_some() {}
+        let (mut b, mut syn) = (line.len(), None);
+        match seg.peek() {
+            Some((r, c)) if r.start <= a => (b, syn) = (r.end, *c),
+            Some((r, _)) => b = r.start,
+            None => {}
+        }
+        let in_change = match hit.peek() {
+            Some(r) if r.start <= a => {
+                b = b.min(r.end);
+                true
+            }
+            Some(r) => {
+                b = b.min(r.start);
+                false
+            }
+            None => false,
+        };
+        let Some(text) = line.get(a..b) else {
+            a = b;
+            continue;
+        };
+        a = b;
+        match (syn, in_change) {
             (None, false) => {
                 h.text(text);
             }
@@ -387,5 +401,60 @@ mod tests {
         push_file_change(&mut h, &change, &facts);
         assert!(h.as_str().contains("@@ -1,1 +1,1 @@"));
         assert!(h.as_str().contains("+&lt;b&gt;"));
+    }
+
+    /// A diff line as first written: every cut collected and sorted, each piece's class and
+    /// mark looked up among all the segments and ranges.
+    fn line_reference(line: &str, segs: &[Segment], changed: &[Range<usize>]) -> String {
+        let mut h = Html::default();
+        let mut cuts: Vec<usize> = segs.iter().flat_map(|(r, _)| [r.start, r.end]).collect();
+        cuts.extend(changed.iter().flat_map(|r| [r.start, r.end]));
+        cuts.extend([0, line.len()]);
+        cuts.sort_unstable();
+        cuts.dedup();
+        for w in cuts.windows(2) {
+            let Some(text) = line.get(w[0]..w[1]) else {
+                continue;
+            };
+            let inside = |r: &Range<usize>| r.start <= w[0] && w[1] <= r.end;
+            let syn = segs.iter().find(|(r, _)| inside(r)).and_then(|(_, c)| *c);
+            match (syn, changed.iter().any(inside)) {
+                (None, false) => h.text(text),
+                (Some(c), false) => h
+                    .raw_trusted("<span class=\"")
+                    .raw_trusted(c.css())
+                    .raw_trusted("\">")
+                    .text(text)
+                    .raw_trusted("</span>"),
+                (c, true) => h
+                    .raw_trusted("<span class=\"w")
+                    .raw_trusted(c.map_or("", |_| " "))
+                    .raw_trusted(c.map_or("", |c| c.css()))
+                    .raw_trusted("\">")
+                    .text(text)
+                    .raw_trusted("</span>"),
+            };
+        }
+        h.as_str().to_owned()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn one_walk_cuts_lines_as_the_sort_did(
+            [head, x, y, tail] in proptest::array::uniform4("([a-c_ ]|[(){};=\"/]|é){0,12}"),
+        ) {
+            // Two lines that share their ends, as an edit's usually do, so that words are marked.
+            let (old, new) = (format!("{head}{x}{tail}"), format!("{head}{y}{tail}"));
+            let lang = scribe_highlight::language("rs");
+            let marks = changed_words(&old, &new);
+            for (line, changed) in [(&old, &marks.0), (&new, &marks.1)] {
+                let mut hl = Highlighter::new(lang);
+                let segs = hl.line(line).to_vec();
+                let mut h = Html::default();
+                push_line(&mut h, '+', line, &segs, changed);
+                let want = format!("<span class=\"add\">+{}\n</span>", line_reference(line, &segs, changed));
+                proptest::prop_assert_eq!(h.as_str(), want);
+            }
+        }
     }
 }
