@@ -234,6 +234,12 @@ fn changed_words(old: &str, new: &str) -> WordMarks {
     }
     let a = tokens(old);
     let b = tokens(new);
+    // Marks help only when most of the line stayed (checked again below on what the diff
+    // kept): the tokens the lines share, counted as multisets, bound what any diff can keep,
+    // so lines that share too little skip the diff, whose cost grows with how much differs.
+    if shared_bytes(&a, &b) * 2 < old.len().max(new.len()) {
+        return (vec![], vec![]);
+    }
     let offsets = |t: &[&str]| {
         let mut at = 0;
         let mut v = Vec::with_capacity(t.len() + 1);
@@ -267,6 +273,25 @@ fn changed_words(old: &str, new: &str) -> WordMarks {
         return (vec![], vec![]);
     }
     (ra, rb)
+}
+
+/// The bytes of the tokens `a` and `b` have in common, each token counted as often as it is in
+/// both: no common subsequence of the two holds more.
+fn shared_bytes(a: &[&str], b: &[&str]) -> usize {
+    let mut counts: foldhash::HashMap<&str, usize> = foldhash::HashMap::default();
+    for t in a {
+        *counts.entry(t).or_default() += 1;
+    }
+    let mut shared = 0;
+    for t in b {
+        if let Some(n) = counts.get_mut(t)
+            && *n > 0
+        {
+            *n -= 1;
+            shared += t.len();
+        }
+    }
+    shared
 }
 
 /// One diff line: its syntax segments, with the changed ranges marked `w`.
@@ -403,6 +428,31 @@ mod tests {
         assert!(h.as_str().contains("+&lt;b&gt;"));
     }
 
+    /// The marks of the word diff as first written: the diff always run, then the share of the
+    /// line it kept checked. The bound that skips the diff must never change them.
+    fn marks_reference(old: &str, new: &str) -> WordMarks {
+        let (a, b) = (tokens(old), tokens(new));
+        let at = |t: &[&str], k: usize| t[..k].iter().map(|s| s.len()).sum::<usize>();
+        let (mut ra, mut rb, mut same) = (Vec::new(), Vec::new(), 0);
+        for op in capture_diff_slices(Algorithm::Myers, &a, &b) {
+            let (tag, x, y) = op.as_tag_tuple();
+            if tag == DiffTag::Equal {
+                same += at(&a, x.end) - at(&a, x.start);
+                continue;
+            }
+            if !x.is_empty() {
+                ra.push(at(&a, x.start)..at(&a, x.end));
+            }
+            if !y.is_empty() {
+                rb.push(at(&b, y.start)..at(&b, y.end));
+            }
+        }
+        if same * 2 < old.len().max(new.len()) {
+            return (vec![], vec![]);
+        }
+        (ra, rb)
+    }
+
     /// A diff line as first written: every cut collected and sorted, each piece's class and
     /// mark looked up among all the segments and ranges.
     fn line_reference(line: &str, segs: &[Segment], changed: &[Range<usize>]) -> String {
@@ -439,6 +489,14 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[test]
+        fn the_bound_never_changes_the_marks(
+            [head, x, y, tail] in proptest::array::uniform4("([a-c_ ]|[(){};=]|é){0,12}"),
+        ) {
+            let (old, new) = (format!("{head}{x}{tail}"), format!("{head}{y}{tail}"));
+            proptest::prop_assert_eq!(changed_words(&old, &new), marks_reference(&old, &new));
+        }
+
         #[test]
         fn one_walk_cuts_lines_as_the_sort_did(
             [head, x, y, tail] in proptest::array::uniform4("([a-c_ ]|[(){};=\"/]|é){0,12}"),
