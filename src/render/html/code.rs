@@ -28,7 +28,7 @@ pub(crate) fn push_segments(h: &mut Html, line: &str, segments: &[Segment]) {
 /// Writes a whole block (a fence, a file's content) highlighted for `lang`.
 pub(crate) fn push_code(h: &mut Html, lang: Option<&'static Language>, code: &str) {
     let mut hl = Highlighter::new(lang);
-    for (i, line) in code.split('\n').enumerate() {
+    for (i, line) in split_lines(code).enumerate() {
         if i > 0 {
             h.raw_trusted("\n");
         }
@@ -38,9 +38,35 @@ pub(crate) fn push_code(h: &mut Html, lang: Option<&'static Language>, code: &st
     }
 }
 
+/// The pieces of `text` between its newlines, as `text.split('\n')` gives them (the last one
+/// too, empty or not), found with `memchr`: the page cuts every file and output it highlights
+/// into lines, and `str::split`'s search goes a byte at a time.
+pub(crate) fn split_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut start = 0;
+    memchr::memchr_iter(b'\n', text.as_bytes())
+        .map(Some)
+        .chain([None])
+        .map(move |newline| {
+            let end = newline.unwrap_or(text.len());
+            let line = &text[start..end];
+            start = end + 1;
+            line
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        #[test]
+        fn split_lines_is_split(text in "([ab\r\n]|é){0,12}") {
+            proptest::prop_assert_eq!(
+                split_lines(&text).collect::<Vec<_>>(),
+                text.split('\n').collect::<Vec<_>>()
+            );
+        }
+    }
 
     #[test]
     fn rust_gets_classes_and_stays_escaped() {
