@@ -2,9 +2,23 @@
 //! as escaped text, a `<span class="h-…">` around each classed one. No script, no `style=`: the
 //! stylesheet colours the seven classes for light and dark alike.
 
-use scribe_highlight::{Highlighter, Language, Segment};
+use scribe_highlight::{Class, Highlighter, Language, Segment};
 
 use super::escape::Html;
+
+/// The tag that opens a classed piece (`<span class="h-k">`, the class named by
+/// [`Class::css`]), written whole: the page writes one for most words of the code it shows.
+pub(crate) fn span_open(c: Class) -> &'static str {
+    match c {
+        Class::Comment => "<span class=\"h-c\">",
+        Class::String => "<span class=\"h-s\">",
+        Class::Number => "<span class=\"h-n\">",
+        Class::Keyword => "<span class=\"h-k\">",
+        Class::Function => "<span class=\"h-f\">",
+        Class::Type => "<span class=\"h-t\">",
+        Class::Attribute => "<span class=\"h-a\">",
+    }
+}
 
 /// Writes one line's segments as escaped text in spans.
 pub(crate) fn push_segments(h: &mut Html, line: &str, segments: &[Segment]) {
@@ -12,9 +26,7 @@ pub(crate) fn push_segments(h: &mut Html, line: &str, segments: &[Segment]) {
         let text = &line[r.clone()];
         match class {
             Some(c) => {
-                h.raw_trusted("<span class=\"")
-                    .raw_trusted(c.css())
-                    .raw_trusted("\">")
+                h.raw_trusted(span_open(*c))
                     .text(text)
                     .raw_trusted("</span>");
             }
@@ -65,6 +77,14 @@ mod tests {
                 split_lines(&text).collect::<Vec<_>>(),
                 text.split('\n').collect::<Vec<_>>()
             );
+        }
+    }
+
+    #[test]
+    fn span_open_names_the_class() {
+        use Class::*;
+        for c in [Comment, String, Number, Keyword, Function, Type, Attribute] {
+            assert_eq!(span_open(c), format!("<span class=\"{}\">", c.css()));
         }
     }
 

@@ -13,6 +13,7 @@ use std::ops::Range;
 use scribe_highlight::{Highlighter, Language, Segment};
 use similar::{Algorithm, DiffTag, capture_diff_slices};
 
+use super::code::span_open;
 use super::escape::Html;
 use super::open::DIFF_PREVIEW_LINES;
 use crate::model::file_change::{DiffLine, FileChange};
@@ -296,16 +297,15 @@ fn shared_bytes(a: &[&str], b: &[&str]) -> usize {
 
 /// One diff line: its syntax segments, with the changed ranges marked `w`.
 fn push_line(h: &mut Html, mark: char, line: &str, segs: &[Segment], changed: &[Range<usize>]) {
-    let class = match mark {
-        '+' => "add",
-        '-' => "del",
-        _ => "ctx",
+    // The line's tag and mark, written whole for the three marks a diff has.
+    match mark {
+        '+' => h.raw_trusted("<span class=\"add\">+"),
+        '-' => h.raw_trusted("<span class=\"del\">-"),
+        ' ' => h.raw_trusted("<span class=\"ctx\"> "),
+        other => h
+            .raw_trusted("<span class=\"ctx\">")
+            .text(other.encode_utf8(&mut [0u8; 4])),
     };
-    let mut m = [0u8; 4];
-    h.raw_trusted("<span class=\"")
-        .raw_trusted(class)
-        .raw_trusted("\">")
-        .text(mark.encode_utf8(&mut m));
     // The segments tile the line and the changed ranges are in order and apart: one walk over
     // both cuts the line where either starts or ends.
     let (mut seg, mut hit) = (segs.iter().peekable(), changed.iter().peekable());
@@ -340,9 +340,7 @@ fn push_line(h: &mut Html, mark: char, line: &str, segs: &[Segment], changed: &[
                 h.text(text);
             }
             (Some(c), false) => {
-                h.raw_trusted("<span class=\"")
-                    .raw_trusted(c.css())
-                    .raw_trusted("\">")
+                h.raw_trusted(span_open(c))
                     .text(text)
                     .raw_trusted("</span>");
             }
