@@ -279,9 +279,9 @@ mod tests {
     fn numbers_as_display_writes_them() {
         for n in [0i64, 7, -7, 10, 1_234_567, i64::MIN, i64::MAX] {
             let mut h = Html::default();
-            h.num(n)
-                .num(n.unsigned_abs())
-                .num(&(n.unsigned_abs() as usize));
+            let size = n.unsigned_abs() as usize;
+            let by_ref = &size;
+            h.num(n).num(n.unsigned_abs()).num(by_ref);
             assert_eq!(
                 h.as_str(),
                 format!("{n}{}{}", n.unsigned_abs(), n.unsigned_abs())
