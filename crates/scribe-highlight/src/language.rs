@@ -129,7 +129,7 @@ impl Vocabulary {
 
     /// Each list with what its words are, the weakest first: a word in two lists is what the
     /// later one says (a keyword wins over a constant, a constant over a type).
-    fn lists(&self) -> [(&'static str, Kind); 5] {
+    pub(crate) fn lists(&self) -> [(&'static str, Kind); 5] {
         [
             (self.types, Kind::Type),
             (self.constants, Kind::Constant),
@@ -178,47 +178,10 @@ pub(crate) enum Kind {
     Type,
 }
 
-/// Every language's listed words, keyed by the language's address and the word: one hash
-/// lookup a word, rather than a search of each list (the lexer asks it of every word it reads).
-fn kinds() -> &'static foldhash::HashMap<(usize, &'static [u8]), Kind> {
-    static KINDS: std::sync::OnceLock<foldhash::HashMap<(usize, &'static [u8]), Kind>> =
-        std::sync::OnceLock::new();
-    KINDS.get_or_init(|| {
-        let mut map = foldhash::HashMap::default();
-        for &l in LANGUAGES {
-            let key = std::ptr::from_ref(l) as usize;
-            for (list, kind) in l.vocabulary.lists() {
-                for w in list.split_ascii_whitespace() {
-                    map.insert((key, w.as_bytes()), kind);
-                }
-            }
-        }
-        map
-    })
-}
-
 impl Language {
     /// Its name, as a page's reader would say it (`Rust`, `C++`, `Shell`).
     pub fn name(&self) -> &'static str {
         self.name
-    }
-
-    /// What `word` is, if the language lists it (whatever its case, where the language is
-    /// caseless).
-    pub(crate) fn kind(&self, word: &[u8]) -> Option<Kind> {
-        if word.len() > 24 {
-            return None;
-        }
-        let key = std::ptr::from_ref(self) as usize;
-        if self.traits.has(Traits::CASELESS) {
-            let mut lower = [0u8; 24];
-            let lower = &mut lower[..word.len()];
-            lower.copy_from_slice(word);
-            lower.make_ascii_lowercase();
-            kinds().get(&(key, &*lower)).copied()
-        } else {
-            kinds().get(&(key, word)).copied()
-        }
     }
 }
 
@@ -284,8 +247,12 @@ mod tests {
                     "{}: {words:?} is not sorted and unique",
                     l.name
                 );
-                // `Language::kind` looks up no word longer than this.
-                assert!(words.iter().all(|w| w.len() <= 24), "{}", l.name);
+                // The lexicon looks up no word longer than this.
+                assert!(
+                    words.iter().all(|w| w.len() <= crate::lexicon::LONGEST),
+                    "{}",
+                    l.name
+                );
                 if l.traits.has(Traits::CASELESS) {
                     assert!(
                         words.iter().all(|w| *w == w.to_ascii_lowercase()),

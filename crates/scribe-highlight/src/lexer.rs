@@ -17,6 +17,7 @@ mod words;
 use std::ops::Range;
 
 use crate::language::{Language, Quote, Traits};
+use crate::lexicon::{self, Lexicon};
 use crate::{Class, Segment};
 
 /// A comment.
@@ -60,12 +61,12 @@ enum Next {
 
 /// The pieces of one line, appended to `out` (adjacent pieces of one class merged), and what it
 /// leaves open.
-pub(crate) fn line(
-    (lang, openers): (&Language, Openers),
-    open: &mut Open,
-    line: &str,
-    out: &mut Vec<Segment>,
-) {
+pub(crate) fn line(setup: Setup, open: &mut Open, line: &str, out: &mut Vec<Segment>) {
+    let Setup {
+        lang,
+        openers,
+        words,
+    } = setup;
     let b = line.as_bytes();
     let indent = b.len() - b.trim_ascii_start().len();
     let after_dash = (b.get(indent) == Some(&b'-'))
@@ -73,6 +74,7 @@ pub(crate) fn line(
     let mut lexer = Lexer {
         lang,
         openers,
+        words,
         b,
         out,
         next: Next::Anything,
@@ -91,11 +93,36 @@ pub(crate) fn line(
     }
 }
 
+/// What the lexer reads a language with, worked out once a block (a [`Highlighter`]'s life).
+///
+/// [`Highlighter`]: crate::Highlighter
+#[derive(Clone, Copy)]
+pub(crate) struct Setup {
+    lang: &'static Language,
+    /// The bytes that may open a comment or a string in `lang`.
+    openers: Openers,
+    /// `lang`'s listed words.
+    words: &'static Lexicon,
+}
+
+impl Setup {
+    /// How to read `lang`.
+    pub(crate) fn of(lang: &'static Language) -> Setup {
+        Setup {
+            lang,
+            openers: Openers::of(lang),
+            words: lexicon::of(lang),
+        }
+    }
+}
+
 /// One line being cut into pieces.
 struct Lexer<'a, 'o> {
     lang: &'a Language,
     /// The bytes that may open a comment or a string in `lang`.
     openers: Openers,
+    /// `lang`'s listed words.
+    words: &'a Lexicon,
     b: &'a [u8],
     out: &'o mut Vec<Segment>,
     next: Next,
@@ -127,11 +154,11 @@ const WORD: [bool; 256] = {
 /// comment and quote openers): a byte not among them opens neither, and the lexer need not
 /// compare the openers with the text there.
 #[derive(Clone, Copy)]
-pub(crate) struct Openers([u64; 4]);
+struct Openers([u64; 4]);
 
 impl Openers {
     /// The first bytes of `lang`'s comment and quote openers.
-    pub(crate) fn of(lang: &Language) -> Openers {
+    fn of(lang: &Language) -> Openers {
         let mut bits = [0u64; 4];
         let block = lang.block_comment.map(|(start, _)| start);
         let openers = lang.line_comments.iter().copied().chain(block);

@@ -42,6 +42,7 @@
 mod language;
 mod languages;
 mod lexer;
+mod lexicon;
 
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -111,8 +112,8 @@ pub struct Highlighter {
     lang: Option<&'static Language>,
     /// What the last line left open.
     open: lexer::Open,
-    /// The bytes that may open a comment or a string in `lang` (none for plain text).
-    openers: Option<lexer::Openers>,
+    /// How the lexer reads `lang` (none for plain text).
+    setup: Option<lexer::Setup>,
     /// The last line's segments, reused line to line.
     segments: Vec<Segment>,
 }
@@ -123,7 +124,7 @@ impl Highlighter {
         Highlighter {
             lang,
             open: lexer::Open::default(),
-            openers: lang.map(lexer::Openers::of),
+            setup: lang.map(lexer::Setup::of),
             segments: Vec::new(),
         }
     }
@@ -144,7 +145,7 @@ impl Highlighter {
     pub fn catch_up(&mut self, other: &Highlighter) {
         self.lang = other.lang;
         self.open = other.open;
-        self.openers = other.openers;
+        self.setup = other.setup;
     }
 
     /// The classed segments of one line (given without its newline), in order, from 0 to the
@@ -157,8 +158,8 @@ impl Highlighter {
                 self.segments.push((0..line.len(), None));
             }
             Some(lang) => {
-                let openers = *self.openers.get_or_insert_with(|| lexer::Openers::of(lang));
-                lexer::line((lang, openers), &mut self.open, line, &mut self.segments);
+                let setup = *self.setup.get_or_insert_with(|| lexer::Setup::of(lang));
+                lexer::line(setup, &mut self.open, line, &mut self.segments);
             }
             None => self.segments.push((0..line.len(), None)),
         }

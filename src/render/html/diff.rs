@@ -13,6 +13,7 @@ use std::ops::Range;
 use scribe_highlight::{Highlighter, Language, Segment};
 use similar::{Algorithm, DiffTag, capture_diff_slices};
 
+use super::code::span_open;
 use super::escape::Html;
 use super::open::DIFF_PREVIEW_LINES;
 use crate::model::file_change::{DiffLine, FileChange};
@@ -234,6 +235,12 @@ fn changed_words(old: &str, new: &str) -> WordMarks {
     }
     let a = tokens(old);
     let b = tokens(new);
+    // Marks help only when most of the line stayed (checked again below on what the diff
+    // kept): the tokens the lines share, counted as multisets, bound what any diff can keep,
+    // so lines that share too little skip the diff, whose cost grows with how much differs.
+    if shared_bytes(&a, &b) * 2 < old.len().max(new.len()) {
+        return (vec![], vec![]);
+    }
     let offsets = |t: &[&str]| {
         let mut at = 0;
         let mut v = Vec::with_capacity(t.len() + 1);
@@ -269,41 +276,71 @@ fn changed_words(old: &str, new: &str) -> WordMarks {
     (ra, rb)
 }
 
+/// The bytes of the tokens `a` and `b` have in common, each token counted as often as it is in
+/// both: no common subsequence of the two holds more.
+fn shared_bytes(a: &[&str], b: &[&str]) -> usize {
+    let mut counts: foldhash::HashMap<&str, usize> = foldhash::HashMap::default();
+    for t in a {
+        *counts.entry(t).or_default() += 1;
+    }
+    let mut shared = 0;
+    for t in b {
+        if let Some(n) = counts.get_mut(t)
+            && *n > 0
+        {
+            *n -= 1;
+            shared += t.len();
+        }
+    }
+    shared
+}
+
 /// One diff line: its syntax segments, with the changed ranges marked `w`.
 fn push_line(h: &mut Html, mark: char, line: &str, segs: &[Segment], changed: &[Range<usize>]) {
-    let class = match mark {
-        '+' => "add",
-        '-' => "del",
-        _ => "ctx",
+    // The line's tag and mark, written whole for the three marks a diff has.
+    match mark {
+        '+' => h.raw_trusted("<span class=\"add\">+"),
+        '-' => h.raw_trusted("<span class=\"del\">-"),
+        ' ' => h.raw_trusted("<span class=\"ctx\"> "),
+        other => h
+            .raw_trusted("<span class=\"ctx\">")
+            .text(other.encode_utf8(&mut [0u8; 4])),
     };
-    let mut m = [0u8; 4];
-    h.raw_trusted("<span class=\"")
-        .raw_trusted(class)
-        .raw_trusted("\">")
-        .text(mark.encode_utf8(&mut m));
-    // Cut the segments at the changed ranges' ends.
-    let mut cuts: Vec<usize> = segs.iter().flat_map(|(r, _)| [r.start, r.end]).collect();
-    cuts.extend(changed.iter().flat_map(|r| [r.start, r.end]));
-    cuts.push(0);
-    cuts.push(line.len());
-    cuts.sort_unstable();
-    cuts.dedup();
-    for w in cuts.windows(2) {
-        let (a, b) = (w[0], w[1]);
-        let Some(text) = line.get(a..b) else { continue };
-        let syn = segs
-            .iter()
-            .find(|(r, _)| r.start <= a && b <= r.end)
-            .and_then(|(_, c)| *c);
-        let hit = changed.iter().any(|r| r.start <= a && b <= r.end);
-        match (syn, hit) {
+    // The segments tile the line and the changed ranges are in order and apart: one walk over
+    // both cuts the line where either starts or ends.
+    let (mut seg, mut hit) = (segs.iter().peekable(), changed.iter().peekable());
+    let mut a = 0;
+    while a < line.len() {
+        while seg.next_if(|(r, _)| r.end <= a).is_some() {}
+        while hit.next_if(|r| r.end <= a).is_some() {}
+        let (mut b, mut syn) = (line.len(), None);
+        match seg.peek() {
+            Some((r, c)) if r.start <= a => (b, syn) = (r.end, *c),
+            Some((r, _)) => b = r.start,
+            None => {}
+        }
+        let in_change = match hit.peek() {
+            Some(r) if r.start <= a => {
+                b = b.min(r.end);
+                true
+            }
+            Some(r) => {
+                b = b.min(r.start);
+                false
+            }
+            None => false,
+        };
+        let Some(text) = line.get(a..b) else {
+            a = b;
+            continue;
+        };
+        a = b;
+        match (syn, in_change) {
             (None, false) => {
                 h.text(text);
             }
             (Some(c), false) => {
-                h.raw_trusted("<span class=\"")
-                    .raw_trusted(c.css())
-                    .raw_trusted("\">")
+                h.raw_trusted(span_open(c))
                     .text(text)
                     .raw_trusted("</span>");
             }
@@ -387,5 +424,93 @@ mod tests {
         push_file_change(&mut h, &change, &facts);
         assert!(h.as_str().contains("@@ -1,1 +1,1 @@"));
         assert!(h.as_str().contains("+&lt;b&gt;"));
+    }
+
+    /// The marks of the word diff as first written: the diff always run, then the share of the
+    /// line it kept checked. The bound that skips the diff must never change them.
+    fn marks_reference(old: &str, new: &str) -> WordMarks {
+        let (a, b) = (tokens(old), tokens(new));
+        let at = |t: &[&str], k: usize| t[..k].iter().map(|s| s.len()).sum::<usize>();
+        let (mut ra, mut rb, mut same) = (Vec::new(), Vec::new(), 0);
+        for op in capture_diff_slices(Algorithm::Myers, &a, &b) {
+            let (tag, x, y) = op.as_tag_tuple();
+            if tag == DiffTag::Equal {
+                same += at(&a, x.end) - at(&a, x.start);
+                continue;
+            }
+            if !x.is_empty() {
+                ra.push(at(&a, x.start)..at(&a, x.end));
+            }
+            if !y.is_empty() {
+                rb.push(at(&b, y.start)..at(&b, y.end));
+            }
+        }
+        if same * 2 < old.len().max(new.len()) {
+            return (vec![], vec![]);
+        }
+        (ra, rb)
+    }
+
+    /// A diff line as first written: every cut collected and sorted, each piece's class and
+    /// mark looked up among all the segments and ranges.
+    fn line_reference(line: &str, segs: &[Segment], changed: &[Range<usize>]) -> String {
+        let mut h = Html::default();
+        let mut cuts: Vec<usize> = segs.iter().flat_map(|(r, _)| [r.start, r.end]).collect();
+        cuts.extend(changed.iter().flat_map(|r| [r.start, r.end]));
+        cuts.extend([0, line.len()]);
+        cuts.sort_unstable();
+        cuts.dedup();
+        for w in cuts.windows(2) {
+            let Some(text) = line.get(w[0]..w[1]) else {
+                continue;
+            };
+            let inside = |r: &Range<usize>| r.start <= w[0] && w[1] <= r.end;
+            let syn = segs.iter().find(|(r, _)| inside(r)).and_then(|(_, c)| *c);
+            match (syn, changed.iter().any(inside)) {
+                (None, false) => h.text(text),
+                (Some(c), false) => h
+                    .raw_trusted("<span class=\"")
+                    .raw_trusted(c.css())
+                    .raw_trusted("\">")
+                    .text(text)
+                    .raw_trusted("</span>"),
+                (c, true) => h
+                    .raw_trusted("<span class=\"w")
+                    .raw_trusted(c.map_or("", |_| " "))
+                    .raw_trusted(c.map_or("", |c| c.css()))
+                    .raw_trusted("\">")
+                    .text(text)
+                    .raw_trusted("</span>"),
+            };
+        }
+        h.as_str().to_owned()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_bound_never_changes_the_marks(
+            [head, x, y, tail] in proptest::array::uniform4("([a-c_ ]|[(){};=]|é){0,12}"),
+        ) {
+            let (old, new) = (format!("{head}{x}{tail}"), format!("{head}{y}{tail}"));
+            proptest::prop_assert_eq!(changed_words(&old, &new), marks_reference(&old, &new));
+        }
+
+        #[test]
+        fn one_walk_cuts_lines_as_the_sort_did(
+            [head, x, y, tail] in proptest::array::uniform4("([a-c_ ]|[(){};=\"/]|é){0,12}"),
+        ) {
+            // Two lines that share their ends, as an edit's usually do, so that words are marked.
+            let (old, new) = (format!("{head}{x}{tail}"), format!("{head}{y}{tail}"));
+            let lang = scribe_highlight::language("rs");
+            let marks = changed_words(&old, &new);
+            for (line, changed) in [(&old, &marks.0), (&new, &marks.1)] {
+                let mut hl = Highlighter::new(lang);
+                let segs = hl.line(line).to_vec();
+                let mut h = Html::default();
+                push_line(&mut h, '+', line, &segs, changed);
+                let want = format!("<span class=\"add\">+{}\n</span>", line_reference(line, &segs, changed));
+                proptest::prop_assert_eq!(h.as_str(), want);
+            }
+        }
     }
 }

@@ -58,10 +58,25 @@ impl Html {
     }
 
     /// Appends an integer (digits never need escaping; only integer types are accepted, so this
-    /// is not a second raw path).
+    /// is not a second raw path). Digit by digit: the timeline writes a few numbers a mark.
     pub(crate) fn num(&mut self, n: impl Integer) -> &mut Html {
-        use std::fmt::Write;
-        let _ = write!(self.buf, "{n}");
+        let (negative, mut n) = n.split();
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        if negative {
+            self.buf.push('-');
+        }
+        for &d in &digits[at..] {
+            self.buf.push(char::from(d));
+        }
         self
     }
 
@@ -77,11 +92,34 @@ impl Html {
 }
 
 /// The integer types `Html::num` accepts.
-pub(crate) trait Integer: std::fmt::Display {}
-impl Integer for u64 {}
-impl Integer for i64 {}
-impl Integer for usize {}
-impl<T: Integer> Integer for &T {}
+pub(crate) trait Integer {
+    /// Whether it is below zero, and its magnitude.
+    fn split(self) -> (bool, u64);
+}
+
+impl Integer for u64 {
+    fn split(self) -> (bool, u64) {
+        (false, self)
+    }
+}
+
+impl Integer for i64 {
+    fn split(self) -> (bool, u64) {
+        (self < 0, self.unsigned_abs())
+    }
+}
+
+impl Integer for usize {
+    fn split(self) -> (bool, u64) {
+        (false, self as u64)
+    }
+}
+
+impl<T: Integer + Copy> Integer for &T {
+    fn split(self) -> (bool, u64) {
+        (*self).split()
+    }
+}
 
 /// The markup that shows an invisible character: `<U+E0049>` in a `mark.invisible` (styled by
 /// the page so a reader sees that something was hidden there).
@@ -235,6 +273,20 @@ mod tests {
         let mut h = Html::default();
         h.attr(s);
         h.as_str().to_owned()
+    }
+
+    #[test]
+    fn numbers_as_display_writes_them() {
+        for n in [0i64, 7, -7, 10, 1_234_567, i64::MIN, i64::MAX] {
+            let mut h = Html::default();
+            let size = n.unsigned_abs() as usize;
+            let by_ref = &size;
+            h.num(n).num(n.unsigned_abs()).num(by_ref);
+            assert_eq!(
+                h.as_str(),
+                format!("{n}{}{}", n.unsigned_abs(), n.unsigned_abs())
+            );
+        }
     }
 
     #[test]

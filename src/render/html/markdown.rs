@@ -64,7 +64,7 @@ pub(crate) fn push_markdown(out: &mut Html, source: &str) {
             }
             Event::Html(s) | Event::InlineHtml(s) => marked(s),
             Event::Text(s) => marked(s),
-            Event::Code(s) if s.chars().any(is_invisible) => {
+            Event::Code(s) if has_invisible(&s) => {
                 let mut v = vec![Event::InlineHtml(CowStr::Borrowed("<code>"))];
                 v.extend(marked(s));
                 v.push(Event::InlineHtml(CowStr::Borrowed("</code>")));
@@ -190,10 +190,16 @@ fn code_block(h: &mut Html, lang: &str, mut text: String) {
     h.raw_trusted("</code></pre>");
 }
 
+/// True when `s` holds an invisible character. Every one is outside ASCII, so text that is all
+/// ASCII (most of it) is not read a character at a time.
+fn has_invisible(s: &str) -> bool {
+    !s.is_ascii() && s.chars().any(is_invisible)
+}
+
 /// A text event, split so that each invisible character becomes a marked `<U+…>` (written as
 /// markup this module makes; the text around it stays a text event, escaped by `push_html`).
 fn marked(s: CowStr<'_>) -> Emit<'_> {
-    if !s.chars().any(is_invisible) {
+    if !has_invisible(&s) {
         return Emit::one(Event::Text(s));
     }
     let mut v = Vec::new();
@@ -219,6 +225,13 @@ mod tests {
         let mut h = Html::default();
         push_markdown(&mut h, s);
         h.as_str().to_owned()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn ascii_holds_no_invisible_character(s in "([a-z~\x00-\x7f]|\u{ad}|\u{200b}|é){0,12}") {
+            proptest::prop_assert_eq!(has_invisible(&s), s.chars().any(is_invisible));
+        }
     }
 
     #[test]

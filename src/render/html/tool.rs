@@ -5,7 +5,7 @@
 use scribe_highlight::{Highlighter, Language};
 use serde_json::Value;
 
-use super::code::push_segments;
+use super::code::{push_segments, split_lines};
 use super::escape::{Html, safe_href, safe_image_src};
 use super::handback::{self, Handback};
 use super::markdown::push_markdown;
@@ -75,7 +75,7 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
             })
         });
         match &text {
-            Some(t) if !image => t.trim_end_matches('\n').lines().count(),
+            Some(t) if !image => line_count(t),
             Some(_) | None => 0,
         }
     };
@@ -355,9 +355,22 @@ fn push_pre(h: &mut Html, class: &'static str, text: &str, lang: Option<&'static
     }
 }
 
+/// How many lines `text` has, its last newlines aside (`lines().count()` of it trimmed, by
+/// `memchr`: a file read's output is counted whole).
+fn line_count(text: &str) -> usize {
+    let body = text.trim_end_matches('\n');
+    match body.is_empty() {
+        true => 0,
+        false => memchr::memchr_iter(b'\n', body.as_bytes()).count() + 1,
+    }
+}
+
 /// True when every line starts with a line number and a tab or arrow (`cat -n`, Claude's Read).
+/// The lines are `text.lines()` (a last newline ends the last line; a `\r` left at a line's end
+/// changes nothing, as only its start is read).
 fn is_numbered(text: &str) -> bool {
-    text.lines().all(|l| split_number(l).is_some())
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    text.is_empty() || split_lines(body).all(|l| split_number(l).is_some())
 }
 
 /// `"    12→code"` → `("12", "code")`.
@@ -374,7 +387,7 @@ fn split_number(line: &str) -> Option<(&str, &str)> {
 
 /// Lines of a file, highlighted, with their numbers apart from the code.
 fn push_code_lines(h: &mut Html, text: &str, hl: &mut Highlighter, numbered: bool) {
-    for (i, line) in text.split('\n').enumerate() {
+    for (i, line) in split_lines(text).enumerate() {
         if i > 0 {
             h.raw_trusted("\n");
         }
@@ -530,4 +543,22 @@ pub(crate) fn push_subagent(h: &mut Html, sub: &SubagentRecord, scope: &str, rep
         turn::push_turn(h, t, &anchor, &mut cx);
     }
     h.raw_trusted("</div></details></div>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        #[test]
+        fn line_count_as_by_lines(text in "([x\r\n]|→){0,16}") {
+            proptest::prop_assert_eq!(line_count(&text), text.trim_end_matches('\n').lines().count());
+        }
+
+        #[test]
+        fn numbered_as_by_lines(text in "([0-9 x\t\r\n]|→){0,16}") {
+            let by_lines = text.lines().all(|l| split_number(l).is_some());
+            proptest::prop_assert_eq!(is_numbered(&text), by_lines);
+        }
+    }
 }

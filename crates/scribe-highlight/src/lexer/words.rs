@@ -87,7 +87,7 @@ impl Lexer<'_, '_> {
         }
         let next = self.next;
         self.next = Next::Anything;
-        let kind = lang.kind(word);
+        let kind = self.words.kind(word);
         let class =
             if let Some(k @ (Kind::Keyword | Kind::DefinesFunction | Kind::DefinesType)) = kind {
                 self.next = match k {
