@@ -4,6 +4,7 @@
 
 use std::sync::LazyLock;
 
+use aho_corasick::packed;
 use regex::{Captures, Regex};
 
 use super::{MIN_ID_IN_TEXT, fingerprint, name};
@@ -17,11 +18,14 @@ pub(super) const MAX_ID_IN_TEXT: usize = 256;
 /// to a prefix or suffix (`client_<uuid>`, `agent-<id>`): the search per word stays bounded.
 pub(super) const MAX_PARTS: usize = 24;
 
-/// What a text holds that a check of [`super::Stable::rewrite_text`] looks for, found in one
-/// walk: a check whose piece the text lacks cannot match, and is skipped. Each piece starts with
-/// one of five bytes (`-`, `/`, `.`, `P`, `<`), so only those are looked at: in a long text,
-/// found with memchr many bytes at a time; in a short one (most strings of an item: a name, a
-/// path, a model), read one by one, where a searcher's setup would cost more than the search.
+/// What a text holds that a check of [`super::Stable::rewrite_text`] looks for: a check whose
+/// piece the text lacks cannot match, and is skipped. Each piece starts with one of five bytes
+/// (`-`, `/`, `.`, `P`, `<`). In a short text (most strings of an item: a name, a path, a
+/// model) only those bytes are looked at, read one by one, where a searcher's setup would cost
+/// more than the search. In a long one, the fixed pieces are found by one SIMD searcher for
+/// all of them ([`LITERALS`]), and the shaped ones (a date, a UUID) from each `-`, which memchr
+/// finds: `/` and `.` are everywhere in code and paths, and stopping at each of them cost more
+/// than the rest of the search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Found(u8);
 
@@ -46,18 +50,21 @@ impl Found {
     pub(super) fn of(s: &str) -> Found {
         let b = s.as_bytes();
         let mut found = 0;
-        if b.len() < SHORT {
-            for (i, &c) in b.iter().enumerate() {
-                if STARTS[usize::from(c)] {
+        match &*LITERALS {
+            Some((searcher, bits)) if b.len() >= SHORT => {
+                for i in memchr::memchr_iter(b'-', b) {
                     found |= piece_at(b, i);
                 }
+                for m in searcher.find_iter(b) {
+                    found |= bits[m.pattern().as_usize()];
+                }
             }
-        } else {
-            for i in memchr::memchr3_iter(b'-', b'/', b'.', b) {
-                found |= piece_at(b, i);
-            }
-            for i in memchr::memchr2_iter(b'P', b'<', b) {
-                found |= piece_at(b, i);
+            _ => {
+                for (i, &c) in b.iter().enumerate() {
+                    if STARTS[usize::from(c)] {
+                        found |= piece_at(b, i);
+                    }
+                }
             }
         }
         // The shortest date the regex finds is `dddd-dd-ddTdd:dd:dd`.
@@ -73,7 +80,25 @@ impl Found {
     }
 }
 
-/// A text shorter than this is read byte by byte rather than searched with memchr.
+/// The pieces [`piece_at`] finds by their bytes alone, each with its [`Found`] bit, and one
+/// SIMD searcher (Teddy) for all of them; `None` where the machine has no SIMD for it (then
+/// every text is read byte by byte). A match hides no other piece's: the only needle that can
+/// start inside another's match is a `-…-` or `/…/` one, of the same bit.
+static LITERALS: LazyLock<Option<(packed::Searcher, Vec<u8>)>> = LazyLock::new(|| {
+    let pieces: [(&str, u8); 7] = [
+        ("/tmp", Found::TMP),
+        ("/var/folders/", Found::TMP),
+        (".sock", Found::SOCKET),
+        ("PGID", Found::PGID),
+        ("<usage>", Found::USAGE),
+        ("-tmp-", Found::SLUG),
+        ("-var-folders-", Found::SLUG),
+    ];
+    let searcher = packed::Searcher::new(pieces.map(|(needle, _)| needle))?;
+    Some((searcher, pieces.map(|(_, bit)| bit).to_vec()))
+});
+
+/// A text shorter than this is read byte by byte rather than searched.
 const SHORT: usize = 64;
 
 /// The bytes a piece [`Found`] looks for starts with (a UUID: its first `-`).
