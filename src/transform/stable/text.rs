@@ -139,15 +139,23 @@ fn piece_at(b: &[u8], i: usize) -> u8 {
 
 /// A byte that can be part of an id written in text.
 const ID: u8 = 1;
+/// An id byte that is no letter or digit (`_`, `-`, `.`, `:`): where a word is cut into parts.
+const SEP: u8 = 2;
 
-/// Each byte's class: [`ID`] or not, as a table (the walk reads it for every byte it looks at).
+/// Each byte's class: [`ID`], [`ID`] and [`SEP`], or neither, as a table (the walk reads it for
+/// every byte it looks at).
 const CLASSES: [u8; 256] = {
     let mut t = [0; 256];
     let mut b = 0;
     while b < 256 {
         let c = b as u8;
-        let id = c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'.' || c == b':';
-        t[b] = if id { ID } else { 0 };
+        t[b] = if c.is_ascii_alphanumeric() {
+            ID
+        } else if c == b'_' || c == b'-' || c == b'.' || c == b':' {
+            ID | SEP
+        } else {
+            0
+        };
         b += 1;
     }
     t
@@ -188,42 +196,31 @@ impl IdLengths {
 
 /// Rewrites every known id in `s` (each word of id bytes, or a part of it between `_`/`-`/`.`/`:`
 /// separators, leftmost and then longest first); `None` when nothing changed. Linear in `s`:
-/// only the words as long as an id are looked at ([`next_long_word`]), each looked up a bounded
-/// number of times.
+/// only the words as long as an id are looked at ([`next_long_word`]), each read once
+/// ([`scan_word`]) and looked up a bounded number of times.
 pub(super) fn rename_ids_in_text(s: &str, names: &IdTable, lengths: &IdLengths) -> Option<String> {
     let bytes = s.as_bytes();
     let mut out: Option<String> = None;
     let mut copied = 0;
     // A word shorter than every id looked for holds none.
     let shortest = lengths.shortest().max(MIN_ID_IN_TEXT);
-    // The boundaries of the current word, kept between words (one allocation, not one a word).
-    let mut cuts: Vec<usize> = Vec::new();
+    let mut cuts = Cuts::default();
     let mut at = 0;
-    while let Some((start, end)) = next_long_word(bytes, at, shortest) {
+    while let Some(start) = next_long_word(bytes, at, shortest) {
+        let end = scan_word(bytes, start, &mut cuts);
         // The byte at `end` is not an id byte (or the text ends there).
         at = end + 1;
         let word = &s[start..end];
-        // Boundaries: the word's ends and each separator (all ASCII, so char boundaries).
-        cuts.clear();
-        cuts.push(0);
-        cuts.extend(
-            word.bytes()
-                .enumerate()
-                .filter(|(_, b)| !b.is_ascii_alphanumeric())
-                .map(|(k, _)| k)
-                .take(MAX_PARTS),
-        );
+        let seps = cuts.seps();
         let mut from = 0;
-        let mut a = 0;
-        while a < cuts.len() {
-            // A part starts at the word's start or right after a separator, and is tried from
-            // its longest end down.
-            let begin = if a == 0 { 0 } else { cuts[a] + 1 };
+        // A part starts at the word's start or right after a separator, and is tried from its
+        // longest end (the word's end, then each later separator) down.
+        for a in 0..=seps.len() {
+            let begin = if a == 0 { 0 } else { seps[a - 1] + 1 };
             if begin < from || word.len() - begin < MIN_ID_IN_TEXT {
-                a += 1;
                 continue;
             }
-            let ends = std::iter::once(word.len()).chain(cuts[a + 1..].iter().rev().copied());
+            let ends = std::iter::once(word.len()).chain(seps[a..].iter().rev().copied());
             let hit = ends
                 .filter(|&end| {
                     end >= begin + MIN_ID_IN_TEXT
@@ -242,7 +239,6 @@ pub(super) fn rename_ids_in_text(s: &str, names: &IdTable, lengths: &IdLengths) 
                 copied = start + end;
                 from = end;
             }
-            a += 1;
         }
     }
     let mut o = out?;
@@ -250,13 +246,48 @@ pub(super) fn rename_ids_in_text(s: &str, names: &IdTable, lengths: &IdLengths) 
     Some(o)
 }
 
-/// The first word (a longest run of id bytes) of at least `min` bytes that starts at or after
-/// `from`, which is 0 or follows a byte that is no id byte: its start and end.
+/// Where a word's first [`MAX_PARTS`] separators are, from the word's start: on the stack, one
+/// for the whole text.
+#[derive(Default)]
+struct Cuts {
+    at: [usize; MAX_PARTS],
+    len: usize,
+}
+
+impl Cuts {
+    /// The separators found.
+    fn seps(&self) -> &[usize] {
+        &self.at[..self.len]
+    }
+}
+
+/// The end of the word of id bytes that starts at `start` (the first byte past it that is no
+/// id byte, or the text's end), read once, its separators put in `cuts`.
+fn scan_word(b: &[u8], start: usize, cuts: &mut Cuts) -> usize {
+    cuts.len = 0;
+    let mut end = start;
+    while let Some(&c) = b.get(end) {
+        let class = CLASSES[usize::from(c)];
+        if class == 0 {
+            break;
+        }
+        if class & SEP != 0 && cuts.len < MAX_PARTS {
+            cuts.at[cuts.len] = end - start;
+            cuts.len += 1;
+        }
+        end += 1;
+    }
+    end
+}
+
+/// The start of the first word (a longest run of id bytes) of at least `min` bytes that starts
+/// at or after `from`, which is 0 or follows a byte that is no id byte ([`scan_word`] finds its
+/// end).
 ///
 /// Where words are short (prose, code), most of the text is never looked at: a byte `min - 1`
 /// ahead that is no id byte rules out every long word that would start before it, and from one
 /// that is, only the bytes back to the last byte that is not (at most once each) are read.
-fn next_long_word(b: &[u8], from: usize, min: usize) -> Option<(usize, usize)> {
+fn next_long_word(b: &[u8], from: usize, min: usize) -> Option<usize> {
     let is_id = |k: usize| CLASSES[b[k] as usize] & ID != 0;
     let mut i = from;
     // The bytes from `i` up to `known` are id bytes.
@@ -276,10 +307,7 @@ fn next_long_word(b: &[u8], from: usize, min: usize) -> Option<(usize, usize)> {
                 i = k + 1;
                 known = probe + 1;
             }
-            None => {
-                let end = (probe + 1..b.len()).find(|&k| !is_id(k));
-                return Some((i, end.unwrap_or(b.len())));
-            }
+            None => return Some(i),
         }
     }
 }
@@ -367,7 +395,7 @@ pub(super) static JSON_NUMBER_FIELD: LazyLock<Regex> = LazyLock::new(|| {
 
 #[cfg(test)]
 mod word_tests {
-    use super::{CLASSES, ID, next_long_word};
+    use super::{CLASSES, Cuts, ID, SEP, next_long_word, scan_word};
 
     /// The words of `s` of at least `min` bytes, split the plain way.
     fn plain(s: &[u8], min: usize) -> Vec<(usize, usize)> {
@@ -400,12 +428,23 @@ mod word_tests {
             "12345678",
             " 1234567 12345678 123456789 ",
             "é-uuid_3f2a9b1c-0d4e-4f5a-8b6c-7d8e9f0a1b2c→end",
+            "more_than_twenty_four_separators_in_one_word_a_b_c_d_e_f_g_h_i_j_k_l_m_n_o_p q",
         ];
         for t in texts {
             for min in [8, 9, 12, 30, 36] {
                 let mut found = Vec::new();
                 let mut at = 0;
-                while let Some((a, b)) = next_long_word(t.as_bytes(), at, min) {
+                let mut cuts = Cuts::default();
+                while let Some(a) = next_long_word(t.as_bytes(), at, min) {
+                    let b = scan_word(t.as_bytes(), a, &mut cuts);
+                    let seps: Vec<usize> = t.as_bytes()[a..b]
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, c)| CLASSES[usize::from(**c)] & SEP != 0)
+                        .map(|(k, _)| k)
+                        .take(super::MAX_PARTS)
+                        .collect();
+                    assert_eq!(cuts.seps(), seps, "{t:?} {min}");
                     found.push((a, b));
                     at = b + 1;
                 }
