@@ -2,6 +2,7 @@
 //! temp dirs, sockets, PGID lines and usage counters, with the needles and regexes that
 //! find them. `Stable` decides what each becomes.
 
+use std::ops::ControlFlow;
 use std::sync::LazyLock;
 
 use aho_corasick::packed;
@@ -9,6 +10,7 @@ use regex::{Captures, Regex};
 
 use super::{MIN_ID_IN_TEXT, fingerprint, name};
 use crate::transform::id_table::IdTable;
+use crate::transform::visit::IdKind;
 
 /// Ids longer than this are not searched for inside text (no agent's id is this long, and a
 /// bound keeps the per-word search linear in the text).
@@ -72,6 +74,11 @@ impl Found {
             found &= !Found::DATE;
         }
         Found(found)
+    }
+
+    /// Whether `s` held any piece.
+    pub(super) fn any(self) -> bool {
+        self.0 != 0
     }
 
     /// Whether `s` held a piece of `what`.
@@ -194,19 +201,58 @@ impl IdLengths {
     }
 }
 
-/// Rewrites every known id in `s` (each word of id bytes, or a part of it between `_`/`-`/`.`/`:`
-/// separators, leftmost and then longest first); `None` when nothing changed. Linear in `s`:
-/// only the words as long as an id are looked at ([`next_long_word`]), each read once
-/// ([`scan_word`]) and looked up a bounded number of times.
+/// Rewrites every known id in `s` ([`each_known_id`]); `None` when nothing changed.
 pub(super) fn rename_ids_in_text(s: &str, names: &IdTable, lengths: &IdLengths) -> Option<String> {
-    let bytes = s.as_bytes();
     let mut out: Option<String> = None;
     let mut copied = 0;
+    each_known_id(s, names, lengths, false, |start, end, kind, n| {
+        let o = out.get_or_insert_with(|| String::with_capacity(s.len()));
+        o.push_str(&s[copied..start]);
+        o.push_str(&name(kind, n));
+        copied = end;
+        ControlFlow::Continue(())
+    });
+    let mut o = out?;
+    o.push_str(&s[copied..]);
+    Some(o)
+}
+
+/// Whether the string written `raw` (as the JSON writer writes it, between the quotes) holds a
+/// known id: whether [`rename_ids_in_text`] would change its text.
+pub(super) fn holds_known_id(raw: &str, names: &IdTable, lengths: &IdLengths) -> bool {
+    let mut held = false;
+    each_known_id(raw, names, lengths, true, |_, _, _, _| {
+        held = true;
+        ControlFlow::Break(())
+    });
+    held
+}
+
+/// Hands `hit` each known id in `s` (where it starts and ends, its kind and number): each word
+/// of id bytes, or a part of it between `_`/`-`/`.`/`:` separators, leftmost and then longest
+/// first, until `hit` breaks. Linear in `s`: only the words as long as an id are looked at
+/// ([`next_long_word`]), each read once ([`scan_word`]) and looked up a bounded number of
+/// times.
+///
+/// `escaped`: `s` is a string as the JSON writer writes it, whose escapes stand for control
+/// characters, quotes and backslashes, none an id byte. Its words are the text's, but for the
+/// letters of an escape a word begins with (`\n`'s `n`, `\u001f`'s `u001f`), which are left out.
+fn each_known_id(
+    s: &str,
+    names: &IdTable,
+    lengths: &IdLengths,
+    escaped: bool,
+    mut hit: impl FnMut(usize, usize, IdKind, u32) -> ControlFlow<()>,
+) {
+    let bytes = s.as_bytes();
     // A word shorter than every id looked for holds none.
     let shortest = lengths.shortest().max(MIN_ID_IN_TEXT);
     let mut cuts = Cuts::default();
     let mut at = 0;
-    while let Some(start) = next_long_word(bytes, at, shortest) {
+    while let Some(mut start) = next_long_word(bytes, at, shortest) {
+        if escaped {
+            start = past_escape(bytes, start);
+        }
         let end = scan_word(bytes, start, &mut cuts);
         // The byte at `end` is not an id byte (or the text ends there).
         at = end + 1;
@@ -221,7 +267,7 @@ pub(super) fn rename_ids_in_text(s: &str, names: &IdTable, lengths: &IdLengths) 
                 continue;
             }
             let ends = std::iter::once(word.len()).chain(seps[a..].iter().rev().copied());
-            let hit = ends
+            let found = ends
                 .filter(|&end| {
                     end >= begin + MIN_ID_IN_TEXT
                         && end - begin <= MAX_ID_IN_TEXT
@@ -232,18 +278,25 @@ pub(super) fn rename_ids_in_text(s: &str, names: &IdTable, lengths: &IdLengths) 
                         .get(fingerprint(&word[begin..end]))
                         .map(|(kind, n)| (end, kind, n))
                 });
-            if let Some((end, kind, n)) = hit {
-                let o = out.get_or_insert_with(|| String::with_capacity(s.len()));
-                o.push_str(&s[copied..start + begin]);
-                o.push_str(&name(kind, n));
-                copied = start + end;
+            if let Some((end, kind, n)) = found {
+                if hit(start + begin, start + end, kind, n).is_break() {
+                    return;
+                }
                 from = end;
             }
         }
     }
-    let mut o = out?;
-    o.push_str(&s[copied..]);
-    Some(o)
+}
+
+/// Where the text of a word found at `start` of a string as written begins: past the letters
+/// of the escape it begins with, if any (its backslash is the last of an odd run).
+fn past_escape(b: &[u8], start: usize) -> usize {
+    let backslashes = b[..start].iter().rev().take_while(|&&c| c == b'\\').count();
+    match (backslashes % 2, b[start]) {
+        (0, _) => start,
+        (_, b'u') => start + 5,
+        _ => start + 1,
+    }
 }
 
 /// Where a word's first [`MAX_PARTS`] separators are, from the word's start: on the stack, one
