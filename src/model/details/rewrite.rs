@@ -4,7 +4,7 @@
 //! tree for each would be a large part of what it costs (docs/performance.md).
 
 use scribe_json::Scanner;
-use scribe_json::scan::Scan;
+use scribe_json::scan::{Refused, Scan};
 
 use super::Details;
 
@@ -76,7 +76,7 @@ fn rewrite_value(s: &mut Scanner<'_>, out: &mut Vec<u8>, r: &mut impl Rewrite) -
             let (raw, escaped) = s.raw_string()?;
             if r.may_change(raw) {
                 let mut text = match escaped {
-                    true => scribe_json::scan::Chars::new(raw).collect(),
+                    true => decoded(raw)?,
                     false => raw.to_owned(),
                 };
                 r.text(&mut text);
@@ -92,4 +92,12 @@ fn rewrite_value(s: &mut Scanner<'_>, out: &mut Vec<u8>, r: &mut impl Rewrite) -
         _ => out.extend_from_slice(s.raw_value()?.as_bytes()),
     }
     Ok(())
+}
+
+/// The text of the string written `raw` (between its quotes), decoded by the scanner, a block at
+/// a time.
+fn decoded(raw: &str) -> Scan<String> {
+    let quoted = format!("\"{raw}\"");
+    let mut s = Scanner::new(&quoted).ok_or(Refused)?;
+    Ok(s.string()?.into_owned())
 }
