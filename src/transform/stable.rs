@@ -45,7 +45,7 @@ mod text;
 
 use text::{
     Found, IdLengths, JSON_NUMBER_FIELD, MAX_ID_IN_TEXT, PGID_LINE, SOCKET, TIMESTAMP, TMP_DIR,
-    USAGE_BLOCK, VOLATILE_NUMBER, rename_ids_in_text, replace, uuids,
+    USAGE_BLOCK, VOLATILE_NUMBER, holds_known_id, rename_ids_in_text, replace, uuids,
 };
 
 /// Ids shorter than this are not searched for inside text (generated ids like `u1` would match
@@ -294,6 +294,14 @@ impl Rewrite for Stable {
 
     fn text(&mut self, s: &mut String) {
         self.rewrite_text(s);
+    }
+
+    /// Every piece [`Stable::rewrite_text`] changes is written the same in the string as
+    /// written (none holds a byte the writer escapes), so a string whose written form holds
+    /// none is left as it is: most of a call's details, never decoded.
+    fn may_change(&mut self, raw: &str) -> bool {
+        Found::of(raw).any()
+            || (!self.id_lengths.is_empty() && holds_known_id(raw, &self.first, &self.id_lengths))
     }
 }
 

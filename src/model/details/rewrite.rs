@@ -4,7 +4,7 @@
 //! tree for each would be a large part of what it costs (docs/performance.md).
 
 use scribe_json::Scanner;
-use scribe_json::scan::Scan;
+use scribe_json::scan::{Refused, Scan};
 
 use super::Details;
 
@@ -14,6 +14,12 @@ pub(crate) trait Rewrite {
     fn keeps(&mut self, key: &str) -> bool;
     /// A string value (not a key), changed in place.
     fn text(&mut self, s: &mut String);
+    /// Whether [`Rewrite::text`] might change the string written `raw` (its text as written
+    /// between the quotes, escapes and all); false only when it certainly leaves it as it is.
+    /// A string it would not change is copied as it stands, never decoded nor escaped again.
+    fn may_change(&mut self, _raw: &str) -> bool {
+        true
+    }
 }
 
 impl Details {
@@ -67,11 +73,31 @@ fn rewrite_value(s: &mut Scanner<'_>, out: &mut Vec<u8>, r: &mut impl Rewrite) -
             out.push(b']');
         }
         Some(b'"') => {
-            let mut text = s.string()?.into_owned();
-            r.text(&mut text);
-            scribe_json::write_str(out, &text);
+            let (raw, escaped) = s.raw_string()?;
+            if r.may_change(raw) {
+                let mut text = match escaped {
+                    true => decoded(raw)?,
+                    false => raw.to_owned(),
+                };
+                r.text(&mut text);
+                scribe_json::write_str(out, &text);
+            } else {
+                // Details are in the writer's form: the string as written is what writing its
+                // text gives.
+                out.push(b'"');
+                out.extend_from_slice(raw.as_bytes());
+                out.push(b'"');
+            }
         }
         _ => out.extend_from_slice(s.raw_value()?.as_bytes()),
     }
     Ok(())
+}
+
+/// The text of the string written `raw` (between its quotes), decoded by the scanner, a block at
+/// a time.
+fn decoded(raw: &str) -> Scan<String> {
+    let quoted = format!("\"{raw}\"");
+    let mut s = Scanner::new(&quoted).ok_or(Refused)?;
+    Ok(s.string()?.into_owned())
 }

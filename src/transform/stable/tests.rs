@@ -177,3 +177,36 @@ fn a_notice_that_only_reports_cost_says_usage() {
     crate::transform::visit::walk_item(&mut Stable::new(false), &mut other);
     assert_eq!(text(&other), "session cost so far: $0.1456");
 }
+
+/// A string whose written form the pass says it may leave is left as it is, and one holding
+/// only known ids is said to change exactly when it does: escapes before, after and between
+/// ids, a backslash of the text itself before one, control characters as `\u` escapes.
+#[test]
+fn strings_said_unchanged_as_written_are_unchanged() {
+    let mut st = Stable::new(false);
+    let mut id = "toolu_01ABCDEFGHIJ".to_owned();
+    st.id(IdKind::Call, &mut id);
+    let texts = [
+        "plain words only",
+        "toolu_01ABCDEFGHIJ",
+        "a\ntoolu_01ABCDEFGHIJ\tb",
+        "\u{1}toolu_01ABCDEFGHIJ",
+        "\\ntoolu_01ABCDEFGHIJ",
+        "\\toolu_01ABCDEFGHIJ",
+        "\"toolu_01ABCDEFGHIJ\"",
+        "ntoolu_01ABCDEFGHIJ",
+        "x_toolu_01ABCDEFGHIJ-y\r\n",
+        "\\\\\ntoolu_01ABCDEFGHIJ",
+        "at /tmp/x and 2025-01-02T03:04:05Z",
+    ];
+    for t in texts {
+        let written = serde_json::to_string(t).unwrap();
+        let raw = &written[1..written.len() - 1];
+        let may = st.may_change(raw);
+        let changed = text(&mut st, t) != t;
+        assert!(may || !changed, "{t:?}");
+        if !Found::of(raw).any() {
+            assert_eq!(may, changed, "{t:?}");
+        }
+    }
+}

@@ -2,12 +2,15 @@
 //! temp dirs, sockets, PGID lines and usage counters, with the needles and regexes that
 //! find them. `Stable` decides what each becomes.
 
+use std::ops::ControlFlow;
 use std::sync::LazyLock;
 
+use aho_corasick::packed;
 use regex::{Captures, Regex};
 
 use super::{MIN_ID_IN_TEXT, fingerprint, name};
 use crate::transform::id_table::IdTable;
+use crate::transform::visit::IdKind;
 
 /// Ids longer than this are not searched for inside text (no agent's id is this long, and a
 /// bound keeps the per-word search linear in the text).
@@ -17,11 +20,14 @@ pub(super) const MAX_ID_IN_TEXT: usize = 256;
 /// to a prefix or suffix (`client_<uuid>`, `agent-<id>`): the search per word stays bounded.
 pub(super) const MAX_PARTS: usize = 24;
 
-/// What a text holds that a check of [`super::Stable::rewrite_text`] looks for, found in one
-/// walk: a check whose piece the text lacks cannot match, and is skipped. Each piece starts with
-/// one of five bytes (`-`, `/`, `.`, `P`, `<`), so only those are looked at: in a long text,
-/// found with memchr many bytes at a time; in a short one (most strings of an item: a name, a
-/// path, a model), read one by one, where a searcher's setup would cost more than the search.
+/// What a text holds that a check of [`super::Stable::rewrite_text`] looks for: a check whose
+/// piece the text lacks cannot match, and is skipped. Each piece starts with one of five bytes
+/// (`-`, `/`, `.`, `P`, `<`). In a short text (most strings of an item: a name, a path, a
+/// model) only those bytes are looked at, read one by one, where a searcher's setup would cost
+/// more than the search. In a long one, the fixed pieces are found by one SIMD searcher for
+/// all of them ([`LITERALS`]), and the shaped ones (a date, a UUID) from each `-`, which memchr
+/// finds: `/` and `.` are everywhere in code and paths, and stopping at each of them cost more
+/// than the rest of the search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Found(u8);
 
@@ -46,18 +52,21 @@ impl Found {
     pub(super) fn of(s: &str) -> Found {
         let b = s.as_bytes();
         let mut found = 0;
-        if b.len() < SHORT {
-            for (i, &c) in b.iter().enumerate() {
-                if STARTS[usize::from(c)] {
+        match &*LITERALS {
+            Some((searcher, bits)) if b.len() >= SHORT => {
+                for i in memchr::memchr_iter(b'-', b) {
                     found |= piece_at(b, i);
                 }
+                for m in searcher.find_iter(b) {
+                    found |= bits[m.pattern().as_usize()];
+                }
             }
-        } else {
-            for i in memchr::memchr3_iter(b'-', b'/', b'.', b) {
-                found |= piece_at(b, i);
-            }
-            for i in memchr::memchr2_iter(b'P', b'<', b) {
-                found |= piece_at(b, i);
+            _ => {
+                for (i, &c) in b.iter().enumerate() {
+                    if STARTS[usize::from(c)] {
+                        found |= piece_at(b, i);
+                    }
+                }
             }
         }
         // The shortest date the regex finds is `dddd-dd-ddTdd:dd:dd`.
@@ -67,13 +76,36 @@ impl Found {
         Found(found)
     }
 
+    /// Whether `s` held any piece.
+    pub(super) fn any(self) -> bool {
+        self.0 != 0
+    }
+
     /// Whether `s` held a piece of `what`.
     pub(super) fn has(self, what: u8) -> bool {
         self.0 & what != 0
     }
 }
 
-/// A text shorter than this is read byte by byte rather than searched with memchr.
+/// The pieces [`piece_at`] finds by their bytes alone, each with its [`Found`] bit, and one
+/// SIMD searcher (Teddy) for all of them; `None` where the machine has no SIMD for it (then
+/// every text is read byte by byte). A match hides no other piece's: the only needle that can
+/// start inside another's match is a `-…-` or `/…/` one, of the same bit.
+static LITERALS: LazyLock<Option<(packed::Searcher, Vec<u8>)>> = LazyLock::new(|| {
+    let pieces: [(&str, u8); 7] = [
+        ("/tmp", Found::TMP),
+        ("/var/folders/", Found::TMP),
+        (".sock", Found::SOCKET),
+        ("PGID", Found::PGID),
+        ("<usage>", Found::USAGE),
+        ("-tmp-", Found::SLUG),
+        ("-var-folders-", Found::SLUG),
+    ];
+    let searcher = packed::Searcher::new(pieces.map(|(needle, _)| needle))?;
+    Some((searcher, pieces.map(|(_, bit)| bit).to_vec()))
+});
+
+/// A text shorter than this is read byte by byte rather than searched.
 const SHORT: usize = 64;
 
 /// The bytes a piece [`Found`] looks for starts with (a UUID: its first `-`).
@@ -114,15 +146,23 @@ fn piece_at(b: &[u8], i: usize) -> u8 {
 
 /// A byte that can be part of an id written in text.
 const ID: u8 = 1;
+/// An id byte that is no letter or digit (`_`, `-`, `.`, `:`): where a word is cut into parts.
+const SEP: u8 = 2;
 
-/// Each byte's class: [`ID`] or not, as a table (the walk reads it for every byte it looks at).
+/// Each byte's class: [`ID`], [`ID`] and [`SEP`], or neither, as a table (the walk reads it for
+/// every byte it looks at).
 const CLASSES: [u8; 256] = {
     let mut t = [0; 256];
     let mut b = 0;
     while b < 256 {
         let c = b as u8;
-        let id = c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'.' || c == b':';
-        t[b] = if id { ID } else { 0 };
+        t[b] = if c.is_ascii_alphanumeric() {
+            ID
+        } else if c == b'_' || c == b'-' || c == b'.' || c == b':' {
+            ID | SEP
+        } else {
+            0
+        };
         b += 1;
     }
     t
@@ -161,45 +201,73 @@ impl IdLengths {
     }
 }
 
-/// Rewrites every known id in `s` (each word of id bytes, or a part of it between `_`/`-`/`.`/`:`
-/// separators, leftmost and then longest first); `None` when nothing changed. Linear in `s`:
-/// only the words as long as an id are looked at ([`next_long_word`]), each looked up a bounded
-/// number of times.
+/// Rewrites every known id in `s` ([`each_known_id`]); `None` when nothing changed.
 pub(super) fn rename_ids_in_text(s: &str, names: &IdTable, lengths: &IdLengths) -> Option<String> {
-    let bytes = s.as_bytes();
     let mut out: Option<String> = None;
     let mut copied = 0;
+    each_known_id(s, names, lengths, false, |start, end, kind, n| {
+        let o = out.get_or_insert_with(|| String::with_capacity(s.len()));
+        o.push_str(&s[copied..start]);
+        o.push_str(&name(kind, n));
+        copied = end;
+        ControlFlow::Continue(())
+    });
+    let mut o = out?;
+    o.push_str(&s[copied..]);
+    Some(o)
+}
+
+/// Whether the string written `raw` (as the JSON writer writes it, between the quotes) holds a
+/// known id: whether [`rename_ids_in_text`] would change its text.
+pub(super) fn holds_known_id(raw: &str, names: &IdTable, lengths: &IdLengths) -> bool {
+    let mut held = false;
+    each_known_id(raw, names, lengths, true, |_, _, _, _| {
+        held = true;
+        ControlFlow::Break(())
+    });
+    held
+}
+
+/// Hands `hit` each known id in `s` (where it starts and ends, its kind and number): each word
+/// of id bytes, or a part of it between `_`/`-`/`.`/`:` separators, leftmost and then longest
+/// first, until `hit` breaks. Linear in `s`: only the words as long as an id are looked at
+/// ([`next_long_word`]), each read once ([`scan_word`]) and looked up a bounded number of
+/// times.
+///
+/// `escaped`: `s` is a string as the JSON writer writes it, whose escapes stand for control
+/// characters, quotes and backslashes, none an id byte. Its words are the text's, but for the
+/// letters of an escape a word begins with (`\n`'s `n`, `\u001f`'s `u001f`), which are left out.
+fn each_known_id(
+    s: &str,
+    names: &IdTable,
+    lengths: &IdLengths,
+    escaped: bool,
+    mut hit: impl FnMut(usize, usize, IdKind, u32) -> ControlFlow<()>,
+) {
+    let bytes = s.as_bytes();
     // A word shorter than every id looked for holds none.
     let shortest = lengths.shortest().max(MIN_ID_IN_TEXT);
-    // The boundaries of the current word, kept between words (one allocation, not one a word).
-    let mut cuts: Vec<usize> = Vec::new();
+    let mut cuts = Cuts::default();
     let mut at = 0;
-    while let Some((start, end)) = next_long_word(bytes, at, shortest) {
+    while let Some(mut start) = next_long_word(bytes, at, shortest) {
+        if escaped {
+            start = past_escape(bytes, start);
+        }
+        let end = scan_word(bytes, start, &mut cuts);
         // The byte at `end` is not an id byte (or the text ends there).
         at = end + 1;
         let word = &s[start..end];
-        // Boundaries: the word's ends and each separator (all ASCII, so char boundaries).
-        cuts.clear();
-        cuts.push(0);
-        cuts.extend(
-            word.bytes()
-                .enumerate()
-                .filter(|(_, b)| !b.is_ascii_alphanumeric())
-                .map(|(k, _)| k)
-                .take(MAX_PARTS),
-        );
+        let seps = cuts.seps();
         let mut from = 0;
-        let mut a = 0;
-        while a < cuts.len() {
-            // A part starts at the word's start or right after a separator, and is tried from
-            // its longest end down.
-            let begin = if a == 0 { 0 } else { cuts[a] + 1 };
+        // A part starts at the word's start or right after a separator, and is tried from its
+        // longest end (the word's end, then each later separator) down.
+        for a in 0..=seps.len() {
+            let begin = if a == 0 { 0 } else { seps[a - 1] + 1 };
             if begin < from || word.len() - begin < MIN_ID_IN_TEXT {
-                a += 1;
                 continue;
             }
-            let ends = std::iter::once(word.len()).chain(cuts[a + 1..].iter().rev().copied());
-            let hit = ends
+            let ends = std::iter::once(word.len()).chain(seps[a..].iter().rev().copied());
+            let found = ends
                 .filter(|&end| {
                     end >= begin + MIN_ID_IN_TEXT
                         && end - begin <= MAX_ID_IN_TEXT
@@ -210,28 +278,69 @@ pub(super) fn rename_ids_in_text(s: &str, names: &IdTable, lengths: &IdLengths) 
                         .get(fingerprint(&word[begin..end]))
                         .map(|(kind, n)| (end, kind, n))
                 });
-            if let Some((end, kind, n)) = hit {
-                let o = out.get_or_insert_with(|| String::with_capacity(s.len()));
-                o.push_str(&s[copied..start + begin]);
-                o.push_str(&name(kind, n));
-                copied = start + end;
+            if let Some((end, kind, n)) = found {
+                if hit(start + begin, start + end, kind, n).is_break() {
+                    return;
+                }
                 from = end;
             }
-            a += 1;
         }
     }
-    let mut o = out?;
-    o.push_str(&s[copied..]);
-    Some(o)
 }
 
-/// The first word (a longest run of id bytes) of at least `min` bytes that starts at or after
-/// `from`, which is 0 or follows a byte that is no id byte: its start and end.
+/// Where the text of a word found at `start` of a string as written begins: past the letters
+/// of the escape it begins with, if any (its backslash is the last of an odd run).
+fn past_escape(b: &[u8], start: usize) -> usize {
+    let backslashes = b[..start].iter().rev().take_while(|&&c| c == b'\\').count();
+    match (backslashes % 2, b[start]) {
+        (0, _) => start,
+        (_, b'u') => start + 5,
+        _ => start + 1,
+    }
+}
+
+/// Where a word's first [`MAX_PARTS`] separators are, from the word's start: on the stack, one
+/// for the whole text.
+#[derive(Default)]
+struct Cuts {
+    at: [usize; MAX_PARTS],
+    len: usize,
+}
+
+impl Cuts {
+    /// The separators found.
+    fn seps(&self) -> &[usize] {
+        &self.at[..self.len]
+    }
+}
+
+/// The end of the word of id bytes that starts at `start` (the first byte past it that is no
+/// id byte, or the text's end), read once, its separators put in `cuts`.
+fn scan_word(b: &[u8], start: usize, cuts: &mut Cuts) -> usize {
+    cuts.len = 0;
+    let mut end = start;
+    while let Some(&c) = b.get(end) {
+        let class = CLASSES[usize::from(c)];
+        if class == 0 {
+            break;
+        }
+        if class & SEP != 0 && cuts.len < MAX_PARTS {
+            cuts.at[cuts.len] = end - start;
+            cuts.len += 1;
+        }
+        end += 1;
+    }
+    end
+}
+
+/// The start of the first word (a longest run of id bytes) of at least `min` bytes that starts
+/// at or after `from`, which is 0 or follows a byte that is no id byte ([`scan_word`] finds its
+/// end).
 ///
 /// Where words are short (prose, code), most of the text is never looked at: a byte `min - 1`
 /// ahead that is no id byte rules out every long word that would start before it, and from one
 /// that is, only the bytes back to the last byte that is not (at most once each) are read.
-fn next_long_word(b: &[u8], from: usize, min: usize) -> Option<(usize, usize)> {
+fn next_long_word(b: &[u8], from: usize, min: usize) -> Option<usize> {
     let is_id = |k: usize| CLASSES[b[k] as usize] & ID != 0;
     let mut i = from;
     // The bytes from `i` up to `known` are id bytes.
@@ -251,10 +360,7 @@ fn next_long_word(b: &[u8], from: usize, min: usize) -> Option<(usize, usize)> {
                 i = k + 1;
                 known = probe + 1;
             }
-            None => {
-                let end = (probe + 1..b.len()).find(|&k| !is_id(k));
-                return Some((i, end.unwrap_or(b.len())));
-            }
+            None => return Some(i),
         }
     }
 }
@@ -342,7 +448,7 @@ pub(super) static JSON_NUMBER_FIELD: LazyLock<Regex> = LazyLock::new(|| {
 
 #[cfg(test)]
 mod word_tests {
-    use super::{CLASSES, ID, next_long_word};
+    use super::{CLASSES, Cuts, ID, SEP, next_long_word, scan_word};
 
     /// The words of `s` of at least `min` bytes, split the plain way.
     fn plain(s: &[u8], min: usize) -> Vec<(usize, usize)> {
@@ -375,12 +481,23 @@ mod word_tests {
             "12345678",
             " 1234567 12345678 123456789 ",
             "é-uuid_3f2a9b1c-0d4e-4f5a-8b6c-7d8e9f0a1b2c→end",
+            "more_than_twenty_four_separators_in_one_word_a_b_c_d_e_f_g_h_i_j_k_l_m_n_o_p q",
         ];
         for t in texts {
             for min in [8, 9, 12, 30, 36] {
                 let mut found = Vec::new();
                 let mut at = 0;
-                while let Some((a, b)) = next_long_word(t.as_bytes(), at, min) {
+                let mut cuts = Cuts::default();
+                while let Some(a) = next_long_word(t.as_bytes(), at, min) {
+                    let b = scan_word(t.as_bytes(), a, &mut cuts);
+                    let seps: Vec<usize> = t.as_bytes()[a..b]
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, c)| CLASSES[usize::from(**c)] & SEP != 0)
+                        .map(|(k, _)| k)
+                        .take(super::MAX_PARTS)
+                        .collect();
+                    assert_eq!(cuts.seps(), seps, "{t:?} {min}");
                     found.push((a, b));
                     at = b + 1;
                 }
