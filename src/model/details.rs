@@ -14,7 +14,7 @@
 
 use std::fmt;
 
-use serde::de::{self, Deserializer, MapAccess};
+use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -132,11 +132,61 @@ pub(crate) fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Details, D::Error>
     if is_written_form(raw.get().as_bytes()) {
         return Ok(Details(raw.into()));
     }
-    if let Some(details) = scanned(raw.get()) {
+    not_written(raw.get()).map_err(de::Error::custom)
+}
+
+/// [`read`] of a value's text, checked (by the scanner) or not.
+fn of_text(text: &str) -> serde_json::Result<Details> {
+    if is_written_form(text.as_bytes()) {
+        return Ok(Details(text.into()));
+    }
+    not_written(text)
+}
+
+/// [`read`] of a value's text that is not in the written form as it stands.
+fn not_written(text: &str) -> serde_json::Result<Details> {
+    if let Some(details) = scanned(text) {
         return Ok(details);
     }
-    let mut de = serde_json::Deserializer::from_str(raw.get());
-    capture(&mut de).map_err(de::Error::custom)
+    let mut de = serde_json::Deserializer::from_str(text);
+    capture(&mut de)
+}
+
+/// [`read`], where the line's scanner reads: the details put into the written form in the walk
+/// that checks them (`scribe_json::COMPACT_TOKEN`), not stepped over first and walked again.
+/// Any other deserializer is read by [`read`].
+fn read_written<'de, D: Deserializer<'de>>(d: D) -> Result<Details, D::Error> {
+    d.deserialize_newtype_struct(scribe_json::COMPACT_TOKEN, WrittenVisitor)
+}
+
+/// The visitor behind [`read_written`], as `COMPACT_TOKEN` hands the value over.
+struct WrittenVisitor;
+
+impl<'de> Visitor<'de> for WrittenVisitor {
+    type Value = Details;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    /// The details in the written form.
+    fn visit_string<E>(self, text: String) -> Result<Details, E> {
+        Ok(Details(text.into_boxed_str()))
+    }
+
+    /// The same, lent.
+    fn visit_str<E>(self, text: &str) -> Result<Details, E> {
+        Ok(Details(text.into()))
+    }
+
+    /// The details' text, which the scanner did not put in the written form.
+    fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<Details, E> {
+        of_text(text).map_err(E::custom)
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Details, D::Error> {
+        read(d)
+    }
 }
 
 /// What [`capture`] makes of `text` read by the JSON layer's scanner (the same visits as
@@ -161,7 +211,7 @@ pub(crate) struct PresentDetails(pub(crate) Option<Details>);
 
 impl<'de> Deserialize<'de> for PresentDetails {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        read(d).map(|x| PresentDetails(Some(x)))
+        read_written(d).map(|x| PresentDetails(Some(x)))
     }
 }
 

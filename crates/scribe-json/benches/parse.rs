@@ -2,7 +2,7 @@
 //!
 //! For each set of lines (Claude Code stream lines and saved-session rows, the rows again spelt
 //! in ASCII as Python's `json.dumps` spells them, Codex and Gemini stream lines, read from the
-//! shared corpus at run time) it times seven ways to read every line:
+//! shared corpus at run time) it times eight ways to read every line:
 //!
 //! - `typed`: [`scribe_json::from_str`] into a `lenient_struct!` (the scanner, serde_json where it
 //!   declines), the way the Claude adapter reads its rows;
@@ -12,6 +12,9 @@
 //! - `serde-value`: `serde_json::from_str::<Value>`;
 //! - `compact`: [`scribe_json::compact`], the line put into the written form in one walk (how a
 //!   call's details that another writer spelt are kept);
+//! - `written`: a row's `message` and `toolUseResult` put into the written form where they lie
+//!   in the line, in the scanner's one walk (`scribe_json::COMPACT_TOKEN`: how a call's details
+//!   are kept);
 //! - `value-write`: the same through a `Value` written again (what `compact` replaces);
 //! - `glued`: [`scribe_json::glued_values`], the check every line of an input gets for JSON
 //!   records glued together.
@@ -30,7 +33,8 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use scribe_json::lenient::{Bool, Items, Obj, Object, Present, Str, U64};
+use scribe_json::lenient::{Bool, Items, Obj, Object, Present, Same, Str, U64};
+use serde::Deserialize;
 use serde_json::Value;
 
 scribe_json::lenient_struct! {
@@ -76,11 +80,60 @@ scribe_json::lenient_struct! {
     }
 }
 
+scribe_json::lenient_struct! {
+    /// A row's free-form parts put into the written form where they lie, as a call's details are
+    /// kept (`scribe_json::COMPACT_TOKEN`).
+    pub(crate) struct Sidecars {
+        "message" => message: Option<Written> as Same<Option<Written>>,
+        "toolUseResult" => details: Option<Written> as Same<Option<Written>>,
+    }
+}
+
+/// A value in the written form, or the text the scanner did not put in that form.
+#[derive(Debug)]
+pub(crate) struct Written(Result<String, String>);
+
+impl Written {
+    /// The bytes kept.
+    fn len(&self) -> usize {
+        self.0.as_ref().map_or_else(String::len, String::len)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Written {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Written;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a value")
+            }
+            fn visit_string<E>(self, s: String) -> Result<Written, E> {
+                Ok(Written(Ok(s)))
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Written, E> {
+                Ok(Written(Ok(s.to_owned())))
+            }
+            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Written, E> {
+                Ok(Written(Err(s.to_owned())))
+            }
+            fn visit_newtype_struct<D: serde::Deserializer<'de>>(
+                self,
+                d: D,
+            ) -> Result<Written, D::Error> {
+                let v = Value::deserialize(d)?;
+                Ok(Written(Ok(v.to_string())))
+            }
+        }
+        d.deserialize_newtype_struct(scribe_json::COMPACT_TOKEN, V)
+    }
+}
+
 /// One way to read a line: its name and what it does with each line (true when it read it).
 type Way = (&'static str, fn(&str) -> bool);
 
 /// The ways compared, in the order printed.
-const WAYS: [Way; 7] = [
+const WAYS: [Way; 8] = [
     ("typed", |l| {
         black_box(scribe_json::from_str::<Line<'_>>(l)).is_ok()
     }),
@@ -92,6 +145,17 @@ const WAYS: [Way; 7] = [
         black_box(serde_json::from_str::<Value>(l)).is_ok()
     }),
     ("compact", |l| black_box(scribe_json::compact(l)).is_some()),
+    ("written", |l| {
+        let read = scribe_json::from_str::<Sidecars>(l);
+        black_box(read.map(|s| {
+            [s.message, s.details]
+                .iter()
+                .flatten()
+                .map(Written::len)
+                .sum::<usize>()
+        }))
+        .is_ok()
+    }),
     ("value-write", |l| {
         let Ok(v) = serde_json::from_str::<Value>(l) else {
             return false;

@@ -31,6 +31,14 @@ pub fn compact(text: &str) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// The next value of `s` written to `out` in the compact form [`compact`] gives, in the walk
+/// that checks it (for the scanner's deserializer, which puts a value in that form where it
+/// lies: `scan::de`'s [`COMPACT_TOKEN`](crate::COMPACT_TOKEN)). Refused where [`compact`] gives
+/// `None`; `s` is then part way into the value, and `out` holds part of it.
+pub(crate) fn compact_next(s: &mut Scanner<'_>, out: &mut Vec<u8>) -> Scan<()> {
+    compact_value(s, out, &mut Vec::new())
+}
+
 /// Writes the next value of `s` to `out` in the compact form; `keys` holds where the keys of
 /// the objects around it were written.
 fn compact_value(
