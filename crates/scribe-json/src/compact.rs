@@ -108,7 +108,7 @@ fn compact_string(s: &mut Scanner<'_>, out: &mut Vec<u8>) -> Scan<()> {
         let (c, end) = match bytes.get(backslash + 1) {
             Some(b'u') => unicode_escape(bytes, backslash)?,
             Some(b'/') => ('/', backslash + 2),
-            // Written as it stands.
+            // Any other escape is written as it stands, and is not handed over unless refused.
             _ => return escape_end(bytes, backslash),
         };
         out.extend_from_slice(&bytes[from..backslash]);
