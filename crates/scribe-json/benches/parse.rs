@@ -13,8 +13,8 @@
 //! - `compact`: [`scribe_json::compact`], the line put into the written form in one walk (how a
 //!   call's details that another writer spelt are kept);
 //! - `written`: a row's `message` and `toolUseResult` put into the written form where they lie
-//!   in the line, in the scanner's one walk (`scribe_json::COMPACT_TOKEN`: how a call's details
-//!   are kept);
+//!   in the line, in the scanner's one walk (`scribe_json::Compacted`: how a call's details are
+//!   kept);
 //! - `value-write`: the same through a `Value` written again (what `compact` replaces);
 //! - `glued`: [`scribe_json::glued_values`], the check every line of an input gets for JSON
 //!   records glued together.
@@ -34,7 +34,6 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use scribe_json::lenient::{Bool, Items, Obj, Object, Present, Same, Str, U64};
-use serde::Deserialize;
 use serde_json::Value;
 
 scribe_json::lenient_struct! {
@@ -82,50 +81,25 @@ scribe_json::lenient_struct! {
 
 scribe_json::lenient_struct! {
     /// A row's free-form parts put into the written form where they lie, as a call's details are
-    /// kept (`scribe_json::COMPACT_TOKEN`).
+    /// kept (`scribe_json::Compacted`).
     pub(crate) struct Sidecars {
         "message" => message: Option<Written> as Same<Option<Written>>,
         "toolUseResult" => details: Option<Written> as Same<Option<Written>>,
     }
 }
 
-/// A value in the written form, or the text the scanner did not put in that form.
+/// A value read as [`scribe_json::Compacted`].
 #[derive(Debug)]
-pub(crate) struct Written(Result<String, String>);
-
-impl Written {
-    /// The bytes kept.
-    fn len(&self) -> usize {
-        self.0.as_ref().map_or_else(String::len, String::len)
-    }
-}
+pub(crate) struct Written(usize);
 
 impl<'de> serde::Deserialize<'de> for Written {
+    /// The bytes kept.
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Written;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a value")
-            }
-            fn visit_string<E>(self, s: String) -> Result<Written, E> {
-                Ok(Written(Ok(s)))
-            }
-            fn visit_str<E>(self, s: &str) -> Result<Written, E> {
-                Ok(Written(Ok(s.to_owned())))
-            }
-            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Written, E> {
-                Ok(Written(Err(s.to_owned())))
-            }
-            fn visit_newtype_struct<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> Result<Written, D::Error> {
-                let v = Value::deserialize(d)?;
-                Ok(Written(Ok(v.to_string())))
-            }
-        }
-        d.deserialize_newtype_struct(scribe_json::COMPACT_TOKEN, V)
+        Ok(Written(match scribe_json::Compacted::deserialize(d)? {
+            scribe_json::Compacted::Written(text) => text.len(),
+            scribe_json::Compacted::Text(text) => text.len(),
+            scribe_json::Compacted::Raw(raw) => raw.get().len(),
+        }))
     }
 }
 
@@ -147,14 +121,14 @@ const WAYS: [Way; 8] = [
     ("compact", |l| black_box(scribe_json::compact(l)).is_some()),
     ("written", |l| {
         let read = scribe_json::from_str::<Sidecars>(l);
-        black_box(read.map(|s| {
+        let kept = read.map(|s| {
             [s.message, s.details]
                 .iter()
                 .flatten()
-                .map(Written::len)
+                .map(|w| w.0)
                 .sum::<usize>()
-        }))
-        .is_ok()
+        });
+        black_box(kept).is_ok()
     }),
     ("value-write", |l| {
         let Ok(v) = serde_json::from_str::<Value>(l) else {

@@ -12,7 +12,8 @@
 //! utf8::as_str / into_string                                     UTF-8 checks of raw lines
 //! write(out, &value) / write_str(out, s)                         compact JSON, serde_json's bytes
 //! compact(text)             -> Option<Vec<u8>>                   JSON text put in `write`'s form
-//! RAW_JSON_TOKEN, COMPACT_TOKEN, escapes_in                      for a caller's own JSON-text type
+//! Compacted                 (a Deserialize)                      a value put in `write`'s form in place
+//! RAW_JSON_TOKEN, escapes_in                                     for a caller's own JSON-text type
 //! ```
 //!
 //! Every reader accepts and refuses exactly what `serde_json::from_str::<Value>` does; serde_json
@@ -41,10 +42,10 @@ mod compact;
 #[cfg(any(test, feature = "proptest"))]
 pub mod strategy;
 
-pub use compact::compact;
+pub use compact::{Compacted, compact};
 pub use lenient::{fill_from_str, from_str, from_text};
 pub use line::{glued_values, parse_line, parse_next};
-pub use scan::{COMPACT_TOKEN, Scanner};
+pub use scan::Scanner;
 pub use write::{RAW_JSON_TOKEN, escapes_in, write, write_str};
 
 /// serde, for the code [`lenient_struct!`] and [`visit_others!`] write in the caller's crate.

@@ -25,8 +25,8 @@ use std::borrow::Cow;
 mod de;
 mod wide;
 
-pub(crate) use de::{CHECKED_TOKEN, fill_object};
-pub use de::{COMPACT_TOKEN, Declined};
+pub use de::Declined;
+pub(crate) use de::{CHECKED_TOKEN, COMPACT_TOKEN, fill_object};
 
 /// serde_json's nesting limit: 127 arrays and objects inside each other (its depth counter
 /// starts at 128 and fails when it reaches 0).

@@ -27,13 +27,12 @@ use crate::write::RAW_JSON_TOKEN;
 /// other deserializer sees an ordinary newtype and reads the value as before.
 pub(crate) const CHECKED_TOKEN: &str = "$scribe::Checked";
 
-/// The name a reader of JSON text in the writer's form asks for with
-/// `deserialize_newtype_struct`: the scanner hands over the next value put into the form
-/// [`crate::write`] writes, in the walk that checks it ([`crate::compact`]'s), as
-/// `visit_string`; where it does not put it in that form (a repeated key, an object of many
-/// keys), it hands over the value's text, checked, as `visit_borrowed_str`. Any other
-/// deserializer sees an ordinary newtype, and the reader reads the value its own way.
-pub const COMPACT_TOKEN: &str = "$scribe::Compact";
+/// The name [`crate::Compacted`] asks for with `deserialize_newtype_struct`: the scanner hands
+/// over the next value put into the form [`crate::write`] writes, in the walk that checks it
+/// ([`crate::compact`]'s), as `visit_string`; where it does not put it in that form (a repeated
+/// key, an object of many keys), it hands over the value's text, checked, as
+/// `visit_borrowed_str`. Any other deserializer sees an ordinary newtype.
+pub(crate) const COMPACT_TOKEN: &str = "$scribe::Compact";
 
 /// What [`COMPACT_TOKEN`] reserves for the value's written form: the rest of the line, as the
 /// value seldom takes less of it (a line's free-form details come last), up to this much.
