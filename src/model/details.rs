@@ -5,8 +5,9 @@
 //! harness's own shape (a read's file, an edit's patch, a command's stdout), in many small
 //! strings. Building a tree of them (a key, a value and a hashed map slot for each) and walking
 //! it again to write it was a large part of a `--to jsonl` run (docs/performance.md). Details already in the form the JSONL
-//! output writes (`scribe_json::write`) are taken from the line as they stand, only scanned
-//! ([`read`]); others go through a `Value` once ([`capture`]). Either way they are copied into
+//! output writes (`scribe_json::write`) are copied from the line as they stand in the walk that
+//! checks them, others put into that form in the same walk ([`read`]), and only a repeated key
+//! or an object of many keys goes through a `Value` ([`capture`]). Either way they are copied into
 //! the output, and a reader that wants a field reads just that one ([`Details::fields`]).
 //!
 //! What a `Value` would have kept is kept: the same numbers, the same escapes, keys in their
@@ -18,9 +19,8 @@ use serde::de::{self, Deserializer, MapAccess};
 use serde::ser::{SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use serde_json::value::RawValue;
 
-use scribe_json::RAW_JSON_TOKEN;
+use scribe_json::{Compacted, RAW_JSON_TOKEN};
 
 mod rewrite;
 
@@ -124,19 +124,28 @@ impl<'de> Deserialize<'de> for Details {
 
 /// Reads one JSON value from `d` as [`Details`], refusing what a `Value` parse refuses.
 ///
-/// The value's text is taken as it stands when it is already what the writer would write
-/// ([`is_written_form`]: what `JSON.stringify` writes, bar floats, nearly always is), so it is
-/// only scanned, never decoded; anything else is read again by [`capture`].
+/// Where a line's scanner reads, it puts the value into the written form in the walk that
+/// checks it (`scribe_json::Compacted`), so the value is walked once. Another deserializer
+/// lends the value's text, taken as it stands when it is already what the writer would write
+/// ([`is_written_form`]: what `JSON.stringify` writes, bar floats, nearly always is), so only
+/// scanned, never decoded; anything else is read again by [`capture`].
 pub(crate) fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Details, D::Error> {
-    let raw = Box::<RawValue>::deserialize(d)?;
-    if is_written_form(raw.get().as_bytes()) {
-        return Ok(Details(raw.into()));
+    match Compacted::deserialize(d)? {
+        Compacted::Written(text) => Ok(Details(text.into_boxed_str())),
+        Compacted::Text(text) if is_written_form(text.as_bytes()) => Ok(Details(text.into())),
+        Compacted::Text(text) => not_written(text).map_err(de::Error::custom),
+        Compacted::Raw(raw) if is_written_form(raw.get().as_bytes()) => Ok(Details(raw.into())),
+        Compacted::Raw(raw) => not_written(raw.get()).map_err(de::Error::custom),
     }
-    if let Some(details) = scanned(raw.get()) {
+}
+
+/// [`read`] of a value's text that is not in the written form as it stands.
+fn not_written(text: &str) -> serde_json::Result<Details> {
+    if let Some(details) = scanned(text) {
         return Ok(details);
     }
-    let mut de = serde_json::Deserializer::from_str(raw.get());
-    capture(&mut de).map_err(de::Error::custom)
+    let mut de = serde_json::Deserializer::from_str(text);
+    capture(&mut de)
 }
 
 /// What [`capture`] makes of `text` read by the JSON layer's scanner (the same visits as

@@ -2,7 +2,7 @@
 //!
 //! For each set of lines (Claude Code stream lines and saved-session rows, the rows again spelt
 //! in ASCII as Python's `json.dumps` spells them, Codex and Gemini stream lines, read from the
-//! shared corpus at run time) it times seven ways to read every line:
+//! shared corpus at run time) it times eight ways to read every line:
 //!
 //! - `typed`: [`scribe_json::from_str`] into a `lenient_struct!` (the scanner, serde_json where it
 //!   declines), the way the Claude adapter reads its rows;
@@ -12,6 +12,9 @@
 //! - `serde-value`: `serde_json::from_str::<Value>`;
 //! - `compact`: [`scribe_json::compact`], the line put into the written form in one walk (how a
 //!   call's details that another writer spelt are kept);
+//! - `written`: a row's `message` and `toolUseResult` put into the written form where they lie
+//!   in the line, in the scanner's one walk (`scribe_json::Compacted`: how a call's details are
+//!   kept);
 //! - `value-write`: the same through a `Value` written again (what `compact` replaces);
 //! - `glued`: [`scribe_json::glued_values`], the check every line of an input gets for JSON
 //!   records glued together.
@@ -30,7 +33,7 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use scribe_json::lenient::{Bool, Items, Obj, Object, Present, Str, U64};
+use scribe_json::lenient::{Bool, Items, Obj, Object, Present, Same, Str, U64};
 use serde_json::Value;
 
 scribe_json::lenient_struct! {
@@ -76,11 +79,35 @@ scribe_json::lenient_struct! {
     }
 }
 
+scribe_json::lenient_struct! {
+    /// A row's free-form parts put into the written form where they lie, as a call's details are
+    /// kept (`scribe_json::Compacted`).
+    pub(crate) struct Sidecars {
+        "message" => message: Option<Written> as Same<Option<Written>>,
+        "toolUseResult" => details: Option<Written> as Same<Option<Written>>,
+    }
+}
+
+/// A value read as [`scribe_json::Compacted`].
+#[derive(Debug)]
+pub(crate) struct Written(usize);
+
+impl<'de> serde::Deserialize<'de> for Written {
+    /// The bytes kept.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Written(match scribe_json::Compacted::deserialize(d)? {
+            scribe_json::Compacted::Written(text) => text.len(),
+            scribe_json::Compacted::Text(text) => text.len(),
+            scribe_json::Compacted::Raw(raw) => raw.get().len(),
+        }))
+    }
+}
+
 /// One way to read a line: its name and what it does with each line (true when it read it).
 type Way = (&'static str, fn(&str) -> bool);
 
 /// The ways compared, in the order printed.
-const WAYS: [Way; 7] = [
+const WAYS: [Way; 8] = [
     ("typed", |l| {
         black_box(scribe_json::from_str::<Line<'_>>(l)).is_ok()
     }),
@@ -92,6 +119,17 @@ const WAYS: [Way; 7] = [
         black_box(serde_json::from_str::<Value>(l)).is_ok()
     }),
     ("compact", |l| black_box(scribe_json::compact(l)).is_some()),
+    ("written", |l| {
+        let read = scribe_json::from_str::<Sidecars>(l);
+        let kept = read.map(|s| {
+            [s.message, s.details]
+                .iter()
+                .flatten()
+                .map(|w| w.0)
+                .sum::<usize>()
+        });
+        black_box(kept).is_ok()
+    }),
     ("value-write", |l| {
         let Ok(v) = serde_json::from_str::<Value>(l) else {
             return false;

@@ -8,7 +8,13 @@
 //! it) costs several times the walk here, which copies what is already in the written form and
 //! decodes and escapes again only the strings with escapes.
 
-use crate::scan::{Refused, Scan, Scanner, escape_end, unicode_escape};
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{Deserializer, Visitor};
+use serde_json::value::RawValue;
+
+use crate::scan::{COMPACT_TOKEN, Refused, Scan, Scanner, escape_end, unicode_escape};
 use crate::write::{ESCAPE, put_escape, write, write_str};
 
 /// Objects with more keys than this are left to the caller's `Value` (so that the check for a
@@ -29,6 +35,64 @@ pub fn compact(text: &str) -> Option<Vec<u8>> {
     compact_value(&mut scanner, &mut out, &mut keys).ok()?;
     scanner.end().ok()?;
     Some(out)
+}
+
+/// A JSON value read for a reader that keeps it as text in the compact form (a call's details):
+/// where a line's scanner reads, put into that form in the walk that checks it, in place in the
+/// line, rather than stepped over and walked again by [`compact`].
+#[derive(Debug)]
+pub enum Compacted<'a> {
+    /// The value in the form [`compact`] gives (the scanner's walk).
+    Written(String),
+    /// The value's text, checked, where the scanner did not put it in that form (a repeated key,
+    /// an object of many keys: [`compact`]'s `None`).
+    Text(&'a str),
+    /// The value's text as serde_json's `RawValue` takes it, where another deserializer reads.
+    Raw(Box<RawValue>),
+}
+
+impl<'de> Deserialize<'de> for Compacted<'de> {
+    /// Asked for as a newtype under [`COMPACT_TOKEN`]: the line's scanner hands the value over
+    /// written (`visit_string`) or as its text (`visit_borrowed_str`); any other deserializer
+    /// reads the newtype's one value as a `RawValue`.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_newtype_struct(COMPACT_TOKEN, CompactedVisitor)
+    }
+}
+
+/// The visitor behind [`Compacted`].
+struct CompactedVisitor;
+
+impl<'de> Visitor<'de> for CompactedVisitor {
+    type Value = Compacted<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_string<E>(self, text: String) -> Result<Compacted<'de>, E> {
+        Ok(Compacted::Written(text))
+    }
+
+    fn visit_str<E>(self, text: &str) -> Result<Compacted<'de>, E> {
+        Ok(Compacted::Written(text.to_owned()))
+    }
+
+    fn visit_borrowed_str<E>(self, text: &'de str) -> Result<Compacted<'de>, E> {
+        Ok(Compacted::Text(text))
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Compacted<'de>, D::Error> {
+        Box::<RawValue>::deserialize(d).map(Compacted::Raw)
+    }
+}
+
+/// The next value of `s` written to `out` in the compact form [`compact`] gives, in the walk
+/// that checks it (for the scanner's deserializer, which puts a value in that form where it
+/// lies: [`Compacted`]). Refused where [`compact`] gives `None`; `s` is then part way into the
+/// value, and `out` holds part of it.
+pub(crate) fn compact_next(s: &mut Scanner<'_>, out: &mut Vec<u8>) -> Scan<()> {
+    compact_value(s, out, &mut Vec::new())
 }
 
 /// Writes the next value of `s` to `out` in the compact form; `keys` holds where the keys of
@@ -100,7 +164,7 @@ fn compact_string(s: &mut Scanner<'_>, out: &mut Vec<u8>) -> Scan<()> {
         let (c, end) = match bytes.get(backslash + 1) {
             Some(b'u') => unicode_escape(bytes, backslash)?,
             Some(b'/') => ('/', backslash + 2),
-            // Written as it stands.
+            // Any other escape is written as it stands, and is not handed over unless refused.
             _ => return escape_end(bytes, backslash),
         };
         out.extend_from_slice(&bytes[from..backslash]);

@@ -12,6 +12,7 @@
 //! utf8::as_str / into_string                                     UTF-8 checks of raw lines
 //! write(out, &value) / write_str(out, s)                         compact JSON, serde_json's bytes
 //! compact(text)             -> Option<Vec<u8>>                   JSON text put in `write`'s form
+//! Compacted                 (a Deserialize)                      a value put in `write`'s form in place
 //! RAW_JSON_TOKEN, escapes_in                                     for a caller's own JSON-text type
 //! ```
 //!
@@ -41,7 +42,7 @@ mod compact;
 #[cfg(any(test, feature = "proptest"))]
 pub mod strategy;
 
-pub use compact::compact;
+pub use compact::{Compacted, compact};
 pub use lenient::{fill_from_str, from_str, from_text};
 pub use line::{glued_values, parse_line, parse_next};
 pub use scan::Scanner;

@@ -26,7 +26,7 @@ mod de;
 mod wide;
 
 pub use de::Declined;
-pub(crate) use de::{CHECKED_TOKEN, fill_object};
+pub(crate) use de::{CHECKED_TOKEN, COMPACT_TOKEN, fill_object};
 
 /// serde_json's nesting limit: 127 arrays and objects inside each other (its depth counter
 /// starts at 128 and fails when it reaches 0).
@@ -247,10 +247,11 @@ impl<'a> Scanner<'a> {
     }
 
     /// The next value, which must be a string: its text as written between the quotes, each of
-    /// its escapes handed to `escape` in the walk that checks it, as [`wide::walk_escapes`]
-    /// hands them (`escape` gets the text from the string's start to the line's end and where
-    /// in it the escape's backslash is, and says where the escape ends, or `None` to refuse
-    /// it). For a reader that rewrites some escapes as it goes ([`crate::compact`]).
+    /// its escapes the writer writes otherwise (`\/`, `\u`, and any the walk refuses) handed
+    /// to `escape` in the walk that checks it, as [`wide::walk_escapes`] hands them (`escape`
+    /// gets the text from the string's start to the line's end and where in it the escape's
+    /// backslash is, and says where the escape ends, or `None` to refuse it). For a reader
+    /// that rewrites those escapes as it goes ([`crate::compact`]).
     pub(crate) fn string_escapes(
         &mut self,
         mut escape: impl FnMut(&'a str, usize) -> Option<usize>,
@@ -260,9 +261,12 @@ impl<'a> Scanner<'a> {
             Err(start) => start,
         };
         let rest = &self.text[start..];
-        let end = wide::walk_escapes(rest.as_bytes(), self.at - start, |backslash| {
-            escape(rest, backslash)
-        })
+        let end = wide::walk_escapes(
+            rest.as_bytes(),
+            self.at - start,
+            &wide::WRITTEN,
+            |backslash| escape(rest, backslash),
+        )
         .ok_or(Refused)?;
         self.at = start + end + 1;
         Ok(&rest[..end])

@@ -330,7 +330,8 @@ impl StreamJson {
         }
     }
 
-    /// An `assistant` or `user` line, the typed way.
+    /// An `assistant` or `user` line, the typed way; a `result` line that does not begin with
+    /// its `type` (another writer's key order) is read as one once the row says what it is.
     fn typed_message(&mut self, line: &InputLine, out: &mut Vec<Event>) -> bool {
         let Some(row) = row::from_text(&line.text) else {
             return false;
@@ -349,6 +350,7 @@ impl StreamJson {
                 self.core.user_row(row, &whole, self.wire, &mut emit);
                 true
             }
+            Some("result") => self.typed_result(line, out),
             _ => false,
         }
     }

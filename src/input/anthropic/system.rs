@@ -7,11 +7,14 @@ use serde_json::Value;
 
 use crate::input::anthropic::cost::CostLedger;
 use crate::input::anthropic::row::{self, UsageFields};
-use crate::input::anthropic::typed_system::{InitLine, ResultLine, TaskLine, owned, text};
-use crate::input::fields::{self, names, opt_string, str_of, string};
+use crate::input::anthropic::typed_system::{
+    Entry, InitLine, ResultLine, TaskLine, names_of, owned, text,
+};
+use crate::input::fields::{self, opt_string, str_of, string};
 use crate::model::event::EventKind;
 use crate::model::session::{HookStatus, Level, McpServer, Plugin, SessionSnapshot, SystemNotice};
 use crate::model::transcript::SubagentStatus;
+use scribe_json::lenient::Obj;
 
 pub(crate) fn info(v: &Value, source: &str, level: Level, text: String) -> EventKind {
     let mut data = v.clone();
@@ -45,12 +48,11 @@ pub(crate) fn unknown_subtype(v: &Value) -> (Level, String) {
     (level, text)
 }
 
-/// Each item of an array field, read by `f` (none when the field is missing or not an array).
-/// Exists for the `init` line's lists of objects (MCP servers, plugins).
-fn each<T>(v: Option<&Value>, f: impl Fn(&Value) -> T) -> Vec<T> {
-    v.and_then(Value::as_array)
-        .map(|a| a.iter().map(f).collect())
-        .unwrap_or_default()
+/// Each item of a list field, read by `f` (none when the field is missing or not a list; an
+/// item that is not an object has no fields). Exists for the `init` line's lists of objects
+/// (MCP servers, plugins).
+fn entries<T>(list: &Option<Vec<Obj<Entry<'_>>>>, f: impl Fn(&Entry<'_>) -> T) -> Vec<T> {
+    list.iter().flatten().map(|e| f(&e.0)).collect()
 }
 
 /// `system/init` → the session inventory.
@@ -69,18 +71,18 @@ pub(crate) fn snapshot_of(init: &InitLine<'_>, source: &str) -> SessionSnapshot 
         model: owned(&init.model),
         cwd: owned(&init.cwd),
         permission_mode: owned(&init.permission_mode),
-        tools: names(init.tools.as_ref()),
-        mcp_servers: each(init.mcp_servers.as_ref(), |m| McpServer {
-            name: string(m, "name"),
-            status: string(m, "status"),
+        tools: names_of(&init.tools),
+        mcp_servers: entries(&init.mcp_servers, |m| McpServer {
+            name: text(&m.name),
+            status: text(&m.status),
         }),
-        plugins: each(init.plugins.as_ref(), |p| Plugin {
-            name: string(p, "name"),
-            path: string(p, "path"),
+        plugins: entries(&init.plugins, |p| Plugin {
+            name: text(&p.name),
+            path: text(&p.path),
         }),
-        skills: names(init.skills.as_ref()),
-        slash_commands: names(init.slash_commands.as_ref()),
-        agents: names(init.agents.as_ref()),
+        skills: names_of(&init.skills),
+        slash_commands: names_of(&init.slash_commands),
+        agents: names_of(&init.agents),
         git_branch: None,
         title: None,
         updated_at: owned(&init.timestamp),

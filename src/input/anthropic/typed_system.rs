@@ -7,14 +7,19 @@
 //! accessor it replaces.
 
 use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
 
+use serde::Deserialize;
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 use crate::input::anthropic::row::UsageFields;
 use crate::model::event::EventKind;
 use crate::model::transcript::{SubagentStatus, SubagentUsage, TaskDetails};
-use scribe_json::lenient::{Array, Bool, F64, Object, Present, Str, U64};
-use scribe_json::lenient_struct;
+use scribe_json::lenient::{Array, Bool, Checked, F64, Items, Obj, Object, Present, Str, U64};
+use scribe_json::{lenient_struct, visit_others};
 
 lenient_struct! {
     /// The fields of a `system` task line that the events and the message decoder read.
@@ -52,16 +57,85 @@ lenient_struct! {
         "cwd" => cwd: Option<Cow<'a, str>> as Str<'a>,
         "permissionMode" => permission_mode: Option<Cow<'a, str>> as Str<'a>,
         "timestamp" => timestamp: Option<Cow<'a, str>> as Str<'a>,
-        "tools" => tools: Option<Value> as Present,
-        "mcp_servers" => mcp_servers: Option<Value> as Present,
-        "plugins" => plugins: Option<Value> as Present,
-        "skills" => skills: Option<Value> as Present,
-        "slash_commands" => slash_commands: Option<Value> as Present,
-        "agents" => agents: Option<Value> as Present,
+        "tools" => tools: Option<Vec<Name<'a>>> as Items<Name<'a>>,
+        "mcp_servers" => mcp_servers: Option<Vec<Obj<Entry<'a>>>> as Items<Obj<Entry<'a>>>,
+        "plugins" => plugins: Option<Vec<Obj<Entry<'a>>>> as Items<Obj<Entry<'a>>>,
+        "skills" => skills: Option<Vec<Name<'a>>> as Items<Name<'a>>,
+        "slash_commands" => slash_commands: Option<Vec<Name<'a>>> as Items<Name<'a>>,
+        "agents" => agents: Option<Vec<Name<'a>>> as Items<Name<'a>>,
         "fast_mode_state" => fast_mode_state: Option<Value> as Present,
         "output_style" => output_style: Option<Cow<'a, str>> as Str<'a>,
         "apiKeySource" => api_key_source: Option<Cow<'a, str>> as Str<'a>,
     }
+}
+
+lenient_struct! {
+    /// An item of an `init` line's list of MCP servers or plugins: the fields the snapshot
+    /// keeps of each (`Value::get(k)` and `as_str`, "" when absent or not a string).
+    pub(crate) struct Entry<'a> {
+        "name" => name: Option<Cow<'a, str>> as Str<'a>,
+        "status" => status: Option<Cow<'a, str>> as Str<'a>,
+        "path" => path: Option<Cow<'a, str>> as Str<'a>,
+    }
+}
+
+/// An item of a list of names (an `init` line's tools, skills, commands, agents): a string, or
+/// an object's `name` string, as `fields::names` reads a `Value`'s; `None` for anything else.
+/// Read borrowed from the line, so that the names are not each built as a `Value` first.
+#[derive(Debug, Default)]
+pub(crate) struct Name<'a>(pub(crate) Option<Cow<'a, str>>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Name<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(NameVisitor(PhantomData))
+    }
+}
+
+/// The visitor behind [`Name`]: a string is the name, an object is read as an [`Entry`] for its
+/// `name`, anything else is read and dropped.
+struct NameVisitor<'a>(PhantomData<&'a ()>);
+
+impl<'de: 'a, 'a> Visitor<'de> for NameVisitor<'a> {
+    type Value = Name<'a>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Name<'a>, E> {
+        Ok(Name(Some(Cow::Borrowed(s))))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Name<'a>, E> {
+        Ok(Name(Some(Cow::Owned(s.to_owned()))))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Name<'a>, E> {
+        Ok(Name(Some(Cow::Owned(s))))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Name<'a>, A::Error> {
+        Entry::deserialize(MapAccessDeserializer::new(map)).map(|e| Name(e.name))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Name<'a>, A::Error> {
+        while seq.next_element::<Checked>()?.is_some() {}
+        Ok(Name(None))
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Name<'a>, D::Error> {
+        d.deserialize_any(self)
+    }
+
+    visit_others!(Name(None); scalars);
+}
+
+/// The names of a list of [`Name`]s, owned (none when the field is absent or not a list).
+pub(crate) fn names_of(list: &Option<Vec<Name<'_>>>) -> Vec<String> {
+    list.iter()
+        .flatten()
+        .filter_map(|n| n.0.as_deref().map(str::to_owned))
+        .collect()
 }
 
 lenient_struct! {
@@ -159,6 +233,7 @@ lenient_struct! {
 mod tests {
     use super::*;
     use crate::input::anthropic::system::{session_snapshot, snapshot_of};
+    use crate::input::fields::string;
 
     /// An init line read from its text gives the snapshot its `Value` gives, whatever shape its
     /// fields have (lists of names or of objects, a field of the wrong type, a repeated key).
@@ -168,16 +243,39 @@ mod tests {
             r#"{"type":"system","subtype":"init","cwd":"/w","session_id":"s","tools":["Bash",{"name":"Read"},3],"mcp_servers":[{"name":"m","status":"connected"},"x"],"model":"m1","permissionMode":"default","slash_commands":["a"],"skills":[],"plugins":[{"name":"p","path":"/p"}],"agents":["general"],"claude_code_version":"2.1.0","uuid":"u","fast_mode_state":{"on":true}}"#,
             r#"{"type":"system","subtype":"init","model":1,"tools":"Bash","cwd":null,"fast_mode_state":"off","uuid":"a","uuid":"b\u00e9"}"#,
             r#"{"type":"system","subtype":"init"}"#,
+            r#"{"tools":[{"name":"A","name":"B"},{"name":7},{"title":"x"},["C"],null,true,"D\n\u00e9"],"skills":{"name":"s"},"agents":null,"mcp_servers":[{"name":"m","name":{"x":1},"status":"ok"},[1],{"status":"s"}],"plugins":"p","slash_commands":[{"name":"\u0041"},"b"]}"#,
         ];
         for line in lines {
             let value: Value = serde_json::from_str(line).unwrap();
             let text = scribe_json::from_str::<InitLine<'_>>(line).unwrap();
-            assert_eq!(
-                snapshot_of(&text, "claude-stream"),
-                session_snapshot(&value, "claude-stream"),
-                "{line}"
-            );
+            let ours = snapshot_of(&text, "claude-stream");
+            assert_eq!(ours, session_snapshot(&value, "claude-stream"), "{line}");
+            // Each list as the `Value` accessors read it.
+            let names = |k: &str| crate::input::fields::names(value.get(k));
+            assert_eq!(ours.tools, names("tools"), "{line}");
+            assert_eq!(ours.skills, names("skills"), "{line}");
+            assert_eq!(ours.slash_commands, names("slash_commands"), "{line}");
+            assert_eq!(ours.agents, names("agents"), "{line}");
+            let pairs = |k: &str, second: &str| -> Vec<(String, String)> {
+                crate::input::fields::array(&value, k)
+                    .iter()
+                    .map(|m| (string(m, "name"), string(m, second)))
+                    .collect()
+            };
+            let servers = ours.mcp_servers.iter();
+            let servers: Vec<_> = servers
+                .map(|m| (m.name.clone(), m.status.clone()))
+                .collect();
+            assert_eq!(servers, pairs("mcp_servers", "status"), "{line}");
+            let plugins = ours.plugins.iter();
+            let plugins: Vec<_> = plugins.map(|p| (p.name.clone(), p.path.clone())).collect();
+            assert_eq!(plugins, pairs("plugins", "path"), "{line}");
         }
+        let odd = scribe_json::from_str::<InitLine<'_>>(lines[3]).unwrap();
+        let odd = snapshot_of(&odd, "claude-stream");
+        assert_eq!(odd.tools, ["B", "D\n\u{e9}"]);
+        assert_eq!(odd.slash_commands, ["A", "b"]);
+        assert_eq!(odd.mcp_servers.len(), 3);
         let value: Value = serde_json::from_str(lines[0]).unwrap();
         let s = session_snapshot(&value, "claude-stream");
         assert_eq!(s.tools, ["Bash", "Read"]);

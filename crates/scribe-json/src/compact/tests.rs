@@ -1,5 +1,6 @@
 use super::*;
 use proptest::prelude::*;
+use serde::Deserialize;
 use serde_json::Value;
 
 use crate::strategy::value;
@@ -102,4 +103,40 @@ fn declines_what_the_value_decides() {
     ] {
         assert_eq!(compact(&text), None, "{text}");
     }
+}
+
+/// The scanner's deserializer hands a value over in the form [`compact`] gives it, in place in
+/// a line, and the value's text where [`compact`] declines; the rest of the line reads on.
+/// serde_json lends it as a `RawValue`.
+#[test]
+fn a_value_in_a_line_is_handed_over_in_the_written_form() {
+    for value in [
+        r#" { "a" : [1, 2.50, "\u00e9\/"], "b": {} }"#,
+        r#"{"a":1,"a":2}"#,
+        r#""x\ny""#,
+        "[]",
+    ] {
+        let line = format!(r#"{{"v":{value},"w":"after"}}"#);
+        let mut scanner = Scanner::new(&line).unwrap();
+        scanner.begin_object().unwrap();
+        let mut first = true;
+        assert_eq!(scanner.key(&mut first).unwrap().as_deref(), Some("v"));
+        let got = match Compacted::deserialize(&mut scanner).unwrap() {
+            Compacted::Written(text) => Ok(text),
+            Compacted::Text(text) => Err(text),
+            Compacted::Raw(raw) => panic!("the scanner lends no RawValue: {raw}"),
+        };
+        let want = compact(value).map(|o| String::from_utf8(o).unwrap());
+        assert_eq!(got.as_ref().ok(), want.as_ref(), "{value}");
+        if want.is_none() {
+            assert_eq!(got, Err(value.trim()), "{value}");
+        }
+        assert_eq!(scanner.key(&mut first).unwrap().as_deref(), Some("w"));
+        assert_eq!(scanner.str_or_skip().unwrap().as_deref(), Some("after"));
+    }
+    let mut de = serde_json::Deserializer::from_str(r#" {"a": 1}"#);
+    let Compacted::Raw(raw) = Compacted::deserialize(&mut de).unwrap() else {
+        panic!("serde_json lends a RawValue");
+    };
+    assert_eq!(raw.get(), r#"{"a": 1}"#);
 }

@@ -27,6 +27,17 @@ use crate::write::RAW_JSON_TOKEN;
 /// other deserializer sees an ordinary newtype and reads the value as before.
 pub(crate) const CHECKED_TOKEN: &str = "$scribe::Checked";
 
+/// The name [`crate::Compacted`] asks for with `deserialize_newtype_struct`: the scanner hands
+/// over the next value put into the form [`crate::write`] writes, in the walk that checks it
+/// ([`crate::compact`]'s), as `visit_string`; where it does not put it in that form (a repeated
+/// key, an object of many keys), it hands over the value's text, checked, as
+/// `visit_borrowed_str`. Any other deserializer sees an ordinary newtype.
+pub(crate) const COMPACT_TOKEN: &str = "$scribe::Compact";
+
+/// What [`COMPACT_TOKEN`] reserves for the value's written form: the rest of the line, as the
+/// value seldom takes less of it (a line's free-form details come last), up to this much.
+const COMPACT_RESERVED: usize = 1 << 16;
+
 /// The scanner gave up on the line; serde_json reads it instead (see the module doc).
 #[derive(Debug)]
 pub struct Declined;
@@ -125,6 +136,20 @@ impl<'de> Deserializer<'de> for &mut Scanner<'de> {
             CHECKED_TOKEN => {
                 self.skip()?;
                 visitor.visit_unit()
+            }
+            COMPACT_TOKEN => {
+                self.peek();
+                let (start, depth) = (self.at, self.depth);
+                let rest = self.text.len() - start;
+                let mut out = Vec::with_capacity(rest.min(COMPACT_RESERVED));
+                if crate::compact::compact_next(self, &mut out).is_ok() {
+                    let text = crate::utf8::into_string(out).map_err(|_| Declined)?;
+                    return visitor.visit_string(text);
+                }
+                self.at = start;
+                self.depth = depth;
+                self.skip()?;
+                visitor.visit_borrowed_str(&self.text[start..self.at])
             }
             // serde_json's `RawValue`: the value's text, as a one-entry map under the token.
             RAW_JSON_TOKEN => {

@@ -12,7 +12,7 @@
 //! spelt in ASCII, Python's `json.dumps`, has a `\uXXXX` for every non-ASCII character);
 //! [`walk_escapes`] hands each escape to a reader: [`decode`] copies the text between escapes
 //! and decodes each (`Scanner::string`), `compact` rewrites the escapes the writer writes
-//! otherwise (`Scanner::string_escapes`). The hex digits of a `\u`
+//! otherwise (`Scanner::string_escapes`), and is handed only those ([`WRITTEN`]). The hex digits of a `\u`
 //! escape are neither quotes nor backslashes, so the masks stay right past them.
 
 /// The bytes of one block.
@@ -172,12 +172,14 @@ fn checked(bytes: &[u8], block: &Block, trailing: &mut usize) -> bool {
 
 /// Walks the string whose text's first escape has its backslash at `bytes[from]` to its closing
 /// quote, and says where that is: `escape` is handed the backslash of each escape (but the
-/// trailing half of a surrogate pair, which the leading half's escape takes) and gives where the
-/// escape ends, or `None` for one a `Value` parse does not take (the walk then gives `None`).
+/// trailing half of a surrogate pair, which the leading half's escape takes, and an escape whose
+/// letter `passed` marks, which is checked here) and gives where the escape ends, or `None` for
+/// one a `Value` parse does not take (the walk then gives `None`).
 #[inline(always)]
 pub(super) fn walk_escapes(
     bytes: &[u8],
     from: usize,
+    passed: &[bool; 256],
     mut escape: impl FnMut(usize) -> Option<usize>,
 ) -> Option<usize> {
     // Where the last escape handed over ends.
@@ -187,6 +189,9 @@ pub(super) fn walk_escapes(
         while escaped != 0 {
             let at = block.at + escaped.trailing_zeros() as usize;
             escaped &= escaped - 1;
+            if passed[letter(bytes, at) as usize] {
+                continue;
+            }
             // Its backslash, the byte before, is past the escape before.
             if at > next {
                 next = escape(at - 1)?;
@@ -206,7 +211,7 @@ pub(super) fn decode(text: &str, from: usize, out: &mut String) -> Option<usize>
     let bytes = text.as_bytes();
     // The first byte not yet in `out`.
     let mut copied = from;
-    let end = walk_escapes(bytes, from, |backslash| {
+    let end = walk_escapes(bytes, from, &[false; 256], |backslash| {
         out.push_str(&text[copied..backslash]);
         copied = match SHORT[letter(bytes, backslash + 1) as usize] {
             0 => {
@@ -224,6 +229,19 @@ pub(super) fn decode(text: &str, from: usize, out: &mut String) -> Option<usize>
     out.push_str(&text[copied..end]);
     Some(end)
 }
+
+/// The letters of the escapes [`crate::write`] writes as they stand (`\"`, `\\`, `\b`, `\f`,
+/// `\n`, `\r`, `\t`: not `\/`, nor a `\u` escape), which a reader that puts a string in the
+/// written form copies with the text around them.
+pub(super) static WRITTEN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = SHORT[i] != 0 && i != b'/' as usize;
+        i += 1;
+    }
+    t
+};
 
 /// The byte each escape of two bytes stands for, by its letter (zero: not one of them).
 static SHORT: [u8; 256] = {
