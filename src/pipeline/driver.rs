@@ -28,7 +28,7 @@ use anyhow::{Context, Result};
 
 use crate::diagnostics::Diagnostics;
 use crate::fold::Folder;
-use crate::input::lines::{LineReader, MAX_LINE_BYTES};
+use crate::input::lines::LineReader;
 use crate::input::scribe_jsonl::{self, TranscriptReader};
 use crate::input::sniff::{self, Evidence, LineShape};
 use crate::input::{self, Adapter, InputLine, Report, SourceFormat};
@@ -43,6 +43,7 @@ use crate::stats::Ledger;
 mod decide;
 
 pub(crate) use decide::NotALog;
+use decide::{report_skipped, say_of_read};
 
 /// More consecutive lines with an input error than this, and the input is not JSON Lines.
 const MAX_BAD_RUN: u64 = 100;
@@ -351,25 +352,7 @@ impl<'a> InputDriver<'a> {
                 break;
             }
             let errors = diag.errors();
-            if lines.was_cut() {
-                diag.error(
-                    self.name,
-                    line.number,
-                    &format!(
-                        "longer than {} MiB, the most a line may hold: the rest of the line is \
-                         skipped, not read into memory",
-                        MAX_LINE_BYTES >> 20
-                    ),
-                );
-            }
-            report_skipped(self.name, skipped, diag);
-            if line.lossy {
-                diag.error(
-                    self.name,
-                    line.number,
-                    "invalid UTF-8 (replaced with U+FFFD)",
-                );
-            }
+            say_of_read(self.name, (&line, lines.was_cut(), skipped), diag);
             if !self.take(line, errors, sink, diag)? {
                 break;
             }
@@ -391,30 +374,6 @@ impl<'a> InputDriver<'a> {
             stopped,
             ledger: self.ledger,
         })
-    }
-
-    /// The lines the adapter read ahead of and has not used yet (the input ended, or something
-    /// is to be said of the line just read), one at a time, each stopping the input as `take`
-    /// would have, had it been used as it was read.
-    pub(super) fn take_held(&mut self, diag: &mut Diagnostics) -> Result<()> {
-        loop {
-            let State::Stream(adapter) = &mut self.state else {
-                return Ok(());
-            };
-            let errors = diag.errors();
-            let mut report = Report {
-                file: self.name,
-                problems: diag,
-            };
-            if !adapter.next_held(&mut report) {
-                return Ok(());
-            }
-            diag.take_noted(&mut self.ledger);
-            if diag.must_stop() {
-                return Err(StrictStop.into());
-            }
-            self.count_bad(diag.errors() > errors, diag)?;
-        }
     }
 
     /// One line, in whatever state the input is.
@@ -621,16 +580,5 @@ impl<'a> InputDriver<'a> {
             sink.event(event)?;
         }
         Ok(())
-    }
-}
-
-/// Reports how much of a line past [`MAX_LINE_BYTES`] was skipped (its line and byte count).
-fn report_skipped(name: &str, skipped: Option<(u64, u64)>, diag: &mut Diagnostics) {
-    if let Some((number, bytes)) = skipped {
-        diag.error(
-            name,
-            number,
-            &format!("{bytes} bytes past the line maximum were skipped"),
-        );
     }
 }

@@ -10,6 +10,7 @@ use super::{Delivery, HeldDocument, InputDriver, MAX_BAD_RUN, State, StrictStop}
 use crate::diagnostics::Diagnostics;
 use crate::input::agent::Format;
 use crate::input::document::{self, DocValue};
+use crate::input::lines::MAX_LINE_BYTES;
 use crate::input::sniff::{self, Evidence, LineShape, Verdict};
 use crate::input::{self, Adapter, InputLine, Report, SourceFormat, registry};
 
@@ -194,6 +195,30 @@ impl InputDriver<'_> {
         Ok(true)
     }
 
+    /// The lines the adapter read ahead of and has not used yet (the input ended, or something
+    /// is to be said of the line just read), one at a time, each stopping the input as `take`
+    /// would have, had it been used as it was read.
+    pub(super) fn take_held(&mut self, diag: &mut Diagnostics) -> Result<()> {
+        loop {
+            let State::Stream(adapter) = &mut self.state else {
+                return Ok(());
+            };
+            let errors = diag.errors();
+            let mut report = Report {
+                file: self.name,
+                problems: diag,
+            };
+            if !adapter.next_held(&mut report) {
+                return Ok(());
+            }
+            diag.take_noted(&mut self.ledger);
+            if diag.must_stop() {
+                return Err(StrictStop.into());
+            }
+            self.count_bad(diag.errors() > errors, diag)?;
+        }
+    }
+
     /// Counts lines in a row that raised an input error; past `MAX_BAD_RUN` the input is not
     /// JSON Lines.
     pub(super) fn count_bad(&mut self, bad: bool, diag: &mut Diagnostics) -> Result<()> {
@@ -325,5 +350,40 @@ impl InputDriver<'_> {
                 return self.feed(sink);
             }
         }
+    }
+}
+
+/// What the reader says of a line it read: cut at [`MAX_LINE_BYTES`] (with the bytes of an earlier
+/// cut line skipped, once its end was read), or not valid UTF-8.
+pub(super) fn say_of_read(
+    name: &str,
+    (line, cut, skipped): (&InputLine, bool, Option<(u64, u64)>),
+    diag: &mut Diagnostics,
+) {
+    if cut {
+        diag.error(
+            name,
+            line.number,
+            &format!(
+                "longer than {} MiB, the most a line may hold: the rest of the line is skipped, \
+                 not read into memory",
+                MAX_LINE_BYTES >> 20
+            ),
+        );
+    }
+    report_skipped(name, skipped, diag);
+    if line.lossy {
+        diag.error(name, line.number, "invalid UTF-8 (replaced with U+FFFD)");
+    }
+}
+
+/// Reports how much of a line past [`MAX_LINE_BYTES`] was skipped (its line and byte count).
+pub(super) fn report_skipped(name: &str, skipped: Option<(u64, u64)>, diag: &mut Diagnostics) {
+    if let Some((number, bytes)) = skipped {
+        diag.error(
+            name,
+            number,
+            &format!("{bytes} bytes past the line maximum were skipped"),
+        );
     }
 }
