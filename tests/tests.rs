@@ -41,8 +41,6 @@ mod session_chains;
 mod session_files;
 // The peak memory of a saved session, at two sizes: flat.
 mod session_memory;
-// A saved session read ahead on two cores says what it says on one.
-mod session_read_ahead;
 // Sub-agent work and queued prompts that a 2.1 session records only inline.
 mod session_inline;
 // Qwen Code: daemon SSE events and stream-json, the corpus captures and upstream vectors.

@@ -18,7 +18,7 @@ pub(crate) const NOT_IN_FILE: u64 = u64::MAX;
 pub(crate) const MAX_LINE_BYTES: usize = 128 << 20;
 
 /// One line of input, decoded.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug)]
 pub(crate) struct InputLine {
     /// 1-based line number in its file.
     pub(crate) number: u64,

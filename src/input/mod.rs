@@ -129,16 +129,6 @@ pub(crate) trait Adapter {
     /// session's sub-agent transcripts), then close the files kept open (they are opened again
     /// when read from: a quiet session holds no descriptor).
     fn poll(&mut self, _out: &mut Vec<Event>, _report: &mut Report<'_>) {}
-    /// A second core is idle while this adapter holds lines (the renderer's thread waits for
-    /// the first event): an adapter that reads the whole input before it emits may read ahead
-    /// on it. Not called with `--jobs 1`.
-    fn set_spare_core(&mut self) {}
-    /// The input ended: indexes one line the adapter read ahead of and has not used yet; false
-    /// when none is left. The driver calls it before `finish`, once a line, so that it counts
-    /// such lines' errors one by one, as if each had just been read.
-    fn next_held(&mut self, _report: &mut Report<'_>) -> bool {
-        false
-    }
 }
 
 /// Parses a line as one JSON object (`scribe_json::parse_line`). On failure, reports an input error and emits a `debug`

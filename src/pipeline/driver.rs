@@ -231,8 +231,6 @@ pub(crate) struct InputDriver<'a> {
     live: bool,
     /// Lines read that are not blank.
     content_lines: u64,
-    /// A second core is idle while the adapter holds lines (`Adapter::set_spare_core`).
-    spare_core: bool,
 }
 
 impl<'a> InputDriver<'a> {
@@ -246,13 +244,6 @@ impl<'a> InputDriver<'a> {
     /// input is quiet) gives it a moment to read the files beside the input (`Adapter::poll`).
     pub(crate) fn following(mut self) -> Self {
         self.live = true;
-        self
-    }
-
-    /// A second core is idle while the adapter holds lines: the two-thread pipeline, whose
-    /// renderer waits for the first event (`Adapter::set_spare_core`).
-    pub(crate) fn with_spare_core(mut self) -> Self {
-        self.spare_core = true;
         self
     }
 
@@ -275,7 +266,6 @@ impl<'a> InputDriver<'a> {
             fed: 0,
             live: false,
             content_lines: 0,
-            spare_core: false,
         }
     }
 
@@ -334,32 +324,25 @@ impl<'a> InputDriver<'a> {
             let blank = line.text.trim().is_empty();
             self.content_lines += u64::from(!blank);
             self.ledger.read(line.number, blank);
-            let nul = self.bytes < NUL_WINDOW && {
+            if self.bytes < NUL_WINDOW {
                 self.bytes += line.text.len() as u64 + 1;
-                line.text.contains('\0')
-            };
-            let skipped = lines.take_skipped();
-            if nul || lines.was_cut() || skipped.is_some() || line.lossy {
-                // What is said of this line comes after what the adapter has to say of the
-                // lines before it, which it may still hold (`Adapter::next_held`).
-                self.take_held(diag)?;
-                if matches!(self.state, State::Stopped) {
+                if line.text.contains('\0') {
+                    self.stop(diag, "a NUL byte in its first 8 KB")?;
                     break;
                 }
             }
-            if nul {
-                self.stop(diag, "a NUL byte in its first 8 KB")?;
-                break;
-            }
             let errors = diag.errors();
-            say_of_read(self.name, (&line, lines.was_cut(), skipped), diag);
+            say_of_read(
+                self.name,
+                (&line, lines.was_cut(), lines.take_skipped()),
+                diag,
+            );
             if !self.take(line, errors, sink, diag)? {
                 break;
             }
         }
         // A cut last line whose rest ran to the end of the input.
         report_skipped(self.name, lines.take_skipped(), diag);
-        self.take_held(diag)?;
         if !matches!(self.state, State::Stopped) {
             self.finish(sink, diag)?;
         }

@@ -229,9 +229,8 @@ pub(super) fn drive(
             .spawn_scoped(scope, move || {
                 // Moved here: the renderer's loop ends when this sink (its sender) is dropped.
                 let mut handover = handover;
-                let outcome = super::driver_for(&name, path, settings)
-                    .with_spare_core()
-                    .deliver(reader, &mut handover, diag);
+                let outcome =
+                    super::driver_for(&name, path, settings).deliver(reader, &mut handover, diag);
                 // What the driver gave last goes over even when it failed (`--strict`).
                 let sent = handover.hand_over();
                 outcome.and_then(|o| sent.map(|()| o))

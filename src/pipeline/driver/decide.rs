@@ -81,9 +81,6 @@ impl InputDriver<'_> {
         if self.live {
             adapter.set_live();
         }
-        if self.spare_core {
-            adapter.set_spare_core();
-        }
         let State::Sniffing(s) = std::mem::replace(&mut self.state, State::Stream(adapter)) else {
             return Ok(());
         };
@@ -167,20 +164,9 @@ impl InputDriver<'_> {
         sink: &mut dyn Delivery,
         diag: &mut Diagnostics,
     ) -> Result<bool> {
+        let name = self.name;
+        let parts = input::glued::split(line, |n, what| diag.warning(name, n, what));
         let mut errors = errors;
-        let mut glued = None;
-        let parts = input::glued::split(line, |n, what| glued = Some((n, what.to_owned())));
-        if let Some((n, what)) = glued {
-            // Said after what the adapter has to say of the lines it may still hold, whose
-            // errors are not this line's.
-            let held = diag.errors();
-            self.take_held(diag)?;
-            if matches!(self.state, State::Stopped) {
-                return Ok(false);
-            }
-            errors += diag.errors() - held;
-            diag.warning(self.name, n, &what);
-        }
         for part in parts {
             self.line(part, sink, diag)?;
             if diag.must_stop() {
@@ -193,30 +179,6 @@ impl InputDriver<'_> {
             errors = diag.errors();
         }
         Ok(true)
-    }
-
-    /// The lines the adapter read ahead of and has not used yet (the input ended, or something
-    /// is to be said of the line just read), one at a time, each stopping the input as `take`
-    /// would have, had it been used as it was read.
-    pub(super) fn take_held(&mut self, diag: &mut Diagnostics) -> Result<()> {
-        loop {
-            let State::Stream(adapter) = &mut self.state else {
-                return Ok(());
-            };
-            let errors = diag.errors();
-            let mut report = Report {
-                file: self.name,
-                problems: diag,
-            };
-            if !adapter.next_held(&mut report) {
-                return Ok(());
-            }
-            diag.take_noted(&mut self.ledger);
-            if diag.must_stop() {
-                return Err(StrictStop.into());
-            }
-            self.count_bad(diag.errors() > errors, diag)?;
-        }
     }
 
     /// Counts lines in a row that raised an input error; past `MAX_BAD_RUN` the input is not

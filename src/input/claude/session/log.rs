@@ -260,31 +260,13 @@ impl SessionLog {
         if line.text.trim().is_empty() {
             return;
         }
-        self.indexed(
-            (line, offset),
-            head::read(&line.text).as_ref(),
-            report,
-            nested,
-        );
-    }
-
-    /// Indexes one line that is not blank, found at an offset in the log's source, whose row
-    /// `head::read` read (`None`: it is not a JSON object) — on this thread or, reading ahead,
-    /// on another (`ahead`).
-    pub(crate) fn indexed(
-        &mut self,
-        (line, offset): (&InputLine, u64),
-        head: Option<&Head<'_>>,
-        report: &mut Report<'_>,
-        nested: bool,
-    ) {
         self.at = offset;
         let mut peek = std::mem::take(&mut self.peek);
-        if let Some(h) = head {
+        if let Some(h) = head::read(&line.text) {
             if !nested && h.ty.as_str() == Some("progress") && inline::mentions(&line.text) {
                 self.inline_agents.take(line, report);
             }
-            self.entry(line, h, nested, &mut peek);
+            self.entry(line, &h, nested, &mut peek);
         } else {
             // Not a JSON object (`head::read` refuses what a `Value` parse refuses): the `Value`
             // parse says why, reported here; the line is read again for its `debug` record when

@@ -38,7 +38,6 @@ use crate::input::{Adapter, InputLine, Report};
 use crate::model::event::{Event, EventKind};
 use crate::model::session::SessionSnapshot;
 
-mod ahead;
 mod chain;
 mod chunked;
 mod emit;
@@ -73,8 +72,6 @@ pub(crate) struct ClaudeSession {
     emitter: Option<Emitter>,
     /// Follow mode (`live.rs`): rows are written in file order as they are read.
     live: Option<Box<live::Live>>,
-    /// Pass 1 on two cores (`ahead.rs`), when the run has a spare one.
-    ahead: Option<Box<ahead::ReadAhead>>,
 }
 
 impl std::fmt::Debug for ClaudeSession {
@@ -150,22 +147,7 @@ impl Adapter for ClaudeSession {
             },
             Peek::Nothing | Peek::File { .. } => line.offset,
         };
-        match self.ahead.as_mut() {
-            Some(ahead) => ahead.line(&mut self.log, line, offset, report),
-            None => self.log.line(line, offset, report, false),
-        }
-    }
-
-    fn set_spare_core(&mut self) {
-        if self.live.is_none() {
-            self.ahead = Some(Box::default());
-        }
-    }
-
-    fn next_held(&mut self, report: &mut Report<'_>) -> bool {
-        self.ahead
-            .as_mut()
-            .is_some_and(|ahead| ahead.next_held(&mut self.log, report))
+        self.log.line(line, offset, report, false);
     }
 
     fn poll(&mut self, out: &mut Vec<Event>, report: &mut Report<'_>) {
@@ -185,8 +167,6 @@ impl Adapter for ClaudeSession {
             live.finish(&mut self.log, out, report);
             return;
         }
-        while self.next_held(report) {}
-        self.ahead = None;
         let mut log = std::mem::take(&mut self.log);
         let mut sources = Sources::default();
         let spool = match std::mem::take(&mut log.peek) {
