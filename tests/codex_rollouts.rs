@@ -207,3 +207,59 @@ fn an_mcp_call_whose_arguments_are_not_json_shows_them_with_full() {
     assert_eq!(call["kind"]["tool"], "execute_sql", "{call}");
     assert!(text(input).contains("[REDACTED_ARGUMENTS len=52 sha=9e8d7c6b]"));
 }
+
+/// A rollout whose context messages come before the first `task_started` and turn context, as
+/// a redacted real one (external2 madshn/localpush, CLI 0.104) writes them: user-role messages
+/// the harness context test does not know, developer messages, then the task and its prompt.
+const CONTEXT_BEFORE_TASK: &str = r#"{"timestamp":"2026-02-23T11:40:29.275Z","type":"session_meta","payload":{"id":"019c8a4c-0000-7000-8000-000000000001","timestamp":"2026-02-23T11:40:23.298Z","cwd":"/repo","cli_version":"0.104.0"}}
+{"timestamp":"2026-02-23T11:40:29.277Z","type":"response_item","payload":{"type":"message","role":"developer","content":[{"type":"input_text","text":"Sandbox rules."}]}}
+{"timestamp":"2026-02-23T11:40:29.278Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"House rules, first part."}]}}
+{"timestamp":"2026-02-23T11:40:29.278Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"House rules, second part."}]}}
+{"timestamp":"2026-02-23T11:40:29.278Z","type":"response_item","payload":{"type":"message","role":"developer","content":[{"type":"input_text","text":"Collaboration mode."}]}}
+{"timestamp":"2026-02-23T11:40:29.279Z","type":"event_msg","payload":{"type":"task_started","turn_id":"t1","model_context_window":258400}}
+{"timestamp":"2026-02-23T11:40:29.279Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Fix the failing test."}]}}
+{"timestamp":"2026-02-23T11:40:29.279Z","type":"event_msg","payload":{"type":"user_message","message":"Fix the failing test.","images":[]}}
+{"timestamp":"2026-02-23T11:40:29.280Z","type":"turn_context","payload":{"turn_id":"t1","cwd":"/repo","approval_policy":"never","model":"gpt-5.3-codex"}}
+{"timestamp":"2026-02-23T11:40:31.000Z","type":"event_msg","payload":{"type":"agent_message","message":"Fixed: the test expected the old name."}}
+{"timestamp":"2026-02-23T11:40:31.001Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Fixed: the test expected the old name."}]}}
+{"timestamp":"2026-02-23T11:40:31.002Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"t1","last_agent_message":"Fixed: the test expected the old name."}}
+"#;
+
+#[test]
+fn context_before_the_first_task_waits_for_the_header_and_ends_no_turn() {
+    let (recs, stderr) = fold(CONTEXT_BEFORE_TASK);
+    let kinds: Vec<&str> = recs.iter().filter_map(|r| r["kind"].as_str()).collect();
+    assert_eq!(
+        kinds.get(..2),
+        Some(&["header", "session"][..]),
+        "{recs:#?}"
+    );
+    assert_eq!(recs[1]["model"], "gpt-5.3-codex");
+    // Only the task's own end is a result: the prompts before it answered nothing and no line
+    // says how they ended.
+    let results: Vec<&Value> = recs
+        .iter()
+        .filter(|r| r["kind"] == "notice" && r["notice"]["kind"] == "result")
+        .collect();
+    assert_eq!(results.len(), 1, "{recs:#?}");
+    assert_eq!(results[0]["notice"]["turns"], 1);
+    // Every text in line order, the prompt once.
+    let texts: Vec<&str> = recs
+        .iter()
+        .filter(|r| r["kind"] == "turn")
+        .flat_map(|t| t["parts"].as_array().into_iter().flatten())
+        .filter_map(|p| p["text"].as_str())
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "Sandbox rules.",
+            "House rules, first part.",
+            "House rules, second part.",
+            "Collaboration mode.",
+            "Fix the failing test.",
+            "Fixed: the test expected the old name."
+        ],
+        "{stderr}"
+    );
+}

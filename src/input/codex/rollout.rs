@@ -157,8 +157,12 @@ impl CodexRollout {
             && (str_of(&p, "type") == "user_message"
                 || (str_of(&p, "type") == "item_completed"
                     && p.pointer("/item/type").and_then(Value::as_str) == Some("UserMessage")));
-        if !carries_prompt && ty != "response_item" {
-            self.flush_prompt(out);
+        // A held prompt waits only for the UI line that repeats it, which comes right after it:
+        // any other line writes it first, so texts stay in line order.
+        if !carries_prompt {
+            let mut prompt = Vec::new();
+            self.flush_prompt(&mut prompt);
+            self.pass_on(n, prompt, out);
         }
         // The header waits for the first turn context (which names the model), but never past
         // a line that shows something.
@@ -181,18 +185,7 @@ impl CodexRollout {
         match ty {
             "session_meta" => self.session_meta(&p, n, out),
             "turn_context" => self.turn_context(&p, n, out),
-            "response_item" => {
-                // Harness context written before the first turn context waits for the session
-                // header, which waits for that context to name the model.
-                let mut buf = Vec::new();
-                self.response_item(&p, ts, line, &mut buf);
-                if self.session.is_some() {
-                    self.early.append(&mut buf);
-                    self.early_line = n;
-                } else {
-                    out.append(&mut buf);
-                }
-            }
+            "response_item" => self.response_item(&p, ts, line, out),
             "world_state" | "token_usage_record" => absorb(out, ty.to_owned()),
             // Says whether the inter-agent message on the next line starts a turn; the message
             // itself is shown.
@@ -216,15 +209,6 @@ impl CodexRollout {
                     metadata: json!({ "message": p.get("message").cloned().unwrap_or(Value::Null) }),
                 }),
             )),
-            "event_msg" if carries_prompt && self.session.is_some() => {
-                // Older versions write the prompt before the turn context: it waits with the
-                // harness context for the session header.
-                let mut buf = Vec::new();
-                self.event_msg(&p, ts, line, &mut buf);
-                self.flush_prompt(&mut buf);
-                self.early.append(&mut buf);
-                self.early_line = n;
-            }
             "event_msg" => {
                 self.event_msg(&p, ts, line, out);
                 if carries_prompt {
@@ -236,6 +220,20 @@ impl CodexRollout {
         if bare == Bare::Meta {
             // A rollout without envelopes writes no turn context for the header to wait for.
             self.flush_session(out);
+        }
+        let given = std::mem::take(out);
+        self.pass_on(n, given, out);
+    }
+
+    /// Writes the events line `n` gave, or, while the header waits for a turn context to name
+    /// the model, holds them with it in line order (harness context, a prompt older versions
+    /// write before the turn context, a prompt held from the line before).
+    fn pass_on(&mut self, n: u64, mut events: Vec<Event>, out: &mut Vec<Event>) {
+        if self.session.is_some() {
+            self.early.append(&mut events);
+            self.early_line = n;
+        } else {
+            out.append(&mut events);
         }
     }
 
@@ -335,6 +333,11 @@ impl CodexRollout {
         let turns = self.items.take_messages();
         let usage = diff(&self.total, &self.total_at_start);
         let error = self.aborted.take().map(|r| format!("turn aborted ({r})"));
+        if turns == 0 && usage.is_none() && error.is_none() {
+            // Nothing answered, counted or aborted: the input says nothing of how this turn
+            // ended (a prompt the next prompt or a task replaced), so no result is made up.
+            return;
+        }
         let notice = items::turn_end(error.as_deref(), turns, usage, None);
         out.push(Event::at(n, EventKind::notice(notice)));
     }
