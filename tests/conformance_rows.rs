@@ -398,6 +398,15 @@ fn updates_after_a_call_ended_change_nothing_while_its_turn_is_held() {
         !recs.iter().any(|r| r.to_string().contains("LATE")),
         "{recs:#?}"
     );
+    // The late request is a notice of its own; the ended call's sidecar does not take it.
+    assert!(c1["sidecar"].get("permission").is_none(), "{c1:#}");
+    assert!(
+        recs.iter().any(|r| r["kind"] == "notice"
+            && r["notice"]["text"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("permission requested after the call ended"))),
+        "{recs:#?}"
+    );
     // Both calls are of one turn: c1's was held while c2 ran.
     let c2_turn = turns.iter().find(|t| find_call(t, "c2").is_some());
     let c1_turn = turns.iter().find(|t| find_call(t, "c1").is_some());

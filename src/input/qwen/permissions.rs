@@ -52,6 +52,21 @@ impl Conversation {
             ));
             return;
         };
+        if self.calls.get(&id).is_some_and(|rec| rec.done) {
+            // A late request for a call that already ended: a notice; the call keeps its state,
+            // its fields and its sidecar (as a late answer does, below).
+            e.push(info(
+                "permission_request",
+                Level::Warning,
+                format!(
+                    "permission requested after the call ended: {}; options: {}",
+                    if label.is_empty() { &id } else { &label },
+                    names.join(" / ")
+                ),
+                data.clone(),
+            ));
+            return;
+        }
         if self.calls.contains_key(&id) {
             // The request repeats the call with its arguments (the daemon may not have sent
             // them yet): merge everything but its status and its prompt text.
