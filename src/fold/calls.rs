@@ -384,15 +384,16 @@ mod tests {
         folder.finish(&mut items);
         let states: Vec<(String, ToolState)> = items
             .iter()
-            .filter_map(|i| match i {
-                TranscriptItem::Turn(t) => Some(t),
-                _ => None,
+            .filter_map(|i| {
+                if let TranscriptItem::Turn(t) = i {
+                    Some(t)
+                } else {
+                    None
+                }
             })
             .flat_map(|t| t.parts.iter())
-            .filter_map(|p| match p {
-                Part::ToolCall { call } => Some((call.tool_call_id.clone(), call.state)),
-                _ => None,
-            })
+            .filter_map(Part::call)
+            .map(|call| (call.tool_call_id.clone(), call.state))
             .collect();
         assert_eq!(
             states,
