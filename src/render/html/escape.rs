@@ -72,31 +72,24 @@ impl Html {
     }
 
     /// Appends an integer (digits never need escaping; only integer types are accepted, so this
-    /// is not a second raw path). Digit by digit: the timeline writes a few numbers a mark.
+    /// is not a second raw path).
     pub(crate) fn num(&mut self, n: impl Integer) -> &mut Html {
-        let (negative, mut n) = n.split();
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
+        let (negative, n) = n.split();
         if negative {
             self.buf.push('-');
         }
-        for &d in &digits[at..] {
-            self.buf.push(char::from(d));
-        }
+        push_digits(&mut self.buf, n);
         self
     }
 
     /// The markup written so far.
     pub(crate) fn as_str(&self) -> &str {
         &self.buf
+    }
+
+    /// The markup written, as a string of its own.
+    pub(crate) fn into_string(self) -> String {
+        self.buf
     }
 
     /// Forgets what was written, keeping the allocation (one buffer serves every item).
@@ -122,6 +115,37 @@ impl<'a> Pieces<'a> {
             plain: next_stop(text.as_bytes(), 0, false) == text.len(),
         }
     }
+}
+
+/// Appends the decimal digits of `n`, worked out digit by digit and copied at once: the page
+/// writes a few numbers a timeline mark and one in every anchor.
+fn push_digits(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+}
+
+/// `parent`, then `sep`, then `n` (`t3-c2`): the id of a turn, a card or a nested turn, made
+/// without `format!` (the page makes one or two for every card).
+pub(crate) fn numbered_id(parent: &str, sep: &str, n: impl Integer) -> String {
+    let (negative, n) = n.split();
+    let mut id = String::with_capacity(parent.len() + sep.len() + 4);
+    id.push_str(parent);
+    id.push_str(sep);
+    if negative {
+        id.push('-');
+    }
+    push_digits(&mut id, n);
+    id
 }
 
 /// The integer types `Html::num` accepts.
@@ -358,6 +382,13 @@ mod tests {
                 h.as_str(),
                 format!("{n}{}{}", n.unsigned_abs(), n.unsigned_abs())
             );
+        }
+    }
+
+    #[test]
+    fn numbered_ids_as_format_writes_them() {
+        for n in [0u64, 1, 9, 10, 12_345, u64::MAX] {
+            assert_eq!(numbered_id("t3", "-c", n), format!("t3-c{n}"));
         }
     }
 

@@ -6,7 +6,7 @@ use scribe_highlight::{Highlighter, Language};
 use serde_json::Value;
 
 use super::code::{push_segments, split_lines};
-use super::escape::{Html, safe_href, safe_image_src};
+use super::escape::{Html, numbered_id, safe_href, safe_image_src};
 use super::handback::{self, Handback};
 use super::markdown::push_markdown;
 use super::open::{PREVIEW_LINES, card_open};
@@ -88,9 +88,8 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
             .raw_trusted("</span>");
     }
     if let Some(ms) = call_duration_ms(call) {
-        h.raw_trusted(" <span class=\"meta dur\">")
-            .text(&super::times::duration(ms))
-            .raw_trusted("</span>");
+        h.raw_trusted(" <span class=\"meta dur\">");
+        super::times::push_duration(h, ms).raw_trusted("</span>");
     }
     h.raw_trusted(" <span class=\"state\">")
         .raw_trusted(word)
@@ -500,8 +499,8 @@ pub(crate) fn push_subagent(h: &mut Html, sub: &SubagentRecord, scope: &str, rep
             .raw_trusted(" tokens");
         // `--stable=keep-usage` zeroes the duration: a zero is no duration at all.
         if u.duration_ms > 0 {
-            h.raw_trusted(" · ")
-                .text(&super::times::duration(u.duration_ms));
+            h.raw_trusted(" · ");
+            super::times::push_duration(h, u.duration_ms);
         }
         h.raw_trusted("</span>");
     }
@@ -539,7 +538,7 @@ pub(crate) fn push_subagent(h: &mut Html, sub: &SubagentRecord, scope: &str, rep
         .raw_trusted("</summary><div class=\"nested\">");
     let mut cx = turn::Context::default();
     for (i, t) in sub.transcript.iter().enumerate() {
-        let anchor = format!("{scope}-{}", i + 1);
+        let anchor = numbered_id(scope, "-", i + 1);
         turn::push_turn(h, t, &anchor, &mut cx);
     }
     h.raw_trusted("</div></details></div>");
