@@ -87,6 +87,17 @@ impl Html {
         &self.buf
     }
 
+    /// How many bytes were written so far: where [`Html::truncate`] goes back to.
+    pub(crate) fn len(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Forgets what was written since `len` (a length [`Html::len`] gave: never inside a
+    /// character or a tag, as every write ends whole).
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.buf.truncate(len);
+    }
+
     /// The markup written, as a string of its own.
     pub(crate) fn into_string(self) -> String {
         self.buf

@@ -31,6 +31,7 @@ mod map;
 mod markdown;
 mod notice;
 mod open;
+mod output;
 mod timeline;
 mod times;
 mod tool;
