@@ -286,7 +286,7 @@ fn stop_bits(word: u64, attr: bool) -> u64 {
     // caller reads: a borrow only runs upward).
     let zeros = |x: u64| x.wrapping_sub(ONES) & !x & TOPS;
     // `<` and `>` differ only in one bit.
-    let angle = zeros((word | ONES * 0x02) ^ (ONES * u64::from(b'>')));
+    let angle = zeros((word | (ONES * 0x02)) ^ (ONES * u64::from(b'>')));
     let hits = zeros(word) | angle | (word & TOPS);
     if attr {
         // `&` and `'` differ only in their lowest bit.
