@@ -4,7 +4,7 @@
 
 use scribe_highlight::{Class, Highlighter, Language, Segment};
 
-use super::escape::Html;
+use super::escape::{Html, Pieces};
 
 /// The tag that opens a classed piece (`<span class="h-k">`, the class named by
 /// [`Class::css`]), written whole: the page writes one for most words of the code it shows.
@@ -22,16 +22,16 @@ pub(crate) fn span_open(c: Class) -> &'static str {
 
 /// Writes one line's segments as escaped text in spans.
 pub(crate) fn push_segments(h: &mut Html, line: &str, segments: &[Segment]) {
+    let line = Pieces::new(line);
     for (r, class) in segments {
-        let text = &line[r.clone()];
         match class {
             Some(c) => {
                 h.raw_trusted(span_open(*c))
-                    .text(text)
+                    .text_piece(&line, r.clone())
                     .raw_trusted("</span>");
             }
             None => {
-                h.text(text);
+                h.text_piece(&line, r.clone());
             }
         }
     }

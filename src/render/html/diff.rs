@@ -14,7 +14,7 @@ use scribe_highlight::{Highlighter, Language, Segment};
 use similar::{Algorithm, DiffTag, capture_diff_slices};
 
 use super::code::span_open;
-use super::escape::Html;
+use super::escape::{Html, Pieces};
 use super::open::DIFF_PREVIEW_LINES;
 use crate::model::file_change::{DiffLine, FileChange};
 use crate::model::tool_kind::{DiffHunk, ResultFacts};
@@ -308,6 +308,7 @@ fn push_line(h: &mut Html, mark: char, line: &str, segs: &[Segment], changed: &[
     };
     // The segments tile the line and the changed ranges are in order and apart: one walk over
     // both cuts the line where either starts or ends.
+    let pieces = Pieces::new(line);
     let (mut seg, mut hit) = (segs.iter().peekable(), changed.iter().peekable());
     let mut a = 0;
     while a < line.len() {
@@ -330,18 +331,18 @@ fn push_line(h: &mut Html, mark: char, line: &str, segs: &[Segment], changed: &[
             }
             None => false,
         };
-        let Some(text) = line.get(a..b) else {
-            a = b;
-            continue;
-        };
+        let piece = a..b;
         a = b;
+        if !line.is_char_boundary(piece.start) || !line.is_char_boundary(piece.end) {
+            continue;
+        }
         match (syn, in_change) {
             (None, false) => {
-                h.text(text);
+                h.text_piece(&pieces, piece);
             }
             (Some(c), false) => {
                 h.raw_trusted(span_open(c))
-                    .text(text)
+                    .text_piece(&pieces, piece)
                     .raw_trusted("</span>");
             }
             (c, true) => {
@@ -349,7 +350,9 @@ fn push_line(h: &mut Html, mark: char, line: &str, segs: &[Segment], changed: &[
                 if let Some(c) = c {
                     h.raw_trusted(" ").raw_trusted(c.css());
                 }
-                h.raw_trusted("\">").text(text).raw_trusted("</span>");
+                h.raw_trusted("\">")
+                    .text_piece(&pieces, piece)
+                    .raw_trusted("</span>");
             }
         }
     }

@@ -6,6 +6,8 @@
 //! URLs pass [`safe_href`] (a scheme allowlist) or [`safe_image_src`] before they reach an
 //! attribute.
 
+use std::ops::Range;
+
 use crate::sanitize::{is_invisible, visible_code};
 
 /// An HTML fragment under construction; the only way the renderer writes markup.
@@ -44,6 +46,18 @@ impl Html {
         self
     }
 
+    /// Appends the piece `range` of a line checked once ([`Pieces`]): copied as it is when the
+    /// line holds nothing to escape, escaped as [`Html::text`] does otherwise. Nothing for a
+    /// range that is not on the line's character boundaries.
+    pub(crate) fn text_piece(&mut self, line: &Pieces<'_>, range: Range<usize>) -> &mut Html {
+        match line.text.get(range) {
+            Some(piece) if line.plain => self.buf.push_str(piece),
+            Some(piece) => push_escaped(&mut self.buf, piece, false),
+            None => {}
+        }
+        self
+    }
+
     /// Appends untrusted text for the inside of a double-quoted attribute value.
     pub(crate) fn attr(&mut self, s: &str) -> &mut Html {
         push_escaped(&mut self.buf, s, true);
@@ -58,25 +72,13 @@ impl Html {
     }
 
     /// Appends an integer (digits never need escaping; only integer types are accepted, so this
-    /// is not a second raw path). Digit by digit: the timeline writes a few numbers a mark.
+    /// is not a second raw path).
     pub(crate) fn num(&mut self, n: impl Integer) -> &mut Html {
-        let (negative, mut n) = n.split();
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
+        let (negative, n) = n.split();
         if negative {
             self.buf.push('-');
         }
-        for &d in &digits[at..] {
-            self.buf.push(char::from(d));
-        }
+        push_digits(&mut self.buf, n);
         self
     }
 
@@ -85,10 +87,76 @@ impl Html {
         &self.buf
     }
 
+    /// How many bytes were written so far: where [`Html::truncate`] goes back to.
+    pub(crate) fn len(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Forgets what was written since `len` (a length [`Html::len`] gave: never inside a
+    /// character or a tag, as every write ends whole).
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.buf.truncate(len);
+    }
+
+    /// The markup written, as a string of its own.
+    pub(crate) fn into_string(self) -> String {
+        self.buf
+    }
+
     /// Forgets what was written, keeping the allocation (one buffer serves every item).
     pub(crate) fn clear(&mut self) {
         self.buf.clear();
     }
+}
+
+/// A line the page writes in many pieces (highlighted code, a diff line), checked once in one
+/// pass for anything a text node escapes, so that the pieces of a line that holds none (most
+/// lines of code) are copied without looking at their bytes again.
+pub(crate) struct Pieces<'a> {
+    text: &'a str,
+    /// True when `text` has no byte [`push_escaped`] stops at (so no non-ASCII character).
+    plain: bool,
+}
+
+impl<'a> Pieces<'a> {
+    /// Checks `text`.
+    pub(crate) fn new(text: &'a str) -> Pieces<'a> {
+        Pieces {
+            text,
+            plain: next_stop(text.as_bytes(), 0, false) == text.len(),
+        }
+    }
+}
+
+/// Appends the decimal digits of `n`, worked out digit by digit and copied at once: the page
+/// writes a few numbers a timeline mark and one in every anchor.
+fn push_digits(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+}
+
+/// `parent`, then `sep`, then `n` (`t3-c2`): the id of a turn, a card or a nested turn, made
+/// without `format!` (the page makes one or two for every card).
+pub(crate) fn numbered_id(parent: &str, sep: &str, n: impl Integer) -> String {
+    let (negative, n) = n.split();
+    let mut id = String::with_capacity(parent.len() + sep.len() + 4);
+    id.push_str(parent);
+    id.push_str(sep);
+    if negative {
+        id.push('-');
+    }
+    push_digits(&mut id, n);
+    id
 }
 
 /// The integer types `Html::num` accepts.
@@ -144,14 +212,11 @@ fn push_invisible_mark(out: &mut String, c: char) {
 /// character is decoded only where a non-ASCII one starts, and runs that need nothing are
 /// copied whole.
 fn push_escaped(out: &mut String, s: &str, attr: bool) {
-    let stops = if attr { &ATTR_STOPS } else { &TEXT_STOPS };
     let bytes = s.as_bytes();
     let mut start = 0;
     let mut i = 0;
     loop {
-        while bytes.get(i).is_some_and(|&b| !stops[usize::from(b)]) {
-            i += 1;
-        }
+        i = next_stop(bytes, i, attr);
         let Some(&b) = bytes.get(i) else {
             break;
         };
@@ -188,6 +253,48 @@ fn push_escaped(out: &mut String, s: &str, attr: bool) {
         i += len;
     }
     out.push_str(&s[start..]);
+}
+
+/// Where the first byte at or after `i` that [`push_escaped`] stops at is (`bytes.len()` when
+/// there is none). `i` is where a character starts, so the first byte of a non-ASCII character
+/// met is the first of its bytes: eight bytes are tested at once while eight are left, then one
+/// at a time.
+fn next_stop(bytes: &[u8], mut i: usize, attr: bool) -> usize {
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let Ok(eight) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let hits = stop_bits(u64::from_le_bytes(eight), attr);
+        if hits != 0 {
+            return i + (hits.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    let stops = if attr { &ATTR_STOPS } else { &TEXT_STOPS };
+    while bytes.get(i).is_some_and(|&b| !stops[usize::from(b)]) {
+        i += 1;
+    }
+    i
+}
+
+/// Eight bytes (little-endian) to a mask whose lowest set bit is the top bit of the first byte
+/// that is a stop or non-ASCII: NUL, `&`, `<`, `>`, and `"` and `'` in an attribute.
+fn stop_bits(word: u64, attr: bool) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const TOPS: u64 = 0x8080_8080_8080_8080;
+    // The top bit of each zero byte of `x` (exact up to its first zero byte, which is all the
+    // caller reads: a borrow only runs upward).
+    let zeros = |x: u64| x.wrapping_sub(ONES) & !x & TOPS;
+    // `<` and `>` differ only in one bit.
+    let angle = zeros((word | (ONES * 0x02)) ^ (ONES * u64::from(b'>')));
+    let hits = zeros(word) | angle | (word & TOPS);
+    if attr {
+        // `&` and `'` differ only in their lowest bit.
+        hits | zeros((word | ONES) ^ (ONES * u64::from(b'\'')))
+            | zeros(word ^ (ONES * u64::from(b'"')))
+    } else {
+        hits | zeros(word ^ (ONES * u64::from(b'&')))
+    }
 }
 
 /// The bytes [`push_escaped`] stops at in a text node: `&`, `<`, `>`, NUL and the first byte of
@@ -290,6 +397,13 @@ mod tests {
     }
 
     #[test]
+    fn numbered_ids_as_format_writes_them() {
+        for n in [0u64, 1, 9, 10, 12_345, u64::MAX] {
+            assert_eq!(numbered_id("t3", "-c", n), format!("t3-c{n}"));
+        }
+    }
+
+    #[test]
     fn text_and_attr_escapes() {
         assert_eq!(text("a<b>&\"'"), "a&lt;b&gt;&amp;\"'");
         assert_eq!(attr("x\" onerror='y'"), "x&quot; onerror=&#39;y&#39;");
@@ -333,6 +447,46 @@ mod tests {
             proptest::prop_assert_eq!(text(&s), reference(&s, false));
             proptest::prop_assert_eq!(attr(&s), reference(&s, true));
         }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn pieces_of_a_line_as_text(
+            s in "([a-z<>&\"'\\x00 é日]|\u{200b}){0,40}",
+            cuts in proptest::collection::vec(0usize..48, 0..6)
+        ) {
+            let line = Pieces::new(&s);
+            let at: Vec<usize> = cuts.into_iter().filter(|&c| s.is_char_boundary(c)).collect();
+            let mut sorted = at.clone();
+            sorted.extend([0, s.len()]);
+            sorted.sort_unstable();
+            let (mut pieces, mut whole) = (Html::default(), Html::default());
+            // The line tiled in order, then pieces in any order (apart, overlapping, backwards).
+            let in_order = sorted.windows(2).map(|w| (w[0], w[1]));
+            for (a, b) in in_order.chain(at.windows(2).map(|w| (w[0], w[1].max(w[0])))) {
+                pieces.text_piece(&line, a..b);
+                whole.text(&s[a..b]);
+            }
+            proptest::prop_assert_eq!(pieces.as_str(), whole.as_str());
+        }
+    }
+
+    #[test]
+    fn a_stop_past_eight_clean_bytes_is_found() {
+        for stop in ["&", "<", ">", "\0", "é", "\u{200b}"] {
+            for at in 0..20 {
+                let s = format!("{}{stop}{}", "a".repeat(at), "b".repeat(20 - at));
+                assert_eq!(next_stop(s.as_bytes(), 0, false), at, "{s:?}");
+                assert_eq!(next_stop(s.as_bytes(), 0, true), at, "{s:?}");
+            }
+        }
+        for stop in ["\"", "'"] {
+            let s = format!("{}{stop}", "a".repeat(13));
+            assert_eq!(next_stop(s.as_bytes(), 0, true), 13);
+            assert_eq!(next_stop(s.as_bytes(), 0, false), 14);
+        }
+        assert!(!Pieces::new("plain ascii line & more").plain);
+        assert!(Pieces::new("plain ascii line, nothing more").plain);
     }
 
     #[test]

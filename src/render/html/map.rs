@@ -7,7 +7,7 @@
 //! it (a grid row), and on a wide screen the prompt index stays beside the transcript as it
 //! scrolls.
 
-use super::escape::Html;
+use super::escape::{Html, numbered_id};
 use super::timeline::{self, Lane, Mark, MarkKind};
 use super::times::{self, parse_ms, push_time};
 use crate::model::tool_kind::ToolFamily;
@@ -131,7 +131,7 @@ impl Map {
             let Part::ToolCall { call } = part else {
                 continue;
             };
-            let scope = format!("{anchor}-c{}", i + 1);
+            let scope = numbered_id(anchor, "-c", i + 1);
             let family = call.family();
             if lane == Lane::Main {
                 self.tools[ToolFamily::ALL
@@ -162,7 +162,7 @@ impl Map {
                     other => other,
                 };
                 for (j, st) in sub.transcript.iter().enumerate() {
-                    let sub_anchor = format!("{scope}-{}", j + 1);
+                    let sub_anchor = numbered_id(&scope, "-", j + 1);
                     let sms = st.timestamp.as_deref().and_then(parse_ms);
                     let kind = if st.metadata.error.is_some() {
                         MarkKind::Error
@@ -208,7 +208,8 @@ impl Map {
             h.raw_trusted("<dt>started</dt><dd>");
             push_time(h, &iso(s));
             if let Some(e) = self.end.filter(|e| *e > s) {
-                h.raw_trusted(" · ").text(&times::duration((e - s) as u64));
+                h.raw_trusted(" · ");
+                times::push_duration(h, (e - s) as u64);
             }
             h.raw_trusted("</dd>");
         }

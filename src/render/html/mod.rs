@@ -31,13 +31,14 @@ mod map;
 mod markdown;
 mod notice;
 mod open;
+mod output;
 mod timeline;
 mod times;
 mod tool;
 mod turn;
 
 use crate::render::totals::Totals;
-use escape::Html;
+use escape::{Html, numbered_id};
 
 /// The page's stylesheet, inlined.
 const CSS: &str = include_str!("page.css");
@@ -202,7 +203,7 @@ impl Render for HtmlRenderer {
             TranscriptItem::Turn(t) => {
                 self.totals.add_turn(t);
                 self.turns += 1;
-                let anchor = format!("t{}", self.turns);
+                let anchor = numbered_id("t", "", self.turns);
                 self.map.turn(t, &anchor);
                 self.note_denials(t);
                 turn::push_turn(&mut self.buf, t, &anchor, &mut self.cx);
@@ -210,7 +211,7 @@ impl Render for HtmlRenderer {
             TranscriptItem::Notice(n) => {
                 self.notices += 1;
                 self.totals.add(n);
-                let scope = format!("n{}", self.notices);
+                let scope = numbered_id("n", "", self.notices);
                 let denied = &self.denied;
                 notice::push_notice(&mut self.buf, n, &scope, &|id| denied.contains(id));
             }

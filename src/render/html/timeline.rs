@@ -177,7 +177,7 @@ impl Lanes {
             .num(axis_y)
             .raw_trusted("\">");
         match span {
-            Some((_, len)) => h.text(&times::duration(len as u64)),
+            Some((_, len)) => times::push_duration(h, len as u64),
             None => h.raw_trusted("last (no timestamps: in order)"),
         };
         h.raw_trusted("</text></svg>");

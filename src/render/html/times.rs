@@ -72,17 +72,30 @@ pub(crate) fn push_time_as(h: &mut Html, iso: &str, class: &'static str) {
     }
 }
 
-/// `850 ms`, `1.2 s`, `3 min 4 s`, `2 h 5 min`.
+/// `850 ms`, `1.2 s`, `3 min 4 s`, `2 h 5 min`, as words of its own.
 pub(crate) fn duration(ms: u64) -> String {
+    let mut h = Html::default();
+    push_duration(&mut h, ms);
+    h.into_string()
+}
+
+/// Writes [`duration`]'s words straight into the page (a card or a turn shows one or two).
+pub(crate) fn push_duration(h: &mut Html, ms: u64) -> &mut Html {
     if ms < 1000 {
-        format!("{ms} ms")
+        h.num(ms).raw_trusted(" ms")
     } else if ms < 60_000 {
         let t = crate::render::figures::tenths(ms);
-        format!("{}.{} s", t / 10, t % 10)
+        h.num(t / 10).raw_trusted(".").num(t % 10).raw_trusted(" s")
     } else if ms < 3_600_000 {
-        format!("{} min {} s", ms / 60_000, (ms % 60_000) / 1000)
+        h.num(ms / 60_000)
+            .raw_trusted(" min ")
+            .num((ms % 60_000) / 1000)
+            .raw_trusted(" s")
     } else {
-        format!("{} h {} min", ms / 3_600_000, (ms % 3_600_000) / 60_000)
+        h.num(ms / 3_600_000)
+            .raw_trusted(" h ")
+            .num((ms % 3_600_000) / 60_000)
+            .raw_trusted(" min")
     }
 }
 

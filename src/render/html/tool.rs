@@ -2,19 +2,18 @@
 //! line and its state, and whose body shows the input and the output in the form that suits the
 //! tool (a diff for edits, a checklist for todos, an image, a skill body, a nested sub-agent).
 
-use scribe_highlight::{Highlighter, Language};
+use scribe_highlight::Language;
 use serde_json::Value;
 
-use super::code::{push_segments, split_lines};
-use super::escape::{Html, safe_href, safe_image_src};
+use super::escape::{Html, numbered_id, safe_href, safe_image_src};
 use super::handback::{self, Handback};
 use super::markdown::push_markdown;
-use super::open::{PREVIEW_LINES, card_open};
+use super::open::card_open;
+use super::output::push_pre;
 use super::{diff, turn};
 use crate::model::tool_kind::{InputShape, TodoItem, TodoStatus, ToolFamily};
 use crate::model::transcript::{SubagentRecord, SubagentStatus, TaskDetails, ToolCall, ToolState};
 use crate::render::figures::count;
-use crate::render::sgr;
 use crate::render::summary::{Fit, fitted_summary};
 
 /// The state shown on a card: a CSS class and a word. A refused permission wins over the state
@@ -88,9 +87,8 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
             .raw_trusted("</span>");
     }
     if let Some(ms) = call_duration_ms(call) {
-        h.raw_trusted(" <span class=\"meta dur\">")
-            .text(&super::times::duration(ms))
-            .raw_trusted("</span>");
+        h.raw_trusted(" <span class=\"meta dur\">");
+        super::times::push_duration(h, ms).raw_trusted("</span>");
     }
     h.raw_trusted(" <span class=\"state\">")
         .raw_trusted(word)
@@ -322,39 +320,6 @@ fn push_persisted_preview(h: &mut Html, call: &ToolCall) {
     }
 }
 
-/// An output: colours kept (terminal escapes as spans), a file's lines highlighted for `lang`,
-/// and past [`PREVIEW_LINES`] lines the rest behind "show all N lines".
-fn push_pre(h: &mut Html, class: &'static str, text: &str, lang: Option<&'static Language>) {
-    let body = text.strip_suffix('\n').unwrap_or(text);
-    let mut hl = Highlighter::new(lang);
-    // A toggle that would hide two or three lines is not worth a click (`preview` says 0 more).
-    let (shown, more) = crate::render::preview(text, PREVIEW_LINES);
-    let cut = (more > 0).then(|| shown.len() - 1);
-    let numbered = lang.is_some() && is_numbered(body);
-    let mut part = |h: &mut Html, text: &str, class: &str| {
-        h.raw_trusted("<pre class=\"").raw_trusted(class);
-        if lang.is_some() {
-            h.raw_trusted(" hl");
-        }
-        h.raw_trusted("\">");
-        if lang.is_some() {
-            push_code_lines(h, text, &mut hl, numbered);
-        } else {
-            sgr::push_ansi(h, text);
-        }
-        h.raw_trusted("</pre>");
-    };
-    match cut {
-        None => part(h, body, class),
-        Some(at) => {
-            part(h, &body[..at], class);
-            h.show_all(PREVIEW_LINES + more);
-            part(h, &body[at + 1..], &format!("{class} cont"));
-            h.raw_trusted("</details>");
-        }
-    }
-}
-
 /// How many lines `text` has, its last newlines aside (`lines().count()` of it trimmed, by
 /// `memchr`: a file read's output is counted whole).
 fn line_count(text: &str) -> usize {
@@ -362,46 +327,6 @@ fn line_count(text: &str) -> usize {
     match body.is_empty() {
         true => 0,
         false => memchr::memchr_iter(b'\n', body.as_bytes()).count() + 1,
-    }
-}
-
-/// True when every line starts with a line number and a tab or arrow (`cat -n`, Claude's Read).
-/// The lines are `text.lines()` (a last newline ends the last line; a `\r` left at a line's end
-/// changes nothing, as only its start is read).
-fn is_numbered(text: &str) -> bool {
-    let body = text.strip_suffix('\n').unwrap_or(text);
-    text.is_empty() || split_lines(body).all(|l| split_number(l).is_some())
-}
-
-/// `"    12→code"` → `("12", "code")`.
-fn split_number(line: &str) -> Option<(&str, &str)> {
-    let t = line.trim_start();
-    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-    if digits == 0 {
-        return None;
-    }
-    let (n, rest) = t.split_at(digits);
-    let code = rest.strip_prefix('\t').or_else(|| rest.strip_prefix('→'))?;
-    Some((n, code))
-}
-
-/// Lines of a file, highlighted, with their numbers apart from the code.
-fn push_code_lines(h: &mut Html, text: &str, hl: &mut Highlighter, numbered: bool) {
-    for (i, line) in split_lines(text).enumerate() {
-        if i > 0 {
-            h.raw_trusted("\n");
-        }
-        let (num, code) = match numbered.then(|| split_number(line)).flatten() {
-            Some((n, c)) => (Some(n), c),
-            None => (None, line),
-        };
-        if let Some(n) = num {
-            h.raw_trusted("<span class=\"ln\">")
-                .text(n)
-                .raw_trusted("</span>");
-        }
-        let segs = hl.line(code);
-        push_segments(h, code, segs);
     }
 }
 
@@ -500,8 +425,8 @@ pub(crate) fn push_subagent(h: &mut Html, sub: &SubagentRecord, scope: &str, rep
             .raw_trusted(" tokens");
         // `--stable=keep-usage` zeroes the duration: a zero is no duration at all.
         if u.duration_ms > 0 {
-            h.raw_trusted(" · ")
-                .text(&super::times::duration(u.duration_ms));
+            h.raw_trusted(" · ");
+            super::times::push_duration(h, u.duration_ms);
         }
         h.raw_trusted("</span>");
     }
@@ -539,7 +464,7 @@ pub(crate) fn push_subagent(h: &mut Html, sub: &SubagentRecord, scope: &str, rep
         .raw_trusted("</summary><div class=\"nested\">");
     let mut cx = turn::Context::default();
     for (i, t) in sub.transcript.iter().enumerate() {
-        let anchor = format!("{scope}-{}", i + 1);
+        let anchor = numbered_id(scope, "-", i + 1);
         turn::push_turn(h, t, &anchor, &mut cx);
     }
     h.raw_trusted("</div></details></div>");
@@ -555,10 +480,5 @@ mod tests {
             proptest::prop_assert_eq!(line_count(&text), text.trim_end_matches('\n').lines().count());
         }
 
-        #[test]
-        fn numbered_as_by_lines(text in "([0-9 x\t\r\n]|→){0,16}") {
-            let by_lines = text.lines().all(|l| split_number(l).is_some());
-            proptest::prop_assert_eq!(is_numbered(&text), by_lines);
-        }
     }
 }

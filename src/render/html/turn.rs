@@ -1,7 +1,7 @@
 //! One turn as an `<article>` with an anchor; the same code draws top-level turns and the turns
 //! of a sub-agent transcript, to any depth.
 
-use super::escape::{Html, safe_href};
+use super::escape::{Html, numbered_id, safe_href};
 use super::markdown::push_markdown;
 use super::times::{self, parse_ms, push_time};
 use super::tool::{push_call, push_file};
@@ -103,7 +103,7 @@ pub(crate) fn push_turn(h: &mut Html, turn: &Turn, anchor: &str, cx: &mut Contex
             | Part::SourceDocument { .. }
             | Part::Data { .. }
             | Part::Compaction { .. } => {
-                push_part(h, part, markdown, &format!("{anchor}-c{}", i + 1))
+                push_part(h, part, markdown, &numbered_id(anchor, "-c", i + 1))
             }
         }
     }
@@ -149,17 +149,15 @@ fn push_meta(h: &mut Html, turn: &Turn, cx: &mut Context) {
         if let Some(took) = times::span_ms(Some(ts), turn.end_timestamp.as_deref()) {
             h.raw_trusted(
                 " · <span class=\"dur took\" title=\"the turn, from its first to its last event\">",
-            )
-            .text(&times::duration(took))
-            .raw_trusted("</span>");
+            );
+            times::push_duration(h, took).raw_trusted("</span>");
         }
         let ms = parse_ms(ts);
         if let (Some(now), Some(before)) = (ms, cx.ms)
             && now > before
         {
-            h.raw_trusted(" <span class=\"dur\" title=\"since the turn before\">+")
-                .text(&times::duration((now - before) as u64))
-                .raw_trusted("</span>");
+            h.raw_trusted(" <span class=\"dur\" title=\"since the turn before\">+");
+            times::push_duration(h, (now - before) as u64).raw_trusted("</span>");
         }
         h.raw_trusted("</span>");
         if ms.is_some() {
