@@ -579,9 +579,9 @@ fn no_generated_content_reaches_the_terminal_raw() {
     }
 }
 
-/// "Read N lines" counts what the harness said it read (the call's `facts`, which the Claude
-/// adapter reads from `tool_use_result.file.numLines`), not the lines of the output it kept; a
-/// transcript written before calls had `facts` reads the same back.
+/// "Read N lines" (and the page's card) counts what the harness said it read (the call's
+/// `facts`, which the Claude adapter reads from `tool_use_result.file.numLines`), not the lines
+/// of the output it kept; a transcript written before calls had `facts` reads the same back.
 #[test]
 fn lines_read_come_from_the_adapters_facts() {
     let input = concat!(
@@ -610,6 +610,12 @@ fn lines_read_come_from_the_adapters_facts() {
     assert_ne!(old, jsonl);
     let text = run(&["--width", "100"], old);
     assert!(text.contains("Read 50 lines"), "{text}");
+    // The page's card says the same count, not the two lines the output kept.
+    let page = run(&["--from", "claude-stream", "--to", "html"], input.into());
+    assert!(
+        page.contains(r#"<span class="meta">50 lines</span>"#),
+        "{page}"
+    );
 }
 
 /// `--full` shows every tool output whole (conservation_views found it missing): under an

@@ -65,8 +65,13 @@ pub(crate) fn push_call(h: &mut Html, call: &ToolCall, scope: &str) {
         .raw_trusted("</span>");
     // The output's text, once per card (borrowed when it is one string).
     let text = call.output.as_ref().map(|_| call.output_words());
-    // Lines of text that came back (an image is not lines).
+    // Lines of text that came back: the harness's own count when it gives one (what the text
+    // view says too; the output may hold a reminder after the file's lines), else the output's
+    // lines (an image is not lines).
     let lines = || {
+        if let Some(n) = call.facts.lines_read {
+            return usize::try_from(n).unwrap_or(usize::MAX);
+        }
         let image = call.output.as_ref().is_some_and(|o| {
             o.as_array().is_some_and(|a| {
                 a.iter()
