@@ -2,7 +2,7 @@
 //!
 //! For each set of lines (Claude Code stream lines and saved-session rows, the rows again spelt
 //! in ASCII as Python's `json.dumps` spells them, Codex and Gemini stream lines, read from the
-//! shared corpus at run time) it times eight ways to read every line:
+//! shared corpus at run time) it times nine ways to read every line:
 //!
 //! - `typed`: [`scribe_json::from_str`] into a `lenient_struct!` (the scanner, serde_json where it
 //!   declines), the way the Claude adapter reads its rows;
@@ -17,7 +17,10 @@
 //!   kept);
 //! - `value-write`: the same through a `Value` written again (what `compact` replaces);
 //! - `glued`: [`scribe_json::glued_values`], the check every line of an input gets for JSON
-//!   records glued together.
+//!   records glued together;
+//! - `lead`: how each content block's `content` begins ([`scribe_json::lenient::Lead`]), every
+//!   other field stepped over: how a saved session's first pass tells a tool output kept in a
+//!   file of its own by its first characters, without decoding the output.
 //!
 //! Each way reads the whole set `ROUNDS` times (`SCRIBE_JSON_BENCH_ROUNDS`, default 15) and the
 //! fastest round gives the MB/s: on a busy machine the fastest round is the one least disturbed.
@@ -33,7 +36,7 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use scribe_json::lenient::{Bool, Items, Obj, Object, Present, Same, Str, U64};
+use scribe_json::lenient::{Bool, Items, Lead, Obj, Object, Present, Same, Str, U64};
 use serde_json::Value;
 
 scribe_json::lenient_struct! {
@@ -103,11 +106,32 @@ impl<'de> serde::Deserialize<'de> for Written {
     }
 }
 
+scribe_json::lenient_struct! {
+    /// A row read for how each content block's `content` begins, and nothing else.
+    pub(crate) struct Leads {
+        "message" => message: Option<LeadMessage> as Object<LeadMessage>,
+    }
+}
+
+scribe_json::lenient_struct! {
+    /// A message's blocks, for [`Leads`].
+    pub(crate) struct LeadMessage {
+        "content" => content: Option<Vec<Obj<LeadBlock>>> as Items<Obj<LeadBlock>>,
+    }
+}
+
+scribe_json::lenient_struct! {
+    /// How a block's `content` begins, for [`Leads`].
+    pub(crate) struct LeadBlock {
+        "content" => content: Lead as Same<Lead>,
+    }
+}
+
 /// One way to read a line: its name and what it does with each line (true when it read it).
 type Way = (&'static str, fn(&str) -> bool);
 
 /// The ways compared, in the order printed.
-const WAYS: [Way; 8] = [
+const WAYS: [Way; 9] = [
     ("typed", |l| {
         black_box(scribe_json::from_str::<Line<'_>>(l)).is_ok()
     }),
@@ -140,6 +164,9 @@ const WAYS: [Way; 8] = [
     ("glued", |l| {
         black_box(scribe_json::glued_values(black_box(l)));
         true
+    }),
+    ("lead", |l| {
+        black_box(scribe_json::from_str::<Leads>(l)).is_ok()
     }),
 ];
 

@@ -440,6 +440,14 @@ impl LeadText {
     }
 }
 
+/// The name a reader of a string's [`Lead`] asks for with `deserialize_newtype_struct`, its
+/// visitor reading a string only through [`Lead::of`]: the line's scanner then hands the visitor
+/// a string's first characters past its leading white space, decoded, not the whole string (a
+/// tool output may be megabytes); anything but a string it reads as `deserialize_any` does. Any
+/// other deserializer sees an ordinary newtype, and the visitor's `visit_newtype_struct` reads the
+/// value with `deserialize_any`.
+pub const LEAD_TOKEN: &str = "$scribe::Lead";
+
 impl<'de> Deserialize<'de> for Lead {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
@@ -448,12 +456,15 @@ impl<'de> Deserialize<'de> for Lead {
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("any JSON value")
             }
+            fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Lead, D::Error> {
+                d.deserialize_any(self)
+            }
             fn visit_str<E>(self, s: &str) -> Result<Lead, E> {
                 Ok(Lead(Some(Lead::of(s))))
             }
             visit_others!(Lead(None); scalars, nested);
         }
-        d.deserialize_any(V)
+        d.deserialize_newtype_struct(LEAD_TOKEN, V)
     }
 }
 

@@ -124,3 +124,42 @@ fn from_text_reads_as_serde_json() {
         assert_eq!(ours, serde_json::from_str::<Value>(text).ok(), "{text}");
     }
 }
+
+lenient_struct! {
+    /// How a field begins.
+    pub(crate) struct Leading {
+        "text" => text: Lead as Same<Lead>,
+    }
+}
+
+/// A string's lead is the same whether the scanner decodes only its first characters or
+/// serde_json hands over the whole string: escapes, leading white space spelt as escapes or not,
+/// a character cut at the lead's end, a string of white space only, and anything not a string.
+#[test]
+fn a_lead_reads_as_from_the_whole_string() {
+    let long = format!(
+        "{}<persisted-output>{}",
+        "\\n \\t\\u0020".repeat(30),
+        "x\\n".repeat(500)
+    );
+    let cases = [
+        long.as_str(),
+        r#"  <persisted-output>\nrest"#,
+        r#"\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9"#,
+        r#"\ud83d\ude00\ud83d\ude00\ud83d\ude00\ud83d\ude00\ud83d\ude00\ud83d\ude00\ud83d\ude00\ud83d\ude00\ud83d\ude00"#,
+        r#"\u3000\u2003 \n\t"#,
+        r#"abcdefghijklmnopqrstuvwxyz0123456789\"\\"#,
+        r#"plain text, no escape, longer than the thirty-two bytes kept"#,
+    ];
+    for text in cases {
+        let line = format!(r#"{{"text":"{text}"}}"#);
+        let ours = crate::from_str::<Leading>(&line).map(|l| format!("{:?}", l.text.0));
+        let theirs = serde_json::from_str::<Leading>(&line).map(|l| format!("{:?}", l.text.0));
+        assert_eq!(ours.ok(), theirs.ok(), "{line}");
+    }
+    for other in ["7", "null", "[\"<persisted-output>\"]", "{\"a\":\"b\"}"] {
+        let line = format!(r#"{{"text":{other}}}"#);
+        let ours = crate::from_str::<Leading>(&line).unwrap();
+        assert!(ours.text.0.is_none(), "{line}");
+    }
+}

@@ -19,7 +19,7 @@ use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use super::{Refused, Scanner};
-use crate::lenient::Fill;
+use crate::lenient::{Fill, LEAD_TOKEN};
 use crate::write::RAW_JSON_TOKEN;
 
 /// The name `lenient::Checked` asks for with `deserialize_newtype_struct`: the scanner steps
@@ -151,6 +151,13 @@ impl<'de> Deserializer<'de> for &mut Scanner<'de> {
                 self.skip()?;
                 visitor.visit_borrowed_str(&self.text[start..self.at])
             }
+            LEAD_TOKEN => match self.peek() {
+                Some(b'"') => match self.raw_string()? {
+                    (plain, false) => visitor.visit_borrowed_str(plain),
+                    (raw, true) => visitor.visit_str(&lead_of_escaped(raw)),
+                },
+                _ => visitor.visit_newtype_struct(self),
+            },
             // serde_json's `RawValue`: the value's text, as a one-entry map under the token.
             RAW_JSON_TOKEN => {
                 self.peek();
@@ -183,6 +190,20 @@ impl<'de> Deserializer<'de> for &mut Scanner<'de> {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
         unit unit_struct seq tuple tuple_struct map struct identifier
     }
+}
+
+/// The first characters of a string with escapes (`raw`, its text as written, checked), past its
+/// leading white space, decoded: enough of them for [`crate::lenient::Lead::of`] to give what it
+/// gives of the whole string, without decoding the rest (a tool output may be megabytes).
+fn lead_of_escaped(raw: &str) -> String {
+    let mut lead = String::with_capacity(crate::lenient::Lead::LEN + 4);
+    for c in super::Chars::new(raw).skip_while(|c| c.is_whitespace()) {
+        if lead.len() > crate::lenient::Lead::LEN {
+            break;
+        }
+        lead.push(c);
+    }
+    lead
 }
 
 /// An object's entries, read one by one by a visitor.

@@ -18,7 +18,7 @@ use std::fmt;
 use serde::Deserialize;
 use serde::de::{Deserializer, SeqAccess, Visitor};
 
-use scribe_json::lenient::{Bool, Given, Lead, Obj, PresentStr, Same, Str};
+use scribe_json::lenient::{Bool, Given, LEAD_TOKEN, Lead, Obj, PresentStr, Same, Str};
 use scribe_json::{lenient_struct, visit_others};
 
 use crate::model::recent::Hashed;
@@ -142,8 +142,13 @@ impl<'de> Deserialize<'de> for Preview {
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("any JSON value")
             }
+            fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Preview, D::Error> {
+                d.deserialize_any(self)
+            }
+            /// Read through `Lead::of` only: the line's scanner hands over only a long output's
+            /// lead ([`LEAD_TOKEN`]).
             fn visit_str<E>(self, s: &str) -> Result<Self::Value, E> {
-                Ok(Preview(s.trim_start().starts_with(PERSISTED)))
+                Ok(Preview(Lead::of(s).as_str().starts_with(PERSISTED)))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
                 // The first item text that is not blank decides.
@@ -168,7 +173,7 @@ impl<'de> Deserialize<'de> for Preview {
                 Ok(Preview(false))
             }
         }
-        d.deserialize_any(V)
+        d.deserialize_newtype_struct(LEAD_TOKEN, V)
     }
 }
 

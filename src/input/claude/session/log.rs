@@ -231,6 +231,12 @@ pub(crate) struct SessionLog {
     pub(crate) source: usize,
     /// The offset of the line being indexed.
     at: u64,
+    /// The line number and offset of the line indexed last (see `glued`).
+    last_part: Option<(u64, u64)>,
+    /// Where the records of lines that hold several glued together start, in file order: a line
+    /// number given twice is such a line (`input::glued` hands on each record as a line of its
+    /// own); pass 2 cuts these records from the rest of their line (`Sources::note_glued`).
+    pub(crate) glued: Vec<u64>,
     /// The file is a sub-agent's own transcript (`agent-*.jsonl` read on its own): its sidechain
     /// rows are its conversation, not runs to split out.
     pub(crate) standalone: bool,
@@ -257,6 +263,7 @@ impl SessionLog {
         report: &mut Report<'_>,
         nested: bool,
     ) {
+        self.note_part(line.number, offset);
         if line.text.trim().is_empty() {
             return;
         }
@@ -275,6 +282,20 @@ impl SessionLog {
             self.push_loose(line, LooseKind::Reread);
         }
         self.peek = peek;
+    }
+
+    /// Notes where a line was read from, for `glued`: a line whose number the line before had
+    /// too is a record of a line that holds several, and so is the line before.
+    fn note_part(&mut self, number: u64, offset: u64) {
+        if let Some((last, last_offset)) = self.last_part.filter(|&(n, _)| n == number) {
+            if self.glued.last() != Some(&last_offset) {
+                self.glued.push(last_offset);
+            }
+            self.glued.push(offset);
+            self.last_part = Some((last, offset));
+        } else {
+            self.last_part = Some((number, offset));
+        }
     }
 
     /// The session facts gathered from the rows and the title records.

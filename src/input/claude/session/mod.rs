@@ -185,6 +185,7 @@ impl Adapter for ClaudeSession {
             (None, None) => sources.add(Source::Path(PathBuf::new())),
         };
         log.source = main;
+        sources.note_glued(main, std::mem::take(&mut log.glued));
         // The file has been read: its uuid table is let go before the sub-agents are loaded and
         // the chain is ordered, not after (it was the peak of a 1 GiB session).
         log.resolve();
@@ -192,6 +193,7 @@ impl Adapter for ClaudeSession {
             .into_iter()
             .map(|(agent_id, mut log)| {
                 log.source = main;
+                sources.note_glued(main, std::mem::take(&mut log.glued));
                 // The file has been read: its uuid table is let go now (see `subagents::load`).
                 log.resolve();
                 Agent {
@@ -214,6 +216,7 @@ impl Adapter for ClaudeSession {
             for p in subagents::agent_files(path, session_id) {
                 if let Some(mut a) = subagents::load(&p, report) {
                     a.log.source = sources.add(Source::Path(p));
+                    sources.note_glued(a.log.source, std::mem::take(&mut a.log.glued));
                     agents.push(a);
                 }
             }

@@ -33,6 +33,9 @@ pub(crate) struct Sources {
     /// again).
     window: Vec<u8>,
     window_at: u64,
+    /// For each source, where the records of its lines that hold several glued together start
+    /// (`SessionLog::glued`): only these are cut from the rest of their line.
+    glued: Vec<Vec<u64>>,
 }
 
 /// The first record of a line that holds several JSON records glued together (pass 1 read each
@@ -63,7 +66,18 @@ impl Sources {
     /// Registers a source; returns its id.
     pub(crate) fn add(&mut self, s: Source) -> usize {
         self.list.push(s);
+        self.glued.push(Vec::new());
         self.list.len() - 1
+    }
+
+    /// Where in source `id` the records of lines that hold several glued together start
+    /// (`SessionLog::glued`, taken once its file is read): every other line is a record whole,
+    /// and is not searched for a second one. In follow mode every line is, as a record may be
+    /// read again before the rest of its line is indexed.
+    pub(crate) fn note_glued(&mut self, id: usize, offsets: Vec<u64>) {
+        if let Some(g) = self.glued.get_mut(id) {
+            *g = offsets;
+        }
     }
 
     /// The name diagnostics give source `id` (its path; standard input's spool is `-`).
@@ -93,8 +107,11 @@ impl Sources {
         if offset == 0 {
             bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         }
+        let glued =
+            self.let_go || (self.glued.get(id)).is_some_and(|g| g.binary_search(&offset).is_ok());
         Ok(match scribe_json::utf8::as_str(bytes) {
-            Some(s) => Cow::Borrowed(first_of_glued(s)),
+            Some(s) if glued => Cow::Borrowed(first_of_glued(s)),
+            Some(s) => Cow::Borrowed(s),
             None => Cow::Owned(String::from_utf8_lossy(bytes).into_owned()),
         })
     }
