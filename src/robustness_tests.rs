@@ -1,5 +1,6 @@
 //! Property tests: any arrangement of real-shaped lines folds without a panic, and nothing the
-//! adapter emitted is lost by the fold.
+//! adapter emitted is lost by the fold; and the fold's own guard against a late event that would
+//! move an ended call backwards (no adapter sends one now, so only a made event reaches it).
 //!
 //! Inputs are built from the bundled samples: lines shuffled, dropped, repeated, cut short, or with
 //! a field's value replaced by another JSON value of the wrong kind.
@@ -16,8 +17,8 @@ use crate::diagnostics::Diagnostics;
 use crate::fold::Folder;
 use crate::input::lines::LineReader;
 use crate::input::{Adapter, Report};
-use crate::model::event::EventKind;
-use crate::model::transcript::{Part, TranscriptItem};
+use crate::model::event::{Event, EventKind};
+use crate::model::transcript::{Part, ToolState, TranscriptItem};
 
 fn sample_lines() -> Vec<String> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/claude-stream");
@@ -166,4 +167,68 @@ proptest! {
         // Whatever order the lines come in, no tool call the adapter saw is lost by the fold.
         prop_assert!(ids_in.is_subset(&ids_out), "lost {:?}", ids_in.difference(&ids_out).collect::<Vec<_>>());
     }
+}
+
+/// A Claude stream: one message with two calls, the first answered, then the second.
+const TWO_CALLS: [&str; 3] = [
+    r#"{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"c1","name":"Bash","input":{"command":"ls"}},{"type":"tool_use","id":"c2","name":"Bash","input":{"command":"make"}}]}}"#,
+    r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"c1","content":"a.txt"}]}}"#,
+    r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"c2","content":"ok"}]}}"#,
+];
+
+/// The fold's own guard, whatever an adapter sends: a question about a call that already
+/// ended (its turn still held by the other call) leaves the call's final state.
+#[test]
+fn a_late_update_does_not_move_an_ended_call_backwards() {
+    let input = TWO_CALLS.join("\n");
+    let mut lines = LineReader::new(input.as_bytes());
+    let mut adapter = crate::input::claude::stream();
+    let mut folder = Folder::new();
+    let mut diag = Diagnostics::new(false).quiet();
+    let (mut events, mut items) = (Vec::new(), Vec::new());
+    let mut n = 0;
+    while let Some(line) = lines.next_line().unwrap() {
+        n += 1;
+        let mut report = Report {
+            file: "-",
+            problems: &mut diag,
+        };
+        adapter.line(&line, &mut events, &mut report);
+        if n == 3 {
+            let late = EventKind::ToolUpdate {
+                tool_call_id: "c1".into(),
+                state: Some(ToolState::ApprovalPending),
+                output: None,
+                input: None,
+                kind: None,
+                error_text: None,
+                sidecar: None,
+            };
+            events.insert(0, Event::at(3, late));
+        }
+        for e in events.drain(..) {
+            folder.push(e, &mut items);
+        }
+    }
+    folder.finish(&mut items);
+    let states: Vec<(String, ToolState)> = items
+        .iter()
+        .filter_map(|i| {
+            if let TranscriptItem::Turn(t) = i {
+                Some(t)
+            } else {
+                None
+            }
+        })
+        .flat_map(|t| t.parts.iter())
+        .filter_map(Part::call)
+        .map(|call| (call.tool_call_id.clone(), call.state))
+        .collect();
+    assert_eq!(
+        states,
+        [
+            ("c1".to_owned(), ToolState::Success),
+            ("c2".to_owned(), ToolState::Success)
+        ]
+    );
 }

@@ -38,19 +38,19 @@ impl Fit {
     };
 }
 
-/// Makes a value one short line.
+/// Makes a value one short line: its line breaks spaces, and past `MAX` characters cut to
+/// `fit.keep` and a `…`. Only the characters kept are read (a call's input may be a whole
+/// script, summed up once for its line and once for the page's map).
 fn one_line(s: &str, fit: Fit) -> String {
-    let flat: String = s
-        .trim()
-        .chars()
-        .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
-        .collect();
-    if flat.chars().count() > MAX {
-        let mut cut: String = flat.chars().take(fit.keep).collect();
-        cut.push('…');
-        cut
-    } else {
-        flat
+    let t = s.trim();
+    let flat = |c: char| if c == '\n' || c == '\r' { ' ' } else { c };
+    match t.char_indices().nth(MAX) {
+        None => t.chars().map(flat).collect(),
+        Some(_) => {
+            let mut cut: String = t.chars().take(fit.keep).map(flat).collect();
+            cut.push('…');
+            cut
+        }
     }
 }
 
@@ -160,6 +160,25 @@ pub(crate) fn hand_back_beside_report(call: &ToolCall) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+
+    proptest::proptest! {
+        /// The one line is what flattening the whole value, then cutting it, gave.
+        #[test]
+        fn one_line_as_flattened_whole(v in "[ a\n\r→é]{0,130}", card: bool) {
+            let fit = if card { Fit::CARD } else { Fit::LINE };
+            let flat: String = v
+                .trim()
+                .chars()
+                .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
+                .collect();
+            let whole = if flat.chars().count() > MAX {
+                format!("{}…", flat.chars().take(fit.keep).collect::<String>())
+            } else {
+                flat
+            };
+            proptest::prop_assert_eq!(one_line(&v, fit), whole);
+        }
+    }
     use super::*;
     use crate::model::tool_kind::{TodoItem, TodoStatus, ToolKind};
     use crate::model::transcript::Caller;
