@@ -8,13 +8,15 @@
 //! so a live pipe shows each record as soon as it is final) or when it holds [`BATCH`] messages
 //! or [`BATCH_BYTES`] of input. At most [`DEPTH`] batches wait between the threads, so memory
 //! stays bounded as the input grows. Decoding is the larger part of a run, so the fold goes
-//! with the renderer, and an event crosses once (and is copied there, below).
+//! with the renderer, and an event crosses once.
 //!
-//! Each thread frees only what it allocated: the renderer folds a copy of each event and frees
-//! the items it folded once they are written, and hands the batch (its events and the items the
-//! driver made) back to the driver to be freed there. A block freed on a thread other than its
-//! own is a remote free for the allocator, whose collection would cost what the second core
-//! gives; a freed block handed back late would miss the cache.
+//! The renderer folds each event itself, not a copy: the strings an event carries (a tool's
+//! output, most of a saved session's bytes) become the items' strings, written and freed on the
+//! renderer's thread. Those frees are remote frees for the allocator (the block was allocated
+//! on the driver's thread); copying every event so that each thread frees only its own blocks
+//! cost more on a saved session (the copy, its allocations and their page faults) and about as
+//! much on a stream (docs/performance.md). The batch (its vectors, and the calls the renderer only borrowed) is
+//! handed back to the driver, to be reused and freed there.
 //!
 //! The output is the same byte for byte: the renderer sees the same calls in the same order.
 //! Only diagnostics may reach standard error a little earlier relative to standard output.
@@ -171,13 +173,13 @@ struct Renderer<'r, 'o, W: Write> {
 }
 
 impl<W: Write> Renderer<'_, '_, W> {
-    /// Makes one call on the renderer's sink, leaving what it carries to be freed by the
-    /// driver; the fold takes a copy of an event, and the items it folds go into `folded`, to
-    /// be freed here. `events`: the batch's events not yet folded.
+    /// Makes one call on the renderer's sink, leaving what it borrows to be freed by the
+    /// driver; the fold takes the event itself, and the items it folds go into `folded`, to be
+    /// freed here. `events`: the batch's events not yet folded.
     fn make(
         &mut self,
         call: &mut Call,
-        events: &mut std::slice::Iter<'_, Event>,
+        events: &mut std::vec::Drain<'_, Event>,
         folded: &mut Vec<TranscriptItem>,
     ) -> Result<()> {
         let start = folded.len();
@@ -189,8 +191,8 @@ impl<W: Write> Renderer<'_, '_, W> {
             }
             Call::Event => {
                 if let Some(event) = events.next() {
-                    self.sink.live(event)?;
-                    self.folder.push(event.clone(), folded);
+                    self.sink.live(&event)?;
+                    self.folder.push(event, folded);
                 }
             }
             Call::Item(item) => return self.sink.render_item(item),
@@ -246,12 +248,16 @@ pub(super) fn drive(
         let mut failed = None;
         let mut folded = Vec::new();
         'batches: for mut batch in batches.iter() {
-            let mut events = batch.events.iter();
+            let mut events = batch.events.drain(..);
             for call in &mut batch.calls {
                 if let Err(e) = renderer.make(call, &mut events, &mut folded) {
                     failed = Some(e);
-                    break 'batches;
+                    break;
                 }
+            }
+            drop(events);
+            if failed.is_some() {
+                break 'batches;
             }
             folded.clear();
             // Freed by the driver; once it has ended, here.
