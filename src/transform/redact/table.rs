@@ -152,18 +152,11 @@ pub(super) fn looks_like_a_secret(value: &str, quoted: bool) -> bool {
     let reference = v.starts_with(['$', '%', '<', '#', '=']) || v.starts_with("//");
     let template = v.contains("${") || v.contains("{{");
     let lower = v.to_ascii_lowercase();
-    let placeholder = lower.starts_with("your")
-        || [
-            "xxx",
-            "***",
-            "...",
-            "…",
-            "changeme",
-            "placeholder",
-            "redacted",
-        ]
-        .iter()
-        .any(|p| lower.contains(p));
+    let placeholder = says_your(&lower)
+        || ends_in_xs(v)
+        || ["***", "...", "…", "changeme", "placeholder", "redacted"]
+            .iter()
+            .any(|p| lower.contains(p));
     if reference || template || placeholder {
         return false;
     }
@@ -191,4 +184,24 @@ pub(super) fn looks_like_a_secret(value: &str, quoted: bool) -> bool {
                 && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         });
     !(call || empty || attribute)
+}
+
+/// Whether a value (lower case) begins with the word "your" (`your-api-key`, `YOUR_TOKEN`,
+/// `your key`): a placeholder. A token that merely begins with those letters is not one.
+fn says_your(lower: &str) -> bool {
+    lower
+        .strip_prefix("your")
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['-', '_', ' ', '.']))
+}
+
+/// Whether a value ends in a run of x's that stands for its secret part (`xxxxxxxx`,
+/// `XXXX-XXXX`, `sk-xxxxxxxxxxxx`, `github_pat_xxxx`, a JWT signed `.xxx`): its last run of
+/// letters and digits is at least three x's and nothing else. Three x's inside a random token
+/// (`…A7xxXkH…`) do not make it one.
+fn ends_in_xs(v: &str) -> bool {
+    let last = v
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .rfind(|part| !part.is_empty())
+        .unwrap_or_default();
+    last.len() >= 3 && last.bytes().all(|b| matches!(b, b'x' | b'X'))
 }

@@ -317,10 +317,23 @@ fn assignments_of_code_and_placeholders_are_not_secrets() {
     ] {
         assert_eq!(red(code), code, "{code}");
     }
+    for code in [
+        "API_KEY=YOUR_API_KEY",
+        "token: your token",
+        "password=XXXX-XXXX",
+        "api_key = sk-xxxxxxxxxxxx",
+        "GH_TOKEN=\"github_pat_xxxx\"",
+    ] {
+        assert_eq!(red(code), code, "{code}");
+    }
     for secret in [
         "token = 'Zx8Qm2Lk9Pw4'",
         "password=hunter2",
         "API_KEY=Zx8Qm2Lk9Pw4Rt6Yu",
+        // Random tokens that hold three x's, or begin with the letters of "your".
+        "SECRET_KEY_BASE=7aZJaC1gkA7xxXkHc5zU",
+        "TOKEN=Xx9xQm2Lk9Pw4",
+        "password=Yourq8Zm2Lk9Pw4",
         "password = \"get_token()x\"",
     ] {
         assert!(red(secret).contains("[REDACTED:env]"), "{secret}");
