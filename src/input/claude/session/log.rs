@@ -190,6 +190,18 @@ pub(crate) struct AgentLinks {
     pub(crate) first_prompt: Option<u64>,
 }
 
+/// Where pass 1 finds the run an inline sidechain row joins (see `SessionLog::run_lookup`).
+#[derive(Debug, Default)]
+pub(crate) struct RunLookup {
+    /// Where each agent's group is in `sidechains` (a session may hold thousands).
+    group: HashMap<String, u32>,
+    /// For inline sidechain rows without an `agentId`: the key of the row's uuid (`chain::key`,
+    /// no text: a session may hold hundreds of thousands) → the group it joined.
+    roots: HashMap<u64, u32>,
+    /// The group the last inline sidechain row joined (see `index::sidechain_group`).
+    last: Option<usize>,
+}
+
 /// The index of one session (or sub-agent) file.
 #[derive(Debug, Default)]
 pub(crate) struct SessionLog {
@@ -215,13 +227,9 @@ pub(crate) struct SessionLog {
     name_index: HashMap<String, u32>,
     /// Sidechain rows found inside this file (the oldest CLIs wrote sub-agents inline), by agent.
     pub(crate) sidechains: Vec<(String, Box<SessionLog>)>,
-    /// Where each agent's group is in `sidechains` (a session may hold thousands).
-    sidechain_group: HashMap<String, u32>,
-    /// For inline sidechain rows without an `agentId`: the key of the row's uuid (`chain::key`,
-    /// no text: a session may hold hundreds of thousands) → the group it joined.
-    sidechain_roots: HashMap<u64, u32>,
-    /// The group the last inline sidechain row joined (see `sidechain_group`).
-    last_group: Option<usize>,
+    /// Which run an inline sidechain row joins, while the file is read (boxed and made at the
+    /// first: a run's own log holds none, and a session may hold thousands of runs).
+    run_lookup: Option<Box<RunLookup>>,
     /// What matching sub-agents to their calls needs.
     pub(crate) links: AgentLinks,
     /// Keys of the calls a permission decision answers: the only calls whose tool's name pass 2
@@ -247,6 +255,9 @@ pub(crate) struct SessionLog {
     /// Its rows were copied out of the session's own lines (an inline sub-agent): their line
     /// numbers are the input's, though they are read again from a spool.
     pub(crate) inline: bool,
+    /// An inline run without an `agentId`, grouped by its root row: that row's parent is on the
+    /// main line, never in this log, so its row does not wait for it (see `index::push_row`).
+    rooted_outside: bool,
     /// Enqueued prompts no later row has carried yet (see `queued`).
     queued: Pending,
     /// The calls its rows answer (see `unanswered`).
@@ -333,9 +344,7 @@ impl SessionLog {
     pub(crate) fn resolve(&mut self) {
         self.uuids = None;
         // Which inline run each sidechain row joined matters only while rows come.
-        self.sidechain_group = HashMap::default();
-        self.sidechain_roots = HashMap::default();
-        self.last_group = None;
+        self.run_lookup = None;
         self.peek = Peek::Nothing;
         self.answered.seal();
         for i in 0..self.rows.len() {
@@ -507,6 +516,81 @@ mod tests {
         lines.push(row("user", "j", "c#6", "to the repeated c"));
         lines.push(row("user", "c", "b", "second"));
         lines.join("\n") + "\n"
+    }
+
+    /// The oldest CLIs' inline runs start at a row whose parent is the main line's Task call:
+    /// that row waits for no parent in its run (each of thousands of runs kept such a wait to
+    /// the end of the file), and the run's rows still chain to each other.
+    #[test]
+    fn an_inline_run_rooted_on_the_main_line_waits_for_nothing() {
+        let row = |side: bool, agent: &str, uuid: &str, parent: &str| {
+            let parent = match parent {
+                "" => "null".to_owned(),
+                p => format!("\"{p}\""),
+            };
+            let agent = match agent {
+                "" => String::new(),
+                a => format!(r#""agentId":"{a}","#),
+            };
+            format!(
+                r#"{{"type":"user","isSidechain":{side},{agent}"uuid":"{uuid}","parentUuid":{parent},"message":{{"content":"x"}}}}"#
+            )
+        };
+        let text = [
+            row(false, "", "p", ""),
+            row(false, "", "t", "p"),
+            row(true, "", "s1", "t"),
+            row(true, "", "s2", "s1"),
+            row(true, "", "s3", "s2"),
+            row(false, "", "r", "t"),
+            // A run grouped by its agent, whose first row names a parent read after it: that
+            // one waits.
+            row(true, "a", "a2", "a1"),
+            row(true, "a", "a1", ""),
+        ]
+        .join("\n")
+            + "\n";
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, text).unwrap();
+        let mut log = SessionLog::default();
+        log.peek = Peek::file(&path);
+        let mut report = Report {
+            file: "t",
+            problems: &mut crate::input::Unheard,
+        };
+        let mut lines = LineReader::new(BufReader::new(std::fs::File::open(&path).unwrap()));
+        let mut waiting = Vec::new();
+        while let Some(line) = lines.next_line().unwrap() {
+            log.line(&line, line.offset, &mut report, false);
+            if line.number == 3 || line.number == 7 {
+                let run = log.sidechains.last().map(|(_, run)| run);
+                waiting.push(
+                    run.and_then(|r| r.uuids.as_ref())
+                        .map_or(0, |u| u.waiting()),
+                );
+            }
+        }
+        assert_eq!(
+            waiting,
+            [0, 1],
+            "only a parent that may yet come is waited for"
+        );
+        let runs: Vec<usize> = log
+            .sidechains
+            .iter()
+            .map(|(_, run)| run.rows.len())
+            .collect();
+        assert_eq!(runs, [3, 2]);
+        log.resolve();
+        let run = &log.sidechains[0].1;
+        assert_eq!(run.parent(0), None);
+        assert_eq!((run.parent(1), run.parent(2)), (Some(0), Some(1)));
+        assert_eq!(
+            log.sidechains[1].1.parent(0),
+            Some(1),
+            "the parent read later"
+        );
     }
 
     /// Reads `text` (as the file at `path`) into a log with `uuids` as its table.

@@ -99,6 +99,12 @@ impl Uuids {
         }
     }
 
+    /// Tests: how many rows wait for a parent not read yet.
+    #[cfg(test)]
+    pub(crate) fn waiting(&self) -> usize {
+        self.pending.values().map(Vec::len).sum()
+    }
+
     /// Lets go of the uuids of the last rows read: they only spare reading a parent's uuid again
     /// from its line, so nothing is found differently without them.
     pub(crate) fn forget_recent(&mut self) {

@@ -119,15 +119,14 @@ impl SessionLog {
     /// Which sub-agent an inline sidechain row belongs to: its `agentId`, or (the oldest CLIs
     /// wrote none) the root of its own chain, so that each Task call's run stays apart.
     pub(super) fn sidechain_group(&mut self, v: &Head<'_>) -> usize {
+        let lookup = self.run_lookup.get_or_insert_with(Box::default);
         let joined = match v.agent_id.as_str() {
-            Some(a) => self
-                .sidechain_group
-                .get(a)
+            Some(a) => (lookup.group.get(a))
                 .map(|&g| g as usize)
                 .ok_or_else(|| a.to_owned()),
             None => {
                 let root = v.parent_uuid.as_str().map(key);
-                match root.and_then(|p| self.sidechain_roots.get(&p)) {
+                match root.and_then(|p| lookup.roots.get(&p)) {
                     Some(&g) => Ok(g as usize),
                     None => Err(format!(
                         "sidechain-{}",
@@ -136,30 +135,31 @@ impl SessionLog {
                 }
             }
         };
-        let group = joined.unwrap_or_else(|name| self.sidechain_named(name));
+        let group = joined.unwrap_or_else(|name| {
+            let g = *lookup.group.entry(name.clone()).or_insert_with(|| {
+                self.sidechains.push((name, Box::default()));
+                (self.sidechains.len() - 1) as u32
+            }) as usize;
+            // A run of the oldest CLIs starts at a row whose parent is no sidechain row: the
+            // main line's Task call (or nothing).
+            let run = &mut self.sidechains[g].1;
+            if run.rows.is_empty() {
+                run.rooted_outside = v.agent_id.as_str().is_none();
+            }
+            g
+        });
         if v.agent_id.as_str().is_none() {
             if let Some(u) = v.uuid.as_str() {
-                self.sidechain_roots.insert(key(u), group as u32);
+                lookup.roots.insert(key(u), group as u32);
             }
         }
-        if let Some(last) = self.last_group.replace(group).filter(|&l| l != group) {
+        if let Some(last) = lookup.last.replace(group).filter(|&l| l != group) {
             // Another run's row: the last group's recent uuids are let go (they are only a
             // cache; a later row of it reads its parent's uuid again), so that thousands of
             // runs do not each keep theirs.
             self.sidechains[last].1.forget_recent();
         }
         group
-    }
-
-    /// The group of the sidechain `name`, made when it is new.
-    fn sidechain_named(&mut self, name: String) -> usize {
-        if let Some(&g) = self.sidechain_group.get(&name) {
-            return g as usize;
-        }
-        let g = self.sidechains.len();
-        self.sidechain_group.insert(name.clone(), g as u32);
-        self.sidechains.push((name, Box::default()));
-        g
     }
 
     pub(super) fn push_row(&mut self, line: &InputLine, ty: &str, v: &Head<'_>, peek: &mut Peek) {
@@ -216,9 +216,14 @@ impl SessionLog {
             ));
             form = UuidForm::Repeated;
         }
+        // The root row of a run grouped by its root names a parent on the main line: no row of
+        // this log can be it, so it waits for none (thousands of runs each kept that wait).
+        let parent_elsewhere = self.rooted_outside && i == 0;
         let parent = match parent_key {
             Some(p) => uuids.find(&self.rows, p, peek).unwrap_or_else(|| {
-                uuids.wait(i, p);
+                if !parent_elsewhere {
+                    uuids.wait(i, p);
+                }
                 NONE
             }),
             None => NONE,
