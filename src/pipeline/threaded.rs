@@ -15,8 +15,8 @@
 //! renderer's thread. Those frees are remote frees for the allocator (the block was allocated
 //! on the driver's thread); copying every event so that each thread frees only its own blocks
 //! cost more on a saved session (the copy, its allocations and their page faults) and about as
-//! much on a stream (docs/performance.md). The batch (its vectors, and the calls the renderer only borrowed) is
-//! handed back to the driver, to be reused and freed there.
+//! much on a stream (docs/performance.md). The batch (its vectors, and the calls the renderer
+//! only borrowed) is handed back to the driver, to be reused and freed there.
 //!
 //! The output is the same byte for byte: the renderer sees the same calls in the same order.
 //! Only diagnostics may reach standard error a little earlier relative to standard output.

@@ -519,8 +519,8 @@ mod tests {
     }
 
     /// The oldest CLIs' inline runs start at a row whose parent is the main line's Task call:
-    /// that row waits for no parent in its run (each of thousands of runs kept such a wait to
-    /// the end of the file), and the run's rows still chain to each other.
+    /// that row waits for no parent in its run (a wait is kept to the end of the file, and a
+    /// session may hold thousands of runs), and the run's rows still chain to each other.
     #[test]
     fn an_inline_run_rooted_on_the_main_line_waits_for_nothing() {
         let row = |side: bool, agent: &str, uuid: &str, parent: &str| {

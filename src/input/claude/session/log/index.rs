@@ -217,7 +217,8 @@ impl SessionLog {
             form = UuidForm::Repeated;
         }
         // The root row of a run grouped by its root names a parent on the main line: no row of
-        // this log can be it, so it waits for none (thousands of runs each kept that wait).
+        // this log can be it, so it waits for none (a wait is kept to the end of the file, and
+        // a session may hold thousands of runs).
         let parent_elsewhere = self.rooted_outside && i == 0;
         let parent = match parent_key {
             Some(p) => uuids.find(&self.rows, p, peek).unwrap_or_else(|| {
