@@ -1,0 +1,195 @@
+//! Pass 1's index: uuids that repeat, fork, come late or share a fingerprint; inline runs.
+
+use std::io::BufReader;
+
+use super::*;
+use crate::input::lines::LineReader;
+
+/// A session whose uuids repeat, fork, come after their children, dangle, and sit far back
+/// (beyond the uuids kept as text, so that they are read again from the file).
+fn session() -> String {
+    let row = |ty: &str, uuid: &str, parent: &str, content: &str| {
+        let parent = match parent {
+            "" => "null".to_owned(),
+            p => format!("\"{p}\""),
+        };
+        format!(
+            r#"{{"type":"{ty}","uuid":"{uuid}","parentUuid":{parent},"message":{{"id":"m-{uuid}","content":"{content}"}}}}"#
+        )
+    };
+    let mut lines = vec![
+        row("user", "a", "", "first"),
+        row("assistant", "b", "a", "answer"),
+        row("user", "c", "b", "second"),
+        // A fork off `a`.
+        row("user", "d", "a", "forked"),
+        // An exact copy of `c` (dropped), then a row repeating its uuid with other content.
+        row("user", "c", "b", "second"),
+        row("user", "c", "d", "changed"),
+        // A parent named before its row, and one never there.
+        row("user", "e", "z", "early"),
+        row("user", "z", "c", "late"),
+        row("user", "f", "nowhere", "dangling"),
+        row("user", "g", "g", "its own parent"),
+    ];
+    for i in 0..100 {
+        let parent = if i == 0 {
+            "z".to_owned()
+        } else {
+            format!("fill{}", i - 1)
+        };
+        lines.push(row("user", &format!("fill{i}"), &parent, "filler"));
+    }
+    // Far back: `a`, `c` (its first row), and `c` repeated in its own spelling.
+    lines.push(row("assistant", "h", "a", "late answer"));
+    lines.push(row("user", "i", "c", "to c"));
+    lines.push(row("user", "j", "c#6", "to the repeated c"));
+    lines.push(row("user", "c", "b", "second"));
+    lines.join("\n") + "\n"
+}
+
+/// The oldest CLIs' inline runs start at a row whose parent is the main line's Task call:
+/// that row waits for no parent in its run (a wait is kept to the end of the file, and a
+/// session may hold thousands of runs), and the run's rows still chain to each other.
+#[test]
+fn an_inline_run_rooted_on_the_main_line_waits_for_nothing() {
+    let row = |side: bool, agent: &str, uuid: &str, parent: &str| {
+        let parent = match parent {
+            "" => "null".to_owned(),
+            p => format!("\"{p}\""),
+        };
+        let agent = match agent {
+            "" => String::new(),
+            a => format!(r#""agentId":"{a}","#),
+        };
+        format!(
+            r#"{{"type":"user","isSidechain":{side},{agent}"uuid":"{uuid}","parentUuid":{parent},"message":{{"content":"x"}}}}"#
+        )
+    };
+    let text = [
+        row(false, "", "p", ""),
+        row(false, "", "t", "p"),
+        row(true, "", "s1", "t"),
+        row(true, "", "s2", "s1"),
+        row(true, "", "s3", "s2"),
+        row(false, "", "r", "t"),
+        // A run grouped by its agent, whose first row names a parent read after it: that
+        // one waits.
+        row(true, "a", "a2", "a1"),
+        row(true, "a", "a1", ""),
+    ]
+    .join("\n")
+        + "\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.jsonl");
+    std::fs::write(&path, text).unwrap();
+    let mut log = SessionLog::default();
+    log.peek = Peek::file(&path);
+    let mut report = Report {
+        file: "t",
+        problems: &mut crate::input::Unheard,
+    };
+    let mut lines = LineReader::new(BufReader::new(std::fs::File::open(&path).unwrap()));
+    let mut waiting = Vec::new();
+    while let Some(line) = lines.next_line().unwrap() {
+        log.line(&line, line.offset, &mut report, false);
+        if line.number == 3 || line.number == 7 {
+            let run = log.sidechains.last().map(|(_, run)| run);
+            waiting.push(
+                run.and_then(|r| r.uuids.as_ref())
+                    .map_or(0, |u| u.waiting()),
+            );
+        }
+    }
+    assert_eq!(
+        waiting,
+        [0, 1],
+        "only a parent that may yet come is waited for"
+    );
+    let runs: Vec<usize> = log
+        .sidechains
+        .iter()
+        .map(|(_, run)| run.rows.len())
+        .collect();
+    assert_eq!(runs, [3, 2]);
+    log.resolve();
+    let run = &log.sidechains[0].1;
+    assert_eq!(run.parent(0), None);
+    assert_eq!((run.parent(1), run.parent(2)), (Some(0), Some(1)));
+    assert_eq!(
+        log.sidechains[1].1.parent(0),
+        Some(1),
+        "the parent read later"
+    );
+}
+
+/// Reads `text` (as the file at `path`) into a log with `uuids` as its table.
+fn index(path: &std::path::Path, uuids: Uuids) -> SessionLog {
+    let mut log = SessionLog {
+        uuids: Some(Box::new(uuids)),
+        ..SessionLog::default()
+    };
+    log.peek = Peek::file(path);
+    let mut report = Report {
+        file: "t",
+        problems: &mut crate::input::Unheard,
+    };
+    let mut lines = LineReader::new(BufReader::new(std::fs::File::open(path).unwrap()));
+    while let Some(line) = lines.next_line().unwrap() {
+        log.line(&line, line.offset, &mut report, false);
+    }
+    log.resolve();
+    log
+}
+
+/// Each row as (line, parent's line, uuid form).
+type Rows = Vec<(u64, Option<u64>, UuidForm)>;
+
+/// The rows (see `Rows`) and the line of each entry outside the chain.
+fn shape(log: &SessionLog) -> (Rows, Vec<u64>) {
+    let rows = (0..log.rows.len())
+        .map(|i| {
+            let r = &log.rows[i];
+            let parent = log.parent(i).map(|p| log.rows[p].line());
+            (r.line(), parent, r.uuid_form())
+        })
+        .collect();
+    (rows, log.loose.iter().map(Loose::line).collect())
+}
+
+#[test]
+fn uuids_that_share_a_fingerprint_stay_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.jsonl");
+    std::fs::write(&path, session()).unwrap();
+    let (rows, loose) = shape(&index(&path, Uuids::colliding()));
+    let parent_of = |line: u64| rows.iter().find(|r| r.0 == line).map(|r| r.1);
+    // Lines: a 1, b 2, c 3, d 4, copy of c 5, c again 6, e 7, z 8, f 9, g 10, fill 11–110,
+    // h 111, i 112, j 113, c once more 114.
+    assert_eq!(parent_of(2), Some(Some(1)));
+    assert_eq!(parent_of(3), Some(Some(2)));
+    assert_eq!(parent_of(4), Some(Some(1)));
+    assert_eq!(parent_of(5), None, "the exact copy is dropped");
+    assert_eq!(loose, vec![5, 114]);
+    assert_eq!(parent_of(6), Some(Some(4)));
+    assert_eq!(parent_of(7), Some(Some(8)), "a parent read after its child");
+    assert_eq!(parent_of(8), Some(Some(3)));
+    assert_eq!(parent_of(9), Some(None), "a parent not in the file");
+    assert_eq!(parent_of(10), Some(None), "its own parent");
+    assert_eq!(parent_of(11), Some(Some(8)));
+    assert_eq!(parent_of(111), Some(Some(1)), "read again from the file");
+    assert_eq!(parent_of(112), Some(Some(3)));
+    assert_eq!(parent_of(113), Some(Some(6)));
+    assert_eq!(parent_of(114), None, "a far copy is dropped too");
+    let forms: Vec<UuidForm> = rows.iter().map(|r| r.2).collect();
+    assert_eq!(
+        forms.iter().filter(|f| **f == UuidForm::Repeated).count(),
+        1
+    );
+    // The same as with fingerprints that differ.
+    assert_eq!(
+        (rows, loose),
+        shape(&index(&path, Uuids::default())),
+        "colliding fingerprints change nothing"
+    );
+}
