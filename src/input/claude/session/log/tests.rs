@@ -83,8 +83,10 @@ fn an_inline_run_rooted_on_the_main_line_waits_for_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.jsonl");
     std::fs::write(&path, text).unwrap();
-    let mut log = SessionLog::default();
-    log.peek = Peek::file(&path);
+    let mut log = SessionLog {
+        peek: Peek::file(&path),
+        ..SessionLog::default()
+    };
     let mut report = Report {
         file: "t",
         problems: &mut crate::input::Unheard,
