@@ -263,3 +263,41 @@ fn context_before_the_first_task_waits_for_the_header_and_ends_no_turn() {
         "{stderr}"
     );
 }
+
+/// A rollout whose session header waits for a turn context that comes only after thousands of
+/// lines: the header is written without the model once a bounded number of events wait (so
+/// memory does not grow with such a rollout), every message in line order, and the turn
+/// context then writes the header again with the model.
+#[test]
+fn a_header_that_waits_too_long_goes_without_the_model() {
+    let meta = r#"{"timestamp":"2026-02-23T11:40:29.275Z","type":"session_meta","payload":{"id":"019c8a4c-0000-7000-8000-000000000009","timestamp":"2026-02-23T11:40:23.298Z","cwd":"/repo","cli_version":"0.104.0"}}"#;
+    let message = |i: usize| {
+        format!(
+            r#"{{"timestamp":"2026-02-23T11:40:29.278Z","type":"response_item","payload":{{"type":"message","role":"developer","content":[{{"type":"input_text","text":"Context {i}."}}]}}}}"#
+        )
+    };
+    let turn = r#"{"timestamp":"2026-02-23T11:40:31.280Z","type":"turn_context","payload":{"turn_id":"t1","cwd":"/repo","approval_policy":"never","model":"gpt-5.3-codex"}}"#;
+    let mut input = vec![meta.to_owned()];
+    input.extend((0..3000).map(message));
+    input.push(turn.to_owned());
+    let (recs, _) = fold(&(input.join("\n") + "\n"));
+    let sessions: Vec<(usize, &Value)> = recs
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r["kind"] == "session")
+        .collect();
+    assert_eq!(sessions.len(), 2, "{:#?}", &recs[..3]);
+    assert_eq!(sessions[0].0, 1, "the header first");
+    assert!(sessions[0].1.get("model").is_none(), "{}", sessions[0].1);
+    assert_eq!(sessions[1].1["model"], "gpt-5.3-codex");
+    let texts: Vec<&str> = recs
+        .iter()
+        .filter(|r| r["kind"] == "turn")
+        .flat_map(|t| t["parts"].as_array().into_iter().flatten())
+        .filter_map(|p| p["text"].as_str())
+        .collect();
+    let expected: Vec<String> = (0..3000).map(|i| format!("Context {i}.")).collect();
+    assert_eq!(texts, expected);
+    // The second header comes after the messages held before it was written.
+    assert!(sessions[1].0 > recs.len() / 2);
+}

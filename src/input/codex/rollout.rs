@@ -69,6 +69,10 @@ pub(crate) struct CodexRollout {
     live: bool,
 }
 
+/// Events held with a session header that waits for its turn context, at most: a real
+/// rollout writes the turn context within its first turn, a few dozen events in.
+const EARLY_LIMIT: usize = 1024;
+
 impl Adapter for CodexRollout {
     /// Holds a line whose events wait for the session header (written after it), a
     /// `response_item` prompt's line while it waits one line for the UI line that repeats it,
@@ -232,6 +236,12 @@ impl CodexRollout {
         if self.session.is_some() {
             self.early.append(&mut events);
             self.early_line = n;
+            if self.early.len() > EARLY_LIMIT {
+                // No turn context came: the header goes without the model (a later turn
+                // context writes it again with the model), so memory does not grow with a
+                // rollout that names none.
+                self.flush_session(out);
+            }
         } else {
             out.append(&mut events);
         }
