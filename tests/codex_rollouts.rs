@@ -35,6 +35,15 @@ fn assert_shows(view: &str, words: &[&str]) {
     }
 }
 
+/// The texts of the turns' parts, in record order.
+fn turn_texts(recs: &[Value]) -> Vec<&str> {
+    recs.iter()
+        .filter(|r| r["kind"] == "turn")
+        .flat_map(|t| t["parts"].as_array().into_iter().flatten())
+        .filter_map(|p| p["text"].as_str())
+        .collect()
+}
+
 /// Every tool call of the records.
 fn calls(recs: &[Value]) -> Vec<&Value> {
     recs.iter()
@@ -244,12 +253,7 @@ fn context_before_the_first_task_waits_for_the_header_and_ends_no_turn() {
     assert_eq!(results.len(), 1, "{recs:#?}");
     assert_eq!(results[0]["notice"]["turns"], 1);
     // Every text in line order, the prompt once.
-    let texts: Vec<&str> = recs
-        .iter()
-        .filter(|r| r["kind"] == "turn")
-        .flat_map(|t| t["parts"].as_array().into_iter().flatten())
-        .filter_map(|p| p["text"].as_str())
-        .collect();
+    let texts = turn_texts(&recs);
     assert_eq!(
         texts,
         [
@@ -290,12 +294,7 @@ fn a_header_that_waits_too_long_goes_without_the_model() {
     assert_eq!(sessions[0].0, 1, "the header first");
     assert!(sessions[0].1.get("model").is_none(), "{}", sessions[0].1);
     assert_eq!(sessions[1].1["model"], "gpt-5.3-codex");
-    let texts: Vec<&str> = recs
-        .iter()
-        .filter(|r| r["kind"] == "turn")
-        .flat_map(|t| t["parts"].as_array().into_iter().flatten())
-        .filter_map(|p| p["text"].as_str())
-        .collect();
+    let texts = turn_texts(&recs);
     let expected: Vec<String> = (0..3000).map(|i| format!("Context {i}.")).collect();
     assert_eq!(texts, expected);
     // The second header comes after the messages held before it was written.

@@ -34,8 +34,8 @@ use wire::{Agent, Content, FinalMetrics, SCHEMA_VERSION, Source, Step, Trajector
 struct Spool {
     file: SpooledTempFile,
     count: usize,
-    /// Items' JSON not yet written to `file`: written a block at a time, as one write each
-    /// item made a system call per step (a 30 MB session's document, 3 000 writes).
+    /// Items' JSON not yet written to `file`: written a block at a time, not a system call
+    /// per step (docs/performance.md).
     buf: Vec<u8>,
 }
 

@@ -180,8 +180,9 @@ impl Sources {
             file.seek(SeekFrom::Start(at))?;
         }
         // One read into the window's room, which is zeroed only when the window grows: zeroing
-        // it before each read cost 3 % of a saved session's run, and `read_to_end` (which
-        // needs no zeroed room) read in steps from 8 KiB up, four system calls a 64 KiB chunk.
+        // it before each read cost a few percent of a saved session's run, and `read_to_end`
+        // (which needs no zeroed room) read in steps from 8 KiB up, several system calls a
+        // chunk (docs/performance.md).
         let want = CHUNK.max(self.filled);
         if self.window.len() < self.filled + want {
             self.window.resize(self.filled + want, 0);
