@@ -139,7 +139,7 @@ impl Emitter {
         let main_source = main.source;
         let denied = std::iter::once(&main)
             .chain(agents.iter().map(|a| &*a.log))
-            .flat_map(|log| log.denied.iter().copied())
+            .flat_map(|log| log.denied().iter().copied())
             .collect();
         Emitter {
             messages: ClaudeMessages::default(),
@@ -354,7 +354,10 @@ impl Emitter {
         let r = &log.rows[i];
         let n = r.line();
         if let Body::Absorbed(name) = log.body(i) {
-            out.push(Event::at(n, EventKind::absorbed(&log.names[name as usize])));
+            out.push(Event::at(
+                n,
+                EventKind::absorbed(&log.names()[name as usize]),
+            ));
             return;
         }
         if r.plain_user() && self.user_from_text(log, i, &thread, out) {

@@ -91,7 +91,7 @@ impl Live {
             self.emitter.live_row(RowOf { log, i }, &None, out, report);
             self.rows_done += 1;
         }
-        while self.loose_done < log.loose.len() {
+        while self.loose_done < log.loose().len() {
             self.emitter.loose_entry(log, self.loose_done, out, report);
             self.loose_done += 1;
         }
@@ -204,7 +204,7 @@ impl Live {
                 );
                 t.rows_done += 1;
             }
-            while t.loose_done < t.agent.log.loose.len() {
+            while t.loose_done < t.agent.log.loose().len() {
                 self.emitter
                     .loose_entry(&t.agent.log, t.loose_done, out, report);
                 t.loose_done += 1;
@@ -234,7 +234,7 @@ impl Live {
                 self.emitter.conversation(t.agent.log, thread, out, report);
             }
         }
-        for (agent_id, mut side) in std::mem::take(&mut log.sidechains) {
+        for (agent_id, mut side) in log.take_sidechains() {
             // Inline sidechains are rows of the session file itself.
             side.source = log.source;
             let thread = Some(format!("agent-{agent_id}"));

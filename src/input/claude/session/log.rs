@@ -190,7 +190,7 @@ pub(crate) struct AgentLinks {
     pub(crate) first_prompt: Option<u64>,
 }
 
-/// Where pass 1 finds the run an inline sidechain row joins (see `SessionLog::run_lookup`).
+/// Where pass 1 finds the run an inline sidechain row joins (see `FileParts::run_lookup`).
 #[derive(Debug, Default)]
 pub(crate) struct RunLookup {
     /// Where each agent's group is in `sidechains` (a session may hold thousands).
@@ -200,6 +200,37 @@ pub(crate) struct RunLookup {
     roots: HashMap<u64, u32>,
     /// The group the last inline sidechain row joined (see `index::sidechain_group`).
     last: Option<usize>,
+}
+
+/// The parts of a log that the rows of a file gather and an inline run's rows (a handful each,
+/// user and assistant messages) nearly never do: entries outside the chain, names, the runs and
+/// sub-agent messages the file holds inline, queued prompts, glued lines, the session's facts.
+#[derive(Debug, Default)]
+pub(crate) struct FileParts {
+    /// The session facts gathered from the rows and the title records (see `facts`).
+    facts: Facts,
+    /// Entries outside the chain, in file order (so their `after` never decreases).
+    loose: Vec<Loose>,
+    /// Names of absorbed rows and entries, each kept once.
+    names: Vec<String>,
+    name_index: HashMap<String, u32>,
+    /// Sidechain rows found inside this file (the oldest CLIs wrote sub-agents inline), by agent.
+    sidechains: Vec<(String, Box<SessionLog>)>,
+    /// Which run an inline sidechain row joins, while the file is read.
+    run_lookup: RunLookup,
+    /// Keys of the calls a permission decision answers: the only calls whose tool's name pass 2
+    /// must keep (a denial names the tool, the result row does not).
+    denied: Vec<u64>,
+    /// The line number and offset of the line indexed last (see `glued`).
+    last_part: Option<(u64, u64)>,
+    /// Where the records of lines that hold several glued together start, in file order: a line
+    /// number given twice is such a line (`input::glued` hands on each record as a line of its
+    /// own); pass 2 cuts these records from the rest of their line (`Sources::note_glued`).
+    glued: Vec<u64>,
+    /// Sub-agent messages the session carries inline (`agent_progress` rows).
+    inline_agents: InlineAgents,
+    /// Enqueued prompts no later row has carried yet (see `queued`).
+    queued: Pending,
 }
 
 /// The index of one session (or sub-agent) file.
@@ -217,49 +248,26 @@ pub(crate) struct SessionLog {
     uuids: Option<Box<Uuids>>,
     /// Where pass 1 reads a uuid again (see `uuids`); set by whoever reads the file.
     pub(crate) peek: Peek,
-    /// The session facts gathered from the rows and the title records (see `facts`): boxed and
-    /// made when the first comes, since the thousands of inline sidechain runs gather none.
-    facts: Option<Box<Facts>>,
-    /// Entries outside the chain, in file order (so their `after` never decreases).
-    pub(crate) loose: Vec<Loose>,
-    /// Names of absorbed rows and entries, each kept once.
-    pub(crate) names: Vec<String>,
-    name_index: HashMap<String, u32>,
-    /// Sidechain rows found inside this file (the oldest CLIs wrote sub-agents inline), by agent.
-    pub(crate) sidechains: Vec<(String, Box<SessionLog>)>,
-    /// Which run an inline sidechain row joins, while the file is read (boxed and made at the
-    /// first: a run's own log holds none, and a session may hold thousands of runs).
-    run_lookup: Option<Box<RunLookup>>,
+    /// What a file's log gathers and an inline run's rarely does (see `FileParts`): boxed and
+    /// made when the first comes, since a session may hold thousands of runs.
+    file: Option<Box<FileParts>>,
     /// What matching sub-agents to their calls needs.
     pub(crate) links: AgentLinks,
-    /// Keys of the calls a permission decision answers: the only calls whose tool's name pass 2
-    /// must keep (a denial names the tool, the result row does not).
-    pub(crate) denied: Vec<u64>,
     /// Which source its rows are read again from (see `source::Sources`).
     pub(crate) source: usize,
     /// The offset of the line being indexed.
     at: u64,
-    /// The line number and offset of the line indexed last (see `glued`).
-    last_part: Option<(u64, u64)>,
-    /// Where the records of lines that hold several glued together start, in file order: a line
-    /// number given twice is such a line (`input::glued` hands on each record as a line of its
-    /// own); pass 2 cuts these records from the rest of their line (`Sources::note_glued`).
-    pub(crate) glued: Vec<u64>,
     /// The file is a sub-agent's own transcript (`agent-*.jsonl` read on its own): its sidechain
     /// rows are its conversation, not runs to split out.
     pub(crate) standalone: bool,
     /// The `agentId` its rows carry, when `standalone`.
     pub(crate) agent_id: Option<String>,
-    /// Sub-agent messages the session carries inline (`agent_progress` rows).
-    pub(crate) inline_agents: InlineAgents,
     /// Its rows were copied out of the session's own lines (an inline sub-agent): their line
     /// numbers are the input's, though they are read again from a spool.
     pub(crate) inline: bool,
     /// An inline run without an `agentId`, grouped by its root row: that row's parent is on the
     /// main line, never in this log, so its row does not wait for it (see `index::push_row`).
     rooted_outside: bool,
-    /// Enqueued prompts no later row has carried yet (see `queued`).
-    queued: Pending,
     /// The calls its rows answer (see `unanswered`).
     pub(crate) answered: Answered,
 }
@@ -282,7 +290,7 @@ impl SessionLog {
         let mut peek = std::mem::take(&mut self.peek);
         if let Some(h) = head::read(&line.text) {
             if !nested && h.ty.as_str() == Some("progress") && inline::mentions(&line.text) {
-                self.inline_agents.take(line, report);
+                self.file_mut().inline_agents.take(line, report);
             }
             self.entry(line, &h, nested, &mut peek);
         } else {
@@ -298,25 +306,75 @@ impl SessionLog {
     /// Notes where a line was read from, for `glued`: a line whose number the line before had
     /// too is a record of a line that holds several, and so is the line before.
     fn note_part(&mut self, number: u64, offset: u64) {
-        if let Some((last, last_offset)) = self.last_part.filter(|&(n, _)| n == number) {
-            if self.glued.last() != Some(&last_offset) {
-                self.glued.push(last_offset);
+        let file = self.file_mut();
+        if let Some((last, last_offset)) = file.last_part.filter(|&(n, _)| n == number) {
+            if file.glued.last() != Some(&last_offset) {
+                file.glued.push(last_offset);
             }
-            self.glued.push(offset);
-            self.last_part = Some((last, offset));
+            file.glued.push(offset);
+            file.last_part = Some((last, offset));
         } else {
-            self.last_part = Some((number, offset));
+            file.last_part = Some((number, offset));
         }
+    }
+
+    /// The parts only a file's rows gather, made at the first (see `FileParts`).
+    fn file_mut(&mut self) -> &mut FileParts {
+        self.file.get_or_insert_with(Box::default)
     }
 
     /// The session facts gathered from the rows and the title records.
     pub(crate) fn facts(&self) -> &Facts {
-        self.facts.as_deref().unwrap_or(&Facts::NONE)
+        self.file.as_ref().map_or(&Facts::NONE, |f| &f.facts)
     }
 
     /// The facts, to gather into.
     fn facts_mut(&mut self) -> &mut Facts {
-        self.facts.get_or_insert_with(Box::default)
+        &mut self.file_mut().facts
+    }
+
+    /// The entries outside the chain, in file order.
+    pub(crate) fn loose(&self) -> &[Loose] {
+        self.file.as_ref().map_or(&[], |f| &f.loose)
+    }
+
+    /// The names of absorbed rows and entries (`Body::Absorbed`, `LooseKind::Absorbed`).
+    pub(crate) fn names(&self) -> &[String] {
+        self.file.as_ref().map_or(&[], |f| &f.names)
+    }
+
+    /// The keys of the calls a permission decision answers.
+    pub(crate) fn denied(&self) -> &[u64] {
+        self.file.as_ref().map_or(&[], |f| &f.denied)
+    }
+
+    /// Whether an inline sidechain run was found in this file yet.
+    fn has_sidechains(&self) -> bool {
+        self.file.as_ref().is_some_and(|f| !f.sidechains.is_empty())
+    }
+
+    /// Takes the inline sidechain runs found in this file, by agent.
+    pub(crate) fn take_sidechains(&mut self) -> Vec<(String, Box<SessionLog>)> {
+        self.file
+            .as_mut()
+            .map(|f| std::mem::take(&mut f.sidechains))
+            .unwrap_or_default()
+    }
+
+    /// Takes where the glued records of this file start (see `FileParts::glued`).
+    pub(crate) fn take_glued(&mut self) -> Vec<u64> {
+        self.file
+            .as_mut()
+            .map(|f| std::mem::take(&mut f.glued))
+            .unwrap_or_default()
+    }
+
+    /// Takes the sub-agent messages this file carries inline.
+    pub(crate) fn take_inline_agents(&mut self) -> InlineAgents {
+        self.file
+            .as_mut()
+            .map(|f| std::mem::take(&mut f.inline_agents))
+            .unwrap_or_default()
     }
 
     /// Follow mode, while the file is still being read (before `resolve`): the index of row
@@ -344,7 +402,9 @@ impl SessionLog {
     pub(crate) fn resolve(&mut self) {
         self.uuids = None;
         // Which inline run each sidechain row joined matters only while rows come.
-        self.run_lookup = None;
+        if let Some(f) = self.file.as_mut() {
+            f.run_lookup = RunLookup::default();
+        }
         self.peek = Peek::Nothing;
         self.answered.seal();
         for i in 0..self.rows.len() {

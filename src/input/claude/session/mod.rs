@@ -185,15 +185,16 @@ impl Adapter for ClaudeSession {
             (None, None) => sources.add(Source::Path(PathBuf::new())),
         };
         log.source = main;
-        sources.note_glued(main, std::mem::take(&mut log.glued));
+        sources.note_glued(main, log.take_glued());
         // The file has been read: its uuid table is let go before the sub-agents are loaded and
         // the chain is ordered, not after (it was the peak of a 1 GiB session).
         log.resolve();
-        let mut agents: Vec<Agent> = std::mem::take(&mut log.sidechains)
+        let mut agents: Vec<Agent> = log
+            .take_sidechains()
             .into_iter()
             .map(|(agent_id, mut log)| {
                 log.source = main;
-                sources.note_glued(main, std::mem::take(&mut log.glued));
+                sources.note_glued(main, log.take_glued());
                 // The file has been read: its uuid table is let go now (see `subagents::load`).
                 log.resolve();
                 Agent {
@@ -216,14 +217,14 @@ impl Adapter for ClaudeSession {
             for p in subagents::agent_files(path, session_id) {
                 if let Some(mut a) = subagents::load(&p, report) {
                     a.log.source = sources.add(Source::Path(p));
-                    sources.note_glued(a.log.source, std::mem::take(&mut a.log.glued));
+                    sources.note_glued(a.log.source, a.log.take_glued());
                     agents.push(a);
                 }
             }
         }
         // Sub-agents recorded inline, for those whose own file is not beside the session (the
         // file wins: see `inline`).
-        let inline = std::mem::take(&mut log.inline_agents);
+        let inline = log.take_inline_agents();
         let has_file = |id: &str| agents.iter().any(|a| a.agent_id == id);
         let inline = inline.into_agents(&mut sources, has_file, report);
         agents.extend(inline);

@@ -20,8 +20,8 @@ impl Emitter {
         report: &mut Report<'_>,
     ) {
         let after = after.map(|i| i as u32);
-        let start = log.loose.partition_point(|l| l.after() < after);
-        let end = start + log.loose[start..].partition_point(|l| l.after() == after);
+        let start = log.loose().partition_point(|l| l.after() < after);
+        let end = start + log.loose()[start..].partition_point(|l| l.after() == after);
         for l in start..end {
             self.loose_entry(log, l, out, report);
         }
@@ -35,10 +35,10 @@ impl Emitter {
         out: &mut Vec<Event>,
         report: &mut Report<'_>,
     ) {
-        let l = &log.loose[l];
+        let l = &log.loose()[l];
         let kind = match l.what() {
             LooseKind::Absorbed(name) => EventKind::Absorbed {
-                what: log.names[name as usize].clone(),
+                what: log.names()[name as usize].clone(),
             },
             LooseKind::Reread => match self.reread(log.source, l.offset(), l.line(), report) {
                 Err(debug) => *debug,

@@ -13,8 +13,8 @@ use crate::input::claude::session::uuids::{NewRow, UuidText};
 use std::borrow::Cow;
 
 use super::{
-    ABSORBED, FALLS_BACK, Loose, LooseKind, NONE, PLAIN_USER, RoleKind, Row, SessionLog, UuidForm,
-    split,
+    ABSORBED, FALLS_BACK, FileParts, Loose, LooseKind, NONE, PLAIN_USER, RoleKind, Row, SessionLog,
+    UuidForm, split,
 };
 
 impl SessionLog {
@@ -24,7 +24,7 @@ impl SessionLog {
             "user" | "assistant" | "system" | "attachment" => {
                 let sidechain = v.is_sidechain.as_bool() == Some(true);
                 // A file whose first conversation row is a sidechain is a sub-agent's own file.
-                if sidechain && !nested && self.rows.is_empty() && self.sidechains.is_empty() {
+                if sidechain && !nested && self.rows.is_empty() && !self.has_sidechains() {
                     self.standalone = true;
                 }
                 if sidechain && self.standalone && self.agent_id.is_none() {
@@ -32,8 +32,9 @@ impl SessionLog {
                 }
                 if sidechain && !nested && !self.standalone {
                     let group = self.sidechain_group(v);
-                    let side = &mut self.sidechains[group].1;
-                    side.at = self.at;
+                    let at = self.at;
+                    let side = &mut self.file_mut().sidechains[group].1;
+                    side.at = at;
                     side.entry(line, v, true, peek);
                     return;
                 }
@@ -43,7 +44,8 @@ impl SessionLog {
                     self.facts_mut().gather(v);
                 }
                 self.push_row(line, ty, v, peek);
-                if !self.queued.is_empty() && matches!(ty, "user" | "attachment") {
+                let queued = self.file.as_ref().is_some_and(|f| !f.queued.is_empty());
+                if queued && matches!(ty, "user" | "attachment") {
                     self.cross_off_queued(line);
                 }
             }
@@ -57,7 +59,8 @@ impl SessionLog {
                 }
                 Some(Outside::Enqueued { content }) => {
                     if !entries::is_json_document(content) {
-                        self.queued.enqueued(self.loose.len(), content);
+                        let file = self.file_mut();
+                        file.queued.enqueued(file.loose.len(), content);
                     }
                     self.push_loose(line, LooseKind::Reread)
                 }
@@ -87,25 +90,28 @@ impl SessionLog {
             return;
         }
         let name = self.name(queued::DELIVERED);
-        for l in self.queued.delivered_by(&line.text) {
-            self.loose[l].what = name;
+        let file = self.file_mut();
+        for l in file.queued.delivered_by(&line.text) {
+            file.loose[l].what = name;
         }
     }
 
     pub(super) fn name(&mut self, what: &str) -> u32 {
-        if let Some(&i) = self.name_index.get(what) {
+        let file = self.file_mut();
+        if let Some(&i) = file.name_index.get(what) {
             return i;
         }
-        let i = self.names.len() as u32;
-        self.names.push(what.to_owned());
-        self.name_index.insert(what.to_owned(), i);
+        let i = file.names.len() as u32;
+        file.names.push(what.to_owned());
+        file.name_index.insert(what.to_owned(), i);
         i
     }
 
     pub(super) fn push_loose(&mut self, line: &InputLine, what: LooseKind) {
         let (offset_lo, offset_hi) = split(self.at);
-        self.loose.push(Loose {
-            after: self.rows.len().checked_sub(1).map_or(NONE, |i| i as u32),
+        let after = self.rows.len().checked_sub(1).map_or(NONE, |i| i as u32);
+        self.file_mut().loose.push(Loose {
+            after,
             line: line.number as u32,
             offset_lo,
             what: match what {
@@ -119,45 +125,74 @@ impl SessionLog {
     /// Which sub-agent an inline sidechain row belongs to: its `agentId`, or (the oldest CLIs
     /// wrote none) the root of its own chain, so that each Task call's run stays apart.
     pub(super) fn sidechain_group(&mut self, v: &Head<'_>) -> usize {
-        let lookup = self.run_lookup.get_or_insert_with(Box::default);
+        let FileParts {
+            run_lookup: lookup,
+            sidechains,
+            ..
+        } = self.file_mut();
+        let own = v.uuid.as_str().map(key);
         let joined = match v.agent_id.as_str() {
             Some(a) => (lookup.group.get(a))
                 .map(|&g| g as usize)
-                .ok_or_else(|| a.to_owned()),
+                .ok_or_else(|| Some(a.to_owned())),
             None => {
                 let root = v.parent_uuid.as_str().map(key);
-                match root.and_then(|p| lookup.roots.get(&p)) {
+                let parents_run = root.and_then(|p| lookup.roots.get(&p));
+                // Else, for a root row written twice, the run its uuid started (and named).
+                let started = |g: &&u32| {
+                    let name = &sidechains[**g as usize].0;
+                    name.strip_prefix("sidechain-") == v.uuid.as_str()
+                };
+                let own_run = || own.and_then(|u| lookup.roots.get(&u)).filter(started);
+                match parents_run.or_else(own_run) {
                     Some(&g) => Ok(g as usize),
-                    None => Err(format!(
-                        "sidechain-{}",
-                        v.uuid.as_str().unwrap_or("sidechain")
-                    )),
+                    None => Err(None),
                 }
             }
         };
-        let group = joined.unwrap_or_else(|name| {
-            let g = *lookup.group.entry(name.clone()).or_insert_with(|| {
-                self.sidechains.push((name, Box::default()));
-                (self.sidechains.len() - 1) as u32
-            }) as usize;
-            // A run of the oldest CLIs starts at a row whose parent is no sidechain row: the
-            // main line's Task call (or nothing).
-            let run = &mut self.sidechains[g].1;
-            if run.rows.is_empty() {
-                run.rooted_outside = v.agent_id.as_str().is_none();
-            }
-            g
+        let group = joined.unwrap_or_else(|agent| {
+            let open = |sidechains: &mut Vec<(String, Box<SessionLog>)>, name| {
+                sidechains.push((name, Box::default()));
+                (sidechains.len() - 1) as u32
+            };
+            let g = match (agent, v.uuid.as_str()) {
+                (Some(a), _) => *lookup
+                    .group
+                    .entry(a.clone())
+                    .or_insert_with(|| open(sidechains, a)),
+                // A run of the oldest CLIs starts at a row whose parent is no sidechain row: the
+                // main line's Task call (or nothing). It is found again by its rows' uuids
+                // (`roots`), not by a name.
+                (None, Some(u)) => {
+                    let g = open(sidechains, format!("sidechain-{u}"));
+                    sidechains[g as usize].1.rooted_outside = true;
+                    g
+                }
+                (None, None) => {
+                    let name = "sidechain-sidechain";
+                    match lookup.group.get(name) {
+                        Some(&g) => g,
+                        None => {
+                            let g = open(sidechains, name.to_owned());
+                            lookup.group.insert(name.to_owned(), g);
+                            sidechains[g as usize].1.rooted_outside = true;
+                            g
+                        }
+                    }
+                }
+            };
+            g as usize
         });
         if v.agent_id.as_str().is_none() {
-            if let Some(u) = v.uuid.as_str() {
-                lookup.roots.insert(key(u), group as u32);
+            if let Some(own) = own {
+                lookup.roots.insert(own, group as u32);
             }
         }
         if let Some(last) = lookup.last.replace(group).filter(|&l| l != group) {
             // Another run's row: the last group's recent uuids are let go (they are only a
             // cache; a later row of it reads its parent's uuid again), so that thousands of
             // runs do not each keep theirs.
-            self.sidechains[last].1.forget_recent();
+            sidechains[last].1.forget_recent();
         }
         group
     }
@@ -235,7 +270,8 @@ impl SessionLog {
                 .blocks()
                 .iter()
                 .filter(|b| b.0.ty.as_str() == Some("tool_result"));
-            self.denied.extend(
+            let denied = &mut self.file.get_or_insert_with(Box::default).denied;
+            denied.extend(
                 results
                     .filter_map(|b| b.0.tool_use_id.as_str())
                     .map(crate::input::claude::session::chain::key),

@@ -48,24 +48,66 @@ fn session() -> String {
     lines.join("\n") + "\n"
 }
 
+/// A user row of a session, on the main line or a sidechain (`side`), with an `agentId` unless
+/// `agent` is empty, and no parent when `parent` is empty.
+fn side_row(side: bool, agent: &str, uuid: &str, parent: &str) -> String {
+    let parent = match parent {
+        "" => "null".to_owned(),
+        p => format!("\"{p}\""),
+    };
+    let agent = match agent {
+        "" => String::new(),
+        a => format!(r#""agentId":"{a}","#),
+    };
+    format!(
+        r#"{{"type":"user","isSidechain":{side},{agent}"uuid":"{uuid}","parentUuid":{parent},"message":{{"content":"x"}}}}"#
+    )
+}
+
+/// Reads `text` as a whole session file into a resolved log (parents read again from it).
+fn index_text(text: &str) -> SessionLog {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.jsonl");
+    std::fs::write(&path, text).unwrap();
+    index(&path, Uuids::default())
+}
+
+/// An inline run of the oldest CLIs is found again by its rows' uuids, not by a name: a row
+/// whose parent is in a run joins it; its root row written twice (a resumed session) is the
+/// same run, the copy dropped; a row whose parent is nowhere and whose uuid started no run
+/// starts one, even when a row of another run has that uuid.
+#[test]
+fn inline_runs_are_found_by_their_rows_uuids() {
+    let text = [
+        side_row(false, "", "t1", ""),
+        side_row(true, "", "s1", "t1"),
+        side_row(true, "", "s2", "s1"),
+        side_row(false, "", "t2", "t1"),
+        side_row(true, "", "s1", "t1"),
+        side_row(true, "", "s3", "s2"),
+        side_row(true, "", "s2", "gone"),
+    ]
+    .join("\n")
+        + "\n";
+    let mut log = index_text(&text);
+    let runs = log.take_sidechains();
+    let names: Vec<&str> = runs.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(names, ["sidechain-s1", "sidechain-s2"]);
+    let lines = |run: &SessionLog| (0..run.rows.len()).map(|i| run.rows[i].line()).collect();
+    let lines: Vec<Vec<u64>> = runs.iter().map(|(_, run)| lines(run)).collect();
+    assert_eq!(
+        lines,
+        [vec![2, 3, 6], vec![7]],
+        "the copy of s1 (line 5) is dropped"
+    );
+}
+
 /// The oldest CLIs' inline runs start at a row whose parent is the main line's Task call:
 /// that row waits for no parent in its run (a wait is kept to the end of the file, and a
 /// session may hold thousands of runs), and the run's rows still chain to each other.
 #[test]
 fn an_inline_run_rooted_on_the_main_line_waits_for_nothing() {
-    let row = |side: bool, agent: &str, uuid: &str, parent: &str| {
-        let parent = match parent {
-            "" => "null".to_owned(),
-            p => format!("\"{p}\""),
-        };
-        let agent = match agent {
-            "" => String::new(),
-            a => format!(r#""agentId":"{a}","#),
-        };
-        format!(
-            r#"{{"type":"user","isSidechain":{side},{agent}"uuid":"{uuid}","parentUuid":{parent},"message":{{"content":"x"}}}}"#
-        )
-    };
+    let row = side_row;
     let text = [
         row(false, "", "p", ""),
         row(false, "", "t", "p"),
@@ -96,7 +138,13 @@ fn an_inline_run_rooted_on_the_main_line_waits_for_nothing() {
     while let Some(line) = lines.next_line().unwrap() {
         log.line(&line, line.offset, &mut report, false);
         if line.number == 3 || line.number == 7 {
-            let run = log.sidechains.last().map(|(_, run)| run);
+            let run = log
+                .file
+                .as_ref()
+                .unwrap()
+                .sidechains
+                .last()
+                .map(|(_, run)| run);
             waiting.push(
                 run.and_then(|r| r.uuids.as_ref())
                     .map_or(0, |u| u.waiting()),
@@ -108,21 +156,14 @@ fn an_inline_run_rooted_on_the_main_line_waits_for_nothing() {
         [0, 1],
         "only a parent that may yet come is waited for"
     );
-    let runs: Vec<usize> = log
-        .sidechains
-        .iter()
-        .map(|(_, run)| run.rows.len())
-        .collect();
-    assert_eq!(runs, [3, 2]);
     log.resolve();
-    let run = &log.sidechains[0].1;
+    let runs = log.take_sidechains();
+    let lens: Vec<usize> = runs.iter().map(|(_, run)| run.rows.len()).collect();
+    assert_eq!(lens, [3, 2]);
+    let run = &runs[0].1;
     assert_eq!(run.parent(0), None);
     assert_eq!((run.parent(1), run.parent(2)), (Some(0), Some(1)));
-    assert_eq!(
-        log.sidechains[1].1.parent(0),
-        Some(1),
-        "the parent read later"
-    );
+    assert_eq!(runs[1].1.parent(0), Some(1), "the parent read later");
 }
 
 /// Reads `text` (as the file at `path`) into a log with `uuids` as its table.
@@ -156,7 +197,7 @@ fn shape(log: &SessionLog) -> (Rows, Vec<u64>) {
             (r.line(), parent, r.uuid_form())
         })
         .collect();
-    (rows, log.loose.iter().map(Loose::line).collect())
+    (rows, log.loose().iter().map(Loose::line).collect())
 }
 
 #[test]
