@@ -64,6 +64,15 @@ fn side_row(side: bool, agent: &str, uuid: &str, parent: &str) -> String {
     )
 }
 
+/// The lines of a session file made of `side_row`s (side, agent, uuid, parent).
+fn side_rows(rows: &[(bool, &str, &str, &str)]) -> String {
+    let lines: Vec<String> = rows
+        .iter()
+        .map(|&(s, a, u, p)| side_row(s, a, u, p))
+        .collect();
+    lines.join("\n") + "\n"
+}
+
 /// Reads `text` as a whole session file into a resolved log (parents read again from it).
 fn index_text(text: &str) -> SessionLog {
     let dir = tempfile::tempdir().unwrap();
@@ -78,18 +87,15 @@ fn index_text(text: &str) -> SessionLog {
 /// starts one, even when a row of another run has that uuid.
 #[test]
 fn inline_runs_are_found_by_their_rows_uuids() {
-    let text = [
-        side_row(false, "", "t1", ""),
-        side_row(true, "", "s1", "t1"),
-        side_row(true, "", "s2", "s1"),
-        side_row(false, "", "t2", "t1"),
-        side_row(true, "", "s1", "t1"),
-        side_row(true, "", "s3", "s2"),
-        side_row(true, "", "s2", "gone"),
-    ]
-    .join("\n")
-        + "\n";
-    let mut log = index_text(&text);
+    let mut log = index_text(&side_rows(&[
+        (false, "", "t1", ""),
+        (true, "", "s1", "t1"),
+        (true, "", "s2", "s1"),
+        (false, "", "t2", "t1"),
+        (true, "", "s1", "t1"),
+        (true, "", "s3", "s2"),
+        (true, "", "s2", "gone"),
+    ]));
     let runs = log.take_sidechains();
     let names: Vec<&str> = runs.iter().map(|(name, _)| name.as_str()).collect();
     assert_eq!(names, ["sidechain-s1", "sidechain-s2"]);
@@ -107,21 +113,18 @@ fn inline_runs_are_found_by_their_rows_uuids() {
 /// session may hold thousands of runs), and the run's rows still chain to each other.
 #[test]
 fn an_inline_run_rooted_on_the_main_line_waits_for_nothing() {
-    let row = side_row;
-    let text = [
-        row(false, "", "p", ""),
-        row(false, "", "t", "p"),
-        row(true, "", "s1", "t"),
-        row(true, "", "s2", "s1"),
-        row(true, "", "s3", "s2"),
-        row(false, "", "r", "t"),
+    let text = side_rows(&[
+        (false, "", "p", ""),
+        (false, "", "t", "p"),
+        (true, "", "s1", "t"),
+        (true, "", "s2", "s1"),
+        (true, "", "s3", "s2"),
+        (false, "", "r", "t"),
         // A run grouped by its agent, whose first row names a parent read after it: that
         // one waits.
-        row(true, "a", "a2", "a1"),
-        row(true, "a", "a1", ""),
-    ]
-    .join("\n")
-        + "\n";
+        (true, "a", "a2", "a1"),
+        (true, "a", "a1", ""),
+    ]);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.jsonl");
     std::fs::write(&path, text).unwrap();
