@@ -12,9 +12,9 @@
 //! A row that repeats a uuid is an exact copy when its line is the first row's, byte for byte:
 //! that line is read again too (as far as the new line's length, so never more than the file).
 //!
-//! A parent named before its row is read (a reordered file) waits in `pending`, with its text, and
-//! is resolved when the row comes. A key given again by a `<uuid>#<line>` row replaces the row it
-//! named, as the map this replaces did.
+//! A parent named before its row is read (a reordered file) waits in `Rare::pending`, with its
+//! text, and is resolved when the row comes. A key given again by a `<uuid>#<line>` row replaces
+//! the row it named, as the map this replaces did.
 
 use std::collections::VecDeque;
 use std::hash::BuildHasher;
@@ -28,7 +28,7 @@ use super::source::Peek;
 
 /// `Side::at` of a row without a uuid.
 const EMPTY: u32 = u32::MAX;
-/// `Side::at` of a row whose uuid is kept as text, in `Uuids::spelled`.
+/// `Side::at` of a row whose uuid is kept as text, in `Rare::spelled`.
 pub(crate) const SPELLED: u32 = u32::MAX - 1;
 
 /// How many of the last rows' uuids are kept as text.
@@ -43,18 +43,26 @@ struct Side {
     at: u32,
 }
 
+/// The parts of a uuid table that real files rarely need.
+#[derive(Debug, Default)]
+struct Rare {
+    /// Uuids that are not byte for byte in their line, by row.
+    spelled: HashMap<u32, Box<str>>,
+    /// Parents named before their row: key fingerprint → (child row, the parent's key).
+    pending: HashMap<u32, Vec<(u32, Box<str>)>>,
+}
+
 /// See the module comment.
 #[derive(Debug, Default)]
 pub(crate) struct Uuids {
     /// Row numbers, found by `Side::hash`.
     table: HashTable<u32>,
     side: Chunked<Side>,
-    /// Uuids that are not byte for byte in their line, by row.
-    spelled: HashMap<u32, Box<str>>,
     /// The uuids of the last rows read: (row, uuid), newest last.
     recent: VecDeque<(u32, String)>,
-    /// Parents named before their row: key fingerprint → (child row, the parent's key).
-    pending: HashMap<u32, Vec<(u32, Box<str>)>>,
+    /// What few tables hold any of (made at the first): a session may have thousands of
+    /// inline sub-agent runs, each with a table of its own.
+    rare: Option<Box<Rare>>,
     /// A seed chosen per run, so that no file can be made to collide on purpose.
     seed: foldhash::fast::RandomState,
     buf: Vec<u8>,
@@ -102,13 +110,15 @@ impl Uuids {
     /// Tests: how many rows wait for a parent not read yet.
     #[cfg(test)]
     pub(crate) fn waiting(&self) -> usize {
-        self.pending.values().map(Vec::len).sum()
+        let pending = self.rare.iter().flat_map(|r| r.pending.values());
+        pending.map(Vec::len).sum()
     }
 
     /// Lets go of the uuids of the last rows read: they only spare reading a parent's uuid again
     /// from its line, so nothing is found differently without them.
     pub(crate) fn forget_recent(&mut self) {
         self.recent = VecDeque::new();
+        self.buf = Vec::new();
     }
 
     /// The table, and a [`Check`] over the other fields, borrowed apart: a lookup's comparison
@@ -121,14 +131,14 @@ impl Uuids {
         let Uuids {
             table,
             side,
-            spelled,
+            rare,
             recent,
             buf,
             ..
         } = self;
         let check = Check {
             side,
-            spelled,
+            spelled: rare.as_deref().map(|r| &r.spelled),
             recent,
             buf,
             peek,
@@ -185,7 +195,8 @@ impl Uuids {
     /// Notes that `child`'s parent, `key`, has no row yet.
     pub(crate) fn wait(&mut self, child: u32, key: &str) {
         let h = self.hash(key);
-        self.pending.entry(h).or_default().push((child, key.into()));
+        let rare = self.rare.get_or_insert_with(Box::default);
+        rare.pending.entry(h).or_default().push((child, key.into()));
     }
 
     /// Adds a row (already in `rows`) under its key; `replace`: a row found under the same key is
@@ -202,7 +213,8 @@ impl Uuids {
             UuidText::Empty => EMPTY,
             UuidText::At(_, at) => at,
             UuidText::Spelled(s) => {
-                self.spelled.insert(r, s.into());
+                let rare = self.rare.get_or_insert_with(Box::default);
+                rare.spelled.insert(r, s.into());
                 SPELLED
             }
         };
@@ -240,23 +252,9 @@ impl Uuids {
             self.recent.push_back((r, text.to_owned()));
         }
         let mut found = Vec::new();
-        if let Some(waiting) = self.pending.get_mut(&h) {
-            let mut list = std::mem::take(waiting);
-            let Uuids {
-                side,
-                spelled,
-                recent,
-                buf,
-                ..
-            } = self;
-            let mut check = Check {
-                side,
-                spelled,
-                recent,
-                buf,
-                peek,
-                rows,
-            };
+        let waiting = self.rare.as_mut().and_then(|rare| rare.pending.remove(&h));
+        if let Some(mut list) = waiting {
+            let (_, mut check) = self.table_and_check(rows, peek);
             list.retain(|(child, k)| {
                 let is = check.is_key_of(r, k);
                 if is {
@@ -264,10 +262,8 @@ impl Uuids {
                 }
                 !is
             });
-            if list.is_empty() {
-                self.pending.remove(&h);
-            } else {
-                self.pending.insert(h, list);
+            if let (false, Some(rare)) = (list.is_empty(), self.rare.as_mut()) {
+                rare.pending.insert(h, list);
             }
         }
         found
@@ -283,7 +279,8 @@ fn spread(h: u32) -> u64 {
 /// What checking a hit needs, borrowed apart from the table.
 struct Check<'a> {
     side: &'a Chunked<Side>,
-    spelled: &'a HashMap<u32, Box<str>>,
+    /// The uuids kept as text, if any.
+    spelled: Option<&'a HashMap<u32, Box<str>>>,
     recent: &'a VecDeque<(u32, String)>,
     buf: &'a mut Vec<u8>,
     peek: &'a mut Peek,
@@ -313,7 +310,7 @@ impl Check<'_> {
         }
         match self.side[r as usize].at {
             EMPTY => u.is_empty(),
-            SPELLED => self.spelled.get(&r).is_some_and(|s| **s == *u),
+            SPELLED => (self.spelled.and_then(|m| m.get(&r))).is_some_and(|s| **s == *u),
             at => {
                 // The uuid's bytes and the quote that closes them.
                 self.buf.clear();
