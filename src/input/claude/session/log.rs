@@ -206,7 +206,7 @@ pub(crate) struct RunLookup {
 /// user and assistant messages) nearly never do: entries outside the chain, names, the runs and
 /// sub-agent messages the file holds inline, queued prompts, glued lines, the session's facts.
 #[derive(Debug, Default)]
-pub(crate) struct FileParts {
+struct FileParts {
     /// The session facts gathered from the rows and the title records (see `facts`).
     facts: Facts,
     /// Entries outside the chain, in file order (so their `after` never decreases).
